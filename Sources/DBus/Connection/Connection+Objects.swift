@@ -1,0 +1,28 @@
+import Synchronization
+extension Connection {
+    /// Exports an object at `path` with `interfaces` (added to any already there).
+    ///
+    /// The object answers `Introspectable`, `Properties` and `Peer` by itself. When an object
+    /// manager stands above `path`, it announces the object with `InterfacesAdded`.
+    public func export(_ interfaces: [Interface], at path: ObjectPath) throws {
+        try core.export(interfaces, at: path)
+    }
+
+    /// Removes the object at `path`, or only the named interfaces of it, announcing
+    /// `InterfacesRemoved` through its object manager.
+    public func unexport(_ path: ObjectPath, interfaces: [InterfaceName]? = nil) throws {
+        try core.unexport(at: path, interfaces: interfaces)
+    }
+
+    /// Makes `path` an `org.freedesktop.DBus.ObjectManager` for the objects below it.
+    public func addObjectManager(at path: ObjectPath) {
+        core.registry.withLock { $0.addManager(path) }
+    }
+
+    /// Announces new property values with one `PropertiesChanged` signal.
+    public func emitPropertiesChanged(
+        path: ObjectPath, interface: InterfaceName, changed: KeyValuePairs<String, Value>, invalidated: [String] = []
+    ) throws {
+        try core.emitPropertiesChanged(path: path, interface: interface, changed: changed.map { ($0.key, $0.value) }, invalidated: invalidated)
+    }
+}

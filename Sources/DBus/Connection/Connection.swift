@@ -1,0 +1,53 @@
+/// A connection to a D-Bus message bus (or to a peer).
+///
+/// Each connection is private (never shared with other code in the process), does not exit
+/// the process when the bus goes away, and has one thread of its own that owns all its I/O
+/// (see `docs/dbus-layer.md`). All methods may be called from any thread or task.
+///
+///     let bus = try await Connection.session()
+///     let reply = try await bus.call(.bus, path: try ObjectPath("/org/freedesktop/DBus"),
+///                                    interface: .bus, method: try MemberName("ListNames"))
+///     let names = try reply.arguments([String].self)
+///
+/// Close a connection with `close()` when done; dropping the last reference closes it too.
+public final class Connection: Sendable {
+    let core: ConnectionCore
+
+    /// The default method call timeout, 25 seconds (libdbus's own default).
+    public static let defaultTimeout: Duration = .seconds(25)
+
+    private init(core: ConnectionCore) { self.core = core }
+
+    deinit { core.loop.stop {} }
+
+    /// Connects to the session bus named by `DBUS_SESSION_BUS_ADDRESS` and registers on it.
+    public static func session() async throws -> Connection {
+        Connection(core: try await ConnectionCore.open(.session))
+    }
+
+    /// Connects to the system bus and registers on it.
+    public static func system() async throws -> Connection {
+        Connection(core: try await ConnectionCore.open(.system))
+    }
+
+    /// Connects to the D-Bus server at `address` (such as `unix:path=/run/user/1000/bus`).
+    /// With `registerOnBus` (the default) it says `Hello` to a message bus there and gets a
+    /// unique name; pass `false` for a peer-to-peer connection.
+    public static func connect(to address: String, registerOnBus: Bool = true) async throws -> Connection {
+        guard !address.utf8.contains(0) else { throw BusError.invalid("A D-Bus address cannot contain NUL.") }
+        return Connection(core: try await ConnectionCore.open(.address(address, register: registerOnBus)))
+    }
+
+    /// The unique name the bus gave this connection (`:1.42`); `nil` on a peer-to-peer connection.
+    public var uniqueName: BusName? { core.uniqueName }
+
+    /// Whether the connection is still open.
+    public var isConnected: Bool { core.isConnected }
+
+    /// Closes the connection and waits until its thread has let go of it. Streams finish,
+    /// calls still waiting fail with `Disconnected`.
+    public func close() async { await core.close() }
+
+    /// Returns when the connection is closed or lost (the bus went away).
+    public func waitUntilDisconnected() async { await core.waitUntilDisconnected() }
+}

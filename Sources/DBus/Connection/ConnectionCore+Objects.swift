@@ -1,0 +1,241 @@
+import Synchronization
+internal import CDBus
+
+extension ConnectionCore {
+    // MARK: Dispatching method calls (loop thread)
+
+    func handleMethodCall(_ message: Message) {
+        guard let path = message.path, let member = message.member else { return }
+        let interfaceName = message.interface
+        let (interfaces, isManager, isKnown) = registry.withLock { registry in
+            (registry.interfaces(at: path), registry.managers.contains(path), registry.isKnown(path))
+        }
+
+        switch (interfaceName, member.rawValue) {
+        case (.introspectable?, "Introspect"), (nil, "Introspect"):
+            guard isKnown || path == .root else { return replyUnknownObject(message, path) }
+            let children = registry.withLock { $0.childNames(of: path) }
+            let xml = IntrospectionXML.document(interfaces: interfaces ?? [], isManager: isManager, children: children)
+            return reply(to: message) { try $0.write(xml) }
+        case (.properties?, _):
+            guard let interfaces else { return replyUnknownObject(message, path) }
+            return handleProperties(message, member: member.rawValue, path: path, interfaces: interfaces)
+        case (.objectManager?, "GetManagedObjects") where isManager, (nil, "GetManagedObjects") where isManager:
+            return reply(to: message) { [self] writer in try writeManagedObjects(below: path, to: &writer) }
+        default:
+            break
+        }
+
+        guard let interfaces else { return replyUnknownObject(message, path) }
+        let method: Method
+        if let interfaceName {
+            guard let interface = interfaces.first(where: { $0.name == interfaceName }) else {
+                return replyError(message, BusError(.unknownInterface, "The object at \(path) has no interface \(interfaceName)."))
+            }
+            guard let found = interface.methods[member] else {
+                return replyError(message, BusError(.unknownMethod, "Interface \(interfaceName) at \(path) has no method \(member)."))
+            }
+            method = found
+        } else {
+            guard let found = interfaces.lazy.compactMap({ $0.methods[member] }).first else {
+                return replyError(message, BusError(.unknownMethod, "The object at \(path) has no method \(member)."))
+            }
+            method = found
+        }
+        guard message.hasSignature(method.inputSignature) else {
+            return replyError(message, BusError(
+                .invalidArgs,
+                "\(member) takes arguments of type '\(method.inputSignature)', not '\(message.signature)'."
+            ))
+        }
+        let call = MethodCall(message: message, path: path)
+        switch method.handler {
+        case .sync(let handler):
+            reply(to: message) { try handler(call, &$0) }
+        case .async(let handler):
+            Task { [self] in
+                do {
+                    let reply = try message.makeReply()
+                    var writer = MessageWriter(appendingTo: reply.raw)
+                    try await handler(call, &writer)
+                    _ = consume writer
+                    if message.expectsReply { send(reply) }
+                } catch {
+                    replyError(message, error)
+                }
+            }
+        }
+    }
+
+    /// Builds and sends a reply whose arguments `body` writes; an error thrown by `body`
+    /// becomes an error reply instead.
+    func reply(to message: Message, _ body: (inout MessageWriter) throws -> Void) {
+        do {
+            let reply = try message.makeReply()
+            try reply.write(body)
+            if message.expectsReply { send(reply) }
+        } catch {
+            replyError(message, error)
+        }
+    }
+
+    func replyError(_ message: Message, _ error: any Error) {
+        guard message.expectsReply else { return }
+        let busError = (error as? BusError) ?? BusError(.failed, String(describing: error))
+        guard let reply = try? message.makeErrorReply(busError) else { return }
+        send(reply)
+    }
+
+    private func replyUnknownObject(_ message: Message, _ path: ObjectPath) {
+        replyError(message, BusError(.unknownObject, "No object is exported at \(path)."))
+    }
+
+    // MARK: org.freedesktop.DBus.Properties
+
+    private func handleProperties(_ message: Message, member: String, path: ObjectPath, interfaces: [Interface]) {
+        func find(_ interfaceName: String) throws -> Interface {
+            guard let interface = interfaces.first(where: { $0.name.rawValue == interfaceName }) else {
+                throw BusError(.unknownInterface, "The object at \(path) has no interface '\(interfaceName)'.")
+            }
+            return interface
+        }
+        func property(_ interfaceName: String, _ name: String) throws -> (Interface, Property) {
+            let candidates = interfaceName.isEmpty ? interfaces : [try find(interfaceName)]
+            for interface in candidates {
+                if let property = interface.properties.first(where: { $0.key.rawValue == name })?.value {
+                    return (interface, property)
+                }
+            }
+            throw BusError(.unknownProperty, "The object at \(path) has no property '\(name)'\(interfaceName.isEmpty ? "" : " on \(interfaceName)").")
+        }
+        do {
+            switch member {
+            case "Get":
+                guard message.hasSignature("ss") else { throw BusError(.invalidArgs, "Get takes (ss), not '\(message.signature)'.") }
+                let (interfaceName, name) = try message.arguments(String.self, String.self)
+                let (_, property) = try property(interfaceName, name)
+                guard property.access != .write, let get = property.get else {
+                    throw BusError(.accessDenied, "Property \(name) can be written but not read.")
+                }
+                let value = try checkedValue(of: property, try get())
+                reply(to: message) { try $0.writeVariant(value) }
+            case "GetAll":
+                guard message.hasSignature("s") else { throw BusError(.invalidArgs, "GetAll takes (s), not '\(message.signature)'.") }
+                let (interfaceName) = try message.arguments(String.self)
+                let values = interfaceName.isEmpty ? interfaces.flatMap { $0.readableValues() } : try find(interfaceName).readableValues()
+                reply(to: message) { try $0.writePropertyDictionary(values) }
+            case "Set":
+                guard message.hasSignature("ssv") else { throw BusError(.invalidArgs, "Set takes (ssv), not '\(message.signature)'.") }
+                let (interfaceName, name, value) = try message.arguments(String.self, String.self, Value.self)
+                let (interface, property) = try property(interfaceName, name)
+                guard property.access != .read, let set = property.set else {
+                    throw BusError(.propertyReadOnly, "Property \(name) is read-only.")
+                }
+                guard value.type == property.type else {
+                    throw BusError(.invalidArgs, "Property \(name) has type '\(property.type.signature)'; a value of type '\(value.type.signature)' cannot be set.")
+                }
+                try set(value)
+                reply(to: message) { _ in }
+                if property.emitsChange, let get = property.get, let current = try? checkedValue(of: property, get()) {
+                    try? emitPropertiesChanged(path: path, interface: interface.name, changed: [(name, current)], invalidated: [])
+                }
+            default:
+                throw BusError(.unknownMethod, "org.freedesktop.DBus.Properties has no method \(member).")
+            }
+        } catch {
+            replyError(message, error)
+        }
+    }
+
+    private func checkedValue(of property: Property, _ value: Value) throws -> Value {
+        guard value.type == property.type else {
+            throw BusError(.failed, "Property \(property.name) produced a value of type '\(value.type.signature)' instead of '\(property.type.signature)'.")
+        }
+        return value
+    }
+
+    // MARK: org.freedesktop.DBus.ObjectManager
+
+    private func writeManagedObjects(below path: ObjectPath, to writer: inout MessageWriter) throws {
+        let objects = registry.withLock { $0.objects(below: path) }
+        try writer.writeDictionary(key: .objectPath, value: Self.interfacesAndProperties) { writer in
+            for (objectPath, interfaces) in objects {
+                try writer.writeDictionaryEntry { writer in
+                    try writer.write(objectPath)
+                    try writer.writeInterfacesAndProperties(interfaces)
+                }
+            }
+        }
+    }
+
+    static let interfacesAndProperties = ValueType.dictionary(key: .string, value: .dictionary(key: .string, value: .variant))
+
+    // MARK: Emitting
+
+    func emit(path: ObjectPath, interface: InterfaceName, member: MemberName, destination: BusName?,
+              _ body: (inout MessageWriter) throws -> Void) throws {
+        let message = try Message.signal(path: path, interface: interface, member: member)
+        if let destination { try message.setDestination(destination) }
+        try message.write(body)
+        send(message)
+    }
+
+    func emitPropertiesChanged(path: ObjectPath, interface: InterfaceName, changed: [(String, Value)], invalidated: [String]) throws {
+        try emit(path: path, interface: .properties, member: MemberName(unchecked: "PropertiesChanged"), destination: nil) { writer in
+            try writer.write(interface.rawValue)
+            try writer.writePropertyDictionary(changed)
+            try invalidated.encode(to: &writer)
+        }
+    }
+
+    func export(_ interfaces: [Interface], at path: ObjectPath) throws {
+        let manager = registry.withLock { registry -> ObjectPath? in
+            registry.add(interfaces, at: path)
+            return registry.manager(for: path)
+        }
+        if let manager {
+            try emit(path: manager, interface: .objectManager, member: MemberName(unchecked: "InterfacesAdded"), destination: nil) { writer in
+                try writer.write(path)
+                try writer.writeInterfacesAndProperties(interfaces)
+            }
+        }
+    }
+
+    func unexport(at path: ObjectPath, interfaces names: [InterfaceName]?) throws {
+        let (removed, manager) = registry.withLock { registry in
+            (registry.remove(at: path, interfaces: names), registry.manager(for: path))
+        }
+        if let manager, !removed.isEmpty {
+            try emit(path: manager, interface: .objectManager, member: MemberName(unchecked: "InterfacesRemoved"), destination: nil) { writer in
+                try writer.write(path)
+                try removed.map(\.rawValue).encode(to: &writer)
+            }
+        }
+    }
+}
+
+extension MessageWriter {
+    /// Writes `a{sv}` from ordered pairs.
+    mutating func writePropertyDictionary(_ values: [(String, Value)]) throws {
+        try writeDictionary(key: .string, value: .variant) { writer in
+            for (name, value) in values {
+                try writer.writeDictionaryEntry { writer in
+                    try writer.write(name)
+                    try writer.writeVariant(value)
+                }
+            }
+        }
+    }
+
+    /// Writes `a{sa{sv}}`: each interface with its readable properties.
+    mutating func writeInterfacesAndProperties(_ interfaces: [Interface]) throws {
+        try writeDictionary(key: .string, value: .dictionary(key: .string, value: .variant)) { writer in
+            for interface in interfaces {
+                try writer.writeDictionaryEntry { writer in
+                    try writer.write(interface.name.rawValue)
+                    try writer.writePropertyDictionary(interface.readableValues())
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Synchronization
+extension ConnectionCore {
+    func subscribe(_ rule: MatchRule, bufferLimit: Int) async throws -> SignalStream {
+        try rule.validate()
+        guard isConnected else { throw BusError.disconnected }
+        let (stream, continuation) = AsyncStream.makeStream(of: Message.self, bufferingPolicy: .bufferingNewest(bufferLimit))
+        let dropped = SignalStream.DroppedCounter()
+        let subscription = Subscription(rule: rule, continuation: continuation, dropped: dropped)
+        let trackedName = rule.sender.flatMap { $0.isUnique || $0 == .bus || !isBus ? nil : $0 }
+
+        let id = signals.withLock { table -> UInt64 in
+            let id = table.nextID
+            table.nextID += 1
+            table.subscriptions[id] = subscription
+            if let trackedName { table.ownerWatchers[trackedName, default: 0] += 1 }
+            return id
+        }
+        continuation.onTermination = { [weak self] _ in self?.unsubscribe(id) }
+
+        if isBus {
+            do {
+                if let trackedName {
+                    try await addMatch(Self.ownerRule(for: trackedName))
+                    let owner = try await nameOwner(of: trackedName)
+                    signals.withLock { $0.owners[trackedName] = owner }
+                }
+                try await addMatch(rule)
+            } catch {
+                continuation.finish()
+                throw error
+            }
+        }
+        return SignalStream(stream: stream, dropped: dropped)
+    }
+
+    private func unsubscribe(_ id: UInt64) {
+        let (removed, untracked) = signals.withLock { table -> (Subscription?, BusName?) in
+            guard let subscription = table.subscriptions.removeValue(forKey: id) else { return (nil, nil) }
+            guard let name = subscription.rule.sender, let count = table.ownerWatchers[name] else { return (subscription, nil) }
+            if count > 1 {
+                table.ownerWatchers[name] = count - 1
+                return (subscription, nil)
+            }
+            table.ownerWatchers[name] = nil
+            table.owners[name] = nil
+            return (subscription, name)
+        }
+        guard isBus, isConnected, let removed else { return }
+        removeMatch(removed.rule)
+        if let untracked { removeMatch(Self.ownerRule(for: untracked)) }
+    }
+
+    static func ownerRule(for name: BusName) -> MatchRule {
+        MatchRule(sender: .bus, interface: .bus, member: MemberName(unchecked: "NameOwnerChanged"),
+                  path: Connection.busPath, arguments: [0: name.rawValue])
+    }
+
+    private func busCall(_ method: String, _ body: (inout MessageWriter) throws -> Void) throws -> Message {
+        let message = try Message.methodCall(destination: .bus, path: Connection.busPath, interface: .bus,
+                                             member: MemberName(unchecked: method))
+        try message.write(body)
+        return message
+    }
+
+    private func addMatch(_ rule: MatchRule) async throws {
+        let text = rule.description
+        _ = try await call(busCall("AddMatch") { try $0.write(text) }, timeoutMilliseconds: 25_000)
+    }
+
+    private func removeMatch(_ rule: MatchRule) {
+        let text = rule.description
+        guard let message = try? busCall("RemoveMatch", { try $0.write(text) }) else { return }
+        message.setNoReply(true)
+        send(message)
+    }
+
+    private func nameOwner(of name: BusName) async throws -> BusName? {
+        do {
+            let reply = try await call(busCall("GetNameOwner") { try $0.write(name.rawValue) }, timeoutMilliseconds: 25_000)
+            let (owner) = try reply.arguments(String.self)
+            return try BusName(owner)
+        } catch let error as BusError where error.name == .nameHasNoOwner {
+            return nil
+        }
+    }
+}

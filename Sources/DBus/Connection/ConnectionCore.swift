@@ -1,0 +1,197 @@
+internal import CDBus
+import Synchronization
+
+/// The machinery behind a `Connection`: its I/O loop, the message filter that routes calls
+/// to exported objects and signals to subscriptions, and the tables both use.
+///
+/// libdbus holds one reference to the core (the filter's user data) until the connection is
+/// finalised on the loop thread, so the core outlives every callback.
+// @unchecked Sendable: `uniqueName` and `isBus` are written once on the loop thread before the
+// opening continuation resumes and only read afterwards; all other state is behind a Mutex.
+final class ConnectionCore: @unchecked Sendable {
+    enum Endpoint: Sendable {
+        case session, system
+        case address(String, register: Bool)
+    }
+
+    struct SignalTable {
+        var subscriptions: [UInt64: Subscription] = [:]
+        var nextID: UInt64 = 1
+        /// Well-known names some subscription filters by sender: their current owners.
+        var owners: [BusName: BusName] = [:]
+        var ownerWatchers: [BusName: Int] = [:]
+    }
+
+    struct Lifecycle {
+        var connected = true
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    let loop = EventLoop()
+    private(set) var uniqueName: BusName?
+    private(set) var isBus = false
+    let registry = Mutex(ObjectRegistry())
+    let signals = Mutex(SignalTable())
+    let lifecycle = Mutex(Lifecycle())
+
+    // MARK: Opening
+
+    static func open(_ endpoint: Endpoint) async throws -> ConnectionCore {
+        guard Message.threadsInitialised else { throw BusError.noMemory }
+        let core = ConnectionCore()
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            do {
+                try core.loop.start {
+                    do {
+                        let raw = try core.connect(endpoint)
+                        continuation.resume()
+                        return raw
+                    } catch {
+                        continuation.resume(throwing: error)
+                        return nil
+                    }
+                }
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
+        return core
+    }
+
+    /// Loop thread, before the loop runs: opens and registers the connection. Blocking here
+    /// is fine: this thread is ours and serves nothing else yet.
+    private func connect(_ endpoint: Endpoint) throws -> OpaquePointer {
+        let raw: OpaquePointer? = try BusError.withLibdbusError(code: .disconnected) { error in
+            switch endpoint {
+            case .session: return dbus_bus_get_private(DBUS_BUS_SESSION, error)
+            case .system: return dbus_bus_get_private(DBUS_BUS_SYSTEM, error)
+            case .address(let address, _): return dbus_connection_open_private(address, error)
+            }
+        }
+        guard let raw else { throw BusError.disconnected }
+        dbus_connection_set_exit_on_disconnect(raw, 0)
+        if case .address(_, let register) = endpoint, register {
+            do {
+                _ = try BusError.withLibdbusError(code: .disconnected) { dbus_bus_register(raw, $0) }
+            } catch {
+                dbus_connection_close(raw)
+                dbus_connection_unref(raw)
+                throw error
+            }
+        }
+        if let name = dbus_bus_get_unique_name(raw) {
+            uniqueName = BusName(unchecked: String(cString: name))
+            isBus = true
+        }
+        let context = Unmanaged.passRetained(self).toOpaque()
+        guard dbus_connection_add_filter(raw, { _, message, data in
+            Unmanaged<ConnectionCore>.fromOpaque(data!).takeUnretainedValue().handle(message!)
+        }, context, { data in
+            Unmanaged<ConnectionCore>.fromOpaque(data!).release()
+        }) != 0 else {
+            Unmanaged<ConnectionCore>.fromOpaque(context).release()
+            dbus_connection_close(raw)
+            dbus_connection_unref(raw)
+            throw BusError.noMemory
+        }
+        loop.onFinish = { [self] in markDisconnected() }
+        return raw
+    }
+
+    // MARK: Closing
+
+    var isConnected: Bool { lifecycle.withLock { $0.connected } }
+
+    func close() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            loop.stop { continuation.resume() }
+        }
+    }
+
+    func waitUntilDisconnected() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow = lifecycle.withLock { state -> Bool in
+                if !state.connected { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    /// Loop thread: the connection is gone. Streams end, waiters wake.
+    private func markDisconnected() {
+        let waiters = lifecycle.withLock { state -> [CheckedContinuation<Void, Never>]? in
+            guard state.connected else { return nil }
+            state.connected = false
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        guard let waiters else { return }
+        let subscriptions = signals.withLock { table -> [Subscription] in
+            defer { table.subscriptions.removeAll() }
+            return Array(table.subscriptions.values)
+        }
+        for subscription in subscriptions { subscription.continuation.finish() }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    // MARK: Sending
+
+    /// Sends `message` without waiting for anything.
+    func send(_ message: Message) {
+        loop.execute { [loop] in
+            guard let connection = loop.connection else { return }
+            _ = dbus_connection_send(connection, message.raw, nil)
+        }
+    }
+
+    /// Sends a method call and waits for its reply.
+    func call(_ message: Message, timeoutMilliseconds: Int32) async throws -> Message {
+        let pending = PendingReply()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                pending.wait(continuation)
+                loop.execute { [loop] in
+                    pending.start(message, on: loop.connection, timeoutMilliseconds: timeoutMilliseconds)
+                }
+            }
+        } onCancel: {
+            loop.execute { pending.cancel() }
+        }
+    }
+
+    // MARK: Receiving
+
+    /// Loop thread: libdbus's filter for every incoming message.
+    private func handle(_ raw: OpaquePointer) -> DBusHandlerResult {
+        switch dbus_message_get_type(raw) {
+        case DBUS_MESSAGE_TYPE_METHOD_CALL:
+            handleMethodCall(Message(retaining: raw))
+            return DBUS_HANDLER_RESULT_HANDLED
+        case DBUS_MESSAGE_TYPE_SIGNAL:
+            if dbus_message_is_signal(raw, DBUS_INTERFACE_LOCAL, "Disconnected") != 0 {
+                markDisconnected()
+            } else {
+                route(Message(retaining: raw))
+            }
+            return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+        default:
+            return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+        }
+    }
+
+    private func route(_ message: Message) {
+        if message.isSignal("org.freedesktop.DBus", "NameOwnerChanged"), message.sender == .bus,
+           let change = try? NameOwnerChange(message) {
+            signals.withLock { table in
+                if table.ownerWatchers[change.name] != nil { table.owners[change.name] = change.newOwner }
+            }
+        }
+        let (subscriptions, owners) = signals.withLock { ($0.subscriptions, $0.owners) }
+        for subscription in subscriptions.values
+        where subscription.rule.matches(message, owner: { owners[$0] }) {
+            subscription.deliver(message)
+        }
+    }
+}

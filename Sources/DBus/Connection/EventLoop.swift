@@ -1,0 +1,296 @@
+internal import CDBus
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The one thread that owns a connection's I/O.
+///
+/// Only this thread ever calls into libdbus for the connection: it polls the connection's
+/// watches (honouring libdbus's toggling), fires its timeouts, dispatches incoming messages
+/// and performs the work other threads hand it through `execute(_:)`. So a watch or timeout
+/// can never be removed by one thread while another handles it, and nothing but `poll`
+/// ever waits here: handlers that run on this thread must not block.
+// @unchecked Sendable: the watch and timeout tables and `connection` are touched only on the
+// loop thread (asserted in debug builds); the work queue is behind a Mutex; `wakeFD` is a
+// constant descriptor.
+final class EventLoop: @unchecked Sendable {
+    private struct Watch {
+        let raw: OpaquePointer
+        var enabled: Bool
+    }
+
+    private struct Timeout {
+        let raw: OpaquePointer
+        var deadline: Int64
+    }
+
+    private let wakeFD: Int32
+    private struct Queue {
+        var work: [@Sendable () -> Void] = []
+        var finished = false
+    }
+
+    private let queue = Mutex(Queue())
+    /// The loop thread's `pthread_t` while it runs, 0 otherwise.
+    private let threadID = Atomic<UInt>(0)
+
+    // Loop-thread state.
+    private(set) var connection: OpaquePointer?
+    private var watches: [Watch] = []
+    private var timeouts: [Timeout] = []
+    private var pollDescriptors: [pollfd] = []
+    private var pollWatches: [OpaquePointer] = []
+    private var pollIsStale = true
+    private var stopRequested = false
+    private var stopped: [@Sendable () -> Void] = []
+    /// Called on the loop thread after the connection is gone, just before the thread ends.
+    var onFinish: (@Sendable () -> Void)?
+
+    init() {
+        wakeFD = cdbus_make_wakeup_fd()
+    }
+
+    deinit { close(wakeFD) }
+
+    /// Whether the caller runs on this loop's thread.
+    var isCurrent: Bool { threadID.load(ordering: .relaxed) == UInt(pthread_self()) }
+
+    // MARK: Starting and stopping
+
+    /// Starts the thread; `setup` runs on it first and returns the connection to serve, or
+    /// `nil` to end the thread at once.
+    func start(setup: @escaping @Sendable () -> OpaquePointer?) throws {
+        let context = Unmanaged.passRetained(StartContext(loop: self, setup: setup)).toOpaque()
+        var thread = pthread_t()
+        let result = pthread_create(&thread, nil, { raw in
+            let context = Unmanaged<StartContext>.fromOpaque(raw!).takeRetainedValue()
+            context.loop.run(setup: context.setup)
+            return nil
+        }, context)
+        guard result == 0 else {
+            Unmanaged<StartContext>.fromOpaque(context).release()
+            throw BusError(code: .failed, name: .noMemory, message: "Cannot start a thread for the D-Bus connection (error \(result)).")
+        }
+        pthread_detach(thread)
+    }
+
+    private final class StartContext {
+        let loop: EventLoop
+        let setup: @Sendable () -> OpaquePointer?
+        init(loop: EventLoop, setup: @escaping @Sendable () -> OpaquePointer?) {
+            self.loop = loop
+            self.setup = setup
+        }
+    }
+
+    /// Runs `work` on the loop thread: at once when called there, otherwise soon after.
+    /// Work handed to a loop that has stopped runs on the caller's thread with `connection`
+    /// already `nil`, so every piece of work runs exactly once.
+    func execute(_ work: @escaping @Sendable () -> Void) {
+        if isCurrent {
+            work()
+            return
+        }
+        let state = queue.withLock { queue -> (finished: Bool, wake: Bool) in
+            if queue.finished { return (true, false) }
+            queue.work.append(work)
+            return (false, queue.work.count == 1)
+        }
+        if state.finished { work() }
+        if state.wake { signalWake() }
+    }
+
+    /// Asks the loop to close the connection and end; `done` runs when it has.
+    func stop(_ done: @escaping @Sendable () -> Void) {
+        execute { [self] in
+            stopRequested = true
+            stopped.append(done)
+        }
+    }
+
+    private func signalWake() {
+        var one: UInt64 = 1
+        _ = write(wakeFD, &one, 8)
+    }
+
+    // MARK: The loop
+
+    private func run(setup: @Sendable () -> OpaquePointer?) {
+        threadID.store(UInt(pthread_self()), ordering: .relaxed)
+        guard let connection = setup() else {
+            finish()
+            return
+        }
+        self.connection = connection
+        install(on: connection)
+
+        while true {
+            runQueuedWork()
+            if stopRequested {
+                dbus_connection_close(connection)
+            }
+            dispatchAll(connection)
+            if dbus_connection_get_is_connected(connection) == 0 { break }
+            waitAndHandle()
+        }
+
+        // Deliver what is left (the Disconnected signal among it), then let go.
+        dispatchAll(connection)
+        dbus_connection_set_watch_functions(connection, nil, nil, nil, nil, nil)
+        dbus_connection_set_timeout_functions(connection, nil, nil, nil, nil, nil)
+        dbus_connection_set_wakeup_main_function(connection, nil, nil, nil)
+        watches.removeAll()
+        timeouts.removeAll()
+        self.connection = nil
+        onFinish?()
+        dbus_connection_unref(connection)
+        finish()
+    }
+
+    private func finish() {
+        threadID.store(0, ordering: .relaxed)
+        onFinish = nil
+        // Work that arrives from now on runs on its caller's thread (see `execute`); what is
+        // queued already runs here, with the connection gone, so each piece fails cleanly.
+        let left = queue.withLock { queue -> [@Sendable () -> Void] in
+            queue.finished = true
+            defer { queue.work.removeAll() }
+            return queue.work
+        }
+        for item in left { item() }
+        for done in stopped { done() }
+        stopped.removeAll()
+    }
+
+    private func runQueuedWork() {
+        let work = queue.withLock { queue -> [@Sendable () -> Void] in
+            defer { queue.work.removeAll(keepingCapacity: true) }
+            return queue.work
+        }
+        for item in work { item() }
+    }
+
+    private func dispatchAll(_ connection: OpaquePointer) {
+        while dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS {
+            // Work queued by other threads keeps flowing while a burst is dispatched.
+            if queue.withLock({ !$0.work.isEmpty }) { runQueuedWork() }
+        }
+    }
+
+    private func rebuildPollDescriptors() {
+        pollDescriptors.removeAll(keepingCapacity: true)
+        pollWatches.removeAll(keepingCapacity: true)
+        pollDescriptors.append(pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0))
+        for watch in watches where watch.enabled {
+            let flags = dbus_watch_get_flags(watch.raw)
+            var events: Int16 = 0
+            if flags & UInt32(DBUS_WATCH_READABLE.rawValue) != 0 { events |= Int16(POLLIN) }
+            if flags & UInt32(DBUS_WATCH_WRITABLE.rawValue) != 0 { events |= Int16(POLLOUT) }
+            pollDescriptors.append(pollfd(fd: dbus_watch_get_unix_fd(watch.raw), events: events, revents: 0))
+            pollWatches.append(watch.raw)
+        }
+        pollIsStale = false
+    }
+
+    private func waitAndHandle() {
+        if pollIsStale { rebuildPollDescriptors() }
+        var waitMilliseconds: Int32 = -1
+        if let next = timeouts.lazy.map(\.deadline).min() {
+            waitMilliseconds = Int32(clamping: max(0, next - Self.now()))
+        }
+        let ready = poll(&pollDescriptors, nfds_t(pollDescriptors.count), waitMilliseconds)
+        if ready > 0 {
+            if pollDescriptors[0].revents != 0 {
+                var count: UInt64 = 0
+                _ = read(wakeFD, &count, 8)
+            }
+            // Handling one watch may remove or add others: look each one up again first.
+            let fired = zip(pollWatches, pollDescriptors.dropFirst()).filter { $0.1.revents != 0 }
+            for (raw, descriptor) in fired where watches.contains(where: { $0.raw == raw && $0.enabled }) {
+                var flags: UInt32 = 0
+                if descriptor.revents & Int16(POLLIN) != 0 { flags |= UInt32(DBUS_WATCH_READABLE.rawValue) }
+                if descriptor.revents & Int16(POLLOUT) != 0 { flags |= UInt32(DBUS_WATCH_WRITABLE.rawValue) }
+                if descriptor.revents & Int16(POLLERR) != 0 { flags |= UInt32(DBUS_WATCH_ERROR.rawValue) }
+                if descriptor.revents & Int16(POLLHUP) != 0 { flags |= UInt32(DBUS_WATCH_HANGUP.rawValue) }
+                _ = dbus_watch_handle(raw, flags)
+            }
+        }
+        let now = Self.now()
+        let due = timeouts.filter { $0.deadline <= now }.map(\.raw)
+        for raw in due {
+            guard let index = timeouts.firstIndex(where: { $0.raw == raw }) else { continue }
+            timeouts[index].deadline = now + Int64(dbus_timeout_get_interval(raw))
+            _ = dbus_timeout_handle(raw)
+        }
+    }
+
+    static func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
+    }
+
+    // MARK: libdbus callbacks (always on the loop thread)
+
+    private func install(on connection: OpaquePointer) {
+        let this = Unmanaged.passUnretained(self).toOpaque()
+        dbus_connection_set_watch_functions(connection, { watch, data in
+            EventLoop.from(data).addWatch(watch!)
+        }, { watch, data in
+            EventLoop.from(data).removeWatch(watch!)
+        }, { watch, data in
+            EventLoop.from(data).toggleWatch(watch!)
+        }, this, nil)
+        dbus_connection_set_timeout_functions(connection, { timeout, data in
+            EventLoop.from(data).addTimeout(timeout!)
+        }, { timeout, data in
+            EventLoop.from(data).removeTimeout(timeout!)
+        }, { timeout, data in
+            EventLoop.from(data).toggleTimeout(timeout!)
+        }, this, nil)
+        dbus_connection_set_wakeup_main_function(connection, { data in
+            EventLoop.from(data).signalWake()
+        }, this, nil)
+    }
+
+    private static func from(_ data: UnsafeMutableRawPointer?) -> EventLoop {
+        Unmanaged<EventLoop>.fromOpaque(data!).takeUnretainedValue()
+    }
+
+    private func addWatch(_ raw: OpaquePointer) -> dbus_bool_t {
+        watches.append(Watch(raw: raw, enabled: dbus_watch_get_enabled(raw) != 0))
+        pollIsStale = true
+        return 1
+    }
+
+    private func removeWatch(_ raw: OpaquePointer) {
+        watches.removeAll { $0.raw == raw }
+        pollIsStale = true
+    }
+
+    private func toggleWatch(_ raw: OpaquePointer) {
+        if let index = watches.firstIndex(where: { $0.raw == raw }) {
+            watches[index].enabled = dbus_watch_get_enabled(raw) != 0
+        }
+        pollIsStale = true
+    }
+
+    private func addTimeout(_ raw: OpaquePointer) -> dbus_bool_t {
+        if dbus_timeout_get_enabled(raw) != 0 {
+            timeouts.append(Timeout(raw: raw, deadline: Self.now() + Int64(dbus_timeout_get_interval(raw))))
+        }
+        return 1
+    }
+
+    private func removeTimeout(_ raw: OpaquePointer) {
+        timeouts.removeAll { $0.raw == raw }
+    }
+
+    private func toggleTimeout(_ raw: OpaquePointer) {
+        removeTimeout(raw)
+        _ = addTimeout(raw)
+    }
+}

@@ -1,0 +1,38 @@
+/// A valid D-Bus object path, such as `/org/almanac/Almanac1`.
+public struct ObjectPath: ValidatedName, Comparable, CustomStringConvertible {
+    public let rawValue: String
+    init(unchecked: String) { rawValue = unchecked }
+    /// Validates `string`; throws `BusError` with code `.invalidValue` when it breaks the rule.
+    public init(_ string: String) throws { self = try Self.validated(string) }
+    /// Whether `string` follows the rule.
+    public static func isValid(_ string: String) -> Bool { NameRules.isValidObjectPath(string) }
+    public var description: String { rawValue }
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    static var kindDescription: String { "object path" }
+
+    /// The root path, `/`.
+    public static let root = ObjectPath(unchecked: "/")
+
+    /// This path with `element` appended; `element` must be `[A-Za-z0-9_]+`.
+    public func appending(_ element: String) throws -> ObjectPath {
+        try ObjectPath(rawValue == "/" ? "/" + element : rawValue + "/" + element)
+    }
+
+    /// Whether `self` is `ancestor` or lies below it.
+    public func isInside(_ ancestor: ObjectPath) -> Bool {
+        if ancestor.rawValue == "/" || ancestor == self { return true }
+        return rawValue.hasPrefix(ancestor.rawValue + "/")
+    }
+
+    /// The path one level up, or `nil` for the root.
+    public var parent: ObjectPath? {
+        guard rawValue != "/", let slash = rawValue.lastIndex(of: "/") else { return nil }
+        return slash == rawValue.startIndex ? .root : ObjectPath(unchecked: String(rawValue[..<slash]))
+    }
+
+    /// The last element, or the empty string for the root.
+    public var lastElement: String {
+        guard let slash = rawValue.lastIndex(of: "/") else { return rawValue }
+        return String(rawValue[rawValue.index(after: slash)...])
+    }
+}

@@ -1,0 +1,42 @@
+/// A method of an exported interface: its name, argument types and handler.
+///
+/// The layer checks the call's signature against `inputs` before the handler runs and
+/// answers `InvalidArgs` on a mismatch. The handler writes its reply's arguments; a thrown
+/// `BusError` becomes an error reply with its name, any other error `org.freedesktop.DBus.Error.Failed`.
+public struct Method: Sendable {
+    /// Runs on the connection's I/O thread and must not block; the reply goes out at once.
+    public typealias SyncHandler = @Sendable (MethodCall, inout MessageWriter) throws -> Void
+    /// Runs in a new task; for handlers that await.
+    public typealias AsyncHandler = @Sendable (MethodCall, inout MessageWriter) async throws -> Void
+
+    enum Handler: Sendable {
+        case sync(SyncHandler)
+        case async(AsyncHandler)
+    }
+
+    public let name: MemberName
+    public let inputs: [Argument]
+    public let outputs: [Argument]
+    let handler: Handler
+    let inputSignature: String
+
+    /// A method whose handler runs on the I/O thread (fast; must not block).
+    public init(_ name: String, inputs: [Argument] = [], outputs: [Argument] = [], handler: @escaping SyncHandler) throws {
+        try self.init(name, inputs, outputs, .sync(handler))
+    }
+
+    /// A method whose handler runs in its own task and may await.
+    public init(_ name: String, inputs: [Argument] = [], outputs: [Argument] = [], async handler: @escaping AsyncHandler) throws {
+        try self.init(name, inputs, outputs, .async(handler))
+    }
+
+    private init(_ name: String, _ inputs: [Argument], _ outputs: [Argument], _ handler: Handler) throws {
+        self.name = try MemberName(name)
+        self.inputs = inputs
+        self.outputs = outputs
+        self.handler = handler
+        inputSignature = inputs.signature
+        _ = try Signature(inputSignature)
+        _ = try Signature(outputs.signature)
+    }
+}

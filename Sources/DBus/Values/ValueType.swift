@@ -1,0 +1,79 @@
+/// The type of a D-Bus value: one complete type of a signature.
+public indirect enum ValueType: Hashable, Sendable, CustomStringConvertible {
+    case byte, boolean, int16, uint16, int32, uint32, int64, uint64, double
+    case string, objectPath, signature, unixFD
+    /// `aT`: an array of one element type.
+    case array(ValueType)
+    /// `a{KV}`: a dictionary; the key is a basic type.
+    case dictionary(key: ValueType, value: ValueType)
+    /// `(…)`: a structure of one or more fields.
+    case structure([ValueType])
+    /// `v`: a value that carries its own type.
+    case variant
+
+    /// The signature of this type, such as `a{sv}`.
+    public var signature: String {
+        var out = ""
+        appendSignature(to: &out)
+        return out
+    }
+
+    public var description: String { signature }
+
+    func appendSignature(to out: inout String) {
+        switch self {
+        case .array(let element):
+            out += "a"
+            element.appendSignature(to: &out)
+        case .dictionary(let key, let value):
+            out += "a{"
+            key.appendSignature(to: &out)
+            value.appendSignature(to: &out)
+            out += "}"
+        case .structure(let fields):
+            out += "("
+            for field in fields { field.appendSignature(to: &out) }
+            out += ")"
+        default:
+            out.unicodeScalars.append(Unicode.Scalar(UInt8(typeCode)))
+        }
+    }
+
+    /// Whether this is a basic type (one that may be a dictionary key).
+    public var isBasic: Bool {
+        switch self {
+        case .array, .dictionary, .structure, .variant: false
+        default: true
+        }
+    }
+
+    /// The libdbus type code (`DBUS_TYPE_*`) of this type's outermost container.
+    var typeCode: Int32 {
+        switch self {
+        case .byte: 121        // y
+        case .boolean: 98      // b
+        case .int16: 110       // n
+        case .uint16: 113      // q
+        case .int32: 105       // i
+        case .uint32: 117      // u
+        case .int64: 120       // x
+        case .uint64: 116      // t
+        case .double: 100      // d
+        case .string: 115      // s
+        case .objectPath: 111  // o
+        case .signature: 103   // g
+        case .unixFD: 104      // h
+        case .array, .dictionary: 97  // a
+        case .structure: 114   // r
+        case .variant: 118     // v
+        }
+    }
+
+    /// Whether arrays of this type can be read and written as one block (`get_fixed_array`).
+    var isFixed: Bool {
+        switch self {
+        case .byte, .boolean, .int16, .uint16, .int32, .uint32, .int64, .uint64, .double: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,1 @@
+print("almanac: not built yet")

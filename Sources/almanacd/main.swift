@@ -1,0 +1,1 @@
+print("almanacd: not built yet")
