@@ -22,8 +22,8 @@ let package = Package(
         .target(name: "AlmanacBus", dependencies: ["AlmanacCore", "DBus"]),
         .executableTarget(name: "almanacd", dependencies: ["AlmanacBus"]),
         .executableTarget(name: "almanac", dependencies: ["AlmanacViews", "AlmanacBus"]),
-        .executableTarget(name: "dbus-demo", dependencies: ["DBus"], path: "Examples/dbus-demo"),
-        .testTarget(name: "DBusTests", dependencies: ["DBus", "DBusTestSupport"]),
+        .executableTarget(name: "dbus-demo", dependencies: ["DBus", "DBusTestSupport"], path: "Examples/dbus-demo"),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "CDBus", "DBusTestSupport"]),
     ]
 )
 

@@ -1,1 +1,105 @@
+public import Foundation
 
+/// A private `dbus-daemon` for tests: started on demand, on its own socket in a temporary
+/// folder, and killed when the value goes away. No session bus is needed.
+///
+///     let bus = try PrivateBus()
+///     let connection = try await Connection.connect(to: bus.address)
+public final class PrivateBus: Sendable {
+    /// The address clients connect to (`unix:path=…`).
+    public let address: String
+    /// The temporary folder that holds the socket and the configuration.
+    public let directory: URL
+    private let process: ChildProcess
+
+    /// Starts a bus. `serviceDirectory`, when given, holds D-Bus activation files
+    /// (`*.service`) the bus may use to start services on demand; `environment` is what
+    /// activated services inherit.
+    public init(serviceDirectory: URL? = nil, environment: [String: String]? = nil) throws {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("almanac-bus-\(UUID().uuidString.prefix(8))", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let socket = directory.appendingPathComponent("bus").path
+        var config = """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>session</type>
+              <listen>unix:path=\(socket)</listen>
+              <auth>EXTERNAL</auth>
+              <policy context="default">
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+              </policy>
+
+            """
+        if let serviceDirectory { config += "  <servicedir>\(serviceDirectory.path)</servicedir>\n" }
+        config += "</busconfig>\n"
+        let configFile = directory.appendingPathComponent("bus.conf")
+        try config.write(to: configFile, atomically: true, encoding: .utf8)
+
+        var environment = environment ?? ProcessInfo.processInfo.environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+        let process = try ChildProcess(
+            PrivateBus.find("dbus-daemon"),
+            ["--config-file=\(configFile.path)", "--nofork", "--print-address=1"],
+            environment: environment
+        )
+
+        // The first line on stdout is the address, printed once the bus listens.
+        var text = Data()
+        while !text.contains(UInt8(ascii: "\n")) {
+            let chunk = process.output.availableData
+            if chunk.isEmpty { break }
+            text.append(chunk)
+        }
+        guard let line = String(data: text, encoding: .utf8)?.split(separator: "\n").first, !line.isEmpty else {
+            throw PrivateBusError(message: "dbus-daemon exited without printing its address")
+        }
+        self.address = String(line)
+        self.directory = directory
+        self.process = process
+    }
+
+    deinit { stop() }
+
+    /// The process id of the bus daemon.
+    public var processIdentifier: Int32 { process.pid }
+
+    /// Kills the bus (SIGKILL) and waits for it; clients see their connection drop.
+    public func kill() {
+        process.send(SIGKILL)
+        process.wait()
+    }
+
+    /// Stops the bus and removes its folder.
+    public func stop() {
+        process.send(SIGTERM)
+        process.wait()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// An environment in which `DBUS_SESSION_BUS_ADDRESS` names this bus.
+    public var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = address
+        return environment
+    }
+
+    /// The full path of a program on `PATH`.
+    public static func find(_ program: String) throws -> URL {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for folder in path.split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent(program)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        throw PrivateBusError(message: "\(program) is not installed (run `make test`, which installs it)")
+    }
+}
+
+/// Why a private bus or a tool could not be used.
+public struct PrivateBusError: Error, CustomStringConvertible, Sendable {
+    public let message: String
+    public var description: String { message }
+}

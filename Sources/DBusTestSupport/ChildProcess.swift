@@ -1,0 +1,106 @@
+public import Foundation
+
+/// A child process started with `posix_spawn`, its standard output (and optionally error)
+/// on pipes. Foundation's `Process.waitUntilExit` can hang in test processes on Linux, so
+/// tests use this instead: `wait()` is a plain `waitpid`.
+public final class ChildProcess: @unchecked Sendable {
+    // @unchecked Sendable: `status` is guarded by `lock`; the rest is immutable.
+    public let pid: pid_t
+    /// Read end of the child's standard output.
+    public let output: FileHandle
+    /// Read end of the child's standard error (`nil` when it went to /dev/null).
+    public let errorOutput: FileHandle?
+    private let lock = NSLock()
+    private var status: Int32?
+
+    /// Starts `executable` with `arguments`; `environment` replaces the current one when given.
+    public init(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
+                captureErrors: Bool = false, input: FileHandle? = nil) throws {
+        var outPipe: [Int32] = [0, 0]
+        var errPipe: [Int32] = [0, 0]
+        guard pipe(&outPipe) == 0, !captureErrors || pipe(&errPipe) == 0 else {
+            throw PrivateBusError(message: "cannot create a pipe: errno \(errno)")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let input {
+            posix_spawn_file_actions_adddup2(&actions, input.fileDescriptor, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        if captureErrors {
+            posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let environmentList = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
+        let envp = environmentList.map { strdup($0) } + [nil]
+        defer { envp.forEach { free($0) } }
+        // Threads of a test process (Dispatch's among them) block signals; a child inherits
+        // that mask, so give it a clean one and default handlers, or SIGTERM would not stop it.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, executable.path, &actions, &attributes, argv, envp)
+        close(outPipe[1])
+        if captureErrors { close(errPipe[1]) }
+        guard result == 0 else {
+            close(outPipe[0])
+            if captureErrors { close(errPipe[0]) }
+            throw PrivateBusError(message: "cannot start \(executable.path): error \(result)")
+        }
+        self.pid = pid
+        output = FileHandle(fileDescriptor: outPipe[0], closeOnDealloc: true)
+        errorOutput = captureErrors ? FileHandle(fileDescriptor: errPipe[0], closeOnDealloc: true) : nil
+    }
+
+    /// Sends `signal` to the child if it still runs.
+    public func send(_ signal: Int32) {
+        lock.lock()
+        defer { lock.unlock() }
+        if status == nil { kill(pid, signal) }
+    }
+
+    /// Waits for the child to end and returns its exit status (128 + signal when killed).
+    @discardableResult
+    public func wait() -> Int32 {
+        lock.lock()
+        defer { lock.unlock() }
+        if let status { return status }
+        var raw: Int32 = 0
+        while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+        let code = raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
+        status = code
+        return code
+    }
+
+    /// Whether the child has ended (without waiting).
+    public var hasExited: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if status != nil { return true }
+        var raw: Int32 = 0
+        guard waitpid(pid, &raw, WNOHANG) == pid else { return false }
+        status = raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
+        return true
+    }
+
+    deinit {
+        if !hasExited {
+            kill(pid, SIGKILL)
+            wait()
+        }
+    }
+}

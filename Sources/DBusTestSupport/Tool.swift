@@ -1,0 +1,78 @@
+import Foundation
+
+/// Runs a program nobody on the team wrote (busctl, gdbus, dbus-send, dbus-monitor) and
+/// collects what it printed.
+public struct Tool: Sendable {
+    /// What a finished program printed and how it ended.
+    public struct Result: Sendable {
+        public let status: Int32
+        public let output: String
+        public let errorOutput: String
+    }
+
+    /// Runs `program` with `arguments` and waits at most `timeout` seconds for it.
+    public static func run(
+        _ program: String, _ arguments: [String], environment: [String: String]? = nil, timeout: Double = 20
+    ) throws -> Result {
+        let process = try ChildProcess(PrivateBus.find(program), arguments, environment: environment, captureErrors: true)
+        let timer = DispatchWorkItem { process.send(SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer)
+        // Read both pipes to the end before waiting, so a chatty program cannot block.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var errorData = Data()
+        DispatchQueue.global().async(group: group) { errorData = process.errorOutput!.readDataToEndOfFile() }
+        let outputData = process.output.readDataToEndOfFile()
+        group.wait()
+        let status = process.wait()
+        timer.cancel()
+        return Result(
+            status: status,
+            output: String(decoding: outputData, as: UTF8.self),
+            errorOutput: String(decoding: errorData, as: UTF8.self)
+        )
+    }
+
+    /// Starts a long-running program (such as `dbus-monitor`) whose output is collected until `stop()`.
+    public final class Background: @unchecked Sendable {
+        // @unchecked Sendable: `collected` is guarded by `lock`; `process` is only started and stopped.
+        private let process: ChildProcess
+        private let lock = NSLock()
+        private var collected = Data()
+
+        public init(_ program: String, _ arguments: [String], environment: [String: String]? = nil) throws {
+            process = try ChildProcess(PrivateBus.find(program), arguments, environment: environment)
+            process.output.readabilityHandler = { [weak self] handle in
+                let data = handle.availableData
+                guard let self, !data.isEmpty else { return }
+                self.lock.lock()
+                self.collected.append(data)
+                self.lock.unlock()
+            }
+        }
+
+        /// What the program printed so far.
+        public var output: String {
+            lock.lock()
+            defer { lock.unlock() }
+            return String(decoding: collected, as: UTF8.self)
+        }
+
+        /// Waits up to `timeout` seconds for the output to contain `text`.
+        public func waitFor(_ text: String, timeout: Double = 10) async -> Bool {
+            let deadline = Date().addingTimeInterval(timeout)
+            while Date() < deadline {
+                if output.contains(text) { return true }
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+            return output.contains(text)
+        }
+
+        public func stop() {
+            process.output.readabilityHandler = nil
+            process.send(SIGTERM)
+            process.wait()
+        }
+
+        deinit { stop() }
+    }
+}
