@@ -13,6 +13,21 @@ extension MessageWriter {
         try closeArray()
     }
 
+    /// Writes an array of bytes (`ay`) in one step.
+    public mutating func writeBytes(_ bytes: [UInt8]) throws {
+        try openArray(elementSignature: "y", elementType: .byte)
+        guard bytes.count <= Self.maximumArrayLength else {
+            throw BusError.invalid("An array of \(bytes.count) bytes exceeds the D-Bus limit of 64 MiB.")
+        }
+        let ok = bytes.withUnsafeBufferPointer { buffer -> dbus_bool_t in
+            var base = UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+            return dbus_message_iter_append_fixed_array(current, DBUS_TYPE_BYTE, &base, Int32(buffer.count))
+        }
+        try checkMemory(ok)
+        offset += bytes.count
+        try closeArray()
+    }
+
     /// Writes a dictionary (`a{KV}`) whose entries `body` writes with `writeDictionaryEntry`.
     public mutating func writeDictionary(key: ValueType, value: ValueType, _ body: (inout MessageWriter) throws -> Void) throws {
         guard key.isBasic else {

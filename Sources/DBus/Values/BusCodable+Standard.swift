@@ -82,6 +82,7 @@ extension UnixFD: BusEncodable {
 extension Array: BusEncodable where Element: BusEncodable {
     public static var busType: ValueType { .array(Element.busType) }
     public func encode(to writer: inout MessageWriter) throws {
+        if Element.self == UInt8.self, let bytes = self as? [UInt8] { return try writer.writeBytes(bytes) }
         try writer.writeArray(of: Element.busType) { writer in
             for element in self { try element.encode(to: &writer) }
         }
@@ -90,6 +91,7 @@ extension Array: BusEncodable where Element: BusEncodable {
 
 extension Array: BusDecodable where Element: BusDecodable {
     public init(from reader: inout MessageReader) throws {
+        if Element.self == UInt8.self, let bytes = try reader.readBytes() as? Self { self = bytes; return }
         self = try reader.readArray { try Element(from: &$0) }
     }
 }
