@@ -106,6 +106,8 @@ final class EventLoop: @unchecked Sendable {
     /// Asks the loop to close the connection and end; `done` runs when it has.
     func stop(_ done: @escaping @Sendable () -> Void) {
         execute { [self] in
+            // With no connection the loop has finished already (work then runs on the caller's thread).
+            guard connection != nil else { return done() }
             stopRequested = true
             stopped.append(done)
         }
