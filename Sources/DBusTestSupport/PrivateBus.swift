@@ -89,6 +89,12 @@ public final class PrivateBus: Sendable {
 
     /// The full path of a program on `PATH`.
     public static func find(_ program: String) throws -> URL {
+        if program.hasPrefix("/") {
+            guard FileManager.default.isExecutableFile(atPath: program) else {
+                throw PrivateBusError(message: "\(program) is not installed (run `make test`, which installs it)")
+            }
+            return URL(fileURLWithPath: program)
+        }
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for folder in path.split(separator: ":") {
             let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent(program)

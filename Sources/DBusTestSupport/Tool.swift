@@ -76,3 +76,18 @@ public struct Tool: Sendable {
         deinit { stop() }
     }
 }
+
+extension Tool {
+    /// `run`, on a thread of its own, so that waiting for the program never blocks the
+    /// cooperative thread pool the code under test may need.
+    public static func runDetached(
+        _ program: String, _ arguments: [String], environment: [String: String]? = nil, timeout: Double = 20
+    ) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(with: Swift.Result { try run(program, arguments, environment: environment, timeout: timeout) })
+            }
+            thread.start()
+        }
+    }
+}
