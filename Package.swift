@@ -22,6 +22,7 @@ let package = Package(
         .target(name: "AlmanacBus", dependencies: ["AlmanacCore", "DBus"]),
         .executableTarget(name: "almanacd", dependencies: ["AlmanacBus"]),
         .executableTarget(name: "almanac", dependencies: ["AlmanacViews", "AlmanacBus"]),
+        .executableTarget(name: "dbus-soak", dependencies: ["DBus"], path: "Examples/dbus-soak"),
         .executableTarget(name: "dbus-demo", dependencies: ["DBus", "DBusTestSupport"], path: "Examples/dbus-demo"),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "CDBus", "DBusTestSupport"]),
     ]

@@ -58,6 +58,9 @@ extension ConnectionCore {
                     let reply = try message.makeReply()
                     var writer = MessageWriter(appendingTo: reply.raw)
                     try await handler(call, &writer)
+                    guard writer.offset <= MessageWriter.maximumMessageLength else {
+                        throw BusError.invalid("The reply of \(writer.offset) bytes exceeds the D-Bus limit of 128 MiB.")
+                    }
                     _ = consume writer
                     if message.expectsReply { send(reply) }
                 } catch {

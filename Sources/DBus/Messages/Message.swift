@@ -49,6 +49,13 @@ public final class Message: @unchecked Sendable, CustomStringConvertible {
     /// Whether the arguments have exactly `signature` (no allocation).
     func hasSignature(_ signature: String) -> Bool { dbus_message_has_signature(raw, signature) != 0 }
 
+    // Header comparisons without building Swift strings, for routing.
+    func hasInterface(_ name: InterfaceName) -> Bool { dbus_message_has_interface(raw, name.rawValue) != 0 }
+    func hasMember(_ name: MemberName) -> Bool { dbus_message_has_member(raw, name.rawValue) != 0 }
+    func hasPath(_ path: ObjectPath) -> Bool { dbus_message_has_path(raw, path.rawValue) != 0 }
+    func hasSender(_ name: BusName) -> Bool { dbus_message_has_sender(raw, name.rawValue) != 0 }
+    func hasDestination(_ name: BusName) -> Bool { dbus_message_has_destination(raw, name.rawValue) != 0 }
+
     func isSignal(_ interface: String, _ member: String) -> Bool {
         dbus_message_is_signal(raw, interface, member) != 0
     }

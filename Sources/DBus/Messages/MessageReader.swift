@@ -18,6 +18,8 @@ public struct MessageReader: ~Copyable {
     let message: Message
     private let iterators: UnsafeMutablePointer<DBusMessageIter>
     private var depth = 0
+    /// Counts values read, so `readArray` can tell an element reader that read nothing.
+    private var reads = 0
 
     init(_ message: Message) {
         self.message = message
@@ -71,6 +73,7 @@ public struct MessageReader: ~Copyable {
     @inline(__always)
     private mutating func readBasic(_ code: Int32) throws -> DBusBasicValue {
         try check(code)
+        reads &+= 1
         let value = cdbus_get_basic(current)
         dbus_message_iter_next(current)
         return value
@@ -111,6 +114,7 @@ public struct MessageReader: ~Copyable {
 
     private mutating func readText(_ code: Int32) throws -> String {
         try check(code)
+        reads &+= 1
         let text = String(cString: cdbus_get_string(current))
         dbus_message_iter_next(current)
         return text
@@ -124,6 +128,7 @@ public struct MessageReader: ~Copyable {
         }
         dbus_message_iter_recurse(current, current + 1)
         depth += 1
+        reads &+= 1
     }
 
     private mutating func leave() {
@@ -137,9 +142,11 @@ public struct MessageReader: ~Copyable {
         try enter()
         var result: [T] = []
         while dbus_message_iter_get_arg_type(current) != DBUS_TYPE_INVALID {
-            let before = current.pointee
+            let before = reads
             result.append(try element(&self))
-            try checkProgress(since: before)
+            guard reads != before else {
+                throw BusError.invalid("An array element reader returned without reading its element.")
+            }
         }
         leave()
         return result
@@ -248,14 +255,5 @@ public struct MessageReader: ~Copyable {
     /// Reads one value of each type in turn.
     public mutating func read<each T: BusDecodable>(_ types: repeat (each T).Type) throws -> (repeat each T) {
         (repeat try (each T)(from: &self))
-    }
-
-    private func checkProgress(since before: DBusMessageIter) throws {
-        var before = before
-        let now = UnsafeRawBufferPointer(start: current, count: MemoryLayout<DBusMessageIter>.size)
-        let moved = withUnsafeBytes(of: &before) { !$0.elementsEqual(now) }
-        guard moved else {
-            throw BusError.invalid("An array element reader returned without reading its element.")
-        }
     }
 }

@@ -79,19 +79,18 @@ public struct MatchRule: Sendable, Hashable, CustomStringConvertible {
     /// unique name that owns it now (the bus sends signals under unique names).
     func matches(_ message: Message, owner: (BusName) -> BusName?) -> Bool {
         if let type, message.type != type { return false }
-        if let interface, message.interface != interface { return false }
-        if let member, message.member != member { return false }
-        if let path, message.path != path { return false }
+        if let interface, !message.hasInterface(interface) { return false }
+        if let member, !message.hasMember(member) { return false }
+        if let path, !message.hasPath(path) { return false }
         if let pathNamespace {
             guard let messagePath = message.path, messagePath.isInside(pathNamespace) else { return false }
         }
-        if let destination, message.destination != destination { return false }
+        if let destination, !message.hasDestination(destination) { return false }
         if let sender {
-            let actual = message.sender
             if sender.isUnique || sender == .bus {
-                if actual != sender { return false }
-            } else if actual == nil || owner(sender) != actual {
-                return false
+                if !message.hasSender(sender) { return false }
+            } else {
+                guard let current = owner(sender), message.hasSender(current) else { return false }
             }
         }
         if !arguments.isEmpty {

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the system packages Almanac builds and tests with, when any is missing.
+# Debian/Ubuntu only (apt-get); uses sudo when not root. A Swift 6 toolchain must be on PATH.
+set -euo pipefail
+
+packages=(
+  pkg-config libdbus-1-dev      # the C library the DBus module wraps
+  dbus-daemon dbus-bin          # private buses for tests and the demo; dbus-send, dbus-monitor
+  libglib2.0-bin systemd        # gdbus, busctl, systemd-analyze: clients nobody here wrote
+  python3 python3-dbus          # a D-Bus library of another language, for interop tests
+  valgrind tmux                 # leak checks, terminal tests
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+
+if ((${#missing[@]})); then
+  echo "Installing: ${missing[*]}"
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if ! command -v swift >/dev/null 2>&1; then
+  echo "error: no Swift toolchain on PATH. Install Swift 6 (https://www.swift.org/install/linux/) and run this again." >&2
+  exit 1
+fi
