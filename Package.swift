@@ -24,6 +24,7 @@ let package = Package(
         .executableTarget(name: "almanac", dependencies: ["AlmanacViews", "AlmanacBus"]),
         .executableTarget(name: "dbus-soak", dependencies: ["DBus"], path: "Examples/dbus-soak"),
         .executableTarget(name: "dbus-demo", dependencies: ["DBus", "DBusTestSupport"], path: "Examples/dbus-demo"),
+        .testTarget(name: "AlmanacCoreTests", dependencies: ["AlmanacCore"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "CDBus", "DBusTestSupport"]),
     ]
 )

@@ -1,0 +1,155 @@
+import Synchronization
+
+/// A document: state with a revision that only grows, and a table of views that hear every
+/// change in revision order (the Document–View pattern).
+///
+/// - `update` changes the state; when the body reports a change, the revision goes up by one
+///   and every view's handler receives `.changed` with it.
+/// - A view can `submit` a change; it reaches every view, the submitter included, marked with
+///   its origin.
+/// - Handlers run one event at a time, in revision order, on the thread that made the change
+///   (or that is already delivering): they must not block. A handler may add or remove
+///   views and make further changes; those are delivered after the current event, never
+///   inside it. A view removed while an event is being delivered hears nothing more.
+public final class Document<State: Sendable, Change: Sendable>: Sendable {
+    public typealias Event = DocumentEvent<State, Change>
+    public typealias Handler = @Sendable (Event) -> Void
+
+    /// A registered view: its options (its data source) and its handler.
+    public struct View: Sendable {
+        public let key: ViewKey
+        public var options: [String: String]
+        let handler: Handler
+    }
+
+    private struct Storage {
+        var state: State
+        var revision: UInt64 = 0
+        var views: [ViewKey: View] = [:]
+        /// Events waiting to be delivered, in revision order, with the views that should hear them.
+        var outbox: [(Event, only: ViewKey?)] = []
+        var delivering = false
+    }
+
+    private let storage: Mutex<Storage>
+
+    public init(_ initial: State) {
+        storage = Mutex(Storage(state: initial))
+    }
+
+    // MARK: Reading
+
+    /// The current state and its revision, taken together.
+    public var snapshot: (revision: UInt64, state: State) {
+        storage.withLock { ($0.revision, $0.state) }
+    }
+
+    /// The current revision.
+    public var revision: UInt64 { storage.withLock { $0.revision } }
+
+    /// The registered views.
+    public var views: [View] { storage.withLock { Array($0.views.values) } }
+
+    /// The number of registered views.
+    public var viewCount: Int { storage.withLock { $0.views.count } }
+
+    // MARK: Changing
+
+    /// Changes the state. `body` returns the change it made, or `nil` when nothing changed
+    /// (then no revision is spent and nobody is told). Returns the new revision, or `nil`.
+    ///
+    /// A `body` that throws must do so before it changes anything (validate, then mutate):
+    /// the error reaches the caller and no view hears of it.
+    @discardableResult
+    public func update(origin: ViewKey? = nil, _ body: (inout State) throws -> Change?) throws -> UInt64? {
+        // The error is carried out of the lock as a value: throwing through `withLock` from a
+        // generic context crashed at run time (Swift 6.3.1, debug builds).
+        let result: Result<UInt64?, any Error> = storage.withLock { storage in
+            do {
+                guard let change = try body(&storage.state) else { return .success(nil) }
+                storage.revision += 1
+                storage.outbox.append((.changed(revision: storage.revision, change: change, origin: origin), only: nil))
+                return .success(storage.revision)
+            } catch {
+                return .failure(error)
+            }
+        }
+        let revision = try result.get()
+        if revision != nil { deliver() }
+        return revision
+    }
+
+    /// `update` for a body that cannot fail.
+    @discardableResult
+    public func update(origin: ViewKey? = nil, _ body: (inout State) -> Change?) -> UInt64? {
+        // Cannot throw: the body does not.
+        try! update(origin: origin) { (state: inout State) throws -> Change? in body(&state) }
+    }
+
+    /// A view submits a change: like `update`, but every view hears it marked with the
+    /// submitter as its origin. Returns the revision after it (unchanged if nothing changed).
+    @discardableResult
+    public func submit(from key: ViewKey, _ apply: (inout State) throws -> Change?) throws -> UInt64 {
+        try update(origin: key, apply) ?? revision
+    }
+
+    // MARK: Views
+
+    /// Registers a view (replacing one with the same key).
+    public func addView(key: ViewKey, options: [String: String] = [:], handler: @escaping Handler) {
+        storage.withLock { $0.views[key] = View(key: key, options: options, handler: handler) }
+    }
+
+    /// Changes a view's options; returns `false` when there is no such view.
+    @discardableResult
+    public func setOptions(_ options: [String: String], forView key: ViewKey) -> Bool {
+        storage.withLock { storage in
+            guard storage.views[key] != nil else { return false }
+            storage.views[key]?.options = options
+            return true
+        }
+    }
+
+    /// Removes a view; returns it, or `nil` if it was not registered.
+    @discardableResult
+    public func removeView(key: ViewKey) -> View? {
+        storage.withLock { $0.views.removeValue(forKey: key) }
+    }
+
+    /// Tells one view the whole current state, for a view that fell behind or just arrived.
+    public func resynchronise(view key: ViewKey) {
+        storage.withLock { storage in
+            storage.outbox.append((.resynchronised(revision: storage.revision, state: storage.state), only: key))
+        }
+        deliver()
+    }
+
+    // MARK: Delivery
+
+    /// Delivers queued events one at a time in order. Only one thread delivers at once;
+    /// others just queue, so order holds without calling handlers under the lock.
+    private func deliver() {
+        let mayDeliver = storage.withLock { storage -> Bool in
+            guard !storage.delivering else { return false }
+            storage.delivering = true
+            return true
+        }
+        guard mayDeliver else { return }
+        while true {
+            let next = storage.withLock { storage -> (Event, [ViewKey])? in
+                guard !storage.outbox.isEmpty else {
+                    storage.delivering = false
+                    return nil
+                }
+                let (event, only) = storage.outbox.removeFirst()
+                return (event, only.map { [$0] } ?? Array(storage.views.keys))
+            }
+            guard let (event, keys) = next else { return }
+            for key in keys {
+                // Looked up again for each view: one removed by an earlier handler hears nothing.
+                guard let handler = storage.withLock({ $0.views[key]?.handler }) else { continue }
+                handler(event)
+            }
+        }
+    }
+}
