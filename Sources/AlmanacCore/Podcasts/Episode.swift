@@ -1,0 +1,28 @@
+public import Foundation
+
+/// One episode of a podcast, with the user's play state.
+public struct Episode: Sendable, Hashable, Codable {
+    public var id: String
+    public var podcastID: String
+    public var title: String
+    public var published: Date
+    /// Length in seconds, when the feed says.
+    public var duration: Double?
+    /// Not yet seen by the user since it appeared.
+    public var isNew: Bool
+    public var played: Bool
+    /// Resume position in seconds.
+    public var position: Double
+
+    public init(id: String, podcastID: String, title: String, published: Date, duration: Double?,
+                isNew: Bool = true, played: Bool = false, position: Double = 0) {
+        self.id = id
+        self.podcastID = podcastID
+        self.title = title
+        self.published = published
+        self.duration = duration
+        self.isNew = isNew
+        self.played = played
+        self.position = position
+    }
+}

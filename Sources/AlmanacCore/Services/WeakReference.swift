@@ -1,0 +1,22 @@
+import Synchronization
+
+/// A weak reference that can be read and replaced from any thread: how services hold their
+/// data source and delegate without owning them. `Object` is typically a class-bound
+/// protocol's existential (`any WeatherServiceDelegate`).
+public final class WeakReference<Object: Sendable>: Sendable {
+    private struct Box: @unchecked Sendable {
+        // @unchecked Sendable: only Sendable objects are stored (see `init` and `object`), and
+        // a weak reference to a Sendable object is safe to share.
+        weak var object: AnyObject?
+    }
+
+    private let box = Mutex(Box())
+
+    public init() {}
+
+    /// The object, or `nil` once it is gone.
+    public var object: Object? {
+        get { box.withLock { $0.object } as? Object }
+        set { box.withLock { $0.object = newValue.map { $0 as AnyObject } } }
+    }
+}

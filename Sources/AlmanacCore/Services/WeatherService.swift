@@ -1,0 +1,20 @@
+/// Fetches weather. It asks its data source which places are wanted and reports each result
+/// or failure to its delegate; both are weak, so the service never keeps its owner alive.
+public protocol WeatherService: AnyObject, Sendable {
+    var dataSource: (any WeatherServiceDataSource)? { get set }
+    var delegate: (any WeatherServiceDelegate)? { get set }
+    /// Fetches now: `locations`, or every location the data source wants when `nil`.
+    func refresh(_ locations: [String]?) async
+}
+
+/// Tells a weather service what to fetch.
+public protocol WeatherServiceDataSource: AnyObject, Sendable {
+    /// The places wanted now, each once.
+    func locationsToFetch(for service: any WeatherService) -> [String]
+}
+
+/// Hears what a weather service fetched.
+public protocol WeatherServiceDelegate: AnyObject, Sendable {
+    func weatherService(_ service: any WeatherService, didFetch reading: WeatherReading)
+    func weatherService(_ service: any WeatherService, didFailToFetch location: String, error: any Error)
+}

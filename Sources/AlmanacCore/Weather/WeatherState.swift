@@ -1,0 +1,17 @@
+/// The weather document's state: the latest reading for every place a view or the user
+/// wants, the user's saved places and units, and the last failure per place.
+public struct WeatherState: Sendable, Hashable {
+    public var units: Units
+    public var savedLocations: [String]
+    /// Latest reading per location (the location string a view asked for).
+    public var readings: [String: WeatherReading]
+    /// Why the last fetch of a location failed, while it stays failed.
+    public var failures: [String: String]
+
+    public init(units: Units = .metric, savedLocations: [String] = [], readings: [String: WeatherReading] = [:], failures: [String: String] = [:]) {
+        self.units = units
+        self.savedLocations = savedLocations
+        self.readings = readings
+        self.failures = failures
+    }
+}

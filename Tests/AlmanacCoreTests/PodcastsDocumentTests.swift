@@ -1,0 +1,58 @@
+@testable import AlmanacCore
+import Synchronization
+import Testing
+
+@Suite struct PodcastsDocumentTests {
+    func subscribedDocument() -> (PodcastsDocument, DemoPodcastService) {
+        let podcasts = PodcastsDocument()
+        for podcast in DemoPodcastService.catalogue { podcasts.subscribe(podcast) }
+        let service = DemoPodcastService(newEpisodeEvery: 1)
+        service.dataSource = podcasts
+        service.delegate = podcasts
+        return (podcasts, service)
+    }
+
+    @Test func theCatalogueGainsEpisodesAndViewsHearOnlyTheNewOnes() async {
+        let (podcasts, service) = subscribedDocument()
+        let heard = Mutex<[PodcastsChange]>([])
+        podcasts.document.addView(key: ViewKey("v")) { event in
+            if case .changed(_, let change, _) = event { heard.withLock { $0.append(change) } }
+        }
+        await service.refresh()
+        let first = podcasts.document.snapshot.state.episodes.count
+        #expect(first == 10, "three each, and a fourth for the first podcast")
+        #expect(heard.withLock { $0.count } == 3)
+        heard.withLock { $0.removeAll() }
+        await service.refresh()
+        #expect(podcasts.document.snapshot.state.episodes.count == first + 1)
+        let changes = heard.withLock { $0 }
+        #expect(changes.count == 1)
+        guard case .newEpisodes(let id, let episodes) = changes.first else { Issue.record("\(changes)"); return }
+        #expect(id == "demo-garden" && episodes.map(\.id) == ["demo-garden-4"])
+    }
+
+    @Test func playStateIsSubmittedAndValidated() async throws {
+        let (podcasts, service) = subscribedDocument()
+        await service.refresh()
+        let revision = try podcasts.submit(PlayStateSubmission(episodeID: "demo-swift-2", position: 61.5), from: ViewKey("v"))
+        var episode = try #require(podcasts.document.snapshot.state.episodes["demo-swift-2"])
+        #expect(episode.position == 61.5 && !episode.played && !episode.isNew)
+        #expect(try podcasts.submit(PlayStateSubmission(episodeID: "demo-swift-2", played: true), from: ViewKey("v")) == revision + 1)
+        episode = try #require(podcasts.document.snapshot.state.episodes["demo-swift-2"])
+        #expect(episode.played)
+
+        let unknown = try #require(throws: SubmissionError.self) { try podcasts.submit(PlayStateSubmission(episodeID: "nope", played: true), from: nil) }
+        #expect(unknown.message.contains("no episode 'nope'"))
+        #expect(throws: SubmissionError.self) { try podcasts.submit(PlayStateSubmission(episodeID: "demo-swift-2"), from: nil) }
+        #expect(throws: SubmissionError.self) { try podcasts.submit(PlayStateSubmission(episodeID: "demo-swift-2", position: -1), from: nil) }
+        #expect(throws: SubmissionError.self) { try podcasts.submit(PlayStateSubmission(episodeID: "demo-swift-2", position: .nan), from: nil) }
+        #expect(podcasts.document.revision == revision + 1)
+    }
+
+    @Test func episodesAreListedNewestFirst() async {
+        let (podcasts, service) = subscribedDocument()
+        await service.refresh()
+        let titles = podcasts.document.snapshot.state.episodes(of: "demo-morning").map(\.title)
+        #expect(titles == ["Almanac Morning #4", "Almanac Morning #3", "Almanac Morning #2", "Almanac Morning #1"])
+    }
+}

@@ -1,0 +1,108 @@
+@testable import AlmanacCore
+import Foundation
+import Synchronization
+import Testing
+
+/// A recording delegate and a fixed data source: fakes of our own protocols.
+final class RecordingWeatherDelegate: WeatherServiceDelegate, Sendable {
+    let readings = Mutex<[WeatherReading]>([])
+    let failures = Mutex<[String]>([])
+    func weatherService(_ service: any WeatherService, didFetch reading: WeatherReading) { readings.withLock { $0.append(reading) } }
+    func weatherService(_ service: any WeatherService, didFailToFetch location: String, error: any Error) {
+        failures.withLock { $0.append("\(location): \(error)") }
+    }
+}
+
+final class FixedLocations: WeatherServiceDataSource, Sendable {
+    let locations: [String]
+    init(_ locations: [String]) { self.locations = locations }
+    func locationsToFetch(for service: any WeatherService) -> [String] { locations }
+}
+
+@Suite struct WeatherDocumentTests {
+    static let fixedDate = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test func serviceAsksItsDataSourceAndReportsToItsDelegate() async {
+        let service = DemoWeatherService(clock: { Self.fixedDate })
+        let source = FixedLocations(["Berlin", "Atlantis"])
+        let delegate = RecordingWeatherDelegate()
+        service.dataSource = source
+        service.delegate = delegate
+        await service.refresh()
+        #expect(delegate.readings.withLock { $0.map(\.location) } == ["Berlin"])
+        let failure = delegate.failures.withLock { $0.first } ?? ""
+        #expect(failure.hasPrefix("Atlantis: The demo provider does not know 'Atlantis'. It knows: Berlin, Paris"))
+    }
+
+    @Test func serviceHoldsItsDataSourceAndDelegateWeakly() async {
+        let service = DemoWeatherService()
+        var delegate: RecordingWeatherDelegate? = RecordingWeatherDelegate()
+        service.delegate = delegate
+        service.dataSource = FixedLocations(["Paris"])
+        #expect(service.delegate != nil)
+        #expect(service.dataSource == nil, "a data source nobody else holds is gone")
+        delegate = nil
+        #expect(service.delegate == nil)
+        await service.refresh()
+    }
+
+    @Test func documentWantsSavedPlacesAndWhatViewsAskFor() throws {
+        let weather = WeatherDocument()
+        try weather.submit(.savedLocations(["Paris"]), from: nil)
+        weather.document.addView(key: ViewKey("/v/1"), options: ["location": "Berlin"]) { _ in }
+        weather.document.addView(key: ViewKey("/v/2"), options: ["location": "Paris"]) { _ in }
+        weather.document.addView(key: ViewKey("/v/3"), options: ["location": "Berlin"]) { _ in }
+        weather.document.addView(key: ViewKey("/v/4")) { _ in }
+        #expect(weather.wantedLocations == ["Paris", "Berlin"])
+        weather.document.removeView(key: ViewKey("/v/1"))
+        weather.document.removeView(key: ViewKey("/v/3"))
+        #expect(weather.wantedLocations == ["Paris"])
+    }
+
+    @Test func readingsAndFailuresReachTheDocumentAndItsViews() async throws {
+        let weather = WeatherDocument()
+        let service = DemoWeatherService(clock: { Self.fixedDate })
+        service.dataSource = weather
+        service.delegate = weather
+        let heard = Mutex<[WeatherChange]>([])
+        weather.document.addView(key: ViewKey("v"), options: ["location": "Tokyo"]) { event in
+            if case .changed(_, let change, _) = event { heard.withLock { $0.append(change) } }
+        }
+        await service.refresh()
+        let reading = try #require(weather.document.snapshot.state.readings["Tokyo"])
+        #expect(reading.placeName == "Tokyo" && reading.latitude == 35.69)
+        #expect(heard.withLock { $0 } == [.reading(reading)])
+
+        // A failure keeps the last good reading and is reported once, not on every retry.
+        weather.weatherService(service, didFailToFetch: "Tokyo", error: DemoError("network down"))
+        weather.weatherService(service, didFailToFetch: "Tokyo", error: DemoError("network down"))
+        #expect(weather.document.snapshot.state.readings["Tokyo"] == reading)
+        #expect(weather.document.snapshot.state.failures["Tokyo"] == "network down")
+        #expect(heard.withLock { $0.count } == 2)
+        await service.refresh()
+        #expect(weather.document.snapshot.state.failures["Tokyo"] == nil)
+    }
+
+    @Test func demoWeatherDrifts() {
+        let service = DemoWeatherService(clock: { Self.fixedDate })
+        let temperatures = (1...8).compactMap { service.reading(for: "berlin", step: $0)?.temperature }
+        #expect(temperatures.count == 8)
+        #expect(Set(temperatures).count > 1)
+        #expect(temperatures.allSatisfy { (4...14).contains($0) })
+        #expect(service.reading(for: "Berlin", step: 3) == service.reading(for: "Berlin", step: 3))
+    }
+
+    @Test func submissionsAreValidatedBeforeAnythingChanges() throws {
+        let weather = WeatherDocument()
+        #expect(try weather.submit(.units(.imperial), from: ViewKey("v")) == 1)
+        #expect(try weather.submit(.units(.imperial), from: ViewKey("v")) == 1, "no change, no revision")
+        #expect(throws: SubmissionError.self) { try weather.submit(.savedLocations(["Paris", " "]), from: ViewKey("v")) }
+        #expect(throws: SubmissionError.self) {
+            try weather.submit(.savedLocations([String(repeating: "x", count: 201)]), from: ViewKey("v"))
+        }
+        #expect(weather.document.snapshot.state.savedLocations.isEmpty)
+        try weather.submit(.savedLocations([" Paris", "Paris", "Berlin "]), from: ViewKey("v"))
+        #expect(weather.document.snapshot.state.savedLocations == ["Paris", "Berlin"])
+        #expect(weather.document.revision == 2)
+    }
+}
