@@ -9,6 +9,10 @@ let package = Package(
         .executable(name: "almanacd", targets: ["almanacd"]),
         .executable(name: "almanac", targets: ["almanac"]),
     ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
     targets: [
         .systemLibrary(
             name: "CDBus",
@@ -20,8 +24,15 @@ let package = Package(
         .target(name: "AlmanacCore"),
         .target(name: "AlmanacViews", dependencies: ["AlmanacCore"]),
         .target(name: "AlmanacBus", dependencies: ["AlmanacCore", "DBus"]),
-        .executableTarget(name: "almanacd", dependencies: ["AlmanacBus"]),
-        .executableTarget(name: "almanac", dependencies: ["AlmanacViews", "AlmanacBus"]),
+        .executableTarget(name: "almanacd", dependencies: [
+            "AlmanacBus", "AlmanacCore",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "almanac", dependencies: [
+            "AlmanacViews", "AlmanacBus",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         .executableTarget(name: "dbus-soak", dependencies: ["DBus"], path: "Examples/dbus-soak"),
         .executableTarget(name: "dbus-demo", dependencies: ["DBus", "DBusTestSupport"], path: "Examples/dbus-demo"),
         .testTarget(name: "AlmanacCoreTests", dependencies: ["AlmanacCore"]),

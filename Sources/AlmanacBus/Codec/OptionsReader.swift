@@ -1,0 +1,76 @@
+public import DBus
+
+/// Reads an `a{sv}` a client sent, strictly: unknown keys, wrong types, empty or oversized
+/// strings are refused with an `InvalidArgs` error that says what is allowed.
+public struct OptionsReader: Sendable {
+    /// The longest string accepted in any option.
+    public static let maximumStringLength = 1_024
+    public static let maximumListLength = 1_000
+
+    public let values: [String: Value]
+
+    /// Checks that every key is one of `allowed`.
+    public init(_ values: [String: Value], allowed: [String], what: String) throws {
+        for key in values.keys.sorted() where !allowed.contains(key) {
+            let known = allowed.isEmpty ? "none are accepted" : "accepted: " + allowed.joined(separator: ", ")
+            throw BusError.invalidArgs("Unknown \(what) key '\(Self.shorten(key))'; \(known).")
+        }
+        self.values = values
+    }
+
+    public var isEmpty: Bool { values.isEmpty }
+
+    /// A non-empty string of at most `maximumStringLength` characters, or `nil` when absent.
+    public func string(_ key: String) throws -> String? {
+        guard let value = values[key] else { return nil }
+        guard case .string(let text) = value else { throw wrongType(key, "a string (s)", value) }
+        return try checked(text, key)
+    }
+
+    /// A list of non-empty strings, or `nil` when absent.
+    public func strings(_ key: String) throws -> [String]? {
+        guard let value = values[key] else { return nil }
+        guard case .array(.string, let items) = value else { throw wrongType(key, "a list of strings (as)", value) }
+        guard items.count <= Self.maximumListLength else {
+            throw BusError.invalidArgs("'\(key)' can hold at most \(Self.maximumListLength) entries, not \(items.count).")
+        }
+        return try items.map { item in
+            guard case .string(let text) = item else { throw wrongType(key, "a list of strings (as)", value) }
+            return try checked(text, key)
+        }
+    }
+
+    /// A boolean, or `nil` when absent.
+    public func bool(_ key: String) throws -> Bool? {
+        guard let value = values[key] else { return nil }
+        guard case .boolean(let flag) = value else { throw wrongType(key, "a boolean (b)", value) }
+        return flag
+    }
+
+    /// A finite number (any integer type or a double), or `nil` when absent.
+    public func number(_ key: String) throws -> Double? {
+        guard let value = values[key] else { return nil }
+        if case .double(let number) = value {
+            guard number.isFinite else { throw BusError.invalidArgs("'\(key)' must be a finite number.") }
+            return number
+        }
+        guard let integer = value.integerValue else { throw wrongType(key, "a number (d, i, u, x or t)", value) }
+        return Double(integer)
+    }
+
+    private func checked(_ text: String, _ key: String) throws -> String {
+        guard !text.isEmpty else { throw BusError.invalidArgs("'\(key)' cannot be empty.") }
+        guard text.count <= Self.maximumStringLength else {
+            throw BusError.invalidArgs("'\(key)' is \(text.count) characters long; at most \(Self.maximumStringLength) are accepted.")
+        }
+        return text
+    }
+
+    private func wrongType(_ key: String, _ wanted: String, _ value: Value) -> BusError {
+        BusError.invalidArgs("'\(key)' must be \(wanted), not '\(value.type.signature)'.")
+    }
+
+    private static func shorten(_ key: String) -> String {
+        key.count > 40 ? String(key.prefix(37)) + "..." : key
+    }
+}

@@ -1,0 +1,102 @@
+public import AlmanacCore
+public import DBus
+import Foundation
+
+/// Podcast models as `a{sv}` and back. Keys are camelCase and stable (docs/bus-api.md).
+public enum PodcastsCodec {
+    /// How many of the newest episodes `GetState` carries; the rest are paged (see docs).
+    public static let episodesInState = 50
+
+    public static func encode(_ podcast: Podcast) -> Value {
+        .stringVariantDictionary([
+            "id": .string(podcast.id), "title": .string(podcast.title),
+            "author": .string(podcast.author), "feedURL": .string(podcast.feedURL),
+        ])
+    }
+
+    public static func encode(_ episode: Episode) -> Value {
+        var fields: [Value.DictionaryEntry] = [
+            .init(.string("id"), .variant(.string(episode.id))),
+            .init(.string("podcast"), .variant(.string(episode.podcastID))),
+            .init(.string("title"), .variant(.string(episode.title))),
+            .init(.string("published"), .variant(.int64(Int64(episode.published.timeIntervalSince1970)))),
+            .init(.string("new"), .variant(.boolean(episode.isNew))),
+            .init(.string("played"), .variant(.boolean(episode.played))),
+            .init(.string("position"), .variant(.double(episode.position))),
+        ]
+        if let duration = episode.duration { fields.append(.init(.string("duration"), .variant(.double(duration)))) }
+        return .dictionary(key: .string, value: .variant, fields)
+    }
+
+    public static func decodePodcast(_ value: Value) -> Podcast? {
+        guard let fields = value.stringKeyedEntries, let id = fields["id"]?.stringValue else { return nil }
+        return Podcast(id: id, title: fields["title"]?.stringValue ?? id, author: fields["author"]?.stringValue ?? "",
+                       feedURL: fields["feedURL"]?.stringValue ?? "")
+    }
+
+    public static func decodeEpisode(_ value: Value) -> Episode? {
+        guard let fields = value.stringKeyedEntries, let id = fields["id"]?.stringValue else { return nil }
+        func double(_ key: String) -> Double? {
+            if case .double(let d)? = fields[key]?.unwrapped { return d }
+            return fields[key]?.integerValue.map(Double.init)
+        }
+        return Episode(
+            id: id, podcastID: fields["podcast"]?.stringValue ?? "", title: fields["title"]?.stringValue ?? id,
+            published: Date(timeIntervalSince1970: double("published") ?? 0), duration: double("duration"),
+            isNew: fields["new"]?.unwrapped == .boolean(true), played: fields["played"]?.unwrapped == .boolean(true),
+            position: double("position") ?? 0
+        )
+    }
+
+    public static func encode(_ state: PodcastsState) -> [String: Value] {
+        let newest = state.episodes.values.sorted { ($0.published, $0.id) > ($1.published, $1.id) }.prefix(episodesInState)
+        return [
+            "podcasts": .array(.dictionary(key: .string, value: .variant), state.podcasts.values.sorted { $0.id < $1.id }.map(encode)),
+            "episodes": .array(.dictionary(key: .string, value: .variant), newest.map(encode)),
+            "episodeCount": .uint32(UInt32(clamping: state.episodes.count)),
+        ]
+    }
+
+    public static func decodeState(_ fields: [String: Value]) -> PodcastsState {
+        var state = PodcastsState()
+        if case .array(_, let items)? = fields["podcasts"]?.unwrapped {
+            for podcast in items.compactMap(decodePodcast) { state.podcasts[podcast.id] = podcast }
+        }
+        if case .array(_, let items)? = fields["episodes"]?.unwrapped {
+            for episode in items.compactMap(decodeEpisode) { state.episodes[episode.id] = episode }
+        }
+        return state
+    }
+
+    public static func encode(_ change: PodcastsChange) -> [String: Value] {
+        switch change {
+        case .subscribed(let podcast):
+            ["kind": .string("subscribed"), "podcast": .string(podcast.id), "subscription": encode(podcast)]
+        case .newEpisodes(let podcastID, let episodes):
+            ["kind": .string("newEpisodes"), "podcast": .string(podcastID),
+             "episodes": .array(.dictionary(key: .string, value: .variant), episodes.map(encode))]
+        case .playState(let episodeID, let played, let position):
+            ["kind": .string("playState"), "episode": .string(episodeID), "played": .boolean(played), "position": .double(position)]
+        case .failed(let podcastID, let message):
+            ["kind": .string("failed"), "podcast": .string(podcastID), "error": .string(message)]
+        }
+    }
+
+    /// What a view watching `podcast` (or all, when `nil`) is told of `change`.
+    public static func slice(_ change: PodcastsChange, forPodcast podcast: String?, in state: PodcastsState) -> [String: Value]? {
+        if let podcast {
+            if let concerned = change.podcastID, concerned != podcast { return nil }
+            if case .playState(let episodeID, _, _) = change, state.episodes[episodeID]?.podcastID != podcast { return nil }
+        }
+        return encode(change)
+    }
+
+    /// Reads a `Submit` to the podcasts document.
+    public static func submission(_ values: [String: Value]) throws -> PlayStateSubmission {
+        let options = try OptionsReader(values, allowed: ["episode", "played", "position"], what: "podcasts submission")
+        guard let episode = try options.string("episode") else {
+            throw BusError.invalidArgs("Say which episode: {\"episode\": <s>, \"played\": <b>, \"position\": <d>}.")
+        }
+        return PlayStateSubmission(episodeID: episode, played: try options.bool("played"), position: try options.number("position"))
+    }
+}

@@ -1,0 +1,28 @@
+public import AlmanacCore
+public import DBus
+
+/// What the bus layer needs to know about one kind of document to serve it: how its state
+/// and changes look on the bus, which view options it takes, what a view's slice of a change
+/// is, and how to refresh it.
+public protocol DocumentAdapter: Sendable {
+    associatedtype State: Sendable
+    associatedtype Change: Sendable
+
+    var name: DocumentName { get }
+    var document: Document<State, Change> { get }
+    /// The `AddView` option keys this document accepts.
+    var viewOptionKeys: [String] { get }
+
+    func encode(state: State) -> [String: Value]
+    func encode(change: Change) -> [String: Value]
+    /// What a view with `options` is told of `change`, or `nil` if it is not its concern.
+    func slice(_ change: Change, for options: [String: String], in state: State) -> [String: Value]?
+    /// The failure a change reports, for `LastError`; `nil` for a change that is not a failure.
+    func failure(in change: Change) -> String?
+    /// Applies a `Submit`, throwing `BusError` (`InvalidArgs`) for input it refuses.
+    func submit(_ values: [String: Value], from view: ViewKey?) throws -> UInt64
+    /// Fetches now what a view with `options` watches, or everything wanted when `nil`.
+    func refresh(_ options: [String: String]?) async
+    /// The document's domain interface (`org.almanac.Weather1`, `org.almanac.Podcasts1`).
+    func domainInterface(connection: Connection) throws -> Interface
+}

@@ -1,0 +1,260 @@
+import AlmanacCore
+public import DBus
+import Synchronization
+
+/// One document on the bus: `org.almanac.Document1` and the domain interface at the
+/// document's path, and an `org.almanac.View1` object for every view a client registers.
+///
+/// Every change becomes a broadcast `Changed(t, a{sv})` plus `PropertiesChanged` for
+/// `Revision` (and `LastError`), and a unicast `Updated(t, a{sv})` to each view whose
+/// options it concerns, all in revision order (the document delivers in order).
+public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
+    /// How many views one client may hold on one document.
+    public static var maximumViewsPerClient: Int { 64 }
+
+    private struct Views {
+        var byPath: [ObjectPath: RemoteView] = [:]
+        var nextNumber = 1
+        var loading = false
+        var lastError = ""
+    }
+
+    let adapter: Adapter
+    let connection: Connection
+    let path: ObjectPath
+    private let views = Mutex(Views())
+    private let log: @Sendable (String) -> Void
+    private static var broadcaster: ViewKey { ViewKey("almanacd:broadcast") }
+
+    public init(adapter: Adapter, connection: Connection, log: @escaping @Sendable (String) -> Void) {
+        self.adapter = adapter
+        self.connection = connection
+        self.path = BusContract.documentPath(adapter.name)
+        self.log = log
+    }
+
+    /// Exports the document and starts broadcasting its changes.
+    public func export() throws {
+        adapter.document.addView(key: Self.broadcaster) { [weak self] event in self?.broadcast(event) }
+        try connection.export([documentInterface(), adapter.domainInterface(connection: connection)], at: path)
+    }
+
+    /// Stops broadcasting and removes the document and its views from the bus.
+    public func unexport() {
+        adapter.document.removeView(key: Self.broadcaster)
+        let paths = views.withLock { views in
+            defer { views.byPath.removeAll() }
+            return Array(views.byPath.keys)
+        }
+        for path in paths {
+            adapter.document.removeView(key: ViewKey(path.rawValue))
+            try? connection.unexport(path)
+        }
+        try? connection.unexport(path)
+    }
+
+    public var viewCount: Int { views.withLock { $0.byPath.count } }
+
+    // MARK: Broadcasting
+
+    private func broadcast(_ event: DocumentEvent<Adapter.State, Adapter.Change>) {
+        guard case .changed(let revision, let change, _) = event else { return }
+        do {
+            try connection.emit(path: path, interface: BusContract.documentInterface, signal: Self.changedSignal,
+                                arguments: revision, adapter.encode(change: change))
+            var properties: [(String, Value)] = [("Revision", .uint64(revision))]
+            if let failure = adapter.failure(in: change) {
+                views.withLock { $0.lastError = failure }
+                properties.append(("LastError", .string(failure)))
+            }
+            try emitProperties(properties)
+        } catch {
+            log("could not broadcast revision \(revision) of \(adapter.name): \(error)")
+        }
+    }
+
+    private func emitProperties(_ properties: [(String, Value)]) throws {
+        try connection.emit(path: path, interface: .properties, signal: Self.propertiesChangedSignal) { writer in
+            try writer.write(BusContract.documentInterface.rawValue)
+            try Dictionary(properties, uniquingKeysWith: { $1 }).encode(to: &writer)
+            try [String]().encode(to: &writer)
+        }
+    }
+
+    private static var changedSignal: MemberName { try! MemberName("Changed") }
+    private static var updatedSignal: MemberName { try! MemberName("Updated") }
+    private static var propertiesChangedSignal: MemberName { try! MemberName("PropertiesChanged") }
+
+    // MARK: Views
+
+    func addView(owner: BusName, rawOptions: [String: Value]) throws -> ObjectPath {
+        let options = try parse(rawOptions)
+        let path: ObjectPath = try views.withLock { views in
+            let owned = views.byPath.values.lazy.filter { $0.owner == owner }.count
+            guard owned < Self.maximumViewsPerClient else {
+                throw BusError(.limitsExceeded, "A client may hold at most \(Self.maximumViewsPerClient) views of the \(adapter.name) document; remove some first.")
+            }
+            let path = try self.path.appending("views").appending(String(views.nextNumber))
+            views.nextNumber += 1
+            views.byPath[path] = RemoteView(path: path, owner: owner, rawOptions: rawOptions, options: options)
+            return path
+        }
+        do {
+            try connection.export([viewInterface(path: path)], at: path)
+        } catch {
+            _ = views.withLock { $0.byPath.removeValue(forKey: path) }
+            throw error
+        }
+        adapter.document.addView(key: ViewKey(path.rawValue), options: options) { [weak self] event in
+            self?.deliver(event, to: path)
+        }
+        try? emitProperties([("ViewCount", .uint32(UInt32(viewCount)))])
+        log("view \(path) added for \(owner) with \(options)")
+        refreshSoon(options)
+        return path
+    }
+
+    /// Removes a view; `caller` must own it (nil: the daemon itself, for vanished owners).
+    func removeView(_ path: ObjectPath, caller: BusName?) throws {
+        try views.withLock { views in
+            guard let view = views.byPath[path] else {
+                throw BusError(BusContract.noSuchView, "\(path) is not a view of the \(adapter.name) document.")
+            }
+            if let caller, caller != view.owner {
+                throw BusError.accessDenied("View \(path) belongs to \(view.owner); only its owner may change or remove it.")
+            }
+            views.byPath[path] = nil
+        }
+        adapter.document.removeView(key: ViewKey(path.rawValue))
+        try? connection.unexport(path)
+        try? emitProperties([("ViewCount", .uint32(UInt32(viewCount)))])
+        log("view \(path) removed")
+    }
+
+    /// Removes every view `owner` holds (it left the bus); returns how many.
+    @discardableResult
+    public func removeViews(ownedBy owner: BusName) -> Int {
+        let paths = views.withLock { $0.byPath.values.filter { $0.owner == owner }.map(\.path) }
+        for path in paths { try? removeView(path, caller: nil) }
+        return paths.count
+    }
+
+    func setOptions(_ path: ObjectPath, caller: BusName?, rawOptions: [String: Value]) throws {
+        let options = try parse(rawOptions)
+        try views.withLock { views in
+            guard let view = views.byPath[path] else {
+                throw BusError(BusContract.noSuchView, "\(path) is not a view of the \(adapter.name) document.")
+            }
+            guard caller == view.owner else {
+                throw BusError.accessDenied("View \(path) belongs to \(view.owner); only its owner may change or remove it.")
+            }
+            views.byPath[path]?.rawOptions = rawOptions
+            views.byPath[path]?.options = options
+        }
+        adapter.document.setOptions(options, forView: ViewKey(path.rawValue))
+        try? connection.emitPropertiesChanged(path: path, interface: BusContract.viewInterface, changed: ["Options": .dictionary(key: .string, value: .variant, rawOptions.sorted { $0.key < $1.key }.map { .init(.string($0.key), .variant($0.value)) })])
+        refreshSoon(options)
+    }
+
+    private func parse(_ rawOptions: [String: Value]) throws -> [String: String] {
+        let reader = try OptionsReader(rawOptions, allowed: adapter.viewOptionKeys, what: "view option")
+        var options: [String: String] = [:]
+        for key in adapter.viewOptionKeys {
+            if let value = try reader.string(key) { options[key] = value }
+        }
+        return options
+    }
+
+    private func deliver(_ event: DocumentEvent<Adapter.State, Adapter.Change>, to path: ObjectPath) {
+        guard case .changed(let revision, let change, _) = event,
+              let view = views.withLock({ $0.byPath[path] }),
+              let data = adapter.slice(change, for: view.options, in: adapter.document.snapshot.state)
+        else { return }
+        do {
+            try connection.emit(path: path, interface: BusContract.viewInterface, signal: Self.updatedSignal,
+                                destination: view.owner, arguments: revision, data)
+        } catch {
+            log("could not update \(path): \(error)")
+        }
+    }
+
+    // MARK: Refreshing
+
+    /// Fetches now, with `Loading` true meanwhile.
+    public func refresh(_ options: [String: String]? = nil) async {
+        setLoading(true)
+        await adapter.refresh(options)
+        setLoading(false)
+    }
+
+    private func refreshSoon(_ options: [String: String]) {
+        guard !options.isEmpty else { return }
+        Task { await refresh(options) }
+    }
+
+    private func setLoading(_ loading: Bool) {
+        let changed = views.withLock { views -> Bool in
+            defer { views.loading = loading }
+            return views.loading != loading
+        }
+        if changed { try? emitProperties([("Loading", .boolean(loading))]) }
+    }
+
+    // MARK: Interfaces
+
+    private func documentInterface() throws -> Interface {
+        let document = adapter.document
+        return try Interface("org.almanac.Document1", methods: [
+            Method("GetState", outputs: [Argument("revision", .uint64), Argument("state", .dictionary(key: .string, value: .variant))]) { [adapter] _, reply in
+                let (revision, state) = document.snapshot
+                try reply.write(revision)
+                try adapter.encode(state: state).encode(to: &reply)
+            },
+            Method("AddView", inputs: [Argument("options", .dictionary(key: .string, value: .variant))], outputs: [Argument("view", .objectPath)]) { [weak self] call, reply in
+                guard let self else { throw BusError.failed("The daemon is shutting down.") }
+                guard let owner = call.sender else { throw BusError.accessDenied("Views can only be added over a message bus.") }
+                let (options) = try call.arguments([String: Value].self)
+                try reply.write(try addView(owner: owner, rawOptions: options))
+            },
+            Method("RemoveView", inputs: [Argument("view", .objectPath)]) { [weak self] call, _ in
+                let (path) = try call.arguments(ObjectPath.self)
+                try self?.removeView(path, caller: call.sender)
+            },
+            Method("Submit", inputs: [Argument("change", .dictionary(key: .string, value: .variant))], outputs: [Argument("revision", .uint64)]) { [adapter, weak self] call, reply in
+                let (change) = try call.arguments([String: Value].self)
+                let origin = call.sender.flatMap { sender in
+                    self?.views.withLock { $0.byPath.values.first { $0.owner == sender } }.map { ViewKey($0.path.rawValue) }
+                }
+                try reply.write(try adapter.submit(change, from: origin))
+            },
+            Method("Refresh", async: { [weak self] _, _ in await self?.refresh() }),
+        ], properties: [
+            Property("Revision", .uint64) { .uint64(document.revision) },
+            Property("Loading", .boolean) { [weak self] in .boolean(self?.views.withLock { $0.loading } ?? false) },
+            Property("LastError", .string) { [weak self] in .string(self?.views.withLock { $0.lastError } ?? "") },
+            Property("ViewCount", .uint32) { [weak self] in .uint32(UInt32(self?.viewCount ?? 0)) },
+        ], signals: [
+            SignalDescription("Changed", arguments: [Argument("revision", .uint64), Argument("changes", .dictionary(key: .string, value: .variant))]),
+        ])
+    }
+
+    private func viewInterface(path: ObjectPath) throws -> Interface {
+        try Interface("org.almanac.View1", methods: [
+            Method("SetOptions", inputs: [Argument("options", .dictionary(key: .string, value: .variant))]) { [weak self] call, _ in
+                let (options) = try call.arguments([String: Value].self)
+                try self?.setOptions(path, caller: call.sender, rawOptions: options)
+            },
+            Method("Remove") { [weak self] call, _ in
+                try self?.removeView(path, caller: call.sender)
+            },
+        ], properties: [
+            Property("Owner", .string) { [weak self] in .string(self?.views.withLock { $0.byPath[path]?.owner.rawValue } ?? "") },
+            Property("Options", .dictionary(key: .string, value: .variant)) { [weak self] in
+                let options = self?.views.withLock { $0.byPath[path]?.rawOptions } ?? [:]
+                return .dictionary(key: .string, value: .variant, options.sorted { $0.key < $1.key }.map { .init(.string($0.key), .variant($0.value)) })
+            },
+        ], signals: [
+            SignalDescription("Updated", arguments: [Argument("revision", .uint64), Argument("data", .dictionary(key: .string, value: .variant))]),
+        ])
+    }
+}

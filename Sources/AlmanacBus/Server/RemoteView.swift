@@ -1,0 +1,11 @@
+public import DBus
+
+/// A view a client registered with `AddView`: who owns it and what it watches.
+public struct RemoteView: Sendable {
+    public let path: ObjectPath
+    public let owner: BusName
+    /// The options as the client sent them (the `Options` property).
+    public var rawOptions: [String: Value]
+    /// The options as the document reads them.
+    public var options: [String: String]
+}

@@ -1,0 +1,68 @@
+import AlmanacBus
+import AlmanacCore
+import ArgumentParser
+import DBus
+import Dispatch
+import Foundation
+import Logging
+
+@main
+struct Almanacd: AsyncParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "almanacd",
+        abstract: "Keeps live weather and podcast documents and publishes every change on the D-Bus session bus.",
+        discussion: """
+            Owns org.almanac.Almanac1 on the session bus. Watch it with
+              dbus-monitor --session "type='signal',interface='org.almanac.Document1'"
+            or use the almanac command. Normally started by systemd (almanacd.service) or by
+            D-Bus activation.
+            """,
+        version: version
+    )
+
+    enum Provider: String, ExpressibleByArgument, CaseIterable {
+        case demo, real
+    }
+
+    @Option(help: "Where data comes from: 'demo' simulates weather and podcasts offline; 'real' uses Open-Meteo and RSS feeds.")
+    var provider: Provider = .demo
+
+    @Option(help: "Folder for settings and data (default: $XDG_STATE_HOME/almanac).")
+    var stateDir: String?
+
+    enum LogLevel: String, ExpressibleByArgument, CaseIterable {
+        case trace, debug, info, notice, warning, error, critical
+        var level: Logger.Level { Logger.Level(rawValue: rawValue) ?? .info }
+    }
+
+    @Option(help: "How much to log.")
+    var logLevel: LogLevel = .info
+
+    @Option(help: "Seconds between weather refreshes.")
+    var weatherInterval: Double = 3
+
+    @Option(help: "Seconds between podcast feed refreshes.")
+    var podcastInterval: Double = 5
+
+    @Option(help: "A D-Bus address to use instead of the session bus (for tests).")
+    var address: String?
+
+    func validate() throws {
+        guard weatherInterval > 0, podcastInterval > 0 else {
+            throw ValidationError("Refresh intervals must be more than 0 seconds.")
+        }
+        if provider == .real {
+            throw ValidationError("The 'real' provider (Open-Meteo and RSS) is not built yet; use --provider demo.")
+        }
+    }
+
+    func run() async throws {
+        let level = logLevel.level
+        LoggingSystem.bootstrap { JournalLogHandler(logLevel: level, label: $0) }
+        let logger = Logger(label: "almanacd")
+        let exitCode = await Daemon(options: self, logger: logger).run()
+        if exitCode != 0 { throw ExitCode(exitCode) }
+    }
+}

@@ -1,0 +1,141 @@
+import AlmanacBus
+import AlmanacCore
+import DBus
+import Dispatch
+import Foundation
+import Logging
+
+/// The daemon's lifecycle: connect, export, take the name when ready, poll, and end on
+/// SIGTERM/SIGINT (release the name, exit 0) or when the bus goes away (exit 1, so systemd
+/// restarts it).
+struct Daemon {
+    let options: Almanacd
+    let logger: Logger
+
+    func run() async -> Int32 {
+        do {
+            return try await serve()
+        } catch let error as BusError {
+            logger.critical("\(error.message) (\(error.name))")
+            return 1
+        } catch {
+            logger.critical("\(error)")
+            return 1
+        }
+    }
+
+    private func serve() async throws -> Int32 {
+        try prepareStateFolder()
+        let connection = if let address = options.address {
+            try await Connection.connect(to: address)
+        } else {
+            try await Connection.session()
+        }
+
+        let weather = WeatherDocument()
+        let podcasts = PodcastsDocument()
+        let weatherService = DemoWeatherService()
+        let podcastService = DemoPodcastService()
+        weatherService.dataSource = weather
+        weatherService.delegate = weather
+        podcastService.dataSource = podcasts
+        podcastService.delegate = podcasts
+        for podcast in DemoPodcastService.catalogue { podcasts.subscribe(podcast) }
+
+        let log = logger
+        let server = AlmanacServer(
+            connection: connection,
+            weather: WeatherAdapter(weather: weather, service: weatherService),
+            podcasts: PodcastsAdapter(podcasts: podcasts, service: podcastService),
+            version: Almanacd.version, provider: options.provider.rawValue,
+            log: { log.debug("\($0)") }
+        )
+        try await server.export()
+
+        // The name is taken last: when clients see it, everything is there.
+        switch try await connection.requestName(BusContract.serviceName, flags: .doNotQueue) {
+        case .primaryOwner, .alreadyOwner:
+            logger.info("almanacd \(Almanacd.version) owns \(BusContract.serviceName) as \(connection.uniqueName?.rawValue ?? "?") (provider: \(options.provider.rawValue))")
+        case .exists, .inQueue:
+            logger.error("Another almanacd already owns \(BusContract.serviceName) on this bus; stop it first (systemctl --user stop almanacd).")
+            await connection.close()
+            return 1
+        }
+
+        let polling = Task {
+            await server.refreshAll()
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await Self.every(options.weatherInterval) { await server.weather.refresh() } }
+                group.addTask { await Self.every(options.podcastInterval) { await server.podcasts.refresh() } }
+            }
+        }
+
+        let ending = await Self.firstOf(signals: [SIGTERM, SIGINT], orDisconnectionOf: connection)
+        polling.cancel()
+        switch ending {
+        case .signal(let number):
+            logger.info("received signal \(number); releasing \(BusContract.serviceName) and exiting")
+            _ = try? await connection.releaseName(BusContract.serviceName)
+            server.unexport()
+            await connection.close()
+            return 0
+        case .disconnected:
+            logger.error("lost the connection to the bus; exiting so that the service manager can restart almanacd")
+            return 1
+        }
+    }
+
+    private func prepareStateFolder() throws {
+        let folder = options.stateDir.map { URL(fileURLWithPath: $0) } ?? Self.defaultStateFolder()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw BusError(.failed, "Cannot create the state folder \(folder.path): \(error.localizedDescription). Pass another with --state-dir.")
+        }
+        logger.debug("state folder: \(folder.path)")
+    }
+
+    static func defaultStateFolder() -> URL {
+        let environment = ProcessInfo.processInfo.environment
+        let base = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (NSHomeDirectory() + "/.local/state")
+        return URL(fileURLWithPath: base).appendingPathComponent("almanac")
+    }
+
+    static func every(_ seconds: Double, _ work: @Sendable () async -> Void) async {
+        while !Task.isCancelled {
+            do { try await Task.sleep(for: .milliseconds(Int(seconds * 1000))) } catch { return }
+            await work()
+        }
+    }
+
+    enum Ending: Sendable {
+        case signal(Int32)
+        case disconnected
+    }
+
+    /// Waits for one of `signals` or for the connection to drop, whichever comes first.
+    static func firstOf(signals: [Int32], orDisconnectionOf connection: Connection) async -> Ending {
+        let stream = AsyncStream<Ending> { continuation in
+            var sources: [any DispatchSourceSignal] = []
+            for number in signals {
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { continuation.yield(.signal(number)) }
+                source.resume()
+                sources.append(source)
+            }
+            let watcher = Task {
+                await connection.waitUntilDisconnected()
+                continuation.yield(.disconnected)
+            }
+            nonisolated(unsafe) let kept = sources
+            continuation.onTermination = { _ in
+                kept.forEach { $0.cancel() }
+                watcher.cancel()
+            }
+        }
+        for await ending in stream { return ending }
+        return .disconnected
+    }
+}

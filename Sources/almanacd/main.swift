@@ -1,1 +1,0 @@
-print("almanacd: not built yet")
