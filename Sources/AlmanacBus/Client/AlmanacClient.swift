@@ -1,0 +1,92 @@
+public import DBus
+
+/// The CLI's side of the bus contract: proxies for the daemon's root, documents and views.
+public struct AlmanacClient: Sendable {
+    public let connection: Connection
+
+    public init(connection: Connection) {
+        self.connection = connection
+    }
+
+    /// Connects to the session bus (or `address`).
+    public static func connect(address: String? = nil) async throws -> AlmanacClient {
+        let connection = if let address { try await Connection.connect(to: address) } else { try await Connection.session() }
+        return AlmanacClient(connection: connection)
+    }
+
+    /// The unique name of the running daemon, or `nil` when none runs.
+    public func daemonOwner() async throws -> BusName? {
+        try await connection.nameOwner(of: BusContract.serviceName)
+    }
+
+    /// Version, provider and every document's counters. Starts the daemon through D-Bus
+    /// activation when it is installed and not running.
+    public func status() async throws -> DaemonStatus {
+        let root = try await properties(at: BusContract.rootPath, BusContract.rootInterface)
+        var documents: [DaemonStatus.Document] = []
+        for name in DocumentName.allCases {
+            let values = try await properties(at: BusContract.documentPath(name), BusContract.documentInterface)
+            documents.append(DaemonStatus.Document(
+                name: name.rawValue,
+                revision: UInt64(values["Revision"]?.integerValue ?? 0),
+                viewCount: UInt32(values["ViewCount"]?.integerValue ?? 0),
+                loading: values["Loading"] == .boolean(true),
+                lastError: values["LastError"]?.stringValue ?? ""
+            ))
+        }
+        let owner = try await daemonOwner()
+        return DaemonStatus(version: root["Version"]?.stringValue ?? "?", provider: root["Provider"]?.stringValue ?? "?",
+                            owner: owner?.rawValue ?? "", documents: documents)
+    }
+
+    /// `GetState` of a document.
+    public func state(of document: DocumentName) async throws -> (revision: UInt64, state: [String: Value]) {
+        let reply = try await call(document, "GetState")
+        return try reply.arguments(UInt64.self, [String: Value].self)
+    }
+
+    /// Registers a view; the daemon removes it when this connection closes.
+    public func addView(_ document: DocumentName, options: [String: Value]) async throws -> ObjectPath {
+        try await call(document, "AddView", options).arguments(ObjectPath.self)
+    }
+
+    public func removeView(_ document: DocumentName, _ view: ObjectPath) async throws {
+        _ = try await call(document, "RemoveView", view)
+    }
+
+    public func submit(_ document: DocumentName, _ change: [String: Value]) async throws -> UInt64 {
+        try await call(document, "Submit", change).arguments(UInt64.self)
+    }
+
+    /// The `Updated` signals sent to this connection's views of `document`. Subscribe before
+    /// adding the view so that no update is missed.
+    public func updates(of document: DocumentName) async throws -> SignalStream {
+        try await connection.signals(matching: MatchRule(
+            interface: BusContract.viewInterface, member: MemberName("Updated"),
+            pathNamespace: BusContract.documentPath(document)
+        ), bufferLimit: 256)
+    }
+
+    /// Property changes of `document` (`Loading`, `Revision`, `LastError`, `ViewCount`).
+    public func propertyChanges(of document: DocumentName) async throws -> SignalStream {
+        try await connection.signals(matching: MatchRule(
+            interface: .properties, member: MemberName("PropertiesChanged"), path: BusContract.documentPath(document)
+        ), bufferLimit: 64)
+    }
+
+    /// Ownership changes of the daemon's name: it starting, stopping, restarting.
+    public func daemonChanges() async throws -> AsyncCompactMapSequence<SignalStream, NameOwnerChange> {
+        try await connection.nameOwnerChanges(of: BusContract.serviceName)
+    }
+
+    private func call<each A: BusEncodable>(_ document: DocumentName, _ method: String, _ arguments: repeat each A) async throws -> Message {
+        try await connection.call(BusContract.serviceName, path: BusContract.documentPath(document),
+                                  interface: BusContract.documentInterface, method: MemberName(method), arguments: repeat each arguments)
+    }
+
+    private func properties(at path: ObjectPath, _ interface: InterfaceName) async throws -> [String: Value] {
+        let reply = try await connection.call(BusContract.serviceName, path: path, interface: .properties,
+                                              method: MemberName("GetAll"), arguments: interface.rawValue)
+        return try reply.arguments([String: Value].self)
+    }
+}

@@ -1,0 +1,16 @@
+/// What `almanac status` reports about a running daemon.
+public struct DaemonStatus: Sendable, Hashable, Codable {
+    public struct Document: Sendable, Hashable, Codable {
+        public let name: String
+        public let revision: UInt64
+        public let viewCount: UInt32
+        public let loading: Bool
+        public let lastError: String
+    }
+
+    public let version: String
+    public let provider: String
+    /// The daemon's unique name on the bus.
+    public let owner: String
+    public let documents: [Document]
+}

@@ -1,1 +1,0 @@
-// Placeholder: filled in by the issues that build the daemon and its views.

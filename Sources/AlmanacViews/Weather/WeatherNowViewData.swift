@@ -1,0 +1,71 @@
+public import AlmanacCore
+public import Foundation
+
+/// Exactly what a "weather now" view shows, built once from a reading and the user's units.
+/// The view never sees the model; all conversion and wording happens here.
+public struct WeatherNowViewData: Sendable, Hashable, Codable {
+    public let location: String
+    public let place: String
+    public let temperature: String
+    public let feelsLike: String
+    public let condition: String
+    public let symbol: String
+    public let humidity: String
+    public let wind: String
+    public let precipitation: String
+    public let observed: String
+    /// The failure of the last fetch, while the reading shown is the last good one.
+    public let error: String?
+
+    public init(reading: WeatherReading, units: Units, now: Date, error: String? = nil) {
+        let condition = WeatherCondition(code: reading.weatherCode)
+        location = reading.location
+        place = reading.placeName
+        temperature = Self.temperature(reading.temperature, units)
+        feelsLike = Self.temperature(reading.apparentTemperature, units)
+        self.condition = condition.text
+        symbol = condition.symbol
+        humidity = "\(Int(reading.humidity.rounded()))%"
+        wind = Self.speed(reading.windSpeed, units) + " " + Self.compass(reading.windDirection)
+        precipitation = Self.length(reading.precipitation, units)
+        observed = relativeTime(reading.observedAt, now: now)
+        self.error = error
+    }
+
+    /// The fields a `--format` template can use.
+    public var fields: [String: String] {
+        [
+            "location": location, "place": place, "temperature": temperature, "feelsLike": feelsLike,
+            "condition": condition, "symbol": symbol, "humidity": humidity, "wind": wind,
+            "precipitation": precipitation, "observed": observed, "error": error ?? "",
+        ]
+    }
+
+    static func temperature(_ celsius: Double, _ units: Units) -> String {
+        switch units {
+        case .metric: String(format: "%.1f°C", celsius)
+        case .imperial: String(format: "%.1f°F", celsius * 9 / 5 + 32)
+        }
+    }
+
+    static func speed(_ kilometresPerHour: Double, _ units: Units) -> String {
+        switch units {
+        case .metric: String(format: "%.0f km/h", kilometresPerHour)
+        case .imperial: String(format: "%.0f mph", kilometresPerHour / 1.609344)
+        }
+    }
+
+    static func length(_ millimetres: Double, _ units: Units) -> String {
+        switch units {
+        case .metric: String(format: "%.1f mm", millimetres)
+        case .imperial: String(format: "%.2f in", millimetres / 25.4)
+        }
+    }
+
+    /// Where the wind comes from, on a 16-point compass.
+    static func compass(_ degrees: Double) -> String {
+        let points = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"]
+        let normalised = (degrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
+        return points[Int((normalised / 22.5).rounded()) % 16]
+    }
+}

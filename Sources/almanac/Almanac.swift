@@ -1,0 +1,21 @@
+import ArgumentParser
+
+@main
+struct Almanac: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "almanac",
+        abstract: "Shows Almanac's live weather and podcasts, as served by almanacd on the session bus.",
+        discussion: """
+            Exit status: 0 on success, 64 for a usage error, 65 when the daemon refused the \
+            request, 69 when almanacd is not reachable.
+            """,
+        version: "0.1.0",
+        subcommands: [Status.self, Get.self, Watch.self]
+    )
+}
+
+/// The exit codes, after sysexits.h.
+enum Exit {
+    static let refused = ExitCode(65)
+    static let unavailable = ExitCode(69)
+}

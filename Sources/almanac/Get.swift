@@ -1,0 +1,81 @@
+import AlmanacBus
+import AlmanacCore
+import ArgumentParser
+import DBus
+
+struct Get: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Prints a document once: the weather or the newest podcast episodes.")
+
+    @ArgumentParser.Argument(help: "weather or podcasts")
+    var document: DocumentArgument
+
+    @Option(help: "For weather: the place to show (fetched first when nobody watches it yet).")
+    var location: String?
+
+    @Option(help: "For podcasts: only this podcast's episodes.")
+    var podcast: String?
+
+    @OptionGroup var common: CommonOptions
+
+    func validate() throws {
+        if location != nil && document.name != .weather { throw ValidationError("--location goes with 'weather'.") }
+        if podcast != nil && document.name != .podcasts { throw ValidationError("--podcast goes with 'podcasts'.") }
+    }
+
+    func run() async throws {
+        let client = try await common.connect()
+        let rendering = common.rendering()
+        do {
+            var lines: [String]
+            switch document.name {
+            case .weather:
+                var (revision, fields) = try await client.state(of: .weather)
+                var state = WeatherCodec.decodeState(fields)
+                if let location, state.readings[location] == nil {
+                    // Nobody watches this place yet: watch it until the first answer.
+                    try await firstUpdate(client, location: location)
+                    (revision, fields) = try await client.state(of: .weather)
+                    state = WeatherCodec.decodeState(fields)
+                }
+                lines = rendering.weather(state, only: location, revision: revision)
+                if let location, state.readings[location] == nil, let failure = state.failures[location] {
+                    await client.connection.close()
+                    Terminal.error("no weather for '\(location)': \(failure)")
+                    throw Exit.refused
+                }
+            case .podcasts:
+                let (revision, fields) = try await client.state(of: .podcasts)
+                lines = rendering.podcasts(PodcastsCodec.decodeState(fields), only: podcast, revision: revision)
+            }
+            for line in lines { Terminal().line(line) }
+            await client.connection.close()
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            await client.connection.close()
+            throw fail(error)
+        }
+    }
+
+    private func firstUpdate(_ client: AlmanacClient, location: String) async throws {
+        let updates = try await client.updates(of: .weather)
+        let view = try await client.addView(.weather, options: ["location": .string(location)])
+        let timeout = Task {
+            try await Task.sleep(for: .seconds(15))
+            await client.connection.close()
+        }
+        for await _ in updates { break }
+        timeout.cancel()
+        try? await client.removeView(.weather, view)
+    }
+}
+
+/// `weather` or `podcasts` on the command line.
+struct DocumentArgument: ExpressibleByArgument {
+    let name: DocumentName
+    init?(argument: String) {
+        guard let name = DocumentName(rawValue: argument) else { return nil }
+        self.name = name
+    }
+    static var allValueStrings: [String] { DocumentName.allCases.map(\.rawValue) }
+}

@@ -1,0 +1,219 @@
+import AlmanacBus
+import AlmanacCore
+import ArgumentParser
+import DBus
+import Dispatch
+import Foundation
+import Synchronization
+
+struct Watch: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Registers as a view and prints each update as it arrives, until Ctrl-C.",
+        discussion: "When almanacd stops or restarts, watch waits for it and registers again."
+    )
+
+    @ArgumentParser.Argument(help: "weather or podcasts")
+    var document: DocumentArgument
+
+    @Option(help: "For weather: the place to watch.")
+    var location: String?
+
+    @Option(help: "For podcasts: only this podcast.")
+    var podcast: String?
+
+    @OptionGroup var common: CommonOptions
+
+    func validate() throws {
+        if location != nil && document.name != .weather { throw ValidationError("--location goes with 'weather'.") }
+        if podcast != nil && document.name != .podcasts { throw ValidationError("--podcast goes with 'podcasts'.") }
+    }
+
+    /// The view this process holds, so Ctrl-C can remove it.
+    static let activeView = Mutex<(AlmanacClient, DocumentName, ObjectPath)?>(nil)
+
+    func run() async throws {
+        let client = try await common.connect()
+        Self.removeViewOnInterrupt()
+        let terminal = Terminal()
+        var waitingSaid = false
+        while true {
+            do {
+                try await session(client, terminal)
+                terminal.line(terminal.dim("almanacd went away; waiting for it to come back…"))
+            } catch let error as BusError where Self.isUnavailable(error) {
+                if !waitingSaid { terminal.line(terminal.dim("Waiting for almanacd to start…")) }
+            } catch let error as BusError {
+                throw fail(error)
+            }
+            waitingSaid = true
+            guard client.connection.isConnected else {
+                Terminal.error("lost the connection to the session bus")
+                throw Exit.unavailable
+            }
+            try await waitForDaemon(client)
+        }
+    }
+
+    static func isUnavailable(_ error: BusError) -> Bool {
+        [ErrorName.serviceUnknown, .nameHasNoOwner, .noReply, .unknownObject, .unknownMethod].contains(error.name)
+    }
+
+    private var viewOptions: [String: Value] {
+        var options: [String: Value] = [:]
+        if let location { options["location"] = .string(location) }
+        if let podcast { options["podcast"] = .string(podcast) }
+        return options
+    }
+
+    /// One registration with one daemon: returns when that daemon leaves the bus.
+    private func session(_ client: AlmanacClient, _ terminal: Terminal) async throws {
+        let name = document.name
+        let updates = try await client.updates(of: name)
+        let properties = try await client.propertyChanges(of: name)
+        let departures = try await client.daemonChanges()
+        let view = try await client.addView(name, options: viewOptions)
+        Self.activeView.withLock { $0 = (client, name, view) }
+        defer { Self.activeView.withLock { $0 = nil } }
+        let owner = try await client.daemonOwner()
+
+        let model = try await Model(client: client, document: name, rendering: common.rendering(), location: location, podcast: podcast)
+        let initial = model.initialLines()
+        for line in initial { terminal.line(line) }
+
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { [model] in
+                var model = model
+                var last = initial.joined(separator: "\n")
+                for await message in updates {
+                    guard message.path == view, let (revision, data) = try? message.arguments(UInt64.self, [String: Value].self) else { continue }
+                    // The same reading twice in a row (say, fetched for two views) is shown once.
+                    let lines = model.apply(revision: revision, data: data)
+                    let text = lines.joined(separator: "\n")
+                    guard text != last || model.rendering.json else { continue }
+                    last = text
+                    for line in lines { terminal.line(line) }
+                }
+            }
+            group.addTask {
+                for await message in properties {
+                    guard let (_, changed, _) = try? message.arguments(String.self, [String: Value].self, [String].self),
+                          case .boolean(let loading)? = changed["Loading"] else { continue }
+                    terminal.status(loading ? "⠋ Loading…" : "")
+                }
+            }
+            group.addTask {
+                for await change in departures where change.oldOwner != nil && change.oldOwner == owner { return }
+            }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    private func waitForDaemon(_ client: AlmanacClient) async throws {
+        let changes = try await client.daemonChanges()
+        if try await client.daemonOwner() != nil { return }
+        for await change in changes where change.newOwner != nil { return }
+        throw Exit.unavailable
+    }
+
+    private static func removeViewOnInterrupt() {
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                Task {
+                    if let (client, document, view) = activeView.withLock({ $0 }) {
+                        try? await client.removeView(document, view)
+                        await client.connection.close()
+                    }
+                    if Terminal().isTTY { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
+                    Foundation.exit(0)
+                }
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    /// Kept alive for the life of the process; written once at start, before any signal.
+    nonisolated(unsafe) static var sources: [any DispatchSourceSignal] = []
+}
+
+/// What a watcher knows of its document, kept current from `Updated` slices.
+struct Model: @unchecked Sendable {
+    // @unchecked Sendable: used by one task at a time (the update loop).
+    let rendering: Rendering
+    let document: DocumentName
+    let location: String?
+    let podcast: String?
+    var revision: UInt64
+    var weather = WeatherState()
+    var podcasts = PodcastsState()
+
+    init(client: AlmanacClient, document: DocumentName, rendering: Rendering, location: String?, podcast: String?) async throws {
+        self.rendering = rendering
+        self.document = document
+        self.location = location
+        self.podcast = podcast
+        let (revision, fields) = try await client.state(of: document)
+        self.revision = revision
+        switch document {
+        case .weather: weather = WeatherCodec.decodeState(fields)
+        case .podcasts: podcasts = PodcastsCodec.decodeState(fields)
+        }
+    }
+
+    func initialLines() -> [String] {
+        switch document {
+        case .weather:
+            if let location, weather.readings[location] == nil { return rendering.json ? [] : ["\(location): waiting for the first reading…"] }
+            return rendering.weather(weather, only: location, revision: revision)
+        case .podcasts:
+            return rendering.podcasts(podcasts, only: podcast, revision: revision, limit: 5)
+        }
+    }
+
+    mutating func apply(revision: UInt64, data: [String: Value]) -> [String] {
+        self.revision = revision
+        let kind = data["kind"]?.stringValue
+        switch document {
+        case .weather:
+            switch kind {
+            case "reading":
+                guard let reading = data["reading"].flatMap(WeatherCodec.decodeReading) else { return [] }
+                weather.readings[reading.location] = reading
+                weather.failures[reading.location] = nil
+                return rendering.weather(weather, only: reading.location, revision: revision)
+            case "failed":
+                guard let place = data["location"]?.stringValue else { return [] }
+                weather.failures[place] = data["error"]?.stringValue ?? "failed"
+                return rendering.weather(weather, only: place, revision: revision)
+            case "units":
+                if let units = data["units"]?.stringValue.flatMap(Units.init(rawValue:)) { weather.units = units }
+                return rendering.weather(weather, only: location, revision: revision)
+            default:
+                return []
+            }
+        case .podcasts:
+            switch kind {
+            case "newEpisodes":
+                guard case .array(_, let items)? = data["episodes"] else { return [] }
+                let new = items.compactMap(PodcastsCodec.decodeEpisode)
+                var only = PodcastsState(podcasts: podcasts.podcasts)
+                for episode in new {
+                    podcasts.episodes[episode.id] = episode
+                    only.episodes[episode.id] = episode
+                }
+                return rendering.podcasts(only, only: podcast, revision: revision)
+            case "playState":
+                guard let id = data["episode"]?.stringValue, var episode = podcasts.episodes[id] else { return [] }
+                if case .boolean(let played)? = data["played"] { episode.played = played }
+                if case .double(let position)? = data["position"] { episode.position = position }
+                podcasts.episodes[id] = episode
+                return rendering.podcasts(PodcastsState(podcasts: podcasts.podcasts, episodes: [id: episode]), only: podcast, revision: revision)
+            default:
+                return []
+            }
+        }
+    }
+}

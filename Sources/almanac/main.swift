@@ -1,1 +1,0 @@
-print("almanac: not built yet")

@@ -1,0 +1,78 @@
+import AlmanacCore
+@testable import AlmanacViews
+import Foundation
+import Testing
+
+@Suite struct ViewDataTests {
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+    static let reading = WeatherReading(
+        location: "berlin", placeName: "Berlin", latitude: 52.52, longitude: 13.41, temperature: 21.34,
+        apparentTemperature: -3.96, humidity: 44.6, windSpeed: 16.09, windDirection: 315, precipitation: 2.54,
+        weatherCode: 61, isDay: true, observedAt: now.addingTimeInterval(-180)
+    )
+
+    @Test func weatherInMetric() {
+        let data = WeatherNowViewData(reading: Self.reading, units: .metric, now: Self.now)
+        #expect(data.temperature == "21.3°C")
+        #expect(data.feelsLike == "-4.0°C")
+        #expect(data.condition == "Slight rain" && data.symbol == "🌦")
+        #expect(data.humidity == "45%")
+        #expect(data.wind == "16 km/h NW")
+        #expect(data.precipitation == "2.5 mm")
+        #expect(data.observed == "3 minutes ago")
+        #expect(data.place == "Berlin" && data.location == "berlin")
+    }
+
+    @Test func weatherInImperial() {
+        let data = WeatherNowViewData(reading: Self.reading, units: .imperial, now: Self.now)
+        #expect(data.temperature == "70.4°F")
+        #expect(data.feelsLike == "24.9°F")
+        #expect(data.wind == "10 mph NW")
+        #expect(data.precipitation == "0.10 in")
+    }
+
+    @Test(arguments: [(0.0, "N"), (11.0, "N"), (12.0, "NNE"), (90.0, "E"), (180.0, "S"), (350.0, "N"), (-90.0, "W"), (720.0, "N")])
+    func compassPoints(_ degrees: Double, _ point: String) {
+        #expect(WeatherNowViewData.compass(degrees) == point)
+    }
+
+    @Test func everyWMOCodeHasWordsAndUnknownOnesSaySo() {
+        for code in [0, 1, 2, 3, 45, 48, 51, 53, 55, 56, 57, 61, 63, 65, 66, 67, 71, 73, 75, 77, 80, 81, 82, 85, 86, 95, 96, 99] {
+            #expect(!WeatherCondition(code: code).text.hasPrefix("Unknown"), "code \(code)")
+        }
+        #expect(WeatherCondition(code: 42).text == "Unknown conditions (code 42)")
+    }
+
+    @Test(arguments: [(10.0, "just now"), (60.0, "1 minute ago"), (150.0, "3 minutes ago"), (3_600.0, "1 hour ago"),
+                      (7_000.0, "2 hours ago"), (86_400.0, "1 day ago"), (5 * 86_400.0, "5 days ago"), (-100.0, "in the future")])
+    func relativeTimes(_ secondsAgo: Double, _ text: String) {
+        #expect(relativeTime(Self.now.addingTimeInterval(-secondsAgo), now: Self.now) == text)
+    }
+
+    @Test(arguments: [(45.0, "0:45"), (725.0, "12:05"), (3_723.0, "1:02:03"), (-1.0, "?")])
+    func clockDurations(_ seconds: Double, _ text: String) {
+        #expect(clockDuration(seconds) == text)
+    }
+
+    @Test func episodeProgressIsWorded() {
+        let podcast = Podcast(id: "p", title: "The Show", author: "A", feedURL: "demo:p")
+        var episode = Episode(id: "e", podcastID: "p", title: "Pilot", published: Self.now.addingTimeInterval(-7_200), duration: 1_800)
+        #expect(EpisodeViewData(episode: episode, podcast: podcast, now: Self.now).progress == "new")
+        episode.position = 810
+        episode.isNew = false
+        let data = EpisodeViewData(episode: episode, podcast: podcast, now: Self.now)
+        #expect(data.progress == "45% played")
+        #expect(data.podcast == "The Show" && data.published == "2 hours ago" && data.duration == "30:00")
+        episode.played = true
+        #expect(EpisodeViewData(episode: episode, podcast: nil, now: Self.now).progress == "played")
+        #expect(EpisodeViewData(episode: episode, podcast: nil, now: Self.now).podcast == "p")
+    }
+
+    @Test func templatesFillFieldsAndFallBack() throws {
+        let template = try Template("{{location}}: {{temperature}} ({{missing|n/a}}, {{gone}}) {{{{literal}}")
+        #expect(template.render(["location": "Berlin", "temperature": "21°C"]) == "Berlin: 21°C (n/a, -) {{literal}}")
+        #expect(template.fieldNames == ["location", "temperature", "missing", "gone"])
+        #expect(throws: TemplateError.self) { try Template("{{location") }
+        #expect(throws: TemplateError.self) { try Template("{{ }}") }
+    }
+}
