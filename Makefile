@@ -3,7 +3,11 @@
 SWIFT ?= swift
 SWIFT_FLAGS ?=
 
-.PHONY: all deps build test demo leakcheck clean
+.PHONY: all deps build test demo leakcheck install clean
+
+BINDIR ?= $(HOME)/.local/bin
+UNITDIR ?= $(HOME)/.config/systemd/user
+DBUSDIR ?= $(HOME)/.local/share/dbus-1/services
 
 all: build
 
@@ -31,6 +35,18 @@ demo: deps
 leakcheck: deps
 	$(SWIFT) build --product dbus-soak $(SWIFT_FLAGS)
 	scripts/leakcheck.sh
+
+# Installs almanacd and almanac (release builds, static Swift runtime), the systemd user
+# unit and the D-Bus activation file into your home; then `systemctl --user enable --now almanacd`.
+install: deps
+	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_FLAGS)
+	install -Dm755 "$$($(SWIFT) build -c release --show-bin-path)/almanacd" "$(BINDIR)/almanacd"
+	install -Dm755 "$$($(SWIFT) build -c release --show-bin-path)/almanac" "$(BINDIR)/almanac"
+	mkdir -p "$(UNITDIR)" "$(DBUSDIR)"
+	sed 's|%h/.local/bin|$(BINDIR)|' systemd/almanacd.service > "$(UNITDIR)/almanacd.service"
+	sed 's|@bindir@|$(BINDIR)|' systemd/org.almanac.Almanac1.service > "$(DBUSDIR)/org.almanac.Almanac1.service"
+	-systemctl --user daemon-reload
+	@echo "Installed. Start it with: systemctl --user enable --now almanacd"
 
 clean:
 	rm -rf .build

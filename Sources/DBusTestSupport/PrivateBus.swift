@@ -107,5 +107,6 @@ public final class PrivateBus: Sendable {
 /// Why a private bus or a tool could not be used.
 public struct PrivateBusError: Error, CustomStringConvertible, Sendable {
     public let message: String
+    public init(message: String) { self.message = message }
     public var description: String { message }
 }

@@ -26,7 +26,9 @@ struct Daemon {
 
     private func serve() async throws -> Int32 {
         try prepareStateFolder()
-        let connection = if let address = options.address {
+        // Started by D-Bus activation, the bus that started us says where it is.
+        let starter = ProcessInfo.processInfo.environment["DBUS_STARTER_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 }
+        let connection = if let address = options.address ?? starter {
             try await Connection.connect(to: address)
         } else {
             try await Connection.session()

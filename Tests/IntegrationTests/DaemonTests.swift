@@ -1,0 +1,183 @@
+import DBus
+import DBusTestSupport
+import Foundation
+import Testing
+
+@Suite struct DaemonTests {
+    static let service = try! BusName("org.almanac.Almanac1")
+    static let weatherPath = try! ObjectPath("/org/almanac/Almanac1/weather")
+    static let document = try! InterfaceName("org.almanac.Document1")
+
+    func property(_ connection: Connection, _ path: ObjectPath, _ name: String) async throws -> Value {
+        try await connection.call(Self.service, path: path, interface: .properties, method: MemberName("Get"),
+                                  arguments: "org.almanac.Document1", name).arguments(Value.self)
+    }
+
+    @Test func exportsTheContractAndEveryObjectIntrospects() async throws {
+        let bus = try PrivateBus()
+        let daemon = try await RunningDaemon(bus: bus)
+        let view = try await Tool.runDetached("gdbus", ["call", "--address", bus.address, "--dest", "org.almanac.Almanac1",
+            "--object-path", "/org/almanac/Almanac1/weather", "--method", "org.almanac.Document1.AddView", "{'location': <'Berlin'>}"])
+        #expect(view.status == 0, "\(view.errorOutput)")
+        let tree = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "tree", "org.almanac.Almanac1"])
+        #expect(tree.status == 0)
+        for path in ["/org/almanac/Almanac1", "/org/almanac/Almanac1/weather", "/org/almanac/Almanac1/podcasts"] {
+            let introspection = try await Tool.runDetached("gdbus", ["introspect", "--address", bus.address, "--dest", "org.almanac.Almanac1", "--object-path", path])
+            #expect(introspection.status == 0, "\(path): \(introspection.errorOutput)")
+        }
+        let root = try await Tool.runDetached("gdbus", ["introspect", "--address", bus.address, "--dest", "org.almanac.Almanac1", "--object-path", "/org/almanac/Almanac1"])
+        #expect(root.output.contains("interface org.freedesktop.DBus.ObjectManager"))
+        #expect(root.output.contains("readonly s Version = '0.1.0';"))
+        let document = try await Tool.runDetached("gdbus", ["introspect", "--address", bus.address, "--dest", "org.almanac.Almanac1", "--object-path", "/org/almanac/Almanac1/weather"])
+        for member in ["GetState(out t revision,", "AddView(in  a{sv} options,", "RemoveView(in  o view);", "Submit(in  a{sv} change,",
+                       "Refresh();", "Changed(t revision,", "readonly t Revision", "readonly b Loading", "readonly s LastError", "readonly u ViewCount",
+                       "interface org.almanac.Weather1"] {
+            #expect(document.output.contains(member), "missing \(member)")
+        }
+        _ = daemon.stop()
+    }
+
+    @Test func twoViewsHearTheSameChangeAndASubmitReachesBoth() async throws {
+        let bus = try PrivateBus()
+        let daemon = try await RunningDaemon(bus: bus)
+        let first = try await Connection.connect(to: bus.address)
+        let second = try await Connection.connect(to: bus.address)
+        var streams: [SignalStream] = []
+        var views: [ObjectPath] = []
+        for client in [first, second] {
+            streams.append(try await client.signals(matching: MatchRule(interface: InterfaceName("org.almanac.View1"), member: MemberName("Updated"))))
+            let reply = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("AddView"),
+                                              arguments: ["location": Value.string("Paris")])
+            views.append(try reply.arguments(ObjectPath.self))
+        }
+        #expect(views[0] != views[1])
+        let revision = try await first.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("Submit"),
+                                            arguments: ["units": Value.string("imperial")]).arguments(UInt64.self)
+        for (index, stream) in streams.enumerated() {
+            var heardUnits = false
+            for await message in stream {
+                #expect(message.path == views[index], "a view hears only its own updates")
+                let (updateRevision, data) = try message.arguments(UInt64.self, [String: Value].self)
+                if data["kind"] == .string("units") {
+                    #expect(updateRevision == revision)
+                    #expect(data["units"] == .string("imperial"))
+                    heardUnits = true
+                    break
+                }
+            }
+            #expect(heardUnits)
+        }
+        await first.close()
+        await second.close()
+        _ = daemon.stop()
+    }
+
+    @Test func aKilledWatcherLosesItsViewWithinASecond() async throws {
+        let bus = try PrivateBus()
+        let daemon = try await RunningDaemon(bus: bus)
+        let observer = try await Connection.connect(to: bus.address)
+        let watcher = try ChildProcess(URL(fileURLWithPath: Binaries.almanac), ["watch", "weather", "--location", "Berlin"], environment: bus.environment)
+        var count = Value.uint32(0)
+        for _ in 0..<200 where count != .uint32(1) {
+            count = try await property(observer, Self.weatherPath, "ViewCount")
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        #expect(count == .uint32(1))
+        watcher.send(SIGKILL)
+        watcher.wait()
+        let killed = ContinuousClock.now
+        while try await property(observer, Self.weatherPath, "ViewCount") != .uint32(0), ContinuousClock.now - killed < .seconds(1) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(try await property(observer, Self.weatherPath, "ViewCount") == .uint32(0))
+        await observer.close()
+        _ = daemon.stop()
+    }
+
+    @Test func dbusMonitorSeesChangedBroadcasts() async throws {
+        let bus = try PrivateBus()
+        let daemon = try await RunningDaemon(bus: bus)
+        let monitor = try Tool.Background("dbus-monitor", ["--address", bus.address, "type='signal',interface='org.almanac.Document1'"])
+        let client = try await Connection.connect(to: bus.address)
+        var seen = false
+        for attempt in 0..<20 where !seen {
+            _ = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("Submit"),
+                                      arguments: ["units": Value.string(attempt % 2 == 0 ? "imperial" : "metric")])
+            seen = await monitor.waitFor("member=Changed", timeout: 0.5)
+        }
+        #expect(seen)
+        #expect(monitor.output.contains("path=/org/almanac/Almanac1/weather; interface=org.almanac.Document1; member=Changed"))
+        monitor.stop()
+        await client.close()
+        _ = daemon.stop()
+    }
+
+    @Test func badInputGetsClearErrorsAndChangesNothing() async throws {
+        let bus = try PrivateBus()
+        let daemon = try await RunningDaemon(bus: bus)
+        let client = try await Connection.connect(to: bus.address)
+        let other = try await Connection.connect(to: bus.address)
+        func submit(_ change: [String: Value]) async throws -> BusError {
+            try await #require(throws: BusError.self) {
+                _ = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("Submit"), arguments: change)
+            }
+        }
+        #expect(try await submit(["colour": .string("red")]).message == "Unknown weather submission key 'colour'; accepted: units, locations.")
+        #expect(try await submit(["units": .int32(3)]).message == "'units' must be a string (s), not 'i'.")
+        #expect(try await submit(["units": .string("kelvin")]).name == .invalidArgs)
+        #expect(try await submit(["locations": .array(.string, [.string("")])]).message == "'locations' cannot be empty.")
+        #expect(try await submit(["locations": .array(.string, [.string(String(repeating: "x", count: 1_000_000))])]).name == .invalidArgs)
+        #expect(try await property(client, Self.weatherPath, "Revision") == .uint64(0))
+
+        let addView = try await #require(throws: BusError.self) {
+            _ = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("AddView"), arguments: ["place": Value.string("Paris")])
+        }
+        #expect(addView.name == .invalidArgs)
+        let view = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("AddView"),
+                                         arguments: ["location": Value.string("Paris")]).arguments(ObjectPath.self)
+        let denied = try await #require(throws: BusError.self) {
+            _ = try await other.call(Self.service, path: view, interface: InterfaceName("org.almanac.View1"), method: MemberName("Remove")) { _ in }
+        }
+        #expect(denied.name == .accessDenied)
+        let deniedRemove = try await #require(throws: BusError.self) {
+            _ = try await other.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("RemoveView"), arguments: view)
+        }
+        #expect(deniedRemove.name == .accessDenied)
+        let unknown = try await #require(throws: BusError.self) {
+            _ = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("RemoveView"),
+                                      arguments: try ObjectPath("/org/almanac/Almanac1/weather/views/999"))
+        }
+        #expect(unknown.name.rawValue == "org.almanac.Error.NoSuchView")
+        #expect(try await property(client, Self.weatherPath, "ViewCount") == .uint32(1))
+
+        // The cap on views per client.
+        for _ in 1..<64 {
+            _ = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("AddView"), arguments: [String: Value]())
+        }
+        let capped = try await #require(throws: BusError.self) {
+            _ = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("AddView"), arguments: [String: Value]())
+        }
+        #expect(capped.name == .limitsExceeded)
+        await client.close()
+        await other.close()
+        #expect(daemon.stop() == 0, "the daemon survived the bad input and exits cleanly")
+    }
+
+    @Test func exitsZeroOnSIGTERMAndNonZeroWhenTheBusGoes() async throws {
+        let bus = try PrivateBus()
+        let daemon = try await RunningDaemon(bus: bus)
+        #expect(daemon.stop() == 0)
+        let second = try await RunningDaemon(bus: bus)
+        bus.kill()
+        #expect(second.process.wait() == 1)
+    }
+
+    @Test func aSecondDaemonOnTheSameBusRefusesToStart() async throws {
+        let bus = try PrivateBus()
+        let daemon = try await RunningDaemon(bus: bus)
+        let result = try await Tool.runDetached(Binaries.almanacd, ["--address", bus.address, "--state-dir", bus.directory.appendingPathComponent("s2").path])
+        #expect(result.status == 1)
+        #expect(result.errorOutput.contains("Another almanacd already owns org.almanac.Almanac1"))
+        _ = daemon.stop()
+    }
+}
