@@ -3,7 +3,7 @@
 SWIFT ?= swift
 SWIFT_FLAGS ?=
 
-.PHONY: all deps build test demo leakcheck install clean
+.PHONY: all deps build test demo dbus-demo leakcheck install clean
 
 BINDIR ?= $(HOME)/.local/bin
 UNITDIR ?= $(HOME)/.config/systemd/user
@@ -20,15 +20,21 @@ build: deps
 # The whole suite: unit tests, two-connection tests on private buses, interop with
 # busctl/gdbus/dbus-send/dbus-monitor/python-dbus, and the leak check under valgrind.
 test: deps
+	$(SWIFT) build $(SWIFT_FLAGS)
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --skip-build $(SWIFT_FLAGS)
 	$(MAKE) --no-print-directory leakcheck
 
-# The main job: for now, the D-Bus layer talking to itself on a private bus, watched by
-# busctl and dbus-monitor. Offline; needs no session bus.
+# The main job: almanacd on the offline demo provider and `almanac watch weather`, live.
+# Needs no network and no session bus (it starts a private one when there is none).
 demo: deps
-	$(SWIFT) build --product dbus-demo $(SWIFT_FLAGS)
+	$(SWIFT) build $(SWIFT_FLAGS)
 	scripts/demo.sh
+
+# The DBus module alone, talking to itself on a private bus while busctl and dbus-monitor look on.
+dbus-demo: deps
+	$(SWIFT) build --product dbus-demo $(SWIFT_FLAGS)
+	scripts/dbus-demo.sh
 
 # 10,000 calls and 10,000 signals through the DBus module under valgrind: any definite
 # leak or memory error fails.

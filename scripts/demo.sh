@@ -1,32 +1,44 @@
 #!/usr/bin/env bash
-# `make demo` for now: the DBus module on a private bus (no session bus, no network needed),
-# watched by tools nobody on the team wrote: busctl introspects the demo object while it
-# runs and dbus-monitor prints every signal it emits.
+# `make demo`: almanacd on the offline demo provider and `almanac watch weather`, updating
+# live. Uses the session bus when there is one, otherwise starts a private bus. Needs no
+# network. DEMO_SECONDS (default 15) sets how long the watch runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=$(swift build --show-bin-path)
+seconds=${DEMO_SECONDS:-15}
 
 work=$(mktemp -d)
-cleanup() { kill "${monitor:-}" "${bus:-}" 2>/dev/null || true; rm -rf "$work"; }
+cleanup() {
+  [ -n "${daemon:-}" ] && kill -TERM "$daemon" 2>/dev/null && wait "$daemon" 2>/dev/null
+  [ -n "${bus:-}" ] && kill "$bus" 2>/dev/null
+  rm -rf "$work"
+}
 trap cleanup EXIT
 
-dbus-daemon --session --nofork --print-address=3 --address="unix:path=$work/bus" 3>"$work/address" 2>/dev/null &
-bus=$!
-for _ in $(seq 50); do [ -s "$work/address" ] && break; sleep 0.05; done
-export DBUS_SESSION_BUS_ADDRESS=$(head -1 "$work/address")
-echo "== private bus at $DBUS_SESSION_BUS_ADDRESS"
+if [ -z "${DBUS_SESSION_BUS_ADDRESS:-}" ] || ! dbus-send --session --dest=org.freedesktop.DBus / org.freedesktop.DBus.Peer.Ping 2>/dev/null; then
+  dbus-daemon --session --nofork --print-address=3 --address="unix:path=$work/bus" 3>"$work/address" 2>/dev/null &
+  bus=$!
+  for _ in $(seq 50); do [ -s "$work/address" ] && break; sleep 0.05; done
+  export DBUS_SESSION_BUS_ADDRESS=$(head -1 "$work/address")
+  echo "== no session bus: started a private one at $DBUS_SESSION_BUS_ADDRESS"
+fi
 
-dbus-monitor --session "type='signal',interface='org.almanac.Demo1'" > "$work/monitor" 2>&1 &
-monitor=$!
+if "$bin/almanac" status >/dev/null 2>&1; then
+  echo "== an almanacd is already running on this bus; using it"
+else
+  "$bin/almanacd" --provider demo --state-dir "$work/state" --weather-interval 2 --podcast-interval 3 2>"$work/almanacd.log" &
+  daemon=$!
+  for _ in $(seq 100); do "$bin/almanac" status >/dev/null 2>&1 && break; sleep 0.05; done
+fi
 
-"$bin/dbus-demo" 3 &
-demo=$!
-sleep 1
-echo "== busctl introspect org.almanac.Demo /org/almanac/Demo"
-busctl --address="$DBUS_SESSION_BUS_ADDRESS" introspect org.almanac.Demo /org/almanac/Demo
-echo "== gdbus call ... org.almanac.Demo1.Greet 'gdbus'"
-gdbus call --session --dest org.almanac.Demo --object-path /org/almanac/Demo --method org.almanac.Demo1.Greet gdbus
-wait "$demo"
-sleep 0.2
-echo "== what dbus-monitor saw"
-grep -A1 "member=Tick" "$work/monitor" | grep -v "^--" || true
+echo "== almanac status"
+"$bin/almanac" status
+echo
+echo "== almanac get podcasts"
+"$bin/almanac" get podcasts
+echo
+echo "== almanac watch weather --location Berlin   (for ${seconds}s; Ctrl-C stops it)"
+echo "   watch the bus too: dbus-monitor --session \"type='signal',interface='org.almanac.Document1'\""
+timeout -s INT "$seconds" "$bin/almanac" watch weather --location Berlin || true
+echo
+echo "== stopping almanacd"

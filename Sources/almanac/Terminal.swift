@@ -27,6 +27,13 @@ struct Terminal: Sendable {
 
     private var clearLine: String { isTTY ? "\r\u{1B}[K" : "" }
 
+    /// A message about the watch itself (not data), on standard error so that standard
+    /// output stays data only (`--json` lines, template lines).
+    func notice(_ text: String) {
+        if isTTY { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
     /// Writes an error for a person: what happened and what to do.
     static func error(_ text: String) {
         FileHandle.standardError.write(Data(("almanac: " + text + "\n").utf8))

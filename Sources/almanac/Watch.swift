@@ -39,9 +39,9 @@ struct Watch: AsyncParsableCommand {
         while true {
             do {
                 try await session(client, terminal)
-                terminal.line(terminal.dim("almanacd went away; waiting for it to come back…"))
+                terminal.notice("almanacd went away; waiting for it to come back…")
             } catch let error as BusError where Self.isUnavailable(error) {
-                if !waitingSaid { terminal.line(terminal.dim("Waiting for almanacd to start…")) }
+                if !waitingSaid { terminal.notice("Waiting for almanacd to start…") }
             } catch let error as BusError {
                 throw fail(error)
             }
@@ -122,9 +122,9 @@ struct Watch: AsyncParsableCommand {
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 Task {
+                    // Remove the view and leave; the connection closes with the process.
                     if let (client, document, view) = activeView.withLock({ $0 }) {
                         try? await client.removeView(document, view)
-                        await client.connection.close()
                     }
                     if Terminal().isTTY { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
                     Foundation.exit(0)

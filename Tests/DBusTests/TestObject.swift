@@ -10,6 +10,8 @@ final class TestObject: Sendable {
 
     let counter = Atomic<UInt32>(0)
     let label = Mutex("initial")
+    /// Opened by `Release`, awaited by `WaitForRelease`.
+    let gate = AsyncStream<Void>.makeStream()
 
     func interface(connection: @escaping @Sendable () -> Connection?) throws -> Interface {
         try Interface(
@@ -39,6 +41,11 @@ final class TestObject: Sendable {
                     let (milliseconds) = try call.arguments(UInt32.self)
                     try await Task.sleep(for: .milliseconds(Int(milliseconds)))
                 }),
+                Method("WaitForRelease", async: { [self] _, reply in
+                    for await _ in gate.stream { break }
+                    try reply.write("released")
+                }),
+                Method("Release") { [self] _, _ in gate.continuation.yield() },
                 Method("Emit", inputs: [Argument("count", .uint32)]) { [self] call, _ in
                     let (count) = try call.arguments(UInt32.self)
                     guard let connection = connection() else { return }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// An offline podcast provider for `--provider demo` and tests: a small catalogue that gains
@@ -9,10 +9,12 @@ public final class DemoPodcastService: PodcastService, Sendable {
     private let step = Atomic<Int>(0)
     /// A new episode appears every `newEpisodeEvery` refreshes.
     private let newEpisodeEvery: Int
-    private let start = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01
+    /// When the first episodes came out: ten days before the service started.
+    private let start: Date
 
-    public init(newEpisodeEvery: Int = 3) {
+    public init(newEpisodeEvery: Int = 3, now: Date = Date()) {
         self.newEpisodeEvery = max(1, newEpisodeEvery)
+        start = now.addingTimeInterval(-10 * 86_400)
     }
 
     public var dataSource: (any PodcastServiceDataSource)? {

@@ -1,0 +1,159 @@
+import DBus
+import DBusTestSupport
+import Foundation
+import Testing
+
+@Suite struct CLITests {
+    @Test func statusWithoutADaemonSaysSoAndExits69() async throws {
+        let bus = try PrivateBus()
+        let result = try await almanac(["status"], bus: bus)
+        #expect(result.status == 69)
+        #expect(result.errorOutput.hasPrefix("almanac: almanacd is not running"))
+        #expect(result.errorOutput.contains("systemctl --user start almanacd"))
+    }
+
+    @Test func statusReportsTheDaemon() async throws {
+        let bus = try PrivateBus()
+        let daemon = try await RunningDaemon(bus: bus)
+        let result = try await almanac(["status"], bus: bus)
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("almanacd 0.1.0 is running as :1.") == true)
+        #expect(lines.first?.hasSuffix("(provider: demo)") == true)
+        #expect(lines.contains("  weather: revision 0, 0 views"))
+        let json = try await almanac(["status", "--json"], bus: bus)
+        let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
+        #expect(object?["version"] as? String == "0.1.0")
+        #expect((object?["documents"] as? [[String: Any]])?.count == 2)
+        _ = daemon.stop()
+    }
+
+    /// The daemon's demo weather is deterministic for a given refresh count: with polling
+    /// off, the first reading of a place is the one from the second refresh.
+    @Test func getRendersAKnownStateExactly() async throws {
+        let bus = try PrivateBus()
+        let daemon = try await RunningDaemon(bus: bus)
+        let result = try await almanac(["get", "weather", "--location", "Berlin", "--format",
+                                        "{{place}}|{{temperature}}|{{feelsLike}}|{{condition}}|{{humidity}}|{{wind}}|{{precipitation}}|{{error|none}}"], bus: bus)
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(result.output == "Berlin|8.7°C|6.2°C|Thunderstorm|35%|4 km/h SSW|0.0 mm|none\n")
+        let imperial = try await Tool.runDetached("gdbus", ["call", "--address", bus.address, "--dest", "org.almanac.Almanac1", "--object-path",
+                                                            "/org/almanac/Almanac1/weather", "--method", "org.almanac.Document1.Submit", "{'units': <'imperial'>}"])
+        #expect(imperial.status == 0)
+        let again = try await almanac(["get", "weather", "--location", "Berlin", "--format", "{{temperature}} {{wind}} {{precipitation}}"], bus: bus)
+        #expect(again.output == "47.7°F 2 mph SSW 0.00 in\n")
+        _ = daemon.stop()
+    }
+
+    @Test func getForAnUnknownPlaceFailsClearly() async throws {
+        let bus = try PrivateBus()
+        let daemon = try await RunningDaemon(bus: bus)
+        let result = try await almanac(["get", "weather", "--location", "Atlantis"], bus: bus)
+        #expect(result.status == 65)
+        #expect(result.errorOutput.hasPrefix("almanac: no weather for 'Atlantis': The demo provider does not know 'Atlantis'."))
+        _ = daemon.stop()
+    }
+
+    @Test func usageErrorsSayWhatToDo() async throws {
+        let bus = try PrivateBus()
+        let wrongDocument = try await almanac(["get", "news"], bus: bus)
+        #expect(wrongDocument.status == 64)
+        #expect(wrongDocument.errorOutput.contains("weather"))
+        let both = try await almanac(["get", "weather", "--json", "--format", "{{x}}"], bus: bus)
+        #expect(both.status == 64)
+        #expect(both.errorOutput.contains("Choose either --json or --format"))
+        let badTemplate = try await almanac(["get", "weather", "--format", "{{x"], bus: bus)
+        #expect(badTemplate.status == 64)
+    }
+
+    @Test func watchPrintsJSONPerUpdateAndSurvivesADaemonRestart() async throws {
+        let bus = try PrivateBus()
+        let daemon = try await RunningDaemon(bus: bus, arguments: ["--weather-interval", "0.2", "--podcast-interval", "3600"])
+        let watcher = try Tool.Background(Binaries.almanac, ["watch", "weather", "--location", "Tokyo", "--json"], environment: bus.environment)
+        #expect(await watcher.waitFor("\"place\":\"Tokyo\""))
+        try await daemon.restart()
+        let before = watcher.output.components(separatedBy: "\n").count
+        // After the restart the watcher registers again and keeps printing.
+        var resumed = false
+        for _ in 0..<100 where !resumed {
+            try await Task.sleep(for: .milliseconds(50))
+            resumed = watcher.output.components(separatedBy: "\n").count > before + 1
+        }
+        #expect(resumed, "watch printed nothing after the daemon restarted:\n\(watcher.output)")
+        for line in watcher.output.split(separator: "\n") {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(object?["document"] as? String == "weather", "not JSON: \(line)")
+        }
+        watcher.stop()
+        _ = daemon.stop()
+    }
+
+    @Test func dbusActivationStartsTheDaemonOnTheFirstCall() async throws {
+        let services = FileManager.default.temporaryDirectory.appendingPathComponent("almanac-services-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: services) }
+        let shipped = try String(contentsOfFile: Self.repository + "/systemd/org.almanac.Almanac1.service", encoding: .utf8)
+        #expect(shipped.contains("SystemdService=almanacd.service"))
+        try shipped.replacingOccurrences(of: "@bindir@", with: Binaries.folder.path)
+            .write(to: services.appendingPathComponent("org.almanac.Almanac1.service"), atomically: true, encoding: .utf8)
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_STATE_HOME"] = services.path
+        let bus = try PrivateBus(serviceDirectory: services, environment: environment)
+        let result = try await almanac(["status"], bus: bus)
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(result.output.hasPrefix("almanacd 0.1.0 is running"))
+        bus.stop()
+    }
+
+    @Test func theUserUnitPassesSystemdAnalyzeVerify() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("almanac-home-\(UUID().uuidString.prefix(8))")
+        let runtime = home.appendingPathComponent("runtime")
+        try FileManager.default.createDirectory(at: home.appendingPathComponent(".local/bin"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: home) }
+        try FileManager.default.createSymbolicLink(atPath: home.appendingPathComponent(".local/bin/almanacd").path, withDestinationPath: Binaries.almanacd)
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = home.path
+        environment["XDG_RUNTIME_DIR"] = runtime.path
+        let result = try await Tool.runDetached("systemd-analyze", ["verify", "--user", Self.repository + "/systemd/almanacd.service"], environment: environment)
+        #expect(result.status == 0, "\(result.output)\(result.errorOutput)")
+        let unit = try String(contentsOfFile: Self.repository + "/systemd/almanacd.service", encoding: .utf8)
+        for line in ["Type=dbus", "BusName=org.almanac.Almanac1", "Restart=on-failure"] { #expect(unit.contains(line)) }
+    }
+
+    @Test func watchInATerminalShowsTheWeatherAndCtrlCRemovesItsView() async throws {
+        let bus = try PrivateBus()
+        let daemon = try await RunningDaemon(bus: bus)
+        let session = "almanac-\(UUID().uuidString.prefix(8))"
+        let command = "env DBUS_SESSION_BUS_ADDRESS='\(bus.address)' \(Binaries.almanac) watch weather --location Reykjavik"
+        let started = try await Tool.runDetached("tmux", ["new-session", "-d", "-s", session, "-x", "160", "-y", "20", command])
+        #expect(started.status == 0, "\(started.errorOutput)")
+        defer { _ = try? Tool.run("tmux", ["kill-session", "-t", session]) }
+        var screen = ""
+        for _ in 0..<100 where !screen.contains("Reykjavik  ") {
+            try await Task.sleep(for: .milliseconds(50))
+            screen = try await Tool.runDetached("tmux", ["capture-pane", "-p", "-t", session]).output
+        }
+        #expect(screen.contains("Reykjavik  "), "screen:\n\(screen)")
+        #expect(screen.contains("°C (feels"))
+        let observer = try await Connection.connect(to: bus.address)
+        func viewCount() async throws -> Value {
+            try await observer.call(BusName("org.almanac.Almanac1"), path: ObjectPath("/org/almanac/Almanac1/weather"), interface: .properties,
+                                    method: MemberName("Get"), arguments: "org.almanac.Document1", "ViewCount").arguments(Value.self)
+        }
+        #expect(try await viewCount() == .uint32(1))
+        _ = try await Tool.runDetached("tmux", ["send-keys", "-t", session, "C-c"])
+        var count = Value.uint32(1)
+        for _ in 0..<100 where count != .uint32(0) {
+            try await Task.sleep(for: .milliseconds(20))
+            count = try await viewCount()
+        }
+        #expect(count == .uint32(0))
+        await observer.close()
+        _ = daemon.stop()
+    }
+
+    static var repository: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    }
+}

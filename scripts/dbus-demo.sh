@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# `make demo` for now: the DBus module on a private bus (no session bus, no network needed),
+# watched by tools nobody on the team wrote: busctl introspects the demo object while it
+# runs and dbus-monitor prints every signal it emits.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=$(swift build --show-bin-path)
+
+work=$(mktemp -d)
+cleanup() { kill "${monitor:-}" "${bus:-}" 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+
+dbus-daemon --session --nofork --print-address=3 --address="unix:path=$work/bus" 3>"$work/address" 2>/dev/null &
+bus=$!
+for _ in $(seq 50); do [ -s "$work/address" ] && break; sleep 0.05; done
+export DBUS_SESSION_BUS_ADDRESS=$(head -1 "$work/address")
+echo "== private bus at $DBUS_SESSION_BUS_ADDRESS"
+
+dbus-monitor --session "type='signal',interface='org.almanac.Demo1'" > "$work/monitor" 2>&1 &
+monitor=$!
+
+"$bin/dbus-demo" 3 &
+demo=$!
+sleep 1
+echo "== busctl introspect org.almanac.Demo /org/almanac/Demo"
+busctl --address="$DBUS_SESSION_BUS_ADDRESS" introspect org.almanac.Demo /org/almanac/Demo
+echo "== gdbus call ... org.almanac.Demo1.Greet 'gdbus'"
+gdbus call --session --dest org.almanac.Demo --object-path /org/almanac/Demo --method org.almanac.Demo1.Greet gdbus
+wait "$demo"
+sleep 0.2
+echo "== what dbus-monitor saw"
+grep -A1 "member=Tick" "$work/monitor" | grep -v "^--" || true
