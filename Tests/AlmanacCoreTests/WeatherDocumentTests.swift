@@ -90,6 +90,8 @@ final class FixedLocations: WeatherServiceDataSource, Sendable {
         #expect(Set(temperatures).count > 1)
         #expect(temperatures.allSatisfy { (4...14).contains($0) })
         #expect(service.reading(for: "Berlin", step: 3) == service.reading(for: "Berlin", step: 3))
+        #expect(service.reading(for: "52.52, 13.41", step: 1)?.latitude == 52.52)
+        #expect(service.reading(for: "95,0", step: 1) == nil)
     }
 
     @Test func submissionsAreValidatedBeforeAnythingChanges() throws {

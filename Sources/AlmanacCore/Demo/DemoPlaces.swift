@@ -1,3 +1,5 @@
+import Foundation
+
 /// The places the offline demo provider knows, with their coordinates and a base climate.
 enum DemoPlaces {
     struct Place {
@@ -21,9 +23,14 @@ enum DemoPlaces {
         Place(name: "São Paulo", latitude: -23.55, longitude: -46.63, base: 20),
     ]
 
-    /// The place a location string names (case-insensitive), or `nil`.
+    /// The place a location string names (case-insensitive), or coordinates given as
+    /// `"latitude,longitude"`; `nil` for anything else.
     static func find(_ location: String) -> Place? {
         let wanted = location.lowercased()
-        return all.first { $0.name.lowercased() == wanted }
+        if let known = all.first(where: { $0.name.lowercased() == wanted }) { return known }
+        let parts = location.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, let latitude = parts[0], let longitude = parts[1],
+              (-90...90).contains(latitude), (-180...180).contains(longitude) else { return nil }
+        return Place(name: location, latitude: latitude, longitude: longitude, base: 27 - abs(latitude) / 3)
     }
 }
