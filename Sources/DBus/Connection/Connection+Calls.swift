@@ -38,8 +38,10 @@ extension Connection {
 
     static func milliseconds(_ duration: Duration) -> Int32 {
         let (seconds, attoseconds) = duration.components
-        let total = seconds * 1000 + attoseconds / 1_000_000_000_000_000
-        return Int32(clamping: max(0, total))
+        // libdbus takes an Int32 of milliseconds: about 24 days at most.
+        guard seconds < Int64(Int32.max) / 1000 else { return Int32.max }
+        guard seconds >= 0 else { return 0 }
+        return Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
     }
 
     // MARK: The bus itself

@@ -58,6 +58,7 @@ extension ConnectionCore {
                     let reply = try message.makeReply()
                     var writer = MessageWriter(appendingTo: reply.raw)
                     try await handler(call, &writer)
+                    try writer.checkUsable()
                     guard writer.offset <= MessageWriter.maximumMessageLength else {
                         throw BusError.invalid("The reply of \(writer.offset) bytes exceeds the D-Bus limit of 128 MiB.")
                     }
@@ -192,16 +193,19 @@ extension ConnectionCore {
     }
 
     func export(_ interfaces: [Interface], at path: ObjectPath) throws {
-        let manager = registry.withLock { registry -> ObjectPath? in
-            registry.add(interfaces, at: path)
-            return registry.manager(for: path)
-        }
-        if let manager {
-            try emit(path: manager, interface: .objectManager, member: MemberName(unchecked: "InterfacesAdded"), destination: nil) { writer in
+        // Build the announcement before registering, so a failure leaves nothing behind.
+        // (Property getters run here, on the caller's thread.)
+        let manager = registry.withLock { $0.manager(for: path) }
+        let announcement = try manager.map { manager in
+            let message = try Message.signal(path: manager, interface: .objectManager, member: MemberName(unchecked: "InterfacesAdded"))
+            try message.write { writer in
                 try writer.write(path)
                 try writer.writeInterfacesAndProperties(interfaces)
             }
+            return message
         }
+        registry.withLock { $0.add(interfaces, at: path) }
+        if let announcement { send(announcement) }
     }
 
     func unexport(at path: ObjectPath, interfaces names: [InterfaceName]?) throws {

@@ -8,21 +8,26 @@ extension ConnectionCore {
         let subscription = Subscription(rule: rule, continuation: continuation, dropped: dropped)
         let trackedName = rule.sender.flatMap { $0.isUnique || $0 == .bus || !isBus ? nil : $0 }
 
-        let id = signals.withLock { table -> UInt64 in
+        let (id, firstWatcher, generation) = signals.withLock { table -> (UInt64, Bool, UInt64) in
             let id = table.nextID
             table.nextID += 1
             table.subscriptions[id] = subscription
-            if let trackedName { table.ownerWatchers[trackedName, default: 0] += 1 }
-            return id
+            guard let trackedName else { return (id, false, 0) }
+            table.ownerWatchers[trackedName, default: 0] += 1
+            return (id, table.ownerWatchers[trackedName] == 1, table.ownerGenerations[trackedName, default: 0])
         }
         continuation.onTermination = { [weak self] _ in self?.unsubscribe(id) }
 
         if isBus {
             do {
-                if let trackedName {
+                if let trackedName, firstWatcher {
+                    // One owner rule per tracked name, added by the first subscription to it
+                    // and removed by the last.
                     try await addMatch(Self.ownerRule(for: trackedName))
                     let owner = try await nameOwner(of: trackedName)
-                    signals.withLock { $0.owners[trackedName] = owner }
+                    signals.withLock { table in
+                        if table.ownerGenerations[trackedName, default: 0] == generation { table.owners[trackedName] = owner }
+                    }
                 }
                 try await addMatch(rule)
             } catch {
@@ -43,6 +48,7 @@ extension ConnectionCore {
             }
             table.ownerWatchers[name] = nil
             table.owners[name] = nil
+            table.ownerGenerations[name] = nil
             return (subscription, name)
         }
         guard isBus, isConnected, let removed else { return }

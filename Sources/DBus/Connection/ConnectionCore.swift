@@ -20,6 +20,9 @@ final class ConnectionCore: @unchecked Sendable {
         /// Well-known names some subscription filters by sender: their current owners.
         var owners: [BusName: BusName] = [:]
         var ownerWatchers: [BusName: Int] = [:]
+        /// Bumped by every NameOwnerChanged for a tracked name, so that an older
+        /// GetNameOwner answer never overwrites a newer owner.
+        var ownerGenerations: [BusName: UInt64] = [:]
     }
 
     struct Lifecycle {
@@ -33,6 +36,8 @@ final class ConnectionCore: @unchecked Sendable {
     let registry = Mutex(ObjectRegistry())
     let signals = Mutex(SignalTable())
     let lifecycle = Mutex(Lifecycle())
+    /// Calls waiting for a reply, so that losing the connection can answer them.
+    let pendingCalls = Mutex<[ObjectIdentifier: PendingReply]>([:])
 
     // MARK: Opening
 
@@ -133,6 +138,11 @@ final class ConnectionCore: @unchecked Sendable {
             return Array(table.subscriptions.values)
         }
         for subscription in subscriptions { subscription.continuation.finish() }
+        let calls = pendingCalls.withLock { calls in
+            defer { calls.removeAll() }
+            return Array(calls.values)
+        }
+        for call in calls { call.abandon() }
         for waiter in waiters { waiter.resume() }
     }
 
@@ -148,12 +158,19 @@ final class ConnectionCore: @unchecked Sendable {
 
     /// Sends a method call and waits for its reply.
     func call(_ message: Message, timeoutMilliseconds: Int32) async throws -> Message {
-        let pending = PendingReply()
+        let pending = PendingReply { [weak self] finished in
+            _ = self?.pendingCalls.withLock { $0.removeValue(forKey: ObjectIdentifier(finished)) }
+        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 pending.wait(continuation)
-                loop.execute { [loop] in
-                    pending.start(message, on: loop.connection, timeoutMilliseconds: timeoutMilliseconds)
+                loop.execute { [loop, self] in
+                    if loop.connection != nil, isConnected {
+                        pendingCalls.withLock { $0[ObjectIdentifier(pending)] = pending }
+                        pending.start(message, on: loop.connection, timeoutMilliseconds: timeoutMilliseconds)
+                    } else {
+                        pending.start(message, on: nil, timeoutMilliseconds: timeoutMilliseconds)
+                    }
                 }
             }
         } onCancel: {
@@ -185,7 +202,10 @@ final class ConnectionCore: @unchecked Sendable {
         if message.isSignal("org.freedesktop.DBus", "NameOwnerChanged"), message.sender == .bus,
            let change = try? NameOwnerChange(message) {
             signals.withLock { table in
-                if table.ownerWatchers[change.name] != nil { table.owners[change.name] = change.newOwner }
+                if table.ownerWatchers[change.name] != nil {
+                    table.owners[change.name] = change.newOwner
+                    table.ownerGenerations[change.name, default: 0] += 1
+                }
             }
         }
         let (subscriptions, owners) = signals.withLock { ($0.subscriptions, $0.owners) }

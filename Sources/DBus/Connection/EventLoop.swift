@@ -13,9 +13,13 @@ import Musl
 /// and performs the work other threads hand it through `execute(_:)`. So a watch or timeout
 /// can never be removed by one thread while another handles it, and nothing but `poll`
 /// ever waits here: handlers that run on this thread must not block.
-// @unchecked Sendable: the watch and timeout tables and `connection` are touched only on the
-// loop thread (asserted in debug builds); the work queue is behind a Mutex; `wakeFD` is a
-// constant descriptor.
+// @unchecked Sendable: `connection` and the poll arrays are touched only on the loop thread;
+// the watch/timeout table and the work queue are behind Mutexes; `wakeFD` is a constant.
+//
+// One exception to "only the loop thread calls libdbus": releasing the last reference to a
+// received message on another thread lets libdbus re-enable reading (its limit on messages
+// alive), which toggles a watch from that thread. The table is locked for that, the loop is
+// woken, and libdbus never removes a watch or timeout from such a call.
 final class EventLoop: @unchecked Sendable {
     private struct Watch {
         let raw: OpaquePointer
@@ -37,13 +41,22 @@ final class EventLoop: @unchecked Sendable {
     /// The loop thread's `pthread_t` while it runs, 0 otherwise.
     private let threadID = Atomic<UInt>(0)
 
+    // @unchecked Sendable: it holds libdbus handles as opaque pointers; it is only ever read
+    // and changed under `table`'s lock.
+    private struct Table: @unchecked Sendable {
+        var watches: [Watch] = []
+        var timeouts: [Timeout] = []
+        /// The watches changed since the poll descriptors were built.
+        var stale = true
+    }
+
+    /// libdbus's watches and timeouts, as its callbacks report them.
+    private let table = Mutex(Table())
+
     // Loop-thread state.
     private(set) var connection: OpaquePointer?
-    private var watches: [Watch] = []
-    private var timeouts: [Timeout] = []
     private var pollDescriptors: [pollfd] = []
     private var pollWatches: [OpaquePointer] = []
-    private var pollIsStale = true
     private var stopRequested = false
     private var stopped: [@Sendable () -> Void] = []
     /// Called on the loop thread after the connection is gone, just before the thread ends.
@@ -144,8 +157,7 @@ final class EventLoop: @unchecked Sendable {
         dbus_connection_set_watch_functions(connection, nil, nil, nil, nil, nil)
         dbus_connection_set_timeout_functions(connection, nil, nil, nil, nil, nil)
         dbus_connection_set_wakeup_main_function(connection, nil, nil, nil)
-        watches.removeAll()
-        timeouts.removeAll()
+        table.withLock { $0 = Table() }
         self.connection = nil
         onFinish?()
         dbus_connection_unref(connection)
@@ -186,6 +198,10 @@ final class EventLoop: @unchecked Sendable {
         pollDescriptors.removeAll(keepingCapacity: true)
         pollWatches.removeAll(keepingCapacity: true)
         pollDescriptors.append(pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0))
+        let watches = table.withLock { table in
+            table.stale = false
+            return table.watches
+        }
         for watch in watches where watch.enabled {
             let flags = dbus_watch_get_flags(watch.raw)
             var events: Int16 = 0
@@ -194,13 +210,12 @@ final class EventLoop: @unchecked Sendable {
             pollDescriptors.append(pollfd(fd: dbus_watch_get_unix_fd(watch.raw), events: events, revents: 0))
             pollWatches.append(watch.raw)
         }
-        pollIsStale = false
     }
 
     private func waitAndHandle() {
-        if pollIsStale { rebuildPollDescriptors() }
+        if table.withLock({ $0.stale }) { rebuildPollDescriptors() }
         var waitMilliseconds: Int32 = -1
-        if let next = timeouts.lazy.map(\.deadline).min() {
+        if let next = table.withLock({ $0.timeouts.lazy.map(\.deadline).min() }) {
             waitMilliseconds = Int32(clamping: max(0, next - Self.now()))
         }
         let ready = poll(&pollDescriptors, nfds_t(pollDescriptors.count), waitMilliseconds)
@@ -211,7 +226,7 @@ final class EventLoop: @unchecked Sendable {
             }
             // Handling one watch may remove or add others: look each one up again first.
             let fired = zip(pollWatches, pollDescriptors.dropFirst()).filter { $0.1.revents != 0 }
-            for (raw, descriptor) in fired where watches.contains(where: { $0.raw == raw && $0.enabled }) {
+            for (raw, descriptor) in fired where table.withLock({ $0.watches.contains { $0.raw == raw && $0.enabled } }) {
                 var flags: UInt32 = 0
                 if descriptor.revents & Int16(POLLIN) != 0 { flags |= UInt32(DBUS_WATCH_READABLE.rawValue) }
                 if descriptor.revents & Int16(POLLOUT) != 0 { flags |= UInt32(DBUS_WATCH_WRITABLE.rawValue) }
@@ -221,10 +236,16 @@ final class EventLoop: @unchecked Sendable {
             }
         }
         let now = Self.now()
-        let due = timeouts.filter { $0.deadline <= now }.map(\.raw)
-        for raw in due {
-            guard let index = timeouts.firstIndex(where: { $0.raw == raw }) else { continue }
-            timeouts[index].deadline = now + Int64(dbus_timeout_get_interval(raw))
+        let due = table.withLock { table in
+            var due: [OpaquePointer] = []
+            for index in table.timeouts.indices where table.timeouts[index].deadline <= now {
+                due.append(table.timeouts[index].raw)
+                table.timeouts[index].deadline = now + Int64(dbus_timeout_get_interval(table.timeouts[index].raw))
+            }
+            return due
+        }
+        // Handling one timeout may remove others (only ever on this thread): look each one up again.
+        for raw in due where table.withLock({ $0.timeouts.contains { $0.raw == raw } }) {
             _ = dbus_timeout_handle(raw)
         }
     }
@@ -263,36 +284,50 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func addWatch(_ raw: OpaquePointer) -> dbus_bool_t {
-        watches.append(Watch(raw: raw, enabled: dbus_watch_get_enabled(raw) != 0))
-        pollIsStale = true
+        changeTable { table in
+            table.watches.append(Watch(raw: raw, enabled: dbus_watch_get_enabled(raw) != 0))
+            table.stale = true
+        }
         return 1
     }
 
     private func removeWatch(_ raw: OpaquePointer) {
-        watches.removeAll { $0.raw == raw }
-        pollIsStale = true
+        changeTable { table in
+            table.watches.removeAll { $0.raw == raw }
+            table.stale = true
+        }
     }
 
     private func toggleWatch(_ raw: OpaquePointer) {
-        if let index = watches.firstIndex(where: { $0.raw == raw }) {
-            watches[index].enabled = dbus_watch_get_enabled(raw) != 0
+        changeTable { table in
+            if let index = table.watches.firstIndex(where: { $0.raw == raw }) {
+                table.watches[index].enabled = dbus_watch_get_enabled(raw) != 0
+            }
+            table.stale = true
         }
-        pollIsStale = true
     }
 
     private func addTimeout(_ raw: OpaquePointer) -> dbus_bool_t {
-        if dbus_timeout_get_enabled(raw) != 0 {
-            timeouts.append(Timeout(raw: raw, deadline: Self.now() + Int64(dbus_timeout_get_interval(raw))))
+        changeTable { table in
+            table.timeouts.removeAll { $0.raw == raw }
+            if dbus_timeout_get_enabled(raw) != 0 {
+                table.timeouts.append(Timeout(raw: raw, deadline: Self.now() + Int64(dbus_timeout_get_interval(raw))))
+            }
         }
         return 1
     }
 
     private func removeTimeout(_ raw: OpaquePointer) {
-        timeouts.removeAll { $0.raw == raw }
+        changeTable { table in table.timeouts.removeAll { $0.raw == raw } }
     }
 
     private func toggleTimeout(_ raw: OpaquePointer) {
-        removeTimeout(raw)
         _ = addTimeout(raw)
+    }
+
+    /// Changes the table; a change made on another thread wakes the loop to see it.
+    private func changeTable(_ change: (inout Table) -> Void) {
+        table.withLock { change(&$0) }
+        if !isCurrent { signalWake() }
     }
 }

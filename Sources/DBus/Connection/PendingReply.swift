@@ -14,6 +14,12 @@ final class PendingReply: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Called once the caller has been answered, whatever the answer.
+    private let onFinish: @Sendable (PendingReply) -> Void
+
+    init(onFinish: @escaping @Sendable (PendingReply) -> Void) {
+        self.onFinish = onFinish
+    }
 
     func wait(_ continuation: CheckedContinuation<Message, any Error>) {
         let cancelled = state.withLock { state -> Bool in
@@ -59,6 +65,16 @@ final class PendingReply: Sendable {
         }
     }
 
+    /// Loop thread: the connection is gone. libdbus has dropped the call from its table
+    /// (its made-up `NoReply` goes to the filters, not to us), so answer it here.
+    func abandon() {
+        if let pending = takePending() {
+            dbus_pending_call_cancel(pending)
+            dbus_pending_call_unref(pending)
+        }
+        finish(.failure(BusError.disconnected))
+    }
+
     /// Loop thread: the caller's task was cancelled.
     func cancel() {
         state.withLock { $0.cancelled = true }
@@ -82,6 +98,8 @@ final class PendingReply: Sendable {
             defer { state.continuation = nil }
             return state.continuation
         }
-        continuation?.resume(with: result)
+        guard let continuation else { return }
+        continuation.resume(with: result)
+        onFinish(self)
     }
 }

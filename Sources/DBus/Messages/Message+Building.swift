@@ -46,6 +46,7 @@ extension Message {
     func write(_ body: (inout MessageWriter) throws -> Void) throws {
         var writer = MessageWriter(appendingTo: raw)
         try body(&writer)
+        try writer.checkUsable()
         guard writer.offset <= MessageWriter.maximumMessageLength else {
             throw BusError.invalid("The message body of \(writer.offset) bytes exceeds the D-Bus limit of 128 MiB.")
         }

@@ -6,6 +6,10 @@ extension MessageWriter {
     /// For a dictionary, pass `.dictionary(key:value:)`'s entries' shape by calling
     /// `writeDictionary` instead.
     public mutating func writeArray(of element: ValueType, _ body: (inout MessageWriter) throws -> Void) throws {
+        try failStop { try $0.writeArrayUnchecked(of: element, body) }
+    }
+
+    private mutating func writeArrayUnchecked(of element: ValueType, _ body: (inout MessageWriter) throws -> Void) throws {
         var signature = ""
         element.appendSignature(to: &signature)
         try openArray(elementSignature: signature, elementType: element)
@@ -15,6 +19,10 @@ extension MessageWriter {
 
     /// Writes an array of bytes (`ay`) in one step.
     public mutating func writeBytes(_ bytes: [UInt8]) throws {
+        try failStop { try $0.writeBytesUnchecked(bytes) }
+    }
+
+    private mutating func writeBytesUnchecked(_ bytes: [UInt8]) throws {
         try openArray(elementSignature: "y", elementType: .byte)
         guard bytes.count <= Self.maximumArrayLength else {
             throw BusError.invalid("An array of \(bytes.count) bytes exceeds the D-Bus limit of 64 MiB.")
@@ -30,6 +38,10 @@ extension MessageWriter {
 
     /// Writes a dictionary (`a{KV}`) whose entries `body` writes with `writeDictionaryEntry`.
     public mutating func writeDictionary(key: ValueType, value: ValueType, _ body: (inout MessageWriter) throws -> Void) throws {
+        try failStop { try $0.writeDictionaryUnchecked(key: key, value: value, body) }
+    }
+
+    private mutating func writeDictionaryUnchecked(key: ValueType, value: ValueType, _ body: (inout MessageWriter) throws -> Void) throws {
         guard key.isBasic else {
             throw BusError.invalid("A dictionary key must be a basic type, not '\(key.signature)'.")
         }
@@ -44,6 +56,10 @@ extension MessageWriter {
 
     /// Writes one entry of a dictionary; `body` writes the key, then the value.
     public mutating func writeDictionaryEntry(_ body: (inout MessageWriter) throws -> Void) throws {
+        try failStop { try $0.writeDictionaryEntryUnchecked(body) }
+    }
+
+    private mutating func writeDictionaryEntryUnchecked(_ body: (inout MessageWriter) throws -> Void) throws {
         let top = levels.count - 1
         guard levels[top].kind == .array, expected[levels[top].position] == UInt8(ascii: "{") else {
             throw BusError.invalid("A dictionary entry can only be written inside a dictionary.")
@@ -55,6 +71,10 @@ extension MessageWriter {
 
     /// Writes a structure whose fields `body` writes.
     public mutating func writeStructure(_ body: (inout MessageWriter) throws -> Void) throws {
+        try failStop { try $0.writeStructureUnchecked(body) }
+    }
+
+    private mutating func writeStructureUnchecked(_ body: (inout MessageWriter) throws -> Void) throws {
         try openGrouped(code: UInt8(ascii: "("), kind: .structure, dbusType: DBUS_TYPE_STRUCT)
         try body(&self)
         try closeGrouped()
@@ -62,6 +82,10 @@ extension MessageWriter {
 
     /// Writes a variant holding one value of type `type`, which `body` writes.
     public mutating func writeVariant(of type: ValueType, _ body: (inout MessageWriter) throws -> Void) throws {
+        try failStop { try $0.writeVariantUnchecked(of: type, body) }
+    }
+
+    private mutating func writeVariantUnchecked(of type: ValueType, _ body: (inout MessageWriter) throws -> Void) throws {
         var signature = ""
         type.appendSignature(to: &signature)
         try expect(UInt8(ascii: "v"))
@@ -76,6 +100,7 @@ extension MessageWriter {
         try checkMemory(ok)
         levels.append(Level(kind: .variant, constrained: true, start: start, end: expected.count, position: start, arrayStart: 0))
         try body(&self)
+        try checkUsable()
         let level = levels[levels.count - 1]
         guard level.position == level.end else {
             throw BusError.invalid("A variant of type '\(signature)' was closed without its value.")
@@ -139,6 +164,7 @@ extension MessageWriter {
     }
 
     private mutating func closeArray() throws {
+        try checkUsable()
         let level = levels[levels.count - 1]
         guard level.position == level.start else {
             throw BusError.invalid("An array element was left incomplete.")
@@ -185,6 +211,7 @@ extension MessageWriter {
     }
 
     private mutating func closeGrouped() throws {
+        try checkUsable()
         let level = levels[levels.count - 1]
         if level.constrained {
             guard level.position == level.end else {

@@ -39,6 +39,10 @@ public struct MessageWriter: ~Copyable {
     static let maximumDepth = 64
     static let maximumArrayLength = 67_108_864
     static let maximumMessageLength = 134_217_728
+    /// dbus-daemon's default limit on descriptors in one message; a message with more makes
+    /// the bus disconnect the sender.
+    static let maximumUnixFDs = 16
+    static let unusable = BusError.invalid("This message writer failed earlier; the message cannot be sent.")
     static let signatureTooLong = BusError.invalid("The message's signature would be longer than 255 bytes, the D-Bus limit.")
 
     let message: OpaquePointer
@@ -50,6 +54,11 @@ public struct MessageWriter: ~Copyable {
     var offset = 0
     /// Bytes of signature written where nothing constrains it (the body's own signature).
     var freeSignatureLength = 0
+    /// Unix fds in the message so far.
+    var unixFDCount = 0
+    /// Set by any failure: from then on every write throws and the message is never sent,
+    /// even if the caller caught the error (`try?`) and went on writing.
+    private(set) var failed = false
 
     init(appendingTo message: OpaquePointer) {
         self.message = message
@@ -73,6 +82,24 @@ public struct MessageWriter: ~Copyable {
     var current: UnsafeMutablePointer<DBusMessageIter> { iterators + (levels.count - 1) }
 
     // MARK: Checking
+
+    /// Runs one public operation: refused once the writer has failed, and any error it
+    /// throws makes the writer fail for good.
+    @inline(__always)
+    mutating func failStop(_ body: (inout MessageWriter) throws -> Void) throws {
+        guard !failed else { throw Self.unusable }
+        do {
+            try body(&self)
+        } catch {
+            failed = true
+            throw error
+        }
+    }
+
+    /// Throws once the writer has failed (used before closing a container).
+    func checkUsable() throws {
+        if failed { throw Self.unusable }
+    }
 
     mutating func align(_ boundary: Int) {
         offset = (offset + boundary - 1) & ~(boundary - 1)
@@ -130,90 +157,120 @@ public struct MessageWriter: ~Copyable {
 
     /// Writes a byte (`y`).
     public mutating func write(_ value: UInt8) throws {
-        try expect(UInt8(ascii: "y"))
-        offset += 1
-        try checkMemory(cdbus_append_byte(current, value))
+        try failStop {
+            try $0.expect(UInt8(ascii: "y"))
+            $0.offset += 1
+            try $0.checkMemory(cdbus_append_byte($0.current, value))
+        }
     }
 
     /// Writes a boolean (`b`).
     public mutating func write(_ value: Bool) throws {
-        try expect(UInt8(ascii: "b"))
-        align(4); offset += 4
-        try checkMemory(cdbus_append_u32(current, DBUS_TYPE_BOOLEAN, value ? 1 : 0))
+        try failStop {
+            try $0.expect(UInt8(ascii: "b"))
+            $0.align(4); $0.offset += 4
+            try $0.checkMemory(cdbus_append_u32($0.current, DBUS_TYPE_BOOLEAN, value ? 1 : 0))
+        }
     }
 
     /// Writes an `n`.
     public mutating func write(_ value: Int16) throws {
-        try expect(UInt8(ascii: "n"))
-        align(2); offset += 2
-        try checkMemory(cdbus_append_u16(current, DBUS_TYPE_INT16, UInt16(bitPattern: value)))
+        try failStop {
+            try $0.expect(UInt8(ascii: "n"))
+            $0.align(2); $0.offset += 2
+            try $0.checkMemory(cdbus_append_u16($0.current, DBUS_TYPE_INT16, UInt16(bitPattern: value)))
+        }
     }
 
     /// Writes a `q`.
     public mutating func write(_ value: UInt16) throws {
-        try expect(UInt8(ascii: "q"))
-        align(2); offset += 2
-        try checkMemory(cdbus_append_u16(current, DBUS_TYPE_UINT16, value))
+        try failStop {
+            try $0.expect(UInt8(ascii: "q"))
+            $0.align(2); $0.offset += 2
+            try $0.checkMemory(cdbus_append_u16($0.current, DBUS_TYPE_UINT16, value))
+        }
     }
 
     /// Writes an `i`.
     public mutating func write(_ value: Int32) throws {
-        try expect(UInt8(ascii: "i"))
-        align(4); offset += 4
-        try checkMemory(cdbus_append_u32(current, DBUS_TYPE_INT32, UInt32(bitPattern: value)))
+        try failStop {
+            try $0.expect(UInt8(ascii: "i"))
+            $0.align(4); $0.offset += 4
+            try $0.checkMemory(cdbus_append_u32($0.current, DBUS_TYPE_INT32, UInt32(bitPattern: value)))
+        }
     }
 
     /// Writes a `u`.
     public mutating func write(_ value: UInt32) throws {
-        try expect(UInt8(ascii: "u"))
-        align(4); offset += 4
-        try checkMemory(cdbus_append_u32(current, DBUS_TYPE_UINT32, value))
+        try failStop {
+            try $0.expect(UInt8(ascii: "u"))
+            $0.align(4); $0.offset += 4
+            try $0.checkMemory(cdbus_append_u32($0.current, DBUS_TYPE_UINT32, value))
+        }
     }
 
     /// Writes an `x`.
     public mutating func write(_ value: Int64) throws {
-        try expect(UInt8(ascii: "x"))
-        align(8); offset += 8
-        try checkMemory(cdbus_append_u64(current, DBUS_TYPE_INT64, UInt64(bitPattern: value)))
+        try failStop {
+            try $0.expect(UInt8(ascii: "x"))
+            $0.align(8); $0.offset += 8
+            try $0.checkMemory(cdbus_append_u64($0.current, DBUS_TYPE_INT64, UInt64(bitPattern: value)))
+        }
     }
 
     /// Writes a `t`.
     public mutating func write(_ value: UInt64) throws {
-        try expect(UInt8(ascii: "t"))
-        align(8); offset += 8
-        try checkMemory(cdbus_append_u64(current, DBUS_TYPE_UINT64, value))
+        try failStop {
+            try $0.expect(UInt8(ascii: "t"))
+            $0.align(8); $0.offset += 8
+            try $0.checkMemory(cdbus_append_u64($0.current, DBUS_TYPE_UINT64, value))
+        }
     }
 
     /// Writes a `d`.
     public mutating func write(_ value: Double) throws {
-        try expect(UInt8(ascii: "d"))
-        align(8); offset += 8
-        try checkMemory(cdbus_append_double(current, value))
+        try failStop {
+            try $0.expect(UInt8(ascii: "d"))
+            $0.align(8); $0.offset += 8
+            try $0.checkMemory(cdbus_append_double($0.current, value))
+        }
     }
 
     /// Writes a string (`s`). Strings containing NUL are refused: D-Bus cannot carry them.
     public mutating func write(_ value: String) throws {
-        try expect(UInt8(ascii: "s"))
-        try writeText(value, type: DBUS_TYPE_STRING, lengthSize: 4)
+        try failStop {
+            try $0.expect(UInt8(ascii: "s"))
+            try $0.writeText(value, type: DBUS_TYPE_STRING, lengthSize: 4)
+        }
     }
 
     /// Writes an object path (`o`).
     public mutating func write(_ value: ObjectPath) throws {
-        try expect(UInt8(ascii: "o"))
-        try writeText(value.rawValue, type: DBUS_TYPE_OBJECT_PATH, lengthSize: 4)
+        try failStop {
+            try $0.expect(UInt8(ascii: "o"))
+            try $0.writeText(value.rawValue, type: DBUS_TYPE_OBJECT_PATH, lengthSize: 4)
+        }
     }
 
     /// Writes a signature (`g`).
     public mutating func write(_ value: Signature) throws {
-        try expect(UInt8(ascii: "g"))
-        try writeText(value.rawValue, type: DBUS_TYPE_SIGNATURE, lengthSize: 1)
+        try failStop {
+            try $0.expect(UInt8(ascii: "g"))
+            try $0.writeText(value.rawValue, type: DBUS_TYPE_SIGNATURE, lengthSize: 1)
+        }
     }
 
     /// Writes a Unix file descriptor (`h`); libdbus sends a duplicate of it.
     public mutating func write(_ value: UnixFD) throws {
-        try expect(UInt8(ascii: "h"))
-        align(4); offset += 4
-        try checkMemory(cdbus_append_u32(current, DBUS_TYPE_UNIX_FD, UInt32(bitPattern: value.fileDescriptor)))
+        try failStop {
+            try $0.expect(UInt8(ascii: "h"))
+            $0.unixFDCount += 1
+            guard $0.unixFDCount <= Self.maximumUnixFDs else {
+                throw BusError.invalid("A message can carry at most \(Self.maximumUnixFDs) file descriptors (the bus's limit).")
+            }
+            $0.align(4); $0.offset += 4
+            try $0.checkMemory(cdbus_append_u32($0.current, DBUS_TYPE_UNIX_FD, UInt32(bitPattern: value.fileDescriptor)))
+        }
     }
 
     private mutating func writeText(_ value: String, type: Int32, lengthSize: Int) throws {

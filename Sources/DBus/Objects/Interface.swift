@@ -17,11 +17,12 @@ public struct Interface: Sendable {
         propertyOrder = properties.map(\.name)
     }
 
-    /// Every readable property's current value; a getter that throws leaves its property out.
+    /// Every readable property's current value; a getter that throws, or returns a value of
+    /// another type than the property's, leaves its property out.
     func readableValues() -> [(String, Value)] {
         propertyOrder.compactMap { name in
             guard let property = properties[name], property.access != .write, let get = property.get,
-                  let value = try? get() else { return nil }
+                  let value = try? get(), value.type == property.type else { return nil }
             return (name.rawValue, value)
         }
     }

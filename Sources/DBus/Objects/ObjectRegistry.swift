@@ -59,8 +59,10 @@ struct ObjectRegistry: Sendable {
         return names.sorted()
     }
 
-    /// Objects strictly below `path`, for `GetManagedObjects`.
+    /// The objects the manager at `path` is responsible for (below it, and not below a
+    /// nearer manager), for `GetManagedObjects`.
     func objects(below path: ObjectPath) -> [(ObjectPath, [Interface])] {
-        objects.filter { $0.key != path && $0.key.isInside(path) }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        objects.filter { $0.key != path && $0.key.isInside(path) && manager(for: $0.key) == path }
+            .sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 }

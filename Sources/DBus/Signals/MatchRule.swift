@@ -62,6 +62,9 @@ public struct MatchRule: Sendable, Hashable, CustomStringConvertible {
 
     /// Checks what the bus would refuse, so the caller gets a clear error.
     func validate() throws {
+        guard type == .signal || type == nil else {
+            throw BusError.invalid("Only signals can be subscribed to; a rule for type='\(type!)' would receive nothing.")
+        }
         for (index, value) in arguments {
             guard (0...63).contains(index) else {
                 throw BusError.invalid("Match rules can test arguments 0 to 63, not \(index).")
@@ -95,10 +98,10 @@ public struct MatchRule: Sendable, Hashable, CustomStringConvertible {
         }
         if !arguments.isEmpty {
             guard let values = try? message.values() else { return false }
+            // Like the bus, argN matches string arguments only (argNpath, not supported here,
+            // is the form for object paths).
             for (index, expected) in arguments {
-                guard index < values.count, values[index].stringValue == expected,
-                      values[index].type == .string || values[index].type == .objectPath
-                else { return false }
+                guard index < values.count, case .string(let actual) = values[index], actual == expected else { return false }
             }
         }
         return true
