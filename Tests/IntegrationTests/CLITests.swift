@@ -88,6 +88,30 @@ import Testing
         _ = daemon.stop()
     }
 
+    @Test func twoWatchersBothSeeASubmittedChange() async throws {
+        let bus = try PrivateBus()
+        let daemon = try await RunningDaemon(bus: bus)
+        let watchers = try (0..<2).map { _ in
+            try Tool.Background(Binaries.almanac, ["watch", "weather", "--location", "Paris", "--format", "{{place}} {{temperature}}"], environment: bus.environment)
+        }
+        for watcher in watchers { #expect(await watcher.waitFor("Paris ")) }
+        // Each watcher's view object answers introspection and names its owner.
+        let owners = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "get-property", "org.almanac.Almanac1",
+                                                          "/org/almanac/Almanac1/weather/views/1", "org.almanac.View1", "Owner"])
+        #expect(owners.output.hasPrefix("s \":1."))
+        let introspection = try await Tool.runDetached("gdbus", ["introspect", "--address", bus.address, "--dest", "org.almanac.Almanac1",
+                                                                "--object-path", "/org/almanac/Almanac1/weather/views/2"])
+        #expect(introspection.output.contains("Updated(t revision,"))
+        let submit = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "call", "org.almanac.Almanac1", "/org/almanac/Almanac1/weather",
+                                                          "org.almanac.Document1", "Submit", "a{sv}", "1", "units", "s", "imperial"])
+        #expect(submit.status == 0, "\(submit.errorOutput)")
+        for watcher in watchers {
+            #expect(await watcher.waitFor("°F"), "no Fahrenheit in:\n\(watcher.output)")
+            watcher.stop()
+        }
+        _ = daemon.stop()
+    }
+
     @Test func dbusActivationStartsTheDaemonOnTheFirstCall() async throws {
         let services = FileManager.default.temporaryDirectory.appendingPathComponent("almanac-services-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)

@@ -19,9 +19,11 @@ import Testing
         let view = try await Tool.runDetached("gdbus", ["call", "--address", bus.address, "--dest", "org.almanac.Almanac1",
             "--object-path", "/org/almanac/Almanac1/weather", "--method", "org.almanac.Document1.AddView", "{'location': <'Berlin'>}"])
         #expect(view.status == 0, "\(view.errorOutput)")
+        #expect(view.output == "(objectpath '/org/almanac/Almanac1/weather/views/1',)\n")
         let tree = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "tree", "org.almanac.Almanac1"])
         #expect(tree.status == 0)
         for path in ["/org/almanac/Almanac1", "/org/almanac/Almanac1/weather", "/org/almanac/Almanac1/podcasts"] {
+            // (The gdbus view above left with its process; so views are introspected in the CLI test.)
             let introspection = try await Tool.runDetached("gdbus", ["introspect", "--address", bus.address, "--dest", "org.almanac.Almanac1", "--object-path", path])
             #expect(introspection.status == 0, "\(path): \(introspection.errorOutput)")
         }

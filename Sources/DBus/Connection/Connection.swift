@@ -9,7 +9,9 @@
 ///                                    interface: .bus, method: try MemberName("ListNames"))
 ///     let names = try reply.arguments([String].self)
 ///
-/// Close a connection with `close()` when done; dropping the last reference closes it too.
+/// Close a connection with `close()` when done. Dropping the last reference closes it too,
+/// but a method handler that captures the connection is such a reference (the connection
+/// keeps its exported objects): capture it weakly, or call `close()`.
 public final class Connection: Sendable {
     let core: ConnectionCore
 
