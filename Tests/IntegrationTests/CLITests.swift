@@ -54,6 +54,15 @@ import Testing
         _ = daemon.stop()
     }
 
+    @Test func shellCompletionsAreGenerated() async throws {
+        let bus = try PrivateBus()
+        for shell in ["bash", "zsh", "fish"] {
+            let result = try await almanac(["--generate-completion-script", shell], bus: bus)
+            #expect(result.status == 0)
+            #expect(result.output.contains("watch"))
+        }
+    }
+
     @Test func usageErrorsSayWhatToDo() async throws {
         let bus = try PrivateBus()
         let wrongDocument = try await almanac(["get", "news"], bus: bus)

@@ -165,6 +165,57 @@ import Testing
         #expect(daemon.stop() == 0, "the daemon survived the bad input and exits cleanly")
     }
 
+    @Test func propertiesAnnounceThemselves() async throws {
+        let bus = try PrivateBus()
+        let daemon = try await RunningDaemon(bus: bus)
+        let client = try await Connection.connect(to: bus.address)
+        let changes = try await client.signals(matching: MatchRule(interface: .properties, member: MemberName("PropertiesChanged"), path: Self.weatherPath))
+        func call(_ method: String, _ argument: [String: Value]) async throws -> Message {
+            try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName(method), arguments: argument)
+        }
+        let view = try await call("AddView", ["location": .string("Atlantis")]).arguments(ObjectPath.self)
+        _ = try await call("Submit", ["units": .string("imperial")])
+        _ = try await client.call(Self.service, path: view, interface: InterfaceName("org.almanac.View1"), method: MemberName("SetOptions"),
+                                  arguments: ["location": Value.string("Oslo")])
+        var seen: [String: Value] = [:]
+        var loadingValues: [Value] = []
+        for await message in changes {
+            let (interface, changed, _) = try message.arguments(String.self, [String: Value].self, [String].self)
+            #expect(interface == "org.almanac.Document1")
+            seen.merge(changed) { $1 }
+            if let loading = changed["Loading"] { loadingValues.append(loading) }
+            if seen["ViewCount"] != nil, seen["Revision"] != nil, seen["LastError"] != nil, loadingValues.contains(.boolean(false)) { break }
+        }
+        #expect(seen["ViewCount"] == .uint32(1))
+        #expect(seen["LastError"]?.stringValue?.hasPrefix("Atlantis: The demo provider does not know") == true
+                || seen["LastError"]?.stringValue?.hasPrefix("Oslo: The demo provider does not know") == true)
+        #expect(loadingValues.first == .boolean(true))
+        await client.close()
+        _ = daemon.stop()
+    }
+
+    @Test func onlyTheOwnerMayChangeAViewsOptions() async throws {
+        let bus = try PrivateBus()
+        let daemon = try await RunningDaemon(bus: bus)
+        let owner = try await Connection.connect(to: bus.address)
+        let other = try await Connection.connect(to: bus.address)
+        let view = try await owner.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("AddView"),
+                                        arguments: ["location": Value.string("Paris")]).arguments(ObjectPath.self)
+        let denied = try await #require(throws: BusError.self) {
+            _ = try await other.call(Self.service, path: view, interface: InterfaceName("org.almanac.View1"), method: MemberName("SetOptions"),
+                                     arguments: ["location": Value.string("Tokyo")])
+        }
+        #expect(denied.name == .accessDenied)
+        _ = try await owner.call(Self.service, path: view, interface: InterfaceName("org.almanac.View1"), method: MemberName("SetOptions"),
+                                 arguments: ["location": Value.string("Tokyo")])
+        let options = try await owner.call(Self.service, path: view, interface: .properties, method: MemberName("Get"),
+                                           arguments: "org.almanac.View1", "Options").arguments(Value.self)
+        #expect(options.stringKeyedEntries?["location"]?.unwrapped == .string("Tokyo"))
+        await owner.close()
+        await other.close()
+        _ = daemon.stop()
+    }
+
     @Test func exitsZeroOnSIGTERMAndNonZeroWhenTheBusGoes() async throws {
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)
