@@ -6,21 +6,12 @@ import DBus
 struct Get: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Prints a document once: the weather or the newest podcast episodes.")
 
-    @ArgumentParser.Argument(help: "weather or podcasts")
-    var document: DocumentArgument
-
-    @Option(help: "For weather: the place to show (fetched first when nobody watches it yet).")
-    var location: String?
-
-    @Option(help: "For podcasts: only this podcast's episodes.")
-    var podcast: String?
-
+    @OptionGroup var scope: Scope
     @OptionGroup var common: CommonOptions
 
-    func validate() throws {
-        if location != nil && document.name != .weather { throw ValidationError("--location goes with 'weather'.") }
-        if podcast != nil && document.name != .podcasts { throw ValidationError("--podcast goes with 'podcasts'.") }
-    }
+    var document: DocumentArgument { scope.document }
+    var location: String? { scope.location }
+    var podcast: String? { scope.podcast }
 
     func run() async throws {
         let client = try await common.connect()

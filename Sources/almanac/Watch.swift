@@ -12,21 +12,12 @@ struct Watch: AsyncParsableCommand {
         discussion: "When almanacd stops or restarts, watch waits for it and registers again."
     )
 
-    @ArgumentParser.Argument(help: "weather or podcasts")
-    var document: DocumentArgument
-
-    @Option(help: "For weather: the place to watch.")
-    var location: String?
-
-    @Option(help: "For podcasts: only this podcast.")
-    var podcast: String?
-
+    @OptionGroup var scope: Scope
     @OptionGroup var common: CommonOptions
 
-    func validate() throws {
-        if location != nil && document.name != .weather { throw ValidationError("--location goes with 'weather'.") }
-        if podcast != nil && document.name != .podcasts { throw ValidationError("--podcast goes with 'podcasts'.") }
-    }
+    var document: DocumentArgument { scope.document }
+    var location: String? { scope.location }
+    var podcast: String? { scope.podcast }
 
     /// The view this process holds, so Ctrl-C can remove it.
     static let activeView = Mutex<(AlmanacClient, DocumentName, ObjectPath)?>(nil)

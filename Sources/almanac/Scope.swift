@@ -1,0 +1,19 @@
+import AlmanacBus
+import ArgumentParser
+
+/// Which document, and which part of it: what `get` and `watch` both take.
+struct Scope: ParsableArguments {
+    @ArgumentParser.Argument(help: "weather or podcasts")
+    var document: DocumentArgument
+
+    @Option(help: "For weather: the place (fetched first when nobody watches it yet).")
+    var location: String?
+
+    @Option(help: "For podcasts: only this podcast.")
+    var podcast: String?
+
+    func validate() throws {
+        if location != nil && document.name != .weather { throw ValidationError("--location goes with 'weather'.") }
+        if podcast != nil && document.name != .podcasts { throw ValidationError("--podcast goes with 'podcasts'.") }
+    }
+}
