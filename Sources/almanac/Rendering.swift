@@ -2,7 +2,7 @@ import AlmanacBus
 import AlmanacCore
 import AlmanacViews
 import DBus
-import Foundation
+import FoundationEssentials
 
 /// Turns document data into lines for people (or a template) and JSON for scripts.
 struct Rendering {

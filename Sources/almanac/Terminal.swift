@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Where output goes and how it may look: colour only on a terminal and never with NO_COLOR.
 struct Terminal: Sendable {
@@ -16,13 +17,13 @@ struct Terminal: Sendable {
     func red(_ text: String) -> String { colour ? "\u{1B}[31m\(text)\u{1B}[0m" : text }
 
     func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((clearLine + text + "\n").utf8))
+        Self.write(STDOUT_FILENO, clearLine + text + "\n")
     }
 
     /// A transient status on a terminal ("Loading…"), replaced by the next line.
     func status(_ text: String) {
         guard isTTY else { return }
-        FileHandle.standardOutput.write(Data(("\r\u{1B}[K" + dim(text)).utf8))
+        Self.write(STDOUT_FILENO, "\r\u{1B}[K" + dim(text))
     }
 
     private var clearLine: String { isTTY ? "\r\u{1B}[K" : "" }
@@ -30,12 +31,25 @@ struct Terminal: Sendable {
     /// A message about the watch itself (not data), on standard error so that standard
     /// output stays data only (`--json` lines, template lines).
     func notice(_ text: String) {
-        if isTTY { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        if isTTY { Self.write(STDOUT_FILENO, "\r\u{1B}[K") }
+        Self.write(STDERR_FILENO, text + "\n")
     }
 
     /// Writes an error for a person: what happened and what to do.
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data(("almanac: " + text + "\n").utf8))
+        Self.write(STDERR_FILENO, "almanac: " + text + "\n")
+    }
+
+    /// Writes all of `text` to `descriptor` (FileHandle would pull all of Foundation in).
+    static func write(_ descriptor: Int32, _ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written <= 0 { if errno == EINTR { continue }; return }
+                offset += written
+            }
+        }
     }
 }

@@ -3,7 +3,8 @@ import AlmanacCore
 import ArgumentParser
 import DBus
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 struct Watch: AsyncParsableCommand {
@@ -117,8 +118,8 @@ struct Watch: AsyncParsableCommand {
                     if let (client, document, view) = activeView.withLock({ $0 }) {
                         try? await client.removeView(document, view)
                     }
-                    if Terminal().isTTY { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
-                    Foundation.exit(0)
+                    if Terminal().isTTY { Terminal.write(STDOUT_FILENO, "\r\u{1B}[K") }
+                    Glibc.exit(0)
                 }
             }
             source.resume()

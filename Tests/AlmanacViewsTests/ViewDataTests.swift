@@ -76,3 +76,17 @@ import Testing
         #expect(throws: TemplateError.self) { try Template("{{ }}") }
     }
 }
+
+@Suite struct FixedPointTests {
+    @Test(arguments: [(21.34, 1, "21.3"), (21.35, 1, "21.4"), (-3.96, 1, "-4.0"), (-0.04, 1, "0.0"), (0.1, 2, "0.10"),
+                      (16.09, 0, "16"), (2.5, 0, "3"), (-2.5, 0, "-3"), (1_000_000.25, 1, "1000000.3"), (7, 3, "7.000")])
+    func formatsWithAFixedNumberOfDecimals(_ value: Double, _ decimals: Int, _ text: String) {
+        #expect(fixedPoint(value, decimals: decimals) == text)
+    }
+
+    @Test func nonFiniteValuesDoNotCrash() {
+        #expect(fixedPoint(.nan, decimals: 1) == "?")
+        #expect(fixedPoint(.infinity, decimals: 1) == "∞")
+        #expect(fixedPoint(1e300, decimals: 1) == "1e+300")
+    }
+}

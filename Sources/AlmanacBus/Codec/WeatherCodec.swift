@@ -1,6 +1,6 @@
 public import AlmanacCore
 public import DBus
-import Foundation
+import FoundationEssentials
 
 /// Weather models as `a{sv}` and back. Keys are camelCase and stable (docs/bus-api.md).
 public enum WeatherCodec {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The places the offline demo provider knows, with their coordinates and a base climate.
 enum DemoPlaces {
@@ -28,7 +28,7 @@ enum DemoPlaces {
     static func find(_ location: String) -> Place? {
         let wanted = location.lowercased()
         if let known = all.first(where: { $0.name.lowercased() == wanted }) { return known }
-        let parts = location.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let parts = location.split(separator: ",").map { Double($0.trimmed) }
         guard parts.count == 2, let latitude = parts[0], let longitude = parts[1],
               (-90...90).contains(latitude), (-180...180).contains(longitude) else { return nil }
         return Place(name: location, latitude: latitude, longitude: longitude, base: 27 - abs(latitude) / 3)

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 import Synchronization
 
 /// An offline podcast provider for `--provider demo` and tests: a small catalogue that gains

@@ -1,5 +1,8 @@
-public import Foundation
+public import FoundationEssentials
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An offline weather provider for `--provider demo` and tests: weather for a few known
 /// places that drifts a little on every refresh. Deterministic for a given step count.

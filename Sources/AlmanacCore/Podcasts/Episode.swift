@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// One episode of a podcast, with the user's play state.
 public struct Episode: Sendable, Hashable, Codable {

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// Current conditions at one place, as a provider reported them. Always metric: °C, km/h,
 /// mm, degrees; conversion to imperial belongs to the views.

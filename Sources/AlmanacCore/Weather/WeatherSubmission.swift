@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a view may submit to the weather document, validated before anything changes.
 public enum WeatherSubmission: Sendable, Hashable {
@@ -18,7 +18,7 @@ public enum WeatherSubmission: Sendable, Hashable {
         }
         var cleaned: [String] = []
         for location in locations {
-            let trimmed = location.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = location.trimmed
             guard !trimmed.isEmpty else { throw SubmissionError("A saved location cannot be empty.") }
             guard trimmed.count <= Self.maximumLocationLength else {
                 throw SubmissionError("A location name can be at most \(Self.maximumLocationLength) characters long.")

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// "just now", "3 minutes ago", "2 hours ago", "5 days ago": how long ago `date` was at `now`.
 public func relativeTime(_ date: Date, now: Date) -> String {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A `--format` template: `{{field}}` is replaced by the field's value, `{{field|fallback}}`
 /// by the fallback when the field is missing or empty; `{{{{` writes `{{`.
@@ -15,7 +15,7 @@ public struct Template: Sendable, Hashable {
         var parts: [Part] = []
         var rest = Substring(text)
         var literal = ""
-        while let open = rest.range(of: "{{") {
+        while let open = rest.firstRange(of: "{{") {
             literal += rest[..<open.lowerBound]
             rest = rest[open.upperBound...]
             if rest.hasPrefix("{{") {
@@ -23,7 +23,7 @@ public struct Template: Sendable, Hashable {
                 rest = rest.dropFirst(2)
                 continue
             }
-            guard let close = rest.range(of: "}}") else {
+            guard let close = rest.firstRange(of: "}}") else {
                 throw TemplateError(message: "The format has a '{{' without a closing '}}': \(text)")
             }
             if !literal.isEmpty { parts.append(.text(literal)); literal = "" }

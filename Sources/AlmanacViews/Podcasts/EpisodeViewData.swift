@@ -1,5 +1,5 @@
 public import AlmanacCore
-public import Foundation
+public import FoundationEssentials
 
 /// One line of an episode list: title, podcast, age and progress, worded once from the
 /// episode, its play state and its podcast.

@@ -1,5 +1,5 @@
 public import AlmanacCore
-public import Foundation
+public import FoundationEssentials
 
 /// Exactly what a "weather now" view shows, built once from a reading and the user's units.
 /// The view never sees the model; all conversion and wording happens here.
@@ -43,22 +43,22 @@ public struct WeatherNowViewData: Sendable, Hashable, Codable {
 
     static func temperature(_ celsius: Double, _ units: Units) -> String {
         switch units {
-        case .metric: String(format: "%.1f°C", celsius)
-        case .imperial: String(format: "%.1f°F", celsius * 9 / 5 + 32)
+        case .metric: fixedPoint(celsius, decimals: 1) + "°C"
+        case .imperial: fixedPoint(celsius * 9 / 5 + 32, decimals: 1) + "°F"
         }
     }
 
     static func speed(_ kilometresPerHour: Double, _ units: Units) -> String {
         switch units {
-        case .metric: String(format: "%.0f km/h", kilometresPerHour)
-        case .imperial: String(format: "%.0f mph", kilometresPerHour / 1.609344)
+        case .metric: fixedPoint(kilometresPerHour, decimals: 0) + " km/h"
+        case .imperial: fixedPoint(kilometresPerHour / 1.609344, decimals: 0) + " mph"
         }
     }
 
     static func length(_ millimetres: Double, _ units: Units) -> String {
         switch units {
-        case .metric: String(format: "%.1f mm", millimetres)
-        case .imperial: String(format: "%.2f in", millimetres / 25.4)
+        case .metric: fixedPoint(millimetres, decimals: 1) + " mm"
+        case .imperial: fixedPoint(millimetres / 25.4, decimals: 2) + " in"
         }
     }
 
