@@ -24,8 +24,7 @@ struct Get: AsyncParsableCommand {
                 var state = WeatherCodec.decodeState(fields)
                 if let location, state.readings[location] == nil {
                     // Nobody watches this place yet: watch it until the first answer.
-                    try await firstUpdate(client, location: location)
-                    (revision, fields) = try await client.state(of: .weather)
+                    (revision, fields) = try await firstUpdate(client, location: location)
                     state = WeatherCodec.decodeState(fields)
                 }
                 lines = rendering.weather(state, only: location, revision: revision)
@@ -48,16 +47,36 @@ struct Get: AsyncParsableCommand {
         }
     }
 
-    private func firstUpdate(_ client: AlmanacClient, location: String) async throws {
-        let updates = try await client.updates(of: .weather)
+    /// Watches `location` until the first reading or failure for it arrives (15 s at most).
+    /// Returns the state taken while the view still stood (the daemon forgets places nobody watches).
+    private func firstUpdate(_ client: AlmanacClient, location: String) async throws -> (revision: UInt64, state: [String: Value]) {
+        let owner = try await client.startDaemon()
+        let updates = try await client.updates(of: .weather, from: owner)
         let view = try await client.addView(.weather, options: ["location": .string(location)])
-        let timeout = Task {
-            try await Task.sleep(for: .seconds(15))
-            await client.connection.close()
+        let answered = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                for await message in updates where message.path == view {
+                    guard let (_, data) = try? message.arguments(UInt64.self, [String: Value].self) else { continue }
+                    if data["location"]?.stringValue == location, ["reading", "failed"].contains(data["kind"]?.stringValue) { return true }
+                }
+                return false
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(15))
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
         }
-        for await _ in updates { break }
-        timeout.cancel()
+        let snapshot = try await client.state(of: .weather)
         try? await client.removeView(.weather, view)
+        guard answered else {
+            await client.connection.close()
+            Terminal.error("no reading for '\(location)' within 15 seconds; the provider may be slow or unreachable. Try again, or watch it with `almanac watch weather --location \(location)`.")
+            throw Exit.refused
+        }
+        return snapshot
     }
 }
 

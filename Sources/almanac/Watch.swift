@@ -60,13 +60,13 @@ struct Watch: AsyncParsableCommand {
     /// One registration with one daemon: returns when that daemon leaves the bus.
     private func session(_ client: AlmanacClient, _ terminal: Terminal) async throws {
         let name = document.name
-        let updates = try await client.updates(of: name)
+        let owner = try await client.startDaemon()
+        let updates = try await client.updates(of: name, from: owner)
         let properties = try await client.propertyChanges(of: name)
         let departures = try await client.daemonChanges()
         let view = try await client.addView(name, options: viewOptions)
         Self.activeView.withLock { $0 = (client, name, view) }
         defer { Self.activeView.withLock { $0 = nil } }
-        let owner = try await client.daemonOwner()
 
         let model = try await Model(client: client, document: name, rendering: common.rendering(), location: location, podcast: podcast)
         let initial = model.initialLines()
@@ -76,8 +76,20 @@ struct Watch: AsyncParsableCommand {
             group.addTask { [model] in
                 var model = model
                 var last = initial.joined(separator: "\n")
+                var dropped = 0
                 for await message in updates {
-                    guard message.path == view, let (revision, data) = try? message.arguments(UInt64.self, [String: Value].self) else { continue }
+                    guard message.path == view, message.sender == owner,
+                          let (revision, data) = try? message.arguments(UInt64.self, [String: Value].self) else { continue }
+                    if updates.droppedCount != dropped {
+                        // Output could not keep up and updates were lost: start again from a snapshot.
+                        dropped = updates.droppedCount
+                        guard let fresh = try? await Model(client: client, document: name, rendering: model.rendering,
+                                                           location: model.location, podcast: model.podcast) else { continue }
+                        model = fresh
+                        for line in model.initialLines() { terminal.line(line) }
+                    }
+                    // GetState already covered this revision (or a newer one).
+                    guard revision > model.revision else { continue }
                     // The same reading twice in a row (say, fetched for two views) is shown once.
                     let lines = model.apply(revision: revision, data: data)
                     let text = lines.joined(separator: "\n")
@@ -114,12 +126,14 @@ struct Watch: AsyncParsableCommand {
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 Task {
-                    // Remove the view and leave; the connection closes with the process.
+                    // Ask for the view's removal without waiting (a stuck daemon must not hold up
+                    // Ctrl-C; the view also goes when the connection closes) and leave.
                     if let (client, document, view) = activeView.withLock({ $0 }) {
-                        try? await client.removeView(document, view)
+                        client.removeViewWithoutWaiting(document, view)
+                        try? await Task.sleep(for: .milliseconds(20))
                     }
                     if Terminal().isTTY { Terminal.write(STDOUT_FILENO, "\r\u{1B}[K") }
-                    Glibc.exit(0)
+                    Glibc.exit(128 + number)
                 }
             }
             source.resume()

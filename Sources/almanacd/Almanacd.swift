@@ -50,8 +50,8 @@ struct Almanacd: AsyncParsableCommand {
     var address: String?
 
     func validate() throws {
-        guard weatherInterval > 0, podcastInterval > 0 else {
-            throw ValidationError("Refresh intervals must be more than 0 seconds.")
+        for interval in [weatherInterval, podcastInterval] where !(0.1...86_400).contains(interval) {
+            throw ValidationError("Refresh intervals go from 0.1 seconds to 86400 (a day), not \(interval).")
         }
         if provider == .real {
             throw ValidationError("The 'real' provider (Open-Meteo and RSS) is not built yet; use --provider demo.")

@@ -83,6 +83,27 @@ final class FixedLocations: WeatherServiceDataSource, Sendable {
         #expect(weather.document.snapshot.state.failures["Tokyo"] == nil)
     }
 
+    @Test func placesNobodyWantsAreForgotten() async throws {
+        let weather = WeatherDocument()
+        let service = DemoWeatherService(clock: { Self.fixedDate })
+        service.dataSource = weather
+        service.delegate = weather
+        weather.document.addView(key: ViewKey("a"), options: ["location": "Paris"]) { _ in }
+        weather.document.addView(key: ViewKey("b"), options: ["location": "Atlantis"]) { _ in }
+        await service.refresh()
+        #expect(weather.document.snapshot.state.readings.keys.sorted() == ["Paris"])
+        #expect(weather.document.snapshot.state.failures.keys.sorted() == ["Atlantis"])
+        weather.document.removeView(key: ViewKey("b"))
+        let revision = try #require(weather.forgetUnwanted())
+        #expect(weather.document.snapshot.state.failures.isEmpty)
+        #expect(weather.document.snapshot.state.readings.keys.sorted() == ["Paris"])
+        #expect(weather.forgetUnwanted() == nil, "nothing more to forget")
+        // A fetch that lands after its place stopped being wanted is not kept.
+        weather.weatherService(service, didFetch: try #require(service.reading(for: "Tokyo", step: 1)))
+        #expect(weather.document.snapshot.state.readings["Tokyo"] == nil)
+        #expect(weather.document.revision == revision)
+    }
+
     @Test func demoWeatherDrifts() {
         let service = DemoWeatherService(clock: { Self.fixedDate })
         let temperatures = (1...8).compactMap { service.reading(for: "berlin", step: $0)?.temperature }

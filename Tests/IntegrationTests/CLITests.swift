@@ -41,7 +41,8 @@ import Testing
                                                             "/org/almanac/Almanac1/weather", "--method", "org.almanac.Document1.Submit", "{'units': <'imperial'>}"])
         #expect(imperial.status == 0)
         let again = try await almanac(["get", "weather", "--location", "Berlin", "--format", "{{temperature}} {{wind}} {{precipitation}}"], bus: bus)
-        #expect(again.output == "47.7°F 2 mph SSW 0.00 in\n")
+        // The first view went, and with it the place: this is a fresh reading (the third refresh).
+        #expect(again.output == "45.9°F 2 mph SSW 0.01 in\n")
         _ = daemon.stop()
     }
 
@@ -89,10 +90,17 @@ import Testing
             resumed = watcher.output.components(separatedBy: "\n").count > before + 1
         }
         #expect(resumed, "watch printed nothing after the daemon restarted:\n\(watcher.output)")
+        var lastRevision = -1
+        var restarts = 0
         for line in watcher.output.split(separator: "\n") {
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
             #expect(object?["document"] as? String == "weather", "not JSON: \(line)")
+            let revision = object?["revision"] as? Int ?? -1
+            // Revisions only grow (each printed once), except across the restart, which starts anew.
+            if revision <= lastRevision { restarts += 1 }
+            lastRevision = revision
         }
+        #expect(restarts <= 1, "revisions went backwards or repeated:\n\(watcher.output)")
         watcher.stop()
         _ = daemon.stop()
     }
@@ -118,6 +126,32 @@ import Testing
             #expect(await watcher.waitFor("°F"), "no Fahrenheit in:\n\(watcher.output)")
             watcher.stop()
         }
+        _ = daemon.stop()
+    }
+
+    @Test func watchIgnoresUpdatesFromImpostorsAndCtrlCExits130() async throws {
+        let bus = try PrivateBus()
+        let daemon = try await RunningDaemon(bus: bus)
+        let watch = try ChildProcess(URL(fileURLWithPath: Binaries.almanac), ["watch", "weather", "--location", "Oslo", "--json"], environment: bus.environment)
+        let impostor = try await Connection.connect(to: bus.address)
+        var registered = false
+        for _ in 0..<200 where !registered {
+            try await Task.sleep(for: .milliseconds(20))
+            let count = try await impostor.call(BusName("org.almanac.Almanac1"), path: ObjectPath("/org/almanac/Almanac1/weather"), interface: .properties,
+                                                method: MemberName("Get"), arguments: "org.almanac.Document1", "ViewCount").arguments(Value.self)
+            registered = count == Value.uint32(1)
+        }
+        #expect(registered)
+        try impostor.emit(path: ObjectPath("/org/almanac/Almanac1/weather/views/1"), interface: InterfaceName("org.almanac.View1"),
+                          signal: MemberName("Updated"), arguments: UInt64(999_999), ["kind": Value.string("units"), "units": .string("imperial")])
+        _ = try await impostor.call(BusName("org.almanac.Almanac1"), path: ObjectPath("/org/almanac/Almanac1/weather"), interface: InterfaceName("org.almanac.Document1"),
+                                    method: MemberName("Submit"), arguments: ["units": Value.string("imperial")])
+        try await Task.sleep(for: .milliseconds(300))
+        watch.send(SIGINT)
+        #expect(watch.wait() == 130)
+        let output = String(decoding: watch.output.readDataToEndOfFile(), as: UTF8.self)
+        #expect(!output.contains("999999"), "an impostor's update was printed:\n\(output)")
+        await impostor.close()
         _ = daemon.stop()
     }
 

@@ -131,6 +131,13 @@ import Testing
         #expect(try await submit(["locations": .array(.string, [.string(String(repeating: "x", count: 1_000_000))])]).name == .invalidArgs)
         #expect(try await property(client, Self.weatherPath, "Revision") == .uint64(0))
 
+        // The limit is in bytes: one grapheme of 60,001 scalars is refused too.
+        let combining = "a" + String(repeating: "\u{301}", count: 60_000)
+        let huge = try await #require(throws: BusError.self) {
+            _ = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("AddView"), arguments: ["location": Value.string(combining)])
+        }
+        #expect(huge.message.hasPrefix("'location' is 120001 bytes long"))
+
         let addView = try await #require(throws: BusError.self) {
             _ = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("AddView"), arguments: ["place": Value.string("Paris")])
         }
@@ -163,6 +170,35 @@ import Testing
         await client.close()
         await other.close()
         #expect(daemon.stop() == 0, "the daemon survived the bad input and exits cleanly")
+    }
+
+    @Test func placesAreForgottenWhenTheirViewsGo() async throws {
+        let bus = try PrivateBus()
+        let daemon = try await RunningDaemon(bus: bus)
+        let client = try await Connection.connect(to: bus.address)
+        for index in 0..<30 {
+            _ = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("AddView"),
+                                      arguments: ["location": Value.string("1.\(index),2")])
+        }
+        await client.close()
+        let observer = try await Connection.connect(to: bus.address)
+        var readings = -1
+        for _ in 0..<200 where readings != 0 {
+            try await Task.sleep(for: .milliseconds(20))
+            let (_, state) = try await observer.call(Self.service, path: Self.weatherPath, interface: Self.document,
+                                                     method: MemberName("GetState")) { _ in }.arguments(UInt64.self, [String: Value].self)
+            readings = (state["readings"]?.stringKeyedEntries?.count ?? -1) + (state["failures"]?.stringKeyedEntries?.count ?? 0)
+        }
+        #expect(readings == 0, "the state still holds places nobody watches")
+        await observer.close()
+        _ = daemon.stop()
+    }
+
+    @Test func refreshIntervalsOutOfRangeAreRefused() async throws {
+        let bus = try PrivateBus()
+        let result = try await Tool.runDetached(Binaries.almanacd, ["--address", bus.address, "--weather-interval", "1e19"])
+        #expect(result.status == 64)
+        #expect(result.errorOutput.contains("Refresh intervals go from 0.1 seconds"))
     }
 
     @Test func propertiesAnnounceThemselves() async throws {

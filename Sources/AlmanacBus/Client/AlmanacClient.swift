@@ -58,13 +58,31 @@ public struct AlmanacClient: Sendable {
         try await call(document, "Submit", change).arguments(UInt64.self)
     }
 
-    /// The `Updated` signals sent to this connection's views of `document`. Subscribe before
-    /// adding the view so that no update is missed.
-    public func updates(of document: DocumentName) async throws -> SignalStream {
+    /// The `Updated` signals the daemon (`from`, its unique name) sends to this connection's
+    /// views of `document`; signals from anyone else are not accepted. Subscribe before adding
+    /// the view so that no update is missed.
+    public func updates(of document: DocumentName, from daemon: BusName) async throws -> SignalStream {
         try await connection.signals(matching: MatchRule(
-            interface: BusContract.viewInterface, member: MemberName("Updated"),
+            sender: daemon, interface: BusContract.viewInterface, member: MemberName("Updated"),
             pathNamespace: BusContract.documentPath(document)
         ), bufferLimit: 256)
+    }
+
+    /// The daemon's unique name, starting it through D-Bus activation when it is installed
+    /// and not running. Throws `ServiceUnknown` when it cannot be had.
+    public func startDaemon() async throws -> BusName {
+        if let owner = try await daemonOwner() { return owner }
+        _ = try await connection.call(BusContract.serviceName, path: BusContract.rootPath, interface: .peer, method: MemberName("Ping")) { _ in }
+        guard let owner = try await daemonOwner() else {
+            throw BusError(.serviceUnknown, "almanacd started but left again.")
+        }
+        return owner
+    }
+
+    /// Removes a view without waiting for the answer (for a process about to exit).
+    public func removeViewWithoutWaiting(_ document: DocumentName, _ view: ObjectPath) {
+        try? connection.callWithoutReply(BusContract.serviceName, path: BusContract.documentPath(document),
+                                         interface: BusContract.documentInterface, method: MemberName("RemoveView")) { try $0.write(view) }
     }
 
     /// Property changes of `document` (`Loading`, `Revision`, `LastError`, `ViewCount`).

@@ -3,7 +3,7 @@ public import DBus
 /// Reads an `a{sv}` a client sent, strictly: unknown keys, wrong types, empty or oversized
 /// strings are refused with an `InvalidArgs` error that says what is allowed.
 public struct OptionsReader: Sendable {
-    /// The longest string accepted in any option.
+    /// The longest string accepted in any option, in UTF-8 bytes.
     public static let maximumStringLength = 1_024
     public static let maximumListLength = 1_000
 
@@ -60,8 +60,8 @@ public struct OptionsReader: Sendable {
 
     private func checked(_ text: String, _ key: String) throws -> String {
         guard !text.isEmpty else { throw BusError.invalidArgs("'\(key)' cannot be empty.") }
-        guard text.count <= Self.maximumStringLength else {
-            throw BusError.invalidArgs("'\(key)' is \(text.count) characters long; at most \(Self.maximumStringLength) are accepted.")
+        guard text.utf8.count <= Self.maximumStringLength else {
+            throw BusError.invalidArgs("'\(key)' is \(text.utf8.count) bytes long; at most \(Self.maximumStringLength) are accepted.")
         }
         return text
     }

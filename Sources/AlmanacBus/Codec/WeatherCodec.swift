@@ -75,6 +75,8 @@ public enum WeatherCodec {
             ["kind": .string("units"), "units": .string(units.rawValue)]
         case .savedLocations(let locations):
             ["kind": .string("savedLocations"), "savedLocations": .array(.string, locations.map(Value.string))]
+        case .forgotten(let locations):
+            ["kind": .string("forgotten"), "locations": .array(.string, locations.map(Value.string))]
         }
     }
 

@@ -29,13 +29,34 @@ public final class AlmanacServer: Sendable {
         try connection.export([rootInterface()], at: BusContract.rootPath)
         try weather.export()
         try podcasts.export()
-        let departures = try await connection.nameOwnerChanges()
+        // Only departures (the new owner is empty). Should the stream ever overflow, the
+        // views are checked against the bus instead, so no departed owner keeps a view.
+        let departures = try await connection.signals(matching: MatchRule(
+            sender: .bus, interface: .bus, member: MemberName("NameOwnerChanged"), arguments: [2: ""]
+        ), bufferLimit: 8_192)
         Task { [weak self] in
-            for await change in departures where change.newOwner == nil && change.name.isUnique {
-                guard let self else { return }
-                let removed = weather.removeViews(ownedBy: change.name) + podcasts.removeViews(ownedBy: change.name)
-                if removed > 0 { log("\(change.name) left the bus; removed its \(removed) view(s)") }
+            var dropped = 0
+            for await message in departures {
+                guard let self, let change = try? NameOwnerChange(message) else { return }
+                if change.name.isUnique { removeViews(of: change.name) }
+                if departures.droppedCount != dropped {
+                    dropped = departures.droppedCount
+                    await sweep()
+                }
             }
+        }
+    }
+
+    private func removeViews(of owner: BusName) {
+        let removed = weather.removeViews(ownedBy: owner) + podcasts.removeViews(ownedBy: owner)
+        if removed > 0 { log("\(owner) left the bus; removed its \(removed) view(s)") }
+    }
+
+    /// Removes the views of every owner no longer on the bus.
+    public func sweep() async {
+        // Only a definite "no owner" removes views; a failed question removes nothing.
+        for owner in Set(weather.owners + podcasts.owners) where (try? await connection.nameOwner(of: owner)) == .some(nil) {
+            removeViews(of: owner)
         }
     }
 

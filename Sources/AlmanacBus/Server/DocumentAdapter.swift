@@ -23,6 +23,8 @@ public protocol DocumentAdapter: Sendable {
     func submit(_ values: [String: Value], from view: ViewKey?) throws -> UInt64
     /// Fetches now what a view with `options` watches, or everything wanted when `nil`.
     func refresh(_ options: [String: String]?) async
+    /// Views came, went or changed their options.
+    func viewsChanged()
     /// The document's domain interface (`org.almanac.Weather1`, `org.almanac.Podcasts1`).
     func domainInterface(connection: Connection) throws -> Interface
 }

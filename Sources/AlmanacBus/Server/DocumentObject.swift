@@ -15,8 +15,10 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     private struct Views {
         var byPath: [ObjectPath: RemoteView] = [:]
         var nextNumber = 1
-        var loading = false
+        /// Refreshes under way; `Loading` is true while there is at least one.
+        var refreshes = 0
         var lastError = ""
+        var loading: Bool { refreshes > 0 }
     }
 
     let adapter: Adapter
@@ -54,6 +56,9 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     }
 
     public var viewCount: Int { views.withLock { $0.byPath.count } }
+
+    /// The unique names that hold views of this document.
+    public var owners: [BusName] { views.withLock { Array(Set($0.byPath.values.map(\.owner))) } }
 
     // MARK: Broadcasting
 
@@ -108,7 +113,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         adapter.document.addView(key: ViewKey(path.rawValue), options: options) { [weak self] event in
             self?.deliver(event, to: path)
         }
-        try? emitProperties([("ViewCount", .uint32(UInt32(viewCount)))])
+        announceViewCount()
         log("view \(path) added for \(owner) with \(options)")
         refreshSoon(options)
         return path
@@ -127,7 +132,8 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         }
         adapter.document.removeView(key: ViewKey(path.rawValue))
         try? connection.unexport(path)
-        try? emitProperties([("ViewCount", .uint32(UInt32(viewCount)))])
+        announceViewCount()
+        adapter.viewsChanged()
         log("view \(path) removed")
     }
 
@@ -152,6 +158,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             views.byPath[path]?.options = options
         }
         adapter.document.setOptions(options, forView: ViewKey(path.rawValue))
+        adapter.viewsChanged()
         try? connection.emitPropertiesChanged(path: path, interface: BusContract.viewInterface, changed: ["Options": .dictionary(key: .string, value: .variant, rawOptions.sorted { $0.key < $1.key }.map { .init(.string($0.key), .variant($0.value)) })])
         refreshSoon(options)
     }
@@ -192,12 +199,22 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         Task { await refresh(options) }
     }
 
-    private func setLoading(_ loading: Bool) {
-        let changed = views.withLock { views -> Bool in
-            defer { views.loading = loading }
-            return views.loading != loading
+    /// Counts refreshes under way; `Loading` flips (and is announced) only on the first
+    /// start and the last end. Announced under the lock, so announcements keep their order.
+    private func setLoading(_ starting: Bool) {
+        views.withLock { views in
+            let before = views.loading
+            views.refreshes += starting ? 1 : -1
+            if views.loading != before { try? emitProperties([("Loading", .boolean(views.loading))]) }
         }
-        if changed { try? emitProperties([("Loading", .boolean(loading))]) }
+    }
+
+    /// Announces `ViewCount`, read and sent under the lock so that the last announcement is
+    /// the current count.
+    private func announceViewCount() {
+        views.withLock { views in
+            try? emitProperties([("ViewCount", .uint32(UInt32(views.byPath.count)))])
+        }
     }
 
     // MARK: Interfaces

@@ -40,6 +40,8 @@ public struct PodcastsAdapter: DocumentAdapter {
         await service.refresh(options?[PodcastsDocument.podcastOption].map { [$0] })
     }
 
+    public func viewsChanged() {}
+
     public func domainInterface(connection: Connection) throws -> Interface {
         let podcasts = self.podcasts
         return try Interface("org.almanac.Podcasts1", properties: [

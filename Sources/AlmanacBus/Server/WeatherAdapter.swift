@@ -30,7 +30,9 @@ public struct WeatherAdapter: DocumentAdapter {
     public func submit(_ values: [String: Value], from view: ViewKey?) throws -> UInt64 {
         let submission = try WeatherCodec.submission(values)
         do {
-            return try weather.submit(submission, from: view)
+            let revision = try weather.submit(submission, from: view)
+            if case .savedLocations = submission { return weather.forgetUnwanted() ?? revision }
+            return revision
         } catch let error as SubmissionError {
             throw BusError.invalidArgs(error.message)
         }
@@ -44,6 +46,8 @@ public struct WeatherAdapter: DocumentAdapter {
             await service.refresh(nil)
         }
     }
+
+    public func viewsChanged() { weather.forgetUnwanted() }
 
     public func domainInterface(connection: Connection) throws -> Interface {
         let weather = self.weather

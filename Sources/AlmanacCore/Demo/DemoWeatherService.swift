@@ -38,7 +38,7 @@ public final class DemoWeatherService: WeatherService, Sendable {
                 delegate.weatherService(self, didFetch: reading)
             } else {
                 delegate.weatherService(self, didFailToFetch: location, error: DemoError(
-                    "The demo provider does not know '\(location)'. It knows: \(Self.knownPlaces.joined(separator: ", "))."
+                    "The demo provider does not know '\(location.prefix(80))'. It knows: \(Self.knownPlaces.joined(separator: ", "))."
                 ))
             }
         }

@@ -8,13 +8,15 @@ public enum WeatherChange: Sendable, Hashable {
     case units(Units)
     /// The user's saved places changed.
     case savedLocations([String])
+    /// Nobody wants these places any more: their readings and failures were dropped.
+    case forgotten([String])
 
     /// The location this change concerns, when it concerns one place.
     public var location: String? {
         switch self {
         case .reading(let reading): reading.location
         case .failed(let location, _): location
-        case .units, .savedLocations: nil
+        case .units, .savedLocations, .forgotten: nil
         }
     }
 }

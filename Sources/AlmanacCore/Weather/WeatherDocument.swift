@@ -31,6 +31,8 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     // MARK: Delegate
 
     public func weatherService(_ service: any WeatherService, didFetch reading: WeatherReading) {
+        // A fetch that finishes after every view of its place has gone is not kept.
+        guard wantedLocations.contains(reading.location) else { return }
         document.update { state in
             state.readings[reading.location] = reading
             state.failures[reading.location] = nil
@@ -39,11 +41,28 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     }
 
     public func weatherService(_ service: any WeatherService, didFailToFetch location: String, error: any Error) {
+        guard wantedLocations.contains(location) else { return }
         let message = String(describing: error)
         document.update { state in
             guard state.failures[location] != message else { return nil }
             state.failures[location] = message
             return .failed(location: location, message: message)
+        }
+    }
+
+    /// Drops the readings and failures of places no view and no saved location wants, so the
+    /// state cannot grow with every place a client ever asked for. Call when views go or change.
+    @discardableResult
+    public func forgetUnwanted() -> UInt64? {
+        let wanted = Set(wantedLocations)
+        return document.update { state in
+            let unwanted = Set(state.readings.keys).union(state.failures.keys).subtracting(wanted).sorted()
+            guard !unwanted.isEmpty else { return nil }
+            for location in unwanted {
+                state.readings[location] = nil
+                state.failures[location] = nil
+            }
+            return .forgotten(unwanted)
         }
     }
 

@@ -20,8 +20,8 @@ public enum WeatherSubmission: Sendable, Hashable {
         for location in locations {
             let trimmed = location.trimmed
             guard !trimmed.isEmpty else { throw SubmissionError("A saved location cannot be empty.") }
-            guard trimmed.count <= Self.maximumLocationLength else {
-                throw SubmissionError("A location name can be at most \(Self.maximumLocationLength) characters long.")
+            guard trimmed.utf8.count <= Self.maximumLocationLength else {
+                throw SubmissionError("A location name can be at most \(Self.maximumLocationLength) bytes long.")
             }
             if !cleaned.contains(trimmed) { cleaned.append(trimmed) }
         }

@@ -7,7 +7,8 @@ public struct NameOwnerChange: Sendable, Hashable {
     /// The unique name that owns it now, or `nil` if it was released (or its owner left).
     public var newOwner: BusName?
 
-    init(_ message: Message) throws {
+    /// Reads a `NameOwnerChanged` signal.
+    public init(_ message: Message) throws {
         let (name, old, new) = try message.arguments(String.self, String.self, String.self)
         self.name = try BusName(name)
         oldOwner = old.isEmpty ? nil : try BusName(old)
