@@ -1,0 +1,71 @@
+import AlmanacBus
+import AlmanacCore
+import DBus
+import Foundation
+import Testing
+
+@Suite struct CodecTests {
+    static let reading = WeatherReading(
+        location: "Berlin", placeName: "Berlin, Germany", latitude: 52.52, longitude: 13.41, temperature: 9.5,
+        apparentTemperature: 7.25, humidity: 81, windSpeed: 14.4, windDirection: 250, precipitation: 0.2,
+        weatherCode: 61, isDay: false, observedAt: Date(timeIntervalSince1970: 1_800_000_000)
+    )
+
+    @Test func weatherStateRoundTrips() {
+        let state = WeatherState(units: .imperial, savedLocations: ["Berlin", "Paris"], readings: ["Berlin": Self.reading],
+                                 failures: ["Atlantis": "unknown place"])
+        #expect(WeatherCodec.decodeState(WeatherCodec.encode(state)) == state)
+        #expect(WeatherCodec.decodeReading(WeatherCodec.encode(Self.reading)) == Self.reading)
+    }
+
+    @Test func aViewHearsOnlyItsPlaceButEveryUnitChange() {
+        let reading = WeatherChange.reading(Self.reading)
+        #expect(WeatherCodec.slice(reading, forLocation: "Berlin")?["kind"] == .string("reading"))
+        #expect(WeatherCodec.slice(reading, forLocation: "Paris") == nil)
+        #expect(WeatherCodec.slice(reading, forLocation: nil) != nil)
+        #expect(WeatherCodec.slice(.units(.metric), forLocation: "Paris")?["units"] == .string("metric"))
+        #expect(WeatherCodec.slice(.failed(location: "Paris", message: "x"), forLocation: "Berlin") == nil)
+    }
+
+    @Test func weatherSubmissionsAreReadStrictly() throws {
+        #expect(try WeatherCodec.submission(["units": .string("imperial")]) == .units(.imperial))
+        #expect(try WeatherCodec.submission(["locations": .array(.string, [.string("Oslo")])]) == .savedLocations(["Oslo"]))
+        func refusal(_ values: [String: Value]) throws -> String {
+            try #require(throws: BusError.self) { _ = try WeatherCodec.submission(values) }.message
+        }
+        #expect(try refusal([:]).hasPrefix("Submit one change at a time"))
+        #expect(try refusal(["units": .string("metric"), "locations": .array(.string, [])]).hasPrefix("Submit one change at a time"))
+        #expect(try refusal(["units": .string("kelvin")]) == "'units' must be \"metric\" or \"imperial\", not \"kelvin\".")
+        #expect(try refusal(["locations": .array(.int32, [.int32(1)])]) == "'locations' must be a list of strings (as), not 'ai'.")
+        #expect(try refusal(["colour": .string("red")]) == "Unknown weather submission key 'colour'; accepted: units, locations.")
+    }
+
+    @Test func podcastsStateRoundTripsAndSlicesByPodcast() {
+        let podcast = Podcast(id: "p", title: "Show", author: "A", feedURL: "demo:p")
+        let episode = Episode(id: "e1", podcastID: "p", title: "One", published: Date(timeIntervalSince1970: 1_800_000_000),
+                              duration: 61, isNew: false, played: true, position: 12.5)
+        let state = PodcastsState(podcasts: ["p": podcast], episodes: ["e1": episode])
+        #expect(PodcastsCodec.decodeState(PodcastsCodec.encode(state)) == state)
+        let play = PodcastsChange.playState(episodeID: "e1", played: true, position: 3)
+        #expect(PodcastsCodec.slice(play, forPodcast: "p", in: state) != nil)
+        #expect(PodcastsCodec.slice(play, forPodcast: "other", in: state) == nil)
+        #expect(PodcastsCodec.slice(.newEpisodes(podcastID: "other", []), forPodcast: "p", in: state) == nil)
+    }
+
+    @Test func podcastSubmissionsNeedAnEpisodeAndTakeAnyNumber() throws {
+        let submission = try PodcastsCodec.submission(["episode": .string("e1"), "position": .uint32(30), "played": .boolean(false)])
+        #expect(submission == PlayStateSubmission(episodeID: "e1", played: false, position: 30))
+        #expect(throws: BusError.self) { _ = try PodcastsCodec.submission(["played": .boolean(true)]) }
+        #expect(throws: BusError.self) { _ = try PodcastsCodec.submission(["episode": .string("e1"), "position": .double(.infinity)]) }
+        #expect(throws: BusError.self) { _ = try PodcastsCodec.submission(["episode": .string("e1"), "played": .string("yes")]) }
+    }
+
+    @Test func optionStringsAreLimitedInBytes() throws {
+        let reader = try OptionsReader(["location": .string(String(repeating: "é", count: 513))], allowed: ["location"], what: "view option")
+        let error = try #require(throws: BusError.self) { _ = try reader.string("location") }
+        #expect(error.message == "'location' is 1026 bytes long; at most 1024 are accepted.")
+        let fits = try OptionsReader(["location": .string(String(repeating: "é", count: 512))], allowed: ["location"], what: "view option")
+        #expect(try fits.string("location")?.count == 512)
+        #expect(throws: BusError.self) { _ = try OptionsReader(["x": .string("y")], allowed: [], what: "view option") }
+    }
+}
