@@ -29,10 +29,4 @@ public struct ObjectPath: ValidatedName, Comparable, CustomStringConvertible {
         guard rawValue != "/", let slash = rawValue.lastIndex(of: "/") else { return nil }
         return slash == rawValue.startIndex ? .root : ObjectPath(unchecked: String(rawValue[..<slash]))
     }
-
-    /// The last element, or the empty string for the root.
-    public var lastElement: String {
-        guard let slash = rawValue.lastIndex(of: "/") else { return rawValue }
-        return String(rawValue[rawValue.index(after: slash)...])
-    }
 }

@@ -68,12 +68,4 @@ public indirect enum ValueType: Hashable, Sendable, CustomStringConvertible {
         case .variant: 118     // v
         }
     }
-
-    /// Whether arrays of this type can be read and written as one block (`get_fixed_array`).
-    var isFixed: Bool {
-        switch self {
-        case .byte, .boolean, .int16, .uint16, .int32, .uint32, .int64, .uint64, .double: true
-        default: false
-        }
-    }
 }
