@@ -51,7 +51,7 @@ install: deps
 	mkdir -p "$(UNITDIR)" "$(DBUSDIR)"
 	sed 's|%h/.local/bin|$(BINDIR)|' systemd/almanacd.service > "$(UNITDIR)/almanacd.service"
 	sed 's|@bindir@|$(BINDIR)|' systemd/org.almanac.Almanac1.service > "$(DBUSDIR)/org.almanac.Almanac1.service"
-	-systemctl --user daemon-reload
+	@systemctl --user daemon-reload 2>/dev/null || echo "(no systemd user manager here: run 'systemctl --user daemon-reload' in your desktop session)"
 	@echo "Installed. Start it with: systemctl --user enable --now almanacd"
 
 clean:
