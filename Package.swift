@@ -24,8 +24,9 @@ let package = Package(
         .target(name: "AlmanacCore"),
         .target(name: "AlmanacViews", dependencies: ["AlmanacCore"]),
         .target(name: "AlmanacBus", dependencies: ["AlmanacCore", "DBus"]),
+        .target(name: "AlmanacServices", dependencies: ["AlmanacCore"]),
         .executableTarget(name: "almanacd", dependencies: [
-            "AlmanacBus", "AlmanacCore",
+            "AlmanacBus", "AlmanacCore", "AlmanacServices",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -37,6 +38,7 @@ let package = Package(
         .executableTarget(name: "dbus-demo", dependencies: ["DBus", "DBusTestSupport"], path: "Examples/dbus-demo"),
         .testTarget(name: "AlmanacCoreTests", dependencies: ["AlmanacCore"]),
         .testTarget(name: "AlmanacViewsTests", dependencies: ["AlmanacViews", "AlmanacCore"]),
+        .testTarget(name: "AlmanacServicesTests", dependencies: ["AlmanacServices", "AlmanacCore", "DBusTestSupport"]),
         .testTarget(name: "AlmanacBusTests", dependencies: ["AlmanacBus", "AlmanacCore", "DBus"]),
         .testTarget(name: "IntegrationTests", dependencies: ["DBus", "DBusTestSupport", "almanacd", "almanac"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "CDBus", "DBusTestSupport"]),

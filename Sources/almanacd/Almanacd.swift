@@ -26,8 +26,14 @@ struct Almanacd: AsyncParsableCommand {
         case demo, real
     }
 
-    @Option(help: "Where data comes from: 'demo' simulates weather and podcasts offline; 'real' uses Open-Meteo and RSS feeds.")
-    var provider: Provider = .demo
+    @Option(help: "Where data comes from: 'real' uses Open-Meteo (podcast feeds come later); 'demo' simulates weather and podcasts offline.")
+    var provider: Provider = .real
+
+    @Option(help: "Open-Meteo forecast API base URL (or ALMANAC_WEATHER_URL); /v1/forecast is appended.")
+    var weatherURL: String?
+
+    @Option(help: "Open-Meteo geocoding API base URL (or ALMANAC_GEOCODING_URL); /v1/search is appended.")
+    var geocodingURL: String?
 
     @Option(help: "Folder for settings and data (default: $XDG_STATE_HOME/almanac).")
     var stateDir: String?
@@ -53,8 +59,11 @@ struct Almanacd: AsyncParsableCommand {
         for interval in [weatherInterval, podcastInterval] where !(0.1...86_400).contains(interval) {
             throw ValidationError("Refresh intervals go from 0.1 seconds to 86400 (a day), not \(interval).")
         }
-        if provider == .real {
-            throw ValidationError("The 'real' provider (Open-Meteo and RSS) is not built yet; use --provider demo.")
+        for (option, text) in [("--weather-url", weatherURL), ("--geocoding-url", geocodingURL)] {
+            guard let text else { continue }
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+                throw ValidationError("\(option) needs an http or https URL such as https://api.open-meteo.com, not '\(text)'.")
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 import AlmanacBus
 import AlmanacCore
+import AlmanacServices
 import DBus
 import Dispatch
 import Foundation
@@ -36,13 +37,17 @@ struct Daemon {
 
         let weather = WeatherDocument()
         let podcasts = PodcastsDocument()
-        let weatherService = DemoWeatherService()
+        let weatherService = makeWeatherService()
+        // Real podcast feeds come with the podcast library (issue 5); until then the real
+        // provider serves no subscriptions and the demo catalogue is for --provider demo.
         let podcastService = DemoPodcastService()
         weatherService.dataSource = weather
         weatherService.delegate = weather
         podcastService.dataSource = podcasts
         podcastService.delegate = podcasts
-        for podcast in DemoPodcastService.catalogue { podcasts.subscribe(podcast) }
+        if options.provider == .demo {
+            for podcast in DemoPodcastService.catalogue { podcasts.subscribe(podcast) }
+        }
 
         let log = logger
         let server = AlmanacServer(
@@ -84,6 +89,20 @@ struct Daemon {
         case .disconnected:
             logger.error("lost the connection to the bus; exiting so that the service manager can restart almanacd")
             return 1
+        }
+    }
+
+    private func makeWeatherService() -> any WeatherService {
+        switch options.provider {
+        case .demo:
+            return DemoWeatherService()
+        case .real:
+            let environment = ProcessInfo.processInfo.environment
+            let weatherURL = options.weatherURL ?? environment["ALMANAC_WEATHER_URL"] ?? "https://api.open-meteo.com"
+            let geocodingURL = options.geocodingURL ?? environment["ALMANAC_GEOCODING_URL"] ?? "https://geocoding-api.open-meteo.com"
+            logger.info("weather from \(weatherURL), places from \(geocodingURL)")
+            return OpenMeteoWeatherService(weatherURL: URL(string: weatherURL) ?? URL(string: "https://api.open-meteo.com")!,
+                                           geocodingURL: URL(string: geocodingURL) ?? URL(string: "https://geocoding-api.open-meteo.com")!)
         }
     }
 

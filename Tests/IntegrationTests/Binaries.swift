@@ -17,7 +17,7 @@ final class RunningDaemon: @unchecked Sendable {
     let arguments: [String]
 
     /// Starts the daemon and waits until it owns its name.
-    init(bus: PrivateBus, arguments: [String] = ["--weather-interval", "3600", "--podcast-interval", "3600"]) async throws {
+    init(bus: PrivateBus, arguments: [String] = ["--provider", "demo", "--weather-interval", "3600", "--podcast-interval", "3600"]) async throws {
         self.bus = bus
         self.arguments = arguments
         process = try Self.launch(bus, arguments)

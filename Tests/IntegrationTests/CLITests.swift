@@ -46,6 +46,25 @@ import Testing
         _ = daemon.stop()
     }
 
+    @Test func theRealProviderReadsOpenMeteoFromAConfiguredServer() async throws {
+        let script = URL(fileURLWithPath: Self.repository).appendingPathComponent("Tests/Fixtures/open_meteo_server.py").path
+        let server = try FixtureServer(script: script)
+        let bus = try PrivateBus()
+        let daemon = try await RunningDaemon(bus: bus, arguments: [
+            "--provider", "real", "--weather-url", server.baseURL.absoluteString, "--geocoding-url", server.baseURL.absoluteString,
+            "--weather-interval", "3600", "--podcast-interval", "3600",
+        ])
+        let berlin = try await almanac(["get", "weather", "--location", "Berlin", "--format", "{{place}} {{temperature}} {{condition}}"], bus: bus)
+        #expect(berlin.status == 0, "\(berlin.errorOutput)")
+        #expect(berlin.output == "Berlin, Land Berlin, Germany 5.3°C Overcast\n")
+        let atlantis = try await almanac(["get", "weather", "--location", "Atlantis"], bus: bus)
+        #expect(atlantis.status == 65)
+        #expect(atlantis.errorOutput.contains("No place called 'Atlantis' was found"))
+        let status = try await almanac(["status"], bus: bus)
+        #expect(status.output.contains("(provider: real)"))
+        _ = daemon.stop()
+    }
+
     @Test func getForAnUnknownPlaceFailsClearly() async throws {
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)
@@ -78,7 +97,7 @@ import Testing
 
     @Test func watchPrintsJSONPerUpdateAndSurvivesADaemonRestart() async throws {
         let bus = try PrivateBus()
-        let daemon = try await RunningDaemon(bus: bus, arguments: ["--weather-interval", "0.2", "--podcast-interval", "3600"])
+        let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "demo", "--weather-interval", "0.2", "--podcast-interval", "3600"])
         let watcher = try Tool.Background(Binaries.almanac, ["watch", "weather", "--location", "Tokyo", "--json"], environment: bus.environment)
         #expect(await watcher.waitFor("\"place\":\"Tokyo\""))
         try await daemon.restart()

@@ -199,6 +199,9 @@ import Testing
         let result = try await Tool.runDetached(Binaries.almanacd, ["--address", bus.address, "--weather-interval", "1e19"])
         #expect(result.status == 64)
         #expect(result.errorOutput.contains("Refresh intervals go from 0.1 seconds"))
+        let badURL = try await Tool.runDetached(Binaries.almanacd, ["--address", bus.address, "--weather-url", "ftp://example"])
+        #expect(badURL.status == 64)
+        #expect(badURL.errorOutput.contains("--weather-url needs an http or https URL"))
     }
 
     @Test func propertiesAnnounceThemselves() async throws {

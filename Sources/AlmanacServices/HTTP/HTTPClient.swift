@@ -1,0 +1,60 @@
+public import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A small HTTP GET client over URLSession: an identifying User-Agent, a timeout, gzip
+/// (URLSession asks for and inflates it), and errors that say what failed.
+public struct HTTPClient: Sendable {
+    /// What a GET returned.
+    public struct Response: Sendable {
+        public let status: Int
+        public let body: Data
+        public let headers: [String: String]
+    }
+
+    public static let userAgent = "almanacd/0.1.0 (+https://github.com/almanac; a per-user weather and podcast daemon)"
+
+    private let session: URLSession
+    private let timeout: Double
+
+    public init(timeout: Double = 20) {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout * 2
+        configuration.httpAdditionalHeaders = ["User-Agent": Self.userAgent, "Accept": "application/json"]
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        session = URLSession(configuration: configuration)
+        self.timeout = timeout
+    }
+
+    /// Fetches `url`; throws `FetchError` for transport failures and for statuses other than 2xx.
+    public func get(_ url: URL, headers: [String: String] = [:]) async throws -> Response {
+        var request = URLRequest(url: url, timeoutInterval: timeout)
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: request)
+        } catch {
+            throw FetchError("Could not reach \(url.host ?? url.absoluteString): \(error.localizedDescription)")
+        }
+        guard let http = response as? HTTPURLResponse else {
+            throw FetchError("\(url.host ?? "The server") did not answer over HTTP.")
+        }
+        var headers: [String: String] = [:]
+        for (key, value) in http.allHeaderFields {
+            if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
+        }
+        guard (200..<300).contains(http.statusCode) || http.statusCode == 304 else {
+            throw FetchError("\(url.host ?? "The server") answered HTTP \(http.statusCode).")
+        }
+        return Response(status: http.statusCode, body: data, headers: headers)
+    }
+}
+
+/// Fetching failed; the message says where and why.
+public struct FetchError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,73 @@
+import AlmanacCore
+@testable import AlmanacServices
+import DBusTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+final class RecordingDelegate: WeatherServiceDelegate, Sendable {
+    let readings = Mutex<[WeatherReading]>([])
+    let failures = Mutex<[String: String]>([:])
+    func weatherService(_ service: any WeatherService, didFetch reading: WeatherReading) { readings.withLock { $0.append(reading) } }
+    func weatherService(_ service: any WeatherService, didFailToFetch location: String, error: any Error) {
+        failures.withLock { $0[location] = "\(error)" }
+    }
+}
+
+/// Against a real local HTTP server that answers like Open-Meteo.
+@Suite struct OpenMeteoWeatherServiceTests {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/open_meteo_server.py").path
+
+    func service(_ server: FixtureServer) -> (OpenMeteoWeatherService, RecordingDelegate) {
+        let service = OpenMeteoWeatherService(weatherURL: server.baseURL, geocodingURL: server.baseURL, http: HTTPClient(timeout: 10))
+        let delegate = RecordingDelegate()
+        service.delegate = delegate
+        return (service, delegate)
+    }
+
+    @Test func geocodesAPlaceAndReadsItsCurrentWeather() async throws {
+        let server = try FixtureServer(script: Self.script)
+        let (service, delegate) = service(server)
+        await service.refresh(["Berlin"])
+        let reading = try #require(delegate.readings.withLock { $0.first })
+        #expect(reading.location == "Berlin")
+        #expect(reading.placeName == "Berlin, Land Berlin, Germany")
+        #expect(reading.latitude == 52.52437 && reading.longitude == 13.41053)
+        #expect(reading.temperature == 5.3 && reading.apparentTemperature == -0.4)
+        #expect(reading.humidity == 85 && reading.windSpeed == 11.2 && reading.windDirection == 250)
+        #expect(reading.weatherCode == 3 && !reading.isDay && reading.precipitation == 0.3)
+        // 04:15 at UTC+1 is 03:15 UTC.
+        #expect(reading.observedAt == Date(timeIntervalSince1970: 1_795_317_300))
+    }
+
+    @Test func coordinatesSkipGeocoding() async throws {
+        let server = try FixtureServer(script: Self.script)
+        let (service, delegate) = service(server)
+        await service.refresh(["48.85, 2.35"])
+        let reading = try #require(delegate.readings.withLock { $0.first })
+        #expect(reading.latitude == 48.85 && reading.temperature == 4.9)
+        await service.refresh(["95,0"])
+        #expect(delegate.failures.withLock { $0["95,0"] }?.contains("not a place on Earth") == true)
+    }
+
+    @Test func failuresAreReportedWithReasonsAPersonCanActOn() async throws {
+        let server = try FixtureServer(script: Self.script)
+        let (service, delegate) = service(server)
+        await service.refresh(["Atlantis", "Broken", "66.6,0"])
+        let failures = delegate.failures.withLock { $0 }
+        #expect(failures["Atlantis"] == "No place called 'Atlantis' was found. Check the spelling, or give coordinates such as 52.52,13.41.")
+        #expect(failures["Broken"] == "127.0.0.1 answered HTTP 500.")
+        #expect(failures["66.6,0"] == "The weather service sent an answer that is not the forecast JSON it should be.")
+        #expect(delegate.readings.withLock { $0.isEmpty })
+    }
+
+    @Test func anUnreachableServerIsAFailureNotACrash() async throws {
+        let service = OpenMeteoWeatherService(weatherURL: URL(string: "http://127.0.0.1:9")!, geocodingURL: URL(string: "http://127.0.0.1:9")!,
+                                              http: HTTPClient(timeout: 5))
+        let delegate = RecordingDelegate()
+        service.delegate = delegate
+        await service.refresh(["Berlin"])
+        #expect(delegate.failures.withLock { $0["Berlin"] }?.hasPrefix("Could not reach 127.0.0.1") == true)
+    }
+}
