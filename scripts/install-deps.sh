@@ -9,7 +9,7 @@ packages=(
   libglib2.0-bin systemd        # gdbus, busctl, systemd-analyze: clients nobody here wrote
   python3 python3-dbus          # a D-Bus library of another language, for interop tests
   valgrind tmux                 # leak checks, terminal tests
-  libcurl4                      # FoundationNetworking's HTTP, for the weather provider
+  libcurl4 libcurl4-openssl-dev # FoundationNetworking's HTTP (the -dev package for static builds: make install)
 )
 
 missing=()
