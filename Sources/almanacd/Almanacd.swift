@@ -46,17 +46,21 @@ struct Almanacd: AsyncParsableCommand {
     @Option(help: "How much to log.")
     var logLevel: LogLevel = .info
 
-    @Option(help: "Seconds between weather refreshes.")
-    var weatherInterval: Double = 3
+    @Option(help: "Seconds between weather refreshes (default: 900 with the real provider, 3 with demo).")
+    var weatherInterval: Double?
 
-    @Option(help: "Seconds between podcast feed refreshes.")
-    var podcastInterval: Double = 5
+    @Option(help: "Seconds between podcast feed refreshes (default: 3600 with the real provider, 5 with demo).")
+    var podcastInterval: Double?
+
+    /// The weather cadence in force: Open-Meteo is polled every 15 minutes unless told otherwise.
+    var effectiveWeatherInterval: Double { weatherInterval ?? (provider == .real ? 900 : 3) }
+    var effectivePodcastInterval: Double { podcastInterval ?? (provider == .real ? 3_600 : 5) }
 
     @Option(help: "A D-Bus address to use instead of the session bus (for tests).")
     var address: String?
 
     func validate() throws {
-        for interval in [weatherInterval, podcastInterval] where !(0.1...86_400).contains(interval) {
+        for interval in [effectiveWeatherInterval, effectivePodcastInterval] where !(0.1...86_400).contains(interval) {
             throw ValidationError("Refresh intervals go from 0.1 seconds to 86400 (a day), not \(interval).")
         }
         for (option, text) in [("--weather-url", weatherURL), ("--geocoding-url", geocodingURL)] {

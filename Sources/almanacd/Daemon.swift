@@ -72,8 +72,8 @@ struct Daemon {
         let polling = Task {
             await server.refreshAll()
             await withTaskGroup(of: Void.self) { group in
-                group.addTask { await Self.every(options.weatherInterval) { await server.weather.refresh() } }
-                group.addTask { await Self.every(options.podcastInterval) { await server.podcasts.refresh() } }
+                group.addTask { await Self.every(options.effectiveWeatherInterval) { await server.weather.refresh() } }
+                group.addTask { await Self.every(options.effectivePodcastInterval) { await server.podcasts.refresh() } }
             }
         }
 
