@@ -74,6 +74,8 @@ struct Daemon {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await Self.every(options.effectiveWeatherInterval) { await server.weather.refresh() } }
                 group.addTask { await Self.every(options.effectivePodcastInterval) { await server.podcasts.refresh() } }
+                // A safety net behind the departure stream: views whose owner left are removed within a minute.
+                group.addTask { await Self.every(60) { await server.sweep() } }
             }
         }
 
