@@ -4,8 +4,7 @@ import Synchronization
 /// An offline podcast provider for `--provider demo` and tests: a small catalogue that gains
 /// an episode now and then.
 public final class DemoPodcastService: PodcastService, Sendable {
-    private let dataSourceReference = WeakReference<any PodcastServiceDataSource>()
-    private let delegateReference = WeakReference<any PodcastServiceDelegate>()
+    public let links = ServiceLinks<any PodcastServiceDataSource, any PodcastServiceDelegate>()
     private let step = Atomic<Int>(0)
     /// A new episode appears every `newEpisodeEvery` refreshes.
     private let newEpisodeEvery: Int
@@ -15,16 +14,6 @@ public final class DemoPodcastService: PodcastService, Sendable {
     public init(newEpisodeEvery: Int = 3, now: Date = Date()) {
         self.newEpisodeEvery = max(1, newEpisodeEvery)
         start = now.addingTimeInterval(-10 * 86_400)
-    }
-
-    public var dataSource: (any PodcastServiceDataSource)? {
-        get { dataSourceReference.object }
-        set { dataSourceReference.object = newValue }
-    }
-
-    public var delegate: (any PodcastServiceDelegate)? {
-        get { delegateReference.object }
-        set { delegateReference.object = newValue }
     }
 
     /// The demo catalogue's podcasts, to subscribe to at start.

@@ -7,23 +7,12 @@ import Glibc
 /// An offline weather provider for `--provider demo` and tests: weather for a few known
 /// places that drifts a little on every refresh. Deterministic for a given step count.
 public final class DemoWeatherService: WeatherService, Sendable {
-    private let dataSourceReference = WeakReference<any WeatherServiceDataSource>()
-    private let delegateReference = WeakReference<any WeatherServiceDelegate>()
+    public let links = ServiceLinks<any WeatherServiceDataSource, any WeatherServiceDelegate>()
     private let step = Atomic<Int>(0)
     private let clock: @Sendable () -> Date
 
     public init(clock: @escaping @Sendable () -> Date = { Date() }) {
         self.clock = clock
-    }
-
-    public var dataSource: (any WeatherServiceDataSource)? {
-        get { dataSourceReference.object }
-        set { dataSourceReference.object = newValue }
-    }
-
-    public var delegate: (any WeatherServiceDelegate)? {
-        get { delegateReference.object }
-        set { delegateReference.object = newValue }
     }
 
     /// The names the demo knows, for error messages and help.

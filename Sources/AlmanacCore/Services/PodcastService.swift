@@ -1,10 +1,24 @@
 /// Fetches podcast feeds. It asks its data source which feeds to refresh and reports what it
 /// found, or why it failed, to its delegate; both are weak.
 public protocol PodcastService: AnyObject, Sendable {
-    var dataSource: (any PodcastServiceDataSource)? { get set }
-    var delegate: (any PodcastServiceDelegate)? { get set }
+    /// The weak links to the data source and the delegate.
+    var links: ServiceLinks<any PodcastServiceDataSource, any PodcastServiceDelegate> { get }
     /// Refreshes `podcastIDs`, or every feed the data source wants when `nil`.
     func refresh(_ podcastIDs: [String]?) async
+}
+
+extension PodcastService {
+    /// Which feeds to refresh (held weakly).
+    public var dataSource: (any PodcastServiceDataSource)? {
+        get { links.dataSource }
+        set { links.dataSource = newValue }
+    }
+
+    /// Who hears what the feeds said (held weakly).
+    public var delegate: (any PodcastServiceDelegate)? {
+        get { links.delegate }
+        set { links.delegate = newValue }
+    }
 }
 
 /// Tells a podcast service which feeds to refresh.

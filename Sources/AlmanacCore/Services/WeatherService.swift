@@ -1,10 +1,24 @@
 /// Fetches weather. It asks its data source which places are wanted and reports each result
 /// or failure to its delegate; both are weak, so the service never keeps its owner alive.
 public protocol WeatherService: AnyObject, Sendable {
-    var dataSource: (any WeatherServiceDataSource)? { get set }
-    var delegate: (any WeatherServiceDelegate)? { get set }
+    /// The weak links to the data source and the delegate.
+    var links: ServiceLinks<any WeatherServiceDataSource, any WeatherServiceDelegate> { get }
     /// Fetches now: `locations`, or every location the data source wants when `nil`.
     func refresh(_ locations: [String]?) async
+}
+
+extension WeatherService {
+    /// What to fetch (held weakly).
+    public var dataSource: (any WeatherServiceDataSource)? {
+        get { links.dataSource }
+        set { links.dataSource = newValue }
+    }
+
+    /// Who hears what was fetched (held weakly).
+    public var delegate: (any WeatherServiceDelegate)? {
+        get { links.delegate }
+        set { links.delegate = newValue }
+    }
 }
 
 /// Tells a weather service what to fetch.

@@ -7,8 +7,7 @@ import Synchronization
 /// `"52.52,13.41"` skip geocoding. Both base URLs are settings, so tests point them at a
 /// local server.
 public final class OpenMeteoWeatherService: WeatherService, Sendable {
-    private let dataSourceReference = WeakReference<any WeatherServiceDataSource>()
-    private let delegateReference = WeakReference<any WeatherServiceDelegate>()
+    public let links = ServiceLinks<any WeatherServiceDataSource, any WeatherServiceDelegate>()
     private let weatherURL: URL
     private let geocodingURL: URL
     private let http: HTTPClient
@@ -27,16 +26,6 @@ public final class OpenMeteoWeatherService: WeatherService, Sendable {
         self.weatherURL = weatherURL
         self.geocodingURL = geocodingURL
         self.http = http
-    }
-
-    public var dataSource: (any WeatherServiceDataSource)? {
-        get { dataSourceReference.object }
-        set { dataSourceReference.object = newValue }
-    }
-
-    public var delegate: (any WeatherServiceDelegate)? {
-        get { delegateReference.object }
-        set { delegateReference.object = newValue }
     }
 
     public func refresh(_ locations: [String]? = nil) async {
