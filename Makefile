@@ -2,6 +2,7 @@
 
 SWIFT ?= swift
 SWIFT_FLAGS ?=
+TEST_TIMEOUT ?= 1200
 
 .PHONY: all deps build test demo dbus-demo leakcheck install clean
 
@@ -22,7 +23,9 @@ build: deps
 test: deps
 	$(SWIFT) build $(SWIFT_FLAGS)
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
-	$(SWIFT) test --skip-build $(SWIFT_FLAGS)
+	@# A hung test must fail the run in minutes, not use up CI's whole budget.
+	timeout --kill-after=30 $(TEST_TIMEOUT) $(SWIFT) test --skip-build $(SWIFT_FLAGS) \
+		|| { status=$$?; [ $$status -ne 124 ] || echo "make test: the suite did not finish within $(TEST_TIMEOUT) s (a test hangs)"; exit $$status; }
 	$(MAKE) --no-print-directory leakcheck
 
 # The main job: almanacd on the offline demo provider and `almanac watch weather`, live.

@@ -12,7 +12,7 @@ dbus-daemon --session --nofork --print-address=3 --address="unix:path=$work/bus"
 bus=$!
 for _ in $(seq 50); do [ -s "$work/address" ] && break; sleep 0.05; done
 
-if valgrind --quiet --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite \
+if timeout --kill-after=10 900 valgrind --quiet --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite \
      --error-exitcode=99 "$bin/dbus-soak" "$(head -1 "$work/address")" > "$work/log" 2>&1; then
   tail -1 "$work/log"
   echo "leakcheck: no definite leaks and no memory errors under valgrind"

@@ -12,15 +12,25 @@ public final class ChildProcess: @unchecked Sendable {
     public let errorOutput: FileHandle?
     private let lock = NSLock()
     private var status: Int32?
+    /// Held from creating a child's pipes to closing the parent's copies of their write ends.
+    private static let spawning = NSLock()
 
     /// Starts `executable` with `arguments`; `environment` replaces the current one when given.
     public init(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
                 captureErrors: Bool = false, input: FileHandle? = nil) throws {
+        // Tests start children from many threads at once. A pipe end that leaked into another
+        // test's long-lived child (a bus, a tmux server) would keep the pipe open after our
+        // child ends, so reading it to the end would never finish. So pipes are made
+        // close-on-exec (`posix_spawn`'s dup2 clears the flag on the copies the child is meant
+        // to have), under one lock with the spawn, as Glibc gives Swift no `pipe2`.
+        ChildProcess.spawning.lock()
+        defer { ChildProcess.spawning.unlock() }
         var outPipe: [Int32] = [0, 0]
         var errPipe: [Int32] = [0, 0]
         guard pipe(&outPipe) == 0, !captureErrors || pipe(&errPipe) == 0 else {
             throw PrivateBusError(message: "cannot create a pipe: errno \(errno)")
         }
+        for fd in outPipe + (captureErrors ? errPipe : []) { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -64,6 +74,55 @@ public final class ChildProcess: @unchecked Sendable {
         self.pid = pid
         output = FileHandle(fileDescriptor: outPipe[0], closeOnDealloc: true)
         errorOutput = captureErrors ? FileHandle(fileDescriptor: errPipe[0], closeOnDealloc: true) : nil
+    }
+
+    /// Reads the child's standard output and error until both reach their end or `timeout`
+    /// seconds pass; then the child is killed. Never blocks longer than `timeout`, whatever
+    /// the child or anything that inherited its pipes does.
+    public func collect(timeout: Double) -> (output: Data, errorOutput: Data, timedOut: Bool) {
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        var open = [output.fileDescriptor] + (errorOutput.map { [$0.fileDescriptor] } ?? [])
+        var collected = [Int32: Data]()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while !open.isEmpty {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else {
+                send(SIGKILL)
+                return (collected[output.fileDescriptor] ?? Data(), errorOutput.flatMap { collected[$0.fileDescriptor] } ?? Data(), true)
+            }
+            var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let milliseconds = Int32(min(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1, 1000))
+            guard poll(&fds, nfds_t(fds.count), milliseconds) >= 0 || errno == EINTR else { break }
+            for entry in fds where entry.revents != 0 {
+                let count = read(entry.fd, &buffer, buffer.count)
+                if count > 0 {
+                    collected[entry.fd, default: Data()].append(contentsOf: buffer[0..<count])
+                } else if count == 0 || errno != EINTR {
+                    open.removeAll { $0 == entry.fd }
+                }
+            }
+        }
+        return (collected[output.fileDescriptor] ?? Data(), errorOutput.flatMap { collected[$0.fileDescriptor] } ?? Data(), false)
+    }
+
+    /// The first line the child prints on standard output, waiting at most `timeout` seconds;
+    /// `nil` when it ends or the time passes first.
+    public func firstLine(timeout: Double) -> String? {
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        var text = [UInt8]()
+        var byte: UInt8 = 0
+        while ContinuousClock.now < deadline {
+            var entry = pollfd(fd: output.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&entry, 1, 100) >= 0 || errno == EINTR else { return nil }
+            guard entry.revents != 0 else { continue }
+            let count = read(output.fileDescriptor, &byte, 1)
+            if count == 0 || (count < 0 && errno != EINTR) { return nil }
+            if count == 1 {
+                if byte == UInt8(ascii: "\n") { return String(decoding: text, as: UTF8.self) }
+                text.append(byte)
+            }
+        }
+        return nil
     }
 
     /// Sends `signal` to the child if it still runs.

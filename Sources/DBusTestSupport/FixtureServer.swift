@@ -9,13 +9,7 @@ public final class FixtureServer: Sendable {
 
     public init(script: String) throws {
         process = try ChildProcess(PrivateBus.find("python3"), [script])
-        var text = Data()
-        while !text.contains(UInt8(ascii: "\n")) {
-            let chunk = process.output.availableData
-            if chunk.isEmpty { break }
-            text.append(chunk)
-        }
-        guard let line = String(data: text, encoding: .utf8)?.split(separator: "\n").first, let port = Int(line) else {
+        guard let line = process.firstLine(timeout: 20), let port = Int(line) else {
             throw PrivateBusError(message: "the fixture server \(script) did not print its port")
         }
         baseURL = URL(string: "http://127.0.0.1:\(port)")!

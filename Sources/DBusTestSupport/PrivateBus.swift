@@ -48,16 +48,10 @@ public final class PrivateBus: Sendable {
         )
 
         // The first line on stdout is the address, printed once the bus listens.
-        var text = Data()
-        while !text.contains(UInt8(ascii: "\n")) {
-            let chunk = process.output.availableData
-            if chunk.isEmpty { break }
-            text.append(chunk)
+        guard let line = process.firstLine(timeout: 20), !line.isEmpty else {
+            throw PrivateBusError(message: "dbus-daemon did not print its address")
         }
-        guard let line = String(data: text, encoding: .utf8)?.split(separator: "\n").first, !line.isEmpty else {
-            throw PrivateBusError(message: "dbus-daemon exited without printing its address")
-        }
-        self.address = String(line)
+        self.address = line
         self.directory = directory
         self.process = process
     }

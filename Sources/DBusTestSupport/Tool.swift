@@ -15,20 +15,13 @@ public struct Tool: Sendable {
         _ program: String, _ arguments: [String], environment: [String: String]? = nil, timeout: Double = 20
     ) throws -> Result {
         let process = try ChildProcess(PrivateBus.find(program), arguments, environment: environment, captureErrors: true)
-        let timer = DispatchWorkItem { process.send(SIGKILL) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer)
-        // Read both pipes to the end before waiting, so a chatty program cannot block.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errorData = Data()
-        DispatchQueue.global().async(group: group) { errorData = process.errorOutput!.readDataToEndOfFile() }
-        let outputData = process.output.readDataToEndOfFile()
-        group.wait()
+        let collected = process.collect(timeout: timeout)
         let status = process.wait()
-        timer.cancel()
         return Result(
             status: status,
-            output: String(decoding: outputData, as: UTF8.self),
-            errorOutput: String(decoding: errorData, as: UTF8.self)
+            output: String(decoding: collected.output, as: UTF8.self),
+            errorOutput: String(decoding: collected.errorOutput, as: UTF8.self)
+                + (collected.timedOut ? "\n(killed after \(timeout) s)" : "")
         )
     }
 
