@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -24,7 +25,7 @@ let package = Package(
         .target(name: "AlmanacCore"),
         .target(name: "AlmanacViews", dependencies: ["AlmanacCore"]),
         .target(name: "AlmanacBus", dependencies: ["AlmanacCore", "DBus"]),
-        .target(name: "AlmanacServices", dependencies: ["AlmanacCore"]),
+        .target(name: "AlmanacServices", dependencies: ["AlmanacCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .executableTarget(name: "almanacd", dependencies: [
             "AlmanacBus", "AlmanacCore", "AlmanacServices",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

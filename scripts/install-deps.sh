@@ -10,6 +10,7 @@ packages=(
   python3 python3-dbus          # a D-Bus library of another language, for interop tests
   valgrind tmux                 # leak checks, terminal tests
   libcurl4 libcurl4-openssl-dev # FoundationNetworking's HTTP (the -dev package for static builds: make install)
+  libsqlite3-dev                # SQLite, under GRDB: the state store
 )
 
 missing=()

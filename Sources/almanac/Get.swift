@@ -2,6 +2,7 @@ import AlmanacBus
 import AlmanacCore
 import ArgumentParser
 import DBus
+import FoundationEssentials
 
 struct Get: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Prints a document once: the weather or the newest podcast episodes.")
@@ -47,7 +48,10 @@ struct Get: AsyncParsableCommand {
         }
     }
 
-    /// Watches `location` until the first reading or failure for it arrives (15 s at most).
+    /// How old a reading may be and still answer `get` at once (Open-Meteo's own cadence).
+    static let freshEnough: Double = 15 * 60
+
+    /// Watches `location` until the first fresh reading or failure for it arrives (15 s at most).
     /// Returns the state taken while the view still stood (the daemon forgets places nobody watches).
     private func firstUpdate(_ client: AlmanacClient, location: String) async throws -> (revision: UInt64, state: [String: Value]) {
         let owner = try await client.startDaemon()
@@ -57,7 +61,11 @@ struct Get: AsyncParsableCommand {
             group.addTask {
                 for await message in updates where message.path == view {
                     guard let (_, data) = try? message.arguments(UInt64.self, [String: Value].self) else { continue }
-                    if data["location"]?.stringValue == location, ["reading", "failed"].contains(data["kind"]?.stringValue) { return true }
+                    guard data["location"]?.stringValue == location else { continue }
+                    if data["kind"]?.stringValue == "failed" { return true }
+                    // A last-known reading the daemon kept from before is shown only if no fresh one comes.
+                    if data["kind"]?.stringValue == "reading", let reading = data["reading"].flatMap(WeatherCodec.decodeReading),
+                       Date().timeIntervalSince(reading.fetchedAt) < Self.freshEnough { return true }
                 }
                 return false
             }
@@ -71,7 +79,7 @@ struct Get: AsyncParsableCommand {
         }
         let snapshot = try await client.state(of: .weather)
         try? await client.removeView(.weather, view)
-        guard answered else {
+        guard answered || snapshot.state["readings"]?.stringKeyedEntries?[location] != nil else {
             await client.connection.close()
             Terminal.error("no reading for '\(location)' within 15 seconds; the provider may be slow or unreachable. Try again, or watch it with `almanac watch weather --location \(location)`.")
             throw Exit.refused

@@ -26,7 +26,7 @@ struct Daemon {
     }
 
     private func serve() async throws -> Int32 {
-        try prepareStateFolder()
+        let store = try openStore()
         // Started by D-Bus activation, the bus that started us says where it is.
         let starter = ProcessInfo.processInfo.environment["DBUS_STARTER_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 }
         let connection = if let address = options.address ?? starter {
@@ -35,7 +35,13 @@ struct Daemon {
             try await Connection.session()
         }
 
-        let weather = WeatherDocument()
+        let log = logger
+        // A week-old reading is no longer worth serving as "last known".
+        try? store.pruneReadings(olderThan: Date().addingTimeInterval(-7 * 86_400))
+        let weather = WeatherDocument(
+            store.weatherState(), policy: RefreshSchedule.Policy(interval: options.effectiveWeatherInterval),
+            archive: store, onArchiveFailure: { log.error("\($0)") }
+        )
         let podcasts = PodcastsDocument()
         let weatherService = makeWeatherService()
         // Real podcast feeds come with the podcast library (issue 5); until then the real
@@ -49,7 +55,6 @@ struct Daemon {
             for podcast in DemoPodcastService.catalogue { podcasts.subscribe(podcast) }
         }
 
-        let log = logger
         let server = AlmanacServer(
             connection: connection,
             weather: WeatherAdapter(weather: weather, service: weatherService),
@@ -72,7 +77,9 @@ struct Daemon {
         let polling = Task {
             await server.refreshAll()
             await withTaskGroup(of: Void.self) { group in
-                group.addTask { await Self.every(options.effectiveWeatherInterval) { await server.weather.refresh() } }
+                // Each place has its own due time (cadence, backoff); the tick only asks what is due.
+                let tick = min(1, max(0.05, options.effectiveWeatherInterval / 4))
+                group.addTask { await Self.every(tick) { await server.weather.refresh(.due) } }
                 group.addTask { await Self.every(options.effectivePodcastInterval) { await server.podcasts.refresh() } }
                 // A safety net behind the departure stream: views whose owner left are removed within a minute.
                 group.addTask { await Self.every(60) { await server.sweep() } }
@@ -108,14 +115,23 @@ struct Daemon {
         }
     }
 
-    private func prepareStateFolder() throws {
+    /// Creates the state folder if needed and opens the store in it.
+    private func openStore() throws -> StateStore {
         let folder = options.stateDir.map { URL(fileURLWithPath: $0) } ?? Self.defaultStateFolder()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
             throw BusError(.failed, "Cannot create the state folder \(folder.path): \(error.localizedDescription). Pass another with --state-dir.")
         }
-        logger.debug("state folder: \(folder.path)")
+        let store: StateStore
+        do {
+            store = try StateStore(folder: folder)
+        } catch {
+            throw BusError(.failed, "\(error)")
+        }
+        if let recovered = store.recovered { logger.warning("\(recovered)") }
+        logger.debug("state: \(store.path)")
+        return store
     }
 
     static func defaultStateFolder() -> URL {

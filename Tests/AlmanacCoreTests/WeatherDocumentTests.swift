@@ -79,7 +79,9 @@ final class FixedLocations: WeatherServiceDataSource, Sendable {
         #expect(weather.document.snapshot.state.readings["Tokyo"] == reading)
         #expect(weather.document.snapshot.state.failures["Tokyo"] == "network down")
         #expect(heard.withLock { $0.count } == 2)
-        await service.refresh()
+        // Backing off, Tokyo is not due; fetched on purpose, it recovers.
+        #expect(weather.locationsToFetch(for: service).isEmpty)
+        await service.refresh(["Tokyo"])
         #expect(weather.document.snapshot.state.failures["Tokyo"] == nil)
     }
 

@@ -4,34 +4,97 @@ on 127.0.0.1 and prints its port on the first line of standard output.
 
 /v1/search?name=Berlin     -> Berlin; any other name -> no results
 /v1/search?name=Broken     -> HTTP 500
-/v1/forecast?latitude=…    -> current conditions (temperature = latitude / 10, so each place differs)
+/v1/forecast?latitude=…    -> current conditions, 24 hours and 7 days (temperature = latitude / 10,
+                              so each place differs), gzipped when the client accepts it, with an
+                              ETag honoured by If-None-Match
 /v1/forecast?latitude=66.6 -> not JSON
+/v1/forecast?latitude=77.7 -> answers after 30 s (a stalled server)
+/control?fail=N            -> the next N forecasts answer HTTP 500
+/control?temperature=T     -> forecasts report T °C from now on
+/requests                  -> what was asked so far: [{"path", "headers", "status"}]
 """
+import gzip
+import hashlib
 import json
-import sys
+import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
 PLACES = {"berlin": {"id": 2950159, "name": "Berlin", "latitude": 52.52437, "longitude": 13.41053,
                      "country": "Germany", "admin1": "Land Berlin", "timezone": "Europe/Berlin"}}
+LOCK = threading.Lock()
+STATE = {"fail": 0, "temperature": None}
+
+
+def forecast(latitude, longitude):
+    temperature = STATE["temperature"] if STATE["temperature"] is not None else round(latitude / 10, 1)
+    hours = ["2026-11-22T%02d:00" % h for h in range(4, 24)] + ["2026-11-23T%02d:00" % h for h in range(0, 4)]
+    days = ["2026-11-%02d" % d for d in range(22, 29)]
+    return {
+        "latitude": latitude, "longitude": longitude, "utc_offset_seconds": 3600, "timezone": "Europe/Berlin",
+        "current": {"time": "2026-11-22T04:15", "interval": 900, "temperature_2m": temperature,
+                    "relative_humidity_2m": 85, "apparent_temperature": -0.4, "is_day": 0,
+                    "precipitation": 0.3, "weather_code": 3, "wind_speed_10m": 11.2, "wind_direction_10m": 250},
+        "hourly": {"time": hours,
+                   "temperature_2m": [round(temperature + i / 10, 1) for i in range(24)],
+                   "precipitation_probability": [i * 4 for i in range(24)],
+                   "precipitation": [0.0] * 23 + [None],
+                   "weather_code": [3] * 12 + [61] * 12,
+                   "wind_speed_10m": [10.0] * 24,
+                   "is_day": [0] * 4 + [1] * 10 + [0] * 10},
+        "daily": {"time": days,
+                  "weather_code": [3, 61, 63, 0, 1, 2, 95],
+                  "temperature_2m_max": [8.1, 7.0, 6.5, 9.9, 10.2, 11.0, 12.5],
+                  "temperature_2m_min": [1.2, 0.5, -1.0, 2.0, 3.3, 4.0, 5.1],
+                  "precipitation_sum": [0.3, 4.2, 8.0, 0.0, 0.0, 0.1, 12.0],
+                  "precipitation_probability_max": [20, 80, 90, 0, 5, 10, 100],
+                  "wind_speed_10m_max": [15.0, 22.0, 30.5, 8.0, 9.0, 10.0, 40.0],
+                  "sunrise": ["%sT07:45" % d for d in days],
+                  "sunset": ["%sT16:02" % d for d in days]},
+    }
 
 
 class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
     def log_message(self, *args):
         pass
 
-    def send(self, status, body, content_type="application/json"):
+    def send(self, status, body, content_type="application/json", headers=None):
         data = body.encode()
+        if "gzip" in self.headers.get("Accept-Encoding", "") and status == 200:
+            data = gzip.compress(data)
+            headers = dict(headers or {}, **{"Content-Encoding": "gzip"})
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(data)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
         self.end_headers()
         self.wfile.write(data)
+        with LOCK:
+            self.server.requests.append({"path": self.path, "headers": dict(self.headers.items()), "status": status})
 
     def do_GET(self):
         url = urlparse(self.path)
         query = {k: v[0] for k, v in parse_qs(url.query).items()}
-        self.server.requests.append(self.path)
+        if url.path == "/requests":
+            with LOCK:
+                body = json.dumps(self.server.requests)
+            data = body.encode()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+            return
+        if url.path == "/control":
+            with LOCK:
+                if "fail" in query:
+                    STATE["fail"] = int(query["fail"])
+                if "temperature" in query:
+                    STATE["temperature"] = float(query["temperature"])
+            return self.send(200, "{}")
         if url.path == "/v1/search":
             name = query.get("name", "")
             if name == "Broken":
@@ -43,18 +106,33 @@ class Handler(BaseHTTPRequestHandler):
             latitude = float(query.get("latitude", "0"))
             if abs(latitude - 66.6) < 1e-9:
                 return self.send(200, "<html>not json</html>", "text/html")
-            assert "temperature_2m" in query.get("current", "")
-            body = {"latitude": latitude, "longitude": float(query.get("longitude", "0")), "utc_offset_seconds": 3600,
-                    "timezone": "Europe/Berlin",
-                    "current": {"time": "2026-11-22T04:15", "interval": 900, "temperature_2m": round(latitude / 10, 1),
-                                "relative_humidity_2m": 85, "apparent_temperature": -0.4, "is_day": 0,
-                                "precipitation": 0.3, "weather_code": 3, "wind_speed_10m": 11.2,
-                                "wind_direction_10m": 250}}
-            return self.send(200, json.dumps(body))
+            if abs(latitude - 77.7) < 1e-9:
+                time.sleep(30)
+                return self.send(200, "{}")
+            with LOCK:
+                failing = STATE["fail"] > 0
+                if failing:
+                    STATE["fail"] -= 1
+            if failing:
+                return self.send(500, "{\"error\": true, \"reason\": \"failing on purpose\"}")
+            for part in ("temperature_2m", "weather_code"):
+                assert part in query.get("current", "") and part in query.get("hourly", ""), query
+            body = json.dumps(forecast(latitude, float(query.get("longitude", "0"))))
+            etag = '"%s"' % hashlib.sha1(body.encode()).hexdigest()[:16]
+            if self.headers.get("If-None-Match") == etag:
+                self.send_response(304)
+                self.send_header("ETag", etag)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                with LOCK:
+                    self.server.requests.append({"path": self.path, "headers": dict(self.headers.items()), "status": 304})
+                return
+            return self.send(200, body, headers={"ETag": etag})
         self.send(404, "{}")
 
 
 server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+server.daemon_threads = True
 server.requests = []
 print(server.server_address[1], flush=True)
 server.serve_forever()

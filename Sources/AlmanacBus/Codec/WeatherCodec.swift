@@ -18,26 +18,105 @@ public enum WeatherCodec {
             "precipitation": .double(reading.precipitation),
             "weatherCode": .int32(Int32(clamping: reading.weatherCode)),
             "isDay": .boolean(reading.isDay),
-            "observedAt": .int64(Int64(reading.observedAt.timeIntervalSince1970.rounded())),
+            "observedAt": .int64(seconds(reading.observedAt)),
+            "fetchedAt": .int64(seconds(reading.fetchedAt)),
+            "utcOffset": .int32(Int32(clamping: reading.utcOffset)),
+            "hourly": .array(.dictionary(key: .string, value: .variant), reading.hourly.map(encode)),
+            "daily": .array(.dictionary(key: .string, value: .variant), reading.daily.map(encode)),
         ])
+    }
+
+    /// What `Current` answers: the reading, plus `stale b` and, while its place fails to
+    /// fetch, `error s` (the reading is then the last good one).
+    public static func current(_ reading: WeatherReading, failure: String?) -> Value {
+        guard case .dictionary(let key, let value, var entries) = encode(reading) else { return encode(reading) }
+        entries.append(.init(.string("stale"), .variant(.boolean(failure != nil))))
+        if let failure { entries.append(.init(.string("error"), .variant(.string(failure)))) }
+        return .dictionary(key: key, value: value, entries)
+    }
+
+    public static func encode(_ hour: HourlyForecast) -> Value {
+        .stringVariantDictionary([
+            "time": .int64(seconds(hour.time)),
+            "temperature": .double(hour.temperature),
+            "precipitationProbability": .double(hour.precipitationProbability),
+            "precipitation": .double(hour.precipitation),
+            "weatherCode": .int32(Int32(clamping: hour.weatherCode)),
+            "windSpeed": .double(hour.windSpeed),
+            "isDay": .boolean(hour.isDay),
+        ])
+    }
+
+    public static func encode(_ day: DailyForecast) -> Value {
+        var fields: [String: Value] = [
+            "day": .string(day.day),
+            "weatherCode": .int32(Int32(clamping: day.weatherCode)),
+            "temperatureMax": .double(day.temperatureMax),
+            "temperatureMin": .double(day.temperatureMin),
+            "precipitation": .double(day.precipitation),
+            "precipitationProbability": .double(day.precipitationProbability),
+            "windSpeedMax": .double(day.windSpeedMax),
+        ]
+        if let sunrise = day.sunrise { fields["sunrise"] = .int64(seconds(sunrise)) }
+        if let sunset = day.sunset { fields["sunset"] = .int64(seconds(sunset)) }
+        return .dictionary(key: .string, value: .variant,
+                           fields.sorted { $0.key < $1.key }.map { Value.DictionaryEntry(.string($0.key), .variant($0.value)) })
+    }
+
+    public static func decodeHour(_ value: Value) -> HourlyForecast? {
+        guard let fields = value.stringKeyedEntries, let time = fields["time"]?.integerValue else { return nil }
+        return HourlyForecast(
+            time: Date(timeIntervalSince1970: Double(time)), temperature: number(fields, "temperature"),
+            precipitationProbability: number(fields, "precipitationProbability"), precipitation: number(fields, "precipitation"),
+            weatherCode: Int(fields["weatherCode"]?.integerValue ?? -1), windSpeed: number(fields, "windSpeed"),
+            isDay: fields["isDay"]?.unwrapped != .boolean(false)
+        )
+    }
+
+    public static func decodeDay(_ value: Value) -> DailyForecast? {
+        guard let fields = value.stringKeyedEntries, let day = fields["day"]?.stringValue else { return nil }
+        return DailyForecast(
+            day: day, weatherCode: Int(fields["weatherCode"]?.integerValue ?? -1),
+            temperatureMax: number(fields, "temperatureMax"), temperatureMin: number(fields, "temperatureMin"),
+            precipitation: number(fields, "precipitation"), precipitationProbability: number(fields, "precipitationProbability"),
+            windSpeedMax: number(fields, "windSpeedMax"),
+            sunrise: fields["sunrise"]?.integerValue.map { Date(timeIntervalSince1970: Double($0)) },
+            sunset: fields["sunset"]?.integerValue.map { Date(timeIntervalSince1970: Double($0)) }
+        )
+    }
+
+    private static func seconds(_ date: Date) -> Int64 {
+        let value = date.timeIntervalSince1970.rounded()
+        return value.isFinite ? Int64(clamping: Int64(exactly: value) ?? 0) : 0
+    }
+
+    /// A number field, whatever numeric type a client sent; `nan` when missing.
+    private static func number(_ fields: [String: Value], _ key: String) -> Double {
+        switch fields[key]?.unwrapped {
+        case .double(let d): d
+        default: fields[key]?.integerValue.map(Double.init) ?? .nan
+        }
+    }
+
+    private static func list<T>(_ value: Value?, _ decode: (Value) -> T?) -> [T] {
+        guard case .array(_, let items)? = value?.unwrapped else { return [] }
+        return items.compactMap(decode)
     }
 
     public static func decodeReading(_ value: Value) -> WeatherReading? {
         guard let fields = value.stringKeyedEntries, let location = fields["location"]?.stringValue else { return nil }
-        func number(_ key: String) -> Double {
-            switch fields[key]?.unwrapped {
-            case .double(let d): d
-            default: fields[key]?.integerValue.map(Double.init) ?? .nan
-            }
-        }
+        let observed = Double(fields["observedAt"]?.integerValue ?? 0)
         return WeatherReading(
             location: location, placeName: fields["placeName"]?.stringValue ?? location,
-            latitude: number("latitude"), longitude: number("longitude"), temperature: number("temperature"),
-            apparentTemperature: number("apparentTemperature"), humidity: number("humidity"),
-            windSpeed: number("windSpeed"), windDirection: number("windDirection"),
-            precipitation: number("precipitation"), weatherCode: Int(fields["weatherCode"]?.integerValue ?? -1),
+            latitude: number(fields, "latitude"), longitude: number(fields, "longitude"), temperature: number(fields, "temperature"),
+            apparentTemperature: number(fields, "apparentTemperature"), humidity: number(fields, "humidity"),
+            windSpeed: number(fields, "windSpeed"), windDirection: number(fields, "windDirection"),
+            precipitation: number(fields, "precipitation"), weatherCode: Int(fields["weatherCode"]?.integerValue ?? -1),
             isDay: fields["isDay"]?.unwrapped == .boolean(true),
-            observedAt: Date(timeIntervalSince1970: Double(fields["observedAt"]?.integerValue ?? 0))
+            observedAt: Date(timeIntervalSince1970: observed),
+            fetchedAt: Date(timeIntervalSince1970: Double(fields["fetchedAt"]?.integerValue ?? Int64(observed))),
+            utcOffset: Int(fields["utcOffset"]?.integerValue ?? 0),
+            hourly: list(fields["hourly"], decodeHour), daily: list(fields["daily"], decodeDay)
         )
     }
 

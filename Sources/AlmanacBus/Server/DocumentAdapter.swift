@@ -7,6 +7,8 @@ public import DBus
 public protocol DocumentAdapter: Sendable {
     associatedtype State: Sendable
     associatedtype Change: Sendable
+    /// What one refresh fetches (for weather, the places).
+    associatedtype Work: Sendable
 
     var name: DocumentName { get }
     var document: Document<State, Change> { get }
@@ -21,10 +23,16 @@ public protocol DocumentAdapter: Sendable {
     func failure(in change: Change) -> String?
     /// Applies a `Submit`, throwing `BusError` (`InvalidArgs`) for input it refuses.
     func submit(_ values: [String: Value], from view: ViewKey?) throws -> UInt64
-    /// Fetches now what a view with `options` watches, or everything wanted when `nil`.
-    func refresh(_ options: [String: String]?) async
+    /// What `request` calls for now, claimed so that no other refresh fetches it as well;
+    /// `nil` when there is nothing to do (then `Loading` does not flicker).
+    func work(for request: RefreshRequest) -> Work?
+    /// Fetches `work`.
+    func perform(_ work: Work) async
     /// Views came, went or changed their options.
     func viewsChanged()
+    /// The domain interface's properties that `change` changed, to announce with
+    /// `PropertiesChanged` (`nil` when none did).
+    func domainProperties(changedBy change: Change) -> (InterfaceName, [String: Value])?
     /// The document's domain interface (`org.almanac.Weather1`, `org.almanac.Podcasts1`).
     func domainInterface(connection: Connection) throws -> Interface
 }

@@ -73,14 +73,17 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
                 properties.append(("LastError", .string(failure)))
             }
             try emitProperties(properties)
+            if let (interface, changed) = adapter.domainProperties(changedBy: change), !changed.isEmpty {
+                try emitProperties(changed.sorted { $0.key < $1.key }, of: interface)
+            }
         } catch {
             log("could not broadcast revision \(revision) of \(adapter.name): \(error)")
         }
     }
 
-    private func emitProperties(_ properties: [(String, Value)]) throws {
+    private func emitProperties(_ properties: [(String, Value)], of interface: InterfaceName = BusContract.documentInterface) throws {
         try connection.emit(path: path, interface: .properties, signal: Self.propertiesChangedSignal) { writer in
-            try writer.write(BusContract.documentInterface.rawValue)
+            try writer.write(interface.rawValue)
             try Dictionary(properties, uniquingKeysWith: { $1 }).encode(to: &writer)
             try [String]().encode(to: &writer)
         }
@@ -187,16 +190,18 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
 
     // MARK: Refreshing
 
-    /// Fetches now, with `Loading` true meanwhile.
-    public func refresh(_ options: [String: String]? = nil) async {
+    /// Fetches what `request` calls for, with `Loading` true meanwhile (and untouched when
+    /// there is nothing to fetch).
+    public func refresh(_ request: RefreshRequest = .everything) async {
+        guard let work = adapter.work(for: request) else { return }
         setLoading(true)
-        await adapter.refresh(options)
+        await adapter.perform(work)
         setLoading(false)
     }
 
     private func refreshSoon(_ options: [String: String]) {
         guard !options.isEmpty else { return }
-        Task { await refresh(options) }
+        Task { await refresh(.view(options)) }
     }
 
     /// Counts refreshes under way; `Loading` flips (and is announced) only on the first

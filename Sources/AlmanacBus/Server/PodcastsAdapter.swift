@@ -36,18 +36,40 @@ public struct PodcastsAdapter: DocumentAdapter {
         }
     }
 
-    public func refresh(_ options: [String: String]?) async {
-        await service.refresh(options?[PodcastsDocument.podcastOption].map { [$0] })
+    /// The podcasts to fetch: one for a view that watches one, all (`nil`) otherwise.
+    public struct Work: Sendable {
+        let podcasts: [String]?
+    }
+
+    public func work(for request: RefreshRequest) -> Work? {
+        switch request {
+        case .view(let options):
+            options[PodcastsDocument.podcastOption].map { Work(podcasts: [$0]) }
+        case .due, .everything:
+            Work(podcasts: nil)
+        }
+    }
+
+    public func perform(_ work: Work) async {
+        await service.refresh(work.podcasts)
     }
 
     public func viewsChanged() {}
+
+    public func domainProperties(changedBy change: PodcastsChange) -> (InterfaceName, [String: Value])? {
+        guard case .subscribed = change else { return nil }
+        return (BusContract.podcastsInterface, ["Subscriptions": Self.subscriptions(podcasts.document.snapshot.state)])
+    }
+
+    static func subscriptions(_ state: PodcastsState) -> Value {
+        .array(.dictionary(key: .string, value: .variant), state.podcasts.values.sorted { $0.id < $1.id }.map(PodcastsCodec.encode))
+    }
 
     public func domainInterface(connection: Connection) throws -> Interface {
         let podcasts = self.podcasts
         return try Interface("org.almanac.Podcasts1", properties: [
             Property("Subscriptions", .array(.dictionary(key: .string, value: .variant))) {
-                .array(.dictionary(key: .string, value: .variant),
-                       podcasts.document.snapshot.state.podcasts.values.sorted { $0.id < $1.id }.map(PodcastsCodec.encode))
+                Self.subscriptions(podcasts.document.snapshot.state)
             },
         ])
     }

@@ -28,40 +28,111 @@ public struct WeatherAdapter: DocumentAdapter {
     }
 
     public func submit(_ values: [String: Value], from view: ViewKey?) throws -> UInt64 {
-        let submission = try WeatherCodec.submission(values)
+        try apply(WeatherCodec.submission(values), from: view)
+    }
+
+    /// Applies a validated-on-the-way submission: `InvalidArgs` for input it refuses, `Failed`
+    /// when the settings could not be saved (and then nothing changed).
+    @discardableResult
+    func apply(_ submission: WeatherSubmission, from view: ViewKey?) throws -> UInt64 {
         do {
             let revision = try weather.submit(submission, from: view)
             if case .savedLocations = submission { return weather.forgetUnwanted() ?? revision }
             return revision
         } catch let error as SubmissionError {
             throw BusError.invalidArgs(error.message)
+        } catch let error as StorageError {
+            throw BusError(.failed, "\(error) Nothing was changed.")
         }
     }
 
-    public func refresh(_ options: [String: String]?) async {
-        if let options {
-            guard let location = options[WeatherDocument.locationOption] else { return }
-            await service.refresh([location])
-        } else {
-            await service.refresh(nil)
+    /// The places to fetch, each claimed from the schedule (so two views of one place share a fetch).
+    public func work(for request: RefreshRequest) -> [String]? {
+        let locations: [String]
+        switch request {
+        case .view(let options):
+            guard let location = options[WeatherDocument.locationOption] else { return nil }
+            weather.restoreLastKnown(location)
+            locations = weather.take([location])
+        case .due:
+            locations = weather.take(weather.wantedLocations)
+        case .everything:
+            locations = weather.take(weather.wantedLocations, force: true)
         }
+        return locations.isEmpty ? nil : locations
+    }
+
+    public func perform(_ locations: [String]) async {
+        await service.refresh(locations)
     }
 
     public func viewsChanged() { weather.forgetUnwanted() }
 
+    public func domainProperties(changedBy change: WeatherChange) -> (InterfaceName, [String: Value])? {
+        switch change {
+        case .units(let units): (BusContract.weatherInterface, ["Units": .string(units.rawValue)])
+        case .savedLocations(let locations): (BusContract.weatherInterface, ["Locations": .array(.string, locations.map(Value.string))])
+        default: nil
+        }
+    }
+
+    /// The most days and hours `Forecast` and `HourlyForecast` hand out.
+    static let maximumDays: UInt32 = 16
+    static let maximumHours: UInt32 = 48
+
     public func domainInterface(connection: Connection) throws -> Interface {
         let weather = self.weather
+        let location = Argument("location", .string)
+        let list = ValueType.array(.dictionary(key: .string, value: .variant))
         return try Interface("org.almanac.Weather1", methods: [
-            Method("Current", inputs: [Argument("location", .string)], outputs: [Argument("reading", .dictionary(key: .string, value: .variant))]) { call, reply in
+            Method("Current", inputs: [location], outputs: [Argument("reading", .dictionary(key: .string, value: .variant))]) { call, reply in
                 let (location) = try call.arguments(String.self)
-                guard let reading = weather.document.snapshot.state.readings[location] else {
-                    throw BusError(BusContract.unknownLocation, "No reading for '\(location.prefix(80))' yet: watch it with AddView({\"location\": <\"\(location.prefix(80))\">}) first.")
+                try reply.write(WeatherCodec.current(try Self.reading(location, in: weather), failure: weather.document.snapshot.state.failures[location]))
+            },
+            Method("Forecast", inputs: [location, Argument("days", .uint32)], outputs: [Argument("days", list)]) { call, reply in
+                let (location, days) = try call.arguments(String.self, UInt32.self)
+                guard days <= Self.maximumDays else {
+                    throw BusError.invalidArgs("Ask for 1 to \(Self.maximumDays) days (0 for all there are), not \(days).")
                 }
-                try reply.write(WeatherCodec.encode(reading))
+                let daily = try Self.reading(location, in: weather).daily
+                try reply.write(Value.array(.dictionary(key: .string, value: .variant), daily.prefix(days == 0 ? daily.count : Int(days)).map(WeatherCodec.encode)))
+            },
+            Method("HourlyForecast", inputs: [location, Argument("hours", .uint32)], outputs: [Argument("hours", list)]) { call, reply in
+                let (location, hours) = try call.arguments(String.self, UInt32.self)
+                guard hours <= Self.maximumHours else {
+                    throw BusError.invalidArgs("Ask for 1 to \(Self.maximumHours) hours (0 for all there are), not \(hours).")
+                }
+                let hourly = try Self.reading(location, in: weather).hourly
+                try reply.write(Value.array(.dictionary(key: .string, value: .variant), hourly.prefix(hours == 0 ? hourly.count : Int(hours)).map(WeatherCodec.encode)))
+            },
+            Method("AddLocation", inputs: [location]) { [self] call, _ in
+                let (location) = try call.arguments(String.self)
+                let saved = weather.document.snapshot.state.savedLocations
+                // Fetched on the next polling tick: a place never fetched is due at once.
+                try apply(.savedLocations(saved + [location]), from: nil)
+            },
+            Method("RemoveLocation", inputs: [location]) { [self] call, _ in
+                let (location) = try call.arguments(String.self)
+                let saved = weather.document.snapshot.state.savedLocations
+                guard saved.contains(location.trimmed) else {
+                    throw BusError(BusContract.unknownLocation, "'\(location.prefix(80))' is not a saved location. Saved: \(saved.isEmpty ? "none" : saved.joined(separator: ", ")).")
+                }
+                try apply(.savedLocations(saved.filter { $0 != location.trimmed }), from: nil)
             },
         ], properties: [
             Property("Units", .string) { .string(weather.document.snapshot.state.units.rawValue) },
             Property("Locations", .array(.string)) { .array(.string, weather.document.snapshot.state.savedLocations.map(Value.string)) },
         ])
+    }
+
+    /// The reading of a place someone watches or saved, or `UnknownLocation` saying what to do.
+    static func reading(_ location: String, in weather: WeatherDocument) throws -> WeatherReading {
+        guard let reading = weather.document.snapshot.state.readings[location] else {
+            if let failure = weather.document.snapshot.state.failures[location] {
+                throw BusError(BusContract.unknownLocation, "No reading for '\(location.prefix(80))': \(failure)")
+            }
+            throw BusError(BusContract.unknownLocation, "No reading for '\(location.prefix(80))' yet: watch it with AddView({\"location\": <\"\(location.prefix(80))\">}) or save it with AddLocation, then ask again.")
+        }
+        return reading
     }
 }

@@ -40,14 +40,54 @@ public final class DemoWeatherService: WeatherService, Sendable {
         let t = Double(step) / 4 + phase
         let temperature = ((place.base + 4 * sin(t)) * 10).rounded() / 10
         let codes = [0, 1, 2, 3, 45, 61, 63, 80, 71, 95]
+        let now = clock()
+        let hourStart = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 3600).rounded(.down) * 3600)
+        let hourly = (0..<24).map { h in
+            let wave = sin(t + Double(h) / 4)
+            return HourlyForecast(
+                time: hourStart.addingTimeInterval(Double(h) * 3600), temperature: ((temperature + 3 * wave) * 10).rounded() / 10,
+                precipitationProbability: Double(Int(50 + 50 * cos(t + Double(h) / 5)) / 5 * 5),
+                precipitation: (max(0, wave) * 10).rounded() / 10, weatherCode: codes[(Int(phase) + h / 4) % codes.count],
+                windSpeed: ((12 + 6 * wave) * 10).rounded() / 10, isDay: (7..<18).contains((Int(hourStart.timeIntervalSince1970) / 3600 + h) % 24)
+            )
+        }
+        let dayStart = Int(now.timeIntervalSince1970 / 86_400)
+        let daily = (0..<7).map { d in
+            let high = ((place.base + 4 + 3 * sin(phase + Double(d))) * 10).rounded() / 10
+            return DailyForecast(
+                day: Self.isoDay(dayStart + d), weatherCode: codes[(Int(phase) + d * 3) % codes.count],
+                temperatureMax: high, temperatureMin: ((high - 6 - 2 * cos(Double(d))) * 10).rounded() / 10,
+                precipitation: (max(0, 6 * sin(phase + Double(d) * 1.7)) * 10).rounded() / 10,
+                precipitationProbability: Double((d * 37 + Int(phase) * 11) % 101), windSpeedMax: Double(15 + (d * 7) % 20),
+                sunrise: Date(timeIntervalSince1970: Double((dayStart + d) * 86_400 + 7 * 3600)),
+                sunset: Date(timeIntervalSince1970: Double((dayStart + d) * 86_400 + 17 * 3600))
+            )
+        }
         return WeatherReading(
             location: location, placeName: place.name, latitude: place.latitude, longitude: place.longitude,
             temperature: temperature, apparentTemperature: ((temperature - 1.5 + cos(t)) * 10).rounded() / 10,
             humidity: (60 + 25 * sin(t / 2)).rounded(), windSpeed: ((12 + 8 * cos(t / 3)) * 10).rounded() / 10,
             windDirection: Double((Int(phase) * 20 + step * 7) % 360),
             precipitation: ((max(0, sin(t * 1.3)) * 2) * 10).rounded() / 10,
-            weatherCode: codes[(Int(phase) + step / 3) % codes.count], isDay: true, observedAt: clock()
+            weatherCode: codes[(Int(phase) + step / 3) % codes.count], isDay: true, observedAt: now,
+            fetchedAt: now, utcOffset: 0, hourly: hourly, daily: daily
         )
+    }
+
+    /// `YYYY-MM-DD` for day number `day` since 1970-01-01 (UTC).
+    static func isoDay(_ day: Int) -> String {
+        // Howard Hinnant's civil-from-days.
+        let z = day + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        func pad(_ n: Int, _ width: Int) -> String { String(repeating: "0", count: max(0, width - String(n).count)) + String(n) }
+        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))"
     }
 }
 

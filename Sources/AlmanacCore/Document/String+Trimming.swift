@@ -1,7 +1,7 @@
 extension StringProtocol {
     /// The text without leading and trailing white space (spaces, tabs, new lines).
     /// (Foundation's `trimmingCharacters(in:)` would link ICU into the CLI.)
-    var trimmed: String {
+    public var trimmed: String {
         String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
 }

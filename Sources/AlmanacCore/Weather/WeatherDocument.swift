@@ -1,5 +1,9 @@
+import Synchronization
+public import FoundationEssentials
+
 /// The weather document: the state every weather view watches, and the weather service's
-/// data source (what views want) and delegate (what arrived).
+/// data source (what is due to be fetched) and delegate (what arrived). It keeps the
+/// refresh schedule (cadence, backoff) and, given an archive, the settings and last readings.
 public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDelegate, Sendable {
     public typealias Model = Document<WeatherState, WeatherChange>
 
@@ -7,16 +11,55 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     public static let locationOption = "location"
 
     public let document: Model
+    private let archive: (any WeatherArchive)?
+    private let schedule: Mutex<RefreshSchedule>
+    private let clock: @Sendable () -> Date
+    private let jitter: @Sendable () -> Double
+    /// Told when the archive refused to keep a reading (the daemon logs it).
+    public let onArchiveFailure: @Sendable (String) -> Void
 
-    public init(_ state: WeatherState = WeatherState()) {
+    /// - Parameters:
+    ///   - state: where to start (the daemon passes what the archive kept).
+    ///   - policy: how often to fetch and how to back off.
+    ///   - archive: where settings and readings are kept; `nil` keeps nothing.
+    ///   - clock, jitter: the time and the randomness of backoff, for tests.
+    public init(_ state: WeatherState = WeatherState(), policy: RefreshSchedule.Policy = .init(interval: 900),
+                archive: (any WeatherArchive)? = nil, clock: @escaping @Sendable () -> Date = { Date() },
+                jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
+                onArchiveFailure: @escaping @Sendable (String) -> Void = { _ in }) {
         document = Model(state)
+        self.archive = archive
+        schedule = Mutex(RefreshSchedule(policy: policy))
+        self.clock = clock
+        self.jitter = jitter
+        self.onArchiveFailure = onArchiveFailure
     }
 
     // MARK: Data source
 
-    /// The saved places and every place a live view asked for, each once, in that order.
+    /// The wanted places that are due now, claimed (see `take`).
     public func locationsToFetch(for service: any WeatherService) -> [String] {
-        wantedLocations
+        take(wantedLocations)
+    }
+
+    /// Of `locations`, those to fetch now, marked in flight so that no one else fetches them
+    /// meanwhile: the ones due (never fetched, or their interval or backoff has passed), or,
+    /// when `force`, all that are not already being fetched.
+    public func take(_ locations: [String], force: Bool = false) -> [String] {
+        let now = clock()
+        return schedule.withLock { $0.take(locations, now: now, force: force) }
+    }
+
+    /// When the next wanted place falls due.
+    public var nextDue: Date? {
+        let wanted = wantedLocations
+        let now = clock()
+        return schedule.withLock { $0.nextDue(among: wanted, now: now) }
+    }
+
+    /// Failures in a row of `location`.
+    public func failuresInARow(of location: String) -> Int {
+        schedule.withLock { $0.failures(of: location) }
     }
 
     /// The saved places and every place a live view asked for, each once.
@@ -31,6 +74,13 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     // MARK: Delegate
 
     public func weatherService(_ service: any WeatherService, didFetch reading: WeatherReading) {
+        let now = clock()
+        schedule.withLock { $0.succeeded(reading.location, now: now) }
+        do {
+            try archive?.saveReading(reading)
+        } catch {
+            onArchiveFailure("could not keep the reading of \(reading.location): \(error)")
+        }
         // A fetch that finishes after every view of its place has gone is not kept.
         guard wantedLocations.contains(reading.location) else { return }
         document.update { state in
@@ -41,6 +91,8 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     }
 
     public func weatherService(_ service: any WeatherService, didFailToFetch location: String, error: any Error) {
+        let (now, jitter) = (clock(), jitter())
+        _ = schedule.withLock { $0.failed(location, now: now, jitter: jitter) }
         guard wantedLocations.contains(location) else { return }
         let message = String(describing: error)
         document.update { state in
@@ -55,6 +107,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     @discardableResult
     public func forgetUnwanted() -> UInt64? {
         let wanted = Set(wantedLocations)
+        schedule.withLock { $0.keep(only: wanted) }
         return document.update { state in
             let unwanted = Set(state.readings.keys).union(state.failures.keys).subtracting(wanted).sorted()
             guard !unwanted.isEmpty else { return nil }
@@ -72,19 +125,41 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     @discardableResult
     public func submit(_ submission: WeatherSubmission, from view: ViewKey?) throws -> UInt64 {
         let valid = try submission.validated()
-        let apply: (inout WeatherState) -> WeatherChange? = { state in
+        let apply: (inout WeatherState) throws -> WeatherChange? = { state in
             switch valid {
             case .units(let units):
                 guard state.units != units else { return nil }
+                // Kept on disk first: a change the caller is told about survives a crash.
+                try self.archive?.saveSettings(units: units, savedLocations: state.savedLocations)
                 state.units = units
                 return .units(units)
             case .savedLocations(let locations):
                 guard state.savedLocations != locations else { return nil }
+                try self.archive?.saveSettings(units: state.units, savedLocations: locations)
                 state.savedLocations = locations
                 return .savedLocations(locations)
             }
         }
         if let view { return try document.submit(from: view, apply) }
-        return document.update(apply) ?? document.revision
+        return try document.update(apply) ?? document.revision
+    }
+
+    /// A view now watches `location`: when the document has no reading of it, the archive's
+    /// last one is served at once (its age shows it), until a fresh one arrives. One fetched
+    /// less than an interval ago counts as fresh: the place is next due an interval after it.
+    public func restoreLastKnown(_ location: String) {
+        guard document.snapshot.state.readings[location] == nil, let reading = archive?.lastReading(at: location) else { return }
+        let now = clock()
+        schedule.withLock { schedule in
+            let age = now.timeIntervalSince(reading.fetchedAt)
+            if age >= 0, age < schedule.policy.interval, schedule.failures(of: location) == 0 {
+                schedule.succeeded(location, now: reading.fetchedAt)
+            }
+        }
+        document.update { state in
+            guard state.readings[location] == nil else { return nil }
+            state.readings[location] = reading
+            return .reading(reading)
+        }
     }
 }

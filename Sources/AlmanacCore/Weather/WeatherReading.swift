@@ -1,7 +1,7 @@
 public import FoundationEssentials
 
-/// Current conditions at one place, as a provider reported them. Always metric: °C, km/h,
-/// mm, degrees; conversion to imperial belongs to the views.
+/// Current conditions at one place and its forecast, as a provider reported them. Always
+/// metric: °C, km/h, mm, degrees; conversion to imperial belongs to the views.
 public struct WeatherReading: Sendable, Hashable, Codable {
     /// What the view asked for ("Berlin", "52.52,13.41"); the document's key for it.
     public var location: String
@@ -22,11 +22,20 @@ public struct WeatherReading: Sendable, Hashable, Codable {
     public var isDay: Bool
     /// When the provider measured it.
     public var observedAt: Date
+    /// When Almanac received it (its age is counted from here).
+    public var fetchedAt: Date
+    /// The place's offset from UTC, seconds (for showing its local times).
+    public var utcOffset: Int
+    /// The next 24 hours, from the current hour.
+    public var hourly: [HourlyForecast]
+    /// Today and the days after it (7 in all when the provider has them).
+    public var daily: [DailyForecast]
 
     public init(
         location: String, placeName: String, latitude: Double, longitude: Double, temperature: Double,
         apparentTemperature: Double, humidity: Double, windSpeed: Double, windDirection: Double,
-        precipitation: Double, weatherCode: Int, isDay: Bool, observedAt: Date
+        precipitation: Double, weatherCode: Int, isDay: Bool, observedAt: Date,
+        fetchedAt: Date? = nil, utcOffset: Int = 0, hourly: [HourlyForecast] = [], daily: [DailyForecast] = []
     ) {
         self.location = location
         self.placeName = placeName
@@ -41,5 +50,9 @@ public struct WeatherReading: Sendable, Hashable, Codable {
         self.weatherCode = weatherCode
         self.isDay = isDay
         self.observedAt = observedAt
+        self.fetchedAt = fetchedAt ?? observedAt
+        self.utcOffset = utcOffset
+        self.hourly = hourly
+        self.daily = daily
     }
 }

@@ -4,7 +4,9 @@ import FoundationNetworking
 #endif
 
 /// A small HTTP GET client over URLSession: an identifying User-Agent, a timeout, gzip
-/// (URLSession asks for and inflates it), and errors that say what failed.
+/// (URLSession asks for and inflates it), conditional requests (a URL fetched before is
+/// asked for with `If-None-Match`/`If-Modified-Since`, and a `304` is answered from the body
+/// kept from last time), and errors that say what failed.
 public struct HTTPClient: Sendable {
     /// What a GET returned.
     public struct Response: Sendable {
@@ -17,6 +19,7 @@ public struct HTTPClient: Sendable {
 
     private let session: URLSession
     private let timeout: Double
+    private let validators = ConditionalCache()
 
     public init(timeout: Double = 20) {
         let configuration = URLSessionConfiguration.ephemeral
@@ -32,6 +35,9 @@ public struct HTTPClient: Sendable {
     public func get(_ url: URL, headers: [String: String] = [:]) async throws -> Response {
         var request = URLRequest(url: url, timeoutInterval: timeout)
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let kept = validators[url]
+        if let etag = kept?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+        if let lastModified = kept?.lastModified { request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since") }
         let data: Data
         let response: URLResponse
         do {
@@ -49,6 +55,11 @@ public struct HTTPClient: Sendable {
         guard (200..<300).contains(http.statusCode) || http.statusCode == 304 else {
             throw FetchError("\(url.host ?? "The server") answered HTTP \(http.statusCode).")
         }
+        if http.statusCode == 304 {
+            guard let kept else { throw FetchError("\(url.host ?? "The server") answered 304 Not Modified to a request that was not conditional.") }
+            return Response(status: 304, body: kept.body, headers: headers)
+        }
+        validators[url] = ConditionalCache.Entry(etag: headers["etag"], lastModified: headers["last-modified"], body: data)
         return Response(status: http.statusCode, body: data, headers: headers)
     }
 }

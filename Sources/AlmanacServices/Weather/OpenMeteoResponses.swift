@@ -1,4 +1,5 @@
-/// The parts of Open-Meteo's JSON that Almanac reads.
+/// The parts of Open-Meteo's JSON that Almanac reads. Forecast series are arrays of optional
+/// values: Open-Meteo sends `null` where a model has no value.
 enum OpenMeteo {
     struct GeocodingResponse: Decodable {
         let results: [Place]?
@@ -15,6 +16,8 @@ enum OpenMeteo {
     struct ForecastResponse: Decodable {
         let utc_offset_seconds: Int?
         let current: Current?
+        let hourly: Hourly?
+        let daily: Daily?
     }
 
     struct Current: Decodable {
@@ -27,5 +30,35 @@ enum OpenMeteo {
         let weather_code: Int?
         let wind_speed_10m: Double?
         let wind_direction_10m: Double?
+    }
+
+    struct Hourly: Decodable {
+        let time: [String]
+        let temperature_2m: [Double?]?
+        let precipitation_probability: [Double?]?
+        let precipitation: [Double?]?
+        let weather_code: [Int?]?
+        let wind_speed_10m: [Double?]?
+        let is_day: [Int?]?
+    }
+
+    struct Daily: Decodable {
+        let time: [String]
+        let weather_code: [Int?]?
+        let temperature_2m_max: [Double?]?
+        let temperature_2m_min: [Double?]?
+        let precipitation_sum: [Double?]?
+        let precipitation_probability_max: [Double?]?
+        let wind_speed_10m_max: [Double?]?
+        let sunrise: [String?]?
+        let sunset: [String?]?
+    }
+}
+
+extension Optional {
+    /// Element `index` of an optional series of optionals, `nil` when either is missing or it is too short.
+    func at<Element>(_ index: Int) -> Element? where Wrapped == [Element?] {
+        guard let series = self, series.indices.contains(index) else { return nil }
+        return series[index]
     }
 }

@@ -3,7 +3,8 @@ public import Foundation
 import Synchronization
 
 /// Weather from Open-Meteo (no key needed): the geocoding API turns a place name into
-/// coordinates (cached), the forecast API gives current conditions. Coordinates given as
+/// coordinates (cached), the forecast API gives current conditions, the next 24 hours and
+/// 7 days in one request. Coordinates given as
 /// `"52.52,13.41"` skip geocoding. Both base URLs are settings, so tests point them at a
 /// local server.
 public final class OpenMeteoWeatherService: WeatherService, Sendable {
@@ -40,14 +41,22 @@ public final class OpenMeteoWeatherService: WeatherService, Sendable {
         }
     }
 
-    /// The current reading for `location`.
+    static let currentFields = "temperature_2m,relative_humidity_2m,apparent_temperature,is_day,precipitation,weather_code,wind_speed_10m,wind_direction_10m"
+    static let hourlyFields = "temperature_2m,precipitation_probability,precipitation,weather_code,wind_speed_10m,is_day"
+    static let dailyFields = "weather_code,temperature_2m_max,temperature_2m_min,precipitation_sum,precipitation_probability_max,wind_speed_10m_max,sunrise,sunset"
+
+    /// The current reading and forecast for `location`.
     func fetch(_ location: String) async throws -> WeatherReading {
         let place = try await resolve(location)
         var components = URLComponents(url: weatherURL.appendingPathComponent("v1/forecast"), resolvingAgainstBaseURL: false)!
         components.queryItems = [
             URLQueryItem(name: "latitude", value: String(place.latitude)),
             URLQueryItem(name: "longitude", value: String(place.longitude)),
-            URLQueryItem(name: "current", value: "temperature_2m,relative_humidity_2m,apparent_temperature,is_day,precipitation,weather_code,wind_speed_10m,wind_direction_10m"),
+            URLQueryItem(name: "current", value: Self.currentFields),
+            URLQueryItem(name: "hourly", value: Self.hourlyFields),
+            URLQueryItem(name: "daily", value: Self.dailyFields),
+            URLQueryItem(name: "forecast_hours", value: "24"),
+            URLQueryItem(name: "forecast_days", value: "7"),
             URLQueryItem(name: "timezone", value: "auto"),
         ]
         let response = try await http.get(components.url!)
@@ -58,14 +67,46 @@ public final class OpenMeteoWeatherService: WeatherService, Sendable {
             throw FetchError("The weather service sent an answer that is not the forecast JSON it should be.")
         }
         guard let current = forecast.current else { throw FetchError("The weather service sent no current conditions.") }
+        let offset = forecast.utc_offset_seconds ?? 0
         return WeatherReading(
             location: location, placeName: place.name, latitude: place.latitude, longitude: place.longitude,
             temperature: current.temperature_2m, apparentTemperature: current.apparent_temperature ?? current.temperature_2m,
             humidity: current.relative_humidity_2m ?? .nan, windSpeed: current.wind_speed_10m ?? .nan,
             windDirection: current.wind_direction_10m ?? .nan, precipitation: current.precipitation ?? 0,
             weatherCode: current.weather_code ?? -1, isDay: (current.is_day ?? 1) != 0,
-            observedAt: Self.date(current.time, offset: forecast.utc_offset_seconds ?? 0) ?? Date()
+            observedAt: Self.date(current.time, offset: offset) ?? Date(), fetchedAt: Date(), utcOffset: offset,
+            hourly: forecast.hourly.map { Self.hours($0, offset: offset) } ?? [],
+            daily: forecast.daily.map { Self.days($0, offset: offset) } ?? []
         )
+    }
+
+    /// The hourly series as forecasts; hours without a time or a temperature are left out.
+    static func hours(_ series: OpenMeteo.Hourly, offset: Int) -> [HourlyForecast] {
+        series.time.indices.prefix(48).compactMap { i in
+            guard let time = date(series.time[i], offset: offset), let temperature = series.temperature_2m.at(i) else { return nil }
+            return HourlyForecast(
+                time: time, temperature: temperature,
+                precipitationProbability: series.precipitation_probability.at(i) ?? .nan,
+                precipitation: series.precipitation.at(i) ?? 0, weatherCode: series.weather_code.at(i) ?? -1,
+                windSpeed: series.wind_speed_10m.at(i) ?? .nan, isDay: (series.is_day.at(i) ?? 1) != 0
+            )
+        }
+    }
+
+    /// The daily series as forecasts; days without a date or temperatures are left out.
+    static func days(_ series: OpenMeteo.Daily, offset: Int) -> [DailyForecast] {
+        series.time.indices.prefix(16).compactMap { i in
+            let day = series.time[i]
+            guard day.count == 10, let high = series.temperature_2m_max.at(i), let low = series.temperature_2m_min.at(i) else { return nil }
+            return DailyForecast(
+                day: day, weatherCode: series.weather_code.at(i) ?? -1, temperatureMax: high, temperatureMin: low,
+                precipitation: series.precipitation_sum.at(i) ?? 0,
+                precipitationProbability: series.precipitation_probability_max.at(i) ?? .nan,
+                windSpeedMax: series.wind_speed_10m_max.at(i) ?? .nan,
+                sunrise: series.sunrise.at(i).flatMap { date($0, offset: offset) },
+                sunset: series.sunset.at(i).flatMap { date($0, offset: offset) }
+            )
+        }
     }
 
     /// Coordinates for `location`: parsed when given as "lat,lon", otherwise geocoded once and cached.

@@ -1,0 +1,92 @@
+public import FoundationEssentials
+
+/// When each wanted item (a weather location, a feed) is next fetched: every `interval` after
+/// a success; after a failure, exponentially later with jitter (`firstRetry`, doubling with
+/// each failure in a row, never more than `longestRetry`), until a success resets it. An item
+/// never seen is due at once. An item being fetched is *in flight* and is not handed out
+/// again, so views that want the same place share one fetch. A plain value: the caller
+/// supplies the clock and the randomness, so every rule is testable.
+public struct RefreshSchedule: Sendable {
+    /// The cadence and the retry rules.
+    public struct Policy: Sendable, Hashable {
+        public var interval: Double
+        public var firstRetry: Double
+        public var longestRetry: Double
+
+        /// - Parameters:
+        ///   - interval: seconds between fetches of an item that keeps succeeding.
+        ///   - firstRetry: seconds before the first retry (never more than `interval`).
+        ///   - longestRetry: the most seconds between retries (never less than `interval`).
+        public init(interval: Double, firstRetry: Double = 30, longestRetry: Double = 3600) {
+            self.interval = max(interval, 0.01)
+            self.firstRetry = min(max(firstRetry, 0.01), self.interval)
+            self.longestRetry = max(longestRetry, self.interval)
+        }
+    }
+
+    struct Entry: Sendable, Hashable {
+        var due: Date
+        var failures: Int
+        var inFlight: Bool
+    }
+
+    public let policy: Policy
+    private(set) var entries: [String: Entry] = [:]
+
+    public init(policy: Policy) {
+        self.policy = policy
+    }
+
+    /// Of `wanted`, the items to fetch now (all that are not in flight when `force`), marked
+    /// in flight. Each item appears once, in `wanted`'s order.
+    public mutating func take(_ wanted: [String], now: Date, force: Bool = false) -> [String] {
+        var taken: [String] = []
+        for item in wanted where !taken.contains(item) {
+            let entry = entries[item] ?? Entry(due: now, failures: 0, inFlight: false)
+            guard !entry.inFlight, force || entry.due <= now else { continue }
+            entries[item] = Entry(due: entry.due, failures: entry.failures, inFlight: true)
+            taken.append(item)
+        }
+        return taken
+    }
+
+    /// `item` was fetched: next due one interval from `now`.
+    public mutating func succeeded(_ item: String, now: Date) {
+        entries[item] = Entry(due: now.addingTimeInterval(policy.interval), failures: 0, inFlight: false)
+    }
+
+    /// `item` failed; returns the seconds until it is tried again. `jitter` (0…1, random in
+    /// use) spreads retries over the upper half of the delay, so many failures at once (the
+    /// network went away) do not all come back at the same moment.
+    @discardableResult
+    public mutating func failed(_ item: String, now: Date, jitter: Double) -> Double {
+        let failures = (entries[item]?.failures ?? 0) + 1
+        let delay = Self.retryDelay(afterFailures: failures, policy: policy, jitter: jitter)
+        entries[item] = Entry(due: now.addingTimeInterval(delay), failures: failures, inFlight: false)
+        return delay
+    }
+
+    /// Failures in a row of `item` (0 after a success).
+    public func failures(of item: String) -> Int { entries[item]?.failures ?? 0 }
+
+    /// When the next of `wanted` falls due (`nil` when all are in flight or none is wanted).
+    public func nextDue(among wanted: [String], now: Date) -> Date? {
+        wanted.compactMap { item -> Date? in
+            guard let entry = entries[item] else { return now }
+            return entry.inFlight ? nil : entry.due
+        }.min()
+    }
+
+    /// Forgets every item not in `wanted` (its backoff too: wanted again later, it is new).
+    public mutating func keep(only wanted: Set<String>) {
+        entries = entries.filter { wanted.contains($0.key) || $0.value.inFlight }
+    }
+
+    /// The delay before retry number `failures` (1 for the first): `firstRetry × 2^(failures−1)`,
+    /// capped at `longestRetry`, then scaled into its upper half by `jitter`.
+    public static func retryDelay(afterFailures failures: Int, policy: Policy, jitter: Double) -> Double {
+        let doublings = min(max(failures - 1, 0), 40)
+        let delay = min(policy.firstRetry * Double(UInt64(1) << UInt64(doublings)), policy.longestRetry)
+        return delay / 2 + delay / 2 * min(max(jitter, 0), 1)
+    }
+}

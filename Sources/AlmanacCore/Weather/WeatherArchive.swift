@@ -1,0 +1,18 @@
+/// Where the weather document keeps what must outlive the daemon: the user's settings and
+/// the last good reading of each place. The daemon gives it one over SQLite; tests may give
+/// none (nothing is kept) or their own.
+public protocol WeatherArchive: Sendable {
+    /// Saves the settings durably before returning; throws `StorageError` when they could
+    /// not be written, and then the document changes nothing.
+    func saveSettings(units: Units, savedLocations: [String]) throws
+    /// Keeps `reading` as its place's last known one.
+    func saveReading(_ reading: WeatherReading) throws
+    /// The last reading kept for `location`, however old.
+    func lastReading(at location: String) -> WeatherReading?
+}
+
+/// The disk refused a write; the message says what and why.
+public struct StorageError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Synchronization
+
+/// What the last answer for each URL said about itself (`ETag`, `Last-Modified`) and its body,
+/// so the next request can be conditional and a `304` can be answered from here. Bounded: past
+/// `capacity` URLs, the oldest entry goes.
+final class ConditionalCache: Sendable {
+    struct Entry: Sendable {
+        let etag: String?
+        let lastModified: String?
+        let body: Data
+    }
+
+    private let entries = Mutex<(byURL: [URL: Entry], order: [URL])>(([:], []))
+    private let capacity: Int
+
+    init(capacity: Int = 256) {
+        self.capacity = capacity
+    }
+
+    /// The entry for `url`; setting one without a validator removes it (nothing to ask with).
+    subscript(url: URL) -> Entry? {
+        get { entries.withLock { $0.byURL[url] } }
+        set {
+            entries.withLock { entries in
+                entries.order.removeAll { $0 == url }
+                guard let newValue, newValue.etag != nil || newValue.lastModified != nil else {
+                    entries.byURL[url] = nil
+                    return
+                }
+                entries.byURL[url] = newValue
+                entries.order.append(url)
+                while entries.order.count > capacity { entries.byURL[entries.order.removeFirst()] = nil }
+            }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+public import AlmanacCore
+public import Foundation
+import GRDB
+
+/// The weather document's archive: units and saved places as settings, and one row per place
+/// with its last reading as JSON.
+extension StateStore: WeatherArchive {
+    public func saveSettings(units: Units, savedLocations: [String]) throws {
+        let locations = String(decoding: try JSONEncoder().encode(savedLocations), as: UTF8.self)
+        try write("the weather settings") { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('weather.units', ?), ('weather.savedLocations', ?)",
+                           arguments: [units.rawValue, locations])
+        }
+    }
+
+    public func saveReading(_ reading: WeatherReading) throws {
+        let data = try Self.readingEncoder.encode(reading)
+        try write("the reading of \(reading.location)") { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO weatherReading (location, reading, fetchedAt) VALUES (?, ?, ?)",
+                           arguments: [reading.location, data, reading.fetchedAt.timeIntervalSince1970])
+        }
+    }
+
+    public func lastReading(at location: String) -> WeatherReading? {
+        let data = try? database.read { db in
+            try Data.fetchOne(db, sql: "SELECT reading FROM weatherReading WHERE location = ?", arguments: [location])
+        }
+        return data.flatMap { try? Self.readingDecoder.decode(WeatherReading.self, from: $0) }
+    }
+
+    /// The weather state kept from last time: settings, and the last readings of the saved places.
+    public func weatherState() -> WeatherState {
+        var state = WeatherState()
+        let settings = (try? database.read { db in
+            try Row.fetchAll(db, sql: "SELECT key, value FROM setting WHERE key LIKE 'weather.%'")
+        }) ?? []
+        for row in settings {
+            let key: String = row["key"]
+            let value: String = row["value"]
+            switch key {
+            case "weather.units": state.units = Units(rawValue: value) ?? .metric
+            case "weather.savedLocations": state.savedLocations = (try? JSONDecoder().decode([String].self, from: Data(value.utf8))) ?? []
+            default: break
+            }
+        }
+        for location in state.savedLocations {
+            if let reading = lastReading(at: location) { state.readings[location] = reading }
+        }
+        return state
+    }
+
+    /// Forgets readings not fetched since `date` (the store does not grow with every place ever asked for).
+    public func pruneReadings(olderThan date: Date) throws {
+        try write("the pruning of old readings") { db in
+            try db.execute(sql: "DELETE FROM weatherReading WHERE fetchedAt < ?", arguments: [date.timeIntervalSince1970])
+        }
+    }
+
+    // Readings hold `nan` where a provider gave no value, which plain JSON cannot carry.
+    private static var readingEncoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return encoder
+    }
+
+    private static var readingDecoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return decoder
+    }
+}

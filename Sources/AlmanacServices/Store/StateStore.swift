@@ -1,0 +1,79 @@
+public import Foundation
+import GRDB
+import AlmanacCore
+
+/// The daemon's SQLite file (`$XDG_STATE_HOME/almanac/almanac.sqlite`): settings and the last
+/// reading of each place, written in transactions that are on disk before a write returns,
+/// so `kill -9` loses nothing the daemon acknowledged. The schema is grown by numbered
+/// migrations. A file that is not a readable database is moved aside and a new one begun.
+public final class StateStore: Sendable {
+    /// The file's path.
+    public let path: String
+    let database: DatabaseQueue
+    /// Set when the file found at start was unreadable: where it was moved and why.
+    public let recovered: String?
+
+    /// Opens (or creates) the store at `folder/almanac.sqlite`.
+    public init(folder: URL) throws {
+        path = folder.appendingPathComponent("almanac.sqlite").path
+        do {
+            database = try Self.open(path)
+            recovered = nil
+        } catch {
+            // Unreadable (not a database, corrupted): keep it for the curious and begin again.
+            let aside = path + ".unreadable-\(Int(Date().timeIntervalSince1970))"
+            guard FileManager.default.fileExists(atPath: path), (try? FileManager.default.moveItem(atPath: path, toPath: aside)) != nil else {
+                throw StorageError("Cannot open the state file \(path): \(Self.describe(error)). Check that the folder is writable, or pass another with --state-dir.")
+            }
+            do {
+                database = try Self.open(path)
+            } catch {
+                throw StorageError("Cannot create the state file \(path): \(Self.describe(error)).")
+            }
+            recovered = "\(path) could not be read (\(Self.describe(error))); it was moved to \(aside) and a new one begun"
+        }
+    }
+
+    private static func open(_ path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        let database = try DatabaseQueue(path: path, configuration: configuration)
+        try migrator.migrate(database)
+        return database
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: settings and weather readings") { db in
+            try db.create(table: "setting") { table in
+                table.primaryKey("key", .text)
+                table.column("value", .text).notNull()
+            }
+            try db.create(table: "weatherReading") { table in
+                table.primaryKey("location", .text)
+                table.column("reading", .blob).notNull()
+                table.column("fetchedAt", .double).notNull()
+            }
+        }
+        return migrator
+    }
+
+    /// Runs `body` in a write transaction, turning failures into a `StorageError` that says what failed.
+    func write<T>(_ what: String, _ body: (Database) throws -> T) throws -> T {
+        do {
+            return try database.write(body)
+        } catch {
+            throw StorageError("Could not save \(what) in \(path): \(Self.describe(error)).")
+        }
+    }
+
+    /// Whether SQLite finds the file sound (`PRAGMA integrity_check`).
+    public func integrityCheck() throws -> Bool {
+        try database.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") == "ok" }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
+        return "\(error)"
+    }
+}
