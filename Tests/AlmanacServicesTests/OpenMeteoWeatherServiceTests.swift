@@ -70,4 +70,39 @@ final class RecordingDelegate: WeatherServiceDelegate, Sendable {
         await service.refresh(["Berlin"])
         #expect(delegate.failures.withLock { $0["Berlin"] }?.hasPrefix("Could not reach 127.0.0.1") == true)
     }
+
+    @Test func readsTheNext24HoursAnd7Days() async throws {
+        let server = try FixtureServer(script: Self.script)
+        let (service, delegate) = service(server)
+        await service.refresh(["Berlin"])
+        let reading = try #require(delegate.readings.withLock { $0.first })
+        #expect(reading.utcOffset == 3600)
+        #expect(reading.hourly.count == 24)
+        // 04:00 at UTC+1 is 03:00 UTC; the last hour's missing precipitation counts as none.
+        #expect(reading.hourly.first?.time == Date(timeIntervalSince1970: 1_795_316_400))
+        #expect(reading.hourly.first?.temperature == 5.3 && reading.hourly.first?.precipitationProbability == 0)
+        #expect(reading.hourly.last?.weatherCode == 61 && reading.hourly.last?.precipitation == 0)
+        #expect(reading.daily.map(\.day) == (22...28).map { "2026-11-\($0)" })
+        let first = try #require(reading.daily.first)
+        #expect(first.temperatureMax == 8.1 && first.temperatureMin == 1.2 && first.weatherCode == 3)
+        #expect(first.precipitation == 0.3 && first.precipitationProbability == 20 && first.windSpeedMax == 15)
+        #expect(first.sunrise == Date(timeIntervalSince1970: 1_795_329_900))
+    }
+
+    @Test func asksForGzipAndRevalidatesWithTheETag() async throws {
+        let server = try FixtureServer(script: Self.script)
+        let (service, delegate) = service(server)
+        await service.refresh(["52.5,13.4"])
+        await service.refresh(["52.5,13.4"])
+        let readings = delegate.readings.withLock { $0 }
+        #expect(readings.count == 2 && readings[1].temperature == readings[0].temperature && readings[1].daily == readings[0].daily)
+        let data = try await HTTPClient(timeout: 10).get(server.baseURL.appendingPathComponent("requests")).body
+        let requests = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        let forecasts = requests.filter { ($0["path"] as? String)?.hasPrefix("/v1/forecast") == true }
+        #expect(forecasts.map { $0["status"] as? Int } == [200, 304])
+        let headers = forecasts.map { ($0["headers"] as? [String: String] ?? [:]).reduce(into: [String: String]()) { $0[$1.key.lowercased()] = $1.value } }
+        #expect(headers[0]["accept-encoding"]?.contains("gzip") == true)
+        #expect(headers[0]["user-agent"]?.hasPrefix("almanacd/") == true)
+        #expect(headers[1]["if-none-match"]?.isEmpty == false)
+    }
 }

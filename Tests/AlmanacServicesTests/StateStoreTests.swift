@@ -1,0 +1,86 @@
+import AlmanacCore
+@testable import AlmanacServices
+import Foundation
+import GRDB
+import Testing
+
+/// Against real SQLite files in a temporary folder.
+@Suite struct StateStoreTests {
+    let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("almanac-store-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    static func reading(_ location: String, fetchedAt: Date = Date(timeIntervalSince1970: 1_800_000_000)) -> WeatherReading {
+        WeatherReading(
+            location: location, placeName: "\(location), Somewhere", latitude: 1.5, longitude: -2.25, temperature: 3.5,
+            apparentTemperature: 1, humidity: .nan, windSpeed: 12, windDirection: 270, precipitation: 0.2, weatherCode: 61,
+            isDay: false, observedAt: fetchedAt.addingTimeInterval(-300), fetchedAt: fetchedAt, utcOffset: 3600,
+            hourly: [HourlyForecast(time: fetchedAt, temperature: 3, precipitationProbability: .nan, precipitation: 0, weatherCode: 3, windSpeed: 10, isDay: false)],
+            daily: [DailyForecast(day: "2027-01-15", weatherCode: 63, temperatureMax: 5, temperatureMin: -1, precipitation: 4,
+                                  precipitationProbability: 80, windSpeedMax: 30, sunrise: nil, sunset: fetchedAt)]
+        )
+    }
+
+    @Test func settingsAndReadingsSurviveReopening() throws {
+        do {
+            let store = try StateStore(folder: folder)
+            try store.saveSettings(units: .imperial, savedLocations: ["Berlin", "52.52,13.41"])
+            try store.saveReading(Self.reading("Berlin"))
+            try store.saveReading(Self.reading("Elsewhere"))
+        }
+        let reopened = try StateStore(folder: folder)
+        let state = reopened.weatherState()
+        #expect(state.units == .imperial)
+        #expect(state.savedLocations == ["Berlin", "52.52,13.41"])
+        // Only saved places come back in the state; others wait for a view to ask.
+        #expect(Array(state.readings.keys) == ["Berlin"])
+        let berlin = try #require(state.readings["Berlin"])
+        let expected = Self.reading("Berlin")
+        #expect(berlin.humidity.isNaN && berlin.hourly[0].precipitationProbability.isNaN)
+        #expect(berlin.daily == expected.daily && berlin.placeName == expected.placeName && berlin.fetchedAt == expected.fetchedAt)
+        #expect(reopened.lastReading(at: "Elsewhere")?.location == "Elsewhere")
+        #expect(reopened.lastReading(at: "Nowhere") == nil)
+        #expect(try reopened.integrityCheck())
+    }
+
+    @Test func oldReadingsArePruned() throws {
+        let store = try StateStore(folder: folder)
+        try store.saveReading(Self.reading("Old", fetchedAt: Date(timeIntervalSince1970: 1_000)))
+        try store.saveReading(Self.reading("New"))
+        try store.pruneReadings(olderThan: Date(timeIntervalSince1970: 2_000))
+        #expect(store.lastReading(at: "Old") == nil)
+        #expect(store.lastReading(at: "New") != nil)
+    }
+
+    @Test func anUnreadableFileIsMovedAsideAndANewOneBegun() throws {
+        let path = folder.appendingPathComponent("almanac.sqlite").path
+        try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: path))
+        let store = try StateStore(folder: folder)
+        #expect(store.recovered?.contains("moved to") == true)
+        try store.saveSettings(units: .metric, savedLocations: ["Oslo"])
+        #expect(store.weatherState().savedLocations == ["Oslo"])
+        let kept = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("unreadable") }
+        #expect(kept.count == 1)
+    }
+
+    @Test func aWriteTheDiskRefusesIsAClearErrorAndTheDocumentChangesNothing() throws {
+        let store = try StateStore(folder: folder)
+        try store.saveSettings(units: .metric, savedLocations: ["Oslo"])
+        let weather = WeatherDocument(store.weatherState(), archive: store)
+        // Make the database read-only underneath the open store, as a full or read-only disk would.
+        try store.database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA query_only = 1") }
+        #expect {
+            try weather.submit(.units(.imperial), from: nil)
+        } throws: { error in
+            "\(error)".contains("Could not save the weather settings in \(store.path)")
+        }
+        #expect(weather.document.snapshot.state.units == .metric)
+        #expect(weather.document.revision == 0)
+        try store.database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA query_only = 0") }
+        try weather.submit(.units(.imperial), from: nil)
+        #expect(try StateStore(folder: folder).weatherState().units == .imperial)
+    }
+}

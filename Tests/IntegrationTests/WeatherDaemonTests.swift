@@ -1,0 +1,160 @@
+import DBus
+import DBusTestSupport
+import Foundation
+import Testing
+
+/// `almanacd --provider real` against the local Open-Meteo stand-in: forecasts and saved
+/// places over the bus, backoff and recovery, and what survives a `kill -9`.
+@Suite struct WeatherDaemonTests {
+    static let service = try! BusName("org.almanac.Almanac1")
+    static let weatherPath = try! ObjectPath("/org/almanac/Almanac1/weather")
+    static let weather1 = try! InterfaceName("org.almanac.Weather1")
+    static let document = try! InterfaceName("org.almanac.Document1")
+
+    let server: FixtureServer
+    let bus: PrivateBus
+
+    init() throws {
+        server = try FixtureServer(script: CLITests.repository + "/Tests/Fixtures/open_meteo_server.py")
+        bus = try PrivateBus()
+    }
+
+    func daemon(interval: String = "3600") async throws -> RunningDaemon {
+        try await RunningDaemon(bus: bus, arguments: [
+            "--provider", "real", "--weather-url", server.baseURL.absoluteString, "--geocoding-url", server.baseURL.absoluteString,
+            "--weather-interval", interval, "--podcast-interval", "3600",
+        ])
+    }
+
+    /// Tells the fixture server what to do next (`fail=N`, `temperature=T`).
+    func control(_ query: String) async throws {
+        let script = "import sys, urllib.request; urllib.request.urlopen(sys.argv[1]).read()"
+        let result = try await Tool.runDetached("python3", ["-c", script, server.baseURL.absoluteString + "/control?" + query])
+        #expect(result.status == 0, "\(result.errorOutput)")
+    }
+
+    /// How many forecasts the fixture server was asked for.
+    func forecastRequests() async throws -> Int {
+        let script = "import sys, json, urllib.request; print(sum(1 for r in json.load(urllib.request.urlopen(sys.argv[1])) if r['path'].startswith('/v1/forecast')))"
+        let result = try await Tool.runDetached("python3", ["-c", script, server.baseURL.absoluteString + "/requests"])
+        return Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    func call(_ client: Connection, _ method: String, _ location: String, _ count: UInt32? = nil) async throws -> Message {
+        if let count {
+            return try await client.call(Self.service, path: Self.weatherPath, interface: Self.weather1, method: MemberName(method), arguments: location, count)
+        }
+        return try await client.call(Self.service, path: Self.weatherPath, interface: Self.weather1, method: MemberName(method), arguments: location)
+    }
+
+    /// `Current(location)` once it answers (a fetch may still be under way), within 10 s.
+    func current(_ client: Connection, _ location: String, until condition: ([String: Value]) -> Bool = { _ in true }) async throws -> [String: Value]? {
+        for _ in 0..<200 {
+            if let reply = try? await call(client, "Current", location), let fields = try? reply.arguments([String: Value].self), condition(fields) {
+                return fields
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
+    }
+
+    @Test func savedPlacesAndForecastsOverTheBus() async throws {
+        let daemon = try await daemon()
+        let client = try await Connection.connect(to: bus.address)
+        // Saved with busctl, a client nobody here wrote; fetched without any view.
+        let add = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "call", "org.almanac.Almanac1", Self.weatherPath.rawValue,
+                                                        "org.almanac.Weather1", "AddLocation", "s", "Berlin"])
+        #expect(add.status == 0, "\(add.errorOutput)")
+        let locations = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "get-property", "org.almanac.Almanac1", Self.weatherPath.rawValue,
+                                                              "org.almanac.Weather1", "Locations"])
+        #expect(locations.output == "as 1 \"Berlin\"\n")
+        let reading = try #require(try await current(client, "Berlin"))
+        #expect(reading["placeName"]?.stringValue == "Berlin, Land Berlin, Germany")
+        #expect(reading["stale"] == .boolean(false))
+
+        let days = try await call(client, "Forecast", "Berlin", 3).arguments([[String: Value]].self)
+        #expect(days.map { $0["day"]?.stringValue } == ["2026-11-22", "2026-11-23", "2026-11-24"])
+        #expect(days.first?["temperatureMax"] == .double(8.1))
+        #expect(try await call(client, "Forecast", "Berlin", 0).arguments([[String: Value]].self).count == 7)
+        let hours = try await Tool.runDetached("gdbus", ["call", "--address", bus.address, "--dest", "org.almanac.Almanac1", "--object-path",
+                                                         Self.weatherPath.rawValue, "--method", "org.almanac.Weather1.HourlyForecast", "Berlin", "2"])
+        #expect(hours.status == 0, "\(hours.errorOutput)")
+        #expect(hours.output.components(separatedBy: "'time':").count == 3, "\(hours.output)")
+
+        await #expect(throws: BusError.self) { try await call(client, "Forecast", "Berlin", 99) }
+        do {
+            _ = try await call(client, "RemoveLocation", "Nowhere")
+            Issue.record("removing a place that is not saved succeeded")
+        } catch let error as BusError {
+            #expect(error.name.rawValue == "org.almanac.Error.UnknownLocation")
+            #expect(error.message.contains("Saved: Berlin."))
+        }
+        do {
+            _ = try await call(client, "Current", "Lisbon")
+            Issue.record("Current for a place nobody watches succeeded")
+        } catch let error as BusError {
+            #expect(error.name.rawValue == "org.almanac.Error.UnknownLocation")
+        }
+        _ = try await call(client, "RemoveLocation", " Berlin ")
+        let after = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "get-property", "org.almanac.Almanac1", Self.weatherPath.rawValue,
+                                                          "org.almanac.Weather1", "Locations"])
+        #expect(after.output == "as 0\n")
+        await client.close()
+        _ = daemon.stop()
+    }
+
+    @Test func failuresKeepTheLastReadingBackOffAndRecover() async throws {
+        let daemon = try await daemon(interval: "0.5")
+        let client = try await Connection.connect(to: bus.address)
+        _ = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("AddView"),
+                                  arguments: ["location": Value.string("Berlin")])
+        let good = try #require(try await current(client, "Berlin"))
+        #expect(good["temperature"] == .double(5.3))
+
+        try await control("fail=1000&temperature=-7.5")
+        _ = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("Refresh"))
+        let stale = try #require(try await current(client, "Berlin") { $0["stale"] == .boolean(true) })
+        // The last good reading is kept, marked stale, with the reason.
+        #expect(stale["temperature"] == .double(5.3))
+        #expect(stale["error"]?.stringValue == "127.0.0.1 answered HTTP 500.")
+        let lastError = try await client.call(Self.service, path: Self.weatherPath, interface: .properties, method: MemberName("Get"),
+                                              arguments: "org.almanac.Document1", "LastError").arguments(Value.self)
+        #expect(lastError.stringValue == "Berlin: 127.0.0.1 answered HTTP 500.")
+
+        // Polling every 0.5 s would ask 8 times in 4 s; backing off (0.5, 1, 2 s … with jitter) asks at most 5.
+        let before = try await forecastRequests()
+        try await Task.sleep(for: .seconds(4))
+        let during = try await forecastRequests() - before
+        #expect(during >= 1 && during <= 5, "\(during) requests in 4 s while failing")
+
+        try await control("fail=0")
+        let recovered = try #require(try await current(client, "Berlin") { $0["stale"] == .boolean(false) }, "no recovery")
+        #expect(recovered["temperature"] == .double(-7.5))
+        await client.close()
+        _ = daemon.stop()
+    }
+
+    @Test func settingsAndLastReadingsSurviveKill9() async throws {
+        let daemon = try await daemon()
+        let client = try await Connection.connect(to: bus.address)
+        _ = try await call(client, "AddLocation", "Berlin")
+        _ = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("Submit"),
+                                  arguments: ["units": Value.string("imperial")])
+        #expect(try await current(client, "Berlin") != nil)
+        await client.close()
+
+        // From now on the network fails: whatever the restarted daemon serves comes from its store.
+        try await control("fail=1000")
+        try await daemon.restart()
+        let again = try await Connection.connect(to: bus.address)
+        let (_, state) = try await again.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("GetState"))
+            .arguments(UInt64.self, [String: Value].self)
+        #expect(state["units"]?.stringValue == "imperial")
+        #expect(state["savedLocations"] == .array(.string, [.string("Berlin")]))
+        let kept = try #require(try await current(again, "Berlin") { $0["stale"] == .boolean(true) })
+        #expect(kept["temperature"] == .double(5.3))
+        #expect(kept["error"]?.stringValue == "127.0.0.1 answered HTTP 500.")
+        await again.close()
+        _ = daemon.stop()
+    }
+}
