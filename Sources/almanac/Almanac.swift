@@ -10,7 +10,7 @@ struct Almanac: AsyncParsableCommand {
             request, 69 when almanacd is not reachable.
             """,
         version: "0.1.0",
-        subcommands: [Status.self, Get.self, Watch.self]
+        subcommands: [Status.self, WeatherCommand.self, ForecastCommand.self, Locations.self, Get.self, Watch.self]
     )
 }
 

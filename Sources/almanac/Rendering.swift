@@ -9,12 +9,23 @@ struct Rendering {
     let terminal: Terminal
     let template: Template?
     let json: Bool
+    /// One waybar JSON line per place (`watch weather --waybar`).
+    var waybar = false
 
     func weather(_ state: WeatherState, only location: String?, revision: UInt64, now: Date = Date()) -> [String] {
         let locations = location.map { [$0] } ?? state.readings.keys.sorted()
         let views = locations.compactMap { location -> WeatherNowViewData? in
             guard let reading = state.readings[location] else { return nil }
             return WeatherNowViewData(reading: reading, units: state.units, now: now, error: state.failures[location])
+        }
+        if waybar {
+            var lines = views.map { view in
+                Self.json(WaybarViewData(now: view, hours: Self.hours(state.readings[view.location], state.units, now: now, count: 6, step: 2), template: template))
+            }
+            if let location, views.isEmpty, let failure = state.failures[location] {
+                lines.append(Self.json(WaybarViewData(location: location, failure: failure)))
+            }
+            return lines
         }
         if json { return [Self.json(["document": "weather", "revision": revision, "weather": views] as JSONObject)] }
         var lines = views.map(line)
@@ -28,8 +39,77 @@ struct Rendering {
     func line(_ data: WeatherNowViewData) -> String {
         if let template { return template.render(data.fields) }
         var text = "\(terminal.bold(data.place))  \(data.symbol) \(data.condition)  \(terminal.bold(data.temperature)) (feels \(data.feelsLike))  humidity \(data.humidity)  wind \(data.wind)  precipitation \(data.precipitation)  " + terminal.dim("· \(data.observed)")
-        if let error = data.error { text += "  " + terminal.red("(stale: \(error))") }
+        if let error = data.error {
+            text += "  " + terminal.red("(stale, \(data.updated): \(error))")
+        } else if data.stale {
+            text += "  " + terminal.red("(stale, \(data.updated))")
+        }
         return text
+    }
+
+    /// `almanac weather`: for each place, now, today's range and sun, and the hours ahead.
+    func summary(_ state: WeatherState, locations: [String], revision: UInt64, now: Date = Date()) -> [String] {
+        var places: [PlaceSummary] = []
+        var lines: [String] = []
+        for location in locations {
+            guard let reading = state.readings[location] else {
+                lines.append(terminal.red("\(location): " + (state.failures[location] ?? "no reading yet")))
+                continue
+            }
+            let place = PlaceSummary(
+                now: WeatherNowViewData(reading: reading, units: state.units, now: now, error: state.failures[location]),
+                today: reading.daily.first.map { DayViewData(day: $0, units: state.units, utcOffset: reading.utcOffset) },
+                hours: Self.hours(reading, state.units, now: now, count: 6, step: 2)
+            )
+            places.append(place)
+            if template != nil { lines.append(line(place.now)); continue }
+            lines.append(line(place.now))
+            if let today = place.today {
+                var text = "  Today \(today.high) / \(today.low)"
+                if !today.precipitationChance.isEmpty { text += " · \(today.precipitationChance) chance of \(today.precipitation)" }
+                if !today.sunrise.isEmpty { text += " · sunrise \(today.sunrise), sunset \(today.sunset)" }
+                lines.append(text)
+            }
+            if !place.hours.isEmpty { lines.append("  " + place.hours.map { "\($0.time) \($0.symbol) \($0.temperature)" }.joined(separator: "   ")) }
+        }
+        if json { return [Self.json(["document": "weather", "revision": revision, "places": places] as JSONObject)] }
+        return lines
+    }
+
+    /// `almanac forecast`: a table of days, or of hours with `hourly`.
+    func forecast(_ reading: WeatherReading, units: Units, days: Int, hourly: Bool, now: Date = Date()) -> [String] {
+        if hourly {
+            let hours = reading.hourly.map { HourViewData(hour: $0, units: units, utcOffset: reading.utcOffset) }
+            if json { return [Self.json(["location": reading.location, "place": reading.placeName, "hours": hours] as JSONObject)] }
+            if let template { return hours.map { template.render($0.fields) } }
+            return [terminal.bold(reading.placeName) + terminal.dim(" · next \(hours.count) hours · updated \(relativeTime(reading.fetchedAt, now: now))")]
+                + hours.map { hour in
+                    "\(hour.time)  \(hour.symbol) \(Self.padded(hour.condition, 28)) \(Self.padded(hour.temperature, 8, left: true))  \(Self.padded(hour.precipitationChance, 4, left: true))"
+                }
+        }
+        let table = reading.daily.prefix(days).map { DayViewData(day: $0, units: units, utcOffset: reading.utcOffset) }
+        if json { return [Self.json(["location": reading.location, "place": reading.placeName, "days": Array(table)] as JSONObject)] }
+        if let template { return table.map { template.render($0.fields) } }
+        return [terminal.bold(reading.placeName) + terminal.dim(" · \(table.count) days · updated \(relativeTime(reading.fetchedAt, now: now))")]
+            + table.map { day in
+                let rain = day.precipitationChance.isEmpty ? day.precipitation : "\(day.precipitation) (\(day.precipitationChance))"
+                return "\(Self.padded(day.day, 6))  \(day.symbol) \(Self.padded(day.condition, 28)) \(Self.padded(day.high, 8, left: true)) / \(Self.padded(day.low, 8))  \(Self.padded(rain, 16))  wind \(day.wind)"
+            }
+    }
+
+    /// Every `step`-th hour from the current one, `count` of them.
+    static func hours(_ reading: WeatherReading?, _ units: Units, now: Date, count: Int, step: Int) -> [HourViewData] {
+        guard let reading else { return [] }
+        let ahead = reading.hourly.filter { $0.time.timeIntervalSince(now) > -3_600 }
+        return stride(from: 0, to: ahead.count, by: max(step, 1)).prefix(count).map {
+            HourViewData(hour: ahead[$0], units: units, utcOffset: reading.utcOffset)
+        }
+    }
+
+    /// `text` padded with spaces to `width` characters (on the left when `left`).
+    static func padded(_ text: String, _ width: Int, left: Bool = false) -> String {
+        let padding = String(repeating: " ", count: max(0, width - text.count))
+        return left ? padding + text : text + padding
     }
 
     func podcasts(_ state: PodcastsState, only podcast: String?, revision: UInt64, now: Date = Date(), limit: Int = 10) -> [String] {

@@ -14,7 +14,22 @@ struct Watch: AsyncParsableCommand {
     )
 
     @OptionGroup var scope: Scope
+    @OptionGroup var units: UnitsOption
     @OptionGroup var common: CommonOptions
+
+    @Flag(help: "For status bars: one waybar JSON line (text, tooltip, class, alt) per weather update.")
+    var waybar = false
+
+    func validate() throws {
+        if waybar && document.name != .weather { throw ValidationError("--waybar goes with 'weather'.") }
+        if waybar && common.json { throw ValidationError("Choose either --waybar or --json, not both.") }
+    }
+
+    var rendering: Rendering {
+        var rendering = common.rendering()
+        rendering.waybar = waybar
+        return rendering
+    }
 
     var document: DocumentArgument { scope.document }
     var location: String? { scope.location }
@@ -68,7 +83,7 @@ struct Watch: AsyncParsableCommand {
         Self.activeView.withLock { $0 = (client, name, view) }
         defer { Self.activeView.withLock { $0 = nil } }
 
-        let model = try await Model(client: client, document: name, rendering: common.rendering(), location: location, podcast: podcast)
+        let model = try await Model(client: client, document: name, rendering: rendering, location: location, podcast: podcast, units: units.units?.units)
         let initial = model.initialLines()
         for line in initial { terminal.line(line) }
 
@@ -84,7 +99,7 @@ struct Watch: AsyncParsableCommand {
                         // Output could not keep up and updates were lost: start again from a snapshot.
                         dropped = updates.droppedCount
                         guard let fresh = try? await Model(client: client, document: name, rendering: model.rendering,
-                                                           location: model.location, podcast: model.podcast) else { continue }
+                                                           location: model.location, podcast: model.podcast, units: model.unitsOverride) else { continue }
                         model = fresh
                         for line in model.initialLines() { terminal.line(line) }
                     }
@@ -152,19 +167,24 @@ struct Model: @unchecked Sendable {
     let document: DocumentName
     let location: String?
     let podcast: String?
+    /// `--units`: shown in these whatever the daemon's setting.
+    let unitsOverride: Units?
     var revision: UInt64
     var weather = WeatherState()
     var podcasts = PodcastsState()
 
-    init(client: AlmanacClient, document: DocumentName, rendering: Rendering, location: String?, podcast: String?) async throws {
+    init(client: AlmanacClient, document: DocumentName, rendering: Rendering, location: String?, podcast: String?, units: Units?) async throws {
         self.rendering = rendering
         self.document = document
         self.location = location
         self.podcast = podcast
+        unitsOverride = units
         let (revision, fields) = try await client.state(of: document)
         self.revision = revision
         switch document {
-        case .weather: weather = WeatherCodec.decodeState(fields)
+        case .weather:
+            weather = WeatherCodec.decodeState(fields)
+            if let units { weather.units = units }
         case .podcasts: podcasts = PodcastsCodec.decodeState(fields)
         }
     }
@@ -172,7 +192,9 @@ struct Model: @unchecked Sendable {
     func initialLines() -> [String] {
         switch document {
         case .weather:
-            if let location, weather.readings[location] == nil { return rendering.json ? [] : ["\(location): waiting for the first reading…"] }
+            if let location, weather.readings[location] == nil {
+                return rendering.json || rendering.waybar ? [] : ["\(location): waiting for the first reading…"]
+            }
             return rendering.weather(weather, only: location, revision: revision)
         case .podcasts:
             return rendering.podcasts(podcasts, only: podcast, revision: revision, limit: 5)
@@ -195,7 +217,7 @@ struct Model: @unchecked Sendable {
                 weather.failures[place] = data["error"]?.stringValue ?? "failed"
                 return rendering.weather(weather, only: place, revision: revision)
             case "units":
-                if let units = data["units"]?.stringValue.flatMap(Units.init(rawValue:)) { weather.units = units }
+                if let units = data["units"]?.stringValue.flatMap(Units.init(rawValue:)) { weather.units = unitsOverride ?? units }
                 return rendering.weather(weather, only: location, revision: revision)
             default:
                 return []

@@ -79,6 +79,25 @@ public struct AlmanacClient: Sendable {
         return owner
     }
 
+    /// Saves a place: the daemon fetches it from now on, with or without views.
+    public func addLocation(_ location: String) async throws {
+        _ = try await connection.call(BusContract.serviceName, path: BusContract.documentPath(.weather),
+                                      interface: BusContract.weatherInterface, method: MemberName("AddLocation"), arguments: location)
+    }
+
+    /// Forgets a saved place (`UnknownLocation` when it is not saved).
+    public func removeLocation(_ location: String) async throws {
+        _ = try await connection.call(BusContract.serviceName, path: BusContract.documentPath(.weather),
+                                      interface: BusContract.weatherInterface, method: MemberName("RemoveLocation"), arguments: location)
+    }
+
+    /// The saved places.
+    public func savedLocations() async throws -> [String] {
+        let value = try await properties(at: BusContract.documentPath(.weather), BusContract.weatherInterface)["Locations"]
+        guard case .array(_, let items)? = value?.unwrapped else { return [] }
+        return items.compactMap(\.stringValue)
+    }
+
     /// Removes a view without waiting for the answer (for a process about to exit).
     public func removeViewWithoutWaiting(_ document: DocumentName, _ view: ObjectPath) {
         try? connection.callWithoutReply(BusContract.serviceName, path: BusContract.documentPath(document),

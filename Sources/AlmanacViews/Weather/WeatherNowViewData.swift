@@ -14,8 +14,19 @@ public struct WeatherNowViewData: Sendable, Hashable, Codable {
     public let wind: String
     public let precipitation: String
     public let observed: String
+    /// "updated 7 minutes ago": how old the reading is.
+    public let updated: String
+    /// The last fetch failed, or the reading is older than `staleAfter`: it may no longer be true.
+    public let stale: Bool
     /// The failure of the last fetch, while the reading shown is the last good one.
     public let error: String?
+    /// Today's high and low ("8.1°C / 1.2°C"), empty without a daily forecast.
+    public let todayRange: String
+    /// A lower-case, dash-separated name of the condition for style sheets ("partly-cloudy").
+    public let conditionClass: String
+
+    /// A reading older than this (seconds) is stale even without a failure.
+    public static let staleAfter: Double = 3_600
 
     public init(reading: WeatherReading, units: Units, now: Date, error: String? = nil) {
         let condition = WeatherCondition(code: reading.weatherCode)
@@ -29,7 +40,16 @@ public struct WeatherNowViewData: Sendable, Hashable, Codable {
         wind = Self.speed(reading.windSpeed, units) + " " + Self.compass(reading.windDirection)
         precipitation = Self.length(reading.precipitation, units)
         observed = relativeTime(reading.observedAt, now: now)
+        updated = "updated " + relativeTime(reading.fetchedAt, now: now)
+        stale = error != nil || now.timeIntervalSince(reading.fetchedAt) > Self.staleAfter
         self.error = error
+        todayRange = reading.daily.first.map { Self.temperature($0.temperatureMax, units) + " / " + Self.temperature($0.temperatureMin, units) } ?? ""
+        conditionClass = Self.slug(condition.text)
+    }
+
+    /// "Partly cloudy" → "partly-cloudy"; "Unknown conditions (code 7)" → "unknown-conditions-code-7".
+    static func slug(_ text: String) -> String {
+        text.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).joined(separator: "-")
     }
 
     /// The fields a `--format` template can use.
@@ -37,7 +57,8 @@ public struct WeatherNowViewData: Sendable, Hashable, Codable {
         [
             "location": location, "place": place, "temperature": temperature, "feelsLike": feelsLike,
             "condition": condition, "symbol": symbol, "humidity": humidity, "wind": wind,
-            "precipitation": precipitation, "observed": observed, "error": error ?? "",
+            "precipitation": precipitation, "observed": observed, "updated": updated, "error": error ?? "",
+            "stale": stale ? "stale" : "", "today": todayRange, "class": conditionClass,
         ]
     }
 

@@ -1,0 +1,38 @@
+/// One line for a waybar custom module (`"return-type": "json"`): `text` on the bar, a
+/// `tooltip`, CSS `class`es (the condition, `stale`, `error`) and `alt` (the condition, for
+/// `format-icons`). See docs/status-bars.md.
+public struct WaybarViewData: Sendable, Hashable, Codable {
+    public let text: String
+    public let tooltip: String
+    public let `class`: [String]
+    public let alt: String
+
+    /// The bar's view of a place: `template` (default `{{symbol}} {{temperature}}`) on the bar,
+    /// the details and the next hours in the tooltip.
+    public init(now: WeatherNowViewData, hours: [HourViewData], template: Template? = nil) {
+        text = template?.render(now.fields) ?? "\(now.symbol) \(now.temperature)"
+        var lines = [
+            now.place,
+            "\(now.condition), feels \(now.feelsLike)",
+            "Humidity \(now.humidity) · wind \(now.wind) · precipitation \(now.precipitation)",
+        ]
+        if !now.todayRange.isEmpty { lines.append("Today \(now.todayRange)") }
+        if !hours.isEmpty { lines.append(hours.map { "\($0.time) \($0.symbol) \($0.temperature)" }.joined(separator: "  ")) }
+        lines.append(now.updated)
+        if let error = now.error { lines.append("Last fetch failed: \(error)") }
+        tooltip = lines.joined(separator: "\n")
+        var classes = [now.conditionClass]
+        if now.stale { classes.append("stale") }
+        if now.error != nil { classes.append("error") }
+        `class` = classes
+        alt = now.conditionClass
+    }
+
+    /// A place with no reading at all, only a failure.
+    public init(location: String, failure: String) {
+        text = "⚠ \(location)"
+        tooltip = "No weather for \(location): \(failure)"
+        `class` = ["error"]
+        alt = "error"
+    }
+}

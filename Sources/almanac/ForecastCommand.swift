@@ -1,0 +1,57 @@
+import AlmanacBus
+import AlmanacCore
+import DBus
+import ArgumentParser
+
+/// `almanac forecast [PLACE] [--days N] [--hourly]`: the days (or hours) ahead.
+struct ForecastCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "forecast",
+        abstract: "Shows the forecast for the days ahead (or, with --hourly, the next 24 hours) for PLACE or the first saved place."
+    )
+
+    @ArgumentParser.Argument(help: "A place name (Berlin) or coordinates (52.52,13.41). Default: the first saved place.")
+    var place: String?
+
+    @Option(help: "How many days, 1 to 16 (the provider may have fewer).")
+    var days = 7
+
+    @Flag(help: "Show hours instead of days.")
+    var hourly = false
+
+    @OptionGroup var units: UnitsOption
+    @OptionGroup var common: CommonOptions
+
+    func validate() throws {
+        guard (1...16).contains(days) else { throw ValidationError("--days goes from 1 to 16, not \(days).") }
+    }
+
+    func run() async throws {
+        let client = try await common.connect()
+        do {
+            let location: String
+            if let place {
+                location = place
+            } else if let first = try await client.savedLocations().first {
+                location = first
+            } else {
+                await client.connection.close()
+                Terminal.error("no place given and no saved places. Try `almanac forecast Berlin`, or save one with `almanac locations add Berlin`.")
+                throw ExitCode(64)
+            }
+            var (_, state) = try await WeatherLookup(client: client).state(for: location)
+            units.apply(to: &state)
+            await client.connection.close()
+            guard let reading = state.readings[location] else {
+                Terminal.error("no forecast for '\(location)': \(state.failures[location] ?? "no reading yet")")
+                throw Exit.refused
+            }
+            for line in common.rendering().forecast(reading, units: state.units, days: days, hourly: hourly) { Terminal().line(line) }
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            await client.connection.close()
+            throw fail(error)
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import AlmanacBus
+import AlmanacViews
+import AlmanacCore
+import DBus
+import ArgumentParser
+
+/// `almanac locations list`.
+struct LocationsList: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "Prints the saved places, one per line.")
+
+    @OptionGroup var common: CommonOptions
+
+    func run() async throws {
+        let client = try await common.connect()
+        do {
+            let locations = try await client.savedLocations()
+            await client.connection.close()
+            if common.json {
+                Terminal().line(Rendering.json(["locations": locations] as Rendering.JSONObject))
+            } else if let template = common.rendering().template {
+                for location in locations { Terminal().line(template.render(["location": location])) }
+            } else {
+                for location in locations { Terminal().line(location) }
+            }
+        } catch {
+            await client.connection.close()
+            throw fail(error)
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import AlmanacBus
+import AlmanacCore
+import DBus
+import FoundationEssentials
+
+/// Gets the weather of a place the daemon may not be watching yet: when it has no reading,
+/// a view is registered until the first fresh reading or failure arrives (15 s at most), and
+/// the state is taken while the view still stands (the daemon forgets places nobody watches).
+struct WeatherLookup {
+    let client: AlmanacClient
+
+    /// How old a reading may be and still answer at once (Open-Meteo's own cadence).
+    static let freshEnough: Double = 15 * 60
+    /// How long to wait for the first answer.
+    static let patience: Duration = .seconds(15)
+
+    /// The weather state, with `location`'s reading in it when there is one.
+    func state(for location: String?) async throws -> (revision: UInt64, state: WeatherState) {
+        try await state(for: location.map { [$0] } ?? [])
+    }
+
+    /// The weather state, with a reading of each of `locations` in it where there is one.
+    func state(for locations: [String]) async throws -> (revision: UInt64, state: WeatherState) {
+        var (revision, fields) = try await client.state(of: .weather)
+        var state = WeatherCodec.decodeState(fields)
+        for location in locations where state.readings[location] == nil && state.failures[location] == nil {
+            (revision, fields) = try await firstUpdate(location)
+            state = WeatherCodec.decodeState(fields)
+        }
+        return (revision, state)
+    }
+
+    private func firstUpdate(_ location: String) async throws -> (UInt64, [String: Value]) {
+        let owner = try await client.startDaemon()
+        let updates = try await client.updates(of: .weather, from: owner)
+        let view = try await client.addView(.weather, options: ["location": .string(location)])
+        let answered = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                for await message in updates where message.path == view {
+                    guard let (_, data) = try? message.arguments(UInt64.self, [String: Value].self),
+                          data["location"]?.stringValue == location else { continue }
+                    if data["kind"]?.stringValue == "failed" { return true }
+                    // A last-known reading the daemon kept from before is shown only if no fresh one comes.
+                    if data["kind"]?.stringValue == "reading", let reading = data["reading"].flatMap(WeatherCodec.decodeReading),
+                       Date().timeIntervalSince(reading.fetchedAt) < Self.freshEnough { return true }
+                }
+                return false
+            }
+            group.addTask {
+                try? await Task.sleep(for: Self.patience)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        let snapshot = try await client.state(of: .weather)
+        try? await client.removeView(.weather, view)
+        guard answered || snapshot.state["readings"]?.stringKeyedEntries?[location] != nil else {
+            await client.connection.close()
+            Terminal.error("no reading for '\(location)' within 15 seconds; the provider may be slow or unreachable. Try again, or watch it with `almanac watch weather --location \(location)`.")
+            throw Exit.refused
+        }
+        return snapshot
+    }
+}

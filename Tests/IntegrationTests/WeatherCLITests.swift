@@ -1,0 +1,70 @@
+import DBus
+import DBusTestSupport
+import Foundation
+import Testing
+
+/// `almanac weather`, `forecast`, `locations` and `watch --waybar`, as real processes against
+/// `almanacd --provider demo` (deterministic forecasts) on a private bus.
+@Suite struct WeatherCLITests {
+    @Test func savedPlacesAreAddedListedAndRemoved() async throws {
+        let bus = try PrivateBus()
+        let daemon = try await RunningDaemon(bus: bus)
+        let none = try await almanac(["weather"], bus: bus)
+        #expect(none.status == 64)
+        #expect(none.errorOutput.contains("no place given and no saved places"))
+        #expect(try await almanac(["locations", "add", "Berlin", "Tokyo", " Berlin "], bus: bus).status == 0)
+        #expect(try await almanac(["locations"], bus: bus).output == "Berlin\nTokyo\n")
+        #expect(try await almanac(["locations", "list", "--json"], bus: bus).output == "{\"locations\":[\"Berlin\",\"Tokyo\"]}\n")
+        let missing = try await almanac(["locations", "remove", "Nowhere"], bus: bus)
+        #expect(missing.status == 65)
+        #expect(missing.errorOutput.contains("'Nowhere' is not a saved location. Saved: Berlin, Tokyo."))
+        #expect(try await almanac(["locations", "remove", "Tokyo"], bus: bus).status == 0)
+        #expect(try await almanac(["locations", "list"], bus: bus).output == "Berlin\n")
+
+        // With a saved place, `weather` alone shows it: now, today, the hours ahead.
+        let weather = try await almanac(["weather"], bus: bus)
+        #expect(weather.status == 0, "\(weather.errorOutput)")
+        let lines = weather.output.split(separator: "\n")
+        #expect(lines.count == 3, "\(weather.output)")
+        #expect(lines.first?.hasPrefix("Berlin  ") == true)
+        #expect(lines.dropFirst().first?.hasPrefix("  Today 14.2°C / 6.2°C") == true, "\(weather.output)")
+        #expect(lines.last?.split(separator: "°").count == 7, "six hours: \(weather.output)")
+        _ = daemon.stop()
+    }
+
+    @Test func forecastsForDaysAndHoursInAnyUnits() async throws {
+        let bus = try PrivateBus()
+        let daemon = try await RunningDaemon(bus: bus)
+        let days = try await almanac(["forecast", "Berlin", "--days", "3", "--format", "{{high}}/{{low}} {{condition}}"], bus: bus)
+        #expect(days.status == 0, "\(days.errorOutput)")
+        #expect(days.output == "14.2°C/6.2°C Thunderstorm\n11.4°C/4.3°C Partly cloudy\n10.0°C/4.8°C Slight rain\n")
+        let imperial = try await almanac(["forecast", "Berlin", "--days", "1", "--units", "imperial", "--format", "{{high}}"], bus: bus)
+        #expect(imperial.output == "57.6°F\n")
+        let hours = try await almanac(["forecast", "Berlin", "--hourly", "--json"], bus: bus)
+        let object = try JSONSerialization.jsonObject(with: Data(hours.output.utf8)) as? [String: Any]
+        #expect((object?["hours"] as? [[String: Any]])?.count == 24)
+        #expect(object?["place"] as? String == "Berlin")
+        let tooMany = try await almanac(["forecast", "Berlin", "--days", "40"], bus: bus)
+        #expect(tooMany.status == 64 && tooMany.errorOutput.contains("--days goes from 1 to 16"))
+        let atlantis = try await almanac(["forecast", "Atlantis"], bus: bus)
+        #expect(atlantis.status == 65 && atlantis.errorOutput.contains("does not know 'Atlantis'"))
+        _ = daemon.stop()
+    }
+
+    @Test func waybarGetsOneJSONObjectPerUpdate() async throws {
+        let bus = try PrivateBus()
+        let daemon = try await RunningDaemon(bus: bus)
+        let watch = try ChildProcess(URL(fileURLWithPath: Binaries.almanac), ["watch", "weather", "--location", "Paris", "--waybar"], environment: bus.environment)
+        let line = try #require(watch.firstLine(timeout: 15))
+        watch.send(SIGINT)
+        #expect(watch.wait() == 130)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+        #expect(Set(object.keys) == ["text", "tooltip", "class", "alt"])
+        #expect((object["text"] as? String)?.hasSuffix("°C") == true)
+        #expect((object["tooltip"] as? String)?.hasPrefix("Paris\n") == true)
+        #expect((object["class"] as? [String])?.first == object["alt"] as? String)
+        let misuse = try await almanac(["watch", "podcasts", "--waybar"], bus: bus)
+        #expect(misuse.status == 64 && misuse.errorOutput.contains("--waybar goes with 'weather'"))
+        _ = daemon.stop()
+    }
+}
