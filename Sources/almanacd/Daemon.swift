@@ -79,7 +79,9 @@ struct Daemon {
             await withTaskGroup(of: Void.self) { group in
                 // Each place has its own due time (cadence, backoff); the tick only asks what is due.
                 let tick = min(1, max(0.05, options.effectiveWeatherInterval / 4))
-                group.addTask { await Self.every(tick) { await server.weather.refresh(.due) } }
+                // Not awaited: a stalled fetch must not hold up the next tick (what is being
+                // fetched is claimed, so the next tick does not fetch it again).
+                group.addTask { await Self.every(tick) { Task { await server.weather.refresh(.due) } } }
                 group.addTask { await Self.every(options.effectivePodcastInterval) { await server.podcasts.refresh() } }
                 // A safety net behind the departure stream: views whose owner left are removed within a minute.
                 group.addTask { await Self.every(60) { await server.sweep() } }

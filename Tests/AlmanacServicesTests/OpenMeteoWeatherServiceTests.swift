@@ -15,7 +15,7 @@ final class RecordingDelegate: WeatherServiceDelegate, Sendable {
 }
 
 /// Against a real local HTTP server that answers like Open-Meteo.
-@Suite struct OpenMeteoWeatherServiceTests {
+@Suite(.timeLimit(.minutes(2))) struct OpenMeteoWeatherServiceTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/open_meteo_server.py").path
 
@@ -104,5 +104,17 @@ final class RecordingDelegate: WeatherServiceDelegate, Sendable {
         #expect(headers[0]["accept-encoding"]?.contains("gzip") == true)
         #expect(headers[0]["user-agent"]?.hasPrefix("almanacd/") == true)
         #expect(headers[1]["if-none-match"]?.isEmpty == false)
+    }
+
+    @Test func aStalledServerTimesOutAndHoldsUpOnlyItsOwnPlace() async throws {
+        let server = try FixtureServer(script: Self.script)
+        let service = OpenMeteoWeatherService(weatherURL: server.baseURL, geocodingURL: server.baseURL, http: HTTPClient(timeout: 1))
+        let delegate = RecordingDelegate()
+        service.delegate = delegate
+        // 77.7 stalls for 30 s; the other places are fetched meanwhile, and the stall ends as a timeout.
+        await service.refresh(["77.7,0", "10,10", "20,20"])
+        #expect(delegate.readings.withLock { $0.map(\.location).sorted() } == ["10,10", "20,20"])
+        let failure = try #require(delegate.failures.withLock { $0["77.7,0"] })
+        #expect(failure.hasPrefix("Could not reach 127.0.0.1"), "\(failure)")
     }
 }

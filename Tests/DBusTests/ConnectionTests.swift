@@ -3,7 +3,7 @@ import DBusTestSupport
 import Foundation
 import Testing
 
-@Suite struct ConnectionTests {
+@Suite(.timeLimit(.minutes(2))) struct ConnectionTests {
     @Test func connectsAndGetsAUniqueName() async throws {
         let bus = try PrivateBus()
         let connection = try await Connection.connect(to: bus.address)

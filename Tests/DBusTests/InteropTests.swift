@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 
 /// The exported test object, driven by D-Bus tools and libraries nobody on the team wrote.
-@Suite struct InteropTests {
+@Suite(.timeLimit(.minutes(2))) struct InteropTests {
     static let serviceName = "org.almanac.TestService"
 
     func start() async throws -> BusPair {

@@ -3,7 +3,7 @@ import DBusTestSupport
 import Foundation
 import Testing
 
-@Suite struct CLITests {
+@Suite(.timeLimit(.minutes(2))) struct CLITests {
     @Test func statusWithoutADaemonSaysSoAndExits69() async throws {
         let bus = try PrivateBus()
         let result = try await almanac(["status"], bus: bus)

@@ -3,7 +3,7 @@ import DBusTestSupport
 import Foundation
 import Testing
 
-@Suite struct DaemonTests {
+@Suite(.timeLimit(.minutes(2))) struct DaemonTests {
     static let service = try! BusName("org.almanac.Almanac1")
     static let weatherPath = try! ObjectPath("/org/almanac/Almanac1/weather")
     static let document = try! InterfaceName("org.almanac.Document1")

@@ -5,7 +5,7 @@ import Testing
 
 /// `almanac weather`, `forecast`, `locations` and `watch --waybar`, as real processes against
 /// `almanacd --provider demo` (deterministic forecasts) on a private bus.
-@Suite struct WeatherCLITests {
+@Suite(.timeLimit(.minutes(2))) struct WeatherCLITests {
     @Test func savedPlacesAreAddedListedAndRemoved() async throws {
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)

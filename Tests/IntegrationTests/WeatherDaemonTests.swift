@@ -5,7 +5,7 @@ import Testing
 
 /// `almanacd --provider real` against the local Open-Meteo stand-in: forecasts and saved
 /// places over the bus, backoff and recovery, and what survives a `kill -9`.
-@Suite struct WeatherDaemonTests {
+@Suite(.timeLimit(.minutes(2))) struct WeatherDaemonTests {
     static let service = try! BusName("org.almanac.Almanac1")
     static let weatherPath = try! ObjectPath("/org/almanac/Almanac1/weather")
     static let weather1 = try! InterfaceName("org.almanac.Weather1")
@@ -155,6 +155,36 @@ import Testing
         #expect(kept["temperature"] == .double(5.3))
         #expect(kept["error"]?.stringValue == "127.0.0.1 answered HTTP 500.")
         await again.close()
+        _ = daemon.stop()
+    }
+
+    @Test func twoViewsOfTwoPlacesEachHearOnlyTheirOwn() async throws {
+        let daemon = try await daemon(interval: "0.5")
+        var heard: [[String]] = []
+        var clients: [Connection] = []
+        var streams: [SignalStream] = []
+        for place in ["Berlin", "48.85,2.35"] {
+            let client = try await Connection.connect(to: bus.address)
+            streams.append(try await client.signals(matching: MatchRule(interface: InterfaceName("org.almanac.View1"), member: MemberName("Updated"))))
+            _ = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("AddView"),
+                                      arguments: ["location": Value.string(place)])
+            clients.append(client)
+        }
+        // A stalled place watched by a third client must not hold up the other two.
+        let stalled = try await Connection.connect(to: bus.address)
+        _ = try await stalled.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("AddView"),
+                                   arguments: ["location": Value.string("77.7,0")])
+        for stream in streams {
+            var locations: [String] = []
+            for await message in stream {
+                guard let (_, data) = try? message.arguments(UInt64.self, [String: Value].self) else { continue }
+                if let location = data["location"]?.stringValue { locations.append(location) }
+                if locations.count == 2 { break }
+            }
+            heard.append(locations)
+        }
+        #expect(heard == [["Berlin", "Berlin"], ["48.85,2.35", "48.85,2.35"]])
+        for client in clients + [stalled] { await client.close() }
         _ = daemon.stop()
     }
 }

@@ -29,15 +29,25 @@ public final class OpenMeteoWeatherService: WeatherService, Sendable {
         self.http = http
     }
 
+    /// Places fetched at once; a slow or stalled server holds up only its own place.
+    static let parallelFetches = 4
+
     public func refresh(_ locations: [String]? = nil) async {
         let wanted = locations ?? dataSource?.locationsToFetch(for: self) ?? []
-        for location in wanted {
-            do {
-                let reading = try await fetch(location)
-                delegate?.weatherService(self, didFetch: reading)
-            } catch {
-                delegate?.weatherService(self, didFailToFetch: location, error: error)
+        await withTaskGroup(of: Void.self) { group in
+            for (index, location) in wanted.enumerated() {
+                if index >= Self.parallelFetches { await group.next() }
+                group.addTask { await self.fetchAndReport(location) }
             }
+        }
+    }
+
+    private func fetchAndReport(_ location: String) async {
+        do {
+            let reading = try await fetch(location)
+            delegate?.weatherService(self, didFetch: reading)
+        } catch {
+            delegate?.weatherService(self, didFailToFetch: location, error: error)
         }
     }
 
