@@ -58,7 +58,7 @@ struct Rendering {
             }
             let place = PlaceSummary(
                 now: WeatherNowViewData(reading: reading, units: state.units, now: now, error: state.failures[location]),
-                today: reading.daily.first.map { DayViewData(day: $0, units: state.units, utcOffset: reading.utcOffset) },
+                today: reading.upcomingDays(now: now).first.map { DayViewData(day: $0, units: state.units, utcOffset: reading.utcOffset) },
                 hours: Self.hours(reading, state.units, now: now, count: 6, step: 2)
             )
             places.append(place)
@@ -79,7 +79,7 @@ struct Rendering {
     /// `almanac forecast`: a table of days, or of hours with `hourly`.
     func forecast(_ reading: WeatherReading, units: Units, days: Int, hourly: Bool, now: Date = Date()) -> [String] {
         if hourly {
-            let hours = reading.hourly.map { HourViewData(hour: $0, units: units, utcOffset: reading.utcOffset) }
+            let hours = reading.upcomingHours(now: now).map { HourViewData(hour: $0, units: units, utcOffset: reading.utcOffset) }
             if json { return [Self.json(["location": reading.location, "place": reading.placeName, "hours": hours] as JSONObject)] }
             if let template { return hours.map { template.render($0.fields) } }
             return [terminal.bold(reading.placeName) + terminal.dim(" · next \(hours.count) hours · updated \(relativeTime(reading.fetchedAt, now: now))")]
@@ -87,7 +87,7 @@ struct Rendering {
                     "\(hour.time)  \(hour.symbol) \(Self.padded(hour.condition, 28)) \(Self.padded(hour.temperature, 8, left: true))  \(Self.padded(hour.precipitationChance, 4, left: true))"
                 }
         }
-        let table = reading.daily.prefix(days).map { DayViewData(day: $0, units: units, utcOffset: reading.utcOffset) }
+        let table = reading.upcomingDays(now: now).prefix(days).map { DayViewData(day: $0, units: units, utcOffset: reading.utcOffset) }
         if json { return [Self.json(["location": reading.location, "place": reading.placeName, "days": Array(table)] as JSONObject)] }
         if let template { return table.map { template.render($0.fields) } }
         return [terminal.bold(reading.placeName) + terminal.dim(" · \(table.count) days · updated \(relativeTime(reading.fetchedAt, now: now))")]
@@ -100,7 +100,7 @@ struct Rendering {
     /// Every `step`-th hour from the current one, `count` of them.
     static func hours(_ reading: WeatherReading?, _ units: Units, now: Date, count: Int, step: Int) -> [HourViewData] {
         guard let reading else { return [] }
-        let ahead = reading.hourly.filter { $0.time.timeIntervalSince(now) > -3_600 }
+        let ahead = reading.upcomingHours(now: now)
         return stride(from: 0, to: ahead.count, by: max(step, 1)).prefix(count).map {
             HourViewData(hour: ahead[$0], units: units, utcOffset: reading.utcOffset)
         }

@@ -192,7 +192,7 @@ struct Model: @unchecked Sendable {
     func initialLines() -> [String] {
         switch document {
         case .weather:
-            if let location, weather.readings[location] == nil {
+            if let location, weather.readings[location] == nil, weather.failures[location] == nil {
                 return rendering.json || rendering.waybar ? [] : ["\(location): waiting for the first reading…"]
             }
             return rendering.weather(weather, only: location, revision: revision)

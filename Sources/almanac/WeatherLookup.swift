@@ -9,8 +9,8 @@ import FoundationEssentials
 struct WeatherLookup {
     let client: AlmanacClient
 
-    /// How old a reading may be and still answer at once (Open-Meteo's own cadence).
-    static let freshEnough: Double = 15 * 60
+    /// How old a reading may be and still answer at once (what the daemon calls fresh).
+    static let freshEnough: Double = WeatherDocument.freshFor
     /// How long to wait for the first answer.
     static let patience: Duration = .seconds(15)
 

@@ -75,8 +75,9 @@ struct Daemon {
         }
 
         let polling = Task {
-            await server.refreshAll()
             await withTaskGroup(of: Void.self) { group in
+                // Not awaited before the loops: a stalled first fetch must not hold them up.
+                group.addTask { await server.refreshAll() }
                 // Each place has its own due time (cadence, backoff); the tick only asks what is due.
                 let tick = min(1, max(0.05, options.effectiveWeatherInterval / 4))
                 // Not awaited: a stalled fetch must not hold up the next tick (what is being

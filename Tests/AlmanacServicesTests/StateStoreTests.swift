@@ -84,3 +84,17 @@ import Testing
         #expect(try StateStore(folder: folder).weatherState().units == .imperial)
     }
 }
+
+extension StateStoreTests {
+    @Test func aDamagedSettingIsSkippedNotTrusted() throws {
+        let store = try StateStore(folder: folder)
+        try store.saveSettings(units: .imperial, savedLocations: ["Oslo"])
+        try store.database.write { db in
+            try db.execute(sql: "PRAGMA ignore_check_constraints = 1")
+            try db.execute(sql: "UPDATE setting SET value = X'FF00' WHERE key = 'weather.units'")
+            try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('weather.savedLocations', 'not json')")
+        }
+        let state = store.weatherState()
+        #expect(state.units == .metric && state.savedLocations.isEmpty)
+    }
+}

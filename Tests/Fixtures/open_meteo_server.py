@@ -9,6 +9,7 @@ on 127.0.0.1 and prints its port on the first line of standard output.
                               ETag honoured by If-None-Match
 /v1/forecast?latitude=66.6 -> not JSON
 /v1/forecast?latitude=77.7 -> answers after 30 s (a stalled server)
+/v1/forecast?latitude=33.3 -> nulls where a model has no value (humidity, wind direction, an hour)
 /control?fail=N            -> the next N forecasts answer HTTP 500
 /control?temperature=T     -> forecasts report T °C from now on
 /requests                  -> what was asked so far: [{"path", "headers", "status"}]
@@ -117,7 +118,13 @@ class Handler(BaseHTTPRequestHandler):
                 return self.send(500, "{\"error\": true, \"reason\": \"failing on purpose\"}")
             for part in ("temperature_2m", "weather_code"):
                 assert part in query.get("current", "") and part in query.get("hourly", ""), query
-            body = json.dumps(forecast(latitude, float(query.get("longitude", "0"))))
+            data = forecast(latitude, float(query.get("longitude", "0")))
+            if abs(latitude - 33.3) < 1e-9:
+                data["current"]["relative_humidity_2m"] = None
+                data["current"]["wind_direction_10m"] = None
+                data["hourly"]["temperature_2m"][1] = None
+                data["daily"]["precipitation_probability_max"] = [None] * 7
+            body = json.dumps(data)
             etag = '"%s"' % hashlib.sha1(body.encode()).hexdigest()[:16]
             if self.headers.get("If-None-Match") == etag:
                 self.send_response(304)

@@ -67,4 +67,18 @@ import Testing
         #expect(misuse.status == 64 && misuse.errorOutput.contains("--waybar goes with 'weather'"))
         _ = daemon.stop()
     }
+
+    @Test func waybarShowsAPlaceThatCannotBeFetchedAsAnError() async throws {
+        let bus = try PrivateBus()
+        let daemon = try await RunningDaemon(bus: bus)
+        let watch = try ChildProcess(URL(fileURLWithPath: Binaries.almanac), ["watch", "weather", "--location", "Atlantis", "--waybar"], environment: bus.environment)
+        let line = try #require(watch.firstLine(timeout: 15))
+        watch.send(SIGINT)
+        #expect(watch.wait() == 130)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+        #expect(object["class"] as? [String] == ["error"])
+        #expect(object["text"] as? String == "⚠ Atlantis")
+        #expect((object["tooltip"] as? String)?.contains("does not know 'Atlantis'") == true)
+        _ = daemon.stop()
+    }
 }

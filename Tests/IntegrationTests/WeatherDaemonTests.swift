@@ -187,4 +187,24 @@ import Testing
         for client in clients + [stalled] { await client.close() }
         _ = daemon.stop()
     }
+
+    @Test func missingValuesFromTheProviderShowAsUnknownNotACrash() async throws {
+        let daemon = try await daemon()
+        let result = try await almanac(["weather", "33.3,0"], bus: bus)
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(result.output.contains("humidity ?%") && result.output.contains("wind 11 km/h ?"), "\(result.output)")
+        let waybar = try await almanac(["get", "weather", "--location", "33.3,0", "--json"], bus: bus)
+        #expect(waybar.status == 0 && waybar.output.contains("\"humidity\":\"?%\""), "\(waybar.output)")
+        let hours = try await almanac(["forecast", "33.3,0", "--hourly", "--format", "{{time}} {{temperature}}"], bus: bus)
+        #expect(hours.status == 0, "\(hours.errorOutput)")
+        // The hour without a temperature is left out, not shown as a made-up value.
+        let client = try await Connection.connect(to: bus.address)
+        _ = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("AddView"),
+                                  arguments: ["location": Value.string("33.3,0")])
+        #expect(try await current(client, "33.3,0") != nil)
+        let served = try await call(client, "HourlyForecast", "33.3,0", 0).arguments([[String: Value]].self)
+        #expect(served.count == 23)
+        await client.close()
+        _ = daemon.stop()
+    }
 }

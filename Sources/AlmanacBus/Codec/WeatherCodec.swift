@@ -1,6 +1,6 @@
 public import AlmanacCore
 public import DBus
-import FoundationEssentials
+public import FoundationEssentials
 
 /// Weather models as `a{sv}` and back. Keys are camelCase and stable (docs/bus-api.md).
 public enum WeatherCodec {
@@ -26,11 +26,12 @@ public enum WeatherCodec {
         ])
     }
 
-    /// What `Current` answers: the reading, plus `stale b` and, while its place fails to
-    /// fetch, `error s` (the reading is then the last good one).
-    public static func current(_ reading: WeatherReading, failure: String?) -> Value {
+    /// What `Current` answers: the reading, plus `stale b` (its place's last fetch failed, or
+    /// it is over an hour old) and, while its place fails to fetch, `error s` (the reading is
+    /// then the last good one).
+    public static func current(_ reading: WeatherReading, failure: String?, now: Date = Date()) -> Value {
         guard case .dictionary(let key, let value, var entries) = encode(reading) else { return encode(reading) }
-        entries.append(.init(.string("stale"), .variant(.boolean(failure != nil))))
+        entries.append(.init(.string("stale"), .variant(.boolean(reading.isStale(now: now, failing: failure != nil)))))
         if let failure { entries.append(.init(.string("error"), .variant(.string(failure)))) }
         return .dictionary(key: key, value: value, entries)
     }

@@ -55,7 +55,7 @@ public final class DemoWeatherService: WeatherService, Sendable {
         let daily = (0..<7).map { d in
             let high = ((place.base + 4 + 3 * sin(phase + Double(d))) * 10).rounded() / 10
             return DailyForecast(
-                day: Self.isoDay(dayStart + d), weatherCode: codes[(Int(phase) + d * 3) % codes.count],
+                day: CalendarDay.string(daysSinceEpoch: dayStart + d), weatherCode: codes[(Int(phase) + d * 3) % codes.count],
                 temperatureMax: high, temperatureMin: ((high - 6 - 2 * cos(Double(d))) * 10).rounded() / 10,
                 precipitation: (max(0, 6 * sin(phase + Double(d) * 1.7)) * 10).rounded() / 10,
                 precipitationProbability: Double((d * 37 + Int(phase) * 11) % 101), windSpeedMax: Double(15 + (d * 7) % 20),
@@ -72,22 +72,6 @@ public final class DemoWeatherService: WeatherService, Sendable {
             weatherCode: codes[(Int(phase) + step / 3) % codes.count], isDay: true, observedAt: now,
             fetchedAt: now, utcOffset: 0, hourly: hourly, daily: daily
         )
-    }
-
-    /// `YYYY-MM-DD` for day number `day` since 1970-01-01 (UTC).
-    static func isoDay(_ day: Int) -> String {
-        // Howard Hinnant's civil-from-days.
-        let z = day + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        func pad(_ n: Int, _ width: Int) -> String { String(repeating: "0", count: max(0, width - String(n).count)) + String(n) }
-        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))"
     }
 }
 

@@ -9,6 +9,8 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
 
     /// The view option that names the place a view watches.
     public static let locationOption = "location"
+    /// How long a kept reading counts as fresh (Open-Meteo's own cadence); clients use the same.
+    public static let freshFor: Double = 15 * 60
 
     public let document: Model
     private let archive: (any WeatherArchive)?
@@ -146,13 +148,14 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
 
     /// A view now watches `location`: when the document has no reading of it, the archive's
     /// last one is served at once (its age shows it), until a fresh one arrives. One fetched
-    /// less than an interval ago counts as fresh: the place is next due an interval after it.
+    /// less than an interval (at most 15 minutes, what clients call fresh) ago is not
+    /// fetched again before the interval after it.
     public func restoreLastKnown(_ location: String) {
         guard document.snapshot.state.readings[location] == nil, let reading = archive?.lastReading(at: location) else { return }
         let now = clock()
         schedule.withLock { schedule in
             let age = now.timeIntervalSince(reading.fetchedAt)
-            if age >= 0, age < schedule.policy.interval, schedule.failures(of: location) == 0 {
+            if age >= 0, age < min(schedule.policy.interval, Self.freshFor), schedule.failures(of: location) == 0 {
                 schedule.succeeded(location, now: reading.fetchedAt)
             }
         }

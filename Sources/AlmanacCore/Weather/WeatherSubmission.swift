@@ -13,9 +13,6 @@ public enum WeatherSubmission: Sendable, Hashable {
     /// Checks the submission, throwing `SubmissionError` with a message a person can act on.
     public func validated() throws -> WeatherSubmission {
         guard case .savedLocations(let locations) = self else { return self }
-        guard locations.count <= Self.maximumSavedLocations else {
-            throw SubmissionError("At most \(Self.maximumSavedLocations) saved locations are allowed, not \(locations.count).")
-        }
         var cleaned: [String] = []
         for location in locations {
             let trimmed = location.trimmed
@@ -24,6 +21,10 @@ public enum WeatherSubmission: Sendable, Hashable {
                 throw SubmissionError("A location name can be at most \(Self.maximumLocationLength) bytes long.")
             }
             if !cleaned.contains(trimmed) { cleaned.append(trimmed) }
+            // Counted after duplicates go: saving a saved place changes nothing, even at the limit.
+            guard cleaned.count <= Self.maximumSavedLocations else {
+                throw SubmissionError("At most \(Self.maximumSavedLocations) saved locations are allowed; remove some first.")
+            }
         }
         return .savedLocations(cleaned)
     }

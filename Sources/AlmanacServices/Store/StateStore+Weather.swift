@@ -35,8 +35,10 @@ extension StateStore: WeatherArchive {
             try Row.fetchAll(db, sql: "SELECT key, value FROM setting WHERE key LIKE 'weather.%'")
         }) ?? []
         for row in settings {
-            let key: String = row["key"]
-            let value: String = row["value"]
+            // A damaged row (NULL, not text) is skipped, not trusted: the default stands.
+            // (Read as raw database values: GRDB's typed subscripts trap on a mismatch.)
+            guard let key = String.fromDatabaseValue(row["key"] as DatabaseValue),
+                  let value = String.fromDatabaseValue(row["value"] as DatabaseValue) else { continue }
             switch key {
             case "weather.units": state.units = Units(rawValue: value) ?? .metric
             case "weather.savedLocations": state.savedLocations = (try? JSONDecoder().decode([String].self, from: Data(value.utf8))) ?? []

@@ -19,6 +19,10 @@ public final class StateStore: Sendable {
         do {
             database = try Self.open(path)
             recovered = nil
+        } catch let error as DatabaseError where ![.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
+            // Locked by another process, no permission, disk full: nothing wrong with the
+            // file itself, so it is left alone and the daemon says why it cannot start.
+            throw StorageError("Cannot open the state file \(path): \(Self.describe(error)). Is another almanacd using it? Check the folder's permissions, or pass another with --state-dir.")
         } catch {
             // Unreadable (not a database, corrupted): keep it for the curious and begin again.
             let aside = path + ".unreadable-\(Int(Date().timeIntervalSince1970))"

@@ -29,15 +29,20 @@ public final class OpenMeteoWeatherService: WeatherService, Sendable {
         self.http = http
     }
 
-    /// Places fetched at once; a slow or stalled server holds up only its own place.
+    /// Places fetched at once, across all refreshes; a slow or stalled server holds up only
+    /// its own place.
     static let parallelFetches = 4
+    private let limiter = FetchLimiter(width: OpenMeteoWeatherService.parallelFetches)
 
     public func refresh(_ locations: [String]? = nil) async {
         let wanted = locations ?? dataSource?.locationsToFetch(for: self) ?? []
         await withTaskGroup(of: Void.self) { group in
-            for (index, location) in wanted.enumerated() {
-                if index >= Self.parallelFetches { await group.next() }
-                group.addTask { await self.fetchAndReport(location) }
+            for location in wanted {
+                group.addTask {
+                    await self.limiter.acquire()
+                    await self.fetchAndReport(location)
+                    await self.limiter.release()
+                }
             }
         }
     }

@@ -1,3 +1,11 @@
+/// `value` rounded to a whole number, or `nil` when it is not finite or too large for `Int`:
+/// `Int(_:)` would trap, and a value from a provider or the bus can be anything.
+public func wholeNumber(_ value: Double, rounding rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero) -> Int? {
+    let rounded = value.rounded(rule)
+    guard rounded.isFinite, abs(rounded) < 9e15 else { return nil }
+    return Int(rounded)
+}
+
 /// `value` with exactly `decimals` digits after the point ("21.3", "-4.0", "0.10"), rounded
 /// half away from zero. Pure Swift: `String(format:)` would pull ICU's locale data into the
 /// CLI and slow its start-up.

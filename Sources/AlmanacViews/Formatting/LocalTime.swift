@@ -2,7 +2,7 @@ public import FoundationEssentials
 
 /// "07:45": the time of day of `date` at a place `utcOffset` seconds from UTC.
 public func localClock(_ date: Date, utcOffset: Int) -> String {
-    let seconds = Int((date.timeIntervalSince1970 + Double(utcOffset)).rounded(.down))
+    guard let seconds = wholeNumber(date.timeIntervalSince1970 + Double(utcOffset), rounding: .down) else { return "--:--" }
     let ofDay = ((seconds % 86_400) + 86_400) % 86_400
     let (hours, minutes) = (ofDay / 3_600, (ofDay % 3_600) / 60)
     return (hours < 10 ? "0" : "") + "\(hours):" + (minutes < 10 ? "0" : "") + "\(minutes)"

@@ -30,7 +30,7 @@ public struct EpisodeViewData: Sendable, Hashable, Codable {
         if episode.played { return "played" }
         if episode.position > 0 {
             guard let duration = episode.duration, duration > 0 else { return "started" }
-            return "\(min(99, Int((episode.position / duration * 100).rounded(.down))))% played"
+            return "\(min(99, wholeNumber(episode.position / duration * 100, rounding: .down) ?? 99))% played"
         }
         return episode.isNew ? "new" : ""
     }

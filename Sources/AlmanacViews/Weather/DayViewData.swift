@@ -27,7 +27,7 @@ public struct DayViewData: Sendable, Hashable, Codable {
         high = WeatherNowViewData.temperature(day.temperatureMax, units)
         low = WeatherNowViewData.temperature(day.temperatureMin, units)
         precipitation = WeatherNowViewData.length(day.precipitation, units)
-        precipitationChance = day.precipitationProbability.isFinite ? "\(Int(day.precipitationProbability.rounded()))%" : ""
+        precipitationChance = wholeNumber(day.precipitationProbability).map { "\($0)%" } ?? ""
         wind = WeatherNowViewData.speed(day.windSpeedMax, units)
         sunrise = day.sunrise.map { localClock($0, utcOffset: utcOffset) } ?? ""
         sunset = day.sunset.map { localClock($0, utcOffset: utcOffset) } ?? ""

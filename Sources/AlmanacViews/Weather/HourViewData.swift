@@ -16,7 +16,7 @@ public struct HourViewData: Sendable, Hashable, Codable {
         symbol = condition.symbol
         self.condition = condition.text
         temperature = WeatherNowViewData.temperature(hour.temperature, units)
-        precipitationChance = hour.precipitationProbability.isFinite ? "\(Int(hour.precipitationProbability.rounded()))%" : ""
+        precipitationChance = wholeNumber(hour.precipitationProbability).map { "\($0)%" } ?? ""
     }
 
     /// The fields a `--format` template can use.

@@ -25,9 +25,6 @@ public struct WeatherNowViewData: Sendable, Hashable, Codable {
     /// A lower-case, dash-separated name of the condition for style sheets ("partly-cloudy").
     public let conditionClass: String
 
-    /// A reading older than this (seconds) is stale even without a failure.
-    public static let staleAfter: Double = 3_600
-
     public init(reading: WeatherReading, units: Units, now: Date, error: String? = nil) {
         let condition = WeatherCondition(code: reading.weatherCode)
         location = reading.location
@@ -36,14 +33,14 @@ public struct WeatherNowViewData: Sendable, Hashable, Codable {
         feelsLike = Self.temperature(reading.apparentTemperature, units)
         self.condition = condition.text
         symbol = condition.symbol
-        humidity = "\(Int(reading.humidity.rounded()))%"
+        humidity = fixedPoint(reading.humidity, decimals: 0) + "%"
         wind = Self.speed(reading.windSpeed, units) + " " + Self.compass(reading.windDirection)
         precipitation = Self.length(reading.precipitation, units)
         observed = relativeTime(reading.observedAt, now: now)
         updated = "updated " + relativeTime(reading.fetchedAt, now: now)
-        stale = error != nil || now.timeIntervalSince(reading.fetchedAt) > Self.staleAfter
+        stale = reading.isStale(now: now, failing: error != nil)
         self.error = error
-        todayRange = reading.daily.first.map { Self.temperature($0.temperatureMax, units) + " / " + Self.temperature($0.temperatureMin, units) } ?? ""
+        todayRange = reading.upcomingDays(now: now).first.map { Self.temperature($0.temperatureMax, units) + " / " + Self.temperature($0.temperatureMin, units) } ?? ""
         conditionClass = Self.slug(condition.text)
     }
 
@@ -87,6 +84,7 @@ public struct WeatherNowViewData: Sendable, Hashable, Codable {
     static func compass(_ degrees: Double) -> String {
         let points = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"]
         let normalised = (degrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
-        return points[Int((normalised / 22.5).rounded()) % 16]
+        guard let point = wholeNumber(normalised / 22.5) else { return "?" }
+        return points[point % 16]
     }
 }

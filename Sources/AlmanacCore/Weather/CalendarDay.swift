@@ -1,0 +1,27 @@
+public import FoundationEssentials
+
+/// Calendar days as `YYYY-MM-DD`, by arithmetic on the proleptic Gregorian calendar (no ICU,
+/// no time-zone database: a place's day is found from its UTC offset).
+public enum CalendarDay {
+    /// The day at `date` in a place `utcOffset` seconds from UTC ("2026-11-22").
+    public static func at(_ date: Date, utcOffset: Int) -> String {
+        let seconds = date.timeIntervalSince1970 + Double(utcOffset)
+        guard seconds.isFinite, abs(seconds) < 1e14 else { return "0000-01-01" }
+        return string(daysSinceEpoch: Int((seconds / 86_400).rounded(.down)))
+    }
+
+    /// `YYYY-MM-DD` for day number `day` since 1970-01-01 (Howard Hinnant's civil-from-days).
+    public static func string(daysSinceEpoch day: Int) -> String {
+        let z = day + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        func pad(_ n: Int, _ width: Int) -> String { String(repeating: "0", count: max(0, width - String(n).count)) + String(n) }
+        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))"
+    }
+}

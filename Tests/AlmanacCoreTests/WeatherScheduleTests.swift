@@ -1,0 +1,101 @@
+import AlmanacCore
+import Foundation
+import Synchronization
+import Testing
+
+/// A clock tests move by hand.
+final class TestClock: Sendable {
+    private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+    var now: Date { current.withLock { $0 } }
+    func advance(_ seconds: Double) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
+}
+
+/// An archive that keeps things in memory (a fake of our own protocol).
+final class MemoryArchive: WeatherArchive, Sendable {
+    let readings = Mutex<[String: WeatherReading]>([:])
+    let settings = Mutex<(Units, [String])?>(nil)
+    func saveSettings(units: Units, savedLocations: [String]) throws { settings.withLock { $0 = (units, savedLocations) } }
+    func saveReading(_ reading: WeatherReading) throws { readings.withLock { $0[reading.location] = reading } }
+    func lastReading(at location: String) -> WeatherReading? { readings.withLock { $0[location] } }
+}
+
+/// The weather document as the schedule's keeper: what is due, claims, backoff, last-known readings.
+@Suite struct WeatherScheduleTests {
+    let clock = TestClock()
+
+    func document(archive: MemoryArchive? = nil) -> (WeatherDocument, DemoWeatherService) {
+        let clock = self.clock
+        let weather = WeatherDocument(policy: .init(interval: 900), archive: archive, clock: { clock.now }, jitter: { 1 })
+        let service = DemoWeatherService(clock: { clock.now })
+        service.dataSource = weather
+        service.delegate = weather
+        return (weather, service)
+    }
+
+    @Test func claimsAreReleasedBySuccessAndByFailure() async throws {
+        let (weather, service) = document()
+        weather.document.addView(key: ViewKey("a"), options: ["location": "Paris"]) { _ in }
+        weather.document.addView(key: ViewKey("b"), options: ["location": "Atlantis"]) { _ in }
+        #expect(weather.take(weather.wantedLocations) == ["Paris", "Atlantis"])
+        // Claimed: a second view of Paris arriving now shares the fetch under way.
+        #expect(weather.take(["Paris"]).isEmpty)
+        await service.refresh(["Paris", "Atlantis"])
+        #expect(weather.failuresInARow(of: "Atlantis") == 1 && weather.failuresInARow(of: "Paris") == 0)
+        // Paris is next due after the interval; Atlantis after its first retry (30 s, full jitter).
+        #expect(weather.nextDue == clock.now.addingTimeInterval(30))
+        clock.advance(30)
+        #expect(weather.locationsToFetch(for: service) == ["Atlantis"])
+        clock.advance(870)
+        #expect(weather.locationsToFetch(for: service) == ["Paris"])
+    }
+
+    @Test func aPlaceForgottenMidFetchKeepsItsClaimUntilTheFetchEnds() async throws {
+        let (weather, service) = document()
+        weather.document.addView(key: ViewKey("a"), options: ["location": "Oslo"]) { _ in }
+        #expect(weather.take(["Oslo"]) == ["Oslo"])
+        weather.document.removeView(key: ViewKey("a"))
+        weather.forgetUnwanted()
+        // Wanted again before the fetch ends: still claimed, so not fetched twice.
+        #expect(weather.take(["Oslo"]).isEmpty)
+        await service.refresh(["Oslo"])
+        // The fetch ended; nobody wanted it, so nothing was kept, and the claim is gone.
+        #expect(weather.document.snapshot.state.readings["Oslo"] == nil)
+        clock.advance(900)
+        #expect(weather.take(["Oslo"]) == ["Oslo"])
+    }
+
+    @Test func aKeptReadingIsServedAtOnceAndFetchedAgainOnlyWhenOld() async throws {
+        let archive = MemoryArchive()
+        let (weather, service) = document(archive: archive)
+        weather.document.addView(key: ViewKey("a"), options: ["location": "Tokyo"]) { _ in }
+        await service.refresh(["Tokyo"])
+        #expect(archive.lastReading(at: "Tokyo") != nil)
+
+        // A daemon started later, with the archive: five minutes on, the kept reading is fresh.
+        clock.advance(300)
+        let (later, _) = document(archive: archive)
+        later.document.addView(key: ViewKey("b"), options: ["location": "Tokyo"]) { _ in }
+        later.restoreLastKnown("Tokyo")
+        #expect(later.document.snapshot.state.readings["Tokyo"] == archive.lastReading(at: "Tokyo"))
+        #expect(later.take(["Tokyo"]).isEmpty)
+        clock.advance(600)
+        #expect(later.take(["Tokyo"]) == ["Tokyo"])
+
+        // An hour old: served, but fetched at once.
+        clock.advance(3600)
+        let (old, _) = document(archive: archive)
+        old.document.addView(key: ViewKey("c"), options: ["location": "Tokyo"]) { _ in }
+        old.restoreLastKnown("Tokyo")
+        #expect(old.document.snapshot.state.readings["Tokyo"] != nil)
+        #expect(old.take(["Tokyo"]) == ["Tokyo"])
+    }
+
+    @Test func savingASavedPlaceAtTheLimitChangesNothing() throws {
+        let (weather, _) = document()
+        let hundred = (1...100).map { "Place \($0)" }
+        try weather.submit(.savedLocations(hundred), from: nil)
+        let revision = weather.document.revision
+        #expect(try weather.submit(.savedLocations(hundred + ["Place 7"]), from: nil) == revision)
+        #expect(throws: SubmissionError.self) { try weather.submit(.savedLocations(hundred + ["Place 101"]), from: nil) }
+    }
+}
