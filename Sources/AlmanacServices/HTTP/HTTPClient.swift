@@ -13,6 +13,8 @@ public struct HTTPClient: Sendable {
         public let status: Int
         public let body: Data
         public let headers: [String: String]
+        /// Where the answer came from, after redirects.
+        public let url: URL?
     }
 
     public static let userAgent = "almanacd/0.1.0 (+https://github.com/almanac; a per-user weather and podcast daemon)"
@@ -21,11 +23,14 @@ public struct HTTPClient: Sendable {
     private let timeout: Double
     private let validators = ConditionalCache()
 
-    public init(timeout: Double = 20) {
+    /// - Parameters:
+    ///   - timeout: seconds a request may wait for data (twice that for the whole answer).
+    ///   - accept: the `Accept` header, JSON unless said otherwise.
+    public init(timeout: Double = 20, accept: String = "application/json") {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = timeout * 2
-        configuration.httpAdditionalHeaders = ["User-Agent": Self.userAgent, "Accept": "application/json"]
+        configuration.httpAdditionalHeaders = ["User-Agent": Self.userAgent, "Accept": accept]
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         session = URLSession(configuration: configuration)
         self.timeout = timeout
@@ -57,10 +62,10 @@ public struct HTTPClient: Sendable {
         }
         if http.statusCode == 304 {
             guard let kept else { throw FetchError("\(url.host ?? "The server") answered 304 Not Modified to a request that was not conditional.") }
-            return Response(status: 304, body: kept.body, headers: headers)
+            return Response(status: 304, body: kept.body, headers: headers, url: http.url)
         }
         validators[url] = ConditionalCache.Entry(etag: headers["etag"], lastModified: headers["last-modified"], body: data)
-        return Response(status: http.statusCode, body: data, headers: headers)
+        return Response(status: http.statusCode, body: data, headers: headers, url: http.url)
     }
 }
 
