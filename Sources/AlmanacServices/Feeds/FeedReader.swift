@@ -163,7 +163,7 @@ struct FeedReader {
         }
     }
 
-    private func classify(_ name: Range<Int>) -> FeedElement {
+    private mutating func classify(_ name: Range<Int>) -> FeedElement {
         let qualified = UnsafeBufferPointer(rebasing: bytes[name])
         guard let colon = qualified.firstIndex(of: ASCII.colon) else {
             return FeedElement.classify(namespace: .plain, localName: qualified)

@@ -11,10 +11,17 @@ enum HTMLText {
 
     /// With `singleLine`, line breaks become spaces too.
     static func plainText(_ bytes: UnsafeBufferPointer<UInt8>, singleLine: Bool) -> String {
-        var output = Output(singleLine: singleLine)
-        output.bytes.reserveCapacity(bytes.count)
+        // Plain text is never longer than its HTML: every tag, entity and whitespace run
+        // becomes at most as many bytes as it was written with.
+        String(unsafeUninitializedCapacity: bytes.count + 8) { buffer in
+            var output = Output(buffer: buffer, singleLine: singleLine)
+            convert(bytes, into: &output)
+            return output.count
+        }
+    }
+
+    private static func convert(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout Output) {
         let end = bytes.count
-        var decoded: [UInt8] = []
         var i = 0
         while i < end {
             let byte = bytes[i]
@@ -41,12 +48,12 @@ enum HTMLText {
                 output.append(byte)
                 i += 1
             } else if byte == ASCII.ampersand {
-                decoded.removeAll(keepingCapacity: true)
-                i = XMLEntities.appendReference(bytes, at: i, end: end, to: &decoded)
-                if decoded.count == 2, decoded[0] == 0xC2, decoded[1] == 0xA0 {
-                    output.append(ASCII.space) // &nbsp;
+                if let (scalar, after) = XMLEntities.reference(bytes, at: i, end: end) {
+                    if scalar == 0xA0 { output.append(ASCII.space) } else { output.append(scalar: scalar) }
+                    i = after
                 } else {
-                    for decodedByte in decoded { output.append(decodedByte) }
+                    output.append(byte)
+                    i += 1
                 }
             } else if byte == 0xC2, i + 1 < end, bytes[i + 1] == 0xA0 {
                 output.append(ASCII.space) // no-break space
@@ -56,7 +63,6 @@ enum HTMLText {
                 i += 1
             }
         }
-        return String(decoding: output.bytes, as: UTF8.self)
     }
 
     /// Handles the tag at `index`; returns the index after it, or nil when it is not a tag.
@@ -85,38 +91,84 @@ enum HTMLText {
         }
         guard i < end else { return nil }
         let after = i + 1
-        switch lowercasedName(name) {
-        case "br":
+        switch TagName(name) {
+        case .br, .line:
             output.lineBreak(1)
-        case "p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "ul", "ol", "table", "pre", "section",
-             "article", "header", "footer", "figure", "hr", "dl":
+        case .block:
             output.lineBreak(2)
-        case "li", "tr", "dt", "dd":
-            output.lineBreak(1)
-        case "td", "th":
+        case .cell:
             output.space()
-        case "script", "style":
+        case .hidden:
             guard !closing else { break }
             // Skip to the matching end tag.
+            let key = TagName.packed(name)
             var j = after
             while j < end {
                 j = XMLScanner.firstIndex(of: "</", in: bytes, from: j)
                 guard j + 2 + name.count <= end else { return end }
-                if lowercasedName(UnsafeBufferPointer(rebasing: bytes[(j + 2)..<(j + 2 + name.count)])) == lowercasedName(name) {
+                if TagName.packed(UnsafeBufferPointer(rebasing: bytes[(j + 2)..<(j + 2 + name.count)])) == key {
                     return min(XMLScanner.firstIndex(of: ASCII.greaterThan, in: bytes, from: j) + 1, end)
                 }
                 j += 2
             }
             return end
-        default:
+        case .inline:
             break
         }
         return after
     }
 
-    private static func lowercasedName(_ name: UnsafeBufferPointer<UInt8>) -> String {
-        guard name.count <= 10 else { return "" }
-        return String(decoding: name.lazy.map(ASCII.lowercased), as: UTF8.self)
+    /// What a tag does to the text around it.
+    private enum TagName {
+        /// `<br>`, and those that start a line (`<li>`, `<tr>`, `<dt>`, `<dd>`).
+        case br, line
+        /// Those that start a paragraph (`<p>`, `<div>`, headings, lists …).
+        case block
+        /// Table cells: a space.
+        case cell
+        /// `<script>` and `<style>`, dropped with their content.
+        case hidden
+        case inline
+
+        init(_ name: UnsafeBufferPointer<UInt8>) {
+            let key = Self.packed(name)
+            if key == Self.brKey {
+                self = .br
+            } else if Self.blocks.contains(key) {
+                self = .block
+            } else if Self.lines.contains(key) {
+                self = .line
+            } else if key == Self.tdKey || key == Self.thKey {
+                self = .cell
+            } else if key == Self.scriptKey || key == Self.styleKey {
+                self = .hidden
+            } else {
+                self = .inline
+            }
+        }
+
+        /// The first seven lowercased bytes of a name and its length, in one integer.
+        static func packed(_ name: UnsafeBufferPointer<UInt8>) -> UInt64 {
+            var key = UInt64(min(name.count, 255)) << 56
+            for (offset, byte) in name.prefix(7).enumerated() { key |= UInt64(ASCII.lowercased(byte)) << (8 * UInt64(offset)) }
+            return key
+        }
+
+        private static func packed(_ name: String) -> UInt64 {
+            var name = name
+            return name.withUTF8 { packed($0) }
+        }
+
+        private static let brKey = packed("br")
+        private static let tdKey = packed("td")
+        private static let thKey = packed("th")
+        private static let scriptKey = packed("script")
+        private static let styleKey = packed("style")
+        private static let lines: Set<UInt64> = Set(["li", "tr", "dt", "dd"].map(packed))
+        private static let blocks: Set<UInt64> = Set([
+            "p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "ul", "ol", "table", "pre", "section",
+            "article", "header", "footer", "figure", "hr", "dl", "address", "aside", "nav", "main",
+        ].map(packed))
     }
 
     private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: StaticString, at index: Int) -> Bool {
@@ -126,31 +178,57 @@ enum HTMLText {
         return true
     }
 
-    /// Plain text under construction: whitespace and breaks are held back until the next
-    /// visible character, so runs collapse and the ends come out trimmed.
+    /// Plain text under construction, written into a buffer at least as large as the HTML:
+    /// whitespace and breaks are held back until the next visible character, so runs collapse
+    /// and the ends come out trimmed.
     private struct Output {
+        let buffer: UnsafeMutableBufferPointer<UInt8>
         let singleLine: Bool
-        var bytes: [UInt8] = []
-        var pendingSpace = false
-        var pendingBreaks = 0
+        private(set) var count = 0
+        private var pendingSpace = false
+        private var pendingBreaks = 0
 
-        init(singleLine: Bool) { self.singleLine = singleLine }
+        init(buffer: UnsafeMutableBufferPointer<UInt8>, singleLine: Bool) {
+            self.buffer = buffer
+            self.singleLine = singleLine
+        }
 
-        mutating func append(_ byte: UInt8) {
+        @inline(__always) mutating func append(_ byte: UInt8) {
             if ASCII.isWhitespace(byte) {
                 pendingSpace = true
                 return
             }
-            if !bytes.isEmpty {
+            flushPending()
+            guard count < buffer.count else { return }
+            buffer[count] = byte
+            count += 1
+        }
+
+        mutating func append(scalar: UInt32) {
+            if scalar < 0x80 {
+                append(UInt8(scalar))
+                return
+            }
+            flushPending()
+            guard count + 4 <= buffer.count else { return }
+            count = XMLEntities.writeScalar(scalar, to: buffer, at: count)
+        }
+
+        @inline(__always) private mutating func flushPending() {
+            guard pendingSpace || pendingBreaks > 0 else { return }
+            if count > 0 {
                 if pendingBreaks > 0 {
-                    for _ in 0..<pendingBreaks { bytes.append(ASCII.newline) }
-                } else if pendingSpace {
-                    bytes.append(ASCII.space)
+                    for _ in 0..<pendingBreaks where count < buffer.count {
+                        buffer[count] = ASCII.newline
+                        count += 1
+                    }
+                } else if count < buffer.count {
+                    buffer[count] = ASCII.space
+                    count += 1
                 }
             }
             pendingSpace = false
             pendingBreaks = 0
-            bytes.append(byte)
         }
 
         mutating func lineBreak(_ count: Int) {

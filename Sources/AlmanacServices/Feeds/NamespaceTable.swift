@@ -14,8 +14,14 @@ struct NamespaceTable {
         }
     }
 
-    func namespace(ofPrefix prefix: UnsafeBufferPointer<UInt8>) -> FeedNamespace {
+    /// Conventional meanings already looked up, so each prefix is worked out once.
+    private var conventional: [(prefix: [UInt8], namespace: FeedNamespace)] = []
+
+    mutating func namespace(ofPrefix prefix: UnsafeBufferPointer<UInt8>) -> FeedNamespace {
         for entry in declared where entry.prefix.elementsEqual(prefix) { return entry.namespace }
-        return FeedNamespace(conventionalPrefix: prefix)
+        for entry in conventional where entry.prefix.elementsEqual(prefix) { return entry.namespace }
+        let namespace = FeedNamespace(conventionalPrefix: prefix)
+        if conventional.count < 64 { conventional.append((Array(prefix), namespace)) }
+        return namespace
     }
 }

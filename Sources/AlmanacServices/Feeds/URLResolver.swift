@@ -37,9 +37,7 @@ struct URLResolver {
     func resolve(_ reference: String) -> String? {
         let reference = Self.trimmed(reference)
         guard !reference.isEmpty else { return nil }
-        if reference.hasPrefix("https://") || reference.hasPrefix("http://") || Self.schemeEnd(reference) != nil {
-            return String(reference)
-        }
+        if Self.schemeEnd(reference) != nil { return String(reference) }
         guard let base else { return String(reference) }
         if reference.hasPrefix("//") { return "\(base.scheme):\(reference)" }
 

@@ -21,6 +21,17 @@ enum XMLEntities {
     /// Decodes the reference that starts with the `&` at `index` into `output` and returns the
     /// index after it; when there is none, appends the `&` alone.
     static func appendReference(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, end: Int, to output: inout [UInt8]) -> Int {
+        guard let (scalar, after) = reference(bytes, at: index, end: end) else {
+            output.append(ASCII.ampersand)
+            return index + 1
+        }
+        appendScalar(scalar, to: &output)
+        return after
+    }
+
+    /// The scalar meant by the reference that starts with the `&` at `index`, and the index
+    /// after it; nil when the `&` starts no reference we know.
+    static func reference(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, end: Int) -> (scalar: UInt32, end: Int)? {
         var i = index + 1
         if i < end, bytes[i] == ASCII.hash {
             i += 1
@@ -45,24 +56,16 @@ enum XMLEntities {
                 digits += 1
                 i += 1
             }
-            guard digits > 0 else {
-                output.append(ASCII.ampersand)
-                return index + 1
-            }
+            guard digits > 0 else { return nil }
             if i < end, bytes[i] == ASCII.semicolon { i += 1 }
-            appendScalar(numericReference(value), to: &output)
-            return i
+            return (numericReference(value), i)
         }
         // A named entity: letters and digits, then `;`.
         let nameStart = i
         while i < end, i - nameStart <= 8, ASCII.isLetter(bytes[i]) || ASCII.isDigit(bytes[i]) { i += 1 }
-        if i > nameStart, i < end, bytes[i] == ASCII.semicolon,
-           let scalar = namedEntity(UnsafeBufferPointer(rebasing: bytes[nameStart..<i])) {
-            appendScalar(scalar, to: &output)
-            return i + 1
-        }
-        output.append(ASCII.ampersand)
-        return index + 1
+        guard i > nameStart, i < end, bytes[i] == ASCII.semicolon,
+              let scalar = namedEntity(UnsafeBufferPointer(rebasing: bytes[nameStart..<i])) else { return nil }
+        return (scalar, i + 1)
     }
 
     /// The scalar a numeric reference means: C1 controls as Windows-1252 (as browsers do),
@@ -89,6 +92,31 @@ enum XMLEntities {
             output.append(UInt8(0x80 | ((value >> 12) & 0x3F)))
             output.append(UInt8(0x80 | ((value >> 6) & 0x3F)))
             output.append(UInt8(0x80 | (value & 0x3F)))
+        }
+    }
+
+    /// Writes `value` as UTF-8 at `output[count...]` (room for four bytes is the caller's
+    /// to ensure) and returns the new count.
+    static func writeScalar(_ value: UInt32, to output: UnsafeMutableBufferPointer<UInt8>, at count: Int) -> Int {
+        switch value {
+        case 0..<0x80:
+            output[count] = UInt8(value)
+            return count + 1
+        case 0x80..<0x800:
+            output[count] = UInt8(0xC0 | (value >> 6))
+            output[count + 1] = UInt8(0x80 | (value & 0x3F))
+            return count + 2
+        case 0x800..<0x1_0000:
+            output[count] = UInt8(0xE0 | (value >> 12))
+            output[count + 1] = UInt8(0x80 | ((value >> 6) & 0x3F))
+            output[count + 2] = UInt8(0x80 | (value & 0x3F))
+            return count + 3
+        default:
+            output[count] = UInt8(0xF0 | (value >> 18))
+            output[count + 1] = UInt8(0x80 | ((value >> 12) & 0x3F))
+            output[count + 2] = UInt8(0x80 | ((value >> 6) & 0x3F))
+            output[count + 3] = UInt8(0x80 | (value & 0x3F))
+            return count + 4
         }
     }
 
