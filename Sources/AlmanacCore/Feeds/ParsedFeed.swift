@@ -1,0 +1,49 @@
+/// A podcast feed (RSS, RDF or Atom) as the feed describes itself, with its episodes in
+/// document order.
+public struct ParsedFeed: Sendable, Hashable, Codable {
+    /// Plain text; empty when the feed has none.
+    public var title: String
+    /// The show's web page.
+    public var link: String?
+    /// HTML as the feed gave it.
+    public var description: String
+    /// `description` as plain text: tags stripped, entities decoded, whitespace collapsed.
+    public var descriptionText: String
+    public var author: String?
+    public var language: String?
+    /// Cover art.
+    public var image: String?
+    public var explicit: Bool?
+    /// `<itunes:new-feed-url>`: the feed has moved there.
+    public var newFeedURL: String?
+    /// `<atom:link rel="next">`: the next page of a paged feed.
+    public var nextPageURL: String?
+    /// `<podcast:locked>`: the owner forbids importing the feed elsewhere.
+    public var locked: Bool?
+    /// Category names in document order, each once.
+    public var categories: [String]
+    public var funding: [FeedFunding]
+    public var persons: [FeedPerson]
+    public var episodes: [ParsedEpisode]
+
+    public init(title: String, link: String? = nil, description: String = "", descriptionText: String = "",
+                author: String? = nil, language: String? = nil, image: String? = nil, explicit: Bool? = nil,
+                newFeedURL: String? = nil, nextPageURL: String? = nil, locked: Bool? = nil, categories: [String] = [],
+                funding: [FeedFunding] = [], persons: [FeedPerson] = [], episodes: [ParsedEpisode] = []) {
+        self.title = title
+        self.link = link
+        self.description = description
+        self.descriptionText = descriptionText
+        self.author = author
+        self.language = language
+        self.image = image
+        self.explicit = explicit
+        self.newFeedURL = newFeedURL
+        self.nextPageURL = nextPageURL
+        self.locked = locked
+        self.categories = categories
+        self.funding = funding
+        self.persons = persons
+        self.episodes = episodes
+    }
+}
