@@ -290,6 +290,8 @@ enum FeedFixtures {
         #expect(feed.image == "https://odd.example/cover.jpg")
         #expect(feed.nextPageURL == "https://odd.example/feed?page=2")
         #expect(feed.locked == true)
+        // Declared on the element that uses it.
+        #expect(feed.newFeedURL == "https://odd.example/moved.xml")
         let episode = try #require(feed.episodes.first)
         #expect(episode.duration == 61)
         #expect(episode.season == 2)
