@@ -290,6 +290,8 @@ enum FeedFixtures {
         #expect(feed.image == "https://odd.example/cover.jpg")
         #expect(feed.nextPageURL == "https://odd.example/feed?page=2")
         #expect(feed.locked == true)
+        // Declared on the element that uses it.
+        #expect(feed.newFeedURL == "https://odd.example/moved.xml")
         let episode = try #require(feed.episodes.first)
         #expect(episode.duration == 61)
         #expect(episode.season == 2)
@@ -504,6 +506,22 @@ enum FeedFixtures {
         let feed = try FeedParser.parse(Array(xml.utf8))
         #expect(feed.episodes.count == FeedReader.maximumEpisodes)
         #expect(feed.episodes.last?.guid == "\(FeedReader.maximumEpisodes - 1)")
+    }
+
+    @Test(arguments: ["<a \"", "&", "&#x", "</x>", "<br>", "<script>", "<![CDATA[", "<!--"])
+    func pathologicalTextStillParses(pattern: String) throws {
+        // Each of these, repeated, once made a scan look all the way to the end, again and again.
+        let filler = String(repeating: pattern, count: 500_000 / pattern.utf8.count)
+        let xml = "<rss><channel><title>T</title><item><guid>1</guid><description>\(filler)</description></item>"
+            + "<item><guid>2</guid><title>\(filler)</title></item></channel></rss>"
+        let feed = try FeedParser.parse(Array(xml.utf8))
+        #expect(feed.title == "T")
+        if pattern.hasPrefix("<!") {
+            // An unterminated comment or CDATA section runs to the end: the items never close.
+            #expect(feed.episodes.isEmpty)
+        } else {
+            #expect(feed.episodes.map(\.guid) == ["1", "2"])
+        }
     }
 
     @Test func randomMutationsOfEveryFixtureNeverCrash() throws {

@@ -8,6 +8,7 @@ public struct FeedEnclosure: Sendable, Hashable, Codable {
     /// MIME type, such as `audio/mpeg`.
     public var type: String?
 
+    /// An enclosure at `url`; length and type when the feed gives them.
     public init(url: String, length: Int64? = nil, type: String? = nil) {
         self.url = url
         self.length = length

@@ -1,5 +1,6 @@
 /// Someone credited by a feed or an episode (`<podcast:person>`).
 public struct FeedPerson: Sendable, Hashable, Codable {
+    /// Plain text.
     public var name: String
     /// Such as `host` or `guest`; nil when the feed does not say.
     public var role: String?
@@ -8,6 +9,7 @@ public struct FeedPerson: Sendable, Hashable, Codable {
     /// A picture of the person.
     public var image: String?
 
+    /// A person credited as `name`.
     public init(name: String, role: String? = nil, href: String? = nil, image: String? = nil) {
         self.name = name
         self.role = role

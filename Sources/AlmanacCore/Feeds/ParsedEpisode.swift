@@ -4,6 +4,7 @@ public struct ParsedEpisode: Sendable, Hashable, Codable {
     public var guid: String
     /// Plain text.
     public var title: String
+    /// The episode's web page.
     public var link: String?
     /// HTML as the feed gave it.
     public var description: String
@@ -13,18 +14,26 @@ public struct ParsedEpisode: Sendable, Hashable, Codable {
     public var published: Int64?
     /// Length in seconds.
     public var duration: Double?
+    /// The media files, in document order, each URL once.
     public var enclosures: [FeedEnclosure]
+    /// Episode art, when it has its own.
     public var image: String?
+    /// `itunes:explicit`, when the item says.
     public var explicit: Bool?
     /// `full`, `trailer` or `bonus`.
     public var episodeType: String?
+    /// `itunes:season` or `podcast:season`.
     public var season: Int?
+    /// `itunes:episode` or `podcast:episode`; a fraction is dropped.
     public var episode: Int?
     /// `<podcast:chapters url>`.
     public var chaptersURL: String?
+    /// `<podcast:transcript>`s.
     public var transcripts: [FeedTranscript]
+    /// People credited on this episode.
     public var persons: [FeedPerson]
 
+    /// An episode; everything but its identifier and title is optional or empty by default.
     public init(guid: String, title: String, link: String? = nil, description: String = "", descriptionText: String = "",
                 published: Int64? = nil, duration: Double? = nil, enclosures: [FeedEnclosure] = [], image: String? = nil,
                 explicit: Bool? = nil, episodeType: String? = nil, season: Int? = nil, episode: Int? = nil,

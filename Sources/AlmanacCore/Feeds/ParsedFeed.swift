@@ -9,10 +9,13 @@ public struct ParsedFeed: Sendable, Hashable, Codable {
     public var description: String
     /// `description` as plain text: tags stripped, entities decoded, whitespace collapsed.
     public var descriptionText: String
+    /// Plain text.
     public var author: String?
+    /// As the feed writes it, such as `en-us`.
     public var language: String?
     /// Cover art.
     public var image: String?
+    /// `itunes:explicit`, when the feed says.
     public var explicit: Bool?
     /// `<itunes:new-feed-url>`: the feed has moved there.
     public var newFeedURL: String?
@@ -22,10 +25,14 @@ public struct ParsedFeed: Sendable, Hashable, Codable {
     public var locked: Bool?
     /// Category names in document order, each once.
     public var categories: [String]
+    /// `<podcast:funding>` links.
     public var funding: [FeedFunding]
+    /// People credited on the whole show.
     public var persons: [FeedPerson]
+    /// In document order.
     public var episodes: [ParsedEpisode]
 
+    /// A feed; everything but its title is optional or empty by default.
     public init(title: String, link: String? = nil, description: String = "", descriptionText: String = "",
                 author: String? = nil, language: String? = nil, image: String? = nil, explicit: Bool? = nil,
                 newFeedURL: String? = nil, nextPageURL: String? = nil, locked: Bool? = nil, categories: [String] = [],

@@ -18,6 +18,7 @@ public struct FeedParseError: Error, Sendable, Hashable, CustomStringConvertible
         /// XML of some other kind.
         public static let noFeedElement = Code(.noFeedElement)
 
+        /// The code's name, such as `htmlPage`.
         public var description: String {
             switch value {
             case .empty: "empty"
@@ -28,14 +29,18 @@ public struct FeedParseError: Error, Sendable, Hashable, CustomStringConvertible
         }
     }
 
+    /// What kind of non-feed the input was.
     public let code: Code
+    /// What happened and what to do, for a person.
     public let message: String
 
+    /// An error of kind `code` that says `message`.
     public init(code: Code, message: String) {
         self.code = code
         self.message = message
     }
 
+    /// The message.
     public var description: String { message }
 
     static let empty = FeedParseError(code: .empty, message: "The feed is empty: the server sent no content. Check the address, or try again later.")

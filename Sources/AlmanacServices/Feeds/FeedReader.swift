@@ -100,6 +100,7 @@ struct FeedReader {
 
     private mutating func startTag(name: Range<Int>, selfClosing: Bool, source: Range<Int>) {
         sawElement = true
+        declareNamespaces() // before classifying: a prefix may be declared on its own element
         let element = classify(name)
         if let capture {
             let endsCapture = capture.isMarkup ? element.endsMarkup : element != .other
@@ -114,7 +115,6 @@ struct FeedReader {
             }
         }
         guard stack.count < Self.maximumDepth else { return }
-        declareNamespaces()
         currentName = name
         if element == .item || element == .entry, let episodeDepth {
             close(downTo: episodeDepth) // items do not nest: the previous one was left open

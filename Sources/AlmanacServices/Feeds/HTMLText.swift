@@ -78,14 +78,14 @@ enum HTMLText {
         var quote: UInt8 = 0
         while i < end {
             let byte = bytes[i]
-            if quote != 0 {
+            if byte == ASCII.lessThan {
+                return nil // not a tag; stopping here, even in quotes, keeps the work linear
+            } else if quote != 0 {
                 if byte == quote { quote = 0 }
             } else if byte == ASCII.doubleQuote || byte == ASCII.singleQuote {
                 quote = byte
             } else if byte == ASCII.greaterThan {
                 break
-            } else if byte == ASCII.lessThan {
-                return nil
             }
             i += 1
         }

@@ -7,7 +7,7 @@ enum XMLEntities {
         var i = range.lowerBound
         let end = range.upperBound
         while i < end, output.count < limit {
-            let ampersand = min(XMLScanner.firstIndex(of: ASCII.ampersand, in: bytes, from: i), end)
+            let ampersand = XMLScanner.firstIndex(of: ASCII.ampersand, in: bytes, from: i, before: end)
             if ampersand > i {
                 let take = min(ampersand - i, limit - output.count)
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<(i + take)]))

@@ -211,8 +211,13 @@ struct XMLScanner {
 
     /// The index of `byte` at or after `index`, or `bytes.count`.
     static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from index: Int) -> Int {
-        guard index < bytes.count, let base = bytes.baseAddress else { return bytes.count }
-        guard let found = memchr(base + index, Int32(byte), bytes.count - index) else { return bytes.count }
+        firstIndex(of: byte, in: bytes, from: index, before: bytes.count)
+    }
+
+    /// The index of `byte` in `index..<end`, or `end`.
+    static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from index: Int, before end: Int) -> Int {
+        guard index < end, end <= bytes.count, let base = bytes.baseAddress else { return end }
+        guard let found = memchr(base + index, Int32(byte), end - index) else { return end }
         return UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }
 
