@@ -7,10 +7,10 @@ struct Almanac: AsyncParsableCommand {
         abstract: "Shows Almanac's live weather and podcasts, as served by almanacd on the session bus.",
         discussion: """
             Exit status: 0 on success, 64 for a usage error, 65 when the daemon refused the \
-            request, 69 when almanacd is not reachable.
+            request, 66 when an input file cannot be read, 69 when almanacd is not reachable.
             """,
         version: "0.1.0",
-        subcommands: [Status.self, WeatherCommand.self, ForecastCommand.self, Locations.self, Get.self, Watch.self]
+        subcommands: [Status.self, WeatherCommand.self, ForecastCommand.self, Locations.self, PodcastsCommand.self, Get.self, Watch.self]
     )
 }
 

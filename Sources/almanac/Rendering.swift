@@ -127,6 +127,19 @@ struct Rendering {
         }
     }
 
+    /// `almanac podcasts inspect`: the feed at a glance and its newest episodes.
+    func feed(_ preview: FeedPreviewViewData) -> [String] {
+        if let template { return preview.newest.map { template.render($0.fields) } }
+        var lines = [terminal.bold(preview.title) + (preview.byline.isEmpty ? "" : "  " + preview.byline)]
+        if !preview.link.isEmpty { lines.append(terminal.dim(preview.link)) }
+        lines.append(preview.episodeCount + (preview.notes.isEmpty ? "" : " · " + preview.notes.joined(separator: " · ")))
+        for episode in preview.newest {
+            let details = [episode.number, episode.duration, episode.size].filter { !$0.isEmpty }.joined(separator: "  ")
+            lines.append("  \(episode.title)" + (details.isEmpty ? "" : "  \(details)") + "  " + terminal.dim("· \(episode.published)"))
+        }
+        return lines
+    }
+
     func status(_ status: DaemonStatus) -> [String] {
         if json { return [Self.json(status)] }
         var lines = ["almanacd \(status.version) is running as \(status.owner) (provider: \(status.provider))"]

@@ -58,7 +58,7 @@ struct Daemon {
         let server = AlmanacServer(
             connection: connection,
             weather: WeatherAdapter(weather: weather, service: weatherService),
-            podcasts: PodcastsAdapter(podcasts: podcasts, service: podcastService),
+            podcasts: PodcastsAdapter(podcasts: podcasts, service: podcastService, inspector: FeedInspector()),
             version: Almanacd.version, provider: options.provider.rawValue,
             log: { log.debug("\($0)") }
         )

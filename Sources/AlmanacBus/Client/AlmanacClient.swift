@@ -98,6 +98,18 @@ public struct AlmanacClient: Sendable {
         return items.compactMap(\.stringValue)
     }
 
+    /// Reads the feed at `url` without subscribing (the daemon fetches and parses it).
+    public func inspect(url: String) async throws -> Value {
+        try await connection.call(BusContract.serviceName, path: BusContract.documentPath(.podcasts), interface: BusContract.podcastsInterface,
+                                  method: MemberName("Inspect"), timeout: .seconds(60), arguments: url).arguments([String: Value].self).asVariantDictionary
+    }
+
+    /// Parses a feed's bytes (read by the caller from a file) without subscribing.
+    public func inspect(bytes: [UInt8], baseURL: String) async throws -> Value {
+        try await connection.call(BusContract.serviceName, path: BusContract.documentPath(.podcasts), interface: BusContract.podcastsInterface,
+                                  method: MemberName("InspectData"), arguments: bytes, baseURL).arguments([String: Value].self).asVariantDictionary
+    }
+
     /// Removes a view without waiting for the answer (for a process about to exit).
     public func removeViewWithoutWaiting(_ document: DocumentName, _ view: ObjectPath) {
         try? connection.callWithoutReply(BusContract.serviceName, path: BusContract.documentPath(document),
@@ -125,5 +137,12 @@ public struct AlmanacClient: Sendable {
         let reply = try await connection.call(BusContract.serviceName, path: path, interface: .properties,
                                               method: MemberName("GetAll"), arguments: interface.rawValue)
         return try reply.arguments([String: Value].self)
+    }
+}
+
+extension [String: Value] {
+    /// The dictionary as one `a{sv}` value, keys sorted.
+    var asVariantDictionary: Value {
+        .dictionary(key: .string, value: .variant, sorted { $0.key < $1.key }.map { Value.DictionaryEntry(.string($0.key), .variant($0.value)) })
     }
 }

@@ -30,4 +30,6 @@ public enum BusContract {
     /// Error names the daemon uses where no standard one fits.
     public static let noSuchView = errorName("NoSuchView")
     public static let unknownLocation = errorName("UnknownLocation")
+    public static let notAFeed = errorName("NotAFeed")
+    public static let fetchFailed = errorName("FetchFailed")
 }

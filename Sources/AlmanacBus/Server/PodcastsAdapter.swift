@@ -5,10 +5,13 @@ public import DBus
 public struct PodcastsAdapter: DocumentAdapter {
     public let podcasts: PodcastsDocument
     public let service: any PodcastService
+    /// Reads feeds for `Inspect`/`InspectData`.
+    public let inspector: any FeedInspecting
 
-    public init(podcasts: PodcastsDocument, service: any PodcastService) {
+    public init(podcasts: PodcastsDocument, service: any PodcastService, inspector: any FeedInspecting) {
         self.podcasts = podcasts
         self.service = service
+        self.inspector = inspector
     }
 
     public var name: DocumentName { .podcasts }
@@ -61,13 +64,50 @@ public struct PodcastsAdapter: DocumentAdapter {
         return (BusContract.podcastsInterface, ["Subscriptions": Self.subscriptions(podcasts.document.snapshot.state)])
     }
 
+    /// A feed that could not be read, as a bus error: `NotAFeed` when what was read is not a
+    /// feed, `FetchFailed` when it could not be read at all.
+    static func inspectError(_ error: any Error) -> BusError {
+        switch error {
+        case let error as BusError: error
+        case FeedInspectionError.notAFeed(let message): BusError(BusContract.notAFeed, message)
+        default: BusError(BusContract.fetchFailed, "\(error)")
+        }
+    }
+
     static func subscriptions(_ state: PodcastsState) -> Value {
         .array(.dictionary(key: .string, value: .variant), state.podcasts.values.sorted { $0.id < $1.id }.map(PodcastsCodec.encode))
     }
 
+    /// The most bytes `InspectData` takes (D-Bus itself allows 128 MiB messages).
+    static let maximumInspectBytes = 32 * 1024 * 1024
+
     public func domainInterface(connection: Connection) throws -> Interface {
         let podcasts = self.podcasts
-        return try Interface("org.almanac.Podcasts1", properties: [
+        let inspector = self.inspector
+        let feed = Argument("feed", .dictionary(key: .string, value: .variant))
+        return try Interface("org.almanac.Podcasts1", methods: [
+            Method("Inspect", inputs: [Argument("url", .string)], outputs: [feed], async: { call, reply in
+                let (url) = try call.arguments(String.self)
+                let parsed: ParsedFeed
+                do {
+                    parsed = try await inspector.inspect(url: url)
+                } catch {
+                    throw Self.inspectError(error)
+                }
+                try reply.write(FeedCodec.encode(parsed))
+            }),
+            Method("InspectData", inputs: [Argument("data", .array(.byte)), Argument("baseURL", .string)], outputs: [feed]) { call, reply in
+                let (data, baseURL) = try call.arguments([UInt8].self, String.self)
+                guard data.count <= Self.maximumInspectBytes else {
+                    throw BusError.invalidArgs("A feed can be at most \(Self.maximumInspectBytes / 1024 / 1024) MiB, not \(data.count / 1024 / 1024) MiB.")
+                }
+                do {
+                    try reply.write(FeedCodec.encode(inspector.inspect(bytes: data, baseURL: baseURL.isEmpty ? nil : baseURL)))
+                } catch {
+                    throw Self.inspectError(error)
+                }
+            },
+        ], properties: [
             Property("Subscriptions", .array(.dictionary(key: .string, value: .variant))) {
                 Self.subscriptions(podcasts.document.snapshot.state)
             },

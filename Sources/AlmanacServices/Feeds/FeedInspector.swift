@@ -1,0 +1,43 @@
+public import AlmanacCore
+import Foundation
+
+/// Reads podcast feeds for `Podcasts1.Inspect`: over HTTP with the daemon's client (gzip,
+/// a User-Agent, timeouts), at most `maximumBytes`, parsed by `FeedParser`.
+public struct FeedInspector: FeedInspecting {
+    /// The largest feed read (real feeds with thousands of episodes run to a few MB).
+    public static let maximumBytes = 32 * 1024 * 1024
+
+    private let http: HTTPClient
+
+    public init(http: HTTPClient = HTTPClient(accept: "application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5")) {
+        self.http = http
+    }
+
+    public func inspect(url: String) async throws -> ParsedFeed {
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme), parsed.host != nil else {
+            throw FeedInspectionError.unreadable("'\(url.prefix(200))' is not an http or https URL. Give a feed's address, such as https://example.com/feed.xml.")
+        }
+        let response: HTTPClient.Response
+        do {
+            response = try await http.get(parsed)
+        } catch {
+            throw FeedInspectionError.unreadable("\(error)")
+        }
+        guard response.body.count <= Self.maximumBytes else {
+            throw FeedInspectionError.unreadable("The feed at \(parsed.host ?? url) is larger than \(Self.maximumBytes / 1024 / 1024) MB; that is not a podcast feed Almanac will read.")
+        }
+        return try parse(response.body, feedURL: response.url?.absoluteString ?? url)
+    }
+
+    public func inspect(bytes: [UInt8], baseURL: String?) throws -> ParsedFeed {
+        try parse(bytes, feedURL: baseURL)
+    }
+
+    private func parse(_ bytes: some Collection<UInt8>, feedURL: String?) throws -> ParsedFeed {
+        do {
+            return try FeedParser.parse(bytes, feedURL: feedURL)
+        } catch {
+            throw FeedInspectionError.notAFeed(error.description)
+        }
+    }
+}

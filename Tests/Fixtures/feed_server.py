@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""Serves the feeds in Tests/Fixtures/feeds on 127.0.0.1 for tests, and prints its port on
+the first line of standard output.
+
+/feeds/<file>      -> the file (application/rss+xml), with an ETag honoured by If-None-Match
+/moved/<file>      -> 301 to /feeds/<file>
+/status/<code>     -> that HTTP status with a short body
+"""
+import hashlib
+import os
+import sys
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+FEEDS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "feeds")
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def reply(self, status, body=b"", headers=None):
+        self.send_response(status)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self):
+        parts = self.path.split("?")[0].strip("/").split("/")
+        if len(parts) == 2 and parts[0] == "moved":
+            return self.reply(301, b"", {"Location": "/feeds/" + parts[1]})
+        if len(parts) == 2 and parts[0] == "status" and parts[1].isdigit():
+            return self.reply(int(parts[1]), b"status page")
+        if len(parts) == 2 and parts[0] == "feeds" and "/" not in parts[1] and not parts[1].startswith("."):
+            path = os.path.join(FEEDS, parts[1])
+            if not os.path.isfile(path):
+                return self.reply(404, b"no such feed")
+            with open(path, "rb") as f:
+                body = f.read()
+            etag = '"%s"' % hashlib.sha1(body).hexdigest()[:16]
+            if self.headers.get("If-None-Match") == etag:
+                return self.reply(304, b"", {"ETag": etag})
+            return self.reply(200, body, {"Content-Type": "application/rss+xml", "ETag": etag})
+        self.reply(404, b"not here")
+
+
+server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+server.daemon_threads = True
+print(server.server_address[1], flush=True)
+server.serve_forever()

@@ -1,0 +1,57 @@
+import DBus
+import DBusTestSupport
+import Foundation
+import Testing
+
+/// `almanac podcasts inspect` and `Podcasts1.Inspect` against the real daemon, feed files and
+/// a local HTTP server.
+@Suite(.timeLimit(.minutes(2))) struct InspectTests {
+    static let feeds = CLITests.repository + "/Tests/Fixtures/feeds"
+
+    @Test func aFileIsReadByTheCLIAndParsedByTheDaemon() async throws {
+        let bus = try PrivateBus()
+        let daemon = try await RunningDaemon(bus: bus)
+        let human = try await almanac(["podcasts", "inspect", Self.feeds + "/rss2-itunes.xml"], bus: bus)
+        #expect(human.status == 0, "\(human.errorOutput)")
+        #expect(human.output.hasPrefix("The Almanac Hour  by Ada Almanac\n"), "\(human.output)")
+        let json = try await almanac(["podcasts", "inspect", Self.feeds + "/rss2-itunes.xml", "--json"], bus: bus)
+        let feed = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        for key in ["title", "link", "description", "image", "episodes"] { #expect(feed[key] != nil, "missing \(key)") }
+        let episode = try #require((feed["episodes"] as? [[String: Any]])?.first)
+        for key in ["guid", "title", "link", "description", "published", "duration", "enclosures"] { #expect(episode[key] != nil, "missing \(key)") }
+        #expect(episode["published"] as? Int == 1_704_781_800 && episode["duration"] as? Int == 3123)
+        let enclosure = try #require((episode["enclosures"] as? [[String: Any]])?.first)
+        #expect(enclosure["url"] as? String == "https://cdn.almanac.example/2.mp3" && enclosure["length"] as? Int == 24_986_239)
+
+        let page = try await almanac(["podcasts", "inspect", Self.feeds + "/html-page.html"], bus: bus)
+        #expect(page.status == 65 && page.errorOutput.contains("This is a web page, not a podcast feed"))
+        let missing = try await almanac(["podcasts", "inspect", "/no/such/feed.xml"], bus: bus)
+        #expect(missing.status == 66 && missing.errorOutput.contains("No such file or directory"))
+        _ = daemon.stop()
+    }
+
+    @Test func aURLIsFetchedByTheDaemonFollowingRedirects() async throws {
+        let server = try FixtureServer(script: CLITests.repository + "/Tests/Fixtures/feed_server.py")
+        let bus = try PrivateBus()
+        let daemon = try await RunningDaemon(bus: bus)
+        let url = server.baseURL.absoluteString
+        // Moved permanently: relative links resolve against where the feed really is.
+        let json = try await almanac(["podcasts", "inspect", url + "/moved/relative-urls.xml", "--json"], bus: bus)
+        #expect(json.status == 0, "\(json.errorOutput)")
+        let feed = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        #expect(feed["image"] as? String == url + "/feeds/images/cover.png")
+        #expect(feed["nextPageURL"] as? String == url + "/feeds/relative-urls.xml?page=2")
+        // gdbus, a client nobody here wrote, calls the same method.
+        let gdbus = try await Tool.runDetached("gdbus", ["call", "--address", bus.address, "--dest", "org.almanac.Almanac1", "--object-path",
+                                                         "/org/almanac/Almanac1/podcasts", "--method", "org.almanac.Podcasts1.Inspect", url + "/feeds/atom.xml"])
+        #expect(gdbus.status == 0 && gdbus.output.contains("'episodes': <[{"), "\(gdbus.errorOutput)")
+        for (path, expected) in [("/status/404", "answered HTTP 404"), ("/status/500", "answered HTTP 500")] {
+            let failed = try await almanac(["podcasts", "inspect", url + path], bus: bus)
+            #expect(failed.status == 65 && failed.errorOutput.contains(expected), "\(failed.errorOutput)")
+        }
+        let notHTTP = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "call", "org.almanac.Almanac1", "/org/almanac/Almanac1/podcasts",
+                                                            "org.almanac.Podcasts1", "Inspect", "s", "file:///etc/passwd"])
+        #expect(notHTTP.status != 0 && notHTTP.errorOutput.contains("is not an http or https URL"), "\(notHTTP.errorOutput)")
+        _ = daemon.stop()
+    }
+}
