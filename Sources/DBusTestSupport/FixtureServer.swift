@@ -7,8 +7,8 @@ public final class FixtureServer: Sendable {
     public let baseURL: URL
     private let process: ChildProcess
 
-    public init(script: String) throws {
-        process = try ChildProcess(PrivateBus.find("python3"), [script])
+    public init(script: String, arguments: [String] = []) throws {
+        process = try ChildProcess(PrivateBus.find("python3"), [script] + arguments)
         guard let line = process.firstLine(timeout: 20), let port = Int(line) else {
             throw PrivateBusError(message: "the fixture server \(script) did not print its port")
         }

@@ -1,11 +1,11 @@
 import ArgumentParser
 
-/// `almanac podcasts …`: the podcast library. (Subscriptions arrive with the library; for
-/// now, `inspect` reads any feed without subscribing.)
+/// `almanac podcasts …`: subscriptions, refreshing, and reading a feed without subscribing.
 struct PodcastsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "podcasts",
-        abstract: "Podcast feeds: inspect one without subscribing.",
-        subcommands: [PodcastsInspect.self]
+        abstract: "Podcast subscriptions: subscribe, unsubscribe, list, rename, refresh, or inspect a feed without subscribing.",
+        subcommands: [PodcastsList.self, PodcastsSubscribe.self, PodcastsUnsubscribe.self, PodcastsRename.self, PodcastsRefresh.self, PodcastsInspect.self],
+        defaultSubcommand: PodcastsList.self
     )
 }

@@ -123,7 +123,31 @@ struct Rendering {
         if episodes.isEmpty { return ["No episodes yet."] }
         return episodes.map { episode in
             let progress = episode.progress.isEmpty ? "" : "  [\(episode.progress)]"
-            return "\(terminal.bold(episode.title))  \(episode.podcast)  \(episode.duration)  " + terminal.dim("· \(episode.published)") + progress
+            let duration = episode.duration.isEmpty ? "" : "\(episode.duration)  "
+            return "\(terminal.bold(episode.title))  \(episode.podcast)  \(duration)" + terminal.dim("· \(episode.published)") + progress
+        }
+    }
+
+    /// `almanac episodes`: like `podcasts`, with the ids play-state commands take.
+    func episodes(_ state: PodcastsState, only podcast: String?, revision: UInt64, now: Date = Date(), limit: Int) -> [String] {
+        if json || template != nil { return podcasts(state, only: podcast, revision: revision, now: now, limit: limit) }
+        let lines = podcasts(state, only: podcast, revision: revision, now: now, limit: limit)
+        let ids = state.episodes.values
+            .filter { podcast == nil || $0.podcastID == podcast }
+            .sorted { ($0.published, $0.id) > ($1.published, $1.id) }
+            .prefix(limit).map(\.id)
+        guard ids.count == lines.count else { return lines }
+        let width = ids.map(\.count).max() ?? 0
+        return zip(ids, lines).map { Self.padded($0, width) + "  " + $1 }
+    }
+
+    /// `almanac podcasts list`.
+    func subscriptions(_ podcasts: [Podcast]) -> [String] {
+        if json { return [Self.json(["podcasts": podcasts.map { ["id": $0.id, "title": $0.title, "author": $0.author, "feedURL": $0.feedURL] }] as JSONObject)] }
+        if let template { return podcasts.map { template.render(["id": $0.id, "title": $0.title, "author": $0.author, "feedURL": $0.feedURL]) } }
+        if podcasts.isEmpty { return ["No subscriptions yet: `almanac podcasts subscribe https://…/feed.xml`."] }
+        return podcasts.map { podcast in
+            "\(podcast.id)  \(terminal.bold(podcast.title))" + (podcast.author.isEmpty ? "" : "  by \(podcast.author)") + "  " + terminal.dim(podcast.feedURL)
         }
     }
 

@@ -42,17 +42,15 @@ struct Daemon {
             store.weatherState(), policy: RefreshSchedule.Policy(interval: options.effectiveWeatherInterval),
             archive: store, onArchiveFailure: { log.error("\($0)") }
         )
-        let podcasts = PodcastsDocument()
+        let podcasts = PodcastsDocument(store.podcastsState(), archive: store, onArchiveFailure: { log.error("\($0)") })
         let weatherService = makeWeatherService()
-        // Real podcast feeds come with the podcast library (issue 5); until then the real
-        // provider serves no subscriptions and the demo catalogue is for --provider demo.
-        let podcastService = DemoPodcastService()
+        let podcastService: any PodcastService = options.provider == .demo ? DemoPodcastService() : RSSPodcastService()
         weatherService.dataSource = weather
         weatherService.delegate = weather
         podcastService.dataSource = podcasts
         podcastService.delegate = podcasts
         if options.provider == .demo {
-            for podcast in DemoPodcastService.catalogue { podcasts.subscribe(podcast) }
+            for podcast in DemoPodcastService.catalogue { _ = try? podcasts.subscribe(podcast) }
         }
 
         let server = AlmanacServer(

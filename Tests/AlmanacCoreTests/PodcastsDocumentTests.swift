@@ -5,7 +5,7 @@ import Testing
 @Suite struct PodcastsDocumentTests {
     func subscribedDocument() -> (PodcastsDocument, DemoPodcastService) {
         let podcasts = PodcastsDocument()
-        for podcast in DemoPodcastService.catalogue { podcasts.subscribe(podcast) }
+        for podcast in DemoPodcastService.catalogue { _ = try? podcasts.subscribe(podcast) }
         let service = DemoPodcastService(newEpisodeEvery: 1)
         service.dataSource = podcasts
         service.delegate = podcasts

@@ -98,3 +98,33 @@ extension StateStoreTests {
         #expect(state.units == .metric && state.savedLocations.isEmpty)
     }
 }
+
+extension StateStoreTests {
+    @Test func podcastsEpisodesAndPlayStateSurviveReopening() throws {
+        let podcast = Podcast(id: "p1", title: "Show", author: "Ada", feedURL: "https://e/feed")
+        let episodes = [
+            Episode(id: "p1-a", podcastID: "p1", title: "A", published: Date(timeIntervalSince1970: 1_700_000_000), duration: 61.5, isNew: true, audioURL: "https://e/a.mp3"),
+            Episode(id: "p1-b", podcastID: "p1", title: "B", published: Date(timeIntervalSince1970: 1_700_100_000), duration: nil, isNew: false),
+        ]
+        do {
+            let store = try StateStore(folder: folder)
+            try store.save(podcast, newEpisodes: episodes)
+            // Saving again keeps the play state already there.
+            var played = episodes[0]
+            played.played = true
+            played.position = 42
+            played.isNew = false
+            try store.savePlayState(played)
+            try store.save(podcast, newEpisodes: episodes)
+            try store.save(Podcast(id: "p2", title: "Other", author: "", feedURL: "https://o/feed"),
+                           newEpisodes: [Episode(id: "p2-a", podcastID: "p2", title: "O", published: Date(timeIntervalSince1970: 0), duration: 1)])
+            try store.removePodcast("p2")
+        }
+        let state = try StateStore(folder: folder).podcastsState()
+        #expect(Array(state.podcasts.keys) == ["p1"] && state.podcasts["p1"] == podcast)
+        #expect(state.episodes.count == 2)
+        #expect(state.episodes["p1-a"]?.played == true && state.episodes["p1-a"]?.position == 42 && state.episodes["p1-a"]?.isNew == false)
+        #expect(state.episodes["p1-a"]?.audioURL == "https://e/a.mp3" && state.episodes["p1-a"]?.duration == 61.5)
+        #expect(state.episodes["p1-b"] == episodes[1])
+    }
+}

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Serves the feeds in Tests/Fixtures/feeds on 127.0.0.1 for tests, and prints its port on
-the first line of standard output.
+"""Serves the feeds in Tests/Fixtures/feeds (or the folder given as the first argument, so a
+test can change a feed between reads) on 127.0.0.1, and prints its port on the first line of
+standard output.
 
 /feeds/<file>      -> the file (application/rss+xml), with an ETag honoured by If-None-Match
 /moved/<file>      -> 301 to /feeds/<file>
@@ -11,7 +12,7 @@ import os
 import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-FEEDS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "feeds")
+FEEDS = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "feeds")
 
 
 class Handler(BaseHTTPRequestHandler):

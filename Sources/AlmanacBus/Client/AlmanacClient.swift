@@ -1,3 +1,4 @@
+public import AlmanacCore
 public import DBus
 
 /// The CLI's side of the bus contract: proxies for the daemon's root, documents and views.
@@ -96,6 +97,42 @@ public struct AlmanacClient: Sendable {
         let value = try await properties(at: BusContract.documentPath(.weather), BusContract.weatherInterface)["Locations"]
         guard case .array(_, let items)? = value?.unwrapped else { return [] }
         return items.compactMap(\.stringValue)
+    }
+
+    /// Subscribes to the feed at `url` (the daemon reads it first); returns the podcast's id.
+    public func subscribe(_ url: String) async throws -> String {
+        try await podcastsCall("Subscribe", timeout: .seconds(60), url).arguments(String.self)
+    }
+
+    /// Gives up a podcast, named by id or feed URL.
+    public func unsubscribe(_ podcast: String) async throws {
+        _ = try await podcastsCall("Unsubscribe", podcast)
+    }
+
+    public func rename(_ podcast: String, to title: String) async throws {
+        _ = try await podcastsCall("Rename", podcast, title)
+    }
+
+    /// Fetches one podcast's feed now, or every feed when `nil`; returns when done.
+    public func refreshPodcasts(_ podcast: String?) async throws {
+        if let podcast {
+            _ = try await podcastsCall("RefreshPodcast", timeout: .seconds(120), podcast)
+        } else {
+            _ = try await connection.call(BusContract.serviceName, path: BusContract.documentPath(.podcasts), interface: BusContract.documentInterface,
+                                          method: MemberName("Refresh"), timeout: .seconds(300))
+        }
+    }
+
+    /// Every subscribed podcast.
+    public func subscriptions() async throws -> [Podcast] {
+        let value = try await properties(at: BusContract.documentPath(.podcasts), BusContract.podcastsInterface)["Subscriptions"]
+        guard case .array(_, let items)? = value?.unwrapped else { return [] }
+        return items.compactMap(PodcastsCodec.decodePodcast)
+    }
+
+    private func podcastsCall<each A: BusEncodable>(_ method: String, timeout: Duration = Connection.defaultTimeout, _ arguments: repeat each A) async throws -> Message {
+        try await connection.call(BusContract.serviceName, path: BusContract.documentPath(.podcasts), interface: BusContract.podcastsInterface,
+                                  method: MemberName(method), timeout: timeout, arguments: repeat each arguments)
     }
 
     /// Reads the feed at `url` without subscribing (the daemon fetches and parses it).

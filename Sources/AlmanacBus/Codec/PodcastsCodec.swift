@@ -25,6 +25,7 @@ public enum PodcastsCodec {
             .init(.string("position"), .variant(.double(episode.position))),
         ]
         if let duration = episode.duration { fields.append(.init(.string("duration"), .variant(.double(duration)))) }
+        if let audioURL = episode.audioURL { fields.append(.init(.string("audioURL"), .variant(.string(audioURL)))) }
         return .dictionary(key: .string, value: .variant, fields)
     }
 
@@ -44,7 +45,7 @@ public enum PodcastsCodec {
             id: id, podcastID: fields["podcast"]?.stringValue ?? "", title: fields["title"]?.stringValue ?? id,
             published: Date(timeIntervalSince1970: double("published") ?? 0), duration: double("duration"),
             isNew: fields["new"]?.unwrapped == .boolean(true), played: fields["played"]?.unwrapped == .boolean(true),
-            position: double("position") ?? 0
+            position: double("position") ?? 0, audioURL: fields["audioURL"]?.stringValue
         )
     }
 
@@ -72,6 +73,10 @@ public enum PodcastsCodec {
         switch change {
         case .subscribed(let podcast):
             ["kind": .string("subscribed"), "podcast": .string(podcast.id), "subscription": encode(podcast)]
+        case .unsubscribed(let podcastID):
+            ["kind": .string("unsubscribed"), "podcast": .string(podcastID)]
+        case .renamed(let podcast):
+            ["kind": .string("renamed"), "podcast": .string(podcast.id), "subscription": encode(podcast)]
         case .newEpisodes(let podcastID, let episodes):
             ["kind": .string("newEpisodes"), "podcast": .string(podcastID),
              "episodes": .array(.dictionary(key: .string, value: .variant), episodes.map(encode))]

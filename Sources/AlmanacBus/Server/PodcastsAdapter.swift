@@ -32,11 +32,7 @@ public struct PodcastsAdapter: DocumentAdapter {
 
     public func submit(_ values: [String: Value], from view: ViewKey?) throws -> UInt64 {
         let submission = try PodcastsCodec.submission(values)
-        do {
-            return try podcasts.submit(submission, from: view)
-        } catch let error as SubmissionError {
-            throw BusError.invalidArgs(error.message)
-        }
+        return try Self.translated { try podcasts.submit(submission, from: view) }
     }
 
     /// The podcasts to fetch: one for a view that watches one, all (`nil`) otherwise.
@@ -60,8 +56,24 @@ public struct PodcastsAdapter: DocumentAdapter {
     public func viewsChanged() {}
 
     public func domainProperties(changedBy change: PodcastsChange) -> (InterfaceName, [String: Value])? {
-        guard case .subscribed = change else { return nil }
+        switch change {
+        case .subscribed, .unsubscribed, .renamed: break
+        default: return nil
+        }
         return (BusContract.podcastsInterface, ["Subscriptions": Self.subscriptions(podcasts.document.snapshot.state)])
+    }
+
+    /// Runs `body`, turning the document's refusals into bus errors: `InvalidArgs` for input it
+    /// refuses, `Failed` when the disk refused (and then nothing changed).
+    @discardableResult
+    static func translated<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SubmissionError {
+            throw BusError.invalidArgs(error.message)
+        } catch let error as StorageError {
+            throw BusError(.failed, "\(error) Nothing was changed.")
+        }
     }
 
     /// A feed that could not be read, as a bus error: `NotAFeed` when what was read is not a
@@ -85,7 +97,40 @@ public struct PodcastsAdapter: DocumentAdapter {
         let podcasts = self.podcasts
         let inspector = self.inspector
         let feed = Argument("feed", .dictionary(key: .string, value: .variant))
+        let podcastArgument = Argument("podcast", .string)
         return try Interface("org.almanac.Podcasts1", methods: [
+            Method("Subscribe", inputs: [Argument("url", .string)], outputs: [podcastArgument], async: { call, reply in
+                let (given) = try call.arguments(String.self)
+                let url = given.trimmed
+                if let known = podcasts.podcast(url) {
+                    try reply.write(known.id)
+                    return
+                }
+                let feed: ParsedFeed
+                do {
+                    feed = try await inspector.inspect(url: url)
+                } catch {
+                    throw Self.inspectError(error)
+                }
+                let podcast = FeedMapping.podcast(from: feed, feedURL: url)
+                try Self.translated { try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: feed, podcastID: podcast.id)) }
+                try reply.write(podcast.id)
+            }),
+            Method("Unsubscribe", inputs: [podcastArgument]) { call, _ in
+                let (podcast) = try call.arguments(String.self)
+                try Self.translated { try podcasts.unsubscribe(podcasts.podcast(podcast)?.id ?? podcast) }
+            },
+            Method("RefreshPodcast", inputs: [podcastArgument], async: { [service] call, _ in
+                let (given) = try call.arguments(String.self)
+                guard let podcast = podcasts.podcast(given) else {
+                    throw BusError.invalidArgs(PodcastsDocument.unknownPodcast(given, in: podcasts.document.snapshot.state).message)
+                }
+                await service.refresh([podcast.id])
+            }),
+            Method("Rename", inputs: [podcastArgument, Argument("title", .string)]) { call, _ in
+                let (podcast, title) = try call.arguments(String.self, String.self)
+                try Self.translated { try podcasts.rename(podcasts.podcast(podcast)?.id ?? podcast, to: title) }
+            },
             Method("Inspect", inputs: [Argument("url", .string)], outputs: [feed], async: { call, reply in
                 let (url) = try call.arguments(String.self)
                 let parsed: ParsedFeed

@@ -13,9 +13,11 @@ public struct Episode: Sendable, Hashable, Codable {
     public var played: Bool
     /// Resume position in seconds.
     public var position: Double
+    /// The audio (the feed's first enclosure), when it has one.
+    public var audioURL: String?
 
     public init(id: String, podcastID: String, title: String, published: Date, duration: Double?,
-                isNew: Bool = true, played: Bool = false, position: Double = 0) {
+                isNew: Bool = true, played: Bool = false, position: Double = 0, audioURL: String? = nil) {
         self.id = id
         self.podcastID = podcastID
         self.title = title
@@ -24,5 +26,6 @@ public struct Episode: Sendable, Hashable, Codable {
         self.isNew = isNew
         self.played = played
         self.position = position
+        self.audioURL = audioURL
     }
 }

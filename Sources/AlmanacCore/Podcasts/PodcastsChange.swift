@@ -1,6 +1,10 @@
 /// One change to the podcasts document.
 public enum PodcastsChange: Sendable, Hashable {
     case subscribed(Podcast)
+    /// The user gave up a podcast: it and its episodes are gone.
+    case unsubscribed(podcastID: String)
+    /// The podcast's details changed (the user renamed it, or its feed moved).
+    case renamed(Podcast)
     case newEpisodes(podcastID: String, [Episode])
     case playState(episodeID: String, played: Bool, position: Double)
     case failed(podcastID: String, message: String)
@@ -8,7 +12,8 @@ public enum PodcastsChange: Sendable, Hashable {
     /// The podcast this change concerns, when it concerns one.
     public var podcastID: String? {
         switch self {
-        case .subscribed(let podcast): podcast.id
+        case .subscribed(let podcast), .renamed(let podcast): podcast.id
+        case .unsubscribed(let id): id
         case .newEpisodes(let id, _), .failed(let id, _): id
         case .playState: nil
         }

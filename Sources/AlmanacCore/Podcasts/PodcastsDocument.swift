@@ -7,33 +7,100 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     public static let podcastOption = "podcast"
 
     public let document: Model
+    private let archive: (any PodcastArchive)?
+    /// Told when the archive refused to keep what a feed said (the daemon logs it).
+    private let onArchiveFailure: @Sendable (String) -> Void
 
-    public init(_ state: PodcastsState = PodcastsState()) {
+    /// - Parameters:
+    ///   - state: where to start (the daemon passes what the archive kept).
+    ///   - archive: where subscriptions, episodes and play state are kept; `nil` keeps nothing.
+    public init(_ state: PodcastsState = PodcastsState(), archive: (any PodcastArchive)? = nil,
+                onArchiveFailure: @escaping @Sendable (String) -> Void = { _ in }) {
         document = Model(state)
+        self.archive = archive
+        self.onArchiveFailure = onArchiveFailure
     }
 
     public func podcastsToRefresh(for service: any PodcastService) -> [Podcast] {
         document.snapshot.state.podcasts.values.sorted { $0.id < $1.id }
     }
 
-    /// Subscribes to a podcast (no change if subscribed already).
+    /// Subscribes to a podcast (no change if subscribed already). Its `episodes` (from the
+    /// feed just read) come in as already seen, all but the newest, which is new: a fresh
+    /// subscription should not announce a back catalogue of hundreds.
     @discardableResult
-    public func subscribe(_ podcast: Podcast) -> UInt64? {
-        document.update { state in
+    public func subscribe(_ podcast: Podcast, episodes: [Episode] = []) throws -> UInt64? {
+        let newest = episodes.max { ($0.published, $0.id) < ($1.published, $1.id) }?.id
+        let seen = episodes.map { episode in
+            var episode = episode
+            episode.isNew = episode.id == newest
+            return episode
+        }
+        return try document.update { state in
             guard state.podcasts[podcast.id] == nil else { return nil }
+            try archive?.save(podcast, newEpisodes: seen)
             state.podcasts[podcast.id] = podcast
+            for episode in seen { state.episodes[episode.id] = episode }
             return .subscribed(podcast)
         }
     }
 
+    /// Gives up a podcast and its episodes; `SubmissionError` when it is not subscribed.
+    @discardableResult
+    public func unsubscribe(_ podcastID: String) throws -> UInt64 {
+        try document.update { state in
+            guard state.podcasts[podcastID] != nil else { throw Self.unknownPodcast(podcastID, in: state) }
+            try archive?.removePodcast(podcastID)
+            state.podcasts[podcastID] = nil
+            state.episodes = state.episodes.filter { $0.value.podcastID != podcastID }
+            return .unsubscribed(podcastID: podcastID)
+        } ?? document.revision
+    }
+
+    /// Gives a podcast another title; `SubmissionError` when it is not subscribed or the title is empty.
+    @discardableResult
+    public func rename(_ podcastID: String, to title: String) throws -> UInt64 {
+        let title = title.trimmed
+        guard !title.isEmpty, title.utf8.count <= 200 else { throw SubmissionError("A podcast's title must have 1 to 200 bytes.") }
+        return try document.update { state in
+            guard var podcast = state.podcasts[podcastID] else { throw Self.unknownPodcast(podcastID, in: state) }
+            guard podcast.title != title else { return nil }
+            podcast.title = title
+            try archive?.save(podcast, newEpisodes: [])
+            state.podcasts[podcastID] = podcast
+            return .renamed(podcast)
+        } ?? document.revision
+    }
+
+    /// The podcast `idOrURL` names: its id, or its feed URL.
+    public func podcast(_ idOrURL: String) -> Podcast? {
+        let podcasts = document.snapshot.state.podcasts
+        return podcasts[idOrURL] ?? podcasts.values.first { $0.feedURL == idOrURL }
+    }
+
+    public static func unknownPodcast(_ id: String, in state: PodcastsState) -> SubmissionError {
+        SubmissionError("There is no podcast '\(id.prefix(200))'. Subscribed: \(state.podcasts.isEmpty ? "none" : state.podcasts.keys.sorted().joined(separator: ", ")).")
+    }
+
     public func podcastService(_ service: any PodcastService, didFetch podcast: Podcast, episodes: [Episode]) {
         document.update { state in
-            if state.podcasts[podcast.id] == nil { return nil }  // unsubscribed meanwhile
-            state.podcasts[podcast.id] = podcast
+            guard let known = state.podcasts[podcast.id] else { return nil }  // unsubscribed meanwhile
+            // The user's title stays; the feed's URL may have moved.
+            var updated = podcast
+            updated.title = known.title
             let new = episodes.filter { state.episodes[$0.id] == nil }
-            guard !new.isEmpty else { return nil }
+            guard !new.isEmpty || updated != known else { return nil }
+            do {
+                try archive?.save(updated, newEpisodes: new)
+            } catch {
+                // Not kept, so not shown: the next refresh finds the same episodes new again.
+                onArchiveFailure("could not keep what \(podcast.feedURL) said: \(error)")
+                return .failed(podcastID: podcast.id, message: "\(error)")
+            }
+            state.podcasts[podcast.id] = updated
             for episode in new { state.episodes[episode.id] = episode }
-            return .newEpisodes(podcastID: podcast.id, new.sorted { $0.published > $1.published })
+            if new.isEmpty { return .renamed(updated) }
+            return .newEpisodes(podcastID: podcast.id, new.sorted { ($0.published, $0.id) > ($1.published, $1.id) })
         }
     }
 
@@ -51,6 +118,8 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             if let position = submission.position { episode.position = position }
             episode.isNew = false
             guard episode != state.episodes[submission.episodeID] else { return nil }
+            // Kept on disk first: a change the caller is told about survives a crash.
+            try self.archive?.savePlayState(episode)
             state.episodes[submission.episodeID] = episode
             return .playState(episodeID: episode.id, played: episode.played, position: episode.position)
         }

@@ -9,7 +9,10 @@ public struct FeedInspector: FeedInspecting {
 
     private let http: HTTPClient
 
-    public init(http: HTTPClient = HTTPClient(accept: "application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5")) {
+    /// The `Accept` header for feeds.
+    public static let accept = "application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5"
+
+    public init(http: HTTPClient = HTTPClient(accept: FeedInspector.accept)) {
         self.http = http
     }
 

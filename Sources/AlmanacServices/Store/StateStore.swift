@@ -59,6 +59,25 @@ public final class StateStore: Sendable {
                 table.column("fetchedAt", .double).notNull()
             }
         }
+        migrator.registerMigration("v2: podcasts and episodes") { db in
+            try db.create(table: "podcast") { table in
+                table.primaryKey("id", .text)
+                table.column("title", .text).notNull()
+                table.column("author", .text).notNull()
+                table.column("feedURL", .text).notNull()
+            }
+            try db.create(table: "episode") { table in
+                table.primaryKey("id", .text)
+                table.column("podcastID", .text).notNull().indexed().references("podcast", onDelete: .cascade)
+                table.column("title", .text).notNull()
+                table.column("published", .double).notNull()
+                table.column("duration", .double)
+                table.column("isNew", .boolean).notNull()
+                table.column("played", .boolean).notNull()
+                table.column("position", .double).notNull()
+                table.column("audioURL", .text)
+            }
+        }
         return migrator
     }
 

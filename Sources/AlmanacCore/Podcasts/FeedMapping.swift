@@ -1,0 +1,51 @@
+import FoundationEssentials
+
+/// Turns a parsed feed into the library's podcast and episodes, with short, stable ids:
+/// a podcast's id comes from its feed URL, an episode's from its podcast and GUID, so the
+/// same feed read twice gives the same ids.
+public enum FeedMapping {
+    /// "k3x9q2mz": eight base-36 characters of a 64-bit FNV-1a hash of the feed URL.
+    public static func podcastID(feedURL: String) -> String {
+        shortHash(feedURL, length: 8)
+    }
+
+    /// "k3x9q2mz-7f2p1c": the podcast's id and six characters of the GUID's hash.
+    public static func episodeID(podcastID: String, guid: String) -> String {
+        podcastID + "-" + shortHash(guid, length: 6)
+    }
+
+    public static func podcast(from feed: ParsedFeed, feedURL: String, id: String? = nil) -> Podcast {
+        Podcast(id: id ?? podcastID(feedURL: feedURL), title: feed.title.isEmpty ? feedURL : feed.title,
+                author: feed.author ?? "", feedURL: feedURL)
+    }
+
+    /// The feed's episodes for podcast `podcastID`, new and unplayed. Episodes without a date
+    /// count as published at the Unix epoch, so they sort last.
+    public static func episodes(from feed: ParsedFeed, podcastID: String) -> [Episode] {
+        var seen = Set<String>()
+        return feed.episodes.compactMap { parsed in
+            let id = episodeID(podcastID: podcastID, guid: parsed.guid)
+            guard seen.insert(id).inserted else { return nil }
+            return Episode(
+                id: id, podcastID: podcastID, title: parsed.title.isEmpty ? "(untitled)" : parsed.title,
+                published: Date(timeIntervalSince1970: Double(parsed.published ?? 0)), duration: parsed.duration,
+                audioURL: parsed.enclosures.first?.url
+            )
+        }
+    }
+
+    static func shortHash(_ text: String, length: Int) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        let digits = Array("0123456789abcdefghijklmnopqrstuvwxyz")
+        var result = ""
+        for _ in 0..<length {
+            result.append(digits[Int(hash % 36)])
+            hash /= 36
+        }
+        return result
+    }
+}

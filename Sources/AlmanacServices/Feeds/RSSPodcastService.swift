@@ -1,0 +1,61 @@
+public import AlmanacCore
+import Foundation
+
+/// Podcasts from their feeds: each feed fetched over HTTP (conditional requests, gzip, at
+/// most four at once), parsed, and reported to the delegate as the podcast and every episode
+/// it lists (the document keeps the new ones). A feed that announces `itunes:new-feed-url`
+/// is fetched from there from then on.
+public final class RSSPodcastService: PodcastService, Sendable {
+    public let links = ServiceLinks<any PodcastServiceDataSource, any PodcastServiceDelegate>()
+    private let http: HTTPClient
+    private let limiter = FetchLimiter(width: 4)
+
+    public init(http: HTTPClient = HTTPClient(accept: FeedInspector.accept)) {
+        self.http = http
+    }
+
+    public func refresh(_ podcastIDs: [String]? = nil) async {
+        let podcasts = (dataSource?.podcastsToRefresh(for: self) ?? []).filter { podcastIDs?.contains($0.id) ?? true }
+        await withTaskGroup(of: Void.self) { group in
+            for podcast in podcasts {
+                group.addTask {
+                    await self.limiter.acquire()
+                    await self.fetchAndReport(podcast)
+                    await self.limiter.release()
+                }
+            }
+        }
+    }
+
+    private func fetchAndReport(_ podcast: Podcast) async {
+        do {
+            let (updated, episodes) = try await fetch(podcast)
+            delegate?.podcastService(self, didFetch: updated, episodes: episodes)
+        } catch {
+            delegate?.podcastService(self, didFailToFetch: podcast.id, error: error)
+        }
+    }
+
+    /// The podcast as its feed describes it now, and the feed's episodes.
+    func fetch(_ podcast: Podcast) async throws -> (Podcast, [Episode]) {
+        guard let url = URL(string: podcast.feedURL), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+            throw FetchError("The feed address '\(podcast.feedURL.prefix(200))' is not an http or https URL.")
+        }
+        let response = try await http.get(url)
+        guard response.body.count <= FeedInspector.maximumBytes else {
+            throw FetchError("The feed at \(url.host ?? podcast.feedURL) is larger than \(FeedInspector.maximumBytes / 1024 / 1024) MB.")
+        }
+        let feed: ParsedFeed
+        do {
+            feed = try FeedParser.parse(response.body, feedURL: response.url?.absoluteString ?? podcast.feedURL)
+        } catch {
+            throw FetchError("\(url.host ?? podcast.feedURL) no longer serves a feed: \(error)")
+        }
+        var feedURL = podcast.feedURL
+        if let moved = feed.newFeedURL, let target = URL(string: moved), ["http", "https"].contains(target.scheme?.lowercased() ?? ""), moved != feedURL {
+            feedURL = moved
+        }
+        let updated = FeedMapping.podcast(from: feed, feedURL: feedURL, id: podcast.id)
+        return (updated, FeedMapping.episodes(from: feed, podcastID: podcast.id))
+    }
+}

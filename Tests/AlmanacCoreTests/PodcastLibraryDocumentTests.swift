@@ -1,0 +1,99 @@
+import AlmanacCore
+import Foundation
+import Synchronization
+import Testing
+
+/// An archive that keeps podcasts in memory and can be told to refuse writes (a fake of our
+/// own protocol).
+final class MemoryPodcastArchive: PodcastArchive, Sendable {
+    let state = Mutex(PodcastsState())
+    let refusing = Atomic<Bool>(false)
+
+    func podcastsState() -> PodcastsState { state.withLock { $0 } }
+    func save(_ podcast: Podcast, newEpisodes episodes: [Episode]) throws {
+        try refuseIfAsked()
+        state.withLock { state in
+            state.podcasts[podcast.id] = podcast
+            for episode in episodes where state.episodes[episode.id] == nil { state.episodes[episode.id] = episode }
+        }
+    }
+    func removePodcast(_ id: String) throws {
+        try refuseIfAsked()
+        state.withLock { state in
+            state.podcasts[id] = nil
+            state.episodes = state.episodes.filter { $0.value.podcastID != id }
+        }
+    }
+    func savePlayState(_ episode: Episode) throws {
+        try refuseIfAsked()
+        state.withLock { $0.episodes[episode.id] = episode }
+    }
+    private func refuseIfAsked() throws {
+        if refusing.load(ordering: .relaxed) { throw StorageError("the disk is full") }
+    }
+}
+
+@Suite struct PodcastLibraryDocumentTests {
+    static let feed = ParsedFeed(title: "Show", author: "Ada", episodes: [
+        ParsedEpisode(guid: "a", title: "Old", published: 1_700_000_000, enclosures: [FeedEnclosure(url: "https://x/a.mp3")]),
+        ParsedEpisode(guid: "b", title: "Newest", published: 1_700_100_000),
+        ParsedEpisode(guid: "a", title: "Old again (same GUID)", published: 1_700_000_500),
+    ])
+
+    @Test func idsAreShortAndStable() {
+        let id = FeedMapping.podcastID(feedURL: "https://example.com/feed.xml")
+        #expect(id.count == 8 && id == FeedMapping.podcastID(feedURL: "https://example.com/feed.xml"))
+        #expect(id != FeedMapping.podcastID(feedURL: "https://example.com/feed.xml?"))
+        let episodes = FeedMapping.episodes(from: Self.feed, podcastID: id)
+        #expect(episodes.map(\.title) == ["Old", "Newest"])
+        #expect(episodes[0].id == FeedMapping.episodeID(podcastID: id, guid: "a") && episodes[0].id.hasPrefix(id + "-"))
+        #expect(episodes[0].audioURL == "https://x/a.mp3")
+    }
+
+    @Test func aNewSubscriptionAnnouncesOnlyItsNewestEpisodeAsNew() throws {
+        let archive = MemoryPodcastArchive()
+        let podcasts = PodcastsDocument(archive: archive)
+        let podcast = FeedMapping.podcast(from: Self.feed, feedURL: "https://e/feed")
+        try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: Self.feed, podcastID: podcast.id))
+        let episodes = podcasts.document.snapshot.state.episodes(of: podcast.id)
+        #expect(episodes.map(\.title) == ["Newest", "Old"])
+        #expect(episodes.map(\.isNew) == [true, false])
+        #expect(archive.podcastsState() == podcasts.document.snapshot.state)
+        #expect(podcasts.podcast("https://e/feed")?.id == podcast.id)
+    }
+
+    @Test func theUsersTitleSurvivesARefreshAndAMovedFeedIsRemembered() throws {
+        let archive = MemoryPodcastArchive()
+        let podcasts = PodcastsDocument(archive: archive)
+        let service = DemoPodcastService()
+        let podcast = Podcast(id: "p", title: "Feed Title", author: "A", feedURL: "https://old/feed")
+        try podcasts.subscribe(podcast)
+        try podcasts.rename("p", to: "  Mine  ")
+        podcasts.podcastService(service, didFetch: Podcast(id: "p", title: "Feed Title 2", author: "A", feedURL: "https://new/feed"), episodes: [])
+        let kept = try #require(podcasts.document.snapshot.state.podcasts["p"])
+        #expect(kept.title == "Mine" && kept.feedURL == "https://new/feed")
+        #expect(archive.podcastsState().podcasts["p"] == kept)
+        #expect(throws: SubmissionError.self) { try podcasts.rename("p", to: "   ") }
+        #expect(throws: SubmissionError.self) { try podcasts.rename("q", to: "Other") }
+    }
+
+    @Test func aWriteTheDiskRefusesChangesNothing() throws {
+        let archive = MemoryPodcastArchive()
+        let podcasts = PodcastsDocument(archive: archive)
+        let podcast = FeedMapping.podcast(from: Self.feed, feedURL: "https://e/feed")
+        try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: Self.feed, podcastID: podcast.id))
+        let before = podcasts.document.snapshot
+        archive.refusing.store(true, ordering: .relaxed)
+        let episode = try #require(before.state.episodes.keys.first)
+        #expect(throws: StorageError.self) { try podcasts.submit(PlayStateSubmission(episodeID: episode, played: true), from: nil) }
+        #expect(throws: StorageError.self) { try podcasts.unsubscribe(podcast.id) }
+        // A refresh whose news cannot be kept is reported, and its episodes stay unseen, so the next refresh finds them again.
+        podcasts.podcastService(DemoPodcastService(), didFetch: podcast, episodes: [Episode(id: "x", podcastID: podcast.id, title: "X", published: Date(), duration: nil)])
+        let after = podcasts.document.snapshot
+        #expect(after.state == before.state)
+        #expect(after.revision == before.revision + 1)
+        archive.refusing.store(false, ordering: .relaxed)
+        try podcasts.unsubscribe(podcast.id)
+        #expect(podcasts.document.snapshot.state.episodes.isEmpty && archive.podcastsState().episodes.isEmpty)
+    }
+}

@@ -1,0 +1,107 @@
+import DBus
+import DBusTestSupport
+import Foundation
+import Testing
+
+/// The podcast library with `--provider real`: subscriptions, refreshes that find new
+/// episodes, play state, and what survives `kill -9`, against feeds a local server serves
+/// from a folder the test changes.
+@Suite(.timeLimit(.minutes(2))) struct PodcastLibraryTests {
+    static let service = try! BusName("org.almanac.Almanac1")
+    static let podcastsPath = try! ObjectPath("/org/almanac/Almanac1/podcasts")
+
+    let folder: URL
+    let server: FixtureServer
+    let bus: PrivateBus
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("almanac-feeds-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: CLITests.repository + "/Tests/Fixtures/feeds/rss2-itunes.xml", toPath: folder.appendingPathComponent("show.xml").path)
+        server = try FixtureServer(script: CLITests.repository + "/Tests/Fixtures/feed_server.py", arguments: [folder.path])
+        bus = try PrivateBus()
+    }
+
+    var feedURL: String { server.baseURL.absoluteString + "/feeds/show.xml" }
+
+    /// Puts a new first item into the served feed.
+    func publish(title: String, guid: String) throws {
+        let path = folder.appendingPathComponent("show.xml").path
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        let item = "<item><title>\(title)</title><guid>\(guid)</guid><pubDate>Sun, 22 Nov 2026 06:00:00 GMT</pubDate></item>\n"
+        text = text.replacingOccurrences(of: "<item>", with: item + "<item>", options: [], range: text.range(of: "<item>"))
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    func daemon() async throws -> RunningDaemon {
+        try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--weather-interval", "3600", "--podcast-interval", "3600"])
+    }
+
+    @Test func subscribeFindNewEpisodesKeepPlayStateAcrossKill9() async throws {
+        let daemon = try await daemon()
+        let subscribed = try await almanac(["podcasts", "subscribe", feedURL], bus: bus)
+        #expect(subscribed.status == 0, "\(subscribed.errorOutput)")
+        let id = try #require(subscribed.output.split(separator: " ").first.map(String.init))
+        #expect(subscribed.output == "\(id)  The Almanac Hour\n")
+        // Subscribing twice changes nothing and gives the same id.
+        #expect(try await almanac(["podcasts", "subscribe", feedURL], bus: bus).output == subscribed.output)
+        let list = try await almanac(["podcasts", "list", "--format", "{{id}} {{title}} {{feedURL}}"], bus: bus)
+        #expect(list.output == "\(id) The Almanac Hour \(feedURL)\n")
+        // Only the newest episode of a fresh subscription is new.
+        let episodes = try await almanac(["episodes", id, "--format", "{{id}}|{{title}}|{{progress}}"], bus: bus)
+        let rows = episodes.output.split(separator: "\n").map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
+        #expect(rows.map { $0[1] } == ["Episode 2: Clouds", "Trailer"])
+        #expect(rows.map { $0[2] } == ["new", "-"])
+
+        // A view of this podcast hears the new episode a refresh finds.
+        let client = try await Connection.connect(to: bus.address)
+        let updates = try await client.signals(matching: MatchRule(interface: InterfaceName("org.almanac.View1"), member: MemberName("Updated")))
+        _ = try await client.call(Self.service, path: Self.podcastsPath, interface: InterfaceName("org.almanac.Document1"), method: MemberName("AddView"),
+                                  arguments: ["podcast": Value.string(id)])
+        try publish(title: "Episode 3: Frost", guid: "almanac-0003")
+        #expect(try await almanac(["podcasts", "refresh", id], bus: bus).status == 0)
+        var heard: [String: Value] = [:]
+        for await message in updates {
+            guard let (_, data) = try? message.arguments(UInt64.self, [String: Value].self), data["kind"]?.stringValue == "newEpisodes" else { continue }
+            heard = data
+            break
+        }
+        guard case .array(_, let new)? = heard["episodes"] else { Issue.record("no newEpisodes update: \(heard)"); return }
+        #expect(new.compactMap { $0.stringKeyedEntries?["title"]?.stringValue } == ["Episode 3: Frost"])
+        await client.close()
+
+        // Play state, acknowledged, then the daemon is killed without warning.
+        let clouds = rows[0][0], trailer = rows[1][0]
+        #expect(try await almanac(["episode", "position", clouds, "12:00"], bus: bus).status == 0)
+        #expect(try await almanac(["episode", "played", trailer], bus: bus).status == 0)
+        try await daemon.restart()
+        let after = try await almanac(["episodes", "--format", "{{title}}|{{progress}}"], bus: bus)
+        #expect(after.output == "Episode 3: Frost|new\nEpisode 2: Clouds|23% played\nTrailer|played\n", "\(after.output)")
+        #expect(try await almanac(["podcasts", "rename", id, "My Weather"], bus: bus).status == 0)
+        #expect(try await almanac(["podcasts", "refresh"], bus: bus).status == 0)
+        // The user's title survives a refresh of the feed.
+        #expect(try await almanac(["podcasts", "list", "--format", "{{title}}"], bus: bus).output == "My Weather\n")
+        #expect(try await almanac(["podcasts", "unsubscribe", feedURL], bus: bus).status == 0)
+        #expect(try await almanac(["episodes", "--format", "{{id}}"], bus: bus).output.isEmpty)
+        _ = daemon.stop()
+    }
+
+    @Test func badSubscriptionsAndPlayStatesAreRefusedClearly() async throws {
+        let daemon = try await daemon()
+        let page = try await almanac(["podcasts", "subscribe", server.baseURL.absoluteString + "/feeds/html-page.html"], bus: bus)
+        #expect(page.status == 65, "\(page.errorOutput)")
+        let gone = try await almanac(["podcasts", "subscribe", server.baseURL.absoluteString + "/status/404"], bus: bus)
+        #expect(gone.status == 65 && gone.errorOutput.contains("HTTP 404"))
+        let unknown = try await almanac(["podcasts", "unsubscribe", "nope"], bus: bus)
+        #expect(unknown.status == 65 && unknown.errorOutput.contains("There is no podcast 'nope'"))
+        let episode = try await almanac(["episode", "played", "nope-123"], bus: bus)
+        #expect(episode.status == 65 && episode.errorOutput.contains("There is no episode 'nope-123'"))
+        let position = try await almanac(["episode", "position", "x", "12:75"], bus: bus)
+        #expect(position.status == 64 && position.errorOutput.contains("is not a position"))
+        let rename = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "call", "org.almanac.Almanac1", Self.podcastsPath.rawValue,
+                                                          "org.almanac.Podcasts1", "Rename", "ss", "nope", ""])
+        #expect(rename.status != 0 && rename.errorOutput.contains("title must have 1 to 200 bytes"), "\(rename.errorOutput)")
+        #expect(try await almanac(["podcasts", "list", "--json"], bus: bus).output == "{\"podcasts\":[]}\n")
+        _ = daemon.stop()
+    }
+}
