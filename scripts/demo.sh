@@ -34,8 +34,14 @@ fi
 echo "== almanac status"
 "$bin/almanac" status
 echo
-echo "== almanac get podcasts"
-"$bin/almanac" get podcasts
+echo "== almanac weather Paris"
+"$bin/almanac" weather Paris
+echo
+echo "== almanac forecast Tokyo --days 4"
+"$bin/almanac" forecast Tokyo --days 4
+echo
+echo "== almanac episodes"
+"$bin/almanac" episodes --limit 5
 echo
 echo "== almanac watch weather --location Berlin   (for ${seconds}s; Ctrl-C stops it)"
 echo "   watch the bus too: dbus-monitor --session \"type='signal',interface='org.almanac.Document1'\""
