@@ -56,7 +56,7 @@ struct Daemon {
         let server = AlmanacServer(
             connection: connection,
             weather: WeatherAdapter(weather: weather, service: weatherService),
-            podcasts: PodcastsAdapter(podcasts: podcasts, service: podcastService, inspector: FeedInspector()),
+            podcasts: PodcastsAdapter(podcasts: podcasts, service: podcastService, inspector: FeedInspector(), opml: FeedInspector()),
             version: Almanacd.version, provider: options.provider.rawValue,
             log: { log.debug("\($0)") }
         )

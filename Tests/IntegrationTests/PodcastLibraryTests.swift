@@ -105,3 +105,45 @@ import Testing
         _ = daemon.stop()
     }
 }
+
+extension PodcastLibraryTests {
+    @Test func opmlExportThenImportIsExact() async throws {
+        try FileManager.default.copyItem(atPath: CLITests.repository + "/Tests/Fixtures/feeds/atom.xml", toPath: folder.appendingPathComponent("atom.xml").path)
+        let daemon = try await daemon()
+        let atomURL = server.baseURL.absoluteString + "/feeds/atom.xml"
+        let opml = folder.appendingPathComponent("in.opml").path
+        try OPMLFile.write([("Show & Tell <weekly>", feedURL), ("Atom", atomURL), ("Broken", server.baseURL.absoluteString + "/status/500")], to: opml)
+        let imported = try await almanac(["podcasts", "import", opml], bus: bus)
+        #expect(imported.status == 65, "one feed cannot be read: \(imported.output)\(imported.errorOutput)")
+        #expect(imported.output == "subscribed  \(feedURL)\nsubscribed  \(atomURL)\n")
+        #expect(imported.errorOutput.contains("not subscribed: \(server.baseURL.absoluteString)/status/500: "))
+        let exported = folder.appendingPathComponent("out.opml").path
+        #expect(try await almanac(["podcasts", "export", "-o", exported], bus: bus).status == 0)
+        let stdout = try await almanac(["podcasts", "export"], bus: bus)
+        #expect(try String(contentsOfFile: exported, encoding: .utf8) == stdout.output)
+        // Into a second daemon with nothing: the same list, the same titles.
+        _ = daemon.stop()
+        let other = try PrivateBus()
+        let second = try await RunningDaemon(bus: other, arguments: ["--provider", "real", "--weather-interval", "3600", "--podcast-interval", "3600"])
+        #expect(try await almanac(["podcasts", "import", exported], bus: other).status == 0)
+        let again = try await almanac(["podcasts", "export"], bus: other)
+        #expect(again.output == stdout.output)
+        #expect(again.output.contains("title=\"Show &amp; Tell &lt;weekly&gt;\""))
+        let notOPML = try await almanac(["podcasts", "import", CLITests.repository + "/Tests/Fixtures/feeds/rss2-itunes.xml"], bus: other)
+        #expect(notOPML.status == 65 && notOPML.errorOutput.contains("This is not an OPML file"))
+        _ = second.stop()
+    }
+}
+
+/// Writes a small OPML file the way another app might.
+enum OPMLFile {
+    static func write(_ feeds: [(String, String)], to path: String) throws {
+        func escape(_ text: String) -> String {
+            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        }
+        let outlines = feeds.map { "    <outline type=\"rss\" text=\"\(escape($0.0))\" xmlUrl=\"\(escape($0.1))\"/>" }.joined(separator: "\n")
+        try "<?xml version=\"1.0\"?>\n<opml version=\"1.0\"><head><title>Elsewhere</title></head><body>\n\(outlines)\n</body></opml>\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+    }
+}

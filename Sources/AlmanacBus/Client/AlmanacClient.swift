@@ -104,6 +104,16 @@ public struct AlmanacClient: Sendable {
         try await podcastsCall("Subscribe", timeout: .seconds(60), url).arguments(String.self)
     }
 
+    /// Subscribes to every feed an OPML file lists; the feeds subscribed and, for the rest, why not.
+    public func importOPML(_ bytes: [UInt8]) async throws -> (subscribed: [String], failed: [String: String]) {
+        try await podcastsCall("ImportOPML", timeout: .seconds(1800), bytes).arguments([String].self, [String: String].self)
+    }
+
+    /// The subscriptions as an OPML document.
+    public func exportOPML() async throws -> String {
+        try await podcastsCall("ExportOPML").arguments(String.self)
+    }
+
     /// Gives up a podcast, named by id or feed URL.
     public func unsubscribe(_ podcast: String) async throws {
         _ = try await podcastsCall("Unsubscribe", podcast)

@@ -5,13 +5,16 @@ public import DBus
 public struct PodcastsAdapter: DocumentAdapter {
     public let podcasts: PodcastsDocument
     public let service: any PodcastService
-    /// Reads feeds for `Inspect`/`InspectData`.
+    /// Reads feeds for `Inspect`/`InspectData`/`Subscribe`.
     public let inspector: any FeedInspecting
+    /// Reads and writes OPML for `ImportOPML`/`ExportOPML`.
+    public let opml: any OPMLConverting
 
-    public init(podcasts: PodcastsDocument, service: any PodcastService, inspector: any FeedInspecting) {
+    public init(podcasts: PodcastsDocument, service: any PodcastService, inspector: any FeedInspecting, opml: any OPMLConverting) {
         self.podcasts = podcasts
         self.service = service
         self.inspector = inspector
+        self.opml = opml
     }
 
     public var name: DocumentName { .podcasts }
@@ -63,6 +66,54 @@ public struct PodcastsAdapter: DocumentAdapter {
         return (BusContract.podcastsInterface, ["Subscriptions": Self.subscriptions(podcasts.document.snapshot.state)])
     }
 
+    /// Subscribes to the feed at `url` after reading it; the podcast's id (the same one again
+    /// for a feed already subscribed).
+    static func subscribe(_ url: String, podcasts: PodcastsDocument, inspector: any FeedInspecting) async throws -> String {
+        let url = url.trimmed
+        if let known = podcasts.podcast(url) { return known.id }
+        let feed: ParsedFeed
+        do {
+            feed = try await inspector.inspect(url: url)
+        } catch {
+            throw inspectError(error)
+        }
+        let podcast = FeedMapping.podcast(from: feed, feedURL: url)
+        try translated { try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: feed, podcastID: podcast.id)) }
+        return podcast.id
+    }
+
+    /// Subscribes to every outline of an OPML file, four feeds at a time; an outline's title
+    /// becomes the podcast's (so an export lists what was imported). Returns the feed URLs
+    /// subscribed and, for the others, why not.
+    static func subscribeAll(_ outlines: [(title: String, feedURL: String)], podcasts: PodcastsDocument,
+                             inspector: any FeedInspecting) async -> (subscribed: [String], failed: [String: String]) {
+        var subscribed: [String] = []
+        var failed: [String: String] = [:]
+        await withTaskGroup(of: (String, String?).self) { group in
+            for (index, outline) in outlines.enumerated() {
+                if index >= 4, let (url, failure) = await group.next() {
+                    if let failure { failed[url] = failure } else { subscribed.append(url) }
+                }
+                group.addTask {
+                    do {
+                        let id = try await subscribe(outline.feedURL, podcasts: podcasts, inspector: inspector)
+                        if outline.title != outline.feedURL { _ = try? podcasts.rename(id, to: outline.title) }
+                        return (outline.feedURL, nil)
+                    } catch let error as BusError {
+                        return (outline.feedURL, error.message)
+                    } catch {
+                        return (outline.feedURL, "\(error)")
+                    }
+                }
+            }
+            for await (url, failure) in group {
+                if let failure { failed[url] = failure } else { subscribed.append(url) }
+            }
+        }
+        let order = Dictionary(outlines.enumerated().map { ($1.feedURL, $0) }, uniquingKeysWith: { first, _ in first })
+        return (subscribed.sorted { order[$0, default: 0] < order[$1, default: 0] }, failed)
+    }
+
     /// Runs `body`, turning the document's refusals into bus errors: `InvalidArgs` for input it
     /// refuses, `Failed` when the disk refused (and then nothing changed).
     @discardableResult
@@ -101,21 +152,25 @@ public struct PodcastsAdapter: DocumentAdapter {
         return try Interface("org.almanac.Podcasts1", methods: [
             Method("Subscribe", inputs: [Argument("url", .string)], outputs: [podcastArgument], async: { call, reply in
                 let (given) = try call.arguments(String.self)
-                let url = given.trimmed
-                if let known = podcasts.podcast(url) {
-                    try reply.write(known.id)
-                    return
-                }
-                let feed: ParsedFeed
+                try reply.write(try await Self.subscribe(given, podcasts: podcasts, inspector: inspector))
+            }),
+            Method("ImportOPML", inputs: [Argument("opml", .array(.byte))],
+                   outputs: [Argument("subscribed", .array(.string)), Argument("failed", .dictionary(key: .string, value: .string))], async: { [opml] call, reply in
+                let (data) = try call.arguments([UInt8].self)
+                guard data.count <= Self.maximumInspectBytes else { throw BusError.invalidArgs("An OPML file can be at most \(Self.maximumInspectBytes / 1024 / 1024) MiB.") }
+                let outlines: [(title: String, feedURL: String)]
                 do {
-                    feed = try await inspector.inspect(url: url)
+                    outlines = try opml.subscriptions(fromOPML: data)
                 } catch {
                     throw Self.inspectError(error)
                 }
-                let podcast = FeedMapping.podcast(from: feed, feedURL: url)
-                try Self.translated { try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: feed, podcastID: podcast.id)) }
-                try reply.write(podcast.id)
+                let results = await Self.subscribeAll(outlines, podcasts: podcasts, inspector: inspector)
+                try reply.write(arguments: results.subscribed, results.failed)
             }),
+            Method("ExportOPML", outputs: [Argument("opml", .string)]) { [opml] _, reply in
+                let all = podcasts.document.snapshot.state.podcasts.values.sorted { ($0.title.lowercased(), $0.id) < ($1.title.lowercased(), $1.id) }
+                try reply.write(opml.opml(all))
+            },
             Method("Unsubscribe", inputs: [podcastArgument]) { call, _ in
                 let (podcast) = try call.arguments(String.self)
                 try Self.translated { try podcasts.unsubscribe(podcasts.podcast(podcast)?.id ?? podcast) }

@@ -1,9 +1,10 @@
 public import AlmanacCore
 import Foundation
 
-/// Reads podcast feeds for `Podcasts1.Inspect`: over HTTP with the daemon's client (gzip,
-/// a User-Agent, timeouts), at most `maximumBytes`, parsed by `FeedParser`.
-public struct FeedInspector: FeedInspecting {
+/// Reads podcast feeds for `Podcasts1.Inspect` and `Subscribe`: over HTTP with the daemon's
+/// client (gzip, a User-Agent, timeouts), at most `maximumBytes`, parsed by `FeedParser`;
+/// and OPML subscription lists for `ImportOPML`/`ExportOPML`.
+public struct FeedInspector: FeedInspecting, OPMLConverting {
     /// The largest feed read (real feeds with thousands of episodes run to a few MB).
     public static let maximumBytes = 32 * 1024 * 1024
 
@@ -34,6 +35,18 @@ public struct FeedInspector: FeedInspecting {
 
     public func inspect(bytes: [UInt8], baseURL: String?) throws -> ParsedFeed {
         try parse(bytes, feedURL: baseURL)
+    }
+
+    public func subscriptions(fromOPML bytes: [UInt8]) throws -> [(title: String, feedURL: String)] {
+        do {
+            return try OPML.parse(bytes).map { ($0.title, $0.feedURL) }
+        } catch {
+            throw FeedInspectionError.notAFeed(error.description)
+        }
+    }
+
+    public func opml(_ podcasts: [Podcast]) -> String {
+        OPML.document(podcasts.map { OPMLOutline(title: $0.title, feedURL: $0.feedURL) })
     }
 
     private func parse(_ bytes: some Collection<UInt8>, feedURL: String?) throws -> ParsedFeed {
