@@ -5,11 +5,12 @@ import ArgumentParser
 import DBus
 import FoundationEssentials
 
-/// `almanac episodes [PODCAST] [--new]`: the newest episodes with their ids.
+/// `almanac episodes [PODCAST] [--new] [--unplayed] [--page N | --all]`: episodes with their
+/// ids, newest first, a page at a time through the daemon's `ListEpisodes`.
 struct EpisodesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "episodes",
-        abstract: "Lists the newest episodes (of one podcast, or all), with the ids `almanac episode` takes."
+        abstract: "Lists episodes (of one podcast, or all), newest first, with the ids `almanac episode` takes."
     )
 
     @ArgumentParser.Argument(help: "A podcast id or feed URL (default: all podcasts).")
@@ -21,26 +22,43 @@ struct EpisodesCommand: AsyncParsableCommand {
     @Flag(help: "Only episodes not played to the end.")
     var unplayed = false
 
-    @Option(help: "How many, newest first (the daemon hands out the 50 newest).")
+    @Option(help: "Episodes per page (1 to 500).")
     var limit = 20
+
+    @Option(help: "Which page to show, from 1.")
+    var page = 1
+
+    @Flag(help: "Every page.")
+    var all = false
 
     @OptionGroup var common: CommonOptions
 
+    func validate() throws {
+        guard (1...EpisodeQuery.maximumLimit).contains(limit) else { throw ValidationError("--limit goes from 1 to \(EpisodeQuery.maximumLimit), not \(limit).") }
+        guard page >= 1 else { throw ValidationError("--page counts from 1, not \(page).") }
+        if all && page != 1 { throw ValidationError("Choose either --page or --all, not both.") }
+    }
+
     func run() async throws {
         try await withClient(common) { client in
-            let (revision, fields) = try await client.state(of: .podcasts)
-            let state = PodcastsCodec.decodeState(fields)
-            var podcastID: String?
-            if let podcast {
-                guard let found = state.podcasts[podcast] ?? state.podcasts.values.first(where: { $0.feedURL == podcast }) else {
-                    Terminal.error("there is no podcast '\(podcast)'. See `almanac podcasts list`.")
-                    throw Exit.refused
-                }
-                podcastID = found.id
+            var filters: [String: Value] = [:]
+            if new { filters["new"] = .boolean(true) }
+            if unplayed { filters["unplayed"] = .boolean(true) }
+            let mediator = PagingMediator(dataSource: EpisodePages(client: client, podcast: podcast ?? "", filters: filters), pageSize: limit)
+            var shown: [Episode] = []
+            var pageNumber = 0
+            while mediator.snapshot.hasMore, all || pageNumber < page {
+                let before = mediator.snapshot.items.count
+                await mediator.loadMore()
+                if let error = mediator.snapshot.lastError { throw BusError(.failed, error) }
+                pageNumber += 1
+                if pageNumber == page { shown = Array(mediator.snapshot.items[before...]) }
             }
-            var filtered = state
-            filtered.episodes = state.episodes.filter { (!new || $0.value.isNew) && (!unplayed || !$0.value.played) }
-            for line in common.rendering().episodes(filtered, only: podcastID, revision: revision, limit: limit) { Terminal().line(line) }
+            if all { shown = mediator.snapshot.items }
+            let podcasts = try await client.subscriptions()
+            let state = PodcastsState(podcasts: Dictionary(podcasts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }),
+                                      episodes: Dictionary(shown.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }))
+            for line in common.rendering().episodes(state, only: nil, revision: 0, limit: shown.count) { Terminal().line(line) }
         }
     }
 }

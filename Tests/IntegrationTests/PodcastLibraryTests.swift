@@ -147,3 +147,29 @@ enum OPMLFile {
             .write(toFile: path, atomically: true, encoding: .utf8)
     }
 }
+
+extension PodcastLibraryTests {
+    @Test func episodesComeAPageAtATime() async throws {
+        let daemon = try await daemon()
+        let id = try #require(try await almanac(["podcasts", "subscribe", feedURL], bus: bus).output.split(separator: " ").first.map(String.init))
+        for number in 3...7 { try publish(title: "Episode \(number)", guid: "g\(number)") }
+        #expect(try await almanac(["podcasts", "refresh"], bus: bus).status == 0)
+        let second = try await almanac(["episodes", id, "--limit", "2", "--page", "2", "--format", "{{title}}"], bus: bus)
+        #expect(second.status == 0, "\(second.errorOutput)")
+        let all = try await almanac(["episodes", "--limit", "2", "--all", "--format", "{{title}}"], bus: bus)
+        let titles = all.output.split(separator: "\n").map(String.init)
+        #expect(titles.count == 7 && Set(titles).count == 7, "\(all.output)")
+        #expect(second.output.split(separator: "\n").map(String.init) == Array(titles[2..<4]))
+        // busctl, page by page, following the cursor.
+        let first = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "--json=short", "call", "org.almanac.Almanac1", Self.podcastsPath.rawValue,
+                                                          "org.almanac.Podcasts1", "ListEpisodes", "sa{sv}", id, "2", "limit", "u", "3", "unplayed", "b", "true"])
+        #expect(first.status == 0, "\(first.errorOutput)")
+        #expect(first.output.contains("\"total\":{\"type\":\"u\",\"data\":7}") && first.output.contains("nextCursor"), "\(first.output)")
+        let bad = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "call", "org.almanac.Almanac1", Self.podcastsPath.rawValue,
+                                                        "org.almanac.Podcasts1", "ListEpisodes", "sa{sv}", id, "1", "limit", "u", "0"])
+        #expect(bad.status != 0 && bad.errorOutput.contains("'limit' is a whole number from 1 to 500"), "\(bad.errorOutput)")
+        let unknown = try await almanac(["episodes", "nope"], bus: bus)
+        #expect(unknown.status == 65 && unknown.errorOutput.contains("There is no podcast 'nope'"), "\(unknown.errorOutput)")
+        _ = daemon.stop()
+    }
+}

@@ -104,6 +104,12 @@ public struct AlmanacClient: Sendable {
         try await podcastsCall("Subscribe", timeout: .seconds(60), url).arguments(String.self)
     }
 
+    /// A page of episodes (`podcast` empty: every podcast's), as `Podcasts1.ListEpisodes`.
+    public func listEpisodes(podcast: String, query: [String: Value]) async throws -> (episodes: [Episode], total: Int, nextCursor: String?) {
+        let (items, info) = try await podcastsCall("ListEpisodes", podcast, query).arguments([[String: Value]].self, [String: Value].self)
+        return (items.map(\.asVariantDictionary).compactMap(PodcastsCodec.decodeEpisode), Int(info["total"]?.integerValue ?? 0), info["nextCursor"]?.stringValue)
+    }
+
     /// Subscribes to every feed an OPML file lists; the feeds subscribed and, for the rest, why not.
     public func importOPML(_ bytes: [UInt8]) async throws -> (subscribed: [String], failed: [String: String]) {
         try await podcastsCall("ImportOPML", timeout: .seconds(1800), bytes).arguments([String].self, [String: String].self)

@@ -96,6 +96,36 @@ public enum PodcastsCodec {
         return encode(change)
     }
 
+    /// Reads `ListEpisodes`'s query: `limit` (1–500), `cursor`, `order` ("newest"|"oldest"),
+    /// `new`, `unplayed`.
+    public static func query(podcastID: String?, _ values: [String: Value]) throws -> EpisodeQuery {
+        let options = try OptionsReader(values, allowed: ["limit", "cursor", "order", "new", "unplayed"], what: "episode query")
+        var query = EpisodeQuery(podcastID: podcastID)
+        if let limit = try options.number("limit") {
+            guard limit >= 1, limit <= Double(EpisodeQuery.maximumLimit), limit == limit.rounded() else {
+                throw BusError.invalidArgs("'limit' is a whole number from 1 to \(EpisodeQuery.maximumLimit), not \(limit).")
+            }
+            query.limit = Int(limit)
+        }
+        query.cursor = try options.string("cursor")
+        if let order = try options.string("order") {
+            guard let parsed = EpisodeQuery.Order(rawValue: order) else {
+                throw BusError.invalidArgs("'order' is \"newest\" or \"oldest\", not \"\(order.prefix(40))\".")
+            }
+            query.order = parsed
+        }
+        query.onlyNew = try options.bool("new") ?? false
+        query.onlyUnplayed = try options.bool("unplayed") ?? false
+        return query
+    }
+
+    /// `ListEpisodes`'s answer: the page, and `total u` with `nextCursor s` (absent on the last page).
+    public static func encode(_ page: EpisodePage) -> (Value, [String: Value]) {
+        var info: [String: Value] = ["total": .uint32(UInt32(clamping: page.total))]
+        if let next = page.nextCursor { info["nextCursor"] = .string(next) }
+        return (.array(.dictionary(key: .string, value: .variant), page.episodes.map(encode)), info)
+    }
+
     /// Reads a `Submit` to the podcasts document.
     public static func submission(_ values: [String: Value]) throws -> PlayStateSubmission {
         let options = try OptionsReader(values, allowed: ["episode", "played", "position"], what: "podcasts submission")

@@ -154,6 +154,22 @@ public struct PodcastsAdapter: DocumentAdapter {
                 let (given) = try call.arguments(String.self)
                 try reply.write(try await Self.subscribe(given, podcasts: podcasts, inspector: inspector))
             }),
+            Method("ListEpisodes", inputs: [podcastArgument, Argument("query", .dictionary(key: .string, value: .variant))],
+                   outputs: [Argument("page", .array(.dictionary(key: .string, value: .variant))), Argument("info", .dictionary(key: .string, value: .variant))]) { call, reply in
+                let (given, values) = try call.arguments(String.self, [String: Value].self)
+                var podcastID: String?
+                if !given.isEmpty {
+                    guard let podcast = podcasts.podcast(given) else {
+                        throw BusError.invalidArgs(PodcastsDocument.unknownPodcast(given, in: podcasts.document.snapshot.state).message)
+                    }
+                    podcastID = podcast.id
+                }
+                let query = try PodcastsCodec.query(podcastID: podcastID, values)
+                let page = try Self.translated { try podcasts.document.snapshot.state.page(query) }
+                let (episodes, info) = PodcastsCodec.encode(page)
+                try reply.write(episodes)
+                try info.encode(to: &reply)
+            },
             Method("ImportOPML", inputs: [Argument("opml", .array(.byte))],
                    outputs: [Argument("subscribed", .array(.string)), Argument("failed", .dictionary(key: .string, value: .string))], async: { [opml] call, reply in
                 let (data) = try call.arguments([UInt8].self)

@@ -1,0 +1,57 @@
+import FoundationEssentials
+
+/// Which episodes a list shows and where a page starts: `ListEpisodes`'s query. Pages are
+/// keyset-paged: the cursor names the last episode of the previous page, so episodes that
+/// arrive meanwhile never shift a page or repeat one.
+public struct EpisodeQuery: Sendable, Hashable {
+    public enum Order: String, Sendable, Hashable {
+        case newest, oldest
+    }
+
+    /// Only this podcast's episodes (`nil`: every podcast's).
+    public var podcastID: String?
+    public var order: Order = .newest
+    public var onlyNew = false
+    public var onlyUnplayed = false
+    /// At most this many (1…500).
+    public var limit = 50
+    /// Start after the episode this cursor names (from the previous page).
+    public var cursor: String?
+
+    public static let maximumLimit = 500
+
+    public init(podcastID: String? = nil, order: Order = .newest, onlyNew: Bool = false, onlyUnplayed: Bool = false, limit: Int = 50, cursor: String? = nil) {
+        self.podcastID = podcastID
+        self.order = order
+        self.onlyNew = onlyNew
+        self.onlyUnplayed = onlyUnplayed
+        self.limit = min(max(limit, 1), Self.maximumLimit)
+        self.cursor = cursor
+    }
+
+    /// The cursor that continues after `episode`.
+    public static func cursor(after episode: Episode) -> String {
+        "\(Int64(episode.published.timeIntervalSince1970.rounded(.down))):\(episode.id)"
+    }
+
+    /// Whether `episode` is in the list at all (filters, not the page).
+    public func matches(_ episode: Episode) -> Bool {
+        (podcastID == nil || episode.podcastID == podcastID) && (!onlyNew || episode.isNew) && (!onlyUnplayed || !episode.played)
+    }
+
+    /// Whether `a` comes before `b` in this order (published, then id, so the order is total).
+    public func precedes(_ a: Episode, _ b: Episode) -> Bool {
+        let ka = (Int64(a.published.timeIntervalSince1970.rounded(.down)), a.id)
+        let kb = (Int64(b.published.timeIntervalSince1970.rounded(.down)), b.id)
+        return order == .newest ? ka > kb : ka < kb
+    }
+
+    /// Whether `episode` comes after the cursor's episode; `nil` when the cursor is not one this type made.
+    func isAfterCursor(_ episode: Episode) -> Bool? {
+        guard let cursor else { return true }
+        guard let colon = cursor.firstIndex(of: ":"), let seconds = Int64(cursor[..<colon]) else { return nil }
+        let id = String(cursor[cursor.index(after: colon)...])
+        let key = (Int64(episode.published.timeIntervalSince1970.rounded(.down)), episode.id)
+        return order == .newest ? key < (seconds, id) : key > (seconds, id)
+    }
+}
