@@ -9,7 +9,7 @@ struct Scope: ParsableArguments {
     @Option(help: "For weather: the place (fetched first when nobody watches it yet).")
     var location: String?
 
-    @Option(help: "For podcasts: only this podcast.")
+    @Option(name: [.customLong("podcast"), .customLong("feed")], help: "For podcasts: only this podcast (its id).")
     var podcast: String?
 
     func validate() throws {
