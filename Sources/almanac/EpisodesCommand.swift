@@ -55,6 +55,10 @@ struct EpisodesCommand: AsyncParsableCommand {
                 if pageNumber == page { shown = Array(mediator.snapshot.items[before...]) }
             }
             if all { shown = mediator.snapshot.items }
+            if shown.isEmpty, pageNumber < page, !mediator.snapshot.items.isEmpty, !common.json {
+                Terminal().line("There is no page \(page): \(mediator.snapshot.items.count) episodes make \(pageNumber) page\(pageNumber == 1 ? "" : "s") of \(limit).")
+                return
+            }
             let podcasts = try await client.subscriptions()
             let state = PodcastsState(podcasts: Dictionary(podcasts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }),
                                       episodes: Dictionary(shown.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }))

@@ -65,10 +65,21 @@ struct Watch: AsyncParsableCommand {
         [ErrorName.serviceUnknown, .nameHasNoOwner, .noReply, .unknownObject, .unknownMethod].contains(error.name)
     }
 
-    private var viewOptions: [String: Value] {
+    /// The view's options; a podcast given by its feed URL is named by its id, as views are.
+    private func viewOptions(_ client: AlmanacClient) async throws -> [String: Value] {
         var options: [String: Value] = [:]
         if let location { options["location"] = .string(location) }
-        if let podcast { options["podcast"] = .string(podcast) }
+        if let podcast {
+            if podcast.contains("://") {
+                guard let found = try await client.subscriptions().first(where: { $0.feedURL == podcast }) else {
+                    Terminal.error("'\(podcast)' is not a subscribed feed. See `almanac podcasts list`.")
+                    throw Exit.refused
+                }
+                options["podcast"] = .string(found.id)
+            } else {
+                options["podcast"] = .string(podcast)
+            }
+        }
         return options
     }
 
@@ -79,7 +90,7 @@ struct Watch: AsyncParsableCommand {
         let updates = try await client.updates(of: name, from: owner)
         let properties = try await client.propertyChanges(of: name)
         let departures = try await client.daemonChanges()
-        let view = try await client.addView(name, options: viewOptions)
+        let view = try await client.addView(name, options: try await viewOptions(client))
         Self.activeView.withLock { $0 = (client, name, view) }
         defer { Self.activeView.withLock { $0 = nil } }
 

@@ -58,4 +58,15 @@ import Testing
         #expect(throws: SubmissionError.self) { try state.page(EpisodeQuery(cursor: "nonsense")) }
         #expect(EpisodeQuery(limit: 0).limit == 1 && EpisodeQuery(limit: 10_000).limit == 500)
     }
+
+    @Test func datesFarOutOfRangeDoNotTrap() throws {
+        for seconds in [1e300, -1e300, Double.infinity, -Double.infinity, Double.nan, 9.3e18] {
+            let episode = Episode(id: "x", podcastID: "p", title: "x", published: Date(timeIntervalSince1970: seconds), duration: nil)
+            #expect(abs(episode.publishedSeconds) <= 100_000_000_000)
+            var state = PodcastsState()
+            state.episodes["x"] = episode
+            #expect(try state.page(EpisodeQuery()).episodes.count == 1)
+            _ = EpisodeQuery.cursor(after: episode)
+        }
+    }
 }

@@ -173,3 +173,24 @@ extension PodcastLibraryTests {
         _ = daemon.stop()
     }
 }
+
+extension PodcastLibraryTests {
+    @Test func aFeedThatCannotBeReadIsReportedAndItsEpisodesKept() async throws {
+        let daemon = try await daemon()
+        let id = try #require(try await almanac(["podcasts", "subscribe", feedURL], bus: bus).output.split(separator: " ").first.map(String.init))
+        // Unchanged: the server answers 304, and that is no failure.
+        #expect(try await almanac(["podcasts", "refresh", id], bus: bus).status == 0)
+        #expect(try await almanac(["podcasts", "refresh", id], bus: bus).status == 0)
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("show.xml"))
+        let one = try await almanac(["podcasts", "refresh", id], bus: bus)
+        #expect(one.status == 65 && one.errorOutput.contains("answered HTTP 404"), "\(one.errorOutput)")
+        let all = try await almanac(["podcasts", "refresh"], bus: bus)
+        #expect(all.status == 65 && all.errorOutput.contains("The Almanac Hour: \(feedURL): "), "\(all.errorOutput)")
+        #expect(try await almanac(["episodes", "--format", "{{title}}"], bus: bus).output == "Episode 2: Clouds\nTrailer\n")
+        let watch = try await almanac(["watch", "podcasts", "--feed", "https://nowhere.example/feed"], bus: bus)
+        #expect(watch.status == 65 && watch.errorOutput.contains("is not a subscribed feed"), "\(watch.errorOutput)")
+        let past = try await almanac(["episodes", "--page", "5"], bus: bus)
+        #expect(past.output == "There is no page 5: 2 episodes make 1 page of 20.\n", "\(past.output)")
+        _ = daemon.stop()
+    }
+}

@@ -19,7 +19,7 @@ public enum PodcastsCodec {
             .init(.string("id"), .variant(.string(episode.id))),
             .init(.string("podcast"), .variant(.string(episode.podcastID))),
             .init(.string("title"), .variant(.string(episode.title))),
-            .init(.string("published"), .variant(.int64(Int64(episode.published.timeIntervalSince1970)))),
+            .init(.string("published"), .variant(.int64(episode.publishedSeconds))),
             .init(.string("new"), .variant(.boolean(episode.isNew))),
             .init(.string("played"), .variant(.boolean(episode.played))),
             .init(.string("position"), .variant(.double(episode.position))),

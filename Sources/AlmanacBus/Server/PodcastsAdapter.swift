@@ -1,5 +1,6 @@
 public import AlmanacCore
 public import DBus
+import Synchronization
 
 /// Serves the podcasts document on the bus.
 public struct PodcastsAdapter: DocumentAdapter {
@@ -67,10 +68,10 @@ public struct PodcastsAdapter: DocumentAdapter {
     }
 
     /// Subscribes to the feed at `url` after reading it; the podcast's id (the same one again
-    /// for a feed already subscribed).
-    static func subscribe(_ url: String, podcasts: PodcastsDocument, inspector: any FeedInspecting) async throws -> String {
+    /// for a feed already subscribed, and then `isNew` is false).
+    static func subscribe(_ url: String, podcasts: PodcastsDocument, inspector: any FeedInspecting) async throws -> (id: String, isNew: Bool) {
         let url = url.trimmed
-        if let known = podcasts.podcast(url) { return known.id }
+        if let known = podcasts.podcast(url) { return (known.id, false) }
         let feed: ParsedFeed
         do {
             feed = try await inspector.inspect(url: url)
@@ -78,13 +79,15 @@ public struct PodcastsAdapter: DocumentAdapter {
             throw inspectError(error)
         }
         let podcast = FeedMapping.podcast(from: feed, feedURL: url)
-        try translated { try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: feed, podcastID: podcast.id)) }
-        return podcast.id
+        // Two calls for one new feed at once: the second finds it subscribed and changes nothing.
+        let revision = try translated { try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: feed, podcastID: podcast.id)) }
+        return (podcast.id, revision != nil)
     }
 
     /// Subscribes to every outline of an OPML file, four feeds at a time; an outline's title
-    /// becomes the podcast's (so an export lists what was imported). Returns the feed URLs
-    /// subscribed and, for the others, why not.
+    /// becomes a newly subscribed podcast's (so an export lists what was imported; a title the
+    /// user already gave a podcast stays). Returns the feed URLs subscribed and, for the
+    /// others, why not.
     static func subscribeAll(_ outlines: [(title: String, feedURL: String)], podcasts: PodcastsDocument,
                              inspector: any FeedInspecting) async -> (subscribed: [String], failed: [String: String]) {
         var subscribed: [String] = []
@@ -96,8 +99,16 @@ public struct PodcastsAdapter: DocumentAdapter {
                 }
                 group.addTask {
                     do {
-                        let id = try await subscribe(outline.feedURL, podcasts: podcasts, inspector: inspector)
-                        if outline.title != outline.feedURL { _ = try? podcasts.rename(id, to: outline.title) }
+                        let (id, isNew) = try await subscribe(outline.feedURL, podcasts: podcasts, inspector: inspector)
+                        if isNew, outline.title != outline.feedURL {
+                            var title = outline.title
+                            while title.utf8.count > 200 { title.removeLast() }
+                            do {
+                                try podcasts.rename(id, to: title)
+                            } catch {
+                                return (outline.feedURL, "subscribed, but its title could not be set: \(error)")
+                            }
+                        }
                         return (outline.feedURL, nil)
                     } catch let error as BusError {
                         return (outline.feedURL, error.message)
@@ -141,6 +152,9 @@ public struct PodcastsAdapter: DocumentAdapter {
         .array(.dictionary(key: .string, value: .variant), state.podcasts.values.sorted { $0.id < $1.id }.map(PodcastsCodec.encode))
     }
 
+    /// Numbers the views `RefreshPodcast` registers for itself.
+    private static let refreshes = Atomic<Int>(0)
+
     /// The most bytes `InspectData` takes (D-Bus itself allows 128 MiB messages).
     static let maximumInspectBytes = 32 * 1024 * 1024
 
@@ -152,7 +166,7 @@ public struct PodcastsAdapter: DocumentAdapter {
         return try Interface("org.almanac.Podcasts1", methods: [
             Method("Subscribe", inputs: [Argument("url", .string)], outputs: [podcastArgument], async: { call, reply in
                 let (given) = try call.arguments(String.self)
-                try reply.write(try await Self.subscribe(given, podcasts: podcasts, inspector: inspector))
+                try reply.write(try await Self.subscribe(given, podcasts: podcasts, inspector: inspector).id)
             }),
             Method("ListEpisodes", inputs: [podcastArgument, Argument("query", .dictionary(key: .string, value: .variant))],
                    outputs: [Argument("page", .array(.dictionary(key: .string, value: .variant))), Argument("info", .dictionary(key: .string, value: .variant))]) { call, reply in
@@ -196,7 +210,15 @@ public struct PodcastsAdapter: DocumentAdapter {
                 guard let podcast = podcasts.podcast(given) else {
                     throw BusError.invalidArgs(PodcastsDocument.unknownPodcast(given, in: podcasts.document.snapshot.state).message)
                 }
+                // A view of our own hears whether this refresh failed, so the caller is told.
+                let failure = Mutex<String?>(nil)
+                let key = ViewKey("almanacd:refresh:\(Self.refreshes.add(1, ordering: .relaxed).newValue)")
+                podcasts.document.addView(key: key) { event in
+                    if case .changed(_, .failed(let id, let message), _) = event, id == podcast.id { failure.withLock { $0 = message } }
+                }
                 await service.refresh([podcast.id])
+                podcasts.document.removeView(key: key)
+                if let message = failure.withLock({ $0 }) { throw BusError(BusContract.fetchFailed, "\(podcast.feedURL): \(message)") }
             }),
             Method("Rename", inputs: [podcastArgument, Argument("title", .string)]) { call, _ in
                 let (podcast, title) = try call.arguments(String.self, String.self)

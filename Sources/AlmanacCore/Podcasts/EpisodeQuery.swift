@@ -31,7 +31,7 @@ public struct EpisodeQuery: Sendable, Hashable {
 
     /// The cursor that continues after `episode`.
     public static func cursor(after episode: Episode) -> String {
-        "\(Int64(episode.published.timeIntervalSince1970.rounded(.down))):\(episode.id)"
+        "\(episode.publishedSeconds):\(episode.id)"
     }
 
     /// Whether `episode` is in the list at all (filters, not the page).
@@ -41,8 +41,8 @@ public struct EpisodeQuery: Sendable, Hashable {
 
     /// Whether `a` comes before `b` in this order (published, then id, so the order is total).
     public func precedes(_ a: Episode, _ b: Episode) -> Bool {
-        let ka = (Int64(a.published.timeIntervalSince1970.rounded(.down)), a.id)
-        let kb = (Int64(b.published.timeIntervalSince1970.rounded(.down)), b.id)
+        let ka = (a.publishedSeconds, a.id)
+        let kb = (b.publishedSeconds, b.id)
         return order == .newest ? ka > kb : ka < kb
     }
 
@@ -51,7 +51,7 @@ public struct EpisodeQuery: Sendable, Hashable {
         guard let cursor else { return true }
         guard let colon = cursor.firstIndex(of: ":"), let seconds = Int64(cursor[..<colon]) else { return nil }
         let id = String(cursor[cursor.index(after: colon)...])
-        let key = (Int64(episode.published.timeIntervalSince1970.rounded(.down)), episode.id)
+        let key = (episode.publishedSeconds, episode.id)
         return order == .newest ? key < (seconds, id) : key > (seconds, id)
     }
 }

@@ -9,9 +9,10 @@ public enum FeedMapping {
         shortHash(feedURL, length: 8)
     }
 
-    /// "k3x9q2mz-7f2p1c": the podcast's id and six characters of the GUID's hash.
+    /// "k3x9q2mz-7f2p1cq0xa": the podcast's id and ten characters (51 bits) of the GUID's
+    /// hash, so that even a feed of 100,000 episodes is unlikely to hold two alike.
     public static func episodeID(podcastID: String, guid: String) -> String {
-        podcastID + "-" + shortHash(guid, length: 6)
+        podcastID + "-" + shortHash(guid, length: 10)
     }
 
     public static func podcast(from feed: ParsedFeed, feedURL: String, id: String? = nil) -> Podcast {

@@ -3,6 +3,10 @@
 public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDelegate, Sendable {
     public typealias Model = Document<PodcastsState, PodcastsChange>
 
+    /// The most episodes one podcast keeps: a feed that changes its GUIDs on every read must
+    /// not grow the library without bound.
+    public static let maximumEpisodesPerPodcast = 20_000
+
     /// The view option that names the podcast a view watches (absent: all of them).
     public static let podcastOption = "podcast"
 
@@ -31,7 +35,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     @discardableResult
     public func subscribe(_ podcast: Podcast, episodes: [Episode] = []) throws -> UInt64? {
         let newest = episodes.max { ($0.published, $0.id) < ($1.published, $1.id) }?.id
-        let seen = episodes.map { episode in
+        let seen = episodes.sorted { ($0.published, $0.id) > ($1.published, $1.id) }.prefix(Self.maximumEpisodesPerPodcast).map { episode in
             var episode = episode
             episode.isNew = episode.id == newest
             return episode
@@ -88,7 +92,10 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             // The user's title stays; the feed's URL may have moved.
             var updated = podcast
             updated.title = known.title
-            let new = episodes.filter { state.episodes[$0.id] == nil }
+            let kept = state.episodes.values.reduce(0) { $0 + ($1.podcastID == podcast.id ? 1 : 0) }
+            let new = Array(episodes.filter { state.episodes[$0.id] == nil }
+                .sorted { ($0.published, $0.id) > ($1.published, $1.id) }
+                .prefix(max(0, Self.maximumEpisodesPerPodcast - kept)))
             guard !new.isEmpty || updated != known else { return nil }
             do {
                 try archive?.save(updated, newEpisodes: new)

@@ -13,7 +13,8 @@ public struct FeedInspector: FeedInspecting, OPMLConverting {
     /// The `Accept` header for feeds.
     public static let accept = "application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5"
 
-    public init(http: HTTPClient = HTTPClient(accept: FeedInspector.accept)) {
+    /// Inspecting always reads the whole feed: a `304` would leave nothing to show.
+    public init(http: HTTPClient = HTTPClient(accept: FeedInspector.accept, maximumBytes: FeedInspector.maximumBytes, conditional: false)) {
         self.http = http
     }
 

@@ -2,15 +2,16 @@ public import AlmanacCore
 import Foundation
 
 /// Podcasts from their feeds: each feed fetched over HTTP (conditional requests, gzip, at
-/// most four at once), parsed, and reported to the delegate as the podcast and every episode
-/// it lists (the document keeps the new ones). A feed that announces `itunes:new-feed-url`
+/// most four at once, at most 32 MiB), parsed, and reported to the delegate as the podcast
+/// and every episode it lists (the document keeps the new ones). A feed the server says has
+/// not changed (`304`) is not parsed at all. A feed that announces `itunes:new-feed-url`
 /// is fetched from there from then on.
 public final class RSSPodcastService: PodcastService, Sendable {
     public let links = ServiceLinks<any PodcastServiceDataSource, any PodcastServiceDelegate>()
     private let http: HTTPClient
     private let limiter = FetchLimiter(width: 4)
 
-    public init(http: HTTPClient = HTTPClient(accept: FeedInspector.accept)) {
+    public init(http: HTTPClient = HTTPClient(accept: FeedInspector.accept, maximumBytes: FeedInspector.maximumBytes)) {
         self.http = http
     }
 
@@ -29,22 +30,22 @@ public final class RSSPodcastService: PodcastService, Sendable {
 
     private func fetchAndReport(_ podcast: Podcast) async {
         do {
-            let (updated, episodes) = try await fetch(podcast)
+            // `nil`: the server says nothing changed since the last read.
+            guard let (updated, episodes) = try await fetch(podcast) else { return }
             delegate?.podcastService(self, didFetch: updated, episodes: episodes)
         } catch {
             delegate?.podcastService(self, didFailToFetch: podcast.id, error: error)
         }
     }
 
-    /// The podcast as its feed describes it now, and the feed's episodes.
-    func fetch(_ podcast: Podcast) async throws -> (Podcast, [Episode]) {
+    /// The podcast as its feed describes it now, and the feed's episodes; `nil` when the
+    /// server answered `304 Not Modified`.
+    func fetch(_ podcast: Podcast) async throws -> (Podcast, [Episode])? {
         guard let url = URL(string: podcast.feedURL), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
             throw FetchError("The feed address '\(podcast.feedURL.prefix(200))' is not an http or https URL.")
         }
         let response = try await http.get(url)
-        guard response.body.count <= FeedInspector.maximumBytes else {
-            throw FetchError("The feed at \(url.host ?? podcast.feedURL) is larger than \(FeedInspector.maximumBytes / 1024 / 1024) MB.")
-        }
+        if response.status == 304 && response.body.isEmpty { return nil }
         let feed: ParsedFeed
         do {
             feed = try FeedParser.parse(response.body, feedURL: response.url?.absoluteString ?? podcast.feedURL)

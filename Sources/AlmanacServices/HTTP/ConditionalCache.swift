@@ -1,15 +1,20 @@
 import Foundation
 import Synchronization
 
-/// What the last answer for each URL said about itself (`ETag`, `Last-Modified`) and its body,
-/// so the next request can be conditional and a `304` can be answered from here. Bounded: past
-/// `capacity` URLs, the oldest entry goes.
+/// What the last answer for each URL said about itself (`ETag`, `Last-Modified`) and, when
+/// small, its body, so the next request can be conditional and a `304` can be answered from
+/// here. Bounded: past `capacity` URLs the oldest entry goes, and no body over
+/// `maximumKeptBody` is kept (at most 64 MiB in all).
 final class ConditionalCache: Sendable {
     struct Entry: Sendable {
         let etag: String?
         let lastModified: String?
-        let body: Data
+        /// The body, when it was small enough to keep.
+        let body: Data?
     }
+
+    /// The largest body kept for answering a `304`.
+    static let maximumKeptBody = 256 * 1024
 
     private let entries = Mutex<(byURL: [URL: Entry], order: [URL])>(([:], []))
     private let capacity: Int

@@ -21,12 +21,18 @@ public struct HTTPClient: Sendable {
 
     private let session: URLSession
     private let timeout: Double
-    private let validators = ConditionalCache()
+    private let maximumBytes: Int
+    /// `nil` when requests are never conditional.
+    private let validators: ConditionalCache?
 
     /// - Parameters:
     ///   - timeout: seconds a request may wait for data (twice that for the whole answer).
     ///   - accept: the `Accept` header, JSON unless said otherwise.
-    public init(timeout: Double = 20, accept: String = "application/json") {
+    ///   - maximumBytes: a larger answer is an error (and is not kept).
+    ///   - conditional: ask again with the validators of the last answer. A `304` is then
+    ///     answered with the body kept from last time when it was small (at most 256 KiB),
+    ///     and with an empty body otherwise: the caller knows nothing changed.
+    public init(timeout: Double = 20, accept: String = "application/json", maximumBytes: Int = 32 * 1024 * 1024, conditional: Bool = true) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = timeout * 2
@@ -34,13 +40,15 @@ public struct HTTPClient: Sendable {
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         session = URLSession(configuration: configuration)
         self.timeout = timeout
+        self.maximumBytes = maximumBytes
+        validators = conditional ? ConditionalCache() : nil
     }
 
     /// Fetches `url`; throws `FetchError` for transport failures and for statuses other than 2xx.
     public func get(_ url: URL, headers: [String: String] = [:]) async throws -> Response {
         var request = URLRequest(url: url, timeoutInterval: timeout)
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let kept = validators[url]
+        let kept = validators?[url]
         if let etag = kept?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
         if let lastModified = kept?.lastModified { request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since") }
         let data: Data
@@ -62,9 +70,13 @@ public struct HTTPClient: Sendable {
         }
         if http.statusCode == 304 {
             guard let kept else { throw FetchError("\(url.host ?? "The server") answered 304 Not Modified to a request that was not conditional.") }
-            return Response(status: 304, body: kept.body, headers: headers, url: http.url)
+            return Response(status: 304, body: kept.body ?? Data(), headers: headers, url: http.url)
         }
-        validators[url] = ConditionalCache.Entry(etag: headers["etag"], lastModified: headers["last-modified"], body: data)
+        guard data.count <= maximumBytes else {
+            throw FetchError("\(url.host ?? "The server") sent \(data.count / 1024 / 1024) MiB, more than the \(maximumBytes / 1024 / 1024) MiB Almanac reads.")
+        }
+        validators?[url] = ConditionalCache.Entry(etag: headers["etag"], lastModified: headers["last-modified"],
+                                                  body: data.count <= ConditionalCache.maximumKeptBody ? data : nil)
         return Response(status: http.statusCode, body: data, headers: headers, url: http.url)
     }
 }

@@ -19,7 +19,7 @@ extension StateStore: PodcastArchive {
             guard let id = Self.text(row, "id"), let podcastID = Self.text(row, "podcastID"), state.podcasts[podcastID] != nil else { continue }
             state.episodes[id] = Episode(
                 id: id, podcastID: podcastID, title: Self.text(row, "title") ?? id,
-                published: Date(timeIntervalSince1970: Self.number(row, "published") ?? 0), duration: Self.number(row, "duration"),
+                published: Date(timeIntervalSince1970: min(max(Self.number(row, "published") ?? 0, -1e11), 1e11)), duration: Self.number(row, "duration"),
                 isNew: Self.number(row, "isNew") == 1, played: Self.number(row, "played") == 1,
                 position: Self.number(row, "position") ?? 0, audioURL: Self.text(row, "audioURL")
             )
