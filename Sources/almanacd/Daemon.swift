@@ -42,7 +42,11 @@ struct Daemon {
             store.weatherState(), policy: RefreshSchedule.Policy(interval: options.effectiveWeatherInterval),
             archive: store, onArchiveFailure: { log.error("\($0)") }
         )
-        let podcasts = PodcastsDocument(store.podcastsState(), archive: store, onArchiveFailure: { log.error("\($0)") })
+        let podcasts = PodcastsDocument(
+            store.podcastsState(), archive: store,
+            policy: RefreshSchedule.Policy(interval: options.effectivePodcastInterval, firstRetry: 60, longestRetry: 86_400),
+            onArchiveFailure: { log.error("\($0)") }
+        )
         let weatherService = makeWeatherService()
         let podcastService: any PodcastService = options.provider == .demo ? DemoPodcastService() : RSSPodcastService()
         weatherService.dataSource = weather
@@ -81,7 +85,8 @@ struct Daemon {
                 // Not awaited: a stalled fetch must not hold up the next tick (what is being
                 // fetched is claimed, so the next tick does not fetch it again).
                 group.addTask { await Self.every(tick) { Task { await server.weather.refresh(.due) } } }
-                group.addTask { await Self.every(options.effectivePodcastInterval) { await server.podcasts.refresh() } }
+                let podcastTick = min(30, max(0.05, options.effectivePodcastInterval / 4))
+                group.addTask { await Self.every(podcastTick) { Task { await server.podcasts.refresh(.due) } } }
                 // A safety net behind the departure stream: views whose owner left are removed within a minute.
                 group.addTask { await Self.every(60) { await server.sweep() } }
             }

@@ -1,10 +1,14 @@
 @testable import AlmanacCore
+import Foundation
 import Synchronization
 import Testing
 
 @Suite struct PodcastsDocumentTests {
+    let clock = TestClock()
+
     func subscribedDocument() -> (PodcastsDocument, DemoPodcastService) {
-        let podcasts = PodcastsDocument()
+        let clock = self.clock
+        let podcasts = PodcastsDocument(policy: .init(interval: 60), clock: { clock.now }, jitter: { 1 })
         for podcast in DemoPodcastService.catalogue { _ = try? podcasts.subscribe(podcast) }
         let service = DemoPodcastService(newEpisodeEvery: 1)
         service.dataSource = podcasts
@@ -23,6 +27,10 @@ import Testing
         #expect(first == 10, "three each, and a fourth for the first podcast")
         #expect(heard.withLock { $0.count } == 3)
         heard.withLock { $0.removeAll() }
+        // Not due again before the interval has passed.
+        await service.refresh()
+        #expect(podcasts.document.snapshot.state.episodes.count == first && heard.withLock { $0.isEmpty })
+        clock.advance(60)
         await service.refresh()
         #expect(podcasts.document.snapshot.state.episodes.count == first + 1)
         let changes = heard.withLock { $0 }
@@ -54,5 +62,32 @@ import Testing
         await service.refresh()
         let titles = podcasts.document.snapshot.state.episodes(of: "demo-morning").map(\.title)
         #expect(titles == ["Almanac Morning #4", "Almanac Morning #3", "Almanac Morning #2", "Almanac Morning #1"])
+    }
+}
+
+extension PodcastsDocumentTests {
+    @Test func feedsBackOffAfterFailuresAndHonourTheServersFreshness() async throws {
+        let clock = self.clock
+        let podcasts = PodcastsDocument(policy: .init(interval: 3600, firstRetry: 60, longestRetry: 86_400), clock: { clock.now }, jitter: { 1 })
+        let service = DemoPodcastService()
+        try podcasts.subscribe(Podcast(id: "a", title: "A", author: "", feedURL: "https://a"))
+        try podcasts.subscribe(Podcast(id: "b", title: "B", author: "", feedURL: "https://b"))
+        #expect(podcasts.take(["a", "b"]) == ["a", "b"])
+        podcasts.podcastService(service, didFailToFetch: "a", error: DemoError("down"))
+        podcasts.podcastService(service, podcast: "b", isFreshUntil: clock.now.addingTimeInterval(7200))
+        podcasts.podcastService(service, didFindUnchanged: "b")
+        #expect(podcasts.failuresInARow(of: "a") == 1)
+        clock.advance(60)
+        #expect(podcasts.take(["a", "b"]) == ["a"])
+        podcasts.podcastService(service, didFailToFetch: "a", error: DemoError("down"))
+        clock.advance(60)
+        #expect(podcasts.take(["a"]).isEmpty, "the second retry waits 120 s")
+        // b: due by its interval at 3600 s, but the server said fresh until 7200 s.
+        clock.advance(3600)
+        #expect(podcasts.take(["b"]).isEmpty)
+        clock.advance(3600)
+        #expect(podcasts.take(["b"]) == ["b"])
+        // Refresh() reads everything not already being read.
+        #expect(podcasts.take(["a", "b"], force: true) == ["a"])
     }
 }

@@ -39,22 +39,26 @@ public struct PodcastsAdapter: DocumentAdapter {
         return try Self.translated { try podcasts.submit(submission, from: view) }
     }
 
-    /// The podcasts to fetch: one for a view that watches one, all (`nil`) otherwise.
-    public struct Work: Sendable {
-        let podcasts: [String]?
-    }
-
-    public func work(for request: RefreshRequest) -> Work? {
+    /// The podcasts to fetch, each claimed from the schedule: a view's podcast when it is
+    /// due, the due ones on a tick, all of them on `Refresh()`.
+    public func work(for request: RefreshRequest) -> [Podcast]? {
+        let state = podcasts.document.snapshot.state
+        let ids: [String]
         switch request {
         case .view(let options):
-            options[PodcastsDocument.podcastOption].map { Work(podcasts: [$0]) }
-        case .due, .everything:
-            Work(podcasts: nil)
+            guard let id = options[PodcastsDocument.podcastOption] else { return nil }
+            ids = podcasts.take([id])
+        case .due:
+            ids = podcasts.take(state.podcasts.keys.sorted())
+        case .everything:
+            ids = podcasts.take(state.podcasts.keys.sorted(), force: true)
         }
+        let due = ids.compactMap { state.podcasts[$0] }
+        return due.isEmpty ? nil : due
     }
 
-    public func perform(_ work: Work) async {
-        await service.refresh(work.podcasts)
+    public func perform(_ work: [Podcast]) async {
+        await service.refresh(work)
     }
 
     public func viewsChanged() {}
@@ -216,7 +220,8 @@ public struct PodcastsAdapter: DocumentAdapter {
                 podcasts.document.addView(key: key) { event in
                     if case .changed(_, .failed(let id, let message), _) = event, id == podcast.id { failure.withLock { $0 = message } }
                 }
-                await service.refresh([podcast.id])
+                // Already being read: that read's outcome is the answer.
+                if !podcasts.take([podcast.id], force: true).isEmpty { await service.refresh([podcast]) }
                 podcasts.document.removeView(key: key)
                 if let message = failure.withLock({ $0 }) { throw BusError(BusContract.fetchFailed, "\(podcast.feedURL): \(message)") }
             }),

@@ -23,10 +23,12 @@ public final class DemoPodcastService: PodcastService, Sendable {
         Podcast(id: "demo-swift", title: "Swift on Linux", author: "T. Server", feedURL: "demo:swift"),
     ]
 
-    public func refresh(_ podcastIDs: [String]? = nil) async {
+    public func refresh(_ podcasts: [Podcast]? = nil) async {
+        let podcasts = podcasts ?? dataSource?.podcastsToRefresh(for: self) ?? []
+        // A refresh that reads nothing does not move the simulation on.
+        guard !podcasts.isEmpty else { return }
         let n = step.add(1, ordering: .relaxed).newValue
-        let podcasts = dataSource?.podcastsToRefresh(for: self) ?? []
-        for podcast in podcasts where podcastIDs?.contains(podcast.id) ?? true {
+        for podcast in podcasts {
             guard let delegate else { return }
             guard let index = Self.catalogue.firstIndex(where: { $0.id == podcast.id }) else {
                 delegate.podcastService(self, didFailToFetch: podcast.id, error: DemoError("The demo provider has no feed '\(podcast.feedURL)'."))

@@ -1,3 +1,6 @@
+import Synchronization
+public import FoundationEssentials
+
 /// The podcasts document: subscriptions, episodes and play state, and the podcast service's
 /// data source (which feeds) and delegate (what the feeds said).
 public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDelegate, Sendable {
@@ -12,21 +15,60 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
 
     public let document: Model
     private let archive: (any PodcastArchive)?
+    private let schedule: Mutex<RefreshSchedule>
+    /// Server-given freshness per podcast: not asked again before this.
+    private let freshUntil = Mutex<[String: Date]>([:])
+    private let clock: @Sendable () -> Date
+    private let jitter: @Sendable () -> Double
     /// Told when the archive refused to keep what a feed said (the daemon logs it).
     private let onArchiveFailure: @Sendable (String) -> Void
 
     /// - Parameters:
     ///   - state: where to start (the daemon passes what the archive kept).
     ///   - archive: where subscriptions, episodes and play state are kept; `nil` keeps nothing.
+    ///   - policy: how often feeds are read and how failures back off (per feed).
+    ///   - clock, jitter: the time and the randomness of backoff, for tests.
     public init(_ state: PodcastsState = PodcastsState(), archive: (any PodcastArchive)? = nil,
+                policy: RefreshSchedule.Policy = .init(interval: 3_600, firstRetry: 60, longestRetry: 86_400),
+                clock: @escaping @Sendable () -> Date = { Date() }, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
                 onArchiveFailure: @escaping @Sendable (String) -> Void = { _ in }) {
         document = Model(state)
         self.archive = archive
+        schedule = Mutex(RefreshSchedule(policy: policy))
+        self.clock = clock
+        self.jitter = jitter
         self.onArchiveFailure = onArchiveFailure
     }
 
     public func podcastsToRefresh(for service: any PodcastService) -> [Podcast] {
-        document.snapshot.state.podcasts.values.sorted { $0.id < $1.id }
+        let podcasts = document.snapshot.state.podcasts
+        return take(podcasts.keys.sorted()).compactMap { podcasts[$0] }
+    }
+
+    /// Of `podcastIDs`, those to read now, claimed so that no other refresh reads them
+    /// meanwhile: the ones due (their interval, backoff or server-given freshness has passed),
+    /// or, when `force`, all that are not being read already.
+    public func take(_ podcastIDs: [String], force: Bool = false) -> [String] {
+        let now = clock()
+        let fresh = freshUntil.withLock { $0 }
+        let candidates = force ? podcastIDs : podcastIDs.filter { (fresh[$0] ?? .distantPast) <= now }
+        return schedule.withLock { $0.take(candidates, now: now, force: force) }
+    }
+
+    /// Failures in a row of a podcast's feed.
+    public func failuresInARow(of podcastID: String) -> Int {
+        schedule.withLock { $0.failures(of: podcastID) }
+    }
+
+    public func podcastService(_ service: any PodcastService, didFindUnchanged podcastID: String) {
+        let now = clock()
+        schedule.withLock { $0.succeeded(podcastID, now: now) }
+    }
+
+    public func podcastService(_ service: any PodcastService, podcast podcastID: String, isFreshUntil date: Date) {
+        // A server cannot silence a feed for more than a day.
+        let until = min(date, clock().addingTimeInterval(86_400))
+        freshUntil.withLock { $0[podcastID] = until }
     }
 
     /// Subscribes to a podcast (no change if subscribed already). Its `episodes` (from the
@@ -40,9 +82,12 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             episode.isNew = episode.id == newest
             return episode
         }
+        let now = clock()
         return try document.update { state in
             guard state.podcasts[podcast.id] == nil else { return nil }
             try archive?.save(podcast, newEpisodes: seen)
+            // Its feed was just read (or, without episodes, is read on the next tick).
+            if !seen.isEmpty { schedule.withLock { $0.succeeded(podcast.id, now: now) } }
             state.podcasts[podcast.id] = podcast
             for episode in seen { state.episodes[episode.id] = episode }
             return .subscribed(podcast)
@@ -56,6 +101,8 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             guard state.podcasts[podcastID] != nil else { throw Self.unknownPodcast(podcastID, in: state) }
             try archive?.removePodcast(podcastID)
             state.podcasts[podcastID] = nil
+            let remaining = Set(state.podcasts.keys)
+            schedule.withLock { $0.keep(only: remaining) }
             state.episodes = state.episodes.filter { $0.value.podcastID != podcastID }
             return .unsubscribed(podcastID: podcastID)
         } ?? document.revision
@@ -87,6 +134,8 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     }
 
     public func podcastService(_ service: any PodcastService, didFetch podcast: Podcast, episodes: [Episode]) {
+        let now = clock()
+        schedule.withLock { $0.succeeded(podcast.id, now: now) }
         document.update { state in
             guard let known = state.podcasts[podcast.id] else { return nil }  // unsubscribed meanwhile
             // The user's title stays; the feed's URL may have moved.
@@ -112,6 +161,8 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     }
 
     public func podcastService(_ service: any PodcastService, didFailToFetch podcastID: String, error: any Error) {
+        let (now, jitter) = (clock(), jitter())
+        _ = schedule.withLock { $0.failed(podcastID, now: now, jitter: jitter) }
         document.update { _ in .failed(podcastID: podcastID, message: String(describing: error)) }
     }
 

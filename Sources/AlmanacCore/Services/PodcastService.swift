@@ -1,10 +1,13 @@
+public import FoundationEssentials
+
 /// Fetches podcast feeds. It asks its data source which feeds to refresh and reports what it
 /// found, or why it failed, to its delegate; both are weak.
 public protocol PodcastService: AnyObject, Sendable {
     /// The weak links to the data source and the delegate.
     var links: ServiceLinks<any PodcastServiceDataSource, any PodcastServiceDelegate> { get }
-    /// Refreshes `podcastIDs`, or every feed the data source wants when `nil`.
-    func refresh(_ podcastIDs: [String]?) async
+    /// Reads `podcasts` (already claimed by the caller), or, when `nil`, the feeds the data
+    /// source says are due. Every podcast read is reported back, fetched, unchanged or failed.
+    func refresh(_ podcasts: [Podcast]?) async
 }
 
 extension PodcastService {
@@ -23,6 +26,7 @@ extension PodcastService {
 
 /// Tells a podcast service which feeds to refresh.
 public protocol PodcastServiceDataSource: AnyObject, Sendable {
+    /// The feeds due now (claimed: the service reports each back, fetched or failed).
     func podcastsToRefresh(for service: any PodcastService) -> [Podcast]
 }
 
@@ -30,5 +34,10 @@ public protocol PodcastServiceDataSource: AnyObject, Sendable {
 public protocol PodcastServiceDelegate: AnyObject, Sendable {
     /// A feed was read: the podcast as it describes itself and all the episodes it lists.
     func podcastService(_ service: any PodcastService, didFetch podcast: Podcast, episodes: [Episode])
+    /// A feed was checked and found unchanged (`304 Not Modified`).
+    func podcastService(_ service: any PodcastService, didFindUnchanged podcastID: String)
+    /// The server says its answer stays fresh until `date` (`Cache-Control: max-age`,
+    /// `Expires`): no need to ask before then. Told before `didFetch`/`didFindUnchanged`.
+    func podcastService(_ service: any PodcastService, podcast podcastID: String, isFreshUntil date: Date)
     func podcastService(_ service: any PodcastService, didFailToFetch podcastID: String, error: any Error)
 }

@@ -1,5 +1,6 @@
 public import AlmanacCore
 import Foundation
+import Synchronization
 
 /// Podcasts from their feeds: each feed fetched over HTTP (conditional requests, gzip, at
 /// most four at once, at most 32 MiB), parsed, and reported to the delegate as the podcast
@@ -10,13 +11,17 @@ public final class RSSPodcastService: PodcastService, Sendable {
     public let links = ServiceLinks<any PodcastServiceDataSource, any PodcastServiceDelegate>()
     private let http: HTTPClient
     private let limiter = FetchLimiter(width: 4)
+    /// When each feed was last read in full (unconditionally).
+    private let fullReads = Mutex<[String: Date]>([:])
+    /// How often a feed is read in full.
+    static let fullReadEvery: Double = 86_400
 
     public init(http: HTTPClient = HTTPClient(accept: FeedInspector.accept, maximumBytes: FeedInspector.maximumBytes)) {
         self.http = http
     }
 
-    public func refresh(_ podcastIDs: [String]? = nil) async {
-        let podcasts = (dataSource?.podcastsToRefresh(for: self) ?? []).filter { podcastIDs?.contains($0.id) ?? true }
+    public func refresh(_ podcasts: [Podcast]? = nil) async {
+        let podcasts = podcasts ?? dataSource?.podcastsToRefresh(for: self) ?? []
         await withTaskGroup(of: Void.self) { group in
             for podcast in podcasts {
                 group.addTask {
@@ -30,22 +35,34 @@ public final class RSSPodcastService: PodcastService, Sendable {
 
     private func fetchAndReport(_ podcast: Podcast) async {
         do {
+            let (result, freshUntil) = try await fetch(podcast)
+            if let freshUntil { delegate?.podcastService(self, podcast: podcast.id, isFreshUntil: freshUntil) }
             // `nil`: the server says nothing changed since the last read.
-            guard let (updated, episodes) = try await fetch(podcast) else { return }
+            guard let (updated, episodes) = result else {
+                delegate?.podcastService(self, didFindUnchanged: podcast.id)
+                return
+            }
             delegate?.podcastService(self, didFetch: updated, episodes: episodes)
         } catch {
             delegate?.podcastService(self, didFailToFetch: podcast.id, error: error)
         }
     }
 
-    /// The podcast as its feed describes it now, and the feed's episodes; `nil` when the
-    /// server answered `304 Not Modified`.
-    func fetch(_ podcast: Podcast) async throws -> (Podcast, [Episode])? {
+    /// The podcast as its feed describes it now, and the feed's episodes (`nil` when the
+    /// server answered `304 Not Modified`); and until when the server says the answer is fresh.
+    func fetch(_ podcast: Podcast) async throws -> (result: (Podcast, [Episode])?, freshUntil: Date?) {
         guard let url = URL(string: podcast.feedURL), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
             throw FetchError("The feed address '\(podcast.feedURL.prefix(200))' is not an http or https URL.")
         }
-        let response = try await http.get(url)
-        if response.status == 304 && response.body.isEmpty { return nil }
+        // Now and then the whole feed, whatever the validators say: some servers' ETags never change.
+        let full = fullReads.withLock { reads in
+            let due = (reads[podcast.id] ?? .distantPast) < Date().addingTimeInterval(-Self.fullReadEvery)
+            if due { reads[podcast.id] = Date() }
+            return due
+        }
+        let response = try await http.get(url, conditional: !full)
+        let freshUntil = HTTPFreshness.freshUntil(response.headers, now: Date())
+        if response.status == 304 && response.body.isEmpty { return (nil, freshUntil) }
         let feed: ParsedFeed
         do {
             feed = try FeedParser.parse(response.body, feedURL: response.url?.absoluteString ?? podcast.feedURL)
@@ -57,6 +74,6 @@ public final class RSSPodcastService: PodcastService, Sendable {
             feedURL = moved
         }
         let updated = FeedMapping.podcast(from: feed, feedURL: feedURL, id: podcast.id)
-        return (updated, FeedMapping.episodes(from: feed, podcastID: podcast.id))
+        return ((updated, FeedMapping.episodes(from: feed, podcastID: podcast.id)), freshUntil)
     }
 }

@@ -45,10 +45,10 @@ public struct HTTPClient: Sendable {
     }
 
     /// Fetches `url`; throws `FetchError` for transport failures and for statuses other than 2xx.
-    public func get(_ url: URL, headers: [String: String] = [:]) async throws -> Response {
+    public func get(_ url: URL, headers: [String: String] = [:], conditional: Bool = true) async throws -> Response {
         var request = URLRequest(url: url, timeoutInterval: timeout)
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let kept = validators?[url]
+        let kept = conditional ? validators?[url] : nil
         if let etag = kept?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
         if let lastModified = kept?.lastModified { request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since") }
         let data: Data
