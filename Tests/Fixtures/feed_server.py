@@ -6,10 +6,13 @@ standard output.
 /feeds/<file>      -> the file (application/rss+xml), with an ETag honoured by If-None-Match
 /moved/<file>      -> 301 to /feeds/<file>
 /status/<code>     -> that HTTP status with a short body
+/slow/<file>       -> the file, after 30 s (a stalled server)
+/truncated/<file>  -> promises the whole file, sends half of it and hangs up
 """
 import hashlib
 import os
 import sys
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 FEEDS = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "feeds")
@@ -33,6 +36,23 @@ class Handler(BaseHTTPRequestHandler):
         parts = self.path.split("?")[0].strip("/").split("/")
         if len(parts) == 2 and parts[0] == "moved":
             return self.reply(301, b"", {"Location": "/feeds/" + parts[1]})
+        if len(parts) == 2 and parts[0] in ("slow", "truncated") and "/" not in parts[1] and not parts[1].startswith("."):
+            path = os.path.join(FEEDS, parts[1])
+            if not os.path.isfile(path):
+                return self.reply(404, b"no such feed")
+            with open(path, "rb") as f:
+                body = f.read()
+            if parts[0] == "slow":
+                time.sleep(30)
+                return self.reply(200, body, {"Content-Type": "application/rss+xml"})
+            self.send_response(200)
+            self.send_header("Content-Type", "application/rss+xml")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body[: len(body) // 2])
+            self.wfile.flush()
+            self.close_connection = True
+            return
         if len(parts) == 2 and parts[0] == "status" and parts[1].isdigit():
             return self.reply(int(parts[1]), b"status page")
         if len(parts) == 2 and parts[0] == "feeds" and "/" not in parts[1] and not parts[1].startswith("."):

@@ -62,7 +62,7 @@ public final class RSSPodcastService: PodcastService, Sendable {
         }
         let response = try await http.get(url, conditional: !full)
         let freshUntil = HTTPFreshness.freshUntil(response.headers, now: Date())
-        if response.status == 304 && response.body.isEmpty { return (nil, freshUntil) }
+        if response.status == 304 { return (nil, freshUntil) }
         let feed: ParsedFeed
         do {
             feed = try FeedParser.parse(response.body, feedURL: response.url?.absoluteString ?? podcast.feedURL)

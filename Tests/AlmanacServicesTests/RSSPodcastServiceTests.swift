@@ -1,0 +1,56 @@
+import AlmanacCore
+@testable import AlmanacServices
+import DBusTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+final class RecordingPodcastDelegate: PodcastServiceDelegate, Sendable {
+    let fetched = Mutex<[String: (Podcast, [Episode])]>([:])
+    let unchanged = Mutex<[String]>([])
+    let failed = Mutex<[String: String]>([:])
+    func podcastService(_ service: any PodcastService, didFetch podcast: Podcast, episodes: [Episode]) {
+        fetched.withLock { $0[podcast.id] = (podcast, episodes) }
+    }
+    func podcastService(_ service: any PodcastService, didFindUnchanged podcastID: String) { unchanged.withLock { $0.append(podcastID) } }
+    func podcastService(_ service: any PodcastService, podcast podcastID: String, isFreshUntil date: Date) {}
+    func podcastService(_ service: any PodcastService, didFailToFetch podcastID: String, error: any Error) {
+        failed.withLock { $0[podcastID] = "\(error)" }
+    }
+}
+
+/// The real feed service against a real local HTTP server.
+@Suite(.timeLimit(.minutes(2))) struct RSSPodcastServiceTests {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/feed_server.py").path
+
+    @Test func everyKindOfAnswerIsReportedAndNoneHoldsUpTheOthers() async throws {
+        let server = try FixtureServer(script: Self.script)
+        let base = server.baseURL.absoluteString
+        let service = RSSPodcastService(http: HTTPClient(timeout: 1, accept: FeedInspector.accept))
+        let delegate = RecordingPodcastDelegate()
+        service.delegate = delegate
+        func podcast(_ id: String, _ path: String) -> Podcast { Podcast(id: id, title: id, author: "", feedURL: base + path) }
+        let podcasts = [
+            podcast("ok", "/feeds/rss2-itunes.xml"), podcast("moved", "/moved/atom.xml"), podcast("gone", "/status/404"),
+            podcast("broken", "/status/500"), podcast("page", "/feeds/html-page.html"), podcast("slow", "/slow/rss2-itunes.xml"),
+            podcast("cut", "/truncated/rss2-itunes.xml"), podcast("file", "file:///etc/passwd"),
+        ]
+        await service.refresh(podcasts)
+        let fetched = delegate.fetched.withLock { $0 }
+        let failed = delegate.failed.withLock { $0 }
+        #expect(Set(fetched.keys) == ["ok", "moved"])
+        #expect(fetched["ok"]?.1.map(\.title) == ["Episode 2: Clouds", "Trailer"])
+        #expect(fetched["ok"]?.0.id == "ok", "the podcast keeps its id")
+        #expect(failed["gone"]?.contains("HTTP 404") == true && failed["broken"]?.contains("HTTP 500") == true)
+        #expect(failed["page"]?.contains("no longer serves a feed") == true, "\(failed["page"] ?? "")")
+        #expect(failed["slow"]?.hasPrefix("Could not reach 127.0.0.1") == true, "\(failed["slow"] ?? "")")
+        #expect(failed["cut"] != nil, "a body cut short is a failure, not half a feed")
+        #expect(failed["file"]?.contains("is not an http or https URL") == true)
+        #expect(fetched.count + failed.count == podcasts.count)
+
+        // Read again: unchanged, so not parsed.
+        await service.refresh([podcast("ok", "/feeds/rss2-itunes.xml")])
+        #expect(delegate.unchanged.withLock { $0 } == ["ok"])
+    }
+}
