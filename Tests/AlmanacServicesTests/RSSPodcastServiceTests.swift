@@ -54,3 +54,26 @@ final class RecordingPodcastDelegate: PodcastServiceDelegate, Sendable {
         #expect(delegate.unchanged.withLock { $0 } == ["ok"])
     }
 }
+
+extension RSSPodcastServiceTests {
+    @Test func answersLargerThanTheLimitAreCutOffNotHeldInMemory() async throws {
+        let server = try FixtureServer(script: Self.script)
+        let http = HTTPClient(timeout: 10, accept: FeedInspector.accept, maximumBytes: 1024 * 1024)
+        for path in ["/big/8", "/bomb"] {
+            do {
+                _ = try await http.get(server.baseURL.appendingPathComponent(path))
+                Issue.record("\(path) was read whole")
+            } catch {
+                #expect("\(error)".contains("more than the 1 MiB Almanac reads"), "\(path): \(error)")
+            }
+        }
+        // Under the limit is fine.
+        #expect(try await http.get(server.baseURL.appendingPathComponent("/feeds/atom.xml")).status == 200)
+        do {
+            _ = try await http.get(server.baseURL.appendingPathComponent("/redirect-to-file"))
+            Issue.record("a redirect to file:// was followed")
+        } catch {
+            #expect(!"\(error)".contains("root:"), "\(error)")
+        }
+    }
+}

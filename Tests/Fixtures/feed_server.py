@@ -8,7 +8,11 @@ standard output.
 /status/<code>     -> that HTTP status with a short body
 /slow/<file>       -> the file, after 30 s (a stalled server)
 /truncated/<file>  -> promises the whole file, sends half of it and hangs up
+/big/<MiB>         -> that many MiB of body, without a Content-Length
+/bomb              -> 64 MiB of zeros, gzipped to about 64 KiB (Content-Encoding: gzip)
+/redirect-to-file  -> 302 to file:///etc/passwd
 """
+import gzip
 import hashlib
 import os
 import sys
@@ -34,6 +38,23 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self):
         parts = self.path.split("?")[0].strip("/").split("/")
+        if parts == ["bomb"]:
+            return self.reply(200, BOMB, {"Content-Encoding": "gzip", "Content-Type": "application/rss+xml"})
+        if parts == ["redirect-to-file"]:
+            return self.reply(302, b"", {"Location": "file:///etc/passwd"})
+        if len(parts) == 2 and parts[0] == "big" and parts[1].isdigit():
+            self.send_response(200)
+            self.send_header("Content-Type", "application/rss+xml")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            chunk = b"<!-- " + b"x" * 65000 + b" -->"
+            try:
+                for _ in range(int(parts[1]) * 16):
+                    self.wfile.write(chunk)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            self.close_connection = True
+            return
         if len(parts) == 2 and parts[0] == "moved":
             return self.reply(301, b"", {"Location": "/feeds/" + parts[1]})
         if len(parts) == 2 and parts[0] in ("slow", "truncated") and "/" not in parts[1] and not parts[1].startswith("."):
@@ -68,6 +89,7 @@ class Handler(BaseHTTPRequestHandler):
         self.reply(404, b"not here")
 
 
+BOMB = gzip.compress(b"\0" * (64 * 1024 * 1024))
 server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 server.daemon_threads = True
 print(server.server_address[1], flush=True)

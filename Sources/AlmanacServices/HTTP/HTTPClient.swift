@@ -20,6 +20,7 @@ public struct HTTPClient: Sendable {
     public static let userAgent = "almanacd/0.1.0 (+https://github.com/almanac; a per-user weather and podcast daemon)"
 
     private let session: URLSession
+    private let downloads = BoundedDownloads()
     private let timeout: Double
     private let maximumBytes: Int
     /// `nil` when requests are never conditional.
@@ -38,7 +39,7 @@ public struct HTTPClient: Sendable {
         configuration.timeoutIntervalForResource = timeout * 2
         configuration.httpAdditionalHeaders = ["User-Agent": Self.userAgent, "Accept": accept]
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: configuration)
+        session = URLSession(configuration: configuration, delegate: downloads, delegateQueue: nil)
         self.timeout = timeout
         self.maximumBytes = maximumBytes
         validators = conditional ? ConditionalCache() : nil
@@ -54,7 +55,9 @@ public struct HTTPClient: Sendable {
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await session.data(for: request)
+            (data, response) = try await downloads.data(for: request, session: session, limit: maximumBytes)
+        } catch is BoundedDownloads.TooLarge {
+            throw FetchError("\(url.host ?? "The server") sent more than the \(maximumBytes / 1024 / 1024) MiB Almanac reads.")
         } catch {
             throw FetchError("Could not reach \(url.host ?? url.absoluteString): \(error.localizedDescription)")
         }

@@ -1,0 +1,89 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+/// URLSession's delegate for `HTTPClient`: collects each answer's body and cancels the
+/// transfer the moment it passes its limit (after decompression, so a gzip bomb stops at the
+/// limit too), and answers redirects only to http and https. One per session; each request
+/// waits on its own continuation.
+final class BoundedDownloads: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    // @unchecked Sendable: all mutable state is in `transfers`, behind a Mutex.
+    struct Transfer {
+        var continuation: CheckedContinuation<(Data, URLResponse), any Error>
+        var limit: Int
+        var body = Data()
+        var response: URLResponse?
+        var tooLarge = false
+    }
+
+    /// The body passed the limit; the transfer was cancelled.
+    struct TooLarge: Error {}
+
+    private let transfers = Mutex<[Int: Transfer]>([:])
+
+    /// Runs `request` on `session` (whose delegate this is), at most `limit` bytes of body.
+    func data(for request: URLRequest, session: URLSession, limit: Int) async throws -> (Data, URLResponse) {
+        let task = session.dataTask(with: request)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                transfers.withLock { $0[task.taskIdentifier] = Transfer(continuation: continuation, limit: limit) }
+                task.resume()
+            }
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        let tooLarge = transfers.withLock { transfers -> Bool in
+            transfers[dataTask.taskIdentifier]?.response = response
+            guard let limit = transfers[dataTask.taskIdentifier]?.limit else { return false }
+            return response.expectedContentLength > Int64(limit)
+        }
+        if tooLarge {
+            transfers.withLock { $0[dataTask.taskIdentifier]?.tooLarge = true }
+            completionHandler(.cancel)
+        } else {
+            completionHandler(.allow)
+        }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let tooLarge = transfers.withLock { transfers -> Bool in
+            guard var transfer = transfers[dataTask.taskIdentifier] else { return false }
+            guard transfer.body.count + data.count <= transfer.limit else {
+                transfer.tooLarge = true
+                transfer.body = Data()
+                transfers[dataTask.taskIdentifier] = transfer
+                return true
+            }
+            transfer.body.append(data)
+            transfers[dataTask.taskIdentifier] = transfer
+            return false
+        }
+        if tooLarge { dataTask.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        // Only to the web: a redirect must not lead the daemon to another scheme.
+        let scheme = request.url?.scheme?.lowercased()
+        completionHandler(scheme == "http" || scheme == "https" ? request : nil)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        if transfer.tooLarge {
+            transfer.continuation.resume(throwing: TooLarge())
+        } else if let error {
+            transfer.continuation.resume(throwing: error)
+        } else if let response = transfer.response ?? task.response {
+            transfer.continuation.resume(returning: (transfer.body, response))
+        } else {
+            transfer.continuation.resume(throwing: URLError(.badServerResponse))
+        }
+    }
+}
