@@ -43,7 +43,7 @@ struct Daemon {
             archive: store, onArchiveFailure: { log.error("\($0)") }
         )
         let podcasts = PodcastsDocument(
-            store.podcastsState(), archive: store,
+            archive: store,
             policy: RefreshSchedule.Policy(interval: options.effectivePodcastInterval, firstRetry: 60, longestRetry: 86_400),
             onArchiveFailure: { log.error("\($0)") }
         )

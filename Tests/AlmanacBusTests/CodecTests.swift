@@ -46,7 +46,7 @@ import Testing
                               duration: 61, isNew: false, played: true, position: 12.5)
         let state = PodcastsState(podcasts: ["p": podcast], episodes: ["e1": episode])
         #expect(PodcastsCodec.decodeState(PodcastsCodec.encode(state)) == state)
-        let play = PodcastsChange.playState(episodeID: "e1", played: true, position: 3)
+        let play = PodcastsChange.playState(episodeID: "e1", podcastID: "p", played: true, position: 3)
         #expect(PodcastsCodec.slice(play, forPodcast: "p", in: state) != nil)
         #expect(PodcastsCodec.slice(play, forPodcast: "other", in: state) == nil)
         #expect(PodcastsCodec.slice(.newEpisodes(podcastID: "other", []), forPodcast: "p", in: state) == nil)

@@ -3,31 +3,27 @@ import Foundation
 import Synchronization
 import Testing
 
-/// An archive that keeps podcasts in memory and can be told to refuse writes (a fake of our
-/// own protocol).
-final class MemoryPodcastArchive: PodcastArchive, Sendable {
-    let state = Mutex(PodcastsState())
+/// The in-memory archive, told to refuse writes when a test asks (a fake of our own protocol).
+final class RefusingPodcastArchive: PodcastArchive, Sendable {
+    let inner = MemoryPodcastArchive()
     let refusing = Atomic<Bool>(false)
 
-    func podcastsState() -> PodcastsState { state.withLock { $0 } }
+    func podcastsState() -> PodcastsState { inner.podcastsState() }
     func save(_ podcast: Podcast, newEpisodes episodes: [Episode]) throws {
         try refuseIfAsked()
-        state.withLock { state in
-            state.podcasts[podcast.id] = podcast
-            for episode in episodes where state.episodes[episode.id] == nil { state.episodes[episode.id] = episode }
-        }
+        try inner.save(podcast, newEpisodes: episodes)
     }
     func removePodcast(_ id: String) throws {
         try refuseIfAsked()
-        state.withLock { state in
-            state.podcasts[id] = nil
-            state.episodes = state.episodes.filter { $0.value.podcastID != id }
-        }
+        try inner.removePodcast(id)
     }
     func savePlayState(_ episode: Episode) throws {
         try refuseIfAsked()
-        state.withLock { $0.episodes[episode.id] = episode }
+        try inner.savePlayState(episode)
     }
+    func episodeIDs(of podcastID: String) -> Set<String> { inner.episodeIDs(of: podcastID) }
+    func episode(_ id: String) -> Episode? { inner.episode(id) }
+    func page(_ query: EpisodeQuery) throws -> EpisodePage { try inner.page(query) }
     private func refuseIfAsked() throws {
         if refusing.load(ordering: .relaxed) { throw StorageError("the disk is full") }
     }
@@ -51,7 +47,7 @@ final class MemoryPodcastArchive: PodcastArchive, Sendable {
     }
 
     @Test func aNewSubscriptionAnnouncesOnlyItsNewestEpisodeAsNew() throws {
-        let archive = MemoryPodcastArchive()
+        let archive = RefusingPodcastArchive()
         let podcasts = PodcastsDocument(archive: archive)
         let podcast = FeedMapping.podcast(from: Self.feed, feedURL: "https://e/feed")
         try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: Self.feed, podcastID: podcast.id))
@@ -63,7 +59,7 @@ final class MemoryPodcastArchive: PodcastArchive, Sendable {
     }
 
     @Test func theUsersTitleSurvivesARefreshAndAMovedFeedIsRemembered() throws {
-        let archive = MemoryPodcastArchive()
+        let archive = RefusingPodcastArchive()
         let podcasts = PodcastsDocument(archive: archive)
         let service = DemoPodcastService()
         let podcast = Podcast(id: "p", title: "Feed Title", author: "A", feedURL: "https://old/feed")
@@ -78,7 +74,7 @@ final class MemoryPodcastArchive: PodcastArchive, Sendable {
     }
 
     @Test func aWriteTheDiskRefusesChangesNothing() throws {
-        let archive = MemoryPodcastArchive()
+        let archive = RefusingPodcastArchive()
         let podcasts = PodcastsDocument(archive: archive)
         let podcast = FeedMapping.podcast(from: Self.feed, feedURL: "https://e/feed")
         try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: Self.feed, podcastID: podcast.id))

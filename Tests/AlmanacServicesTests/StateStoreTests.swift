@@ -128,3 +128,45 @@ extension StateStoreTests {
         #expect(state.episodes["p1-b"] == episodes[1])
     }
 }
+
+extension StateStoreTests {
+    @Test func theLibraryIsPagedFromTheFileAsFromMemory() throws {
+        let store = try StateStore(folder: folder)
+        let memory = MemoryPodcastArchive()
+        for podcast in ["a", "b"] {
+            var episodes: [Episode] = []
+            for number in 0..<120 {
+                let published = Date(timeIntervalSince1970: Double(1_700_000_000 + number / 3 * 60))
+                episodes.append(Episode(id: "\(podcast)-\(number)", podcastID: podcast, title: "#\(number)", published: published,
+                                        duration: nil, isNew: number % 4 == 0, played: number % 5 == 0))
+            }
+            for archive in [store as any PodcastArchive, memory] {
+                try archive.save(Podcast(id: podcast, title: podcast, author: "", feedURL: "https://\(podcast)"), newEpisodes: episodes)
+            }
+        }
+        for query in [EpisodeQuery(limit: 7), EpisodeQuery(podcastID: "b", order: .oldest, limit: 11),
+                      EpisodeQuery(onlyNew: true, limit: 5), EpisodeQuery(podcastID: "a", onlyUnplayed: true, limit: 50)] {
+            var fromFile: [String] = [], fromMemory: [String] = []
+            for (archive, ids) in [(store as any PodcastArchive, 0), (memory, 1)] {
+                var query = query
+                var seen: [String] = []
+                var total = -1
+                while true {
+                    let page = try archive.page(query)
+                    total = page.total
+                    seen += page.episodes.map(\.id)
+                    guard let next = page.nextCursor else { break }
+                    query.cursor = next
+                }
+                #expect(total == seen.count && Set(seen).count == seen.count)
+                if ids == 0 { fromFile = seen } else { fromMemory = seen }
+            }
+            #expect(fromFile == fromMemory, "\(query)")
+        }
+        // The state keeps a window of the newest, and counts the whole library.
+        let state = store.podcastsState()
+        #expect(state.episodes.count == PodcastsState.window && state.episodeCount == 240)
+        #expect(store.episode("a-5")?.played == true && store.episodeIDs(of: "b").count == 120)
+        #expect(throws: SubmissionError.self) { try store.page(EpisodeQuery(cursor: "garbage")) }
+    }
+}

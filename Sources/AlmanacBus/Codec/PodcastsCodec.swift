@@ -54,7 +54,7 @@ public enum PodcastsCodec {
         return [
             "podcasts": .array(.dictionary(key: .string, value: .variant), state.podcasts.values.sorted { $0.id < $1.id }.map(encode)),
             "episodes": .array(.dictionary(key: .string, value: .variant), newest.map(encode)),
-            "episodeCount": .uint32(UInt32(clamping: state.episodes.count)),
+            "episodeCount": .uint32(UInt32(clamping: state.episodeCount)),
         ]
     }
 
@@ -66,6 +66,7 @@ public enum PodcastsCodec {
         if case .array(_, let items)? = fields["episodes"]?.unwrapped {
             for episode in items.compactMap(decodeEpisode) { state.episodes[episode.id] = episode }
         }
+        state.episodeCount = fields["episodeCount"]?.integerValue.map { Int($0) } ?? state.episodes.count
         return state
     }
 
@@ -80,8 +81,8 @@ public enum PodcastsCodec {
         case .newEpisodes(let podcastID, let episodes):
             ["kind": .string("newEpisodes"), "podcast": .string(podcastID),
              "episodes": .array(.dictionary(key: .string, value: .variant), episodes.map(encode))]
-        case .playState(let episodeID, let played, let position):
-            ["kind": .string("playState"), "episode": .string(episodeID), "played": .boolean(played), "position": .double(position)]
+        case .playState(let episodeID, let podcastID, let played, let position):
+            ["kind": .string("playState"), "episode": .string(episodeID), "podcast": .string(podcastID), "played": .boolean(played), "position": .double(position)]
         case .failed(let podcastID, let message):
             ["kind": .string("failed"), "podcast": .string(podcastID), "error": .string(message)]
         }
@@ -89,10 +90,7 @@ public enum PodcastsCodec {
 
     /// What a view watching `podcast` (or all, when `nil`) is told of `change`.
     public static func slice(_ change: PodcastsChange, forPodcast podcast: String?, in state: PodcastsState) -> [String: Value]? {
-        if let podcast {
-            if let concerned = change.podcastID, concerned != podcast { return nil }
-            if case .playState(let episodeID, _, _) = change, state.episodes[episodeID]?.podcastID != podcast { return nil }
-        }
+        if let podcast, let concerned = change.podcastID, concerned != podcast { return nil }
         return encode(change)
     }
 

@@ -183,7 +183,7 @@ public struct PodcastsAdapter: DocumentAdapter {
                     podcastID = podcast.id
                 }
                 let query = try PodcastsCodec.query(podcastID: podcastID, values)
-                let page = try Self.translated { try podcasts.document.snapshot.state.page(query) }
+                let page = try Self.translated { try podcasts.page(query) }
                 let (episodes, info) = PodcastsCodec.encode(page)
                 try reply.write(episodes)
                 try info.encode(to: &reply)

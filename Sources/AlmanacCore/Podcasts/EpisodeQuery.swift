@@ -46,6 +46,16 @@ public struct EpisodeQuery: Sendable, Hashable {
         return order == .newest ? ka > kb : ka < kb
     }
 
+    /// Where the cursor points: the last shown episode's publication second and id; `nil`
+    /// without a cursor; `SubmissionError` for a cursor no page handed out.
+    public func cursorPosition() throws -> (seconds: Int64, id: String)? {
+        guard let cursor else { return nil }
+        guard let colon = cursor.firstIndex(of: ":"), let seconds = Int64(cursor[..<colon]) else {
+            throw SubmissionError("'\(cursor.prefix(80))' is not a cursor from a previous page; leave it out to start at the beginning.")
+        }
+        return (seconds, String(cursor[cursor.index(after: colon)...]))
+    }
+
     /// Whether `episode` comes after the cursor's episode; `nil` when the cursor is not one this type made.
     func isAfterCursor(_ episode: Episode) -> Bool? {
         guard let cursor else { return true }

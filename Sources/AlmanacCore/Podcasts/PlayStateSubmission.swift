@@ -10,10 +10,11 @@ public struct PlayStateSubmission: Sendable, Hashable {
         self.position = position
     }
 
-    /// Checks the submission against the state, throwing `SubmissionError` when it cannot apply.
-    public func validate(against state: PodcastsState) throws {
-        guard state.episodes[episodeID] != nil else {
-            throw SubmissionError("There is no episode '\(episodeID)'. List episodes with `almanac get podcasts`.")
+    /// Checks the submission against the episode it names (`nil`: there is none), throwing
+    /// `SubmissionError` when it cannot apply.
+    public func validate(against episode: Episode?) throws {
+        guard episode != nil else {
+            throw SubmissionError("There is no episode '\(episodeID.prefix(200))'. List episodes with `almanac episodes`.")
         }
         guard played != nil || position != nil else {
             throw SubmissionError("Say what changed: 'played', 'position' or both.")

@@ -1,8 +1,9 @@
-/// Where the podcasts document keeps subscriptions, episodes and play state across restarts.
-/// Every write is on disk before it returns (the document writes before it acknowledges);
-/// a write that fails throws `StorageError` and the document changes nothing.
+/// Where the podcasts document keeps subscriptions, episodes and play state: the library
+/// itself, which the document's state only windows. Every write is on disk (for the
+/// daemon's SQLite archive) before it returns; a write that fails throws `StorageError` and
+/// the document changes nothing.
 public protocol PodcastArchive: Sendable {
-    /// Everything kept: podcasts and their episodes with play state.
+    /// The podcasts, the newest `PodcastsState.window` episodes, and the count of all.
     func podcastsState() -> PodcastsState
     /// Adds or updates a podcast and adds `episodes` it does not have yet, in one transaction.
     func save(_ podcast: Podcast, newEpisodes episodes: [Episode]) throws
@@ -10,4 +11,10 @@ public protocol PodcastArchive: Sendable {
     func removePodcast(_ id: String) throws
     /// Records an episode's play state.
     func savePlayState(_ episode: Episode) throws
+    /// The ids of every episode a podcast has (to tell the new ones in a feed).
+    func episodeIDs(of podcastID: String) -> Set<String>
+    /// One episode, wherever it is in the library.
+    func episode(_ id: String) -> Episode?
+    /// A page of the library; `SubmissionError` for a cursor no page handed out.
+    func page(_ query: EpisodeQuery) throws -> EpisodePage
 }

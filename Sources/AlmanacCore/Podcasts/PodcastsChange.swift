@@ -6,7 +6,7 @@ public enum PodcastsChange: Sendable, Hashable {
     /// The podcast's details changed (the user renamed it, or its feed moved).
     case renamed(Podcast)
     case newEpisodes(podcastID: String, [Episode])
-    case playState(episodeID: String, played: Bool, position: Double)
+    case playState(episodeID: String, podcastID: String, played: Bool, position: Double)
     case failed(podcastID: String, message: String)
 
     /// The podcast this change concerns, when it concerns one.
@@ -15,7 +15,7 @@ public enum PodcastsChange: Sendable, Hashable {
         case .subscribed(let podcast), .renamed(let podcast): podcast.id
         case .unsubscribed(let id): id
         case .newEpisodes(let id, _), .failed(let id, _): id
-        case .playState: nil
+        case .playState(_, let id, _, _): id
         }
     }
 }

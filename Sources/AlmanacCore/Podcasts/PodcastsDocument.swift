@@ -1,8 +1,10 @@
 import Synchronization
 public import FoundationEssentials
 
-/// The podcasts document: subscriptions, episodes and play state, and the podcast service's
-/// data source (which feeds) and delegate (what the feeds said).
+/// The podcasts document: subscriptions, the newest episodes and their play state, and the
+/// podcast service's data source (which feeds are due) and delegate (what the feeds said).
+/// The library itself is its archive's: the state keeps a window of the newest episodes,
+/// so the daemon's memory does not grow with the library.
 public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDelegate, Sendable {
     public typealias Model = Document<PodcastsState, PodcastsChange>
 
@@ -14,7 +16,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     public static let podcastOption = "podcast"
 
     public let document: Model
-    private let archive: (any PodcastArchive)?
+    private let archive: any PodcastArchive
     private let schedule: Mutex<RefreshSchedule>
     /// Server-given freshness per podcast: not asked again before this.
     private let freshUntil = Mutex<[String: Date]>([:])
@@ -24,15 +26,15 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     private let onArchiveFailure: @Sendable (String) -> Void
 
     /// - Parameters:
-    ///   - state: where to start (the daemon passes what the archive kept).
-    ///   - archive: where subscriptions, episodes and play state are kept; `nil` keeps nothing.
+    ///   - archive: the library (subscriptions, episodes, play state); the document starts from
+    ///     what it holds. In memory unless given.
     ///   - policy: how often feeds are read and how failures back off (per feed).
     ///   - clock, jitter: the time and the randomness of backoff, for tests.
-    public init(_ state: PodcastsState = PodcastsState(), archive: (any PodcastArchive)? = nil,
+    public init(archive: any PodcastArchive = MemoryPodcastArchive(),
                 policy: RefreshSchedule.Policy = .init(interval: 3_600, firstRetry: 60, longestRetry: 86_400),
                 clock: @escaping @Sendable () -> Date = { Date() }, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
                 onArchiveFailure: @escaping @Sendable (String) -> Void = { _ in }) {
-        document = Model(state)
+        document = Model(archive.podcastsState())
         self.archive = archive
         schedule = Mutex(RefreshSchedule(policy: policy))
         self.clock = clock
@@ -85,11 +87,13 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         let now = clock()
         return try document.update { state in
             guard state.podcasts[podcast.id] == nil else { return nil }
-            try archive?.save(podcast, newEpisodes: seen)
+            try archive.save(podcast, newEpisodes: seen)
             // Its feed was just read (or, without episodes, is read on the next tick).
             if !seen.isEmpty { schedule.withLock { $0.succeeded(podcast.id, now: now) } }
             state.podcasts[podcast.id] = podcast
             for episode in seen { state.episodes[episode.id] = episode }
+            state.episodeCount += seen.count
+            state.trimToWindow()
             return .subscribed(podcast)
         }
     }
@@ -99,11 +103,14 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     public func unsubscribe(_ podcastID: String) throws -> UInt64 {
         try document.update { state in
             guard state.podcasts[podcastID] != nil else { throw Self.unknownPodcast(podcastID, in: state) }
-            try archive?.removePodcast(podcastID)
+            try archive.removePodcast(podcastID)
             state.podcasts[podcastID] = nil
             let remaining = Set(state.podcasts.keys)
             schedule.withLock { $0.keep(only: remaining) }
-            state.episodes = state.episodes.filter { $0.value.podcastID != podcastID }
+            // The window is refilled from what the library still holds.
+            let library = archive.podcastsState()
+            state.episodes = library.episodes
+            state.episodeCount = library.episodeCount
             return .unsubscribed(podcastID: podcastID)
         } ?? document.revision
     }
@@ -117,7 +124,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             guard var podcast = state.podcasts[podcastID] else { throw Self.unknownPodcast(podcastID, in: state) }
             guard podcast.title != title else { return nil }
             podcast.title = title
-            try archive?.save(podcast, newEpisodes: [])
+            try archive.save(podcast, newEpisodes: [])
             state.podcasts[podcastID] = podcast
             return .renamed(podcast)
         } ?? document.revision
@@ -141,13 +148,13 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             // The user's title stays; the feed's URL may have moved.
             var updated = podcast
             updated.title = known.title
-            let kept = state.episodes.values.reduce(0) { $0 + ($1.podcastID == podcast.id ? 1 : 0) }
-            let new = Array(episodes.filter { state.episodes[$0.id] == nil }
+            let kept = archive.episodeIDs(of: podcast.id)
+            let new = Array(episodes.filter { !kept.contains($0.id) }
                 .sorted { ($0.published, $0.id) > ($1.published, $1.id) }
-                .prefix(max(0, Self.maximumEpisodesPerPodcast - kept)))
+                .prefix(max(0, Self.maximumEpisodesPerPodcast - kept.count)))
             guard !new.isEmpty || updated != known else { return nil }
             do {
-                try archive?.save(updated, newEpisodes: new)
+                try archive.save(updated, newEpisodes: new)
             } catch {
                 // Not kept, so not shown: the next refresh finds the same episodes new again.
                 onArchiveFailure("could not keep what \(podcast.feedURL) said: \(error)")
@@ -155,6 +162,8 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             }
             state.podcasts[podcast.id] = updated
             for episode in new { state.episodes[episode.id] = episode }
+            state.episodeCount += new.count
+            state.trimToWindow()
             if new.isEmpty { return .renamed(updated) }
             return .newEpisodes(podcastID: podcast.id, new.sorted { ($0.published, $0.id) > ($1.published, $1.id) })
         }
@@ -166,20 +175,28 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         document.update { _ in .failed(podcastID: podcastID, message: String(describing: error)) }
     }
 
+    /// A page of the library (`ListEpisodes`), from the archive: the whole library, not only the window.
+    public func page(_ query: EpisodeQuery) throws -> EpisodePage {
+        try archive.page(query)
+    }
+
     /// Applies a play-state change a view submitted, after validating it.
     @discardableResult
     public func submit(_ submission: PlayStateSubmission, from view: ViewKey?) throws -> UInt64 {
         let apply: (inout PodcastsState) throws -> PodcastsChange? = { state in
-            try submission.validate(against: state)
-            var episode = state.episodes[submission.episodeID]!
+            // In the window, or anywhere in the library.
+            let found = state.episodes[submission.episodeID] ?? self.archive.episode(submission.episodeID)
+            try submission.validate(against: found)
+            guard var episode = found else { return nil }
+            let before = episode
             if let played = submission.played { episode.played = played }
             if let position = submission.position { episode.position = position }
             episode.isNew = false
-            guard episode != state.episodes[submission.episodeID] else { return nil }
+            guard episode != before else { return nil }
             // Kept on disk first: a change the caller is told about survives a crash.
-            try self.archive?.savePlayState(episode)
-            state.episodes[submission.episodeID] = episode
-            return .playState(episodeID: episode.id, played: episode.played, position: episode.position)
+            try self.archive.savePlayState(episode)
+            if state.episodes[episode.id] != nil { state.episodes[episode.id] = episode }
+            return .playState(episodeID: episode.id, podcastID: episode.podcastID, played: episode.played, position: episode.position)
         }
         if let view { return try document.submit(from: view, apply) }
         return try document.update(apply) ?? document.revision

@@ -1,15 +1,31 @@
-/// The podcasts document's state: subscriptions and their episodes with play state.
+/// The podcasts document's state: subscriptions, and a window of the newest episodes with
+/// their play state. The library itself lives in the document's `PodcastArchive`, so memory
+/// does not grow with it: older episodes are paged from there (`ListEpisodes`).
 public struct PodcastsState: Sendable, Hashable {
-    public var podcasts: [String: Podcast]
-    public var episodes: [String: Episode]
+    /// How many of the newest episodes the state keeps.
+    public static let window = 200
 
-    public init(podcasts: [String: Podcast] = [:], episodes: [String: Episode] = [:]) {
+    public var podcasts: [String: Podcast]
+    /// The newest episodes (at most `window` in the daemon; what `GetState` carried in a client).
+    public var episodes: [String: Episode]
+    /// Every episode of every podcast, not only the window.
+    public var episodeCount: Int
+
+    public init(podcasts: [String: Podcast] = [:], episodes: [String: Episode] = [:], episodeCount: Int? = nil) {
         self.podcasts = podcasts
         self.episodes = episodes
+        self.episodeCount = episodeCount ?? episodes.count
     }
 
-    /// A podcast's episodes, newest first.
+    /// A podcast's episodes in the window, newest first.
     public func episodes(of podcastID: String) -> [Episode] {
         episodes.values.filter { $0.podcastID == podcastID }.sorted { ($0.published, $0.id) > ($1.published, $1.id) }
+    }
+
+    /// Keeps only the newest `window` episodes.
+    mutating func trimToWindow() {
+        guard episodes.count > Self.window else { return }
+        let kept = episodes.values.sorted { ($0.published, $0.id) > ($1.published, $1.id) }.prefix(Self.window)
+        episodes = Dictionary(uniqueKeysWithValues: kept.map { ($0.id, $0) })
     }
 }

@@ -2,27 +2,20 @@ public import AlmanacCore
 import Foundation
 import GRDB
 
-/// The podcasts document's archive: one row per podcast and per episode, play state in the
-/// episode's row. Episodes go with their podcast (a foreign key with ON DELETE CASCADE).
+/// The podcasts document's archive, and the library itself: one row per podcast and per
+/// episode, play state in the episode's row. Pages are read by keyset (publication second,
+/// then id) over an index, so no page needs the whole library in memory.
 extension StateStore: PodcastArchive {
     public func podcastsState() -> PodcastsState {
         var state = PodcastsState()
-        let rows = (try? database.read { db in
-            (try Row.fetchAll(db, sql: "SELECT id, title, author, feedURL FROM podcast"),
-             try Row.fetchAll(db, sql: "SELECT id, podcastID, title, published, duration, isNew, played, position, audioURL FROM episode"))
-        }) ?? ([], [])
-        for row in rows.0 {
+        let rows = (try? database.read { db in try Row.fetchAll(db, sql: "SELECT id, title, author, feedURL FROM podcast") }) ?? []
+        for row in rows {
             guard let id = Self.text(row, "id"), let feedURL = Self.text(row, "feedURL") else { continue }
             state.podcasts[id] = Podcast(id: id, title: Self.text(row, "title") ?? feedURL, author: Self.text(row, "author") ?? "", feedURL: feedURL)
         }
-        for row in rows.1 {
-            guard let id = Self.text(row, "id"), let podcastID = Self.text(row, "podcastID"), state.podcasts[podcastID] != nil else { continue }
-            state.episodes[id] = Episode(
-                id: id, podcastID: podcastID, title: Self.text(row, "title") ?? id,
-                published: Date(timeIntervalSince1970: min(max(Self.number(row, "published") ?? 0, -1e11), 1e11)), duration: Self.number(row, "duration"),
-                isNew: Self.number(row, "isNew") == 1, played: Self.number(row, "played") == 1,
-                position: Self.number(row, "position") ?? 0, audioURL: Self.text(row, "audioURL")
-            )
+        if let newest = try? page(EpisodeQuery(limit: PodcastsState.window)) {
+            for episode in newest.episodes where state.podcasts[episode.podcastID] != nil { state.episodes[episode.id] = episode }
+            state.episodeCount = newest.total
         }
         return state
     }
@@ -38,7 +31,8 @@ extension StateStore: PodcastArchive {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             for episode in episodes {
-                try insert.execute(arguments: [episode.id, podcast.id, episode.title, episode.published.timeIntervalSince1970,
+                // Whole seconds, as pages are keyed.
+                try insert.execute(arguments: [episode.id, podcast.id, episode.title, episode.publishedSeconds,
                                                episode.duration, episode.isNew, episode.played, episode.position, episode.audioURL])
             }
         }
@@ -56,6 +50,60 @@ extension StateStore: PodcastArchive {
             try db.execute(sql: "UPDATE episode SET isNew = ?, played = ?, position = ? WHERE id = ?",
                            arguments: [episode.isNew, episode.played, episode.position, episode.id])
         }
+    }
+
+    public func episodeIDs(of podcastID: String) -> Set<String> {
+        let rows = (try? database.read { db in try Row.fetchAll(db, sql: "SELECT id FROM episode WHERE podcastID = ?", arguments: [podcastID]) }) ?? []
+        return Set(rows.compactMap { Self.text($0, "id") })
+    }
+
+    public func episode(_ id: String) -> Episode? {
+        let row = try? database.read { db in try Row.fetchOne(db, sql: "SELECT \(Self.episodeColumns) FROM episode WHERE id = ?", arguments: [id]) }
+        return row.flatMap(Self.episode)
+    }
+
+    public func page(_ query: EpisodeQuery) throws -> EpisodePage {
+        let position = try query.cursorPosition()
+        var filters: [String] = []
+        var arguments: [(any DatabaseValueConvertible)?] = []
+        if let podcastID = query.podcastID {
+            filters.append("podcastID = ?")
+            arguments.append(podcastID)
+        }
+        if query.onlyNew { filters.append("isNew = 1") }
+        if query.onlyUnplayed { filters.append("played = 0") }
+        let filtered = filters.isEmpty ? "" : "WHERE " + filters.joined(separator: " AND ")
+        var pageFilters = filters
+        var pageArguments = arguments
+        let newest = query.order == .newest
+        if let position {
+            pageFilters.append(newest ? "(published < ? OR (published = ? AND id < ?))" : "(published > ? OR (published = ? AND id > ?))")
+            pageArguments += [position.seconds, position.seconds, position.id]
+        }
+        let direction = newest ? "DESC" : "ASC"
+        let pageSQL = "SELECT \(Self.episodeColumns) FROM episode "
+            + (pageFilters.isEmpty ? "" : "WHERE " + pageFilters.joined(separator: " AND "))
+            + " ORDER BY published \(direction), id \(direction) LIMIT ?"
+        pageArguments.append(query.limit + 1)
+        let (rows, total) = try database.read { db in
+            (try Row.fetchAll(db, sql: pageSQL, arguments: StatementArguments(pageArguments)),
+             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM episode \(filtered)", arguments: StatementArguments(arguments)) ?? 0)
+        }
+        let episodes = rows.compactMap(Self.episode)
+        let page = Array(episodes.prefix(query.limit))
+        return EpisodePage(episodes: page, total: total, nextCursor: episodes.count > page.count ? page.last.map(EpisodeQuery.cursor(after:)) : nil)
+    }
+
+    private static let episodeColumns = "id, podcastID, title, published, duration, isNew, played, position, audioURL"
+
+    private static func episode(_ row: Row) -> Episode? {
+        guard let id = text(row, "id"), let podcastID = text(row, "podcastID") else { return nil }
+        return Episode(
+            id: id, podcastID: podcastID, title: text(row, "title") ?? id,
+            published: Date(timeIntervalSince1970: min(max(number(row, "published") ?? 0, -1e11), 1e11)), duration: number(row, "duration"),
+            isNew: number(row, "isNew") == 1, played: number(row, "played") == 1,
+            position: number(row, "position") ?? 0, audioURL: text(row, "audioURL")
+        )
     }
 
     // Rows read as raw values: GRDB's typed subscripts trap on a mismatch, and the file is input.

@@ -78,6 +78,11 @@ public final class StateStore: Sendable {
                 table.column("audioURL", .text)
             }
         }
+        migrator.registerMigration("v3: episodes paged by publication time") { db in
+            try db.execute(sql: "UPDATE episode SET published = CAST(published AS INTEGER) WHERE published != CAST(published AS INTEGER)")
+            try db.create(index: "episodeByTime", on: "episode", columns: ["published", "id"])
+            try db.create(index: "episodeByPodcastAndTime", on: "episode", columns: ["podcastID", "published", "id"])
+        }
         return migrator
     }
 

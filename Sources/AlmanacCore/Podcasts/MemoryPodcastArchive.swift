@@ -1,0 +1,50 @@
+import Synchronization
+
+/// A `PodcastArchive` in memory: what the document uses when it is given none (tests, and
+/// anything that need not outlive the process).
+public final class MemoryPodcastArchive: PodcastArchive, Sendable {
+    private let library = Mutex(PodcastsState())
+
+    public init() {}
+
+    public func podcastsState() -> PodcastsState {
+        var state = library.withLock { $0 }
+        state.episodeCount = state.episodes.count
+        state.trimToWindow()
+        return state
+    }
+
+    public func save(_ podcast: Podcast, newEpisodes episodes: [Episode]) throws {
+        library.withLock { library in
+            library.podcasts[podcast.id] = podcast
+            for episode in episodes where library.episodes[episode.id] == nil { library.episodes[episode.id] = episode }
+        }
+    }
+
+    public func removePodcast(_ id: String) throws {
+        library.withLock { library in
+            library.podcasts[id] = nil
+            library.episodes = library.episodes.filter { $0.value.podcastID != id }
+        }
+    }
+
+    public func savePlayState(_ episode: Episode) throws {
+        library.withLock { library in
+            guard var kept = library.episodes[episode.id] else { return }
+            (kept.isNew, kept.played, kept.position) = (episode.isNew, episode.played, episode.position)
+            library.episodes[episode.id] = kept
+        }
+    }
+
+    public func episodeIDs(of podcastID: String) -> Set<String> {
+        library.withLock { Set($0.episodes.values.lazy.filter { $0.podcastID == podcastID }.map(\.id)) }
+    }
+
+    public func episode(_ id: String) -> Episode? {
+        library.withLock { $0.episodes[id] }
+    }
+
+    public func page(_ query: EpisodeQuery) throws -> EpisodePage {
+        try library.withLock { $0 }.page(query)
+    }
+}
