@@ -194,3 +194,65 @@ extension PodcastLibraryTests {
         _ = daemon.stop()
     }
 }
+
+extension PodcastLibraryTests {
+    /// A feed of `count` items, newest first.
+    func writeFeed(items count: Int) throws {
+        let items = (0..<count).map { number in
+            "<item><title>Item \(number)</title><guid>item-\(number)</guid><pubDate>2024-01-01T0\(number / 60):\(number % 60 < 10 ? "0" : "")\(number % 60):00Z</pubDate></item>"
+        }
+        var text = "<rss version=\"2.0\"><channel><title>Long Show</title>\n"
+        text += items.joined(separator: "\n") + "\n</channel></rss>\n"
+        try text.write(to: folder.appendingPathComponent("long.xml"), atomically: true, encoding: .utf8)
+    }
+
+    @Test func aViewPagesItsListOneLoadAtATimeWithItsLoadingRow() async throws {
+        try writeFeed(items: 120)
+        let daemon = try await daemon()
+        let client = try await Connection.connect(to: bus.address)
+        let id = try await client.call(Self.service, path: Self.podcastsPath, interface: InterfaceName("org.almanac.Podcasts1"), method: MemberName("Subscribe"),
+                                       timeout: .seconds(30), arguments: server.baseURL.absoluteString + "/feeds/long.xml").arguments(String.self)
+        let updates = try await client.signals(matching: MatchRule(interface: InterfaceName("org.almanac.View1"), member: MemberName("Updated")))
+        let view = try await client.call(Self.service, path: Self.podcastsPath, interface: InterfaceName("org.almanac.Document1"), method: MemberName("AddView"),
+                                         arguments: ["podcast": Value.string(id)]).arguments(ObjectPath.self)
+        func load(_ method: String, from connection: Connection? = nil) async throws -> Bool {
+            try await (connection ?? client).call(Self.service, path: view, interface: InterfaceName("org.almanac.View1"), method: MemberName(method)).arguments(Bool.self)
+        }
+        // Two at once from the owner: one load runs; a refused one says so.
+        async let first = load("LoadMore")
+        async let second = load("LoadMore")
+        let started = try await [first, second]
+        #expect(started.contains(true))
+        while try await load("LoadMore") {}
+        #expect(try await load("LoadMore") == false, "past the end")
+
+        var kinds: [String] = []
+        var items: [String] = []
+        var hasMore = true
+        for await message in updates where message.path == view {
+            guard let (_, data) = try? message.arguments(UInt64.self, [String: Value].self), let kind = data["kind"]?.stringValue else { continue }
+            kinds.append(kind)
+            if kind == "page", case .array(_, let page)? = data["items"] {
+                items += page.compactMap { $0.stringKeyedEntries?["title"]?.stringValue }
+                hasMore = data["hasMore"] == .boolean(true)
+                if !hasMore { break }
+            }
+        }
+        #expect(items == (0..<120).reversed().map { "Item \($0)" }, "each episode once, newest first")
+        #expect(kinds.filter { $0 == "loading" }.count == kinds.filter { $0 == "page" }.count, "a loading row before every page: \(kinds)")
+        #expect(kinds.filter { $0 == "page" }.count == 3)
+
+        // Only the owner pages its view.
+        let stranger = try await Connection.connect(to: bus.address)
+        do {
+            _ = try await load("LoadMore", from: stranger)
+            Issue.record("a stranger paged someone else's view")
+        } catch let error as BusError {
+            #expect(error.name == .accessDenied)
+        }
+        #expect(try await load("RefreshList"))
+        await stranger.close()
+        await client.close()
+        _ = daemon.stop()
+    }
+}

@@ -33,6 +33,13 @@ public protocol DocumentAdapter: Sendable {
     /// The domain interface's properties that `change` changed, to announce with
     /// `PropertiesChanged` (`nil` when none did).
     func domainProperties(changedBy change: Change) -> (InterfaceName, [String: Value])?
+    /// The list a view with `options` pages through with `LoadMore`/`RefreshList` (items
+    /// encoded as they travel), or `nil` for a document without lists.
+    func pageSource(for options: [String: String]) -> (any PagingDataSource<Value>)?
     /// The document's domain interface (`org.almanac.Weather1`, `org.almanac.Podcasts1`).
     func domainInterface(connection: Connection) throws -> Interface
+}
+
+extension DocumentAdapter {
+    public func pageSource(for options: [String: String]) -> (any PagingDataSource<Value>)? { nil }
 }

@@ -25,6 +25,10 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     let connection: Connection
     let path: ObjectPath
     private let views = Mutex(Views())
+    /// Each view's list, made on its first `LoadMore`/`RefreshList`.
+    private let pages = Mutex<[ObjectPath: ViewPages]>([:])
+    /// Items per page of a view's list.
+    public static var pageSize: Int { 50 }
     private let log: @Sendable (String) -> Void
     private static var broadcaster: ViewKey { ViewKey("almanacd:broadcast") }
 
@@ -133,6 +137,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             }
             views.byPath[path] = nil
         }
+        _ = pages.withLock { $0.removeValue(forKey: path) }
         adapter.document.removeView(key: ViewKey(path.rawValue))
         try? connection.unexport(path)
         announceViewCount()
@@ -160,6 +165,8 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             views.byPath[path]?.rawOptions = rawOptions
             views.byPath[path]?.options = options
         }
+        // The list follows the options: paged again from its start.
+        _ = pages.withLock { $0.removeValue(forKey: path) }
         adapter.document.setOptions(options, forView: ViewKey(path.rawValue))
         adapter.viewsChanged()
         try? connection.emitPropertiesChanged(path: path, interface: BusContract.viewInterface, changed: ["Options": .dictionary(key: .string, value: .variant, rawOptions.sorted { $0.key < $1.key }.map { .init(.string($0.key), .variant($0.value)) })])
@@ -186,6 +193,33 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         } catch {
             log("could not update \(path): \(error)")
         }
+    }
+
+    // MARK: Lists
+
+    /// The next page of a view's list (or its first again, when `refresh`), which arrives as
+    /// `Updated` to the owner; `false` when a load for this view is under way (one at a time)
+    /// or there is no more. Owner only.
+    func loadPage(_ path: ObjectPath, caller: BusName?, refresh: Bool) async throws -> Bool {
+        let view = try views.withLock { views -> RemoteView in
+            guard let view = views.byPath[path] else { throw BusError(BusContract.noSuchView, "\(path) is not a view of the \(adapter.name) document.") }
+            guard caller == view.owner else {
+                throw BusError.accessDenied("View \(path) belongs to \(view.owner); only its owner may page its list.")
+            }
+            return view
+        }
+        guard let source = adapter.pageSource(for: view.options) else {
+            throw BusError(.notSupported, "The \(adapter.name) document has no lists to page.")
+        }
+        let document = adapter.document
+        let list = pages.withLock { pages in
+            if let list = pages[path] { return list }
+            let list = ViewPages(source: source, pageSize: Self.pageSize, path: path, owner: view.owner, connection: connection,
+                                 revision: { document.revision })
+            pages[path] = list
+            return list
+        }
+        return refresh ? await list.mediator.refresh() : await list.mediator.loadMore()
     }
 
     // MARK: Refreshing
@@ -269,6 +303,14 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             Method("Remove") { [weak self] call, _ in
                 try self?.removeView(path, caller: call.sender)
             },
+            Method("LoadMore", outputs: [Argument("started", .boolean)], async: { [weak self] call, reply in
+                guard let self else { return }
+                try reply.write(await self.loadPage(path, caller: call.sender, refresh: false))
+            }),
+            Method("RefreshList", outputs: [Argument("started", .boolean)], async: { [weak self] call, reply in
+                guard let self else { return }
+                try reply.write(await self.loadPage(path, caller: call.sender, refresh: true))
+            }),
         ], properties: [
             Property("Owner", .string) { [weak self] in .string(self?.views.withLock { $0.byPath[path]?.owner.rawValue } ?? "") },
             Property("Options", .dictionary(key: .string, value: .variant)) { [weak self] in

@@ -63,6 +63,11 @@ public struct PodcastsAdapter: DocumentAdapter {
 
     public func viewsChanged() {}
 
+    /// A podcasts view pages through its podcast's episodes (or everyone's), newest first.
+    public func pageSource(for options: [String: String]) -> (any PagingDataSource<Value>)? {
+        EpisodeListSource(podcasts: podcasts, podcastID: options[PodcastsDocument.podcastOption])
+    }
+
     public func domainProperties(changedBy change: PodcastsChange) -> (InterfaceName, [String: Value])? {
         switch change {
         case .subscribed, .unsubscribed, .renamed: break
