@@ -256,3 +256,19 @@ extension PodcastLibraryTests {
         _ = daemon.stop()
     }
 }
+
+extension PodcastLibraryTests {
+    @Test func aPermanentRedirectMovesTheSubscriptionAndEpisodesAnswerToTheirGUIDs() async throws {
+        let daemon = try await daemon()
+        let moved = server.baseURL.absoluteString + "/moved/show.xml"
+        let id = try #require(try await almanac(["podcasts", "subscribe", moved], bus: bus).output.split(separator: " ").first.map(String.init))
+        #expect(try await almanac(["podcasts", "list", "--format", "{{feedURL}}"], bus: bus).output == moved + "\n")
+        #expect(try await almanac(["podcasts", "refresh", id], bus: bus).status == 0)
+        // The server said 301: from now on the feed is read where it lives.
+        #expect(try await almanac(["podcasts", "list", "--format", "{{id}} {{feedURL}}"], bus: bus).output == "\(id) \(feedURL)\n")
+        // An episode can be named by the GUID its feed gives it.
+        #expect(try await almanac(["episode", "played", "almanac-0002"], bus: bus).status == 0)
+        #expect(try await almanac(["episodes", "--format", "{{title}}|{{progress}}"], bus: bus).output == "Episode 2: Clouds|played\nTrailer|-\n")
+        _ = daemon.stop()
+    }
+}

@@ -184,8 +184,9 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     @discardableResult
     public func submit(_ submission: PlayStateSubmission, from view: ViewKey?) throws -> UInt64 {
         let apply: (inout PodcastsState) throws -> PodcastsChange? = { state in
-            // In the window, or anywhere in the library.
+            // In the window, or anywhere in the library; by id, or by the GUID its feed gave it.
             let found = state.episodes[submission.episodeID] ?? self.archive.episode(submission.episodeID)
+                ?? state.podcasts.keys.lazy.compactMap { self.archive.episode(FeedMapping.episodeID(podcastID: $0, guid: submission.episodeID)) }.first
             try submission.validate(against: found)
             guard var episode = found else { return nil }
             let before = episode

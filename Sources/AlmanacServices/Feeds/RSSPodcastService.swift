@@ -6,7 +6,8 @@ import Synchronization
 /// most four at once, at most 32 MiB), parsed, and reported to the delegate as the podcast
 /// and every episode it lists (the document keeps the new ones). A feed the server says has
 /// not changed (`304`) is not parsed at all. A feed that announces `itunes:new-feed-url`
-/// is fetched from there from then on.
+/// (or whose address answers with a permanent redirect, 301 or 308) is fetched from there
+/// from then on.
 public final class RSSPodcastService: PodcastService, Sendable {
     public let links = ServiceLinks<any PodcastServiceDataSource, any PodcastServiceDelegate>()
     private let http: HTTPClient
@@ -69,7 +70,8 @@ public final class RSSPodcastService: PodcastService, Sendable {
         } catch {
             throw FetchError("\(url.host ?? podcast.feedURL) no longer serves a feed: \(error)")
         }
-        var feedURL = podcast.feedURL
+        // Moved for good, by a permanent redirect or by the feed's own word.
+        var feedURL = response.movedTo?.absoluteString ?? podcast.feedURL
         if let moved = feed.newFeedURL, let target = URL(string: moved), ["http", "https"].contains(target.scheme?.lowercased() ?? ""), moved != feedURL {
             feedURL = moved
         }

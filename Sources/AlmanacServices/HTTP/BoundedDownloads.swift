@@ -11,11 +11,13 @@ import Synchronization
 final class BoundedDownloads: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     // @unchecked Sendable: all mutable state is in `transfers`, behind a Mutex.
     struct Transfer {
-        var continuation: CheckedContinuation<(Data, URLResponse), any Error>
+        var continuation: CheckedContinuation<(Data, URLResponse, movedTo: URL?), any Error>
         var limit: Int
         var body = Data()
         var response: URLResponse?
         var tooLarge = false
+        /// Where a permanent redirect (301, 308) pointed, the last one followed.
+        var movedTo: URL?
     }
 
     /// The body passed the limit; the transfer was cancelled.
@@ -24,7 +26,7 @@ final class BoundedDownloads: NSObject, URLSessionDataDelegate, @unchecked Senda
     private let transfers = Mutex<[Int: Transfer]>([:])
 
     /// Runs `request` on `session` (whose delegate this is), at most `limit` bytes of body.
-    func data(for request: URLRequest, session: URLSession, limit: Int) async throws -> (Data, URLResponse) {
+    func data(for request: URLRequest, session: URLSession, limit: Int) async throws -> (Data, URLResponse, movedTo: URL?) {
         let task = session.dataTask(with: request)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -71,7 +73,11 @@ final class BoundedDownloads: NSObject, URLSessionDataDelegate, @unchecked Senda
                     newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
         // Only to the web: a redirect must not lead the daemon to another scheme.
         let scheme = request.url?.scheme?.lowercased()
-        completionHandler(scheme == "http" || scheme == "https" ? request : nil)
+        let allowed = scheme == "http" || scheme == "https"
+        if allowed, [301, 308].contains(response.statusCode) {
+            transfers.withLock { $0[task.taskIdentifier]?.movedTo = request.url }
+        }
+        completionHandler(allowed ? request : nil)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
@@ -81,7 +87,7 @@ final class BoundedDownloads: NSObject, URLSessionDataDelegate, @unchecked Senda
         } else if let error {
             transfer.continuation.resume(throwing: error)
         } else if let response = transfer.response ?? task.response {
-            transfer.continuation.resume(returning: (transfer.body, response))
+            transfer.continuation.resume(returning: (transfer.body, response, transfer.movedTo))
         } else {
             transfer.continuation.resume(throwing: URLError(.badServerResponse))
         }

@@ -15,6 +15,8 @@ public struct HTTPClient: Sendable {
         public let headers: [String: String]
         /// Where the answer came from, after redirects.
         public let url: URL?
+        /// Where a permanent redirect (301, 308) on the way pointed: the new address to use.
+        public var movedTo: URL? = nil
     }
 
     public static let userAgent = "almanacd/0.1.0 (+https://github.com/almanac; a per-user weather and podcast daemon)"
@@ -54,8 +56,9 @@ public struct HTTPClient: Sendable {
         if let lastModified = kept?.lastModified { request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since") }
         let data: Data
         let response: URLResponse
+        let movedTo: URL?
         do {
-            (data, response) = try await downloads.data(for: request, session: session, limit: maximumBytes)
+            (data, response, movedTo) = try await downloads.data(for: request, session: session, limit: maximumBytes)
         } catch is BoundedDownloads.TooLarge {
             throw FetchError("\(url.host ?? "The server") sent more than the \(maximumBytes / 1024 / 1024) MiB Almanac reads.")
         } catch {
@@ -73,14 +76,14 @@ public struct HTTPClient: Sendable {
         }
         if http.statusCode == 304 {
             guard let kept else { throw FetchError("\(url.host ?? "The server") answered 304 Not Modified to a request that was not conditional.") }
-            return Response(status: 304, body: kept.body ?? Data(), headers: headers, url: http.url)
+            return Response(status: 304, body: kept.body ?? Data(), headers: headers, url: http.url, movedTo: movedTo)
         }
         guard data.count <= maximumBytes else {
             throw FetchError("\(url.host ?? "The server") sent \(data.count / 1024 / 1024) MiB, more than the \(maximumBytes / 1024 / 1024) MiB Almanac reads.")
         }
         validators?[url] = ConditionalCache.Entry(etag: headers["etag"], lastModified: headers["last-modified"],
                                                   body: data.count <= ConditionalCache.maximumKeptBody ? data : nil)
-        return Response(status: http.statusCode, body: data, headers: headers, url: http.url)
+        return Response(status: http.statusCode, body: data, headers: headers, url: http.url, movedTo: movedTo)
     }
 }
 
