@@ -122,7 +122,7 @@ struct Rendering {
         if let template { return episodes.map { template.render($0.fields) } }
         if episodes.isEmpty { return ["No episodes yet."] }
         return episodes.map { episode in
-            let progress = episode.progress.isEmpty ? "" : "  [\(episode.progress)]"
+            let progress = episode.progress.isEmpty ? "" : "  [\(episode.progress)" + (episode.remaining.isEmpty ? "]" : ", \(episode.remaining)]")
             let duration = episode.duration.isEmpty ? "" : "\(episode.duration)  "
             return "\(terminal.bold(episode.title))  \(episode.podcast)  \(duration)" + terminal.dim("· \(episode.published)") + progress
         }
@@ -143,11 +143,12 @@ struct Rendering {
 
     /// `almanac podcasts list`.
     func subscriptions(_ podcasts: [Podcast]) -> [String] {
-        if json { return [Self.json(["podcasts": podcasts.map { ["id": $0.id, "title": $0.title, "author": $0.author, "feedURL": $0.feedURL] }] as JSONObject)] }
-        if let template { return podcasts.map { template.render(["id": $0.id, "title": $0.title, "author": $0.author, "feedURL": $0.feedURL]) } }
-        if podcasts.isEmpty { return ["No subscriptions yet: `almanac podcasts subscribe https://…/feed.xml`."] }
-        return podcasts.map { podcast in
-            "\(podcast.id)  \(terminal.bold(podcast.title))" + (podcast.author.isEmpty ? "" : "  by \(podcast.author)") + "  " + terminal.dim(podcast.feedURL)
+        let previews = podcasts.map(PodcastPreviewViewData.init)
+        if json { return [Self.json(["podcasts": previews.map(\.fields)] as JSONObject)] }
+        if let template { return previews.map { template.render($0.fields) } }
+        if previews.isEmpty { return ["No subscriptions yet: `almanac podcasts subscribe https://…/feed.xml`."] }
+        return previews.map { preview in
+            "\(preview.id)  \(terminal.bold(preview.title))" + (preview.byline.isEmpty ? "" : "  \(preview.byline)") + "  " + terminal.dim(preview.feedURL)
         }
     }
 

@@ -29,3 +29,28 @@ import Testing
         #expect(FeedPreviewViewData(feed: ParsedFeed(title: ""), now: Self.now).title == "(untitled feed)")
     }
 }
+
+extension FeedViewDataTests {
+    @Test func progressAndPreviewAreWorded() {
+        var episode = Episode(id: "e", podcastID: "p", title: "Long", published: Self.now.addingTimeInterval(-3 * 86_400), duration: 5_400, isNew: false)
+        var progress = EpisodeProgressViewData(episode: episode, now: Self.now)
+        #expect(progress.progress == "" && progress.published == "published 3 days ago" && progress.remaining == "")
+        episode.position = 1_080
+        progress = EpisodeProgressViewData(episode: episode, now: Self.now)
+        #expect(progress.progress == "20% complete" && progress.remaining == "1 h 12 min left")
+        episode.position = 5_355
+        #expect(EpisodeProgressViewData(episode: episode, now: Self.now).remaining == "45 s left")
+        episode.duration = nil
+        #expect(EpisodeProgressViewData(episode: episode, now: Self.now).progress == "started")
+        episode.played = true
+        #expect(EpisodeProgressViewData(episode: episode, now: Self.now).progress == "played")
+        episode.position = .infinity
+        episode.played = false
+        episode.duration = 10
+        #expect(EpisodeProgressViewData(episode: episode, now: Self.now).progress == "99% complete")
+
+        let preview = PodcastPreviewViewData(podcast: Podcast(id: "p", title: "The Show", author: "Ada", feedURL: "https://e/feed"))
+        #expect(preview.title == "The Show" && preview.byline == "by Ada" && preview.fields["author"] == "Ada")
+        #expect(PodcastPreviewViewData(podcast: Podcast(id: "q", title: "", author: "", feedURL: "https://q")).title == "https://q")
+    }
+}

@@ -61,7 +61,7 @@ import Testing
         episode.position = 810
         episode.isNew = false
         let data = EpisodeViewData(episode: episode, podcast: podcast, now: Self.now)
-        #expect(data.progress == "45% played")
+        #expect(data.progress == "45% complete" && data.remaining == "16 min left")
         #expect(data.podcast == "The Show" && data.published == "2 hours ago" && data.duration == "30:00")
         episode.played = true
         #expect(EpisodeViewData(episode: episode, podcast: nil, now: Self.now).progress == "played")

@@ -1,0 +1,22 @@
+public import AlmanacCore
+
+/// A podcast at a glance, like the preview view of a podcast app: its title and who makes it.
+public struct PodcastPreviewViewData: Sendable, Hashable, Codable {
+    public let id: String
+    public let title: String
+    /// "by Jane Doe", "" without an author.
+    public let byline: String
+    public let feedURL: String
+
+    public init(podcast: Podcast) {
+        id = podcast.id
+        title = podcast.title.isEmpty ? podcast.feedURL : podcast.title
+        byline = podcast.author.isEmpty ? "" : "by \(podcast.author)"
+        feedURL = podcast.feedURL
+    }
+
+    /// The fields a `--format` template can use.
+    public var fields: [String: String] {
+        ["id": id, "title": title, "byline": byline, "author": byline.isEmpty ? "" : String(byline.dropFirst(3)), "feedURL": feedURL]
+    }
+}
