@@ -70,3 +70,11 @@ import Testing
         }
     }
 }
+
+extension EpisodePagingTests {
+    @Test func nothingIsDownloadedYet() throws {
+        var query = EpisodeQuery(limit: 10)
+        query.onlyDownloaded = true
+        #expect(try Self.state(5).page(query).total == 0)
+    }
+}

@@ -168,5 +168,8 @@ extension StateStoreTests {
         #expect(state.episodes.count == PodcastsState.window && state.episodeCount == 240)
         #expect(store.episode("a-5")?.played == true && store.episodeIDs(of: "b").count == 120)
         #expect(throws: SubmissionError.self) { try store.page(EpisodeQuery(cursor: "garbage")) }
+        var downloaded = EpisodeQuery()
+        downloaded.onlyDownloaded = true
+        #expect(try store.page(downloaded).total == 0)
     }
 }

@@ -95,9 +95,9 @@ public enum PodcastsCodec {
     }
 
     /// Reads `ListEpisodes`'s query: `limit` (1–500), `cursor`, `order` ("newest"|"oldest"),
-    /// `new`, `unplayed`.
+    /// `new`, `unplayed`, `downloaded`.
     public static func query(podcastID: String?, _ values: [String: Value]) throws -> EpisodeQuery {
-        let options = try OptionsReader(values, allowed: ["limit", "cursor", "order", "new", "unplayed"], what: "episode query")
+        let options = try OptionsReader(values, allowed: ["limit", "cursor", "order", "new", "unplayed", "downloaded"], what: "episode query")
         var query = EpisodeQuery(podcastID: podcastID)
         if let limit = try options.number("limit") {
             guard limit >= 1, limit <= Double(EpisodeQuery.maximumLimit), limit == limit.rounded() else {
@@ -114,6 +114,7 @@ public enum PodcastsCodec {
         }
         query.onlyNew = try options.bool("new") ?? false
         query.onlyUnplayed = try options.bool("unplayed") ?? false
+        query.onlyDownloaded = try options.bool("downloaded") ?? false
         return query
     }
 

@@ -13,6 +13,9 @@ public struct EpisodeQuery: Sendable, Hashable {
     public var order: Order = .newest
     public var onlyNew = false
     public var onlyUnplayed = false
+    /// Only episodes downloaded to this machine. Downloads arrive with issue 6; until then no
+    /// episode is downloaded, so this list is empty.
+    public var onlyDownloaded = false
     /// At most this many (1…500).
     public var limit = 50
     /// Start after the episode this cursor names (from the previous page).
@@ -36,7 +39,7 @@ public struct EpisodeQuery: Sendable, Hashable {
 
     /// Whether `episode` is in the list at all (filters, not the page).
     public func matches(_ episode: Episode) -> Bool {
-        (podcastID == nil || episode.podcastID == podcastID) && (!onlyNew || episode.isNew) && (!onlyUnplayed || !episode.played)
+        !onlyDownloaded && (podcastID == nil || episode.podcastID == podcastID) && (!onlyNew || episode.isNew) && (!onlyUnplayed || !episode.played)
     }
 
     /// Whether `a` comes before `b` in this order (published, then id, so the order is total).

@@ -72,6 +72,8 @@ extension StateStore: PodcastArchive {
         }
         if query.onlyNew { filters.append("isNew = 1") }
         if query.onlyUnplayed { filters.append("played = 0") }
+        // Nothing is downloaded until downloads arrive (issue 6).
+        if query.onlyDownloaded { filters.append("0") }
         let filtered = filters.isEmpty ? "" : "WHERE " + filters.joined(separator: " AND ")
         var pageFilters = filters
         var pageArguments = arguments
