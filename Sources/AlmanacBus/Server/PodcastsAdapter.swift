@@ -46,7 +46,8 @@ public struct PodcastsAdapter: DocumentAdapter {
         let ids: [String]
         switch request {
         case .view(let options):
-            guard let id = options[PodcastsDocument.podcastOption] else { return nil }
+            // Only a podcast that exists is claimed: a claim is released only by its read.
+            guard let id = options[PodcastsDocument.podcastOption], state.podcasts[id] != nil else { return nil }
             ids = podcasts.take([id])
         case .due:
             ids = podcasts.take(state.podcasts.keys.sorted())
