@@ -62,7 +62,7 @@ struct EpisodesCommand: AsyncParsableCommand {
             let podcasts = try await client.subscriptions()
             let state = PodcastsState(podcasts: Dictionary(podcasts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }),
                                       episodes: Dictionary(shown.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }))
-            for line in common.rendering().episodes(state, only: nil, revision: 0, limit: shown.count) { Terminal().line(line) }
+            for line in common.rendering().podcasts(state, only: nil, revision: 0, limit: shown.count, ids: true) { Terminal().line(line) }
         }
     }
 }

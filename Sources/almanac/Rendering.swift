@@ -112,7 +112,8 @@ struct Rendering {
         return left ? padding + text : text + padding
     }
 
-    func podcasts(_ state: PodcastsState, only podcast: String?, revision: UInt64, now: Date = Date(), limit: Int = 10) -> [String] {
+    /// Episode lines, newest first; with `ids`, each starts with the id play-state commands take.
+    func podcasts(_ state: PodcastsState, only podcast: String?, revision: UInt64, now: Date = Date(), limit: Int = 10, ids: Bool = false) -> [String] {
         let episodes = state.episodes.values
             .filter { podcast == nil || $0.podcastID == podcast }
             .sorted { ($0.published, $0.id) > ($1.published, $1.id) }
@@ -121,24 +122,13 @@ struct Rendering {
         if json { return [Self.json(["document": "podcasts", "revision": revision, "episodes": Array(episodes)] as JSONObject)] }
         if let template { return episodes.map { template.render($0.fields) } }
         if episodes.isEmpty { return ["No episodes yet."] }
+        let width = ids ? episodes.map(\.id.count).max() ?? 0 : 0
         return episodes.map { episode in
+            let id = ids ? Self.padded(episode.id, width) + "  " : ""
             let progress = episode.progress.isEmpty ? "" : "  [\(episode.progress)" + (episode.remaining.isEmpty ? "]" : ", \(episode.remaining)]")
             let duration = episode.duration.isEmpty ? "" : "\(episode.duration)  "
-            return "\(terminal.bold(episode.title))  \(episode.podcast)  \(duration)" + terminal.dim("· \(episode.published)") + progress
+            return id + "\(terminal.bold(episode.title))  \(episode.podcast)  \(duration)" + terminal.dim("· \(episode.published)") + progress
         }
-    }
-
-    /// `almanac episodes`: like `podcasts`, with the ids play-state commands take.
-    func episodes(_ state: PodcastsState, only podcast: String?, revision: UInt64, now: Date = Date(), limit: Int) -> [String] {
-        if json || template != nil { return podcasts(state, only: podcast, revision: revision, now: now, limit: limit) }
-        let lines = podcasts(state, only: podcast, revision: revision, now: now, limit: limit)
-        let ids = state.episodes.values
-            .filter { podcast == nil || $0.podcastID == podcast }
-            .sorted { ($0.published, $0.id) > ($1.published, $1.id) }
-            .prefix(limit).map(\.id)
-        guard ids.count == lines.count else { return lines }
-        let width = ids.map(\.count).max() ?? 0
-        return zip(ids, lines).map { Self.padded($0, width) + "  " + $1 }
     }
 
     /// `almanac podcasts list`.

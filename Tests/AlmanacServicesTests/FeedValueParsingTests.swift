@@ -1,3 +1,4 @@
+import AlmanacCore
 @testable import AlmanacServices
 import Testing
 
@@ -59,9 +60,9 @@ import Testing
     }
 
     @Test func daysFromCivilAgreesWithKnownDates() {
-        #expect(FeedDate.daysFromCivil(year: 1970, month: 1, day: 1) == 0)
-        #expect(FeedDate.daysFromCivil(year: 2000, month: 3, day: 1) == 11_017)
-        #expect(FeedDate.daysFromCivil(year: 1600, month: 1, day: 1) == -135_140)
+        #expect(CalendarDay.daysSinceEpoch(year: 1970, month: 1, day: 1) == 0)
+        #expect(CalendarDay.daysSinceEpoch(year: 2000, month: 3, day: 1) == 11_017)
+        #expect(CalendarDay.daysSinceEpoch(year: 1600, month: 1, day: 1) == -135_140)
     }
 
     @Test(arguments: [

@@ -10,6 +10,17 @@ public enum CalendarDay {
         return string(daysSinceEpoch: Int((seconds / 86_400).rounded(.down)))
     }
 
+    /// Days from 1970-01-01 to a day of the proleptic Gregorian calendar (Howard Hinnant's
+    /// days-from-civil); the inverse of `string(daysSinceEpoch:)`'s arithmetic.
+    public static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
     /// `YYYY-MM-DD` for day number `day` since 1970-01-01 (Howard Hinnant's civil-from-days).
     public static func string(daysSinceEpoch day: Int) -> String {
         let z = day + 719_468

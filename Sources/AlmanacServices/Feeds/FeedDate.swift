@@ -1,3 +1,4 @@
+import AlmanacCore
 /// Dates as feeds write them, to seconds since 1970 UTC, by arithmetic alone (no formatter,
 /// no locale). Unparseable text gives nil.
 ///
@@ -170,7 +171,7 @@ enum FeedDate {
     private static func seconds(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, offset: Int) -> Int64? {
         guard (1...9999).contains(year), (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
               (0...24).contains(hour), (0...59).contains(minute), (0...60).contains(second) else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = CalendarDay.daysSinceEpoch(year: year, month: month, day: day)
         return Int64(days) * 86400 + Int64(hour * 3600 + minute * 60 + min(second, 59) - offset)
     }
 
@@ -180,15 +181,5 @@ enum FeedDate {
         case 4, 6, 9, 11: return 30
         default: return 31
         }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * ((month + 9) % 12) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }

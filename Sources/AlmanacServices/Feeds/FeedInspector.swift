@@ -28,9 +28,6 @@ public struct FeedInspector: FeedInspecting, OPMLConverting {
         } catch {
             throw FeedInspectionError.unreadable("\(error)")
         }
-        guard response.body.count <= Self.maximumBytes else {
-            throw FeedInspectionError.unreadable("The feed at \(parsed.host ?? url) is larger than \(Self.maximumBytes / 1024 / 1024) MB; that is not a podcast feed Almanac will read.")
-        }
         return try parse(response.body, feedURL: response.url?.absoluteString ?? url)
     }
 

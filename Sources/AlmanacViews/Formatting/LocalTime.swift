@@ -1,4 +1,5 @@
 public import FoundationEssentials
+import AlmanacCore
 
 /// "07:45": the time of day of `date` at a place `utcOffset` seconds from UTC.
 public func localClock(_ date: Date, utcOffset: Int) -> String {
@@ -14,16 +15,7 @@ public func shortDay(_ isoDay: String) -> String {
     let parts = isoDay.split(separator: "-").compactMap { Int($0) }
     guard parts.count == 3, (1...12).contains(parts[1]), (1...31).contains(parts[2]) else { return isoDay }
     let names = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]  // 1970-01-01 was a Thursday
-    let days = daysSinceEpoch(year: parts[0], month: parts[1], day: parts[2])
+    let days = CalendarDay.daysSinceEpoch(year: parts[0], month: parts[1], day: parts[2])
     return names[((days % 7) + 7) % 7] + " \(parts[2])"
 }
 
-/// Days from 1970-01-01 to a day of the proleptic Gregorian calendar (Howard Hinnant's days-from-civil).
-func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-    let y = month <= 2 ? year - 1 : year
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yoe = y - era * 400
-    let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-    return era * 146_097 + doe - 719_468
-}
