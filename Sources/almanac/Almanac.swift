@@ -10,7 +10,7 @@ struct Almanac: AsyncParsableCommand {
             request, 66 when an input file cannot be read, 69 when almanacd is not reachable.
             """,
         version: "0.1.0",
-        subcommands: [Status.self, WeatherCommand.self, ForecastCommand.self, Locations.self, PodcastsCommand.self, EpisodesCommand.self, EpisodeCommand.self, Get.self, Watch.self]
+        subcommands: [Status.self, WeatherCommand.self, ForecastCommand.self, Locations.self, PodcastsCommand.self, EpisodesCommand.self, EpisodeCommand.self, DownloadsCommand.self, SettingsCommand.self, Get.self, Watch.self]
     )
 }
 

@@ -5,7 +5,7 @@ import ArgumentParser
 import DBus
 import FoundationEssentials
 
-/// `almanac episodes [PODCAST] [--new] [--unplayed] [--page N | --all]`: episodes with their
+/// `almanac episodes [PODCAST] [--new] [--unplayed] [--downloaded] [--page N | --all]`: episodes with their
 /// ids, newest first, a page at a time through the daemon's `ListEpisodes`.
 struct EpisodesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,6 +21,9 @@ struct EpisodesCommand: AsyncParsableCommand {
 
     @Flag(help: "Only episodes not played to the end.")
     var unplayed = false
+
+    @Flag(help: "Only downloaded episodes.")
+    var downloaded = false
 
     @Option(help: "Episodes per page (1 to 500).")
     var limit = 20
@@ -44,6 +47,7 @@ struct EpisodesCommand: AsyncParsableCommand {
             var filters: [String: Value] = [:]
             if new { filters["new"] = .boolean(true) }
             if unplayed { filters["unplayed"] = .boolean(true) }
+            if downloaded { filters["downloaded"] = .boolean(true) }
             let mediator = PagingMediator(dataSource: EpisodePages(client: client, podcast: podcast ?? "", filters: filters), pageSize: limit)
             var shown: [Episode] = []
             var pageNumber = 0

@@ -167,6 +167,33 @@ struct Rendering {
         return lines
     }
 
+    /// A download as one plain line: "3  downloading  45%  21.6 MB of 48.0 MB  1.2 MB/s  0:22 left  EPISODE".
+    func downloadLine(_ view: DownloadProgressViewData) -> String {
+        if let template { return template.render(view.fields) }
+        var parts = ["\(view.job)", view.state]
+        if view.state == "completed" {
+            parts += [view.bytes, view.file]
+        } else {
+            parts += [view.percent, view.bytes, view.rate, view.eta, view.episode].filter { !$0.isEmpty }
+            if !view.error.isEmpty { parts.append(terminal.red(view.error)) }
+        }
+        return parts.filter { !$0.isEmpty }.joined(separator: "  ")
+    }
+
+    /// A download as a progress bar for a terminal.
+    func downloadBar(_ view: DownloadProgressViewData) -> String {
+        let width = 30
+        switch view.state {
+        case "completed": return "\(view.episode)  \(terminal.bold("done"))  \(view.bytes)"
+        case "failed": return "\(view.episode)  " + terminal.red("failed: \(view.error)")
+        case "cancelled": return "\(view.episode)  " + terminal.red("cancelled")
+        case "queued": return "\(view.episode)  " + terminal.dim("queued")
+        default:
+            return "\(view.episode)  \(view.bar(width: width)) \(Self.padded(view.percent, 4, left: true))  \(view.bytes)"
+                + (view.rate.isEmpty ? "" : "  \(view.rate)") + (view.eta.isEmpty ? "" : "  \(view.eta)")
+        }
+    }
+
     typealias JSONObject = [String: any Encodable & Sendable]
 
     static func json(_ value: some Encodable) -> String {

@@ -26,7 +26,7 @@ struct Almanacd: AsyncParsableCommand {
         case demo, real
     }
 
-    @Option(help: "Where data comes from: 'real' uses Open-Meteo (podcast feeds come later); 'demo' simulates weather and podcasts offline.")
+    @Option(help: "Where data comes from: 'real' uses Open-Meteo and the podcasts' feeds; 'demo' simulates weather and podcasts offline.")
     var provider: Provider = .real
 
     @Option(help: "Open-Meteo forecast API base URL (or ALMANAC_WEATHER_URL); /v1/forecast is appended.")
@@ -37,6 +37,15 @@ struct Almanacd: AsyncParsableCommand {
 
     @Option(help: "Folder for settings and data (default: $XDG_STATE_HOME/almanac).")
     var stateDir: String?
+
+    @Option(help: "Folder downloaded episodes go under, a folder per podcast (default: $XDG_DATA_HOME/almanac).")
+    var dataDir: String?
+
+    @Option(help: "Episode downloads at the same time.")
+    var downloadsAtOnce: Int = 2
+
+    @Option(help: "Seconds a finished download stays listed (on the bus and in `almanac downloads`).")
+    var downloadLinger: Double = 300
 
     enum LogLevel: String, ExpressibleByArgument, CaseIterable {
         case trace, debug, info, notice, warning, error, critical
@@ -60,6 +69,8 @@ struct Almanacd: AsyncParsableCommand {
     var address: String?
 
     func validate() throws {
+        guard (1...16).contains(downloadsAtOnce) else { throw ValidationError("--downloads-at-once goes from 1 to 16, not \(downloadsAtOnce).") }
+        guard (0...86_400).contains(downloadLinger) else { throw ValidationError("--download-linger goes from 0 to 86400 seconds, not \(downloadLinger).") }
         for interval in [effectiveWeatherInterval, effectivePodcastInterval] where !(0.1...86_400).contains(interval) {
             throw ValidationError("Refresh intervals go from 0.1 seconds to 86400 (a day), not \(interval).")
         }

@@ -57,14 +57,23 @@ struct Daemon {
             for podcast in DemoPodcastService.catalogue { _ = try? podcasts.subscribe(podcast) }
         }
 
+        let downloader: any EpisodeDownloading = options.provider == .demo ? DemoEpisodeDownloader() : HTTPEpisodeDownloader()
+        let downloads = DownloadManager(
+            podcasts: podcasts, downloader: downloader, root: dataFolder().path, archive: store,
+            limits: DownloadLimits(concurrent: options.downloadsAtOnce, linger: options.downloadLinger),
+            log: { log.error("\($0)") }
+        )
+
         let server = AlmanacServer(
             connection: connection,
             weather: WeatherAdapter(weather: weather, service: weatherService),
-            podcasts: PodcastsAdapter(podcasts: podcasts, service: podcastService, inspector: FeedInspector(), opml: FeedInspector()),
+            podcasts: PodcastsAdapter(podcasts: podcasts, service: podcastService, inspector: FeedInspector(), opml: FeedInspector(),
+                                      downloads: downloads),
             version: Almanacd.version, provider: options.provider.rawValue,
             log: { log.debug("\($0)") }
         )
         try await server.export()
+        downloads.start()
 
         // The name is taken last: when clients see it, everything is there.
         switch try await connection.requestName(BusContract.serviceName, flags: .doNotQueue) {
@@ -94,6 +103,8 @@ struct Daemon {
 
         let ending = await Self.firstOf(signals: [SIGTERM, SIGINT], orDisconnectionOf: connection)
         polling.cancel()
+        // Transfers stop where they are; their temporary files let the next start resume them.
+        downloads.stop()
         switch ending {
         case .signal(let number):
             logger.info("received signal \(number); releasing \(BusContract.serviceName) and exiting")
@@ -138,6 +149,14 @@ struct Daemon {
         if let recovered = store.recovered { logger.warning("\(recovered)") }
         logger.debug("state: \(store.path)")
         return store
+    }
+
+    /// Where downloads go: --data-dir, else $XDG_DATA_HOME/almanac.
+    private func dataFolder() -> URL {
+        if let dataDir = options.dataDir { return URL(fileURLWithPath: dataDir) }
+        let environment = ProcessInfo.processInfo.environment
+        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/.local/share")
+        return URL(fileURLWithPath: base).appendingPathComponent("almanac")
     }
 
     static func defaultStateFolder() -> URL {

@@ -163,6 +163,43 @@ public struct AlmanacClient: Sendable {
                                   method: MemberName("InspectData"), arguments: bytes, baseURL).arguments([String: Value].self).asVariantDictionary
     }
 
+    /// Asks the daemon to download an episode; the job's object path.
+    public func download(_ episode: String) async throws -> ObjectPath {
+        try await podcastsCall("Download", episode).arguments(ObjectPath.self)
+    }
+
+    /// A job's properties now (`org.almanac.Download1`).
+    public func downloadProperties(_ path: ObjectPath) async throws -> [String: Value] {
+        try await properties(at: path, BusContract.downloadInterface)
+    }
+
+    /// Every download job the daemon lists (running, queued, and finished a little while ago).
+    public func downloadJobs() async throws -> [DownloadJob] {
+        let reply = try await connection.call(BusContract.serviceName, path: BusContract.rootPath, interface: .objectManager,
+                                              method: MemberName("GetManagedObjects"))
+        let objects = try reply.arguments([ObjectPath: [String: [String: Value]]].self)
+        return objects.compactMap { path, interfaces in
+            interfaces[BusContract.downloadInterface.rawValue].flatMap { DownloadsCodec.decode(path: path, $0) }
+        }.sorted { $0.id < $1.id }
+    }
+
+    /// Cancels a job.
+    public func cancelDownload(_ path: ObjectPath) async throws {
+        _ = try await connection.call(BusContract.serviceName, path: path, interface: BusContract.downloadInterface, method: MemberName("Cancel"))
+    }
+
+    /// Property changes of every download job (subscribe before asking for a download, so none is missed).
+    public func downloadChanges() async throws -> SignalStream {
+        try await connection.signals(matching: MatchRule(
+            interface: .properties, member: MemberName("PropertiesChanged"), pathNamespace: BusContract.downloadsPath
+        ), bufferLimit: 256)
+    }
+
+    /// The podcast settings.
+    public func podcastSettings() async throws -> PodcastSettings {
+        PodcastsCodec.decodeSettings(try await properties(at: BusContract.documentPath(.podcasts), BusContract.podcastsInterface)["Settings"])
+    }
+
     /// Removes a view without waiting for the answer (for a process about to exit).
     public func removeViewWithoutWaiting(_ document: DocumentName, _ view: ObjectPath) {
         try? connection.callWithoutReply(BusContract.serviceName, path: BusContract.documentPath(document),

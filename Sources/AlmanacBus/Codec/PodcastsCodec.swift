@@ -26,6 +26,7 @@ public enum PodcastsCodec {
         ]
         if let duration = episode.duration { fields.append(.init(.string("duration"), .variant(.double(duration)))) }
         if let audioURL = episode.audioURL { fields.append(.init(.string("audioURL"), .variant(.string(audioURL)))) }
+        if let file = episode.file { fields.append(.init(.string("file"), .variant(.string(file)))) }
         return .dictionary(key: .string, value: .variant, fields)
     }
 
@@ -45,7 +46,7 @@ public enum PodcastsCodec {
             id: id, podcastID: fields["podcast"]?.stringValue ?? "", title: fields["title"]?.stringValue ?? id,
             published: Date(timeIntervalSince1970: double("published") ?? 0), duration: double("duration"),
             isNew: fields["new"]?.unwrapped == .boolean(true), played: fields["played"]?.unwrapped == .boolean(true),
-            position: double("position") ?? 0, audioURL: fields["audioURL"]?.stringValue
+            position: double("position") ?? 0, audioURL: fields["audioURL"]?.stringValue, file: fields["file"]?.stringValue
         )
     }
 
@@ -55,7 +56,24 @@ public enum PodcastsCodec {
             "podcasts": .array(.dictionary(key: .string, value: .variant), state.podcasts.values.sorted { $0.id < $1.id }.map(encode)),
             "episodes": .array(.dictionary(key: .string, value: .variant), newest.map(encode)),
             "episodeCount": .uint32(UInt32(clamping: state.episodeCount)),
+            "settings": encode(state.settings),
         ]
+    }
+
+    public static func encode(_ settings: PodcastSettings) -> Value {
+        .stringVariantDictionary([
+            "notify": .boolean(settings.notify), "deleteWhenPlayed": .boolean(settings.deleteWhenPlayed),
+            "playedAt": .double(settings.playedAt),
+        ])
+    }
+
+    public static func decodeSettings(_ value: Value?) -> PodcastSettings {
+        var settings = PodcastSettings()
+        guard let fields = value?.stringKeyedEntries else { return settings }
+        if case .boolean(let notify)? = fields["notify"]?.unwrapped { settings.notify = notify }
+        if case .boolean(let delete)? = fields["deleteWhenPlayed"]?.unwrapped { settings.deleteWhenPlayed = delete }
+        if case .double(let fraction)? = fields["playedAt"]?.unwrapped { settings.playedAt = fraction }
+        return settings
     }
 
     public static func decodeState(_ fields: [String: Value]) -> PodcastsState {
@@ -67,6 +85,7 @@ public enum PodcastsCodec {
             for episode in items.compactMap(decodeEpisode) { state.episodes[episode.id] = episode }
         }
         state.episodeCount = fields["episodeCount"]?.integerValue.map { Int($0) } ?? state.episodes.count
+        state.settings = decodeSettings(fields["settings"])
         return state
     }
 
@@ -85,6 +104,10 @@ public enum PodcastsCodec {
             ["kind": .string("playState"), "episode": .string(episodeID), "podcast": .string(podcastID), "played": .boolean(played), "position": .double(position)]
         case .failed(let podcastID, let message):
             ["kind": .string("failed"), "podcast": .string(podcastID), "error": .string(message)]
+        case .downloaded(let episodeID, let podcastID, let file):
+            ["kind": .string("downloaded"), "episode": .string(episodeID), "podcast": .string(podcastID), "file": .string(file ?? "")]
+        case .settings(let settings):
+            ["kind": .string("settings"), "settings": encode(settings)]
         }
     }
 
@@ -125,12 +148,19 @@ public enum PodcastsCodec {
         return (.array(.dictionary(key: .string, value: .variant), page.episodes.map(encode)), info)
     }
 
-    /// Reads a `Submit` to the podcasts document.
-    public static func submission(_ values: [String: Value]) throws -> PlayStateSubmission {
+    /// Reads a `Submit` to the podcasts document: play state (`episode` with `played` and/or
+    /// `position`) or settings (`notify`, `deleteWhenPlayed`, `playedAt`), not both at once.
+    public static func submission(_ values: [String: Value]) throws -> PodcastsSubmission {
+        let settingKeys = ["notify", "deleteWhenPlayed", "playedAt"]
+        if !values.isEmpty, values.keys.allSatisfy(settingKeys.contains) {
+            let options = try OptionsReader(values, allowed: settingKeys, what: "podcasts settings")
+            return .settings(SettingsSubmission(notify: try options.bool("notify"), deleteWhenPlayed: try options.bool("deleteWhenPlayed"),
+                                                playedAt: try options.number("playedAt")))
+        }
         let options = try OptionsReader(values, allowed: ["episode", "played", "position"], what: "podcasts submission")
         guard let episode = try options.string("episode") else {
-            throw BusError.invalidArgs("Say which episode: {\"episode\": <s>, \"played\": <b>, \"position\": <d>}.")
+            throw BusError.invalidArgs("Say which episode: {\"episode\": <s>, \"played\": <b>, \"position\": <d>}, or which settings: {\"notify\": <b>, \"deleteWhenPlayed\": <b>, \"playedAt\": <d>}.")
         }
-        return PlayStateSubmission(episodeID: episode, played: try options.bool("played"), position: try options.number("position"))
+        return .playState(PlayStateSubmission(episodeID: episode, played: try options.bool("played"), position: try options.number("position")))
     }
 }

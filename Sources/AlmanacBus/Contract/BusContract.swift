@@ -17,6 +17,16 @@ public enum BusContract {
     /// `org.almanac.Podcasts1`, on the podcasts document.
     public static let podcastsInterface = try! InterfaceName("org.almanac.Podcasts1")
 
+    /// `org.almanac.Download1`, on every download job.
+    public static let downloadInterface = try! InterfaceName("org.almanac.Download1")
+    /// `/org/almanac/Almanac1/downloads`, below which the jobs are.
+    public static let downloadsPath = try! rootPath.appending("downloads")
+
+    /// The object path of download job `id`.
+    public static func downloadPath(_ id: UInt64) -> ObjectPath {
+        try! downloadsPath.appending(String(id))
+    }
+
     /// The object path of a document.
     public static func documentPath(_ name: DocumentName) -> ObjectPath {
         try! rootPath.appending(name.rawValue)

@@ -8,6 +8,8 @@ public final class AlmanacServer: Sendable {
     public let connection: Connection
     public let weather: DocumentObject<WeatherAdapter>
     public let podcasts: DocumentObject<PodcastsAdapter>
+    /// The download jobs, when the podcasts adapter downloads.
+    public let downloads: DownloadsExport?
     let version: String
     let provider: String
     let log: @Sendable (String) -> Void
@@ -17,6 +19,7 @@ public final class AlmanacServer: Sendable {
         self.connection = connection
         self.weather = DocumentObject(adapter: weather, connection: connection, log: log)
         self.podcasts = DocumentObject(adapter: podcasts, connection: connection, log: log)
+        downloads = podcasts.downloads.map { DownloadsExport(manager: $0, connection: connection, log: log) }
         self.version = version
         self.provider = provider
         self.log = log
@@ -29,6 +32,7 @@ public final class AlmanacServer: Sendable {
         try connection.export([rootInterface()], at: BusContract.rootPath)
         try weather.export()
         try podcasts.export()
+        try downloads?.export()
         // Only departures (the new owner is empty). Should the stream ever overflow, the
         // views are checked against the bus instead, so no departed owner keeps a view.
         let departures = try await connection.signals(matching: MatchRule(
@@ -48,6 +52,7 @@ public final class AlmanacServer: Sendable {
     }
 
     private func removeViews(of owner: BusName) {
+        downloads?.ownerLeft(owner)
         let removed = weather.removeViews(ownedBy: owner) + podcasts.removeViews(ownedBy: owner)
         if removed > 0 { log("\(owner) left the bus; removed its \(removed) view(s)") }
     }
@@ -71,6 +76,7 @@ public final class AlmanacServer: Sendable {
     public func unexport() {
         weather.unexport()
         podcasts.unexport()
+        downloads?.unexport()
         try? connection.unexport(BusContract.rootPath)
     }
 

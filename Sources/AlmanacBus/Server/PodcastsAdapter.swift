@@ -10,12 +10,16 @@ public struct PodcastsAdapter: DocumentAdapter {
     public let inspector: any FeedInspecting
     /// Reads and writes OPML for `ImportOPML`/`ExportOPML`.
     public let opml: any OPMLConverting
+    /// Downloads episodes for `Download` (none: `Download` answers `NotSupported`).
+    public let downloads: DownloadManager?
 
-    public init(podcasts: PodcastsDocument, service: any PodcastService, inspector: any FeedInspecting, opml: any OPMLConverting) {
+    public init(podcasts: PodcastsDocument, service: any PodcastService, inspector: any FeedInspecting, opml: any OPMLConverting,
+                downloads: DownloadManager? = nil) {
         self.podcasts = podcasts
         self.service = service
         self.inspector = inspector
         self.opml = opml
+        self.downloads = downloads
     }
 
     public var name: DocumentName { .podcasts }
@@ -35,8 +39,10 @@ public struct PodcastsAdapter: DocumentAdapter {
     }
 
     public func submit(_ values: [String: Value], from view: ViewKey?) throws -> UInt64 {
-        let submission = try PodcastsCodec.submission(values)
-        return try Self.translated { try podcasts.submit(submission, from: view) }
+        switch try PodcastsCodec.submission(values) {
+        case .playState(let submission): return try Self.translated { try podcasts.submit(submission, from: view) }
+        case .settings(let submission): return try Self.translated { try podcasts.submit(submission, from: view) }
+        }
     }
 
     /// The podcasts to fetch, each claimed from the schedule: a view's podcast when it is
@@ -71,10 +77,13 @@ public struct PodcastsAdapter: DocumentAdapter {
 
     public func domainProperties(changedBy change: PodcastsChange) -> (InterfaceName, [String: Value])? {
         switch change {
-        case .subscribed, .unsubscribed, .renamed: break
-        default: return nil
+        case .subscribed, .unsubscribed, .renamed:
+            return (BusContract.podcastsInterface, ["Subscriptions": Self.subscriptions(podcasts.document.snapshot.state)])
+        case .settings(let settings):
+            return (BusContract.podcastsInterface, ["Settings": PodcastsCodec.encode(settings)])
+        default:
+            return nil
         }
-        return (BusContract.podcastsInterface, ["Subscriptions": Self.subscriptions(podcasts.document.snapshot.state)])
     }
 
     /// Subscribes to the feed at `url` after reading it; the podcast's id (the same one again
@@ -231,6 +240,12 @@ public struct PodcastsAdapter: DocumentAdapter {
                 podcasts.document.removeView(key: key)
                 if let message = failure.withLock({ $0 }) { throw BusError(BusContract.fetchFailed, "\(podcast.feedURL): \(message)") }
             }),
+            Method("Download", inputs: [Argument("episode", .string)], outputs: [Argument("job", .objectPath)]) { [downloads] call, reply in
+                let (episode) = try call.arguments(String.self)
+                guard let downloads else { throw BusError(.notSupported, "This almanacd does not download.") }
+                let job = try DownloadsExport.translated { try downloads.download(episode, for: call.sender?.rawValue ?? "") }
+                try reply.write(BusContract.downloadPath(job.id))
+            },
             Method("Rename", inputs: [podcastArgument, Argument("title", .string)]) { call, _ in
                 let (podcast, title) = try call.arguments(String.self, String.self)
                 try Self.translated { try podcasts.rename(podcasts.podcast(podcast)?.id ?? podcast, to: title) }
@@ -259,6 +274,9 @@ public struct PodcastsAdapter: DocumentAdapter {
         ], properties: [
             Property("Subscriptions", .array(.dictionary(key: .string, value: .variant))) {
                 Self.subscriptions(podcasts.document.snapshot.state)
+            },
+            Property("Settings", .dictionary(key: .string, value: .variant)) {
+                PodcastsCodec.encode(podcasts.document.snapshot.state.settings)
             },
         ])
     }

@@ -47,7 +47,8 @@ public final class DemoPodcastService: PodcastService, Sendable {
         return (1...(3 + extra)).map { number in
             Episode(id: "\(podcast.id)-\(number)", podcastID: podcast.id, title: "\(podcast.title) #\(number)",
                     published: start.addingTimeInterval(Double(number) * 86_400 + Double(index) * 3_600),
-                    duration: Double(1_200 + (number * 137 + index * 311) % 2_400))
+                    duration: Double(1_200 + (number * 137 + index * 311) % 2_400),
+                    audioURL: "https://demo.almanac.invalid/\(podcast.id)/\(number).mp3")
         }
     }
 }

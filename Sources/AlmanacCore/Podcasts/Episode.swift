@@ -15,9 +15,11 @@ public struct Episode: Sendable, Hashable, Codable {
     public var position: Double
     /// The audio (the feed's first enclosure), when it has one.
     public var audioURL: String?
+    /// Where its audio was downloaded to (an absolute path), when it was.
+    public var file: String?
 
     public init(id: String, podcastID: String, title: String, published: Date, duration: Double?,
-                isNew: Bool = true, played: Bool = false, position: Double = 0, audioURL: String? = nil) {
+                isNew: Bool = true, played: Bool = false, position: Double = 0, audioURL: String? = nil, file: String? = nil) {
         self.id = id
         self.podcastID = podcastID
         self.title = title
@@ -27,5 +29,6 @@ public struct Episode: Sendable, Hashable, Codable {
         self.played = played
         self.position = position
         self.audioURL = audioURL
+        self.file = file
     }
 }

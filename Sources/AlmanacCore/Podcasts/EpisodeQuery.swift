@@ -39,7 +39,7 @@ public struct EpisodeQuery: Sendable, Hashable {
 
     /// Whether `episode` is in the list at all (filters, not the page).
     public func matches(_ episode: Episode) -> Bool {
-        !onlyDownloaded && (podcastID == nil || episode.podcastID == podcastID) && (!onlyNew || episode.isNew) && (!onlyUnplayed || !episode.played)
+        (!onlyDownloaded || episode.file != nil) && (podcastID == nil || episode.podcastID == podcastID) && (!onlyNew || episode.isNew) && (!onlyUnplayed || !episode.played)
     }
 
     /// Whether `a` comes before `b` in this order (published, then id, so the order is total).

@@ -36,6 +36,20 @@ public final class MemoryPodcastArchive: PodcastArchive, Sendable {
         }
     }
 
+    public func saveFile(_ file: String?, of episodeID: String) throws {
+        library.withLock { $0.episodes[episodeID]?.file = file }
+    }
+
+    public func episode(audioURL url: String?, file: String?) -> Episode? {
+        library.withLock { library in
+            library.episodes.values.first { (url != nil && $0.audioURL == url) || (file != nil && $0.file == file) }
+        }
+    }
+
+    public func saveSettings(_ settings: PodcastSettings) throws {
+        library.withLock { $0.settings = settings }
+    }
+
     public func episodeIDs(of podcastID: String) -> Set<String> {
         library.withLock { Set($0.episodes.values.lazy.filter { $0.podcastID == podcastID }.map(\.id)) }
     }

@@ -15,6 +15,12 @@ public protocol PodcastArchive: Sendable {
     func episodeIDs(of podcastID: String) -> Set<String>
     /// One episode, wherever it is in the library.
     func episode(_ id: String) -> Episode?
+    /// Records where an episode's audio was downloaded to (`nil`: its file is gone).
+    func saveFile(_ file: String?, of episodeID: String) throws
+    /// The episode whose audio is at `url` (its enclosure URL) or whose downloaded file is `file`.
+    func episode(audioURL url: String?, file: String?) -> Episode?
+    /// Keeps the podcast settings.
+    func saveSettings(_ settings: PodcastSettings) throws
     /// A page of the library; `SubmissionError` for a cursor no page handed out.
     func page(_ query: EpisodeQuery) throws -> EpisodePage
 }

@@ -8,6 +8,10 @@ public enum PodcastsChange: Sendable, Hashable {
     case newEpisodes(podcastID: String, [Episode])
     case playState(episodeID: String, podcastID: String, played: Bool, position: Double)
     case failed(podcastID: String, message: String)
+    /// An episode's audio was downloaded to `file`, or (`nil`) its file was deleted.
+    case downloaded(episodeID: String, podcastID: String, file: String?)
+    /// The user changed the podcast settings.
+    case settings(PodcastSettings)
 
     /// The podcast this change concerns, when it concerns one.
     public var podcastID: String? {
@@ -15,7 +19,8 @@ public enum PodcastsChange: Sendable, Hashable {
         case .subscribed(let podcast), .renamed(let podcast): podcast.id
         case .unsubscribed(let id): id
         case .newEpisodes(let id, _), .failed(let id, _): id
-        case .playState(_, let id, _, _): id
+        case .playState(_, let id, _, _), .downloaded(_, let id, _): id
+        case .settings: nil
         }
     }
 }

@@ -180,6 +180,47 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         try archive.page(query)
     }
 
+    /// Changes the settings a view submitted, after validating them.
+    @discardableResult
+    public func submit(_ submission: SettingsSubmission, from view: ViewKey?) throws -> UInt64 {
+        let apply: (inout PodcastsState) throws -> PodcastsChange? = { state in
+            let settings = try submission.applied(to: state.settings)
+            guard settings != state.settings else { return nil }
+            try self.archive.saveSettings(settings)
+            state.settings = settings
+            return .settings(settings)
+        }
+        if let view { return try document.submit(from: view, apply) }
+        return try document.update(apply) ?? document.revision
+    }
+
+    /// Records that an episode's audio is now at `file` (`nil`: its file was deleted).
+    @discardableResult
+    public func recordFile(_ file: String?, of episodeID: String) throws -> UInt64? {
+        try document.update { state in
+            guard var episode = state.episodes[episodeID] ?? archive.episode(episodeID) else {
+                throw SubmissionError("There is no episode '\(episodeID.prefix(200))'.")
+            }
+            guard episode.file != file else { return nil }
+            try archive.saveFile(file, of: episodeID)
+            episode.file = file
+            if state.episodes[episodeID] != nil { state.episodes[episodeID] = episode }
+            return .downloaded(episodeID: episodeID, podcastID: episode.podcastID, file: file)
+        }
+    }
+
+    /// One episode, in the window or anywhere in the library.
+    public func episode(_ id: String) -> Episode? {
+        document.snapshot.state.episodes[id] ?? archive.episode(id)
+    }
+
+    /// The episode a media player is playing: the one whose enclosure is at `url`, or whose
+    /// downloaded file `url` names (`file://`).
+    public func episode(playing url: String) -> Episode? {
+        let file = FileURL.path(of: url)
+        return archive.episode(audioURL: file == nil ? url : nil, file: file)
+    }
+
     /// Applies a play-state change a view submitted, after validating it.
     @discardableResult
     public func submit(_ submission: PlayStateSubmission, from view: ViewKey?) throws -> UInt64 {

@@ -10,9 +10,13 @@ public struct PodcastsState: Sendable, Hashable {
     public var episodes: [String: Episode]
     /// Every episode of every podcast, not only the window.
     public var episodeCount: Int
+    /// The user's podcast settings.
+    public var settings: PodcastSettings
 
-    public init(podcasts: [String: Podcast] = [:], episodes: [String: Episode] = [:], episodeCount: Int? = nil) {
+    public init(podcasts: [String: Podcast] = [:], episodes: [String: Episode] = [:], episodeCount: Int? = nil,
+                settings: PodcastSettings = PodcastSettings()) {
         self.podcasts = podcasts
+        self.settings = settings
         self.episodes = episodes
         self.episodeCount = episodeCount ?? episodes.count
     }

@@ -13,6 +13,20 @@ extension StateStore: PodcastArchive {
             guard let id = Self.text(row, "id"), let feedURL = Self.text(row, "feedURL") else { continue }
             state.podcasts[id] = Podcast(id: id, title: Self.text(row, "title") ?? feedURL, author: Self.text(row, "author") ?? "", feedURL: feedURL)
         }
+        let settings = (try? database.read { db in
+            try Row.fetchAll(db, sql: "SELECT key, value FROM setting WHERE key LIKE 'podcasts.%'")
+        }) ?? []
+        for row in settings {
+            // A damaged row is skipped: the default stands.
+            guard let key = Self.text(row, "key"), let value = Self.text(row, "value") else { continue }
+            switch key {
+            case "podcasts.notify": state.settings.notify = value == "1"
+            case "podcasts.deleteWhenPlayed": state.settings.deleteWhenPlayed = value == "1"
+            case "podcasts.playedAt":
+                if let fraction = Double(value), PodcastSettings.playedAtRange.contains(fraction) { state.settings.playedAt = fraction }
+            default: continue
+            }
+        }
         if let newest = try? page(EpisodeQuery(limit: PodcastsState.window)) {
             for episode in newest.episodes where state.podcasts[episode.podcastID] != nil { state.episodes[episode.id] = episode }
             state.episodeCount = newest.total
@@ -52,6 +66,26 @@ extension StateStore: PodcastArchive {
         }
     }
 
+    public func saveFile(_ file: String?, of episodeID: String) throws {
+        try write("the download of \(episodeID)") { db in
+            try db.execute(sql: "UPDATE episode SET file = ? WHERE id = ?", arguments: [file, episodeID])
+        }
+    }
+
+    public func episode(audioURL url: String?, file: String?) -> Episode? {
+        let row = try? database.read { db in
+            try Row.fetchOne(db, sql: "SELECT \(Self.episodeColumns) FROM episode WHERE audioURL = ? OR file = ? LIMIT 1", arguments: [url, file])
+        }
+        return row.flatMap(Self.episode)
+    }
+
+    public func saveSettings(_ settings: PodcastSettings) throws {
+        try write("the podcast settings") { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('podcasts.notify', ?), ('podcasts.deleteWhenPlayed', ?), ('podcasts.playedAt', ?)",
+                           arguments: [settings.notify ? "1" : "0", settings.deleteWhenPlayed ? "1" : "0", String(settings.playedAt)])
+        }
+    }
+
     public func episodeIDs(of podcastID: String) -> Set<String> {
         let rows = (try? database.read { db in try Row.fetchAll(db, sql: "SELECT id FROM episode WHERE podcastID = ?", arguments: [podcastID]) }) ?? []
         return Set(rows.compactMap { Self.text($0, "id") })
@@ -72,8 +106,7 @@ extension StateStore: PodcastArchive {
         }
         if query.onlyNew { filters.append("isNew = 1") }
         if query.onlyUnplayed { filters.append("played = 0") }
-        // Nothing is downloaded until downloads arrive (issue 6).
-        if query.onlyDownloaded { filters.append("0") }
+        if query.onlyDownloaded { filters.append("file IS NOT NULL") }
         let filtered = filters.isEmpty ? "" : "WHERE " + filters.joined(separator: " AND ")
         var pageFilters = filters
         var pageArguments = arguments
@@ -96,7 +129,7 @@ extension StateStore: PodcastArchive {
         return EpisodePage(episodes: page, total: total, nextCursor: episodes.count > page.count ? page.last.map(EpisodeQuery.cursor(after:)) : nil)
     }
 
-    private static let episodeColumns = "id, podcastID, title, published, duration, isNew, played, position, audioURL"
+    private static let episodeColumns = "id, podcastID, title, published, duration, isNew, played, position, audioURL, file"
 
     private static func episode(_ row: Row) -> Episode? {
         guard let id = text(row, "id"), let podcastID = text(row, "podcastID") else { return nil }
@@ -104,7 +137,7 @@ extension StateStore: PodcastArchive {
             id: id, podcastID: podcastID, title: text(row, "title") ?? id,
             published: Date(timeIntervalSince1970: min(max(number(row, "published") ?? 0, -1e11), 1e11)), duration: number(row, "duration"),
             isNew: number(row, "isNew") == 1, played: number(row, "played") == 1,
-            position: number(row, "position") ?? 0, audioURL: text(row, "audioURL")
+            position: number(row, "position") ?? 0, audioURL: text(row, "audioURL"), file: text(row, "file")
         )
     }
 

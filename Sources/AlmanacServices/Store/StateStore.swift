@@ -83,6 +83,15 @@ public final class StateStore: Sendable {
             try db.create(index: "episodeByTime", on: "episode", columns: ["published", "id"])
             try db.create(index: "episodeByPodcastAndTime", on: "episode", columns: ["podcastID", "published", "id"])
         }
+        migrator.registerMigration("v4: downloads and podcast settings") { db in
+            try db.alter(table: "episode") { table in table.add(column: "file", .text) }
+            try db.create(index: "episodeByAudio", on: "episode", columns: ["audioURL"])
+            try db.create(index: "episodeByFile", on: "episode", columns: ["file"])
+            try db.create(table: "download") { table in
+                table.primaryKey("id", .integer)
+                table.column("job", .blob).notNull()
+            }
+        }
         return migrator
     }
 

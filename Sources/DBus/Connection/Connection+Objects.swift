@@ -25,4 +25,9 @@ extension Connection {
     ) throws {
         try core.emitPropertiesChanged(path: path, interface: interface, changed: changed.map { ($0.key, $0.value) }, invalidated: invalidated)
     }
+
+    /// Emits `PropertiesChanged` for properties known only at run time, in the given order.
+    public func emitPropertiesChanged(path: ObjectPath, interface: InterfaceName, values: [(String, Value)], invalidated: [String] = []) throws {
+        try core.emitPropertiesChanged(path: path, interface: interface, changed: values, invalidated: invalidated)
+    }
 }

@@ -1,0 +1,116 @@
+public import AlmanacCore
+public import DBus
+import Synchronization
+
+/// The download jobs on the bus: one object per job at `/org/almanac/Almanac1/downloads/<n>`
+/// with `org.almanac.Download1`, announced and withdrawn through the root's ObjectManager
+/// (`InterfacesAdded`/`InterfacesRemoved`), progress as `PropertiesChanged` at the rate the
+/// manager announces it.
+public final class DownloadsExport: Sendable {
+    public let manager: DownloadManager
+    private let connection: Connection
+    private let log: @Sendable (String) -> Void
+    /// What each job's properties said last, to announce only what changed.
+    private let announced = Mutex<[UInt64: [String: Value]]>([:])
+    private static let viewKey = ViewKey("almanacd:bus:downloads")
+
+    public init(manager: DownloadManager, connection: Connection, log: @escaping @Sendable (String) -> Void) {
+        self.manager = manager
+        self.connection = connection
+        self.log = log
+    }
+
+    /// Exports the jobs there are and follows the manager from now on.
+    public func export() throws {
+        manager.document.addView(key: Self.viewKey) { [weak self] event in
+            guard let self, case .changed(_, let change, _) = event else { return }
+            switch change {
+            case .added(let job): exportJob(job)
+            case .updated(let job): announce(job)
+            case .removed(let job): unexportJob(job.id)
+            }
+        }
+        for job in manager.document.snapshot.state.values.sorted(by: { $0.id < $1.id }) { exportJob(job) }
+    }
+
+    public func unexport() {
+        manager.document.removeView(key: Self.viewKey)
+        for id in announced.withLock({ Array($0.keys) }) { unexportJob(id) }
+    }
+
+    /// The client left the bus: anyone may cancel its jobs now.
+    public func ownerLeft(_ owner: BusName) {
+        manager.ownerLeft(owner.rawValue)
+    }
+
+    private func exportJob(_ job: DownloadJob) {
+        let properties = Self.properties(of: job)
+        announced.withLock { $0[job.id] = properties }
+        do {
+            try connection.export([interface(for: job.id)], at: BusContract.downloadPath(job.id))
+        } catch {
+            log("could not export download \(job.id): \(error)")
+        }
+    }
+
+    private func announce(_ job: DownloadJob) {
+        let properties = Self.properties(of: job)
+        let changed = announced.withLock { announced -> [(String, Value)] in
+            let before = announced[job.id] ?? [:]
+            announced[job.id] = properties
+            return properties.keys.sorted().compactMap { key in before[key] == properties[key] ? nil : (key, properties[key]!) }
+        }
+        guard !changed.isEmpty else { return }
+        try? connection.emitPropertiesChanged(path: BusContract.downloadPath(job.id), interface: BusContract.downloadInterface, values: changed)
+    }
+
+    private func unexportJob(_ id: UInt64) {
+        announced.withLock { _ = $0.removeValue(forKey: id) }
+        try? connection.unexport(BusContract.downloadPath(id))
+    }
+
+    static func properties(of job: DownloadJob) -> [String: Value] {
+        [
+            "Episode": .string(job.episodeID), "Podcast": .string(job.podcastID), "URL": .string(job.url),
+            "State": .string(job.state.rawValue), "Received": .uint64(job.received), "Total": .uint64(job.total),
+            "Error": .string(job.error), "File": .string(job.file), "Owner": .string(job.owner),
+        ]
+    }
+
+    private func interface(for id: UInt64) throws -> Interface {
+        let manager = self.manager
+        let current = { @Sendable (key: String) throws -> Value in
+            guard let job = manager.document.snapshot.state[id], let value = Self.properties(of: job)[key] else {
+                throw BusError(.unknownObject, "Download \(id) is gone.")
+            }
+            return value
+        }
+        let types: [(String, ValueType)] = [
+            ("Episode", .string), ("Podcast", .string), ("URL", .string), ("State", .string), ("Received", .uint64),
+            ("Total", .uint64), ("Error", .string), ("File", .string), ("Owner", .string),
+        ]
+        return try Interface(BusContract.downloadInterface.rawValue, methods: [
+            Method("Cancel") { call, _ in
+                try Self.translated { try manager.cancel(id, by: call.sender?.rawValue ?? "") }
+            },
+        ], properties: types.map { name, type in try Property(name, type) { try current(name) } })
+    }
+
+    /// Runs `body`, turning the manager's refusals into bus errors.
+    @discardableResult
+    static func translated<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SubmissionError {
+            throw BusError.invalidArgs(error.message)
+        } catch let error as DownloadRefusal {
+            switch error {
+            case .limit(let message): throw BusError(.limitsExceeded, message)
+            case .notOwner(let message): throw BusError.accessDenied(message)
+            case .unknownJob(let message): throw BusError(.unknownObject, message)
+            }
+        } catch let error as StorageError {
+            throw BusError(.failed, "\(error) Nothing was changed.")
+        }
+    }
+}

@@ -1,0 +1,269 @@
+import Synchronization
+public import FoundationEssentials
+
+/// Downloads episodes: a bounded queue of jobs (a few transfers at once, a cap on the queue
+/// and on each client's share), each job's progress announced at a steady rate, finished
+/// jobs removed after a while, unfinished ones resumed after a restart. It is the
+/// `EpisodeDownloading` service's client and tells the podcasts document where each file
+/// went; it also deletes a played episode's file when the user asked for that.
+///
+/// Its jobs are a document: the bus layer registers a view and exports one object per job.
+public final class DownloadManager: Sendable {
+    public typealias Model = Document<[UInt64: DownloadJob], DownloadChange>
+
+    public let document: Model
+    private let podcasts: PodcastsDocument
+    private let downloader: any EpisodeDownloading
+    private let archive: (any DownloadArchive)?
+    /// `$XDG_DATA_HOME/almanac`: each podcast's files go into a folder of their own below it.
+    private let root: String
+    public let limits: DownloadLimits
+    private let nextID: Atomic<UInt64>
+    private let transfers = Mutex<[UInt64: Task<Void, Never>]>([:])
+    private let lastAnnounced = Mutex<[UInt64: ContinuousClock.Instant]>([:])
+    /// Told of what could not be kept on disk (the daemon logs it).
+    private let log: @Sendable (String) -> Void
+
+    /// - Parameters:
+    ///   - root: the folder downloads go under (one folder per podcast inside).
+    ///   - archive: where jobs are kept across restarts (none: in memory only).
+    public init(podcasts: PodcastsDocument, downloader: any EpisodeDownloading, root: String,
+                archive: (any DownloadArchive)? = nil, limits: DownloadLimits = DownloadLimits(),
+                log: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.podcasts = podcasts
+        self.downloader = downloader
+        self.archive = archive
+        self.root = root.hasSuffix("/") ? String(root.dropLast()) : root
+        self.limits = limits
+        self.log = log
+        var jobs: [UInt64: DownloadJob] = [:]
+        for var job in archive?.downloadJobs() ?? [] {
+            if job.state.isFinished {
+                // The daemon ended while it lingered: it is gone now.
+                try? archive?.removeDownloadJob(job.id)
+                continue
+            }
+            // Nobody who asked is still listening after a restart; the transfer resumes.
+            (job.state, job.owner) = (.queued, "")
+            jobs[job.id] = job
+        }
+        nextID = Atomic((archive?.downloadJobs().map(\.id).max() ?? 0) + 1)
+        document = Model(jobs)
+    }
+
+    /// Starts the jobs kept from last time and begins watching play state (to delete the
+    /// files of played episodes when the user asked for that).
+    public func start() {
+        podcasts.document.addView(key: ViewKey("almanacd:downloads")) { [weak self] event in
+            guard let self, case .changed(_, .playState(let episodeID, _, true, _), _) = event else { return }
+            Task { self.deleteIfPlayed(episodeID) }
+        }
+        pump()
+    }
+
+    /// Stops every transfer (their temporary files stay, so the next start resumes them).
+    public func stop() {
+        podcasts.document.removeView(key: ViewKey("almanacd:downloads"))
+        for task in transfers.withLock({ $0.values }) { task.cancel() }
+    }
+
+    /// Queues the download of an episode (by id, or by the GUID its feed gave it) for `owner`.
+    /// An episode already downloaded gives a job that is `completed` at once; one being
+    /// downloaded gives that job. Throws `SubmissionError` for an episode that cannot be
+    /// downloaded and `DownloadRefusal.limit` past a limit.
+    public func download(_ episodeID: String, for owner: String) throws -> DownloadJob {
+        let state = podcasts.document.snapshot.state
+        guard let episode = podcasts.episode(episodeID)
+                ?? state.podcasts.keys.lazy.compactMap({ self.podcasts.episode(FeedMapping.episodeID(podcastID: $0, guid: episodeID)) }).first else {
+            throw SubmissionError("There is no episode '\(episodeID.prefix(200))'. List episodes with `almanac episodes`.")
+        }
+        guard let url = episode.audioURL else {
+            throw SubmissionError("The episode '\(episode.title)' has no audio to download (its feed gives no enclosure).")
+        }
+        let scheme = url.split(separator: ":", maxSplits: 1).first?.lowercased()
+        guard scheme == "http" || scheme == "https" else {
+            throw SubmissionError("The episode's audio is at '\(url.prefix(200))'; only http and https addresses are downloaded.")
+        }
+        let podcast = state.podcasts[episode.podcastID]
+        let folder = root + "/" + SafeFileName.component(podcast?.title ?? episode.podcastID, fallback: episode.podcastID)
+        let result: Result<DownloadJob, any Error> = Result {
+            try document.update { jobs -> DownloadChange? in
+                if let running = jobs.values.first(where: { $0.episodeID == episode.id && !$0.state.isFinished }) {
+                    throw Found(job: running)
+                }
+                var job = DownloadJob(id: nextID.add(1, ordering: .relaxed).oldValue, episodeID: episode.id, podcastID: episode.podcastID,
+                                      url: url, folder: folder, name: SafeFileName.component(episode.title, fallback: episode.id), owner: owner)
+                if let file = episode.file, downloader.exists(file: file) {
+                    (job.state, job.file) = (.completed, file)
+                } else {
+                    let unfinished = jobs.values.filter { !$0.state.isFinished }
+                    guard unfinished.count < limits.queued else {
+                        throw DownloadRefusal.limit("\(unfinished.count) downloads are queued already, the most Almanac keeps; wait for some to finish.")
+                    }
+                    guard unfinished.filter({ $0.owner == owner }).count < limits.perClient else {
+                        throw DownloadRefusal.limit("This client has \(limits.perClient) downloads queued already, the most one client may; wait for some to finish.")
+                    }
+                    try archive?.saveDownloadJob(job)
+                }
+                jobs[job.id] = job
+                return .added(job)
+            }
+            return try job(matching: episode.id)
+        }
+        switch result {
+        case .success(let job):
+            if job.state.isFinished { removeLater(job.id) } else { pump() }
+            return job
+        case .failure(let found as Found):
+            return found.job
+        case .failure(let error):
+            throw error
+        }
+    }
+
+    /// Cancels a job. Only its owner may, or anyone once the owner has left the bus.
+    public func cancel(_ id: UInt64, by caller: String) throws {
+        let job: DownloadJob? = try document.update { jobs -> DownloadChange? in
+            guard var job = jobs[id] else { throw DownloadRefusal.unknownJob("There is no download \(id).") }
+            guard job.owner.isEmpty || job.owner == caller else {
+                throw DownloadRefusal.notOwner("Download \(id) belongs to \(job.owner); only that client may cancel it while it is connected.")
+            }
+            guard !job.state.isFinished else { return nil }
+            job.state = .cancelled
+            jobs[id] = job
+            return .updated(job)
+        }.flatMap { _ in document.snapshot.state[id] }
+        guard let job else { return }
+        transfers.withLock { $0.removeValue(forKey: id) }?.cancel()
+        downloader.discard(job)
+        persist(job)
+        removeLater(id)
+        pump()
+    }
+
+    /// The client `owner` left the bus: its jobs go on, and anyone may cancel them now.
+    public func ownerLeft(_ owner: String) {
+        let orphaned = document.snapshot.state.values.filter { $0.owner == owner }.map(\.id)
+        for id in orphaned {
+            document.update { jobs -> DownloadChange? in
+                guard var job = jobs[id], job.owner == owner else { return nil }
+                job.owner = ""
+                jobs[id] = job
+                return .updated(job)
+            }
+        }
+    }
+
+    // MARK: Running jobs
+
+    private struct Found: Error { let job: DownloadJob }
+
+    private func job(matching episodeID: String) throws -> DownloadJob {
+        guard let job = document.snapshot.state.values.filter({ $0.episodeID == episodeID }).max(by: { $0.id < $1.id }) else {
+            throw DownloadRefusal.unknownJob("The download of \(episodeID) vanished.")
+        }
+        return job
+    }
+
+    /// Starts queued jobs, oldest first, while there are free slots.
+    private func pump() {
+        while true {
+            let started: DownloadJob? = document.update { jobs -> DownloadChange? in
+                let running = jobs.values.filter { $0.state == .downloading }.count
+                guard running < limits.concurrent,
+                      var next = jobs.values.filter({ $0.state == .queued }).min(by: { $0.id < $1.id }) else { return nil }
+                next.state = .downloading
+                jobs[next.id] = next
+                return .updated(next)
+            }.flatMap { _ in document.snapshot.state.values.filter { $0.state == .downloading }.max { $0.id < $1.id } }
+            guard let job = started else { return }
+            run(job)
+        }
+    }
+
+    private func run(_ job: DownloadJob) {
+        let task = Task {
+            do {
+                let file = try await downloader.download(job) { [weak self] progress in self?.progressed(job.id, progress) }
+                try Task.checkCancellation()
+                do {
+                    try podcasts.recordFile(file, of: job.episodeID)
+                } catch {
+                    // Unsubscribed meanwhile, or the disk refused: the file stays, the job says so.
+                    log("downloaded \(file) but could not record it: \(error)")
+                }
+                finish(job.id) { $0.state = .completed; $0.file = file }
+            } catch is CancellationError {
+                // Cancelled (the job says so already) or the daemon is stopping.
+            } catch {
+                finish(job.id) { $0.state = .failed; $0.error = "\(error)" }
+            }
+            transfers.withLock { _ = $0.removeValue(forKey: job.id) }
+            pump()
+        }
+        transfers.withLock { $0[job.id] = task }
+    }
+
+    private func progressed(_ id: UInt64, _ progress: DownloadProgress) {
+        let now = ContinuousClock.now
+        let due = lastAnnounced.withLock { last -> Bool in
+            if let previous = last[id], previous.duration(to: now) < .milliseconds(Int(limits.progressInterval * 1000)) { return false }
+            last[id] = now
+            return true
+        }
+        var validatorChanged = false
+        let updated: DownloadJob? = document.update { jobs -> DownloadChange? in
+            guard var job = jobs[id], job.state == .downloading else { return nil }
+            validatorChanged = job.validator != progress.validator
+            guard due || validatorChanged || job.total != progress.total else { return nil }
+            (job.received, job.total, job.validator) = (progress.received, progress.total, progress.validator)
+            jobs[id] = job
+            return .updated(job)
+        }.flatMap { _ in document.snapshot.state[id] }
+        if validatorChanged, let updated { persist(updated) }
+    }
+
+    private func finish(_ id: UInt64, _ change: (inout DownloadJob) -> Void) {
+        let finished: DownloadJob? = document.update { jobs -> DownloadChange? in
+            guard var job = jobs[id], !job.state.isFinished else { return nil }
+            change(&job)
+            if job.state == .completed { job.received = max(job.received, job.total) }
+            jobs[id] = job
+            return .updated(job)
+        }.flatMap { _ in document.snapshot.state[id] }
+        lastAnnounced.withLock { _ = $0.removeValue(forKey: id) }
+        guard let finished else { return }
+        persist(finished)
+        removeLater(id)
+    }
+
+    private func persist(_ job: DownloadJob) {
+        do { try archive?.saveDownloadJob(job) } catch { log("could not keep download \(job.id): \(error)") }
+    }
+
+    /// Removes a finished job after `limits.linger` seconds.
+    private func removeLater(_ id: UInt64) {
+        let linger = limits.linger
+        Task { [weak self] in
+            try? await Task.sleep(for: .milliseconds(Int(linger * 1000)))
+            guard let self else { return }
+            document.update { jobs -> DownloadChange? in
+                guard let job = jobs[id], job.state.isFinished else { return nil }
+                jobs[id] = nil
+                return .removed(job)
+            }
+            try? archive?.removeDownloadJob(id)
+        }
+    }
+
+    private func deleteIfPlayed(_ episodeID: String) {
+        guard podcasts.document.snapshot.state.settings.deleteWhenPlayed,
+              let file = podcasts.episode(episodeID)?.file else { return }
+        do {
+            try downloader.delete(file: file)
+            try podcasts.recordFile(nil, of: episodeID)
+        } catch {
+            log("could not delete \(file) of played episode \(episodeID): \(error)")
+        }
+    }
+}

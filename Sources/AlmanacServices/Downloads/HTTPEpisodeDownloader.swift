@@ -1,0 +1,87 @@
+public import AlmanacCore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Glibc
+
+/// Downloads episodes over HTTP(S) into their folders: resumes with `Range`/`If-Range` from
+/// what the temporary file holds (so a broken transfer, or a restart of the daemon, goes on
+/// where it stopped), retries a transfer that broke off a few times, checks the size the
+/// server announced, and moves the complete file to its final, safe name.
+public struct HTTPEpisodeDownloader: EpisodeDownloading {
+    /// Tries of one download before it fails (each resumes the one before).
+    public static let attempts = 4
+
+    private let timeout: Double
+    private let maximumBytes: UInt64
+    private let retryDelay: Double
+
+    /// - Parameters:
+    ///   - timeout: seconds without data before a transfer counts as broken.
+    ///   - maximumBytes: a larger file is refused.
+    ///   - retryDelay: seconds before the first retry (doubling after).
+    public init(timeout: Double = 30, maximumBytes: UInt64 = 8 << 30, retryDelay: Double = 1) {
+        self.timeout = timeout
+        self.maximumBytes = maximumBytes
+        self.retryDelay = retryDelay
+    }
+
+    public func download(_ job: DownloadJob, progress: @escaping @Sendable (DownloadProgress) -> Void) async throws -> String {
+        guard let url = URL(string: job.url), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+            throw DownloadError("'\(job.url.prefix(200))' is not an http or https address.")
+        }
+        try DownloadFolder.prepare(job.folder)
+        let temporary = job.folder + "/" + job.temporaryName
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = 7 * 86_400
+        configuration.httpAdditionalHeaders = ["User-Agent": HTTPClient.userAgent]
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        var validator = job.validator
+        var lastError: any Error = DownloadError("The download did not start.")
+        for attempt in 0..<Self.attempts {
+            if attempt > 0 { try await Task.sleep(for: .milliseconds(Int(retryDelay * 1000) << (attempt - 1))) }
+            let have = DownloadFolder.size(of: temporary)
+            var request = URLRequest(url: url, timeoutInterval: timeout)
+            // Compressed bytes cannot be resumed by offset.
+            request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+            if have > 0 {
+                request.setValue("bytes=\(have)-", forHTTPHeaderField: "Range")
+                if let validator { request.setValue(validator, forHTTPHeaderField: "If-Range") }
+            }
+            let transfer = FileTransfer(path: temporary, resumeFrom: have, limit: maximumBytes) { outcome in
+                progress(DownloadProgress(received: outcome.received, total: outcome.total, validator: outcome.validator))
+            }
+            let outcome: FileTransfer.Outcome
+            do {
+                outcome = try await transfer.run(request, configuration: configuration)
+            } catch let error as DownloadError where error.description.hasPrefix("The transfer broke off") {
+                lastError = error
+                continue
+            }
+            validator = outcome.validator ?? validator
+            guard outcome.total == 0 || outcome.received == outcome.total else {
+                lastError = DownloadError("\(url.host ?? "The server") sent \(outcome.received) of the \(outcome.total) bytes it announced.")
+                continue
+            }
+            let ext = SafeFileName.fileExtension(contentDisposition: outcome.contentDisposition,
+                                                 url: outcome.url?.absoluteString ?? job.url, mimeType: outcome.mimeType)
+            let name = SafeFileName.fileName(title: job.name, fallback: job.episodeID, extension: ext)
+            return try DownloadFolder.finish(temporary, in: job.folder, as: name)
+        }
+        throw lastError
+    }
+
+    public func discard(_ job: DownloadJob) {
+        try? DownloadFolder.remove(job.folder + "/" + job.temporaryName)
+    }
+
+    public func delete(file: String) throws {
+        try DownloadFolder.remove(file)
+    }
+
+    public func exists(file: String) -> Bool {
+        access(file, F_OK) == 0
+    }
+}

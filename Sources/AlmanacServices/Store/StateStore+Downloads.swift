@@ -1,0 +1,25 @@
+public import AlmanacCore
+import Foundation
+import GRDB
+
+/// The download manager's archive: one row per job, the job as JSON.
+extension StateStore: DownloadArchive {
+    public func downloadJobs() -> [DownloadJob] {
+        let rows = (try? database.read { db in try Row.fetchAll(db, sql: "SELECT job FROM download ORDER BY id") }) ?? []
+        // A damaged row is skipped, not trusted.
+        return rows.compactMap { Data.fromDatabaseValue($0["job"] as DatabaseValue) }.compactMap { try? JSONDecoder().decode(DownloadJob.self, from: $0) }
+    }
+
+    public func saveDownloadJob(_ job: DownloadJob) throws {
+        let data = try JSONEncoder().encode(job)
+        try write("download \(job.id)") { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO download (id, job) VALUES (?, ?)", arguments: [Int64(clamping: job.id), data])
+        }
+    }
+
+    public func removeDownloadJob(_ id: UInt64) throws {
+        try write("the removal of download \(id)") { db in
+            try db.execute(sql: "DELETE FROM download WHERE id = ?", arguments: [Int64(clamping: id)])
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import AlmanacBus
+import AlmanacCore
+import AlmanacViews
+import DBus
+
+/// Draws the progress of a few downloads: on a terminal, one bar per job redrawn in place;
+/// otherwise a line whenever a job changes state or passes another tenth; with `--json`, an
+/// object per update.
+struct DownloadDisplay {
+    let rendering: Rendering
+    let order: [ObjectPath]
+    private var meters: [ObjectPath: RateMeter] = [:]
+    private var drawn = 0
+    private var lastReported: [ObjectPath: String] = [:]
+
+    init(rendering: Rendering, order: [ObjectPath]) {
+        self.rendering = rendering
+        self.order = order
+    }
+
+    func allFinished(_ jobs: [ObjectPath: [String: Value]]) -> Bool {
+        order.allSatisfy { DownloadsCodec.decode(path: $0, jobs[$0] ?? [:])?.state.isFinished ?? true }
+    }
+
+    mutating func show(_ jobs: [ObjectPath: [String: Value]]) {
+        var views: [(ObjectPath, DownloadProgressViewData)] = []
+        for path in order {
+            guard let job = DownloadsCodec.decode(path: path, jobs[path] ?? [:]) else { continue }
+            meters[path, default: RateMeter()].add(job.received)
+            views.append((path, DownloadProgressViewData(job: job, bytesPerSecond: meters[path]?.bytesPerSecond)))
+        }
+        if rendering.json || rendering.template != nil || !rendering.terminal.isTTY {
+            for (path, view) in views {
+                // A line when the state changes or another tenth is done (not per packet).
+                let step = view.state + "/" + String((view.fraction.map { Int($0 * 10) }) ?? -1)
+                guard lastReported[path] != step else { continue }
+                lastReported[path] = step
+                rendering.terminal.line(rendering.json ? Rendering.json(view) : rendering.downloadLine(view))
+            }
+            return
+        }
+        var text = drawn > 0 ? "\u{1B}[\(drawn)A" : ""
+        for (_, view) in views { text += "\r\u{1B}[K" + rendering.downloadBar(view) + "\n" }
+        Terminal.write(1, text)
+        drawn = views.count
+    }
+
+    mutating func finish(_ jobs: [ObjectPath: [String: Value]]) {
+        guard rendering.terminal.isTTY, !rendering.json, rendering.template == nil else { return }
+        for path in order {
+            guard let job = DownloadsCodec.decode(path: path, jobs[path] ?? [:]) else { continue }
+            switch job.state {
+            case .completed: rendering.terminal.line("Saved \(job.file)")
+            case .failed: Terminal.error("\(job.episodeID): \(job.error)")
+            case .cancelled: Terminal.error("\(job.episodeID): cancelled")
+            default: break
+            }
+        }
+    }
+}

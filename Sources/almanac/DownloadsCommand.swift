@@ -1,0 +1,54 @@
+import AlmanacBus
+import AlmanacCore
+import AlmanacViews
+import ArgumentParser
+import DBus
+
+/// `almanac downloads [list] | cancel JOB…`: the daemon's download jobs.
+struct DownloadsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "downloads",
+        abstract: "Lists download jobs (running, queued, and finished in the last few minutes) or cancels them.",
+        subcommands: [List.self, Cancel.self],
+        defaultSubcommand: List.self
+    )
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "Lists download jobs: number, state, progress, episode.")
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withClient(common) { client in
+                let jobs = try await client.downloadJobs()
+                let rendering = common.rendering()
+                if jobs.isEmpty, !common.json, common.format == nil {
+                    rendering.terminal.line("No downloads. Start one with `almanac episode download ID`.")
+                }
+                for job in jobs {
+                    let view = DownloadProgressViewData(job: job, bytesPerSecond: nil)
+                    rendering.terminal.line(common.json ? Rendering.json(view) : rendering.downloadLine(view))
+                }
+            }
+        }
+    }
+
+    struct Cancel: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "cancel", abstract: "Cancels downloads, named by job number or episode id.")
+        @ArgumentParser.Argument(help: "Job numbers (as `almanac downloads` shows them) or episode ids.") var jobs: [String]
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withClient(common) { client in
+                let known = try await client.downloadJobs()
+                for given in jobs {
+                    let matches = known.filter { String($0.id) == given || ($0.episodeID == given && !$0.state.isFinished) }
+                    guard let job = matches.max(by: { $0.id < $1.id }) else {
+                        Terminal.error("there is no download '\(given)'; `almanac downloads` lists them.")
+                        throw Exit.refused
+                    }
+                    try await client.cancelDownload(BusContract.downloadPath(job.id))
+                }
+            }
+        }
+    }
+}

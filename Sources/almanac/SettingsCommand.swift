@@ -1,0 +1,108 @@
+import AlmanacBus
+import AlmanacCore
+import ArgumentParser
+import DBus
+
+/// `almanac settings [list] | get NAME | set NAME VALUE`: the daemon's settings, kept across restarts.
+struct SettingsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "settings",
+        abstract: "Shows or changes settings: notify, delete-when-played, played-at, units.",
+        discussion: """
+            notify on|off               desktop notifications when a refresh finds new episodes (off)
+            delete-when-played on|off   delete an episode's download when it is marked played (off)
+            played-at 95%               how far a media player must get for an episode to count as played
+            units metric|imperial       weather units
+            """,
+        subcommands: [List.self, Get.self, Set.self],
+        defaultSubcommand: List.self
+    )
+
+    static let names = ["notify", "delete-when-played", "played-at", "units"]
+
+    /// Every setting as (name, value) in display form.
+    static func current(_ client: AlmanacClient) async throws -> [(String, String)] {
+        let podcasts = try await client.podcastSettings()
+        let weather = WeatherCodec.decodeState(try await client.state(of: .weather).state)
+        return [
+            ("notify", podcasts.notify ? "on" : "off"),
+            ("delete-when-played", podcasts.deleteWhenPlayed ? "on" : "off"),
+            ("played-at", "\(Int((podcasts.playedAt * 100).rounded()))%"),
+            ("units", weather.units.rawValue),
+        ]
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "Lists every setting.")
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await withClient(common) { client in
+                let settings = try await SettingsCommand.current(client)
+                if common.json {
+                    Terminal().line(Rendering.json(Dictionary(uniqueKeysWithValues: settings)))
+                } else {
+                    for (name, value) in settings { Terminal().line("\(name) \(value)") }
+                }
+            }
+        }
+    }
+
+    struct Get: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "get", abstract: "Prints one setting's value.")
+        @ArgumentParser.Argument(help: ArgumentHelp("notify, delete-when-played, played-at or units.", valueName: "name")) var name: String
+        @OptionGroup var common: CommonOptions
+
+        func validate() throws {
+            guard SettingsCommand.names.contains(name) else { throw ValidationError("There is no setting '\(name)'; there are: \(SettingsCommand.names.joined(separator: ", ")).") }
+        }
+
+        func run() async throws {
+            try await withClient(common) { client in
+                if let value = try await SettingsCommand.current(client).first(where: { $0.0 == name })?.1 { Terminal().line(value) }
+            }
+        }
+    }
+
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "set", abstract: "Changes one setting.")
+        @ArgumentParser.Argument(help: ArgumentHelp("notify, delete-when-played, played-at or units.", valueName: "name")) var name: String
+        @ArgumentParser.Argument(help: ArgumentHelp("on|off, a percentage (50%–100%), or metric|imperial.", valueName: "value")) var value: String
+        @OptionGroup var common: CommonOptions
+
+        func validate() throws {
+            _ = try change()
+        }
+
+        /// The document and the `Submit` that makes the change.
+        func change() throws -> (DocumentName, [String: Value]) {
+            func flag() throws -> Bool {
+                switch value.lowercased() {
+                case "on", "yes", "true", "1": return true
+                case "off", "no", "false", "0": return false
+                default: throw ValidationError("'\(name)' is on or off, not '\(value)'.")
+                }
+            }
+            switch name {
+            case "notify": return (.podcasts, ["notify": .boolean(try flag())])
+            case "delete-when-played": return (.podcasts, ["deleteWhenPlayed": .boolean(try flag())])
+            case "played-at":
+                let text = value.hasSuffix("%") ? String(value.dropLast()) : value
+                guard let number = Double(text), number.isFinite else { throw ValidationError("'played-at' is a percentage such as 95%, not '\(value)'.") }
+                let fraction = value.hasSuffix("%") || number > 1 ? number / 100 : number
+                guard PodcastSettings.playedAtRange.contains(fraction) else { throw ValidationError("'played-at' goes from 50% to 100%, not '\(value)'.") }
+                return (.podcasts, ["playedAt": .double(fraction)])
+            case "units":
+                guard let units = Units(rawValue: value.lowercased()) else { throw ValidationError("'units' is metric or imperial, not '\(value)'.") }
+                return (.weather, ["units": .string(units.rawValue)])
+            default:
+                throw ValidationError("There is no setting '\(name)'; there are: \(SettingsCommand.names.joined(separator: ", ")).")
+            }
+        }
+
+        func run() async throws {
+            let (document, values) = try change()
+            try await withClient(common) { client in _ = try await client.submit(document, values) }
+        }
+    }
+}
