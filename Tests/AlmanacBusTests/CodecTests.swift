@@ -54,7 +54,11 @@ import Testing
 
     @Test func podcastSubmissionsNeedAnEpisodeAndTakeAnyNumber() throws {
         let submission = try PodcastsCodec.submission(["episode": .string("e1"), "position": .uint32(30), "played": .boolean(false)])
-        #expect(submission == PlayStateSubmission(episodeID: "e1", played: false, position: 30))
+        #expect(submission == .playState(PlayStateSubmission(episodeID: "e1", played: false, position: 30)))
+        #expect(try PodcastsCodec.submission(["notify": .boolean(true), "playedAt": .double(0.9)]) == .settings(SettingsSubmission(notify: true, playedAt: 0.9)))
+        // Settings and play state do not mix, and settings keep their types.
+        #expect(throws: BusError.self) { _ = try PodcastsCodec.submission(["notify": .boolean(true), "episode": .string("e1")]) }
+        #expect(throws: BusError.self) { _ = try PodcastsCodec.submission(["notify": .string("on")]) }
         #expect(throws: BusError.self) { _ = try PodcastsCodec.submission(["played": .boolean(true)]) }
         #expect(throws: BusError.self) { _ = try PodcastsCodec.submission(["episode": .string("e1"), "position": .double(.infinity)]) }
         #expect(throws: BusError.self) { _ = try PodcastsCodec.submission(["episode": .string("e1"), "played": .string("yes")]) }

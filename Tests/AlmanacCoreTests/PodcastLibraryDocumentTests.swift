@@ -21,6 +21,15 @@ final class RefusingPodcastArchive: PodcastArchive, Sendable {
         try refuseIfAsked()
         try inner.savePlayState(episode)
     }
+    func saveFile(_ file: String?, of episodeID: String) throws {
+        try refuseIfAsked()
+        try inner.saveFile(file, of: episodeID)
+    }
+    func episode(audioURL url: String?, file: String?) -> Episode? { inner.episode(audioURL: url, file: file) }
+    func saveSettings(_ settings: PodcastSettings) throws {
+        try refuseIfAsked()
+        try inner.saveSettings(settings)
+    }
     func episodeIDs(of podcastID: String) -> Set<String> { inner.episodeIDs(of: podcastID) }
     func episode(_ id: String) -> Episode? { inner.episode(id) }
     func page(_ query: EpisodeQuery) throws -> EpisodePage { try inner.page(query) }

@@ -11,12 +11,19 @@ standard output.
 /big/<MiB>         -> that many MiB of body, without a Content-Length
 /bomb              -> 64 MiB of zeros, gzipped to about 64 KiB (Content-Encoding: gzip)
 /redirect-to-file  -> 302 to file:///etc/passwd
+/audio/<name>?size=N[&rate=B][&cut=K][&cutalways=1][&type=T][&disposition=D]
+                   -> N bytes of audio (byte i is i % 251), honouring Range and If-Range
+                      (ETag "<name>-<N>"); rate: bytes per second; cut: a request without
+                      Range sends only K bytes and hangs up (cutalways: every request does)
+/audio-redirect/<name>?… -> 302 to /audio/<name>?…
+/requests          -> one line per /audio request so far: "<path> <Range header or ->"
 """
 import gzip
 import hashlib
 import os
 import sys
 import time
+import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 FEEDS = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "feeds")
@@ -36,8 +43,55 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def audio(self, name, query):
+        size = int(query.get("size", ["100000"])[0])
+        rate = int(query.get("rate", ["0"])[0])
+        cut = int(query.get("cut", ["-1"])[0])
+        cut_always = query.get("cutalways", ["0"])[0] == "1"
+        body = bytes(i % 251 for i in range(size))
+        etag = '"%s-%d"' % (name, size)
+        headers = {"Content-Type": query.get("type", ["audio/mpeg"])[0], "ETag": etag, "Accept-Ranges": "bytes"}
+        if "disposition" in query:
+            headers["Content-Disposition"] = query["disposition"][0]
+        wanted = self.headers.get("Range")
+        REQUESTS.append("%s %s" % (self.path.split("?")[0], wanted or "-"))
+        start = 0
+        if wanted and wanted.startswith("bytes=") and wanted.endswith("-") and self.headers.get("If-Range", etag) == etag:
+            start = int(wanted[6:-1])
+            if start >= size:
+                return self.reply(416, b"", {"Content-Range": "bytes */%d" % size})
+            status = 206
+            headers["Content-Range"] = "bytes %d-%d/%d" % (start, size - 1, size)
+        else:
+            status = 200
+        part = body[start:]
+        self.send_response(status)
+        for key, value in headers.items():
+            self.send_header(key, value)
+        self.send_header("Content-Length", str(len(part)))
+        self.end_headers()
+        if cut >= 0 and (cut_always or not wanted):
+            part = part[:cut]
+            self.close_connection = True
+        try:
+            chunk = 16384
+            for offset in range(0, len(part), chunk):
+                self.wfile.write(part[offset:offset + chunk])
+                self.wfile.flush()
+                if rate > 0:
+                    time.sleep(chunk / rate)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+
     def do_GET(self):
         parts = self.path.split("?")[0].strip("/").split("/")
+        query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
+        if len(parts) == 2 and parts[0] == "audio":
+            return self.audio(parts[1], query)
+        if len(parts) == 2 and parts[0] == "audio-redirect":
+            return self.reply(302, b"", {"Location": "/audio/" + parts[1] + ("?" + urllib.parse.urlsplit(self.path).query if "?" in self.path else "")})
+        if parts == ["requests"]:
+            return self.reply(200, "".join(line + "\n" for line in REQUESTS).encode(), {"Content-Type": "text/plain"})
         if parts == ["bomb"]:
             return self.reply(200, BOMB, {"Content-Encoding": "gzip", "Content-Type": "application/rss+xml"})
         if parts == ["redirect-to-file"]:
@@ -89,6 +143,7 @@ class Handler(BaseHTTPRequestHandler):
         self.reply(404, b"not here")
 
 
+REQUESTS = []
 BOMB = gzip.compress(b"\0" * (64 * 1024 * 1024))
 server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 server.daemon_threads = True

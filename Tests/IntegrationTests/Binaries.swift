@@ -26,8 +26,9 @@ final class RunningDaemon: @unchecked Sendable {
 
     private static func launch(_ bus: PrivateBus, _ arguments: [String]) throws -> ChildProcess {
         let state = bus.directory.appendingPathComponent("state").path
+        let data = bus.directory.appendingPathComponent("data").path
         return try ChildProcess(URL(fileURLWithPath: Binaries.almanacd),
-                                ["--address", bus.address, "--state-dir", state] + arguments, captureErrors: true)
+                                ["--address", bus.address, "--state-dir", state, "--data-dir", data] + arguments, captureErrors: true)
     }
 
     func waitForName(timeout: Duration = .seconds(10)) async throws {

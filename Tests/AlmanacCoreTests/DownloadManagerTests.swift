@@ -1,0 +1,212 @@
+import AlmanacCore
+import Foundation
+import Synchronization
+import Testing
+
+/// A downloader the test drives: each download waits until the test finishes or fails it
+/// (a fake of our own protocol).
+final class ScriptedDownloader: EpisodeDownloading, Sendable {
+    struct Running: Sendable {
+        let job: DownloadJob
+        let progress: @Sendable (DownloadProgress) -> Void
+        let continuation: CheckedContinuation<String, any Error>
+    }
+
+    let running = Mutex<[String: Running]>([:])
+    let discarded = Mutex<[String]>([])
+    let deleted = Mutex<[String]>([])
+
+    func download(_ job: DownloadJob, progress: @escaping @Sendable (DownloadProgress) -> Void) async throws -> String {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                running.withLock { $0[job.episodeID] = Running(job: job, progress: progress, continuation: continuation) }
+            }
+        } onCancel: {
+            running.withLock { $0.removeValue(forKey: job.episodeID) }?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    func discard(_ job: DownloadJob) { discarded.withLock { $0.append(job.episodeID) } }
+    func delete(file: String) throws { deleted.withLock { $0.append(file) } }
+    func exists(file: String) -> Bool { !deleted.withLock { $0.contains(file) } }
+
+    var episodesRunning: Set<String> { Set(running.withLock { $0.keys }) }
+
+    func progress(_ episodeID: String, _ received: UInt64, of total: UInt64) {
+        running.withLock { $0[episodeID] }?.progress(DownloadProgress(received: received, total: total, validator: "\"v1\""))
+    }
+
+    func finish(_ episodeID: String) {
+        let run = running.withLock { $0.removeValue(forKey: episodeID) }
+        run?.continuation.resume(returning: run!.job.folder + "/" + run!.job.name + ".mp3")
+    }
+
+    func fail(_ episodeID: String, _ message: String) {
+        running.withLock { $0.removeValue(forKey: episodeID) }?.continuation.resume(throwing: SubmissionError(message))
+    }
+}
+
+/// A download archive in memory (a fake of our own protocol).
+final class MemoryDownloadArchive: DownloadArchive, Sendable {
+    let jobs = Mutex<[UInt64: DownloadJob]>([:])
+    func downloadJobs() -> [DownloadJob] { jobs.withLock { $0.values.sorted { $0.id < $1.id } } }
+    func saveDownloadJob(_ job: DownloadJob) throws { jobs.withLock { $0[job.id] = job } }
+    func removeDownloadJob(_ id: UInt64) throws { jobs.withLock { _ = $0.removeValue(forKey: id) } }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct DownloadManagerTests {
+    let podcasts = PodcastsDocument()
+    let downloader = ScriptedDownloader()
+
+    init() throws {
+        let podcast = Podcast(id: "p", title: "A Show / With Slashes", author: "", feedURL: "https://example.com/feed")
+        let episodes = (1...30).map { n in
+            Episode(id: "e\(n)", podcastID: "p", title: "Episode \(n)", published: Date(timeIntervalSince1970: Double(n) * 1000), duration: 600,
+                    audioURL: n == 30 ? "file:///etc/passwd" : "https://example.com/\(n).mp3")
+        }
+        try podcasts.subscribe(podcast, episodes: episodes)
+    }
+
+    func manager(_ limits: DownloadLimits = DownloadLimits(concurrent: 2, queued: 5, perClient: 3, linger: 3600), archive: MemoryDownloadArchive? = nil) -> DownloadManager {
+        let manager = DownloadManager(podcasts: podcasts, downloader: downloader, root: "/downloads", archive: archive, limits: limits)
+        manager.start()
+        return manager
+    }
+
+    func eventually(_ condition: () -> Bool) async {
+        for _ in 0..<1_000 where !condition() { try? await Task.sleep(for: .milliseconds(5)) }
+    }
+
+    func states(_ manager: DownloadManager) -> [String: DownloadState] {
+        Dictionary(uniqueKeysWithValues: manager.document.snapshot.state.values.map { ($0.episodeID, $0.state) })
+    }
+
+    @Test func aFewRunAtOnceAndTheRestWaitInOrder() async throws {
+        let manager = manager()
+        for n in 1...3 { _ = try manager.download("e\(n)", for: ":1.\(n)") }
+        await eventually { downloader.episodesRunning == ["e1", "e2"] }
+        #expect(states(manager) == ["e1": .downloading, "e2": .downloading, "e3": .queued])
+        let job = try #require(manager.document.snapshot.state.values.first { $0.episodeID == "e1" })
+        #expect(job.folder == "/downloads/A Show - With Slashes" && job.name == "Episode 1")
+        downloader.finish("e1")
+        await eventually { downloader.episodesRunning == ["e2", "e3"] }
+        #expect(states(manager)["e1"] == .completed)
+        #expect(podcasts.episode("e1")?.file == "/downloads/A Show - With Slashes/Episode 1.mp3")
+        manager.stop()
+    }
+
+    @Test func theSameEpisodeTwiceIsOneJobAndADownloadedOneIsDoneAtOnce() async throws {
+        let manager = manager()
+        let first = try manager.download("e1", for: ":1.1")
+        #expect(try manager.download("e1", for: ":1.2").id == first.id)
+        await eventually { downloader.episodesRunning == ["e1"] }
+        downloader.finish("e1")
+        await eventually { states(manager)["e1"] == .completed }
+        let again = try manager.download("e1", for: ":1.3")
+        #expect(again.id != first.id && again.state == .completed && again.file.hasSuffix("Episode 1.mp3"))
+        manager.stop()
+    }
+
+    @Test func eachClientAndTheQueueHaveLimits() async throws {
+        let manager = manager()
+        for n in 1...3 { _ = try manager.download("e\(n)", for: ":1.1") }
+        #expect(throws: DownloadRefusal.self) { _ = try manager.download("e4", for: ":1.1") }
+        _ = try manager.download("e4", for: ":1.2")
+        _ = try manager.download("e5", for: ":1.2")
+        // Five unfinished in all: the sixth is refused whoever asks.
+        #expect(throws: DownloadRefusal.self) { _ = try manager.download("e6", for: ":1.3") }
+        #expect(manager.document.snapshot.state.count == 5)
+        manager.stop()
+    }
+
+    @Test func onlyTheOwnerCancelsUntilItLeaves() async throws {
+        let manager = manager()
+        let job = try manager.download("e1", for: ":1.1")
+        await eventually { downloader.episodesRunning == ["e1"] }
+        #expect(throws: DownloadRefusal.notOwner("Download \(job.id) belongs to :1.1; only that client may cancel it while it is connected.")) {
+            try manager.cancel(job.id, by: ":1.2")
+        }
+        manager.ownerLeft(":1.1")
+        try manager.cancel(job.id, by: ":1.2")
+        #expect(states(manager)["e1"] == .cancelled)
+        await eventually { downloader.episodesRunning.isEmpty }
+        #expect(downloader.discarded.withLock { $0 } == ["e1"])
+        #expect(throws: DownloadRefusal.self) { try manager.cancel(999, by: ":1.2") }
+    }
+
+    @Test func episodesWithoutWebAudioAreRefused() throws {
+        let manager = manager()
+        #expect(throws: SubmissionError.self) { _ = try manager.download("e30", for: ":1.1") }
+        #expect(throws: SubmissionError.self) { _ = try manager.download("nope", for: ":1.1") }
+        #expect(manager.document.snapshot.state.isEmpty)
+    }
+
+    @Test func progressIsAnnouncedAtTheGivenRateNotPerPacket() async throws {
+        let manager = manager(DownloadLimits(progressInterval: 3600))
+        let updates = Atomic<Int>(0)
+        manager.document.addView(key: ViewKey("test")) { event in
+            if case .changed(_, .updated(let job), _) = event, job.state == .downloading { updates.add(1, ordering: .relaxed) }
+        }
+        _ = try manager.download("e1", for: ":1.1")
+        await eventually { downloader.episodesRunning == ["e1"] }
+        for received in stride(from: UInt64(0), through: 100_000, by: 1_000) { downloader.progress("e1", received, of: 100_000) }
+        // The start, and the first progress (which also brings the total and validator).
+        #expect(updates.load(ordering: .relaxed) <= 3)
+        manager.stop()
+    }
+
+    @Test func finishedJobsGoAfterAWhileAndFailuresSayWhy() async throws {
+        let manager = manager(DownloadLimits(linger: 0.05))
+        _ = try manager.download("e1", for: ":1.1")
+        await eventually { downloader.episodesRunning == ["e1"] }
+        let removed = Mutex<DownloadJob?>(nil)
+        manager.document.addView(key: ViewKey("test")) { event in
+            if case .changed(_, .removed(let job), _) = event { removed.withLock { $0 = job } }
+        }
+        downloader.fail("e1", "HTTP 404")
+        await eventually { removed.withLock { $0 } != nil }
+        let job = try #require(removed.withLock { $0 })
+        #expect(job.state == .failed && job.error == "HTTP 404")
+        #expect(manager.document.snapshot.state.isEmpty)
+    }
+
+    @Test func unfinishedJobsResumeAfterARestartAndFinishedOnesAreForgotten() async throws {
+        let archive = MemoryDownloadArchive()
+        let before = manager(archive: archive)
+        _ = try before.download("e1", for: ":1.1")
+        _ = try before.download("e2", for: ":1.1")
+        await eventually { downloader.episodesRunning == ["e1", "e2"] }
+        downloader.progress("e1", 500, of: 1000)
+        downloader.finish("e2")
+        await eventually { archive.downloadJobs().contains { $0.episodeID == "e2" && $0.state == .completed } }
+        before.stop()
+        await eventually { downloader.episodesRunning.isEmpty }
+
+        let after = manager(archive: archive)
+        await eventually { downloader.episodesRunning == ["e1"] }
+        let resumed = try #require(after.document.snapshot.state.values.first)
+        #expect(after.document.snapshot.state.count == 1)
+        #expect(resumed.episodeID == "e1" && resumed.owner == "" && resumed.validator == "\"v1\"")
+        // New jobs are numbered after the old ones.
+        #expect(try after.download("e3", for: ":1.1").id > resumed.id)
+        after.stop()
+    }
+
+    @Test func playedFilesAreDeletedOnlyWhenTheUserAskedFor() async throws {
+        let manager = manager()
+        _ = try manager.download("e1", for: ":1.1")
+        await eventually { downloader.episodesRunning == ["e1"] }
+        downloader.finish("e1")
+        await eventually { podcasts.episode("e1")?.file != nil }
+        try podcasts.submit(PlayStateSubmission(episodeID: "e1", played: true), from: nil)
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(podcasts.episode("e1")?.file != nil)
+        try podcasts.submit(SettingsSubmission(deleteWhenPlayed: true), from: nil)
+        try podcasts.submit(PlayStateSubmission(episodeID: "e1", played: false), from: nil)
+        try podcasts.submit(PlayStateSubmission(episodeID: "e1", played: true), from: nil)
+        await eventually { podcasts.episode("e1")?.file == nil }
+        #expect(podcasts.episode("e1")?.file == nil)
+        #expect(downloader.deleted.withLock { $0 } == ["/downloads/A Show - With Slashes/Episode 1.mp3"])
+        manager.stop()
+    }
+}

@@ -1,0 +1,226 @@
+import DBus
+import DBusTestSupport
+import Foundation
+import Testing
+
+/// Episode downloads with `--provider real` against a local HTTP server that serves audio
+/// with ranges, throttling and broken transfers: safe names, resume (within a download and
+/// across a `kill -9` of the daemon), cancel, ownership, limits, delete-when-played.
+@Suite(.timeLimit(.minutes(2))) struct DownloadTests {
+    static let service = try! BusName("org.almanac.Almanac1")
+    static let podcastsPath = try! ObjectPath("/org/almanac/Almanac1/podcasts")
+    static let podcasts1 = try! InterfaceName("org.almanac.Podcasts1")
+    static let download1 = try! InterfaceName("org.almanac.Download1")
+
+    let folder: URL
+    let server: FixtureServer
+    let bus: PrivateBus
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("almanac-audio-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        server = try FixtureServer(script: CLITests.repository + "/Tests/Fixtures/feed_server.py", arguments: [folder.path])
+        bus = try PrivateBus()
+    }
+
+    var base: String { server.baseURL.absoluteString }
+    var data: URL { bus.directory.appendingPathComponent("data") }
+
+    /// Serves a feed whose items have these titles and enclosure paths (below the server).
+    func publish(_ items: [(title: String, enclosure: String)], title: String = "The Download Show") throws {
+        let body = items.enumerated().map { index, item in
+            let url = (base + item.enclosure).replacingOccurrences(of: "&", with: "&amp;")
+            let title = item.title.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            return "<item><title>\(title)</title><guid>ep-\(index)</guid><pubDate>Sun, \(String(format: "%02d", 1 + index % 28)) Nov 2026 06:00:00 GMT</pubDate><enclosure url=\"\(url)\" type=\"audio/mpeg\" length=\"1\"/></item>"
+        }.joined(separator: "\n")
+        let feed = "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>\(title)</title>\n\(body)\n</channel></rss>"
+        try feed.write(to: folder.appendingPathComponent("show.xml"), atomically: true, encoding: .utf8)
+    }
+
+    /// Subscribes and returns the episode ids by title.
+    func subscribe() async throws -> (podcast: String, episodes: [String: String]) {
+        let subscribed = try await almanac(["podcasts", "subscribe", base + "/feeds/show.xml"], bus: bus)
+        try #require(subscribed.status == 0, "\(subscribed.errorOutput)")
+        let podcast = String(subscribed.output.split(separator: " ")[0])
+        let listed = try await almanac(["episodes", podcast, "--all", "--limit", "500", "--format", "{{id}}|{{title}}"], bus: bus)
+        var episodes: [String: String] = [:]
+        for line in listed.output.split(separator: "\n") {
+            let parts = line.split(separator: "|", maxSplits: 1).map(String.init)
+            if parts.count == 2 { episodes[parts[1]] = parts[0] }
+        }
+        return (podcast, episodes)
+    }
+
+    /// The audio requests the server saw: "<path> <Range or ->".
+    func requests() throws -> [String] {
+        try String(contentsOf: URL(string: base + "/requests")!, encoding: .utf8).split(separator: "\n").map(String.init)
+    }
+
+    /// Every file below the download folder, relative to it.
+    func files() -> [String] {
+        let enumerator = FileManager.default.enumerator(atPath: data.path)
+        var found: [String] = []
+        while let path = enumerator?.nextObject() as? String {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: data.appendingPathComponent(path).path, isDirectory: &isFolder), !isFolder.boolValue { found.append(path) }
+        }
+        return found.sorted()
+    }
+
+    static func audio(_ size: Int) -> Data { Data((0..<size).map { UInt8($0 % 251) }) }
+
+    func jobs() async throws -> [[String: String]] {
+        let listed = try await almanac(["downloads", "--json"], bus: bus)
+        return listed.output.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }.map { $0.mapValues { "\($0)" } }
+    }
+
+    func waitForJob(_ what: String = "", until condition: ([String: String]) -> Bool) async throws -> [String: String] {
+        for _ in 0..<500 {
+            if let job = try await jobs().first(where: condition) { return job }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw PrivateBusError(message: "no download job became \(what): \(try await jobs())")
+    }
+
+    @Test func downloadsResumeBrokenTransfersIntoSafeNamesOnly() async throws {
+        try publish([
+            // Breaks off after 100,000 of 300,000 bytes: resumed with a Range request.
+            ("../../etc/passwd", "/audio/a.mp3?size=300000&cut=100000"),
+            // A redirect, a hostile Content-Disposition, a DOS device name as title.
+            ("CON", "/audio-redirect/b?size=50000&disposition=attachment;%20filename=%22../../.bashrc%22"),
+            (".hidden\u{202E}3pm.exe", "/audio/c?size=1000&type=audio/ogg"),
+        ])
+        let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600"])
+        let (_, episodes) = try await subscribe()
+        let ids = ["../../etc/passwd", "CON", ".hidden\u{202E}3pm.exe"].compactMap { episodes[$0] }
+        try #require(ids.count == 3, "\(episodes)")
+
+        let result = try await almanac(["episode", "download"] + ids, bus: bus)
+        #expect(result.status == 0, "\(result.output) \(result.errorOutput)")
+        #expect(result.output.components(separatedBy: "completed").count == 4, "\(result.output)")
+
+        // Every file inside the podcast's folder, named from the title alone, nothing hidden left behind.
+        #expect(files() == ["The Download Show/_CON.mp3", "The Download Show/etc-passwd.mp3", "The Download Show/hidden3pm.exe.ogg"], "\(files())")
+        #expect(try Data(contentsOf: data.appendingPathComponent("The Download Show/etc-passwd.mp3")) == Self.audio(300_000))
+        #expect(try Data(contentsOf: data.appendingPathComponent("The Download Show/_CON.mp3")) == Self.audio(50_000))
+        let seen = try requests()
+        #expect(seen.contains("/audio/a.mp3 -") && seen.contains("/audio/a.mp3 bytes=100000-"), "\(seen)")
+
+        // The library knows where the files are.
+        let downloaded = try await almanac(["episodes", "--downloaded", "--format", "{{id}}"], bus: bus)
+        #expect(Set(downloaded.output.split(separator: "\n").map(String.init)) == Set(ids))
+        // Asked again, an episode already downloaded is a job completed at once.
+        let again = try await almanac(["episode", "download", ids[0], "--json"], bus: bus)
+        #expect(again.status == 0 && again.output.contains("\"state\":\"completed\""), "\(again.output)")
+        #expect(try requests().count == seen.count)
+        _ = daemon
+    }
+
+    @Test func aKilledDaemonResumesWhereItStopped() async throws {
+        try publish([("Long", "/audio/long?size=1500000&rate=300000")])
+        let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600"])
+        let (_, episodes) = try await subscribe()
+        let id = try #require(episodes["Long"])
+        #expect(try await almanac(["episode", "download", id, "--no-wait"], bus: bus).status == 0)
+        _ = try await waitForJob("half way") { $0["state"] == "downloading" && (Double($0["fraction"] ?? "0") ?? 0) > 0.2 }
+        try await daemon.restart()
+        let done = try await waitForJob("completed") { $0["state"] == "completed" }
+        #expect(done["episode"] == id)
+        #expect(try Data(contentsOf: data.appendingPathComponent("The Download Show/Long.mp3")) == Self.audio(1_500_000))
+        let seen = try requests()
+        #expect(seen.filter { $0.hasPrefix("/audio/long bytes=") }.count == 1, "\(seen)")
+        #expect(files() == ["The Download Show/Long.mp3"])
+    }
+
+    @Test func onlyTheOwnerCancelsAndEachClientHasALimit() async throws {
+        try publish((0..<22).map { ("Part \($0)", "/audio/p\($0)?size=2000000&rate=200000") })
+        let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600"])
+        let (_, episodes) = try await subscribe()
+        let owner = try await Connection.connect(to: bus.address)
+        func download(_ title: String, on connection: Connection) async throws -> ObjectPath {
+            try await connection.call(Self.service, path: Self.podcastsPath, interface: Self.podcasts1, method: MemberName("Download"),
+                                      arguments: try #require(episodes[title])).arguments(ObjectPath.self)
+        }
+        let first = try await download("Part 0", on: owner)
+        // Asking twice gives the same job.
+        #expect(try await download("Part 0", on: owner) == first)
+
+        // Another client (gdbus) may not cancel it while its owner is connected.
+        let refused = try Tool.run("gdbus", ["call", "--address", bus.address, "-d", "org.almanac.Almanac1", "-o", first.rawValue,
+                                             "-m", "org.almanac.Download1.Cancel"])
+        #expect(refused.status != 0 && refused.errorOutput.contains("org.freedesktop.DBus.Error.AccessDenied"), "\(refused.errorOutput)")
+
+        // Twenty unfinished downloads per client; the twenty-first is refused, another client's is not.
+        for part in 1..<20 { _ = try await download("Part \(part)", on: owner) }
+        await #expect(throws: BusError.self) { _ = try await download("Part 20", on: owner) }
+        do {
+            _ = try await download("Part 20", on: owner)
+        } catch let error as BusError {
+            #expect(error.name == ErrorName.limitsExceeded, "\(error)")
+        }
+        let other = try Tool.run("gdbus", ["call", "--address", bus.address, "-d", "org.almanac.Almanac1", "-o", Self.podcastsPath.rawValue,
+                                           "-m", "org.almanac.Podcasts1.Download", try #require(episodes["Part 21"])])
+        #expect(other.status == 0, "\(other.errorOutput)")
+
+        // The owner cancels: the job says so and nothing is left on disk.
+        _ = try await owner.call(Self.service, path: first, interface: Self.download1, method: MemberName("Cancel"))
+        let state = try await owner.call(Self.service, path: first, interface: .properties, method: MemberName("Get"),
+                                         arguments: Self.download1.rawValue, "State").arguments(Value.self)
+        #expect(state == .string("cancelled"))
+        let part0 = try #require(episodes["Part 0"])
+        #expect(files().contains { $0.contains(".part") }, "the other downloads are still under way")
+        #expect(!files().contains { $0.contains(part0) || $0.hasSuffix("Part 0.mp3") }, "\(files())")
+
+        // Once the owner has left, anyone may cancel its jobs.
+        let second = try await download("Part 1", on: owner)
+        await owner.close()
+        var cancelled = false
+        for _ in 0..<100 where !cancelled {
+            let attempt = try Tool.run("gdbus", ["call", "--address", bus.address, "-d", "org.almanac.Almanac1", "-o", second.rawValue,
+                                                 "-m", "org.almanac.Download1.Cancel"])
+            cancelled = attempt.status == 0
+            if !cancelled { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(cancelled)
+        _ = daemon
+    }
+
+    @Test func failuresSayWhyAndPlayedFilesGoWhenAskedTo() async throws {
+        try publish([
+            ("Missing", "/audio-missing/x"),
+            ("Short", "/audio/short?size=100000&cut=5000&cutalways=1"),
+            ("Kept", "/audio/kept?size=2000"),
+        ])
+        let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600"])
+        let (_, episodes) = try await subscribe()
+        let missing = try await almanac(["episode", "download", try #require(episodes["Missing"])], bus: bus)
+        #expect(missing.status == 1)
+        #expect(missing.output.contains("HTTP 404"), "\(missing.output)")
+        // A server that never sends what it announced: retried, resumed, then reported.
+        let short = try await almanac(["episode", "download", try #require(episodes["Short"])], bus: bus)
+        #expect(short.status == 1)
+        #expect(short.output.contains("broke off") || short.output.contains("of the 100000 bytes"), "\(short.output)")
+        #expect(try requests().filter { $0.hasPrefix("/audio/short") }.count == 4)
+
+        // Played, with delete-when-played on: the file goes, and the library forgets it.
+        let kept = try #require(episodes["Kept"])
+        #expect(try await almanac(["episode", "download", kept], bus: bus).status == 0)
+        #expect(files().contains("The Download Show/Kept.mp3"))
+        #expect(try await almanac(["settings", "set", "delete-when-played", "on"], bus: bus).status == 0)
+        #expect(try await almanac(["episode", "played", kept], bus: bus).status == 0)
+        var gone = false
+        for _ in 0..<200 where !gone {
+            gone = !files().contains("The Download Show/Kept.mp3")
+            if !gone { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(gone)
+        for _ in 0..<200 {
+            if try await almanac(["episodes", "--downloaded", "--format", "{{id}}"], bus: bus).output.isEmpty { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(try await almanac(["episodes", "--downloaded", "--format", "{{id}}"], bus: bus).output == "")
+        _ = daemon
+    }
+}
