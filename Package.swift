@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "AlmanacBus", dependencies: ["AlmanacCore", "DBus"]),
         .target(name: "AlmanacServices", dependencies: ["AlmanacCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .executableTarget(name: "almanacd", dependencies: [
-            "AlmanacBus", "AlmanacCore", "AlmanacServices",
+            "AlmanacBus", "AlmanacCore", "AlmanacServices", "AlmanacViews",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -47,6 +47,9 @@ struct Almanacd: AsyncParsableCommand {
     @Option(help: "Seconds a finished download stays listed (on the bus and in `almanac downloads`).")
     var downloadLinger: Double = 300
 
+    @Option(help: ArgumentHelp("Seconds new episodes are gathered into one desktop notification.", visibility: .hidden))
+    var notificationGathering: Double = 2
+
     enum LogLevel: String, ExpressibleByArgument, CaseIterable {
         case trace, debug, info, notice, warning, error, critical
         var level: Logger.Level { Logger.Level(rawValue: rawValue) ?? .info }
@@ -70,6 +73,7 @@ struct Almanacd: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...16).contains(downloadsAtOnce) else { throw ValidationError("--downloads-at-once goes from 1 to 16, not \(downloadsAtOnce).") }
+        guard (0...60).contains(notificationGathering) else { throw ValidationError("--notification-gathering goes from 0 to 60 seconds.") }
         guard (0...86_400).contains(downloadLinger) else { throw ValidationError("--download-linger goes from 0 to 86400 seconds, not \(downloadLinger).") }
         for interval in [effectiveWeatherInterval, effectivePodcastInterval] where !(0.1...86_400).contains(interval) {
             throw ValidationError("Refresh intervals go from 0.1 seconds to 86400 (a day), not \(interval).")

@@ -1,6 +1,7 @@
 import AlmanacBus
 import AlmanacCore
 import AlmanacServices
+import AlmanacViews
 import DBus
 import Dispatch
 import Foundation
@@ -74,6 +75,13 @@ struct Daemon {
         )
         try await server.export()
         downloads.start()
+        let notifier = DesktopNotifier(podcasts: podcasts, connection: connection, downloads: downloads,
+                                       gathering: .milliseconds(Int(options.notificationGathering * 1000)),
+                                       wording: { feeds, markup in
+                                           let notice = NewEpisodesNotice(feeds, markup: markup)
+                                           return (notice.summary, notice.body)
+                                       }, log: { log.warning("\($0)") })
+        try await notifier.start()
 
         // The name is taken last: when clients see it, everything is there.
         switch try await connection.requestName(BusContract.serviceName, flags: .doNotQueue) {
@@ -103,6 +111,7 @@ struct Daemon {
 
         let ending = await Self.firstOf(signals: [SIGTERM, SIGINT], orDisconnectionOf: connection)
         polling.cancel()
+        notifier.stop()
         // Transfers stop where they are; their temporary files let the next start resume them.
         downloads.stop()
         switch ending {

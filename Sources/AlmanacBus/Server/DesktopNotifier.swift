@@ -1,0 +1,143 @@
+public import AlmanacCore
+public import DBus
+import Synchronization
+
+/// Desktop notifications of new episodes, when the user turned them on (`notify`): the
+/// changes one refresh brings are gathered into one notification that names each feed and
+/// its count (newsboat's `notify-format` is the model), sent to
+/// `org.freedesktop.Notifications` and replacing the one before. When the server
+/// advertises `actions`, the notification offers "Download", which downloads those episodes.
+public final class DesktopNotifier: Sendable {
+    static let service = try! BusName("org.freedesktop.Notifications")
+    static let path = try! ObjectPath("/org/freedesktop/Notifications")
+    static let interface = try! InterfaceName("org.freedesktop.Notifications")
+    static let viewKey = ViewKey("almanacd:notifications")
+
+    private struct State {
+        /// New episodes not yet announced, by podcast, in the order they came.
+        var pending: [(podcastID: String, episodes: [String])] = []
+        var flushScheduled = false
+        /// The notification to replace next (0: none yet).
+        var lastID: UInt32 = 0
+        /// The unique name of the server that answered, the only one whose signals count.
+        var server: BusName?
+        /// Each shown notification's episodes, for its "Download" action.
+        var actions: [UInt32: [String]] = [:]
+    }
+
+    private let podcasts: PodcastsDocument
+    private let connection: Connection
+    private let downloads: DownloadManager?
+    private let gathering: Duration
+    private let wording: Wording
+    private let log: @Sendable (String) -> Void
+    private let state = Mutex(State())
+    private let listener = Mutex<Task<Void, Never>?>(nil)
+
+    /// The summary and body of a notification: each feed's title and count, and whether the
+    /// server reads body markup.
+    public typealias Wording = @Sendable (_ feeds: [(title: String, count: Int)], _ markup: Bool) -> (summary: String, body: String)
+
+    /// - Parameters:
+    ///   - gathering: how long after the first new episode others are waited for, so that one
+    ///     refresh of many feeds gives one notification.
+    ///   - wording: the words (AlmanacViews' `NewEpisodesNotice`, which this layer does not see).
+    public init(podcasts: PodcastsDocument, connection: Connection, downloads: DownloadManager?,
+                gathering: Duration = .seconds(2), wording: @escaping Wording, log: @escaping @Sendable (String) -> Void) {
+        self.podcasts = podcasts
+        self.connection = connection
+        self.downloads = downloads
+        self.gathering = gathering
+        self.wording = wording
+        self.log = log
+    }
+
+    /// Starts listening for new episodes and for the notification server's answers.
+    public func start() async throws {
+        let signals = try await connection.signals(matching: MatchRule(interface: Self.interface, path: Self.path), bufferLimit: 64)
+        listener.withLock { $0 = Task { [weak self] in
+            for await message in signals { self?.handle(message) }
+        } }
+        podcasts.document.addView(key: Self.viewKey) { [weak self] event in
+            guard let self, case .changed(_, .newEpisodes(let podcastID, let episodes), _) = event,
+                  podcasts.document.snapshot.state.settings.notify else { return }
+            gather(podcastID, episodes.map(\.id))
+        }
+    }
+
+    public func stop() {
+        podcasts.document.removeView(key: Self.viewKey)
+        listener.withLock { $0?.cancel() }
+    }
+
+    private func gather(_ podcastID: String, _ episodes: [String]) {
+        let schedule = state.withLock { state -> Bool in
+            if let index = state.pending.firstIndex(where: { $0.podcastID == podcastID }) {
+                state.pending[index].episodes += episodes
+            } else {
+                state.pending.append((podcastID, episodes))
+            }
+            defer { state.flushScheduled = true }
+            return !state.flushScheduled
+        }
+        guard schedule else { return }
+        Task { [gathering] in
+            try? await Task.sleep(for: gathering)
+            await flush()
+        }
+    }
+
+    private func flush() async {
+        let (pending, replaces) = state.withLock { state in
+            defer { state.pending = []; state.flushScheduled = false }
+            return (state.pending, state.lastID)
+        }
+        guard !pending.isEmpty else { return }
+        let capabilities = (try? await connection.call(Self.service, path: Self.path, interface: Self.interface,
+                                                        method: MemberName("GetCapabilities"), timeout: .seconds(5)).arguments([String].self)) ?? []
+        let titles = podcasts.document.snapshot.state.podcasts
+        let text = wording(pending.map { (titles[$0.podcastID]?.title ?? $0.podcastID, $0.episodes.count) }, capabilities.contains("body-markup"))
+        let offersDownload = capabilities.contains("actions") && downloads != nil
+        let hints: [String: Value] = ["category": .string("transfer"), "urgency": .byte(0)]
+        do {
+            let reply = try await connection.call(
+                Self.service, path: Self.path, interface: Self.interface, method: MemberName("Notify"), timeout: .seconds(5),
+                arguments: "Almanac", replaces, "audio-podcast", text.summary, text.body,
+                offersDownload ? ["download", "Download"] : [String](), hints, Int32(-1)
+            )
+            let (id) = try reply.arguments(UInt32.self)
+            state.withLock { state in
+                state.lastID = id
+                state.server = reply.sender
+                state.actions[id] = pending.flatMap(\.episodes)
+                if state.actions.count > 16, let oldest = state.actions.keys.min() { state.actions[oldest] = nil }
+            }
+        } catch {
+            // No notification server (a session without a desktop): nothing to show it on.
+            log("could not show a notification of new episodes: \(error)")
+        }
+    }
+
+    private func handle(_ message: Message) {
+        guard let member = message.member?.rawValue else { return }
+        switch member {
+        case "ActionInvoked":
+            guard let (id, action) = try? message.arguments(UInt32.self, String.self), action == "download" else { return }
+            let episodes = state.withLock { state -> [String]? in
+                guard state.server == nil || message.sender == state.server else { return nil }
+                return state.actions.removeValue(forKey: id)
+            }
+            for episode in episodes ?? [] {
+                do { _ = try downloads?.download(episode, for: "") } catch { log("could not download \(episode): \(error)") }
+            }
+        case "NotificationClosed":
+            guard let (id, _) = try? message.arguments(UInt32.self, UInt32.self) else { return }
+            state.withLock { state in
+                guard state.server == nil || message.sender == state.server else { return }
+                state.actions[id] = nil
+            }
+        default:
+            return
+        }
+    }
+}
