@@ -82,6 +82,9 @@ struct Daemon {
                                            return (notice.summary, notice.body)
                                        }, log: { log.warning("\($0)") })
         try await notifier.start()
+        let players = MPRISListener(podcasts: podcasts, connection: connection,
+                                    pollInterval: .milliseconds(Int(options.mprisPoll * 1000)), log: { log.warning("\($0)") })
+        try await players.start()
 
         // The name is taken last: when clients see it, everything is there.
         switch try await connection.requestName(BusContract.serviceName, flags: .doNotQueue) {
@@ -112,6 +115,7 @@ struct Daemon {
         let ending = await Self.firstOf(signals: [SIGTERM, SIGINT], orDisconnectionOf: connection)
         polling.cancel()
         notifier.stop()
+        players.stop()
         // Transfers stop where they are; their temporary files let the next start resume them.
         downloads.stop()
         switch ending {

@@ -69,7 +69,6 @@ public final class PagingMediator<Item: Sendable>: Sendable {
                 if refresh { state.items = page.items } else { state.items += page.items }
                 state.nextCursor = page.nextCursor
                 state.loadedOnce = true
-                state.loading = nil
                 state.lastError = nil
                 return state.hasMore
             }
@@ -77,12 +76,14 @@ public final class PagingMediator<Item: Sendable>: Sendable {
         } catch {
             let message = String(describing: error)
             state.withLock { state in
-                state.loading = nil
                 state.lastError = message
             }
             event = .failed(refresh: refresh, message: message)
         }
+        // The slot is freed only after the delegate heard the outcome: otherwise the next load
+        // could start, and its events overtake this one's (a client saw page 2 before page 1).
         delegate?.mediator(self, did: event)
+        state.withLock { $0.loading = nil }
         return true
     }
 }

@@ -1,0 +1,206 @@
+public import AlmanacCore
+public import DBus
+import Synchronization
+
+/// Records what any media player plays, the way gPodder's mpris-listener does: it watches
+/// `org.mpris.MediaPlayer2.*` names come and go, and when a player's `xesam:url` is a known
+/// episode (its enclosure URL, or the `file://` URL of its download) it records the position
+/// when the player pauses, stops, seeks, moves to another track or goes away, and every
+/// `pollInterval` while it plays; an episode played past the `playedAt` setting (95%) is
+/// marked played. Players are untrusted: values of the wrong type are ignored.
+public final class MPRISListener: Sendable {
+    static let prefix = "org.mpris.MediaPlayer2."
+    static let path = try! ObjectPath("/org/mpris/MediaPlayer2")
+    static let playerInterface = try! InterfaceName("org.mpris.MediaPlayer2.Player")
+
+    /// What is known of one player (by its unique name).
+    struct Player: Sendable {
+        var url: String?
+        var episodeID: String?
+        /// Seconds, from `mpris:length`.
+        var length: Double?
+        var status = "Stopped"
+        /// Seconds, as of `positionAt`.
+        var position: Double = 0
+        var positionAt = ContinuousClock.now
+        var lastRecorded: Double?
+
+        /// Where the player is now: its last known position, moved on while it plays.
+        var estimatedPosition: Double {
+            guard status == "Playing" else { return position }
+            let elapsed = positionAt.duration(to: .now)
+            return position + Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        }
+    }
+
+    private let podcasts: PodcastsDocument
+    private let connection: Connection
+    private let pollInterval: Duration
+    private let log: @Sendable (String) -> Void
+    private let players = Mutex<[BusName: Player]>([:])
+    private let tasks = Mutex<[Task<Void, Never>]>([])
+
+    public init(podcasts: PodcastsDocument, connection: Connection, pollInterval: Duration = .seconds(15),
+                log: @escaping @Sendable (String) -> Void) {
+        self.podcasts = podcasts
+        self.connection = connection
+        self.pollInterval = pollInterval
+        self.log = log
+    }
+
+    /// Starts watching players: those on the bus now and those that come.
+    public func start() async throws {
+        let owners = try await connection.nameOwnerChanges()
+        let changes = try await connection.signals(matching: MatchRule(path: Self.path), bufferLimit: 256)
+        let started = [
+            Task { [weak self] in
+                for await change in owners where change.name.rawValue.hasPrefix(Self.prefix) {
+                    guard let self else { return }
+                    if let old = change.oldOwner { self.vanished(old) }
+                    if let new = change.newOwner { await self.appeared(new) }
+                }
+            },
+            Task { [weak self] in
+                for await message in changes {
+                    guard let self else { return }
+                    await self.handle(message)
+                }
+            },
+            Task { [weak self, pollInterval] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: pollInterval)
+                    await self?.poll()
+                }
+            },
+        ]
+        tasks.withLock { $0 = started }
+        let names = (try? await connection.call(.bus, path: ObjectPath("/org/freedesktop/DBus"), interface: .bus,
+                                                method: MemberName("ListNames")).arguments([String].self)) ?? []
+        for name in names where name.hasPrefix(Self.prefix) {
+            guard let bus = try? BusName(name), let owner = try? await connection.nameOwner(of: bus) else { continue }
+            await appeared(owner)
+        }
+    }
+
+    public func stop() {
+        for task in tasks.withLock({ $0 }) { task.cancel() }
+        // What the players were at is kept.
+        for owner in players.withLock({ Array($0.keys) }) { vanished(owner) }
+    }
+
+    // MARK: Events
+
+    private func appeared(_ owner: BusName) async {
+        guard let properties = try? await connection.call(owner, path: Self.path, interface: .properties, method: MemberName("GetAll"),
+                                                          timeout: .seconds(5), arguments: Self.playerInterface.rawValue).arguments([String: Value].self)
+        else { return }
+        var player = Player()
+        apply(properties, to: &player)
+        players.withLock { $0[owner] = player }
+    }
+
+    private func vanished(_ owner: BusName) {
+        guard let player = players.withLock({ $0.removeValue(forKey: owner) }) else { return }
+        record(player, at: player.estimatedPosition)
+    }
+
+    private func handle(_ message: Message) async {
+        guard let sender = message.sender, let member = message.member?.rawValue else { return }
+        switch (message.interface?.rawValue, member) {
+        case ("org.freedesktop.DBus.Properties", "PropertiesChanged"):
+            guard let (interface, changed) = try? message.arguments(String.self, [String: Value].self),
+                  interface == Self.playerInterface.rawValue else { return }
+            guard let before = players.withLock({ $0[sender] }) else { return await appeared(sender) }
+            let status = changed["PlaybackStatus"]?.stringValue
+            // Paused: the player says where. Stopped: many players rewind to 0 first, so the estimate stands.
+            let paused = status == "Paused" ? await position(of: sender) : nil
+            let stopped = before.status == "Playing" && (status == "Paused" || status == "Stopped")
+            let estimate = paused ?? before.estimatedPosition
+            guard let after = update(sender, { apply(changed, to: &$0) }) else { return }
+            if before.url != after.url {
+                // Another track: the one before is recorded where it was left, and the new one starts where the player says.
+                record(before, at: estimate)
+                if after.episodeID != nil, let start = await position(of: sender) {
+                    update(sender) { $0.position = start; $0.positionAt = .now }
+                }
+            } else if stopped {
+                update(sender) { $0.position = estimate; $0.positionAt = .now }
+                record(after, at: estimate)
+            }
+        case ("org.mpris.MediaPlayer2.Player", "Seeked"):
+            guard let (microseconds) = try? message.arguments(Int64.self) else { return }
+            let player = update(sender) { player in
+                player.position = max(0, Double(microseconds) / 1e6)
+                player.positionAt = .now
+            }
+            if let player { record(player, at: player.position) }
+        default:
+            return
+        }
+    }
+
+    private func poll() async {
+        let playing = players.withLock { $0.filter { $0.value.status == "Playing" && $0.value.episodeID != nil }.map(\.key) }
+        for owner in playing {
+            guard let at = await position(of: owner),
+                  let player = update(owner, { $0.position = at; $0.positionAt = .now }) else { continue }
+            record(player, at: at)
+        }
+    }
+
+    // MARK: Helpers
+
+    @discardableResult
+    private func update(_ owner: BusName, _ change: (inout Player) -> Void) -> Player? {
+        players.withLock { players in
+            guard var player = players[owner] else { return nil }
+            change(&player)
+            players[owner] = player
+            return player
+        }
+    }
+
+    /// The player's `Position` in seconds, or `nil` when it does not say.
+    private func position(of owner: BusName) async -> Double? {
+        guard let value = try? await connection.call(owner, path: Self.path, interface: .properties, method: MemberName("Get"), timeout: .seconds(2),
+                                                     arguments: Self.playerInterface.rawValue, "Position").arguments(Value.self),
+              let microseconds = value.unwrapped.integerValue else { return nil }
+        return max(0, Double(microseconds) / 1e6)
+    }
+
+    /// Reads what a player says of itself into `player`; values of the wrong type are ignored.
+    private func apply(_ properties: [String: Value], to player: inout Player) {
+        if let status = properties["PlaybackStatus"]?.stringValue, ["Playing", "Paused", "Stopped"].contains(status) {
+            if player.status == "Playing" { (player.position, player.positionAt) = (player.estimatedPosition, .now) }
+            player.status = status
+        }
+        if let microseconds = properties["Position"]?.unwrapped.integerValue {
+            (player.position, player.positionAt) = (max(0, Double(microseconds) / 1e6), .now)
+        }
+        guard let metadata = properties["Metadata"]?.stringKeyedEntries else { return }
+        let url = metadata["xesam:url"]?.stringValue
+        if url != player.url {
+            player.url = url
+            player.episodeID = url.flatMap { podcasts.episode(playing: $0)?.id }
+            player.lastRecorded = nil
+            (player.position, player.positionAt) = (0, .now)
+        }
+        player.length = metadata["mpris:length"]?.unwrapped.integerValue.map { Double($0) / 1e6 }.flatMap { $0 > 0 ? $0 : nil }
+    }
+
+    /// Keeps where a player was in its episode; past `playedAt` of its length, the episode is played.
+    private func record(_ player: Player, at position: Double) {
+        guard let episodeID = player.episodeID, position.isFinite else { return }
+        let episode = podcasts.episode(episodeID)
+        let length = player.length ?? episode?.duration
+        let playedAt = podcasts.document.snapshot.state.settings.playedAt
+        let played = length.map { $0 > 0 && position >= $0 * playedAt } ?? false
+        let rounded = (min(position, length ?? position) * 10).rounded() / 10
+        guard played && episode?.played == false || abs(rounded - (episode?.position ?? -1)) >= 1 else { return }
+        do {
+            try podcasts.submit(PlayStateSubmission(episodeID: episodeID, played: played ? true : nil, position: rounded), from: nil)
+        } catch {
+            log("could not record the position of \(episodeID) a media player reported: \(error)")
+        }
+    }
+}

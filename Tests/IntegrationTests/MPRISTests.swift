@@ -1,0 +1,106 @@
+import DBus
+import DBusTestSupport
+import Foundation
+import Testing
+
+/// Play state from any media player: a small MPRIS player on the private bus plays the
+/// feed's episodes (by enclosure URL, and by the file:// URL of a download), seeks, pauses,
+/// moves on and quits; the daemon records positions and marks episodes played near the end.
+@Suite(.timeLimit(.minutes(2))) struct MPRISTests {
+    let feed: AudioFeed
+    let bus: PrivateBus
+
+    init() throws {
+        feed = try AudioFeed()
+        bus = try PrivateBus()
+    }
+
+    /// Each episode's (position, played) by title, from `ListEpisodes`.
+    func playState() async throws -> [String: (position: Double, played: Bool)] {
+        let client = try await Connection.connect(to: bus.address)
+        defer { Task { await client.close() } }
+        let reply = try await client.call(BusName("org.almanac.Almanac1"), path: ObjectPath("/org/almanac/Almanac1/podcasts"),
+                                          interface: InterfaceName("org.almanac.Podcasts1"), method: MemberName("ListEpisodes"),
+                                          arguments: "", ["limit": Value.uint32(50)])
+        let (episodes, _) = try reply.arguments([[String: Value]].self, [String: Value].self)
+        var result: [String: (Double, Bool)] = [:]
+        for episode in episodes {
+            guard let title = episode["title"]?.stringValue, case .double(let position)? = episode["position"] else { continue }
+            result[title] = (position, episode["played"] == .boolean(true))
+        }
+        return result
+    }
+
+    func waitFor(_ what: String, _ condition: ([String: (position: Double, played: Bool)]) -> Bool) async throws {
+        var last: [String: (position: Double, played: Bool)] = [:]
+        for _ in 0..<300 {
+            last = try await playState()
+            if condition(last) { return }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        Issue.record("\(what) did not happen: \(last)")
+    }
+
+    @Test func positionsFromAnyPlayerAreRecordedAndTheEndMarksPlayed() async throws {
+        try feed.publish([("Alpha", "/audio/alpha?size=1000"), ("Beta", "/audio/beta?size=1000"), ("Gamma", "/audio/gamma?size=1000")])
+        let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600", "--mpris-poll", "0.2"])
+        let (_, episodes) = try await feed.subscribe(on: bus)
+        let player = try await MPRISPlayer(address: bus.address)
+
+        // Alpha by its enclosure URL: a seek is recorded, a pause is recorded where the player says.
+        try player.play(.string(feed.base + "/audio/alpha?size=1000"), length: .int64(1_000_000_000))
+        try await Task.sleep(for: .milliseconds(100))
+        try player.seek(to: 300)
+        try await waitFor("the seek to 300 s") { $0["Alpha"]?.position == 300 }
+        try player.pause(at: 420)
+        try await waitFor("the pause at 420 s") { $0["Alpha"]?.position == 420 }
+        // Past 95% of its length: played.
+        try player.seek(to: 960)
+        try await waitFor("Alpha played") { $0["Alpha"]?.played == true }
+
+        // Beta from its download, by file:// URL; while it plays, the position is read now and then.
+        #expect(try await almanac(["episode", "download", try #require(episodes["Beta"])], bus: bus).status == 0)
+        let file = bus.directory.appendingPathComponent("data/The Download Show/Beta.mp3").path
+        try player.play(.string(URL(fileURLWithPath: file).absoluteString), length: .int64(2_000_000_000))
+        try await Task.sleep(for: .milliseconds(100))
+        player.advance(to: 75)
+        try await waitFor("the polled position of Beta") { $0["Beta"]?.position == 75 }
+        #expect(try await playState()["Beta"]?.played == false)
+        try player.pause(at: 75)
+
+        // Something the library does not know, and metadata of the wrong types: nothing changes.
+        let before = try await playState()
+        try player.play(.string("https://elsewhere.example/unknown.mp3"), length: .string("long"))
+        try player.seek(to: 10)
+        try player.play(.int32(7), length: .int64(-5))
+        try player.seek(to: 20)
+        try await Task.sleep(for: .milliseconds(300))
+        let after = try await playState()
+        #expect(after.mapValues { "\($0.position) \($0.played)" } == before.mapValues { "\($0.position) \($0.played)" })
+
+        // Gamma, then the player quits while playing: where it got to is kept.
+        try player.play(.string(feed.base + "/audio/gamma?size=1000"), length: .int64(3_000_000_000), at: 100)
+        try await Task.sleep(for: .milliseconds(100))
+        await player.connection.close()
+        try await waitFor("Gamma's position when the player left") { ($0["Gamma"]?.position ?? 0) >= 100 }
+        #expect(!daemon.process.hasExited)
+    }
+
+    @Test func thePlayedAtSettingIsHonoured() async throws {
+        try feed.publish([("Delta", "/audio/delta?size=1000")])
+        let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600"])
+        _ = try await feed.subscribe(on: bus)
+        #expect(try await almanac(["settings", "set", "played-at", "80%"], bus: bus).status == 0)
+        // A player already playing when it is first seen is picked up too.
+        let player = try await MPRISPlayer(address: bus.address, name: "org.mpris.MediaPlayer2.other.instance42")
+        try player.play(.string(feed.base + "/audio/delta?size=1000"), length: .int64(100_000_000))
+        try await Task.sleep(for: .milliseconds(100))
+        try player.seek(to: 70)
+        try await waitFor("Delta at 70 s") { $0["Delta"]?.position == 70 }
+        #expect(try await playState()["Delta"]?.played == false)
+        try player.seek(to: 81)
+        try await waitFor("Delta played") { $0["Delta"]?.played == true }
+        await player.connection.close()
+        _ = daemon
+    }
+}
