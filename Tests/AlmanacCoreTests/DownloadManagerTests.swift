@@ -20,6 +20,8 @@ final class ScriptedDownloader: EpisodeDownloading, Sendable {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 running.withLock { $0[job.episodeID] = Running(job: job, progress: progress, continuation: continuation) }
+                // Cancelled before it was registered: the handler below found nothing to stop.
+                if Task.isCancelled { running.withLock { $0.removeValue(forKey: job.episodeID) }?.continuation.resume(throwing: CancellationError()) }
             }
         } onCancel: {
             running.withLock { $0.removeValue(forKey: job.episodeID) }?.continuation.resume(throwing: CancellationError())
@@ -132,6 +134,19 @@ final class MemoryDownloadArchive: DownloadArchive, Sendable {
         await eventually { downloader.episodesRunning.isEmpty }
         #expect(downloader.discarded.withLock { $0 } == ["e1"])
         #expect(throws: DownloadRefusal.self) { try manager.cancel(999, by: ":1.2") }
+    }
+
+    @Test func unsubscribingStopsThePodcastsDownloads() async throws {
+        let manager = manager()
+        _ = try manager.download("e1", for: ":1.1")
+        _ = try manager.download("e2", for: ":1.1")
+        _ = try manager.download("e3", for: ":1.1")
+        await eventually { downloader.episodesRunning.count == 2 }
+        try podcasts.unsubscribe("p")
+        await eventually { Set(states(manager).values) == [.cancelled] }
+        #expect(Set(states(manager).values) == [.cancelled])
+        await eventually { downloader.episodesRunning.isEmpty }
+        #expect(downloader.episodesRunning.isEmpty)
     }
 
     @Test func episodesWithoutWebAudioAreRefused() throws {

@@ -194,4 +194,40 @@ import Testing
         #expect(try await almanac(["episodes", "--downloaded", "--format", "{{id}}"], bus: bus).output == "")
         _ = daemon
     }
+
+    @Test func othersSeeJobsComeProgressAndGo() async throws {
+        try publish([("Watched", "/audio/watched?size=600000&rate=400000")])
+        let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600",
+                                                                  "--download-linger", "1"])
+        let (_, episodes) = try await subscribe()
+        let monitor = try Tool.Background("dbus-monitor", ["--address", bus.address, "type='signal',path_namespace='/org/almanac/Almanac1'"])
+        try await Task.sleep(for: .milliseconds(300))
+        // A client in another language asks for the download and follows it by its properties.
+        let script = """
+            import dbus, time
+            bus = dbus.bus.BusConnection("\(bus.address)")
+            podcasts = bus.get_object("org.almanac.Almanac1", "/org/almanac/Almanac1/podcasts")
+            path = podcasts.Download("\(try #require(episodes["Watched"]))", dbus_interface="org.almanac.Podcasts1")
+            job = bus.get_object("org.almanac.Almanac1", path)
+            for _ in range(500):
+                state = job.Get("org.almanac.Download1", "State", dbus_interface="org.freedesktop.DBus.Properties")
+                if state in ("completed", "failed", "cancelled"):
+                    break
+                time.sleep(0.02)
+            props = job.GetAll("org.almanac.Download1", dbus_interface="org.freedesktop.DBus.Properties")
+            print(path, props["State"], int(props["Received"]), int(props["Total"]), props["File"].endswith("Watched.mp3"))
+            """
+        let result = try await Tool.runDetached("/usr/bin/python3", ["-c", script])
+        #expect(result.output == "/org/almanac/Almanac1/downloads/1 completed 600000 600000 True\n", "\(result.output) \(result.errorOutput)")
+        // Gone from the bus after it lingered a second.
+        #expect(await monitor.waitFor("InterfacesRemoved", timeout: 10))
+        let seen = monitor.output
+        monitor.stop()
+        #expect(seen.contains("member=InterfacesAdded") && seen.contains("object path \"/org/almanac/Almanac1/downloads/1\""))
+        #expect(seen.contains("string \"org.almanac.Download1\""))
+        // Progress at a steady rate, not per packet: the transfer takes about 1.5 s in 37 chunks.
+        let progress = seen.components(separatedBy: "path=/org/almanac/Almanac1/downloads/1; interface=org.freedesktop.DBus.Properties; member=PropertiesChanged").count - 1
+        #expect(progress >= 3 && progress <= 30, "\(progress) PropertiesChanged")
+        _ = daemon
+    }
 }

@@ -55,8 +55,12 @@ public final class DownloadManager: Sendable {
     /// files of played episodes when the user asked for that).
     public func start() {
         podcasts.document.addView(key: ViewKey("almanacd:downloads")) { [weak self] event in
-            guard let self, case .changed(_, .playState(let episodeID, _, true, _), _) = event else { return }
-            Task { self.deleteIfPlayed(episodeID) }
+            guard let self, case .changed(_, let change, _) = event else { return }
+            switch change {
+            case .playState(let episodeID, _, true, _): Task { self.deleteIfPlayed(episodeID) }
+            case .unsubscribed(let podcastID): Task { self.cancelAll(of: podcastID) }
+            default: break
+            }
         }
         pump()
     }
@@ -141,6 +145,12 @@ public final class DownloadManager: Sendable {
         pump()
     }
 
+    /// A podcast was given up: its unfinished downloads stop (files already downloaded stay).
+    private func cancelAll(of podcastID: String) {
+        let unfinished = document.snapshot.state.values.filter { $0.podcastID == podcastID && !$0.state.isFinished }
+        for job in unfinished { try? cancel(job.id, by: job.owner) }
+    }
+
     /// The client `owner` left the bus: its jobs go on, and anyone may cancel them now.
     public func ownerLeft(_ owner: String) {
         let orphaned = document.snapshot.state.values.filter { $0.owner == owner }.map(\.id)
@@ -185,7 +195,11 @@ public final class DownloadManager: Sendable {
         let task = Task {
             do {
                 let file = try await downloader.download(job) { [weak self] progress in self?.progressed(job.id, progress) }
-                try Task.checkCancellation()
+                guard document.snapshot.state[job.id]?.state == .downloading else {
+                    // Cancelled as it completed: the user said no, so the file goes too.
+                    try? downloader.delete(file: file)
+                    throw CancellationError()
+                }
                 do {
                     try podcasts.recordFile(file, of: job.episodeID)
                 } catch {
@@ -202,6 +216,8 @@ public final class DownloadManager: Sendable {
             pump()
         }
         transfers.withLock { $0[job.id] = task }
+        // A cancel that came before the task was registered found nothing to stop: stop it now.
+        if document.snapshot.state[job.id]?.state != .downloading { task.cancel() }
     }
 
     private func progressed(_ id: UInt64, _ progress: DownloadProgress) {
