@@ -13,8 +13,9 @@ public struct DemoEpisodeDownloader: EpisodeDownloading {
         try DownloadFolder.prepare(job.folder)
         let temporary = job.folder + "/" + job.temporaryName
         var received = DownloadFolder.size(of: temporary)
-        guard FileManager.default.createFile(atPath: temporary, contents: nil) || received > 0,
-              let handle = FileHandle(forWritingAtPath: temporary) else {
+        // What an earlier try left is kept and continued.
+        if !FileManager.default.fileExists(atPath: temporary) { FileManager.default.createFile(atPath: temporary, contents: nil) }
+        guard let handle = FileHandle(forWritingAtPath: temporary) else {
             throw DownloadError("Cannot write \(temporary).")
         }
         defer { try? handle.close() }
