@@ -91,26 +91,8 @@ public final class DownloadsExport: Sendable {
         ]
         return try Interface(BusContract.downloadInterface.rawValue, methods: [
             Method("Cancel") { call, _ in
-                try Self.translated { try manager.cancel(id, by: call.sender?.rawValue ?? "") }
+                try Refusals.translated { try manager.cancel(id, by: call.sender?.rawValue ?? "") }
             },
         ], properties: types.map { name, type in try Property(name, type) { try current(name) } })
-    }
-
-    /// Runs `body`, turning the manager's refusals into bus errors.
-    @discardableResult
-    static func translated<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as SubmissionError {
-            throw BusError.invalidArgs(error.message)
-        } catch let error as DownloadRefusal {
-            switch error {
-            case .limit(let message): throw BusError(.limitsExceeded, message)
-            case .notOwner(let message): throw BusError.accessDenied(message)
-            case .unknownJob(let message): throw BusError(.unknownObject, message)
-            }
-        } catch let error as StorageError {
-            throw BusError(.failed, "\(error) Nothing was changed.")
-        }
     }
 }

@@ -40,8 +40,8 @@ public struct PodcastsAdapter: DocumentAdapter {
 
     public func submit(_ values: [String: Value], from view: ViewKey?) throws -> UInt64 {
         switch try PodcastsCodec.submission(values) {
-        case .playState(let submission): return try Self.translated { try podcasts.submit(submission, from: view) }
-        case .settings(let submission): return try Self.translated { try podcasts.submit(submission, from: view) }
+        case .playState(let submission): return try Refusals.translated { try podcasts.submit(submission, from: view) }
+        case .settings(let submission): return try Refusals.translated { try podcasts.submit(submission, from: view) }
         }
     }
 
@@ -99,7 +99,7 @@ public struct PodcastsAdapter: DocumentAdapter {
         }
         let podcast = FeedMapping.podcast(from: feed, feedURL: url)
         // Two calls for one new feed at once: the second finds it subscribed and changes nothing.
-        let revision = try translated { try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: feed, podcastID: podcast.id)) }
+        let revision = try Refusals.translated { try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: feed, podcastID: podcast.id)) }
         return (podcast.id, revision != nil)
     }
 
@@ -144,19 +144,6 @@ public struct PodcastsAdapter: DocumentAdapter {
         return (subscribed.sorted { order[$0, default: 0] < order[$1, default: 0] }, failed)
     }
 
-    /// Runs `body`, turning the document's refusals into bus errors: `InvalidArgs` for input it
-    /// refuses, `Failed` when the disk refused (and then nothing changed).
-    @discardableResult
-    static func translated<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as SubmissionError {
-            throw BusError.invalidArgs(error.message)
-        } catch let error as StorageError {
-            throw BusError(.failed, "\(error) Nothing was changed.")
-        }
-    }
-
     /// A feed that could not be read, as a bus error: `NotAFeed` when what was read is not a
     /// feed, `FetchFailed` when it could not be read at all.
     static func inspectError(_ error: any Error) -> BusError {
@@ -198,7 +185,7 @@ public struct PodcastsAdapter: DocumentAdapter {
                     podcastID = podcast.id
                 }
                 let query = try PodcastsCodec.query(podcastID: podcastID, values)
-                let page = try Self.translated { try podcasts.page(query) }
+                let page = try Refusals.translated { try podcasts.page(query) }
                 let (episodes, info) = PodcastsCodec.encode(page)
                 try reply.write(episodes)
                 try info.encode(to: &reply)
@@ -222,7 +209,7 @@ public struct PodcastsAdapter: DocumentAdapter {
             },
             Method("Unsubscribe", inputs: [podcastArgument]) { call, _ in
                 let (podcast) = try call.arguments(String.self)
-                try Self.translated { try podcasts.unsubscribe(podcasts.podcast(podcast)?.id ?? podcast) }
+                try Refusals.translated { try podcasts.unsubscribe(podcasts.podcast(podcast)?.id ?? podcast) }
             },
             Method("RefreshPodcast", inputs: [podcastArgument], async: { [service] call, _ in
                 let (given) = try call.arguments(String.self)
@@ -243,12 +230,12 @@ public struct PodcastsAdapter: DocumentAdapter {
             Method("Download", inputs: [Argument("episode", .string)], outputs: [Argument("job", .objectPath)]) { [downloads] call, reply in
                 let (episode) = try call.arguments(String.self)
                 guard let downloads else { throw BusError(.notSupported, "This almanacd does not download.") }
-                let job = try DownloadsExport.translated { try downloads.download(episode, for: call.sender?.rawValue ?? "") }
+                let job = try Refusals.translated { try downloads.download(episode, for: call.sender?.rawValue ?? "") }
                 try reply.write(BusContract.downloadPath(job.id))
             },
             Method("Rename", inputs: [podcastArgument, Argument("title", .string)]) { call, _ in
                 let (podcast, title) = try call.arguments(String.self, String.self)
-                try Self.translated { try podcasts.rename(podcasts.podcast(podcast)?.id ?? podcast, to: title) }
+                try Refusals.translated { try podcasts.rename(podcasts.podcast(podcast)?.id ?? podcast, to: title) }
             },
             Method("Inspect", inputs: [Argument("url", .string)], outputs: [feed], async: { call, reply in
                 let (url) = try call.arguments(String.self)

@@ -35,14 +35,10 @@ public struct WeatherAdapter: DocumentAdapter {
     /// when the settings could not be saved (and then nothing changed).
     @discardableResult
     func apply(_ submission: WeatherSubmission, from view: ViewKey?) throws -> UInt64 {
-        do {
+        try Refusals.translated {
             let revision = try weather.submit(submission, from: view)
             if case .savedLocations = submission { return weather.forgetUnwanted() ?? revision }
             return revision
-        } catch let error as SubmissionError {
-            throw BusError.invalidArgs(error.message)
-        } catch let error as StorageError {
-            throw BusError(.failed, "\(error) Nothing was changed.")
         }
     }
 

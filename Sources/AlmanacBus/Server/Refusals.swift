@@ -1,0 +1,24 @@
+import AlmanacCore
+import DBus
+
+/// The core's refusals as bus errors, the same for every member: `InvalidArgs` for input it
+/// refuses, `Failed` when the disk refused (and then nothing changed), `LimitsExceeded`,
+/// `AccessDenied` and `UnknownObject` for downloads past a limit, not the caller's, or gone.
+enum Refusals {
+    @discardableResult
+    static func translated<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SubmissionError {
+            throw BusError.invalidArgs(error.message)
+        } catch let error as StorageError {
+            throw BusError(.failed, "\(error) Nothing was changed.")
+        } catch let error as DownloadRefusal {
+            switch error {
+            case .limit(let message): throw BusError(.limitsExceeded, message)
+            case .notOwner(let message): throw BusError.accessDenied(message)
+            case .unknownJob(let message): throw BusError(.unknownObject, message)
+            }
+        }
+    }
+}
