@@ -128,6 +128,7 @@ struct Rendering {
             let progress = episode.progress.isEmpty ? "" : "  [\(episode.progress)" + (episode.remaining.isEmpty ? "]" : ", \(episode.remaining)]")
             let duration = episode.duration.isEmpty ? "" : "\(episode.duration)  "
             return id + "\(terminal.bold(episode.title))  \(episode.podcast)  \(duration)" + terminal.dim("· \(episode.published)") + progress
+                + (episode.file.isEmpty ? "" : terminal.dim("  ↓"))
         }
     }
 

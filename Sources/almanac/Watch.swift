@@ -250,6 +250,11 @@ struct Model: @unchecked Sendable {
                 if case .double(let position)? = data["position"] { episode.position = position }
                 podcasts.episodes[id] = episode
                 return rendering.podcasts(PodcastsState(podcasts: podcasts.podcasts, episodes: [id: episode]), only: podcast, revision: revision)
+            case "downloaded":
+                guard let id = data["episode"]?.stringValue, var episode = podcasts.episodes[id] else { return [] }
+                episode.file = data["file"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+                podcasts.episodes[id] = episode
+                return rendering.podcasts(PodcastsState(podcasts: podcasts.podcasts, episodes: [id: episode]), only: podcast, revision: revision)
             default:
                 return []
             }

@@ -14,6 +14,8 @@ public struct EpisodeViewData: Sendable, Hashable, Codable {
     public let progress: String
     /// "1 h 12 min left" once started, else "".
     public let remaining: String
+    /// The downloaded file's path, or "".
+    public let file: String
 
     public init(episode: Episode, podcast: Podcast?, now: Date) {
         let progress = EpisodeProgressViewData(episode: episode, now: now)
@@ -24,10 +26,11 @@ public struct EpisodeViewData: Sendable, Hashable, Codable {
         duration = episode.duration.map(clockDuration) ?? ""
         self.progress = progress.progress
         remaining = progress.remaining
+        file = episode.file ?? ""
     }
 
     /// The fields a `--format` template can use.
     public var fields: [String: String] {
-        ["id": id, "title": title, "podcast": podcast, "published": published, "duration": duration, "progress": progress, "remaining": remaining]
+        ["id": id, "title": title, "podcast": podcast, "published": published, "duration": duration, "progress": progress, "remaining": remaining, "file": file]
     }
 }
