@@ -51,6 +51,8 @@ class Handler(BaseHTTPRequestHandler):
         body = bytes(i % 251 for i in range(size))
         etag = '"%s-%d"' % (name, size)
         headers = {"Content-Type": query.get("type", ["audio/mpeg"])[0], "ETag": etag, "Accept-Ranges": "bytes"}
+        if query.get("noetag", ["0"])[0] == "1":
+            del headers["ETag"]
         if "disposition" in query:
             headers["Content-Disposition"] = query["disposition"][0]
         wanted = self.headers.get("Range")

@@ -163,17 +163,24 @@ import Testing
             ("Missing", "/audio-missing/x"),
             ("Short", "/audio/short?size=100000&cut=5000&cutalways=1"),
             ("Kept", "/audio/kept?size=2000"),
+            // No ETag, no Last-Modified: the first bytes may be of another file by the next try.
+            ("Unvouched", "/audio/nv.mp3?size=300000&cut=100000&noetag=1"),
         ])
         let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600"])
         let (_, episodes) = try await subscribe()
         let missing = try await almanac(["episode", "download", try #require(episodes["Missing"])], bus: bus)
         #expect(missing.status == 1)
         #expect(missing.output.contains("HTTP 404"), "\(missing.output)")
-        // A server that never sends what it announced: retried, resumed, then reported.
-        let short = try await almanac(["episode", "download", try #require(episodes["Short"])], bus: bus)
+        // A server that never sends what it announced: retried, resumed, then reported. Bytes
+        // nothing vouches for are fetched again from the start, never continued.
+        let short = try await almanac(["episode", "download", try #require(episodes["Short"]), try #require(episodes["Unvouched"])], bus: bus)
         #expect(short.status == 1)
         #expect(short.output.contains("broke off") || short.output.contains("of the 100000 bytes"), "\(short.output)")
         #expect(try requests().filter { $0.hasPrefix("/audio/short") }.count == 4)
+        let unvouched = try requests().filter { $0.hasPrefix("/audio/nv.mp3") }
+        #expect(unvouched.count == 4 && unvouched.allSatisfy { $0 == "/audio/nv.mp3 -" }, "\(unvouched)")
+        // What a failed job leaves is of no use to the next one: nothing stays behind.
+        #expect(files().isEmpty, "\(files())")
 
         // Played, with delete-when-played on: the file goes, and the library forgets it.
         let kept = try #require(episodes["Kept"])

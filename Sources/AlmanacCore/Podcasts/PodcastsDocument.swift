@@ -205,6 +205,10 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             try archive.saveFile(file, of: episodeID)
             episode.file = file
             if state.episodes[episodeID] != nil { state.episodes[episodeID] = episode }
+            // A file belongs to one episode (the archive forgets it for the others too).
+            if let file {
+                for (id, other) in state.episodes where id != episodeID && other.file == file { state.episodes[id]?.file = nil }
+            }
             return .downloaded(episodeID: episodeID, podcastID: episode.podcastID, file: file)
         }
     }
