@@ -224,7 +224,7 @@ final class MemoryDownloadArchive: DownloadArchive, Sendable {
         await eventually { downloader.episodesRunning == ["e1"] }
         for received in stride(from: UInt64(0), through: 100_000, by: 1_000) { downloader.progress("e1", received, of: 100_000) }
         // The start, and the first progress (which also brings the total and validator).
-        #expect(updates.load(ordering: .relaxed) <= 3)
+        #expect((2...3).contains(updates.load(ordering: .relaxed)), "\(updates.load(ordering: .relaxed))")
         manager.stop()
     }
 

@@ -88,6 +88,35 @@ import Testing
         _ = daemon
     }
 
+    @Test func aTerminalShowsABarWithBytesRateAndTimeLeft() async throws {
+        try publish([("Slow", "/audio/slow?size=1200000&rate=200000")])
+        let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600"])
+        let (_, episodes) = try await subscribe()
+        let id = try #require(episodes["Slow"])
+        let session = "almanac-\(UUID().uuidString.prefix(8))"
+        // The shell stays after almanac ends, so the last screen can be read.
+        let command = "env DBUS_SESSION_BUS_ADDRESS='\(bus.address)' \(Binaries.almanac) episode download \(id); echo \"exit $?\"; sleep 60"
+        let started = try await Tool.runDetached("tmux", ["new-session", "-d", "-s", session, "-x", "120", "-y", "10", command])
+        #expect(started.status == 0, "\(started.errorOutput)")
+        defer { _ = try? Tool.run("tmux", ["kill-session", "-t", session]) }
+        func screen() async throws -> String { try await Tool.runDetached("tmux", ["capture-pane", "-p", "-t", session]).output }
+        var seen = ""
+        for _ in 0..<300 where !(seen.contains("/s") && seen.contains(" left")) {
+            try await Task.sleep(for: .milliseconds(20))
+            seen = try await screen()
+        }
+        // Redrawn in place: one line for the one job, with a bar, a percentage, bytes, a rate and the time left.
+        let bar = try #require(seen.split(separator: "\n").first { $0.contains(" left") }, "screen:\n\(seen)")
+        #expect(bar.contains("%") && bar.contains("MB") && bar.contains("/s"), "\(bar)")
+        #expect(seen.split(separator: "\n").filter { $0.contains(" left") }.count == 1, "screen:\n\(seen)")
+        for _ in 0..<500 where !seen.contains("exit ") {
+            try await Task.sleep(for: .milliseconds(20))
+            seen = try await screen()
+        }
+        #expect(seen.contains("done") && seen.contains("Saved ") && seen.contains("Slow.mp3") && seen.contains("exit 0"), "screen:\n\(seen)")
+        _ = daemon
+    }
+
     @Test func aKilledDaemonResumesWhereItStopped() async throws {
         try publish([("Long", "/audio/long?size=1500000&rate=300000")])
         let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600"])
