@@ -155,7 +155,9 @@ struct Daemon {
         }
         let store: StateStore
         do {
-            store = try StateStore(folder: folder)
+            // A refused write fails the call that asked for it; the log says so too.
+            let log = logger
+            store = try StateStore(folder: folder, onWriteFailure: { log.error("\($0)") })
         } catch {
             throw BusError(.failed, "\(error)")
         }

@@ -2,6 +2,7 @@ import AlmanacCore
 @testable import AlmanacServices
 import Foundation
 import GRDB
+import Synchronization
 import Testing
 
 /// Against real SQLite files in a temporary folder.
@@ -44,6 +45,19 @@ import Testing
         #expect(reopened.lastReading(at: "Elsewhere")?.location == "Elsewhere")
         #expect(reopened.lastReading(at: "Nowhere") == nil)
         #expect(try reopened.integrityCheck())
+    }
+
+    @Test func aRefusedWriteIsToldToTheStoresObserver() throws {
+        let heard = Mutex<[String]>([])
+        let store = try StateStore(folder: folder, onWriteFailure: { message in heard.withLock { $0.append(message) } })
+        try store.saveSettings(units: .imperial, savedLocations: ["Oslo"])
+        // The table goes from under the store, so its next write fails as on a disk that refuses.
+        let other = try DatabaseQueue(path: store.path)
+        try other.inDatabase { db in try db.execute(sql: "DROP TABLE setting") }
+        #expect(throws: StorageError.self) { try store.saveSettings(units: .metric, savedLocations: ["Oslo"]) }
+        let messages = heard.withLock { $0 }
+        #expect(messages.count == 1)
+        #expect(messages.first?.contains("Could not save the weather settings in \(store.path)") == true)
     }
 
     @Test func oldReadingsArePruned() throws {

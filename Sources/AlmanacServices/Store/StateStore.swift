@@ -12,10 +12,15 @@ public final class StateStore: Sendable {
     let database: DatabaseQueue
     /// Set when the file found at start was unreadable: where it was moved and why.
     public let recovered: String?
+    /// Told every write the disk refused (full, read-only, gone), with what failed and why:
+    /// the caller hears it as an error, and the daemon's log says it too.
+    private let onWriteFailure: (@Sendable (String) -> Void)?
 
-    /// Opens (or creates) the store at `folder/almanac.sqlite`.
-    public init(folder: URL) throws {
+    /// Opens (or creates) the store at `folder/almanac.sqlite`; `onWriteFailure` hears every
+    /// write that fails.
+    public init(folder: URL, onWriteFailure: (@Sendable (String) -> Void)? = nil) throws {
         path = folder.appendingPathComponent("almanac.sqlite").path
+        self.onWriteFailure = onWriteFailure
         do {
             database = try Self.open(path)
             recovered = nil
@@ -100,7 +105,9 @@ public final class StateStore: Sendable {
         do {
             return try database.write(body)
         } catch {
-            throw StorageError("Could not save \(what) in \(path): \(Self.describe(error)).")
+            let failure = StorageError("Could not save \(what) in \(path): \(Self.describe(error)).")
+            onWriteFailure?(failure.description)
+            throw failure
         }
     }
 
