@@ -22,13 +22,19 @@ enum AlmanacBench {
                                    seconds: arguments.count > 2 ? Double(arguments[2]) ?? 2 : 2,
                                    every: arguments.count > 3 ? Int(arguments[3]) ?? 1 : 1).run()
             default:
-                fputs("usage: almanac-bench getstate ADDRESS SECONDS | parse FOLDER [SECONDS] [EVERY]\n", stderr)
+                warn("usage: almanac-bench getstate ADDRESS SECONDS | parse FOLDER [SECONDS] [EVERY]")
                 exit(64)
             }
         } catch {
-            fputs("almanac-bench: \(error)\n", stderr)
+            warn("almanac-bench: \(error)")
             exit(1)
         }
+    }
+
+    /// Writes a line to standard error.
+    static func warn(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     }
 
     /// Seconds on the monotonic clock.

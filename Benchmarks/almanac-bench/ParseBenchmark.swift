@@ -1,3 +1,4 @@
+import AlmanacCore
 import AlmanacServices
 import Glibc
 
