@@ -4,7 +4,7 @@ SWIFT ?= swift
 SWIFT_FLAGS ?=
 TEST_TIMEOUT ?= 1200
 
-.PHONY: all deps build test demo dbus-demo leakcheck install clean
+.PHONY: all deps build test demo dbus-demo leakcheck install bench clean
 
 BINDIR ?= $(HOME)/.local/bin
 UNITDIR ?= $(HOME)/.config/systemd/user
@@ -57,5 +57,12 @@ install: deps
 	@systemctl --user daemon-reload 2>/dev/null || echo "(no systemd user manager here: run 'systemctl --user daemon-reload' in your desktop session)"
 	@echo "Installed. Start it with: systemctl --user enable --now almanacd"
 
+# Every performance figure as a ratio against a peer run side by side (docs/performance.md):
+# prints a table, writes bench/results.json and docs/performance.md. QUICK=1 for a short run.
+# Fails when a peer cannot run or a result is missing, never because a target was missed.
+bench:
+	@scripts/install-deps.sh bench
+	scripts/bench.sh
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-release

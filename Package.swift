@@ -37,6 +37,8 @@ let package = Package(
         ]),
         .executableTarget(name: "dbus-soak", dependencies: ["DBus"], path: "Examples/dbus-soak"),
         .executableTarget(name: "dbus-demo", dependencies: ["DBus", "DBusTestSupport"], path: "Examples/dbus-demo"),
+        // `make bench`'s Swift driver; built by every `swift build` so CI sees it compile.
+        .executableTarget(name: "almanac-bench", dependencies: ["AlmanacBus", "AlmanacCore", "AlmanacServices", "DBus"], path: "Benchmarks/almanac-bench"),
         .testTarget(name: "AlmanacCoreTests", dependencies: ["AlmanacCore"]),
         .testTarget(name: "AlmanacViewsTests", dependencies: ["AlmanacViews", "AlmanacCore"]),
         .testTarget(name: "AlmanacServicesTests", dependencies: ["AlmanacServices", "AlmanacCore", "DBusTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
