@@ -120,14 +120,15 @@ public final class MPRISListener: Sendable {
             let track = resolve(changed)
             let status = changed["PlaybackStatus"]?.stringValue
             // Paused: the player says where. Stopped: many players rewind to 0 first, so the estimate stands.
-            let paused = status == "Paused" ? await position(of: sender) : nil
+            let url = track.map(\.url) ?? before.url
+            let paused = status == "Paused" ? await position(of: sender, playing: url) : nil
             let stopped = before.status == "Playing" && (status == "Paused" || status == "Stopped")
             let estimate = paused ?? before.estimatedPosition
             guard let after = update(sender, { apply(changed, track: track, to: &$0) }) else { return }
             if before.url != after.url {
                 // Another track: the one before is recorded where it was left, and the new one starts where the player says.
                 record(before, at: estimate)
-                if after.episodeID != nil, let start = await position(of: sender) {
+                if after.episodeID != nil, let start = await position(of: sender, playing: after.url) {
                     update(sender) { $0.position = start; $0.positionAt = .now }
                 }
             } else if stopped {
@@ -147,9 +148,9 @@ public final class MPRISListener: Sendable {
     }
 
     private func poll() async {
-        let playing = players.withLock { $0.filter { $0.value.status == "Playing" && $0.value.episodeID != nil }.map(\.key) }
-        for owner in playing {
-            guard let at = await position(of: owner),
+        let playing = players.withLock { $0.filter { $0.value.status == "Playing" && $0.value.episodeID != nil }.map { ($0.key, $0.value.url) } }
+        for (owner, url) in playing {
+            guard let at = await position(of: owner, playing: url),
                   let player = update(owner, { $0.position = at; $0.positionAt = .now }) else { continue }
             record(player, at: at)
         }
@@ -167,11 +168,14 @@ public final class MPRISListener: Sendable {
         }
     }
 
-    /// The player's `Position` in seconds, or `nil` when it does not say.
-    private func position(of owner: BusName) async -> Double? {
-        guard let value = try? await connection.call(owner, path: Self.path, interface: .properties, method: MemberName("Get"), timeout: .seconds(2),
-                                                     arguments: Self.playerInterface.rawValue, "Position").arguments(Value.self),
-              let microseconds = value.unwrapped.integerValue else { return nil }
+    /// The player's `Position` in seconds, or `nil` when it does not say or is no longer
+    /// playing `url` (it moved to another track since: that position is not this track's).
+    /// Asked with `GetAll`, so the position and the track come from the same moment.
+    private func position(of owner: BusName, playing url: String?) async -> Double? {
+        guard let properties = try? await connection.call(owner, path: Self.path, interface: .properties, method: MemberName("GetAll"), timeout: .seconds(2),
+                                                          arguments: Self.playerInterface.rawValue).arguments([String: Value].self),
+              properties["Metadata"]?.stringKeyedEntries?["xesam:url"]?.stringValue == url,
+              let microseconds = properties["Position"]?.unwrapped.integerValue else { return nil }
         return max(0, Double(microseconds) / 1e6)
     }
 
