@@ -228,6 +228,17 @@ final class MemoryDownloadArchive: DownloadArchive, Sendable {
         manager.stop()
     }
 
+    @Test func aTransferThatStallsStillShowsWhereItStopped() async throws {
+        let manager = manager(DownloadLimits(progressInterval: 0.1))
+        _ = try manager.download("e1", for: ":1.1")
+        await eventually { downloader.episodesRunning == ["e1"] }
+        // A burst, then nothing: the last of the burst comes out once the interval has passed.
+        for received in stride(from: UInt64(0), through: 40_000, by: 1_000) { downloader.progress("e1", received, of: 100_000) }
+        await eventually { manager.document.snapshot.state.values.first?.received == 40_000 }
+        #expect(manager.document.snapshot.state.values.first?.received == 40_000)
+        manager.stop()
+    }
+
     @Test func finishedJobsGoAfterAWhileAndFailuresSayWhy() async throws {
         let manager = manager(DownloadLimits(linger: 0.05))
         _ = try manager.download("e1", for: ":1.1")

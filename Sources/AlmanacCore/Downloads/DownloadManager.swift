@@ -20,7 +20,9 @@ public final class DownloadManager: Sendable {
     public let limits: DownloadLimits
     private let nextID: Atomic<UInt64>
     private let transfers = Mutex<[UInt64: Task<Void, Never>]>([:])
-    private let lastAnnounced = Mutex<[UInt64: ContinuousClock.Instant]>([:])
+    /// Per running job: when its progress was last announced, and what came since (told
+    /// once the interval has passed, so a transfer that stalls still shows where it is).
+    private let pacing = Mutex<[UInt64: (last: ContinuousClock.Instant, pending: DownloadProgress?)]>([:])
     /// Set by `stop()`: no transfer starts after it.
     private let stopped = Atomic<Bool>(false)
     /// Unique names that have left the bus (never reused while the bus lives), newest last,
@@ -164,7 +166,7 @@ public final class DownloadManager: Sendable {
         }.flatMap { _ in document.snapshot.state[id] }
         guard let job else { return }
         transfers.withLock { $0.removeValue(forKey: id) }?.cancel()
-        lastAnnounced.withLock { _ = $0.removeValue(forKey: id) }
+        pacing.withLock { _ = $0.removeValue(forKey: id) }
         downloader.discard(job)
         persist(job)
         removeLater(id)
@@ -285,20 +287,45 @@ public final class DownloadManager: Sendable {
 
     private func progressed(_ id: UInt64, _ progress: DownloadProgress) {
         let now = ContinuousClock.now
-        let due = lastAnnounced.withLock { last -> Bool in
-            if let previous = last[id], previous.duration(to: now) < .milliseconds(Int(limits.progressInterval * 1000)) { return false }
-            last[id] = now
-            return true
+        let interval = Duration.milliseconds(Int(limits.progressInterval * 1000))
+        // Due: announce now. Otherwise keep it, and (for the first kept) announce what is kept when the interval ends.
+        let (due, wait) = pacing.withLock { pacing -> (Bool, Duration?) in
+            guard let entry = pacing[id], entry.last.duration(to: now) < interval else {
+                pacing[id] = (now, nil)
+                return (true, nil)
+            }
+            pacing[id] = (entry.last, progress)
+            return (false, entry.pending == nil ? interval - entry.last.duration(to: now) : nil)
         }
+        announce(id, progress, due: due)
+        guard let wait else { return }
+        Task { [weak self] in
+            try? await Task.sleep(for: wait)
+            guard let self else { return }
+            let kept = pacing.withLock { pacing -> DownloadProgress? in
+                guard let entry = pacing[id], let kept = entry.pending else { return nil }
+                pacing[id] = (.now, nil)
+                return kept
+            }
+            if let kept { announce(id, kept, due: true) }
+        }
+    }
+
+    /// Puts a transfer's progress into its job: when `due`, or at once when the total or the
+    /// server's validator changed (a validator is kept on disk, for a resume after a restart).
+    private func announce(_ id: UInt64, _ progress: DownloadProgress, due: Bool) {
         var validatorChanged = false
-        let updated: DownloadJob? = document.update { jobs -> DownloadChange? in
+        var updated: DownloadJob?
+        document.update { jobs -> DownloadChange? in
             guard var job = jobs[id], job.state == .downloading else { return nil }
             validatorChanged = job.validator != progress.validator
-            guard due || validatorChanged || job.total != progress.total else { return nil }
+            guard due || validatorChanged || job.total != progress.total,
+                  (job.received, job.total, job.validator) != (progress.received, progress.total, progress.validator) else { return nil }
             (job.received, job.total, job.validator) = (progress.received, progress.total, progress.validator)
             jobs[id] = job
+            updated = job
             return .updated(job)
-        }.flatMap { _ in document.snapshot.state[id] }
+        }
         if validatorChanged, let updated { persist(updated) }
     }
 
@@ -314,7 +341,7 @@ public final class DownloadManager: Sendable {
             finished = job
             return .updated(job)
         }
-        lastAnnounced.withLock { _ = $0.removeValue(forKey: id) }
+        pacing.withLock { _ = $0.removeValue(forKey: id) }
         guard let finished else { return }
         persist(finished)
         removeLater(id)
