@@ -133,6 +133,7 @@ class Daemon:
         self.arguments = list(arguments)
         self.log_path = os.path.join(folder, "almanacd.log")
         self.process = None
+        self.lock = threading.Lock()
         self.start()
 
     def start(self, wait=True):
@@ -163,10 +164,13 @@ class Daemon:
         return self.process.pid
 
     def kill9(self):
-        if self.process.poll() is None:
-            os.kill(self.process.pid, signal.SIGKILL)
-        self.process.wait()
-        self.log.close()
+        with self.lock:
+            try:
+                self.process.kill()
+            except ProcessLookupError:
+                pass
+            self.process.wait()
+            self.log.close()
 
     def stop(self):
         if self.process.poll() is None:
@@ -262,11 +266,20 @@ def all_episodes(connection, podcast=""):
 
 
 def integrity(state_folder):
-    database = sqlite3.connect("file:%s?mode=ro" % os.path.join(state_folder, "almanac.sqlite"), uri=True)
+    """PRAGMA integrity_check on a copy of the store (with its WAL), as a crash left it."""
+    copy = tempfile.mkdtemp(prefix="almanac-integrity-")
     try:
-        return database.execute("PRAGMA integrity_check").fetchone()[0]
+        for suffix in ["", "-wal"]:
+            source = os.path.join(state_folder, "almanac.sqlite" + suffix)
+            if os.path.exists(source):
+                subprocess.run(["cp", source, os.path.join(copy, "almanac.sqlite" + suffix)], check=True)
+        database = sqlite3.connect(os.path.join(copy, "almanac.sqlite"))
+        try:
+            return database.execute("PRAGMA integrity_check").fetchone()[0]
+        finally:
+            database.close()
     finally:
-        database.close()
+        subprocess.run(["rm", "-rf", copy])
 
 
 class Section:
@@ -378,7 +391,7 @@ def section_cycles():
         after = daemon.rss_kib()
         growth = (after - before) * 100.0 / before
         left = view_count(observer) + view_count(observer, PODCASTS)
-        record("cycles", "%d register/vanish cycles (after 1,000 to warm up)" % cycles, "RSS within 10%%, no view left",
+        record("cycles", "%d register/vanish cycles (after 1,000 to warm up)" % cycles, "RSS within 10%, no view left",
                abs(growth) <= 10 and left == 0,
                "RSS %d → %d KiB (%+.1f%%), %d views left, %.0f cycles/s"
                % (before, after, growth, left, (cycles + 1000) / (time.monotonic() - began)))
@@ -446,7 +459,7 @@ def section_crash():
 
         began = time.monotonic()
         while acknowledged < total and time.monotonic() - began < 300:
-            killer = threading.Timer(rng.uniform(0.3, 3.0), daemon.kill9)
+            killer = threading.Timer(rng.uniform(0.05, 1.5), daemon.kill9)
             killer.start()
             while acknowledged < total:
                 kind = rng.choice(["units", "locations", "played", "position", "subscribe"])
@@ -454,7 +467,9 @@ def section_crash():
                 try:
                     perform(client)
                 except dbus.DBusException as error:
-                    if daemon.alive():
+                    gone = error.get_dbus_name() in ("org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.ServiceUnknown",
+                                                     "org.freedesktop.DBus.Error.NameHasNoOwner", "org.freedesktop.DBus.Error.Disconnected")
+                    if not gone:
                         problems.append("refused %s: %s" % (kind, error))
                         continue
                     previous, uncertain = expected.get(key, (None, []))
@@ -614,17 +629,18 @@ def section_disk():
         bus = s.bus()
         daemon = s.daemon(bus, state=mount)
         client = connect(bus)
+        holder = {"client": client}
 
         def units(value):
             try:
-                call(client, WEATHER, DOC, "Submit", "a{sv}", (dbus.Dictionary({"units": value}, signature="sv"),))
+                call(holder["client"], WEATHER, DOC, "Submit", "a{sv}", (dbus.Dictionary({"units": value}, signature="sv"),))
                 return None
             except dbus.DBusException as error:
                 return error
 
         def locations(value):
             try:
-                call(client, WEATHER, "org.almanac.Weather1", "AddLocation", "s", (value,))
+                call(holder["client"], WEATHER, "org.almanac.Weather1", "AddLocation", "s", (value,))
                 return None
             except dbus.DBusException as error:
                 return error
@@ -636,7 +652,13 @@ def section_disk():
                 filler = os.path.join(mount, "filler")
                 subprocess.run(["dd", "if=/dev/zero", "of=" + filler, "bs=64k"], capture_output=True)
             else:
+                # A file system cannot become read-only under an open writer (EBUSY), so the
+                # daemon is restarted on it, as after the kernel remounted it read-only.
+                daemon.stop()
                 subprocess.run(["mount", "-o", "remount,ro", mount], check=True)
+                daemon.start()
+                holder["client"].close()
+                holder["client"] = client = connect(bus)
             refused = [units("metric"), locations("Place " + "x" * 150), locations("Porto")]
             state = call(client, WEATHER, DOC, "GetState")[1]
             unchanged = str(state["units"]) == "imperial" and sorted(map(str, state["savedLocations"])) == ["Lisbon"]
@@ -647,7 +669,10 @@ def section_disk():
                 os.remove(filler)
             else:
                 subprocess.run(["mount", "-o", "remount,rw", mount], check=True)
-            recovered = units("metric") is None and locations("Porto") is None
+            again = [units("metric"), locations("Porto")]
+            recovered = again == [None, None]
+            if not recovered:
+                log("    not recovered: %s" % [str(e) for e in again if e is not None])
             messages = [e.get_dbus_name() + ": " + e.get_dbus_message() for e in refused if e is not None]
             record("disk", "state folder %s: writes refused" % case,
                    "Failed over D-Bus saying why, logged, state unchanged, works again after",
@@ -656,7 +681,8 @@ def section_disk():
                    "%d/3 refused (%s); state unchanged: %s; log: %s; recovered: %s"
                    % (len(messages), (messages[0][:110] if messages else "-"), unchanged, (logged[0][:100] if logged else "nothing"), recovered))
             units("imperial")
-            call(client, WEATHER, "org.almanac.Weather1", "RemoveLocation", "s", ("Porto",))
+            if recovered:
+                call(holder["client"], WEATHER, "org.almanac.Weather1", "RemoveLocation", "s", ("Porto",))
         daemon.stop()
         result = integrity(mount)
         daemon.start()
