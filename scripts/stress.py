@@ -848,7 +848,9 @@ def section_badinput():
 
 
 def section_flood():
-    """10,000 calls in flight from one client while another measures its latency."""
+    """10,000 calls in flight from one client while another measures its latency: once with
+    GetState (answered in a task of its own) and once with Properties.GetAll (answered on
+    the connection's thread, in arrival order)."""
     count = int(os.environ.get("STRESS_FLOOD", "10000"))
     with Section("flood") as s:
         bus = s.bus()
@@ -869,27 +871,31 @@ def section_flood():
 import dbus, dbus.lowlevel, sys, time
 c = dbus.bus.BusConnection(sys.argv[1])
 for i in range(int(sys.argv[2])):
-    m = dbus.lowlevel.MethodCallMessage("org.almanac.Almanac1", "/org/almanac/Almanac1/podcasts", "org.almanac.Document1", "GetState")
+    if sys.argv[3] == "GetState":
+        m = dbus.lowlevel.MethodCallMessage("org.almanac.Almanac1", "/org/almanac/Almanac1/podcasts", "org.almanac.Document1", "GetState")
+    else:
+        m = dbus.lowlevel.MethodCallMessage("org.almanac.Almanac1", "/org/almanac/Almanac1/podcasts", "org.freedesktop.DBus.Properties", "GetAll")
+        m.append("org.almanac.Podcasts1", signature="s")
     c.send_message(m)
 print("sent", flush=True)
 c.call_blocking("org.almanac.Almanac1", "/org/almanac/Almanac1", "org.freedesktop.DBus.Peer", "Ping", "", (), timeout=300)
 print("done", flush=True)
 """
-        flooder = s.spawn([sys.executable, "-c", script, bus.address, str(count)], stdout=subprocess.PIPE, text=True)
-        start = time.monotonic()
-        flooder.stdout.readline()
-        during = []
-        while flooder.poll() is None and time.monotonic() - start < 300:
-            during += latencies(10)
-        flooder.wait()
-        took = time.monotonic() - start
-        p99, base99 = percentile(during, 0.99), percentile(baseline, 0.99)
-        record("flood", "%d GetState calls in flight from one client; another client's Get latency" % count,
-               "p99 ≤ 10× its baseline (no per-client fairness: see reliability.md)",
-               p99 <= 10 * base99,
-               "baseline p50 %.2f ms p99 %.2f ms; during the flood (%.1f s, %d calls) p50 %.1f ms p99 %.1f ms (×%.0f)"
-               % (percentile(baseline, 0.5) * 1000, base99 * 1000, took, len(during), percentile(during, 0.5) * 1000, p99 * 1000,
-                  p99 / base99))
+        for method in ["GetState", "GetAll"]:
+            flooder = s.spawn([sys.executable, "-c", script, bus.address, str(count), method], stdout=subprocess.PIPE, text=True)
+            start = time.monotonic()
+            during = []
+            while flooder.poll() is None and time.monotonic() - start < 300:
+                during += latencies(10)
+            flooder.wait()
+            took = time.monotonic() - start
+            p99, base99 = percentile(during, 0.99), percentile(baseline, 0.99)
+            record("flood", "%d %s calls in flight from one client; another client's Properties.Get" % (count, method),
+                   "its p99 ≤ 50 ms, none over 1 s",
+                   p99 <= 0.05 and max(during) <= 1.0,
+                   "alone p50 %.2f ms p99 %.2f ms; during the flood (%.1f s, %d calls) p50 %.1f ms p99 %.1f ms (×%.0f), max %.0f ms"
+                   % (percentile(baseline, 0.5) * 1000, base99 * 1000, took, len(during), percentile(during, 0.5) * 1000, p99 * 1000,
+                      p99 / base99, max(during) * 1000))
 
 
 # ---------------------------------------------------------------------------------------
@@ -915,25 +921,26 @@ def section_load():
         receiver = s.spawn([sys.executable, os.path.join(REPO, "scripts/stress_load.py"), "receive", bus.address, plan, results, str(seconds)],
                            stdout=subprocess.PIPE, text=True)
         receiver.stdout.readline()  # "ready": 1,000 views added
+        # The client that will stop reading hears every change on 64 views from the start,
+        # so both halves carry the same load and differ only by its stall.
+        stalled = s.spawn([sys.executable, os.path.join(REPO, "scripts/stress_load.py"), "stall", bus.address, plan, "-", "0"],
+                          stdout=subprocess.PIPE, text=True)
+        stalled.stdout.readline()
+        stall_at = None
         sent = os.path.join(s.folder, "sent.json")
         sender = s.spawn([sys.executable, os.path.join(REPO, "scripts/stress_load.py"), "send", bus.address, plan, sent, str(seconds)])
         rss, bus_rss = [], []
         start = time.monotonic()
-        stalled = None
         while sender.poll() is None:
-            if stalled is None and time.monotonic() - start > seconds / 2:
-                stalled = s.spawn([sys.executable, os.path.join(REPO, "scripts/stress_load.py"), "stall", bus.address, plan, "-", "0"],
-                                  stdout=subprocess.PIPE, text=True)
-                stalled.stdout.readline()
+            if stall_at is None and time.monotonic() - start > seconds / 2:
                 os.kill(stalled.pid, signal.SIGSTOP)
                 stall_at = time.time()
             rss.append((time.monotonic() - start, daemon.rss_kib()))
             bus_rss.append(bus_rss_kib(bus))
             time.sleep(1)
         receiver.wait(120)
-        if stalled is not None:
-            os.kill(stalled.pid, signal.SIGKILL)
-            stalled.wait()
+        os.kill(stalled.pid, signal.SIGKILL)
+        stalled.wait()
         with open(sent) as f:
             sent_log = json.load(f)
         with open(results) as f:
@@ -955,7 +962,7 @@ def section_load():
             sent_at = {seq: t for revision, seq, t in by_podcast.get(info["podcast"], [])}
             for revision, seq, t in info["updates"]:
                 if seq in sent_at:
-                    (latency_after if stalled is not None and sent_at[seq] >= stall_at + 1 else latency_before).append(t - sent_at[seq])
+                    (latency_after if sent_at[seq] >= stall_at + 1 else latency_before).append(t - sent_at[seq])
         total_expected = sum(len(by_podcast.get(info["podcast"], [])) for info in received["views"].values())
         record("load", "1,000 views over 50 clients, %d changes in %.0f s (%.0f/s)" % (len(sent_log["acked"]), seconds, len(sent_log["acked"]) / seconds),
                "no Updated lost or reordered",
@@ -963,7 +970,7 @@ def section_load():
                "%d views; %d Updated expected, %d lost, %d views out of order"
                % (len(received["views"]), total_expected, lost, reordered))
         p99a, p99b = percentile(latency_before, 0.99), percentile(latency_after, 0.99)
-        record("load", "a client with 64 views stops reading its socket half-way", "others' p99 ≤ 2× (+5 ms)",
+        record("load", "half-way, a client with 64 unfiltered views (6,400 Updated/s) stops reading its socket", "others' p99 ≤ 2× (+5 ms)",
                p99b <= 2 * p99a + 0.005,
                "Updated latency p50/p99 %.1f/%.1f ms before, %.1f/%.1f ms after"
                % (percentile(latency_before, 0.5) * 1000, p99a * 1000, percentile(latency_after, 0.5) * 1000, p99b * 1000))
