@@ -4,7 +4,7 @@ SWIFT ?= swift
 SWIFT_FLAGS ?=
 TEST_TIMEOUT ?= 1200
 
-.PHONY: all deps build test demo dbus-demo leakcheck install clean
+.PHONY: all deps build test demo dbus-demo leakcheck install clean stress fuzz asan tsan
 
 BINDIR ?= $(HOME)/.local/bin
 UNITDIR ?= $(HOME)/.config/systemd/user
@@ -45,6 +45,31 @@ leakcheck: deps
 	$(SWIFT) build --product dbus-soak $(SWIFT_FLAGS)
 	scripts/leakcheck.sh
 
+# Fault, load and bad-input runs against the real binaries on private buses and the
+# fixture HTTP server (about 6 minutes; see docs/reliability.md). Not part of `make test`.
+# STRESS_BIN=.build/debug to use the debug build; arguments: STRESS="vanish crash".
+stress: deps
+	$(SWIFT) build -c release --product almanacd $(SWIFT_FLAGS)
+	$(SWIFT) build -c release --product almanac $(SWIFT_FLAGS)
+	/usr/bin/python3 scripts/stress.py $(STRESS)
+
+# libFuzzer with AddressSanitizer over the feed parser, OPML, Open-Meteo's JSON and D-Bus
+# messages: FUZZ_RUNS (1,000,000) executions each. Its own build folder (.build-fuzz).
+fuzz: deps
+	$(SWIFT) build -c debug --product almanac-fuzz --scratch-path .build-fuzz \
+		-Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING $(SWIFT_FLAGS)
+	scripts/fuzz.sh
+
+# The whole suite under AddressSanitizer / ThreadSanitizer, each in its own build folder.
+asan: deps
+	$(SWIFT) build --build-tests --scratch-path .build-asan -Xswiftc -sanitize=address $(SWIFT_FLAGS)
+	timeout --kill-after=30 $(TEST_TIMEOUT) $(SWIFT) test --skip-build --scratch-path .build-asan -Xswiftc -sanitize=address $(SWIFT_FLAGS)
+
+tsan: deps
+	$(SWIFT) build --build-tests --scratch-path .build-tsan -Xswiftc -sanitize=thread $(SWIFT_FLAGS)
+	TSAN_OPTIONS="$${TSAN_OPTIONS:-halt_on_error=0 second_deadlock_stack=1}" timeout --kill-after=30 $(TEST_TIMEOUT) \
+		$(SWIFT) test --skip-build --scratch-path .build-tsan -Xswiftc -sanitize=thread $(SWIFT_FLAGS)
+
 # Installs almanacd and almanac (release builds, static Swift runtime), the systemd user
 # unit and the D-Bus activation file into your home; then `systemctl --user enable --now almanacd`.
 install: deps
@@ -58,4 +83,4 @@ install: deps
 	@echo "Installed. Start it with: systemctl --user enable --now almanacd"
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-fuzz .build-asan .build-tsan
