@@ -56,14 +56,18 @@ stress: deps
 # libFuzzer with AddressSanitizer over the feed parser, OPML, Open-Meteo's JSON and D-Bus
 # messages: FUZZ_RUNS (1,000,000) executions each. Its own build folder (.build-fuzz).
 fuzz: deps
-	$(SWIFT) build -c debug --product almanac-fuzz --scratch-path .build-fuzz \
-		-Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING $(SWIFT_FLAGS)
+	@# Optimised (a debug build runs ~700 inputs/s); -enable-testing for @testable imports.
+	$(SWIFT) build -c release --product almanac-fuzz --scratch-path .build-fuzz \
+		-Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -enable-testing $(SWIFT_FLAGS)
 	scripts/fuzz.sh
 
 # The whole suite under AddressSanitizer / ThreadSanitizer, each in its own build folder.
 asan: deps
 	$(SWIFT) build --build-tests --scratch-path .build-asan -Xswiftc -sanitize=address $(SWIFT_FLAGS)
-	timeout --kill-after=30 $(TEST_TIMEOUT) $(SWIFT) test --skip-build --scratch-path .build-asan -Xswiftc -sanitize=address $(SWIFT_FLAGS)
+	@# Leaks are `make leakcheck`'s (valgrind): LeakSanitizer's exit-time reports (ArgumentParser,
+	@# Foundation, test statics) would turn the CLI's exit statuses into 1. See docs/reliability.md.
+	ASAN_OPTIONS="$${ASAN_OPTIONS:-detect_leaks=0}" timeout --kill-after=30 $(TEST_TIMEOUT) \
+		$(SWIFT) test --skip-build --scratch-path .build-asan -Xswiftc -sanitize=address $(SWIFT_FLAGS)
 
 tsan: deps
 	$(SWIFT) build --build-tests --scratch-path .build-tsan -Xswiftc -sanitize=thread $(SWIFT_FLAGS)

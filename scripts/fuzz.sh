@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 runs=${FUZZ_RUNS:-1000000}
 targets=${FUZZ_TARGETS:-feed opml openmeteo dbus}
 scratch=.build-fuzz
-binary=$scratch/debug/almanac-fuzz
+binary=$scratch/release/almanac-fuzz
 corpus=$scratch/corpus
 
 # Seeds: the fixtures, the saved inputs, and real D-Bus messages captured from the daemon.
