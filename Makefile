@@ -69,10 +69,14 @@ asan: deps
 	ASAN_OPTIONS="$${ASAN_OPTIONS:-detect_leaks=0}" timeout --kill-after=30 $(TEST_TIMEOUT) \
 		$(SWIFT) test --skip-build --scratch-path .build-asan -Xswiftc -sanitize=address $(SWIFT_FLAGS)
 
+# Reports go to files (.build-tsan/reports/tsan.<pid>), one per process: written to a child's
+# standard error, a pipe its test may not drain, a report blocks the child inside TSan.
 tsan: deps
 	$(SWIFT) build --build-tests --scratch-path .build-tsan -Xswiftc -sanitize=thread $(SWIFT_FLAGS)
-	TSAN_OPTIONS="$${TSAN_OPTIONS:-halt_on_error=0 second_deadlock_stack=1}" timeout --kill-after=30 $(TEST_TIMEOUT) \
-		$(SWIFT) test --skip-build --scratch-path .build-tsan -Xswiftc -sanitize=thread $(SWIFT_FLAGS)
+	rm -rf .build-tsan/reports && mkdir -p .build-tsan/reports
+	TSAN_OPTIONS="$${TSAN_OPTIONS:-halt_on_error=0 second_deadlock_stack=1 log_path=$(CURDIR)/.build-tsan/reports/tsan}" \
+		timeout --kill-after=30 $(TEST_TIMEOUT) $(SWIFT) test --skip-build --scratch-path .build-tsan -Xswiftc -sanitize=thread $(SWIFT_FLAGS); \
+		status=$$?; echo "ThreadSanitizer reports: $$(cat .build-tsan/reports/tsan.* 2>/dev/null | grep -c 'WARNING: ThreadSanitizer')"; exit $$status
 
 # Installs almanacd and almanac (release builds, static Swift runtime), the systemd user
 # unit and the D-Bus activation file into your home; then `systemctl --user enable --now almanacd`.
