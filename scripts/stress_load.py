@@ -5,7 +5,7 @@ slows another's timing):
   receive ADDRESS PLAN OUT SECONDS  50 connections, 20 podcasts views each (1,000 in all,
                                     10 per podcast); records every Updated until SECONDS + 10
   send ADDRESS PLAN OUT SECONDS     100 play-state changes a second, round the podcasts
-  stall ADDRESS PLAN - 0            64 unfiltered views, then never reads its socket again
+  stall ADDRESS PLAN - 0            64 unfiltered views, read until the process is stopped
 """
 import json
 import sys
@@ -74,12 +74,19 @@ def send(address, plan, out, seconds):
 
 
 def stall(address, plan):
-    connection = dbus.bus.BusConnection(address)
+    from gi.repository import GLib
+    connection = dbus.bus.BusConnection(address, mainloop=dbus.mainloop.glib.DBusGMainLoop())
+    heard = [0]
+
+    def handler(*args):
+        heard[0] += 1
+
+    connection.add_signal_receiver(handler, signal_name="Updated", dbus_interface="org.almanac.View1")
     for _ in range(64):
         add_view(connection, {})
     print("ready", flush=True)
-    while True:
-        time.sleep(3600)
+    # Reads like any client until stopped (SIGSTOP): then its socket fills and stays full.
+    GLib.MainLoop().run()
 
 
 def main():

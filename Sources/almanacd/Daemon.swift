@@ -162,6 +162,9 @@ struct Daemon {
             throw BusError(.failed, "\(error)")
         }
         if let recovered = store.recovered { logger.warning("\(recovered)") }
+        if store.openedReadOnly {
+            logger.warning("The state file \(store.path) is read-only: changes will be refused until its folder is writable again.")
+        }
         logger.debug("state: \(store.path)")
         return store
     }

@@ -1,5 +1,6 @@
 import AlmanacCore
 @testable import AlmanacServices
+import DBusTestSupport
 import Foundation
 import GRDB
 import Synchronization
@@ -58,6 +59,27 @@ import Testing
         let messages = heard.withLock { $0 }
         #expect(messages.count == 1)
         #expect(messages.first?.contains("Could not save the weather settings in \(store.path)") == true)
+    }
+
+    @Test(.enabled(if: getuid() == 0, "mounts a tmpfs, which needs root"))
+    func aStoreOpenedOnAReadOnlyFolderSavesOnceTheFolderIsWritableAgain() throws {
+        let mount = folder.appendingPathComponent("mount")
+        try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
+        // A container may refuse mounts even to root: nothing to check there.
+        guard try Tool.run("mount", ["-t", "tmpfs", "-o", "size=4m", "tmpfs", mount.path]).status == 0 else { return }
+        defer { _ = try? Tool.run("umount", ["-l", mount.path]) }
+        try StateStore(folder: mount).saveSettings(units: .metric, savedLocations: ["Oslo"])
+        #expect(try Tool.run("mount", ["-o", "remount,ro", mount.path]).status == 0)
+
+        let store = try StateStore(folder: mount)
+        #expect(store.openedReadOnly)
+        #expect(store.weatherState().savedLocations == ["Oslo"])
+        #expect(throws: StorageError.self) { try store.saveSettings(units: .imperial, savedLocations: ["Oslo"]) }
+        #expect(try Tool.run("mount", ["-o", "remount,rw", mount.path]).status == 0)
+        // SQLite keeps a file it opened read-only so; the store opens it again.
+        try store.saveSettings(units: .imperial, savedLocations: ["Oslo"])
+        #expect(!store.openedReadOnly)
+        #expect(try StateStore(folder: mount).weatherState().units == .imperial)
     }
 
     @Test func oldReadingsArePruned() throws {

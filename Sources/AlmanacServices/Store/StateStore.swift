@@ -1,6 +1,8 @@
 public import Foundation
 import GRDB
+import GRDBSQLite
 import AlmanacCore
+import Synchronization
 
 /// The daemon's SQLite file (`$XDG_STATE_HOME/almanac/almanac.sqlite`): settings and the last
 /// reading of each place, written in transactions that are in the file before a write
@@ -10,7 +12,10 @@ import AlmanacCore
 public final class StateStore: Sendable {
     /// The file's path.
     public let path: String
-    let database: DatabaseQueue
+    /// The connection; replaced only when it was opened read-only and a write finds the
+    /// folder writable again.
+    var database: DatabaseQueue { connection.withLock { $0 } }
+    private let connection: Mutex<DatabaseQueue>
     /// Set when the file found at start was unreadable: where it was moved and why.
     public let recovered: String?
     /// Told every write the disk refused (full, read-only, gone), with what failed and why:
@@ -23,7 +28,7 @@ public final class StateStore: Sendable {
         path = folder.appendingPathComponent("almanac.sqlite").path
         self.onWriteFailure = onWriteFailure
         do {
-            database = try Self.open(path)
+            connection = Mutex(try Self.open(path))
             recovered = nil
         } catch let error as DatabaseError where ![.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
             // Locked by another process, no permission, disk full: nothing wrong with the
@@ -36,7 +41,7 @@ public final class StateStore: Sendable {
                 throw StorageError("Cannot open the state file \(path): \(Self.describe(error)). Check that the folder is writable, or pass another with --state-dir.")
             }
             do {
-                database = try Self.open(path)
+                connection = Mutex(try Self.open(path))
             } catch {
                 throw StorageError("Cannot create the state file \(path): \(Self.describe(error)).")
             }
@@ -113,11 +118,29 @@ public final class StateStore: Sendable {
     func write<T>(_ what: String, _ body: (Database) throws -> T) throws -> T {
         do {
             return try database.write(body)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY && openedReadOnly {
+            // SQLite opened the file read-only (its folder was read-only when the daemon
+            // started) and keeps it so: open it again, which works once the folder is writable.
+            do {
+                let reopened = try Self.open(path)
+                connection.withLock { $0 = reopened }
+                return try reopened.write(body)
+            } catch {
+                let failure = StorageError("Could not save \(what) in \(path): \(Self.describe(error)).")
+                onWriteFailure?(failure.description)
+                throw failure
+            }
         } catch {
             let failure = StorageError("Could not save \(what) in \(path): \(Self.describe(error)).")
             onWriteFailure?(failure.description)
             throw failure
         }
+    }
+
+    /// Whether SQLite opened the file read-only (it does when the file or its folder cannot
+    /// be written), which it never changes by itself.
+    public var openedReadOnly: Bool {
+        (try? database.read { db in sqlite3_db_readonly(db.sqliteConnection, "main") == 1 }) ?? false
     }
 
     /// Whether SQLite finds the file sound (`PRAGMA integrity_check`).
