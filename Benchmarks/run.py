@@ -76,7 +76,7 @@ class Bus:
   <type>session</type>
   <listen>unix:path={folder}/bus</listen>
   <auth>EXTERNAL</auth>
-  <policy context="default"><allow send_destination="*"/><allow own="*"/></policy>
+  <policy context="default"><allow send_destination="*"/><allow receive_sender="*"/><allow own="*"/></policy>
   <limit name="max_connections_per_user">4096</limit>
   <limit name="max_completed_connections">4096</limit>
   <limit name="max_match_rules_per_connection">4096</limit>
