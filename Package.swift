@@ -34,10 +34,6 @@ let package = Package(
         .executableTarget(name: "almanac", dependencies: [
             "AlmanacViews", "AlmanacBus",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], linkerSettings: [
-            // A position-dependent executable: the loader has no 42,000 relative relocations
-            // to apply (and pages to copy) at every start (docs/performance.md).
-            .unsafeFlags(["-Xclang-linker", "-no-pie"]),
         ]),
         .executableTarget(name: "dbus-soak", dependencies: ["DBus"], path: "Examples/dbus-soak"),
         .executableTarget(name: "dbus-demo", dependencies: ["DBus", "DBusTestSupport"], path: "Examples/dbus-demo"),

@@ -73,6 +73,9 @@ import Testing
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)
         _ = try await almanac(["locations", "add", "Berlin", "Tokyo"], bus: bus)
+        // Readings arrive a moment after the places are added; the one-shot commands wait for them.
+        _ = try await almanac(["get", "weather", "--location", "Berlin"], bus: bus)
+        _ = try await almanac(["get", "weather", "--location", "Tokyo"], bus: bus)
         let commandLines: [[String]] = [
             ["get", "weather"], ["get", "weather", "--json"], ["get", "weather", "--location", "Tokyo", "--units", "imperial"],
             ["get", "weather", "--location=Berlin", "--format", "{{place}}: {{temperature}}"], ["get", "podcasts"],
