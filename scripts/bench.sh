@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift=${SWIFT:-swift}
-release_flags=(${RELEASE_FLAGS:--c release --static-swift-stdlib --scratch-path .build-release})
+# make bench passes the Makefile's RELEASE_FLAGS (what `make install` ships) and a scratch path.
+release_flags=(${RELEASE_FLAGS:--c release --static-swift-stdlib -Xlinker --no-pie --scratch-path .build-release})
 
 $swift build "${release_flags[@]}"
 bin=$($swift build "${release_flags[@]}" --show-bin-path)

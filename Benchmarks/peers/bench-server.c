@@ -7,11 +7,14 @@
  *                              Changed(t, a{sv}) and the two PropertiesChanged almanacd
  *                              sends for a units change, sends Updated(t, a{sv}) to every
  *                              view's owner, and replies with the revision
+ *   GetState() -> (t, a{sv})   (with STATE-SOURCE) the state STATE-SOURCE's weather document
+ *                              gave on the first call, marshalled again value by value into
+ *                              every reply, as a server encoding its state would
  * Views of a client that leaves the bus are dropped (NameOwnerChanged), as almanacd does.
  * Message for message, and byte for byte in shape, the traffic almanacd makes for a units
  * change, without the document, the store or any Swift.
  *
- * usage: bench-server BUS-ADDRESS NAME
+ * usage: bench-server BUS-ADDRESS NAME [STATE-SOURCE]
  */
 #include <dbus/dbus.h>
 #include <signal.h>
@@ -144,11 +147,60 @@ static void owner_left(DBusMessage *signal) {
     }
 }
 
+/* Appends every value `from` reads to `to`, containers and all. */
+static void copy_values(DBusMessageIter *from, DBusMessageIter *to) {
+    int type;
+    while ((type = dbus_message_iter_get_arg_type(from)) != DBUS_TYPE_INVALID) {
+        if (dbus_type_is_container(type)) {
+            DBusMessageIter inner_from, inner_to;
+            char *signature = NULL;
+            dbus_message_iter_recurse(from, &inner_from);
+            if (type == DBUS_TYPE_VARIANT || type == DBUS_TYPE_ARRAY) signature = dbus_message_iter_get_signature(&inner_from);
+            if (type == DBUS_TYPE_ARRAY) {  /* the element type, not the (maybe empty) contents' */
+                char *whole = dbus_message_iter_get_signature(from);
+                dbus_free(signature);
+                signature = strdup(whole + 1);
+                dbus_free(whole);
+            }
+            dbus_message_iter_open_container(to, type, signature, &inner_to);
+            copy_values(&inner_from, &inner_to);
+            dbus_message_iter_close_container(to, &inner_to);
+            if (type == DBUS_TYPE_ARRAY) free(signature); else dbus_free(signature);
+        } else {
+            DBusBasicValue value;
+            dbus_message_iter_get_basic(from, &value);
+            dbus_message_iter_append_basic(to, type, &value);
+        }
+        dbus_message_iter_next(from);
+    }
+}
+
+static DBusMessage *state;
+
+static void get_state(DBusConnection *bus, DBusMessage *call, const char *source) {
+    if (!source) { reply_error(bus, call, DBUS_ERROR_UNKNOWN_METHOD, "bench-server was started without a state source."); return; }
+    if (!state) {
+        DBusError error;
+        dbus_error_init(&error);
+        DBusMessage *ask = dbus_message_new_method_call(source, DOC_PATH, DOC_IFACE, "GetState");
+        state = dbus_connection_send_with_reply_and_block(bus, ask, 25000, &error);
+        dbus_message_unref(ask);
+        if (!state) die("GetState from the state source", &error);
+    }
+    DBusMessage *reply = dbus_message_new_method_return(call);
+    DBusMessageIter from, to;
+    dbus_message_iter_init_append(reply, &to);
+    if (dbus_message_iter_init(state, &from)) copy_values(&from, &to);
+    dbus_connection_send(bus, reply, NULL);
+    dbus_message_unref(reply);
+}
+
 static volatile sig_atomic_t stopping;
 static void on_term(int sig) { (void)sig; stopping = 1; }
 
 int main(int argc, char **argv) {
-    if (argc != 3) { fprintf(stderr, "usage: bench-server BUS-ADDRESS NAME\n"); return 64; }
+    if (argc != 3 && argc != 4) { fprintf(stderr, "usage: bench-server BUS-ADDRESS NAME [STATE-SOURCE]\n"); return 64; }
+    const char *source = argc == 4 ? argv[3] : NULL;
     DBusError error;
     dbus_error_init(&error);
     DBusConnection *bus = dbus_connection_open_private(argv[1], &error);
@@ -165,9 +217,10 @@ int main(int argc, char **argv) {
         while ((message = dbus_connection_pop_message(bus))) {
             if (dbus_message_is_method_call(message, DOC_IFACE, "Submit")) submit(bus, message);
             else if (dbus_message_is_method_call(message, DOC_IFACE, "AddView")) add_view(bus, message);
+            else if (dbus_message_is_method_call(message, DOC_IFACE, "GetState")) get_state(bus, message, source);
             else if (dbus_message_is_signal(message, "org.freedesktop.DBus", "NameOwnerChanged")) owner_left(message);
             else if (dbus_message_get_type(message) == DBUS_MESSAGE_TYPE_METHOD_CALL)
-                reply_error(bus, message, DBUS_ERROR_UNKNOWN_METHOD, "bench-server serves Submit and AddView only.");
+                reply_error(bus, message, DBUS_ERROR_UNKNOWN_METHOD, "bench-server serves Submit, AddView and GetState only.");
             dbus_message_unref(message);
         }
     }
