@@ -31,6 +31,13 @@ public final class StateStore: Sendable {
             connection = Mutex(try Self.open(path))
             recovered = nil
         } catch let error as DatabaseError where ![.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
+            // A folder that cannot be written (a read-only or full mount): the file is served
+            // as it is and writes are refused until the folder is writable again (see `write`).
+            if access(folder.path, W_OK) != 0, FileManager.default.fileExists(atPath: path), let readOnly = try? Self.openReadOnly(path) {
+                connection = Mutex(readOnly)
+                recovered = nil
+                return
+            }
             // Locked by another process, no permission, disk full: nothing wrong with the
             // file itself, so it is left alone and the daemon says why it cannot start.
             throw StorageError("Cannot open the state file \(path): \(Self.describe(error)). Is another almanacd using it? Check the folder's permissions, or pass another with --state-dir.")
@@ -47,6 +54,15 @@ public final class StateStore: Sendable {
             }
             recovered = "\(path) could not be read (\(Self.describe(error))); it was moved to \(aside) and a new one begun"
         }
+    }
+
+    /// Opens the file for reading only, as `immutable`: a write-ahead-log database otherwise
+    /// needs its shared-memory file, which a read-only folder cannot hold.
+    private static func openReadOnly(_ path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+        return try DatabaseQueue(path: "file:\(escaped)?immutable=1", configuration: configuration)
     }
 
     private static func open(_ path: String) throws -> DatabaseQueue {
