@@ -1,6 +1,6 @@
 import ArgumentParser
 
-@main
+/// The command tree (ArgumentParser); `AlmanacMain` is the entry point.
 struct Almanac: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "almanac",

@@ -27,6 +27,11 @@ struct CommonOptions: ParsableArguments {
 
     /// Connects, turning failures into a message a person can act on and exit status 69.
     func connect() async throws -> AlmanacClient {
+        try await Self.connect(address: address)
+    }
+
+    /// Connects to `address` (or the session bus), as `connect()` does.
+    static func connect(address: String?) async throws -> AlmanacClient {
         do {
             return try await AlmanacClient.connect(address: address)
         } catch let error as BusError {

@@ -1,8 +1,7 @@
 import AlmanacBus
 import AlmanacCore
+import AlmanacViews
 import ArgumentParser
-import DBus
-import FoundationEssentials
 
 struct Get: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Prints a document once: the weather or the newest podcast episodes.")
@@ -16,32 +15,9 @@ struct Get: AsyncParsableCommand {
     var podcast: String? { scope.podcast }
 
     func run() async throws {
-        let client = try await common.connect()
-        let rendering = common.rendering()
-        do {
-            var lines: [String]
-            switch document.name {
-            case .weather:
-                var (revision, state) = try await WeatherLookup(client: client).state(for: location)
-                units.apply(to: &state)
-                lines = rendering.weather(state, only: location, revision: revision)
-                if let location, state.readings[location] == nil, let failure = state.failures[location] {
-                    await client.connection.close()
-                    Terminal.error("no weather for '\(location)': \(failure)")
-                    throw Exit.refused
-                }
-            case .podcasts:
-                let (revision, fields) = try await client.state(of: .podcasts)
-                lines = rendering.podcasts(PodcastsCodec.decodeState(fields), only: podcast, revision: revision)
-            }
-            for line in lines { Terminal().line(line) }
-            await client.connection.close()
-        } catch let exit as ExitCode {
-            throw exit
-        } catch {
-            await client.connection.close()
-            throw fail(error)
-        }
+        try await GetRequest(document: document.name, location: location, podcast: podcast, units: units.units?.units,
+                             json: common.json, template: common.format.flatMap { try? Template($0) },
+                             address: common.address).perform()
     }
 }
 

@@ -27,7 +27,7 @@ final class RecordingPodcastDelegate: PodcastServiceDelegate, Sendable {
     @Test func everyKindOfAnswerIsReportedAndNoneHoldsUpTheOthers() async throws {
         let server = try FixtureServer(script: Self.script)
         let base = server.baseURL.absoluteString
-        let service = RSSPodcastService(http: HTTPClient(timeout: 1, accept: FeedInspector.accept))
+        let service = RSSPodcastService(http: HTTPClient(timeout: 5, accept: FeedInspector.accept))
         let delegate = RecordingPodcastDelegate()
         service.delegate = delegate
         func podcast(_ id: String, _ path: String) -> Podcast { Podcast(id: id, title: id, author: "", feedURL: base + path) }

@@ -15,6 +15,7 @@ standard output.
                    -> N bytes of audio (byte i is i % 251), honouring Range and If-Range
                       (ETag "<name>-<N>"); rate: bytes per second; cut: a request without
                       Range sends only K bytes and hangs up (cutalways: every request does)
+                      stall=K: a request without a Range sends K bytes, then nothing for 60 s
 /audio-redirect/<name>?… -> 302 to /audio/<name>?…
 /requests          -> one line per /audio request so far: "<path> <Range header or ->"
 /redirect-loop     -> 302 to itself, for ever
@@ -52,9 +53,12 @@ class Handler(BaseHTTPRequestHandler):
         rate = int(query.get("rate", ["0"])[0])
         cut = int(query.get("cut", ["-1"])[0])
         cut_always = query.get("cutalways", ["0"])[0] == "1"
+        stall = int(query.get("stall", ["-1"])[0])
         body = bytes(i % 251 for i in range(size))
         etag = '"%s-%d"' % (name, size)
         headers = {"Content-Type": query.get("type", ["audio/mpeg"])[0], "ETag": etag, "Accept-Ranges": "bytes"}
+        if query.get("noetag", ["0"])[0] == "1":
+            del headers["ETag"]
         if "disposition" in query:
             headers["Content-Disposition"] = query["disposition"][0]
         wanted = self.headers.get("Range")
@@ -77,6 +81,16 @@ class Handler(BaseHTTPRequestHandler):
         if cut >= 0 and (cut_always or not wanted):
             part = part[:cut]
             self.close_connection = True
+        if stall >= 0 and not wanted:
+            # Sends the first bytes, then nothing more for a minute (a transfer caught half way).
+            try:
+                self.wfile.write(part[:stall])
+                self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            time.sleep(60)
+            self.close_connection = True
+            return
         try:
             chunk = 16384
             for offset in range(0, len(part), chunk):

@@ -66,6 +66,33 @@ import Testing
         _ = daemon.stop()
     }
 
+    /// `almanac get` takes a fast path that skips ArgumentParser (OneShotGet); it must print
+    /// the same bytes and exit the same way as ArgumentParser's path, which
+    /// `ALMANAC_NO_FAST_PATH` forces.
+    @Test func theOneShotFastPathPrintsWhatArgumentParserPrints() async throws {
+        let bus = try PrivateBus()
+        let daemon = try await RunningDaemon(bus: bus)
+        _ = try await almanac(["locations", "add", "Berlin", "Tokyo"], bus: bus)
+        // Readings arrive a moment after the places are added; the one-shot commands wait for them.
+        _ = try await almanac(["get", "weather", "--location", "Berlin"], bus: bus)
+        _ = try await almanac(["get", "weather", "--location", "Tokyo"], bus: bus)
+        let commandLines: [[String]] = [
+            ["get", "weather"], ["get", "weather", "--json"], ["get", "weather", "--location", "Tokyo", "--units", "imperial"],
+            ["get", "weather", "--location=Berlin", "--format", "{{place}}: {{temperature}}"], ["get", "podcasts"],
+            ["get", "podcasts", "--json", "--feed", "nosuchpodcast"], ["get", "weather", "--location", "Atlantis"],
+            ["get", "podcasts", "--location", "Berlin"], ["get", "weather", "--json", "--format", "{{place}}"],
+            ["get", "weather", "--units", "kelvin"], ["get", "weather", "--format", "{{place"],
+        ]
+        for arguments in commandLines {
+            let fast = try await almanac(arguments, bus: bus)
+            let parsed = try await almanac(arguments, bus: bus, environment: ["ALMANAC_NO_FAST_PATH": "1"])
+            #expect(fast.status == parsed.status, "\(arguments)")
+            #expect(fast.output == parsed.output, "\(arguments)")
+            #expect(fast.errorOutput == parsed.errorOutput, "\(arguments)")
+        }
+        _ = daemon.stop()
+    }
+
     @Test func getForAnUnknownPlaceFailsClearly() async throws {
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)

@@ -8,8 +8,9 @@ extension StateStore: WeatherArchive {
     public func saveSettings(units: Units, savedLocations: [String]) throws {
         let locations = String(decoding: try JSONEncoder().encode(savedLocations), as: UTF8.self)
         try write("the weather settings") { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('weather.units', ?), ('weather.savedLocations', ?)",
-                           arguments: [units.rawValue, locations])
+            // Cached: a units Submit writes this, and parsing the SQL each time showed in profiles.
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('weather.units', ?), ('weather.savedLocations', ?)")
+                .execute(arguments: [units.rawValue, locations])
         }
     }
 

@@ -5,8 +5,9 @@ import AlmanacCore
 import Synchronization
 
 /// The daemon's SQLite file (`$XDG_STATE_HOME/almanac/almanac.sqlite`): settings and the last
-/// reading of each place, written in transactions that are on disk before a write returns,
-/// so `kill -9` loses nothing the daemon acknowledged. The schema is grown by numbered
+/// reading of each place, written in transactions that are in the file before a write
+/// returns, so `kill -9` loses nothing the daemon acknowledged (a write-ahead log, synced
+/// at checkpoints: a power cut may lose the last commits, never the file). The schema is grown by numbered
 /// migrations. A file that is not a readable database is moved aside and a new one begun.
 public final class StateStore: Sendable {
     /// The file's path.
@@ -30,6 +31,13 @@ public final class StateStore: Sendable {
             connection = Mutex(try Self.open(path))
             recovered = nil
         } catch let error as DatabaseError where ![.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
+            // A folder that cannot be written (a read-only or full mount): the file is served
+            // as it is and writes are refused until the folder is writable again (see `write`).
+            if access(folder.path, W_OK) != 0, FileManager.default.fileExists(atPath: path), let readOnly = try? Self.openReadOnly(path) {
+                connection = Mutex(readOnly)
+                recovered = nil
+                return
+            }
             // Locked by another process, no permission, disk full: nothing wrong with the
             // file itself, so it is left alone and the daemon says why it cannot start.
             throw StorageError("Cannot open the state file \(path): \(Self.describe(error)). Is another almanacd using it? Check the folder's permissions, or pass another with --state-dir.")
@@ -48,9 +56,26 @@ public final class StateStore: Sendable {
         }
     }
 
+    /// Opens the file for reading only, as `immutable`: a write-ahead-log database otherwise
+    /// needs its shared-memory file, which a read-only folder cannot hold.
+    private static func openReadOnly(_ path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+        return try DatabaseQueue(path: "file:\(escaped)?immutable=1", configuration: configuration)
+    }
+
     private static func open(_ path: String) throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
+        // Write-ahead log, synced at checkpoints: a commit is a write into the WAL file, not
+        // three fsyncs, which made every Submit wait ~15 ms for the disk (docs/performance.md).
+        // What the daemon acknowledged is in the file before the reply, so `kill -9` loses
+        // nothing; only a power cut may lose the last commits (never corrupt the file).
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
         let database = try DatabaseQueue(path: path, configuration: configuration)
         try migrator.migrate(database)
         return database

@@ -1,0 +1,549 @@
+#!/usr/bin/env python3
+"""`make bench`: every figure of issue 7 as a ratio against a peer measured in the same run.
+
+Runs almanacd (release build) and its peers side by side on private dbus-daemons, prints a
+table, writes bench/results.json and the generated part of docs/performance.md. A peer that
+cannot run or a result that is missing fails the run (exit 1); a missed target does not
+(the table says MISS). QUICK=1 (--quick) runs fewer and shorter rounds and a smaller
+library for the memory figure.
+
+usage: run.py --bin DIR --peers DIR --python PYTHON [--quick] [--only NAME,…]
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DAEMON = "org.almanac.Almanac1"
+PEER = "org.almanac.BenchPeer1"
+STUB = "org.almanac.BenchStub1"
+WEATHER = "/org/almanac/Almanac1/weather"
+
+
+class BenchFailure(Exception):
+    """A peer could not run or a result is missing: the run fails."""
+
+
+def log(message):
+    print(f"== {message}", file=sys.stderr, flush=True)
+
+
+def run(command, env=None, timeout=600, input=None):
+    """Runs a command to the end; its standard output, or BenchFailure with its error."""
+    try:
+        result = subprocess.run(command, env=env, timeout=timeout, input=input, capture_output=True, text=True)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise BenchFailure(f"{command[0]}: {error}")
+    if result.returncode != 0:
+        raise BenchFailure(f"{' '.join(command)} exited {result.returncode}: {result.stderr.strip()[-800:]}")
+    return result.stdout
+
+
+def fields(line, *names):
+    """Reads "name value name value …" lines the drivers print."""
+    values = {}
+    for name in names:
+        match = re.search(rf"\b{name} ([0-9.eE+-]+)", line)
+        if not match:
+            raise BenchFailure(f"no '{name}' in output: {line.strip()[:300]!r}")
+        values[name] = float(match.group(1))
+    return values
+
+
+class Bus:
+    """A private dbus-daemon; services in `service_dir` may be D-Bus activated."""
+
+    def __init__(self, work, name, service_dir=None, environment=None):
+        folder = os.path.join(work, name)
+        os.makedirs(folder, exist_ok=True)
+        config = os.path.join(folder, "bus.conf")
+        services = f"  <servicedir>{service_dir}</servicedir>\n" if service_dir else ""
+        with open(config, "w") as out:
+            out.write(f"""<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:path={folder}/bus</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default"><allow send_destination="*"/><allow receive_sender="*"/><allow own="*"/></policy>
+  <limit name="max_connections_per_user">4096</limit>
+  <limit name="max_completed_connections">4096</limit>
+  <limit name="max_match_rules_per_connection">4096</limit>
+{services}</busconfig>
+""")
+        self.process = subprocess.Popen(["dbus-daemon", f"--config-file={config}", "--nofork", "--print-address=1"],
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=environment)
+        self.address = self.process.stdout.readline().strip()
+        if not self.address:
+            raise BenchFailure("dbus-daemon did not start")
+        self.environment = dict(os.environ, DBUS_SESSION_BUS_ADDRESS=self.address)
+
+    def has_owner(self, name):
+        out = run(["dbus-send", f"--bus={self.address}", "--print-reply", "--dest=org.freedesktop.DBus", "/",
+                   "org.freedesktop.DBus.NameHasOwner", f"string:{name}"])
+        return "true" in out
+
+    def wait_for(self, name, process=None, seconds=60):
+        give_up = time.time() + seconds
+        while not self.has_owner(name):
+            if process is not None and process.poll() is not None:
+                raise BenchFailure(f"the process meant to own {name} exited {process.returncode}")
+            if time.time() > give_up:
+                raise BenchFailure(f"{name} did not appear on the bus")
+            time.sleep(0.05)
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait()
+
+
+class Bench:
+    def __init__(self, options):
+        self.options = options
+        self.quick = options.quick
+        self.bin = os.path.abspath(options.bin)
+        self.peers = os.path.abspath(options.peers)
+        self.python = options.python
+        self.work = tempfile.mkdtemp(prefix="almanac-bench-")
+        self.children = []
+        self.buses = []
+        self.results = {}
+        self.rounds = 1 if self.quick else 3
+        self.seconds = 1.0 if self.quick else 2.0
+
+    # Processes
+
+    def spawn(self, command, env=None, **extra):
+        process = subprocess.Popen(command, env=env, **extra)
+        self.children.append(process)
+        return process
+
+    def stop(self, process):
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        if process in self.children:
+            self.children.remove(process)
+
+    def cleanup(self):
+        for process in list(self.children):
+            self.stop(process)
+        for bus in self.buses:
+            bus.stop()
+        shutil.rmtree(self.work, ignore_errors=True)
+
+    def bus(self, name, service_dir=None, environment=None):
+        bus = Bus(self.work, name, service_dir, environment)
+        self.buses.append(bus)
+        return bus
+
+    def daemon(self, bus, state, *arguments):
+        """almanacd on `bus` with its state in `state`, once it owns its name."""
+        process = self.spawn([f"{self.bin}/almanacd", "--address", bus.address, "--state-dir", state, *arguments],
+                             stderr=open(os.path.join(self.work, os.path.basename(state) + ".log"), "w"))
+        bus.wait_for(DAEMON, process)
+        return process
+
+    def almanac(self, bus, *arguments, timeout=600):
+        return run([f"{self.bin}/almanac", *arguments], env=bus.environment, timeout=timeout)
+
+    # Checks
+
+    def preflight(self):
+        needed = [f"{self.bin}/almanacd", f"{self.bin}/almanac", f"{self.bin}/almanac-bench",
+                  f"{self.peers}/bench-driver", f"{self.peers}/bench-server", f"{self.peers}/bench-stub"]
+        for path in needed:
+            if not os.access(path, os.X_OK):
+                raise BenchFailure(f"{path} is missing (make bench builds it)")
+        for tool in ["dbus-daemon", "dbus-send", "gdbus", "busctl", "hyperfine"]:
+            if not shutil.which(tool):
+                raise BenchFailure(f"{tool} is not installed (make bench installs it through apt-get)")
+        run([self.python, "-c", "import podcastparser, feedparser, feedparser_rs"])
+
+    # Figures
+
+    def alternate(self, rounds, sides):
+        """Runs each side's measurement `rounds` times, interleaved (A B A B …): drifting load
+        hits both sides alike. Returns each side's list of results."""
+        results = {name: [] for name in sides}
+        for _ in range(rounds):
+            for name, measure in sides.items():
+                results[name].append(measure())
+        return results
+
+    def change_figures(self):
+        bus = self.bus("change")
+        daemon = self.daemon(bus, os.path.join(self.work, "change-state"), "--provider", "demo",
+                             "--weather-interval", "3600", "--podcast-interval", "3600")
+        server = self.spawn([f"{self.peers}/bench-server", bus.address, PEER, DAEMON])
+        bus.wait_for(PEER, server)
+        driver = f"{self.peers}/bench-driver"
+
+        def change(destination, views, inflight):
+            out = run([driver, "change", bus.address, destination, str(views), str(inflight), str(self.seconds)], timeout=300)
+            return fields(out, "events", "rate", "p50_us", "p99_us")
+
+        for views in [0, 1, 10, 100]:
+            for inflight in [16, 1]:
+                log(f"change path: {views} views, {inflight} in flight")
+                sides = self.alternate(self.rounds, {
+                    "almanacd": lambda: change(DAEMON, views, inflight),
+                    "c": lambda: change(PEER, views, inflight),
+                })
+                key = f"change_{views}views_{'burst' if inflight > 1 else 'serial'}"
+                self.results[key] = {
+                    side: {
+                        "rate": statistics.median(r["rate"] for r in runs),
+                        "p50_ms": statistics.median(r["p50_us"] for r in runs) / 1000,
+                        "p99_ms": statistics.median(r["p99_us"] for r in runs) / 1000,
+                        "events": sum(r["events"] for r in runs),
+                        "rounds": len(runs),
+                    } for side, runs in sides.items()
+                }
+                self.results[key]["views"] = views
+                self.results[key]["inflight"] = inflight
+
+        # GetState, with saved places so the state is what a user's would be.
+        self.almanac(bus, "locations", "add", "Berlin", "Paris", "Tokyo")
+        self.almanac(bus, "get", "weather")
+        log("GetState: Swift client against C client, from almanacd and from the C server")
+
+        def swift_getstate(destination):
+            return fields(run([f"{self.bin}/almanac-bench", "getstate", bus.address, destination, str(self.seconds)]), "calls", "rate")
+
+        def c_getstate(destination):
+            return fields(run([driver, "getstate", bus.address, destination, str(self.seconds)]), "calls", "rate", "values")
+
+        sides = self.alternate(self.rounds, {
+            "swift_from_almanacd": lambda: swift_getstate(DAEMON), "c_from_almanacd": lambda: c_getstate(DAEMON),
+            "swift_from_c_server": lambda: swift_getstate(PEER), "c_from_c_server": lambda: c_getstate(PEER),
+        })
+        self.results["getstate"] = {side: {"rate": statistics.median(r["rate"] for r in runs),
+                                           "calls": sum(r["calls"] for r in runs)} for side, runs in sides.items()}
+        if sides["c_from_almanacd"][0]["values"] != sides["c_from_c_server"][0]["values"]:
+            raise BenchFailure("the C server's GetState differs from almanacd's")
+        self.results["getstate"]["state_values"] = sides["c_from_almanacd"][0]["values"]
+
+        # The CLI, whole process, against gdbus and busctl fetching the same state.
+        log("CLI one-shot: hyperfine")
+        export = os.path.join(self.work, "hyperfine.json")
+        commands = {
+            "almanac get weather": f"{self.bin}/almanac get weather",
+            "gdbus call GetState": f"gdbus call --session --dest {DAEMON} --object-path {WEATHER} --method org.almanac.Document1.GetState",
+            "busctl --user call GetState": f"busctl --user call {DAEMON} {WEATHER} org.almanac.Document1 GetState",
+            "dbus-send --print-reply GetState": f"dbus-send --session --print-reply --dest={DAEMON} {WEATHER} org.almanac.Document1.GetState",
+            "almanac --version": f"{self.bin}/almanac --version",
+        }
+        arguments = ["hyperfine", "-N", "--style", "none", "--warmup", "5", "--runs", "30" if self.quick else "100",
+                     "--export-json", export]
+        for name, command in commands.items():
+            arguments += ["-n", name, command]
+        run(arguments, env=bus.environment, timeout=900)
+        with open(export) as source:
+            measured = {entry["command"]: entry for entry in json.load(source)["results"]}
+        self.results["cli"] = {name: {"median_ms": measured[name]["median"] * 1000,
+                                      "mean_ms": measured[name]["mean"] * 1000,
+                                      "stddev_ms": measured[name]["stddev"] * 1000} for name in commands}
+        self.stop(server)
+        self.stop(daemon)
+
+    def parse_figures(self):
+        corpus = os.path.join(self.options.cache, "corpus")
+        stamp = os.path.join(corpus, ".complete")
+        if not os.path.exists(stamp):
+            log("generating the feed corpus")
+            shutil.rmtree(corpus, ignore_errors=True)
+            run([sys.executable, os.path.join(ROOT, "Benchmarks/feeds/generate.py"), "corpus", corpus, "--megabytes", "50"])
+            open(stamp, "w").close()
+        size = sum(os.path.getsize(os.path.join(corpus, f)) for f in os.listdir(corpus) if f.endswith(".xml"))
+        files = len([f for f in os.listdir(corpus) if f.endswith(".xml")])
+        # The Python parsers take minutes over 50 MB: they (and almanac-bench again, for the
+        # ratio) parse every EVERY-th file, the same files for all.
+        every = 10 if self.quick else 4
+        seconds = str(1 if self.quick else 3)
+        log(f"feed parsing: {files} feeds, {size / 1e6:.1f} MB (peers: every {every}th file)")
+        swift_all = fields(run([f"{self.bin}/almanac-bench", "parse", corpus, seconds]), "rate", "bytes", "episodes")
+        results = {"corpus_mb": size / 1e6, "corpus_files": files, "sample_every": every,
+                   "almanac_full_corpus": swift_all}
+        sides = {"almanac": lambda: fields(run([f"{self.bin}/almanac-bench", "parse", corpus, seconds, str(every)]),
+                                           "rate", "bytes", "episodes")}
+        for peer in ["podcastparser", "feedparser", "feedparser-rs"]:
+            sides[peer] = (lambda peer=peer: fields(run([self.python, os.path.join(ROOT, "Benchmarks/feeds/parse_peers.py"),
+                                                          peer, corpus, "--seconds", seconds, "--every", str(every)], timeout=900),
+                                                     "rate", "bytes", "episodes"))
+        measured = self.alternate(1 if self.quick else 2, sides)
+        for side, runs in measured.items():
+            results[side] = {"rate": statistics.median(r["rate"] for r in runs), "episodes": runs[0]["episodes"]}
+        self.results["parse"] = results
+
+    def memory_figures(self):
+        bus = self.bus("memory")
+        log("memory: idle")
+        daemon = self.daemon(bus, os.path.join(self.work, "memory-state"))
+        time.sleep(2)
+        idle = self.memory(daemon.pid)
+        log("memory: 1,000 views")
+        holder = self.spawn([f"{self.peers}/bench-driver", "hold-views", bus.address, DAEMON, "1000"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        line = holder.stdout.readline()
+        if not line.startswith("ready"):
+            raise BenchFailure(f"bench-driver hold-views: {line!r}")
+        time.sleep(1)
+        views = self.memory(daemon.pid)
+        holder.stdin.close()
+        holder.wait()
+        self.children.remove(holder)
+        self.stop(daemon)
+
+        feeds, episodes = (100, 500) if self.quick else (100, 5000)
+        log(f"memory: {feeds} feeds x {episodes} episodes")
+        library = os.path.join(self.options.cache, f"library-{feeds}x{episodes}")
+        stamp = os.path.join(library, ".complete")
+        if not os.path.exists(stamp):
+            shutil.rmtree(library, ignore_errors=True)
+            run([sys.executable, os.path.join(ROOT, "Benchmarks/feeds/generate.py"), "library", library,
+                 "--feeds", str(feeds), "--episodes", str(episodes)])
+            open(stamp, "w").close()
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        server = self.spawn([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", library, str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(0.5)
+        daemon = self.daemon(bus, os.path.join(self.work, "library-state"))
+        urls = [f"http://127.0.0.1:{port}/{name}" for name in sorted(os.listdir(library)) if name.endswith(".xml")]
+        started = time.time()
+        for first in range(0, len(urls), 10):
+            self.almanac(bus, "podcasts", "subscribe", *urls[first:first + 10], timeout=900)
+        subscribing = time.time() - started
+        listed = self.almanac(bus, "podcasts", "list")
+        if len([line for line in listed.splitlines() if "127.0.0.1" in line or line.strip()]) < feeds:
+            raise BenchFailure(f"after subscribing {feeds} feeds, `almanac podcasts list` shows fewer:\n{listed[:500]}")
+        time.sleep(2)
+        loaded = self.memory(daemon.pid)
+        self.stop(daemon)
+        self.stop(server)
+        self.results["memory"] = {"idle": idle, "views_1000": views, "library": loaded,
+                                  "library_feeds": feeds, "library_episodes": episodes,
+                                  "library_subscribe_seconds": subscribing}
+
+    @staticmethod
+    def memory(pid):
+        """RSS and its high-water mark, and how the RSS splits (anonymous, file-backed), MiB."""
+        values = {}
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                key, _, rest = line.partition(":")
+                if key in ("VmRSS", "VmHWM", "RssAnon", "RssFile", "Threads"):
+                    values[key] = int(rest.split()[0])
+        if "VmRSS" not in values:
+            raise BenchFailure(f"no VmRSS for {pid}")
+        return {"rss_mib": values["VmRSS"] / 1024, "hwm_mib": values["VmHWM"] / 1024,
+                "anon_mib": values["RssAnon"] / 1024, "file_mib": values["RssFile"] / 1024,
+                "threads": values["Threads"]}
+
+    def start_figures(self):
+        services = os.path.join(self.work, "services")
+        os.makedirs(services, exist_ok=True)
+        state = os.path.join(self.work, "start-state")
+        with open(os.path.join(services, f"{DAEMON}.service"), "w") as out:
+            out.write(f"[D-BUS Service]\nName={DAEMON}\nExec={self.bin}/almanacd --state-dir {state}\n")
+        with open(os.path.join(services, f"{STUB}.service"), "w") as out:
+            out.write(f"[D-BUS Service]\nName={STUB}\nExec={self.peers}/bench-stub {STUB}\n")
+        bus = self.bus("start", services)
+        count = 5 if self.quick else 10
+        log("daemon start: D-Bus activation, almanacd against a C stub")
+
+        def starts(name):
+            out = run([f"{self.peers}/bench-driver", "start", bus.address, name, str(count)], timeout=300)
+            samples = [float(line) / 1000 for line in out.split()]
+            if len(samples) != count:
+                raise BenchFailure(f"start of {name}: {out!r}")
+            return samples
+
+        sides = self.alternate(2 if self.quick else 3, {"almanacd": lambda: starts(DAEMON), "stub": lambda: starts(STUB)})
+        self.results["start"] = {side: {"median_ms": statistics.median(x for r in runs for x in r),
+                                        "samples": len(runs) * count} for side, runs in sides.items()}
+
+    # Report
+
+    def machine(self):
+        model = "unknown"
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+        with open("/proc/meminfo") as info:
+            memory = int(info.readline().split()[1]) // 1024
+        swift = subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout.splitlines()
+        return {
+            "cpu": model, "cores": os.cpu_count(), "memory_mib": memory, "kernel": platform.release(),
+            "swift": next((line for line in swift if "Swift version" in line), "unknown").strip(),
+            "libdbus": run(["pkg-config", "--modversion", "dbus-1"]).strip(),
+            "load_average": os.getloadavg(),
+        }
+
+    def table(self):
+        rows = []
+        r = self.results
+
+        def row(figure, ours, peer, ratio, target, met, unit=""):
+            rows.append({"figure": figure, "almanac": ours, "peer": peer, "ratio": ratio, "target": target,
+                         "status": "ok" if met else "MISS"})
+
+        if "change_1views_burst" in r:
+            base = r["change_1views_burst"]
+            base_ratio = base["almanacd"]["rate"] / base["c"]["rate"]
+            for views in [1, 10, 100]:
+                burst = r[f"change_{views}views_burst"]
+                ratio = burst["almanacd"]["rate"] / burst["c"]["rate"]
+                target, met = ("≥ 0.8× C", ratio >= 0.8) if views == 1 else ("ratio ≥ 1-view ratio (scales like C)", ratio >= base_ratio)
+                row(f"change → {views} view{'s' if views > 1 else ''}, events/s (16 in flight)",
+                    f"{burst['almanacd']['rate']:.0f}/s", f"C {burst['c']['rate']:.0f}/s", ratio, target, met)
+            for views in [1, 10, 100]:
+                serial = r[f"change_{views}views_serial"]
+                for p in ["p50", "p99"]:
+                    ours, theirs = serial["almanacd"][f"{p}_ms"], serial["c"][f"{p}_ms"]
+                    if p == "p50":
+                        row(f"Submit → Updated at {views} view{'s' if views > 1 else ''}, p50", f"{ours:.2f} ms",
+                            f"C {theirs:.2f} ms", ours / theirs, "(reported)", True)
+                    else:
+                        met = ours / theirs <= 2 and (views != 100 or ours <= 5)
+                        row(f"Submit → Updated at {views} view{'s' if views > 1 else ''}, p99", f"{ours:.2f} ms",
+                            f"C {theirs:.2f} ms", ours / theirs, "≤ 2× C" + (", ≤ 5 ms" if views == 100 else ""), met)
+            burst, serial = r["change_0views_burst"], r["change_0views_serial"]
+            ratio = burst["almanacd"]["rate"] / burst["c"]["rate"]
+            row("Submit → Changed + reply, calls/s (16 in flight)", f"{burst['almanacd']['rate']:.0f}/s",
+                f"C server {burst['c']['rate']:.0f}/s", ratio, "≥ 0.8× C", ratio >= 0.8)
+            ours, theirs = serial["almanacd"]["p99_ms"], serial["c"]["p99_ms"]
+            row("Submit → Changed + reply, p99 one at a time", f"{ours:.2f} ms", f"C server {theirs:.2f} ms",
+                ours / theirs, "≤ 2× C", ours / theirs <= 2)
+        if "getstate" in r:
+            g = r["getstate"]
+            values = g["state_values"]
+            ratio = g["swift_from_c_server"]["rate"] / g["c_from_c_server"]["rate"]
+            row(f"GetState calls/s, Swift client vs C client (C server, {values} values)", f"{g['swift_from_c_server']['rate']:.0f}/s",
+                f"C {g['c_from_c_server']['rate']:.0f}/s", ratio, "≥ 0.8× C", ratio >= 0.8)
+            ratio = g["swift_from_almanacd"]["rate"] / g["c_from_almanacd"]["rate"]
+            row("GetState calls/s, Swift client vs C client (from almanacd)", f"{g['swift_from_almanacd']['rate']:.0f}/s",
+                f"C {g['c_from_almanacd']['rate']:.0f}/s", ratio, "≥ 0.8× C", ratio >= 0.8)
+            ratio = g["c_from_almanacd"]["rate"] / g["c_from_c_server"]["rate"]
+            row("GetState calls/s served, almanacd vs C server (C client)", f"{g['c_from_almanacd']['rate']:.0f}/s",
+                f"C server {g['c_from_c_server']['rate']:.0f}/s", ratio, "(reported)", True)
+        if "cli" in r:
+            c = r["cli"]
+            ours = c["almanac get weather"]["median_ms"]
+            for peer, target in [("gdbus call GetState", 1.0), ("busctl --user call GetState", None),
+                                 ("dbus-send --print-reply GetState", None)]:
+                theirs = c[peer]["median_ms"]
+                row(f"`almanac get weather` median (vs {peer.split()[0]})", f"{ours:.2f} ms", f"{theirs:.2f} ms",
+                    ours / theirs, "≤ 1.0×" if target else "(reported)", ours / theirs <= target if target else True)
+            row("`almanac --version` median (vs gdbus)", f"{c['almanac --version']['median_ms']:.2f} ms",
+                f"{c['gdbus call GetState']['median_ms']:.2f} ms",
+                c["almanac --version"]["median_ms"] / c["gdbus call GetState"]["median_ms"], "(reported)", True)
+        if "parse" in r:
+            p = r["parse"]
+            ours = p["almanac"]["rate"]
+            for peer, target in [("podcastparser", 5.0), ("feedparser-rs", 1.0), ("feedparser", None)]:
+                theirs = p[peer]["rate"]
+                row(f"feed parsing MB/s (vs {peer})", f"{ours:.1f} MB/s", f"{theirs:.2f} MB/s", ours / theirs,
+                    f"≥ {target:g}×" if target else "(reported)", ours / theirs >= target if target else True)
+            row("feed parsing MB/s, whole corpus", f"{p['almanac_full_corpus']['rate']:.1f} MB/s",
+                f"{p['corpus_mb']:.0f} MB, {p['corpus_files']} feeds", None, "(reported)", True)
+        if "memory" in r:
+            m = r["memory"]
+            row("daemon RSS idle", f"{m['idle']['rss_mib']:.1f} MiB", "—", None, "≤ 25 MiB", m["idle"]["rss_mib"] <= 25)
+            row(f"daemon RSS, {m['library_feeds']} feeds × {m['library_episodes']} episodes",
+                f"{m['library']['rss_mib']:.1f} MiB", f"peak {m['library']['hwm_mib']:.1f} MiB", None, "≤ 60 MiB",
+                m["library"]["rss_mib"] <= 60)
+            row("daemon RSS, 1,000 views", f"{m['views_1000']['rss_mib']:.1f} MiB", "—", None, "(reported)", True)
+        if "start" in r:
+            s = r["start"]
+            ours, theirs = s["almanacd"]["median_ms"], s["stub"]["median_ms"]
+            row("start: exec → name owned (D-Bus activation), median", f"{ours:.1f} ms", f"C stub {theirs:.1f} ms",
+                ours / theirs, "≤ 50 ms", ours <= 50)
+        return rows
+
+    @staticmethod
+    def markdown(rows):
+        lines = ["| figure | Almanac | peer | ratio | target | |", "|---|---|---|---|---|---|"]
+        for row in rows:
+            ratio = "—" if row["ratio"] is None else f"{row['ratio']:.2f}×"
+            lines.append(f"| {row['figure']} | {row['almanac']} | {row['peer']} | {ratio} | {row['target']} | {row['status']} |")
+        return "\n".join(lines)
+
+    def write(self, rows, machine, started, elapsed):
+        report = {"date": started, "quick": self.quick, "seconds": round(elapsed, 1), "machine": machine,
+                  "table": rows, "results": self.results}
+        os.makedirs(os.path.join(ROOT, "bench"), exist_ok=True)
+        with open(os.path.join(ROOT, "bench/results.json"), "w") as out:
+            json.dump(report, out, indent=2, ensure_ascii=False)
+            out.write("\n")
+        page = os.path.join(ROOT, "docs/performance.md")
+        with open(page) as source:
+            text = source.read()
+        begin, end = "<!-- bench:begin -->", "<!-- bench:end -->"
+        if begin not in text or end not in text:
+            raise BenchFailure(f"{page} lacks the {begin} … {end} markers")
+        load = ", ".join(f"{x:.1f}" for x in machine["load_average"])
+        block = (f"{begin}\nLatest run: {started}{' (QUICK=1: fewer, shorter rounds)' if self.quick else ''}, "
+                 f"{elapsed / 60:.1f} min. Machine: {machine['cpu']}, {machine['cores']} cores, "
+                 f"{machine['memory_mib']} MiB, Linux {machine['kernel']}, {machine['swift']}, libdbus "
+                 f"{machine['libdbus']}; load average at the end {load} (the machine is shared).\n\n"
+                 f"{self.markdown(rows)}\n{end}")
+        text = text[:text.index(begin)] + block + text[text.index(end) + len(end):]
+        with open(page, "w") as out:
+            out.write(text)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", required=True)
+    parser.add_argument("--peers", required=True)
+    parser.add_argument("--python", required=True)
+    parser.add_argument("--cache", required=True, help="where generated feeds are kept between runs")
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--only", default="change,parse,memory,start")
+    options = parser.parse_args()
+    bench = Bench(options)
+    started = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    began = time.time()
+    try:
+        bench.preflight()
+        figures = {"change": bench.change_figures, "parse": bench.parse_figures,
+                   "memory": bench.memory_figures, "start": bench.start_figures}
+        for name in options.only.split(","):
+            figures[name]()
+        rows = bench.table()
+        print(bench.markdown(rows))
+        if options.only == parser.get_default("only"):
+            bench.write(rows, bench.machine(), started, time.time() - began)
+            print("\nwrote bench/results.json and docs/performance.md")
+        else:
+            print("\n(--only: bench/results.json and docs/performance.md left as they were)")
+    except BenchFailure as failure:
+        print(f"make bench: FAILED: {failure}", file=sys.stderr)
+        return 1
+    finally:
+        bench.cleanup()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
