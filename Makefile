@@ -53,7 +53,8 @@ leakcheck: deps
 # Fault, load and bad-input runs against the real binaries on private buses and the
 # fixture HTTP server (about 6 minutes; see docs/reliability.md). Not part of `make test`.
 # STRESS_BIN=.build/debug to use the debug build; arguments: STRESS="vanish crash".
-stress: deps
+stress:
+	@scripts/install-deps.sh stress
 	$(SWIFT) build -c release --product almanacd $(SWIFT_FLAGS)
 	$(SWIFT) build -c release --product almanac $(SWIFT_FLAGS)
 	/usr/bin/python3 scripts/stress.py $(STRESS)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the system packages Almanac builds and tests with, when any is missing.
 # Debian/Ubuntu only (apt-get); uses sudo when not root. A Swift 6 toolchain must be on PATH.
-# `install-deps.sh bench` adds what `make bench` needs besides.
+# `install-deps.sh bench` adds what `make bench` needs besides; `install-deps.sh stress` what
+# `make stress` does.
 set -euo pipefail
 
 packages=(
@@ -13,6 +14,9 @@ packages=(
   libcurl4 libcurl4-openssl-dev # FoundationNetworking's HTTP (the -dev package for static builds: make install)
   libsqlite3-dev                # SQLite, under GRDB: the state store
 )
+if [ "${1:-}" = stress ]; then
+  packages+=(bubblewrap strace python3-gi)  # the unit's sandbox emulated; its system calls; the load clients' main loop
+fi
 if [ "${1:-}" = bench ]; then
   packages+=(hyperfine gcc python3-venv)  # CLI timing; the C peers; the Python parsers' venv
 fi

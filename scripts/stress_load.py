@@ -5,7 +5,7 @@ slows another's timing):
   receive ADDRESS PLAN OUT SECONDS  50 connections, 20 podcasts views each (1,000 in all,
                                     10 per podcast); records every Updated until SECONDS + 10
   send ADDRESS PLAN OUT SECONDS     100 play-state changes a second, round the podcasts
-  stall ADDRESS PLAN - 0            64 unfiltered views, read until the process is stopped
+  stall ADDRESS PLAN - 0            plan["stallViews"] unfiltered views, read until the process is stopped
 """
 import json
 import sys
@@ -82,7 +82,7 @@ def stall(address, plan):
         heard[0] += 1
 
     connection.add_signal_receiver(handler, signal_name="Updated", dbus_interface="org.almanac.View1")
-    for _ in range(64):
+    for _ in range(int(plan.get("stallViews", 1))):
         add_view(connection, {})
     print("ready", flush=True)
     # Reads like any client until stopped (SIGSTOP): then its socket fills and stays full.

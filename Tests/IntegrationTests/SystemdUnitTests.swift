@@ -35,7 +35,7 @@ import Testing
             try await Tool.runDetached("systemd-analyze", ["security", "--user", "--offline=yes", Self.unit], environment: environment)
         }
         #expect(result.status == 0, "\(result.output)\(result.errorOutput)")
-        // "→ Overall exposure level for almanacd.service: 1.5 OK 🙂"
+        // "→ Overall exposure level for almanacd.service: 1.6 OK 🙂"
         let line = result.output.split(separator: "\n").first { $0.contains("Overall exposure level") }
         let exposure = line.flatMap { $0.split(separator: ":").last?.split(separator: " ").first }.flatMap { Double($0) }
         #expect(exposure != nil, "no exposure level in:\n\(result.output)")
