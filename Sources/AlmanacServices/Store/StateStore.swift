@@ -113,6 +113,15 @@ public final class StateStore: Sendable {
         }
     }
 
+    /// Runs `body`, a single SQL statement (atomic by itself), without a transaction around it.
+    func writeStatement(_ what: String, _ body: (Database) throws -> Void) throws {
+        do {
+            try database.writeWithoutTransaction(body)
+        } catch {
+            throw StorageError("Could not save \(what) in \(path): \(Self.describe(error)).")
+        }
+    }
+
     /// Whether SQLite finds the file sound (`PRAGMA integrity_check`).
     public func integrityCheck() throws -> Bool {
         try database.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") == "ok" }
