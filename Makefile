@@ -9,7 +9,7 @@ SWIFT_FLAGS ?=
 RELEASE_FLAGS ?= -c release --static-swift-stdlib -Xlinker --no-pie
 TEST_TIMEOUT ?= 1200
 
-.PHONY: all deps build test demo dbus-demo leakcheck install bench clean
+.PHONY: all deps build test demo dbus-demo leakcheck install bench clean stress fuzz asan tsan
 
 BINDIR ?= $(HOME)/.local/bin
 UNITDIR ?= $(HOME)/.config/systemd/user
@@ -50,6 +50,39 @@ leakcheck: deps
 	$(SWIFT) build --product dbus-soak $(SWIFT_FLAGS)
 	scripts/leakcheck.sh
 
+# Fault, load and bad-input runs against the real binaries on private buses and the
+# fixture HTTP server (about 6 minutes; see docs/reliability.md). Not part of `make test`.
+# STRESS_BIN=.build/debug to use the debug build; arguments: STRESS="vanish crash".
+stress: deps
+	$(SWIFT) build -c release --product almanacd $(SWIFT_FLAGS)
+	$(SWIFT) build -c release --product almanac $(SWIFT_FLAGS)
+	/usr/bin/python3 scripts/stress.py $(STRESS)
+
+# libFuzzer with AddressSanitizer over the feed parser, OPML, Open-Meteo's JSON and D-Bus
+# messages: FUZZ_RUNS (1,000,000) executions each. Its own build folder (.build-fuzz).
+fuzz: deps
+	@# Optimised (a debug build runs ~700 inputs/s); -enable-testing for @testable imports.
+	$(SWIFT) build -c release --product almanac-fuzz --scratch-path .build-fuzz \
+		-Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -enable-testing $(SWIFT_FLAGS)
+	scripts/fuzz.sh
+
+# The whole suite under AddressSanitizer / ThreadSanitizer, each in its own build folder.
+asan: deps
+	$(SWIFT) build --build-tests --scratch-path .build-asan -Xswiftc -sanitize=address $(SWIFT_FLAGS)
+	@# Leaks are `make leakcheck`'s (valgrind): LeakSanitizer's exit-time reports (ArgumentParser,
+	@# Foundation, test statics) would turn the CLI's exit statuses into 1. See docs/reliability.md.
+	ASAN_OPTIONS="$${ASAN_OPTIONS:-detect_leaks=0}" timeout --kill-after=30 $(TEST_TIMEOUT) \
+		$(SWIFT) test --skip-build --scratch-path .build-asan -Xswiftc -sanitize=address $(SWIFT_FLAGS)
+
+# Reports go to files (.build-tsan/reports/tsan.<pid>), one per process: written to a child's
+# standard error, a pipe its test may not drain, a report blocks the child inside TSan.
+tsan: deps
+	$(SWIFT) build --build-tests --scratch-path .build-tsan -Xswiftc -sanitize=thread $(SWIFT_FLAGS)
+	rm -rf .build-tsan/reports && mkdir -p .build-tsan/reports
+	TSAN_OPTIONS="$${TSAN_OPTIONS:-halt_on_error=0 second_deadlock_stack=1 log_path=$(CURDIR)/.build-tsan/reports/tsan}" \
+		timeout --kill-after=30 $(TEST_TIMEOUT) $(SWIFT) test --skip-build --scratch-path .build-tsan -Xswiftc -sanitize=thread $(SWIFT_FLAGS); \
+		status=$$?; echo "ThreadSanitizer reports: $$(cat .build-tsan/reports/tsan.* 2>/dev/null | grep -c 'WARNING: ThreadSanitizer')"; exit $$status
+
 # Installs almanacd and almanac (release builds, static Swift runtime: RELEASE_FLAGS), the systemd user
 # unit and the D-Bus activation file into your home; then `systemctl --user enable --now almanacd`.
 install: deps
@@ -70,4 +103,4 @@ bench:
 	RELEASE_FLAGS="$(RELEASE_FLAGS) --scratch-path .build-release" scripts/bench.sh
 
 clean:
-	rm -rf .build .build-release
+	rm -rf .build .build-release .build-fuzz .build-asan .build-tsan

@@ -39,6 +39,8 @@ let package = Package(
         .executableTarget(name: "dbus-demo", dependencies: ["DBus", "DBusTestSupport"], path: "Examples/dbus-demo"),
         // `make bench`'s Swift driver; built by every `swift build` so CI sees it compile.
         .executableTarget(name: "almanac-bench", dependencies: ["AlmanacBus", "AlmanacCore", "AlmanacServices", "DBus"], path: "Benchmarks/almanac-bench"),
+        // libFuzzer targets (`make fuzz`); the plain build only says how to run them.
+        .executableTarget(name: "almanac-fuzz", dependencies: ["AlmanacCore", "AlmanacServices", "DBus"], path: "Examples/almanac-fuzz"),
         .testTarget(name: "AlmanacCoreTests", dependencies: ["AlmanacCore"]),
         .testTarget(name: "AlmanacViewsTests", dependencies: ["AlmanacViews", "AlmanacCore"]),
         .testTarget(name: "AlmanacServicesTests", dependencies: ["AlmanacServices", "AlmanacCore", "DBusTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),

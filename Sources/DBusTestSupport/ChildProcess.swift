@@ -16,8 +16,10 @@ public final class ChildProcess: @unchecked Sendable {
     private static let spawning = NSLock()
 
     /// Starts `executable` with `arguments`; `environment` replaces the current one when given.
+    /// Standard error goes to a pipe (`captureErrors`), appended to the file `errorsTo` (for a
+    /// long-lived child whose pipe nobody would drain), or to /dev/null.
     public init(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
-                captureErrors: Bool = false, input: FileHandle? = nil) throws {
+                captureErrors: Bool = false, errorsTo errorFile: String? = nil, input: FileHandle? = nil) throws {
         // Tests start children from many threads at once. A pipe end that leaked into another
         // test's long-lived child (a bus, a tmux server) would keep the pipe open after our
         // child ends, so reading it to the end would never finish. So pipes are made
@@ -42,6 +44,8 @@ public final class ChildProcess: @unchecked Sendable {
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         if captureErrors {
             posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        } else if let errorFile {
+            posix_spawn_file_actions_addopen(&actions, 2, errorFile, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         } else {
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }

@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// A private `dbus-daemon` for tests: started on demand, on its own socket in a temporary
 /// folder, and killed when the value goes away. No session bus is needed.
@@ -6,12 +7,11 @@ public import Foundation
 ///     let bus = try PrivateBus()
 ///     let connection = try await Connection.connect(to: bus.address)
 public final class PrivateBus: Sendable {
-    /// The address clients connect to (`unix:path=…`).
+    /// The address clients connect to (`unix:path=…`), without the server's `guid`, which
+    /// changes when the bus restarts: the same address reaches the bus after `restart()`.
     public let address: String
     /// The temporary folder that holds the socket and the configuration.
     public let directory: URL
-    private let process: ChildProcess
-
     /// Starts a bus. `serviceDirectory`, when given, holds D-Bus activation files
     /// (`*.service`) the bus may use to start services on demand; `environment` is what
     /// activated services inherit.
@@ -41,34 +41,62 @@ public final class PrivateBus: Sendable {
 
         var environment = environment ?? ProcessInfo.processInfo.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = nil
-        let process = try ChildProcess(
-            PrivateBus.find("dbus-daemon"),
-            ["--config-file=\(configFile.path)", "--nofork", "--print-address=1"],
-            environment: environment
-        )
-
+        let process = try Self.launch(configFile, environment)
         // The first line on stdout is the address, printed once the bus listens.
         guard let line = process.firstLine(timeout: 20), !line.isEmpty else {
             throw PrivateBusError(message: "dbus-daemon did not print its address")
         }
-        self.address = line
+        self.address = Self.withoutGUID(line)
         self.directory = directory
-        self.process = process
+        self.configFile = configFile
+        self.launchEnvironment = environment
+        self.process = Mutex(process)
+    }
+
+    private let configFile: URL
+    private let launchEnvironment: [String: String]
+    private let process: Mutex<ChildProcess>
+
+    private static func launch(_ configFile: URL, _ environment: [String: String]) throws -> ChildProcess {
+        try ChildProcess(
+            PrivateBus.find("dbus-daemon"),
+            ["--config-file=\(configFile.path)", "--nofork", "--print-address=1"],
+            environment: environment
+        )
+    }
+
+    private static func withoutGUID(_ address: String) -> String {
+        address.split(separator: ",").filter { !$0.hasPrefix("guid=") }.joined(separator: ",")
     }
 
     deinit { stop() }
 
     /// The process id of the bus daemon.
-    public var processIdentifier: Int32 { process.pid }
+    public var processIdentifier: Int32 { process.withLock { $0.pid } }
 
     /// Kills the bus (SIGKILL) and waits for it; clients see their connection drop.
     public func kill() {
+        let process = process.withLock { $0 }
         process.send(SIGKILL)
         process.wait()
     }
 
+    /// Starts a new bus on the same socket, so the same address, after `kill()`: what
+    /// clients see when the session bus restarts. Kills the running one first, if any.
+    public func restart() throws {
+        kill()
+        let fresh = try Self.launch(configFile, launchEnvironment)
+        guard let line = fresh.firstLine(timeout: 20), Self.withoutGUID(line) == address else {
+            fresh.send(SIGKILL)
+            fresh.wait()
+            throw PrivateBusError(message: "the restarted dbus-daemon did not listen at \(address)")
+        }
+        process.withLock { $0 = fresh }
+    }
+
     /// Stops the bus and removes its folder.
     public func stop() {
+        let process = process.withLock { $0 }
         process.send(SIGTERM)
         process.wait()
         try? FileManager.default.removeItem(at: directory)

@@ -39,7 +39,7 @@ struct Watch: AsyncParsableCommand {
     static let activeView = Mutex<(AlmanacClient, DocumentName, ObjectPath)?>(nil)
 
     func run() async throws {
-        let client = try await common.connect()
+        var client = try await common.connect()
         Self.removeViewOnInterrupt()
         let terminal = Terminal()
         var waitingSaid = false
@@ -47,22 +47,40 @@ struct Watch: AsyncParsableCommand {
             do {
                 try await session(client, terminal)
                 terminal.notice("almanacd went away; waiting for it to come back…")
-            } catch let error as BusError where Self.isUnavailable(error) {
+            } catch let error as BusError where Self.isUnavailable(error) || !client.connection.isConnected {
                 if !waitingSaid { terminal.notice("Waiting for almanacd to start…") }
             } catch let error as BusError {
                 throw fail(error)
             }
             waitingSaid = true
-            guard client.connection.isConnected else {
-                Terminal.error("lost the connection to the session bus")
-                throw Exit.unavailable
+            if !client.connection.isConnected {
+                // The bus itself went away (a restarted session bus, or dbus.service restarted):
+                // connect again when it is back, then wait for the daemon as after a restart.
+                terminal.notice("lost the connection to the session bus; waiting for it to come back…")
+                await client.connection.close()
+                client = await reconnect()
             }
-            try await waitForDaemon(client)
+            do {
+                try await waitForDaemon(client)
+            } catch let error as BusError where !client.connection.isConnected {
+                _ = error  // the bus went away while waiting: the next turn connects again
+            }
         }
     }
 
     static func isUnavailable(_ error: BusError) -> Bool {
         [ErrorName.serviceUnknown, .nameHasNoOwner, .noReply, .unknownObject, .unknownMethod].contains(error.name)
+            || error.code == .disconnected
+    }
+
+    /// Connects to the bus again, trying every 0.1 s at first and then at most every 2 s.
+    private func reconnect() async -> AlmanacClient {
+        var delay = 0.1
+        while true {
+            try? await Task.sleep(for: .milliseconds(Int(delay * 1000)))
+            if let client = try? await AlmanacClient.connect(address: common.address) { return client }
+            delay = min(delay * 2, 2)
+        }
     }
 
     /// The view's options; a podcast given by its feed URL is named by its id, as views are.
@@ -143,6 +161,8 @@ struct Watch: AsyncParsableCommand {
         let changes = try await client.daemonChanges()
         if try await client.daemonOwner() != nil { return }
         for await change in changes where change.newOwner != nil { return }
+        // The stream ends when the bus goes away: the caller connects again.
+        if !client.connection.isConnected { return }
         throw Exit.unavailable
     }
 

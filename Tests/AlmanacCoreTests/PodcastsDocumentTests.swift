@@ -90,4 +90,18 @@ extension PodcastsDocumentTests {
         // Refresh() reads everything not already being read.
         #expect(podcasts.take(["a", "b"], force: true) == ["a"])
     }
+
+    @Test func eachEndedReadIsCountedWithWhyItFailed() throws {
+        let podcasts = PodcastsDocument()
+        let service = DemoPodcastService()
+        try podcasts.subscribe(Podcast(id: "a", title: "A", author: "", feedURL: "https://a"))
+        #expect(podcasts.reads(of: "a").count == 0)
+        podcasts.podcastService(service, didFailToFetch: "a", error: DemoError("HTTP 404"))
+        #expect(podcasts.reads(of: "a").count == 1 && podcasts.reads(of: "a").failure == "HTTP 404")
+        podcasts.podcastService(service, didFindUnchanged: "a")
+        #expect(podcasts.reads(of: "a").count == 2 && podcasts.reads(of: "a").failure == nil)
+        podcasts.podcastService(service, didFetch: Podcast(id: "a", title: "A", author: "", feedURL: "https://a"), episodes: [])
+        #expect(podcasts.reads(of: "a").count == 3 && podcasts.reads(of: "a").failure == nil)
+        #expect(podcasts.reads(of: "b").count == 0)
+    }
 }

@@ -39,6 +39,15 @@ import Testing
         #expect(try OPML.parse(Array(control.utf8)).first?.title == "Bell")
     }
 
+    @Test func charactersXMLCannotCarryAreDroppedSoAnExportReadsBackTheSame() throws {
+        // Found by `make fuzz` (Tests/Fixtures/fuzz/opml/crash-b6172b…): a control character
+        // in an xmlUrl was imported, dropped by the export, and so did not read back.
+        let sloppy = "<opml><body><outline title=\"A\u{1}B\" xmlUrl=\"https://example.com/\u{1F}x&#31;y\u{FFFF}\"/></body></opml>"
+        let outlines = try OPML.parse(Array(sloppy.utf8))
+        #expect(outlines == [OPMLOutline(title: "AB", feedURL: "https://example.com/xy")])
+        #expect(try OPML.parse(Array(OPML.document(outlines).utf8)) == outlines)
+    }
+
     @Test func somethingElseIsRefusedWithAHint() {
         for input in ["", "just text", "<rss><channel><title>A feed</title></channel></rss>", "<html><body>hi</body></html>"] {
             #expect(throws: OPMLError.self) { try OPML.parse(Array(input.utf8)) }

@@ -108,7 +108,7 @@ final class RecordingDelegate: WeatherServiceDelegate, Sendable {
 
     @Test func aStalledServerTimesOutAndHoldsUpOnlyItsOwnPlace() async throws {
         let server = try FixtureServer(script: Self.script)
-        let service = OpenMeteoWeatherService(weatherURL: server.baseURL, geocodingURL: server.baseURL, http: HTTPClient(timeout: 1))
+        let service = OpenMeteoWeatherService(weatherURL: server.baseURL, geocodingURL: server.baseURL, http: HTTPClient(timeout: 5))
         let delegate = RecordingDelegate()
         service.delegate = delegate
         // 77.7 stalls for 30 s; the other places are fetched meanwhile, and the stall ends as a timeout.

@@ -27,7 +27,7 @@ final class RecordingPodcastDelegate: PodcastServiceDelegate, Sendable {
     @Test func everyKindOfAnswerIsReportedAndNoneHoldsUpTheOthers() async throws {
         let server = try FixtureServer(script: Self.script)
         let base = server.baseURL.absoluteString
-        let service = RSSPodcastService(http: HTTPClient(timeout: 1, accept: FeedInspector.accept))
+        let service = RSSPodcastService(http: HTTPClient(timeout: 5, accept: FeedInspector.accept))
         let delegate = RecordingPodcastDelegate()
         service.delegate = delegate
         func podcast(_ id: String, _ path: String) -> Podcast { Podcast(id: id, title: id, author: "", feedURL: base + path) }
@@ -75,5 +75,24 @@ extension RSSPodcastServiceTests {
         } catch {
             #expect(!"\(error)".contains("root:"), "\(error)")
         }
+    }
+
+    @Test func aLargeAnswerIsReadInTimeProportionalToItsSize() async throws {
+        // Appending each chunk to a body shared with a copy copied the whole body every
+        // time: 20 MiB took 16 s. Ten times the bytes must take about ten times as long
+        // (with a generous margin for a busy machine), not a hundred.
+        let server = try FixtureServer(script: Self.script)
+        let http = HTTPClient(timeout: 60, accept: FeedInspector.accept)
+        func seconds(_ mebibytes: Int) async throws -> Double {
+            let start = ContinuousClock.now
+            let response = try await http.get(server.baseURL.appendingPathComponent("/big/\(mebibytes)"))
+            #expect(response.body.count >= mebibytes * 1_040_000)
+            let elapsed = ContinuousClock.now - start
+            return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        }
+        _ = try await seconds(1)
+        let small = try await seconds(3)
+        let large = try await seconds(30)
+        #expect(large <= 10 * small + 3, "3 MiB in \(small) s, 30 MiB in \(large) s")
     }
 }

@@ -1,7 +1,9 @@
 import AlmanacCore
 @testable import AlmanacServices
+import DBusTestSupport
 import Foundation
 import GRDB
+import Synchronization
 import Testing
 
 /// Against real SQLite files in a temporary folder.
@@ -44,6 +46,40 @@ import Testing
         #expect(reopened.lastReading(at: "Elsewhere")?.location == "Elsewhere")
         #expect(reopened.lastReading(at: "Nowhere") == nil)
         #expect(try reopened.integrityCheck())
+    }
+
+    @Test func aRefusedWriteIsToldToTheStoresObserver() throws {
+        let heard = Mutex<[String]>([])
+        let store = try StateStore(folder: folder, onWriteFailure: { message in heard.withLock { $0.append(message) } })
+        try store.saveSettings(units: .imperial, savedLocations: ["Oslo"])
+        // The table goes from under the store, so its next write fails as on a disk that refuses.
+        let other = try DatabaseQueue(path: store.path)
+        try other.inDatabase { db in try db.execute(sql: "DROP TABLE setting") }
+        #expect(throws: StorageError.self) { try store.saveSettings(units: .metric, savedLocations: ["Oslo"]) }
+        let messages = heard.withLock { $0 }
+        #expect(messages.count == 1)
+        #expect(messages.first?.contains("Could not save the weather settings in \(store.path)") == true)
+    }
+
+    @Test(.enabled(if: getuid() == 0, "mounts a tmpfs, which needs root"))
+    func aStoreOpenedOnAReadOnlyFolderSavesOnceTheFolderIsWritableAgain() throws {
+        let mount = folder.appendingPathComponent("mount")
+        try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
+        // A container may refuse mounts even to root: nothing to check there.
+        guard try Tool.run("mount", ["-t", "tmpfs", "-o", "size=4m", "tmpfs", mount.path]).status == 0 else { return }
+        defer { _ = try? Tool.run("umount", ["-l", mount.path]) }
+        try StateStore(folder: mount).saveSettings(units: .metric, savedLocations: ["Oslo"])
+        #expect(try Tool.run("mount", ["-o", "remount,ro", mount.path]).status == 0)
+
+        let store = try StateStore(folder: mount)
+        #expect(store.openedReadOnly)
+        #expect(store.weatherState().savedLocations == ["Oslo"])
+        #expect(throws: StorageError.self) { try store.saveSettings(units: .imperial, savedLocations: ["Oslo"]) }
+        #expect(try Tool.run("mount", ["-o", "remount,rw", mount.path]).status == 0)
+        // SQLite keeps a file it opened read-only so; the store opens it again.
+        try store.saveSettings(units: .imperial, savedLocations: ["Oslo"])
+        #expect(!store.openedReadOnly)
+        #expect(try StateStore(folder: mount).weatherState().units == .imperial)
     }
 
     @Test func oldReadingsArePruned() throws {

@@ -106,6 +106,23 @@ import Testing
         await pair.close()
     }
 
+    @Test func standardMethodsThatTakeNothingRefuseArguments() async throws {
+        let pair = try await BusPair.start()
+        let root = try ObjectPath("/org/almanac")
+        pair.server.addObjectManager(at: root)
+        let managed = try await #require(throws: BusError.self) {
+            _ = try await callStandard(pair, .objectManager, "GetManagedObjects", at: root) { try $0.write(UInt32(7)) }
+        }
+        #expect(managed.name == .invalidArgs)
+        #expect(managed.message == "GetManagedObjects takes no arguments, not 'u'.")
+        let introspect = try await #require(throws: BusError.self) {
+            _ = try await callStandard(pair, .introspectable, "Introspect") { try $0.write("extra") }
+        }
+        #expect(introspect.name == .invalidArgs)
+        #expect(try await callStandard(pair, .objectManager, "GetManagedObjects", at: root).signature.rawValue == "a{oa{sa{sv}}}")
+        await pair.close()
+    }
+
     @Test func methodsWithoutAnInterfaceAreFound() async throws {
         let pair = try await BusPair.start()
         let reply = try await pair.client.call(pair.serverName, path: TestObject.path, interface: nil, method: MemberName("Echo"), arguments: "loose")

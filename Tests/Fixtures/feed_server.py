@@ -15,8 +15,13 @@ standard output.
                    -> N bytes of audio (byte i is i % 251), honouring Range and If-Range
                       (ETag "<name>-<N>"); rate: bytes per second; cut: a request without
                       Range sends only K bytes and hangs up (cutalways: every request does)
+                      stall=K: a request without a Range sends K bytes, then nothing for 60 s
 /audio-redirect/<name>?… -> 302 to /audio/<name>?…
 /requests          -> one line per /audio request so far: "<path> <Range header or ->"
+/redirect-loop     -> 302 to itself, for ever
+/flaky/<file>      -> /feeds/<file> while the fault is "none"; otherwise the fault set with
+/fault/<mode>         (none, 500, 304, redirect-loop, garbage, truncated, big (20 MiB), stall (30 s))
+/flaky-count       -> how many /flaky requests came so far
 """
 import gzip
 import hashlib
@@ -48,9 +53,12 @@ class Handler(BaseHTTPRequestHandler):
         rate = int(query.get("rate", ["0"])[0])
         cut = int(query.get("cut", ["-1"])[0])
         cut_always = query.get("cutalways", ["0"])[0] == "1"
+        stall = int(query.get("stall", ["-1"])[0])
         body = bytes(i % 251 for i in range(size))
         etag = '"%s-%d"' % (name, size)
         headers = {"Content-Type": query.get("type", ["audio/mpeg"])[0], "ETag": etag, "Accept-Ranges": "bytes"}
+        if query.get("noetag", ["0"])[0] == "1":
+            del headers["ETag"]
         if "disposition" in query:
             headers["Content-Disposition"] = query["disposition"][0]
         wanted = self.headers.get("Range")
@@ -73,6 +81,16 @@ class Handler(BaseHTTPRequestHandler):
         if cut >= 0 and (cut_always or not wanted):
             part = part[:cut]
             self.close_connection = True
+        if stall >= 0 and not wanted:
+            # Sends the first bytes, then nothing more for a minute (a transfer caught half way).
+            try:
+                self.wfile.write(part[:stall])
+                self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            time.sleep(60)
+            self.close_connection = True
+            return
         try:
             chunk = 16384
             for offset in range(0, len(part), chunk):
@@ -83,9 +101,52 @@ class Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
 
+    def flaky(self, name):
+        FLAKY["count"] += 1
+        fault = FLAKY["fault"]
+        if fault == "none":
+            return self.serve_feed(name)
+        if fault == "500":
+            return self.reply(500, b"internal error")
+        if fault == "304":
+            return self.reply(304, b"")
+        if fault == "redirect-loop":
+            return self.reply(302, b"", {"Location": self.path})
+        if fault == "garbage":
+            return self.reply(200, GARBAGE, {"Content-Type": "application/rss+xml"})
+        if fault == "stall":
+            time.sleep(30)
+            return self.serve_feed(name)
+        if fault in ("truncated", "big"):
+            return self.do_GET_path("/%s/%s" % ("truncated" if fault == "truncated" else "big", name if fault == "truncated" else "20"))
+        return self.reply(400, b"unknown fault")
+
+    def serve_feed(self, name):
+        path = os.path.join(FEEDS, name)
+        if "/" in name or name.startswith(".") or not os.path.isfile(path):
+            return self.reply(404, b"no such feed")
+        with open(path, "rb") as f:
+            body = f.read()
+        etag = '"%s"' % hashlib.sha1(body).hexdigest()[:16]
+        if self.headers.get("If-None-Match") == etag:
+            return self.reply(304, b"", {"ETag": etag})
+        return self.reply(200, body, {"Content-Type": "application/rss+xml", "ETag": etag})
+
     def do_GET(self):
-        parts = self.path.split("?")[0].strip("/").split("/")
-        query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
+        return self.do_GET_path(self.path)
+
+    def do_GET_path(self, full_path):
+        parts = full_path.split("?")[0].strip("/").split("/")
+        query = urllib.parse.parse_qs(urllib.parse.urlsplit(full_path).query)
+        if parts == ["redirect-loop"]:
+            return self.reply(302, b"", {"Location": "/redirect-loop"})
+        if len(parts) == 2 and parts[0] == "fault":
+            FLAKY["fault"] = parts[1]
+            return self.reply(200, b"ok")
+        if parts == ["flaky-count"]:
+            return self.reply(200, str(FLAKY["count"]).encode())
+        if len(parts) == 2 and parts[0] == "flaky":
+            return self.flaky(parts[1])
         if len(parts) == 2 and parts[0] == "audio":
             return self.audio(parts[1], query)
         if len(parts) == 2 and parts[0] == "audio-redirect":
@@ -144,6 +205,8 @@ class Handler(BaseHTTPRequestHandler):
 
 
 REQUESTS = []
+FLAKY = {"fault": "none", "count": 0}
+GARBAGE = bytes((i * 7919 + 13) % 256 for i in range(64 * 1024))
 BOMB = gzip.compress(b"\0" * (64 * 1024 * 1024))
 server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 server.daemon_threads = True

@@ -27,8 +27,15 @@ final class RunningDaemon: @unchecked Sendable {
     private static func launch(_ bus: PrivateBus, _ arguments: [String]) throws -> ChildProcess {
         let state = bus.directory.appendingPathComponent("state").path
         let data = bus.directory.appendingPathComponent("data").path
+        // The log goes to a file: a pipe nobody drains would stop a daemon that logs a lot.
         return try ChildProcess(URL(fileURLWithPath: Binaries.almanacd),
-                                ["--address", bus.address, "--state-dir", state, "--data-dir", data] + arguments, captureErrors: true)
+                                ["--address", bus.address, "--state-dir", state, "--data-dir", data] + arguments,
+                                errorsTo: bus.directory.appendingPathComponent("almanacd.log").path)
+    }
+
+    /// What the daemon (and the ones before it, after a restart) logged so far.
+    var log: String {
+        (try? String(contentsOf: bus.directory.appendingPathComponent("almanacd.log"), encoding: .utf8)) ?? ""
     }
 
     func waitForName(timeout: Duration = .seconds(10)) async throws {

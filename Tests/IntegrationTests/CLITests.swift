@@ -227,22 +227,6 @@ import Testing
         bus.stop()
     }
 
-    @Test func theUserUnitPassesSystemdAnalyzeVerify() async throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("almanac-home-\(UUID().uuidString.prefix(8))")
-        let runtime = home.appendingPathComponent("runtime")
-        try FileManager.default.createDirectory(at: home.appendingPathComponent(".local/bin"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        defer { try? FileManager.default.removeItem(at: home) }
-        try FileManager.default.createSymbolicLink(atPath: home.appendingPathComponent(".local/bin/almanacd").path, withDestinationPath: Binaries.almanacd)
-        var environment = ProcessInfo.processInfo.environment
-        environment["HOME"] = home.path
-        environment["XDG_RUNTIME_DIR"] = runtime.path
-        let result = try await Tool.runDetached("systemd-analyze", ["verify", "--user", Self.repository + "/systemd/almanacd.service"], environment: environment)
-        #expect(result.status == 0, "\(result.output)\(result.errorOutput)")
-        let unit = try String(contentsOfFile: Self.repository + "/systemd/almanacd.service", encoding: .utf8)
-        for line in ["Type=dbus", "BusName=org.almanac.Almanac1", "Restart=on-failure"] { #expect(unit.contains(line)) }
-    }
-
     @Test func watchInATerminalShowsTheWeatherAndCtrlCRemovesItsView() async throws {
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)

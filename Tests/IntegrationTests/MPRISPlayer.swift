@@ -18,8 +18,13 @@ final class MPRISPlayer: Sendable {
     let connection: Connection
     let state = Mutex(State())
     private let tracks = Atomic<Int>(0)
+    private let reads = Atomic<Int>(0)
 
-    init(address: String, name: String = "org.mpris.MediaPlayer2.testplayer") async throws {
+    /// How often somebody asked for `Position` (directly or through `GetAll`).
+    var positionReads: Int { reads.load(ordering: .relaxed) }
+
+    /// - Parameter name: the `org.mpris.MediaPlayer2.*` name to take (`nil`: none, so it is no player).
+    init(address: String, name: String? = "org.mpris.MediaPlayer2.testplayer") async throws {
         connection = try await Connection.connect(to: address)
         try connection.export([
             try Interface("org.mpris.MediaPlayer2", properties: [
@@ -33,10 +38,18 @@ final class MPRISPlayer: Sendable {
                 Property("Metadata", .dictionary(key: .string, value: .variant)) { [self] in
                     .dictionary(key: .string, value: .variant, state.withLock { $0.metadata }.sorted { $0.key < $1.key }.map { .init(.string($0.key), .variant($0.value)) })
                 },
-                Property("Position", .int64, emitsChange: false) { [self] in .int64(state.withLock { $0.position }) },
+                Property("Position", .int64, emitsChange: false) { [self] in
+                    reads.add(1, ordering: .relaxed)
+                    return .int64(state.withLock { $0.position })
+                },
             ]),
         ], at: Self.path)
-        _ = try await connection.requestName(BusName(name), flags: .doNotQueue)
+        if let name { _ = try await connection.requestName(BusName(name), flags: .doNotQueue) }
+    }
+
+    /// Waits (up to 5 s) until somebody asks for `Position` more than `count` times in all.
+    func waitForPositionRead(after count: Int) async throws {
+        for _ in 0..<500 where positionReads <= count { try await Task.sleep(for: .milliseconds(10)) }
     }
 
     /// Loads a track (`xesam:url`, `mpris:length` in seconds) and starts playing it at `at` seconds.
@@ -56,6 +69,12 @@ final class MPRISPlayer: Sendable {
     /// Pauses at `seconds`.
     func pause(at seconds: Int64) throws {
         state.withLock { $0.status = "Paused"; $0.position = seconds * 1_000_000 }
+        try announce(["PlaybackStatus"])
+    }
+
+    /// Plays on from where it paused.
+    func resume() throws {
+        state.withLock { $0.status = "Playing" }
         try announce(["PlaybackStatus"])
     }
 

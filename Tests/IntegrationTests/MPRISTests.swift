@@ -46,10 +46,14 @@ import Testing
         let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600", "--mpris-poll", "0.2"])
         let (_, episodes) = try await feed.subscribe(on: bus)
         let player = try await MPRISPlayer(address: bus.address)
+        // The daemon asks a player it sees for the first time for everything, Position included.
+        try await player.waitForPositionRead(after: 0)
 
         // Alpha by its enclosure URL: a seek is recorded, a pause is recorded where the player says.
+        var reads = player.positionReads
         try player.play(.string(feed.base + "/audio/alpha?size=1000"), length: .int64(1_000_000_000))
-        try await Task.sleep(for: .milliseconds(100))
+        // A known episode begins: the daemon asks where the player starts it.
+        try await player.waitForPositionRead(after: reads)
         try player.seek(to: 300)
         try await waitFor("the seek to 300 s") { $0["Alpha"]?.position == 300 }
         try player.pause(at: 420)
@@ -61,8 +65,9 @@ import Testing
         // Beta from its download, by file:// URL; while it plays, the position is read now and then.
         #expect(try await almanac(["episode", "download", try #require(episodes["Beta"])], bus: bus).status == 0)
         let file = bus.directory.appendingPathComponent("data/The Download Show/Beta.mp3").path
+        reads = player.positionReads
         try player.play(.string(URL(fileURLWithPath: file).absoluteString), length: .int64(2_000_000_000))
-        try await Task.sleep(for: .milliseconds(100))
+        try await player.waitForPositionRead(after: reads)
         player.advance(to: 75)
         try await waitFor("the polled position of Beta") { $0["Beta"]?.position == 75 }
         #expect(try await playState()["Beta"]?.played == false)
@@ -79,28 +84,47 @@ import Testing
         #expect(after.mapValues { "\($0.position) \($0.played)" } == before.mapValues { "\($0.position) \($0.played)" })
 
         // Gamma, then the player quits while playing: where it got to is kept.
+        reads = player.positionReads
         try player.play(.string(feed.base + "/audio/gamma?size=1000"), length: .int64(3_000_000_000), at: 100)
-        try await Task.sleep(for: .milliseconds(100))
+        try await player.waitForPositionRead(after: reads)
         await player.connection.close()
         try await waitFor("Gamma's position when the player left") { ($0["Gamma"]?.position ?? 0) >= 100 }
         #expect(!daemon.process.hasExited)
     }
 
-    @Test func thePlayedAtSettingIsHonoured() async throws {
+    @Test func thePlayedAtSettingIsHonouredAndPausesDoNotCountAsPlaying() async throws {
         try feed.publish([("Delta", "/audio/delta?size=1000")])
         let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600"])
         _ = try await feed.subscribe(on: bus)
         #expect(try await almanac(["settings", "set", "played-at", "80%"], bus: bus).status == 0)
-        // A player already playing when it is first seen is picked up too.
+        // Something that is no player (it owns no org.mpris.MediaPlayer2 name) is not listened to.
+        let impostor = try await MPRISPlayer(address: bus.address, name: nil)
+        try impostor.play(.string(feed.base + "/audio/delta?size=1000"), length: .int64(100_000_000))
+        try impostor.seek(to: 50)
+        // A player already playing when the daemon starts is picked up by the new daemon.
         let player = try await MPRISPlayer(address: bus.address, name: "org.mpris.MediaPlayer2.other.instance42")
         try player.play(.string(feed.base + "/audio/delta?size=1000"), length: .int64(100_000_000))
-        try await Task.sleep(for: .milliseconds(100))
+        // The daemon running now asks when it sees the player and when the episode begins.
+        try await player.waitForPositionRead(after: 1)
+        let reads = player.positionReads
+        try await daemon.restart()
+        try await player.waitForPositionRead(after: reads)
+        #expect(try await playState()["Delta"]?.position == 0)
         try player.seek(to: 70)
         try await waitFor("Delta at 70 s") { $0["Delta"]?.position == 70 }
         #expect(try await playState()["Delta"]?.played == false)
         try player.seek(to: 81)
         try await waitFor("Delta played") { $0["Delta"]?.played == true }
+        // Paused at 50 s for a while, then playing again: the pause is not counted as playing.
+        try player.pause(at: 50)
+        try await waitFor("the pause at 50 s") { $0["Delta"]?.position == 50 }
+        try await Task.sleep(for: .milliseconds(1_500))
+        try player.resume()
+        try await Task.sleep(for: .milliseconds(200))
         await player.connection.close()
-        _ = daemon
+        try await Task.sleep(for: .milliseconds(300))
+        let position = try #require(try await playState()["Delta"]?.position)
+        #expect(position < 51, "\(position)")
+        await impostor.connection.close()
     }
 }

@@ -5,7 +5,9 @@ import Synchronization
 /// Desktop notifications of new episodes, when the user turned them on (`notify`): the
 /// changes one refresh brings are gathered into one notification that names each feed and
 /// its count (newsboat's `notify-format` is the model), sent to
-/// `org.freedesktop.Notifications` and replacing the one before. When the server
+/// `org.freedesktop.Notifications` and replacing the one before. A refresh of many feeds
+/// is one notification as long as its feeds' news comes less than the gathering window
+/// apart (up to ten windows in all). When the server
 /// advertises `actions`, the notification offers "Download", which downloads those episodes.
 public final class DesktopNotifier: Sendable {
     static let service = try! BusName("org.freedesktop.Notifications")
@@ -16,6 +18,11 @@ public final class DesktopNotifier: Sendable {
     private struct State {
         /// New episodes not yet announced, by podcast, in the order they came.
         var pending: [(podcastID: String, episodes: [String])] = []
+        /// When the last new episodes came, and when the first of those pending came: a flush
+        /// waits until none came for the gathering window (at most ten windows in all).
+        var lastArrival = ContinuousClock.now
+        var firstArrival = ContinuousClock.now
+        /// A flush is waiting or under way (one at a time, so each replaces the one before).
         var flushScheduled = false
         /// The notification to replace next (0: none yet).
         var lastID: UInt32 = 0
@@ -72,31 +79,54 @@ public final class DesktopNotifier: Sendable {
 
     private func gather(_ podcastID: String, _ episodes: [String]) {
         let schedule = state.withLock { state -> Bool in
-            if let index = state.pending.firstIndex(where: { $0.podcastID == podcastID }) {
-                state.pending[index].episodes += episodes
-            } else {
-                state.pending.append((podcastID, episodes))
-            }
+            if state.pending.isEmpty { state.firstArrival = .now }
+            state.lastArrival = .now
+            Self.add(episodes, of: podcastID, to: &state.pending)
             defer { state.flushScheduled = true }
             return !state.flushScheduled
         }
-        guard schedule else { return }
-        Task { [gathering] in
-            try? await Task.sleep(for: gathering)
+        if schedule { scheduleFlush() }
+    }
+
+    private static func add(_ episodes: [String], of podcastID: String, to list: inout [(podcastID: String, episodes: [String])]) {
+        if let index = list.firstIndex(where: { $0.podcastID == podcastID }) {
+            list[index].episodes += episodes.filter { !list[index].episodes.contains($0) }
+        } else {
+            list.append((podcastID, episodes))
+        }
+    }
+
+    private func scheduleFlush() {
+        Task { [self, gathering] in
+            // Waits while news keeps coming (one refresh of many feeds), but not for ever.
+            while true {
+                let due = state.withLock { state in
+                    min(state.lastArrival + gathering, state.firstArrival + gathering * 10)
+                }
+                guard due > .now else { break }
+                try? await Task.sleep(until: due)
+            }
             await flush()
         }
     }
 
     private func flush() async {
-        let (pending, replaces) = state.withLock { state in
-            defer { state.pending = []; state.flushScheduled = false }
+        let (announced, replaces) = state.withLock { state in
+            defer { state.pending = [] }
             return (state.pending, state.lastID)
         }
-        guard !pending.isEmpty else { return }
+        defer {
+            // What came while this one was being shown waits for the next.
+            if state.withLock({ state -> Bool in
+                state.flushScheduled = !state.pending.isEmpty
+                return state.flushScheduled
+            }) { scheduleFlush() }
+        }
+        guard !announced.isEmpty else { return }
         let capabilities = (try? await connection.call(Self.service, path: Self.path, interface: Self.interface,
                                                         method: MemberName("GetCapabilities"), timeout: .seconds(5)).arguments([String].self)) ?? []
         let titles = podcasts.document.snapshot.state.podcasts
-        let text = wording(pending.map { (titles[$0.podcastID]?.title ?? $0.podcastID, $0.episodes.count) }, capabilities.contains("body-markup"))
+        let text = wording(announced.map { (titles[$0.podcastID]?.title ?? $0.podcastID, $0.episodes.count) }, capabilities.contains("body-markup"))
         let offersDownload = capabilities.contains("actions") && downloads != nil
         let hints: [String: Value] = ["category": .string("transfer"), "urgency": .byte(0)]
         do {
@@ -109,7 +139,7 @@ public final class DesktopNotifier: Sendable {
             state.withLock { state in
                 state.lastID = id
                 state.server = reply.sender
-                state.actions[id] = pending.flatMap(\.episodes)
+                state.actions[id] = announced.flatMap(\.episodes)
                 if state.actions.count > 16, let oldest = state.actions.keys.min() { state.actions[oldest] = nil }
             }
         } catch {

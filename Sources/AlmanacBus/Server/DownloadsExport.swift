@@ -30,11 +30,15 @@ public final class DownloadsExport: Sendable {
             case .removed(let job): unexportJob(job.id)
             }
         }
+        // A job is on the bus before `Download` answers with its path, even when another
+        // thread is delivering the document's events.
+        manager.beforeAnswering { [weak self] job in self?.exportJob(job) }
         for job in manager.document.snapshot.state.values.sorted(by: { $0.id < $1.id }) { exportJob(job) }
     }
 
     public func unexport() {
         manager.document.removeView(key: Self.viewKey)
+        manager.beforeAnswering(nil)
         for id in announced.withLock({ Array($0.keys) }) { unexportJob(id) }
     }
 
@@ -43,9 +47,14 @@ public final class DownloadsExport: Sendable {
         manager.ownerLeft(owner.rawValue)
     }
 
+    /// Exports a job once (later calls for it do nothing); a job already removed is not exported.
     private func exportJob(_ job: DownloadJob) {
-        let properties = Self.properties(of: job)
-        announced.withLock { $0[job.id] = properties }
+        let first = announced.withLock { announced -> Bool in
+            guard announced[job.id] == nil, let current = manager.document.snapshot.state[job.id] else { return false }
+            announced[job.id] = Self.properties(of: current)
+            return true
+        }
+        guard first else { return }
         do {
             try connection.export([interface(for: job.id)], at: BusContract.downloadPath(job.id))
         } catch {
@@ -56,7 +65,8 @@ public final class DownloadsExport: Sendable {
     private func announce(_ job: DownloadJob) {
         let properties = Self.properties(of: job)
         let changed = announced.withLock { announced -> [(String, Value)] in
-            let before = announced[job.id] ?? [:]
+            // Not exported yet: the export tells all.
+            guard let before = announced[job.id] else { return [] }
             announced[job.id] = properties
             return properties.keys.sorted().compactMap { key in before[key] == properties[key] ? nil : (key, properties[key]!) }
         }

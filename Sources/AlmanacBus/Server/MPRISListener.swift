@@ -23,7 +23,6 @@ public final class MPRISListener: Sendable {
         /// Seconds, as of `positionAt`.
         var position: Double = 0
         var positionAt = ContinuousClock.now
-        var lastRecorded: Double?
 
         /// Where the player is now: its last known position, moved on while it plays.
         var estimatedPosition: Double {
@@ -73,13 +72,16 @@ public final class MPRISListener: Sendable {
                 }
             },
         ]
-        tasks.withLock { $0 = started }
-        let names = (try? await connection.call(.bus, path: ObjectPath("/org/freedesktop/DBus"), interface: .bus,
-                                                method: MemberName("ListNames")).arguments([String].self)) ?? []
-        for name in names where name.hasPrefix(Self.prefix) {
-            guard let bus = try? BusName(name), let owner = try? await connection.nameOwner(of: bus) else { continue }
-            await appeared(owner)
+        // The players there are now, asked in the background: a slow player must not hold up the daemon's start.
+        let scan = Task { [weak self, connection] in
+            let names = (try? await connection.call(.bus, path: ObjectPath("/org/freedesktop/DBus"), interface: .bus,
+                                                    method: MemberName("ListNames")).arguments([String].self)) ?? []
+            for name in names where name.hasPrefix(Self.prefix) {
+                guard let bus = try? BusName(name), let owner = try? await connection.nameOwner(of: bus) else { continue }
+                await self?.appeared(owner)
+            }
         }
+        tasks.withLock { $0 = started + [scan] }
     }
 
     public func stop() {
@@ -90,13 +92,17 @@ public final class MPRISListener: Sendable {
 
     // MARK: Events
 
+    /// A name `org.mpris.MediaPlayer2.*` has an owner: only such owners are players (the
+    /// signals of anyone else are ignored). One that does not answer is still a player.
     private func appeared(_ owner: BusName) async {
-        guard let properties = try? await connection.call(owner, path: Self.path, interface: .properties, method: MemberName("GetAll"),
-                                                          timeout: .seconds(5), arguments: Self.playerInterface.rawValue).arguments([String: Value].self)
-        else { return }
-        var player = Player()
-        apply(properties, to: &player)
-        players.withLock { $0[owner] = player }
+        let properties = (try? await connection.call(owner, path: Self.path, interface: .properties, method: MemberName("GetAll"),
+                                                     timeout: .seconds(5), arguments: Self.playerInterface.rawValue).arguments([String: Value].self)) ?? [:]
+        let track = resolve(properties)
+        players.withLock { players in
+            var player = players[owner] ?? Player()
+            apply(properties, track: track, to: &player)
+            players[owner] = player
+        }
     }
 
     private func vanished(_ owner: BusName) {
@@ -110,17 +116,19 @@ public final class MPRISListener: Sendable {
         case ("org.freedesktop.DBus.Properties", "PropertiesChanged"):
             guard let (interface, changed) = try? message.arguments(String.self, [String: Value].self),
                   interface == Self.playerInterface.rawValue else { return }
-            guard let before = players.withLock({ $0[sender] }) else { return await appeared(sender) }
+            guard let before = players.withLock({ $0[sender] }) else { return }
+            let track = resolve(changed)
             let status = changed["PlaybackStatus"]?.stringValue
             // Paused: the player says where. Stopped: many players rewind to 0 first, so the estimate stands.
-            let paused = status == "Paused" ? await position(of: sender) : nil
+            let url = track.map(\.url) ?? before.url
+            let paused = status == "Paused" ? await position(of: sender, playing: url) : nil
             let stopped = before.status == "Playing" && (status == "Paused" || status == "Stopped")
             let estimate = paused ?? before.estimatedPosition
-            guard let after = update(sender, { apply(changed, to: &$0) }) else { return }
+            guard let after = update(sender, { apply(changed, track: track, to: &$0) }) else { return }
             if before.url != after.url {
                 // Another track: the one before is recorded where it was left, and the new one starts where the player says.
                 record(before, at: estimate)
-                if after.episodeID != nil, let start = await position(of: sender) {
+                if after.episodeID != nil, let start = await position(of: sender, playing: after.url) {
                     update(sender) { $0.position = start; $0.positionAt = .now }
                 }
             } else if stopped {
@@ -140,9 +148,9 @@ public final class MPRISListener: Sendable {
     }
 
     private func poll() async {
-        let playing = players.withLock { $0.filter { $0.value.status == "Playing" && $0.value.episodeID != nil }.map(\.key) }
-        for owner in playing {
-            guard let at = await position(of: owner),
+        let playing = players.withLock { $0.filter { $0.value.status == "Playing" && $0.value.episodeID != nil }.map { ($0.key, $0.value.url) } }
+        for (owner, url) in playing {
+            guard let at = await position(of: owner, playing: url),
                   let player = update(owner, { $0.position = at; $0.positionAt = .now }) else { continue }
             record(player, at: at)
         }
@@ -160,29 +168,42 @@ public final class MPRISListener: Sendable {
         }
     }
 
-    /// The player's `Position` in seconds, or `nil` when it does not say.
-    private func position(of owner: BusName) async -> Double? {
-        guard let value = try? await connection.call(owner, path: Self.path, interface: .properties, method: MemberName("Get"), timeout: .seconds(2),
-                                                     arguments: Self.playerInterface.rawValue, "Position").arguments(Value.self),
-              let microseconds = value.unwrapped.integerValue else { return nil }
+    /// The player's `Position` in seconds, or `nil` when it does not say or is no longer
+    /// playing `url` (it moved to another track since: that position is not this track's).
+    /// Asked with `GetAll`, so the position and the track come from the same moment.
+    private func position(of owner: BusName, playing url: String?) async -> Double? {
+        guard let properties = try? await connection.call(owner, path: Self.path, interface: .properties, method: MemberName("GetAll"), timeout: .seconds(2),
+                                                          arguments: Self.playerInterface.rawValue).arguments([String: Value].self),
+              properties["Metadata"]?.stringKeyedEntries?["xesam:url"]?.stringValue == url,
+              let microseconds = properties["Position"]?.unwrapped.integerValue else { return nil }
         return max(0, Double(microseconds) / 1e6)
     }
 
+    /// The track a player's `Metadata` names and the episode it is, if any (`nil`: no
+    /// `Metadata` among `properties`). Looked up before the players' lock is taken.
+    private func resolve(_ properties: [String: Value]) -> (url: String?, episodeID: String?)? {
+        guard let metadata = properties["Metadata"]?.stringKeyedEntries else { return nil }
+        let url = metadata["xesam:url"]?.stringValue
+        return (url, url.flatMap { podcasts.episode(playing: $0)?.id })
+    }
+
     /// Reads what a player says of itself into `player`; values of the wrong type are ignored.
-    private func apply(_ properties: [String: Value], to player: inout Player) {
+    private func apply(_ properties: [String: Value], track: (url: String?, episodeID: String?)?, to player: inout Player) {
         if let status = properties["PlaybackStatus"]?.stringValue, ["Playing", "Paused", "Stopped"].contains(status) {
-            if player.status == "Playing" { (player.position, player.positionAt) = (player.estimatedPosition, .now) }
+            if player.status == "Playing" {
+                (player.position, player.positionAt) = (player.estimatedPosition, .now)
+            } else if status == "Playing" {
+                // Playing again: the position moves on from now, not from when it stopped moving.
+                player.positionAt = .now
+            }
             player.status = status
         }
         if let microseconds = properties["Position"]?.unwrapped.integerValue {
             (player.position, player.positionAt) = (max(0, Double(microseconds) / 1e6), .now)
         }
-        guard let metadata = properties["Metadata"]?.stringKeyedEntries else { return }
-        let url = metadata["xesam:url"]?.stringValue
-        if url != player.url {
-            player.url = url
-            player.episodeID = url.flatMap { podcasts.episode(playing: $0)?.id }
-            player.lastRecorded = nil
+        guard let metadata = properties["Metadata"]?.stringKeyedEntries, let track else { return }
+        if track.url != player.url {
+            (player.url, player.episodeID) = track
             (player.position, player.positionAt) = (0, .now)
         }
         player.length = metadata["mpris:length"]?.unwrapped.integerValue.map { Double($0) / 1e6 }.flatMap { $0 > 0 ? $0 : nil }

@@ -158,9 +158,6 @@ public struct PodcastsAdapter: DocumentAdapter {
         .array(.dictionary(key: .string, value: .variant), state.podcasts.values.sorted { $0.id < $1.id }.map(PodcastsCodec.encode))
     }
 
-    /// Numbers the views `RefreshPodcast` registers for itself.
-    private static let refreshes = Atomic<Int>(0)
-
     /// The most bytes `InspectData` takes (D-Bus itself allows 128 MiB messages).
     static let maximumInspectBytes = 32 * 1024 * 1024
 
@@ -216,16 +213,16 @@ public struct PodcastsAdapter: DocumentAdapter {
                 guard let podcast = podcasts.podcast(given) else {
                     throw BusError.invalidArgs(PodcastsDocument.unknownPodcast(given, in: podcasts.document.snapshot.state).message)
                 }
-                // A view of our own hears whether this refresh failed, so the caller is told.
-                let failure = Mutex<String?>(nil)
-                let key = ViewKey("almanacd:refresh:\(Self.refreshes.add(1, ordering: .relaxed).newValue)")
-                podcasts.document.addView(key: key) { event in
-                    if case .changed(_, .failed(let id, let message), _) = event, id == podcast.id { failure.withLock { $0 = message } }
+                // The count of ended reads tells which outcome is this call's (no view, so no race with delivery).
+                let before = podcasts.reads(of: podcast.id).count
+                if !podcasts.take([podcast.id], force: true).isEmpty {
+                    await service.refresh([podcast])
+                } else {
+                    // Already being read: that read's outcome is the answer.
+                    for _ in 0..<1_200 where podcasts.reads(of: podcast.id).count == before { try await Task.sleep(for: .milliseconds(50)) }
                 }
-                // Already being read: that read's outcome is the answer.
-                if !podcasts.take([podcast.id], force: true).isEmpty { await service.refresh([podcast]) }
-                podcasts.document.removeView(key: key)
-                if let message = failure.withLock({ $0 }) { throw BusError(BusContract.fetchFailed, "\(podcast.feedURL): \(message)") }
+                let outcome = podcasts.reads(of: podcast.id)
+                if outcome.count > before, let message = outcome.failure { throw BusError(BusContract.fetchFailed, "\(podcast.feedURL): \(message)") }
             }),
             Method("Download", inputs: [Argument("episode", .string)], outputs: [Argument("job", .objectPath)]) { [downloads] call, reply in
                 let (episode) = try call.arguments(String.self)

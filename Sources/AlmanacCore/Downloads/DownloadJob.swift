@@ -43,5 +43,6 @@ public struct DownloadJob: Sendable, Hashable, Codable {
     }
 
     /// The hidden name the bytes are written to until the file is complete.
-    public var temporaryName: String { ".\(SafeFileName.component(episodeID, fallback: "episode")).part" }
+    /// One of its own per job, so that what a cancelled transfer still writes cannot reach another job's file.
+    public var temporaryName: String { ".\(SafeFileName.component(episodeID, fallback: "episode")).\(id).part" }
 }

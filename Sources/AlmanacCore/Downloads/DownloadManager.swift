@@ -1,5 +1,5 @@
 import Synchronization
-public import FoundationEssentials
+import FoundationEssentials
 
 /// Downloads episodes: a bounded queue of jobs (a few transfers at once, a cap on the queue
 /// and on each client's share), each job's progress announced at a steady rate, finished
@@ -20,7 +20,16 @@ public final class DownloadManager: Sendable {
     public let limits: DownloadLimits
     private let nextID: Atomic<UInt64>
     private let transfers = Mutex<[UInt64: Task<Void, Never>]>([:])
-    private let lastAnnounced = Mutex<[UInt64: ContinuousClock.Instant]>([:])
+    /// Per running job: when its progress was last announced, and what came since (told
+    /// once the interval has passed, so a transfer that stalls still shows where it is).
+    private let pacing = Mutex<[UInt64: (last: ContinuousClock.Instant, pending: DownloadProgress?)]>([:])
+    /// Set by `stop()`: no transfer starts after it.
+    private let stopped = Atomic<Bool>(false)
+    /// Unique names that have left the bus (never reused while the bus lives), newest last,
+    /// so a `Download` whose caller left while it was being handled gets no owner.
+    private let departed = Mutex<[String]>([])
+    /// Told of each job `download` answers with, before it returns (the bus layer exports it).
+    private let answering = Mutex<(@Sendable (DownloadJob) -> Void)?>(nil)
     /// Told of what could not be kept on disk (the daemon logs it).
     private let log: @Sendable (String) -> Void
 
@@ -67,6 +76,7 @@ public final class DownloadManager: Sendable {
 
     /// Stops every transfer (their temporary files stay, so the next start resumes them).
     public func stop() {
+        stopped.store(true, ordering: .sequentiallyConsistent)
         podcasts.document.removeView(key: ViewKey("almanacd:downloads"))
         for task in transfers.withLock({ $0.values }) { task.cancel() }
     }
@@ -90,10 +100,17 @@ public final class DownloadManager: Sendable {
         }
         let podcast = state.podcasts[episode.podcastID]
         let folder = root + "/" + SafeFileName.component(podcast?.title ?? episode.podcastID, fallback: episode.podcastID)
+        let owner = departed.withLock { $0.contains(owner) } ? "" : owner
+        pruneFinished()
         let result: Result<DownloadJob, any Error> = Result {
             try document.update { jobs -> DownloadChange? in
                 if let running = jobs.values.first(where: { $0.episodeID == episode.id && !$0.state.isFinished }) {
                     throw Found(job: running)
+                }
+                // Asked again while the finished job lingers: that job answers, rather than another.
+                if let done = jobs.values.filter({ $0.episodeID == episode.id && $0.state == .completed }).max(by: { $0.id < $1.id }),
+                   done.file == episode.file, downloader.exists(file: done.file) {
+                    throw Found(job: done)
                 }
                 var job = DownloadJob(id: nextID.add(1, ordering: .relaxed).oldValue, episodeID: episode.id, podcastID: episode.podcastID,
                                       url: url, folder: folder, name: SafeFileName.component(episode.title, fallback: episode.id), owner: owner)
@@ -104,7 +121,8 @@ public final class DownloadManager: Sendable {
                     guard unfinished.count < limits.queued else {
                         throw DownloadRefusal.limit("\(unfinished.count) downloads are queued already, the most Almanac keeps; wait for some to finish.")
                     }
-                    guard unfinished.filter({ $0.owner == owner }).count < limits.perClient else {
+                    // Jobs of no client (the daemon's own, or orphaned) count only against the queue.
+                    guard owner.isEmpty || unfinished.filter({ $0.owner == owner }).count < limits.perClient else {
                         throw DownloadRefusal.limit("This client has \(limits.perClient) downloads queued already, the most one client may; wait for some to finish.")
                     }
                     try archive?.saveDownloadJob(job)
@@ -114,15 +132,24 @@ public final class DownloadManager: Sendable {
             }
             return try job(matching: episode.id)
         }
+        let answer: DownloadJob
         switch result {
-        case .success(let job):
-            if job.state.isFinished { removeLater(job.id) } else { pump() }
-            return job
+        case .success(let added):
+            if added.state.isFinished { removeLater(added.id) } else { pump() }
+            answer = added
         case .failure(let found as Found):
-            return found.job
+            answer = found.job
         case .failure(let error):
             throw error
         }
+        answering.withLock { $0 }?(answer)
+        return answer
+    }
+
+    /// `body` hears of each job `download` answers with before `download` returns, so that
+    /// whatever shows jobs (the bus objects) shows it before the caller can look.
+    public func beforeAnswering(_ body: (@Sendable (DownloadJob) -> Void)?) {
+        answering.withLock { $0 = body }
     }
 
     /// Cancels a job. Only its owner may, or anyone once the owner has left the bus.
@@ -139,6 +166,7 @@ public final class DownloadManager: Sendable {
         }.flatMap { _ in document.snapshot.state[id] }
         guard let job else { return }
         transfers.withLock { $0.removeValue(forKey: id) }?.cancel()
+        pacing.withLock { _ = $0.removeValue(forKey: id) }
         downloader.discard(job)
         persist(job)
         removeLater(id)
@@ -153,6 +181,10 @@ public final class DownloadManager: Sendable {
 
     /// The client `owner` left the bus: its jobs go on, and anyone may cancel them now.
     public func ownerLeft(_ owner: String) {
+        departed.withLock { departed in
+            departed.append(owner)
+            if departed.count > 4096 { departed.removeFirst(departed.count - 4096) }
+        }
         let orphaned = document.snapshot.state.values.filter { $0.owner == owner }.map(\.id)
         for id in orphaned {
             document.update { jobs -> DownloadChange? in
@@ -177,17 +209,35 @@ public final class DownloadManager: Sendable {
 
     /// Starts queued jobs, oldest first, while there are free slots.
     private func pump() {
-        while true {
-            let started: DownloadJob? = document.update { jobs -> DownloadChange? in
+        while !stopped.load(ordering: .sequentiallyConsistent) {
+            var started: DownloadJob?
+            document.update { jobs -> DownloadChange? in
                 let running = jobs.values.filter { $0.state == .downloading }.count
                 guard running < limits.concurrent,
                       var next = jobs.values.filter({ $0.state == .queued }).min(by: { $0.id < $1.id }) else { return nil }
                 next.state = .downloading
                 jobs[next.id] = next
+                started = next
                 return .updated(next)
-            }.flatMap { _ in document.snapshot.state.values.filter { $0.state == .downloading }.max { $0.id < $1.id } }
+            }
             guard let job = started else { return }
             run(job)
+        }
+    }
+
+    /// Keeps the finished jobs that linger below the queue's size: the oldest go first.
+    private func pruneFinished() {
+        while true {
+            var pruned: DownloadJob?
+            document.update { jobs -> DownloadChange? in
+                let finished = jobs.values.filter { $0.state.isFinished }
+                guard finished.count >= limits.queued, let oldest = finished.min(by: { $0.id < $1.id }) else { return nil }
+                jobs[oldest.id] = nil
+                pruned = oldest
+                return .removed(oldest)
+            }
+            guard let pruned else { return }
+            try? archive?.removeDownloadJob(pruned.id)
         }
     }
 
@@ -195,22 +245,13 @@ public final class DownloadManager: Sendable {
         let task = Task {
             do {
                 let file = try await downloader.download(job) { [weak self] progress in self?.progressed(job.id, progress) }
-                guard document.snapshot.state[job.id]?.state == .downloading else {
-                    // Cancelled as it completed: the user said no, so the file goes too.
-                    try? downloader.delete(file: file)
-                    throw CancellationError()
-                }
-                do {
-                    try podcasts.recordFile(file, of: job.episodeID)
-                } catch {
-                    // Unsubscribed meanwhile, or the disk refused: the file stays, the job says so.
-                    log("downloaded \(file) but could not record it: \(error)")
-                }
-                finish(job.id) { $0.state = .completed; $0.file = file }
+                complete(job, with: file)
             } catch is CancellationError {
-                // Cancelled (the job says so already) or the daemon is stopping.
+                // Cancelled (the job says so already) or the daemon is stopping (the job resumes next time).
             } catch {
-                finish(job.id) { $0.state = .failed; $0.error = "\(error)" }
+                // Each job has a temporary file of its own: what a failed one leaves is of no use.
+                downloader.discard(job)
+                finish(job.id) { $0.state = .failed; $0.error = Self.printable("\(error)") }
             }
             transfers.withLock { _ = $0.removeValue(forKey: job.id) }
             pump()
@@ -220,34 +261,87 @@ public final class DownloadManager: Sendable {
         if document.snapshot.state[job.id]?.state != .downloading { task.cancel() }
     }
 
+    /// A transfer brought the whole file: the job completes and the episode knows its file,
+    /// unless a cancel came first (then the file goes too: the user said no).
+    private func complete(_ job: DownloadJob, with file: String) {
+        do {
+            try podcasts.recordFile(file, of: job.episodeID)
+        } catch {
+            // Unsubscribed meanwhile, or the disk refused: the file stays, the job says where.
+            log("downloaded \(file) but could not record it: \(error)")
+        }
+        var completed = false
+        finish(job.id) { job in
+            guard job.state == .downloading else { return }
+            (job.state, job.file, completed) = (.completed, file, true)
+        }
+        guard !completed else { return }
+        try? downloader.delete(file: file)
+        if podcasts.episode(job.episodeID)?.file == file { _ = try? podcasts.recordFile(nil, of: job.episodeID) }
+    }
+
+    /// An error's text as one line of printable characters (it may quote what a server sent).
+    static func printable(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }).prefix(500))
+    }
+
     private func progressed(_ id: UInt64, _ progress: DownloadProgress) {
         let now = ContinuousClock.now
-        let due = lastAnnounced.withLock { last -> Bool in
-            if let previous = last[id], previous.duration(to: now) < .milliseconds(Int(limits.progressInterval * 1000)) { return false }
-            last[id] = now
-            return true
+        let interval = Duration.milliseconds(Int(limits.progressInterval * 1000))
+        // Due: announce now. Otherwise keep it, and (for the first kept) announce what is kept when the interval ends.
+        let (due, wait) = pacing.withLock { pacing -> (Bool, Duration?) in
+            guard let entry = pacing[id], entry.last.duration(to: now) < interval else {
+                pacing[id] = (now, nil)
+                return (true, nil)
+            }
+            pacing[id] = (entry.last, progress)
+            return (false, entry.pending == nil ? interval - entry.last.duration(to: now) : nil)
         }
+        announce(id, progress, due: due)
+        guard let wait else { return }
+        Task { [weak self] in
+            try? await Task.sleep(for: wait)
+            guard let self else { return }
+            let kept = pacing.withLock { pacing -> DownloadProgress? in
+                guard let entry = pacing[id], let kept = entry.pending else { return nil }
+                pacing[id] = (.now, nil)
+                return kept
+            }
+            if let kept { announce(id, kept, due: true) }
+        }
+    }
+
+    /// Puts a transfer's progress into its job: when `due`, or at once when the total or the
+    /// server's validator changed (a validator is kept on disk, for a resume after a restart).
+    private func announce(_ id: UInt64, _ progress: DownloadProgress, due: Bool) {
         var validatorChanged = false
-        let updated: DownloadJob? = document.update { jobs -> DownloadChange? in
+        var updated: DownloadJob?
+        document.update { jobs -> DownloadChange? in
             guard var job = jobs[id], job.state == .downloading else { return nil }
             validatorChanged = job.validator != progress.validator
-            guard due || validatorChanged || job.total != progress.total else { return nil }
+            guard due || validatorChanged || job.total != progress.total,
+                  (job.received, job.total, job.validator) != (progress.received, progress.total, progress.validator) else { return nil }
             (job.received, job.total, job.validator) = (progress.received, progress.total, progress.validator)
             jobs[id] = job
+            updated = job
             return .updated(job)
-        }.flatMap { _ in document.snapshot.state[id] }
+        }
         if validatorChanged, let updated { persist(updated) }
     }
 
+    /// Changes an unfinished job into a finished one (a `change` that leaves it unfinished changes nothing).
     private func finish(_ id: UInt64, _ change: (inout DownloadJob) -> Void) {
-        let finished: DownloadJob? = document.update { jobs -> DownloadChange? in
+        var finished: DownloadJob?
+        document.update { jobs -> DownloadChange? in
             guard var job = jobs[id], !job.state.isFinished else { return nil }
             change(&job)
+            guard job.state.isFinished else { return nil }
             if job.state == .completed { job.received = max(job.received, job.total) }
             jobs[id] = job
+            finished = job
             return .updated(job)
-        }.flatMap { _ in document.snapshot.state[id] }
-        lastAnnounced.withLock { _ = $0.removeValue(forKey: id) }
+        }
+        pacing.withLock { _ = $0.removeValue(forKey: id) }
         guard let finished else { return }
         persist(finished)
         removeLater(id)

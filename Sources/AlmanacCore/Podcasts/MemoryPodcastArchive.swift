@@ -37,7 +37,12 @@ public final class MemoryPodcastArchive: PodcastArchive, Sendable {
     }
 
     public func saveFile(_ file: String?, of episodeID: String) throws {
-        library.withLock { $0.episodes[episodeID]?.file = file }
+        library.withLock { library in
+            if let file {
+                for (id, other) in library.episodes where id != episodeID && other.file == file { library.episodes[id]?.file = nil }
+            }
+            library.episodes[episodeID]?.file = file
+        }
     }
 
     public func episode(audioURL url: String?, file: String?) -> Episode? {

@@ -15,7 +15,8 @@ public protocol PodcastArchive: Sendable {
     func episodeIDs(of podcastID: String) -> Set<String>
     /// One episode, wherever it is in the library.
     func episode(_ id: String) -> Episode?
-    /// Records where an episode's audio was downloaded to (`nil`: its file is gone).
+    /// Records where an episode's audio was downloaded to (`nil`: its file is gone). A file
+    /// belongs to one episode: any other that named the same path no longer does.
     func saveFile(_ file: String?, of episodeID: String) throws
     /// The episode whose audio is at `url` (its enclosure URL) or whose downloaded file is `file`.
     func episode(audioURL url: String?, file: String?) -> Episode?

@@ -20,6 +20,8 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     private let schedule: Mutex<RefreshSchedule>
     /// Server-given freshness per podcast: not asked again before this.
     private let freshUntil = Mutex<[String: Date]>([:])
+    /// Per podcast: how many reads of its feed have ended, and why the last failed (`nil`: it did not).
+    private let readsEnded = Mutex<[String: (count: UInt64, failure: String?)]>([:])
     private let clock: @Sendable () -> Date
     private let jitter: @Sendable () -> Double
     /// Told when the archive refused to keep what a feed said (the daemon logs it).
@@ -65,6 +67,18 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     public func podcastService(_ service: any PodcastService, didFindUnchanged podcastID: String) {
         let now = clock()
         schedule.withLock { $0.succeeded(podcastID, now: now) }
+        readEnded(podcastID, failure: nil)
+    }
+
+    /// How many reads of a podcast's feed have ended, and why the last one failed (`nil`: it
+    /// did not). Told before the service's `refresh` returns, so a caller that read the count
+    /// before knows exactly how its own read went.
+    public func reads(of podcastID: String) -> (count: UInt64, failure: String?) {
+        readsEnded.withLock { $0[podcastID] ?? (0, nil) }
+    }
+
+    private func readEnded(_ podcastID: String, failure: String?) {
+        readsEnded.withLock { $0[podcastID] = (($0[podcastID]?.count ?? 0) + 1, failure) }
     }
 
     public func podcastService(_ service: any PodcastService, podcast podcastID: String, isFreshUntil date: Date) {
@@ -143,6 +157,8 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     public func podcastService(_ service: any PodcastService, didFetch podcast: Podcast, episodes: [Episode]) {
         let now = clock()
         schedule.withLock { $0.succeeded(podcast.id, now: now) }
+        var failure: String?
+        defer { readEnded(podcast.id, failure: failure) }
         document.update { state in
             guard let known = state.podcasts[podcast.id] else { return nil }  // unsubscribed meanwhile
             // The user's title stays; the feed's URL may have moved.
@@ -158,6 +174,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             } catch {
                 // Not kept, so not shown: the next refresh finds the same episodes new again.
                 onArchiveFailure("could not keep what \(podcast.feedURL) said: \(error)")
+                failure = "\(error)"
                 return .failed(podcastID: podcast.id, message: "\(error)")
             }
             state.podcasts[podcast.id] = updated
@@ -172,6 +189,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     public func podcastService(_ service: any PodcastService, didFailToFetch podcastID: String, error: any Error) {
         let (now, jitter) = (clock(), jitter())
         _ = schedule.withLock { $0.failed(podcastID, now: now, jitter: jitter) }
+        readEnded(podcastID, failure: String(describing: error))
         document.update { _ in .failed(podcastID: podcastID, message: String(describing: error)) }
     }
 
@@ -205,6 +223,10 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             try archive.saveFile(file, of: episodeID)
             episode.file = file
             if state.episodes[episodeID] != nil { state.episodes[episodeID] = episode }
+            // A file belongs to one episode (the archive forgets it for the others too).
+            if let file {
+                for (id, other) in state.episodes where id != episodeID && other.file == file { state.episodes[id]?.file = nil }
+            }
             return .downloaded(episodeID: episodeID, podcastID: episode.podcastID, file: file)
         }
     }

@@ -14,7 +14,7 @@ public struct DemoEpisodeDownloader: EpisodeDownloading {
         let temporary = job.folder + "/" + job.temporaryName
         var received = DownloadFolder.size(of: temporary)
         // What an earlier try left is kept and continued.
-        if !FileManager.default.fileExists(atPath: temporary) { FileManager.default.createFile(atPath: temporary, contents: nil) }
+        if !FileManager.default.fileExists(atPath: temporary) { _ = FileManager.default.createFile(atPath: temporary, contents: nil) }
         guard let handle = FileHandle(forWritingAtPath: temporary) else {
             throw DownloadError("Cannot write \(temporary).")
         }

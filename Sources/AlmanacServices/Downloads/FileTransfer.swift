@@ -25,6 +25,10 @@ final class FileTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         var fd: Int32 = -1
         var outcome: Outcome
         var failure: (any Error)?
+        /// The server said the file is whole already (`416` for the rest of it).
+        var wholeAlready = false
+        /// How it ended, kept until `run` waits for it (the task may end before).
+        var result: Result<Outcome, any Error>?
         var continuation: CheckedContinuation<Outcome, any Error>?
     }
 
@@ -44,13 +48,17 @@ final class FileTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
 
     /// Runs `request` on a session of its own; throws what went wrong.
     func run(_ request: URLRequest, configuration: URLSessionConfiguration) async throws -> Outcome {
+        try Task.checkCancellation()
         let session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
         let task = session.dataTask(with: request)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                state.withLock { $0.continuation = continuation }
-                task.resume()
+                let ended = state.withLock { state -> Result<Outcome, any Error>? in
+                    if state.result == nil { state.continuation = continuation }
+                    return state.result
+                }
+                if let ended { continuation.resume(with: ended) } else { task.resume() }
             }
         } onCancel: {
             task.cancel()
@@ -70,7 +78,8 @@ final class FileTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         switch http.statusCode {
         case 206:
             guard let range = header("Content-Range").flatMap(Self.contentRange), range.start == resumeFrom else {
-                fail(DownloadError("\(host) resumed the download at another place than asked (\(header("Content-Range") ?? "no Content-Range"))."))
+                let said = header("Content-Range").map { String(String.UnicodeScalarView($0.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }).prefix(100)) }
+                fail(DownloadError("\(host) resumed the download at another place than asked (\(said ?? "no Content-Range"))."))
                 return completionHandler(.cancel)
             }
             start = resumeFrom
@@ -80,7 +89,10 @@ final class FileTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         case 416 where resumeFrom > 0:
             // Asked for the rest of a file that is whole already?
             if let range = header("Content-Range").flatMap(Self.contentRange), range.total == resumeFrom {
-                state.withLock { $0.outcome.total = resumeFrom }
+                state.withLock { state in
+                    state.outcome.total = resumeFrom
+                    state.wholeAlready = true
+                }
                 return completionHandler(.cancel)
             }
             fail(DownloadError("\(host) could not resume the download (HTTP 416); it starts over next time."))
@@ -155,20 +167,23 @@ final class FileTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let (continuation, outcome, failure) = state.withLock { state -> (CheckedContinuation<Outcome, any Error>?, Outcome, (any Error)?) in
+        let (continuation, result) = state.withLock { state -> (CheckedContinuation<Outcome, any Error>?, Result<Outcome, any Error>) in
             if state.fd >= 0 { close(state.fd); state.fd = -1 }
-            defer { state.continuation = nil }
-            return (state.continuation, state.outcome, state.failure)
-        }
-        if let failure {
-            continuation?.resume(throwing: failure)
-        } else if let error, (error as? URLError)?.code != .cancelled || outcome.total != outcome.received {
-            if (error as? URLError)?.code == .cancelled { continuation?.resume(throwing: CancellationError()) } else {
-                continuation?.resume(throwing: DownloadError("The transfer broke off: \(error.localizedDescription)"))
+            let result: Result<Outcome, any Error>
+            if let failure = state.failure {
+                result = .failure(failure)
+            } else if state.wholeAlready || error == nil {
+                result = .success(state.outcome)
+            } else if (error as? URLError)?.code == .cancelled {
+                result = .failure(CancellationError())
+            } else {
+                result = .failure(DownloadError("The transfer broke off: \(error!.localizedDescription)"))
             }
-        } else {
-            continuation?.resume(returning: outcome)
+            defer { state.continuation = nil }
+            if state.continuation == nil { state.result = result }
+            return (state.continuation, result)
         }
+        continuation?.resume(with: result)
     }
 
     private func fail(_ error: DownloadError) {

@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Glibc
+import Synchronization
 
 /// Downloads episodes over HTTP(S) into their folders: resumes with `Range`/`If-Range` from
 /// what the temporary file holds (so a broken transfer, or a restart of the daemon, goes on
@@ -38,19 +39,24 @@ public struct HTTPEpisodeDownloader: EpisodeDownloading {
         configuration.timeoutIntervalForResource = 7 * 86_400
         configuration.httpAdditionalHeaders = ["User-Agent": HTTPClient.userAgent]
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        var validator = job.validator
+        // The validator of the bytes the temporary file holds (the progress reports it as each response comes).
+        let validator = Mutex(job.validator)
         var lastError: any Error = DownloadError("The download did not start.")
         for attempt in 0..<Self.attempts {
             if attempt > 0 { try await Task.sleep(for: .milliseconds(Int(retryDelay * 1000) << (attempt - 1))) }
-            let have = DownloadFolder.size(of: temporary)
+            // Bytes nothing vouches for (the server gave no ETag or Last-Modified) are not continued:
+            // the file may have changed since, and a mix of two files is worse than starting over.
+            let current = validator.withLock { $0 }
+            let have = current == nil ? 0 : DownloadFolder.size(of: temporary)
             var request = URLRequest(url: url, timeoutInterval: timeout)
             // Compressed bytes cannot be resumed by offset.
             request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
-            if have > 0 {
+            if have > 0, let current {
                 request.setValue("bytes=\(have)-", forHTTPHeaderField: "Range")
-                if let validator { request.setValue(validator, forHTTPHeaderField: "If-Range") }
+                request.setValue(current, forHTTPHeaderField: "If-Range")
             }
             let transfer = FileTransfer(path: temporary, resumeFrom: have, limit: maximumBytes) { outcome in
+                validator.withLock { $0 = outcome.validator }
                 progress(DownloadProgress(received: outcome.received, total: outcome.total, validator: outcome.validator))
             }
             let outcome: FileTransfer.Outcome
@@ -60,7 +66,6 @@ public struct HTTPEpisodeDownloader: EpisodeDownloading {
                 lastError = error
                 continue
             }
-            validator = outcome.validator ?? validator
             guard outcome.total == 0 || outcome.received == outcome.total else {
                 lastError = DownloadError("\(url.host ?? "The server") sent \(outcome.received) of the \(outcome.total) bytes it announced.")
                 continue
@@ -68,6 +73,8 @@ public struct HTTPEpisodeDownloader: EpisodeDownloading {
             let ext = SafeFileName.fileExtension(contentDisposition: outcome.contentDisposition,
                                                  url: outcome.url?.absoluteString ?? job.url, mimeType: outcome.mimeType)
             let name = SafeFileName.fileName(title: job.name, fallback: job.episodeID, extension: ext)
+            // Cancelled as the last bytes came: the file is not given its name.
+            try Task.checkCancellation()
             return try DownloadFolder.finish(temporary, in: job.folder, as: name)
         }
         throw lastError

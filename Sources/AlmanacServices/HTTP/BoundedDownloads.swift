@@ -55,15 +55,16 @@ final class BoundedDownloads: NSObject, URLSessionDataDelegate, @unchecked Senda
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let tooLarge = transfers.withLock { transfers -> Bool in
-            guard var transfer = transfers[dataTask.taskIdentifier] else { return false }
-            guard transfer.body.count + data.count <= transfer.limit else {
-                transfer.tooLarge = true
-                transfer.body = Data()
-                transfers[dataTask.taskIdentifier] = transfer
+            // Changed in place: a copy of the transfer would share its body, and appending
+            // to a shared body copies all of it, every chunk (20 MiB took 16 s, holding up
+            // every other transfer of the session meanwhile).
+            guard let index = transfers.index(forKey: dataTask.taskIdentifier) else { return false }
+            guard transfers.values[index].body.count + data.count <= transfers.values[index].limit else {
+                transfers.values[index].tooLarge = true
+                transfers.values[index].body = Data()
                 return true
             }
-            transfer.body.append(data)
-            transfers[dataTask.taskIdentifier] = transfer
+            transfers.values[index].body.append(data)
             return false
         }
         if tooLarge { dataTask.cancel() }

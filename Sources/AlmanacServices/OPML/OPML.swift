@@ -53,7 +53,7 @@ public enum OPML {
                 let key = String(decoding: UnsafeBufferPointer(rebasing: bytes[attribute.name]), as: UTF8.self).lowercased()
                 var value: [UInt8] = []
                 XMLEntities.appendDecoded(bytes, attribute.value, to: &value, limit: 64 * 1024)
-                attributes[key] = String(decoding: value, as: UTF8.self)
+                attributes[key] = Self.carriable(String(decoding: value, as: UTF8.self))
             }
             guard let url = attributes["xmlurl"]?.trimmed, !url.isEmpty, found.count < 10_000, seen.insert(url).inserted else { continue }
             let title = [attributes["title"], attributes["text"]].compactMap { $0?.trimmed }.first { !$0.isEmpty } ?? url
@@ -63,6 +63,20 @@ public enum OPML {
             throw OPMLError("This is not an OPML file: it has no <opml> element and no <outline> with an xmlUrl. Export your subscriptions from your podcast app as OPML.")
         }
         return found
+    }
+
+    /// `text` without the characters XML 1.0 cannot carry (controls other than tab and line
+    /// breaks, U+FFFE, U+FFFF), which a sloppy file may hold anyway: what is imported is then
+    /// exactly what an export writes and reads back.
+    static func carriable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isForbidden) else { return text }
+        var result = String.UnicodeScalarView()
+        result.append(contentsOf: text.unicodeScalars.lazy.filter { !isForbidden($0) })
+        return String(result)
+    }
+
+    private static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r") || scalar.value == 0xFFFE || scalar.value == 0xFFFF
     }
 
     static func escaped(_ text: String) -> String {
@@ -79,8 +93,8 @@ public enum OPML {
             case "\r": result += "&#13;"
             case "\t": result += "&#9;"
             default:
-                // Control characters XML 1.0 cannot carry at all are dropped.
-                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
+                // Characters XML 1.0 cannot carry at all are dropped (and so on import).
+                if isForbidden(scalar) { continue }
                 result.unicodeScalars.append(scalar)
             }
         }

@@ -68,6 +68,7 @@ extension StateStore: PodcastArchive {
 
     public func saveFile(_ file: String?, of episodeID: String) throws {
         try write("the download of \(episodeID)") { db in
+            if let file { try db.execute(sql: "UPDATE episode SET file = NULL WHERE file = ? AND id != ?", arguments: [file, episodeID]) }
             try db.execute(sql: "UPDATE episode SET file = ? WHERE id = ?", arguments: [file, episodeID])
         }
     }

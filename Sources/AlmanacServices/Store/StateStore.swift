@@ -1,6 +1,8 @@
 public import Foundation
 import GRDB
+import GRDBSQLite
 import AlmanacCore
+import Synchronization
 
 /// The daemon's SQLite file (`$XDG_STATE_HOME/almanac/almanac.sqlite`): settings and the last
 /// reading of each place, written in transactions that are in the file before a write
@@ -10,17 +12,32 @@ import AlmanacCore
 public final class StateStore: Sendable {
     /// The file's path.
     public let path: String
-    let database: DatabaseQueue
+    /// The connection; replaced only when it was opened read-only and a write finds the
+    /// folder writable again.
+    var database: DatabaseQueue { connection.withLock { $0 } }
+    private let connection: Mutex<DatabaseQueue>
     /// Set when the file found at start was unreadable: where it was moved and why.
     public let recovered: String?
+    /// Told every write the disk refused (full, read-only, gone), with what failed and why:
+    /// the caller hears it as an error, and the daemon's log says it too.
+    private let onWriteFailure: (@Sendable (String) -> Void)?
 
-    /// Opens (or creates) the store at `folder/almanac.sqlite`.
-    public init(folder: URL) throws {
+    /// Opens (or creates) the store at `folder/almanac.sqlite`; `onWriteFailure` hears every
+    /// write that fails.
+    public init(folder: URL, onWriteFailure: (@Sendable (String) -> Void)? = nil) throws {
         path = folder.appendingPathComponent("almanac.sqlite").path
+        self.onWriteFailure = onWriteFailure
         do {
-            database = try Self.open(path)
+            connection = Mutex(try Self.open(path))
             recovered = nil
         } catch let error as DatabaseError where ![.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
+            // A folder that cannot be written (a read-only or full mount): the file is served
+            // as it is and writes are refused until the folder is writable again (see `write`).
+            if access(folder.path, W_OK) != 0, FileManager.default.fileExists(atPath: path), let readOnly = try? Self.openReadOnly(path) {
+                connection = Mutex(readOnly)
+                recovered = nil
+                return
+            }
             // Locked by another process, no permission, disk full: nothing wrong with the
             // file itself, so it is left alone and the daemon says why it cannot start.
             throw StorageError("Cannot open the state file \(path): \(Self.describe(error)). Is another almanacd using it? Check the folder's permissions, or pass another with --state-dir.")
@@ -31,12 +48,21 @@ public final class StateStore: Sendable {
                 throw StorageError("Cannot open the state file \(path): \(Self.describe(error)). Check that the folder is writable, or pass another with --state-dir.")
             }
             do {
-                database = try Self.open(path)
+                connection = Mutex(try Self.open(path))
             } catch {
                 throw StorageError("Cannot create the state file \(path): \(Self.describe(error)).")
             }
             recovered = "\(path) could not be read (\(Self.describe(error))); it was moved to \(aside) and a new one begun"
         }
+    }
+
+    /// Opens the file for reading only, as `immutable`: a write-ahead-log database otherwise
+    /// needs its shared-memory file, which a read-only folder cannot hold.
+    private static func openReadOnly(_ path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+        return try DatabaseQueue(path: "file:\(escaped)?immutable=1", configuration: configuration)
     }
 
     private static func open(_ path: String) throws -> DatabaseQueue {
@@ -106,20 +132,41 @@ public final class StateStore: Sendable {
 
     /// Runs `body` in a write transaction, turning failures into a `StorageError` that says what failed.
     func write<T>(_ what: String, _ body: (Database) throws -> T) throws -> T {
+        try writing(what) { try $0.write(body) }
+    }
+
+    /// Runs `body`, a single SQL statement (atomic by itself), without a transaction around
+    /// it: no BEGIN and COMMIT to run (performance.md). Failures as `write`'s.
+    func writeStatement(_ what: String, _ body: (Database) throws -> Void) throws {
+        try writing(what) { try $0.writeWithoutTransaction(body) }
+    }
+
+    private func writing<T>(_ what: String, _ write: (DatabaseQueue) throws -> T) throws -> T {
         do {
-            return try database.write(body)
+            return try write(database)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY && openedReadOnly {
+            // SQLite opened the file read-only (its folder was read-only when the daemon
+            // started) and keeps it so: open it again, which works once the folder is writable.
+            do {
+                let reopened = try Self.open(path)
+                connection.withLock { $0 = reopened }
+                return try write(reopened)
+            } catch {
+                let failure = StorageError("Could not save \(what) in \(path): \(Self.describe(error)).")
+                onWriteFailure?(failure.description)
+                throw failure
+            }
         } catch {
-            throw StorageError("Could not save \(what) in \(path): \(Self.describe(error)).")
+            let failure = StorageError("Could not save \(what) in \(path): \(Self.describe(error)).")
+            onWriteFailure?(failure.description)
+            throw failure
         }
     }
 
-    /// Runs `body`, a single SQL statement (atomic by itself), without a transaction around it.
-    func writeStatement(_ what: String, _ body: (Database) throws -> Void) throws {
-        do {
-            try database.writeWithoutTransaction(body)
-        } catch {
-            throw StorageError("Could not save \(what) in \(path): \(Self.describe(error)).")
-        }
+    /// Whether SQLite opened the file read-only (it does when the file or its folder cannot
+    /// be written), which it never changes by itself.
+    public var openedReadOnly: Bool {
+        (try? database.read { db in sqlite3_db_readonly(db.sqliteConnection, "main") == 1 }) ?? false
     }
 
     /// Whether SQLite finds the file sound (`PRAGMA integrity_check`).

@@ -75,9 +75,15 @@ public final class OpenMeteoWeatherService: WeatherService, Sendable {
             URLQueryItem(name: "timezone", value: "auto"),
         ]
         let response = try await http.get(components.url!)
+        return try Self.reading(fromForecast: response.body, location: location, place: place, fetchedAt: Date())
+    }
+
+    /// A reading from the forecast API's JSON: the part that trusts nothing the server sent
+    /// (fuzzed by `make fuzz`).
+    static func reading(fromForecast body: Data, location: String, place: Place, fetchedAt: Date) throws -> WeatherReading {
         let forecast: OpenMeteo.ForecastResponse
         do {
-            forecast = try JSONDecoder().decode(OpenMeteo.ForecastResponse.self, from: response.body)
+            forecast = try JSONDecoder().decode(OpenMeteo.ForecastResponse.self, from: body)
         } catch {
             throw FetchError("The weather service sent an answer that is not the forecast JSON it should be.")
         }
@@ -89,7 +95,7 @@ public final class OpenMeteoWeatherService: WeatherService, Sendable {
             humidity: current.relative_humidity_2m ?? .nan, windSpeed: current.wind_speed_10m ?? .nan,
             windDirection: current.wind_direction_10m ?? .nan, precipitation: current.precipitation ?? 0,
             weatherCode: current.weather_code ?? -1, isDay: (current.is_day ?? 1) != 0,
-            observedAt: Self.date(current.time, offset: offset) ?? Date(), fetchedAt: Date(), utcOffset: offset,
+            observedAt: Self.date(current.time, offset: offset) ?? fetchedAt, fetchedAt: fetchedAt, utcOffset: offset,
             hourly: forecast.hourly.map { Self.hours($0, offset: offset) } ?? [],
             daily: forecast.daily.map { Self.days($0, offset: offset) } ?? []
         )

@@ -14,6 +14,7 @@ extension ConnectionCore {
         switch (interfaceName, member.rawValue) {
         case (.introspectable?, "Introspect"), (nil, "Introspect"):
             guard isKnown || path == .root else { return replyUnknownObject(message, path) }
+            guard message.hasSignature("") else { return replyNoArguments(message, member) }
             let children = registry.withLock { $0.childNames(of: path) }
             let xml = IntrospectionXML.document(interfaces: interfaces ?? [], isManager: isManager, children: children)
             return reply(to: message) { try $0.write(xml) }
@@ -21,6 +22,7 @@ extension ConnectionCore {
             guard let interfaces else { return replyUnknownObject(message, path) }
             return handleProperties(message, member: member.rawValue, path: path, interfaces: interfaces)
         case (.objectManager?, "GetManagedObjects") where isManager, (nil, "GetManagedObjects") where isManager:
+            guard message.hasSignature("") else { return replyNoArguments(message, member) }
             return reply(to: message) { [self] writer in try writeManagedObjects(below: path, to: &writer) }
         default:
             break
@@ -69,6 +71,11 @@ extension ConnectionCore {
                 }
             }
         }
+    }
+
+    /// `InvalidArgs` for a call with arguments to a standard method that takes none.
+    private func replyNoArguments(_ message: Message, _ member: MemberName) {
+        replyError(message, BusError(.invalidArgs, "\(member) takes no arguments, not '\(message.signature)'."))
     }
 
     /// Builds and sends a reply whose arguments `body` writes; an error thrown by `body`

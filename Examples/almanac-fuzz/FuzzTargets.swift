@@ -1,0 +1,46 @@
+#if FUZZING
+@testable import AlmanacServices
+import DBus
+import AlmanacCore
+import Foundation
+
+/// What each fuzz target does with one input; every path must end in a value or a thrown
+/// error, never a trap.
+enum FuzzTargets {
+    static func feed(_ bytes: [UInt8]) {
+        guard let feed = try? FeedParser.parse(bytes, feedURL: "https://example.com/feed.xml") else { return }
+        // Touch what the daemon goes on to use.
+        _ = feed.episodes.map { ($0.title, $0.enclosures.count, $0.published) }
+    }
+
+    static func opml(_ bytes: [UInt8]) {
+        guard let outlines = try? OPML.parse(bytes) else { return }
+        // What export writes must read back the same.
+        let written = OPML.document(outlines)
+        guard let again = try? OPML.parse(Array(written.utf8)), again == outlines else {
+            fatalError("OPML export of \(outlines.count) outlines did not read back the same")
+        }
+    }
+
+    static func openMeteo(_ bytes: [UInt8]) {
+        let body = Data(bytes)
+        let place = OpenMeteoWeatherService.Place(name: "Fuzz", latitude: 1, longitude: 2)
+        _ = try? OpenMeteoWeatherService.reading(fromForecast: body, location: "Fuzz", place: place, fetchedAt: Date(timeIntervalSince1970: 0))
+        _ = try? JSONDecoder().decode(OpenMeteo.GeocodingResponse.self, from: body)
+    }
+
+    static func dbus(_ bytes: [UInt8]) {
+        // The wire form as a peer would send it, and a signature on its own.
+        if let message = try? Message(marshalled: bytes) {
+            _ = (message.type, message.path, message.interface, message.member, message.sender, message.signature)
+            if let values = try? message.values() {
+                _ = values.map(\.type)
+            }
+            _ = try? message.marshalled()
+        }
+        if let text = String(validating: bytes.prefix(300), as: UTF8.self), let signature = try? Signature(text) {
+            _ = signature.types
+        }
+    }
+}
+#endif

@@ -1,0 +1,38 @@
+import AlmanacCore
+@testable import AlmanacServices
+import Foundation
+import Testing
+
+/// The inputs `make fuzz` saved (Tests/Fixtures/fuzz/<target>: crashers once fixed, and small
+/// seeds), fed through the code each fuzz target drives: each ends in a value or an error.
+@Suite struct FuzzRegressionTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/fuzz")
+
+    static func saved(_ target: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(target).path)) ?? []
+        return names.filter { !$0.hasSuffix(".md") }.sorted()
+    }
+
+    static func bytes(_ target: String, _ name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: folder.appendingPathComponent(target).appendingPathComponent(name)))
+    }
+
+    @Test(arguments: saved("feed")) func savedFeedInputsParseOrFail(name: String) throws {
+        if let feed = try? FeedParser.parse(try Self.bytes("feed", name), feedURL: "https://example.com/feed.xml") {
+            _ = feed.episodes.map { ($0.title, $0.enclosures.count, $0.published) }
+        }
+    }
+
+    @Test(arguments: saved("opml")) func savedOPMLInputsParseAndExportBackTheSame(name: String) throws {
+        guard let outlines = try? OPML.parse(try Self.bytes("opml", name)) else { return }
+        #expect(try OPML.parse(Array(OPML.document(outlines).utf8)) == outlines)
+    }
+
+    @Test(arguments: saved("openmeteo")) func savedOpenMeteoAnswersDecodeOrFail(name: String) throws {
+        let body = Data(try Self.bytes("openmeteo", name))
+        let place = OpenMeteoWeatherService.Place(name: "Fuzz", latitude: 1, longitude: 2)
+        _ = try? OpenMeteoWeatherService.reading(fromForecast: body, location: "Fuzz", place: place, fetchedAt: Date(timeIntervalSince1970: 0))
+        _ = try? JSONDecoder().decode(OpenMeteo.GeocodingResponse.self, from: body)
+    }
+}
