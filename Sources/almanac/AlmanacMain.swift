@@ -16,6 +16,8 @@ enum AlmanacMain {
             return
         }
         do {
+            // Most one-shot runs need one GetState: done on this thread, no tasks started.
+            if try oneShot.request.performBlocking() { return }
             try await oneShot.request.perform()
         } catch {
             Almanac.exit(withError: error)

@@ -35,9 +35,14 @@ struct CommonOptions: ParsableArguments {
         do {
             return try await AlmanacClient.connect(address: address)
         } catch let error as BusError {
-            Terminal.error("cannot reach the D-Bus session bus: \(error.message)\nIs DBUS_SESSION_BUS_ADDRESS set? Start a session bus or pass --address.")
-            throw Exit.unavailable
+            throw unreachable(error)
         }
+    }
+
+    /// Says that the bus cannot be reached and why; the exit status to leave with.
+    static func unreachable(_ error: BusError) -> ExitCode {
+        Terminal.error("cannot reach the D-Bus session bus: \(error.message)\nIs DBUS_SESSION_BUS_ADDRESS set? Start a session bus or pass --address.")
+        return Exit.unavailable
     }
 }
 

@@ -18,24 +18,21 @@ struct GetRequest {
     /// Prints the document once; failures are printed and thrown as an exit status.
     func perform() async throws {
         let client = try await CommonOptions.connect(address: address)
-        let rendering = Rendering(terminal: Terminal(), template: template, json: json)
         do {
-            var lines: [String]
             switch document {
             case .weather:
-                var (revision, state) = try await WeatherLookup(client: client).state(for: location)
-                if let units { state.units = units }
-                lines = rendering.weather(state, only: location, revision: revision)
-                if let location, state.readings[location] == nil, let failure = state.failures[location] {
+                let (revision, state) = try await WeatherLookup(client: client).state(for: location)
+                let lines = weatherLines(state, revision: revision)
+                if let refusal = refusal(in: state) {
                     await client.connection.close()
-                    Terminal.error("no weather for '\(location)': \(failure)")
+                    Terminal.error(refusal)
                     throw Exit.refused
                 }
+                print(lines)
             case .podcasts:
                 let (revision, fields) = try await client.state(of: .podcasts)
-                lines = rendering.podcasts(PodcastsCodec.decodeState(fields), only: podcast, revision: revision)
+                print(podcastLines(fields, revision: revision))
             }
-            for line in lines { Terminal().line(line) }
             await client.connection.close()
         } catch let exit as ExitCode {
             throw exit
@@ -43,5 +40,62 @@ struct GetRequest {
             await client.connection.close()
             throw fail(error)
         }
+    }
+
+    /// The same on the calling thread, with one blocking `GetState` and no tasks or event
+    /// loop — unless the place asked for has no reading yet, which needs a view and waiting:
+    /// then nothing is printed and it returns `false` for `perform()` to do it all.
+    func performBlocking() throws -> Bool {
+        let client: BlockingClient
+        do {
+            client = try BlockingClient(address: address)
+        } catch let error as BusError {
+            throw CommonOptions.unreachable(error)
+        }
+        do {
+            switch document {
+            case .weather:
+                let (revision, fields) = try client.state(of: .weather)
+                let state = WeatherCodec.decodeState(fields)
+                if let location, state.readings[location] == nil, state.failures[location] == nil { return false }
+                let lines = weatherLines(state, revision: revision)
+                if let refusal = refusal(in: state) {
+                    Terminal.error(refusal)
+                    throw Exit.refused
+                }
+                print(lines)
+            case .podcasts:
+                let (revision, fields) = try client.state(of: .podcasts)
+                print(podcastLines(fields, revision: revision))
+            }
+            return true
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            throw fail(error)
+        }
+    }
+
+    private var rendering: Rendering { Rendering(terminal: Terminal(), template: template, json: json) }
+
+    /// The weather's lines, in the units asked for.
+    private func weatherLines(_ state: WeatherState, revision: UInt64) -> [String] {
+        var state = state
+        if let units { state.units = units }
+        return rendering.weather(state, only: location, revision: revision)
+    }
+
+    /// Why the provider has no weather for the place asked for, when it refused it.
+    private func refusal(in state: WeatherState) -> String? {
+        guard let location, state.readings[location] == nil else { return nil }
+        return state.failures[location].map { "no weather for '\(location)': \($0)" }
+    }
+
+    private func print(_ lines: [String]) {
+        for line in lines { Terminal().line(line) }
+    }
+
+    private func podcastLines(_ fields: [String: Value], revision: UInt64) -> [String] {
+        rendering.podcasts(PodcastsCodec.decodeState(fields), only: podcast, revision: revision)
     }
 }

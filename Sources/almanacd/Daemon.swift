@@ -27,6 +27,10 @@ struct Daemon {
     }
 
     private func serve() async throws -> Int32 {
+        // Before anything else: a SIGTERM that comes the moment the name appears (systemd
+        // stopping a unit it just started, make bench's start figure) must not be lost while
+        // Dispatch registers the handlers.
+        let endings = Self.endings(signals: [SIGTERM, SIGINT])
         let store = try openStore()
         // Started by D-Bus activation, the bus that started us says where it is.
         let starter = ProcessInfo.processInfo.environment["DBUS_STARTER_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 }
@@ -112,7 +116,7 @@ struct Daemon {
             }
         }
 
-        let ending = await Self.firstOf(signals: [SIGTERM, SIGINT], orDisconnectionOf: connection)
+        let ending = await Self.first(of: endings, orDisconnectionOf: connection)
         polling.cancel()
         notifier.stop()
         players.stop()
@@ -196,28 +200,34 @@ struct Daemon {
         case disconnected
     }
 
-    /// Waits for one of `signals` or for the connection to drop, whichever comes first.
-    static func firstOf(signals: [Int32], orDisconnectionOf connection: Connection) async -> Ending {
-        let stream = AsyncStream<Ending> { continuation in
-            var sources: [any DispatchSourceSignal] = []
-            for number in signals {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler { continuation.yield(.signal(number)) }
-                source.resume()
-                sources.append(source)
-            }
-            let watcher = Task {
-                await connection.waitUntilDisconnected()
-                continuation.yield(.disconnected)
-            }
-            nonisolated(unsafe) let kept = sources
-            continuation.onTermination = { _ in
-                kept.forEach { $0.cancel() }
-                watcher.cancel()
-            }
+    /// `signals` as they come, from now on (each is ignored by default meanwhile).
+    static func endings(signals: [Int32]) -> (stream: AsyncStream<Ending>, continuation: AsyncStream<Ending>.Continuation) {
+        let (stream, continuation) = AsyncStream.makeStream(of: Ending.self)
+        var sources: [any DispatchSourceSignal] = []
+        for number in signals {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(.signal(number)) }
+            source.resume()
+            sources.append(source)
         }
-        for await ending in stream { return ending }
+        nonisolated(unsafe) let kept = sources
+        continuation.onTermination = { _ in kept.forEach { $0.cancel() } }
+        return (stream, continuation)
+    }
+
+    /// Waits for one of the `endings` signals or for the connection to drop, whichever comes first.
+    static func first(of endings: (stream: AsyncStream<Ending>, continuation: AsyncStream<Ending>.Continuation),
+                      orDisconnectionOf connection: Connection) async -> Ending {
+        let watcher = Task {
+            await connection.waitUntilDisconnected()
+            endings.continuation.yield(.disconnected)
+        }
+        defer {
+            watcher.cancel()
+            endings.continuation.finish()
+        }
+        for await ending in endings.stream { return ending }
         return .disconnected
     }
 }

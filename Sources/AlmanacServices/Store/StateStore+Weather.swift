@@ -7,8 +7,9 @@ import GRDB
 extension StateStore: WeatherArchive {
     public func saveSettings(units: Units, savedLocations: [String]) throws {
         let locations = String(decoding: try JSONEncoder().encode(savedLocations), as: UTF8.self)
-        try write("the weather settings") { db in
-            // Cached: a units Submit writes this, and parsing the SQL each time showed in profiles.
+        // One statement, so atomic without BEGIN/COMMIT around it; cached. A units Submit
+        // writes this before it is acknowledged, and both showed in profiles (performance.md).
+        try writeStatement("the weather settings") { db in
             try db.cachedStatement(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('weather.units', ?), ('weather.savedLocations', ?)")
                 .execute(arguments: [units.rawValue, locations])
         }

@@ -132,15 +132,25 @@ public final class StateStore: Sendable {
 
     /// Runs `body` in a write transaction, turning failures into a `StorageError` that says what failed.
     func write<T>(_ what: String, _ body: (Database) throws -> T) throws -> T {
+        try writing(what) { try $0.write(body) }
+    }
+
+    /// Runs `body`, a single SQL statement (atomic by itself), without a transaction around
+    /// it: no BEGIN and COMMIT to run (performance.md). Failures as `write`'s.
+    func writeStatement(_ what: String, _ body: (Database) throws -> Void) throws {
+        try writing(what) { try $0.writeWithoutTransaction(body) }
+    }
+
+    private func writing<T>(_ what: String, _ write: (DatabaseQueue) throws -> T) throws -> T {
         do {
-            return try database.write(body)
+            return try write(database)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY && openedReadOnly {
             // SQLite opened the file read-only (its folder was read-only when the daemon
             // started) and keeps it so: open it again, which works once the folder is writable.
             do {
                 let reopened = try Self.open(path)
                 connection.withLock { $0 = reopened }
-                return try reopened.write(body)
+                return try write(reopened)
             } catch {
                 let failure = StorageError("Could not save \(what) in \(path): \(Self.describe(error)).")
                 onWriteFailure?(failure.description)

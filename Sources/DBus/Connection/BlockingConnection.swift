@@ -1,0 +1,65 @@
+internal import CDBus
+
+/// A connection for one-shot command-line tools: opened, used and closed on the calling
+/// thread, each call waiting for its reply, with no thread of its own. It is the cheapest
+/// way to ask a bus one question (no event loop, no tasks), and nothing else: it receives
+/// only replies — no signals, no exported objects. Use `Connection` for anything more.
+///
+///     let bus = try BlockingConnection(address: nil)   // the session bus
+///     let reply = try bus.call(destination, path: path, interface: interface, method: method)
+///
+/// The value owns the libdbus connection and closes it when it goes away. Use it from one
+/// thread at a time.
+public struct BlockingConnection: ~Copyable {
+    private let raw: OpaquePointer
+
+    /// Connects to `address`, or to the session bus when `nil`, and registers on the bus.
+    /// Throws `BusError` (`Disconnected`) when that fails.
+    public init(address: String?) throws {
+        guard Message.threadsInitialised else { throw BusError.noMemory }
+        if let address, address.utf8.contains(0) { throw BusError.invalid("A D-Bus address cannot contain NUL.") }
+        let opened: OpaquePointer? = try BusError.withLibdbusError(code: .disconnected) { error in
+            if let address { dbus_connection_open_private(address, error) } else { dbus_bus_get_private(DBUS_BUS_SESSION, error) }
+        }
+        guard let opened else { throw BusError.disconnected }
+        dbus_connection_set_exit_on_disconnect(opened, 0)
+        if address != nil {
+            do {
+                _ = try BusError.withLibdbusError(code: .disconnected) { dbus_bus_register(opened, $0) }
+            } catch {
+                dbus_connection_close(opened)
+                dbus_connection_unref(opened)
+                throw error
+            }
+        }
+        raw = opened
+    }
+
+    deinit {
+        dbus_connection_close(raw)
+        dbus_connection_unref(raw)
+    }
+
+    /// Calls a method and waits for its reply, as `Connection.call` does: an error reply
+    /// throws `BusError` with the peer's error name, `NoReply` after `timeout`,
+    /// `Disconnected` when the connection is gone.
+    public func call(
+        _ destination: BusName?, path: ObjectPath, interface: InterfaceName?, method: MemberName,
+        timeout: Duration = Connection.defaultTimeout,
+        body: (inout MessageWriter) throws -> Void = { _ in }
+    ) throws -> Message {
+        let message = try Message.methodCall(destination: destination, path: path, interface: interface, member: method)
+        try message.write(body)
+        var pending: OpaquePointer?
+        guard dbus_connection_send_with_reply(raw, message.raw, &pending, Connection.milliseconds(timeout)) != 0 else {
+            throw BusError.noMemory
+        }
+        guard let pending else { throw BusError.disconnected }
+        defer { dbus_pending_call_unref(pending) }
+        dbus_pending_call_block(pending)
+        guard let reply = dbus_pending_call_steal_reply(pending) else { throw BusError.disconnected }
+        let answer = Message(taking: reply)
+        if let error = answer.error { throw error }
+        return answer
+    }
+}

@@ -1,0 +1,39 @@
+import DBus
+import DBusTestSupport
+import Testing
+
+@Suite(.timeLimit(.minutes(2))) struct BlockingConnectionTests {
+    @Test func callGetsTheReplyOnTheCallingThread() async throws {
+        let pair = try await BusPair.start()
+        let blocking = try BlockingConnection(address: pair.bus.address)
+        let reply = try blocking.call(pair.serverName, path: TestObject.path, interface: TestObject.interfaceName,
+                                      method: MemberName("Echo")) { try $0.write("hello, bus") }
+        #expect(try reply.arguments(String.self) == "hello, bus")
+        #expect(reply.sender == pair.serverName)
+        await pair.close()
+    }
+
+    @Test func anErrorReplyThrowsThePeersError() async throws {
+        let pair = try await BusPair.start()
+        let blocking = try BlockingConnection(address: pair.bus.address)
+        let error = try #require(throws: BusError.self) {
+            _ = try blocking.call(pair.serverName, path: TestObject.path, interface: TestObject.interfaceName,
+                                  method: MemberName("Fail")) { try $0.write("no, thanks") }
+        }
+        #expect(error.name.rawValue == "org.almanac.Error.Test")
+        #expect(error.message == "no, thanks")
+        let unknown = try #require(throws: BusError.self) {
+            _ = try blocking.call(try BusName("org.almanac.NobodyHere"), path: TestObject.path, interface: nil, method: MemberName("Echo"))
+        }
+        #expect(unknown.name == .serviceUnknown)
+        await pair.close()
+    }
+
+    @Test func connectingToNothingFailsWithAClearError() throws {
+        let error = try #require(throws: BusError.self) {
+            _ = try BlockingConnection(address: "unix:path=/nonexistent/almanac-test-socket")
+        }
+        #expect(error.code == .disconnected)
+        #expect(!error.message.isEmpty)
+    }
+}
