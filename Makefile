@@ -78,10 +78,10 @@ asan: deps
 # Reports go to files (.build-tsan/reports/tsan.<pid>), one per process: written to a child's
 # standard error, a pipe its test may not drain, a report blocks the child inside TSan.
 tsan: deps
-	$(SWIFT) build --build-tests --scratch-path .build-tsan -Xswiftc -sanitize=thread $(SWIFT_FLAGS)
+	$(SWIFT) build --build-tests --scratch-path .build-tsan -Xswiftc -sanitize=thread -Xswiftc -DTSAN $(SWIFT_FLAGS)
 	rm -rf .build-tsan/reports && mkdir -p .build-tsan/reports
 	TSAN_OPTIONS="$${TSAN_OPTIONS:-halt_on_error=0 second_deadlock_stack=1 log_path=$(CURDIR)/.build-tsan/reports/tsan}" \
-		timeout --kill-after=30 $(TEST_TIMEOUT) $(SWIFT) test --skip-build --scratch-path .build-tsan -Xswiftc -sanitize=thread $(SWIFT_FLAGS); \
+		timeout --kill-after=30 $(TEST_TIMEOUT) $(SWIFT) test --skip-build --scratch-path .build-tsan -Xswiftc -sanitize=thread -Xswiftc -DTSAN $(SWIFT_FLAGS); \
 		status=$$?; echo "ThreadSanitizer reports: $$(cat .build-tsan/reports/tsan.* 2>/dev/null | grep -c 'WARNING: ThreadSanitizer')"; exit $$status
 
 # Installs almanacd and almanac (release builds, static Swift runtime: RELEASE_FLAGS), the systemd user

@@ -1,4 +1,5 @@
 public import Foundation
+import Locking
 import Synchronization
 
 /// A private `dbus-daemon` for tests: started on demand, on its own socket in a temporary
@@ -50,12 +51,12 @@ public final class PrivateBus: Sendable {
         self.directory = directory
         self.configFile = configFile
         self.launchEnvironment = environment
-        self.process = Mutex(process)
+        self.process = Locked(process)
     }
 
     private let configFile: URL
     private let launchEnvironment: [String: String]
-    private let process: Mutex<ChildProcess>
+    private let process: Locked<ChildProcess>
 
     private static func launch(_ configFile: URL, _ environment: [String: String]) throws -> ChildProcess {
         try ChildProcess(

@@ -5,6 +5,7 @@ import DBus
 import Dispatch
 import FoundationEssentials
 import Glibc
+import Locking
 import Synchronization
 
 struct Watch: AsyncParsableCommand {
@@ -36,7 +37,7 @@ struct Watch: AsyncParsableCommand {
     var podcast: String? { scope.podcast }
 
     /// The view this process holds, so Ctrl-C can remove it.
-    static let activeView = Mutex<(AlmanacClient, DocumentName, ObjectPath)?>(nil)
+    static let activeView = Locked<(AlmanacClient, DocumentName, ObjectPath)?>(nil)
 
     func run() async throws {
         var client = try await common.connect()

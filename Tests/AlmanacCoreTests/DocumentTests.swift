@@ -1,10 +1,11 @@
 import AlmanacCore
+import Locking
 import Synchronization
 import Testing
 
 /// Collects what one view hears.
 final class RecordingView: Sendable {
-    let events = Mutex<[DocumentEvent<[String], String>]>([])
+    let events = Locked<[DocumentEvent<[String], String>]>([])
     var revisions: [UInt64] { events.withLock { $0.map(\.revision) } }
     var changes: [String] {
         events.withLock { $0.compactMap { if case .changed(_, let change, _) = $0 { change } else { nil } } }

@@ -1,5 +1,6 @@
 import AlmanacCore
 import Foundation
+import Locking
 import Synchronization
 import Testing
 
@@ -12,9 +13,9 @@ final class ScriptedDownloader: EpisodeDownloading, Sendable {
         let continuation: CheckedContinuation<String, any Error>
     }
 
-    let running = Mutex<[String: Running]>([:])
-    let discarded = Mutex<[String]>([])
-    let deleted = Mutex<[String]>([])
+    let running = Locked<[String: Running]>([:])
+    let discarded = Locked<[String]>([])
+    let deleted = Locked<[String]>([])
 
     func download(_ job: DownloadJob, progress: @escaping @Sendable (DownloadProgress) -> Void) async throws -> String {
         try await withTaskCancellationHandler {
@@ -50,7 +51,7 @@ final class ScriptedDownloader: EpisodeDownloading, Sendable {
 
 /// A download archive in memory (a fake of our own protocol).
 final class MemoryDownloadArchive: DownloadArchive, Sendable {
-    let jobs = Mutex<[UInt64: DownloadJob]>([:])
+    let jobs = Locked<[UInt64: DownloadJob]>([:])
     func downloadJobs() -> [DownloadJob] { jobs.withLock { $0.values.sorted { $0.id < $1.id } } }
     func saveDownloadJob(_ job: DownloadJob) throws { jobs.withLock { $0[job.id] = job } }
     func removeDownloadJob(_ id: UInt64) throws { jobs.withLock { _ = $0.removeValue(forKey: id) } }
@@ -243,7 +244,7 @@ final class MemoryDownloadArchive: DownloadArchive, Sendable {
         let manager = manager(DownloadLimits(linger: 0.05))
         _ = try manager.download("e1", for: ":1.1")
         await eventually { downloader.episodesRunning == ["e1"] }
-        let removed = Mutex<DownloadJob?>(nil)
+        let removed = Locked<DownloadJob?>(nil)
         manager.document.addView(key: ViewKey("test")) { event in
             if case .changed(_, .removed(let job), _) = event { removed.withLock { $0 = job } }
         }

@@ -1,4 +1,5 @@
 import AlmanacCore
+import Locking
 import Synchronization
 import Testing
 
@@ -6,9 +7,9 @@ import Testing
 final class NumberPages: PagingDataSource, Sendable {
     let count: Int
     let failNext = Atomic<Bool>(false)
-    let gate = Mutex<CheckedContinuation<Void, Never>?>(nil)
+    let gate = Locked<CheckedContinuation<Void, Never>?>(nil)
     let holding = Atomic<Bool>(false)
-    let calls = Mutex<[String?]>([])
+    let calls = Locked<[String?]>([])
 
     init(count: Int) { self.count = count }
 
@@ -38,7 +39,7 @@ final class NumberPages: PagingDataSource, Sendable {
 }
 
 final class RecordingMediatorDelegate: PagingMediatorDelegate, Sendable {
-    let events = Mutex<[String]>([])
+    let events = Locked<[String]>([])
     func mediator(_ mediator: PagingMediator<Int>, did event: PagingEvent<Int>) {
         let text = switch event {
         case .loading(let refresh): refresh ? "loading refresh" : "loading more"

@@ -1,5 +1,6 @@
 @testable import AlmanacCore
 import Foundation
+import Locking
 import Synchronization
 import Testing
 
@@ -18,7 +19,7 @@ import Testing
 
     @Test func theCatalogueGainsEpisodesAndViewsHearOnlyTheNewOnes() async {
         let (podcasts, service) = subscribedDocument()
-        let heard = Mutex<[PodcastsChange]>([])
+        let heard = Locked<[PodcastsChange]>([])
         podcasts.document.addView(key: ViewKey("v")) { event in
             if case .changed(_, let change, _) = event { heard.withLock { $0.append(change) } }
         }

@@ -1,12 +1,13 @@
 @testable import AlmanacCore
 import Foundation
+import Locking
 import Synchronization
 import Testing
 
 /// A recording delegate and a fixed data source: fakes of our own protocols.
 final class RecordingWeatherDelegate: WeatherServiceDelegate, Sendable {
-    let readings = Mutex<[WeatherReading]>([])
-    let failures = Mutex<[String]>([])
+    let readings = Locked<[WeatherReading]>([])
+    let failures = Locked<[String]>([])
     func weatherService(_ service: any WeatherService, didFetch reading: WeatherReading) { readings.withLock { $0.append(reading) } }
     func weatherService(_ service: any WeatherService, didFailToFetch location: String, error: any Error) {
         failures.withLock { $0.append("\(location): \(error)") }
@@ -64,7 +65,7 @@ final class FixedLocations: WeatherServiceDataSource, Sendable {
         let service = DemoWeatherService(clock: { Self.fixedDate })
         service.dataSource = weather
         service.delegate = weather
-        let heard = Mutex<[WeatherChange]>([])
+        let heard = Locked<[WeatherChange]>([])
         weather.document.addView(key: ViewKey("v"), options: ["location": "Tokyo"]) { event in
             if case .changed(_, let change, _) = event { heard.withLock { $0.append(change) } }
         }

@@ -1,19 +1,20 @@
 import AlmanacCore
 import Foundation
+import Locking
 import Synchronization
 import Testing
 
 /// A clock tests move by hand.
 final class TestClock: Sendable {
-    private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+    private let current = Locked(Date(timeIntervalSince1970: 1_800_000_000))
     var now: Date { current.withLock { $0 } }
     func advance(_ seconds: Double) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
 }
 
 /// An archive that keeps things in memory (a fake of our own protocol).
 final class MemoryArchive: WeatherArchive, Sendable {
-    let readings = Mutex<[String: WeatherReading]>([:])
-    let settings = Mutex<(Units, [String])?>(nil)
+    let readings = Locked<[String: WeatherReading]>([:])
+    let settings = Locked<(Units, [String])?>(nil)
     func saveSettings(units: Units, savedLocations: [String]) throws { settings.withLock { $0 = (units, savedLocations) } }
     func saveReading(_ reading: WeatherReading) throws { readings.withLock { $0[reading.location] = reading } }
     func lastReading(at location: String) -> WeatherReading? { readings.withLock { $0[location] } }

@@ -2,12 +2,13 @@ import AlmanacCore
 @testable import AlmanacServices
 import DBusTestSupport
 import Foundation
+import Locking
 import Synchronization
 import Testing
 
 final class RecordingDelegate: WeatherServiceDelegate, Sendable {
-    let readings = Mutex<[WeatherReading]>([])
-    let failures = Mutex<[String: String]>([:])
+    let readings = Locked<[WeatherReading]>([])
+    let failures = Locked<[String: String]>([:])
     func weatherService(_ service: any WeatherService, didFetch reading: WeatherReading) { readings.withLock { $0.append(reading) } }
     func weatherService(_ service: any WeatherService, didFailToFetch location: String, error: any Error) {
         failures.withLock { $0[location] = "\(error)" }

@@ -2,13 +2,14 @@ import AlmanacCore
 @testable import AlmanacServices
 import DBusTestSupport
 import Foundation
+import Locking
 import Synchronization
 import Testing
 
 final class RecordingPodcastDelegate: PodcastServiceDelegate, Sendable {
-    let fetched = Mutex<[String: (Podcast, [Episode])]>([:])
-    let unchanged = Mutex<[String]>([])
-    let failed = Mutex<[String: String]>([:])
+    let fetched = Locked<[String: (Podcast, [Episode])]>([:])
+    let unchanged = Locked<[String]>([])
+    let failed = Locked<[String: String]>([:])
     func podcastService(_ service: any PodcastService, didFetch podcast: Podcast, episodes: [Episode]) {
         fetched.withLock { $0[podcast.id] = (podcast, episodes) }
     }

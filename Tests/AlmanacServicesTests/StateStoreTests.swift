@@ -3,6 +3,7 @@ import AlmanacCore
 import DBusTestSupport
 import Foundation
 import GRDB
+import Locking
 import Synchronization
 import Testing
 
@@ -49,7 +50,7 @@ import Testing
     }
 
     @Test func aRefusedWriteIsToldToTheStoresObserver() throws {
-        let heard = Mutex<[String]>([])
+        let heard = Locked<[String]>([])
         let store = try StateStore(folder: folder, onWriteFailure: { message in heard.withLock { $0.append(message) } })
         try store.saveSettings(units: .imperial, savedLocations: ["Oslo"])
         // The table goes from under the store, so its next write fails as on a disk that refuses.

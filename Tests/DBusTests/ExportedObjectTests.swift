@@ -2,6 +2,7 @@ import DBus
 import DBusTestSupport
 import Foundation
 import FoundationXML
+import Locking
 import Synchronization
 import Testing
 

@@ -1,5 +1,6 @@
 import DBus
 import DBusTestSupport
+import Locking
 import Synchronization
 
 /// An object exported by tests: `org.almanac.Test1` at `/org/almanac/Test`, with methods
@@ -9,7 +10,7 @@ final class TestObject: Sendable {
     static let interfaceName = try! InterfaceName("org.almanac.Test1")
 
     let counter = Atomic<UInt32>(0)
-    let label = Mutex("initial")
+    let label = Locked("initial")
     /// Opened by `Release`, awaited by `WaitForRelease`.
     let gate = AsyncStream<Void>.makeStream()
 

@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import Locking
 import Synchronization
 
 /// A small MPRIS media player on a private bus that changes its properties the way real
@@ -16,7 +17,7 @@ final class MPRISPlayer: Sendable {
     }
 
     let connection: Connection
-    let state = Mutex(State())
+    let state = Locked(State())
     private let tracks = Atomic<Int>(0)
     private let reads = Atomic<Int>(0)
 

@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import Locking
 import Synchronization
 
 /// A small `org.freedesktop.Notifications` server on a private bus, as a desktop runs one:
@@ -17,7 +18,7 @@ final class NotificationServer: Sendable {
     static let interface = try! InterfaceName("org.freedesktop.Notifications")
 
     let connection: Connection
-    let shown = Mutex<[Shown]>([])
+    let shown = Locked<[Shown]>([])
     private let nextID = Atomic<UInt32>(1)
 
     init(address: String, capabilities: [String]) async throws {

@@ -1,5 +1,6 @@
 public import AlmanacCore
 public import DBus
+import Locking
 import Synchronization
 
 /// Desktop notifications of new episodes, when the user turned them on (`notify`): the
@@ -38,8 +39,8 @@ public final class DesktopNotifier: Sendable {
     private let gathering: Duration
     private let wording: Wording
     private let log: @Sendable (String) -> Void
-    private let state = Mutex(State())
-    private let listener = Mutex<Task<Void, Never>?>(nil)
+    private let state = Locked(State())
+    private let listener = Locked<Task<Void, Never>?>(nil)
 
     /// The summary and body of a notification: each feed's title and count, and whether the
     /// server reads body markup.

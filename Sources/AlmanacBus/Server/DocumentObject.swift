@@ -1,5 +1,6 @@
 import AlmanacCore
 public import DBus
+import Locking
 import Synchronization
 
 /// One document on the bus: `org.almanac.Document1` and the domain interface at the
@@ -24,9 +25,9 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     let adapter: Adapter
     let connection: Connection
     let path: ObjectPath
-    private let views = Mutex(Views())
+    private let views = Locked(Views())
     /// Each view's list, made on its first `LoadMore`/`RefreshList`.
-    private let pages = Mutex<[ObjectPath: ViewPages]>([:])
+    private let pages = Locked<[ObjectPath: ViewPages]>([:])
     /// Items per page of a view's list.
     public static var pageSize: Int { 50 }
     private let log: @Sendable (String) -> Void

@@ -1,5 +1,6 @@
 public import AlmanacCore
 public import DBus
+import Locking
 import Synchronization
 
 /// The download jobs on the bus: one object per job at `/org/almanac/Almanac1/downloads/<n>`
@@ -11,7 +12,7 @@ public final class DownloadsExport: Sendable {
     private let connection: Connection
     private let log: @Sendable (String) -> Void
     /// What each job's properties said last, to announce only what changed.
-    private let announced = Mutex<[UInt64: [String: Value]]>([:])
+    private let announced = Locked<[UInt64: [String: Value]]>([:])
     private static let viewKey = ViewKey("almanacd:bus:downloads")
 
     public init(manager: DownloadManager, connection: Connection, log: @escaping @Sendable (String) -> Void) {

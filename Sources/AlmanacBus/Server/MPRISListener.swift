@@ -1,5 +1,6 @@
 public import AlmanacCore
 public import DBus
+import Locking
 import Synchronization
 
 /// Records what any media player plays, the way gPodder's mpris-listener does: it watches
@@ -36,8 +37,8 @@ public final class MPRISListener: Sendable {
     private let connection: Connection
     private let pollInterval: Duration
     private let log: @Sendable (String) -> Void
-    private let players = Mutex<[BusName: Player]>([:])
-    private let tasks = Mutex<[Task<Void, Never>]>([])
+    private let players = Locked<[BusName: Player]>([:])
+    private let tasks = Locked<[Task<Void, Never>]>([])
 
     public init(podcasts: PodcastsDocument, connection: Connection, pollInterval: Duration = .seconds(15),
                 log: @escaping @Sendable (String) -> Void) {

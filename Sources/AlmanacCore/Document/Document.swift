@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 
 /// A document: state with a revision that only grows, and a table of views that hear every
@@ -31,10 +32,10 @@ public final class Document<State: Sendable, Change: Sendable>: Sendable {
         var delivering = false
     }
 
-    private let storage: Mutex<Storage>
+    private let storage: Locked<Storage>
 
     public init(_ initial: State) {
-        storage = Mutex(Storage(state: initial))
+        storage = Locked(Storage(state: initial))
     }
 
     // MARK: Reading

@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 import FoundationEssentials
 
@@ -19,17 +20,17 @@ public final class DownloadManager: Sendable {
     private let root: String
     public let limits: DownloadLimits
     private let nextID: Atomic<UInt64>
-    private let transfers = Mutex<[UInt64: Task<Void, Never>]>([:])
+    private let transfers = Locked<[UInt64: Task<Void, Never>]>([:])
     /// Per running job: when its progress was last announced, and what came since (told
     /// once the interval has passed, so a transfer that stalls still shows where it is).
-    private let pacing = Mutex<[UInt64: (last: ContinuousClock.Instant, pending: DownloadProgress?)]>([:])
+    private let pacing = Locked<[UInt64: (last: ContinuousClock.Instant, pending: DownloadProgress?)]>([:])
     /// Set by `stop()`: no transfer starts after it.
     private let stopped = Atomic<Bool>(false)
     /// Unique names that have left the bus (never reused while the bus lives), newest last,
     /// so a `Download` whose caller left while it was being handled gets no owner.
-    private let departed = Mutex<[String]>([])
+    private let departed = Locked<[String]>([])
     /// Told of each job `download` answers with, before it returns (the bus layer exports it).
-    private let answering = Mutex<(@Sendable (DownloadJob) -> Void)?>(nil)
+    private let answering = Locked<(@Sendable (DownloadJob) -> Void)?>(nil)
     /// Told of what could not be kept on disk (the daemon logs it).
     private let log: @Sendable (String) -> Void
 

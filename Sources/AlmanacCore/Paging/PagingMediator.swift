@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 
 /// Adds to any paged list what every list view needs: a loading row, refresh, and "load
@@ -25,7 +26,7 @@ public final class PagingMediator<Item: Sendable>: Sendable {
     public let pageSize: Int
     private let dataSource: any PagingDataSource<Item>
     private let delegateReference = WeakReference<any PagingMediatorDelegate<Item>>()
-    private let state = Mutex(Snapshot())
+    private let state = Locked(Snapshot())
 
     /// Pages through `dataSource` (held strongly: the mediator is the list's owner of it),
     /// `pageSize` items at a time (at least 1).

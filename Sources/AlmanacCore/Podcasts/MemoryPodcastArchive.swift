@@ -1,9 +1,10 @@
+import Locking
 import Synchronization
 
 /// A `PodcastArchive` in memory: what the document uses when it is given none (tests, and
 /// anything that need not outlive the process).
 public final class MemoryPodcastArchive: PodcastArchive, Sendable {
-    private let library = Mutex(PodcastsState())
+    private let library = Locked(PodcastsState())
 
     public init() {}
 

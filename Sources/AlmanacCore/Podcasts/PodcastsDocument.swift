@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 public import FoundationEssentials
 
@@ -17,11 +18,11 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
 
     public let document: Model
     private let archive: any PodcastArchive
-    private let schedule: Mutex<RefreshSchedule>
+    private let schedule: Locked<RefreshSchedule>
     /// Server-given freshness per podcast: not asked again before this.
-    private let freshUntil = Mutex<[String: Date]>([:])
+    private let freshUntil = Locked<[String: Date]>([:])
     /// Per podcast: how many reads of its feed have ended, and why the last failed (`nil`: it did not).
-    private let readsEnded = Mutex<[String: (count: UInt64, failure: String?)]>([:])
+    private let readsEnded = Locked<[String: (count: UInt64, failure: String?)]>([:])
     private let clock: @Sendable () -> Date
     private let jitter: @Sendable () -> Double
     /// Told when the archive refused to keep what a feed said (the daemon logs it).
@@ -38,7 +39,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
                 onArchiveFailure: @escaping @Sendable (String) -> Void = { _ in }) {
         document = Model(archive.podcastsState())
         self.archive = archive
-        schedule = Mutex(RefreshSchedule(policy: policy))
+        schedule = Locked(RefreshSchedule(policy: policy))
         self.clock = clock
         self.jitter = jitter
         self.onArchiveFailure = onArchiveFailure

@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 
 /// A weak reference that can be read and replaced from any thread: how services hold their
@@ -10,7 +11,7 @@ public final class WeakReference<Object: Sendable>: Sendable {
         weak var object: AnyObject?
     }
 
-    private let box = Mutex(Box())
+    private let box = Locked(Box())
 
     public init() {}
 

@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 public import FoundationEssentials
 
@@ -14,7 +15,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
 
     public let document: Model
     private let archive: (any WeatherArchive)?
-    private let schedule: Mutex<RefreshSchedule>
+    private let schedule: Locked<RefreshSchedule>
     private let clock: @Sendable () -> Date
     private let jitter: @Sendable () -> Double
     /// Told when the archive refused to keep a reading (the daemon logs it).
@@ -31,7 +32,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
                 onArchiveFailure: @escaping @Sendable (String) -> Void = { _ in }) {
         document = Model(state)
         self.archive = archive
-        schedule = Mutex(RefreshSchedule(policy: policy))
+        schedule = Locked(RefreshSchedule(policy: policy))
         self.clock = clock
         self.jitter = jitter
         self.onArchiveFailure = onArchiveFailure

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Glibc
+import Locking
 import Synchronization
 
 /// One HTTP transfer of a download, streamed into its temporary file as it arrives: a
@@ -36,14 +37,14 @@ final class FileTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     private let resumeFrom: UInt64
     private let limit: UInt64
     private let progress: @Sendable (Outcome) -> Void
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(path: String, resumeFrom: UInt64, limit: UInt64, progress: @escaping @Sendable (Outcome) -> Void) {
         self.path = path
         self.resumeFrom = resumeFrom
         self.limit = limit
         self.progress = progress
-        state = Mutex(State(outcome: Outcome(received: resumeFrom, total: 0)))
+        state = Locked(State(outcome: Outcome(received: resumeFrom, total: 0)))
     }
 
     /// Runs `request` on a session of its own; throws what went wrong.

@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Glibc
+import Locking
 import Synchronization
 
 /// Downloads episodes over HTTP(S) into their folders: resumes with `Range`/`If-Range` from
@@ -40,7 +41,7 @@ public struct HTTPEpisodeDownloader: EpisodeDownloading {
         configuration.httpAdditionalHeaders = ["User-Agent": HTTPClient.userAgent]
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         // The validator of the bytes the temporary file holds (the progress reports it as each response comes).
-        let validator = Mutex(job.validator)
+        let validator = Locked(job.validator)
         var lastError: any Error = DownloadError("The download did not start.")
         for attempt in 0..<Self.attempts {
             if attempt > 0 { try await Task.sleep(for: .milliseconds(Int(retryDelay * 1000) << (attempt - 1))) }

@@ -1,5 +1,6 @@
 public import AlmanacCore
 import Foundation
+import Locking
 import Synchronization
 
 /// Podcasts from their feeds: each feed fetched over HTTP (conditional requests, gzip, at
@@ -13,7 +14,7 @@ public final class RSSPodcastService: PodcastService, Sendable {
     private let http: HTTPClient
     private let limiter = FetchLimiter(width: 4)
     /// When each feed was last read in full (unconditionally).
-    private let fullReads = Mutex<[String: Date]>([:])
+    private let fullReads = Locked<[String: Date]>([:])
     /// How often a feed is read in full.
     static let fullReadEvery: Double = 86_400
 

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Locking
 import Synchronization
 
 /// URLSession's delegate for `HTTPClient`: collects each answer's body and cancels the
@@ -23,7 +24,7 @@ final class BoundedDownloads: NSObject, URLSessionDataDelegate, @unchecked Senda
     /// The body passed the limit; the transfer was cancelled.
     struct TooLarge: Error {}
 
-    private let transfers = Mutex<[Int: Transfer]>([:])
+    private let transfers = Locked<[Int: Transfer]>([:])
 
     /// Runs `request` on `session` (whose delegate this is), at most `limit` bytes of body.
     func data(for request: URLRequest, session: URLSession, limit: Int) async throws -> (Data, URLResponse, movedTo: URL?) {

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Synchronization
 
 /// What the last answer for each URL said about itself (`ETag`, `Last-Modified`) and, when
@@ -16,7 +17,7 @@ final class ConditionalCache: Sendable {
     /// The largest body kept for answering a `304`.
     static let maximumKeptBody = 256 * 1024
 
-    private let entries = Mutex<(byURL: [URL: Entry], order: [URL])>(([:], []))
+    private let entries = Locked<(byURL: [URL: Entry], order: [URL])>(([:], []))
     private let capacity: Int
 
     init(capacity: Int = 256) {

@@ -2,6 +2,7 @@ public import Foundation
 import GRDB
 import GRDBSQLite
 import AlmanacCore
+import Locking
 import Synchronization
 
 /// The daemon's SQLite file (`$XDG_STATE_HOME/almanac/almanac.sqlite`): settings and the last
@@ -15,7 +16,7 @@ public final class StateStore: Sendable {
     /// The connection; replaced only when it was opened read-only and a write finds the
     /// folder writable again.
     var database: DatabaseQueue { connection.withLock { $0 } }
-    private let connection: Mutex<DatabaseQueue>
+    private let connection: Locked<DatabaseQueue>
     /// Set when the file found at start was unreadable: where it was moved and why.
     public let recovered: String?
     /// Told every write the disk refused (full, read-only, gone), with what failed and why:
@@ -28,13 +29,13 @@ public final class StateStore: Sendable {
         path = folder.appendingPathComponent("almanac.sqlite").path
         self.onWriteFailure = onWriteFailure
         do {
-            connection = Mutex(try Self.open(path))
+            connection = Locked(try Self.open(path))
             recovered = nil
         } catch let error as DatabaseError where ![.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
             // A folder that cannot be written (a read-only or full mount): the file is served
             // as it is and writes are refused until the folder is writable again (see `write`).
             if access(folder.path, W_OK) != 0, FileManager.default.fileExists(atPath: path), let readOnly = try? Self.openReadOnly(path) {
-                connection = Mutex(readOnly)
+                connection = Locked(readOnly)
                 recovered = nil
                 return
             }
@@ -48,7 +49,7 @@ public final class StateStore: Sendable {
                 throw StorageError("Cannot open the state file \(path): \(Self.describe(error)). Check that the folder is writable, or pass another with --state-dir.")
             }
             do {
-                connection = Mutex(try Self.open(path))
+                connection = Locked(try Self.open(path))
             } catch {
                 throw StorageError("Cannot create the state file \(path): \(Self.describe(error)).")
             }

@@ -1,5 +1,6 @@
 public import AlmanacCore
 public import Foundation
+import Locking
 import Synchronization
 
 /// Weather from Open-Meteo (no key needed): the geocoding API turns a place name into
@@ -12,7 +13,7 @@ public final class OpenMeteoWeatherService: WeatherService, Sendable {
     private let weatherURL: URL
     private let geocodingURL: URL
     private let http: HTTPClient
-    private let places = Mutex<[String: Place]>([:])
+    private let places = Locked<[String: Place]>([:])
 
     struct Place: Sendable {
         let name: String

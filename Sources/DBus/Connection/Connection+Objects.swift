@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 extension Connection {
     /// Exports an object at `path` with `interfaces` (added to any already there).

@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 extension ConnectionCore {
     func subscribe(_ rule: MatchRule, bufferLimit: Int) async throws -> SignalStream {

@@ -1,4 +1,5 @@
 internal import CDBus
+import Locking
 import Synchronization
 
 /// The machinery behind a `Connection`: its I/O loop, the message filter that routes calls
@@ -33,11 +34,11 @@ final class ConnectionCore: @unchecked Sendable {
     let loop = EventLoop()
     private(set) var uniqueName: BusName?
     private(set) var isBus = false
-    let registry = Mutex(ObjectRegistry())
-    let signals = Mutex(SignalTable())
-    let lifecycle = Mutex(Lifecycle())
+    let registry = Locked(ObjectRegistry())
+    let signals = Locked(SignalTable())
+    let lifecycle = Locked(Lifecycle())
     /// Calls waiting for a reply, so that losing the connection can answer them.
-    let pendingCalls = Mutex<[ObjectIdentifier: PendingReply]>([:])
+    let pendingCalls = Locked<[ObjectIdentifier: PendingReply]>([:])
 
     // MARK: Opening
 

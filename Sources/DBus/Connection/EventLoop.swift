@@ -1,4 +1,5 @@
 internal import CDBus
+import Locking
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -37,7 +38,7 @@ final class EventLoop: @unchecked Sendable {
         var finished = false
     }
 
-    private let queue = Mutex(Queue())
+    private let queue = Locked(Queue())
     /// The loop thread's `pthread_t` while it runs, 0 otherwise.
     private let threadID = Atomic<UInt>(0)
 
@@ -51,7 +52,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// libdbus's watches and timeouts, as its callbacks report them.
-    private let table = Mutex(Table())
+    private let table = Locked(Table())
 
     // Loop-thread state.
     private(set) var connection: OpaquePointer?

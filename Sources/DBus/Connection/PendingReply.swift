@@ -1,4 +1,5 @@
 internal import CDBus
+import Locking
 import Synchronization
 
 /// One outstanding method call: the continuation waiting for its reply and the libdbus
@@ -13,7 +14,7 @@ final class PendingReply: Sendable {
         var pending: UInt?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Called once the caller has been answered, whatever the answer.
     private let onFinish: @Sendable (PendingReply) -> Void
 
