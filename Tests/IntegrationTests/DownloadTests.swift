@@ -94,7 +94,8 @@ import Testing
     }
 
     @Test func aTerminalShowsABarWithBytesRateAndTimeLeft() async throws {
-        try publish([("Slow", "/audio/slow?size=1200000&rate=200000")])
+        // Twelve seconds at 200 kB/s: time for a bar with a rate even on a slow (sanitized) build.
+        try publish([("Slow", "/audio/slow?size=2400000&rate=200000")])
         let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600"])
         let (_, episodes) = try await subscribe()
         let id = try #require(episodes["Slow"])
@@ -106,7 +107,7 @@ import Testing
         defer { _ = try? Tool.run("tmux", ["kill-session", "-t", session]) }
         func screen() async throws -> String { try await Tool.runDetached("tmux", ["capture-pane", "-p", "-t", session]).output }
         var seen = ""
-        for _ in 0..<300 where !(seen.contains("/s") && seen.contains(" left")) {
+        for _ in 0..<600 where !(seen.contains("/s") && seen.contains(" left")) {
             try await Task.sleep(for: .milliseconds(20))
             seen = try await screen()
         }
@@ -114,7 +115,7 @@ import Testing
         let bar = try #require(seen.split(separator: "\n").first { $0.contains(" left") }, "screen:\n\(seen)")
         #expect(bar.contains("%") && bar.contains("MB") && bar.contains("/s"), "\(bar)")
         #expect(seen.split(separator: "\n").filter { $0.contains(" left") }.count == 1, "screen:\n\(seen)")
-        for _ in 0..<500 where !seen.contains("exit ") {
+        for _ in 0..<1_000 where !seen.contains("exit ") {
             try await Task.sleep(for: .milliseconds(20))
             seen = try await screen()
         }
@@ -140,7 +141,8 @@ import Testing
     }
 
     @Test func onlyTheOwnerCancelsAndEachClientHasALimit() async throws {
-        try publish((0..<22).map { ("Part \($0)", "/audio/p\($0)?size=2000000&rate=200000") })
+        // Each transfer stops after 100,000 bytes, so none can finish before the test cancels it, however slow the machine.
+        try publish((0..<22).map { ("Part \($0)", "/audio/p\($0)?size=2000000&stall=100000") })
         let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600"])
         let (_, episodes) = try await subscribe()
         let owner = try await Connection.connect(to: bus.address)
