@@ -64,7 +64,7 @@ def fields(line, *names):
 class Bus:
     """A private dbus-daemon; services in `service_dir` may be D-Bus activated."""
 
-    def __init__(self, work, name, service_dir=None, environment=None):
+    def __init__(self, work, name, service_dir=None, environment=None, log=None):
         folder = os.path.join(work, name)
         os.makedirs(folder, exist_ok=True)
         config = os.path.join(folder, "bus.conf")
@@ -83,7 +83,9 @@ class Bus:
 {services}</busconfig>
 """)
         self.process = subprocess.Popen(["dbus-daemon", f"--config-file={config}", "--nofork", "--print-address=1"],
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=environment)
+                                        stdout=subprocess.PIPE, text=True, env=environment,
+                                        # activated services write to the bus's standard error
+                                        stderr=open(log, "w") if log else subprocess.DEVNULL)
         self.address = self.process.stdout.readline().strip()
         if not self.address:
             raise BenchFailure("dbus-daemon did not start")
@@ -147,8 +149,8 @@ class Bench:
             bus.stop()
         shutil.rmtree(self.work, ignore_errors=True)
 
-    def bus(self, name, service_dir=None, environment=None):
-        bus = Bus(self.work, name, service_dir, environment)
+    def bus(self, name, service_dir=None, environment=None, log=None):
+        bus = Bus(self.work, name, service_dir, environment, log)
         self.buses.append(bus)
         return bus
 
@@ -370,13 +372,17 @@ class Bench:
             out.write(f"[D-BUS Service]\nName={DAEMON}\nExec={self.bin}/almanacd --state-dir {state}\n")
         with open(os.path.join(services, f"{STUB}.service"), "w") as out:
             out.write(f"[D-BUS Service]\nName={STUB}\nExec={self.peers}/bench-stub {STUB}\n")
-        bus = self.bus("start", services)
+        bus = self.bus("start", services, log=os.path.join(self.options.cache, "start-bus.log"))
         count = 5 if self.quick else 10
         log("daemon start: D-Bus activation, almanacd against a C stub")
 
+        stuck = {DAEMON: 0, STUB: 0}
+
         def starts(name):
-            out = run([f"{self.peers}/bench-driver", "start", bus.address, name, str(count)], timeout=300)
-            samples = [float(line) / 1000 for line in out.split()]
+            out = run([f"{self.peers}/bench-driver", "start", bus.address, name, str(count)], timeout=600)
+            lines = out.splitlines()
+            stuck[name] += sum(1 for line in lines if line.startswith("stuck"))
+            samples = [float(line) / 1000 for line in lines if not line.startswith("stuck")]
             if len(samples) != count:
                 raise BenchFailure(f"start of {name}: {out!r}")
             return samples
@@ -384,6 +390,8 @@ class Bench:
         sides = self.alternate(2 if self.quick else 3, {"almanacd": lambda: starts(DAEMON), "stub": lambda: starts(STUB)})
         self.results["start"] = {side: {"median_ms": statistics.median(x for r in runs for x in r),
                                         "samples": len(runs) * count} for side, runs in sides.items()}
+        self.results["start"]["almanacd"]["ignored_sigterm"] = stuck[DAEMON]
+        self.results["start"]["stub"]["ignored_sigterm"] = stuck[STUB]
 
     # Report
 
@@ -486,6 +494,10 @@ class Bench:
             ours, theirs = s["almanacd"]["median_ms"], s["stub"]["median_ms"]
             row("start: exec → name owned (D-Bus activation), median", f"{ours:.1f} ms", f"C stub {theirs:.1f} ms",
                 ours / theirs, "≤ 50 ms", ours <= 50)
+            ignored, samples = s["almanacd"]["ignored_sigterm"], s["almanacd"]["samples"]
+            row("stop: SIGTERM just after the name appears", f"{samples - ignored} of {samples} stopped",
+                f"C stub {s['stub']['samples'] - s['stub']['ignored_sigterm']} of {s['stub']['samples']}", None,
+                "every one", ignored == 0)
         return rows
 
     @staticmethod

@@ -90,7 +90,8 @@ struct Daemon {
                                     pollInterval: .milliseconds(Int(options.mprisPoll * 1000)), log: { log.warning("\($0)") })
         try await players.start()
 
-        // The name is taken last: when clients see it, everything is there.
+        // The name is taken last: when clients see it, everything is there — a stop too.
+        await Self.awaitHandlers([SIGTERM, SIGINT])
         switch try await connection.requestName(BusContract.serviceName, flags: .doNotQueue) {
         case .primaryOwner, .alreadyOwner:
             logger.info("almanacd \(Almanacd.version) owns \(BusContract.serviceName) as \(connection.uniqueName?.rawValue ?? "?") (provider: \(options.provider.rawValue))")
@@ -200,12 +201,16 @@ struct Daemon {
         case disconnected
     }
 
-    /// `signals` as they come, from now on (each is ignored by default meanwhile).
+    /// `signals` as they come, from now on. Not `SIG_IGN` first: Dispatch installs its own
+    /// handler, but on its manager thread, a moment later — a signal ignored in between was
+    /// lost for good (1 start in 30–70 under make bench's start figure hung until SIGKILL;
+    /// caught with gdb: SIGTERM caught, nothing pending, nothing awaiting it). Until the
+    /// handler is there the default action ends the process, and `awaitHandlers` holds the
+    /// name back until it is.
     static func endings(signals: [Int32]) -> (stream: AsyncStream<Ending>, continuation: AsyncStream<Ending>.Continuation) {
         let (stream, continuation) = AsyncStream.makeStream(of: Ending.self)
         var sources: [any DispatchSourceSignal] = []
         for number in signals {
-            signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { continuation.yield(.signal(number)) }
             source.resume()
@@ -214,6 +219,20 @@ struct Daemon {
         nonisolated(unsafe) let kept = sources
         continuation.onTermination = { _ in kept.forEach { $0.cancel() } }
         return (stream, continuation)
+    }
+
+    /// Waits (two seconds at most) until a handler, not the default action, is installed for
+    /// each of `signals`: Dispatch does it on another thread after `endings`.
+    static func awaitHandlers(_ signals: [Int32]) async {
+        let giveUp = ContinuousClock.now + .seconds(2)
+        for number in signals {
+            while ContinuousClock.now < giveUp {
+                var action = sigaction()
+                sigaction(number, nil, &action)
+                if unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) > 1 { break }  // not SIG_DFL, SIG_IGN
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+        }
     }
 
     /// Waits for one of the `endings` signals or for the connection to drop, whichever comes first.
