@@ -191,16 +191,8 @@ class Handler(BaseHTTPRequestHandler):
             return
         if len(parts) == 2 and parts[0] == "status" and parts[1].isdigit():
             return self.reply(int(parts[1]), b"status page")
-        if len(parts) == 2 and parts[0] == "feeds" and "/" not in parts[1] and not parts[1].startswith("."):
-            path = os.path.join(FEEDS, parts[1])
-            if not os.path.isfile(path):
-                return self.reply(404, b"no such feed")
-            with open(path, "rb") as f:
-                body = f.read()
-            etag = '"%s"' % hashlib.sha1(body).hexdigest()[:16]
-            if self.headers.get("If-None-Match") == etag:
-                return self.reply(304, b"", {"ETag": etag})
-            return self.reply(200, body, {"Content-Type": "application/rss+xml", "ETag": etag})
+        if len(parts) == 2 and parts[0] == "feeds":
+            return self.serve_feed(parts[1])
         self.reply(404, b"not here")
 
 
