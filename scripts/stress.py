@@ -319,6 +319,18 @@ class Section:
         self.cleanups.append(feeds.stop)
         return feeds
 
+    def one_episode_feed(self, name, title):
+        """Serves /feeds/<name>, a feed of one 300,000-byte episode, from a fixture server of
+        its own; returns the server's base URL."""
+        folder = os.path.join(self.folder, "feeds")
+        os.makedirs(folder)
+        with open(os.path.join(folder, name), "w") as f:
+            f.write('<rss version="2.0"><channel><title>%s</title><item><title>First</title><guid>first</guid>'
+                    '<enclosure url="/audio/first.mp3?size=300000" type="audio/mpeg" length="300000"/></item></channel></rss>' % title)
+        server = subprocess.Popen([sys.executable, os.path.join(REPO, "Tests/Fixtures/feed_server.py"), folder], stdout=subprocess.PIPE)
+        self.cleanups.append(lambda: (server.kill(), server.wait()))
+        return "http://127.0.0.1:%d" % int(server.stdout.readline())
+
     def spawn(self, argv, **kwargs):
         process = subprocess.Popen(argv, **kwargs)
         self.cleanups.append(lambda: process.poll() is None and (process.kill(), process.wait()))
@@ -705,14 +717,7 @@ def section_sandbox():
         if subprocess.run(["bwrap", "--ro-bind", "/", "/", "true"], capture_output=True).returncode != 0:
             record("sandbox", "the daemon under the unit's file-system sandbox", "needs bubblewrap", True, "skipped: bwrap is not usable here")
             return
-        feeds_folder = os.path.join(s.folder, "feeds")
-        os.makedirs(feeds_folder)
-        with open(os.path.join(feeds_folder, "sandbox.xml"), "w") as f:
-            f.write('<rss version="2.0"><channel><title>Sandbox</title><item><title>First</title><guid>first</guid>'
-                    '<enclosure url="/audio/first.mp3?size=300000" type="audio/mpeg" length="300000"/></item></channel></rss>')
-        server = subprocess.Popen([sys.executable, os.path.join(REPO, "Tests/Fixtures/feed_server.py"), feeds_folder], stdout=subprocess.PIPE)
-        s.cleanups.append(lambda: (server.kill(), server.wait()))
-        base = "http://127.0.0.1:%d" % int(server.stdout.readline())
+        base = s.one_episode_feed("sandbox.xml", "Sandbox")
         bus = s.bus()
         home = os.path.join(s.folder, "home")
         state, data = os.path.join(home, ".local/state/almanac"), os.path.join(home, ".local/share/almanac")
@@ -821,14 +826,7 @@ def section_syscalls():
             record("syscalls", "system calls against the unit's filter", "needs strace", True, "skipped: no strace")
             return
         allowed = allowed_system_calls()
-        feeds_folder = os.path.join(s.folder, "feeds")
-        os.makedirs(feeds_folder)
-        with open(os.path.join(feeds_folder, "f.xml"), "w") as f:
-            f.write('<rss version="2.0"><channel><title>S</title><item><title>First</title><guid>first</guid>'
-                    '<enclosure url="/audio/first.mp3?size=300000" type="audio/mpeg" length="300000"/></item></channel></rss>')
-        server = subprocess.Popen([sys.executable, os.path.join(REPO, "Tests/Fixtures/feed_server.py"), feeds_folder], stdout=subprocess.PIPE)
-        s.cleanups.append(lambda: (server.kill(), server.wait()))
-        base = "http://127.0.0.1:%d" % int(server.stdout.readline())
+        base = s.one_episode_feed("f.xml", "S")
         weather = subprocess.Popen([sys.executable, os.path.join(REPO, "Tests/Fixtures/open_meteo_server.py")], stdout=subprocess.PIPE,
                                    stderr=subprocess.DEVNULL)
         s.cleanups.append(lambda: (weather.kill(), weather.wait()))
