@@ -63,8 +63,8 @@ struct Watch: AsyncParsableCommand {
             }
             do {
                 try await waitForDaemon(client)
-            } catch let error as BusError where !client.connection.isConnected {
-                _ = error  // the bus went away while waiting: the next turn connects again
+            } catch is BusError where !client.connection.isConnected {
+                // The bus went away while waiting: the next turn connects again.
             }
         }
     }

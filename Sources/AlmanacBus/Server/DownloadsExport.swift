@@ -48,18 +48,19 @@ public final class DownloadsExport: Sendable {
         manager.ownerLeft(owner.rawValue)
     }
 
-    /// Exports a job once (later calls for it do nothing); a job already removed is not exported.
+    /// Exports a job once (later calls for it do nothing); a job already removed is not
+    /// exported. Export and unexport happen under `announced`'s lock, so a removal racing an
+    /// export cannot leave the object behind.
     private func exportJob(_ job: DownloadJob) {
-        let first = announced.withLock { announced -> Bool in
-            guard announced[job.id] == nil, let current = manager.document.snapshot.state[job.id] else { return false }
+        guard let current = manager.document.snapshot.state[job.id] else { return }
+        announced.withLock { announced in
+            guard announced[job.id] == nil else { return }
             announced[job.id] = Self.properties(of: current)
-            return true
-        }
-        guard first else { return }
-        do {
-            try connection.export([interface(for: job.id)], at: BusContract.downloadPath(job.id))
-        } catch {
-            log("could not export download \(job.id): \(error)")
+            do {
+                try connection.export([interface(for: job.id)], at: BusContract.downloadPath(job.id))
+            } catch {
+                log("could not export download \(job.id): \(error)")
+            }
         }
     }
 
@@ -76,8 +77,10 @@ public final class DownloadsExport: Sendable {
     }
 
     private func unexportJob(_ id: UInt64) {
-        announced.withLock { _ = $0.removeValue(forKey: id) }
-        try? connection.unexport(BusContract.downloadPath(id))
+        announced.withLock { announced in
+            guard announced.removeValue(forKey: id) != nil else { return }
+            try? connection.unexport(BusContract.downloadPath(id))
+        }
     }
 
     static func properties(of job: DownloadJob) -> [String: Value] {

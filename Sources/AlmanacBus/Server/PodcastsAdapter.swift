@@ -219,10 +219,14 @@ public struct PodcastsAdapter: DocumentAdapter {
                     await service.refresh([podcast])
                 } else {
                     // Already being read: that read's outcome is the answer.
-                    for _ in 0..<1_200 where podcasts.reads(of: podcast.id).count == before { try await Task.sleep(for: .milliseconds(50)) }
+                    let deadline = ContinuousClock.now + .seconds(60)
+                    while podcasts.reads(of: podcast.id).count == before, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
                 }
                 let outcome = podcasts.reads(of: podcast.id)
-                if outcome.count > before, let message = outcome.failure { throw BusError(BusContract.fetchFailed, "\(podcast.feedURL): \(message)") }
+                guard outcome.count > before else {
+                    throw BusError(BusContract.fetchFailed, "\(podcast.feedURL) is still being read after a minute; try again later.")
+                }
+                if let message = outcome.failure { throw BusError(BusContract.fetchFailed, "\(podcast.feedURL): \(message)") }
             }),
             Method("Download", inputs: [Argument("episode", .string)], outputs: [Argument("job", .objectPath)]) { [downloads] call, reply in
                 let (episode) = try call.arguments(String.self)

@@ -16,23 +16,7 @@ public struct BlockingConnection: ~Copyable {
     /// Connects to `address`, or to the session bus when `nil`, and registers on the bus.
     /// Throws `BusError` (`Disconnected`) when that fails.
     public init(address: String?) throws {
-        guard Message.threadsInitialised else { throw BusError.noMemory }
-        if let address, address.utf8.contains(0) { throw BusError.invalid("A D-Bus address cannot contain NUL.") }
-        let opened: OpaquePointer? = try BusError.withLibdbusError(code: .disconnected) { error in
-            if let address { dbus_connection_open_private(address, error) } else { dbus_bus_get_private(DBUS_BUS_SESSION, error) }
-        }
-        guard let opened else { throw BusError.disconnected }
-        dbus_connection_set_exit_on_disconnect(opened, 0)
-        if address != nil {
-            do {
-                _ = try BusError.withLibdbusError(code: .disconnected) { dbus_bus_register(opened, $0) }
-            } catch {
-                dbus_connection_close(opened)
-                dbus_connection_unref(opened)
-                throw error
-            }
-        }
-        raw = opened
+        raw = try ConnectionCore.openRaw(address.map { .address($0, register: true) } ?? .session)
     }
 
     deinit {

@@ -36,8 +36,7 @@ public final class Connection: Sendable {
     /// With `registerOnBus` (the default) it says `Hello` to a message bus there and gets a
     /// unique name; pass `false` for a peer-to-peer connection.
     public static func connect(to address: String, registerOnBus: Bool = true) async throws -> Connection {
-        guard !address.utf8.contains(0) else { throw BusError.invalid("A D-Bus address cannot contain NUL.") }
-        return Connection(core: try await ConnectionCore.open(.address(address, register: registerOnBus)))
+        Connection(core: try await ConnectionCore.open(.address(address, register: registerOnBus)))
     }
 
     /// The unique name the bus gave this connection (`:1.42`); `nil` on a peer-to-peer connection.

@@ -43,7 +43,6 @@ final class ConnectionCore: @unchecked Sendable {
     // MARK: Opening
 
     static func open(_ endpoint: Endpoint) async throws -> ConnectionCore {
-        guard Message.threadsInitialised else { throw BusError.noMemory }
         let core = ConnectionCore()
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             do {
@@ -64,9 +63,13 @@ final class ConnectionCore: @unchecked Sendable {
         return core
     }
 
-    /// Loop thread, before the loop runs: opens and registers the connection. Blocking here
-    /// is fine: this thread is ours and serves nothing else yet.
-    private func connect(_ endpoint: Endpoint) throws -> OpaquePointer {
+    /// Opens a private libdbus connection to `endpoint` (registered on the bus when it is
+    /// one), which the caller owns; `BlockingConnection` uses it too.
+    static func openRaw(_ endpoint: Endpoint) throws -> OpaquePointer {
+        guard Message.threadsInitialised else { throw BusError.noMemory }
+        if case .address(let address, _) = endpoint, address.utf8.contains(0) {
+            throw BusError.invalid("A D-Bus address cannot contain NUL.")
+        }
         let raw: OpaquePointer? = try BusError.withLibdbusError(code: .disconnected) { error in
             switch endpoint {
             case .session: return dbus_bus_get_private(DBUS_BUS_SESSION, error)
@@ -85,6 +88,13 @@ final class ConnectionCore: @unchecked Sendable {
                 throw error
             }
         }
+        return raw
+    }
+
+    /// Loop thread, before the loop runs: opens and registers the connection. Blocking here
+    /// is fine: this thread is ours and serves nothing else yet.
+    private func connect(_ endpoint: Endpoint) throws -> OpaquePointer {
+        let raw = try Self.openRaw(endpoint)
         if let name = dbus_bus_get_unique_name(raw) {
             uniqueName = BusName(unchecked: String(cString: name))
             isBus = true
