@@ -53,10 +53,12 @@ def log(message):
     print(time.strftime("%H:%M:%S"), message, flush=True)
 
 
-def record(section, what, bound, held, measured, known=False):
-    """One result. `known`: a weakness docs/reliability.md explains; reported, not failed."""
-    RESULTS.append({"section": section, "what": what, "bound": bound, "held": held, "measured": measured, "known": known and not held})
-    log("  %s  %s — %s (bound: %s)" % ("PASS" if held else ("KNOWN" if known else "FAIL"), what, measured, bound))
+def record(section, what, bound, held, measured, known=False, skipped=False):
+    """One result. `known`: a weakness docs/reliability.md explains; reported, not failed.
+    `skipped`: not run here (a tool or a privilege is missing); reported as such, not failed."""
+    RESULTS.append({"section": section, "what": what, "bound": bound, "held": held, "measured": measured,
+                    "known": known and not held, "skipped": skipped})
+    log("  %s  %s — %s (bound: %s)" % ("SKIP" if skipped else "PASS" if held else ("KNOWN" if known else "FAIL"), what, measured, bound))
 
 
 # ---------------------------------------------------------------------------------------
@@ -636,7 +638,7 @@ def section_disk():
         mount = os.path.join(s.folder, "state")
         os.makedirs(mount)
         if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", mount], capture_output=True).returncode != 0:
-            record("disk", "full / read-only state folder", "needs root (mount)", True, "skipped: cannot mount a tmpfs here")
+            record("disk", "full / read-only state folder", "needs root (mount)", True, "skipped: cannot mount a tmpfs here", skipped=True)
             return
         s.cleanups.append(lambda: subprocess.run(["umount", "-l", mount]))
         bus = s.bus()
@@ -715,7 +717,7 @@ def section_sandbox():
     the unit itself.)"""
     with Section("sandbox") as s:
         if subprocess.run(["bwrap", "--ro-bind", "/", "/", "true"], capture_output=True).returncode != 0:
-            record("sandbox", "the daemon under the unit's file-system sandbox", "needs bubblewrap", True, "skipped: bwrap is not usable here")
+            record("sandbox", "the daemon under the unit's file-system sandbox", "needs bubblewrap", True, "skipped: bwrap is not usable here", skipped=True)
             return
         base = s.one_episode_feed("sandbox.xml", "Sandbox")
         bus = s.bus()
@@ -823,7 +825,7 @@ def section_syscalls():
     downloads (strace -f) is one the unit's SystemCallFilter= allows."""
     with Section("syscalls") as s:
         if subprocess.run(["which", "strace"], capture_output=True).returncode != 0:
-            record("syscalls", "system calls against the unit's filter", "needs strace", True, "skipped: no strace")
+            record("syscalls", "system calls against the unit's filter", "needs strace", True, "skipped: no strace", skipped=True)
             return
         allowed = allowed_system_calls()
         base = s.one_episode_feed("f.xml", "S")
@@ -1234,7 +1236,7 @@ def main():
     print("| section | what was tried | bound | held | measured |")
     print("|---|---|---|---|---|")
     for r in RESULTS:
-        held = "yes" if r["held"] else ("no (known)" if r["known"] else "**no**")
+        held = "skipped" if r.get("skipped") else "yes" if r["held"] else ("no (known)" if r["known"] else "**no**")
         print("| %s | %s | %s | %s | %s |" % (r["section"], r["what"], r["bound"], held, r["measured"]))
     out = os.path.join(REPO, ".build", "stress-results.json")
     os.makedirs(os.path.dirname(out), exist_ok=True)

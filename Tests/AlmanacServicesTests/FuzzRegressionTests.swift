@@ -18,6 +18,10 @@ import Testing
         Array(try Data(contentsOf: folder.appendingPathComponent(target).appendingPathComponent(name)))
     }
 
+    @Test func everyTargetHasSavedInputs() {
+        for target in ["feed", "opml", "openmeteo"] { #expect(!Self.saved(target).isEmpty, "no inputs under \(target)") }
+    }
+
     @Test(arguments: saved("feed")) func savedFeedInputsParseOrFail(name: String) throws {
         if let feed = try? FeedParser.parse(try Self.bytes("feed", name), feedURL: "https://example.com/feed.xml") {
             _ = feed.episodes.map { ($0.title, $0.enclosures.count, $0.published) }

@@ -94,6 +94,7 @@ extension RSSPodcastServiceTests {
         _ = try await seconds(1)
         let small = try await seconds(3)
         let large = try await seconds(30)
-        #expect(large <= 10 * small + 3, "3 MiB in \(small) s, 30 MiB in \(large) s")
+        // The quadratic copy this guards against was ~100× slower; the bound leaves a loaded machine room.
+        #expect(large <= 30 * small + 10, "3 MiB in \(small) s, 30 MiB in \(large) s")
     }
 }

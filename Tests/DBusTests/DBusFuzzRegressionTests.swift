@@ -25,6 +25,10 @@ import Testing
         }
     }
 
+    @Test func thereAreSavedInputs() {
+        #expect(!Self.saved.isEmpty, "no inputs under \(Self.folder.path)")
+    }
+
     @Test(arguments: saved) func savedInputsAreReadOrRefused(name: String) throws {
         Self.exercise(Array(try Data(contentsOf: Self.folder.appendingPathComponent(name))))
     }

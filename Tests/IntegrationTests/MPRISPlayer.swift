@@ -1,4 +1,5 @@
 import DBus
+import DBusTestSupport
 import Foundation
 import Locking
 import Synchronization
@@ -48,9 +49,14 @@ final class MPRISPlayer: Sendable {
         if let name { _ = try await connection.requestName(BusName(name), flags: .doNotQueue) }
     }
 
-    /// Waits (up to 5 s) until somebody asks for `Position` more than `count` times in all.
+    /// Waits (up to 5 s) until somebody asks for `Position` more than `count` times in all;
+    /// throws when nobody does.
     func waitForPositionRead(after count: Int) async throws {
-        for _ in 0..<500 where positionReads <= count { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<500 {
+            if positionReads > count { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw PrivateBusError(message: "nobody asked the player for its Position (read \(positionReads) times, waited for more than \(count))")
     }
 
     /// Loads a track (`xesam:url`, `mpris:length` in seconds) and starts playing it at `at` seconds.
