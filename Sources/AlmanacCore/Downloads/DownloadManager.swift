@@ -101,21 +101,25 @@ public final class DownloadManager: Sendable {
         }
         let podcast = state.podcasts[episode.podcastID]
         let folder = root + "/" + SafeFileName.component(podcast?.title ?? episode.podcastID, fallback: episode.podcastID)
-        let owner = departed.withLock { $0.contains(owner) } ? "" : owner
+        // Looked at once, before the document's lock is taken.
+        let onDisk = episode.file.map(downloader.exists) ?? false
         pruneFinished()
         let result: Result<DownloadJob, any Error> = Result {
             try document.update { jobs -> DownloadChange? in
+                // Inside the update: `ownerLeft` notes the name before it orphans the jobs it finds,
+                // so a job is either found by it or added here without an owner.
+                let owner = departed.withLock { $0.contains(owner) } ? "" : owner
                 if let running = jobs.values.first(where: { $0.episodeID == episode.id && !$0.state.isFinished }) {
                     throw Found(job: running)
                 }
                 // Asked again while the finished job lingers: that job answers, rather than another.
                 if let done = jobs.values.filter({ $0.episodeID == episode.id && $0.state == .completed }).max(by: { $0.id < $1.id }),
-                   done.file == episode.file, downloader.exists(file: done.file) {
+                   done.file == episode.file, onDisk {
                     throw Found(job: done)
                 }
                 var job = DownloadJob(id: nextID.add(1, ordering: .relaxed).oldValue, episodeID: episode.id, podcastID: episode.podcastID,
                                       url: url, folder: folder, name: SafeFileName.component(episode.title, fallback: episode.id), owner: owner)
-                if let file = episode.file, downloader.exists(file: file) {
+                if let file = episode.file, onDisk {
                     (job.state, job.file) = (.completed, file)
                 } else {
                     let unfinished = jobs.values.filter { !$0.state.isFinished }
@@ -167,7 +171,6 @@ public final class DownloadManager: Sendable {
         }.flatMap { _ in document.snapshot.state[id] }
         guard let job else { return }
         transfers.withLock { $0.removeValue(forKey: id) }?.cancel()
-        pacing.withLock { _ = $0.removeValue(forKey: id) }
         downloader.discard(job)
         persist(job)
         removeLater(id)
@@ -255,6 +258,8 @@ public final class DownloadManager: Sendable {
                 finish(job.id) { $0.state = .failed; $0.error = Self.printable("\(error)") }
             }
             transfers.withLock { _ = $0.removeValue(forKey: job.id) }
+            // Its progress can come no more.
+            pacing.withLock { _ = $0.removeValue(forKey: job.id) }
             pump()
         }
         transfers.withLock { $0[job.id] = task }
@@ -342,7 +347,6 @@ public final class DownloadManager: Sendable {
             finished = job
             return .updated(job)
         }
-        pacing.withLock { _ = $0.removeValue(forKey: id) }
         guard let finished else { return }
         persist(finished)
         removeLater(id)

@@ -57,13 +57,16 @@ public final class StateStore: Sendable {
         }
     }
 
-    /// Opens the file for reading only, as `immutable`: a write-ahead-log database otherwise
-    /// needs its shared-memory file, which a read-only folder cannot hold.
+    /// Opens the file for reading only. With a log left beside it (the daemon was killed),
+    /// read-only (`mode=ro`, which reads the log through the shared-memory file left with
+    /// it), so nothing acknowledged is missed; without one, as `immutable`: a write-ahead-log
+    /// database otherwise needs a shared-memory file, which a read-only folder cannot hold.
     private static func openReadOnly(_ path: String) throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.readonly = true
         let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
-        return try DatabaseQueue(path: "file:\(escaped)?immutable=1", configuration: configuration)
+        let logged = ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int ?? 0) > 0
+        return try DatabaseQueue(path: "file:\(escaped)?" + (logged ? "mode=ro" : "immutable=1"), configuration: configuration)
     }
 
     private static func open(_ path: String) throws -> DatabaseQueue {
