@@ -316,6 +316,24 @@ class Bench:
         holder.wait()
         self.children.remove(holder)
         self.stop(daemon)
+        # The idle daemon has fetched nothing, so it has not started libcurl (HTTPClient makes
+        # its URLSession on first use). A fresh daemon after one small fetch, for comparison.
+        log("memory: after a first fetch")
+        small = os.path.join(self.work, "small-feed")
+        os.makedirs(small, exist_ok=True)
+        shutil.copy(os.path.join(ROOT, "Tests/Fixtures/feeds/atom.xml"), small)
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        server = self.spawn([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", small, str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(0.5)
+        daemon = self.daemon(bus, os.path.join(self.work, "fetch-state"))
+        self.almanac(bus, "podcasts", "subscribe", f"http://127.0.0.1:{port}/atom.xml")
+        time.sleep(2)
+        fetched = self.memory(daemon.pid)
+        self.stop(server)
+        self.stop(daemon)
 
         feeds, episodes = (100, 500) if self.quick else (100, 5000)
         log(f"memory: {feeds} feeds x {episodes} episodes")
@@ -345,7 +363,7 @@ class Bench:
         loaded = self.memory(daemon.pid)
         self.stop(daemon)
         self.stop(server)
-        self.results["memory"] = {"idle": idle, "views_1000": views, "library": loaded,
+        self.results["memory"] = {"idle": idle, "views_1000": views, "after_first_fetch": fetched, "library": loaded,
                                   "library_feeds": feeds, "library_episodes": episodes,
                                   "library_subscribe_seconds": subscribing}
 
@@ -489,6 +507,9 @@ class Bench:
                 f"{m['library']['rss_mib']:.1f} MiB", f"{split(m['library'])}; peak {m['library']['hwm_mib']:.1f} MiB", None,
                 "≤ 60 MiB", m["library"]["rss_mib"] <= 60)
             row("daemon RSS, 1,000 views", f"{m['views_1000']['rss_mib']:.1f} MiB", split(m["views_1000"]), None, "(reported)", True)
+            if "after_first_fetch" in m:
+                row("daemon RSS after its first fetch (one small feed)", f"{m['after_first_fetch']['rss_mib']:.1f} MiB",
+                    split(m["after_first_fetch"]), None, "(reported)", True)
         if "start" in r:
             s = r["start"]
             ours, theirs = s["almanacd"]["median_ms"], s["stub"]["median_ms"]

@@ -21,7 +21,7 @@ public struct HTTPClient: Sendable {
 
     public static let userAgent = "almanacd/0.1.0 (+https://github.com/almanac; a per-user weather and podcast daemon)"
 
-    private let session: URLSession
+    private let session: LazySession
     private let downloads = BoundedDownloads()
     private let timeout: Double
     private let maximumBytes: Int
@@ -36,12 +36,14 @@ public struct HTTPClient: Sendable {
     ///     answered with the body kept from last time when it was small (at most 256 KiB),
     ///     and with an empty body otherwise: the caller knows nothing changed.
     public init(timeout: Double = 20, accept: String = "application/json", maximumBytes: Int = 32 * 1024 * 1024, conditional: Bool = true) {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout * 2
-        configuration.httpAdditionalHeaders = ["User-Agent": Self.userAgent, "Accept": accept]
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: configuration, delegate: downloads, delegateQueue: nil)
+        session = LazySession(delegate: downloads) {
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.timeoutIntervalForRequest = timeout
+            configuration.timeoutIntervalForResource = timeout * 2
+            configuration.httpAdditionalHeaders = ["User-Agent": Self.userAgent, "Accept": accept]
+            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+            return configuration
+        }
         self.timeout = timeout
         self.maximumBytes = maximumBytes
         validators = conditional ? ConditionalCache() : nil
@@ -58,7 +60,7 @@ public struct HTTPClient: Sendable {
         let response: URLResponse
         let movedTo: URL?
         do {
-            (data, response, movedTo) = try await downloads.data(for: request, session: session, limit: maximumBytes)
+            (data, response, movedTo) = try await downloads.data(for: request, session: session.session, limit: maximumBytes)
         } catch is BoundedDownloads.TooLarge {
             throw FetchError("\(url.host ?? "The server") sent more than the \(maximumBytes / 1024 / 1024) MiB Almanac reads.")
         } catch {
