@@ -62,12 +62,29 @@ import Testing
         #expect(messages.first?.contains("Could not save the weather settings in \(store.path)") == true)
     }
 
-    @Test(.enabled(if: getuid() == 0, "mounts a tmpfs, which needs root"))
-    func aStoreOpenedOnAReadOnlyFolderSavesOnceTheFolderIsWritableAgain() throws {
+    /// Whether this machine lets a test mount a tmpfs: root, in a container that allows it.
+    /// Asked once, before the tests that need it run, so a refusal shows as a skipped test.
+    static let canMountTmpfs: Bool = {
+        guard getuid() == 0 else { return false }
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("almanac-mount-probe-\(getpid())")
+        guard (try? FileManager.default.createDirectory(at: probe, withIntermediateDirectories: true)) != nil else { return false }
+        defer { try? FileManager.default.removeItem(at: probe) }
+        guard (try? Tool.run("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", probe.path]).status) == 0 else { return false }
+        _ = try? Tool.run("umount", [probe.path])
+        return true
+    }()
+
+    /// A tmpfs mounted at `<folder>/mount`, for a test to turn read-only and back.
+    func mountTmpfs() throws -> URL {
         let mount = folder.appendingPathComponent("mount")
         try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
-        // A container may refuse mounts even to root: nothing to check there.
-        guard try Tool.run("mount", ["-t", "tmpfs", "-o", "size=4m", "tmpfs", mount.path]).status == 0 else { return }
+        try #require(try Tool.run("mount", ["-t", "tmpfs", "-o", "size=4m", "tmpfs", mount.path]).status == 0)
+        return mount
+    }
+
+    @Test(.enabled(if: canMountTmpfs, "needs to mount a tmpfs (root, and a container that allows mounts)"))
+    func aStoreOpenedOnAReadOnlyFolderSavesOnceTheFolderIsWritableAgain() throws {
+        let mount = try mountTmpfs()
         defer { _ = try? Tool.run("umount", ["-l", mount.path]) }
         try StateStore(folder: mount).saveSettings(units: .metric, savedLocations: ["Oslo"])
         #expect(try Tool.run("mount", ["-o", "remount,ro", mount.path]).status == 0)
@@ -81,6 +98,37 @@ import Testing
         try store.saveSettings(units: .imperial, savedLocations: ["Oslo"])
         #expect(!store.openedReadOnly)
         #expect(try StateStore(folder: mount).weatherState().units == .imperial)
+    }
+
+    /// A daemon killed with its last commits still in the write-ahead log, then started on a
+    /// folder that has become read-only: what was acknowledged is served, not older data.
+    /// (SQLite opens the file read-only by itself here and reads the log through the
+    /// shared-memory index left beside it; the file alone has not even the tables.)
+    @Test(.enabled(if: canMountTmpfs, "needs to mount a tmpfs (root, and a container that allows mounts)"))
+    func aReadOnlyFolderServesWhatAKilledDaemonLeftInTheLog() throws {
+        let mount = try mountTmpfs()
+        defer { _ = try? Tool.run("umount", ["-l", mount.path]) }
+        let running = try StateStore(folder: folder)
+        try running.saveSettings(units: .metric, savedLocations: ["Oslo"])
+        try running.saveSettings(units: .imperial, savedLocations: ["Oslo", "Lima"])
+        // Copied while the store is open: the file, its log holding the commits above, and the
+        // shared-memory index, as `kill -9` leaves them.
+        let name = URL(fileURLWithPath: running.path).lastPathComponent
+        for suffix in ["", "-wal", "-shm"] {
+            let source = running.path + suffix
+            #expect(FileManager.default.fileExists(atPath: source), "\(source) should exist while the store is open")
+            try FileManager.default.copyItem(atPath: source, toPath: mount.appendingPathComponent(name + suffix).path)
+        }
+        let log = try FileManager.default.attributesOfItem(atPath: mount.appendingPathComponent(name + "-wal").path)
+        try #require((log[.size] as? Int ?? 0) > 0, "the log should hold the commits")
+        try #require(try Tool.run("mount", ["-o", "remount,ro", mount.path]).status == 0)
+
+        let store = try StateStore(folder: mount)
+        #expect(store.openedReadOnly)
+        let state = store.weatherState()
+        #expect(state.units == .imperial)
+        #expect(state.savedLocations == ["Oslo", "Lima"])
+        #expect(throws: StorageError.self) { try store.saveSettings(units: .metric, savedLocations: []) }
     }
 
     @Test func oldReadingsArePruned() throws {
