@@ -276,7 +276,11 @@ final class EventLoop: @unchecked Sendable {
             EventLoop.from(data).toggleTimeout(timeout!)
         }, this, nil)
         dbus_connection_set_wakeup_main_function(connection, { data in
-            EventLoop.from(data).signalWake()
+            // On the loop thread the loop is awake already: it dispatches and polls again
+            // (with any watch libdbus enabled meanwhile) before it sleeps. Writing the eventfd
+            // there cost a system call and an extra turn of the loop per message sent.
+            let loop = EventLoop.from(data)
+            if !loop.isCurrent { loop.signalWake() }
         }, this, nil)
     }
 
