@@ -255,7 +255,7 @@ public final class DownloadManager: Sendable {
             } catch {
                 // Each job has a temporary file of its own: what a failed one leaves is of no use.
                 downloader.discard(job)
-                finish(job.id) { $0.state = .failed; $0.error = Self.printable("\(error)") }
+                finish(job.id) { $0.state = .failed; $0.error = "\(error)".printableLine(maximumLength: 500) }
             }
             transfers.withLock { _ = $0.removeValue(forKey: job.id) }
             // Its progress can come no more.
@@ -284,11 +284,6 @@ public final class DownloadManager: Sendable {
         guard !completed else { return }
         try? downloader.delete(file: file)
         if podcasts.episode(job.episodeID)?.file == file { _ = try? podcasts.recordFile(nil, of: job.episodeID) }
-    }
-
-    /// An error's text as one line of printable characters (it may quote what a server sent).
-    static func printable(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }).prefix(500))
     }
 
     private func progressed(_ id: UInt64, _ progress: DownloadProgress) {

@@ -1,3 +1,4 @@
+import AlmanacCore
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -79,7 +80,7 @@ final class FileTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         switch http.statusCode {
         case 206:
             guard let range = header("Content-Range").flatMap(Self.contentRange), range.start == resumeFrom else {
-                let said = header("Content-Range").map { String(String.UnicodeScalarView($0.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }).prefix(100)) }
+                let said = header("Content-Range").map { $0.printableLine(maximumLength: 100) }
                 fail(DownloadError("\(host) resumed the download at another place than asked (\(said ?? "no Content-Range"))."))
                 return completionHandler(.cancel)
             }
