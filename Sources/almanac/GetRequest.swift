@@ -22,18 +22,13 @@ struct GetRequest {
             switch document {
             case .weather:
                 let (revision, state) = try await WeatherLookup(client: client).state(for: location)
-                let lines = weatherLines(state, revision: revision)
-                if let refusal = refusal(in: state) {
-                    await client.connection.close()
-                    Terminal.error(refusal)
-                    throw Exit.refused
-                }
-                print(lines)
+                await client.connection.close()
+                try show(weather: state, revision: revision)
             case .podcasts:
                 let (revision, fields) = try await client.state(of: .podcasts)
-                print(podcastLines(fields, revision: revision))
+                await client.connection.close()
+                show(podcasts: fields, revision: revision)
             }
-            await client.connection.close()
         } catch let exit as ExitCode {
             throw exit
         } catch {
@@ -58,15 +53,10 @@ struct GetRequest {
                 let (revision, fields) = try client.state(of: .weather)
                 let state = WeatherCodec.decodeState(fields)
                 if let location, state.readings[location] == nil, state.failures[location] == nil { return false }
-                let lines = weatherLines(state, revision: revision)
-                if let refusal = refusal(in: state) {
-                    Terminal.error(refusal)
-                    throw Exit.refused
-                }
-                print(lines)
+                try show(weather: state, revision: revision)
             case .podcasts:
                 let (revision, fields) = try client.state(of: .podcasts)
-                print(podcastLines(fields, revision: revision))
+                show(podcasts: fields, revision: revision)
             }
             return true
         } catch let exit as ExitCode {
@@ -76,26 +66,24 @@ struct GetRequest {
         }
     }
 
-    private var rendering: Rendering { Rendering(terminal: Terminal(), template: template, json: json) }
-
-    /// The weather's lines, in the units asked for.
-    private func weatherLines(_ state: WeatherState, revision: UInt64) -> [String] {
+    /// Prints the weather in the units asked for, or why the provider refused the place asked for.
+    private func show(weather state: WeatherState, revision: UInt64) throws {
+        if let location, state.readings[location] == nil, let failure = state.failures[location] {
+            Terminal.error("no weather for '\(location)': \(failure)")
+            throw Exit.refused
+        }
         var state = state
         if let units { state.units = units }
-        return rendering.weather(state, only: location, revision: revision)
+        print(rendering.weather(state, only: location, revision: revision))
     }
 
-    /// Why the provider has no weather for the place asked for, when it refused it.
-    private func refusal(in state: WeatherState) -> String? {
-        guard let location, state.readings[location] == nil else { return nil }
-        return state.failures[location].map { "no weather for '\(location)': \($0)" }
+    private func show(podcasts fields: [String: Value], revision: UInt64) {
+        print(rendering.podcasts(PodcastsCodec.decodeState(fields), only: podcast, revision: revision))
     }
+
+    private var rendering: Rendering { Rendering(terminal: Terminal(), template: template, json: json) }
 
     private func print(_ lines: [String]) {
         for line in lines { Terminal().line(line) }
-    }
-
-    private func podcastLines(_ fields: [String: Value], revision: UInt64) -> [String] {
-        rendering.podcasts(PodcastsCodec.decodeState(fields), only: podcast, revision: revision)
     }
 }
