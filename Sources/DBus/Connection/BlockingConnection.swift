@@ -41,9 +41,6 @@ public struct BlockingConnection: ~Copyable {
         guard let pending else { throw BusError.disconnected }
         defer { dbus_pending_call_unref(pending) }
         dbus_pending_call_block(pending)
-        guard let reply = dbus_pending_call_steal_reply(pending) else { throw BusError.disconnected }
-        let answer = Message(taking: reply)
-        if let error = answer.error { throw error }
-        return answer
+        return try PendingReply.answer(of: pending).get()
     }
 }

@@ -55,15 +55,18 @@ final class PendingReply: Sendable {
     /// Loop thread: the reply (or libdbus's timeout error) is there.
     private func complete() {
         guard let pending = takePending() else { return }
-        let reply = dbus_pending_call_steal_reply(pending)
+        let answer = Self.answer(of: pending)
         dbus_pending_call_unref(pending)
-        guard let reply else { return finish(.failure(BusError.disconnected)) }
+        finish(answer)
+    }
+
+    /// A completed libdbus pending call's answer: the reply, or the error it carries (libdbus
+    /// makes up `NoReply` on a timeout), or `disconnected` when there is none.
+    static func answer(of pending: OpaquePointer) -> Result<Message, any Error> {
+        guard let reply = dbus_pending_call_steal_reply(pending) else { return .failure(BusError.disconnected) }
         let message = Message(taking: reply)
-        if let error = message.error {
-            finish(.failure(error))
-        } else {
-            finish(.success(message))
-        }
+        if let error = message.error { return .failure(error) }
+        return .success(message)
     }
 
     /// Loop thread: the connection is gone. libdbus has dropped the call from its table
