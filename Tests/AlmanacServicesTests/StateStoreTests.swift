@@ -185,6 +185,21 @@ extension StateStoreTests {
 }
 
 extension StateStoreTests {
+    /// Job numbers name the jobs' objects on the bus: a restart must not give one out again,
+    /// even once every job it was given to is gone.
+    @Test func downloadJobNumbersAreNotGivenOutAgainAfterTheJobsAreGone() throws {
+        let store = try StateStore(folder: folder)
+        #expect(store.lastDownloadJobID() == 0)
+        for id: UInt64 in [3, 9, 5] {
+            try store.saveDownloadJob(DownloadJob(id: id, episodeID: "e\(id)", podcastID: "p", url: "https://x/\(id).mp3",
+                                                  folder: "/d", name: "E\(id)", owner: ""))
+        }
+        #expect(store.lastDownloadJobID() == 9)
+        for id: UInt64 in [3, 9, 5] { try store.removeDownloadJob(id) }
+        #expect(store.downloadJobs().isEmpty)
+        #expect(try StateStore(folder: folder).lastDownloadJobID() == 9)
+    }
+
     @Test func podcastsEpisodesAndPlayStateSurviveReopening() throws {
         let podcast = Podcast(id: "p1", title: "Show", author: "Ada", feedURL: "https://e/feed")
         let episodes = [

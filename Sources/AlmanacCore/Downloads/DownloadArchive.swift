@@ -4,4 +4,12 @@ public protocol DownloadArchive: Sendable {
     func downloadJobs() -> [DownloadJob]
     func saveDownloadJob(_ job: DownloadJob) throws
     func removeDownloadJob(_ id: UInt64) throws
+    /// The highest job number ever saved, kept or not, so that numbers (and with them the
+    /// jobs' object paths) are not given out again after a restart.
+    func lastDownloadJobID() -> UInt64
+}
+
+extension DownloadArchive {
+    /// An archive that keeps no high-water mark: the highest number among the jobs kept.
+    public func lastDownloadJobID() -> UInt64 { downloadJobs().map(\.id).max() ?? 0 }
 }

@@ -57,7 +57,7 @@ public final class DownloadManager: Sendable {
             (job.state, job.owner) = (.queued, "")
             jobs[job.id] = job
         }
-        nextID = Atomic((archive?.downloadJobs().map(\.id).max() ?? 0) + 1)
+        nextID = Atomic((archive?.lastDownloadJobID() ?? 0) + 1)
         document = Model(jobs)
     }
 

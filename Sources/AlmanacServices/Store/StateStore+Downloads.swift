@@ -14,7 +14,23 @@ extension StateStore: DownloadArchive {
         let data = try JSONEncoder().encode(job)
         try write("download \(job.id)") { db in
             try db.execute(sql: "INSERT OR REPLACE INTO download (id, job) VALUES (?, ?)", arguments: [Int64(clamping: job.id), data])
+            // The high-water mark, in the same transaction (see `lastDownloadJobID`).
+            try db.execute(sql: """
+                INSERT INTO setting (key, value) VALUES ('downloads.lastJobID', ?1)
+                ON CONFLICT (key) DO UPDATE SET value = CAST(MAX(CAST(value AS INTEGER), ?1) AS TEXT)
+                """, arguments: [Int64(clamping: job.id)])
         }
+    }
+
+    public func lastDownloadJobID() -> UInt64 {
+        let kept = (try? database.read { db in
+            try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM download")
+        }) ?? nil
+        let mark = (try? database.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'downloads.lastJobID'")
+        }) ?? nil
+        // A damaged mark is ignored, not trusted.
+        return UInt64(clamping: max(kept ?? 0, mark.flatMap { Int64($0) } ?? 0))
     }
 
     public func removeDownloadJob(_ id: UInt64) throws {
