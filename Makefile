@@ -91,6 +91,9 @@ tsan: deps
 # Installs almanacd and almanac (release builds, static Swift runtime: RELEASE_FLAGS), the systemd user
 # unit and the D-Bus activation file into your home; then `systemctl --user enable --now almanacd`.
 install: deps
+	@# SwiftPM does not know the order file is an input of the link: relink when it changed.
+	@bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"; \
+		for binary in almanacd almanac; do [ ! "$$bin/$$binary" -ot release/hot-functions.txt ] || rm -f "$$bin/$$binary"; done
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS)
 	install -Dm755 "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/almanacd" "$(BINDIR)/almanacd"
 	install -Dm755 "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/almanac" "$(BINDIR)/almanac"

@@ -61,7 +61,10 @@ owned || { cat "$work/valgrind.log"; echo "hot-functions: almanacd did not start
 # Under callgrind start-up work in the background (the first scan for media players,
 # timers) takes many times longer than it does natively: give it time to finish.
 sleep 15
-callgrind_control --dump=idle "$daemon" >/dev/null
+# vgdb interrupts the daemon (via ptrace) to take the dump: bounded, and checked.
+timeout 120 callgrind_control --dump=idle "$daemon" >/dev/null
+for _ in $(seq 100); do [ -s "$work/daemon.$daemon.1" ] && break; sleep 0.1; done
+[ -s "$work/daemon.$daemon.1" ] || { echo "hot-functions: callgrind_control did not dump the idle daemon" >&2; exit 1; }
 
 # Phase 2: the one-shot CLI (a place first, so `get` has something to print).
 # watch registers a view, fetches the place, prints; it runs until stopped.
@@ -93,7 +96,8 @@ timeout 10 "$bin/almanac" watch podcasts >/dev/null || true
 kill -TERM "$daemon"
 wait "$daemon" || true
 
-python3 - "$work" "$bin" >release/hot-functions.txt <<'EOF'
+# Written aside and moved into place only when whole: the release link reads this file.
+python3 - "$work" "$bin" >"$work/hot-functions.txt" <<'EOF'
 import glob, os, re, subprocess, sys
 work, bin = sys.argv[1], sys.argv[2]
 defined = set()
@@ -112,9 +116,12 @@ def ran(path):
                 names.append(match.group(1))
     return names
 
-daemon = sorted(glob.glob(os.path.join(work, "daemon.*")), key=lambda p: (len(p), p))
+daemon = glob.glob(os.path.join(work, "daemon.*"))
 idle = [p for p in daemon if p.endswith(".1")]
 rest = [p for p in daemon if not p.endswith(".1")]
+# callgrind_control's dump is <file>.1, the dump at exit <file> itself.
+if len(idle) != 1 or len(rest) != 1:
+    sys.exit(f"hot-functions: expected one idle and one final callgrind file, found {sorted(daemon)}")
 phases = [idle, [os.path.join(work, "cli-weather"), os.path.join(work, "cli-podcasts")], rest]
 listed = set()
 for number, phase in enumerate(phases, 1):
@@ -129,4 +136,5 @@ for number, phase in enumerate(phases, 1):
     listed |= names
     print(f"hot-functions: phase {number}: {len(listed) - before} functions ({len(phase)} callgrind files)", file=sys.stderr)
 EOF
+mv "$work/hot-functions.txt" release/hot-functions.txt
 echo "hot-functions: $(wc -l <release/hot-functions.txt) functions in release/hot-functions.txt"

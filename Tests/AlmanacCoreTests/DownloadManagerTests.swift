@@ -52,9 +52,15 @@ final class ScriptedDownloader: EpisodeDownloading, Sendable {
 /// A download archive in memory (a fake of our own protocol).
 final class MemoryDownloadArchive: DownloadArchive, Sendable {
     let jobs = Locked<[UInt64: DownloadJob]>([:])
+    /// The highest number saved, as StateStore keeps it.
+    let mark = Locked<UInt64>(0)
     func downloadJobs() -> [DownloadJob] { jobs.withLock { $0.values.sorted { $0.id < $1.id } } }
-    func saveDownloadJob(_ job: DownloadJob) throws { jobs.withLock { $0[job.id] = job } }
+    func saveDownloadJob(_ job: DownloadJob) throws {
+        jobs.withLock { $0[job.id] = job }
+        mark.withLock { $0 = max($0, job.id) }
+    }
     func removeDownloadJob(_ id: UInt64) throws { jobs.withLock { _ = $0.removeValue(forKey: id) } }
+    func lastDownloadJobID() -> UInt64 { mark.withLock { $0 } }
 }
 
 @Suite(.timeLimit(.minutes(1))) struct DownloadManagerTests {
@@ -275,6 +281,23 @@ final class MemoryDownloadArchive: DownloadArchive, Sendable {
         #expect(resumed.episodeID == "e1" && resumed.owner == "" && resumed.validator == "\"v1\"")
         // New jobs are numbered after the old ones.
         #expect(try after.download("e3", for: ":1.1").id > resumed.id)
+        after.stop()
+    }
+
+    /// A job made already completed (the episode is on disk) still takes a number: once it has
+    /// stopped lingering, a restart must not give that number out again.
+    @Test func aNumberGivenToAJobAlreadyCompletedIsNotGivenOutAgainAfterARestart() async throws {
+        try podcasts.recordFile("/downloads/x.mp3", of: "e1")
+        let archive = MemoryDownloadArchive()
+        let before = manager(DownloadLimits(linger: 0.05), archive: archive)
+        let done = try before.download("e1", for: ":1.1")
+        #expect(done.state == .completed)
+        await eventually { before.document.snapshot.state.isEmpty && archive.downloadJobs().isEmpty }
+        #expect(before.document.snapshot.state.isEmpty)
+        before.stop()
+
+        let after = manager(archive: archive)
+        #expect(try after.download("e2", for: ":1.1").id > done.id)
         after.stop()
     }
 

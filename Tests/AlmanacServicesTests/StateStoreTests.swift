@@ -119,8 +119,11 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: source), "\(source) should exist while the store is open")
             try FileManager.default.copyItem(atPath: source, toPath: mount.appendingPathComponent(name + suffix).path)
         }
-        let log = try FileManager.default.attributesOfItem(atPath: mount.appendingPathComponent(name + "-wal").path)
-        try #require((log[.size] as? Int ?? 0) > 0, "the log should hold the commits")
+        // The file alone does not hold them (else this test could pass without the log being read).
+        let fileAlone = folder.appendingPathComponent("file-alone")
+        try FileManager.default.createDirectory(at: fileAlone, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: running.path, toPath: fileAlone.appendingPathComponent(name).path)
+        try #require(try StateStore(folder: fileAlone).weatherState().savedLocations != ["Oslo", "Lima"])
         try #require(try Tool.run("mount", ["-o", "remount,ro", mount.path]).status == 0)
 
         let store = try StateStore(folder: mount)
@@ -190,14 +193,24 @@ extension StateStoreTests {
     @Test func downloadJobNumbersAreNotGivenOutAgainAfterTheJobsAreGone() throws {
         let store = try StateStore(folder: folder)
         #expect(store.lastDownloadJobID() == 0)
-        for id: UInt64 in [3, 9, 5] {
+        func save(_ id: UInt64) throws {
             try store.saveDownloadJob(DownloadJob(id: id, episodeID: "e\(id)", podcastID: "p", url: "https://x/\(id).mp3",
                                                   folder: "/d", name: "E\(id)", owner: ""))
         }
-        #expect(store.lastDownloadJobID() == 9)
-        for id: UInt64 in [3, 9, 5] { try store.removeDownloadJob(id) }
+        // Compared as numbers, not text ("9" > "10").
+        for id: UInt64 in [3, 9, 10, 5] { try save(id) }
+        #expect(store.lastDownloadJobID() == 10)
+        for id: UInt64 in [3, 9, 10, 5] { try store.removeDownloadJob(id) }
         #expect(store.downloadJobs().isEmpty)
-        #expect(try StateStore(folder: folder).lastDownloadJobID() == 9)
+        #expect(try StateStore(folder: folder).lastDownloadJobID() == 10)
+
+        // A damaged mark is not trusted, and the next save mends it.
+        let other = try DatabaseQueue(path: store.path)
+        try other.write { db in try db.execute(sql: "UPDATE setting SET value = 'abc' WHERE key = 'downloads.lastJobID'") }
+        #expect(store.lastDownloadJobID() == 0)
+        try save(11)
+        try store.removeDownloadJob(11)
+        #expect(store.lastDownloadJobID() == 11)
     }
 
     @Test func podcastsEpisodesAndPlayStateSurviveReopening() throws {

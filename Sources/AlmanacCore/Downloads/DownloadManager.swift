@@ -121,6 +121,9 @@ public final class DownloadManager: Sendable {
                                       url: url, folder: folder, name: SafeFileName.component(episode.title, fallback: episode.id), owner: owner)
                 if let file = episode.file, onDisk {
                     (job.state, job.file) = (.completed, file)
+                    // Kept only so that its number is not given out again after a restart
+                    // (it goes when it stops lingering); best effort, as nothing is lost without it.
+                    try? archive?.saveDownloadJob(job)
                 } else {
                     let unfinished = jobs.values.filter { !$0.state.isFinished }
                     guard unfinished.count < limits.queued else {
