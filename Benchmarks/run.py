@@ -161,6 +161,23 @@ class Bench:
         bus.wait_for(DAEMON, process)
         return process
 
+    def serve(self, folder):
+        """A local HTTP server for `folder`, once it accepts connections; (process, base URL)."""
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        server = self.spawn([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", folder, str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                return server, f"http://127.0.0.1:{port}"
+            except OSError:
+                if server.poll() is not None or time.time() > deadline:
+                    raise BenchFailure(f"the HTTP server for {folder} did not start")
+                time.sleep(0.05)
+
     def almanac(self, bus, *arguments, timeout=600):
         return run([f"{self.bin}/almanac", *arguments], env=bus.environment, timeout=timeout)
 
@@ -322,14 +339,9 @@ class Bench:
         small = os.path.join(self.work, "small-feed")
         os.makedirs(small, exist_ok=True)
         shutil.copy(os.path.join(ROOT, "Tests/Fixtures/feeds/atom.xml"), small)
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        server = self.spawn([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", small, str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(0.5)
+        server, base = self.serve(small)
         daemon = self.daemon(bus, os.path.join(self.work, "fetch-state"))
-        self.almanac(bus, "podcasts", "subscribe", f"http://127.0.0.1:{port}/atom.xml")
+        self.almanac(bus, "podcasts", "subscribe", f"{base}/atom.xml")
         time.sleep(2)
         fetched = self.memory(daemon.pid)
         self.stop(server)
@@ -344,14 +356,9 @@ class Bench:
             run([sys.executable, os.path.join(ROOT, "Benchmarks/feeds/generate.py"), "library", library,
                  "--feeds", str(feeds), "--episodes", str(episodes)])
             open(stamp, "w").close()
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        server = self.spawn([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", library, str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(0.5)
+        server, base = self.serve(library)
         daemon = self.daemon(bus, os.path.join(self.work, "library-state"))
-        urls = [f"http://127.0.0.1:{port}/{name}" for name in sorted(os.listdir(library)) if name.endswith(".xml")]
+        urls = [f"{base}/{name}" for name in sorted(os.listdir(library)) if name.endswith(".xml")]
         started = time.time()
         for first in range(0, len(urls), 10):
             self.almanac(bus, "podcasts", "subscribe", *urls[first:first + 10], timeout=900)
