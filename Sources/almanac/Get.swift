@@ -16,7 +16,7 @@ struct Get: AsyncParsableCommand {
 
     func run() async throws {
         try await GetRequest(document: document.name, location: location, podcast: podcast, units: units.units?.units,
-                             json: common.json, template: common.format.flatMap { try? Template($0) },
+                             json: common.json, template: common.rendering().template,
                              address: common.address).perform()
     }
 }

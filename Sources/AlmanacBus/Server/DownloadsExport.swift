@@ -49,12 +49,11 @@ public final class DownloadsExport: Sendable {
     }
 
     /// Exports a job once (later calls for it do nothing); a job already removed is not
-    /// exported. Export and unexport happen under `announced`'s lock, so a removal racing an
-    /// export cannot leave the object behind.
+    /// exported. The job is looked up, exported and unexported under `announced`'s lock, so a
+    /// removal racing an export cannot leave the object behind (nor an older state announced).
     private func exportJob(_ job: DownloadJob) {
-        guard let current = manager.document.snapshot.state[job.id] else { return }
         announced.withLock { announced in
-            guard announced[job.id] == nil else { return }
+            guard announced[job.id] == nil, let current = manager.document.snapshot.state[job.id] else { return }
             announced[job.id] = Self.properties(of: current)
             do {
                 try connection.export([interface(for: job.id)], at: BusContract.downloadPath(job.id))

@@ -38,6 +38,9 @@ public final class MPRISListener: Sendable {
     private let pollInterval: Duration
     private let log: @Sendable (String) -> Void
     private let players = Locked<[BusName: Player]>([:])
+    /// Players being asked what they are (`appeared`), and those of them whose change came
+    /// meanwhile and was not applied: they are asked again.
+    private let asking = Locked<(pending: Set<BusName>, missed: Set<BusName>)>(([], []))
     private let tasks = Locked<[Task<Void, Never>]>([])
 
     public init(podcasts: PodcastsDocument, connection: Connection, pollInterval: Duration = .seconds(15),
@@ -95,14 +98,26 @@ public final class MPRISListener: Sendable {
 
     /// A name `org.mpris.MediaPlayer2.*` has an owner: only such owners are players (the
     /// signals of anyone else are ignored). One that does not answer is still a player.
+    /// A change the player signals while it is being asked is handled on another task and
+    /// can come first; it is not lost: the player is asked again (what it answers then
+    /// includes the change).
     private func appeared(_ owner: BusName) async {
-        let properties = (try? await connection.call(owner, path: Self.path, interface: .properties, method: MemberName("GetAll"),
-                                                     timeout: .seconds(5), arguments: Self.playerInterface.rawValue).arguments([String: Value].self)) ?? [:]
-        let track = resolve(properties)
-        players.withLock { players in
-            var player = players[owner] ?? Player()
-            apply(properties, track: track, to: &player)
-            players[owner] = player
+        asking.withLock { _ = $0.pending.insert(owner) }
+        defer { asking.withLock { _ = ($0.pending.remove(owner), $0.missed.remove(owner)) } }
+        // At most three times: a player that keeps changing is caught up by the next poll.
+        for _ in 0..<3 {
+            let properties = (try? await connection.call(owner, path: Self.path, interface: .properties, method: MemberName("GetAll"),
+                                                         timeout: .seconds(5), arguments: Self.playerInterface.rawValue).arguments([String: Value].self)) ?? [:]
+            let track = resolve(properties)
+            let again = asking.withLock { asking in
+                players.withLock { players in
+                    var player = players[owner] ?? Player()
+                    apply(properties, track: track, to: &player)
+                    players[owner] = player
+                }
+                return asking.missed.remove(owner) != nil
+            }
+            if !again { return }
         }
     }
 
@@ -117,8 +132,13 @@ public final class MPRISListener: Sendable {
         case ("org.freedesktop.DBus.Properties", "PropertiesChanged"):
             guard let (interface, changed) = try? message.arguments(String.self, [String: Value].self),
                   interface == Self.playerInterface.rawValue else { return }
-            guard let before = players.withLock({ $0[sender] }) else { return }
-            let track = resolve(changed)
+            guard let before = asking.withLock({ asking in
+                players.withLock { $0[sender] } ?? {
+                    if asking.pending.contains(sender) { asking.missed.insert(sender) }
+                    return nil
+                }()
+            }) else { return }
+            let track = resolve(changed, known: before)
             let status = changed["PlaybackStatus"]?.stringValue
             // Paused: the player says where. Stopped: many players rewind to 0 first, so the estimate stands.
             let url = track.map(\.url) ?? before.url
@@ -181,10 +201,12 @@ public final class MPRISListener: Sendable {
     }
 
     /// The track a player's `Metadata` names and the episode it is, if any (`nil`: no
-    /// `Metadata` among `properties`). Looked up before the players' lock is taken.
-    private func resolve(_ properties: [String: Value]) -> (url: String?, episodeID: String?)? {
+    /// `Metadata` among `properties`). Looked up before the players' lock is taken; the same
+    /// track as the player's known one is not looked up again (players resend `Metadata` often).
+    private func resolve(_ properties: [String: Value], known player: Player? = nil) -> (url: String?, episodeID: String?)? {
         guard let metadata = properties["Metadata"]?.stringKeyedEntries else { return nil }
         let url = metadata["xesam:url"]?.stringValue
+        if let player, player.url == url { return (url, player.episodeID) }
         return (url, url.flatMap { podcasts.episode(playing: $0)?.id })
     }
 

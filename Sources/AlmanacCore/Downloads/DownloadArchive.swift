@@ -10,6 +10,6 @@ public protocol DownloadArchive: Sendable {
 }
 
 extension DownloadArchive {
-    /// An archive that keeps no high-water mark: the highest number among the jobs kept.
-    public func lastDownloadJobID() -> UInt64 { downloadJobs().map(\.id).max() ?? 0 }
+    /// An archive that keeps no high-water mark: the manager goes by the jobs kept.
+    public func lastDownloadJobID() -> UInt64 { 0 }
 }

@@ -47,7 +47,8 @@ public final class DownloadManager: Sendable {
         self.limits = limits
         self.log = log
         var jobs: [UInt64: DownloadJob] = [:]
-        for var job in archive?.downloadJobs() ?? [] {
+        let kept = archive?.downloadJobs() ?? []
+        for var job in kept {
             if job.state.isFinished {
                 // The daemon ended while it lingered: it is gone now.
                 try? archive?.removeDownloadJob(job.id)
@@ -57,7 +58,7 @@ public final class DownloadManager: Sendable {
             (job.state, job.owner) = (.queued, "")
             jobs[job.id] = job
         }
-        nextID = Atomic((archive?.lastDownloadJobID() ?? 0) + 1)
+        nextID = Atomic(max(kept.map(\.id).max() ?? 0, archive?.lastDownloadJobID() ?? 0) + 1)
         document = Model(jobs)
     }
 
@@ -162,7 +163,8 @@ public final class DownloadManager: Sendable {
 
     /// Cancels a job. Only its owner may, or anyone once the owner has left the bus.
     public func cancel(_ id: UInt64, by caller: String) throws {
-        let job: DownloadJob? = try document.update { jobs -> DownloadChange? in
+        var cancelled: DownloadJob?
+        try document.update { jobs -> DownloadChange? in
             guard var job = jobs[id] else { throw DownloadRefusal.unknownJob("There is no download \(id).") }
             guard job.owner.isEmpty || job.owner == caller else {
                 throw DownloadRefusal.notOwner("Download \(id) belongs to \(job.owner); only that client may cancel it while it is connected.")
@@ -170,9 +172,10 @@ public final class DownloadManager: Sendable {
             guard !job.state.isFinished else { return nil }
             job.state = .cancelled
             jobs[id] = job
+            cancelled = job
             return .updated(job)
-        }.flatMap { _ in document.snapshot.state[id] }
-        guard let job else { return }
+        }
+        guard let job = cancelled else { return }
         transfers.withLock { $0.removeValue(forKey: id) }?.cancel()
         downloader.discard(job)
         persist(job)
@@ -273,6 +276,12 @@ public final class DownloadManager: Sendable {
     /// A transfer brought the whole file: the job completes and the episode knows its file,
     /// unless a cancel came first (then the file goes too: the user said no).
     private func complete(_ job: DownloadJob, with file: String) {
+        // Cancelled meanwhile: the file goes without being announced as the episode's first.
+        // (A cancel between here and `finish` is undone below.)
+        guard document.snapshot.state[job.id]?.state == .downloading else {
+            try? downloader.delete(file: file)
+            return
+        }
         do {
             try podcasts.recordFile(file, of: job.episodeID)
         } catch {

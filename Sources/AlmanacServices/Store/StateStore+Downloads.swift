@@ -23,14 +23,11 @@ extension StateStore: DownloadArchive {
     }
 
     public func lastDownloadJobID() -> UInt64 {
-        let kept = (try? database.read { db in
-            try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM download")
-        }) ?? nil
         let mark = (try? database.read { db in
             try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'downloads.lastJobID'")
         }) ?? nil
         // A damaged mark is ignored, not trusted.
-        return UInt64(clamping: max(kept ?? 0, mark.flatMap { Int64($0) } ?? 0))
+        return mark.flatMap { UInt64($0) } ?? 0
     }
 
     public func removeDownloadJob(_ id: UInt64) throws {
