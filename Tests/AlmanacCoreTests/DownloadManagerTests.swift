@@ -82,8 +82,10 @@ final class MemoryDownloadArchive: DownloadArchive, Sendable {
         return manager
     }
 
-    func eventually(_ condition: () -> Bool) async {
+    /// Waits (up to 5 s) for `condition`, and fails the test when it never holds.
+    func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async {
         for _ in 0..<1_000 where !condition() { try? await Task.sleep(for: .milliseconds(5)) }
+        #expect(condition(), "timed out", sourceLocation: sourceLocation)
     }
 
     func states(_ manager: DownloadManager) -> [String: DownloadState] {
@@ -150,8 +152,11 @@ final class MemoryDownloadArchive: DownloadArchive, Sendable {
         let orphan = try manager.download("e5", for: ":1.7")
         #expect(orphan.owner == "")
         #expect(manager.document.snapshot.state.count == 5)
+        // ... but they count against the queue.
+        #expect(throws: DownloadRefusal.self) { try manager.download("e6", for: "") }
         // Anyone may cancel a job of no client.
         try manager.cancel(orphan.id, by: ":1.8")
+        #expect(states(manager)["e5"] == .cancelled)
         manager.stop()
     }
 
@@ -293,7 +298,6 @@ final class MemoryDownloadArchive: DownloadArchive, Sendable {
         let done = try before.download("e1", for: ":1.1")
         #expect(done.state == .completed)
         await eventually { before.document.snapshot.state.isEmpty && archive.downloadJobs().isEmpty }
-        #expect(before.document.snapshot.state.isEmpty)
         before.stop()
 
         let after = manager(archive: archive)

@@ -17,7 +17,8 @@ standard output.
                       Range sends only K bytes and hangs up (cutalways: every request does)
                       stall=K: a request without a Range sends K bytes, then nothing for 60 s
 /audio-redirect/<name>?… -> 302 to /audio/<name>?…
-/requests          -> one line per /audio request so far: "<path> <Range header or ->"
+/requests          -> one line per /audio request so far: "<path> <Range header or ->", and
+                      " if-range=<If-Range header>" when it came with one
 /redirect-loop     -> 302 to itself, for ever
 /flaky/<file>      -> /feeds/<file> while the fault is "none"; otherwise the fault set with
 /fault/<mode>         (none, 500, 304, redirect-loop, garbage, truncated, big (20 MiB), stall (30 s))
@@ -62,7 +63,8 @@ class Handler(BaseHTTPRequestHandler):
         if "disposition" in query:
             headers["Content-Disposition"] = query["disposition"][0]
         wanted = self.headers.get("Range")
-        REQUESTS.append("%s %s" % (self.path.split("?")[0], wanted or "-"))
+        validator = self.headers.get("If-Range")
+        REQUESTS.append("%s %s%s" % (self.path.split("?")[0], wanted or "-", " if-range=" + validator if validator else ""))
         start = 0
         if wanted and wanted.startswith("bytes=") and wanted.endswith("-") and self.headers.get("If-Range", etag) == etag:
             start = int(wanted[6:-1])

@@ -34,7 +34,10 @@ final class RunningDaemon: @unchecked Sendable {
     }
 
     /// What the daemon (and the ones before it, after a restart) logged so far.
-    var log: String {
+    var log: String { Self.log(on: bus) }
+
+    /// What the daemons run on `bus` logged so far.
+    static func log(on bus: PrivateBus) -> String {
         (try? String(contentsOf: bus.directory.appendingPathComponent("almanacd.log"), encoding: .utf8)) ?? ""
     }
 
