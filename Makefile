@@ -10,7 +10,10 @@ SWIFT_FLAGS ?=
 # binary; `make hot-functions` rewrites the list). See docs/performance.md.
 RELEASE_LAYOUT = -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld
 RELEASE_ORDER = -Xlinker --symbol-ordering-file=$(CURDIR)/release/hot-functions.txt -Xlinker --no-warn-symbol-ordering
-RELEASE_FLAGS ?= -c release --static-swift-stdlib -Xlinker --no-pie $(RELEASE_LAYOUT) $(RELEASE_ORDER)
+RELEASE_BASE = -c release --static-swift-stdlib -Xlinker --no-pie $(RELEASE_LAYOUT)
+RELEASE_FLAGS ?= $(RELEASE_BASE) $(RELEASE_ORDER)
+# Where release builds go: install, bench, stress and hot-functions share it.
+RELEASE_SCRATCH = --scratch-path .build-release
 TEST_TIMEOUT ?= 1200
 
 .PHONY: all deps build test demo dbus-demo leakcheck install bench clean stress fuzz asan tsan hot-functions
@@ -59,9 +62,9 @@ leakcheck: deps
 # STRESS_BIN=.build/debug to use the debug build; arguments: STRESS="vanish crash".
 stress:
 	@scripts/install-deps.sh stress
-	$(SWIFT) build -c release --product almanacd $(SWIFT_FLAGS)
-	$(SWIFT) build -c release --product almanac $(SWIFT_FLAGS)
-	/usr/bin/python3 scripts/stress.py $(STRESS)
+	@# The binaries `make install` ships.
+	bin="$$(SWIFT=$(SWIFT) scripts/release-build.sh $(RELEASE_FLAGS) $(RELEASE_SCRATCH) $(SWIFT_FLAGS))" && \
+		STRESS_BIN="$${STRESS_BIN:-$$bin}" /usr/bin/python3 scripts/stress.py $(STRESS)
 
 # libFuzzer with AddressSanitizer over the feed parser, OPML, Open-Meteo's JSON and D-Bus
 # messages: FUZZ_RUNS (1,000,000) executions each. Its own build folder (.build-fuzz).
@@ -91,12 +94,8 @@ tsan: deps
 # Installs almanacd and almanac (release builds, static Swift runtime: RELEASE_FLAGS), the systemd user
 # unit and the D-Bus activation file into your home; then `systemctl --user enable --now almanacd`.
 install: deps
-	@# SwiftPM does not know the order file is an input of the link: relink when it changed.
-	@bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"; \
-		for binary in almanacd almanac; do [ ! "$$bin/$$binary" -ot release/hot-functions.txt ] || rm -f "$$bin/$$binary"; done
-	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS)
-	install -Dm755 "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/almanacd" "$(BINDIR)/almanacd"
-	install -Dm755 "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/almanac" "$(BINDIR)/almanac"
+	bin="$$(SWIFT=$(SWIFT) scripts/release-build.sh $(RELEASE_FLAGS) $(RELEASE_SCRATCH) $(SWIFT_FLAGS))" && \
+		install -Dm755 "$$bin/almanacd" "$(BINDIR)/almanacd" && install -Dm755 "$$bin/almanac" "$(BINDIR)/almanac"
 	mkdir -p "$(UNITDIR)" "$(DBUSDIR)"
 	sed 's|%h/.local/bin|$(BINDIR)|' systemd/almanacd.service > "$(UNITDIR)/almanacd.service"
 	sed 's|@bindir@|$(BINDIR)|' systemd/org.almanac.Almanac1.service > "$(DBUSDIR)/org.almanac.Almanac1.service"
@@ -108,12 +107,12 @@ install: deps
 # Fails when a peer cannot run or a result is missing, never because a target was missed.
 bench:
 	@scripts/install-deps.sh bench
-	RELEASE_FLAGS="$(RELEASE_FLAGS) --scratch-path .build-release" scripts/bench.sh
+	SWIFT=$(SWIFT) RELEASE_FLAGS="$(RELEASE_FLAGS) $(RELEASE_SCRATCH)" scripts/bench.sh
 
 # Rewrites release/hot-functions.txt from callgrind runs of the release binaries (start-up and
 # idle, `almanac get`, a day's work) on a private bus with the test fixtures.
 hot-functions: deps
-	HOT_FLAGS="-c release --static-swift-stdlib -Xlinker --no-pie $(RELEASE_LAYOUT) --scratch-path .build-release" scripts/hot-functions.sh
+	SWIFT=$(SWIFT) HOT_FLAGS="$(RELEASE_BASE) $(RELEASE_SCRATCH)" scripts/hot-functions.sh
 
 clean:
 	rm -rf .build .build-release .build-fuzz .build-asan .build-tsan

@@ -4,17 +4,9 @@
 # QUICK=1 runs fewer, shorter rounds. Fails when a peer cannot be built or run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift=${SWIFT:-swift}
 # make bench passes the Makefile's RELEASE_FLAGS (what `make install` ships) and a scratch path.
-release_flags=(${RELEASE_FLAGS:--c release --static-swift-stdlib -Xlinker --no-pie --scratch-path .build-release})
-
-# SwiftPM does not know the order file (release/hot-functions.txt) is an input of the link:
-# relink when it changed.
-bin=$($swift build "${release_flags[@]}" --show-bin-path)
-for binary in almanacd almanac; do
-  if [ -e "$bin/$binary" ] && [ "$bin/$binary" -ot release/hot-functions.txt ]; then rm -f "$bin/$binary"; fi
-done
-$swift build "${release_flags[@]}"
+release_flags=(${RELEASE_FLAGS:?run this through make bench, which passes RELEASE_FLAGS})
+bin=$(scripts/release-build.sh "${release_flags[@]}")
 
 peers=.build-release/bench-peers
 mkdir -p "$peers"

@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 swift=${SWIFT:-swift}
 # The order file itself is not needed to learn the names: build without it.
-flags=(${HOT_FLAGS:--c release --static-swift-stdlib -Xlinker --no-pie -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld --scratch-path .build-release})
+flags=(${HOT_FLAGS:?run this through make hot-functions, which passes HOT_FLAGS})
 $swift build "${flags[@]}"
 bin=$($swift build "${flags[@]}" --show-bin-path)
 
@@ -34,6 +34,9 @@ pids+=($!)
 for _ in $(seq 100); do
   [ -s "$work/address" ] && [ -s "$work/meteo.port" ] && [ -s "$work/feeds.port" ] && break
   sleep 0.05
+done
+for ready in address meteo.port feeds.port; do
+  [ -s "$work/$ready" ] || { echo "hot-functions: the private bus or a fixture server did not start ($ready)" >&2; exit 1; }
 done
 export DBUS_SESSION_BUS_ADDRESS=$(head -1 "$work/address")
 meteo="http://127.0.0.1:$(head -1 "$work/meteo.port")"
@@ -94,6 +97,9 @@ timeout 60 "$bin/almanac" get weather --json >/dev/null
 timeout 60 "$bin/almanac" podcasts refresh >/dev/null || true
 timeout 10 "$bin/almanac" watch podcasts >/dev/null || true
 kill -TERM "$daemon"
+# Bounded: callgrind writes its last file on the way out.
+for _ in $(seq 600); do kill -0 "$daemon" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$daemon" 2>/dev/null; then kill -KILL "$daemon"; echo "hot-functions: almanacd did not stop" >&2; exit 1; fi
 wait "$daemon" || true
 
 # Written aside and moved into place only when whole: the release link reads this file.
