@@ -131,4 +131,72 @@ final class FixedLocations: WeatherServiceDataSource, Sendable {
         #expect(weather.document.snapshot.state.savedLocations == ["Paris", "Berlin"])
         #expect(weather.document.revision == 2)
     }
+
+    /// An archive that counts its settings writes and can refuse them (a fake of our own protocol).
+    final class CountingArchive: WeatherArchive, Sendable {
+        let writes = Locked<[(Units, [String])]>([])
+        let refusing = Atomic<Bool>(false)
+        func saveSettings(units: Units, savedLocations: [String]) throws {
+            if refusing.load(ordering: .relaxed) { throw StorageError("The disk is full.") }
+            writes.withLock { $0.append((units, savedLocations)) }
+        }
+        func saveReading(_ reading: WeatherReading) throws {}
+        func lastReading(at location: String) -> WeatherReading? { nil }
+    }
+
+    @Test func queuedSubmissionsShareOneWriteAndAreEachAnsweredAfterIt() throws {
+        let archive = CountingArchive()
+        let weather = WeatherDocument(archive: archive)
+        let heard = Locked<[(UInt64, WeatherChange, ViewKey?)]>([])
+        weather.document.addView(key: ViewKey("watcher")) { event in
+            if case .changed(let revision, let change, let origin) = event { heard.withLock { $0.append((revision, change, origin)) } }
+        }
+        let answers = Locked<[UInt64]>([])
+        let submissions: [WeatherSubmission] = [.units(.imperial), .savedLocations(["Oslo"]), .units(.metric), .units(.imperial)]
+        for (index, submission) in submissions.enumerated() {
+            try weather.enqueue(submission, from: ViewKey("v\(index)")) { result in
+                answers.withLock { $0.append((try? result.get()) ?? 0) }
+            }
+        }
+        // Nothing is visible, written or answered before the commit.
+        #expect(weather.document.revision == 0)
+        #expect(heard.withLock { $0.isEmpty } && answers.withLock { $0.isEmpty } && archive.writes.withLock { $0.isEmpty })
+        weather.commitSubmissions()
+        // One write, of where the submissions lead; then each applied in order, with its own revision.
+        #expect(archive.writes.withLock { $0.map { "\($0.0) \($0.1)" } } == ["imperial [\"Oslo\"]"])
+        #expect(answers.withLock { $0 } == [1, 2, 3, 4])
+        #expect(heard.withLock { $0.map(\.0) } == [1, 2, 3, 4])
+        #expect(heard.withLock { $0.map { $0.2?.rawValue ?? "" } } == ["v0", "v1", "v2", "v3"])
+        #expect(weather.document.snapshot.state.units == .imperial)
+
+        // Submissions that end where they began need no write at all.
+        try weather.enqueue(.units(.metric), from: nil) { _ in }
+        try weather.enqueue(.units(.imperial), from: nil) { _ in }
+        weather.commitSubmissions()
+        #expect(archive.writes.withLock { $0.count } == 1)
+        #expect(weather.document.revision == 6)
+    }
+
+    @Test func aRefusedWriteFailsEveryQueuedSubmissionAndChangesNothing() throws {
+        let archive = CountingArchive()
+        let weather = WeatherDocument(archive: archive)
+        archive.refusing.store(true, ordering: .relaxed)
+        let failures = Locked<[String]>([])
+        for submission in [WeatherSubmission.units(.imperial), .savedLocations(["Oslo"])] {
+            try weather.enqueue(submission, from: ViewKey("v")) { result in
+                if case .failure(let error) = result { failures.withLock { $0.append("\(error)") } }
+            }
+        }
+        weather.commitSubmissions()
+        #expect(failures.withLock { $0 } == ["The disk is full.", "The disk is full."])
+        #expect(weather.document.revision == 0)
+        #expect(weather.document.snapshot.state.units == .metric)
+        #expect(weather.document.snapshot.state.savedLocations.isEmpty)
+        // Bad input is refused when it is queued, before any commit.
+        #expect(throws: SubmissionError.self) { try weather.enqueue(.savedLocations([" "]), from: nil) { _ in } }
+        // Once the disk takes writes again, so does the document.
+        archive.refusing.store(false, ordering: .relaxed)
+        #expect(try weather.submit(.units(.imperial), from: nil) == 1)
+        #expect(archive.writes.withLock { $0.count } == 1)
+    }
 }

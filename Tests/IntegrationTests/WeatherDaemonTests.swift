@@ -168,6 +168,62 @@ import Testing
         _ = daemon.stop()
     }
 
+    /// Submits that arrive together share one write and are answered after it; a call that
+    /// comes after them sees them applied, in the order they were sent, and what was
+    /// answered survives a `kill -9`.
+    @Test func aBurstOfSubmitsIsAppliedInOrderAndSurvivesKill9() async throws {
+        let daemon = try await daemon()
+        let client = try await Connection.connect(to: bus.address)
+        let changes = try await client.signals(matching: MatchRule(interface: Self.document, member: MemberName("Changed"), path: Self.weatherPath))
+        func submit(_ change: [String: Value]) throws {
+            try client.callWithoutReply(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("Submit")) { try $0.write(arguments: change) }
+        }
+        // The daemon is stopped while they are sent, so it reads them all in one go: one burst.
+        daemon.process.send(SIGSTOP)
+        try submit(["locations": .array(.string, [.string("Lima")])])
+        for units in ["imperial", "metric", "imperial"] { try submit(["units": .string(units)]) }
+        // AddLocation reads the saved places: the Submits queued before it must count.
+        let added = Task { try await call(client, "AddLocation", "Oslo") }
+        try await Task.sleep(for: .milliseconds(300))
+        daemon.process.send(SIGCONT)
+        _ = try await added.value
+        var heard: [String] = []
+        for try await signal in changes {
+            let (revision, fields) = try signal.arguments(UInt64.self, [String: Value].self)
+            let places = fields["savedLocations"].flatMap { value -> String? in
+                guard case .array(_, let items) = value else { return nil }
+                return items.compactMap(\.stringValue).joined(separator: "+")
+            }
+            heard.append("\(revision) \(fields["units"]?.stringValue ?? places ?? "?")")
+            if heard.count == 5 { break }
+        }
+        #expect(heard == ["1 Lima", "2 imperial", "3 metric", "4 imperial", "5 Lima+Oslo"])
+        // Many in flight at once: each is answered with a revision after those before it.
+        let revisions = try await withThrowingTaskGroup(of: UInt64.self) { group in
+            for n in 0..<16 {
+                group.addTask {
+                    try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("Submit"),
+                                          arguments: ["units": Value.string(n % 2 == 0 ? "metric" : "imperial")]).arguments(UInt64.self)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(revisions.count == 16 && revisions.allSatisfy { $0 >= 5 })
+        let (_, before) = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("GetState"))
+            .arguments(UInt64.self, [String: Value].self)
+        #expect(before["savedLocations"] == .array(.string, [.string("Lima"), .string("Oslo")]))
+        await client.close()
+
+        try await daemon.restart()
+        let again = try await Connection.connect(to: bus.address)
+        let (_, after) = try await again.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("GetState"))
+            .arguments(UInt64.self, [String: Value].self)
+        #expect(after["units"] == before["units"])
+        #expect(after["savedLocations"] == before["savedLocations"])
+        await again.close()
+        _ = daemon.stop()
+    }
+
     @Test func twoViewsOfTwoPlacesEachHearOnlyTheirOwn() async throws {
         let daemon = try await daemon(interval: "0.5")
         var heard: [[String]] = []

@@ -21,8 +21,14 @@ public protocol DocumentAdapter: Sendable {
     func slice(_ change: Change, for options: [String: String], in state: State) -> [String: Value]?
     /// The failure a change reports, for `LastError`; `nil` for a change that is not a failure.
     func failure(in change: Change) -> String?
-    /// Applies a `Submit`, throwing `BusError` (`InvalidArgs`) for input it refuses.
-    func submit(_ values: [String: Value], from view: ViewKey?) throws -> UInt64
+    /// Applies a `Submit`: throws `BusError` (`InvalidArgs`) at once for input it refuses;
+    /// otherwise `answer` gets the new revision, or a `BusError` (`Failed` when the disk
+    /// refused, and then nothing changed), once the change is saved: at once, or at the next
+    /// `commitSubmissions()`.
+    func submit(_ values: [String: Value], from view: ViewKey?, answer: @escaping @Sendable (Result<UInt64, any Error>) -> Void) throws
+    /// Saves, applies and answers the submissions queued since the last call. The bus layer
+    /// calls it after each burst of calls, so one write serves them all.
+    func commitSubmissions()
     /// What `request` calls for now, claimed so that no other refresh fetches it as well;
     /// `nil` when there is nothing to do (then `Loading` does not flicker).
     func work(for request: RefreshRequest) -> Work?
@@ -41,5 +47,7 @@ public protocol DocumentAdapter: Sendable {
 }
 
 extension DocumentAdapter {
+    public func commitSubmissions() {}
+
     public func pageSource(for options: [String: String]) -> (any PagingDataSource<Value>)? { nil }
 }

@@ -43,6 +43,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     /// Exports the document and starts broadcasting its changes.
     public func export() throws {
         adapter.document.addView(key: Self.broadcaster) { [weak self] event in self?.broadcast(event) }
+        connection.afterDispatching { [weak self] in self?.adapter.commitSubmissions() }
         try connection.export([documentInterface(), adapter.domainInterface(connection: connection)], at: path)
     }
 
@@ -277,12 +278,18 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
                 let (path) = try call.arguments(ObjectPath.self)
                 try self?.removeView(path, caller: call.sender)
             },
-            Method("Submit", inputs: [Argument("change", .dictionary(key: .string, value: .variant))], outputs: [Argument("revision", .uint64)]) { [adapter, weak self] call, reply in
+            // Answered after the change is saved: the submissions of one burst share one write.
+            Method.deferred("Submit", inputs: [Argument("change", .dictionary(key: .string, value: .variant))], outputs: [Argument("revision", .uint64)]) { [adapter, weak self] call, reply in
                 let (change) = try call.arguments([String: Value].self)
                 let origin = call.sender.flatMap { sender in
                     self?.views.withLock { $0.byPath.values.first { $0.owner == sender } }.map { ViewKey($0.path.rawValue) }
                 }
-                try reply.write(try adapter.submit(change, from: origin))
+                try adapter.submit(change, from: origin) { result in
+                    switch result {
+                    case .success(let revision): reply.answer { try $0.write(revision) }
+                    case .failure(let error): reply.fail(error)
+                    }
+                }
             },
             Method("Refresh", async: { [weak self] _, _ in await self?.refresh() }),
         ], properties: [

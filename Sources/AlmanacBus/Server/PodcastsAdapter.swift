@@ -38,11 +38,14 @@ public struct PodcastsAdapter: DocumentAdapter {
         return nil
     }
 
-    public func submit(_ values: [String: Value], from view: ViewKey?) throws -> UInt64 {
+    /// Saves and applies the submission at once (the answer comes before this returns).
+    public func submit(_ values: [String: Value], from view: ViewKey?, answer: @escaping @Sendable (Result<UInt64, any Error>) -> Void) throws {
+        let revision: UInt64
         switch try PodcastsCodec.submission(values) {
-        case .playState(let submission): return try Refusals.translated { try podcasts.submit(submission, from: view) }
-        case .settings(let submission): return try Refusals.translated { try podcasts.submit(submission, from: view) }
+        case .playState(let submission): revision = try Refusals.translated { try podcasts.submit(submission, from: view) }
+        case .settings(let submission): revision = try Refusals.translated { try podcasts.submit(submission, from: view) }
         }
+        answer(.success(revision))
     }
 
     /// The podcasts to fetch, each claimed from the schedule: a view's podcast when it is

@@ -21,4 +21,9 @@ enum Refusals {
             }
         }
     }
+
+    /// A result whose error is translated as `translated(_:)` would throw it.
+    static func translated<T>(_ result: Result<T, any Error>) -> Result<T, any Error> {
+        Result { try translated { try result.get() } }
+    }
 }

@@ -27,8 +27,21 @@ public struct WeatherAdapter: DocumentAdapter {
         return nil
     }
 
-    public func submit(_ values: [String: Value], from view: ViewKey?) throws -> UInt64 {
-        try apply(WeatherCodec.submission(values), from: view)
+    /// Queues the submission: its answer comes after the burst's one write of the settings.
+    public func submit(_ values: [String: Value], from view: ViewKey?, answer: @escaping @Sendable (Result<UInt64, any Error>) -> Void) throws {
+        let submission = try WeatherCodec.submission(values)
+        try Refusals.translated {
+            try weather.enqueue(submission, from: view) { [weather] result in
+                answer(Refusals.translated(result.map { revision in
+                    guard case .savedLocations = submission else { return revision }
+                    return weather.forgetUnwanted() ?? revision
+                }))
+            }
+        }
+    }
+
+    public func commitSubmissions() {
+        weather.commitSubmissions()
     }
 
     /// Applies a validated-on-the-way submission: `InvalidArgs` for input it refuses, `Failed`
@@ -103,12 +116,15 @@ public struct WeatherAdapter: DocumentAdapter {
             },
             Method("AddLocation", inputs: [location]) { [self] call, _ in
                 let (location) = try call.arguments(String.self)
+                // What was submitted before this call counts: it is saved and applied first.
+                weather.commitSubmissions()
                 let saved = weather.document.snapshot.state.savedLocations
                 // Fetched on the next polling tick: a place never fetched is due at once.
                 try apply(.savedLocations(saved + [location]), from: nil)
             },
             Method("RemoveLocation", inputs: [location]) { [self] call, _ in
                 let (location) = try call.arguments(String.self)
+                weather.commitSubmissions()
                 let saved = weather.document.snapshot.state.savedLocations
                 guard saved.contains(location.trimmed) else {
                     throw BusError(BusContract.unknownLocation, "'\(location.prefix(80))' is not a saved location. Saved: \(saved.isEmpty ? "none" : saved.joined(separator: ", ")).")

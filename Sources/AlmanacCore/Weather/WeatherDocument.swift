@@ -15,6 +15,8 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
 
     public let document: Model
     private let archive: (any WeatherArchive)?
+    /// Submissions waiting to be saved and applied together.
+    private let submissions: GroupCommit<QueuedSubmission>
     private let schedule: Locked<RefreshSchedule>
     private let clock: @Sendable () -> Date
     private let jitter: @Sendable () -> Double
@@ -32,6 +34,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
                 onArchiveFailure: @escaping @Sendable (String) -> Void = { _ in }) {
         document = Model(state)
         self.archive = archive
+        submissions = GroupCommit { [document] queued in Self.commit(queued, to: document, archive: archive) }
         schedule = Locked(RefreshSchedule(policy: policy))
         self.clock = clock
         self.jitter = jitter
@@ -124,27 +127,68 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
 
     // MARK: Submissions
 
-    /// Applies what a view submitted, after validating it; every view hears the change.
+    /// Applies what a view submitted, after validating it and saving the settings; every
+    /// view hears the change. Returns the revision after it.
     @discardableResult
     public func submit(_ submission: WeatherSubmission, from view: ViewKey?) throws -> UInt64 {
-        let valid = try submission.validated()
-        let apply: (inout WeatherState) throws -> WeatherChange? = { state in
-            switch valid {
-            case .units(let units):
-                guard state.units != units else { return nil }
-                // Kept on disk first: a change the caller is told about survives a crash.
-                try self.archive?.saveSettings(units: units, savedLocations: state.savedLocations)
-                state.units = units
-                return .units(units)
-            case .savedLocations(let locations):
-                guard state.savedLocations != locations else { return nil }
-                try self.archive?.saveSettings(units: state.units, savedLocations: locations)
-                state.savedLocations = locations
-                return .savedLocations(locations)
+        try submissions.commitNow(QueuedSubmission(submission: submission.validated(), view: view))
+    }
+
+    /// Validates `submission` (throwing `SubmissionError` at once) and queues it; the next
+    /// `commitSubmissions()` saves it with the others queued, applies it, and then calls
+    /// `answer` with its revision or, when the settings could not be saved, the error (and
+    /// then it changed nothing).
+    public func enqueue(_ submission: WeatherSubmission, from view: ViewKey?,
+                        answer: @escaping @Sendable (Result<UInt64, any Error>) -> Void) throws {
+        submissions.enqueue(QueuedSubmission(submission: try submission.validated(), view: view), answer: answer)
+    }
+
+    /// Saves, applies and answers the queued submissions: one write for all of them.
+    public func commitSubmissions() {
+        submissions.commit()
+    }
+
+    /// A validated submission waiting for its commit.
+    struct QueuedSubmission: Sendable {
+        let submission: WeatherSubmission
+        let view: ViewKey?
+    }
+
+    /// Saves the settings that `queued` leads to (once, and only if they differ from the
+    /// current ones, which are on disk already), then applies each in order. A change the
+    /// caller is told about survives a crash; when the write fails none of them is applied.
+    static func commit(_ queued: [QueuedSubmission], to document: Model, archive: (any WeatherArchive)?) -> [Result<UInt64, any Error>] {
+        // Only commits change the settings, one at a time, so nothing else moves them meanwhile.
+        let current = document.snapshot.state
+        var (units, locations) = (current.units, current.savedLocations)
+        for entry in queued {
+            switch entry.submission {
+            case .units(let value): units = value
+            case .savedLocations(let value): locations = value
             }
         }
-        if let view { return try document.submit(from: view, apply) }
-        return try document.update(apply) ?? document.revision
+        if units != current.units || locations != current.savedLocations {
+            do {
+                try archive?.saveSettings(units: units, savedLocations: locations)
+            } catch {
+                return queued.map { _ in .failure(error) }
+            }
+        }
+        return queued.map { entry in
+            let apply: (inout WeatherState) -> WeatherChange? = { state in
+                switch entry.submission {
+                case .units(let units):
+                    guard state.units != units else { return nil }
+                    state.units = units
+                    return .units(units)
+                case .savedLocations(let locations):
+                    guard state.savedLocations != locations else { return nil }
+                    state.savedLocations = locations
+                    return .savedLocations(locations)
+                }
+            }
+            return .success(document.update(origin: entry.view, apply) ?? document.revision)
+        }
     }
 
     /// A view now watches `location`: when the document has no reading of it, the archive's

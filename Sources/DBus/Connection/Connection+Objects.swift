@@ -15,6 +15,13 @@ extension Connection {
         try core.unexport(at: path, interfaces: interfaces)
     }
 
+    /// Runs `work` on the connection's thread each time it has handled every message received
+    /// so far, before it waits for more: the place to finish what a burst of calls started
+    /// (one disk write for all of them, then their `DeferredReply`s). It must not block.
+    public func afterDispatching(_ work: @escaping @Sendable () -> Void) {
+        core.loop.afterDispatching(work)
+    }
+
     /// Makes `path` an `org.freedesktop.DBus.ObjectManager` for the objects below it.
     public func addObjectManager(at path: ObjectPath) {
         core.registry.withLock { $0.addManager(path) }

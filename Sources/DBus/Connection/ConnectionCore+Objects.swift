@@ -55,6 +55,13 @@ extension ConnectionCore {
         switch method.handler {
         case .sync(let handler):
             reply(to: message) { try handler(call, &$0) }
+        case .deferred(let handler):
+            let reply = DeferredReply(to: message, on: self)
+            do {
+                try handler(call, reply)
+            } catch {
+                reply.fail(error)
+            }
         case .async(let handler):
             Task { [self] in
                 do {

@@ -62,6 +62,8 @@ final class EventLoop: @unchecked Sendable {
     private var stopped: [@Sendable () -> Void] = []
     /// Called on the loop thread after the connection is gone, just before the thread ends.
     var onFinish: (@Sendable () -> Void)?
+    /// Run on the loop thread after each burst of dispatched messages (see `afterDispatching`).
+    private let burstEnds = Locked<[@Sendable () -> Void]>([])
 
     init() {
         wakeFD = cdbus_make_wakeup_fd()
@@ -127,6 +129,12 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
+    /// Runs `work` on the loop thread each time it has dispatched every message received so
+    /// far, before it waits for more.
+    func afterDispatching(_ work: @escaping @Sendable () -> Void) {
+        burstEnds.withLock { $0.append(work) }
+    }
+
     private func signalWake() {
         var one: UInt64 = 1
         _ = write(wakeFD, &one, 8)
@@ -149,12 +157,15 @@ final class EventLoop: @unchecked Sendable {
                 dbus_connection_close(connection)
             }
             dispatchAll(connection)
+            for work in burstEnds.withLock({ $0 }) { work() }
             if dbus_connection_get_is_connected(connection) == 0 { break }
             waitAndHandle()
         }
 
-        // Deliver what is left (the Disconnected signal among it), then let go.
+        // Deliver what is left (the Disconnected signal among it) and finish what it started, then let go.
         dispatchAll(connection)
+        for work in burstEnds.withLock({ $0 }) { work() }
+        burstEnds.withLock { $0.removeAll() }
         dbus_connection_set_watch_functions(connection, nil, nil, nil, nil, nil)
         dbus_connection_set_timeout_functions(connection, nil, nil, nil, nil, nil)
         dbus_connection_set_wakeup_main_function(connection, nil, nil, nil)

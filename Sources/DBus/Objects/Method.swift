@@ -8,10 +8,14 @@ public struct Method: Sendable {
     public typealias SyncHandler = @Sendable (MethodCall, inout MessageWriter) throws -> Void
     /// Runs in a new task; for handlers that await.
     public typealias AsyncHandler = @Sendable (MethodCall, inout MessageWriter) async throws -> Void
+    /// Runs on the I/O thread like a sync handler, but answers through the `DeferredReply`
+    /// whenever it is ready (after a write is on disk, say). An error it throws is the answer.
+    public typealias DeferredHandler = @Sendable (MethodCall, DeferredReply) throws -> Void
 
     enum Handler: Sendable {
         case sync(SyncHandler)
         case async(AsyncHandler)
+        case deferred(DeferredHandler)
     }
 
     public let name: MemberName
@@ -28,6 +32,12 @@ public struct Method: Sendable {
     /// A method whose handler runs in its own task and may await.
     public init(_ name: String, inputs: [Argument] = [], outputs: [Argument] = [], async handler: @escaping AsyncHandler) throws {
         try self.init(name, inputs, outputs, .async(handler))
+    }
+
+    /// A method whose handler runs on the I/O thread and answers later, through its
+    /// `DeferredReply`. (A factory, not an `init`: a trailing closure would fit both kinds.)
+    public static func deferred(_ name: String, inputs: [Argument] = [], outputs: [Argument] = [], handler: @escaping DeferredHandler) throws -> Method {
+        try Method(name, inputs, outputs, .deferred(handler))
     }
 
     private init(_ name: String, _ inputs: [Argument], _ outputs: [Argument], _ handler: Handler) throws {

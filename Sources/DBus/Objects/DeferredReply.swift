@@ -1,0 +1,44 @@
+import Synchronization
+
+/// The reply to a method call that a handler answers later (a `Method` made with `deferred:`).
+///
+/// Answer it exactly once, from any thread: with `answer(_:)` or `fail(_:)`. Later answers
+/// are ignored. A reply dropped unanswered answers `Failed` by itself, so no caller waits
+/// for its timeout because a handler forgot it.
+public final class DeferredReply: Sendable {
+    private let call: Message
+    private let core: ConnectionCore
+    private let answered = Atomic<Bool>(false)
+
+    init(to call: Message, on core: ConnectionCore) {
+        self.call = call
+        self.core = core
+    }
+
+    deinit {
+        if !answered.load(ordering: .acquiring) {
+            core.replyError(call, BusError.failed("The call was dropped without an answer."))
+        }
+    }
+
+    /// Whether it has been answered.
+    public var isAnswered: Bool { answered.load(ordering: .acquiring) }
+
+    /// Sends the reply whose arguments `body` writes; an error thrown by `body` becomes an
+    /// error reply instead.
+    public func answer(_ body: (inout MessageWriter) throws -> Void) {
+        guard take() else { return }
+        core.reply(to: call, body)
+    }
+
+    /// Answers with an error: a `BusError` with its name, any other error as `Failed`.
+    public func fail(_ error: any Error) {
+        guard take() else { return }
+        core.replyError(call, error)
+    }
+
+    /// Claims the one answer; `false` when it was given already.
+    private func take() -> Bool {
+        !answered.exchange(true, ordering: .acquiringAndReleasing)
+    }
+}
