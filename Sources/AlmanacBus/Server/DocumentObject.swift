@@ -3,6 +3,10 @@ public import DBus
 import Locking
 import Synchronization
 
+/// The document's signals, named once (a generic class cannot hold static stored properties).
+private let changedSignal = try! MemberName("Changed")
+private let updatedSignal = try! MemberName("Updated")
+
 /// One document on the bus: `org.almanac.Document1` and the domain interface at the
 /// document's path, and an `org.almanac.View1` object for every view a client registers.
 ///
@@ -71,8 +75,11 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     private func broadcast(_ event: DocumentEvent<Adapter.State, Adapter.Change>) {
         guard case .changed(let revision, let change, _) = event else { return }
         do {
-            try connection.emit(path: path, interface: BusContract.documentInterface, signal: Self.changedSignal,
-                                arguments: revision, adapter.encode(change: change))
+            let changes = adapter.encode(change: change)
+            try connection.emit(path: path, interface: BusContract.documentInterface, signal: changedSignal) { writer in
+                try writer.write(revision)
+                try writer.write(changes)
+            }
             var properties: [(String, Value)] = [("Revision", .uint64(revision))]
             if let failure = adapter.failure(in: change) {
                 views.withLock { $0.lastError = failure }
@@ -87,17 +94,10 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         }
     }
 
+    /// Announces `properties` (distinct names) with one `PropertiesChanged`.
     private func emitProperties(_ properties: [(String, Value)], of interface: InterfaceName = BusContract.documentInterface) throws {
-        try connection.emit(path: path, interface: .properties, signal: Self.propertiesChangedSignal) { writer in
-            try writer.write(interface.rawValue)
-            try Dictionary(properties, uniquingKeysWith: { $1 }).encode(to: &writer)
-            try [String]().encode(to: &writer)
-        }
+        try connection.emitPropertiesChanged(path: path, interface: interface, values: properties)
     }
-
-    private static var changedSignal: MemberName { try! MemberName("Changed") }
-    private static var updatedSignal: MemberName { try! MemberName("Updated") }
-    private static var propertiesChangedSignal: MemberName { try! MemberName("PropertiesChanged") }
 
     // MARK: Views
 
@@ -187,11 +187,13 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     private func deliver(_ event: DocumentEvent<Adapter.State, Adapter.Change>, to path: ObjectPath) {
         guard case .changed(let revision, let change, _) = event,
               let view = views.withLock({ $0.byPath[path] }),
-              let data = adapter.slice(change, for: view.options, in: adapter.document.snapshot.state)
+              let data = adapter.slice(change, for: view.options, in: adapter.document.state)
         else { return }
         do {
-            try connection.emit(path: path, interface: BusContract.viewInterface, signal: Self.updatedSignal,
-                                destination: view.owner, arguments: revision, data)
+            try connection.emit(path: path, interface: BusContract.viewInterface, signal: updatedSignal, destination: view.owner) { writer in
+                try writer.write(revision)
+                try writer.write(data)
+            }
         } catch {
             log("could not update \(path): \(error)")
         }

@@ -45,6 +45,9 @@ public final class Document<State: Sendable, Change: Sendable>: Sendable {
         storage.withLock { ($0.revision, $0.state) }
     }
 
+    /// The current state.
+    public var state: State { storage.withLock { $0.state } }
+
     /// The current revision.
     public var revision: UInt64 { storage.withLock { $0.revision } }
 

@@ -18,7 +18,15 @@ extension Message {
 
     /// A new signal.
     static func signal(path: ObjectPath, interface: InterfaceName, member: MemberName) throws -> Message {
-        try make(dbus_message_new_signal(path.rawValue, interface.rawValue, member.rawValue))
+        // Explicit `withCString`: passing a short (small) String where C wants a `char *`
+        // copies it to the heap; `withCString` copies it to the stack.
+        try path.rawValue.withCString { path in
+            try interface.rawValue.withCString { interface in
+                try member.rawValue.withCString { member in
+                    try make(dbus_message_new_signal(path, interface, member))
+                }
+            }
+        }
     }
 
     /// A new, empty reply to this call.
@@ -36,7 +44,11 @@ extension Message {
 
     /// Sets the destination of a signal (making it unicast).
     func setDestination(_ destination: BusName?) throws {
-        guard dbus_message_set_destination(raw, destination?.rawValue) != 0 else { throw BusError.noMemory }
+        guard let destination else {
+            guard dbus_message_set_destination(raw, nil) != 0 else { throw BusError.noMemory }
+            return
+        }
+        guard destination.rawValue.withCString({ dbus_message_set_destination(raw, $0) }) != 0 else { throw BusError.noMemory }
     }
 
     /// Sets whether the sender wants no reply.

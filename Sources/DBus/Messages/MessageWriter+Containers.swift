@@ -45,11 +45,7 @@ extension MessageWriter {
         guard key.isBasic else {
             throw BusError.invalid("A dictionary key must be a basic type, not '\(key.signature)'.")
         }
-        var signature = "{"
-        key.appendSignature(to: &signature)
-        value.appendSignature(to: &signature)
-        signature += "}"
-        try openArray(elementSignature: signature, elementType: nil)
+        try openArray(elementSignature: ValueType.entrySignature(key: key, value: value), elementType: nil)
         try body(&self)
         try closeArray()
     }
@@ -86,17 +82,15 @@ extension MessageWriter {
     }
 
     private mutating func writeVariantUnchecked(of type: ValueType, _ body: (inout MessageWriter) throws -> Void) throws {
-        var signature = ""
-        type.appendSignature(to: &signature)
+        let signature = type.signature
         try expect(UInt8(ascii: "v"))
         if signature.utf8.count > 1 { _ = try Signature(signature) }
         try checkTotalDepth()
         let start = expected.count
         expected.append(contentsOf: signature.utf8)
         offset += 1 + signature.utf8.count + 1
-        let parent = current
-        let child = parent + 1
-        let ok = dbus_message_iter_open_container(parent, DBUS_TYPE_VARIANT, signature, child)
+        let child = makeChildIterator()
+        let ok = signature.withCString { dbus_message_iter_open_container(child - 1, DBUS_TYPE_VARIANT, $0, child) }
         try checkMemory(ok)
         levels.append(Level(kind: .variant, constrained: true, start: start, end: expected.count, position: start, arrayStart: 0))
         try body(&self)
@@ -136,7 +130,7 @@ extension MessageWriter {
             levels[top].position = typeEnd
             if parentLevel.kind == .array, typeEnd == parentLevel.end { levels[top].position = parentLevel.start }
         } else {
-            if elementSignature.utf8.count > 1 { _ = try Signature("a" + elementSignature) }
+            if elementSignature.utf8.count > 1, !ValueType.isCommonEntrySignature(elementSignature) { _ = try Signature("a" + elementSignature) }
             levels[top].count += 1
             freeSignatureLength += 1 + elementSignature.utf8.count
             guard freeSignatureLength <= SignatureParser.maximumLength else { throw Self.signatureTooLong }
@@ -154,8 +148,8 @@ extension MessageWriter {
         align(4)
         offset += 4
         align(Self.alignment(of: expected[start]))
-        let parent = current
-        let ok = dbus_message_iter_open_container(parent, DBUS_TYPE_ARRAY, elementSignature, parent + 1)
+        let child = makeChildIterator()
+        let ok = elementSignature.withCString { dbus_message_iter_open_container(child - 1, DBUS_TYPE_ARRAY, $0, child) }
         try checkMemory(ok)
         levels.append(Level(
             kind: .array, constrained: true, arrayDepth: arrayDepth, structDepth: parentLevel.structDepth,
@@ -204,8 +198,8 @@ extension MessageWriter {
             throw BusError.invalid("Structures are nested more than 32 deep, the D-Bus limit.")
         }
         align(8)
-        let parent = current
-        let ok = dbus_message_iter_open_container(parent, dbusType, nil, parent + 1)
+        let child = makeChildIterator()
+        let ok = dbus_message_iter_open_container(child - 1, dbusType, nil, child)
         try checkMemory(ok)
         levels.append(level)
     }
@@ -242,29 +236,33 @@ extension MessageWriter {
 
     /// The deepest nesting of arrays and of structures within a signature fragment.
     static func nestingDepths(_ signature: ArraySlice<UInt8>) -> (arrays: Int, structs: Int) {
-        var maxArrays = 0, maxStructs = 0, structs = 0, arrays = 0
-        var arrayStack: [Int] = []  // array depth at each open structure
-        for c in signature {
-            switch c {
-            case UInt8(ascii: "a"):
-                arrays += 1
-                maxArrays = max(maxArrays, arrays)
-                continue
-            case UInt8(ascii: "("), UInt8(ascii: "{"):
-                arrayStack.append(arrays)
-                structs += 1
-                maxStructs = max(maxStructs, structs)
-                continue
-            case UInt8(ascii: ")"), UInt8(ascii: "}"):
-                structs -= 1
-                arrays = arrayStack.popLast() ?? 0
-            default:
-                break
+        // The array depth at each open structure, on the stack (a signature is at most 255 bytes).
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: max(1, signature.count)) { arrayStack in
+            var maxArrays = 0, maxStructs = 0, structs = 0, arrays = 0
+            var open = 0
+            for c in signature {
+                switch c {
+                case UInt8(ascii: "a"):
+                    arrays += 1
+                    maxArrays = max(maxArrays, arrays)
+                    continue
+                case UInt8(ascii: "("), UInt8(ascii: "{"):
+                    arrayStack[open] = arrays
+                    open += 1
+                    structs += 1
+                    maxStructs = max(maxStructs, structs)
+                    continue
+                case UInt8(ascii: ")"), UInt8(ascii: "}"):
+                    structs -= 1
+                    if open > 0 { open -= 1 }
+                default:
+                    break
+                }
+                // A complete type ended: the arrays that prefixed it end with it, back to the
+                // depth of the enclosing structure.
+                arrays = open > 0 ? arrayStack[open - 1] : 0
             }
-            // A complete type ended: the arrays that prefixed it end with it, back to the
-            // depth of the enclosing structure.
-            arrays = arrayStack.last ?? 0
+            return (maxArrays, maxStructs)
         }
-        return (maxArrays, maxStructs)
     }
 }

@@ -45,6 +45,19 @@ extension MessageWriter {
         try writeVariant(of: value.type) { try $0.write(value) }
     }
 
+    /// Writes `a{sv}`, the shape of most D-Bus property and change maps. The same bytes as
+    /// `dictionary.encode(to:)`, without the generic path (a hot one: every change signal).
+    public mutating func write(_ dictionary: [String: Value]) throws {
+        try writeDictionary(key: .string, value: .variant) { writer in
+            for (key, value) in dictionary {
+                try writer.writeDictionaryEntry { writer in
+                    try writer.write(key)
+                    try writer.writeVariant(value)
+                }
+            }
+        }
+    }
+
     /// Writes each value in turn, as its own type.
     public mutating func write(_ values: [Value]) throws {
         for value in values { try write(value) }

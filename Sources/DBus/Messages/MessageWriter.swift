@@ -46,7 +46,11 @@ public struct MessageWriter: ~Copyable {
     static let signatureTooLong = BusError.invalid("The message's signature would be longer than 255 bytes, the D-Bus limit.")
 
     let message: OpaquePointer
-    let iterators: UnsafeMutablePointer<DBusMessageIter>
+    /// One libdbus iterator per open container, the body's first. Room for a few to start
+    /// with (a small allocation: most messages nest three deep at most), moved to a larger
+    /// block when a message nests deeper (libdbus's iterators hold no pointers to each other).
+    private(set) var iterators: UnsafeMutablePointer<DBusMessageIter>
+    private var iteratorCapacity = 4
     var levels: [Level]
     /// Signature bytes that constrain open containers; levels hold ranges into it.
     var expected: [UInt8] = []
@@ -62,9 +66,10 @@ public struct MessageWriter: ~Copyable {
 
     init(appendingTo message: OpaquePointer) {
         self.message = message
-        iterators = .allocate(capacity: Self.maximumDepth + 1)
+        iterators = .allocate(capacity: iteratorCapacity)
         levels = [Level(kind: .body, constrained: false, start: 0, end: 0, position: 0, arrayStart: 0)]
         levels.reserveCapacity(8)
+        expected.reserveCapacity(16)
         dbus_message_iter_init_append(message, iterators)
     }
 
@@ -80,6 +85,21 @@ public struct MessageWriter: ~Copyable {
     }
 
     var current: UnsafeMutablePointer<DBusMessageIter> { iterators + (levels.count - 1) }
+
+    /// The iterator for a container about to be opened in the current one (its parent is
+    /// the one just before it), making room for it first.
+    mutating func makeChildIterator() -> UnsafeMutablePointer<DBusMessageIter> {
+        let index = levels.count
+        if index >= iteratorCapacity {
+            let capacity = Self.maximumDepth + 1
+            let larger = UnsafeMutablePointer<DBusMessageIter>.allocate(capacity: capacity)
+            larger.initialize(from: iterators, count: index)
+            iterators.deallocate()
+            iterators = larger
+            iteratorCapacity = capacity
+        }
+        return iterators + index
+    }
 
     // MARK: Checking
 

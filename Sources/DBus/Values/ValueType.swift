@@ -13,9 +13,52 @@ public indirect enum ValueType: Hashable, Sendable, CustomStringConvertible {
 
     /// The signature of this type, such as `a{sv}`.
     public var signature: String {
+        if let single = singleCharacterSignature { return single }
         var out = ""
         appendSignature(to: &out)
         return out
+    }
+
+    /// The signature of a basic type or a variant, one character, as a literal (nothing is
+    /// built: signatures are written for every variant a message holds).
+    var singleCharacterSignature: String? {
+        switch self {
+        case .byte: "y"
+        case .boolean: "b"
+        case .int16: "n"
+        case .uint16: "q"
+        case .int32: "i"
+        case .uint32: "u"
+        case .int64: "x"
+        case .uint64: "t"
+        case .double: "d"
+        case .string: "s"
+        case .objectPath: "o"
+        case .signature: "g"
+        case .unixFD: "h"
+        case .variant: "v"
+        case .array, .dictionary, .structure: nil
+        }
+    }
+
+    /// Whether `signature` is one of the entry signatures `entrySignature` has as literals
+    /// (valid, so not parsed again for every dictionary written).
+    static func isCommonEntrySignature(_ signature: String) -> Bool {
+        signature == "{sv}" || signature == "{ss}"
+    }
+
+    /// The signature of a dictionary's entries, such as `{sv}`.
+    static func entrySignature(key: ValueType, value: ValueType) -> String {
+        switch (key, value) {
+        case (.string, .variant): return "{sv}"
+        case (.string, .string): return "{ss}"
+        default:
+            var signature = "{"
+            key.appendSignature(to: &signature)
+            value.appendSignature(to: &signature)
+            signature += "}"
+            return signature
+        }
     }
 
     public var description: String { signature }
@@ -35,7 +78,7 @@ public indirect enum ValueType: Hashable, Sendable, CustomStringConvertible {
             for field in fields { field.appendSignature(to: &out) }
             out += ")"
         default:
-            out.unicodeScalars.append(Unicode.Scalar(UInt8(typeCode)))
+            out += singleCharacterSignature ?? ""
         }
     }
 
