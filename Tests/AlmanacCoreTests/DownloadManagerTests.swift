@@ -174,8 +174,15 @@ final class MemoryDownloadArchive: DownloadArchive, Sendable {
 
     @Test func aFileBelongsToOneEpisode() throws {
         try podcasts.recordFile("/downloads/x.mp3", of: "e1")
+        let heard = Locked<[String]>([])
+        podcasts.document.addView(key: ViewKey("watcher")) { event in
+            if case .changed(_, .downloaded(let episodeID, _, let file), _) = event { heard.withLock { $0.append("\(episodeID) \(file ?? "none")") } }
+        }
         try podcasts.recordFile("/downloads/x.mp3", of: "e2")
         #expect(podcasts.episode("e1")?.file == nil && podcasts.episode("e2")?.file == "/downloads/x.mp3")
+        // The episode that lost the file hears so: views must not show it a file that is another's.
+        #expect(heard.withLock { $0 } == ["e2 /downloads/x.mp3", "e1 none"])
+        #expect(podcasts.document.snapshot.state.episodes["e1"]?.file == nil)
         #expect(podcasts.episode(playing: "file:///downloads/x.mp3")?.id == "e2")
     }
 

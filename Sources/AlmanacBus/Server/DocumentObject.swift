@@ -30,6 +30,8 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     let connection: Connection
     let path: ObjectPath
     private let views = Locked(Views())
+    /// The last slice made for a view, with the change and the options it was made for.
+    private let lastSlice = Locked<(revision: UInt64, options: [String: String], data: [String: Value]?)?>(nil)
     /// Each view's list, made on its first `LoadMore`/`RefreshList`.
     private let pages = Locked<[ObjectPath: ViewPages]>([:])
     /// Items per page of a view's list.
@@ -187,7 +189,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     private func deliver(_ event: DocumentEvent<Adapter.State, Adapter.Change>, to path: ObjectPath) {
         guard case .changed(let revision, let change, _) = event,
               let view = views.withLock({ $0.byPath[path] }),
-              let data = adapter.slice(change, for: view.options, in: adapter.document.state)
+              let data = slice(change, at: revision, for: view.options)
         else { return }
         do {
             try connection.emit(path: path, interface: BusContract.viewInterface, signal: updatedSignal, destination: view.owner) { writer in
@@ -197,6 +199,15 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         } catch {
             log("could not update \(path): \(error)")
         }
+    }
+
+    /// What a view with `options` is told of the change at `revision`. Views with the same
+    /// options (most have none, or one place) are told the same: it is made once per change.
+    private func slice(_ change: Adapter.Change, at revision: UInt64, for options: [String: String]) -> [String: Value]? {
+        if let last = lastSlice.withLock({ $0 }), last.revision == revision, last.options == options { return last.data }
+        let data = adapter.slice(change, for: options, in: adapter.document.state)
+        lastSlice.withLock { $0 = (revision, options, data) }
+        return data
     }
 
     // MARK: Lists

@@ -213,23 +213,32 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         return try document.update(apply) ?? document.revision
     }
 
-    /// Records that an episode's audio is now at `file` (`nil`: its file was deleted).
+    /// Records that an episode's audio is now at `file` (`nil`: its file was deleted). A file
+    /// belongs to one episode: any other that had it is told it has none now, as a change
+    /// of its own, so views showing it hear of it.
     @discardableResult
     public func recordFile(_ file: String?, of episodeID: String) throws -> UInt64? {
-        try document.update { state in
+        var others: [Episode] = []
+        let revision = try document.update { state in
             guard var episode = state.episodes[episodeID] ?? archive.episode(episodeID) else {
                 throw SubmissionError("There is no episode '\(episodeID.prefix(200))'.")
             }
             guard episode.file != file else { return nil }
+            // The archive forgets the file for the others too, in the same transaction.
             try archive.saveFile(file, of: episodeID)
             episode.file = file
             if state.episodes[episodeID] != nil { state.episodes[episodeID] = episode }
-            // A file belongs to one episode (the archive forgets it for the others too).
-            if let file {
-                for (id, other) in state.episodes where id != episodeID && other.file == file { state.episodes[id]?.file = nil }
-            }
+            if let file { others = state.episodes.values.filter { $0.id != episodeID && $0.file == file } }
             return .downloaded(episodeID: episodeID, podcastID: episode.podcastID, file: file)
         }
+        for other in others.sorted(by: { $0.id < $1.id }) {
+            document.update { state in
+                guard state.episodes[other.id]?.file == file else { return nil }
+                state.episodes[other.id]?.file = nil
+                return .downloaded(episodeID: other.id, podcastID: other.podcastID, file: nil)
+            }
+        }
+        return revision
     }
 
     /// One episode, in the window or anywhere in the library.
