@@ -161,6 +161,12 @@ final class ConnectionCore: @unchecked Sendable {
 
     /// Sends `message` without waiting for anything.
     func send(_ message: Message) {
+        // On the loop thread (handlers, the document's deliveries) it goes at once, without
+        // making a closure to hand over.
+        if loop.isCurrent {
+            if let connection = loop.connection { _ = dbus_connection_send(connection, message.raw, nil) }
+            return
+        }
         loop.execute { [loop] in
             guard let connection = loop.connection else { return }
             _ = dbus_connection_send(connection, message.raw, nil)
