@@ -66,6 +66,37 @@ struct GroupCommitTests {
         #expect(recorder.batches.withLock { $0.map(\.count) } == [GroupCommit<Int>.maximumBatch])
     }
 
+    @Test func aCommitAskedForFromInsideACommitIsTakenByIt() {
+        let recorder = Recorder()
+        let queue = GroupCommit<Int> { recorder.commit($0) }
+        let answered = Locked<[Int]>([])
+        queue.enqueue(1) { _ in
+            answered.withLock { $0.append(1) }
+            // An answer that submits again: committed by the commit under way, not a deadlock.
+            queue.enqueue(2) { _ in answered.withLock { $0.append(2) } }
+            queue.commit()
+        }
+        queue.commit()
+        #expect(answered.withLock { $0 } == [1, 2])
+        #expect(recorder.batches.withLock { $0 } == [[1], [2]])
+    }
+
+    @Test func changesQueuedFromManyThreadsAreCommittedInTheOrderEachQueuedThem() async {
+        let recorder = Recorder()
+        let queue = GroupCommit<Int> { recorder.commit($0) }
+        await withTaskGroup(of: Void.self) { group in
+            for thread in 0..<8 {
+                group.addTask { for n in 0..<50 { queue.enqueue(thread * 1000 + n) { _ in } } }
+            }
+        }
+        queue.commit()
+        let written = recorder.batches.withLock { $0.flatMap { $0 } }
+        #expect(written.count == 400)
+        for thread in 0..<8 {
+            #expect(written.filter { $0 / 1000 == thread } == (0..<50).map { thread * 1000 + $0 })
+        }
+    }
+
     @Test func commitsFromManyThreadsKeepEveryChangeOnceAndInOrderPerThread() async {
         let recorder = Recorder()
         let queue = GroupCommit<Int> { recorder.commit($0) }

@@ -1,4 +1,7 @@
 import DBus
+#if canImport(Glibc)
+import Glibc
+#endif
 import DBusTestSupport
 import Locking
 import Synchronization
@@ -10,20 +13,33 @@ import Testing
     static let path = try! ObjectPath("/org/almanac/Deferred")
     static let interfaceName = try! InterfaceName("org.almanac.Deferred1")
 
-    /// Exports `org.almanac.Deferred1`: `Hold` is answered by the next burst's end with the
-    /// number of calls that burst answered; `Drop` forgets its reply; `Twice` answers twice;
-    /// `Refuse` throws; `Later` is answered from another thread.
-    static func export(on server: Connection) throws {
+    /// What the exported object saw, for the tests to check.
+    final class Record: Sendable {
         let held = Locked<[DeferredReply]>([])
+        /// Whether each of `Twice`'s three answers was the one sent.
+        let twice = Locked<[Bool]>([])
+    }
+
+    /// Exports `org.almanac.Deferred1`: `Hold` is answered by the next burst's end with the
+    /// number of calls that burst answered; `Held` (not deferred) says how many wait now;
+    /// `Block` holds the connection's thread a while, so that what comes meanwhile is read
+    /// in one burst; `Drop` forgets its reply; `Twice` answers three times; `Refuse` throws;
+    /// `Later` is answered from another thread.
+    @discardableResult
+    static func export(on server: Connection) throws -> Record {
+        let record = Record()
         try server.export([Interface("org.almanac.Deferred1", methods: [
             Method.deferred("Hold", outputs: [Argument("batch", .uint32)]) { _, reply in
-                held.withLock { $0.append(reply) }
+                record.held.withLock { $0.append(reply) }
             },
+            Method("Held", outputs: [Argument("count", .uint32)]) { _, reply in
+                try reply.write(UInt32(record.held.withLock { $0.count }))
+            },
+            Method("Block") { _, _ in usleep(300_000) },
             Method.deferred("Drop") { _, _ in },
             Method.deferred("Twice", outputs: [Argument("which", .string)]) { _, reply in
-                reply.answer { try $0.write("first") }
-                reply.answer { try $0.write("second") }
-                reply.fail(BusError.failed("third"))
+                let results = [reply.answer { try $0.write("first") }, reply.answer { try $0.write("second") }, reply.fail(BusError.failed("third"))]
+                record.twice.withLock { $0 = results }
             },
             Method.deferred("Refuse") { _, _ in throw BusError.invalidArgs("not that") },
             Method.deferred("Later", outputs: [Argument("text", .string)]) { _, reply in
@@ -34,12 +50,21 @@ import Testing
             },
         ])], at: path)
         server.afterDispatching {
-            let batch = held.withLock { held in
+            let batch = record.held.withLock { held in
                 defer { held.removeAll() }
                 return held
             }
             for reply in batch { reply.answer { try $0.write(UInt32(batch.count)) } }
         }
+        return record
+    }
+
+    /// Holds the server's thread for 300 ms (in a task of its own), so the calls sent next
+    /// arrive together.
+    func blockServer(_ pair: BusPair) async throws -> Task<Message, any Error> {
+        let blocking = Task { try await call(pair, "Block") }
+        try await Task.sleep(for: .milliseconds(50))
+        return blocking
     }
 
     func call(_ pair: BusPair, _ method: String) async throws -> Message {
@@ -49,6 +74,7 @@ import Testing
     @Test func heldRepliesAreAnsweredWhenTheBurstEnds() async throws {
         let pair = try await BusPair.start()
         try Self.export(on: pair.server)
+        let blocking = try await blockServer(pair)
         let batches = try await withThrowingTaskGroup(of: UInt32.self) { group in
             for _ in 0..<32 { group.addTask { try await call(pair, "Hold").arguments(UInt32.self) } }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -58,6 +84,23 @@ import Testing
         #expect(batches.count == 32)
         let sizes = Dictionary(grouping: batches, by: { $0 })
         #expect(sizes.allSatisfy { size, members in size > 0 && members.count % Int(size) == 0 })
+        // Sent while the server was busy, they were read together: some answered as a batch.
+        #expect((batches.max() ?? 0) > 1, "\(batches)")
+        _ = try await blocking.value
+        await pair.close()
+    }
+
+    @Test func aCallAfterDeferredOnesFindsThemFinished() async throws {
+        let pair = try await BusPair.start()
+        try Self.export(on: pair.server)
+        let blocking = try await blockServer(pair)
+        // In order on one connection, read in one burst: three deferred calls, then one that is not.
+        for _ in 0..<3 {
+            try pair.client.callWithoutReply(pair.serverName, path: Self.path, interface: Self.interfaceName, method: MemberName("Hold")) { _ in }
+        }
+        let held = try await call(pair, "Held").arguments(UInt32.self)
+        #expect(held == 0, "the burst-end work runs before a call that follows deferred ones")
+        _ = try await blocking.value
         await pair.close()
     }
 
@@ -76,8 +119,9 @@ import Testing
 
     @Test func onlyTheFirstAnswerIsSent() async throws {
         let pair = try await BusPair.start()
-        try Self.export(on: pair.server)
+        let record = try Self.export(on: pair.server)
         #expect(try await call(pair, "Twice").arguments(String.self) == "first")
+        #expect(record.twice.withLock { $0 } == [true, false, false])
         // The connection still answers in order afterwards: no stray reply was left queued.
         #expect(try await call(pair, "Later").arguments(String.self) == "later")
         await pair.close()

@@ -182,10 +182,18 @@ import Testing
         daemon.process.send(SIGSTOP)
         try submit(["locations": .array(.string, [.string("Lima")])])
         for units in ["imperial", "metric", "imperial"] { try submit(["units": .string(units)]) }
-        // AddLocation reads the saved places: the Submits queued before it must count.
+        // GetState and AddLocation read the state: the Submits queued before them must count.
+        let read = Task {
+            try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("GetState"))
+                .arguments(UInt64.self, [String: Value].self)
+        }
+        try await Task.sleep(for: .milliseconds(100))
         let added = Task { try await call(client, "AddLocation", "Oslo") }
         try await Task.sleep(for: .milliseconds(300))
         daemon.process.send(SIGCONT)
+        let (seenRevision, seen) = try await read.value
+        #expect(seenRevision >= 4 && seen["units"]?.stringValue == "imperial" && seen["savedLocations"] == .array(.string, [.string("Lima")]),
+                "\(seenRevision) \(seen["units"] ?? .string("?")) \(seen["savedLocations"] ?? .string("?"))")
         _ = try await added.value
         var heard: [String] = []
         for try await signal in changes {
@@ -208,9 +216,10 @@ import Testing
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
-        #expect(revisions.count == 16 && revisions.allSatisfy { $0 >= 5 })
-        let (_, before) = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("GetState"))
+        let (finalRevision, before) = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("GetState"))
             .arguments(UInt64.self, [String: Value].self)
+        // Each answered with the revision after its own change (or the current one, when it changed nothing).
+        #expect(revisions.count == 16 && revisions.allSatisfy { $0 >= 5 && $0 <= finalRevision }, "\(revisions) \(finalRevision)")
         #expect(before["savedLocations"] == .array(.string, [.string("Lima"), .string("Oslo")]))
         await client.close()
 

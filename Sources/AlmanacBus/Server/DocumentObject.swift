@@ -55,6 +55,8 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
 
     /// Stops broadcasting and removes the document and its views from the bus.
     public func unexport() {
+        // Submits still queued are saved and answered, not left waiting for a burst's end.
+        adapter.commitSubmissions()
         adapter.document.removeView(key: Self.broadcaster)
         let paths = views.withLock { views in
             defer { views.byPath.removeAll() }

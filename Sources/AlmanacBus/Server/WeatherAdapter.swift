@@ -116,15 +116,12 @@ public struct WeatherAdapter: DocumentAdapter {
             },
             Method("AddLocation", inputs: [location]) { [self] call, _ in
                 let (location) = try call.arguments(String.self)
-                // What was submitted before this call counts: it is saved and applied first.
-                weather.commitSubmissions()
                 let saved = weather.document.snapshot.state.savedLocations
                 // Fetched on the next polling tick: a place never fetched is due at once.
                 try apply(.savedLocations(saved + [location]), from: nil)
             },
             Method("RemoveLocation", inputs: [location]) { [self] call, _ in
                 let (location) = try call.arguments(String.self)
-                weather.commitSubmissions()
                 let saved = weather.document.snapshot.state.savedLocations
                 guard saved.contains(location.trimmed) else {
                     throw BusError(BusContract.unknownLocation, "'\(location.prefix(80))' is not a saved location. Saved: \(saved.isEmpty ? "none" : saved.joined(separator: ", ")).")

@@ -1,5 +1,10 @@
 import Locking
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Changes written to disk together, then applied in the order they came (group commit):
 /// each caller is answered after the one write that holds its change.
@@ -10,7 +15,9 @@ import Synchronization
 /// cost one transaction, yet none is answered before its change is on disk. `commitNow` is
 /// both at once, for callers that wait.
 ///
-/// Commits run one at a time, answers inside them: an answer must not commit this queue again.
+/// Commits run one at a time, answers inside them. A commit asked for from inside one (an
+/// answer or a document handler that submits again) does not wait for itself: what it queued
+/// is committed by the commit under way, before that returns.
 public final class GroupCommit<Item: Sendable>: Sendable {
     /// Receives a change's new revision, or why it was refused (then it changed nothing).
     public typealias Answer = @Sendable (Result<UInt64, any Error>) -> Void
@@ -22,6 +29,8 @@ public final class GroupCommit<Item: Sendable>: Sendable {
 
     private let queue = Locked<[(item: Item, answer: Answer)]>([])
     private let committing = Locked<Void>(())
+    /// The thread committing now (`pthread_self`), 0 when none.
+    private let committer = Atomic<UInt>(0)
     private let body: Body
 
     public init(_ body: @escaping Body) {
@@ -39,21 +48,30 @@ public final class GroupCommit<Item: Sendable>: Sendable {
 
     /// Writes, applies and answers everything queued (nothing when the queue is empty).
     public func commit() {
+        let thread = UInt(pthread_self())
+        // Asked from inside the commit under way: it takes what was queued before it ends.
+        guard committer.load(ordering: .relaxed) != thread else { return }
         committing.withLock { _ in
-            let batch = queue.withLock { queue in
-                defer { queue.removeAll(keepingCapacity: true) }
-                return queue
+            committer.store(thread, ordering: .relaxed)
+            defer { committer.store(0, ordering: .relaxed) }
+            while true {
+                let batch = queue.withLock { queue in
+                    defer { queue.removeAll(keepingCapacity: true) }
+                    return queue
+                }
+                guard !batch.isEmpty else { return }
+                let results = body(batch.map(\.item))
+                precondition(results.count == batch.count, "a group commit must answer every change")
+                for (entry, result) in zip(batch, results) { entry.answer(result) }
             }
-            guard !batch.isEmpty else { return }
-            let results = body(batch.map(\.item))
-            precondition(results.count == batch.count, "a group commit must answer every change")
-            for (entry, result) in zip(batch, results) { entry.answer(result) }
         }
     }
 
     /// Queues `item` and commits at once (with whatever was queued before it); returns its
     /// new revision or throws why it was refused.
     public func commitNow(_ item: Item) throws -> UInt64 {
+        precondition(committer.load(ordering: .relaxed) != UInt(pthread_self()),
+                     "commitNow from inside a commit of the same queue would wait for itself; use enqueue")
         let outcome = Locked<Result<UInt64, any Error>?>(nil)
         enqueue(item) { result in outcome.withLock { $0 = result } }
         commit()

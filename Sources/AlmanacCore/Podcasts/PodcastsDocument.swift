@@ -214,8 +214,8 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     }
 
     /// Records that an episode's audio is now at `file` (`nil`: its file was deleted). A file
-    /// belongs to one episode: any other that had it is told it has none now, as a change
-    /// of its own, so views showing it hear of it.
+    /// belongs to one episode: any other that had it loses it in the same change, and is then
+    /// told so with a change of its own, so views showing it hear of it.
     @discardableResult
     public func recordFile(_ file: String?, of episodeID: String) throws -> UInt64? {
         var others: [Episode] = []
@@ -228,13 +228,16 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             try archive.saveFile(file, of: episodeID)
             episode.file = file
             if state.episodes[episodeID] != nil { state.episodes[episodeID] = episode }
-            if let file { others = state.episodes.values.filter { $0.id != episodeID && $0.file == file } }
+            if let file {
+                others = state.episodes.values.filter { $0.id != episodeID && $0.file == file }
+                for other in others { state.episodes[other.id]?.file = nil }
+            }
             return .downloaded(episodeID: episodeID, podcastID: episode.podcastID, file: file)
         }
+        // Each told only while it still has no file (another recordFile may have given it one).
         for other in others.sorted(by: { $0.id < $1.id }) {
             document.update { state in
-                guard state.episodes[other.id]?.file == file else { return nil }
-                state.episodes[other.id]?.file = nil
+                guard let current = state.episodes[other.id], current.file == nil else { return nil }
                 return .downloaded(episodeID: other.id, podcastID: other.podcastID, file: nil)
             }
         }

@@ -17,7 +17,9 @@ extension Connection {
 
     /// Runs `work` on the connection's thread each time it has handled every message received
     /// so far, before it waits for more: the place to finish what a burst of calls started
-    /// (one disk write for all of them, then their `DeferredReply`s). It must not block.
+    /// (one disk write for all of them, then their `DeferredReply`s). It also runs before any
+    /// call other than a deferred one that follows a deferred one, so that call finds the
+    /// others finished. It must not block.
     public func afterDispatching(_ work: @escaping @Sendable () -> Void) {
         core.loop.afterDispatching(work)
     }

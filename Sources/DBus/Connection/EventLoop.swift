@@ -64,6 +64,8 @@ final class EventLoop: @unchecked Sendable {
     var onFinish: (@Sendable () -> Void)?
     /// Run on the loop thread after each burst of dispatched messages (see `afterDispatching`).
     private let burstEnds = Locked<[@Sendable () -> Void]>([])
+    /// A deferred call was dispatched since the burst-end work last ran (loop thread only).
+    private var deferredSinceBurstEnd = false
 
     init() {
         wakeFD = cdbus_make_wakeup_fd()
@@ -130,9 +132,25 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Runs `work` on the loop thread each time it has dispatched every message received so
-    /// far, before it waits for more.
+    /// far, before it waits for more, and before any other call that follows a deferred one.
     func afterDispatching(_ work: @escaping @Sendable () -> Void) {
         burstEnds.withLock { $0.append(work) }
+    }
+
+    /// Loop thread: a deferred call was dispatched; the burst-end work is owed.
+    func noteDeferredCall() {
+        deferredSinceBurstEnd = true
+    }
+
+    /// Loop thread: runs the burst-end work now if a deferred call is waiting for it, so a
+    /// call that comes after it (and may read what it changes) finds it done.
+    func finishBurstIfDeferred() {
+        if deferredSinceBurstEnd { runBurstEnds() }
+    }
+
+    private func runBurstEnds() {
+        deferredSinceBurstEnd = false
+        for work in burstEnds.withLock({ $0 }) { work() }
     }
 
     private func signalWake() {
@@ -157,14 +175,14 @@ final class EventLoop: @unchecked Sendable {
                 dbus_connection_close(connection)
             }
             dispatchAll(connection)
-            for work in burstEnds.withLock({ $0 }) { work() }
+            runBurstEnds()
             if dbus_connection_get_is_connected(connection) == 0 { break }
             waitAndHandle()
         }
 
         // Deliver what is left (the Disconnected signal among it) and finish what it started, then let go.
         dispatchAll(connection)
-        for work in burstEnds.withLock({ $0 }) { work() }
+        runBurstEnds()
         burstEnds.withLock { $0.removeAll() }
         dbus_connection_set_watch_functions(connection, nil, nil, nil, nil, nil)
         dbus_connection_set_timeout_functions(connection, nil, nil, nil, nil, nil)

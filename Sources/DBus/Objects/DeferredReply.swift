@@ -25,16 +25,21 @@ public final class DeferredReply: Sendable {
     public var isAnswered: Bool { answered.load(ordering: .acquiring) }
 
     /// Sends the reply whose arguments `body` writes; an error thrown by `body` becomes an
-    /// error reply instead.
-    public func answer(_ body: (inout MessageWriter) throws -> Void) {
-        guard take() else { return }
+    /// error reply instead. Returns `false` (and sends nothing) when it was answered already.
+    @discardableResult
+    public func answer(_ body: (inout MessageWriter) throws -> Void) -> Bool {
+        guard take() else { return false }
         core.reply(to: call, body)
+        return true
     }
 
     /// Answers with an error: a `BusError` with its name, any other error as `Failed`.
-    public func fail(_ error: any Error) {
-        guard take() else { return }
+    /// Returns `false` (and sends nothing) when it was answered already.
+    @discardableResult
+    public func fail(_ error: any Error) -> Bool {
+        guard take() else { return false }
         core.replyError(call, error)
+        return true
     }
 
     /// Claims the one answer; `false` when it was given already.
