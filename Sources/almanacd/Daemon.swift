@@ -68,6 +68,11 @@ struct Daemon {
             limits: DownloadLimits(concurrent: options.downloadsAtOnce, linger: options.downloadLinger),
             log: { log.error("\($0)") }
         )
+        // Partial downloads no kept job will resume would otherwise stay on disk unseen.
+        let resumable = Set(downloads.document.snapshot.state.values.map { $0.folder + "/" + $0.temporaryName })
+        for file in LeftoverDownloads.remove(under: dataFolder().path, keeping: resumable) {
+            log.notice("removed the partial download \(file), which no job resumes")
+        }
 
         let server = AlmanacServer(
             connection: connection,

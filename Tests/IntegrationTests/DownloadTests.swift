@@ -131,8 +131,14 @@ import Testing
         let id = try #require(episodes["Long"])
         #expect(try await almanac(["episode", "download", id, "--no-wait"], bus: bus).status == 0)
         _ = try await waitForJob("half way") { $0["state"] == "downloading" && (Double($0["fraction"] ?? "0") ?? 0) > 0.2 }
+        // A partial download no job resumes (a job long gone) is removed at the next start;
+        // the one being downloaded is resumed, not removed.
+        let leftover = data.appendingPathComponent("The Download Show/.gone.99.part")
+        FileManager.default.createFile(atPath: leftover.path, contents: Data(count: 1000))
         try await daemon.restart()
         let done = try await waitForJob("completed") { $0["state"] == "completed" }
+        #expect(!FileManager.default.fileExists(atPath: leftover.path))
+        #expect(daemon.log.contains("removed the partial download \(leftover.path)"), "\(daemon.log.suffix(600))")
         #expect(done["episode"] == id)
         #expect(try Data(contentsOf: data.appendingPathComponent("The Download Show/Long.mp3")) == Self.audio(1_500_000))
         let seen = try requests()
