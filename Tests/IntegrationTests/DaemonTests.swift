@@ -13,6 +13,28 @@ import Testing
                                   arguments: "org.almanac.Document1", name).arguments(Value.self)
     }
 
+    /// `Submit` is answered once its change is on disk (a deferred reply): clients nobody here
+    /// wrote get the revision or a clear error, and see the change after the answer.
+    @Test func otherClientsSubmitAndAreAnswered() async throws {
+        let bus = try PrivateBus()
+        let daemon = try await RunningDaemon(bus: bus)
+        let submitted = try await Tool.runDetached("gdbus", ["call", "--address", bus.address, "--dest", "org.almanac.Almanac1",
+            "--object-path", "/org/almanac/Almanac1/weather", "--method", "org.almanac.Document1.Submit", "{'units': <'imperial'>}"])
+        #expect(submitted.status == 0, "\(submitted.errorOutput)")
+        #expect(submitted.output == "(uint64 1,)\n", "\(submitted.output)")
+        let refused = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "call", "org.almanac.Almanac1", "/org/almanac/Almanac1/weather",
+                                                             "org.almanac.Document1", "Submit", "a{sv}", "1", "units", "s", "kelvin"])
+        #expect(refused.status != 0)
+        #expect(refused.errorOutput.contains("'units' must be \"metric\" or \"imperial\", not \"kelvin\""), "\(refused.errorOutput)")
+        let again = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "call", "org.almanac.Almanac1", "/org/almanac/Almanac1/weather",
+                                                           "org.almanac.Document1", "Submit", "a{sv}", "1", "units", "s", "metric"])
+        #expect(again.output == "t 2\n", "\(again.output) \(again.errorOutput)")
+        let revision = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "get-property", "org.almanac.Almanac1", "/org/almanac/Almanac1/weather",
+                                                           "org.almanac.Document1", "Revision"])
+        #expect(revision.output == "t 2\n", "\(revision.output) \(revision.errorOutput)")
+        _ = daemon.stop()
+    }
+
     @Test func exportsTheContractAndEveryObjectIntrospects() async throws {
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)
