@@ -105,4 +105,19 @@ extension PodcastsDocumentTests {
         #expect(podcasts.reads(of: "a").count == 3 && podcasts.reads(of: "a").failure == nil)
         #expect(podcasts.reads(of: "b").count == 0)
     }
+
+    @Test(.timeLimit(.minutes(1))) func aWaiterHearsTheReadUnderWayEndOrItsTimeRunOut() async throws {
+        let podcasts = PodcastsDocument()
+        let service = DemoPodcastService()
+        try podcasts.subscribe(Podcast(id: "a", title: "A", author: "", feedURL: "https://a"))
+        // Told as the read ends, with its outcome: its own time (an hour) would fail the test's limit.
+        async let told = podcasts.reads(of: "a", after: 0, within: .seconds(3600))
+        try await Task.sleep(for: .milliseconds(100))
+        podcasts.podcastService(service, didFailToFetch: "a", error: DemoError("HTTP 503"))
+        let outcome = await told
+        #expect(outcome.count == 1 && outcome.failure == "HTTP 503")
+        // A read that ended already answers at once; none ending lets the time run out.
+        #expect(await podcasts.reads(of: "a", after: 0, within: .seconds(3600)).count == 1)
+        #expect(await podcasts.reads(of: "a", after: 1, within: .milliseconds(50)).count == 1)
+    }
 }

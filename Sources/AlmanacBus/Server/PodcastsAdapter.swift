@@ -218,14 +218,14 @@ public struct PodcastsAdapter: DocumentAdapter {
                 }
                 // The count of ended reads tells which outcome is this call's (no view, so no race with delivery).
                 let before = podcasts.reads(of: podcast.id).count
+                let outcome: (count: UInt64, failure: String?)
                 if !podcasts.take([podcast.id], force: true).isEmpty {
                     await service.refresh([podcast])
+                    outcome = podcasts.reads(of: podcast.id)
                 } else {
                     // Already being read: that read's outcome is the answer.
-                    let deadline = ContinuousClock.now + .seconds(60)
-                    while podcasts.reads(of: podcast.id).count == before, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+                    outcome = await podcasts.reads(of: podcast.id, after: before, within: .seconds(60))
                 }
-                let outcome = podcasts.reads(of: podcast.id)
                 guard outcome.count > before else {
                     throw BusError(BusContract.fetchFailed, "\(podcast.feedURL) is still being read after a minute; try again later.")
                 }

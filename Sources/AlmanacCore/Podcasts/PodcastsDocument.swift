@@ -21,8 +21,15 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     private let schedule: Locked<RefreshSchedule>
     /// Server-given freshness per podcast: not asked again before this.
     private let freshUntil = Locked<[String: Date]>([:])
-    /// Per podcast: how many reads of its feed have ended, and why the last failed (`nil`: it did not).
-    private let readsEnded = Locked<[String: (count: UInt64, failure: String?)]>([:])
+    /// Per podcast: how many reads of its feed have ended and why the last failed (`nil`: it
+    /// did not), and who waits for the next to end. One lock for both, so no end is missed.
+    private let reads = Locked(ReadCounts())
+
+    private struct ReadCounts {
+        var ended: [String: (count: UInt64, failure: String?)] = [:]
+        var waiting: [String: [UInt64: CheckedContinuation<Void, Never>]] = [:]
+        var nextWaiter: UInt64 = 0
+    }
     private let clock: @Sendable () -> Date
     private let jitter: @Sendable () -> Double
     /// Told when the archive refused to keep what a feed said (the daemon logs it).
@@ -75,11 +82,38 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     /// did not). Told before the service's `refresh` returns, so a caller that read the count
     /// before knows exactly how its own read went.
     public func reads(of podcastID: String) -> (count: UInt64, failure: String?) {
-        readsEnded.withLock { $0[podcastID] ?? (0, nil) }
+        reads.withLock { $0.ended[podcastID] ?? (0, nil) }
+    }
+
+    /// Waits until more than `count` reads of a podcast's feed have ended, or `timeout` has
+    /// passed, and returns `reads(of:)` then. For a caller whose read another one is already
+    /// doing: it is told as that read ends, without polling.
+    public func reads(of podcastID: String, after count: UInt64, within timeout: Duration) async -> (count: UInt64, failure: String?) {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let waiter = reads.withLock { reads -> UInt64? in
+                guard (reads.ended[podcastID]?.count ?? 0) <= count else { return nil }
+                let id = reads.nextWaiter
+                reads.nextWaiter += 1
+                reads.waiting[podcastID, default: [:]][id] = continuation
+                return id
+            }
+            guard let waiter else { return continuation.resume() }
+            Task { [weak self] in
+                try? await Task.sleep(for: timeout)
+                // Still waiting: the time is up (a read that ended first resumed it already).
+                let expired = self?.reads.withLock { $0.waiting[podcastID]?.removeValue(forKey: waiter) }
+                expired?.resume()
+            }
+        }
+        return reads(of: podcastID)
     }
 
     private func readEnded(_ podcastID: String, failure: String?) {
-        readsEnded.withLock { $0[podcastID] = (($0[podcastID]?.count ?? 0) + 1, failure) }
+        let waiting = reads.withLock { reads in
+            reads.ended[podcastID] = ((reads.ended[podcastID]?.count ?? 0) + 1, failure)
+            return reads.waiting.removeValue(forKey: podcastID) ?? [:]
+        }
+        for continuation in waiting.values { continuation.resume() }
     }
 
     public func podcastService(_ service: any PodcastService, podcast podcastID: String, isFreshUntil date: Date) {
