@@ -104,8 +104,9 @@ extension ConnectionCore {
     /// becomes an error reply instead.
     func reply(to message: Message, _ body: (inout MessageWriter) throws -> Void) {
         do {
-            let reply = try message.makeReply()
+            let reply = try Message.headerless(DBUS_MESSAGE_TYPE_METHOD_RETURN)
             try reply.write(body)
+            try reply.addressReply(to: message)
             if message.expectsReply { send(reply) }
         } catch {
             replyError(message, error)
@@ -207,9 +208,10 @@ extension ConnectionCore {
 
     func emit(path: ObjectPath, interface: InterfaceName, member: MemberName, destination: BusName?,
               _ body: (inout MessageWriter) throws -> Void) throws {
-        let message = try Message.signal(path: path, interface: interface, member: member)
-        if let destination { try message.setDestination(destination) }
+        // Body first, header last: see `Message.headerless`.
+        let message = try Message.headerless(DBUS_MESSAGE_TYPE_SIGNAL)
         try message.write(body)
+        try message.addressSignal(path: path, interface: interface, member: member, destination: destination)
         send(message)
     }
 
