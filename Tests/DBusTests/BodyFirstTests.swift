@@ -2,7 +2,7 @@
 internal import CDBus
 import Testing
 
-/// Signals and replies are built body first and addressed last (`Message.headerless`): the
+/// Signals and replies are built body first and addressed last (`Message.signal`, `reply`): the
 /// message must be the one `dbus_message_new_signal` / `new_method_return` would have made.
 struct BodyFirstTests {
     static let values: [Value] = [.uint64(42), .stringVariantDictionary(["kind": .string("units"), "units": .string("imperial")])]
@@ -12,12 +12,11 @@ struct BodyFirstTests {
         let interface = try InterfaceName("org.almanac.View1")
         let member = try MemberName("Updated")
         let destination = try BusName(":1.234")
-        let usual = try Message.signal(path: path, interface: interface, member: member)
+        // As libdbus makes it: header first.
+        let usual = Message(taking: try #require(dbus_message_new_signal(path.rawValue, interface.rawValue, member.rawValue)))
         try usual.setDestination(destination)
         try usual.write { try $0.write(Self.values) }
-        let bodyFirst = try Message.headerless(DBUS_MESSAGE_TYPE_SIGNAL)
-        try bodyFirst.write { try $0.write(Self.values) }
-        try bodyFirst.addressSignal(path: path, interface: interface, member: member, destination: destination)
+        let bodyFirst = try Message.signal(path: path, interface: interface, member: member, destination: destination) { try $0.write(Self.values) }
 
         for message in [usual, bodyFirst] {
             #expect(message.type == .signal)
@@ -32,8 +31,7 @@ struct BodyFirstTests {
         #expect(again.path == path && again.member == member && again.destination == destination)
         #expect(try again.values() == Self.values)
         // A broadcast has no destination.
-        let broadcast = try Message.headerless(DBUS_MESSAGE_TYPE_SIGNAL)
-        try broadcast.addressSignal(path: path, interface: interface, member: member, destination: nil)
+        let broadcast = try Message.signal(path: path, interface: interface, member: member) { _ in }
         #expect(broadcast.destination == nil)
     }
 
@@ -42,11 +40,9 @@ struct BodyFirstTests {
                                           interface: InterfaceName("org.almanac.Document1"), member: MemberName("Submit"))
         dbus_message_set_serial(call.raw, 77)
         _ = dbus_message_set_sender(call.raw, ":1.9")
-        let usual = try call.makeReply()
+        let usual = Message(taking: try #require(dbus_message_new_method_return(call.raw)))
         try usual.write { try $0.write(UInt64(5)) }
-        let bodyFirst = try Message.headerless(DBUS_MESSAGE_TYPE_METHOD_RETURN)
-        try bodyFirst.write { try $0.write(UInt64(5)) }
-        try bodyFirst.addressReply(to: call)
+        let bodyFirst = try call.reply { try $0.write(UInt64(5)) }
         for message in [usual, bodyFirst] {
             #expect(message.type == .methodReturn)
             #expect(message.replySerial == 77)

@@ -54,9 +54,9 @@ import Testing
 
     @Test func brokenWireFormsAreRefused() throws {
         let good = try {
-            let message = try Message.signal(path: ObjectPath("/a"), interface: InterfaceName("org.almanac.Test1"), member: MemberName("T"))
-            try message.write { try $0.write(arguments: "payload") }
-            return try message.marshalled()
+            try Message.signal(path: ObjectPath("/a"), interface: InterfaceName("org.almanac.Test1"), member: MemberName("T")) {
+                try $0.write(arguments: "payload")
+            }.marshalled()
         }()
         var wrongEndian = good
         wrongEndian[0] = UInt8(ascii: "X")

@@ -5,8 +5,7 @@ import Testing
 /// Writes a message, marshals it to bytes and has libdbus parse (and so validate) those bytes
 /// again, as a peer would receive them.
 func roundTrip(_ body: (inout MessageWriter) throws -> Void) throws -> Message {
-    let message = try Message.signal(path: ObjectPath("/test"), interface: InterfaceName("org.almanac.Test1"), member: MemberName("T"))
-    try message.write(body)
+    let message = try Message.signal(path: ObjectPath("/test"), interface: InterfaceName("org.almanac.Test1"), member: MemberName("T"), body)
     dbus_message_set_serial(message.raw, 1)
     var bytes: UnsafeMutablePointer<CChar>?
     var length: Int32 = 0

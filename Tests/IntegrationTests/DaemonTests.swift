@@ -13,13 +13,18 @@ import Testing
                                   arguments: "org.almanac.Document1", name).arguments(Value.self)
     }
 
+    /// `gdbus call` of a weather document method with one argument in GVariant text.
+    func gdbusCall(_ bus: PrivateBus, _ method: String, _ argument: String) async throws -> Tool.Result {
+        try await Tool.runDetached("gdbus", ["call", "--address", bus.address, "--dest", "org.almanac.Almanac1",
+                                             "--object-path", "/org/almanac/Almanac1/weather", "--method", "org.almanac.Document1.\(method)", argument])
+    }
+
     /// `Submit` is answered once its change is on disk (a deferred reply): clients nobody here
     /// wrote get the revision or a clear error, and see the change after the answer.
     @Test func otherClientsSubmitAndAreAnswered() async throws {
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)
-        let submitted = try await Tool.runDetached("gdbus", ["call", "--address", bus.address, "--dest", "org.almanac.Almanac1",
-            "--object-path", "/org/almanac/Almanac1/weather", "--method", "org.almanac.Document1.Submit", "{'units': <'imperial'>}"])
+        let submitted = try await gdbusCall(bus, "Submit", "{'units': <'imperial'>}")
         #expect(submitted.status == 0, "\(submitted.errorOutput)")
         #expect(submitted.output == "(uint64 1,)\n", "\(submitted.output)")
         let refused = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "call", "org.almanac.Almanac1", "/org/almanac/Almanac1/weather",
@@ -38,8 +43,7 @@ import Testing
     @Test func exportsTheContractAndEveryObjectIntrospects() async throws {
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)
-        let view = try await Tool.runDetached("gdbus", ["call", "--address", bus.address, "--dest", "org.almanac.Almanac1",
-            "--object-path", "/org/almanac/Almanac1/weather", "--method", "org.almanac.Document1.AddView", "{'location': <'Berlin'>}"])
+        let view = try await gdbusCall(bus, "AddView", "{'location': <'Berlin'>}")
         #expect(view.status == 0, "\(view.errorOutput)")
         #expect(view.output == "(objectpath '/org/almanac/Almanac1/weather/views/1',)\n")
         let tree = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "tree", "org.almanac.Almanac1"])

@@ -79,7 +79,7 @@ extension ConnectionCore {
         case .async(let handler):
             Task { [self] in
                 do {
-                    let reply = try message.makeReply()
+                    let reply = try Message.headerless(DBUS_MESSAGE_TYPE_METHOD_RETURN)
                     var writer = MessageWriter(appendingTo: reply.raw)
                     try await handler(call, &writer)
                     try writer.checkUsable()
@@ -87,6 +87,7 @@ extension ConnectionCore {
                         throw BusError.invalid("The reply of \(writer.offset) bytes exceeds the D-Bus limit of 128 MiB.")
                     }
                     _ = consume writer
+                    try reply.addressReply(to: message)
                     if message.expectsReply { send(reply) }
                 } catch {
                     replyError(message, error)
@@ -104,9 +105,7 @@ extension ConnectionCore {
     /// becomes an error reply instead.
     func reply(to message: Message, _ body: (inout MessageWriter) throws -> Void) {
         do {
-            let reply = try Message.headerless(DBUS_MESSAGE_TYPE_METHOD_RETURN)
-            try reply.write(body)
-            try reply.addressReply(to: message)
+            let reply = try message.reply(body)
             if message.expectsReply { send(reply) }
         } catch {
             replyError(message, error)
@@ -208,11 +207,7 @@ extension ConnectionCore {
 
     func emit(path: ObjectPath, interface: InterfaceName, member: MemberName, destination: BusName?,
               _ body: (inout MessageWriter) throws -> Void) throws {
-        // Body first, header last: see `Message.headerless`.
-        let message = try Message.headerless(DBUS_MESSAGE_TYPE_SIGNAL)
-        try message.write(body)
-        try message.addressSignal(path: path, interface: interface, member: member, destination: destination)
-        send(message)
+        send(try Message.signal(path: path, interface: interface, member: member, destination: destination, body))
     }
 
     func emitPropertiesChanged(path: ObjectPath, interface: InterfaceName, changed: [(String, Value)], invalidated: [String]) throws {
@@ -228,12 +223,10 @@ extension ConnectionCore {
         // (Property getters run here, on the caller's thread.)
         let manager = registry.withLock { $0.manager(for: path) }
         let announcement = try manager.map { manager in
-            let message = try Message.signal(path: manager, interface: .objectManager, member: MemberName(unchecked: "InterfacesAdded"))
-            try message.write { writer in
+            try Message.signal(path: manager, interface: .objectManager, member: MemberName(unchecked: "InterfacesAdded")) { writer in
                 try writer.write(path)
                 try writer.writeInterfacesAndProperties(interfaces)
             }
-            return message
         }
         registry.withLock { $0.add(interfaces, at: path) }
         if let announcement { send(announcement) }

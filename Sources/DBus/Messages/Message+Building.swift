@@ -16,34 +16,33 @@ extension Message {
         try make(dbus_message_new_method_call(destination?.rawValue, path.rawValue, interface?.rawValue, member.rawValue))
     }
 
-    /// A new signal.
-    static func signal(path: ObjectPath, interface: InterfaceName, member: MemberName) throws -> Message {
-        // Explicit `withCString`: passing a short (small) String where C wants a `char *`
-        // copies it to the heap; `withCString` copies it to the stack.
-        try path.rawValue.withCString { path in
-            try interface.rawValue.withCString { interface in
-                try member.rawValue.withCString { member in
-                    try make(dbus_message_new_signal(path, interface, member))
-                }
-            }
-        }
-    }
-
-    /// A new, empty reply to this call.
-    func makeReply() throws -> Message {
-        try Message.make(dbus_message_new_method_return(raw))
-    }
-
     // MARK: Body first
 
     // libdbus rewrites the header's signature field after every top-level argument written,
-    // and that costs more the more fields the header holds already. The daemon's hot messages
-    // (signals and replies) are therefore made with an empty header, their body written, and
-    // their header fields added last: ~20% less work for a small signal. The same message.
+    // and that costs more the more fields the header holds already. Signals and replies are
+    // therefore made with an empty header, their body written, and their header fields added
+    // last: ~20% less work for a small signal, and the same message.
 
     /// A new message of `type` with nothing in its header yet; `address…` completes it.
     static func headerless(_ type: Int32) throws -> Message {
         try make(dbus_message_new(type))
+    }
+
+    /// A new signal with the arguments `body` writes (unicast when `destination` is given).
+    static func signal(path: ObjectPath, interface: InterfaceName, member: MemberName, destination: BusName? = nil,
+                       _ body: (inout MessageWriter) throws -> Void) throws -> Message {
+        let message = try headerless(DBUS_MESSAGE_TYPE_SIGNAL)
+        try message.write(body)
+        try message.addressSignal(path: path, interface: interface, member: member, destination: destination)
+        return message
+    }
+
+    /// A new reply to this call with the arguments `body` writes.
+    func reply(_ body: (inout MessageWriter) throws -> Void) throws -> Message {
+        let reply = try Message.headerless(DBUS_MESSAGE_TYPE_METHOD_RETURN)
+        try reply.write(body)
+        try reply.addressReply(to: self)
+        return reply
     }
 
     /// Completes a `headerless(DBUS_MESSAGE_TYPE_SIGNAL)` message as `dbus_message_new_signal`
@@ -81,11 +80,7 @@ extension Message {
     }
 
     /// Sets the destination of a signal (making it unicast).
-    func setDestination(_ destination: BusName?) throws {
-        guard let destination else {
-            guard dbus_message_set_destination(raw, nil) != 0 else { throw BusError.noMemory }
-            return
-        }
+    func setDestination(_ destination: BusName) throws {
         guard destination.rawValue.withCString({ dbus_message_set_destination(raw, $0) }) != 0 else { throw BusError.noMemory }
     }
 
