@@ -13,7 +13,7 @@ struct GetStateBenchmark {
         let connection = try await Connection.connect(to: address)
         let destination = try BusName(destination)
         let path = BusContract.documentPath(.weather)
-        let method = try MemberName("GetState")
+        let method = MemberName("GetState")
         func getState() async throws -> [String: Value] {
             let reply = try await connection.call(destination, path: path, interface: BusContract.documentInterface, method: method)
             return try reply.arguments(UInt64.self, [String: Value].self).1

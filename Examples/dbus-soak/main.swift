@@ -26,9 +26,9 @@ Task.detached {
 done.wait()
 
 func soak(address: String, rounds: Int) async throws {
-    let path = try ObjectPath("/org/almanac/Soak")
-    let interface = try InterfaceName("org.almanac.Soak1")
-    let tick = try MemberName("Tick")
+    let path = ObjectPath("/org/almanac/Soak")
+    let interface = InterfaceName("org.almanac.Soak1")
+    let tick = MemberName("Tick")
 
     let server = try await Connection.connect(to: address)
     let client = try await Connection.connect(to: address)
@@ -47,12 +47,12 @@ func soak(address: String, rounds: Int) async throws {
     for round in 0..<rounds {
         if round % 10 == 9 {
             do {
-                _ = try await client.call(server.uniqueName, path: path, interface: interface, method: MemberName("Fail")) { _ in }
+                _ = try await client.call(server.uniqueName, path: path, interface: interface, method: "Fail") { _ in }
             } catch is BusError {
                 failures += 1
             }
         } else {
-            let reply = try await client.call(server.uniqueName, path: path, interface: interface, method: MemberName("Echo")) {
+            let reply = try await client.call(server.uniqueName, path: path, interface: interface, method: "Echo") {
                 try $0.writeVariant(payload)
             }
             guard try reply.arguments(Value.self) == payload else { fatalError("reply \(round) differs") }

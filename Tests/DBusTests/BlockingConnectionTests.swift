@@ -7,7 +7,7 @@ import Testing
         let pair = try await BusPair.start()
         let blocking = try BlockingConnection(address: pair.bus.address)
         let reply = try blocking.call(pair.serverName, path: TestObject.path, interface: TestObject.interfaceName,
-                                      method: MemberName("Echo")) { try $0.write("hello, bus") }
+                                      method: "Echo") { try $0.write("hello, bus") }
         #expect(try reply.arguments(String.self) == "hello, bus")
         #expect(reply.sender == pair.serverName)
         await pair.close()
@@ -18,12 +18,12 @@ import Testing
         let blocking = try BlockingConnection(address: pair.bus.address)
         let error = try #require(throws: BusError.self) {
             _ = try blocking.call(pair.serverName, path: TestObject.path, interface: TestObject.interfaceName,
-                                  method: MemberName("Fail")) { try $0.write("no, thanks") }
+                                  method: "Fail") { try $0.write("no, thanks") }
         }
         #expect(error.name.rawValue == "org.almanac.Error.Test")
         #expect(error.message == "no, thanks")
         let unknown = try #require(throws: BusError.self) {
-            _ = try blocking.call(try BusName("org.almanac.NobodyHere"), path: TestObject.path, interface: nil, method: MemberName("Echo"))
+            _ = try blocking.call(BusName("org.almanac.NobodyHere"), path: TestObject.path, interface: nil, method: "Echo")
         }
         #expect(unknown.name == .serviceUnknown)
         await pair.close()

@@ -8,10 +8,10 @@ struct BodyFirstTests {
     static let values: [Value] = [.uint64(42), .stringVariantDictionary(["kind": .string("units"), "units": .string("imperial")])]
 
     @Test func aSignalBuiltBodyFirstIsTheSameSignal() throws {
-        let path = try ObjectPath("/org/almanac/Almanac1/weather/views/12")
-        let interface = try InterfaceName("org.almanac.View1")
-        let member = try MemberName("Updated")
-        let destination = try BusName(":1.234")
+        let path = ObjectPath("/org/almanac/Almanac1/weather/views/12")
+        let interface = InterfaceName("org.almanac.View1")
+        let member = MemberName("Updated")
+        let destination = BusName(":1.234")
         // As libdbus makes it: header first.
         let usual = Message(taking: try #require(dbus_message_new_signal(path.rawValue, interface.rawValue, member.rawValue)))
         try usual.setDestination(destination)
@@ -37,7 +37,7 @@ struct BodyFirstTests {
 
     @Test func aReplyBuiltBodyFirstIsTheSameReply() throws {
         let call = try Message.methodCall(destination: BusName("org.almanac.Almanac1"), path: ObjectPath("/org/almanac/Almanac1/weather"),
-                                          interface: InterfaceName("org.almanac.Document1"), member: MemberName("Submit"))
+                                          interface: InterfaceName("org.almanac.Document1"), member: "Submit")
         dbus_message_set_serial(call.raw, 77)
         _ = dbus_message_set_sender(call.raw, ":1.9")
         let usual = Message(taking: try #require(dbus_message_new_method_return(call.raw)))

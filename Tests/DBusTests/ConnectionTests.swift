@@ -30,7 +30,7 @@ import Testing
         #expect(reply.type == .methodReturn)
         #expect(reply.sender == pair.serverName)
         let sum = try await pair.client.call(pair.serverName, path: TestObject.path, interface: TestObject.interfaceName,
-                                             method: MemberName("Add"), arguments: Int32.max, Int32(1))
+                                             method: "Add", arguments: Int32.max, Int32(1))
         #expect(try sum.arguments(Int64.self) == Int64(Int32.max) + 1)
         await pair.close()
     }
@@ -92,7 +92,7 @@ import Testing
     @Test func callToANameNobodyOwnsFails() async throws {
         let pair = try await BusPair.start()
         let error = try await #require(throws: BusError.self) {
-            _ = try await pair.client.call(BusName("org.almanac.Nobody"), path: .root, interface: nil, method: MemberName("X")) { _ in }
+            _ = try await pair.client.call(BusName("org.almanac.Nobody"), path: .root, interface: nil, method: "X") { _ in }
         }
         #expect(error.name == .serviceUnknown)
         await pair.close()
@@ -100,7 +100,7 @@ import Testing
 
     @Test func broadcastSignalsReachSubscribersInOrder() async throws {
         let pair = try await BusPair.start()
-        let rule = MatchRule(sender: pair.serverName, interface: TestObject.interfaceName, member: try MemberName("Tick"))
+        let rule = MatchRule(sender: pair.serverName, interface: TestObject.interfaceName, member: "Tick")
         let stream = try await pair.client.signals(matching: rule)
         _ = try await pair.call("Emit") { try $0.write(UInt32(50)) }
         var received: [UInt32] = []
@@ -116,7 +116,7 @@ import Testing
     @Test func unicastSignalReachesOnlyItsDestination() async throws {
         let pair = try await BusPair.start()
         let third = try await Connection.connect(to: pair.bus.address)
-        let member = try MemberName("Private")
+        let member = MemberName("Private")
         let rule = MatchRule(interface: TestObject.interfaceName, member: member)
         let toClient = try await pair.client.signals(matching: rule)
         let toThird = try await third.signals(matching: rule)
@@ -142,11 +142,11 @@ import Testing
 
     @Test func aSlowConsumerLosesTheOldestSignalsNotTheNewest() async throws {
         let pair = try await BusPair.start()
-        let rule = MatchRule(interface: TestObject.interfaceName, member: try MemberName("Tick"))
+        let rule = MatchRule(interface: TestObject.interfaceName, member: "Tick")
         let stream = try await pair.client.signals(matching: rule, bufferLimit: 10)
         _ = try await pair.call("Emit") { try $0.write(UInt32(200)) }
         // A call made after the signals returns after they were all delivered to the stream.
-        _ = try await pair.client.call(BusName.bus, path: ObjectPath("/org/freedesktop/DBus"), interface: .peer, method: MemberName("Ping")) { _ in }
+        _ = try await pair.client.call(BusName.bus, path: ObjectPath("/org/freedesktop/DBus"), interface: .peer, method: "Ping") { _ in }
         try await Task.sleep(for: .milliseconds(100))
         var received: [UInt32] = []
         for await message in stream {
@@ -174,7 +174,7 @@ import Testing
 
     @Test func requestAndReleaseAWellKnownName() async throws {
         let pair = try await BusPair.start()
-        let name = try BusName("org.almanac.TestName")
+        let name = BusName("org.almanac.TestName")
         let changes = try await pair.client.nameOwnerChanges(of: name)
         #expect(try await pair.server.requestName(name) == .primaryOwner)
         #expect(try await pair.server.requestName(name) == .alreadyOwner)
@@ -183,7 +183,7 @@ import Testing
 
         // Calls through the well-known name reach the owner.
         let reply = try await pair.client.call(name, path: TestObject.path, interface: TestObject.interfaceName,
-                                               method: MemberName("Echo"), arguments: "by name")
+                                               method: "Echo", arguments: "by name")
         #expect(try reply.arguments(String.self) == "by name")
 
         #expect(try await pair.server.releaseName(name) == .released)
@@ -199,11 +199,11 @@ import Testing
 
     @Test func signalsFilteredByAWellKnownSenderFollowItsOwner() async throws {
         let pair = try await BusPair.start()
-        let name = try BusName("org.almanac.Sender")
+        let name = BusName("org.almanac.Sender")
         #expect(try await pair.server.requestName(name) == .primaryOwner)
-        let stream = try await pair.client.signals(matching: MatchRule(sender: name, member: try MemberName("Tick")))
+        let stream = try await pair.client.signals(matching: MatchRule(sender: name, member: "Tick"))
         let impostor = try await Connection.connect(to: pair.bus.address)
-        try impostor.emit(path: TestObject.path, interface: TestObject.interfaceName, signal: MemberName("Tick"), arguments: UInt32(999))
+        try impostor.emit(path: TestObject.path, interface: TestObject.interfaceName, signal: "Tick", arguments: UInt32(999))
         _ = try await pair.call("Emit") { try $0.write(UInt32(1)) }
         var iterator = stream.makeAsyncIterator()
         let first = try #require(await iterator.next())
@@ -216,7 +216,7 @@ import Testing
     @Test func losingTheBusEndsStreamsAndWakesWaiters() async throws {
         let bus = try PrivateBus()
         let connection = try await Connection.connect(to: bus.address)
-        let stream = try await connection.signals(matching: MatchRule(member: try MemberName("Never")))
+        let stream = try await connection.signals(matching: MatchRule(member: "Never"))
         bus.kill()
         await connection.waitUntilDisconnected()
         #expect(!connection.isConnected)
@@ -224,7 +224,7 @@ import Testing
         for await _ in stream { count += 1 }
         #expect(count == 0)
         let error = try await #require(throws: BusError.self) {
-            _ = try await connection.call(BusName.bus, path: ObjectPath("/"), interface: nil, method: MemberName("X")) { _ in }
+            _ = try await connection.call(BusName.bus, path: ObjectPath("/"), interface: nil, method: "X") { _ in }
         }
         #expect(error.code == .disconnected)
     }
@@ -245,7 +245,7 @@ import Testing
         let handle = try FileHandle(forReadingFrom: file)
         let fd = try UnixFD(duplicating: handle.fileDescriptor)
         let reply = try await pair.client.call(pair.serverName, path: ObjectPath("/files"), interface: InterfaceName("org.almanac.Files1"),
-                                               method: MemberName("Read"), arguments: fd)
+                                               method: "Read", arguments: fd)
         #expect(try reply.arguments(String.self) == "passed by descriptor")
         await pair.close()
     }

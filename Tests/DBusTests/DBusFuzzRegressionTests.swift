@@ -41,7 +41,7 @@ import Testing
 
     @Test func aMessageReadsBackFromItsWireForm() throws {
         let message = try Message.methodCall(destination: BusName("org.almanac.Almanac1"), path: ObjectPath("/org/almanac/Almanac1"),
-                                             interface: InterfaceName("org.almanac.Document1"), member: MemberName("Submit"))
+                                             interface: InterfaceName("org.almanac.Document1"), member: "Submit")
         let change: [String: Value] = ["units": .string("imperial"), "locations": .array(.string, [.string("Oslo")])]
         try message.write { try $0.write(arguments: change) }
         let bytes = try message.marshalled()
@@ -54,7 +54,7 @@ import Testing
 
     @Test func brokenWireFormsAreRefused() throws {
         let good = try {
-            try Message.signal(path: ObjectPath("/a"), interface: InterfaceName("org.almanac.Test1"), member: MemberName("T")) {
+            try Message.signal(path: ObjectPath("/a"), interface: InterfaceName("org.almanac.Test1"), member: "T") {
                 try $0.write(arguments: "payload")
             }.marshalled()
         }()

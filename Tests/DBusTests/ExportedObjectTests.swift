@@ -36,7 +36,7 @@ import Testing
 
     @Test func propertiesCanBeReadWrittenAndListed() async throws {
         let pair = try await BusPair.start()
-        let changes = try await pair.client.signals(matching: MatchRule(interface: .properties, member: MemberName("PropertiesChanged"), path: TestObject.path))
+        let changes = try await pair.client.signals(matching: MatchRule(interface: .properties, member: "PropertiesChanged", path: TestObject.path))
         let label = try await callStandard(pair, .properties, "Get") { try $0.write(arguments: "org.almanac.Test1", "Label") }
         let labelValue = try label.arguments(DBus.Value.self)
         #expect(labelValue == DBus.Value.string("initial"))
@@ -86,11 +86,11 @@ import Testing
         let method = try await #require(throws: BusError.self) { _ = try await pair.call("Nope") }
         #expect(method.name == .unknownMethod)
         let interface = try await #require(throws: BusError.self) {
-            _ = try await pair.client.call(pair.serverName, path: TestObject.path, interface: InterfaceName("org.almanac.Nope1"), method: MemberName("Echo")) { _ in }
+            _ = try await pair.client.call(pair.serverName, path: TestObject.path, interface: InterfaceName("org.almanac.Nope1"), method: "Echo") { _ in }
         }
         #expect(interface.name == .unknownInterface)
         let object = try await #require(throws: BusError.self) {
-            _ = try await pair.client.call(pair.serverName, path: ObjectPath("/nowhere"), interface: TestObject.interfaceName, method: MemberName("Echo")) { _ in }
+            _ = try await pair.client.call(pair.serverName, path: ObjectPath("/nowhere"), interface: TestObject.interfaceName, method: "Echo") { _ in }
         }
         #expect(object.name == .unknownObject)
         #expect(object.message == "No object is exported at /nowhere.")
@@ -109,7 +109,7 @@ import Testing
 
     @Test func standardMethodsThatTakeNothingRefuseArguments() async throws {
         let pair = try await BusPair.start()
-        let root = try ObjectPath("/org/almanac")
+        let root = ObjectPath("/org/almanac")
         pair.server.addObjectManager(at: root)
         let managed = try await #require(throws: BusError.self) {
             _ = try await callStandard(pair, .objectManager, "GetManagedObjects", at: root) { try $0.write(UInt32(7)) }
@@ -126,7 +126,7 @@ import Testing
 
     @Test func methodsWithoutAnInterfaceAreFound() async throws {
         let pair = try await BusPair.start()
-        let reply = try await pair.client.call(pair.serverName, path: TestObject.path, interface: nil, method: MemberName("Echo"), arguments: "loose")
+        let reply = try await pair.client.call(pair.serverName, path: TestObject.path, interface: nil, method: "Echo", arguments: "loose")
         #expect(try reply.arguments(String.self) == "loose")
         await pair.close()
     }
@@ -141,7 +141,7 @@ import Testing
 
     @Test func objectManagerListsAndAnnouncesObjects() async throws {
         let pair = try await BusPair.start()
-        let root = try ObjectPath("/org/almanac")
+        let root = ObjectPath("/org/almanac")
         pair.server.addObjectManager(at: root)
         let managerSignals = try await pair.client.signals(matching: MatchRule(interface: .objectManager, path: root))
 
@@ -149,7 +149,7 @@ import Testing
         let objects = try listed.arguments([ObjectPath: [String: [String: DBus.Value]]].self)
         #expect(objects[TestObject.path]?["org.almanac.Test1"]?["Label"] == .string("initial"))
 
-        let child = try ObjectPath("/org/almanac/Test/child")
+        let child = ObjectPath("/org/almanac/Test/child")
         let extra = try Interface("org.almanac.Extra1", properties: [Property("Answer", .int32) { .int32(42) }])
         try pair.server.export([extra], at: child)
         try pair.server.unexport(child)

@@ -48,10 +48,40 @@ import Testing
     }
 
     @Test func rejectionSaysWhatWasWrongAndShowsTheInput() throws {
-        let error = try #require(throws: BusError.self) { try ObjectPath("/org/al manac") }
+        let text = "/org/al manac"
+        let error = try #require(throws: BusError.self) { try ObjectPath(text) }
         #expect(error.code == .invalidValue)
         #expect(error.name == .invalidArgs)
         #expect(error.message == "'/org/al manac' is not a valid D-Bus object path.")
+    }
+
+    /// A literal is a name without `try`, the same as the validated one.
+    @Test func literalsAreNames() throws {
+        let path: ObjectPath = "/org/almanac/Almanac1"
+        let bus: BusName = "org.almanac.Almanac1"
+        let interface: InterfaceName = "org.almanac.Document1"
+        let member: MemberName = "GetState"
+        let error: ErrorName = "org.almanac.Error.NoSuchView"
+        let signature: Signature = "ta{sv}"
+        #expect(path == (try ObjectPath(String("/org/almanac/Almanac1"))))
+        #expect(bus == (try BusName(String("org.almanac.Almanac1"))))
+        #expect(interface == (try InterfaceName(String("org.almanac.Document1"))))
+        #expect(member == (try MemberName(String("GetState"))))
+        #expect(error == (try ErrorName(String("org.almanac.Error.NoSuchView"))))
+        #expect(signature.types == [.uint64, .dictionary(key: .string, value: .variant)])
+    }
+
+    /// An invalid literal is a programming error: it traps where it is first used, in the one
+    /// place every name type shares, rather than being carried on as a bad name.
+    @Test func anInvalidLiteralTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let path: ObjectPath = "/org/al manac"
+            _ = path
+        }
+        await #expect(processExitsWith: .failure) {
+            let member: MemberName = "Get-State"
+            _ = member
+        }
     }
 
     /// Our rules must agree with libdbus's own validators on every string: a string we accept

@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func parsesIntoTypes() throws {
-        let types = try Signature("ta{sv}(ia(s))").types
+        let types = Signature("ta{sv}(ia(s))").types
         #expect(types == [.uint64, .dictionary(key: .string, value: .variant), .structure([.int32, .array(.structure([.string]))])])
         #expect(types.map(\.signature).joined() == "ta{sv}(ia(s))")
     }

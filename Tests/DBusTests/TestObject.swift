@@ -6,8 +6,8 @@ import Synchronization
 /// An object exported by tests: `org.almanac.Test1` at `/org/almanac/Test`, with methods
 /// that echo, fail, sleep and emit, and a read-only and a read-write property.
 final class TestObject: Sendable {
-    static let path = try! ObjectPath("/org/almanac/Test")
-    static let interfaceName = try! InterfaceName("org.almanac.Test1")
+    static let path = ObjectPath("/org/almanac/Test")
+    static let interfaceName = InterfaceName("org.almanac.Test1")
 
     let counter = Atomic<UInt32>(0)
     let label = Locked("initial")
@@ -32,7 +32,7 @@ final class TestObject: Sendable {
                 },
                 Method("Fail", inputs: [Argument("message", .string)]) { call, _ in
                     let (message) = try call.arguments(String.self)
-                    throw BusError(try ErrorName("org.almanac.Error.Test"), message)
+                    throw BusError(ErrorName("org.almanac.Error.Test"), message)
                 },
                 Method("FailPlainly") { _, _ in
                     struct Oops: Error, CustomStringConvertible { var description: String { "something broke" } }
@@ -52,7 +52,7 @@ final class TestObject: Sendable {
                     guard let connection = connection() else { return }
                     for _ in 0..<count {
                         let n = counter.add(1, ordering: .relaxed).newValue
-                        try connection.emit(path: Self.path, interface: Self.interfaceName, signal: MemberName("Tick"), arguments: n)
+                        try connection.emit(path: Self.path, interface: Self.interfaceName, signal: "Tick", arguments: n)
                     }
                 },
             ],

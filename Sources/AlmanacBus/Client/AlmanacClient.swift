@@ -64,7 +64,7 @@ public struct AlmanacClient: Sendable {
     /// the view so that no update is missed.
     public func updates(of document: DocumentName, from daemon: BusName) async throws -> SignalStream {
         try await connection.signals(matching: MatchRule(
-            sender: daemon, interface: BusContract.viewInterface, member: MemberName("Updated"),
+            sender: daemon, interface: BusContract.viewInterface, member: "Updated",
             pathNamespace: BusContract.documentPath(document)
         ), bufferLimit: 256)
     }
@@ -73,7 +73,7 @@ public struct AlmanacClient: Sendable {
     /// and not running. Throws `ServiceUnknown` when it cannot be had.
     public func startDaemon() async throws -> BusName {
         if let owner = try await daemonOwner() { return owner }
-        _ = try await connection.call(BusContract.serviceName, path: BusContract.rootPath, interface: .peer, method: MemberName("Ping")) { _ in }
+        _ = try await connection.call(BusContract.serviceName, path: BusContract.rootPath, interface: .peer, method: "Ping") { _ in }
         guard let owner = try await daemonOwner() else {
             throw BusError(.serviceUnknown, "almanacd started but left again.")
         }
@@ -83,13 +83,13 @@ public struct AlmanacClient: Sendable {
     /// Saves a place: the daemon fetches it from now on, with or without views.
     public func addLocation(_ location: String) async throws {
         _ = try await connection.call(BusContract.serviceName, path: BusContract.documentPath(.weather),
-                                      interface: BusContract.weatherInterface, method: MemberName("AddLocation"), arguments: location)
+                                      interface: BusContract.weatherInterface, method: "AddLocation", arguments: location)
     }
 
     /// Forgets a saved place (`UnknownLocation` when it is not saved).
     public func removeLocation(_ location: String) async throws {
         _ = try await connection.call(BusContract.serviceName, path: BusContract.documentPath(.weather),
-                                      interface: BusContract.weatherInterface, method: MemberName("RemoveLocation"), arguments: location)
+                                      interface: BusContract.weatherInterface, method: "RemoveLocation", arguments: location)
     }
 
     /// The saved places.
@@ -135,7 +135,7 @@ public struct AlmanacClient: Sendable {
             _ = try await podcastsCall("RefreshPodcast", timeout: .seconds(120), podcast)
         } else {
             _ = try await connection.call(BusContract.serviceName, path: BusContract.documentPath(.podcasts), interface: BusContract.documentInterface,
-                                          method: MemberName("Refresh"), timeout: .seconds(300))
+                                          method: "Refresh", timeout: .seconds(300))
         }
     }
 
@@ -154,13 +154,13 @@ public struct AlmanacClient: Sendable {
     /// Reads the feed at `url` without subscribing (the daemon fetches and parses it).
     public func inspect(url: String) async throws -> Value {
         try await connection.call(BusContract.serviceName, path: BusContract.documentPath(.podcasts), interface: BusContract.podcastsInterface,
-                                  method: MemberName("Inspect"), timeout: .seconds(60), arguments: url).arguments([String: Value].self).asVariantDictionary
+                                  method: "Inspect", timeout: .seconds(60), arguments: url).arguments([String: Value].self).asVariantDictionary
     }
 
     /// Parses a feed's bytes (read by the caller from a file) without subscribing.
     public func inspect(bytes: [UInt8], baseURL: String) async throws -> Value {
         try await connection.call(BusContract.serviceName, path: BusContract.documentPath(.podcasts), interface: BusContract.podcastsInterface,
-                                  method: MemberName("InspectData"), arguments: bytes, baseURL).arguments([String: Value].self).asVariantDictionary
+                                  method: "InspectData", arguments: bytes, baseURL).arguments([String: Value].self).asVariantDictionary
     }
 
     /// Asks the daemon to download an episode; the job's object path.
@@ -176,7 +176,7 @@ public struct AlmanacClient: Sendable {
     /// Every download job the daemon lists (running, queued, and finished a little while ago).
     public func downloadJobs() async throws -> [DownloadJob] {
         let reply = try await connection.call(BusContract.serviceName, path: BusContract.rootPath, interface: .objectManager,
-                                              method: MemberName("GetManagedObjects"))
+                                              method: "GetManagedObjects")
         let objects = try reply.arguments([ObjectPath: [String: [String: Value]]].self)
         return objects.compactMap { path, interfaces in
             interfaces[BusContract.downloadInterface.rawValue].flatMap { DownloadsCodec.decode(path: path, $0) }
@@ -185,13 +185,13 @@ public struct AlmanacClient: Sendable {
 
     /// Cancels a job.
     public func cancelDownload(_ path: ObjectPath) async throws {
-        _ = try await connection.call(BusContract.serviceName, path: path, interface: BusContract.downloadInterface, method: MemberName("Cancel"))
+        _ = try await connection.call(BusContract.serviceName, path: path, interface: BusContract.downloadInterface, method: "Cancel")
     }
 
     /// Property changes of every download job (subscribe before asking for a download, so none is missed).
     public func downloadChanges() async throws -> SignalStream {
         try await connection.signals(matching: MatchRule(
-            interface: .properties, member: MemberName("PropertiesChanged"), pathNamespace: BusContract.downloadsPath
+            interface: .properties, member: "PropertiesChanged", pathNamespace: BusContract.downloadsPath
         ), bufferLimit: 256)
     }
 
@@ -203,13 +203,13 @@ public struct AlmanacClient: Sendable {
     /// Removes a view without waiting for the answer (for a process about to exit).
     public func removeViewWithoutWaiting(_ document: DocumentName, _ view: ObjectPath) {
         try? connection.callWithoutReply(BusContract.serviceName, path: BusContract.documentPath(document),
-                                         interface: BusContract.documentInterface, method: MemberName("RemoveView")) { try $0.write(view) }
+                                         interface: BusContract.documentInterface, method: "RemoveView") { try $0.write(view) }
     }
 
     /// Property changes of `document` (`Loading`, `Revision`, `LastError`, `ViewCount`).
     public func propertyChanges(of document: DocumentName) async throws -> SignalStream {
         try await connection.signals(matching: MatchRule(
-            interface: .properties, member: MemberName("PropertiesChanged"), path: BusContract.documentPath(document)
+            interface: .properties, member: "PropertiesChanged", path: BusContract.documentPath(document)
         ), bufferLimit: 64)
     }
 
@@ -225,7 +225,7 @@ public struct AlmanacClient: Sendable {
 
     private func properties(at path: ObjectPath, _ interface: InterfaceName) async throws -> [String: Value] {
         let reply = try await connection.call(BusContract.serviceName, path: path, interface: .properties,
-                                              method: MemberName("GetAll"), arguments: interface.rawValue)
+                                              method: "GetAll", arguments: interface.rawValue)
         return try reply.arguments([String: Value].self)
     }
 }

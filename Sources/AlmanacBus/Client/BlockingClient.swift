@@ -14,7 +14,7 @@ public struct BlockingClient: ~Copyable {
     /// `GetState` of a document, as `AlmanacClient.state(of:)` gives it.
     public func state(of document: DocumentName) throws -> (revision: UInt64, state: [String: Value]) {
         let reply = try connection.call(BusContract.serviceName, path: BusContract.documentPath(document),
-                                        interface: BusContract.documentInterface, method: MemberName("GetState"))
+                                        interface: BusContract.documentInterface, method: "GetState")
         return try reply.arguments(UInt64.self, [String: Value].self)
     }
 }

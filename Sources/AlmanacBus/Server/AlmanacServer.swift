@@ -36,7 +36,7 @@ public final class AlmanacServer: Sendable {
         // Only departures (the new owner is empty). Should the stream ever overflow, the
         // views are checked against the bus instead, so no departed owner keeps a view.
         let departures = try await connection.signals(matching: MatchRule(
-            sender: .bus, interface: .bus, member: MemberName("NameOwnerChanged"), arguments: [2: ""]
+            sender: .bus, interface: .bus, member: "NameOwnerChanged", arguments: [2: ""]
         ), bufferLimit: 8_192)
         Task { [weak self] in
             var dropped = 0

@@ -11,9 +11,9 @@ import Synchronization
 /// apart (up to ten windows in all). When the server
 /// advertises `actions`, the notification offers "Download", which downloads those episodes.
 public final class DesktopNotifier: Sendable {
-    static let service = try! BusName("org.freedesktop.Notifications")
-    static let path = try! ObjectPath("/org/freedesktop/Notifications")
-    static let interface = try! InterfaceName("org.freedesktop.Notifications")
+    static let service: BusName = "org.freedesktop.Notifications"
+    static let path: ObjectPath = "/org/freedesktop/Notifications"
+    static let interface: InterfaceName = "org.freedesktop.Notifications"
     static let viewKey = ViewKey("almanacd:notifications")
 
     private struct State {
@@ -125,14 +125,14 @@ public final class DesktopNotifier: Sendable {
         }
         guard !announced.isEmpty else { return }
         let capabilities = (try? await connection.call(Self.service, path: Self.path, interface: Self.interface,
-                                                        method: MemberName("GetCapabilities"), timeout: .seconds(5)).arguments([String].self)) ?? []
+                                                        method: "GetCapabilities", timeout: .seconds(5)).arguments([String].self)) ?? []
         let titles = podcasts.document.snapshot.state.podcasts
         let text = wording(announced.map { (titles[$0.podcastID]?.title ?? $0.podcastID, $0.episodes.count) }, capabilities.contains("body-markup"))
         let offersDownload = capabilities.contains("actions") && downloads != nil
         let hints: [String: Value] = ["category": .string("transfer"), "urgency": .byte(0)]
         do {
             let reply = try await connection.call(
-                Self.service, path: Self.path, interface: Self.interface, method: MemberName("Notify"), timeout: .seconds(5),
+                Self.service, path: Self.path, interface: Self.interface, method: "Notify", timeout: .seconds(5),
                 arguments: "Almanac", replaces, "audio-podcast", text.summary, text.body,
                 offersDownload ? ["download", "Download"] : [String](), hints, Int32(-1)
             )

@@ -3,10 +3,6 @@ public import DBus
 import Locking
 import Synchronization
 
-/// The document's signals, named once (a generic class cannot hold static stored properties).
-private let changedSignal = try! MemberName("Changed")
-private let updatedSignal = try! MemberName("Updated")
-
 /// One document on the bus: `org.almanac.Document1` and the domain interface at the
 /// document's path, and an `org.almanac.View1` object for every view a client registers.
 ///
@@ -80,7 +76,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         guard case .changed(let revision, let change, _) = event else { return }
         do {
             let changes = adapter.encode(change: change)
-            try connection.emit(path: path, interface: BusContract.documentInterface, signal: changedSignal) { writer in
+            try connection.emit(path: path, interface: BusContract.documentInterface, signal: BusContract.changedSignal) { writer in
                 try writer.write(revision)
                 try writer.write(changes)
             }
@@ -112,7 +108,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             guard owned < Self.maximumViewsPerClient else {
                 throw BusError(.limitsExceeded, "A client may hold at most \(Self.maximumViewsPerClient) views of the \(adapter.name) document; remove some first.")
             }
-            let path = try self.path.appending("views").appending(String(views.nextNumber))
+            let path = try self.path.appending("views").appending(UInt64(views.nextNumber))
             views.nextNumber += 1
             views.byPath[path] = RemoteView(path: path, owner: owner, rawOptions: rawOptions, options: options)
             return path
@@ -194,7 +190,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
               let data = slice(change, at: revision, for: view.options)
         else { return }
         do {
-            try connection.emit(path: path, interface: BusContract.viewInterface, signal: updatedSignal, destination: view.owner) { writer in
+            try connection.emit(path: path, interface: BusContract.viewInterface, signal: BusContract.updatedSignal, destination: view.owner) { writer in
                 try writer.write(revision)
                 try writer.write(data)
             }

@@ -11,8 +11,8 @@ import Synchronization
 /// marked played. Players are untrusted: values of the wrong type are ignored.
 public final class MPRISListener: Sendable {
     static let prefix = "org.mpris.MediaPlayer2."
-    static let path = try! ObjectPath("/org/mpris/MediaPlayer2")
-    static let playerInterface = try! InterfaceName("org.mpris.MediaPlayer2.Player")
+    static let path: ObjectPath = "/org/mpris/MediaPlayer2"
+    static let playerInterface: InterfaceName = "org.mpris.MediaPlayer2.Player"
 
     /// What is known of one player (by its unique name).
     struct Player: Sendable {
@@ -78,8 +78,8 @@ public final class MPRISListener: Sendable {
         ]
         // The players there are now, asked in the background: a slow player must not hold up the daemon's start.
         let scan = Task { [weak self, connection] in
-            let names = (try? await connection.call(.bus, path: ObjectPath("/org/freedesktop/DBus"), interface: .bus,
-                                                    method: MemberName("ListNames")).arguments([String].self)) ?? []
+            let names = (try? await connection.call(.bus, path: "/org/freedesktop/DBus", interface: .bus,
+                                                    method: "ListNames").arguments([String].self)) ?? []
             for name in names where name.hasPrefix(Self.prefix) {
                 guard let bus = try? BusName(name), let owner = try? await connection.nameOwner(of: bus) else { continue }
                 await self?.appeared(owner)
@@ -106,7 +106,7 @@ public final class MPRISListener: Sendable {
         defer { asking.withLock { _ = ($0.pending.remove(owner), $0.missed.remove(owner)) } }
         // At most three times: a player that keeps changing is caught up by the next poll.
         for _ in 0..<3 {
-            let properties = (try? await connection.call(owner, path: Self.path, interface: .properties, method: MemberName("GetAll"),
+            let properties = (try? await connection.call(owner, path: Self.path, interface: .properties, method: "GetAll",
                                                          timeout: .seconds(5), arguments: Self.playerInterface.rawValue).arguments([String: Value].self)) ?? [:]
             let track = resolve(properties)
             let again = asking.withLock { asking in
@@ -193,7 +193,7 @@ public final class MPRISListener: Sendable {
     /// playing `url` (it moved to another track since: that position is not this track's).
     /// Asked with `GetAll`, so the position and the track come from the same moment.
     private func position(of owner: BusName, playing url: String?) async -> Double? {
-        guard let properties = try? await connection.call(owner, path: Self.path, interface: .properties, method: MemberName("GetAll"), timeout: .seconds(2),
+        guard let properties = try? await connection.call(owner, path: Self.path, interface: .properties, method: "GetAll", timeout: .seconds(2),
                                                           arguments: Self.playerInterface.rawValue).arguments([String: Value].self),
               properties["Metadata"]?.stringKeyedEntries?["xesam:url"]?.stringValue == url,
               let microseconds = properties["Position"]?.unwrapped.integerValue else { return nil }

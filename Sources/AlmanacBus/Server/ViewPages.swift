@@ -32,7 +32,7 @@ final class ViewPages: PagingMediatorDelegate, Sendable {
         case .failed(let refresh, let message):
             ["kind": .string("loadFailed"), "refresh": .boolean(refresh), "error": .string(message)]
         }
-        try? connection.emit(path: path, interface: BusContract.viewInterface, signal: MemberName("Updated"),
+        try? connection.emit(path: path, interface: BusContract.viewInterface, signal: BusContract.updatedSignal,
                              destination: owner, arguments: revision(), data)
     }
 }

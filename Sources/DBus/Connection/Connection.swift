@@ -5,8 +5,8 @@
 /// (see `docs/dbus-layer.md`). All methods may be called from any thread or task.
 ///
 ///     let bus = try await Connection.session()
-///     let reply = try await bus.call(.bus, path: try ObjectPath("/org/freedesktop/DBus"),
-///                                    interface: .bus, method: try MemberName("ListNames"))
+///     let reply = try await bus.call(.bus, path: ObjectPath("/org/freedesktop/DBus"),
+///                                    interface: .bus, method: MemberName("ListNames"))
 ///     let names = try reply.arguments([String].self)
 ///
 /// Close a connection with `close()` when done. Dropping the last reference closes it too,

@@ -1,14 +1,10 @@
 /// A valid D-Bus error name, such as `org.freedesktop.DBus.Error.InvalidArgs`.
-public struct ErrorName: ValidatedName, Comparable, CustomStringConvertible {
+public struct ErrorName: ValidatedName {
     public let rawValue: String
-    init(unchecked: String) { rawValue = unchecked }
-    /// Validates `string`; throws `BusError` with code `.invalidValue` when it breaks the rule.
-    public init(_ string: String) throws { self = try Self.validated(string) }
+    public init(_ checked: CheckedName) { rawValue = checked.rawValue }
     /// Whether `string` follows the rule.
     public static func isValid(_ string: String) -> Bool { NameRules.isValidInterfaceName(string) }
-    public var description: String { rawValue }
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
-    static var kindDescription: String { "error name" }
+    public static var kindDescription: String { "error name" }
 
     private static func standard(_ suffix: String) -> ErrorName {
         ErrorName(unchecked: "org.freedesktop.DBus.Error." + suffix)

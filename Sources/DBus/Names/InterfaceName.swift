@@ -1,14 +1,10 @@
 /// A valid D-Bus interface name, such as `org.almanac.Document1`.
-public struct InterfaceName: ValidatedName, Comparable, CustomStringConvertible {
+public struct InterfaceName: ValidatedName {
     public let rawValue: String
-    init(unchecked: String) { rawValue = unchecked }
-    /// Validates `string`; throws `BusError` with code `.invalidValue` when it breaks the rule.
-    public init(_ string: String) throws { self = try Self.validated(string) }
+    public init(_ checked: CheckedName) { rawValue = checked.rawValue }
     /// Whether `string` follows the rule.
     public static func isValid(_ string: String) -> Bool { NameRules.isValidInterfaceName(string) }
-    public var description: String { rawValue }
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
-    static var kindDescription: String { "interface name" }
+    public static var kindDescription: String { "interface name" }
 
     /// `org.freedesktop.DBus`
     public static let bus = InterfaceName(unchecked: "org.freedesktop.DBus")

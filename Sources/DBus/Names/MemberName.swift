@@ -1,12 +1,8 @@
 /// A valid D-Bus member name: a method, signal or property name such as `GetState`.
-public struct MemberName: ValidatedName, Comparable, CustomStringConvertible {
+public struct MemberName: ValidatedName {
     public let rawValue: String
-    init(unchecked: String) { rawValue = unchecked }
-    /// Validates `string`; throws `BusError` with code `.invalidValue` when it breaks the rule.
-    public init(_ string: String) throws { self = try Self.validated(string) }
+    public init(_ checked: CheckedName) { rawValue = checked.rawValue }
     /// Whether `string` follows the rule.
     public static func isValid(_ string: String) -> Bool { NameRules.isValidMemberName(string) }
-    public var description: String { rawValue }
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
-    static var kindDescription: String { "member name" }
+    public static var kindDescription: String { "member name" }
 }

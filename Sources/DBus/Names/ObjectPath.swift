@@ -1,14 +1,10 @@
 /// A valid D-Bus object path, such as `/org/almanac/Almanac1`.
-public struct ObjectPath: ValidatedName, Comparable, CustomStringConvertible {
+public struct ObjectPath: ValidatedName {
     public let rawValue: String
-    init(unchecked: String) { rawValue = unchecked }
-    /// Validates `string`; throws `BusError` with code `.invalidValue` when it breaks the rule.
-    public init(_ string: String) throws { self = try Self.validated(string) }
+    public init(_ checked: CheckedName) { rawValue = checked.rawValue }
     /// Whether `string` follows the rule.
     public static func isValid(_ string: String) -> Bool { NameRules.isValidObjectPath(string) }
-    public var description: String { rawValue }
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
-    static var kindDescription: String { "object path" }
+    public static var kindDescription: String { "object path" }
 
     /// The root path, `/`.
     public static let root = ObjectPath(unchecked: "/")
@@ -16,6 +12,12 @@ public struct ObjectPath: ValidatedName, Comparable, CustomStringConvertible {
     /// This path with `element` appended; `element` must be `[A-Za-z0-9_]+`.
     public func appending(_ element: String) throws -> ObjectPath {
         try ObjectPath(rawValue == "/" ? "/" + element : rawValue + "/" + element)
+    }
+
+    /// This path with the decimal `number` appended (always a valid element), as views and
+    /// jobs are numbered.
+    public func appending(_ number: UInt64) -> ObjectPath {
+        ObjectPath(unchecked: (rawValue == "/" ? "/" : rawValue + "/") + String(number))
     }
 
     /// Whether `self` is `ancestor` or lies below it.

@@ -1,7 +1,7 @@
 /// A valid D-Bus signature: zero or more complete types, such as `ta{sv}`.
-public struct Signature: ValidatedName, Comparable, CustomStringConvertible {
+public struct Signature: ValidatedName {
     public let rawValue: String
-    init(unchecked: String) { rawValue = unchecked }
+    public init(_ checked: CheckedName) { rawValue = checked.rawValue }
     /// Validates `string`; throws `BusError` with code `.invalidValue` when it is not a signature.
     public init(_ string: String) throws {
         _ = try SignatureParser.parse(string).get()
@@ -18,9 +18,7 @@ public struct Signature: ValidatedName, Comparable, CustomStringConvertible {
         if case .success = SignatureParser.parse(string) { return true }
         return false
     }
-    public var description: String { rawValue }
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
-    static var kindDescription: String { "signature" }
+    public static var kindDescription: String { "signature" }
 
     /// The complete types this signature is made of.
     public var types: [ValueType] {

@@ -1,23 +1,53 @@
-/// What the validated name types share: a rule, checked once in `init(_:)`.
+/// What the validated name types share: a rule, checked once when a name is made, and the
+/// boilerplate every one of them needs.
 ///
-/// The protocol is internal so that `init(unchecked:)` stays internal: outside this module
-/// the only way to get a name is through validation.
-protocol ValidatedName: Hashable, Sendable {
+/// From a string at run time a name comes through `init(_:)`, which throws `BusError`
+/// (code `.invalidValue`) for a string that breaks the rule. A string literal is a name
+/// directly (`let signal: MemberName = "Changed"`): a literal is written by a programmer, so
+/// one that breaks the rule traps, here and only here, the first time it is used (as
+/// swift-system's `FilePath.Component` does). Only this module can make a `CheckedName`, so
+/// outside it every name has passed the rule.
+public protocol ValidatedName: Hashable, Sendable, Comparable, CustomStringConvertible, ExpressibleByStringLiteral
+where StringLiteralType == String {
     var rawValue: String { get }
-    init(unchecked: String)
+    /// Makes the name from a string that follows the rule.
+    init(_ checked: CheckedName)
+    /// Whether `string` follows the rule.
     static func isValid(_ string: String) -> Bool
     /// What this kind of name is called in error messages, such as "object path".
     static var kindDescription: String { get }
 }
 
+/// A string that has passed a name's rule; made only inside the DBus module.
+public struct CheckedName: Sendable {
+    let rawValue: String
+    init(_ rawValue: String) { self.rawValue = rawValue }
+}
+
 extension ValidatedName {
-    /// Returns `string` as this kind of name, or throws `BusError` (code `.invalidValue`).
-    static func validated(_ string: String) throws -> Self {
-        guard isValid(string) else {
-            throw BusError.invalid("\(quote(string)) is not a valid D-Bus \(kindDescription).")
+    /// Validates `string`; throws `BusError` with code `.invalidValue` when it breaks the rule.
+    public init(_ string: String) throws {
+        guard Self.isValid(string) else {
+            throw BusError.invalid("\(quote(string)) is not a valid D-Bus \(Self.kindDescription).")
         }
-        return Self(unchecked: string)
+        self.init(CheckedName(string))
     }
+
+    /// A name written in the source; an invalid one is a programming error and traps.
+    public init(stringLiteral value: String) {
+        do {
+            try self.init(value)
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+
+    /// A name known to follow the rule (this module's own constants).
+    init(unchecked: String) { self.init(CheckedName(unchecked)) }
+
+    public var description: String { rawValue }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// Quotes a rejected string for an error message: control characters escaped, long ones cut.

@@ -3,8 +3,8 @@
 /// Build one with the initialiser and the chaining methods; every part is a validated type,
 /// so the rule text is always well-formed:
 ///
-///     let rule = MatchRule(interface: .properties, member: try MemberName("PropertiesChanged"))
-///         .path(try ObjectPath("/org/almanac/Almanac1/weather"))
+///     let rule = MatchRule(interface: .properties, member: MemberName("PropertiesChanged"))
+///         .path(ObjectPath("/org/almanac/Almanac1/weather"))
 public struct MatchRule: Sendable, Hashable, CustomStringConvertible {
     public static let maximumLength = 1024
 
