@@ -42,6 +42,16 @@ public final class DeferredReply: Sendable {
         return true
     }
 
+    /// Answers with `result`: its value as `body` writes it, or its error as `fail(_:)`
+    /// sends it. Returns `false` (and sends nothing) when it was answered already.
+    @discardableResult
+    public func answer<Success>(_ result: Result<Success, any Error>, _ body: (inout MessageWriter, Success) throws -> Void) -> Bool {
+        switch result {
+        case .success(let value): answer { try body(&$0, value) }
+        case .failure(let error): fail(error)
+        }
+    }
+
     /// Claims the one answer; `false` when it was given already.
     private func take() -> Bool {
         !answered.exchange(true, ordering: .acquiringAndReleasing)
