@@ -24,10 +24,12 @@ let package = Package(
         .target(name: "Locking"),
         .target(name: "DBus", dependencies: ["CDBus"]),
         .target(name: "DBusTestSupport", dependencies: ["DBus"]),
-        .target(name: "AlmanacCore"),
+        .target(name: "AlmanacCore", dependencies: [.product(name: "Logging", package: "swift-log")]),
         .target(name: "AlmanacViews", dependencies: ["AlmanacCore"]),
-        .target(name: "AlmanacBus", dependencies: ["AlmanacCore", "DBus"]),
-        .target(name: "AlmanacServices", dependencies: ["AlmanacCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "AlmanacBus", dependencies: ["AlmanacCore", "DBus", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "AlmanacServices", dependencies: [
+            "AlmanacCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+        ]),
         .executableTarget(name: "almanacd", dependencies: [
             "AlmanacBus", "AlmanacCore", "AlmanacServices", "AlmanacViews",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -45,7 +47,10 @@ let package = Package(
         .executableTarget(name: "almanac-fuzz", dependencies: ["AlmanacCore", "AlmanacServices", "DBus"], path: "Examples/almanac-fuzz"),
         .testTarget(name: "AlmanacCoreTests", dependencies: ["AlmanacCore"]),
         .testTarget(name: "AlmanacViewsTests", dependencies: ["AlmanacViews", "AlmanacCore"]),
-        .testTarget(name: "AlmanacServicesTests", dependencies: ["AlmanacServices", "AlmanacCore", "DBusTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "AlmanacServicesTests", dependencies: [
+            "AlmanacServices", "AlmanacCore", "DBusTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "AlmanacBusTests", dependencies: ["AlmanacBus", "AlmanacCore", "DBus"]),
         .testTarget(name: "IntegrationTests", dependencies: ["DBus", "DBusTestSupport", "almanacd", "almanac"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "CDBus", "DBusTestSupport"]),

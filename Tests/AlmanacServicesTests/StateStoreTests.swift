@@ -4,6 +4,7 @@ import DBusTestSupport
 import Foundation
 import GRDB
 import Locking
+import Logging
 import Synchronization
 import Testing
 
@@ -49,15 +50,15 @@ import Testing
         #expect(try reopened.integrityCheck())
     }
 
-    @Test func aRefusedWriteIsToldToTheStoresObserver() throws {
-        let heard = Locked<[String]>([])
-        let store = try StateStore(folder: folder, onWriteFailure: { message in heard.withLock { $0.append(message) } })
+    @Test func aRefusedWriteIsLoggedAsAnError() throws {
+        let log = RecordingLogHandler()
+        let store = try StateStore(folder: folder, logger: log.logger)
         try store.saveSettings(units: .imperial, savedLocations: ["Oslo"])
         // The table goes from under the store, so its next write fails as on a disk that refuses.
         let other = try DatabaseQueue(path: store.path)
         try other.inDatabase { db in try db.execute(sql: "DROP TABLE setting") }
         #expect(throws: StorageError.self) { try store.saveSettings(units: .metric, savedLocations: ["Oslo"]) }
-        let messages = heard.withLock { $0 }
+        let messages = log.messages(at: .error)
         #expect(messages.count == 1)
         #expect(messages.first?.contains("Could not save the weather settings in \(store.path)") == true)
     }

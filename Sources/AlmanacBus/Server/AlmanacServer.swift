@@ -1,5 +1,6 @@
 import AlmanacCore
 public import DBus
+public import Logging
 
 /// The daemon's side of the bus contract: the root object (an ObjectManager with
 /// `org.almanac.Almanac1`), the weather and podcasts documents, and their views, which go
@@ -12,17 +13,17 @@ public final class AlmanacServer: Sendable {
     public let downloads: DownloadsExport?
     let version: String
     let provider: String
-    let log: @Sendable (String) -> Void
+    let logger: Logger
 
     public init(connection: Connection, weather: WeatherAdapter, podcasts: PodcastsAdapter,
-                version: String, provider: String, log: @escaping @Sendable (String) -> Void) {
+                version: String, provider: String, logger: Logger = Logger(label: "almanac.bus")) {
         self.connection = connection
-        self.weather = DocumentObject(adapter: weather, connection: connection, log: log)
-        self.podcasts = DocumentObject(adapter: podcasts, connection: connection, log: log)
-        downloads = podcasts.downloads.map { DownloadsExport(manager: $0, connection: connection, log: log) }
+        self.weather = DocumentObject(adapter: weather, connection: connection, logger: logger)
+        self.podcasts = DocumentObject(adapter: podcasts, connection: connection, logger: logger)
+        downloads = podcasts.downloads
         self.version = version
         self.provider = provider
-        self.log = log
+        self.logger = logger
     }
 
     /// Exports every object and starts watching for clients that leave. Call before taking
@@ -54,7 +55,7 @@ public final class AlmanacServer: Sendable {
     private func removeViews(of owner: BusName) {
         downloads?.ownerLeft(owner)
         let removed = weather.removeViews(ownedBy: owner) + podcasts.removeViews(ownedBy: owner)
-        if removed > 0 { log("\(owner) left the bus; removed its \(removed) view(s)") }
+        if removed > 0 { logger.debug("a client left the bus; its views were removed", metadata: ["client": "\(owner)", "views": "\(removed)"]) }
     }
 
     /// Removes the views of every owner no longer on the bus.

@@ -1,6 +1,7 @@
 public import AlmanacCore
 public import DBus
 import Locking
+public import Logging
 import Synchronization
 
 /// Desktop notifications of new episodes, when the user turned them on (`notify`): the
@@ -38,7 +39,7 @@ public final class DesktopNotifier: Sendable {
     private let downloads: DownloadManager?
     private let gathering: Duration
     private let wording: Wording
-    private let log: @Sendable (String) -> Void
+    private let logger: Logger
     private let state = Locked(State())
     private let listener = Locked<Task<Void, Never>?>(nil)
 
@@ -51,13 +52,13 @@ public final class DesktopNotifier: Sendable {
     ///     refresh of many feeds gives one notification.
     ///   - wording: the words (AlmanacViews' `NewEpisodesNotice`, which this layer does not see).
     public init(podcasts: PodcastsDocument, connection: Connection, downloads: DownloadManager?,
-                gathering: Duration = .seconds(2), wording: @escaping Wording, log: @escaping @Sendable (String) -> Void) {
+                gathering: Duration = .seconds(2), wording: @escaping Wording, logger: Logger = Logger(label: "almanac.notifications")) {
         self.podcasts = podcasts
         self.connection = connection
         self.downloads = downloads
         self.gathering = gathering
         self.wording = wording
-        self.log = log
+        self.logger = logger
     }
 
     /// Starts listening for new episodes and for the notification server's answers.
@@ -145,7 +146,7 @@ public final class DesktopNotifier: Sendable {
             }
         } catch {
             // No notification server (a session without a desktop): nothing to show it on.
-            log("could not show a notification of new episodes: \(error)")
+            logger.warning("could not show a notification of new episodes", metadata: ["error": "\(error)"])
         }
     }
 
@@ -159,7 +160,7 @@ public final class DesktopNotifier: Sendable {
                 return state.actions.removeValue(forKey: id)
             }
             for episode in episodes ?? [] {
-                do { _ = try downloads?.download(episode, for: "") } catch { log("could not download \(episode): \(error)") }
+                do { _ = try downloads?.download(episode, for: "") } catch { logger.error("could not download an episode a notification offered", metadata: ["episode": "\(episode)", "error": "\(error)"]) }
             }
         case "NotificationClosed":
             guard let (id, _) = try? message.arguments(UInt32.self, UInt32.self) else { return }

@@ -12,6 +12,8 @@ public protocol DocumentAdapter: Sendable {
 
     var name: DocumentName { get }
     var document: Document<State, Change> { get }
+    /// Its fetches under way and last failure (`Loading`, `LastError`).
+    var activity: DocumentActivity { get }
     /// The `AddView` option keys this document accepts.
     var viewOptionKeys: [String] { get }
 
@@ -29,9 +31,9 @@ public protocol DocumentAdapter: Sendable {
     /// Saves, applies and answers the submissions queued since the last call. The bus layer
     /// calls it after each burst of calls, so one write serves them all.
     func commitSubmissions()
-    /// What `request` calls for now, claimed so that no other refresh fetches it as well;
-    /// `nil` when there is nothing to do (then `Loading` does not flicker).
-    func work(for request: RefreshRequest) -> Work?
+    /// What `request` calls for now, claimed by the document so that no other refresh
+    /// fetches it as well; `nil` when there is nothing to do (then `Loading` does not flicker).
+    func claim(_ request: RefreshRequest) -> Work?
     /// Fetches `work`.
     func perform(_ work: Work) async
     /// Views came, went or changed their options.

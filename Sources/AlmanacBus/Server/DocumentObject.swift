@@ -1,6 +1,7 @@
-import AlmanacCore
+public import AlmanacCore
 public import DBus
 import Locking
+public import Logging
 import Synchronization
 
 /// One document on the bus: `org.almanac.Document1` and the domain interface at the
@@ -15,11 +16,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
 
     private struct Views {
         var byPath: [ObjectPath: RemoteView] = [:]
-        var nextNumber = 1
-        /// Refreshes under way; `Loading` is true while there is at least one.
-        var refreshes = 0
-        var lastError = ""
-        var loading: Bool { refreshes > 0 }
+        var nextNumber: UInt64 = 1
     }
 
     let adapter: Adapter
@@ -32,14 +29,16 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     private let pages = Locked<[ObjectPath: ViewPages]>([:])
     /// Items per page of a view's list.
     public static var pageSize: Int { 50 }
-    private let log: @Sendable (String) -> Void
+    private let logger: Logger
     private static var broadcaster: ViewKey { ViewKey("almanacd:broadcast") }
 
-    public init(adapter: Adapter, connection: Connection, log: @escaping @Sendable (String) -> Void) {
+    public init(adapter: Adapter, connection: Connection, logger: Logger = Logger(label: "almanac.bus")) {
         self.adapter = adapter
         self.connection = connection
         self.path = BusContract.documentPath(adapter.name)
-        self.log = log
+        var logger = logger
+        logger[metadataKey: "document"] = "\(adapter.name.rawValue)"
+        self.logger = logger
     }
 
     /// Exports the document and starts broadcasting its changes.
@@ -81,16 +80,14 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
                 try writer.write(changes)
             }
             var properties: [(String, Value)] = [("Revision", .uint64(revision))]
-            if let failure = adapter.failure(in: change) {
-                views.withLock { $0.lastError = failure }
-                properties.append(("LastError", .string(failure)))
-            }
+            if let failure = adapter.failure(in: change) { properties.append(("LastError", .string(failure))) }
             try emitProperties(properties)
             if let (interface, changed) = adapter.domainProperties(changedBy: change), !changed.isEmpty {
                 try emitProperties(changed.sorted { $0.key < $1.key }, of: interface)
             }
         } catch {
-            log("could not broadcast revision \(revision) of \(adapter.name): \(error)")
+            // Every client that watches the bus missed this change.
+            logger.error("could not broadcast a change", metadata: ["revision": "\(revision)", "error": "\(error)"])
         }
     }
 
@@ -108,7 +105,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             guard owned < Self.maximumViewsPerClient else {
                 throw BusError(.limitsExceeded, "A client may hold at most \(Self.maximumViewsPerClient) views of the \(adapter.name) document; remove some first.")
             }
-            let path = try self.path.appending("views").appending(UInt64(views.nextNumber))
+            let path = try self.path.appending("views").appending(views.nextNumber)
             views.nextNumber += 1
             views.byPath[path] = RemoteView(path: path, owner: owner, rawOptions: rawOptions, options: options)
             return path
@@ -123,7 +120,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             self?.deliver(event, to: path)
         }
         announceViewCount()
-        log("view \(path) added for \(owner) with \(options)")
+        logger.debug("view added", metadata: ["view": "\(path)", "owner": "\(owner)", "options": "\(options)"])
         refreshSoon(options)
         return path
     }
@@ -144,7 +141,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         try? connection.unexport(path)
         announceViewCount()
         adapter.viewsChanged()
-        log("view \(path) removed")
+        logger.debug("view removed", metadata: ["view": "\(path)"])
     }
 
     /// Removes every view `owner` holds (it left the bus); returns how many.
@@ -195,7 +192,8 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
                 try writer.write(data)
             }
         } catch {
-            log("could not update \(path): \(error)")
+            // The view's owner missed this change.
+            logger.error("could not update a view", metadata: ["view": "\(path)", "revision": "\(revision)", "error": "\(error)"])
         }
     }
 
@@ -240,7 +238,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     /// Fetches what `request` calls for, with `Loading` true meanwhile (and untouched when
     /// there is nothing to fetch).
     public func refresh(_ request: RefreshRequest = .everything) async {
-        guard let work = adapter.work(for: request) else { return }
+        guard let work = adapter.claim(request) else { return }
         setLoading(true)
         await adapter.perform(work)
         setLoading(false)
@@ -251,14 +249,10 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         Task { await refresh(.view(options)) }
     }
 
-    /// Counts refreshes under way; `Loading` flips (and is announced) only on the first
-    /// start and the last end. Announced under the lock, so announcements keep their order.
+    /// Counts a fetch starting or ending with the document; `Loading` is announced when that
+    /// flips it (in order: the document announces under its lock).
     private func setLoading(_ starting: Bool) {
-        views.withLock { views in
-            let before = views.loading
-            views.refreshes += starting ? 1 : -1
-            if views.loading != before { try? emitProperties([("Loading", .boolean(views.loading))]) }
-        }
+        adapter.activity.fetch(starting: starting) { loading in try? emitProperties([("Loading", .boolean(loading))]) }
     }
 
     /// Announces `ViewCount`, read and sent under the lock so that the last announcement is
@@ -295,18 +289,13 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
                 let origin = call.sender.flatMap { sender in
                     self?.views.withLock { $0.byPath.values.first { $0.owner == sender } }.map { ViewKey($0.path.rawValue) }
                 }
-                try adapter.submit(change, from: origin) { result in
-                    switch result {
-                    case .success(let revision): reply.answer { try $0.write(revision) }
-                    case .failure(let error): reply.fail(error)
-                    }
-                }
+                try adapter.submit(change, from: origin) { result in reply.answer(result) { try $0.write($1) } }
             },
             Method("Refresh", async: { [weak self] _, _ in await self?.refresh() }),
         ], properties: [
             Property("Revision", .uint64) { .uint64(document.revision) },
-            Property("Loading", .boolean) { [weak self] in .boolean(self?.views.withLock { $0.loading } ?? false) },
-            Property("LastError", .string) { [weak self] in .string(self?.views.withLock { $0.lastError } ?? "") },
+            Property("Loading", .boolean) { [activity = adapter.activity] in .boolean(activity.isLoading) },
+            Property("LastError", .string) { [activity = adapter.activity] in .string(activity.lastError) },
             Property("ViewCount", .uint32) { [weak self] in .uint32(UInt32(self?.viewCount ?? 0)) },
         ], signals: [
             SignalDescription("Changed", arguments: [Argument("revision", .uint64), Argument("changes", .dictionary(key: .string, value: .variant))]),

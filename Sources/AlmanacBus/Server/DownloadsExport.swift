@@ -1,6 +1,7 @@
 public import AlmanacCore
 public import DBus
 import Locking
+public import Logging
 import Synchronization
 
 /// The download jobs on the bus: one object per job at `/org/almanac/Almanac1/downloads/<n>`
@@ -10,15 +11,15 @@ import Synchronization
 public final class DownloadsExport: Sendable {
     public let manager: DownloadManager
     private let connection: Connection
-    private let log: @Sendable (String) -> Void
+    private let logger: Logger
     /// What each job's properties said last, to announce only what changed.
     private let announced = Locked<[UInt64: [String: Value]]>([:])
     private static let viewKey = ViewKey("almanacd:bus:downloads")
 
-    public init(manager: DownloadManager, connection: Connection, log: @escaping @Sendable (String) -> Void) {
+    public init(manager: DownloadManager, connection: Connection, logger: Logger = Logger(label: "almanac.downloads")) {
         self.manager = manager
         self.connection = connection
-        self.log = log
+        self.logger = logger
     }
 
     /// Exports the jobs there are and follows the manager from now on.
@@ -31,16 +32,21 @@ public final class DownloadsExport: Sendable {
             case .removed(let job): unexportJob(job.id)
             }
         }
-        // A job is on the bus before `Download` answers with its path, even when another
-        // thread is delivering the document's events.
-        manager.beforeAnswering { [weak self] job in self?.exportJob(job) }
         for job in manager.document.snapshot.state.values.sorted(by: { $0.id < $1.id }) { exportJob(job) }
     }
 
     public func unexport() {
         manager.document.removeView(key: Self.viewKey)
-        manager.beforeAnswering(nil)
         for id in announced.withLock({ Array($0.keys) }) { unexportJob(id) }
+    }
+
+    /// Queues the download of an episode for `caller` (`Download`) and exports its job before
+    /// returning it, so that the job is on the bus before the caller is told its path, even
+    /// while another thread is delivering the jobs' events. Refusals come as bus errors.
+    public func download(_ episodeID: String, for caller: BusName?) throws -> UInt64 {
+        let job = try Refusals.translated { try manager.download(episodeID, for: caller?.rawValue ?? "") }
+        exportJob(job)
+        return job.id
     }
 
     /// The client left the bus: anyone may cancel its jobs now.
@@ -58,7 +64,7 @@ public final class DownloadsExport: Sendable {
             do {
                 try connection.export([interface(for: job.id)], at: BusContract.downloadPath(job.id))
             } catch {
-                log("could not export download \(job.id): \(error)")
+                logger.error("could not export a download job", metadata: ["job": "\(job.id)", "error": "\(error)"])
             }
         }
     }

@@ -1,14 +1,15 @@
 public import AlmanacCore
 public import DBus
 import Locking
+public import Logging
 import Synchronization
 
 /// Records what any media player plays, the way gPodder's mpris-listener does: it watches
 /// `org.mpris.MediaPlayer2.*` names come and go, and when a player's `xesam:url` is a known
 /// episode (its enclosure URL, or the `file://` URL of its download) it records the position
 /// when the player pauses, stops, seeks, moves to another track or goes away, and every
-/// `pollInterval` while it plays; an episode played past the `playedAt` setting (95%) is
-/// marked played. Players are untrusted: values of the wrong type are ignored.
+/// `pollInterval` while it plays (what is kept, and when an episode counts as played, is the
+/// podcasts document's `recordPlayback`). Players are untrusted: values of the wrong type are ignored.
 public final class MPRISListener: Sendable {
     static let prefix = "org.mpris.MediaPlayer2."
     static let path: ObjectPath = "/org/mpris/MediaPlayer2"
@@ -36,7 +37,7 @@ public final class MPRISListener: Sendable {
     private let podcasts: PodcastsDocument
     private let connection: Connection
     private let pollInterval: Duration
-    private let log: @Sendable (String) -> Void
+    private let logger: Logger
     private let players = Locked<[BusName: Player]>([:])
     /// Players being asked what they are (`appeared`), and those of them whose change came
     /// meanwhile and was not applied: they are asked again.
@@ -44,11 +45,11 @@ public final class MPRISListener: Sendable {
     private let tasks = Locked<[Task<Void, Never>]>([])
 
     public init(podcasts: PodcastsDocument, connection: Connection, pollInterval: Duration = .seconds(15),
-                log: @escaping @Sendable (String) -> Void) {
+                logger: Logger = Logger(label: "almanac.mpris")) {
         self.podcasts = podcasts
         self.connection = connection
         self.pollInterval = pollInterval
-        self.log = log
+        self.logger = logger
     }
 
     /// Starts watching players: those on the bus now and those that come.
@@ -232,19 +233,14 @@ public final class MPRISListener: Sendable {
         player.length = metadata["mpris:length"]?.unwrapped.integerValue.map { Double($0) / 1e6 }.flatMap { $0 > 0 ? $0 : nil }
     }
 
-    /// Keeps where a player was in its episode; past `playedAt` of its length, the episode is played.
+    /// Hands where a player is in its episode to the podcasts document, whose rules say
+    /// what is kept (and when the episode counts as played).
     private func record(_ player: Player, at position: Double) {
-        guard let episodeID = player.episodeID, position.isFinite else { return }
-        let episode = podcasts.episode(episodeID)
-        let length = player.length ?? episode?.duration
-        let playedAt = podcasts.document.snapshot.state.settings.playedAt
-        let played = length.map { $0 > 0 && position >= $0 * playedAt } ?? false
-        let rounded = (min(position, length ?? position) * 10).rounded() / 10
-        guard played && episode?.played == false || abs(rounded - (episode?.position ?? -1)) >= 1 else { return }
+        guard let episodeID = player.episodeID else { return }
         do {
-            try podcasts.submit(PlayStateSubmission(episodeID: episodeID, played: played ? true : nil, position: rounded), from: nil)
+            try podcasts.recordPlayback(of: episodeID, at: position, length: player.length)
         } catch {
-            log("could not record the position of \(episodeID) a media player reported: \(error)")
+            logger.error("could not record the position a media player reported", metadata: ["episode": "\(episodeID)", "error": "\(error)"])
         }
     }
 }

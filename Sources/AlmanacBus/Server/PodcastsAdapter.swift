@@ -10,11 +10,11 @@ public struct PodcastsAdapter: DocumentAdapter {
     public let inspector: any FeedInspecting
     /// Reads and writes OPML for `ImportOPML`/`ExportOPML`.
     public let opml: any OPMLConverting
-    /// Downloads episodes for `Download` (none: `Download` answers `NotSupported`).
-    public let downloads: DownloadManager?
+    /// Downloads episodes for `Download` and shows the jobs (none: `Download` answers `NotSupported`).
+    public let downloads: DownloadsExport?
 
     public init(podcasts: PodcastsDocument, service: any PodcastService, inspector: any FeedInspecting, opml: any OPMLConverting,
-                downloads: DownloadManager? = nil) {
+                downloads: DownloadsExport? = nil) {
         self.podcasts = podcasts
         self.service = service
         self.inspector = inspector
@@ -24,6 +24,7 @@ public struct PodcastsAdapter: DocumentAdapter {
 
     public var name: DocumentName { .podcasts }
     public var document: PodcastsDocument.Model { podcasts.document }
+    public var activity: DocumentActivity { podcasts.activity }
     public var viewOptionKeys: [String] { [PodcastsDocument.podcastOption] }
 
     public func encode(state: PodcastsState) -> [String: Value] { PodcastsCodec.encode(state) }
@@ -33,37 +34,16 @@ public struct PodcastsAdapter: DocumentAdapter {
         PodcastsCodec.slice(change, forPodcast: options[PodcastsDocument.podcastOption], in: state)
     }
 
-    public func failure(in change: PodcastsChange) -> String? {
-        if case .failed(let podcast, let message) = change { return "\(podcast): \(message)" }
-        return nil
-    }
+    public func failure(in change: PodcastsChange) -> String? { change.failure }
 
     /// Saves and applies the submission at once (the answer comes before this returns).
     public func submit(_ values: [String: Value], from view: ViewKey?, answer: @escaping @Sendable (Result<UInt64, any Error>) -> Void) throws {
-        let revision: UInt64
-        switch try PodcastsCodec.submission(values) {
-        case .playState(let submission): revision = try Refusals.translated { try podcasts.submit(submission, from: view) }
-        case .settings(let submission): revision = try Refusals.translated { try podcasts.submit(submission, from: view) }
-        }
-        answer(.success(revision))
+        let submission = try PodcastsCodec.submission(values)
+        answer(.success(try Refusals.translated { try podcasts.submit(submission, from: view) }))
     }
 
-    /// The podcasts to fetch, each claimed from the schedule: a view's podcast when it is
-    /// due, the due ones on a tick, all of them on `Refresh()`.
-    public func work(for request: RefreshRequest) -> [Podcast]? {
-        let state = podcasts.document.snapshot.state
-        let ids: [String]
-        switch request {
-        case .view(let options):
-            // Only a podcast that exists is claimed: a claim is released only by its read.
-            guard let id = options[PodcastsDocument.podcastOption], state.podcasts[id] != nil else { return nil }
-            ids = podcasts.take([id])
-        case .due:
-            ids = podcasts.take(state.podcasts.keys.sorted())
-        case .everything:
-            ids = podcasts.take(state.podcasts.keys.sorted(), force: true)
-        }
-        let due = ids.compactMap { state.podcasts[$0] }
+    public func claim(_ request: RefreshRequest) -> [Podcast]? {
+        let due = podcasts.claim(request)
         return due.isEmpty ? nil : due
     }
 
@@ -234,8 +214,7 @@ public struct PodcastsAdapter: DocumentAdapter {
             Method("Download", inputs: [Argument("episode", .string)], outputs: [Argument("job", .objectPath)]) { [downloads] call, reply in
                 let (episode) = try call.arguments(String.self)
                 guard let downloads else { throw BusError(.notSupported, "This almanacd does not download.") }
-                let job = try Refusals.translated { try downloads.download(episode, for: call.sender?.rawValue ?? "") }
-                try reply.write(BusContract.downloadPath(job.id))
+                try reply.write(BusContract.downloadPath(try downloads.download(episode, for: call.sender)))
             },
             Method("Rename", inputs: [podcastArgument, Argument("title", .string)]) { call, _ in
                 let (podcast, title) = try call.arguments(String.self, String.self)

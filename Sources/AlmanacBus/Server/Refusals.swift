@@ -2,7 +2,8 @@ import AlmanacCore
 import DBus
 
 /// The core's refusals as bus errors, the same for every member: `InvalidArgs` for input it
-/// refuses, `Failed` when the disk refused (and then nothing changed), `LimitsExceeded`,
+/// refuses, `UnknownLocation` for a place that is not saved, `Failed` when the disk refused
+/// (and then nothing changed), `LimitsExceeded`,
 /// `AccessDenied` and `UnknownObject` for downloads past a limit, not the caller's, or gone.
 enum Refusals {
     @discardableResult
@@ -11,6 +12,8 @@ enum Refusals {
             return try body()
         } catch let error as SubmissionError {
             throw BusError.invalidArgs(error.message)
+        } catch let error as LocationNotSaved {
+            throw BusError(BusContract.unknownLocation, error.message)
         } catch let error as StorageError {
             throw BusError(.failed, "\(error) Nothing was changed.")
         } catch let error as DownloadRefusal {

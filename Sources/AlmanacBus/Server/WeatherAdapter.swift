@@ -13,6 +13,7 @@ public struct WeatherAdapter: DocumentAdapter {
 
     public var name: DocumentName { .weather }
     public var document: WeatherDocument.Model { weather.document }
+    public var activity: DocumentActivity { weather.activity }
     public var viewOptionKeys: [String] { [WeatherDocument.locationOption] }
 
     public func encode(state: WeatherState) -> [String: Value] { WeatherCodec.encode(state) }
@@ -22,21 +23,19 @@ public struct WeatherAdapter: DocumentAdapter {
         WeatherCodec.slice(change, forLocation: options[WeatherDocument.locationOption])
     }
 
-    public func failure(in change: WeatherChange) -> String? {
-        if case .failed(let location, let message) = change { return "\(location): \(message)" }
-        return nil
-    }
+    public func failure(in change: WeatherChange) -> String? { change.failure }
 
     /// Queues the submission: its answer comes after the burst's one write of the settings.
     public func submit(_ values: [String: Value], from view: ViewKey?, answer: @escaping @Sendable (Result<UInt64, any Error>) -> Void) throws {
-        let submission = try WeatherCodec.submission(values)
+        try enqueue(WeatherCodec.submission(values), from: view, answer: answer)
+    }
+
+    /// The one way every weather change from the bus goes (`Submit`, `AddLocation`,
+    /// `RemoveLocation`): queued, then saved and answered with the burst's other changes.
+    /// Refusals come as bus errors, at once or in the answer.
+    func enqueue(_ submission: WeatherSubmission, from view: ViewKey?, answer: @escaping @Sendable (Result<UInt64, any Error>) -> Void) throws {
         try Refusals.translated {
-            try weather.enqueue(submission, from: view) { [weather] result in
-                answer(Refusals.translated(result.map { revision in
-                    guard case .savedLocations = submission else { return revision }
-                    return weather.forgetUnwanted() ?? revision
-                }))
-            }
+            try weather.enqueue(submission, from: view) { result in answer(Refusals.translated(result)) }
         }
     }
 
@@ -44,30 +43,8 @@ public struct WeatherAdapter: DocumentAdapter {
         weather.commitSubmissions()
     }
 
-    /// Applies a validated-on-the-way submission: `InvalidArgs` for input it refuses, `Failed`
-    /// when the settings could not be saved (and then nothing changed).
-    @discardableResult
-    func apply(_ submission: WeatherSubmission, from view: ViewKey?) throws -> UInt64 {
-        try Refusals.translated {
-            let revision = try weather.submit(submission, from: view)
-            if case .savedLocations = submission { return weather.forgetUnwanted() ?? revision }
-            return revision
-        }
-    }
-
-    /// The places to fetch, each claimed from the schedule (so two views of one place share a fetch).
-    public func work(for request: RefreshRequest) -> [String]? {
-        let locations: [String]
-        switch request {
-        case .view(let options):
-            guard let location = options[WeatherDocument.locationOption] else { return nil }
-            weather.restoreLastKnown(location)
-            locations = weather.take([location])
-        case .due:
-            locations = weather.take(weather.wantedLocations)
-        case .everything:
-            locations = weather.take(weather.wantedLocations, force: true)
-        }
+    public func claim(_ request: RefreshRequest) -> [String]? {
+        let locations = weather.claim(request)
         return locations.isEmpty ? nil : locations
     }
 
@@ -114,19 +91,14 @@ public struct WeatherAdapter: DocumentAdapter {
                 let hourly = try Self.reading(location, in: weather).hourly
                 try reply.write(Value.array(.dictionary(key: .string, value: .variant), hourly.prefix(hours == 0 ? hourly.count : Int(hours)).map(WeatherCodec.encode)))
             },
-            Method("AddLocation", inputs: [location]) { [self] call, _ in
+            // Fetched on the next polling tick: a place never fetched is due at once.
+            Method.deferred("AddLocation", inputs: [location]) { [self] call, reply in
                 let (location) = try call.arguments(String.self)
-                let saved = weather.document.snapshot.state.savedLocations
-                // Fetched on the next polling tick: a place never fetched is due at once.
-                try apply(.savedLocations(saved + [location]), from: nil)
+                try enqueue(.addLocation(location), from: nil) { reply.answer($0) { _, _ in } }
             },
-            Method("RemoveLocation", inputs: [location]) { [self] call, _ in
+            Method.deferred("RemoveLocation", inputs: [location]) { [self] call, reply in
                 let (location) = try call.arguments(String.self)
-                let saved = weather.document.snapshot.state.savedLocations
-                guard saved.contains(location.trimmed) else {
-                    throw BusError(BusContract.unknownLocation, "'\(location.prefix(80))' is not a saved location. Saved: \(saved.isEmpty ? "none" : saved.joined(separator: ", ")).")
-                }
-                try apply(.savedLocations(saved.filter { $0 != location.trimmed }), from: nil)
+                try enqueue(.removeLocation(location), from: nil) { reply.answer($0) { _, _ in } }
             },
         ], properties: [
             Property("Units", .string) { .string(weather.document.snapshot.state.units.rawValue) },

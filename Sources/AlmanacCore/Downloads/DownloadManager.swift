@@ -1,4 +1,5 @@
 import Locking
+public import Logging
 import Synchronization
 import FoundationEssentials
 
@@ -29,23 +30,20 @@ public final class DownloadManager: Sendable {
     /// Unique names that have left the bus (never reused while the bus lives), newest last,
     /// so a `Download` whose caller left while it was being handled gets no owner.
     private let departed = Locked<[String]>([])
-    /// Told of each job `download` answers with, before it returns (the bus layer exports it).
-    private let answering = Locked<(@Sendable (DownloadJob) -> Void)?>(nil)
-    /// Told of what could not be kept on disk (the daemon logs it).
-    private let log: @Sendable (String) -> Void
+    private let logger: Logger
 
     /// - Parameters:
     ///   - root: the folder downloads go under (one folder per podcast inside).
     ///   - archive: where jobs are kept across restarts (none: in memory only).
     public init(podcasts: PodcastsDocument, downloader: any EpisodeDownloading, root: String,
                 archive: (any DownloadArchive)? = nil, limits: DownloadLimits = DownloadLimits(),
-                log: @escaping @Sendable (String) -> Void = { _ in }) {
+                logger: Logger = Logger(label: "almanac.downloads")) {
         self.podcasts = podcasts
         self.downloader = downloader
         self.archive = archive
         self.root = root.hasSuffix("/") ? String(root.dropLast()) : root
         self.limits = limits
-        self.log = log
+        self.logger = logger
         var jobs: [UInt64: DownloadJob] = [:]
         let kept = archive?.downloadJobs() ?? []
         for var job in kept {
@@ -91,7 +89,7 @@ public final class DownloadManager: Sendable {
         let state = podcasts.document.snapshot.state
         guard let episode = podcasts.episode(episodeID)
                 ?? state.podcasts.keys.lazy.compactMap({ self.podcasts.episode(FeedMapping.episodeID(podcastID: $0, guid: episodeID)) }).first else {
-            throw SubmissionError("There is no episode '\(episodeID.prefix(200))'. List episodes with `almanac episodes`.")
+            throw SubmissionError("There is no episode '\(episodeID.prefix(200))'.")
         }
         guard let url = episode.audioURL else {
             throw SubmissionError("The episode '\(episode.title)' has no audio to download (its feed gives no enclosure).")
@@ -151,14 +149,7 @@ public final class DownloadManager: Sendable {
         case .failure(let error):
             throw error
         }
-        answering.withLock { $0 }?(answer)
         return answer
-    }
-
-    /// `body` hears of each job `download` answers with before `download` returns, so that
-    /// whatever shows jobs (the bus objects) shows it before the caller can look.
-    public func beforeAnswering(_ body: (@Sendable (DownloadJob) -> Void)?) {
-        answering.withLock { $0 = body }
     }
 
     /// Cancels a job. Only its owner may, or anyone once the owner has left the bus.
@@ -286,7 +277,7 @@ public final class DownloadManager: Sendable {
             try podcasts.recordFile(file, of: job.episodeID)
         } catch {
             // Unsubscribed meanwhile, or the disk refused: the file stays, the job says where.
-            log("downloaded \(file) but could not record it: \(error)")
+            logger.error("downloaded a file but could not record it", metadata: ["file": "\(file)", "error": "\(error)"])
         }
         var completed = false
         finish(job.id) { job in
@@ -360,7 +351,7 @@ public final class DownloadManager: Sendable {
     }
 
     private func persist(_ job: DownloadJob) {
-        do { try archive?.saveDownloadJob(job) } catch { log("could not keep download \(job.id): \(error)") }
+        do { try archive?.saveDownloadJob(job) } catch { logger.error("could not keep a download job", metadata: ["job": "\(job.id)", "error": "\(error)"]) }
     }
 
     /// Removes a finished job after `limits.linger` seconds.
@@ -385,7 +376,7 @@ public final class DownloadManager: Sendable {
             try downloader.delete(file: file)
             try podcasts.recordFile(nil, of: episodeID)
         } catch {
-            log("could not delete \(file) of played episode \(episodeID): \(error)")
+            logger.error("could not delete the file of a played episode", metadata: ["file": "\(file)", "episode": "\(episodeID)", "error": "\(error)"])
         }
     }
 }

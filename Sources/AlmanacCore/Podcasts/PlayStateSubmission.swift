@@ -14,7 +14,7 @@ public struct PlayStateSubmission: Sendable, Hashable {
     /// `SubmissionError` when it cannot apply.
     public func validate(against episode: Episode?) throws {
         guard episode != nil else {
-            throw SubmissionError("There is no episode '\(episodeID.prefix(200))'. List episodes with `almanac episodes`.")
+            throw SubmissionError("There is no episode '\(episodeID.prefix(200))'.")
         }
         guard played != nil || position != nil else {
             throw SubmissionError("Say what changed: 'played', 'position' or both.")

@@ -13,6 +13,13 @@ public enum PodcastsChange: Sendable, Hashable {
     /// The user changed the podcast settings.
     case settings(PodcastSettings)
 
+    /// What a failed read reads as in `LastError` ("<podcast>: <why>"); `nil` for a change
+    /// that is not a failure.
+    public var failure: String? {
+        guard case .failed(let podcastID, let message) = self else { return nil }
+        return "\(podcastID): \(message)"
+    }
+
     /// The podcast this change concerns, when it concerns one.
     public var podcastID: String? {
         switch self {

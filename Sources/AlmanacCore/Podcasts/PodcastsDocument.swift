@@ -1,4 +1,5 @@
 import Locking
+public import Logging
 import Synchronization
 public import FoundationEssentials
 
@@ -17,6 +18,8 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     public static let podcastOption = "podcast"
 
     public let document: Model
+    /// Reads under way and the last failure.
+    public let activity = DocumentActivity()
     private let archive: any PodcastArchive
     private let schedule: Locked<RefreshSchedule>
     /// Server-given freshness per podcast: not asked again before this.
@@ -32,8 +35,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     }
     private let clock: @Sendable () -> Date
     private let jitter: @Sendable () -> Double
-    /// Told when the archive refused to keep what a feed said (the daemon logs it).
-    private let onArchiveFailure: @Sendable (String) -> Void
+    private let logger: Logger
 
     /// - Parameters:
     ///   - archive: the library (subscriptions, episodes, play state); the document starts from
@@ -43,18 +45,36 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     public init(archive: any PodcastArchive = MemoryPodcastArchive(),
                 policy: RefreshSchedule.Policy = .init(interval: 3_600, firstRetry: 60, longestRetry: 86_400),
                 clock: @escaping @Sendable () -> Date = { Date() }, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
-                onArchiveFailure: @escaping @Sendable (String) -> Void = { _ in }) {
+                logger: Logger = Logger(label: "almanac.podcasts")) {
         document = Model(archive.podcastsState())
         self.archive = archive
         schedule = Locked(RefreshSchedule(policy: policy))
         self.clock = clock
         self.jitter = jitter
-        self.onArchiveFailure = onArchiveFailure
+        self.logger = logger
     }
 
     public func podcastsToRefresh(for service: any PodcastService) -> [Podcast] {
+        claim(.due)
+    }
+
+    /// The podcasts `request` calls for now, each claimed from the schedule so that no other
+    /// refresh reads it meanwhile: a view's podcast when it is due, the due ones, or all of
+    /// them.
+    public func claim(_ request: RefreshRequest) -> [Podcast] {
         let podcasts = document.snapshot.state.podcasts
-        return take(podcasts.keys.sorted()).compactMap { podcasts[$0] }
+        let ids: [String]
+        switch request {
+        case .view(let options):
+            // Only a podcast that exists is claimed: a claim is released only by its read.
+            guard let id = options[Self.podcastOption], podcasts[id] != nil else { return [] }
+            ids = take([id])
+        case .due:
+            ids = take(podcasts.keys.sorted())
+        case .everything:
+            ids = take(podcasts.keys.sorted(), force: true)
+        }
+        return ids.compactMap { podcasts[$0] }
     }
 
     /// Of `podcastIDs`, those to read now, claimed so that no other refresh reads them
@@ -208,9 +228,11 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
                 try archive.save(updated, newEpisodes: new)
             } catch {
                 // Not kept, so not shown: the next refresh finds the same episodes new again.
-                onArchiveFailure("could not keep what \(podcast.feedURL) said: \(error)")
+                logger.error("could not keep what a feed said", metadata: ["feed": "\(podcast.feedURL)", "error": "\(error)"])
                 failure = "\(error)"
-                return .failed(podcastID: podcast.id, message: "\(error)")
+                let change = PodcastsChange.failed(podcastID: podcast.id, message: "\(error)")
+                activity.failed(change.failure ?? "\(error)")
+                return change
             }
             state.podcasts[podcast.id] = updated
             for episode in new { state.episodes[episode.id] = episode }
@@ -224,13 +246,28 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     public func podcastService(_ service: any PodcastService, didFailToFetch podcastID: String, error: any Error) {
         let (now, jitter) = (clock(), jitter())
         _ = schedule.withLock { $0.failed(podcastID, now: now, jitter: jitter) }
+        let change = PodcastsChange.failed(podcastID: podcastID, message: String(describing: error))
+        logger.warning("could not read a feed", metadata: ["podcast": "\(podcastID)", "error": "\(error)"])
+        activity.failed(change.failure ?? "\(error)")
         readEnded(podcastID, failure: String(describing: error))
-        document.update { _ in .failed(podcastID: podcastID, message: String(describing: error)) }
+        document.update { _ in change }
     }
 
     /// A page of the library (`ListEpisodes`), from the archive: the whole library, not only the window.
     public func page(_ query: EpisodeQuery) throws -> EpisodePage {
         try archive.page(query)
+    }
+
+    /// Applies what a view submitted (a `Submit`), after validating it: a play-state or a
+    /// settings change, saved before it is applied. Returns the revision after it; throws
+    /// `SubmissionError` for input it refuses and `StorageError` when the disk refused (then
+    /// nothing changed).
+    @discardableResult
+    public func submit(_ submission: PodcastsSubmission, from view: ViewKey?) throws -> UInt64 {
+        switch submission {
+        case .playState(let change): try submit(change, from: view)
+        case .settings(let change): try submit(change, from: view)
+        }
     }
 
     /// Changes the settings a view submitted, after validating them.
@@ -288,6 +325,23 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     public func episode(playing url: String) -> Episode? {
         let file = FileURL.path(of: url)
         return archive.episode(audioURL: file == nil ? url : nil, file: file)
+    }
+
+    /// A media player was at `position` seconds of an episode whose length it gave as
+    /// `length` (`nil`: it did not say, and the feed's duration counts). Kept as the
+    /// episode's position, and past the `playedAt` share of its length as played, when that
+    /// moves the kept position by a second or more or marks it played (players report
+    /// often). Returns the revision after it, or `nil` when nothing was worth keeping.
+    @discardableResult
+    public func recordPlayback(of episodeID: String, at position: Double, length: Double?) throws -> UInt64? {
+        guard position.isFinite else { return nil }
+        let episode = episode(episodeID)
+        let length = length ?? episode?.duration
+        let playedAt = document.snapshot.state.settings.playedAt
+        let played = length.map { $0 > 0 && position >= $0 * playedAt } ?? false
+        let rounded = (min(position, length ?? position) * 10).rounded() / 10
+        guard played && episode?.played == false || abs(rounded - (episode?.position ?? -1)) >= 1 else { return nil }
+        return try submit(PlayStateSubmission(episodeID: episodeID, played: played ? true : nil, position: rounded), from: nil)
     }
 
     /// Applies a play-state change a view submitted, after validating it.

@@ -1,6 +1,4 @@
-public import AlmanacCore
-
-/// What a `Submit` to the podcasts document asks for: a play-state change or a settings change.
+/// What a view may submit to the podcasts document: a play-state change or a settings change.
 public enum PodcastsSubmission: Sendable, Hashable {
     case playState(PlayStateSubmission)
     case settings(SettingsSubmission)

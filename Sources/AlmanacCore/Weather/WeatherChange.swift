@@ -11,6 +11,13 @@ public enum WeatherChange: Sendable, Hashable {
     /// Nobody wants these places any more: their readings and failures were dropped.
     case forgotten([String])
 
+    /// What a failed fetch reads as in `LastError` ("<place>: <why>"); `nil` for a change that
+    /// is not a failure.
+    public var failure: String? {
+        guard case .failed(let location, let message) = self else { return nil }
+        return "\(location): \(message)"
+    }
+
     /// The location this change concerns, when it concerns one place.
     public var location: String? {
         switch self {

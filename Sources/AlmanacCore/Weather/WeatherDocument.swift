@@ -1,4 +1,5 @@
 import Locking
+public import Logging
 import Synchronization
 public import FoundationEssentials
 
@@ -14,14 +15,15 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     public static let freshFor: Double = 15 * 60
 
     public let document: Model
+    /// Fetches under way and the last failure.
+    public let activity = DocumentActivity()
     private let archive: (any WeatherArchive)?
     /// Submissions waiting to be saved and applied together.
     private let submissions: GroupCommit<QueuedSubmission>
     private let schedule: Locked<RefreshSchedule>
     private let clock: @Sendable () -> Date
     private let jitter: @Sendable () -> Double
-    /// Told when the archive refused to keep a reading (the daemon logs it).
-    public let onArchiveFailure: @Sendable (String) -> Void
+    private let logger: Logger
 
     /// - Parameters:
     ///   - state: where to start (the daemon passes what the archive kept).
@@ -31,21 +33,42 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     public init(_ state: WeatherState = WeatherState(), policy: RefreshSchedule.Policy = .init(interval: 900),
                 archive: (any WeatherArchive)? = nil, clock: @escaping @Sendable () -> Date = { Date() },
                 jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
-                onArchiveFailure: @escaping @Sendable (String) -> Void = { _ in }) {
+                logger: Logger = Logger(label: "almanac.weather")) {
         document = Model(state)
         self.archive = archive
-        submissions = GroupCommit { [document] queued in Self.commit(queued, to: document, archive: archive) }
+        // The commit needs the document's rules, but the queue is made before `self` exists.
+        let owner = WeakReference<WeatherDocument>()
+        submissions = GroupCommit { queued in
+            owner.object?.commit(queued) ?? queued.map { _ in .failure(SubmissionError("The weather document is gone.")) }
+        }
         schedule = Locked(RefreshSchedule(policy: policy))
         self.clock = clock
         self.jitter = jitter
-        self.onArchiveFailure = onArchiveFailure
+        self.logger = logger
+        owner.object = self
     }
 
     // MARK: Data source
 
     /// The wanted places that are due now, claimed (see `take`).
     public func locationsToFetch(for service: any WeatherService) -> [String] {
-        take(wantedLocations)
+        claim(.due)
+    }
+
+    /// The places `request` calls for now, each claimed from the schedule so that no other
+    /// refresh fetches it meanwhile (two views of one place share a fetch): a new view's place
+    /// (served its last known reading at once), the due ones, or every wanted one.
+    public func claim(_ request: RefreshRequest) -> [String] {
+        switch request {
+        case .view(let options):
+            guard let location = options[Self.locationOption] else { return [] }
+            restoreLastKnown(location)
+            return take([location])
+        case .due:
+            return take(wantedLocations)
+        case .everything:
+            return take(wantedLocations, force: true)
+        }
     }
 
     /// Of `locations`, those to fetch now, marked in flight so that no one else fetches them
@@ -85,7 +108,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         do {
             try archive?.saveReading(reading)
         } catch {
-            onArchiveFailure("could not keep the reading of \(reading.location): \(error)")
+            logger.error("could not keep the reading of a place", metadata: ["location": "\(reading.location)", "error": "\(error)"])
         }
         // A fetch that finishes after every view of its place has gone is not kept.
         guard wantedLocations.contains(reading.location) else { return }
@@ -101,6 +124,8 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         _ = schedule.withLock { $0.failed(location, now: now, jitter: jitter) }
         guard wantedLocations.contains(location) else { return }
         let message = String(describing: error)
+        logger.warning("could not fetch the weather", metadata: ["location": "\(location)", "error": "\(message)"])
+        activity.failed(WeatherChange.failed(location: location, message: message).failure ?? message)
         document.update { state in
             guard state.failures[location] != message else { return nil }
             state.failures[location] = message
@@ -127,8 +152,9 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
 
     // MARK: Submissions
 
-    /// Applies what a view submitted, after validating it and saving the settings; every
-    /// view hears the change. Returns the revision after it.
+    /// Applies what a view submitted, after validating it and saving the settings, with
+    /// whatever was queued before it; every view hears the change. Returns the revision
+    /// after it.
     @discardableResult
     public func submit(_ submission: WeatherSubmission, from view: ViewKey?) throws -> UInt64 {
         try submissions.commitNow(QueuedSubmission(submission: submission.validated(), view: view))
@@ -154,41 +180,58 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         let view: ViewKey?
     }
 
-    /// Saves the settings that `queued` leads to (once, and only if they differ from the
-    /// current ones, which are on disk already), then applies each in order. A change the
-    /// caller is told about survives a crash; when the write fails none of them is applied.
-    static func commit(_ queued: [QueuedSubmission], to document: Model, archive: (any WeatherArchive)?) -> [Result<UInt64, any Error>] {
+    /// Settles each of `queued` in order against the places the ones before it leave
+    /// (`addLocation`/`removeLocation` become the whole list; one that is refused changes
+    /// nothing and does not stop the others), saves the settings they lead to (once, and only
+    /// if they differ from the current ones, which are on disk already), then applies each in
+    /// order. A change the caller is told about survives a crash; when the write fails none
+    /// of them is applied. Places no longer saved nor watched are forgotten after the change
+    /// that let them go, and the revision returned is the one after that.
+    func commit(_ queued: [QueuedSubmission]) -> [Result<UInt64, any Error>] {
         // Only commits change the settings, one at a time, so nothing else moves them meanwhile.
         let current = document.snapshot.state
         var (units, locations) = (current.units, current.savedLocations)
+        var settled: [Result<QueuedSubmission, any Error>] = []
         for entry in queued {
-            switch entry.submission {
-            case .units(let value): units = value
-            case .savedLocations(let value): locations = value
-            }
+            settled.append(Result {
+                let submission = try entry.submission.settled(against: locations)
+                switch submission {
+                case .units(let value): units = value
+                case .savedLocations(let value): locations = value
+                case .addLocation, .removeLocation: preconditionFailure("a settled submission is units or places")
+                }
+                return QueuedSubmission(submission: submission, view: entry.view)
+            })
         }
         if units != current.units || locations != current.savedLocations {
             do {
                 try archive?.saveSettings(units: units, savedLocations: locations)
             } catch {
-                return queued.map { _ in .failure(error) }
+                logger.error("could not save the weather settings", metadata: ["error": "\(error)"])
+                return settled.map { entry in entry.flatMap { _ in .failure(error) } }
             }
         }
-        return queued.map { entry in
-            let apply: (inout WeatherState) -> WeatherChange? = { state in
-                switch entry.submission {
-                case .units(let units):
-                    guard state.units != units else { return nil }
-                    state.units = units
-                    return .units(units)
-                case .savedLocations(let locations):
-                    guard state.savedLocations != locations else { return nil }
-                    state.savedLocations = locations
-                    return .savedLocations(locations)
-                }
+        return settled.map { entry in entry.map(apply) }
+    }
+
+    /// Applies one settled submission; the revision after it.
+    private func apply(_ entry: QueuedSubmission) -> UInt64 {
+        let revision = document.update(origin: entry.view) { state -> WeatherChange? in
+            switch entry.submission {
+            case .units(let units):
+                guard state.units != units else { return nil }
+                state.units = units
+                return .units(units)
+            case .savedLocations(let locations):
+                guard state.savedLocations != locations else { return nil }
+                state.savedLocations = locations
+                return .savedLocations(locations)
+            case .addLocation, .removeLocation:
+                return nil
             }
-            return .success(document.update(origin: entry.view, apply) ?? document.revision)
-        }
+        } ?? document.revision
+        guard case .savedLocations = entry.submission else { return revision }
+        return forgetUnwanted() ?? revision
     }
 
     /// A view now watches `location`: when the document has no reading of it, the archive's

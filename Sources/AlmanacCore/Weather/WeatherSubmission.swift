@@ -3,7 +3,12 @@ import FoundationEssentials
 /// What a view may submit to the weather document, validated before anything changes.
 public enum WeatherSubmission: Sendable, Hashable {
     case units(Units)
+    /// The saved places, all of them (a `Submit`).
     case savedLocations([String])
+    /// One more saved place, after the others (`AddLocation`); saved already, it changes nothing.
+    case addLocation(String)
+    /// One saved place fewer (`RemoveLocation`); refused with `LocationNotSaved` when it is not saved.
+    case removeLocation(String)
 
     /// The longest location name accepted.
     public static let maximumLocationLength = 200
@@ -12,7 +17,31 @@ public enum WeatherSubmission: Sendable, Hashable {
 
     /// Checks the submission, throwing `SubmissionError` with a message a person can act on.
     public func validated() throws -> WeatherSubmission {
-        guard case .savedLocations(let locations) = self else { return self }
+        switch self {
+        case .units: return self
+        case .savedLocations(let locations): return .savedLocations(try Self.cleaned(locations))
+        case .addLocation(let location): return .addLocation(try Self.cleaned([location])[0])
+        case .removeLocation(let location): return .removeLocation(location.trimmed)
+        }
+    }
+
+    /// What this submission makes of the saved places `saved`, as settings: `.units` or
+    /// `.savedLocations`. Throws `SubmissionError` past the limit of saved places, and
+    /// `LocationNotSaved` to remove a place that is not saved.
+    public func settled(against saved: [String]) throws -> WeatherSubmission {
+        switch self {
+        case .units, .savedLocations:
+            return self
+        case .addLocation(let location):
+            return .savedLocations(try Self.cleaned(saved + [location]))
+        case .removeLocation(let location):
+            guard saved.contains(location) else { throw LocationNotSaved(location: location, saved: saved) }
+            return .savedLocations(saved.filter { $0 != location })
+        }
+    }
+
+    /// The places trimmed, each once, or `SubmissionError` saying which rule one breaks.
+    private static func cleaned(_ locations: [String]) throws -> [String] {
         var cleaned: [String] = []
         for location in locations {
             let trimmed = location.trimmed
@@ -26,6 +55,6 @@ public enum WeatherSubmission: Sendable, Hashable {
                 throw SubmissionError("At most \(Self.maximumSavedLocations) saved locations are allowed; remove some first.")
             }
         }
-        return .savedLocations(cleaned)
+        return cleaned
     }
 }

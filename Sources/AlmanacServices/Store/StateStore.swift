@@ -3,6 +3,7 @@ import GRDB
 import GRDBSQLite
 import AlmanacCore
 import Locking
+public import Logging
 import Synchronization
 
 /// The daemon's SQLite file (`$XDG_STATE_HOME/almanac/almanac.sqlite`): settings and the last
@@ -19,15 +20,14 @@ public final class StateStore: Sendable {
     private let connection: Locked<DatabaseQueue>
     /// Set when the file found at start was unreadable: where it was moved and why.
     public let recovered: String?
-    /// Told every write the disk refused (full, read-only, gone), with what failed and why:
-    /// the caller hears it as an error, and the daemon's log says it too.
-    private let onWriteFailure: (@Sendable (String) -> Void)?
+    /// Logs every write the disk refused (full, read-only, gone), with what failed and why:
+    /// the caller hears it as an error, and the log says it too.
+    private let logger: Logger
 
-    /// Opens (or creates) the store at `folder/almanac.sqlite`; `onWriteFailure` hears every
-    /// write that fails.
-    public init(folder: URL, onWriteFailure: (@Sendable (String) -> Void)? = nil) throws {
+    /// Opens (or creates) the store at `folder/almanac.sqlite`.
+    public init(folder: URL, logger: Logger = Logger(label: "almanac.store")) throws {
         path = folder.appendingPathComponent("almanac.sqlite").path
-        self.onWriteFailure = onWriteFailure
+        self.logger = logger
         do {
             connection = Locked(try Self.open(path))
             recovered = nil
@@ -157,12 +157,12 @@ public final class StateStore: Sendable {
                 return try write(reopened)
             } catch {
                 let failure = StorageError("Could not save \(what) in \(path): \(Self.describe(error)).")
-                onWriteFailure?(failure.description)
+                logger.error("\(failure.description)")
                 throw failure
             }
         } catch {
             let failure = StorageError("Could not save \(what) in \(path): \(Self.describe(error)).")
-            onWriteFailure?(failure.description)
+            logger.error("\(failure.description)")
             throw failure
         }
     }

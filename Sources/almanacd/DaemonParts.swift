@@ -1,0 +1,100 @@
+import AlmanacBus
+import AlmanacCore
+import AlmanacServices
+import AlmanacViews
+import DBus
+import Foundation
+import Logging
+
+/// What the daemon is made of, and what is built from what: the store feeds the two
+/// documents; each document is its service's data source and delegate; the downloads follow
+/// the podcasts document; the server puts the documents on the bus; the notifier and the
+/// media-player listener watch the podcasts document. Built here and nowhere else; started
+/// and stopped by `Daemon`.
+struct DaemonParts {
+    let server: AlmanacServer
+    let downloads: DownloadManager
+    let notifier: DesktopNotifier
+    let players: MPRISListener
+    /// Held here: a service's document holds it only weakly, as its data source and delegate.
+    let weatherService: any WeatherService
+    let podcastService: any PodcastService
+
+    init(options: Almanacd, store: StateStore, folders: DaemonFolders, connection: Connection, logger: Logger) {
+        // A week-old reading is no longer worth serving as "last known".
+        try? store.pruneReadings(olderThan: Date().addingTimeInterval(-7 * 86_400))
+        let weather = WeatherDocument(store.weatherState(), policy: RefreshSchedule.Policy(interval: options.effectiveWeatherInterval),
+                                      archive: store)
+        let podcasts = PodcastsDocument(
+            archive: store,
+            policy: RefreshSchedule.Policy(interval: options.effectivePodcastInterval, firstRetry: 60, longestRetry: 86_400)
+        )
+        let demo = options.provider == .demo
+        weatherService = demo ? DemoWeatherService() : Self.openMeteo(options, logger: logger)
+        podcastService = demo ? DemoPodcastService() : RSSPodcastService()
+        weatherService.dataSource = weather
+        weatherService.delegate = weather
+        podcastService.dataSource = podcasts
+        podcastService.delegate = podcasts
+        if demo {
+            for podcast in DemoPodcastService.catalogue { _ = try? podcasts.subscribe(podcast) }
+        }
+
+        downloads = DownloadManager(
+            podcasts: podcasts, downloader: demo ? DemoEpisodeDownloader() : HTTPEpisodeDownloader(),
+            root: folders.data.path, archive: store,
+            limits: DownloadLimits(concurrent: options.downloadsAtOnce, linger: options.downloadLinger)
+        )
+        // Partial downloads no kept job will resume would otherwise stay on disk unseen.
+        let resumable = Set(downloads.document.snapshot.state.values.map { $0.folder + "/" + $0.temporaryName })
+        for file in LeftoverDownloads.remove(under: folders.data.path, keeping: resumable) {
+            logger.notice("removed the partial download \(file), which no job resumes")
+        }
+
+        server = AlmanacServer(
+            connection: connection,
+            weather: WeatherAdapter(weather: weather, service: weatherService),
+            podcasts: PodcastsAdapter(podcasts: podcasts, service: podcastService, inspector: FeedInspector(), opml: FeedInspector(),
+                                      downloads: DownloadsExport(manager: downloads, connection: connection)),
+            version: Almanacd.version, provider: options.provider.rawValue
+        )
+        notifier = DesktopNotifier(podcasts: podcasts, connection: connection, downloads: downloads,
+                                   gathering: .milliseconds(Int(options.notificationGathering * 1000)),
+                                   wording: { feeds, markup in
+                                       let notice = NewEpisodesNotice(feeds, markup: markup)
+                                       return (notice.summary, notice.body)
+                                   })
+        players = MPRISListener(podcasts: podcasts, connection: connection, pollInterval: .milliseconds(Int(options.mprisPoll * 1000)))
+    }
+
+    /// Open-Meteo at the URLs the options or the environment give, else its public ones.
+    private static func openMeteo(_ options: Almanacd, logger: Logger) -> any WeatherService {
+        let environment = ProcessInfo.processInfo.environment
+        let weatherURL = options.weatherURL ?? environment["ALMANAC_WEATHER_URL"] ?? "https://api.open-meteo.com"
+        let geocodingURL = options.geocodingURL ?? environment["ALMANAC_GEOCODING_URL"] ?? "https://geocoding-api.open-meteo.com"
+        logger.info("weather from \(weatherURL), places from \(geocodingURL)")
+        return OpenMeteoWeatherService(weatherURL: URL(string: weatherURL) ?? URL(string: "https://api.open-meteo.com")!,
+                                       geocodingURL: URL(string: geocodingURL) ?? URL(string: "https://geocoding-api.open-meteo.com")!)
+    }
+
+    /// Creates the state folder if needed and opens the store in it.
+    static func openStore(in folder: URL, logger: Logger) throws -> StateStore {
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw DaemonError("Cannot create the state folder \(folder.path): \(error.localizedDescription). Pass another with --state-dir.")
+        }
+        let store: StateStore
+        do {
+            store = try StateStore(folder: folder)
+        } catch {
+            throw DaemonError("Cannot open the state in \(folder.path): \(error)")
+        }
+        if let recovered = store.recovered { logger.warning("\(recovered)") }
+        if store.openedReadOnly {
+            logger.warning("The state file \(store.path) is read-only: changes will be refused until its folder is writable again.")
+        }
+        logger.debug("state: \(store.path)")
+        return store
+    }
+}

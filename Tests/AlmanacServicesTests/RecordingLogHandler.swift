@@ -1,0 +1,34 @@
+import Locking
+import Logging
+import Synchronization
+
+/// A `LogHandler` that keeps what it is told, for tests that check what was logged and at
+/// which level.
+final class RecordingLogHandler: Sendable {
+    private let entries = Locked<[(level: Logger.Level, message: String)]>([])
+
+    /// A logger whose every message (trace and up) this handler keeps.
+    var logger: Logger {
+        Logger(label: "test") { _ in Handler(owner: self) }
+    }
+
+    /// The messages logged at `level`, in order.
+    func messages(at level: Logger.Level) -> [String] {
+        entries.withLock { $0.filter { $0.level == level }.map(\.message) }
+    }
+
+    private struct Handler: LogHandler {
+        let owner: RecordingLogHandler
+        var logLevel: Logger.Level = .trace
+        var metadata: Logger.Metadata = [:]
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            owner.entries.withLock { $0.append((event.level, "\(event.message)")) }
+        }
+    }
+}
