@@ -56,6 +56,12 @@ func fail(_ error: any Error) -> ExitCode {
         Terminal.error("almanacd is not running (\(error.message))\nStart it with `systemctl --user start almanacd` or `almanacd &`.")
         return Exit.unavailable
     }
-    Terminal.error("the daemon refused: \(error.message)")
+    Terminal.error("the daemon refused: \(error.message)" + nextStep(after: error.message))
     return Exit.refused
+}
+
+/// What to do after a refusal, in the CLI's words (the daemon's messages name no command).
+func nextStep(after message: String) -> String {
+    if message.hasPrefix("There is no episode") { return " List episodes with `almanac episodes`." }
+    return ""
 }
