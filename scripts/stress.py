@@ -1138,17 +1138,17 @@ def run_load(seconds, stall_views):
         with open(plan, "w") as f:
             json.dump({"podcasts": podcasts, "episodes": episodes, "stallViews": stall_views}, f)
         results = os.path.join(s.folder, "received.json")
-        receiver = s.spawn([sys.executable, os.path.join(REPO, "scripts/stress_load.py"), "receive", bus.address, plan, results, str(seconds)],
+        receiver = s.spawn([sys.executable, os.path.join(REPO, "scripts/stress_load_clients.py"), "receive", bus.address, plan, results, str(seconds)],
                            stdout=subprocess.PIPE, text=True)
         receiver.stdout.readline()  # "ready": 1,000 views added
         # The client that will stop reading hears every change on 64 views from the start,
         # so both halves carry the same load and differ only by its stall.
-        stalled = s.spawn([sys.executable, os.path.join(REPO, "scripts/stress_load.py"), "stall", bus.address, plan, "-", "0"],
+        stalled = s.spawn([sys.executable, os.path.join(REPO, "scripts/stress_load_clients.py"), "stall", bus.address, plan, "-", "0"],
                           stdout=subprocess.PIPE, text=True)
         stalled.stdout.readline()
         stall_at = None
         sent = os.path.join(s.folder, "sent.json")
-        sender = s.spawn([sys.executable, os.path.join(REPO, "scripts/stress_load.py"), "send", bus.address, plan, sent, str(seconds)])
+        sender = s.spawn([sys.executable, os.path.join(REPO, "scripts/stress_load_clients.py"), "send", bus.address, plan, sent, str(seconds)])
         rss, bus_rss = [], []
         start = time.monotonic()
         while sender.poll() is None:
