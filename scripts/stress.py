@@ -31,14 +31,15 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.request
 
 import dbus
 import dbus.lowlevel
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+import almanac_harness as harness
+
+REPO = harness.REPO
 BIN = os.path.abspath(os.path.join(REPO, os.environ.get("STRESS_BIN", ".build/release")))
-SERVICE = "org.almanac.Almanac1"
+SERVICE = harness.SERVICE
 ROOT = "/org/almanac/Almanac1"
 WEATHER = ROOT + "/weather"
 PODCASTS = ROOT + "/podcasts"
@@ -47,6 +48,7 @@ VIEW = "org.almanac.View1"
 PROPS = "org.freedesktop.DBus.Properties"
 SEED = int(os.environ.get("STRESS_SEED", str(int(time.time()))))
 RESULTS = []
+rss_kib = harness.rss_kib
 
 
 def log(message):
@@ -59,172 +61,6 @@ def record(section, what, bound, held, measured, known=False, skipped=False):
     RESULTS.append({"section": section, "what": what, "bound": bound, "held": held, "measured": measured,
                     "known": known and not held, "skipped": skipped})
     log("  %s  %s — %s (bound: %s)" % ("SKIP" if skipped else "PASS" if held else ("KNOWN" if known else "FAIL"), what, measured, bound))
-
-
-# ---------------------------------------------------------------------------------------
-# Processes: a private bus, the daemon, the fixture server.
-
-BUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:path=%s</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-  <!-- the session bus's own limits (/usr/share/dbus-1/session.conf) -->
-  <limit name="max_incoming_bytes">1000000000</limit>
-  <limit name="max_outgoing_bytes">1000000000</limit>
-  <limit name="max_message_size">1000000000</limit>
-  <limit name="max_completed_connections">100000</limit>
-  <limit name="max_incomplete_connections">10000</limit>
-  <limit name="max_connections_per_user">100000</limit>
-  <limit name="max_names_per_connection">50000</limit>
-  <limit name="max_match_rules_per_connection">50000</limit>
-  <limit name="max_replies_per_connection">50000</limit>
-</busconfig>
-"""
-
-
-class Bus:
-    """A private dbus-daemon on a socket in its own folder; restartable on the same address."""
-
-    def __init__(self):
-        self.directory = tempfile.mkdtemp(prefix="almanac-stress-")
-        self.socket = os.path.join(self.directory, "bus")
-        self.address = "unix:path=" + self.socket
-        self.config = os.path.join(self.directory, "bus.conf")
-        with open(self.config, "w") as f:
-            f.write(BUS_CONFIG % self.socket)
-        self.process = None
-        self.start()
-
-    def start(self):
-        env = dict(os.environ)
-        env.pop("DBUS_SESSION_BUS_ADDRESS", None)
-        self.process = subprocess.Popen(["dbus-daemon", "--config-file=" + self.config, "--nofork", "--print-address=1"],
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
-        self.process.stdout.readline()
-
-    def kill(self):
-        if self.process and self.process.poll() is None:
-            self.process.kill()
-            self.process.wait()
-
-    def stop(self):
-        self.kill()
-        subprocess.run(["rm", "-rf", self.directory])
-
-    def env(self):
-        env = dict(os.environ)
-        env["DBUS_SESSION_BUS_ADDRESS"] = self.address
-        env["NO_COLOR"] = "1"
-        return env
-
-
-class Daemon:
-    """almanacd on a bus, with its state and data under `folder` and its log in a file."""
-
-    def __init__(self, bus, folder, arguments=("--provider", "demo", "--weather-interval", "3600", "--podcast-interval", "3600"),
-                 state=None):
-        self.bus = bus
-        self.folder = folder
-        self.state = state or os.path.join(folder, "state")
-        self.arguments = list(arguments)
-        self.log_path = os.path.join(folder, "almanacd.log")
-        self.process = None
-        self.lock = threading.Lock()
-        self.start()
-
-    def start(self, wait=True):
-        self.log = open(self.log_path, "a")
-        self.process = subprocess.Popen(
-            [os.path.join(BIN, "almanacd"), "--address", self.bus.address, "--state-dir", self.state,
-             "--data-dir", os.path.join(self.folder, "data")] + self.arguments,
-            stdout=self.log, stderr=self.log)
-        if wait:
-            self.wait_for_name()
-
-    def wait_for_name(self, timeout=30):
-        connection = dbus.bus.BusConnection(self.bus.address)
-        try:
-            deadline = time.time() + timeout
-            while time.time() < deadline:
-                if connection.name_has_owner(SERVICE):
-                    return
-                if self.process.poll() is not None:
-                    raise RuntimeError("almanacd exited with %s; log: %s" % (self.process.returncode, self.log_path))
-                time.sleep(0.02)
-            raise RuntimeError("almanacd did not take its name in %d s" % timeout)
-        finally:
-            connection.close()
-
-    @property
-    def pid(self):
-        return self.process.pid
-
-    def kill9(self):
-        with self.lock:
-            try:
-                self.process.kill()
-            except ProcessLookupError:
-                pass
-            self.process.wait()
-            self.log.close()
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill9()
-        self.log.close()
-
-    def alive(self):
-        return self.process.poll() is None
-
-    def rss_kib(self):
-        return rss_kib(self.pid)
-
-    def fds(self):
-        return len(os.listdir("/proc/%d/fd" % self.pid))
-
-    def threads(self):
-        return len(os.listdir("/proc/%d/task" % self.pid))
-
-    def log_text(self):
-        with open(self.log_path, errors="replace") as f:
-            return f.read()
-
-
-def rss_kib(pid):
-    with open("/proc/%d/status" % pid) as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
-
-
-class Feeds:
-    """Tests/Fixtures/feed_server.py on 127.0.0.1."""
-
-    def __init__(self):
-        self.process = subprocess.Popen([sys.executable, os.path.join(REPO, "Tests/Fixtures/feed_server.py")],
-                                        stdout=subprocess.PIPE)
-        self.port = int(self.process.stdout.readline())
-        self.base = "http://127.0.0.1:%d" % self.port
-
-    def get(self, path):
-        with urllib.request.urlopen(self.base + path, timeout=10) as answer:
-            return answer.read().decode()
-
-    def stop(self):
-        self.process.kill()
-        self.process.wait()
 
 
 def connect(bus):
@@ -307,19 +143,26 @@ class Section:
         return False
 
     def bus(self):
-        bus = Bus()
+        bus = harness.Bus(prefix="almanac-stress-")
         self.cleanups.append(bus.stop)
         return bus
 
-    def daemon(self, bus, *args, **kwargs):
-        daemon = Daemon(bus, self.folder, *args, **kwargs)
+    def daemon(self, bus, arguments=("--provider", "demo", "--weather-interval", "3600", "--podcast-interval", "3600"), state=None):
+        """almanacd on `bus`, its state and data in this section's folder (or `state`), once it owns its name."""
+        daemon = harness.Daemon(BIN, bus, state or os.path.join(self.folder, "state"), os.path.join(self.folder, "almanacd.log"),
+                                data=os.path.join(self.folder, "data"), arguments=arguments)
         self.cleanups.append(lambda: daemon.process.poll() is None and daemon.kill9())
         return daemon
 
+    def server(self, script, *arguments, **options):
+        """A fixture server (Tests/Fixtures/`script`) on 127.0.0.1."""
+        server = harness.FixtureServer(script, *arguments, **options)
+        self.cleanups.append(server.stop)
+        return server
+
     def feeds(self):
-        feeds = Feeds()
-        self.cleanups.append(feeds.stop)
-        return feeds
+        """Tests/Fixtures/feed_server.py serving Tests/Fixtures/feeds."""
+        return self.server("feed_server.py")
 
     def one_episode_feed(self, name, title):
         """Serves /feeds/<name>, a feed of one 300,000-byte episode, from a fixture server of
@@ -329,9 +172,7 @@ class Section:
         with open(os.path.join(folder, name), "w") as f:
             f.write('<rss version="2.0"><channel><title>%s</title><item><title>First</title><guid>first</guid>'
                     '<enclosure url="/audio/first.mp3?size=300000" type="audio/mpeg" length="300000"/></item></channel></rss>' % title)
-        server = subprocess.Popen([sys.executable, os.path.join(REPO, "Tests/Fixtures/feed_server.py"), folder], stdout=subprocess.PIPE)
-        self.cleanups.append(lambda: (server.kill(), server.wait()))
-        return "http://127.0.0.1:%d" % int(server.stdout.readline())
+        return self.server("feed_server.py", folder).base
 
     def spawn(self, argv, **kwargs):
         process = subprocess.Popen(argv, **kwargs)
@@ -351,7 +192,7 @@ def section_vanish():
         watchers = []
         for index in range(100):
             watchers.append(s.spawn([os.path.join(BIN, "almanac"), "watch", "weather", "--location", "Town%d" % (index % 10), "--json"],
-                                    env=bus.env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+                                    env=bus.env(NO_COLOR="1"), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         deadline = time.time() + 60
         while view_count(observer) < 100 and time.time() < deadline:
             time.sleep(0.05)
@@ -517,7 +358,7 @@ def section_busloss():
         bus = s.bus()
         daemon = s.daemon(bus)
         errors = open(os.path.join(s.folder, "watch.err"), "w")
-        watcher = s.spawn([os.path.join(BIN, "almanac"), "watch", "weather", "--location", "Oslo", "--json"], env=bus.env(),
+        watcher = s.spawn([os.path.join(BIN, "almanac"), "watch", "weather", "--location", "Oslo", "--json"], env=bus.env(NO_COLOR="1"),
                           stdout=subprocess.DEVNULL, stderr=errors)
         observer = connect(bus)
         deadline = time.time() + 20
@@ -829,10 +670,7 @@ def section_syscalls():
             return
         allowed = allowed_system_calls()
         base = s.one_episode_feed("f.xml", "S")
-        weather = subprocess.Popen([sys.executable, os.path.join(REPO, "Tests/Fixtures/open_meteo_server.py")], stdout=subprocess.PIPE,
-                                   stderr=subprocess.DEVNULL)
-        s.cleanups.append(lambda: (weather.kill(), weather.wait()))
-        weather_base = "http://127.0.0.1:%d" % int(weather.stdout.readline())
+        weather_base = s.server("open_meteo_server.py", stderr=subprocess.DEVNULL).base
         bus = s.bus()
         trace = os.path.join(s.folder, "trace")
         daemon = s.spawn(["strace", "-f", "-qq", "-o", trace, os.path.join(BIN, "almanacd"), "--address", bus.address,
