@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The load section's clients (scripts/stress.py runs them; each its own process, so none
+"""The load section's clients (scripts/stress_load.py runs them; each its own process, so none
 slows another's timing):
 
   receive ADDRESS PLAN OUT SECONDS  50 connections, 20 podcasts views each (1,000 in all,
