@@ -25,6 +25,9 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import almanac_harness as harness  # noqa: E402 - the private bus and almanacd, shared with make stress
+
 DAEMON = "org.almanac.Almanac1"
 PEER = "org.almanac.BenchPeer1"
 STUB = "org.almanac.BenchStub1"
@@ -59,55 +62,6 @@ def fields(line, *names):
             raise BenchFailure(f"no '{name}' in output: {line.strip()[:300]!r}")
         values[name] = float(match.group(1))
     return values
-
-
-class Bus:
-    """A private dbus-daemon; services in `service_dir` may be D-Bus activated."""
-
-    def __init__(self, work, name, service_dir=None, environment=None, log=None):
-        folder = os.path.join(work, name)
-        os.makedirs(folder, exist_ok=True)
-        config = os.path.join(folder, "bus.conf")
-        services = f"  <servicedir>{service_dir}</servicedir>\n" if service_dir else ""
-        with open(config, "w") as out:
-            out.write(f"""<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:path={folder}/bus</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default"><allow send_destination="*"/><allow receive_sender="*"/><allow own="*"/></policy>
-  <limit name="max_connections_per_user">4096</limit>
-  <limit name="max_completed_connections">4096</limit>
-  <limit name="max_match_rules_per_connection">4096</limit>
-{services}</busconfig>
-""")
-        self.process = subprocess.Popen(["dbus-daemon", f"--config-file={config}", "--nofork", "--print-address=1"],
-                                        stdout=subprocess.PIPE, text=True, env=environment,
-                                        # activated services write to the bus's standard error
-                                        stderr=open(log, "w") if log else subprocess.DEVNULL)
-        self.address = self.process.stdout.readline().strip()
-        if not self.address:
-            raise BenchFailure("dbus-daemon did not start")
-        self.environment = dict(os.environ, DBUS_SESSION_BUS_ADDRESS=self.address)
-
-    def has_owner(self, name):
-        out = run(["dbus-send", f"--bus={self.address}", "--print-reply", "--dest=org.freedesktop.DBus", "/",
-                   "org.freedesktop.DBus.NameHasOwner", f"string:{name}"])
-        return "true" in out
-
-    def wait_for(self, name, process=None, seconds=60):
-        give_up = time.time() + seconds
-        while not self.has_owner(name):
-            if process is not None and process.poll() is not None:
-                raise BenchFailure(f"the process meant to own {name} exited {process.returncode}")
-            if time.time() > give_up:
-                raise BenchFailure(f"{name} did not appear on the bus")
-            time.sleep(0.05)
-
-    def stop(self):
-        self.process.terminate()
-        self.process.wait()
 
 
 class Bench:
@@ -151,30 +105,28 @@ class Bench:
             bus.stop()
         shutil.rmtree(self.work, ignore_errors=True)
 
-    def bus(self, name, service_dir=None, environment=None, log=None):
-        bus = Bus(self.work, name, service_dir, environment, log)
+    def bus(self, name, service_dir=None, log=None):
+        """A private bus in the folder `name`; services in `service_dir` may be D-Bus
+        activated, and write to `log` (the bus's standard error)."""
+        bus = harness.Bus(os.path.join(self.work, name), service_dir=service_dir, log=log)
         self.buses.append(bus)
         return bus
 
     def daemon(self, bus, state, *arguments):
-        """almanacd on `bus` with its state in `state`, once it owns its name."""
-        process = self.spawn([f"{self.bin}/almanacd", "--address", bus.address, "--state-dir", state, *arguments],
-                             stderr=open(os.path.join(self.work, os.path.basename(state) + ".log"), "w"))
-        bus.wait_for(DAEMON, process)
-        return process
+        """almanacd on `bus` with its state in `state`, once it owns its name; its process."""
+        daemon = harness.Daemon(self.bin, bus, state, os.path.join(self.work, os.path.basename(state) + ".log"),
+                                arguments=arguments, timeout=60)
+        self.children.append(daemon.process)
+        return daemon.process
 
     def serve(self, folder):
-        """The test suite's feed server for `folder` (it prints its port once it listens);
-        (process, base URL of the folder's files)."""
-        server = self.spawn([sys.executable, os.path.join(ROOT, "Tests/Fixtures/feed_server.py"), folder],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        line = server.stdout.readline()
-        if not line.strip().isdigit():
-            raise BenchFailure(f"the feed server for {folder} did not start: {line!r}")
-        return server, f"http://127.0.0.1:{int(line)}/feeds"
+        """The test suite's feed server for `folder`; (process, base URL of the folder's files)."""
+        server = harness.FixtureServer("feed_server.py", folder, stderr=subprocess.DEVNULL)
+        self.children.append(server.process)
+        return server.process, f"{server.base}/feeds"
 
     def almanac(self, bus, *arguments, timeout=600):
-        return run([f"{self.bin}/almanac", *arguments], env=bus.environment, timeout=timeout)
+        return run([f"{self.bin}/almanac", *arguments], env=bus.env(), timeout=timeout)
 
     # Checks
 
@@ -268,7 +220,7 @@ class Bench:
                      "--export-json", export]
         for name, command in commands.items():
             arguments += ["-n", name, command]
-        run(arguments, env=bus.environment, timeout=900)
+        run(arguments, env=bus.env(), timeout=900)
         with open(export) as source:
             measured = {entry["command"]: entry for entry in json.load(source)["results"]}
         self.results["cli"] = {name: {"median_ms": measured[name]["median"] * 1000,
@@ -579,7 +531,7 @@ def main():
             print("\nwrote bench/results.json and docs/performance.md")
         else:
             print("\n(--only: bench/results.json and docs/performance.md left as they were)")
-    except BenchFailure as failure:
+    except (BenchFailure, harness.HarnessError) as failure:
         print(f"make bench: FAILED: {failure}", file=sys.stderr)
         return 1
     finally:

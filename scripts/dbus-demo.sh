@@ -5,15 +5,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=$(swift build --show-bin-path)
+source scripts/private-bus.sh
 
 work=$(mktemp -d)
-cleanup() { kill "${monitor:-}" "${bus:-}" 2>/dev/null || true; rm -rf "$work"; }
+cleanup() { kill "${monitor:-}" 2>/dev/null || true; private_bus_stop; rm -rf "$work"; }
 trap cleanup EXIT
 
-dbus-daemon --session --nofork --print-address=3 --address="unix:path=$work/bus" 3>"$work/address" 2>/dev/null &
-bus=$!
-for _ in $(seq 50); do [ -s "$work/address" ] && break; sleep 0.05; done
-export DBUS_SESSION_BUS_ADDRESS=$(head -1 "$work/address")
+private_bus_start
 echo "== private bus at $DBUS_SESSION_BUS_ADDRESS"
 
 dbus-monitor --session "type='signal',interface='org.almanac.Demo1'" > "$work/monitor" 2>&1 &

@@ -6,20 +6,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=$(swift build --show-bin-path)
 seconds=${DEMO_SECONDS:-15}
+source scripts/private-bus.sh
 
 work=$(mktemp -d)
 cleanup() {
   [ -n "${daemon:-}" ] && kill -TERM "$daemon" 2>/dev/null && wait "$daemon" 2>/dev/null
-  [ -n "${bus:-}" ] && kill "$bus" 2>/dev/null
+  private_bus_stop
   rm -rf "$work"
 }
 trap cleanup EXIT
 
 if [ -z "${DBUS_SESSION_BUS_ADDRESS:-}" ] || ! dbus-send --session --dest=org.freedesktop.DBus / org.freedesktop.DBus.Peer.Ping 2>/dev/null; then
-  dbus-daemon --session --nofork --print-address=3 --address="unix:path=$work/bus" 3>"$work/address" 2>/dev/null &
-  bus=$!
-  for _ in $(seq 50); do [ -s "$work/address" ] && break; sleep 0.05; done
-  export DBUS_SESSION_BUS_ADDRESS=$(head -1 "$work/address")
+  private_bus_start
   echo "== no session bus: started a private one at $DBUS_SESSION_BUS_ADDRESS"
 fi
 

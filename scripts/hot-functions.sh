@@ -13,6 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift=${SWIFT:-swift}
+source scripts/private-bus.sh
 # The order file itself is not needed to learn the names: build without it.
 flags=(${HOT_FLAGS:?run this through make hot-functions, which passes HOT_FLAGS})
 $swift build "${flags[@]}"
@@ -20,11 +21,10 @@ bin=$($swift build "${flags[@]}" --show-bin-path)
 
 work=$(mktemp -d)
 pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; private_bus_stop; rm -rf "$work"; }
 trap cleanup EXIT
 
-dbus-daemon --session --nofork --print-address=3 --address="unix:path=$work/bus" 3>"$work/address" 2>/dev/null &
-pids+=($!)
+private_bus_start
 python3 Tests/Fixtures/open_meteo_server.py >"$work/meteo.port" 2>/dev/null &
 pids+=($!)
 mkdir "$work/feeds"
@@ -32,13 +32,12 @@ cp Tests/Fixtures/feeds/*.xml "$work/feeds/"
 python3 Tests/Fixtures/feed_server.py "$work/feeds" >"$work/feeds.port" 2>/dev/null &
 pids+=($!)
 for _ in $(seq 100); do
-  [ -s "$work/address" ] && [ -s "$work/meteo.port" ] && [ -s "$work/feeds.port" ] && break
+  [ -s "$work/meteo.port" ] && [ -s "$work/feeds.port" ] && break
   sleep 0.05
 done
-for ready in address meteo.port feeds.port; do
-  [ -s "$work/$ready" ] || { echo "hot-functions: the private bus or a fixture server did not start ($ready)" >&2; exit 1; }
+for ready in meteo.port feeds.port; do
+  [ -s "$work/$ready" ] || { echo "hot-functions: a fixture server did not start ($ready)" >&2; exit 1; }
 done
-export DBUS_SESSION_BUS_ADDRESS=$(head -1 "$work/address")
 meteo="http://127.0.0.1:$(head -1 "$work/meteo.port")"
 feeds="http://127.0.0.1:$(head -1 "$work/feeds.port")"
 # A feed whose episode can be downloaded from the feed server.

@@ -4,16 +4,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=$(swift build --show-bin-path)
+source scripts/private-bus.sh
 work=$(mktemp -d)
-cleanup() { kill "${bus:-}" 2>/dev/null || true; rm -rf "$work"; }
+cleanup() { private_bus_stop; rm -rf "$work"; }
 trap cleanup EXIT
 
-dbus-daemon --session --nofork --print-address=3 --address="unix:path=$work/bus" 3>"$work/address" 2>/dev/null &
-bus=$!
-for _ in $(seq 50); do [ -s "$work/address" ] && break; sleep 0.05; done
+private_bus_start
 
 if timeout --kill-after=10 900 valgrind --quiet --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite \
-     --error-exitcode=99 "$bin/dbus-soak" "$(head -1 "$work/address")" > "$work/log" 2>&1; then
+     --error-exitcode=99 "$bin/dbus-soak" "$PRIVATE_BUS_ADDRESS" > "$work/log" 2>&1; then
   tail -1 "$work/log"
   echo "leakcheck: no definite leaks and no memory errors under valgrind"
 else

@@ -1,105 +1,106 @@
-#!/usr/bin/python3
-"""The load section's clients (scripts/stress.py runs them; each its own process, so none
-slows another's timing):
+"""`make stress`, section load (scripts/stress.py runs it).
 
-  receive ADDRESS PLAN OUT SECONDS  50 connections, 20 podcasts views each (1,000 in all,
-                                    10 per podcast); records every Updated until SECONDS + 10
-  send ADDRESS PLAN OUT SECONDS     100 play-state changes a second, round the podcasts
-  stall ADDRESS PLAN - 0            plan["stallViews"] unfiltered views, read until the process is stopped
-"""
+1,000 views over 50 clients, 100 changes/s: no lost or reordered Updated, bounded
+memory; half-way, a client that stops reading must not slow the others nor grow the
+daemon. Then the same for half as long with a stalling client of 64 views (the most a
+client may hold), which hears 6,400 Updated a second."""
 import json
+import os
+import signal
+import subprocess
 import sys
 import time
 
-import dbus
-import dbus.mainloop.glib
-
-SERVICE = "org.almanac.Almanac1"
-PODCASTS = "/org/almanac/Almanac1/podcasts"
-DOC = "org.almanac.Document1"
+from stress_common import REPO, PODCASTS, record, connect, call, all_episodes, percentile, Section, rss_kib
 
 
-def add_view(connection, options):
-    return str(connection.call_blocking(SERVICE, PODCASTS, DOC, "AddView", "a{sv}", (dbus.Dictionary(options, signature="sv"),)))
+def run():
+    seconds = float(os.environ.get("STRESS_LOAD_SECONDS", "60"))
+    run_load(seconds, 1)
+    run_load(seconds / 2, 64)
 
 
-def receive(address, plan, out, seconds):
-    from gi.repository import GLib
-    loop = dbus.mainloop.glib.DBusGMainLoop()
-    views = {}
+def run_load(seconds, stall_views):
+    with Section("load") as s:
+        feeds = s.feeds()
+        bus = s.bus()
+        daemon = s.daemon(bus)
+        client = connect(bus)
+        podcasts = []
+        for index in range(100):
+            podcasts.append(str(call(client, PODCASTS, "org.almanac.Podcasts1", "Subscribe", "s", (feeds.base + "/feeds/durations.xml?n=%d" % index,))))
+        episodes = {p: str(all_episodes(client, p)[0]["id"]) for p in podcasts}
+        plan = os.path.join(s.folder, "plan.json")
+        with open(plan, "w") as f:
+            json.dump({"podcasts": podcasts, "episodes": episodes, "stallViews": stall_views}, f)
+        results = os.path.join(s.folder, "received.json")
+        receiver = s.spawn([sys.executable, os.path.join(REPO, "scripts/stress_load_clients.py"), "receive", bus.address, plan, results, str(seconds)],
+                           stdout=subprocess.PIPE, text=True)
+        receiver.stdout.readline()  # "ready": 1,000 views added
+        # The client that will stop reading hears every change on 64 views from the start,
+        # so both halves carry the same load and differ only by its stall.
+        stalled = s.spawn([sys.executable, os.path.join(REPO, "scripts/stress_load_clients.py"), "stall", bus.address, plan, "-", "0"],
+                          stdout=subprocess.PIPE, text=True)
+        stalled.stdout.readline()
+        stall_at = None
+        sent = os.path.join(s.folder, "sent.json")
+        sender = s.spawn([sys.executable, os.path.join(REPO, "scripts/stress_load_clients.py"), "send", bus.address, plan, sent, str(seconds)])
+        rss, bus_rss = [], []
+        start = time.monotonic()
+        while sender.poll() is None:
+            if stall_at is None and time.monotonic() - start > seconds / 2:
+                os.kill(stalled.pid, signal.SIGSTOP)
+                stall_at = time.time()
+            rss.append((time.monotonic() - start, daemon.rss_kib()))
+            bus_rss.append(bus_rss_kib(bus))
+            time.sleep(1)
+        receiver.wait(120)
+        os.kill(stalled.pid, signal.SIGKILL)
+        stalled.wait()
+        with open(sent) as f:
+            sent_log = json.load(f)
+        with open(results) as f:
+            received = json.load(f)
+        # Each view must have heard every acknowledged change of its podcast, in order.
+        by_podcast = {}
+        for seq, podcast, revision, t in sent_log["acked"]:
+            by_podcast.setdefault(podcast, []).append((revision, seq, t))
+        lost = reordered = 0
+        latency_before, latency_after = [], []
+        for view, info in received["views"].items():
+            expected = [seq for revision, seq, t in sorted(by_podcast.get(info["podcast"], []))]
+            got = [seq for revision, seq, t in info["updates"]]
+            revisions = [revision for revision, seq, t in info["updates"]]
+            if revisions != sorted(revisions):
+                reordered += 1
+            missing = set(expected) - set(got)
+            lost += len(missing)
+            sent_at = {seq: t for revision, seq, t in by_podcast.get(info["podcast"], [])}
+            for revision, seq, t in info["updates"]:
+                if seq in sent_at:
+                    (latency_after if sent_at[seq] >= stall_at + 1 else latency_before).append(t - sent_at[seq])
+        total_expected = sum(len(by_podcast.get(info["podcast"], [])) for info in received["views"].values())
+        label = "" if stall_views == 1 else " (stalling client: %d views)" % stall_views
+        record("load", "1,000 views over 50 clients, %d changes in %.0f s (%.0f/s)%s" % (len(sent_log["acked"]), seconds, len(sent_log["acked"]) / seconds, label),
+               "no Updated lost or reordered",
+               lost == 0 and reordered == 0 and len(received["views"]) == 1000,
+               "%d views; %d Updated expected, %d lost, %d views out of order"
+               % (len(received["views"]), total_expected, lost, reordered))
+        p99a, p99b = percentile(latency_before, 0.99), percentile(latency_after, 0.99)
+        record("load", "half-way, a client with %d unfiltered view%s (%d Updated/s) stops reading its socket"
+               % (stall_views, "" if stall_views == 1 else "s", stall_views * 100), "others' p99 ≤ 2× (+5 ms)",
+               p99b <= 2 * p99a + 0.005,
+               "Updated latency p50/p99 %.1f/%.1f ms before, %.1f/%.1f ms after"
+               % (percentile(latency_before, 0.5) * 1000, p99a * 1000, percentile(latency_after, 0.5) * 1000, p99b * 1000),
+               known=stall_views > 1)
+        half = [kib for t, kib in rss if t > seconds / 2 + 2]
+        first = [kib for t, kib in rss if t <= seconds / 2]
+        record("load", "daemon memory over the run (the stalled client's backlog stays in dbus-daemon)%s" % label,
+               "RSS in the stalled half ≤ 1.25× the first half's peak",
+               bool(first) and bool(half) and max(half) <= 1.25 * max(first),
+               "almanacd RSS peak %d KiB before, %d KiB after (end %d KiB); dbus-daemon RSS %d → %d KiB"
+               % (max(first or [0]), max(half or [0]), rss[-1][1] if rss else 0, bus_rss[0] if bus_rss else 0, max(bus_rss or [0])))
 
-    def handler(revision, data, path=None):
-        info = views.get(str(path))
-        if info is None or data.get("kind") != "playState" or "position" not in data:
-            return
-        info["updates"].append((int(revision), int(float(data["position"])), time.time()))
 
-    connections = []
-    for c in range(50):
-        connection = dbus.bus.BusConnection(address, mainloop=loop)
-        connection.add_signal_receiver(handler, signal_name="Updated", dbus_interface="org.almanac.View1", path_keyword="path")
-        connections.append(connection)
-        for i in range(20):
-            podcast = plan["podcasts"][(c * 20 + i) % len(plan["podcasts"])]
-            views[add_view(connection, {"podcast": podcast})] = {"podcast": podcast, "updates": []}
-    print("ready", flush=True)
-    main = GLib.MainLoop()
-    GLib.timeout_add(int((seconds + 10) * 1000), main.quit)
-    main.run()
-    with open(out, "w") as f:
-        json.dump({"views": views}, f)
-
-
-def send(address, plan, out, seconds):
-    connection = dbus.bus.BusConnection(address)
-    podcasts, episodes = plan["podcasts"], plan["episodes"]
-    acked, failed = [], []
-    start = time.time()
-    seq = 0
-    while time.time() - start < seconds:
-        seq += 1
-        podcast = podcasts[seq % len(podcasts)]
-        sent = time.time()
-        try:
-            revision = connection.call_blocking(SERVICE, PODCASTS, DOC, "Submit", "a{sv}", (dbus.Dictionary(
-                {"episode": episodes[podcast], "position": float(seq)}, signature="sv"),))
-            acked.append((seq, podcast, int(revision), sent))
-        except dbus.DBusException as error:
-            failed.append(str(error))
-        pause = start + seq * 0.01 - time.time()
-        if pause > 0:
-            time.sleep(pause)
-    with open(out, "w") as f:
-        json.dump({"acked": acked, "failed": failed}, f)
-
-
-def stall(address, plan):
-    from gi.repository import GLib
-    connection = dbus.bus.BusConnection(address, mainloop=dbus.mainloop.glib.DBusGMainLoop())
-    heard = [0]
-
-    def handler(*args):
-        heard[0] += 1
-
-    connection.add_signal_receiver(handler, signal_name="Updated", dbus_interface="org.almanac.View1")
-    for _ in range(int(plan.get("stallViews", 1))):
-        add_view(connection, {})
-    print("ready", flush=True)
-    # Reads like any client until stopped (SIGSTOP): then its socket fills and stays full.
-    GLib.MainLoop().run()
-
-
-def main():
-    mode, address, plan_path, out, seconds = sys.argv[1:6]
-    with open(plan_path) as f:
-        plan = json.load(f)
-    if mode == "receive":
-        receive(address, plan, out, float(seconds))
-    elif mode == "send":
-        send(address, plan, out, float(seconds))
-    else:
-        stall(address, plan)
-
-
-if __name__ == "__main__":
-    main()
+def bus_rss_kib(bus):
+    return rss_kib(bus.process.pid) if bus.process and bus.process.poll() is None else 0
