@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make demo` for now: the DBus module on a private bus (no session bus, no network needed),
+# `make dbus-demo`: the DBus module alone on a private bus (no session bus, no network needed),
 # watched by tools nobody on the team wrote: busctl introspects the demo object while it
 # runs and dbus-monitor prints every signal it emits.
 set -euo pipefail
