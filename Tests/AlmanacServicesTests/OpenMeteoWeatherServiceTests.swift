@@ -1,9 +1,9 @@
 import AlmanacCore
 @testable import AlmanacServices
-import DBusTestSupport
 import Foundation
 import Locking
 import Synchronization
+import TestHarness
 import Testing
 
 final class RecordingDelegate: WeatherServiceDelegate, Sendable {

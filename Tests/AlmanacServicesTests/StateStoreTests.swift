@@ -1,10 +1,10 @@
 import AlmanacCore
 @testable import AlmanacServices
-import DBusTestSupport
 import Foundation
 import GRDB
 import Locking
 import Synchronization
+import TestHarness
 import Testing
 
 /// Against real SQLite files in a temporary folder.

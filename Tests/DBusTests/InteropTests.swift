@@ -1,6 +1,6 @@
 import DBus
-import DBusTestSupport
 import Synchronization
+import TestHarness
 import Testing
 
 /// The exported test object, driven by D-Bus tools and libraries nobody on the team wrote.

@@ -1,7 +1,7 @@
 import DBus
-import DBusTestSupport
 import Foundation
 import Synchronization
+import TestHarness
 import Testing
 
 /// Regressions for what a review found: ways to abort the process, hang a caller, stall a

@@ -1,5 +1,5 @@
-import DBusTestSupport
 import Foundation
+import TestHarness
 import Testing
 
 /// A feed with audio enclosures, served by Tests/Fixtures/feed_server.py from a folder the

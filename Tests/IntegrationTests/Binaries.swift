@@ -1,6 +1,6 @@
 import DBus
-import DBusTestSupport
 import Foundation
+import TestHarness
 
 /// The built `almanacd` and `almanac`, found beside the test bundle.
 enum Binaries {

@@ -1,6 +1,6 @@
 import DBus
-import DBusTestSupport
 import Foundation
+import TestHarness
 import Testing
 
 /// What happens when the bus itself goes away: the daemon exits non-zero (so systemd

@@ -1,6 +1,6 @@
 import DBus
-import DBusTestSupport
 import Foundation
+import TestHarness
 import Testing
 
 /// Episode downloads with `--provider real` against a local HTTP server that serves audio

@@ -1,6 +1,6 @@
 import DBus
-import DBusTestSupport
 import Foundation
+import TestHarness
 import Testing
 
 /// `almanac podcasts inspect` and `Podcasts1.Inspect` against the real daemon, feed files and

@@ -1,8 +1,8 @@
 import DBus
-import DBusTestSupport
 import Foundation
 import Locking
 import Synchronization
+import TestHarness
 
 /// A small MPRIS media player on a private bus that changes its properties the way real
 /// players do: `Metadata` and `PlaybackStatus` announced with `PropertiesChanged`,

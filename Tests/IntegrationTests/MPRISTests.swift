@@ -1,6 +1,6 @@
 import DBus
-import DBusTestSupport
 import Foundation
+import TestHarness
 import Testing
 
 /// Play state from any media player: a small MPRIS player on the private bus plays the

@@ -1,8 +1,8 @@
 import DBus
-import DBusTestSupport
 import Foundation
 import Locking
 import Synchronization
+import TestHarness
 import Testing
 
 /// Desktop notifications of new episodes, against a notification server the test runs on

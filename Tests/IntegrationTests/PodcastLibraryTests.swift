@@ -1,6 +1,6 @@
 import DBus
-import DBusTestSupport
 import Foundation
+import TestHarness
 import Testing
 
 /// The podcast library with `--provider real`: subscriptions, refreshes that find new

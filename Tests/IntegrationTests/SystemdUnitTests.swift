@@ -1,5 +1,5 @@
-import DBusTestSupport
 import Foundation
+import TestHarness
 import Testing
 
 /// The user unit in `systemd/`: valid for systemd, and as sandboxed as a user unit allows.

@@ -1,6 +1,6 @@
 import DBus
-import DBusTestSupport
 import Foundation
+import TestHarness
 import Testing
 
 /// `almanacd --provider real` against the local Open-Meteo stand-in: forecasts and saved
