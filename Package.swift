@@ -38,7 +38,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "dbus-soak", dependencies: ["DBus"], path: "Examples/dbus-soak"),
-        .executableTarget(name: "dbus-demo", dependencies: ["DBus", "TestHarness"], path: "Examples/dbus-demo"),
+        .executableTarget(name: "dbus-demo", dependencies: ["DBus"], path: "Examples/dbus-demo"),
         // `make bench`'s Swift driver; built by every `swift build` so CI sees it compile.
         .executableTarget(name: "almanac-bench", dependencies: ["AlmanacBus", "AlmanacCore", "AlmanacServices", "DBus"], path: "Benchmarks/almanac-bench"),
         // libFuzzer targets (`make fuzz`); the plain build only says how to run them.
