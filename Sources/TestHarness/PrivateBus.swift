@@ -3,7 +3,8 @@ import Locking
 import Synchronization
 
 /// A private `dbus-daemon` for tests: started on demand, on its own socket in a temporary
-/// folder, and killed when the value goes away. No session bus is needed.
+/// folder, and killed when the value goes away. No session bus is needed. Its configuration
+/// is `scripts/private-bus.conf.in`, the one the scripts' buses use too.
 ///
 ///     let bus = try PrivateBus()
 ///     let connection = try await Connection.connect(to: bus.address)
@@ -17,26 +18,15 @@ public final class PrivateBus: Sendable {
     /// (`*.service`) the bus may use to start services on demand; `environment` is what
     /// activated services inherit.
     public init(serviceDirectory: URL? = nil, environment: [String: String]? = nil) throws {
+        let template = try String(contentsOf: Self.template, encoding: .utf8)
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("almanac-bus-\(UUID().uuidString.prefix(8))", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let socket = directory.appendingPathComponent("bus").path
-        var config = """
-            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-            <busconfig>
-              <type>session</type>
-              <listen>unix:path=\(socket)</listen>
-              <auth>EXTERNAL</auth>
-              <policy context="default">
-                <allow send_destination="*" eavesdrop="true"/>
-                <allow eavesdrop="true"/>
-                <allow own="*"/>
-              </policy>
-
-            """
-        if let serviceDirectory { config += "  <servicedir>\(serviceDirectory.path)</servicedir>\n" }
-        config += "</busconfig>\n"
+        let extra = serviceDirectory.map { "  <servicedir>\(Self.escaped($0.path))</servicedir>\n" } ?? ""
+        let config = template
+            .replacingOccurrences(of: "@SOCKET@", with: Self.escaped(socket))
+            .replacingOccurrences(of: "@EXTRA@", with: extra)
         let configFile = directory.appendingPathComponent("bus.conf")
         try config.write(to: configFile, atomically: true, encoding: .utf8)
 
@@ -57,6 +47,15 @@ public final class PrivateBus: Sendable {
     private let configFile: URL
     private let launchEnvironment: [String: String]
     private let process: Locked<ChildProcess>
+
+    /// The configuration every private bus Almanac starts shares (the session bus's policy
+    /// and limits), with `@SOCKET@` and `@EXTRA@` to fill in.
+    static let template = SourceTree.root.appendingPathComponent("scripts/private-bus.conf.in")
+
+    /// `text` made safe inside an XML element.
+    private static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
 
     private static func launch(_ configFile: URL, _ environment: [String: String]) throws -> ChildProcess {
         try ChildProcess(
