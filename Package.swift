@@ -43,7 +43,7 @@ let package = Package(
         .executableTarget(name: "almanac-bench", dependencies: ["AlmanacBus", "AlmanacCore", "AlmanacServices", "DBus"], path: "Benchmarks/almanac-bench"),
         // libFuzzer targets (`make fuzz`); the plain build only says how to run them.
         .executableTarget(name: "almanac-fuzz", dependencies: ["AlmanacCore", "AlmanacServices", "DBus"], path: "Examples/almanac-fuzz"),
-        .testTarget(name: "AlmanacCoreTests", dependencies: ["AlmanacCore"]),
+        .testTarget(name: "AlmanacCoreTests", dependencies: ["AlmanacCore", "TestHarness"]),
         .testTarget(name: "AlmanacViewsTests", dependencies: ["AlmanacViews", "AlmanacCore"]),
         .testTarget(name: "AlmanacServicesTests", dependencies: ["AlmanacServices", "AlmanacCore", "TestHarness", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "AlmanacBusTests", dependencies: ["AlmanacBus", "AlmanacCore", "DBus"]),

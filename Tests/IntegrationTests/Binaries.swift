@@ -44,13 +44,12 @@ final class RunningDaemon: @unchecked Sendable {
     func waitForName(timeout: Duration = .seconds(10)) async throws {
         let watcher = try await Connection.connect(to: bus.address)
         defer { Task { await watcher.close() } }
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if try await watcher.nameOwner(of: BusName("org.almanac.Almanac1")) != nil { return }
+        let owned = try await eventually(timeout: timeout) {
+            if try await watcher.nameOwner(of: BusName("org.almanac.Almanac1")) != nil { return true }
             if process.hasExited { throw PrivateBusError(message: "almanacd exited with \(process.wait())") }
-            try await Task.sleep(for: .milliseconds(20))
+            return false
         }
-        throw PrivateBusError(message: "almanacd did not take its name within \(timeout)")
+        guard owned else { throw PrivateBusError(message: "almanacd did not take its name within \(timeout)") }
     }
 
     /// Kills the daemon with SIGKILL and starts a new one.

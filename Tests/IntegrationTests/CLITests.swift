@@ -143,11 +143,7 @@ import Testing
         try await daemon.restart()
         let before = watcher.output.components(separatedBy: "\n").count
         // After the restart the watcher registers again and keeps printing.
-        var resumed = false
-        for _ in 0..<100 where !resumed {
-            try await Task.sleep(for: .milliseconds(50))
-            resumed = watcher.output.components(separatedBy: "\n").count > before + 1
-        }
+        let resumed = await eventually(every: .milliseconds(50)) { watcher.output.components(separatedBy: "\n").count > before + 1 }
         #expect(resumed, "watch printed nothing after the daemon restarted:\n\(watcher.output)")
         var lastRevision = -1
         var restarts = 0
@@ -193,12 +189,10 @@ import Testing
         let daemon = try await RunningDaemon(bus: bus)
         let watch = try ChildProcess(URL(fileURLWithPath: Binaries.almanac), ["watch", "weather", "--location", "Oslo", "--json"], environment: bus.environment)
         let impostor = try await Connection.connect(to: bus.address)
-        var registered = false
-        for _ in 0..<200 where !registered {
-            try await Task.sleep(for: .milliseconds(20))
+        let registered = try await eventually {
             let count = try await impostor.call(BusName("org.almanac.Almanac1"), path: ObjectPath("/org/almanac/Almanac1/weather"), interface: .properties,
                                                 method: MemberName("Get"), arguments: "org.almanac.Document1", "ViewCount").arguments(Value.self)
-            registered = count == Value.uint32(1)
+            return count == Value.uint32(1)
         }
         #expect(registered)
         try impostor.emit(path: ObjectPath("/org/almanac/Almanac1/weather/views/1"), interface: InterfaceName("org.almanac.View1"),
@@ -240,9 +234,9 @@ import Testing
         #expect(started.status == 0, "\(started.errorOutput)")
         defer { _ = try? Tool.run("tmux", ["kill-session", "-t", session]) }
         var screen = ""
-        for _ in 0..<100 where !screen.contains("Reykjavik  ") {
-            try await Task.sleep(for: .milliseconds(50))
+        try await eventually(every: .milliseconds(50)) {
             screen = try await Tool.runDetached("tmux", ["capture-pane", "-p", "-t", session]).output
+            return screen.contains("Reykjavik  ")
         }
         #expect(screen.contains("Reykjavik  "), "screen:\n\(screen)")
         #expect(screen.contains("°C (feels"))
@@ -253,12 +247,7 @@ import Testing
         }
         #expect(try await viewCount() == .uint32(1))
         _ = try await Tool.runDetached("tmux", ["send-keys", "-t", session, "C-c"])
-        var count = Value.uint32(1)
-        for _ in 0..<100 where count != .uint32(0) {
-            try await Task.sleep(for: .milliseconds(20))
-            count = try await viewCount()
-        }
-        #expect(count == .uint32(0))
+        #expect(try await eventually { try await viewCount() == .uint32(0) })
         await observer.close()
         _ = daemon.stop()
     }

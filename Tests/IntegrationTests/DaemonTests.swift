@@ -105,19 +105,12 @@ import Testing
         let daemon = try await RunningDaemon(bus: bus)
         let observer = try await Connection.connect(to: bus.address)
         let watcher = try ChildProcess(URL(fileURLWithPath: Binaries.almanac), ["watch", "weather", "--location", "Berlin"], environment: bus.environment)
-        var count = Value.uint32(0)
-        for _ in 0..<200 where count != .uint32(1) {
-            count = try await property(observer, Self.weatherPath, "ViewCount")
-            try await Task.sleep(for: .milliseconds(25))
-        }
-        #expect(count == .uint32(1))
+        #expect(try await eventually(every: .milliseconds(25)) { try await property(observer, Self.weatherPath, "ViewCount") == .uint32(1) })
         watcher.send(SIGKILL)
         watcher.wait()
-        let killed = ContinuousClock.now
-        while try await property(observer, Self.weatherPath, "ViewCount") != .uint32(0), ContinuousClock.now - killed < .seconds(5) {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(try await property(observer, Self.weatherPath, "ViewCount") == .uint32(0))
+        #expect(try await eventually(timeout: .seconds(5), every: .milliseconds(10)) {
+            try await property(observer, Self.weatherPath, "ViewCount") == .uint32(0)
+        })
         await observer.close()
         _ = daemon.stop()
     }
@@ -127,11 +120,13 @@ import Testing
         let daemon = try await RunningDaemon(bus: bus)
         let monitor = try Tool.Background("dbus-monitor", ["--address", bus.address, "type='signal',interface='org.almanac.Document1'"])
         let client = try await Connection.connect(to: bus.address)
-        var seen = false
-        for attempt in 0..<20 where !seen {
+        // dbus-monitor says nothing when it starts listening: submit until it has seen a change.
+        var attempt = 0
+        let seen = try await eventually(timeout: .seconds(10), every: .zero) {
             _ = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("Submit"),
                                       arguments: ["units": Value.string(attempt % 2 == 0 ? "imperial" : "metric")])
-            seen = await monitor.waitFor("member=Changed", timeout: 0.5)
+            attempt += 1
+            return await monitor.waitFor("member=Changed", timeout: 0.5)
         }
         #expect(seen)
         #expect(monitor.output.contains("path=/org/almanac/Almanac1/weather; interface=org.almanac.Document1; member=Changed"))
@@ -202,20 +197,21 @@ import Testing
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)
         let client = try await Connection.connect(to: bus.address)
+        let observer = try await Connection.connect(to: bus.address)
+        // The places the state holds a reading or a failure of.
+        func placesHeld() async throws -> Int {
+            let (_, state) = try await observer.call(Self.service, path: Self.weatherPath, interface: Self.document,
+                                                     method: MemberName("GetState")) { _ in }.arguments(UInt64.self, [String: Value].self)
+            return (state["readings"]?.stringKeyedEntries?.count ?? -1) + (state["failures"]?.stringKeyedEntries?.count ?? 0)
+        }
         for index in 0..<30 {
             _ = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("AddView"),
                                       arguments: ["location": Value.string("1.\(index),2")])
         }
+        // Every place was fetched first, so that the state has something to forget.
+        #expect(try await eventually { try await placesHeld() == 30 })
         await client.close()
-        let observer = try await Connection.connect(to: bus.address)
-        var readings = -1
-        for _ in 0..<200 where readings != 0 {
-            try await Task.sleep(for: .milliseconds(20))
-            let (_, state) = try await observer.call(Self.service, path: Self.weatherPath, interface: Self.document,
-                                                     method: MemberName("GetState")) { _ in }.arguments(UInt64.self, [String: Value].self)
-            readings = (state["readings"]?.stringKeyedEntries?.count ?? -1) + (state["failures"]?.stringKeyedEntries?.count ?? 0)
-        }
-        #expect(readings == 0, "the state still holds places nobody watches")
+        #expect(try await eventually { try await placesHeld() == 0 }, "the state still holds places nobody watches")
         await observer.close()
         _ = daemon.stop()
     }

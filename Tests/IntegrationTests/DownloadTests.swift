@@ -49,13 +49,14 @@ import Testing
     func waitForJob(_ what: String = "", until condition: ([String: String]) -> Bool) async throws -> [String: String] {
         var seen: [String] = []
         let start = ContinuousClock.now
-        for _ in 0..<500 {
+        let found = try await eventually(timeout: .seconds(60)) { () -> [String: String]? in
             let listed = try await jobs()
             if let job = listed.first(where: condition) { return job }
             let step = "\(start.duration(to: .now)): " + listed.map { "\($0["state"] ?? "?") \($0["fraction"] ?? "-")" }.joined(separator: ", ")
             if seen.last?.split(separator: ":").dropFirst().joined() != step.split(separator: ":").dropFirst().joined() { seen.append(step) }
-            try await Task.sleep(for: .milliseconds(20))
+            return nil
         }
+        if let found { return found }
         throw PrivateBusError(message: "no download job became \(what): \(try await jobs())\nseen: \(seen.suffix(20))\nalmanacd's log:\n\(String(RunningDaemon.log(on: bus).suffix(4000)))")
     }
 
@@ -107,17 +108,17 @@ import Testing
         defer { _ = try? Tool.run("tmux", ["kill-session", "-t", session]) }
         func screen() async throws -> String { try await Tool.runDetached("tmux", ["capture-pane", "-p", "-t", session]).output }
         var seen = ""
-        for _ in 0..<600 where !(seen.contains("/s") && seen.contains(" left")) {
-            try await Task.sleep(for: .milliseconds(20))
+        try await eventually(timeout: .seconds(30)) {
             seen = try await screen()
+            return seen.contains("/s") && seen.contains(" left")
         }
         // Redrawn in place: one line for the one job, with a bar, a percentage, bytes, a rate and the time left.
         let bar = try #require(seen.split(separator: "\n").first { $0.contains(" left") }, "screen:\n\(seen)")
         #expect(bar.contains("%") && bar.contains("MB") && bar.contains("/s"), "\(bar)")
         #expect(seen.split(separator: "\n").filter { $0.contains(" left") }.count == 1, "screen:\n\(seen)")
-        for _ in 0..<1_000 where !seen.contains("exit ") {
-            try await Task.sleep(for: .milliseconds(20))
+        try await eventually(timeout: .seconds(60)) {
             seen = try await screen()
+            return seen.contains("exit ")
         }
         #expect(seen.contains("done") && seen.contains("Saved ") && seen.contains("Slow.mp3") && seen.contains("exit 0"), "screen:\n\(seen)")
         _ = daemon
@@ -179,7 +180,7 @@ import Testing
 
         // The owner cancels a transfer under way: the job says so and nothing is left on disk.
         let part0 = try #require(episodes["Part 0"])
-        for _ in 0..<500 where !files().contains(where: { $0.contains(part0) }) { try await Task.sleep(for: .milliseconds(20)) }
+        await eventually { files().contains { $0.contains(part0) } }
         #expect(files().contains { $0.contains(part0) && $0.hasSuffix(".part") }, "\(files())")
         _ = try await owner.call(Self.service, path: first, interface: Self.download1, method: MemberName("Cancel"))
         let state = try await owner.call(Self.service, path: first, interface: .properties, method: MemberName("Get"),
@@ -190,12 +191,9 @@ import Testing
         // Once the owner has left, anyone may cancel its jobs.
         let second = try await download("Part 1", on: owner)
         await owner.close()
-        var cancelled = false
-        for _ in 0..<100 where !cancelled {
-            let attempt = try Tool.run("gdbus", ["call", "--address", bus.address, "-d", "org.almanac.Almanac1", "-o", second.rawValue,
-                                                 "-m", "org.almanac.Download1.Cancel"])
-            cancelled = attempt.status == 0
-            if !cancelled { try await Task.sleep(for: .milliseconds(20)) }
+        let cancelled = try await eventually {
+            try Tool.run("gdbus", ["call", "--address", bus.address, "-d", "org.almanac.Almanac1", "-o", second.rawValue,
+                                   "-m", "org.almanac.Download1.Cancel"]).status == 0
         }
         #expect(cancelled)
         _ = daemon
@@ -231,15 +229,9 @@ import Testing
         #expect(files().contains("The Download Show/Kept.mp3"))
         #expect(try await almanac(["settings", "set", "delete-when-played", "on"], bus: bus).status == 0)
         #expect(try await almanac(["episode", "played", kept], bus: bus).status == 0)
-        var gone = false
-        for _ in 0..<200 where !gone {
-            gone = !files().contains("The Download Show/Kept.mp3")
-            if !gone { try await Task.sleep(for: .milliseconds(20)) }
-        }
-        #expect(gone)
-        for _ in 0..<200 {
-            if try await almanac(["episodes", "--downloaded", "--format", "{{id}}"], bus: bus).output.isEmpty { break }
-            try await Task.sleep(for: .milliseconds(20))
+        #expect(await eventually { !files().contains("The Download Show/Kept.mp3") })
+        try await eventually(timeout: .seconds(20)) {
+            try await almanac(["episodes", "--downloaded", "--format", "{{id}}"], bus: bus).output.isEmpty
         }
         #expect(try await almanac(["episodes", "--downloaded", "--format", "{{id}}"], bus: bus).output == "")
         _ = daemon

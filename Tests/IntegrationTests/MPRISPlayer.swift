@@ -52,10 +52,7 @@ final class MPRISPlayer: Sendable {
     /// Waits (up to 5 s) until somebody asks for `Position` more than `count` times in all;
     /// throws when nobody does.
     func waitForPositionRead(after count: Int) async throws {
-        for _ in 0..<500 {
-            if positionReads > count { return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        if await eventually(timeout: .seconds(5), every: .milliseconds(10), { positionReads > count }) { return }
         throw PrivateBusError(message: "nobody asked the player for its Position (read \(positionReads) times, waited for more than \(count))")
     }
 

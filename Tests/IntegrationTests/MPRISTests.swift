@@ -33,12 +33,11 @@ import Testing
 
     func waitFor(_ what: String, _ condition: ([String: (position: Double, played: Bool)]) -> Bool) async throws {
         var last: [String: (position: Double, played: Bool)] = [:]
-        for _ in 0..<300 {
+        let happened = try await eventually(every: .milliseconds(25)) {
             last = try await playState()
-            if condition(last) { return }
-            try await Task.sleep(for: .milliseconds(25))
+            return condition(last)
         }
-        Issue.record("\(what) did not happen: \(last)")
+        if !happened { Issue.record("\(what) did not happen: \(last)") }
     }
 
     @Test func positionsFromAnyPlayerAreRecordedAndTheEndMarksPlayed() async throws {
@@ -126,9 +125,9 @@ import Testing
         // The daemon records where a leaving player was; counted wrongly, that is 51.7 s.
         // Two seconds to see such a change (the right answer is that none comes).
         var position = try #require(try await playState()["Delta"]?.position)
-        for _ in 0..<40 where position == 50 {
-            try await Task.sleep(for: .milliseconds(50))
+        try await eventually(timeout: .seconds(2), every: .milliseconds(50)) {
             position = try #require(try await playState()["Delta"]?.position)
+            return position != 50
         }
         #expect(position < 51, "\(position)")
         await impostor.connection.close()

@@ -53,11 +53,9 @@ import Testing
 
         // "Download" downloads the episodes that notification announced.
         try notifications.invoke("download", on: second[1].id)
-        var downloaded = ""
-        for _ in 0..<250 {
-            downloaded = try await almanac(["episodes", "--downloaded", "--format", "{{title}}"], bus: bus).output
-            if !downloaded.isEmpty { break }
-            try await Task.sleep(for: .milliseconds(20))
+        let downloaded = try await eventually(timeout: .seconds(20)) { () -> String? in
+            let listed = try await almanac(["episodes", "--downloaded", "--format", "{{title}}"], bus: bus).output
+            return listed.isEmpty ? nil : listed
         }
         #expect(downloaded == "Episode 5\n")
         _ = daemon

@@ -48,16 +48,12 @@ import Testing
     }
 
     /// `Current(location)` once it answers (a fetch may still be under way), within 10 s.
-    func current(_ client: Connection, _ location: String, until condition: ([String: Value]) -> Bool = { _ in true }) async throws -> [String: Value]? {
+    func current(_ client: Connection, _ location: String, until condition: ([String: Value]) -> Bool = { _ in true }) async -> [String: Value]? {
         // Generous: a backed-off retry may be many seconds away (it doubles), and a loaded machine is slow.
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            if let reply = try? await call(client, "Current", location), let fields = try? reply.arguments([String: Value].self), condition(fields) {
-                return fields
-            }
-            try await Task.sleep(for: .milliseconds(50))
+        await eventually(timeout: .seconds(60), every: .milliseconds(50)) {
+            guard let reply = try? await call(client, "Current", location), let fields = try? reply.arguments([String: Value].self) else { return nil }
+            return condition(fields) ? fields : nil
         }
-        return nil
     }
 
     @Test func savedPlacesAndForecastsOverTheBus() async throws {
@@ -70,7 +66,7 @@ import Testing
         let locations = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "get-property", "org.almanac.Almanac1", Self.weatherPath.rawValue,
                                                               "org.almanac.Weather1", "Locations"])
         #expect(locations.output == "as 1 \"Berlin\"\n")
-        let reading = try #require(try await current(client, "Berlin"))
+        let reading = try #require(await current(client, "Berlin"))
         #expect(reading["placeName"]?.stringValue == "Berlin, Land Berlin, Germany")
         #expect(reading["stale"] == .boolean(false))
 
@@ -110,12 +106,12 @@ import Testing
         let client = try await Connection.connect(to: bus.address)
         _ = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("AddView"),
                                   arguments: ["location": Value.string("Berlin")])
-        let good = try #require(try await current(client, "Berlin"))
+        let good = try #require(await current(client, "Berlin"))
         #expect(good["temperature"] == .double(5.3))
 
         try await control("fail=1000&temperature=-7.5")
         _ = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("Refresh"))
-        let stale = try #require(try await current(client, "Berlin") { $0["stale"] == .boolean(true) })
+        let stale = try #require(await current(client, "Berlin") { $0["stale"] == .boolean(true) })
         // The last good reading is kept, marked stale, with the reason.
         #expect(stale["temperature"] == .double(5.3))
         #expect(stale["error"]?.stringValue == "127.0.0.1 answered HTTP 500.")
@@ -129,16 +125,10 @@ import Testing
         let during = try await forecastRequests() - before
         #expect(during <= 5, "\(during) requests in 4 s while failing")
         // And it does keep asking.
-        var asked = try await forecastRequests()
-        for _ in 0..<300 {
-            guard asked == before else { break }
-            try await Task.sleep(for: .milliseconds(100))
-            asked = try await forecastRequests()
-        }
-        #expect(asked > before, "no retry while failing")
+        #expect(try await eventually(timeout: .seconds(30), every: .milliseconds(100)) { try await forecastRequests() > before }, "no retry while failing")
 
         try await control("fail=0")
-        let recovered = try #require(try await current(client, "Berlin") { $0["stale"] == .boolean(false) }, "no recovery")
+        let recovered = try #require(await current(client, "Berlin") { $0["stale"] == .boolean(false) }, "no recovery")
         #expect(recovered["temperature"] == .double(-7.5))
         await client.close()
         _ = daemon.stop()
@@ -150,7 +140,7 @@ import Testing
         _ = try await call(client, "AddLocation", "Berlin")
         _ = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("Submit"),
                                   arguments: ["units": Value.string("imperial")])
-        #expect(try await current(client, "Berlin") != nil)
+        #expect(await current(client, "Berlin") != nil)
         await client.close()
 
         // From now on the network fails: whatever the restarted daemon serves comes from its store.
@@ -161,7 +151,7 @@ import Testing
             .arguments(UInt64.self, [String: Value].self)
         #expect(state["units"]?.stringValue == "imperial")
         #expect(state["savedLocations"] == .array(.string, [.string("Berlin")]))
-        let kept = try #require(try await current(again, "Berlin") { $0["stale"] == .boolean(true) })
+        let kept = try #require(await current(again, "Berlin") { $0["stale"] == .boolean(true) })
         #expect(kept["temperature"] == .double(5.3))
         #expect(kept["error"]?.stringValue == "127.0.0.1 answered HTTP 500.")
         await again.close()
@@ -276,7 +266,7 @@ import Testing
         let client = try await Connection.connect(to: bus.address)
         _ = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("AddView"),
                                   arguments: ["location": Value.string("33.3,0")])
-        #expect(try await current(client, "33.3,0") != nil)
+        #expect(await current(client, "33.3,0") != nil)
         let served = try await call(client, "HourlyForecast", "33.3,0", 0).arguments([[String: Value]].self)
         #expect(served.count == 23)
         await client.close()
