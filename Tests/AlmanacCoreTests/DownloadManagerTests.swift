@@ -50,20 +50,6 @@ final class ScriptedDownloader: EpisodeDownloading, Sendable {
     }
 }
 
-/// A download archive in memory (a fake of our own protocol).
-final class MemoryDownloadArchive: DownloadArchive, Sendable {
-    let jobs = Locked<[UInt64: DownloadJob]>([:])
-    /// The highest number saved, as StateStore keeps it.
-    let mark = Locked<UInt64>(0)
-    func downloadJobs() -> [DownloadJob] { jobs.withLock { $0.values.sorted { $0.id < $1.id } } }
-    func saveDownloadJob(_ job: DownloadJob) throws {
-        jobs.withLock { $0[job.id] = job }
-        mark.withLock { $0 = max($0, job.id) }
-    }
-    func removeDownloadJob(_ id: UInt64) throws { jobs.withLock { _ = $0.removeValue(forKey: id) } }
-    func lastDownloadJobID() -> UInt64 { mark.withLock { $0 } }
-}
-
 @Suite(.timeLimit(.minutes(1))) struct DownloadManagerTests {
     let podcasts = PodcastsDocument()
     let downloader = ScriptedDownloader()

@@ -6,15 +6,6 @@ import Synchronization
 import TestHarness
 import Testing
 
-final class RecordingDelegate: WeatherServiceDelegate, Sendable {
-    let readings = Locked<[WeatherReading]>([])
-    let failures = Locked<[String: String]>([:])
-    func weatherService(_ service: any WeatherService, didFetch reading: WeatherReading) { readings.withLock { $0.append(reading) } }
-    func weatherService(_ service: any WeatherService, didFailToFetch location: String, error: any Error) {
-        failures.withLock { $0[location] = "\(error)" }
-    }
-}
-
 /// Against a real local HTTP server that answers like Open-Meteo.
 @Suite(.timeLimit(.minutes(2))) struct OpenMeteoWeatherServiceTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -49,14 +40,14 @@ final class RecordingDelegate: WeatherServiceDelegate, Sendable {
         let reading = try #require(delegate.readings.withLock { $0.first })
         #expect(reading.latitude == 48.85 && reading.temperature == 4.9)
         await service.refresh(["95,0"])
-        #expect(delegate.failures.withLock { $0["95,0"] }?.contains("not a place on Earth") == true)
+        #expect(delegate.weatherFailures.withLock { $0["95,0"] }?.contains("not a place on Earth") == true)
     }
 
     @Test func failuresAreReportedWithReasonsAPersonCanActOn() async throws {
         let server = try FixtureServer(script: Self.script)
         let (service, delegate) = service(server)
         await service.refresh(["Atlantis", "Broken", "66.6,0"])
-        let failures = delegate.failures.withLock { $0 }
+        let failures = delegate.weatherFailures.withLock { $0 }
         #expect(failures["Atlantis"] == "No place called 'Atlantis' was found. Check the spelling, or give coordinates such as 52.52,13.41.")
         #expect(failures["Broken"] == "127.0.0.1 answered HTTP 500.")
         #expect(failures["66.6,0"] == "The weather service sent an answer that is not the forecast JSON it should be.")
@@ -69,7 +60,7 @@ final class RecordingDelegate: WeatherServiceDelegate, Sendable {
         let delegate = RecordingDelegate()
         service.delegate = delegate
         await service.refresh(["Berlin"])
-        #expect(delegate.failures.withLock { $0["Berlin"] }?.hasPrefix("Could not reach 127.0.0.1") == true)
+        #expect(delegate.weatherFailures.withLock { $0["Berlin"] }?.hasPrefix("Could not reach 127.0.0.1") == true)
     }
 
     @Test func readsTheNext24HoursAnd7Days() async throws {
@@ -115,7 +106,7 @@ final class RecordingDelegate: WeatherServiceDelegate, Sendable {
         // 77.7 stalls for 30 s; the other places are fetched meanwhile, and the stall ends as a timeout.
         await service.refresh(["77.7,0", "10,10", "20,20"])
         #expect(delegate.readings.withLock { $0.map(\.location).sorted() } == ["10,10", "20,20"])
-        let failure = try #require(delegate.failures.withLock { $0["77.7,0"] })
+        let failure = try #require(delegate.weatherFailures.withLock { $0["77.7,0"] })
         #expect(failure.hasPrefix("Could not reach 127.0.0.1"), "\(failure)")
     }
 }

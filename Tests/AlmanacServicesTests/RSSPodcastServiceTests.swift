@@ -6,20 +6,6 @@ import Synchronization
 import TestHarness
 import Testing
 
-final class RecordingPodcastDelegate: PodcastServiceDelegate, Sendable {
-    let fetched = Locked<[String: (Podcast, [Episode])]>([:])
-    let unchanged = Locked<[String]>([])
-    let failed = Locked<[String: String]>([:])
-    func podcastService(_ service: any PodcastService, didFetch podcast: Podcast, episodes: [Episode]) {
-        fetched.withLock { $0[podcast.id] = (podcast, episodes) }
-    }
-    func podcastService(_ service: any PodcastService, didFindUnchanged podcastID: String) { unchanged.withLock { $0.append(podcastID) } }
-    func podcastService(_ service: any PodcastService, podcast podcastID: String, isFreshUntil date: Date) {}
-    func podcastService(_ service: any PodcastService, didFailToFetch podcastID: String, error: any Error) {
-        failed.withLock { $0[podcastID] = "\(error)" }
-    }
-}
-
 /// The real feed service against a real local HTTP server.
 @Suite(.timeLimit(.minutes(2))) struct RSSPodcastServiceTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -29,7 +15,7 @@ final class RecordingPodcastDelegate: PodcastServiceDelegate, Sendable {
         let server = try FixtureServer(script: Self.script)
         let base = server.baseURL.absoluteString
         let service = RSSPodcastService(http: HTTPClient(timeout: 5, accept: FeedInspector.accept))
-        let delegate = RecordingPodcastDelegate()
+        let delegate = RecordingDelegate()
         service.delegate = delegate
         func podcast(_ id: String, _ path: String) -> Podcast { Podcast(id: id, title: id, author: "", feedURL: base + path) }
         let podcasts = [
@@ -39,7 +25,7 @@ final class RecordingPodcastDelegate: PodcastServiceDelegate, Sendable {
         ]
         await service.refresh(podcasts)
         let fetched = delegate.fetched.withLock { $0 }
-        let failed = delegate.failed.withLock { $0 }
+        let failed = delegate.podcastFailures.withLock { $0 }
         #expect(Set(fetched.keys) == ["ok", "moved"])
         #expect(fetched["ok"]?.1.map(\.title) == ["Episode 2: Clouds", "Trailer"])
         #expect(fetched["ok"]?.0.id == "ok", "the podcast keeps its id")
