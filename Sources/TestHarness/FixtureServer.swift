@@ -10,7 +10,7 @@ public final class FixtureServer: Sendable {
     public init(script: String, arguments: [String] = []) throws {
         process = try ChildProcess(PrivateBus.find("python3"), [script] + arguments)
         guard let line = process.firstLine(timeout: 20), let port = Int(line) else {
-            throw PrivateBusError(message: "the fixture server \(script) did not print its port")
+            throw HarnessError(message: "the fixture server \(script) did not print its port")
         }
         baseURL = URL(string: "http://127.0.0.1:\(port)")!
     }

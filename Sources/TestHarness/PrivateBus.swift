@@ -35,7 +35,7 @@ public final class PrivateBus: Sendable {
         let process = try Self.launch(configFile, environment)
         // The first line on stdout is the address, printed once the bus listens.
         guard let line = process.firstLine(timeout: 20), !line.isEmpty else {
-            throw PrivateBusError(message: "dbus-daemon did not print its address")
+            throw HarnessError(message: "dbus-daemon did not print its address")
         }
         self.address = Self.withoutGUID(line)
         self.directory = directory
@@ -89,7 +89,7 @@ public final class PrivateBus: Sendable {
         guard let line = fresh.firstLine(timeout: 20), Self.withoutGUID(line) == address else {
             fresh.send(SIGKILL)
             fresh.wait()
-            throw PrivateBusError(message: "the restarted dbus-daemon did not listen at \(address)")
+            throw HarnessError(message: "the restarted dbus-daemon did not listen at \(address)")
         }
         process.withLock { $0 = fresh }
     }
@@ -113,7 +113,7 @@ public final class PrivateBus: Sendable {
     public static func find(_ program: String) throws -> URL {
         if program.hasPrefix("/") {
             guard FileManager.default.isExecutableFile(atPath: program) else {
-                throw PrivateBusError(message: "\(program) is not installed (run `make test`, which installs it)")
+                throw HarnessError(message: "\(program) is not installed (run `make test`, which installs it)")
             }
             return URL(fileURLWithPath: program)
         }
@@ -122,13 +122,6 @@ public final class PrivateBus: Sendable {
             let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent(program)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
-        throw PrivateBusError(message: "\(program) is not installed (run `make test`, which installs it)")
+        throw HarnessError(message: "\(program) is not installed (run `make test`, which installs it)")
     }
-}
-
-/// Why a private bus or a tool could not be used.
-public struct PrivateBusError: Error, CustomStringConvertible, Sendable {
-    public let message: String
-    public init(message: String) { self.message = message }
-    public var description: String { message }
 }

@@ -46,10 +46,10 @@ final class RunningDaemon: @unchecked Sendable {
         defer { Task { await watcher.close() } }
         let owned = try await eventually(timeout: timeout) {
             if try await watcher.nameOwner(of: BusName("org.almanac.Almanac1")) != nil { return true }
-            if process.hasExited { throw PrivateBusError(message: "almanacd exited with \(process.wait())") }
+            if process.hasExited { throw HarnessError(message: "almanacd exited with \(process.wait())") }
             return false
         }
-        guard owned else { throw PrivateBusError(message: "almanacd did not take its name within \(timeout)") }
+        guard owned else { throw HarnessError(message: "almanacd did not take its name within \(timeout)") }
     }
 
     /// Kills the daemon with SIGKILL and starts a new one.

@@ -57,7 +57,7 @@ import Testing
             return nil
         }
         if let found { return found }
-        throw PrivateBusError(message: "no download job became \(what): \(try await jobs())\nseen: \(seen.suffix(20))\nalmanacd's log:\n\(String(RunningDaemon.log(on: bus).suffix(4000)))")
+        throw HarnessError(message: "no download job became \(what): \(try await jobs())\nseen: \(seen.suffix(20))\nalmanacd's log:\n\(String(RunningDaemon.log(on: bus).suffix(4000)))")
     }
 
     @Test func downloadsResumeBrokenTransfersIntoSafeNamesOnly() async throws {

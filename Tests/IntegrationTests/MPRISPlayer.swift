@@ -53,7 +53,7 @@ final class MPRISPlayer: Sendable {
     /// throws when nobody does.
     func waitForPositionRead(after count: Int) async throws {
         if await eventually(timeout: .seconds(5), every: .milliseconds(10), { positionReads > count }) { return }
-        throw PrivateBusError(message: "nobody asked the player for its Position (read \(positionReads) times, waited for more than \(count))")
+        throw HarnessError(message: "nobody asked the player for its Position (read \(positionReads) times, waited for more than \(count))")
     }
 
     /// Loads a track (`xesam:url`, `mpris:length` in seconds) and starts playing it at `at` seconds.
