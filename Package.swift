@@ -23,7 +23,7 @@ let package = Package(
         // `Locked`: Mutex, told to ThreadSanitizer in `make tsan` builds. Every target depends on it (below).
         .target(name: "Locking"),
         .target(name: "DBus", dependencies: ["CDBus"]),
-        .target(name: "TestHarness", dependencies: ["DBus", "AlmanacCore"]),
+        .target(name: "TestHarness", dependencies: ["DBus", "AlmanacCore", "AlmanacBus"]),
         .target(name: "AlmanacCore"),
         .target(name: "AlmanacViews", dependencies: ["AlmanacCore"]),
         .target(name: "AlmanacBus", dependencies: ["AlmanacCore", "DBus"]),

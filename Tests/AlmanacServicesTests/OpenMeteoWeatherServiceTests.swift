@@ -8,9 +8,6 @@ import Testing
 
 /// Against a real local HTTP server that answers like Open-Meteo.
 @Suite(.timeLimit(.minutes(2))) struct OpenMeteoWeatherServiceTests {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/open_meteo_server.py").path
-
     func service(_ server: FixtureServer) -> (OpenMeteoWeatherService, RecordingDelegate) {
         let service = OpenMeteoWeatherService(weatherURL: server.baseURL, geocodingURL: server.baseURL, http: HTTPClient(timeout: 10))
         let delegate = RecordingDelegate()
@@ -19,7 +16,7 @@ import Testing
     }
 
     @Test func geocodesAPlaceAndReadsItsCurrentWeather() async throws {
-        let server = try FixtureServer(script: Self.script)
+        let server = try FixtureServer.openMeteo()
         let (service, delegate) = service(server)
         await service.refresh(["Berlin"])
         let reading = try #require(delegate.readings.withLock { $0.first })
@@ -34,7 +31,7 @@ import Testing
     }
 
     @Test func coordinatesSkipGeocoding() async throws {
-        let server = try FixtureServer(script: Self.script)
+        let server = try FixtureServer.openMeteo()
         let (service, delegate) = service(server)
         await service.refresh(["48.85, 2.35"])
         let reading = try #require(delegate.readings.withLock { $0.first })
@@ -44,7 +41,7 @@ import Testing
     }
 
     @Test func failuresAreReportedWithReasonsAPersonCanActOn() async throws {
-        let server = try FixtureServer(script: Self.script)
+        let server = try FixtureServer.openMeteo()
         let (service, delegate) = service(server)
         await service.refresh(["Atlantis", "Broken", "66.6,0"])
         let failures = delegate.weatherFailures.withLock { $0 }
@@ -64,7 +61,7 @@ import Testing
     }
 
     @Test func readsTheNext24HoursAnd7Days() async throws {
-        let server = try FixtureServer(script: Self.script)
+        let server = try FixtureServer.openMeteo()
         let (service, delegate) = service(server)
         await service.refresh(["Berlin"])
         let reading = try #require(delegate.readings.withLock { $0.first })
@@ -82,7 +79,7 @@ import Testing
     }
 
     @Test func asksForGzipAndRevalidatesWithTheETag() async throws {
-        let server = try FixtureServer(script: Self.script)
+        let server = try FixtureServer.openMeteo()
         let (service, delegate) = service(server)
         await service.refresh(["52.5,13.4"])
         await service.refresh(["52.5,13.4"])
@@ -99,7 +96,7 @@ import Testing
     }
 
     @Test func aStalledServerTimesOutAndHoldsUpOnlyItsOwnPlace() async throws {
-        let server = try FixtureServer(script: Self.script)
+        let server = try FixtureServer.openMeteo()
         let service = OpenMeteoWeatherService(weatherURL: server.baseURL, geocodingURL: server.baseURL, http: HTTPClient(timeout: 5))
         let delegate = RecordingDelegate()
         service.delegate = delegate

@@ -8,11 +8,8 @@ import Testing
 
 /// The real feed service against a real local HTTP server.
 @Suite(.timeLimit(.minutes(2))) struct RSSPodcastServiceTests {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/feed_server.py").path
-
     @Test func everyKindOfAnswerIsReportedAndNoneHoldsUpTheOthers() async throws {
-        let server = try FixtureServer(script: Self.script)
+        let server = try FixtureServer.feeds()
         let base = server.baseURL.absoluteString
         let service = RSSPodcastService(http: HTTPClient(timeout: 5, accept: FeedInspector.accept))
         let delegate = RecordingDelegate()
@@ -44,7 +41,7 @@ import Testing
 
 extension RSSPodcastServiceTests {
     @Test func answersLargerThanTheLimitAreCutOffNotHeldInMemory() async throws {
-        let server = try FixtureServer(script: Self.script)
+        let server = try FixtureServer.feeds()
         let http = HTTPClient(timeout: 10, accept: FeedInspector.accept, maximumBytes: 1024 * 1024)
         for path in ["/big/8", "/bomb"] {
             do {
@@ -68,7 +65,7 @@ extension RSSPodcastServiceTests {
         // Appending each chunk to a body shared with a copy copied the whole body every
         // time: 20 MiB took 16 s. Ten times the bytes must take about ten times as long
         // (with a generous margin for a busy machine), not a hundred.
-        let server = try FixtureServer(script: Self.script)
+        let server = try FixtureServer.feeds()
         let http = HTTPClient(timeout: 60, accept: FeedInspector.accept)
         func seconds(_ mebibytes: Int) async throws -> Double {
             let start = ContinuousClock.now

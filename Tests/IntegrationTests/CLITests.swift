@@ -48,13 +48,9 @@ import Testing
     }
 
     @Test func theRealProviderReadsOpenMeteoFromAConfiguredServer() async throws {
-        let script = URL(fileURLWithPath: Self.repository).appendingPathComponent("Tests/Fixtures/open_meteo_server.py").path
-        let server = try FixtureServer(script: script)
+        let server = try FixtureServer.openMeteo()
         let bus = try PrivateBus()
-        let daemon = try await RunningDaemon(bus: bus, arguments: [
-            "--provider", "real", "--weather-url", server.baseURL.absoluteString, "--geocoding-url", server.baseURL.absoluteString,
-            "--weather-interval", "3600", "--podcast-interval", "3600",
-        ])
+        let daemon = try await RunningDaemon(bus: bus, .fixtures(weather: server))
         let berlin = try await almanac(["get", "weather", "--location", "Berlin", "--format", "{{place}} {{temperature}} {{condition}}"], bus: bus)
         #expect(berlin.status == 0, "\(berlin.errorOutput)")
         #expect(berlin.output == "Berlin, Land Berlin, Germany 5.3°C Overcast\n")
@@ -137,7 +133,7 @@ import Testing
 
     @Test func watchPrintsJSONPerUpdateAndSurvivesADaemonRestart() async throws {
         let bus = try PrivateBus()
-        let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "demo", "--weather-interval", "0.2", "--podcast-interval", "3600"])
+        let daemon = try await RunningDaemon(bus: bus, .offline.with("--weather-interval", "0.2"))
         let watcher = try Tool.Background(Binaries.almanac, ["watch", "weather", "--location", "Tokyo", "--json"], environment: bus.environment)
         #expect(await watcher.waitFor("\"place\":\"Tokyo\""))
         try await daemon.restart()
@@ -212,7 +208,7 @@ import Testing
         let services = FileManager.default.temporaryDirectory.appendingPathComponent("almanac-services-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: services) }
-        let shipped = try String(contentsOfFile: Self.repository + "/systemd/org.almanac.Almanac1.service", encoding: .utf8)
+        let shipped = try String(contentsOfFile: SourceTree.path("systemd/org.almanac.Almanac1.service"), encoding: .utf8)
         #expect(shipped.contains("SystemdService=almanacd.service"))
         try shipped.replacingOccurrences(of: "@bindir@", with: Binaries.folder.path)
             .write(to: services.appendingPathComponent("org.almanac.Almanac1.service"), atomically: true, encoding: .utf8)
@@ -250,9 +246,5 @@ import Testing
         #expect(try await eventually { try await viewCount() == .uint32(0) })
         await observer.close()
         _ = daemon.stop()
-    }
-
-    static var repository: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     }
 }

@@ -218,10 +218,10 @@ import Testing
 
     @Test func refreshIntervalsOutOfRangeAreRefused() async throws {
         let bus = try PrivateBus()
-        let result = try await Tool.runDetached(Binaries.almanacd, ["--address", bus.address, "--weather-interval", "1e19"])
+        let result = try await RunningDaemon.run(on: bus, .offline.with("--weather-interval", "1e19"))
         #expect(result.status == 64)
         #expect(result.errorOutput.contains("Refresh intervals go from 0.1 seconds"))
-        let badURL = try await Tool.runDetached(Binaries.almanacd, ["--address", bus.address, "--weather-url", "ftp://example"])
+        let badURL = try await RunningDaemon.run(on: bus, .fixtures().with("--weather-url", "ftp://example"))
         #expect(badURL.status == 64)
         #expect(badURL.errorOutput.contains("--weather-url needs an http or https URL"))
     }
@@ -289,7 +289,7 @@ import Testing
     @Test func aSecondDaemonOnTheSameBusRefusesToStart() async throws {
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)
-        let result = try await Tool.runDetached(Binaries.almanacd, ["--address", bus.address, "--state-dir", bus.directory.appendingPathComponent("s2").path])
+        let result = try await RunningDaemon.run(on: bus, .offline, folder: "second")
         #expect(result.status == 1)
         #expect(result.errorOutput.contains("Another almanacd already owns org.almanac.Almanac1"))
         _ = daemon.stop()

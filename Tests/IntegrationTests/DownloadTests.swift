@@ -68,7 +68,7 @@ import Testing
             ("CON", "/audio-redirect/b?size=50000&disposition=attachment;%20filename=%22../../.bashrc%22"),
             (".hidden\u{202E}3pm.exe", "/audio/c?size=1000&type=audio/ogg"),
         ])
-        let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600"])
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
         let (_, episodes) = try await subscribe()
         let ids = ["../../etc/passwd", "CON", ".hidden\u{202E}3pm.exe"].compactMap { episodes[$0] }
         try #require(ids.count == 3, "\(episodes)")
@@ -97,7 +97,7 @@ import Testing
     @Test func aTerminalShowsABarWithBytesRateAndTimeLeft() async throws {
         // Twelve seconds at 200 kB/s: time for a bar with a rate even on a slow (sanitized) build.
         try publish([("Slow", "/audio/slow?size=2400000&rate=200000")])
-        let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600"])
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
         let (_, episodes) = try await subscribe()
         let id = try #require(episodes["Slow"])
         let session = "almanac-\(UUID().uuidString.prefix(8))"
@@ -127,7 +127,7 @@ import Testing
     @Test func aKilledDaemonResumesWhereItStopped() async throws {
         // The first transfer stops after a third of the file, however slow the machine, so the kill comes half way.
         try publish([("Long", "/audio/long?size=1500000&stall=500000")])
-        let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600"])
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
         let (_, episodes) = try await subscribe()
         let id = try #require(episodes["Long"])
         #expect(try await almanac(["episode", "download", id, "--no-wait"], bus: bus).status == 0)
@@ -150,7 +150,7 @@ import Testing
     @Test func onlyTheOwnerCancelsAndEachClientHasALimit() async throws {
         // Each transfer stops after 100,000 bytes, so none can finish before the test cancels it, however slow the machine.
         try publish((0..<22).map { ("Part \($0)", "/audio/p\($0)?size=2000000&stall=100000") })
-        let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600"])
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
         let (_, episodes) = try await subscribe()
         let owner = try await Connection.connect(to: bus.address)
         func download(_ title: String, on connection: Connection) async throws -> ObjectPath {
@@ -207,7 +207,7 @@ import Testing
             // No ETag, no Last-Modified: the first bytes may be of another file by the next try.
             ("Unvouched", "/audio/nv.mp3?size=300000&cut=100000&noetag=1"),
         ])
-        let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600"])
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
         let (_, episodes) = try await subscribe()
         let missing = try await almanac(["episode", "download", try #require(episodes["Missing"])], bus: bus)
         #expect(missing.status == 1)
@@ -239,8 +239,7 @@ import Testing
 
     @Test func othersSeeJobsComeProgressAndGo() async throws {
         try publish([("Watched", "/audio/watched?size=600000&rate=400000")])
-        let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600",
-                                                                  "--download-linger", "1"])
+        let daemon = try await RunningDaemon(bus: bus, .fixtures().with("--download-linger", "1"))
         let (_, episodes) = try await subscribe()
         let monitor = try Tool.Background("dbus-monitor", ["--address", bus.address, "type='signal',path_namespace='/org/almanac/Almanac1'"])
         try await Task.sleep(for: .milliseconds(300))

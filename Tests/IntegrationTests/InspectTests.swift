@@ -6,7 +6,7 @@ import Testing
 /// `almanac podcasts inspect` and `Podcasts1.Inspect` against the real daemon, feed files and
 /// a local HTTP server.
 @Suite(.timeLimit(.minutes(2))) struct InspectTests {
-    static let feeds = CLITests.repository + "/Tests/Fixtures/feeds"
+    static let feeds = SourceTree.path("Tests/Fixtures/feeds")
 
     @Test func aFileIsReadByTheCLIAndParsedByTheDaemon() async throws {
         let bus = try PrivateBus()
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func aURLIsFetchedByTheDaemonFollowingRedirects() async throws {
-        let server = try FixtureServer(script: CLITests.repository + "/Tests/Fixtures/feed_server.py")
+        let server = try FixtureServer.feeds()
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)
         let url = server.baseURL.absoluteString

@@ -42,7 +42,7 @@ import Testing
 
     @Test func positionsFromAnyPlayerAreRecordedAndTheEndMarksPlayed() async throws {
         try feed.publish([("Alpha", "/audio/alpha?size=1000"), ("Beta", "/audio/beta?size=1000"), ("Gamma", "/audio/gamma?size=1000")])
-        let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600", "--mpris-poll", "0.2"])
+        let daemon = try await RunningDaemon(bus: bus, .fixtures().with("--mpris-poll", "0.2"))
         let (_, episodes) = try await feed.subscribe(on: bus)
         let player = try await MPRISPlayer(address: bus.address)
         // The daemon asks a player it sees for the first time for everything, Position included.
@@ -93,7 +93,7 @@ import Testing
 
     @Test func thePlayedAtSettingIsHonouredAndPausesDoNotCountAsPlaying() async throws {
         try feed.publish([("Delta", "/audio/delta?size=1000")])
-        let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600"])
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
         _ = try await feed.subscribe(on: bus)
         #expect(try await almanac(["settings", "set", "played-at", "80%"], bus: bus).status == 0)
         // Something that is no player (it owns no org.mpris.MediaPlayer2 name) is not listened to.

@@ -24,8 +24,7 @@ import Testing
     @Test func newEpisodesAreAnnouncedWhenAskedAndCanBeDownloadedFromTheNotification() async throws {
         let notifications = try await NotificationServer(address: bus.address, capabilities: ["body", "actions"])
         try feed.publish(items(2))
-        let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600",
-                                                                  "--notification-gathering", "0.2"])
+        let daemon = try await RunningDaemon(bus: bus, .fixtures().with("--notification-gathering", "0.2"))
         let (podcast, _) = try await feed.subscribe(on: bus)
 
         // Off by default: a refresh that finds an episode shows nothing.
@@ -64,8 +63,7 @@ import Testing
 
     @Test func withoutActionsOrWithoutAServerNothingBreaks() async throws {
         try feed.publish(items(1))
-        let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600",
-                                                                  "--notification-gathering", "0.1"])
+        let daemon = try await RunningDaemon(bus: bus, .fixtures().with("--notification-gathering", "0.1"))
         let (podcast, _) = try await feed.subscribe(on: bus)
         #expect(try await almanac(["settings", "set", "notify", "on"], bus: bus).status == 0)
         // No notification server at all: the refresh still works and the daemon stays.

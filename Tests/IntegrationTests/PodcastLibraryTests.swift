@@ -17,8 +17,8 @@ import Testing
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("almanac-feeds-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: CLITests.repository + "/Tests/Fixtures/feeds/rss2-itunes.xml", toPath: folder.appendingPathComponent("show.xml").path)
-        server = try FixtureServer(script: CLITests.repository + "/Tests/Fixtures/feed_server.py", arguments: [folder.path])
+        try FileManager.default.copyItem(atPath: SourceTree.path("Tests/Fixtures/feeds/rss2-itunes.xml"), toPath: folder.appendingPathComponent("show.xml").path)
+        server = try FixtureServer.feeds(serving: folder)
         bus = try PrivateBus()
     }
 
@@ -34,7 +34,7 @@ import Testing
     }
 
     func daemon() async throws -> RunningDaemon {
-        try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--weather-interval", "3600", "--podcast-interval", "3600"])
+        try await RunningDaemon(bus: bus, .fixtures())
     }
 
     @Test func subscribeFindNewEpisodesKeepPlayStateAcrossKill9() async throws {
@@ -108,7 +108,7 @@ import Testing
 
 extension PodcastLibraryTests {
     @Test func opmlExportThenImportIsExact() async throws {
-        try FileManager.default.copyItem(atPath: CLITests.repository + "/Tests/Fixtures/feeds/atom.xml", toPath: folder.appendingPathComponent("atom.xml").path)
+        try FileManager.default.copyItem(atPath: SourceTree.path("Tests/Fixtures/feeds/atom.xml"), toPath: folder.appendingPathComponent("atom.xml").path)
         let daemon = try await daemon()
         let atomURL = server.baseURL.absoluteString + "/feeds/atom.xml"
         let opml = folder.appendingPathComponent("in.opml").path
@@ -124,12 +124,12 @@ extension PodcastLibraryTests {
         // Into a second daemon with nothing: the same list, the same titles.
         _ = daemon.stop()
         let other = try PrivateBus()
-        let second = try await RunningDaemon(bus: other, arguments: ["--provider", "real", "--weather-interval", "3600", "--podcast-interval", "3600"])
+        let second = try await RunningDaemon(bus: other, .fixtures())
         #expect(try await almanac(["podcasts", "import", exported], bus: other).status == 0)
         let again = try await almanac(["podcasts", "export"], bus: other)
         #expect(again.output == stdout.output)
         #expect(again.output.contains("title=\"Show &amp; Tell &lt;weekly&gt;\""))
-        let notOPML = try await almanac(["podcasts", "import", CLITests.repository + "/Tests/Fixtures/feeds/rss2-itunes.xml"], bus: other)
+        let notOPML = try await almanac(["podcasts", "import", SourceTree.path("Tests/Fixtures/feeds/rss2-itunes.xml")], bus: other)
         #expect(notOPML.status == 65 && notOPML.errorOutput.contains("This is not an OPML file"))
         _ = second.stop()
     }

@@ -4,7 +4,7 @@ import Testing
 
 /// The user unit in `systemd/`: valid for systemd, and as sandboxed as a user unit allows.
 @Suite struct SystemdUnitTests {
-    static var unit: String { CLITests.repository + "/systemd/almanacd.service" }
+    static var unit: String { SourceTree.path("systemd/almanacd.service") }
 
     /// A home with `~/.local/bin/almanacd` (what `ExecStart` names) and a private runtime
     /// folder: `systemd-analyze --user` needs `XDG_RUNTIME_DIR` even offline.

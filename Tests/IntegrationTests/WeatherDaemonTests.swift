@@ -15,15 +15,12 @@ import Testing
     let bus: PrivateBus
 
     init() throws {
-        server = try FixtureServer(script: CLITests.repository + "/Tests/Fixtures/open_meteo_server.py")
+        server = try FixtureServer.openMeteo()
         bus = try PrivateBus()
     }
 
     func daemon(interval: String = "3600") async throws -> RunningDaemon {
-        try await RunningDaemon(bus: bus, arguments: [
-            "--provider", "real", "--weather-url", server.baseURL.absoluteString, "--geocoding-url", server.baseURL.absoluteString,
-            "--weather-interval", interval, "--podcast-interval", "3600",
-        ])
+        try await RunningDaemon(bus: bus, .fixtures(weather: server).with("--weather-interval", interval))
     }
 
     /// Tells the fixture server what to do next (`fail=N`, `temperature=T`).
