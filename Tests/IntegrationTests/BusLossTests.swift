@@ -1,3 +1,4 @@
+import AlmanacBus
 import DBus
 import Foundation
 import TestHarness
@@ -6,13 +7,10 @@ import Testing
 /// What happens when the bus itself goes away: the daemon exits non-zero (so systemd
 /// restarts it), and `almanac watch` connects again and registers with the next daemon.
 @Suite(.timeLimit(.minutes(2))) struct BusLossTests {
-    static let weather = "/org/almanac/Almanac1/weather"
-
     private static func viewCount(on bus: PrivateBus) async throws -> UInt32? {
-        let observer = try await Connection.connect(to: bus.address)
-        defer { Task { await observer.close() } }
-        let value = try await observer.call(BusName("org.almanac.Almanac1"), path: ObjectPath(weather), interface: .properties,
-                                            method: MemberName("Get"), arguments: "org.almanac.Document1", "ViewCount").arguments(Value.self)
+        let observer = try await AlmanacClient.connect(address: bus.address)
+        defer { Task { await observer.connection.close() } }
+        let value = try await observer.property(BusContract.Document1.viewCount, of: .weather)
         if case .uint32(let count) = value.unwrapped { return count }
         return nil
     }

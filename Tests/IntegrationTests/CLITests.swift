@@ -1,3 +1,4 @@
+import AlmanacBus
 import DBus
 import Foundation
 import TestHarness
@@ -37,8 +38,8 @@ import Testing
                                         "{{place}}|{{temperature}}|{{feelsLike}}|{{condition}}|{{humidity}}|{{wind}}|{{precipitation}}|{{error|none}}"], bus: bus)
         #expect(result.status == 0, "\(result.errorOutput)")
         #expect(result.output == "Berlin|9.7°C|7.2°C|Thunderstorm|35%|4 km/h S|0.0 mm|none\n")
-        let imperial = try await Tool.runDetached("gdbus", ["call", "--address", bus.address, "--dest", "org.almanac.Almanac1", "--object-path",
-                                                            "/org/almanac/Almanac1/weather", "--method", "org.almanac.Document1.Submit", "{'units': <'imperial'>}"])
+        let imperial = try await gdbusCall(on: bus, BusContract.documentPath(.weather), BusContract.documentInterface, BusContract.Document1.submit,
+                                           ["{'units': <'imperial'>}"])
         #expect(imperial.status == 0)
         let again = try await almanac(["get", "weather", "--location", "Berlin", "--format", "{{temperature}} {{wind}} {{precipitation}}"], bus: bus)
         // The first view went, and with it the place; the store kept its reading of a moment
@@ -164,14 +165,12 @@ import Testing
         }
         for watcher in watchers { #expect(await watcher.waitFor("Paris ")) }
         // Each watcher's view object answers introspection and names its owner.
-        let owners = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "get-property", "org.almanac.Almanac1",
-                                                          "/org/almanac/Almanac1/weather/views/1", "org.almanac.View1", "Owner"])
+        let owners = try await busctlGetProperty(on: bus, BusContract.viewPath(.weather, 1), BusContract.viewInterface, BusContract.View1.owner)
         #expect(owners.output.hasPrefix("s \":1."))
-        let introspection = try await Tool.runDetached("gdbus", ["introspect", "--address", bus.address, "--dest", "org.almanac.Almanac1",
-                                                                "--object-path", "/org/almanac/Almanac1/weather/views/2"])
+        let introspection = try await gdbusIntrospect(on: bus, BusContract.viewPath(.weather, 2))
         #expect(introspection.output.contains("Updated(t revision,"))
-        let submit = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "call", "org.almanac.Almanac1", "/org/almanac/Almanac1/weather",
-                                                          "org.almanac.Document1", "Submit", "a{sv}", "1", "units", "s", "imperial"])
+        let submit = try await busctlCall(on: bus, BusContract.documentPath(.weather), BusContract.documentInterface, BusContract.Document1.submit,
+                                          ["a{sv}", "1", "units", "s", "imperial"])
         #expect(submit.status == 0, "\(submit.errorOutput)")
         for watcher in watchers {
             #expect(await watcher.waitFor("°F"), "no Fahrenheit in:\n\(watcher.output)")
@@ -184,23 +183,18 @@ import Testing
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)
         let watch = try ChildProcess(URL(fileURLWithPath: Binaries.almanac), ["watch", "weather", "--location", "Oslo", "--json"], environment: bus.environment)
-        let impostor = try await Connection.connect(to: bus.address)
-        let registered = try await eventually {
-            let count = try await impostor.call(BusName("org.almanac.Almanac1"), path: ObjectPath("/org/almanac/Almanac1/weather"), interface: .properties,
-                                                method: MemberName("Get"), arguments: "org.almanac.Document1", "ViewCount").arguments(Value.self)
-            return count == Value.uint32(1)
-        }
+        let impostor = try await AlmanacClient.connect(address: bus.address)
+        let registered = try await eventually { try await impostor.property(BusContract.Document1.viewCount, of: .weather) == .uint32(1) }
         #expect(registered)
-        try impostor.emit(path: ObjectPath("/org/almanac/Almanac1/weather/views/1"), interface: InterfaceName("org.almanac.View1"),
-                          signal: MemberName("Updated"), arguments: UInt64(999_999), ["kind": Value.string("units"), "units": .string("imperial")])
-        _ = try await impostor.call(BusName("org.almanac.Almanac1"), path: ObjectPath("/org/almanac/Almanac1/weather"), interface: InterfaceName("org.almanac.Document1"),
-                                    method: MemberName("Submit"), arguments: ["units": Value.string("imperial")])
+        try impostor.connection.emit(path: BusContract.viewPath(.weather, 1), interface: BusContract.viewInterface, signal: BusContract.View1.updated,
+                                     arguments: UInt64(999_999), ["kind": Value.string("units"), "units": .string("imperial")])
+        _ = try await impostor.submit(.weather, ["units": .string("imperial")])
         try await Task.sleep(for: .milliseconds(300))
         watch.send(SIGINT)
         #expect(watch.wait() == 130)
         let output = String(decoding: watch.output.readDataToEndOfFile(), as: UTF8.self)
         #expect(!output.contains("999999"), "an impostor's update was printed:\n\(output)")
-        await impostor.close()
+        await impostor.connection.close()
         _ = daemon.stop()
     }
 
@@ -208,10 +202,11 @@ import Testing
         let services = FileManager.default.temporaryDirectory.appendingPathComponent("almanac-services-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: services) }
-        let shipped = try String(contentsOfFile: SourceTree.path("systemd/org.almanac.Almanac1.service"), encoding: .utf8)
+        let activationFile = "\(BusContract.serviceName).service"
+        let shipped = try String(contentsOfFile: SourceTree.path("systemd/" + activationFile), encoding: .utf8)
         #expect(shipped.contains("SystemdService=almanacd.service"))
         try shipped.replacingOccurrences(of: "@bindir@", with: Binaries.folder.path)
-            .write(to: services.appendingPathComponent("org.almanac.Almanac1.service"), atomically: true, encoding: .utf8)
+            .write(to: services.appendingPathComponent(activationFile), atomically: true, encoding: .utf8)
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_STATE_HOME"] = services.path
         let bus = try PrivateBus(serviceDirectory: services, environment: environment)
@@ -236,15 +231,12 @@ import Testing
         }
         #expect(screen.contains("Reykjavik  "), "screen:\n\(screen)")
         #expect(screen.contains("°C (feels"))
-        let observer = try await Connection.connect(to: bus.address)
-        func viewCount() async throws -> Value {
-            try await observer.call(BusName("org.almanac.Almanac1"), path: ObjectPath("/org/almanac/Almanac1/weather"), interface: .properties,
-                                    method: MemberName("Get"), arguments: "org.almanac.Document1", "ViewCount").arguments(Value.self)
-        }
+        let observer = try await AlmanacClient.connect(address: bus.address)
+        func viewCount() async throws -> Value { try await observer.property(BusContract.Document1.viewCount, of: .weather) }
         #expect(try await viewCount() == .uint32(1))
         _ = try await Tool.runDetached("tmux", ["send-keys", "-t", session, "C-c"])
         #expect(try await eventually { try await viewCount() == .uint32(0) })
-        await observer.close()
+        await observer.connection.close()
         _ = daemon.stop()
     }
 }

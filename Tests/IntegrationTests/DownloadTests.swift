@@ -1,3 +1,4 @@
+import AlmanacBus
 import DBus
 import Foundation
 import TestHarness
@@ -7,11 +8,6 @@ import Testing
 /// with ranges, throttling and broken transfers: safe names, resume (within a download and
 /// across a `kill -9` of the daemon), cancel, ownership, limits, delete-when-played.
 @Suite(.timeLimit(.minutes(2))) struct DownloadTests {
-    static let service = try! BusName("org.almanac.Almanac1")
-    static let podcastsPath = try! ObjectPath("/org/almanac/Almanac1/podcasts")
-    static let podcasts1 = try! InterfaceName("org.almanac.Podcasts1")
-    static let download1 = try! InterfaceName("org.almanac.Download1")
-
     let feed: AudioFeed
     let bus: PrivateBus
 
@@ -152,18 +148,16 @@ import Testing
         try publish((0..<22).map { ("Part \($0)", "/audio/p\($0)?size=2000000&stall=100000") })
         let daemon = try await RunningDaemon(bus: bus, .fixtures())
         let (_, episodes) = try await subscribe()
-        let owner = try await Connection.connect(to: bus.address)
-        func download(_ title: String, on connection: Connection) async throws -> ObjectPath {
-            try await connection.call(Self.service, path: Self.podcastsPath, interface: Self.podcasts1, method: MemberName("Download"),
-                                      arguments: try #require(episodes[title])).arguments(ObjectPath.self)
+        let owner = try await AlmanacClient.connect(address: bus.address)
+        func download(_ title: String, on client: AlmanacClient) async throws -> ObjectPath {
+            try await client.download(try #require(episodes[title]))
         }
         let first = try await download("Part 0", on: owner)
         // Asking twice gives the same job.
         #expect(try await download("Part 0", on: owner) == first)
 
         // Another client (gdbus) may not cancel it while its owner is connected.
-        let refused = try Tool.run("gdbus", ["call", "--address", bus.address, "-d", "org.almanac.Almanac1", "-o", first.rawValue,
-                                             "-m", "org.almanac.Download1.Cancel"])
+        let refused = try await gdbusCall(on: bus, first, BusContract.downloadInterface, BusContract.Download1.cancel, [])
         #expect(refused.status != 0 && refused.errorOutput.contains("org.freedesktop.DBus.Error.AccessDenied"), "\(refused.errorOutput)")
 
         // Twenty unfinished downloads per client; the twenty-first is refused, another client's is not.
@@ -174,26 +168,24 @@ import Testing
         } catch let error as BusError {
             #expect(error.name == ErrorName.limitsExceeded, "\(error)")
         }
-        let other = try Tool.run("gdbus", ["call", "--address", bus.address, "-d", "org.almanac.Almanac1", "-o", Self.podcastsPath.rawValue,
-                                           "-m", "org.almanac.Podcasts1.Download", try #require(episodes["Part 21"])])
+        let other = try await gdbusCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.download,
+                                        [try #require(episodes["Part 21"])])
         #expect(other.status == 0, "\(other.errorOutput)")
 
         // The owner cancels a transfer under way: the job says so and nothing is left on disk.
         let part0 = try #require(episodes["Part 0"])
         await eventually { files().contains { $0.contains(part0) } }
         #expect(files().contains { $0.contains(part0) && $0.hasSuffix(".part") }, "\(files())")
-        _ = try await owner.call(Self.service, path: first, interface: Self.download1, method: MemberName("Cancel"))
-        let state = try await owner.call(Self.service, path: first, interface: .properties, method: MemberName("Get"),
-                                         arguments: Self.download1.rawValue, "State").arguments(Value.self)
+        try await owner.cancelDownload(first)
+        let state = try await owner.property(BusContract.Download1.state, of: BusContract.downloadInterface, at: first)
         #expect(state == .string("cancelled"))
         #expect(!files().contains { $0.contains(part0) || $0.hasSuffix("Part 0.mp3") }, "\(files())")
 
         // Once the owner has left, anyone may cancel its jobs.
         let second = try await download("Part 1", on: owner)
-        await owner.close()
+        await owner.connection.close()
         let cancelled = try await eventually {
-            try Tool.run("gdbus", ["call", "--address", bus.address, "-d", "org.almanac.Almanac1", "-o", second.rawValue,
-                                   "-m", "org.almanac.Download1.Cancel"]).status == 0
+            try await gdbusCall(on: bus, second, BusContract.downloadInterface, BusContract.Download1.cancel, []).status == 0
         }
         #expect(cancelled)
         _ = daemon
@@ -241,33 +233,33 @@ import Testing
         try publish([("Watched", "/audio/watched?size=600000&rate=400000")])
         let daemon = try await RunningDaemon(bus: bus, .fixtures().with("--download-linger", "1"))
         let (_, episodes) = try await subscribe()
-        let monitor = try Tool.Background("dbus-monitor", ["--address", bus.address, "type='signal',path_namespace='/org/almanac/Almanac1'"])
+        let monitor = try Tool.Background("dbus-monitor", ["--address", bus.address, "type='signal',path_namespace='\(BusContract.rootPath)'"])
         try await Task.sleep(for: .milliseconds(300))
         // A client in another language asks for the download and follows it by its properties.
         let script = """
             import dbus, time
             bus = dbus.bus.BusConnection("\(bus.address)")
-            podcasts = bus.get_object("org.almanac.Almanac1", "/org/almanac/Almanac1/podcasts")
-            path = podcasts.Download("\(try #require(episodes["Watched"]))", dbus_interface="org.almanac.Podcasts1")
-            job = bus.get_object("org.almanac.Almanac1", path)
+            podcasts = bus.get_object("\(BusContract.serviceName)", "\(BusContract.documentPath(.podcasts))")
+            path = podcasts.Download("\(try #require(episodes["Watched"]))", dbus_interface="\(BusContract.podcastsInterface)")
+            job = bus.get_object("\(BusContract.serviceName)", path)
             for _ in range(500):
-                state = job.Get("org.almanac.Download1", "State", dbus_interface="org.freedesktop.DBus.Properties")
+                state = job.Get("\(BusContract.downloadInterface)", "State", dbus_interface="org.freedesktop.DBus.Properties")
                 if state in ("completed", "failed", "cancelled"):
                     break
                 time.sleep(0.02)
-            props = job.GetAll("org.almanac.Download1", dbus_interface="org.freedesktop.DBus.Properties")
+            props = job.GetAll("\(BusContract.downloadInterface)", dbus_interface="org.freedesktop.DBus.Properties")
             print(path, props["State"], int(props["Received"]), int(props["Total"]), props["File"].endswith("Watched.mp3"))
             """
         let result = try await Tool.runDetached("/usr/bin/python3", ["-c", script])
-        #expect(result.output == "/org/almanac/Almanac1/downloads/1 completed 600000 600000 True\n", "\(result.output) \(result.errorOutput)")
+        #expect(result.output == "\(BusContract.downloadPath(1)) completed 600000 600000 True\n", "\(result.output) \(result.errorOutput)")
         // Gone from the bus after it lingered a second.
         #expect(await monitor.waitFor("InterfacesRemoved", timeout: 10))
         let seen = monitor.output
         monitor.stop()
-        #expect(seen.contains("member=InterfacesAdded") && seen.contains("object path \"/org/almanac/Almanac1/downloads/1\""))
-        #expect(seen.contains("string \"org.almanac.Download1\""))
+        #expect(seen.contains("member=InterfacesAdded") && seen.contains("object path \"\(BusContract.downloadPath(1))\""))
+        #expect(seen.contains("string \"\(BusContract.downloadInterface)\""))
         // Progress at a steady rate, not per packet: the transfer takes about 1.5 s in 37 chunks.
-        let progress = seen.components(separatedBy: "path=/org/almanac/Almanac1/downloads/1; interface=org.freedesktop.DBus.Properties; member=PropertiesChanged").count - 1
+        let progress = seen.components(separatedBy: "path=\(BusContract.downloadPath(1)); interface=org.freedesktop.DBus.Properties; member=PropertiesChanged").count - 1
         #expect(progress >= 3 && progress <= 30, "\(progress) PropertiesChanged")
         _ = daemon
     }

@@ -1,3 +1,4 @@
+import AlmanacBus
 import DBus
 import Foundation
 import TestHarness
@@ -19,9 +20,9 @@ import Testing
     func playState() async throws -> [String: (position: Double, played: Bool)] {
         let client = try await Connection.connect(to: bus.address)
         defer { Task { await client.close() } }
-        let reply = try await client.call(BusName("org.almanac.Almanac1"), path: ObjectPath("/org/almanac/Almanac1/podcasts"),
-                                          interface: InterfaceName("org.almanac.Podcasts1"), method: MemberName("ListEpisodes"),
-                                          arguments: "", ["limit": Value.uint32(50)])
+        // Called by hand, not through AlmanacClient, whose decoding would fill in a missing position.
+        let reply = try await client.call(BusContract.serviceName, path: BusContract.documentPath(.podcasts), interface: BusContract.podcastsInterface,
+                                          method: BusContract.Podcasts1.listEpisodes, arguments: "", ["limit": Value.uint32(50)])
         let (episodes, _) = try reply.arguments([[String: Value]].self, [String: Value].self)
         var result: [String: (Double, Bool)] = [:]
         for episode in episodes {

@@ -1,3 +1,4 @@
+import AlmanacBus
 import Foundation
 import TestHarness
 import Testing
@@ -27,7 +28,7 @@ import Testing
         }
         #expect(result.status == 0, "\(result.output)\(result.errorOutput)")
         let unit = try String(contentsOfFile: Self.unit, encoding: .utf8)
-        for line in ["Type=dbus", "BusName=org.almanac.Almanac1", "Restart=on-failure"] { #expect(unit.contains(line)) }
+        for line in ["Type=dbus", "BusName=\(BusContract.serviceName)", "Restart=on-failure"] { #expect(unit.contains(line)) }
     }
 
     @Test func theUserUnitsExposureIsAtMostThree() async throws {
