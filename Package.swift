@@ -46,7 +46,7 @@ let package = Package(
         .testTarget(name: "AlmanacCoreTests", dependencies: ["AlmanacCore", "TestHarness"]),
         .testTarget(name: "AlmanacViewsTests", dependencies: ["AlmanacViews", "AlmanacCore"]),
         .testTarget(name: "AlmanacServicesTests", dependencies: ["AlmanacServices", "AlmanacCore", "TestHarness", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "AlmanacBusTests", dependencies: ["AlmanacBus", "AlmanacCore", "DBus"]),
+        .testTarget(name: "AlmanacBusTests", dependencies: ["AlmanacBus", "AlmanacCore", "DBus", "TestHarness"]),
         .testTarget(name: "IntegrationTests", dependencies: ["AlmanacBus", "AlmanacCore", "DBus", "TestHarness", "almanacd", "almanac"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "CDBus", "TestHarness"]),
     ]
