@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "AlmanacViewsTests", dependencies: ["AlmanacViews", "AlmanacCore"]),
         .testTarget(name: "AlmanacServicesTests", dependencies: ["AlmanacServices", "AlmanacCore", "TestHarness", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "AlmanacBusTests", dependencies: ["AlmanacBus", "AlmanacCore", "DBus", "TestHarness"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["AlmanacBus", "AlmanacCore", "DBus", "TestHarness", "almanacd", "almanac"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["AlmanacBus", "DBus", "TestHarness", "almanacd", "almanac"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "CDBus", "TestHarness"]),
     ]
 )
