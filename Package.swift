@@ -23,7 +23,7 @@ let package = Package(
         // `Locked`: Mutex, told to ThreadSanitizer in `make tsan` builds. Every target depends on it (below).
         .target(name: "Locking"),
         .target(name: "DBus", dependencies: ["CDBus"]),
-        .target(name: "DBusTestSupport", dependencies: ["DBus"]),
+        .target(name: "TestHarness", dependencies: ["DBus", "AlmanacCore", "AlmanacBus", .product(name: "Logging", package: "swift-log")]),
         .target(name: "AlmanacCore", dependencies: [.product(name: "Logging", package: "swift-log")]),
         .target(name: "AlmanacViews", dependencies: ["AlmanacCore"]),
         .target(name: "AlmanacBus", dependencies: ["AlmanacCore", "DBus", .product(name: "Logging", package: "swift-log")]),
@@ -40,20 +40,20 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "dbus-soak", dependencies: ["DBus"], path: "Examples/dbus-soak"),
-        .executableTarget(name: "dbus-demo", dependencies: ["DBus", "DBusTestSupport"], path: "Examples/dbus-demo"),
+        .executableTarget(name: "dbus-demo", dependencies: ["DBus"], path: "Examples/dbus-demo"),
         // `make bench`'s Swift driver; built by every `swift build` so CI sees it compile.
         .executableTarget(name: "almanac-bench", dependencies: ["AlmanacBus", "AlmanacCore", "AlmanacServices", "DBus"], path: "Benchmarks/almanac-bench"),
         // libFuzzer targets (`make fuzz`); the plain build only says how to run them.
         .executableTarget(name: "almanac-fuzz", dependencies: ["AlmanacCore", "AlmanacServices", "DBus"], path: "Examples/almanac-fuzz"),
-        .testTarget(name: "AlmanacCoreTests", dependencies: ["AlmanacCore"]),
+        .testTarget(name: "AlmanacCoreTests", dependencies: ["AlmanacCore", "TestHarness"]),
         .testTarget(name: "AlmanacViewsTests", dependencies: ["AlmanacViews", "AlmanacCore"]),
         .testTarget(name: "AlmanacServicesTests", dependencies: [
-            "AlmanacServices", "AlmanacCore", "DBusTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            "AlmanacServices", "AlmanacCore", "TestHarness", .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "AlmanacBusTests", dependencies: ["AlmanacBus", "AlmanacCore", "DBus"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["DBus", "DBusTestSupport", "almanacd", "almanac"]),
-        .testTarget(name: "DBusTests", dependencies: ["DBus", "CDBus", "DBusTestSupport"]),
+        .testTarget(name: "AlmanacBusTests", dependencies: ["AlmanacBus", "AlmanacCore", "DBus", "TestHarness"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["AlmanacBus", "DBus", "TestHarness", "almanacd", "almanac"]),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "CDBus", "TestHarness"]),
     ]
 )
 

@@ -2,6 +2,7 @@
 import Foundation
 import Locking
 import Synchronization
+import TestHarness
 import Testing
 
 /// The rules that live in the documents, tested without a bus: saved places added and
@@ -10,7 +11,7 @@ import Testing
 @Suite struct CoreRulesTests {
     let clock = TestClock()
 
-    func weather(archive: WeatherDocumentTests.CountingArchive? = nil) -> WeatherDocument {
+    func weather(archive: MemoryWeatherArchive? = nil) -> WeatherDocument {
         let clock = self.clock
         return WeatherDocument(policy: .init(interval: 900), archive: archive, clock: { clock.now }, jitter: { 1 })
     }
@@ -57,7 +58,7 @@ import Testing
     /// In one burst each edit applies to the places the ones before it left; one that is
     /// refused answers alone and does not stop the others, which share one write.
     @Test func editsInABurstSettleInOrderAndARefusalStopsOnlyItself() throws {
-        let archive = WeatherDocumentTests.CountingArchive()
+        let archive = MemoryWeatherArchive()
         let weather = weather(archive: archive)
         let answers = Locked<[Int: Result<UInt64, any Error>]>([:])
         let edits: [WeatherSubmission] = [.addLocation("Oslo"), .removeLocation("Rome"), .addLocation("Rome"), .removeLocation("Oslo")]
@@ -71,11 +72,11 @@ import Testing
         guard case .failure(let error)? = results[1] else { Issue.record("removing Rome before it was added must fail"); return }
         #expect(error is LocationNotSaved)
         #expect(weather.document.snapshot.state.savedLocations == ["Rome"])
-        #expect(archive.writes.withLock { $0.map(\.1) } == [["Rome"]], "one write, of where the burst ends")
+        #expect(archive.settingsWrites.withLock { $0.map(\.savedLocations) } == [["Rome"]], "one write, of where the burst ends")
     }
 
     @Test func aRefusedWriteFailsTheEditsThatWouldHaveChangedSomethingAndKeepsRefusals() throws {
-        let archive = WeatherDocumentTests.CountingArchive()
+        let archive = MemoryWeatherArchive()
         archive.refusing.store(true, ordering: .relaxed)
         let weather = weather(archive: archive)
         let answers = Locked<[Int: Result<UInt64, any Error>]>([:])
@@ -113,7 +114,7 @@ import Testing
     // MARK: Refresh claims
 
     @Test func aViewsPlaceIsClaimedOnceAndServedItsLastKnownReading() throws {
-        let archive = MemoryArchive()
+        let archive = MemoryWeatherArchive()
         let hourAgo = clock.now.addingTimeInterval(-3_600)
         let old = try #require(DemoWeatherService(clock: { hourAgo }).reading(for: "Paris", step: 0))
         try archive.saveReading(old)

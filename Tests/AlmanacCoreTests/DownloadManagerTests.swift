@@ -2,6 +2,7 @@ import AlmanacCore
 import Foundation
 import Locking
 import Synchronization
+import TestHarness
 import Testing
 
 /// A downloader the test drives: each download waits until the test finishes or fails it
@@ -49,20 +50,6 @@ final class ScriptedDownloader: EpisodeDownloading, Sendable {
     }
 }
 
-/// A download archive in memory (a fake of our own protocol).
-final class MemoryDownloadArchive: DownloadArchive, Sendable {
-    let jobs = Locked<[UInt64: DownloadJob]>([:])
-    /// The highest number saved, as StateStore keeps it.
-    let mark = Locked<UInt64>(0)
-    func downloadJobs() -> [DownloadJob] { jobs.withLock { $0.values.sorted { $0.id < $1.id } } }
-    func saveDownloadJob(_ job: DownloadJob) throws {
-        jobs.withLock { $0[job.id] = job }
-        mark.withLock { $0 = max($0, job.id) }
-    }
-    func removeDownloadJob(_ id: UInt64) throws { jobs.withLock { _ = $0.removeValue(forKey: id) } }
-    func lastDownloadJobID() -> UInt64 { mark.withLock { $0 } }
-}
-
 @Suite(.timeLimit(.minutes(1))) struct DownloadManagerTests {
     let podcasts = PodcastsDocument()
     let downloader = ScriptedDownloader()
@@ -82,12 +69,6 @@ final class MemoryDownloadArchive: DownloadArchive, Sendable {
         return manager
     }
 
-    /// Waits (up to 5 s) for `condition`, and fails the test when it never holds.
-    func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async {
-        for _ in 0..<1_000 where !condition() { try? await Task.sleep(for: .milliseconds(5)) }
-        #expect(condition(), "timed out", sourceLocation: sourceLocation)
-    }
-
     func states(_ manager: DownloadManager) -> [String: DownloadState] {
         Dictionary(uniqueKeysWithValues: manager.document.snapshot.state.values.map { ($0.episodeID, $0.state) })
     }
@@ -95,12 +76,12 @@ final class MemoryDownloadArchive: DownloadArchive, Sendable {
     @Test func aFewRunAtOnceAndTheRestWaitInOrder() async throws {
         let manager = manager()
         for n in 1...3 { _ = try manager.download("e\(n)", for: ":1.\(n)") }
-        await eventually { downloader.episodesRunning == ["e1", "e2"] }
+        #expect(await eventually { downloader.episodesRunning == ["e1", "e2"] })
         #expect(states(manager) == ["e1": .downloading, "e2": .downloading, "e3": .queued])
         let job = try #require(manager.document.snapshot.state.values.first { $0.episodeID == "e1" })
         #expect(job.folder == "/downloads/A Show - With Slashes" && job.name == "Episode 1")
         downloader.finish("e1")
-        await eventually { downloader.episodesRunning == ["e2", "e3"] }
+        #expect(await eventually { downloader.episodesRunning == ["e2", "e3"] })
         #expect(states(manager)["e1"] == .completed)
         #expect(podcasts.episode("e1")?.file == "/downloads/A Show - With Slashes/Episode 1.mp3")
         manager.stop()
@@ -110,9 +91,9 @@ final class MemoryDownloadArchive: DownloadArchive, Sendable {
         let manager = manager()
         let first = try manager.download("e1", for: ":1.1")
         #expect(try manager.download("e1", for: ":1.2").id == first.id)
-        await eventually { downloader.episodesRunning == ["e1"] }
+        #expect(await eventually { downloader.episodesRunning == ["e1"] })
         downloader.finish("e1")
-        await eventually { states(manager)["e1"] == .completed }
+        #expect(await eventually { states(manager)["e1"] == .completed })
         // While the finished job lingers, it answers (no job piles up per ask).
         let again = try manager.download("e1", for: ":1.3")
         #expect(again.id == first.id && again.state == .completed && again.file.hasSuffix("Episode 1.mp3"))
@@ -130,9 +111,9 @@ final class MemoryDownloadArchive: DownloadArchive, Sendable {
         for n in 1...12 {
             let job = try manager.download("e\(n)", for: ":1.1")
             #expect(job.temporaryName == ".e\(n).\(job.id).part")
-            await eventually { downloader.episodesRunning == ["e\(n)"] }
+            #expect(await eventually { downloader.episodesRunning == ["e\(n)"] })
             downloader.fail("e\(n)", "HTTP 500 \u{1B}[31mred\nline")
-            await eventually { states(manager)["e\(n)"] == .failed }
+            #expect(await eventually { states(manager)["e\(n)"] == .failed })
         }
         let jobs = manager.document.snapshot.state.values
         #expect(jobs.count == 5)
@@ -164,9 +145,9 @@ final class MemoryDownloadArchive: DownloadArchive, Sendable {
         let manager = manager(DownloadLimits(concurrent: 1, queued: 5, perClient: 3, linger: 3600))
         _ = try manager.download("e1", for: ":1.1")
         _ = try manager.download("e2", for: ":1.1")
-        await eventually { downloader.episodesRunning == ["e1"] }
+        #expect(await eventually { downloader.episodesRunning == ["e1"] })
         manager.stop()
-        await eventually { downloader.episodesRunning.isEmpty }
+        #expect(await eventually { downloader.episodesRunning.isEmpty })
         try await Task.sleep(for: .milliseconds(50))
         #expect(downloader.episodesRunning.isEmpty)
         #expect(states(manager)["e2"] == .queued)
@@ -201,14 +182,14 @@ final class MemoryDownloadArchive: DownloadArchive, Sendable {
     @Test func onlyTheOwnerCancelsUntilItLeaves() async throws {
         let manager = manager()
         let job = try manager.download("e1", for: ":1.1")
-        await eventually { downloader.episodesRunning == ["e1"] }
+        #expect(await eventually { downloader.episodesRunning == ["e1"] })
         #expect(throws: DownloadRefusal.notOwner("Download \(job.id) belongs to :1.1; only that client may cancel it while it is connected.")) {
             try manager.cancel(job.id, by: ":1.2")
         }
         manager.ownerLeft(":1.1")
         try manager.cancel(job.id, by: ":1.2")
         #expect(states(manager)["e1"] == .cancelled)
-        await eventually { downloader.episodesRunning.isEmpty }
+        #expect(await eventually { downloader.episodesRunning.isEmpty })
         #expect(downloader.discarded.withLock { $0 } == ["e1"])
         #expect(throws: DownloadRefusal.self) { try manager.cancel(999, by: ":1.2") }
     }
@@ -218,11 +199,11 @@ final class MemoryDownloadArchive: DownloadArchive, Sendable {
         _ = try manager.download("e1", for: ":1.1")
         _ = try manager.download("e2", for: ":1.1")
         _ = try manager.download("e3", for: ":1.1")
-        await eventually { downloader.episodesRunning.count == 2 }
+        #expect(await eventually { downloader.episodesRunning.count == 2 })
         try podcasts.unsubscribe("p")
-        await eventually { Set(states(manager).values) == [.cancelled] }
+        #expect(await eventually { Set(states(manager).values) == [.cancelled] })
         #expect(Set(states(manager).values) == [.cancelled])
-        await eventually { downloader.episodesRunning.isEmpty }
+        #expect(await eventually { downloader.episodesRunning.isEmpty })
         #expect(downloader.episodesRunning.isEmpty)
     }
 
@@ -240,7 +221,7 @@ final class MemoryDownloadArchive: DownloadArchive, Sendable {
             if case .changed(_, .updated(let job), _) = event, job.state == .downloading { updates.add(1, ordering: .relaxed) }
         }
         _ = try manager.download("e1", for: ":1.1")
-        await eventually { downloader.episodesRunning == ["e1"] }
+        #expect(await eventually { downloader.episodesRunning == ["e1"] })
         for received in stride(from: UInt64(0), through: 100_000, by: 1_000) { downloader.progress("e1", received, of: 100_000) }
         // The start, and the first progress (which also brings the total and validator).
         #expect((2...3).contains(updates.load(ordering: .relaxed)), "\(updates.load(ordering: .relaxed))")
@@ -250,10 +231,10 @@ final class MemoryDownloadArchive: DownloadArchive, Sendable {
     @Test func aTransferThatStallsStillShowsWhereItStopped() async throws {
         let manager = manager(DownloadLimits(progressInterval: 0.1))
         _ = try manager.download("e1", for: ":1.1")
-        await eventually { downloader.episodesRunning == ["e1"] }
+        #expect(await eventually { downloader.episodesRunning == ["e1"] })
         // A burst, then nothing: the last of the burst comes out once the interval has passed.
         for received in stride(from: UInt64(0), through: 40_000, by: 1_000) { downloader.progress("e1", received, of: 100_000) }
-        await eventually { manager.document.snapshot.state.values.first?.received == 40_000 }
+        #expect(await eventually { manager.document.snapshot.state.values.first?.received == 40_000 })
         #expect(manager.document.snapshot.state.values.first?.received == 40_000)
         manager.stop()
     }
@@ -261,13 +242,13 @@ final class MemoryDownloadArchive: DownloadArchive, Sendable {
     @Test func finishedJobsGoAfterAWhileAndFailuresSayWhy() async throws {
         let manager = manager(DownloadLimits(linger: 0.05))
         _ = try manager.download("e1", for: ":1.1")
-        await eventually { downloader.episodesRunning == ["e1"] }
+        #expect(await eventually { downloader.episodesRunning == ["e1"] })
         let removed = Locked<DownloadJob?>(nil)
         manager.document.addView(key: ViewKey("test")) { event in
             if case .changed(_, .removed(let job), _) = event { removed.withLock { $0 = job } }
         }
         downloader.fail("e1", "HTTP 404")
-        await eventually { removed.withLock { $0 } != nil }
+        #expect(await eventually { removed.withLock { $0 } != nil })
         let job = try #require(removed.withLock { $0 })
         #expect(job.state == .failed && job.error == "HTTP 404")
         #expect(manager.document.snapshot.state.isEmpty)
@@ -279,15 +260,15 @@ final class MemoryDownloadArchive: DownloadArchive, Sendable {
         let before = manager(archive: archive)
         _ = try before.download("e1", for: ":1.1")
         _ = try before.download("e2", for: ":1.1")
-        await eventually { downloader.episodesRunning == ["e1", "e2"] }
+        #expect(await eventually { downloader.episodesRunning == ["e1", "e2"] })
         downloader.progress("e1", 500, of: 1000)
         downloader.finish("e2")
-        await eventually { archive.downloadJobs().contains { $0.episodeID == "e2" && $0.state == .completed } }
+        #expect(await eventually { archive.downloadJobs().contains { $0.episodeID == "e2" && $0.state == .completed } })
         before.stop()
-        await eventually { downloader.episodesRunning.isEmpty }
+        #expect(await eventually { downloader.episodesRunning.isEmpty })
 
         let after = manager(archive: archive)
-        await eventually { downloader.episodesRunning == ["e1"] }
+        #expect(await eventually { downloader.episodesRunning == ["e1"] })
         let resumed = try #require(after.document.snapshot.state.values.first)
         #expect(after.document.snapshot.state.count == 1)
         #expect(resumed.episodeID == "e1" && resumed.owner == "" && resumed.validator == "\"v1\"")
@@ -304,7 +285,7 @@ final class MemoryDownloadArchive: DownloadArchive, Sendable {
         let before = manager(DownloadLimits(linger: 0.05), archive: archive)
         let done = try before.download("e1", for: ":1.1")
         #expect(done.state == .completed)
-        await eventually { before.document.snapshot.state.isEmpty && archive.downloadJobs().isEmpty }
+        #expect(await eventually { before.document.snapshot.state.isEmpty && archive.downloadJobs().isEmpty })
         before.stop()
 
         let after = manager(archive: archive)
@@ -315,16 +296,16 @@ final class MemoryDownloadArchive: DownloadArchive, Sendable {
     @Test func playedFilesAreDeletedOnlyWhenTheUserAskedFor() async throws {
         let manager = manager()
         _ = try manager.download("e1", for: ":1.1")
-        await eventually { downloader.episodesRunning == ["e1"] }
+        #expect(await eventually { downloader.episodesRunning == ["e1"] })
         downloader.finish("e1")
-        await eventually { podcasts.episode("e1")?.file != nil }
+        #expect(await eventually { podcasts.episode("e1")?.file != nil })
         try podcasts.submit(PlayStateSubmission(episodeID: "e1", played: true), from: nil)
         try await Task.sleep(for: .milliseconds(50))
         #expect(podcasts.episode("e1")?.file != nil)
         try podcasts.submit(SettingsSubmission(deleteWhenPlayed: true), from: nil)
         try podcasts.submit(PlayStateSubmission(episodeID: "e1", played: false), from: nil)
         try podcasts.submit(PlayStateSubmission(episodeID: "e1", played: true), from: nil)
-        await eventually { podcasts.episode("e1")?.file == nil }
+        #expect(await eventually { podcasts.episode("e1")?.file == nil })
         #expect(podcasts.episode("e1")?.file == nil)
         #expect(downloader.deleted.withLock { $0 } == ["/downloads/A Show - With Slashes/Episode 1.mp3"])
         manager.stop()

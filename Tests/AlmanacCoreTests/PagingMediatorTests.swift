@@ -1,6 +1,7 @@
 import AlmanacCore
 import Locking
 import Synchronization
+import TestHarness
 import Testing
 
 /// A list of numbers served a page at a time; a load can be held open to test overlap.
@@ -26,14 +27,12 @@ final class NumberPages: PagingDataSource, Sendable {
         return Page(items: Array(start..<end), nextCursor: end < count ? String(end) : nil)
     }
 
-    /// Waits until a load is parked at the gate, then lets it go.
-    func release() async {
-        while true {
-            if let continuation = gate.withLock({ $0.take() }) {
-                continuation.resume()
-                return
-            }
-            await Task.yield()
+    /// Waits until a load is parked at the gate, then lets it go; whether one came.
+    func release() async -> Bool {
+        await eventually {
+            guard let continuation = gate.withLock({ $0.take() }) else { return false }
+            continuation.resume()
+            return true
         }
     }
 }
@@ -83,12 +82,12 @@ final class RecordingMediatorDelegate: PagingMediatorDelegate, Sendable {
         source.holding.store(true, ordering: .relaxed)
         async let first = mediator.loadMore()
         // Wait until the first load is under way, then ask for more and for a refresh.
-        while !mediator.snapshot.isLoading { await Task.yield() }
+        #expect(await eventually { mediator.snapshot.isLoading })
         #expect(mediator.snapshot.loading == false)
         #expect(await mediator.loadMore() == false)
         #expect(await mediator.refresh() == false)
         source.holding.store(false, ordering: .relaxed)
-        await source.release()
+        #expect(await source.release())
         #expect(await first)
         #expect(mediator.snapshot.items == Array(0..<10) && !mediator.snapshot.isLoading)
         #expect(source.calls.withLock { $0.count } == 1)

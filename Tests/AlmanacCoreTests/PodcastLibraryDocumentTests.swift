@@ -1,42 +1,8 @@
 import AlmanacCore
 import Foundation
 import Synchronization
+import TestHarness
 import Testing
-
-/// The in-memory archive, told to refuse writes when a test asks (a fake of our own protocol).
-final class RefusingPodcastArchive: PodcastArchive, Sendable {
-    let inner = MemoryPodcastArchive()
-    let refusing = Atomic<Bool>(false)
-
-    func podcastsState() -> PodcastsState { inner.podcastsState() }
-    func save(_ podcast: Podcast, newEpisodes episodes: [Episode]) throws {
-        try refuseIfAsked()
-        try inner.save(podcast, newEpisodes: episodes)
-    }
-    func removePodcast(_ id: String) throws {
-        try refuseIfAsked()
-        try inner.removePodcast(id)
-    }
-    func savePlayState(_ episode: Episode) throws {
-        try refuseIfAsked()
-        try inner.savePlayState(episode)
-    }
-    func saveFile(_ file: String?, of episodeID: String) throws {
-        try refuseIfAsked()
-        try inner.saveFile(file, of: episodeID)
-    }
-    func episode(audioURL url: String?, file: String?) -> Episode? { inner.episode(audioURL: url, file: file) }
-    func saveSettings(_ settings: PodcastSettings) throws {
-        try refuseIfAsked()
-        try inner.saveSettings(settings)
-    }
-    func episodeIDs(of podcastID: String) -> Set<String> { inner.episodeIDs(of: podcastID) }
-    func episode(_ id: String) -> Episode? { inner.episode(id) }
-    func page(_ query: EpisodeQuery) throws -> EpisodePage { try inner.page(query) }
-    private func refuseIfAsked() throws {
-        if refusing.load(ordering: .relaxed) { throw StorageError("the disk is full") }
-    }
-}
 
 @Suite struct PodcastLibraryDocumentTests {
     static let feed = ParsedFeed(title: "Show", author: "Ada", episodes: [

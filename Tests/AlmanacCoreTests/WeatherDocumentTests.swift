@@ -2,18 +2,10 @@
 import Foundation
 import Locking
 import Synchronization
+import TestHarness
 import Testing
 
-/// A recording delegate and a fixed data source: fakes of our own protocols.
-final class RecordingWeatherDelegate: WeatherServiceDelegate, Sendable {
-    let readings = Locked<[WeatherReading]>([])
-    let failures = Locked<[String]>([])
-    func weatherService(_ service: any WeatherService, didFetch reading: WeatherReading) { readings.withLock { $0.append(reading) } }
-    func weatherService(_ service: any WeatherService, didFailToFetch location: String, error: any Error) {
-        failures.withLock { $0.append("\(location): \(error)") }
-    }
-}
-
+/// A fixed data source (a fake of our own protocol).
 final class FixedLocations: WeatherServiceDataSource, Sendable {
     let locations: [String]
     init(_ locations: [String]) { self.locations = locations }
@@ -26,18 +18,19 @@ final class FixedLocations: WeatherServiceDataSource, Sendable {
     @Test func serviceAsksItsDataSourceAndReportsToItsDelegate() async {
         let service = DemoWeatherService(clock: { Self.fixedDate })
         let source = FixedLocations(["Berlin", "Atlantis"])
-        let delegate = RecordingWeatherDelegate()
+        let delegate = RecordingDelegate()
         service.dataSource = source
         service.delegate = delegate
         await service.refresh()
         #expect(delegate.readings.withLock { $0.map(\.location) } == ["Berlin"])
-        let failure = delegate.failures.withLock { $0.first } ?? ""
-        #expect(failure.hasPrefix("Atlantis: The demo provider does not know 'Atlantis'. It knows: Berlin, Paris"))
+        let failures = delegate.weatherFailures.withLock { $0 }
+        #expect(failures.keys.sorted() == ["Atlantis"])
+        #expect(failures["Atlantis"]?.hasPrefix("The demo provider does not know 'Atlantis'. It knows: Berlin, Paris") == true)
     }
 
     @Test func serviceHoldsItsDataSourceAndDelegateWeakly() async {
         let service = DemoWeatherService()
-        var delegate: RecordingWeatherDelegate? = RecordingWeatherDelegate()
+        var delegate: RecordingDelegate? = RecordingDelegate()
         service.delegate = delegate
         service.dataSource = FixedLocations(["Paris"])
         #expect(service.delegate != nil)
@@ -132,20 +125,8 @@ final class FixedLocations: WeatherServiceDataSource, Sendable {
         #expect(weather.document.revision == 2)
     }
 
-    /// An archive that counts its settings writes and can refuse them (a fake of our own protocol).
-    final class CountingArchive: WeatherArchive, Sendable {
-        let writes = Locked<[(Units, [String])]>([])
-        let refusing = Atomic<Bool>(false)
-        func saveSettings(units: Units, savedLocations: [String]) throws {
-            if refusing.load(ordering: .relaxed) { throw StorageError("The disk is full.") }
-            writes.withLock { $0.append((units, savedLocations)) }
-        }
-        func saveReading(_ reading: WeatherReading) throws {}
-        func lastReading(at location: String) -> WeatherReading? { nil }
-    }
-
     @Test func queuedSubmissionsShareOneWriteAndAreEachAnsweredAfterIt() throws {
-        let archive = CountingArchive()
+        let archive = MemoryWeatherArchive()
         let weather = WeatherDocument(archive: archive)
         let heard = Locked<[(UInt64, WeatherChange, ViewKey?)]>([])
         weather.document.addView(key: ViewKey("watcher")) { event in
@@ -160,10 +141,10 @@ final class FixedLocations: WeatherServiceDataSource, Sendable {
         }
         // Nothing is visible, written or answered before the commit.
         #expect(weather.document.revision == 0)
-        #expect(heard.withLock { $0.isEmpty } && answers.withLock { $0.isEmpty } && archive.writes.withLock { $0.isEmpty })
+        #expect(heard.withLock { $0.isEmpty } && answers.withLock { $0.isEmpty } && archive.settingsWrites.withLock { $0.isEmpty })
         weather.commitSubmissions()
         // One write, of where the submissions lead; then each applied in order, with its own revision.
-        #expect(archive.writes.withLock { $0.map { "\($0.0) \($0.1)" } } == ["imperial [\"Oslo\"]"])
+        #expect(archive.settingsWrites.withLock { $0.map { "\($0.0) \($0.1)" } } == ["imperial [\"Oslo\"]"])
         #expect(answers.withLock { $0 } == [1, 2, 3, 4])
         #expect(heard.withLock { $0.map(\.0) } == [1, 2, 3, 4])
         #expect(heard.withLock { $0.map { $0.2?.rawValue ?? "" } } == ["v0", "v1", "v2", "v3"])
@@ -173,12 +154,12 @@ final class FixedLocations: WeatherServiceDataSource, Sendable {
         try weather.enqueue(.units(.metric), from: nil) { _ in }
         try weather.enqueue(.units(.imperial), from: nil) { _ in }
         weather.commitSubmissions()
-        #expect(archive.writes.withLock { $0.count } == 1)
+        #expect(archive.settingsWrites.withLock { $0.count } == 1)
         #expect(weather.document.revision == 6)
     }
 
     @Test func aRefusedWriteFailsEveryQueuedSubmissionAndChangesNothing() throws {
-        let archive = CountingArchive()
+        let archive = MemoryWeatherArchive()
         let weather = WeatherDocument(archive: archive)
         archive.refusing.store(true, ordering: .relaxed)
         let failures = Locked<[String]>([])
@@ -197,6 +178,6 @@ final class FixedLocations: WeatherServiceDataSource, Sendable {
         // Once the disk takes writes again, so does the document.
         archive.refusing.store(false, ordering: .relaxed)
         #expect(try weather.submit(.units(.imperial), from: nil) == 1)
-        #expect(archive.writes.withLock { $0.count } == 1)
+        #expect(archive.settingsWrites.withLock { $0.count } == 1)
     }
 }

@@ -2,6 +2,7 @@ import AlmanacCore
 import Foundation
 import Locking
 import Synchronization
+import TestHarness
 import Testing
 
 /// A clock tests move by hand.
@@ -11,20 +12,11 @@ final class TestClock: Sendable {
     func advance(_ seconds: Double) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
 }
 
-/// An archive that keeps things in memory (a fake of our own protocol).
-final class MemoryArchive: WeatherArchive, Sendable {
-    let readings = Locked<[String: WeatherReading]>([:])
-    let settings = Locked<(Units, [String])?>(nil)
-    func saveSettings(units: Units, savedLocations: [String]) throws { settings.withLock { $0 = (units, savedLocations) } }
-    func saveReading(_ reading: WeatherReading) throws { readings.withLock { $0[reading.location] = reading } }
-    func lastReading(at location: String) -> WeatherReading? { readings.withLock { $0[location] } }
-}
-
 /// The weather document as the schedule's keeper: what is due, claims, backoff, last-known readings.
 @Suite struct WeatherScheduleTests {
     let clock = TestClock()
 
-    func document(archive: MemoryArchive? = nil) -> (WeatherDocument, DemoWeatherService) {
+    func document(archive: MemoryWeatherArchive? = nil) -> (WeatherDocument, DemoWeatherService) {
         let clock = self.clock
         let weather = WeatherDocument(policy: .init(interval: 900), archive: archive, clock: { clock.now }, jitter: { 1 })
         let service = DemoWeatherService(clock: { clock.now })
@@ -66,7 +58,7 @@ final class MemoryArchive: WeatherArchive, Sendable {
     }
 
     @Test func aKeptReadingIsServedAtOnceAndFetchedAgainOnlyWhenOld() async throws {
-        let archive = MemoryArchive()
+        let archive = MemoryWeatherArchive()
         let (weather, service) = document(archive: archive)
         weather.document.addView(key: ViewKey("a"), options: ["location": "Tokyo"]) { _ in }
         await service.refresh(["Tokyo"])

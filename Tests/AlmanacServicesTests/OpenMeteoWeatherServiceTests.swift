@@ -1,25 +1,13 @@
 import AlmanacCore
 @testable import AlmanacServices
-import DBusTestSupport
 import Foundation
 import Locking
 import Synchronization
+import TestHarness
 import Testing
-
-final class RecordingDelegate: WeatherServiceDelegate, Sendable {
-    let readings = Locked<[WeatherReading]>([])
-    let failures = Locked<[String: String]>([:])
-    func weatherService(_ service: any WeatherService, didFetch reading: WeatherReading) { readings.withLock { $0.append(reading) } }
-    func weatherService(_ service: any WeatherService, didFailToFetch location: String, error: any Error) {
-        failures.withLock { $0[location] = "\(error)" }
-    }
-}
 
 /// Against a real local HTTP server that answers like Open-Meteo.
 @Suite(.timeLimit(.minutes(2))) struct OpenMeteoWeatherServiceTests {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/open_meteo_server.py").path
-
     func service(_ server: FixtureServer) -> (OpenMeteoWeatherService, RecordingDelegate) {
         let service = OpenMeteoWeatherService(weatherURL: server.baseURL, geocodingURL: server.baseURL, http: HTTPClient(timeout: 10))
         let delegate = RecordingDelegate()
@@ -28,7 +16,7 @@ final class RecordingDelegate: WeatherServiceDelegate, Sendable {
     }
 
     @Test func geocodesAPlaceAndReadsItsCurrentWeather() async throws {
-        let server = try FixtureServer(script: Self.script)
+        let server = try FixtureServer.openMeteo()
         let (service, delegate) = service(server)
         await service.refresh(["Berlin"])
         let reading = try #require(delegate.readings.withLock { $0.first })
@@ -43,20 +31,20 @@ final class RecordingDelegate: WeatherServiceDelegate, Sendable {
     }
 
     @Test func coordinatesSkipGeocoding() async throws {
-        let server = try FixtureServer(script: Self.script)
+        let server = try FixtureServer.openMeteo()
         let (service, delegate) = service(server)
         await service.refresh(["48.85, 2.35"])
         let reading = try #require(delegate.readings.withLock { $0.first })
         #expect(reading.latitude == 48.85 && reading.temperature == 4.9)
         await service.refresh(["95,0"])
-        #expect(delegate.failures.withLock { $0["95,0"] }?.contains("not a place on Earth") == true)
+        #expect(delegate.weatherFailures.withLock { $0["95,0"] }?.contains("not a place on Earth") == true)
     }
 
     @Test func failuresAreReportedWithReasonsAPersonCanActOn() async throws {
-        let server = try FixtureServer(script: Self.script)
+        let server = try FixtureServer.openMeteo()
         let (service, delegate) = service(server)
         await service.refresh(["Atlantis", "Broken", "66.6,0"])
-        let failures = delegate.failures.withLock { $0 }
+        let failures = delegate.weatherFailures.withLock { $0 }
         #expect(failures["Atlantis"] == "No place called 'Atlantis' was found. Check the spelling, or give coordinates such as 52.52,13.41.")
         #expect(failures["Broken"] == "127.0.0.1 answered HTTP 500.")
         #expect(failures["66.6,0"] == "The weather service sent an answer that is not the forecast JSON it should be.")
@@ -69,11 +57,11 @@ final class RecordingDelegate: WeatherServiceDelegate, Sendable {
         let delegate = RecordingDelegate()
         service.delegate = delegate
         await service.refresh(["Berlin"])
-        #expect(delegate.failures.withLock { $0["Berlin"] }?.hasPrefix("Could not reach 127.0.0.1") == true)
+        #expect(delegate.weatherFailures.withLock { $0["Berlin"] }?.hasPrefix("Could not reach 127.0.0.1") == true)
     }
 
     @Test func readsTheNext24HoursAnd7Days() async throws {
-        let server = try FixtureServer(script: Self.script)
+        let server = try FixtureServer.openMeteo()
         let (service, delegate) = service(server)
         await service.refresh(["Berlin"])
         let reading = try #require(delegate.readings.withLock { $0.first })
@@ -91,7 +79,7 @@ final class RecordingDelegate: WeatherServiceDelegate, Sendable {
     }
 
     @Test func asksForGzipAndRevalidatesWithTheETag() async throws {
-        let server = try FixtureServer(script: Self.script)
+        let server = try FixtureServer.openMeteo()
         let (service, delegate) = service(server)
         await service.refresh(["52.5,13.4"])
         await service.refresh(["52.5,13.4"])
@@ -108,14 +96,14 @@ final class RecordingDelegate: WeatherServiceDelegate, Sendable {
     }
 
     @Test func aStalledServerTimesOutAndHoldsUpOnlyItsOwnPlace() async throws {
-        let server = try FixtureServer(script: Self.script)
+        let server = try FixtureServer.openMeteo()
         let service = OpenMeteoWeatherService(weatherURL: server.baseURL, geocodingURL: server.baseURL, http: HTTPClient(timeout: 5))
         let delegate = RecordingDelegate()
         service.delegate = delegate
         // 77.7 stalls for 30 s; the other places are fetched meanwhile, and the stall ends as a timeout.
         await service.refresh(["77.7,0", "10,10", "20,20"])
         #expect(delegate.readings.withLock { $0.map(\.location).sorted() } == ["10,10", "20,20"])
-        let failure = try #require(delegate.failures.withLock { $0["77.7,0"] })
+        let failure = try #require(delegate.weatherFailures.withLock { $0["77.7,0"] })
         #expect(failure.hasPrefix("Could not reach 127.0.0.1"), "\(failure)")
     }
 }

@@ -1,35 +1,18 @@
 import AlmanacCore
 @testable import AlmanacServices
-import DBusTestSupport
 import Foundation
 import Locking
 import Synchronization
+import TestHarness
 import Testing
-
-final class RecordingPodcastDelegate: PodcastServiceDelegate, Sendable {
-    let fetched = Locked<[String: (Podcast, [Episode])]>([:])
-    let unchanged = Locked<[String]>([])
-    let failed = Locked<[String: String]>([:])
-    func podcastService(_ service: any PodcastService, didFetch podcast: Podcast, episodes: [Episode]) {
-        fetched.withLock { $0[podcast.id] = (podcast, episodes) }
-    }
-    func podcastService(_ service: any PodcastService, didFindUnchanged podcastID: String) { unchanged.withLock { $0.append(podcastID) } }
-    func podcastService(_ service: any PodcastService, podcast podcastID: String, isFreshUntil date: Date) {}
-    func podcastService(_ service: any PodcastService, didFailToFetch podcastID: String, error: any Error) {
-        failed.withLock { $0[podcastID] = "\(error)" }
-    }
-}
 
 /// The real feed service against a real local HTTP server.
 @Suite(.timeLimit(.minutes(2))) struct RSSPodcastServiceTests {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/feed_server.py").path
-
     @Test func everyKindOfAnswerIsReportedAndNoneHoldsUpTheOthers() async throws {
-        let server = try FixtureServer(script: Self.script)
+        let server = try FixtureServer.feeds()
         let base = server.baseURL.absoluteString
         let service = RSSPodcastService(http: HTTPClient(timeout: 5, accept: FeedInspector.accept))
-        let delegate = RecordingPodcastDelegate()
+        let delegate = RecordingDelegate()
         service.delegate = delegate
         func podcast(_ id: String, _ path: String) -> Podcast { Podcast(id: id, title: id, author: "", feedURL: base + path) }
         let podcasts = [
@@ -39,7 +22,7 @@ final class RecordingPodcastDelegate: PodcastServiceDelegate, Sendable {
         ]
         await service.refresh(podcasts)
         let fetched = delegate.fetched.withLock { $0 }
-        let failed = delegate.failed.withLock { $0 }
+        let failed = delegate.podcastFailures.withLock { $0 }
         #expect(Set(fetched.keys) == ["ok", "moved"])
         #expect(fetched["ok"]?.1.map(\.title) == ["Episode 2: Clouds", "Trailer"])
         #expect(fetched["ok"]?.0.id == "ok", "the podcast keeps its id")
@@ -58,7 +41,7 @@ final class RecordingPodcastDelegate: PodcastServiceDelegate, Sendable {
 
 extension RSSPodcastServiceTests {
     @Test func answersLargerThanTheLimitAreCutOffNotHeldInMemory() async throws {
-        let server = try FixtureServer(script: Self.script)
+        let server = try FixtureServer.feeds()
         let http = HTTPClient(timeout: 10, accept: FeedInspector.accept, maximumBytes: 1024 * 1024)
         for path in ["/big/8", "/bomb"] {
             do {
@@ -82,7 +65,7 @@ extension RSSPodcastServiceTests {
         // Appending each chunk to a body shared with a copy copied the whole body every
         // time: 20 MiB took 16 s. Ten times the bytes must take about ten times as long
         // (with a generous margin for a busy machine), not a hundred.
-        let server = try FixtureServer(script: Self.script)
+        let server = try FixtureServer.feeds()
         let http = HTTPClient(timeout: 60, accept: FeedInspector.accept)
         func seconds(_ mebibytes: Int) async throws -> Double {
             let start = ContinuousClock.now

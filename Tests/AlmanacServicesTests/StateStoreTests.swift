@@ -1,11 +1,11 @@
 import AlmanacCore
 @testable import AlmanacServices
-import DBusTestSupport
 import Foundation
 import GRDB
 import Locking
 import Logging
 import Synchronization
+import TestHarness
 import Testing
 
 /// Against real SQLite files in a temporary folder.

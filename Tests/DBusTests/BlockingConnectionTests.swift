@@ -1,5 +1,5 @@
 import DBus
-import DBusTestSupport
+import TestHarness
 import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct BlockingConnectionTests {

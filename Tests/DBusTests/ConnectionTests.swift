@@ -1,6 +1,6 @@
 import DBus
-import DBusTestSupport
 import Foundation
+import TestHarness
 import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct ConnectionTests {

@@ -2,9 +2,9 @@ import DBus
 #if canImport(Glibc)
 import Glibc
 #endif
-import DBusTestSupport
 import Locking
 import Synchronization
+import TestHarness
 import Testing
 
 /// Methods that answer later (`Method.deferred`) and the connection's `afterDispatching` hook

@@ -1,9 +1,9 @@
 import DBus
-import DBusTestSupport
 import Foundation
 import FoundationXML
 import Locking
 import Synchronization
+import TestHarness
 import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct ExportedObjectTests {

@@ -1,6 +1,6 @@
 import DBus
-import DBusTestSupport
 import Synchronization
+import TestHarness
 import Testing
 
 /// The exported test object, driven by D-Bus tools and libraries nobody on the team wrote.
@@ -81,10 +81,9 @@ import Testing
         let pair = try await start()
         let monitor = try Tool.Background("dbus-monitor", ["--address", pair.bus.address, "type='signal',interface='org.almanac.Test1'"])
         // dbus-monitor says nothing when it starts listening: emit until it has seen one.
-        var seen = false
-        for _ in 0..<20 where !seen {
+        let seen = try await eventually(timeout: .seconds(10), every: .zero) {
             _ = try await pair.call("Emit") { try $0.write(UInt32(1)) }
-            seen = await monitor.waitFor("member=Tick", timeout: 0.5)
+            return await monitor.waitFor("member=Tick", timeout: 0.5)
         }
         #expect(seen)
         _ = try await pair.call("Emit") { try $0.write(UInt32(3)) }

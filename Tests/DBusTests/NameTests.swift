@@ -1,5 +1,6 @@
 import CDBus
 @testable import DBus
+import TestHarness
 import Testing
 
 @Suite struct NameTests {
@@ -118,18 +119,5 @@ import Testing
         dbus_error_init(&error)
         defer { dbus_error_free(&error) }
         return validate(text, &error) != 0
-    }
-}
-
-/// A small deterministic random number generator (SplitMix64), so property tests repeat.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

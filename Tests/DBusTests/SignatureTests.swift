@@ -1,5 +1,6 @@
 import CDBus
 @testable import DBus
+import TestHarness
 import Testing
 
 @Suite struct SignatureTests {

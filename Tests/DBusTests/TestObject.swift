@@ -1,7 +1,7 @@
 import DBus
-import DBusTestSupport
 import Locking
 import Synchronization
+import TestHarness
 
 /// An object exported by tests: `org.almanac.Test1` at `/org/almanac/Test`, with methods
 /// that echo, fail, sleep and emit, and a read-only and a read-write property.

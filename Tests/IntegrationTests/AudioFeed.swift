@@ -1,5 +1,5 @@
-import DBusTestSupport
 import Foundation
+import TestHarness
 import Testing
 
 /// A feed with audio enclosures, served by Tests/Fixtures/feed_server.py from a folder the
@@ -11,7 +11,7 @@ struct AudioFeed {
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("almanac-audio-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        server = try FixtureServer(script: CLITests.repository + "/Tests/Fixtures/feed_server.py", arguments: [folder.path])
+        server = try FixtureServer.feeds(serving: folder)
     }
 
     var base: String { server.baseURL.absoluteString }

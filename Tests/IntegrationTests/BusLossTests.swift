@@ -1,30 +1,23 @@
+import AlmanacBus
 import DBus
-import DBusTestSupport
 import Foundation
+import TestHarness
 import Testing
 
 /// What happens when the bus itself goes away: the daemon exits non-zero (so systemd
 /// restarts it), and `almanac watch` connects again and registers with the next daemon.
 @Suite(.timeLimit(.minutes(2))) struct BusLossTests {
-    static let weather = "/org/almanac/Almanac1/weather"
-
     private static func viewCount(on bus: PrivateBus) async throws -> UInt32? {
-        let observer = try await Connection.connect(to: bus.address)
-        defer { Task { await observer.close() } }
-        let value = try await observer.call(BusName("org.almanac.Almanac1"), path: ObjectPath(weather), interface: .properties,
-                                            method: MemberName("Get"), arguments: "org.almanac.Document1", "ViewCount").arguments(Value.self)
+        let observer = try await AlmanacClient.connect(address: bus.address)
+        defer { Task { await observer.connection.close() } }
+        let value = try await observer.property(BusContract.Document1.viewCount, of: .weather)
         if case .uint32(let count) = value.unwrapped { return count }
         return nil
     }
 
-    private static func waitForViewCount(_ expected: UInt32, on bus: PrivateBus, seconds: Int = 20) async -> UInt32? {
-        var count: UInt32?
-        for _ in 0..<(seconds * 10) {
-            count = try? await viewCount(on: bus)
-            if count == expected { return count }
-            try? await Task.sleep(for: .milliseconds(100))
-        }
-        return count
+    /// Whether the weather document comes to have `expected` views within 20 s.
+    private static func waitForViewCount(_ expected: UInt32, on bus: PrivateBus) async -> Bool {
+        await eventually(timeout: .seconds(20), every: .milliseconds(100)) { (try? await viewCount(on: bus)) == expected }
     }
 
     @Test func theDaemonExitsNonZeroWhenTheBusIsKilled() async throws {
@@ -32,11 +25,7 @@ import Testing
         let daemon = try await RunningDaemon(bus: bus)
         bus.kill()
         // Generous: the exit itself takes milliseconds (make stress measures it).
-        var exited = false
-        for _ in 0..<200 where !exited {
-            exited = daemon.process.hasExited
-            if !exited { try await Task.sleep(for: .milliseconds(50)) }
-        }
+        let exited = await eventually(timeout: .seconds(10), every: .milliseconds(50)) { daemon.process.hasExited }
         #expect(exited, "almanacd still runs 10 s after its bus went away")
         #expect(daemon.process.wait() == 1)
     }
@@ -46,7 +35,7 @@ import Testing
         let daemon = try await RunningDaemon(bus: bus)
         let watcher = try Tool.Background(Binaries.almanac, ["watch", "weather", "--location", "Tokyo", "--json"], environment: bus.environment)
         defer { watcher.stop() }
-        #expect(await Self.waitForViewCount(1, on: bus) == 1)
+        #expect(await Self.waitForViewCount(1, on: bus))
 
         #expect(await watcher.waitFor("Tokyo"))
         let before = watcher.output.utf8.count
@@ -54,11 +43,9 @@ import Testing
         #expect(daemon.process.wait() == 1)
         try await daemon.restart()
         // The watch notices the bus is back, finds the new daemon and adds its view again.
-        #expect(await Self.waitForViewCount(1, on: bus) == 1)
-        var shownAgain = false
-        for _ in 0..<200 where !shownAgain {
-            shownAgain = String(decoding: watcher.output.utf8.dropFirst(before), as: UTF8.self).contains("Tokyo")
-            if !shownAgain { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(await Self.waitForViewCount(1, on: bus))
+        let shownAgain = await eventually(timeout: .seconds(10), every: .milliseconds(50)) {
+            String(decoding: watcher.output.utf8.dropFirst(before), as: UTF8.self).contains("Tokyo")
         }
         #expect(shownAgain, "the watch printed nothing from the new daemon")
         _ = daemon.stop()

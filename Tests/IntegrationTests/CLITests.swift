@@ -1,6 +1,7 @@
+import AlmanacBus
 import DBus
-import DBusTestSupport
 import Foundation
+import TestHarness
 import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct CLITests {
@@ -37,8 +38,8 @@ import Testing
                                         "{{place}}|{{temperature}}|{{feelsLike}}|{{condition}}|{{humidity}}|{{wind}}|{{precipitation}}|{{error|none}}"], bus: bus)
         #expect(result.status == 0, "\(result.errorOutput)")
         #expect(result.output == "Berlin|9.7°C|7.2°C|Thunderstorm|35%|4 km/h S|0.0 mm|none\n")
-        let imperial = try await Tool.runDetached("gdbus", ["call", "--address", bus.address, "--dest", "org.almanac.Almanac1", "--object-path",
-                                                            "/org/almanac/Almanac1/weather", "--method", "org.almanac.Document1.Submit", "{'units': <'imperial'>}"])
+        let imperial = try await gdbusCall(on: bus, BusContract.documentPath(.weather), BusContract.documentInterface, BusContract.Document1.submit,
+                                           ["{'units': <'imperial'>}"])
         #expect(imperial.status == 0)
         let again = try await almanac(["get", "weather", "--location", "Berlin", "--format", "{{temperature}} {{wind}} {{precipitation}}"], bus: bus)
         // The first view went, and with it the place; the store kept its reading of a moment
@@ -48,13 +49,9 @@ import Testing
     }
 
     @Test func theRealProviderReadsOpenMeteoFromAConfiguredServer() async throws {
-        let script = URL(fileURLWithPath: Self.repository).appendingPathComponent("Tests/Fixtures/open_meteo_server.py").path
-        let server = try FixtureServer(script: script)
+        let server = try FixtureServer.openMeteo()
         let bus = try PrivateBus()
-        let daemon = try await RunningDaemon(bus: bus, arguments: [
-            "--provider", "real", "--weather-url", server.baseURL.absoluteString, "--geocoding-url", server.baseURL.absoluteString,
-            "--weather-interval", "3600", "--podcast-interval", "3600",
-        ])
+        let daemon = try await RunningDaemon(bus: bus, .fixtures(weather: server))
         let berlin = try await almanac(["get", "weather", "--location", "Berlin", "--format", "{{place}} {{temperature}} {{condition}}"], bus: bus)
         #expect(berlin.status == 0, "\(berlin.errorOutput)")
         #expect(berlin.output == "Berlin, Land Berlin, Germany 5.3°C Overcast\n")
@@ -137,17 +134,13 @@ import Testing
 
     @Test func watchPrintsJSONPerUpdateAndSurvivesADaemonRestart() async throws {
         let bus = try PrivateBus()
-        let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "demo", "--weather-interval", "0.2", "--podcast-interval", "3600"])
+        let daemon = try await RunningDaemon(bus: bus, .offline.with("--weather-interval", "0.2"))
         let watcher = try Tool.Background(Binaries.almanac, ["watch", "weather", "--location", "Tokyo", "--json"], environment: bus.environment)
         #expect(await watcher.waitFor("\"place\":\"Tokyo\""))
         try await daemon.restart()
         let before = watcher.output.components(separatedBy: "\n").count
         // After the restart the watcher registers again and keeps printing.
-        var resumed = false
-        for _ in 0..<100 where !resumed {
-            try await Task.sleep(for: .milliseconds(50))
-            resumed = watcher.output.components(separatedBy: "\n").count > before + 1
-        }
+        let resumed = await eventually(every: .milliseconds(50)) { watcher.output.components(separatedBy: "\n").count > before + 1 }
         #expect(resumed, "watch printed nothing after the daemon restarted:\n\(watcher.output)")
         var lastRevision = -1
         var restarts = 0
@@ -172,14 +165,12 @@ import Testing
         }
         for watcher in watchers { #expect(await watcher.waitFor("Paris ")) }
         // Each watcher's view object answers introspection and names its owner.
-        let owners = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "get-property", "org.almanac.Almanac1",
-                                                          "/org/almanac/Almanac1/weather/views/1", "org.almanac.View1", "Owner"])
+        let owners = try await busctlGetProperty(on: bus, BusContract.viewPath(.weather, 1), BusContract.viewInterface, BusContract.View1.owner)
         #expect(owners.output.hasPrefix("s \":1."))
-        let introspection = try await Tool.runDetached("gdbus", ["introspect", "--address", bus.address, "--dest", "org.almanac.Almanac1",
-                                                                "--object-path", "/org/almanac/Almanac1/weather/views/2"])
+        let introspection = try await gdbusIntrospect(on: bus, BusContract.viewPath(.weather, 2))
         #expect(introspection.output.contains("Updated(t revision,"))
-        let submit = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "call", "org.almanac.Almanac1", "/org/almanac/Almanac1/weather",
-                                                          "org.almanac.Document1", "Submit", "a{sv}", "1", "units", "s", "imperial"])
+        let submit = try await busctlCall(on: bus, BusContract.documentPath(.weather), BusContract.documentInterface, BusContract.Document1.submit,
+                                          ["a{sv}", "1", "units", "s", "imperial"])
         #expect(submit.status == 0, "\(submit.errorOutput)")
         for watcher in watchers {
             #expect(await watcher.waitFor("°F"), "no Fahrenheit in:\n\(watcher.output)")
@@ -192,25 +183,18 @@ import Testing
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)
         let watch = try ChildProcess(URL(fileURLWithPath: Binaries.almanac), ["watch", "weather", "--location", "Oslo", "--json"], environment: bus.environment)
-        let impostor = try await Connection.connect(to: bus.address)
-        var registered = false
-        for _ in 0..<200 where !registered {
-            try await Task.sleep(for: .milliseconds(20))
-            let count = try await impostor.call(BusName("org.almanac.Almanac1"), path: ObjectPath("/org/almanac/Almanac1/weather"), interface: .properties,
-                                                method: MemberName("Get"), arguments: "org.almanac.Document1", "ViewCount").arguments(Value.self)
-            registered = count == Value.uint32(1)
-        }
+        let impostor = try await AlmanacClient.connect(address: bus.address)
+        let registered = try await eventually { try await impostor.property(BusContract.Document1.viewCount, of: .weather) == .uint32(1) }
         #expect(registered)
-        try impostor.emit(path: ObjectPath("/org/almanac/Almanac1/weather/views/1"), interface: InterfaceName("org.almanac.View1"),
-                          signal: MemberName("Updated"), arguments: UInt64(999_999), ["kind": Value.string("units"), "units": .string("imperial")])
-        _ = try await impostor.call(BusName("org.almanac.Almanac1"), path: ObjectPath("/org/almanac/Almanac1/weather"), interface: InterfaceName("org.almanac.Document1"),
-                                    method: MemberName("Submit"), arguments: ["units": Value.string("imperial")])
+        try impostor.connection.emit(path: BusContract.viewPath(.weather, 1), interface: BusContract.viewInterface, signal: BusContract.View1.updated,
+                                     arguments: UInt64(999_999), ["kind": Value.string("units"), "units": .string("imperial")])
+        _ = try await impostor.submit(.weather, ["units": .string("imperial")])
         try await Task.sleep(for: .milliseconds(300))
         watch.send(SIGINT)
         #expect(watch.wait() == 130)
         let output = String(decoding: watch.output.readDataToEndOfFile(), as: UTF8.self)
         #expect(!output.contains("999999"), "an impostor's update was printed:\n\(output)")
-        await impostor.close()
+        await impostor.connection.close()
         _ = daemon.stop()
     }
 
@@ -218,10 +202,11 @@ import Testing
         let services = FileManager.default.temporaryDirectory.appendingPathComponent("almanac-services-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: services) }
-        let shipped = try String(contentsOfFile: Self.repository + "/systemd/org.almanac.Almanac1.service", encoding: .utf8)
+        let activationFile = "\(BusContract.serviceName).service"
+        let shipped = try String(contentsOfFile: SourceTree.path("systemd/" + activationFile), encoding: .utf8)
         #expect(shipped.contains("SystemdService=almanacd.service"))
         try shipped.replacingOccurrences(of: "@bindir@", with: Binaries.folder.path)
-            .write(to: services.appendingPathComponent("org.almanac.Almanac1.service"), atomically: true, encoding: .utf8)
+            .write(to: services.appendingPathComponent(activationFile), atomically: true, encoding: .utf8)
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_STATE_HOME"] = services.path
         let bus = try PrivateBus(serviceDirectory: services, environment: environment)
@@ -240,30 +225,18 @@ import Testing
         #expect(started.status == 0, "\(started.errorOutput)")
         defer { _ = try? Tool.run("tmux", ["kill-session", "-t", session]) }
         var screen = ""
-        for _ in 0..<100 where !screen.contains("Reykjavik  ") {
-            try await Task.sleep(for: .milliseconds(50))
+        try await eventually(every: .milliseconds(50)) {
             screen = try await Tool.runDetached("tmux", ["capture-pane", "-p", "-t", session]).output
+            return screen.contains("Reykjavik  ")
         }
         #expect(screen.contains("Reykjavik  "), "screen:\n\(screen)")
         #expect(screen.contains("°C (feels"))
-        let observer = try await Connection.connect(to: bus.address)
-        func viewCount() async throws -> Value {
-            try await observer.call(BusName("org.almanac.Almanac1"), path: ObjectPath("/org/almanac/Almanac1/weather"), interface: .properties,
-                                    method: MemberName("Get"), arguments: "org.almanac.Document1", "ViewCount").arguments(Value.self)
-        }
+        let observer = try await AlmanacClient.connect(address: bus.address)
+        func viewCount() async throws -> Value { try await observer.property(BusContract.Document1.viewCount, of: .weather) }
         #expect(try await viewCount() == .uint32(1))
         _ = try await Tool.runDetached("tmux", ["send-keys", "-t", session, "C-c"])
-        var count = Value.uint32(1)
-        for _ in 0..<100 where count != .uint32(0) {
-            try await Task.sleep(for: .milliseconds(20))
-            count = try await viewCount()
-        }
-        #expect(count == .uint32(0))
-        await observer.close()
+        #expect(try await eventually { try await viewCount() == .uint32(0) })
+        await observer.connection.close()
         _ = daemon.stop()
-    }
-
-    static var repository: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     }
 }

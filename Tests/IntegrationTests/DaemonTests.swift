@@ -1,41 +1,28 @@
+import AlmanacBus
 import DBus
-import DBusTestSupport
 import Foundation
+import TestHarness
 import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct DaemonTests {
-    static let service = try! BusName("org.almanac.Almanac1")
-    static let weatherPath = try! ObjectPath("/org/almanac/Almanac1/weather")
-    static let document = try! InterfaceName("org.almanac.Document1")
-
-    func property(_ connection: Connection, _ path: ObjectPath, _ name: String) async throws -> Value {
-        try await connection.call(Self.service, path: path, interface: .properties, method: MemberName("Get"),
-                                  arguments: "org.almanac.Document1", name).arguments(Value.self)
-    }
-
-    /// `gdbus call` of a weather document method with one argument in GVariant text.
-    func gdbusCall(_ bus: PrivateBus, _ method: String, _ argument: String) async throws -> Tool.Result {
-        try await Tool.runDetached("gdbus", ["call", "--address", bus.address, "--dest", "org.almanac.Almanac1",
-                                             "--object-path", "/org/almanac/Almanac1/weather", "--method", "org.almanac.Document1.\(method)", argument])
-    }
+    static let weatherPath = BusContract.documentPath(.weather)
 
     /// `Submit` is answered once its change is on disk (a deferred reply): clients nobody here
     /// wrote get the revision or a clear error, and see the change after the answer.
     @Test func otherClientsSubmitAndAreAnswered() async throws {
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)
-        let submitted = try await gdbusCall(bus, "Submit", "{'units': <'imperial'>}")
+        let submitted = try await gdbusCall(on: bus, Self.weatherPath, BusContract.documentInterface, BusContract.Document1.submit, ["{'units': <'imperial'>}"])
         #expect(submitted.status == 0, "\(submitted.errorOutput)")
         #expect(submitted.output == "(uint64 1,)\n", "\(submitted.output)")
-        let refused = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "call", "org.almanac.Almanac1", "/org/almanac/Almanac1/weather",
-                                                             "org.almanac.Document1", "Submit", "a{sv}", "1", "units", "s", "kelvin"])
+        let refused = try await busctlCall(on: bus, Self.weatherPath, BusContract.documentInterface, BusContract.Document1.submit,
+                                           ["a{sv}", "1", "units", "s", "kelvin"])
         #expect(refused.status != 0)
         #expect(refused.errorOutput.contains("'units' must be \"metric\" or \"imperial\", not \"kelvin\""), "\(refused.errorOutput)")
-        let again = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "call", "org.almanac.Almanac1", "/org/almanac/Almanac1/weather",
-                                                           "org.almanac.Document1", "Submit", "a{sv}", "1", "units", "s", "metric"])
+        let again = try await busctlCall(on: bus, Self.weatherPath, BusContract.documentInterface, BusContract.Document1.submit,
+                                         ["a{sv}", "1", "units", "s", "metric"])
         #expect(again.output == "t 2\n", "\(again.output) \(again.errorOutput)")
-        let revision = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "get-property", "org.almanac.Almanac1", "/org/almanac/Almanac1/weather",
-                                                           "org.almanac.Document1", "Revision"])
+        let revision = try await busctlGetProperty(on: bus, Self.weatherPath, BusContract.documentInterface, BusContract.Document1.revision)
         #expect(revision.output == "t 2\n", "\(revision.output) \(revision.errorOutput)")
         _ = daemon.stop()
     }
@@ -43,23 +30,23 @@ import Testing
     @Test func exportsTheContractAndEveryObjectIntrospects() async throws {
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)
-        let view = try await gdbusCall(bus, "AddView", "{'location': <'Berlin'>}")
+        let view = try await gdbusCall(on: bus, Self.weatherPath, BusContract.documentInterface, BusContract.Document1.addView, ["{'location': <'Berlin'>}"])
         #expect(view.status == 0, "\(view.errorOutput)")
-        #expect(view.output == "(objectpath '/org/almanac/Almanac1/weather/views/1',)\n")
-        let tree = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "tree", "org.almanac.Almanac1"])
+        #expect(view.output == "(objectpath '\(BusContract.viewPath(.weather, 1))',)\n")
+        let tree = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "tree", BusContract.serviceName.rawValue])
         #expect(tree.status == 0)
-        for path in ["/org/almanac/Almanac1", "/org/almanac/Almanac1/weather", "/org/almanac/Almanac1/podcasts"] {
+        for path in [BusContract.rootPath, BusContract.documentPath(.weather), BusContract.documentPath(.podcasts)] {
             // (The gdbus view above left with its process; so views are introspected in the CLI test.)
-            let introspection = try await Tool.runDetached("gdbus", ["introspect", "--address", bus.address, "--dest", "org.almanac.Almanac1", "--object-path", path])
+            let introspection = try await gdbusIntrospect(on: bus, path)
             #expect(introspection.status == 0, "\(path): \(introspection.errorOutput)")
         }
-        let root = try await Tool.runDetached("gdbus", ["introspect", "--address", bus.address, "--dest", "org.almanac.Almanac1", "--object-path", "/org/almanac/Almanac1"])
+        let root = try await gdbusIntrospect(on: bus, BusContract.rootPath)
         #expect(root.output.contains("interface org.freedesktop.DBus.ObjectManager"))
         #expect(root.output.contains("readonly s Version = '0.1.0';"))
-        let document = try await Tool.runDetached("gdbus", ["introspect", "--address", bus.address, "--dest", "org.almanac.Almanac1", "--object-path", "/org/almanac/Almanac1/weather"])
+        let document = try await gdbusIntrospect(on: bus, Self.weatherPath)
         for member in ["GetState(out t revision,", "AddView(in  a{sv} options,", "RemoveView(in  o view);", "Submit(in  a{sv} change,",
                        "Refresh();", "Changed(t revision,", "readonly t Revision", "readonly b Loading", "readonly s LastError", "readonly u ViewCount",
-                       "interface org.almanac.Weather1"] {
+                       "interface \(BusContract.weatherInterface)"] {
             #expect(document.output.contains(member), "missing \(member)")
         }
         _ = daemon.stop()
@@ -68,19 +55,16 @@ import Testing
     @Test func twoViewsHearTheSameChangeAndASubmitReachesBoth() async throws {
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)
-        let first = try await Connection.connect(to: bus.address)
-        let second = try await Connection.connect(to: bus.address)
+        let first = try await AlmanacClient.connect(address: bus.address)
+        let second = try await AlmanacClient.connect(address: bus.address)
         var streams: [SignalStream] = []
         var views: [ObjectPath] = []
         for client in [first, second] {
-            streams.append(try await client.signals(matching: MatchRule(interface: InterfaceName("org.almanac.View1"), member: MemberName("Updated"))))
-            let reply = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("AddView"),
-                                              arguments: ["location": Value.string("Paris")])
-            views.append(try reply.arguments(ObjectPath.self))
+            streams.append(try await client.connection.signals(matching: MatchRule(interface: BusContract.viewInterface, member: BusContract.View1.updated)))
+            views.append(try await client.addView(.weather, options: ["location": .string("Paris")]))
         }
         #expect(views[0] != views[1])
-        let revision = try await first.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("Submit"),
-                                            arguments: ["units": Value.string("imperial")]).arguments(UInt64.self)
+        let revision = try await first.submit(.weather, ["units": .string("imperial")])
         for (index, stream) in streams.enumerated() {
             var heardUnits = false
             for await message in stream {
@@ -95,137 +79,116 @@ import Testing
             }
             #expect(heardUnits)
         }
-        await first.close()
-        await second.close()
+        await first.connection.close()
+        await second.connection.close()
         _ = daemon.stop()
     }
 
     @Test func aKilledWatcherLosesItsViewWithinASecond() async throws {
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)
-        let observer = try await Connection.connect(to: bus.address)
+        let observer = try await AlmanacClient.connect(address: bus.address)
         let watcher = try ChildProcess(URL(fileURLWithPath: Binaries.almanac), ["watch", "weather", "--location", "Berlin"], environment: bus.environment)
-        var count = Value.uint32(0)
-        for _ in 0..<200 where count != .uint32(1) {
-            count = try await property(observer, Self.weatherPath, "ViewCount")
-            try await Task.sleep(for: .milliseconds(25))
-        }
-        #expect(count == .uint32(1))
+        #expect(try await eventually(every: .milliseconds(25)) { try await observer.property(BusContract.Document1.viewCount, of: .weather) == .uint32(1) })
         watcher.send(SIGKILL)
         watcher.wait()
-        let killed = ContinuousClock.now
-        while try await property(observer, Self.weatherPath, "ViewCount") != .uint32(0), ContinuousClock.now - killed < .seconds(5) {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(try await property(observer, Self.weatherPath, "ViewCount") == .uint32(0))
-        await observer.close()
+        #expect(try await eventually(timeout: .seconds(5), every: .milliseconds(10)) {
+            try await observer.property(BusContract.Document1.viewCount, of: .weather) == .uint32(0)
+        })
+        await observer.connection.close()
         _ = daemon.stop()
     }
 
     @Test func dbusMonitorSeesChangedBroadcasts() async throws {
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)
-        let monitor = try Tool.Background("dbus-monitor", ["--address", bus.address, "type='signal',interface='org.almanac.Document1'"])
-        let client = try await Connection.connect(to: bus.address)
-        var seen = false
-        for attempt in 0..<20 where !seen {
-            _ = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("Submit"),
-                                      arguments: ["units": Value.string(attempt % 2 == 0 ? "imperial" : "metric")])
-            seen = await monitor.waitFor("member=Changed", timeout: 0.5)
+        let monitor = try Tool.Background("dbus-monitor", ["--address", bus.address, "type='signal',interface='\(BusContract.documentInterface)'"])
+        let client = try await AlmanacClient.connect(address: bus.address)
+        // dbus-monitor says nothing when it starts listening: submit until it has seen a change.
+        var attempt = 0
+        let seen = try await eventually(timeout: .seconds(10), every: .zero) {
+            _ = try await client.submit(.weather, ["units": .string(attempt % 2 == 0 ? "imperial" : "metric")])
+            attempt += 1
+            return await monitor.waitFor("member=\(BusContract.Document1.changed)", timeout: 0.5)
         }
         #expect(seen)
-        #expect(monitor.output.contains("path=/org/almanac/Almanac1/weather; interface=org.almanac.Document1; member=Changed"))
+        #expect(monitor.output.contains("path=\(Self.weatherPath); interface=\(BusContract.documentInterface); member=\(BusContract.Document1.changed)"))
         monitor.stop()
-        await client.close()
+        await client.connection.close()
         _ = daemon.stop()
     }
 
     @Test func badInputGetsClearErrorsAndChangesNothing() async throws {
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)
-        let client = try await Connection.connect(to: bus.address)
-        let other = try await Connection.connect(to: bus.address)
+        let client = try await AlmanacClient.connect(address: bus.address)
+        let other = try await AlmanacClient.connect(address: bus.address)
         func submit(_ change: [String: Value]) async throws -> BusError {
-            try await #require(throws: BusError.self) {
-                _ = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("Submit"), arguments: change)
-            }
+            try await #require(throws: BusError.self) { _ = try await client.submit(.weather, change) }
         }
         #expect(try await submit(["colour": .string("red")]).message == "Unknown weather submission key 'colour'; accepted: units, locations.")
         #expect(try await submit(["units": .int32(3)]).message == "'units' must be a string (s), not 'i'.")
         #expect(try await submit(["units": .string("kelvin")]).name == .invalidArgs)
         #expect(try await submit(["locations": .array(.string, [.string("")])]).message == "'locations' cannot be empty.")
         #expect(try await submit(["locations": .array(.string, [.string(String(repeating: "x", count: 1_000_000))])]).name == .invalidArgs)
-        #expect(try await property(client, Self.weatherPath, "Revision") == .uint64(0))
+        #expect(try await client.property(BusContract.Document1.revision, of: .weather) == .uint64(0))
 
         // The limit is in bytes: one grapheme of 60,001 scalars is refused too.
         let combining = "a" + String(repeating: "\u{301}", count: 60_000)
-        let huge = try await #require(throws: BusError.self) {
-            _ = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("AddView"), arguments: ["location": Value.string(combining)])
-        }
+        let huge = try await #require(throws: BusError.self) { _ = try await client.addView(.weather, options: ["location": .string(combining)]) }
         #expect(huge.message.hasPrefix("'location' is 120001 bytes long"))
 
-        let addView = try await #require(throws: BusError.self) {
-            _ = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("AddView"), arguments: ["place": Value.string("Paris")])
-        }
+        let addView = try await #require(throws: BusError.self) { _ = try await client.addView(.weather, options: ["place": .string("Paris")]) }
         #expect(addView.name == .invalidArgs)
-        let view = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("AddView"),
-                                         arguments: ["location": Value.string("Paris")]).arguments(ObjectPath.self)
+        let view = try await client.addView(.weather, options: ["location": .string("Paris")])
         let denied = try await #require(throws: BusError.self) {
-            _ = try await other.call(Self.service, path: view, interface: InterfaceName("org.almanac.View1"), method: MemberName("Remove")) { _ in }
+            _ = try await other.connection.call(BusContract.serviceName, path: view, interface: BusContract.viewInterface, method: BusContract.View1.remove) { _ in }
         }
         #expect(denied.name == .accessDenied)
-        let deniedRemove = try await #require(throws: BusError.self) {
-            _ = try await other.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("RemoveView"), arguments: view)
-        }
+        let deniedRemove = try await #require(throws: BusError.self) { try await other.removeView(.weather, view) }
         #expect(deniedRemove.name == .accessDenied)
-        let unknown = try await #require(throws: BusError.self) {
-            _ = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("RemoveView"),
-                                      arguments: try ObjectPath("/org/almanac/Almanac1/weather/views/999"))
-        }
-        #expect(unknown.name.rawValue == "org.almanac.Error.NoSuchView")
-        #expect(try await property(client, Self.weatherPath, "ViewCount") == .uint32(1))
+        let unknown = try await #require(throws: BusError.self) { try await client.removeView(.weather, BusContract.viewPath(.weather, 999)) }
+        #expect(unknown.name == BusContract.noSuchView)
+        #expect(try await client.property(BusContract.Document1.viewCount, of: .weather) == .uint32(1))
 
         // The cap on views per client.
         for _ in 1..<64 {
-            _ = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("AddView"), arguments: [String: Value]())
+            _ = try await client.addView(.weather, options: [:])
         }
-        let capped = try await #require(throws: BusError.self) {
-            _ = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("AddView"), arguments: [String: Value]())
-        }
+        let capped = try await #require(throws: BusError.self) { _ = try await client.addView(.weather, options: [:]) }
         #expect(capped.name == .limitsExceeded)
-        await client.close()
-        await other.close()
+        await client.connection.close()
+        await other.connection.close()
         #expect(daemon.stop() == 0, "the daemon survived the bad input and exits cleanly")
     }
 
     @Test func placesAreForgottenWhenTheirViewsGo() async throws {
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)
-        let client = try await Connection.connect(to: bus.address)
+        let client = try await AlmanacClient.connect(address: bus.address)
+        let observer = try await AlmanacClient.connect(address: bus.address)
+        // The places the state holds a reading or a failure of.
+        func placesHeld() async throws -> Int {
+            let (_, state) = try await observer.state(of: .weather)
+            return (state["readings"]?.stringKeyedEntries?.count ?? -1) + (state["failures"]?.stringKeyedEntries?.count ?? 0)
+        }
         for index in 0..<30 {
-            _ = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("AddView"),
-                                      arguments: ["location": Value.string("1.\(index),2")])
+            _ = try await client.addView(.weather, options: ["location": .string("1.\(index),2")])
         }
-        await client.close()
-        let observer = try await Connection.connect(to: bus.address)
-        var readings = -1
-        for _ in 0..<200 where readings != 0 {
-            try await Task.sleep(for: .milliseconds(20))
-            let (_, state) = try await observer.call(Self.service, path: Self.weatherPath, interface: Self.document,
-                                                     method: MemberName("GetState")) { _ in }.arguments(UInt64.self, [String: Value].self)
-            readings = (state["readings"]?.stringKeyedEntries?.count ?? -1) + (state["failures"]?.stringKeyedEntries?.count ?? 0)
-        }
-        #expect(readings == 0, "the state still holds places nobody watches")
-        await observer.close()
+        // Every place was fetched first, so that the state has something to forget.
+        #expect(try await eventually { try await placesHeld() == 30 })
+        await client.connection.close()
+        #expect(try await eventually { try await placesHeld() == 0 }, "the state still holds places nobody watches")
+        await observer.connection.close()
         _ = daemon.stop()
     }
 
     @Test func refreshIntervalsOutOfRangeAreRefused() async throws {
         let bus = try PrivateBus()
-        let result = try await Tool.runDetached(Binaries.almanacd, ["--address", bus.address, "--weather-interval", "1e19"])
+        let result = try await RunningDaemon.run(on: bus, .offline.with("--weather-interval", "1e19"))
         #expect(result.status == 64)
         #expect(result.errorOutput.contains("Refresh intervals go from 0.1 seconds"))
-        let badURL = try await Tool.runDetached(Binaries.almanacd, ["--address", bus.address, "--weather-url", "ftp://example"])
+        let badURL = try await RunningDaemon.run(on: bus, .fixtures().with("--weather-url", "ftp://example"))
         #expect(badURL.status == 64)
         #expect(badURL.errorOutput.contains("--weather-url needs an http or https URL"))
     }
@@ -233,20 +196,17 @@ import Testing
     @Test func propertiesAnnounceThemselves() async throws {
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)
-        let client = try await Connection.connect(to: bus.address)
-        let changes = try await client.signals(matching: MatchRule(interface: .properties, member: MemberName("PropertiesChanged"), path: Self.weatherPath))
-        func call(_ method: String, _ argument: [String: Value]) async throws -> Message {
-            try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName(method), arguments: argument)
-        }
-        let view = try await call("AddView", ["location": .string("Atlantis")]).arguments(ObjectPath.self)
-        _ = try await call("Submit", ["units": .string("imperial")])
-        _ = try await client.call(Self.service, path: view, interface: InterfaceName("org.almanac.View1"), method: MemberName("SetOptions"),
-                                  arguments: ["location": Value.string("Oslo")])
+        let client = try await AlmanacClient.connect(address: bus.address)
+        let changes = try await client.connection.signals(matching: MatchRule(interface: .properties, member: MemberName("PropertiesChanged"), path: Self.weatherPath))
+        let view = try await client.addView(.weather, options: ["location": .string("Atlantis")])
+        _ = try await client.submit(.weather, ["units": .string("imperial")])
+        _ = try await client.connection.call(BusContract.serviceName, path: view, interface: BusContract.viewInterface, method: BusContract.View1.setOptions,
+                                             arguments: ["location": Value.string("Oslo")])
         var seen: [String: Value] = [:]
         var loadingValues: [Value] = []
         for await message in changes {
             let (interface, changed, _) = try message.arguments(String.self, [String: Value].self, [String].self)
-            #expect(interface == "org.almanac.Document1")
+            #expect(interface == BusContract.documentInterface.rawValue)
             seen.merge(changed) { $1 }
             if let loading = changed["Loading"] { loadingValues.append(loading) }
             if seen["ViewCount"] != nil, seen["Revision"] != nil, seen["LastError"] != nil, loadingValues.contains(.boolean(false)) { break }
@@ -255,29 +215,27 @@ import Testing
         #expect(seen["LastError"]?.stringValue?.hasPrefix("Atlantis: The demo provider does not know") == true
                 || seen["LastError"]?.stringValue?.hasPrefix("Oslo: The demo provider does not know") == true)
         #expect(loadingValues.first == .boolean(true))
-        await client.close()
+        await client.connection.close()
         _ = daemon.stop()
     }
 
     @Test func onlyTheOwnerMayChangeAViewsOptions() async throws {
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)
-        let owner = try await Connection.connect(to: bus.address)
-        let other = try await Connection.connect(to: bus.address)
-        let view = try await owner.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("AddView"),
-                                        arguments: ["location": Value.string("Paris")]).arguments(ObjectPath.self)
-        let denied = try await #require(throws: BusError.self) {
-            _ = try await other.call(Self.service, path: view, interface: InterfaceName("org.almanac.View1"), method: MemberName("SetOptions"),
-                                     arguments: ["location": Value.string("Tokyo")])
+        let owner = try await AlmanacClient.connect(address: bus.address)
+        let other = try await AlmanacClient.connect(address: bus.address)
+        let view = try await owner.addView(.weather, options: ["location": .string("Paris")])
+        func setOptions(_ options: [String: Value], by client: AlmanacClient) async throws {
+            _ = try await client.connection.call(BusContract.serviceName, path: view, interface: BusContract.viewInterface,
+                                                 method: BusContract.View1.setOptions, arguments: options)
         }
+        let denied = try await #require(throws: BusError.self) { try await setOptions(["location": .string("Tokyo")], by: other) }
         #expect(denied.name == .accessDenied)
-        _ = try await owner.call(Self.service, path: view, interface: InterfaceName("org.almanac.View1"), method: MemberName("SetOptions"),
-                                 arguments: ["location": Value.string("Tokyo")])
-        let options = try await owner.call(Self.service, path: view, interface: .properties, method: MemberName("Get"),
-                                           arguments: "org.almanac.View1", "Options").arguments(Value.self)
+        try await setOptions(["location": .string("Tokyo")], by: owner)
+        let options = try await owner.property(BusContract.View1.options, of: BusContract.viewInterface, at: view)
         #expect(options.stringKeyedEntries?["location"]?.unwrapped == .string("Tokyo"))
-        await owner.close()
-        await other.close()
+        await owner.connection.close()
+        await other.connection.close()
         _ = daemon.stop()
     }
 
@@ -293,9 +251,9 @@ import Testing
     @Test func aSecondDaemonOnTheSameBusRefusesToStart() async throws {
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)
-        let result = try await Tool.runDetached(Binaries.almanacd, ["--address", bus.address, "--state-dir", bus.directory.appendingPathComponent("s2").path])
+        let result = try await RunningDaemon.run(on: bus, .offline, folder: "second")
         #expect(result.status == 1)
-        #expect(result.errorOutput.contains("Another almanacd already owns org.almanac.Almanac1"))
+        #expect(result.errorOutput.contains("Another almanacd already owns \(BusContract.serviceName)"))
         _ = daemon.stop()
     }
 }

@@ -1,17 +1,13 @@
+import AlmanacBus
 import DBus
-import DBusTestSupport
 import Foundation
+import TestHarness
 import Testing
 
 /// Episode downloads with `--provider real` against a local HTTP server that serves audio
 /// with ranges, throttling and broken transfers: safe names, resume (within a download and
 /// across a `kill -9` of the daemon), cancel, ownership, limits, delete-when-played.
 @Suite(.timeLimit(.minutes(2))) struct DownloadTests {
-    static let service = try! BusName("org.almanac.Almanac1")
-    static let podcastsPath = try! ObjectPath("/org/almanac/Almanac1/podcasts")
-    static let podcasts1 = try! InterfaceName("org.almanac.Podcasts1")
-    static let download1 = try! InterfaceName("org.almanac.Download1")
-
     let feed: AudioFeed
     let bus: PrivateBus
 
@@ -49,14 +45,15 @@ import Testing
     func waitForJob(_ what: String = "", until condition: ([String: String]) -> Bool) async throws -> [String: String] {
         var seen: [String] = []
         let start = ContinuousClock.now
-        for _ in 0..<500 {
+        let found = try await eventually(timeout: .seconds(60)) { () -> [String: String]? in
             let listed = try await jobs()
             if let job = listed.first(where: condition) { return job }
             let step = "\(start.duration(to: .now)): " + listed.map { "\($0["state"] ?? "?") \($0["fraction"] ?? "-")" }.joined(separator: ", ")
             if seen.last?.split(separator: ":").dropFirst().joined() != step.split(separator: ":").dropFirst().joined() { seen.append(step) }
-            try await Task.sleep(for: .milliseconds(20))
+            return nil
         }
-        throw PrivateBusError(message: "no download job became \(what): \(try await jobs())\nseen: \(seen.suffix(20))\nalmanacd's log:\n\(String(RunningDaemon.log(on: bus).suffix(4000)))")
+        if let found { return found }
+        throw HarnessError(message: "no download job became \(what): \(try await jobs())\nseen: \(seen.suffix(20))\nalmanacd's log:\n\(String(RunningDaemon.log(on: bus).suffix(4000)))")
     }
 
     @Test func downloadsResumeBrokenTransfersIntoSafeNamesOnly() async throws {
@@ -67,7 +64,7 @@ import Testing
             ("CON", "/audio-redirect/b?size=50000&disposition=attachment;%20filename=%22../../.bashrc%22"),
             (".hidden\u{202E}3pm.exe", "/audio/c?size=1000&type=audio/ogg"),
         ])
-        let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600"])
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
         let (_, episodes) = try await subscribe()
         let ids = ["../../etc/passwd", "CON", ".hidden\u{202E}3pm.exe"].compactMap { episodes[$0] }
         try #require(ids.count == 3, "\(episodes)")
@@ -96,7 +93,7 @@ import Testing
     @Test func aTerminalShowsABarWithBytesRateAndTimeLeft() async throws {
         // Twelve seconds at 200 kB/s: time for a bar with a rate even on a slow (sanitized) build.
         try publish([("Slow", "/audio/slow?size=2400000&rate=200000")])
-        let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600"])
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
         let (_, episodes) = try await subscribe()
         let id = try #require(episodes["Slow"])
         let session = "almanac-\(UUID().uuidString.prefix(8))"
@@ -107,17 +104,17 @@ import Testing
         defer { _ = try? Tool.run("tmux", ["kill-session", "-t", session]) }
         func screen() async throws -> String { try await Tool.runDetached("tmux", ["capture-pane", "-p", "-t", session]).output }
         var seen = ""
-        for _ in 0..<600 where !(seen.contains("/s") && seen.contains(" left")) {
-            try await Task.sleep(for: .milliseconds(20))
+        try await eventually(timeout: .seconds(30)) {
             seen = try await screen()
+            return seen.contains("/s") && seen.contains(" left")
         }
         // Redrawn in place: one line for the one job, with a bar, a percentage, bytes, a rate and the time left.
         let bar = try #require(seen.split(separator: "\n").first { $0.contains(" left") }, "screen:\n\(seen)")
         #expect(bar.contains("%") && bar.contains("MB") && bar.contains("/s"), "\(bar)")
         #expect(seen.split(separator: "\n").filter { $0.contains(" left") }.count == 1, "screen:\n\(seen)")
-        for _ in 0..<1_000 where !seen.contains("exit ") {
-            try await Task.sleep(for: .milliseconds(20))
+        try await eventually(timeout: .seconds(60)) {
             seen = try await screen()
+            return seen.contains("exit ")
         }
         #expect(seen.contains("done") && seen.contains("Saved ") && seen.contains("Slow.mp3") && seen.contains("exit 0"), "screen:\n\(seen)")
         _ = daemon
@@ -126,7 +123,7 @@ import Testing
     @Test func aKilledDaemonResumesWhereItStopped() async throws {
         // The first transfer stops after a third of the file, however slow the machine, so the kill comes half way.
         try publish([("Long", "/audio/long?size=1500000&stall=500000")])
-        let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600"])
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
         let (_, episodes) = try await subscribe()
         let id = try #require(episodes["Long"])
         #expect(try await almanac(["episode", "download", id, "--no-wait"], bus: bus).status == 0)
@@ -149,20 +146,18 @@ import Testing
     @Test func onlyTheOwnerCancelsAndEachClientHasALimit() async throws {
         // Each transfer stops after 100,000 bytes, so none can finish before the test cancels it, however slow the machine.
         try publish((0..<22).map { ("Part \($0)", "/audio/p\($0)?size=2000000&stall=100000") })
-        let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600"])
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
         let (_, episodes) = try await subscribe()
-        let owner = try await Connection.connect(to: bus.address)
-        func download(_ title: String, on connection: Connection) async throws -> ObjectPath {
-            try await connection.call(Self.service, path: Self.podcastsPath, interface: Self.podcasts1, method: MemberName("Download"),
-                                      arguments: try #require(episodes[title])).arguments(ObjectPath.self)
+        let owner = try await AlmanacClient.connect(address: bus.address)
+        func download(_ title: String, on client: AlmanacClient) async throws -> ObjectPath {
+            try await client.download(try #require(episodes[title]))
         }
         let first = try await download("Part 0", on: owner)
         // Asking twice gives the same job.
         #expect(try await download("Part 0", on: owner) == first)
 
         // Another client (gdbus) may not cancel it while its owner is connected.
-        let refused = try Tool.run("gdbus", ["call", "--address", bus.address, "-d", "org.almanac.Almanac1", "-o", first.rawValue,
-                                             "-m", "org.almanac.Download1.Cancel"])
+        let refused = try await gdbusCall(on: bus, first, BusContract.downloadInterface, BusContract.Download1.cancel, [])
         #expect(refused.status != 0 && refused.errorOutput.contains("org.freedesktop.DBus.Error.AccessDenied"), "\(refused.errorOutput)")
 
         // Twenty unfinished downloads per client; the twenty-first is refused, another client's is not.
@@ -173,29 +168,24 @@ import Testing
         } catch let error as BusError {
             #expect(error.name == ErrorName.limitsExceeded, "\(error)")
         }
-        let other = try Tool.run("gdbus", ["call", "--address", bus.address, "-d", "org.almanac.Almanac1", "-o", Self.podcastsPath.rawValue,
-                                           "-m", "org.almanac.Podcasts1.Download", try #require(episodes["Part 21"])])
+        let other = try await gdbusCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.download,
+                                        [try #require(episodes["Part 21"])])
         #expect(other.status == 0, "\(other.errorOutput)")
 
         // The owner cancels a transfer under way: the job says so and nothing is left on disk.
         let part0 = try #require(episodes["Part 0"])
-        for _ in 0..<500 where !files().contains(where: { $0.contains(part0) }) { try await Task.sleep(for: .milliseconds(20)) }
+        await eventually { files().contains { $0.contains(part0) } }
         #expect(files().contains { $0.contains(part0) && $0.hasSuffix(".part") }, "\(files())")
-        _ = try await owner.call(Self.service, path: first, interface: Self.download1, method: MemberName("Cancel"))
-        let state = try await owner.call(Self.service, path: first, interface: .properties, method: MemberName("Get"),
-                                         arguments: Self.download1.rawValue, "State").arguments(Value.self)
+        try await owner.cancelDownload(first)
+        let state = try await owner.property(BusContract.Download1.state, of: BusContract.downloadInterface, at: first)
         #expect(state == .string("cancelled"))
         #expect(!files().contains { $0.contains(part0) || $0.hasSuffix("Part 0.mp3") }, "\(files())")
 
         // Once the owner has left, anyone may cancel its jobs.
         let second = try await download("Part 1", on: owner)
-        await owner.close()
-        var cancelled = false
-        for _ in 0..<100 where !cancelled {
-            let attempt = try Tool.run("gdbus", ["call", "--address", bus.address, "-d", "org.almanac.Almanac1", "-o", second.rawValue,
-                                                 "-m", "org.almanac.Download1.Cancel"])
-            cancelled = attempt.status == 0
-            if !cancelled { try await Task.sleep(for: .milliseconds(20)) }
+        await owner.connection.close()
+        let cancelled = try await eventually {
+            try await gdbusCall(on: bus, second, BusContract.downloadInterface, BusContract.Download1.cancel, []).status == 0
         }
         #expect(cancelled)
         _ = daemon
@@ -209,7 +199,7 @@ import Testing
             // No ETag, no Last-Modified: the first bytes may be of another file by the next try.
             ("Unvouched", "/audio/nv.mp3?size=300000&cut=100000&noetag=1"),
         ])
-        let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600"])
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
         let (_, episodes) = try await subscribe()
         let missing = try await almanac(["episode", "download", try #require(episodes["Missing"])], bus: bus)
         #expect(missing.status == 1)
@@ -231,15 +221,9 @@ import Testing
         #expect(files().contains("The Download Show/Kept.mp3"))
         #expect(try await almanac(["settings", "set", "delete-when-played", "on"], bus: bus).status == 0)
         #expect(try await almanac(["episode", "played", kept], bus: bus).status == 0)
-        var gone = false
-        for _ in 0..<200 where !gone {
-            gone = !files().contains("The Download Show/Kept.mp3")
-            if !gone { try await Task.sleep(for: .milliseconds(20)) }
-        }
-        #expect(gone)
-        for _ in 0..<200 {
-            if try await almanac(["episodes", "--downloaded", "--format", "{{id}}"], bus: bus).output.isEmpty { break }
-            try await Task.sleep(for: .milliseconds(20))
+        #expect(await eventually { !files().contains("The Download Show/Kept.mp3") })
+        try await eventually(timeout: .seconds(20)) {
+            try await almanac(["episodes", "--downloaded", "--format", "{{id}}"], bus: bus).output.isEmpty
         }
         #expect(try await almanac(["episodes", "--downloaded", "--format", "{{id}}"], bus: bus).output == "")
         _ = daemon
@@ -247,36 +231,35 @@ import Testing
 
     @Test func othersSeeJobsComeProgressAndGo() async throws {
         try publish([("Watched", "/audio/watched?size=600000&rate=400000")])
-        let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600",
-                                                                  "--download-linger", "1"])
+        let daemon = try await RunningDaemon(bus: bus, .fixtures().with("--download-linger", "1"))
         let (_, episodes) = try await subscribe()
-        let monitor = try Tool.Background("dbus-monitor", ["--address", bus.address, "type='signal',path_namespace='/org/almanac/Almanac1'"])
+        let monitor = try Tool.Background("dbus-monitor", ["--address", bus.address, "type='signal',path_namespace='\(BusContract.rootPath)'"])
         try await Task.sleep(for: .milliseconds(300))
         // A client in another language asks for the download and follows it by its properties.
         let script = """
             import dbus, time
             bus = dbus.bus.BusConnection("\(bus.address)")
-            podcasts = bus.get_object("org.almanac.Almanac1", "/org/almanac/Almanac1/podcasts")
-            path = podcasts.Download("\(try #require(episodes["Watched"]))", dbus_interface="org.almanac.Podcasts1")
-            job = bus.get_object("org.almanac.Almanac1", path)
+            podcasts = bus.get_object("\(BusContract.serviceName)", "\(BusContract.documentPath(.podcasts))")
+            path = podcasts.Download("\(try #require(episodes["Watched"]))", dbus_interface="\(BusContract.podcastsInterface)")
+            job = bus.get_object("\(BusContract.serviceName)", path)
             for _ in range(500):
-                state = job.Get("org.almanac.Download1", "State", dbus_interface="org.freedesktop.DBus.Properties")
+                state = job.Get("\(BusContract.downloadInterface)", "State", dbus_interface="org.freedesktop.DBus.Properties")
                 if state in ("completed", "failed", "cancelled"):
                     break
                 time.sleep(0.02)
-            props = job.GetAll("org.almanac.Download1", dbus_interface="org.freedesktop.DBus.Properties")
+            props = job.GetAll("\(BusContract.downloadInterface)", dbus_interface="org.freedesktop.DBus.Properties")
             print(path, props["State"], int(props["Received"]), int(props["Total"]), props["File"].endswith("Watched.mp3"))
             """
         let result = try await Tool.runDetached("/usr/bin/python3", ["-c", script])
-        #expect(result.output == "/org/almanac/Almanac1/downloads/1 completed 600000 600000 True\n", "\(result.output) \(result.errorOutput)")
+        #expect(result.output == "\(BusContract.downloadPath(1)) completed 600000 600000 True\n", "\(result.output) \(result.errorOutput)")
         // Gone from the bus after it lingered a second.
         #expect(await monitor.waitFor("InterfacesRemoved", timeout: 10))
         let seen = monitor.output
         monitor.stop()
-        #expect(seen.contains("member=InterfacesAdded") && seen.contains("object path \"/org/almanac/Almanac1/downloads/1\""))
-        #expect(seen.contains("string \"org.almanac.Download1\""))
+        #expect(seen.contains("member=InterfacesAdded") && seen.contains("object path \"\(BusContract.downloadPath(1))\""))
+        #expect(seen.contains("string \"\(BusContract.downloadInterface)\""))
         // Progress at a steady rate, not per packet: the transfer takes about 1.5 s in 37 chunks.
-        let progress = seen.components(separatedBy: "path=/org/almanac/Almanac1/downloads/1; interface=org.freedesktop.DBus.Properties; member=PropertiesChanged").count - 1
+        let progress = seen.components(separatedBy: "path=\(BusContract.downloadPath(1)); interface=org.freedesktop.DBus.Properties; member=PropertiesChanged").count - 1
         #expect(progress >= 3 && progress <= 30, "\(progress) PropertiesChanged")
         _ = daemon
     }

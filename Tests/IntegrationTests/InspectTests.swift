@@ -1,12 +1,13 @@
+import AlmanacBus
 import DBus
-import DBusTestSupport
 import Foundation
+import TestHarness
 import Testing
 
 /// `almanac podcasts inspect` and `Podcasts1.Inspect` against the real daemon, feed files and
 /// a local HTTP server.
 @Suite(.timeLimit(.minutes(2))) struct InspectTests {
-    static let feeds = CLITests.repository + "/Tests/Fixtures/feeds"
+    static let feeds = SourceTree.path("Tests/Fixtures/feeds")
 
     @Test func aFileIsReadByTheCLIAndParsedByTheDaemon() async throws {
         let bus = try PrivateBus()
@@ -31,7 +32,7 @@ import Testing
     }
 
     @Test func aURLIsFetchedByTheDaemonFollowingRedirects() async throws {
-        let server = try FixtureServer(script: CLITests.repository + "/Tests/Fixtures/feed_server.py")
+        let server = try FixtureServer.feeds()
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)
         let url = server.baseURL.absoluteString
@@ -42,15 +43,15 @@ import Testing
         #expect(feed["image"] as? String == url + "/feeds/images/cover.png")
         #expect(feed["nextPageURL"] as? String == url + "/feeds/relative-urls.xml?page=2")
         // gdbus, a client nobody here wrote, calls the same method.
-        let gdbus = try await Tool.runDetached("gdbus", ["call", "--address", bus.address, "--dest", "org.almanac.Almanac1", "--object-path",
-                                                         "/org/almanac/Almanac1/podcasts", "--method", "org.almanac.Podcasts1.Inspect", url + "/feeds/atom.xml"])
+        let gdbus = try await gdbusCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.inspect,
+                                        [url + "/feeds/atom.xml"])
         #expect(gdbus.status == 0 && gdbus.output.contains("'episodes': <[{"), "\(gdbus.errorOutput)")
         for (path, expected) in [("/status/404", "answered HTTP 404"), ("/status/500", "answered HTTP 500")] {
             let failed = try await almanac(["podcasts", "inspect", url + path], bus: bus)
             #expect(failed.status == 65 && failed.errorOutput.contains(expected), "\(failed.errorOutput)")
         }
-        let notHTTP = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "call", "org.almanac.Almanac1", "/org/almanac/Almanac1/podcasts",
-                                                            "org.almanac.Podcasts1", "Inspect", "s", "file:///etc/passwd"])
+        let notHTTP = try await busctlCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.inspect,
+                                           ["s", "file:///etc/passwd"])
         #expect(notHTTP.status != 0 && notHTTP.errorOutput.contains("is not an http or https URL"), "\(notHTTP.errorOutput)")
         _ = daemon.stop()
     }

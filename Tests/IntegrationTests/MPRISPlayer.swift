@@ -1,8 +1,8 @@
 import DBus
-import DBusTestSupport
 import Foundation
 import Locking
 import Synchronization
+import TestHarness
 
 /// A small MPRIS media player on a private bus that changes its properties the way real
 /// players do: `Metadata` and `PlaybackStatus` announced with `PropertiesChanged`,
@@ -52,11 +52,8 @@ final class MPRISPlayer: Sendable {
     /// Waits (up to 5 s) until somebody asks for `Position` more than `count` times in all;
     /// throws when nobody does.
     func waitForPositionRead(after count: Int) async throws {
-        for _ in 0..<500 {
-            if positionReads > count { return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        throw PrivateBusError(message: "nobody asked the player for its Position (read \(positionReads) times, waited for more than \(count))")
+        if await eventually(timeout: .seconds(5), every: .milliseconds(10), { positionReads > count }) { return }
+        throw HarnessError(message: "nobody asked the player for its Position (read \(positionReads) times, waited for more than \(count))")
     }
 
     /// Loads a track (`xesam:url`, `mpris:length` in seconds) and starts playing it at `at` seconds.

@@ -1,6 +1,7 @@
+import AlmanacBus
 import DBus
-import DBusTestSupport
 import Foundation
+import TestHarness
 import Testing
 
 /// Play state from any media player: a small MPRIS player on the private bus plays the
@@ -19,9 +20,9 @@ import Testing
     func playState() async throws -> [String: (position: Double, played: Bool)] {
         let client = try await Connection.connect(to: bus.address)
         defer { Task { await client.close() } }
-        let reply = try await client.call(BusName("org.almanac.Almanac1"), path: ObjectPath("/org/almanac/Almanac1/podcasts"),
-                                          interface: InterfaceName("org.almanac.Podcasts1"), method: MemberName("ListEpisodes"),
-                                          arguments: "", ["limit": Value.uint32(50)])
+        // Called by hand, not through AlmanacClient, whose decoding would fill in a missing position.
+        let reply = try await client.call(BusContract.serviceName, path: BusContract.documentPath(.podcasts), interface: BusContract.podcastsInterface,
+                                          method: BusContract.Podcasts1.listEpisodes, arguments: "", ["limit": Value.uint32(50)])
         let (episodes, _) = try reply.arguments([[String: Value]].self, [String: Value].self)
         var result: [String: (Double, Bool)] = [:]
         for episode in episodes {
@@ -33,17 +34,16 @@ import Testing
 
     func waitFor(_ what: String, _ condition: ([String: (position: Double, played: Bool)]) -> Bool) async throws {
         var last: [String: (position: Double, played: Bool)] = [:]
-        for _ in 0..<300 {
+        let happened = try await eventually(every: .milliseconds(25)) {
             last = try await playState()
-            if condition(last) { return }
-            try await Task.sleep(for: .milliseconds(25))
+            return condition(last)
         }
-        Issue.record("\(what) did not happen: \(last)")
+        if !happened { Issue.record("\(what) did not happen: \(last)") }
     }
 
     @Test func positionsFromAnyPlayerAreRecordedAndTheEndMarksPlayed() async throws {
         try feed.publish([("Alpha", "/audio/alpha?size=1000"), ("Beta", "/audio/beta?size=1000"), ("Gamma", "/audio/gamma?size=1000")])
-        let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600", "--mpris-poll", "0.2"])
+        let daemon = try await RunningDaemon(bus: bus, .fixtures().with("--mpris-poll", "0.2"))
         let (_, episodes) = try await feed.subscribe(on: bus)
         let player = try await MPRISPlayer(address: bus.address)
         // The daemon asks a player it sees for the first time for everything, Position included.
@@ -94,7 +94,7 @@ import Testing
 
     @Test func thePlayedAtSettingIsHonouredAndPausesDoNotCountAsPlaying() async throws {
         try feed.publish([("Delta", "/audio/delta?size=1000")])
-        let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600"])
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
         _ = try await feed.subscribe(on: bus)
         #expect(try await almanac(["settings", "set", "played-at", "80%"], bus: bus).status == 0)
         // Something that is no player (it owns no org.mpris.MediaPlayer2 name) is not listened to.
@@ -126,9 +126,9 @@ import Testing
         // The daemon records where a leaving player was; counted wrongly, that is 51.7 s.
         // Two seconds to see such a change (the right answer is that none comes).
         var position = try #require(try await playState()["Delta"]?.position)
-        for _ in 0..<40 where position == 50 {
-            try await Task.sleep(for: .milliseconds(50))
+        try await eventually(timeout: .seconds(2), every: .milliseconds(50)) {
             position = try #require(try await playState()["Delta"]?.position)
+            return position != 50
         }
         #expect(position < 51, "\(position)")
         await impostor.connection.close()

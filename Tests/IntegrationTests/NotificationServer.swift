@@ -2,6 +2,7 @@ import DBus
 import Foundation
 import Locking
 import Synchronization
+import TestHarness
 
 /// A small `org.freedesktop.Notifications` server on a private bus, as a desktop runs one:
 /// it records what it is asked to show, answers ids, and can say an action was invoked.
@@ -56,8 +57,7 @@ final class NotificationServer: Sendable {
 
     /// Waits until `count` notifications were shown.
     func waitForNotifications(_ count: Int, timeout: Duration = .seconds(20)) async -> [Shown] {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline, shown.withLock({ $0.count }) < count { try? await Task.sleep(for: .milliseconds(20)) }
+        await eventually(timeout: timeout) { shown.withLock { $0.count } >= count }
         return shown.withLock { $0 }
     }
 }

@@ -1,8 +1,8 @@
 import DBus
-import DBusTestSupport
 import Foundation
 import Locking
 import Synchronization
+import TestHarness
 import Testing
 
 /// Desktop notifications of new episodes, against a notification server the test runs on
@@ -24,8 +24,7 @@ import Testing
     @Test func newEpisodesAreAnnouncedWhenAskedAndCanBeDownloadedFromTheNotification() async throws {
         let notifications = try await NotificationServer(address: bus.address, capabilities: ["body", "actions"])
         try feed.publish(items(2))
-        let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600",
-                                                                  "--notification-gathering", "0.2"])
+        let daemon = try await RunningDaemon(bus: bus, .fixtures().with("--notification-gathering", "0.2"))
         let (podcast, _) = try await feed.subscribe(on: bus)
 
         // Off by default: a refresh that finds an episode shows nothing.
@@ -53,11 +52,9 @@ import Testing
 
         // "Download" downloads the episodes that notification announced.
         try notifications.invoke("download", on: second[1].id)
-        var downloaded = ""
-        for _ in 0..<250 {
-            downloaded = try await almanac(["episodes", "--downloaded", "--format", "{{title}}"], bus: bus).output
-            if !downloaded.isEmpty { break }
-            try await Task.sleep(for: .milliseconds(20))
+        let downloaded = try await eventually(timeout: .seconds(20)) { () -> String? in
+            let listed = try await almanac(["episodes", "--downloaded", "--format", "{{title}}"], bus: bus).output
+            return listed.isEmpty ? nil : listed
         }
         #expect(downloaded == "Episode 5\n")
         _ = daemon
@@ -66,8 +63,7 @@ import Testing
 
     @Test func withoutActionsOrWithoutAServerNothingBreaks() async throws {
         try feed.publish(items(1))
-        let daemon = try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--podcast-interval", "3600", "--weather-interval", "3600",
-                                                                  "--notification-gathering", "0.1"])
+        let daemon = try await RunningDaemon(bus: bus, .fixtures().with("--notification-gathering", "0.1"))
         let (podcast, _) = try await feed.subscribe(on: bus)
         #expect(try await almanac(["settings", "set", "notify", "on"], bus: bus).status == 0)
         // No notification server at all: the refresh still works and the daemon stays.

@@ -1,14 +1,14 @@
+import AlmanacBus
 import DBus
-import DBusTestSupport
 import Foundation
+import TestHarness
 import Testing
 
 /// The podcast library with `--provider real`: subscriptions, refreshes that find new
 /// episodes, play state, and what survives `kill -9`, against feeds a local server serves
 /// from a folder the test changes.
 @Suite(.timeLimit(.minutes(2))) struct PodcastLibraryTests {
-    static let service = try! BusName("org.almanac.Almanac1")
-    static let podcastsPath = try! ObjectPath("/org/almanac/Almanac1/podcasts")
+    static let podcastsPath = BusContract.documentPath(.podcasts)
 
     let folder: URL
     let server: FixtureServer
@@ -17,8 +17,8 @@ import Testing
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("almanac-feeds-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: CLITests.repository + "/Tests/Fixtures/feeds/rss2-itunes.xml", toPath: folder.appendingPathComponent("show.xml").path)
-        server = try FixtureServer(script: CLITests.repository + "/Tests/Fixtures/feed_server.py", arguments: [folder.path])
+        try FileManager.default.copyItem(atPath: SourceTree.path("Tests/Fixtures/feeds/rss2-itunes.xml"), toPath: folder.appendingPathComponent("show.xml").path)
+        server = try FixtureServer.feeds(serving: folder)
         bus = try PrivateBus()
     }
 
@@ -34,7 +34,7 @@ import Testing
     }
 
     func daemon() async throws -> RunningDaemon {
-        try await RunningDaemon(bus: bus, arguments: ["--provider", "real", "--weather-interval", "3600", "--podcast-interval", "3600"])
+        try await RunningDaemon(bus: bus, .fixtures())
     }
 
     @Test func subscribeFindNewEpisodesKeepPlayStateAcrossKill9() async throws {
@@ -54,10 +54,9 @@ import Testing
         #expect(rows.map { $0[2] } == ["new", "-"])
 
         // A view of this podcast hears the new episode a refresh finds.
-        let client = try await Connection.connect(to: bus.address)
-        let updates = try await client.signals(matching: MatchRule(interface: InterfaceName("org.almanac.View1"), member: MemberName("Updated")))
-        _ = try await client.call(Self.service, path: Self.podcastsPath, interface: InterfaceName("org.almanac.Document1"), method: MemberName("AddView"),
-                                  arguments: ["podcast": Value.string(id)])
+        let client = try await AlmanacClient.connect(address: bus.address)
+        let updates = try await client.connection.signals(matching: MatchRule(interface: BusContract.viewInterface, member: BusContract.View1.updated))
+        _ = try await client.addView(.podcasts, options: ["podcast": .string(id)])
         try publish(title: "Episode 3: Frost", guid: "almanac-0003")
         #expect(try await almanac(["podcasts", "refresh", id], bus: bus).status == 0)
         var heard: [String: Value] = [:]
@@ -68,7 +67,7 @@ import Testing
         }
         guard case .array(_, let new)? = heard["episodes"] else { Issue.record("no newEpisodes update: \(heard)"); return }
         #expect(new.compactMap { $0.stringKeyedEntries?["title"]?.stringValue } == ["Episode 3: Frost"])
-        await client.close()
+        await client.connection.close()
 
         // Play state, acknowledged, then the daemon is killed without warning.
         let clouds = rows[0][0], trailer = rows[1][0]
@@ -98,8 +97,7 @@ import Testing
         #expect(episode.status == 65 && episode.errorOutput.contains("There is no episode 'nope-123'"))
         let position = try await almanac(["episode", "position", "x", "12:75"], bus: bus)
         #expect(position.status == 64 && position.errorOutput.contains("is not a position"))
-        let rename = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "call", "org.almanac.Almanac1", Self.podcastsPath.rawValue,
-                                                          "org.almanac.Podcasts1", "Rename", "ss", "nope", ""])
+        let rename = try await busctlCall(on: bus, Self.podcastsPath, BusContract.podcastsInterface, BusContract.Podcasts1.rename, ["ss", "nope", ""])
         #expect(rename.status != 0 && rename.errorOutput.contains("title must have 1 to 200 bytes"), "\(rename.errorOutput)")
         #expect(try await almanac(["podcasts", "list", "--json"], bus: bus).output == "{\"podcasts\":[]}\n")
         _ = daemon.stop()
@@ -108,7 +106,7 @@ import Testing
 
 extension PodcastLibraryTests {
     @Test func opmlExportThenImportIsExact() async throws {
-        try FileManager.default.copyItem(atPath: CLITests.repository + "/Tests/Fixtures/feeds/atom.xml", toPath: folder.appendingPathComponent("atom.xml").path)
+        try FileManager.default.copyItem(atPath: SourceTree.path("Tests/Fixtures/feeds/atom.xml"), toPath: folder.appendingPathComponent("atom.xml").path)
         let daemon = try await daemon()
         let atomURL = server.baseURL.absoluteString + "/feeds/atom.xml"
         let opml = folder.appendingPathComponent("in.opml").path
@@ -124,12 +122,12 @@ extension PodcastLibraryTests {
         // Into a second daemon with nothing: the same list, the same titles.
         _ = daemon.stop()
         let other = try PrivateBus()
-        let second = try await RunningDaemon(bus: other, arguments: ["--provider", "real", "--weather-interval", "3600", "--podcast-interval", "3600"])
+        let second = try await RunningDaemon(bus: other, .fixtures())
         #expect(try await almanac(["podcasts", "import", exported], bus: other).status == 0)
         let again = try await almanac(["podcasts", "export"], bus: other)
         #expect(again.output == stdout.output)
         #expect(again.output.contains("title=\"Show &amp; Tell &lt;weekly&gt;\""))
-        let notOPML = try await almanac(["podcasts", "import", CLITests.repository + "/Tests/Fixtures/feeds/rss2-itunes.xml"], bus: other)
+        let notOPML = try await almanac(["podcasts", "import", SourceTree.path("Tests/Fixtures/feeds/rss2-itunes.xml")], bus: other)
         #expect(notOPML.status == 65 && notOPML.errorOutput.contains("This is not an OPML file"))
         _ = second.stop()
     }
@@ -161,12 +159,12 @@ extension PodcastLibraryTests {
         #expect(titles.count == 7 && Set(titles).count == 7, "\(all.output)")
         #expect(second.output.split(separator: "\n").map(String.init) == Array(titles[2..<4]))
         // busctl, page by page, following the cursor.
-        let first = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "--json=short", "call", "org.almanac.Almanac1", Self.podcastsPath.rawValue,
-                                                          "org.almanac.Podcasts1", "ListEpisodes", "sa{sv}", id, "2", "limit", "u", "3", "unplayed", "b", "true"])
+        let first = try await busctlCall(on: bus, Self.podcastsPath, BusContract.podcastsInterface, BusContract.Podcasts1.listEpisodes,
+                                         ["sa{sv}", id, "2", "limit", "u", "3", "unplayed", "b", "true"], options: ["--json=short"])
         #expect(first.status == 0, "\(first.errorOutput)")
         #expect(first.output.contains("\"total\":{\"type\":\"u\",\"data\":7}") && first.output.contains("nextCursor"), "\(first.output)")
-        let bad = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "call", "org.almanac.Almanac1", Self.podcastsPath.rawValue,
-                                                        "org.almanac.Podcasts1", "ListEpisodes", "sa{sv}", id, "1", "limit", "u", "0"])
+        let bad = try await busctlCall(on: bus, Self.podcastsPath, BusContract.podcastsInterface, BusContract.Podcasts1.listEpisodes,
+                                       ["sa{sv}", id, "1", "limit", "u", "0"])
         #expect(bad.status != 0 && bad.errorOutput.contains("'limit' is a whole number from 1 to 500"), "\(bad.errorOutput)")
         let unknown = try await almanac(["episodes", "nope"], bus: bus)
         #expect(unknown.status == 65 && unknown.errorOutput.contains("There is no podcast 'nope'"), "\(unknown.errorOutput)")
@@ -209,22 +207,21 @@ extension PodcastLibraryTests {
     @Test func aViewPagesItsListOneLoadAtATimeWithItsLoadingRow() async throws {
         try writeFeed(items: 120)
         let daemon = try await daemon()
-        let client = try await Connection.connect(to: bus.address)
-        let id = try await client.call(Self.service, path: Self.podcastsPath, interface: InterfaceName("org.almanac.Podcasts1"), method: MemberName("Subscribe"),
-                                       timeout: .seconds(30), arguments: server.baseURL.absoluteString + "/feeds/long.xml").arguments(String.self)
-        let updates = try await client.signals(matching: MatchRule(interface: InterfaceName("org.almanac.View1"), member: MemberName("Updated")))
-        let view = try await client.call(Self.service, path: Self.podcastsPath, interface: InterfaceName("org.almanac.Document1"), method: MemberName("AddView"),
-                                         arguments: ["podcast": Value.string(id)]).arguments(ObjectPath.self)
-        func load(_ method: String, from connection: Connection? = nil) async throws -> Bool {
-            try await (connection ?? client).call(Self.service, path: view, interface: InterfaceName("org.almanac.View1"), method: MemberName(method)).arguments(Bool.self)
+        let client = try await AlmanacClient.connect(address: bus.address)
+        let id = try await client.subscribe(server.baseURL.absoluteString + "/feeds/long.xml")
+        let updates = try await client.connection.signals(matching: MatchRule(interface: BusContract.viewInterface, member: BusContract.View1.updated))
+        let view = try await client.addView(.podcasts, options: ["podcast": .string(id)])
+        func load(_ method: MemberName, from connection: Connection? = nil) async throws -> Bool {
+            try await (connection ?? client.connection).call(BusContract.serviceName, path: view, interface: BusContract.viewInterface, method: method)
+                .arguments(Bool.self)
         }
         // Two at once from the owner: one load runs; a refused one says so.
-        async let first = load("LoadMore")
-        async let second = load("LoadMore")
+        async let first = load(BusContract.View1.loadMore)
+        async let second = load(BusContract.View1.loadMore)
         let started = try await [first, second]
         #expect(started.contains(true))
-        while try await load("LoadMore") {}
-        #expect(try await load("LoadMore") == false, "past the end")
+        while try await load(BusContract.View1.loadMore) {}
+        #expect(try await load(BusContract.View1.loadMore) == false, "past the end")
 
         var kinds: [String] = []
         var items: [String] = []
@@ -245,14 +242,14 @@ extension PodcastLibraryTests {
         // Only the owner pages its view.
         let stranger = try await Connection.connect(to: bus.address)
         do {
-            _ = try await load("LoadMore", from: stranger)
+            _ = try await load(BusContract.View1.loadMore, from: stranger)
             Issue.record("a stranger paged someone else's view")
         } catch let error as BusError {
             #expect(error.name == .accessDenied)
         }
-        #expect(try await load("RefreshList"))
+        #expect(try await load(BusContract.View1.refreshList))
         await stranger.close()
-        await client.close()
+        await client.connection.close()
         _ = daemon.stop()
     }
 }

@@ -1,10 +1,11 @@
-import DBusTestSupport
+import AlmanacBus
 import Foundation
+import TestHarness
 import Testing
 
 /// The user unit in `systemd/`: valid for systemd, and as sandboxed as a user unit allows.
 @Suite struct SystemdUnitTests {
-    static var unit: String { CLITests.repository + "/systemd/almanacd.service" }
+    static var unit: String { SourceTree.path("systemd/almanacd.service") }
 
     /// A home with `~/.local/bin/almanacd` (what `ExecStart` names) and a private runtime
     /// folder: `systemd-analyze --user` needs `XDG_RUNTIME_DIR` even offline.
@@ -27,7 +28,7 @@ import Testing
         }
         #expect(result.status == 0, "\(result.output)\(result.errorOutput)")
         let unit = try String(contentsOfFile: Self.unit, encoding: .utf8)
-        for line in ["Type=dbus", "BusName=org.almanac.Almanac1", "Restart=on-failure"] { #expect(unit.contains(line)) }
+        for line in ["Type=dbus", "BusName=\(BusContract.serviceName)", "Restart=on-failure"] { #expect(unit.contains(line)) }
     }
 
     @Test func theUserUnitsExposureIsAtMostThree() async throws {

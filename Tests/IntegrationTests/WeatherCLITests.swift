@@ -1,6 +1,6 @@
 import DBus
-import DBusTestSupport
 import Foundation
+import TestHarness
 import Testing
 
 /// `almanac weather`, `forecast`, `locations` and `watch --waybar`, as real processes against

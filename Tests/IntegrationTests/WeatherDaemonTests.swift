@@ -1,29 +1,24 @@
+import AlmanacBus
 import DBus
-import DBusTestSupport
 import Foundation
+import TestHarness
 import Testing
 
 /// `almanacd --provider real` against the local Open-Meteo stand-in: forecasts and saved
 /// places over the bus, backoff and recovery, and what survives a `kill -9`.
 @Suite(.timeLimit(.minutes(2))) struct WeatherDaemonTests {
-    static let service = try! BusName("org.almanac.Almanac1")
-    static let weatherPath = try! ObjectPath("/org/almanac/Almanac1/weather")
-    static let weather1 = try! InterfaceName("org.almanac.Weather1")
-    static let document = try! InterfaceName("org.almanac.Document1")
+    static let weatherPath = BusContract.documentPath(.weather)
 
     let server: FixtureServer
     let bus: PrivateBus
 
     init() throws {
-        server = try FixtureServer(script: CLITests.repository + "/Tests/Fixtures/open_meteo_server.py")
+        server = try FixtureServer.openMeteo()
         bus = try PrivateBus()
     }
 
     func daemon(interval: String = "3600") async throws -> RunningDaemon {
-        try await RunningDaemon(bus: bus, arguments: [
-            "--provider", "real", "--weather-url", server.baseURL.absoluteString, "--geocoding-url", server.baseURL.absoluteString,
-            "--weather-interval", interval, "--podcast-interval", "3600",
-        ])
+        try await RunningDaemon(bus: bus, .fixtures(weather: server).with("--weather-interval", interval))
     }
 
     /// Tells the fixture server what to do next (`fail=N`, `temperature=T`).
@@ -40,87 +35,81 @@ import Testing
         return Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
-    func call(_ client: Connection, _ method: String, _ location: String, _ count: UInt32? = nil) async throws -> Message {
+    /// A method of the weather interface that takes a place (and a count).
+    func call(_ client: AlmanacClient, _ method: MemberName, _ location: String, _ count: UInt32? = nil) async throws -> Message {
         if let count {
-            return try await client.call(Self.service, path: Self.weatherPath, interface: Self.weather1, method: MemberName(method), arguments: location, count)
+            return try await client.connection.call(BusContract.serviceName, path: Self.weatherPath, interface: BusContract.weatherInterface,
+                                                    method: method, arguments: location, count)
         }
-        return try await client.call(Self.service, path: Self.weatherPath, interface: Self.weather1, method: MemberName(method), arguments: location)
+        return try await client.connection.call(BusContract.serviceName, path: Self.weatherPath, interface: BusContract.weatherInterface,
+                                                method: method, arguments: location)
     }
 
     /// `Current(location)` once it answers (a fetch may still be under way), within 10 s.
-    func current(_ client: Connection, _ location: String, until condition: ([String: Value]) -> Bool = { _ in true }) async throws -> [String: Value]? {
+    func current(_ client: AlmanacClient, _ location: String, until condition: ([String: Value]) -> Bool = { _ in true }) async -> [String: Value]? {
         // Generous: a backed-off retry may be many seconds away (it doubles), and a loaded machine is slow.
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            if let reply = try? await call(client, "Current", location), let fields = try? reply.arguments([String: Value].self), condition(fields) {
-                return fields
-            }
-            try await Task.sleep(for: .milliseconds(50))
+        await eventually(timeout: .seconds(60), every: .milliseconds(50)) {
+            guard let reply = try? await call(client, BusContract.Weather1.current, location), let fields = try? reply.arguments([String: Value].self) else { return nil }
+            return condition(fields) ? fields : nil
         }
-        return nil
     }
 
     @Test func savedPlacesAndForecastsOverTheBus() async throws {
         let daemon = try await daemon()
-        let client = try await Connection.connect(to: bus.address)
+        let client = try await AlmanacClient.connect(address: bus.address)
         // Saved with busctl, a client nobody here wrote; fetched without any view.
-        let add = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "call", "org.almanac.Almanac1", Self.weatherPath.rawValue,
-                                                        "org.almanac.Weather1", "AddLocation", "s", "Berlin"])
+        let add = try await busctlCall(on: bus, Self.weatherPath, BusContract.weatherInterface, BusContract.Weather1.addLocation, ["s", "Berlin"])
         #expect(add.status == 0, "\(add.errorOutput)")
-        let locations = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "get-property", "org.almanac.Almanac1", Self.weatherPath.rawValue,
-                                                              "org.almanac.Weather1", "Locations"])
+        let locations = try await busctlGetProperty(on: bus, Self.weatherPath, BusContract.weatherInterface, BusContract.Weather1.locations)
         #expect(locations.output == "as 1 \"Berlin\"\n")
-        let reading = try #require(try await current(client, "Berlin"))
+        let reading = try #require(await current(client, "Berlin"))
         #expect(reading["placeName"]?.stringValue == "Berlin, Land Berlin, Germany")
         #expect(reading["stale"] == .boolean(false))
 
-        let days = try await call(client, "Forecast", "Berlin", 3).arguments([[String: Value]].self)
+        let days = try await call(client, BusContract.Weather1.forecast, "Berlin", 3).arguments([[String: Value]].self)
         #expect(days.map { $0["day"]?.stringValue } == ["2026-11-22", "2026-11-23", "2026-11-24"])
         #expect(days.first?["temperatureMax"] == .double(8.1))
-        #expect(try await call(client, "Forecast", "Berlin", 0).arguments([[String: Value]].self).count == 7)
-        let hours = try await Tool.runDetached("gdbus", ["call", "--address", bus.address, "--dest", "org.almanac.Almanac1", "--object-path",
-                                                         Self.weatherPath.rawValue, "--method", "org.almanac.Weather1.HourlyForecast", "Berlin", "2"])
+        #expect(try await call(client, BusContract.Weather1.forecast, "Berlin", 0).arguments([[String: Value]].self).count == 7)
+        let hours = try await gdbusCall(on: bus, Self.weatherPath, BusContract.weatherInterface, BusContract.Weather1.hourlyForecast, ["Berlin", "2"])
         #expect(hours.status == 0, "\(hours.errorOutput)")
         #expect(hours.output.components(separatedBy: "'time':").count == 3, "\(hours.output)")
 
-        await #expect(throws: BusError.self) { try await call(client, "Forecast", "Berlin", 99) }
+        await #expect(throws: BusError.self) { try await call(client, BusContract.Weather1.forecast, "Berlin", 99) }
         do {
-            _ = try await call(client, "RemoveLocation", "Nowhere")
+            try await client.removeLocation("Nowhere")
             Issue.record("removing a place that is not saved succeeded")
         } catch let error as BusError {
-            #expect(error.name.rawValue == "org.almanac.Error.UnknownLocation")
+            #expect(error.name == BusContract.unknownLocation)
             #expect(error.message.contains("Saved: Berlin."))
         }
         do {
-            _ = try await call(client, "Current", "Lisbon")
+            _ = try await call(client, BusContract.Weather1.current, "Lisbon")
             Issue.record("Current for a place nobody watches succeeded")
         } catch let error as BusError {
-            #expect(error.name.rawValue == "org.almanac.Error.UnknownLocation")
+            #expect(error.name == BusContract.unknownLocation)
         }
-        _ = try await call(client, "RemoveLocation", " Berlin ")
-        let after = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "get-property", "org.almanac.Almanac1", Self.weatherPath.rawValue,
-                                                          "org.almanac.Weather1", "Locations"])
+        try await client.removeLocation(" Berlin ")
+        let after = try await busctlGetProperty(on: bus, Self.weatherPath, BusContract.weatherInterface, BusContract.Weather1.locations)
         #expect(after.output == "as 0\n")
-        await client.close()
+        await client.connection.close()
         _ = daemon.stop()
     }
 
     @Test func failuresKeepTheLastReadingBackOffAndRecover() async throws {
         let daemon = try await daemon(interval: "0.5")
-        let client = try await Connection.connect(to: bus.address)
-        _ = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("AddView"),
-                                  arguments: ["location": Value.string("Berlin")])
-        let good = try #require(try await current(client, "Berlin"))
+        let client = try await AlmanacClient.connect(address: bus.address)
+        _ = try await client.addView(.weather, options: ["location": .string("Berlin")])
+        let good = try #require(await current(client, "Berlin"))
         #expect(good["temperature"] == .double(5.3))
 
         try await control("fail=1000&temperature=-7.5")
-        _ = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("Refresh"))
-        let stale = try #require(try await current(client, "Berlin") { $0["stale"] == .boolean(true) })
+        _ = try await client.connection.call(BusContract.serviceName, path: Self.weatherPath, interface: BusContract.documentInterface,
+                                             method: BusContract.Document1.refresh)
+        let stale = try #require(await current(client, "Berlin") { $0["stale"] == .boolean(true) })
         // The last good reading is kept, marked stale, with the reason.
         #expect(stale["temperature"] == .double(5.3))
         #expect(stale["error"]?.stringValue == "127.0.0.1 answered HTTP 500.")
-        let lastError = try await client.call(Self.service, path: Self.weatherPath, interface: .properties, method: MemberName("Get"),
-                                              arguments: "org.almanac.Document1", "LastError").arguments(Value.self)
+        let lastError = try await client.property(BusContract.Document1.lastError, of: .weather)
         #expect(lastError.stringValue == "Berlin: 127.0.0.1 answered HTTP 500.")
 
         // Polling every 0.5 s would ask 8 times in 4 s; backing off (0.5, 1, 2 s … with jitter) asks at most 5.
@@ -129,42 +118,34 @@ import Testing
         let during = try await forecastRequests() - before
         #expect(during <= 5, "\(during) requests in 4 s while failing")
         // And it does keep asking.
-        var asked = try await forecastRequests()
-        for _ in 0..<300 {
-            guard asked == before else { break }
-            try await Task.sleep(for: .milliseconds(100))
-            asked = try await forecastRequests()
-        }
-        #expect(asked > before, "no retry while failing")
+        #expect(try await eventually(timeout: .seconds(30), every: .milliseconds(100)) { try await forecastRequests() > before }, "no retry while failing")
 
         try await control("fail=0")
-        let recovered = try #require(try await current(client, "Berlin") { $0["stale"] == .boolean(false) }, "no recovery")
+        let recovered = try #require(await current(client, "Berlin") { $0["stale"] == .boolean(false) }, "no recovery")
         #expect(recovered["temperature"] == .double(-7.5))
-        await client.close()
+        await client.connection.close()
         _ = daemon.stop()
     }
 
     @Test func settingsAndLastReadingsSurviveKill9() async throws {
         let daemon = try await daemon()
-        let client = try await Connection.connect(to: bus.address)
-        _ = try await call(client, "AddLocation", "Berlin")
-        _ = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("Submit"),
-                                  arguments: ["units": Value.string("imperial")])
-        #expect(try await current(client, "Berlin") != nil)
-        await client.close()
+        let client = try await AlmanacClient.connect(address: bus.address)
+        try await client.addLocation("Berlin")
+        _ = try await client.submit(.weather, ["units": .string("imperial")])
+        #expect(await current(client, "Berlin") != nil)
+        await client.connection.close()
 
         // From now on the network fails: whatever the restarted daemon serves comes from its store.
         try await control("fail=1000")
         try await daemon.restart()
-        let again = try await Connection.connect(to: bus.address)
-        let (_, state) = try await again.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("GetState"))
-            .arguments(UInt64.self, [String: Value].self)
+        let again = try await AlmanacClient.connect(address: bus.address)
+        let (_, state) = try await again.state(of: .weather)
         #expect(state["units"]?.stringValue == "imperial")
         #expect(state["savedLocations"] == .array(.string, [.string("Berlin")]))
-        let kept = try #require(try await current(again, "Berlin") { $0["stale"] == .boolean(true) })
+        let kept = try #require(await current(again, "Berlin") { $0["stale"] == .boolean(true) })
         #expect(kept["temperature"] == .double(5.3))
         #expect(kept["error"]?.stringValue == "127.0.0.1 answered HTTP 500.")
-        await again.close()
+        await again.connection.close()
         _ = daemon.stop()
     }
 
@@ -173,22 +154,21 @@ import Testing
     /// answered survives a `kill -9`.
     @Test func aBurstOfSubmitsIsAppliedInOrderAndSurvivesKill9() async throws {
         let daemon = try await daemon()
-        let client = try await Connection.connect(to: bus.address)
-        let changes = try await client.signals(matching: MatchRule(interface: Self.document, member: MemberName("Changed"), path: Self.weatherPath))
+        let client = try await AlmanacClient.connect(address: bus.address)
+        let changes = try await client.connection.signals(matching: MatchRule(interface: BusContract.documentInterface, member: BusContract.Document1.changed,
+                                                                              path: Self.weatherPath))
         func submit(_ change: [String: Value]) throws {
-            try client.callWithoutReply(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("Submit")) { try $0.write(arguments: change) }
+            try client.connection.callWithoutReply(BusContract.serviceName, path: Self.weatherPath, interface: BusContract.documentInterface,
+                                                   method: BusContract.Document1.submit) { try $0.write(arguments: change) }
         }
         // The daemon is stopped while they are sent, so it reads them all in one go: one burst.
         daemon.process.send(SIGSTOP)
         try submit(["locations": .array(.string, [.string("Lima")])])
         for units in ["imperial", "metric", "imperial"] { try submit(["units": .string(units)]) }
         // GetState and AddLocation read the state: the Submits queued before them must count.
-        let read = Task {
-            try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("GetState"))
-                .arguments(UInt64.self, [String: Value].self)
-        }
+        let read = Task { try await client.state(of: .weather) }
         try await Task.sleep(for: .milliseconds(100))
-        let added = Task { try await call(client, "AddLocation", "Oslo") }
+        let added = Task { try await client.addLocation("Oslo") }
         try await Task.sleep(for: .milliseconds(300))
         daemon.process.send(SIGCONT)
         let (seenRevision, seen) = try await read.value
@@ -210,45 +190,40 @@ import Testing
         let revisions = try await withThrowingTaskGroup(of: UInt64.self) { group in
             for n in 0..<16 {
                 group.addTask {
-                    try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("Submit"),
-                                          arguments: ["units": Value.string(n % 2 == 0 ? "metric" : "imperial")]).arguments(UInt64.self)
+                    try await client.submit(.weather, ["units": .string(n % 2 == 0 ? "metric" : "imperial")])
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
-        let (finalRevision, before) = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("GetState"))
-            .arguments(UInt64.self, [String: Value].self)
+        let (finalRevision, before) = try await client.state(of: .weather)
         // Each answered with the revision after its own change (or the current one, when it changed nothing).
         #expect(revisions.count == 16 && revisions.allSatisfy { $0 >= 5 && $0 <= finalRevision }, "\(revisions) \(finalRevision)")
         #expect(before["savedLocations"] == .array(.string, [.string("Lima"), .string("Oslo")]))
-        await client.close()
+        await client.connection.close()
 
         try await daemon.restart()
-        let again = try await Connection.connect(to: bus.address)
-        let (_, after) = try await again.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("GetState"))
-            .arguments(UInt64.self, [String: Value].self)
+        let again = try await AlmanacClient.connect(address: bus.address)
+        let (_, after) = try await again.state(of: .weather)
         #expect(after["units"] == before["units"])
         #expect(after["savedLocations"] == before["savedLocations"])
-        await again.close()
+        await again.connection.close()
         _ = daemon.stop()
     }
 
     @Test func twoViewsOfTwoPlacesEachHearOnlyTheirOwn() async throws {
         let daemon = try await daemon(interval: "0.5")
         var heard: [[String]] = []
-        var clients: [Connection] = []
+        var clients: [AlmanacClient] = []
         var streams: [SignalStream] = []
         for place in ["Berlin", "48.85,2.35"] {
-            let client = try await Connection.connect(to: bus.address)
-            streams.append(try await client.signals(matching: MatchRule(interface: InterfaceName("org.almanac.View1"), member: MemberName("Updated"))))
-            _ = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("AddView"),
-                                      arguments: ["location": Value.string(place)])
+            let client = try await AlmanacClient.connect(address: bus.address)
+            streams.append(try await client.connection.signals(matching: MatchRule(interface: BusContract.viewInterface, member: BusContract.View1.updated)))
+            _ = try await client.addView(.weather, options: ["location": .string(place)])
             clients.append(client)
         }
         // A stalled place watched by a third client must not hold up the other two.
-        let stalled = try await Connection.connect(to: bus.address)
-        _ = try await stalled.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("AddView"),
-                                   arguments: ["location": Value.string("77.7,0")])
+        let stalled = try await AlmanacClient.connect(address: bus.address)
+        _ = try await stalled.addView(.weather, options: ["location": .string("77.7,0")])
         for stream in streams {
             var locations: [String] = []
             for await message in stream {
@@ -259,7 +234,7 @@ import Testing
             heard.append(locations)
         }
         #expect(heard == [["Berlin", "Berlin"], ["48.85,2.35", "48.85,2.35"]])
-        for client in clients + [stalled] { await client.close() }
+        for client in clients + [stalled] { await client.connection.close() }
         _ = daemon.stop()
     }
 
@@ -273,13 +248,12 @@ import Testing
         let hours = try await almanac(["forecast", "33.3,0", "--hourly", "--format", "{{time}} {{temperature}}"], bus: bus)
         #expect(hours.status == 0, "\(hours.errorOutput)")
         // The hour without a temperature is left out, not shown as a made-up value.
-        let client = try await Connection.connect(to: bus.address)
-        _ = try await client.call(Self.service, path: Self.weatherPath, interface: Self.document, method: MemberName("AddView"),
-                                  arguments: ["location": Value.string("33.3,0")])
-        #expect(try await current(client, "33.3,0") != nil)
-        let served = try await call(client, "HourlyForecast", "33.3,0", 0).arguments([[String: Value]].self)
+        let client = try await AlmanacClient.connect(address: bus.address)
+        _ = try await client.addView(.weather, options: ["location": .string("33.3,0")])
+        #expect(await current(client, "33.3,0") != nil)
+        let served = try await call(client, BusContract.Weather1.hourlyForecast, "33.3,0", 0).arguments([[String: Value]].self)
         #expect(served.count == 23)
-        await client.close()
+        await client.connection.close()
         _ = daemon.stop()
     }
 }

@@ -1,19 +1,21 @@
 import Locking
-import Logging
+public import Logging
 import Synchronization
 
 /// A `LogHandler` that keeps what it is told, for tests that check what was logged and at
 /// which level.
-final class RecordingLogHandler: Sendable {
+public final class RecordingLogHandler: Sendable {
+    public init() {}
+
     private let entries = Locked<[(level: Logger.Level, message: String)]>([])
 
     /// A logger whose every message (trace and up) this handler keeps.
-    var logger: Logger {
+    public var logger: Logger {
         Logger(label: "test") { _ in Handler(owner: self) }
     }
 
     /// The messages logged at `level`, in order.
-    func messages(at level: Logger.Level) -> [String] {
+    public func messages(at level: Logger.Level) -> [String] {
         entries.withLock { $0.filter { $0.level == level }.map(\.message) }
     }
 

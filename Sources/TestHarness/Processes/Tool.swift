@@ -52,12 +52,7 @@ public struct Tool: Sendable {
 
         /// Waits up to `timeout` seconds for the output to contain `text`.
         public func waitFor(_ text: String, timeout: Double = 10) async -> Bool {
-            let deadline = Date().addingTimeInterval(timeout)
-            while Date() < deadline {
-                if output.contains(text) { return true }
-                try? await Task.sleep(for: .milliseconds(20))
-            }
-            return output.contains(text)
+            await eventually(timeout: .milliseconds(Int(timeout * 1000))) { output.contains(text) }
         }
 
         public func stop() {

@@ -30,7 +30,7 @@ public final class ChildProcess: @unchecked Sendable {
         var outPipe: [Int32] = [0, 0]
         var errPipe: [Int32] = [0, 0]
         guard pipe(&outPipe) == 0, !captureErrors || pipe(&errPipe) == 0 else {
-            throw PrivateBusError(message: "cannot create a pipe: errno \(errno)")
+            throw HarnessError(message: "cannot create a pipe: errno \(errno)")
         }
         for fd in outPipe + (captureErrors ? errPipe : []) { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
@@ -73,7 +73,7 @@ public final class ChildProcess: @unchecked Sendable {
         guard result == 0 else {
             close(outPipe[0])
             if captureErrors { close(errPipe[0]) }
-            throw PrivateBusError(message: "cannot start \(executable.path): error \(result)")
+            throw HarnessError(message: "cannot start \(executable.path): error \(result)")
         }
         self.pid = pid
         output = FileHandle(fileDescriptor: outPipe[0], closeOnDealloc: true)

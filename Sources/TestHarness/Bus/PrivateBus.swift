@@ -3,7 +3,8 @@ import Locking
 import Synchronization
 
 /// A private `dbus-daemon` for tests: started on demand, on its own socket in a temporary
-/// folder, and killed when the value goes away. No session bus is needed.
+/// folder, and killed when the value goes away. No session bus is needed. Its configuration
+/// is `scripts/private-bus.conf.in`, the one the scripts' buses use too.
 ///
 ///     let bus = try PrivateBus()
 ///     let connection = try await Connection.connect(to: bus.address)
@@ -17,26 +18,15 @@ public final class PrivateBus: Sendable {
     /// (`*.service`) the bus may use to start services on demand; `environment` is what
     /// activated services inherit.
     public init(serviceDirectory: URL? = nil, environment: [String: String]? = nil) throws {
+        let template = try String(contentsOf: Self.template, encoding: .utf8)
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("almanac-bus-\(UUID().uuidString.prefix(8))", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let socket = directory.appendingPathComponent("bus").path
-        var config = """
-            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-            <busconfig>
-              <type>session</type>
-              <listen>unix:path=\(socket)</listen>
-              <auth>EXTERNAL</auth>
-              <policy context="default">
-                <allow send_destination="*" eavesdrop="true"/>
-                <allow eavesdrop="true"/>
-                <allow own="*"/>
-              </policy>
-
-            """
-        if let serviceDirectory { config += "  <servicedir>\(serviceDirectory.path)</servicedir>\n" }
-        config += "</busconfig>\n"
+        let extra = serviceDirectory.map { "  <servicedir>\(Self.escaped($0.path))</servicedir>\n" } ?? ""
+        let config = template
+            .replacingOccurrences(of: "@SOCKET@", with: Self.escaped(socket))
+            .replacingOccurrences(of: "@EXTRA@", with: extra)
         let configFile = directory.appendingPathComponent("bus.conf")
         try config.write(to: configFile, atomically: true, encoding: .utf8)
 
@@ -45,7 +35,7 @@ public final class PrivateBus: Sendable {
         let process = try Self.launch(configFile, environment)
         // The first line on stdout is the address, printed once the bus listens.
         guard let line = process.firstLine(timeout: 20), !line.isEmpty else {
-            throw PrivateBusError(message: "dbus-daemon did not print its address")
+            throw HarnessError(message: "dbus-daemon did not print its address")
         }
         self.address = Self.withoutGUID(line)
         self.directory = directory
@@ -57,6 +47,15 @@ public final class PrivateBus: Sendable {
     private let configFile: URL
     private let launchEnvironment: [String: String]
     private let process: Locked<ChildProcess>
+
+    /// The configuration every private bus Almanac starts shares (the session bus's policy
+    /// and limits), with `@SOCKET@` and `@EXTRA@` to fill in.
+    static let template = SourceTree.root.appendingPathComponent("scripts/private-bus.conf.in")
+
+    /// `text` made safe inside an XML element.
+    private static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
 
     private static func launch(_ configFile: URL, _ environment: [String: String]) throws -> ChildProcess {
         try ChildProcess(
@@ -90,7 +89,7 @@ public final class PrivateBus: Sendable {
         guard let line = fresh.firstLine(timeout: 20), Self.withoutGUID(line) == address else {
             fresh.send(SIGKILL)
             fresh.wait()
-            throw PrivateBusError(message: "the restarted dbus-daemon did not listen at \(address)")
+            throw HarnessError(message: "the restarted dbus-daemon did not listen at \(address)")
         }
         process.withLock { $0 = fresh }
     }
@@ -114,7 +113,7 @@ public final class PrivateBus: Sendable {
     public static func find(_ program: String) throws -> URL {
         if program.hasPrefix("/") {
             guard FileManager.default.isExecutableFile(atPath: program) else {
-                throw PrivateBusError(message: "\(program) is not installed (run `make test`, which installs it)")
+                throw HarnessError(message: "\(program) is not installed (run `make test`, which installs it)")
             }
             return URL(fileURLWithPath: program)
         }
@@ -123,13 +122,6 @@ public final class PrivateBus: Sendable {
             let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent(program)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
-        throw PrivateBusError(message: "\(program) is not installed (run `make test`, which installs it)")
+        throw HarnessError(message: "\(program) is not installed (run `make test`, which installs it)")
     }
-}
-
-/// Why a private bus or a tool could not be used.
-public struct PrivateBusError: Error, CustomStringConvertible, Sendable {
-    public let message: String
-    public init(message: String) { self.message = message }
-    public var description: String { message }
 }

@@ -1,0 +1,76 @@
+import AlmanacBus
+import DBus
+import Foundation
+
+/// A running `almanacd` on a private bus, started from a preset. Its state and downloads
+/// are in the bus's folder (`state`, `data`), its log in `almanacd.log` there.
+public final class RunningDaemon: @unchecked Sendable {
+    // @unchecked Sendable: `process` is replaced only by `restart`, which tests call from one task.
+    public let bus: PrivateBus
+    /// The daemon's process (a new one after `restart()`).
+    public private(set) var process: ChildProcess
+    public let preset: DaemonPreset
+
+    /// Starts the daemon and waits until it owns its name.
+    public init(bus: PrivateBus, _ preset: DaemonPreset = .offline) async throws {
+        self.bus = bus
+        self.preset = preset
+        process = try Self.launch(bus, preset, folder: bus.directory)
+        try await waitForName()
+    }
+
+    private static func launch(_ bus: PrivateBus, _ preset: DaemonPreset, folder: URL) throws -> ChildProcess {
+        // The log goes to a file: a pipe nobody drains would stop a daemon that logs a lot.
+        try ChildProcess(URL(fileURLWithPath: Binaries.almanacd), arguments(bus, preset, folder: folder),
+                         errorsTo: bus.directory.appendingPathComponent("almanacd.log").path)
+    }
+
+    private static func arguments(_ bus: PrivateBus, _ preset: DaemonPreset, folder: URL) -> [String] {
+        ["--address", bus.address, "--state-dir", folder.appendingPathComponent("state").path,
+         "--data-dir", folder.appendingPathComponent("data").path] + preset.arguments
+    }
+
+    /// Runs `almanacd` on `bus` until it ends by itself (refusing its options, or finding the
+    /// name taken) with its state and data in `folder` below the bus's folder, and says how it ended.
+    public static func run(on bus: PrivateBus, _ preset: DaemonPreset = .offline, folder: String = "once") async throws -> Tool.Result {
+        try await Tool.runDetached(Binaries.almanacd, arguments(bus, preset, folder: bus.directory.appendingPathComponent(folder)))
+    }
+
+    /// What the daemon (and the ones before it, after a restart) logged so far.
+    public var log: String { Self.log(on: bus) }
+
+    /// What the daemons run on `bus` logged so far.
+    public static func log(on bus: PrivateBus) -> String {
+        (try? String(contentsOf: bus.directory.appendingPathComponent("almanacd.log"), encoding: .utf8)) ?? ""
+    }
+
+    /// Waits until the daemon owns `org.almanac.Almanac1`; throws when it exits first or
+    /// `timeout` passes.
+    public func waitForName(timeout: Duration = .seconds(10)) async throws {
+        let watcher = try await Connection.connect(to: bus.address)
+        defer { Task { await watcher.close() } }
+        let owned = try await eventually(timeout: timeout) {
+            if try await watcher.nameOwner(of: BusContract.serviceName) != nil { return true }
+            if process.hasExited { throw HarnessError(message: "almanacd exited with \(process.wait())") }
+            return false
+        }
+        guard owned else { throw HarnessError(message: "almanacd did not take its name within \(timeout)") }
+    }
+
+    /// Kills the daemon with SIGKILL and starts a new one with the same preset and folders.
+    public func restart() async throws {
+        process.send(SIGKILL)
+        process.wait()
+        process = try Self.launch(bus, preset, folder: bus.directory)
+        try await waitForName()
+    }
+
+    /// Stops the daemon with SIGTERM; its exit status.
+    @discardableResult
+    public func stop() -> Int32 {
+        process.send(SIGTERM)
+        return process.wait()
+    }
+
+    deinit { stop() }
+}

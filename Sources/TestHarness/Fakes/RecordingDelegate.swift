@@ -1,0 +1,42 @@
+public import AlmanacCore
+public import Foundation
+public import Locking
+
+/// What our services tell their delegate, recorded for tests to read (a fake of our own
+/// protocols): weather readings and failures, podcasts fetched, found unchanged, failed.
+public final class RecordingDelegate: WeatherServiceDelegate, PodcastServiceDelegate, Sendable {
+    /// Every reading, in the order they came.
+    public let readings = Locked<[WeatherReading]>([])
+    /// Why each place could not be fetched, by location (the last failure).
+    public let weatherFailures = Locked<[String: String]>([:])
+    /// Each podcast fetched, with the episodes its feed gave, by podcast id (the last fetch).
+    public let fetched = Locked<[String: (podcast: Podcast, episodes: [Episode])]>([:])
+    /// The podcasts whose feed had not changed, in order.
+    public let unchanged = Locked<[String]>([])
+    /// Why each podcast could not be fetched, by podcast id (the last failure).
+    public let podcastFailures = Locked<[String: String]>([:])
+
+    public init() {}
+
+    public func weatherService(_ service: any WeatherService, didFetch reading: WeatherReading) {
+        readings.withLock { $0.append(reading) }
+    }
+
+    public func weatherService(_ service: any WeatherService, didFailToFetch location: String, error: any Error) {
+        weatherFailures.withLock { $0[location] = "\(error)" }
+    }
+
+    public func podcastService(_ service: any PodcastService, didFetch podcast: Podcast, episodes: [Episode]) {
+        fetched.withLock { $0[podcast.id] = (podcast, episodes) }
+    }
+
+    public func podcastService(_ service: any PodcastService, didFindUnchanged podcastID: String) {
+        unchanged.withLock { $0.append(podcastID) }
+    }
+
+    public func podcastService(_ service: any PodcastService, podcast podcastID: String, isFreshUntil date: Date) {}
+
+    public func podcastService(_ service: any PodcastService, didFailToFetch podcastID: String, error: any Error) {
+        podcastFailures.withLock { $0[podcastID] = "\(error)" }
+    }
+}

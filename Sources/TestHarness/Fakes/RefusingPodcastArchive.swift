@@ -1,0 +1,52 @@
+public import AlmanacCore
+public import Synchronization
+
+/// The core's `MemoryPodcastArchive`, told to refuse writes when a test asks (a fake of our
+/// own protocol): while `refusing` is set, every write throws `StorageError`.
+public final class RefusingPodcastArchive: PodcastArchive, Sendable {
+    /// The archive that keeps what is written while writes are taken.
+    public let inner = MemoryPodcastArchive()
+    /// While set, every write throws `StorageError("the disk is full")`.
+    public let refusing = Atomic<Bool>(false)
+
+    public init() {}
+
+    public func podcastsState() -> PodcastsState { inner.podcastsState() }
+
+    public func save(_ podcast: Podcast, newEpisodes episodes: [Episode]) throws {
+        try refuseIfAsked()
+        try inner.save(podcast, newEpisodes: episodes)
+    }
+
+    public func removePodcast(_ id: String) throws {
+        try refuseIfAsked()
+        try inner.removePodcast(id)
+    }
+
+    public func savePlayState(_ episode: Episode) throws {
+        try refuseIfAsked()
+        try inner.savePlayState(episode)
+    }
+
+    public func saveFile(_ file: String?, of episodeID: String) throws {
+        try refuseIfAsked()
+        try inner.saveFile(file, of: episodeID)
+    }
+
+    public func episode(audioURL url: String?, file: String?) -> Episode? { inner.episode(audioURL: url, file: file) }
+
+    public func saveSettings(_ settings: PodcastSettings) throws {
+        try refuseIfAsked()
+        try inner.saveSettings(settings)
+    }
+
+    public func episodeIDs(of podcastID: String) -> Set<String> { inner.episodeIDs(of: podcastID) }
+
+    public func episode(_ id: String) -> Episode? { inner.episode(id) }
+
+    public func page(_ query: EpisodeQuery) throws -> EpisodePage { try inner.page(query) }
+
+    private func refuseIfAsked() throws {
+        if refusing.load(ordering: .relaxed) { throw StorageError("the disk is full") }
+    }
+}

@@ -1,0 +1,86 @@
+import Logging
+public import AlmanacBus
+public import AlmanacCore
+import DBus
+import Locking
+
+/// Almanac's bus objects served from the test's own process: an `AlmanacServer` over
+/// in-memory documents and offline services, exported on a private bus under the daemon's
+/// name, for clients on other connections to drive. What Hummingbird's `.router` testing is
+/// to a live server: the same calls, no binary, and the documents at hand to look into.
+///
+///     try await withInProcessAlmanac { almanac in
+///         let client = try await almanac.connect()
+///         _ = try await client.submit(.weather, ["units": .string("imperial")])
+///         #expect(almanac.weather.document.snapshot.state.units == .imperial)
+///     }
+public final class InProcessAlmanac: Sendable {
+    public let bus: PrivateBus
+    public let server: AlmanacServer
+    /// The weather document, over `weatherArchive`.
+    public let weather: WeatherDocument
+    public let weatherArchive: MemoryWeatherArchive
+    /// The podcasts document, over a `MemoryPodcastArchive`.
+    public let podcasts: PodcastsDocument
+    private let clients = Locked<[AlmanacClient]>([])
+
+    /// Builds the documents with `weatherService` and `podcastService` (the demo ones unless
+    /// given) as their services, exports them on a new private bus and takes the daemon's
+    /// name, as `almanacd` does.
+    public init(weatherService: any WeatherService = DemoWeatherService(),
+                podcastService: any PodcastService = DemoPodcastService()) async throws {
+        bus = try PrivateBus()
+        weatherArchive = MemoryWeatherArchive()
+        weather = WeatherDocument(archive: weatherArchive)
+        podcasts = PodcastsDocument(archive: MemoryPodcastArchive())
+        weatherService.dataSource = weather
+        weatherService.delegate = weather
+        podcastService.dataSource = podcasts
+        podcastService.delegate = podcasts
+        let connection = try await Connection.connect(to: bus.address)
+        server = makeInProcessServer(
+            connection: connection,
+            weather: WeatherAdapter(weather: weather, service: weatherService),
+            podcasts: PodcastsAdapter(podcasts: podcasts, service: podcastService, inspector: OfflineFeedInspector(), opml: OfflineFeedInspector())
+        )
+        try await server.export()
+        guard try await connection.requestName(BusContract.serviceName, flags: .doNotQueue) == .primaryOwner else {
+            throw HarnessError(message: "the in-process server could not take \(BusContract.serviceName)")
+        }
+    }
+
+    /// A client on a connection of its own (closed by `stop()`, or by the test to leave the bus).
+    public func connect() async throws -> AlmanacClient {
+        let client = try await AlmanacClient.connect(address: bus.address)
+        clients.withLock { $0.append(client) }
+        return client
+    }
+
+    /// Closes the clients, takes the objects off the bus and stops the bus.
+    public func stop() async {
+        for client in clients.withLock({ $0 }) { await client.connection.close() }
+        server.unexport()
+        await server.connection.close()
+        bus.stop()
+    }
+}
+
+/// Runs `body` with a fresh in-process server and stops it afterwards, whether `body` threw or not.
+public func withInProcessAlmanac<Result>(_ body: (InProcessAlmanac) async throws -> Result) async throws -> Result {
+    let almanac = try await InProcessAlmanac()
+    do {
+        let result = try await body(almanac)
+        await almanac.stop()
+        return result
+    } catch {
+        await almanac.stop()
+        throw error
+    }
+}
+
+/// The one place the harness builds an `AlmanacServer`: a test version and provider, and
+/// nothing logged.
+func makeInProcessServer(connection: Connection, weather: WeatherAdapter, podcasts: PodcastsAdapter) -> AlmanacServer {
+    AlmanacServer(connection: connection, weather: weather, podcasts: podcasts, version: "0.0.0-test", provider: "in-process",
+                  logger: Logger(label: "in-process") { _ in SwiftLogNoOpLogHandler() })
+}

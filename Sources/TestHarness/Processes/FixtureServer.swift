@@ -1,0 +1,37 @@
+public import Foundation
+
+/// A local HTTP server for tests, run from a Python script under `Tests/Fixtures` that
+/// prints its port first. Listens on 127.0.0.1 only; stopped when the value goes away.
+public final class FixtureServer: Sendable {
+    /// `http://127.0.0.1:<port>`
+    public let baseURL: URL
+    private let process: ChildProcess
+
+    /// Starts `script` (a path) with `arguments`; waits for it to print its port.
+    public init(script: String, arguments: [String] = []) throws {
+        process = try ChildProcess(PrivateBus.find("python3"), [script] + arguments)
+        guard let line = process.firstLine(timeout: 20), let port = Int(line) else {
+            throw HarnessError(message: "the fixture server \(script) did not print its port")
+        }
+        baseURL = URL(string: "http://127.0.0.1:\(port)")!
+    }
+
+    deinit {
+        process.send(SIGTERM)
+        process.wait()
+    }
+}
+
+extension FixtureServer {
+    /// `Tests/Fixtures/open_meteo_server.py`: answers like Open-Meteo's forecast and
+    /// geocoding APIs, and can be told to fail (`/control?fail=N`).
+    public static func openMeteo() throws -> FixtureServer {
+        try FixtureServer(script: SourceTree.path("Tests/Fixtures/open_meteo_server.py"))
+    }
+
+    /// `Tests/Fixtures/feed_server.py`: the feeds in `Tests/Fixtures/feeds`, or in `folder`
+    /// (which a test may change between reads), with audio, redirects and failures.
+    public static func feeds(serving folder: URL? = nil) throws -> FixtureServer {
+        try FixtureServer(script: SourceTree.path("Tests/Fixtures/feed_server.py"), arguments: folder.map { [$0.path] } ?? [])
+    }
+}
