@@ -2,6 +2,7 @@
 import Foundation
 import Locking
 import Synchronization
+import TestHarness
 import Testing
 
 @Suite struct PodcastsDocumentTests {

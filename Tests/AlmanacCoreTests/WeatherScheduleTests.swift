@@ -5,12 +5,6 @@ import Synchronization
 import TestHarness
 import Testing
 
-/// A clock tests move by hand.
-final class TestClock: Sendable {
-    private let current = Locked(Date(timeIntervalSince1970: 1_800_000_000))
-    var now: Date { current.withLock { $0 } }
-    func advance(_ seconds: Double) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
-}
 
 /// The weather document as the schedule's keeper: what is due, claims, backoff, last-known readings.
 @Suite struct WeatherScheduleTests {
