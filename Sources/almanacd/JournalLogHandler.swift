@@ -1,9 +1,23 @@
 import Foundation
 import Logging
 
-/// Writes one line per message to standard error with a syslog priority prefix (`<6>`),
-/// which journald turns into the entry's priority; readable on a terminal too.
+/// Writes one line per message to standard error: with a syslog priority prefix (`<6>`),
+/// which journald turns into the entry's priority, when standard error is the journal;
+/// otherwise (run by hand, redirected to a file) plain lines, warnings and errors saying so.
 struct JournalLogHandler: LogHandler {
+    /// Whether standard error is the journal's stream: systemd sets `JOURNAL_STREAM` to
+    /// `<device>:<inode>` of that stream, which a child may inherit with another stderr.
+    static let toJournal: Bool = isJournalStream(ProcessInfo.processInfo.environment["JOURNAL_STREAM"], descriptor: 2)
+
+    /// Whether `descriptor` is the stream `journalStream` (`JOURNAL_STREAM`'s value) names.
+    static func isJournalStream(_ journalStream: String?, descriptor: Int32) -> Bool {
+        guard let parts = journalStream?.split(separator: ":"), parts.count == 2,
+              let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return false }
+        return UInt64(status.st_dev) == device && UInt64(status.st_ino) == inode
+    }
+
     var logLevel: Logger.Level
     var metadata: Logger.Metadata = [:]
     let label: String
@@ -22,7 +36,12 @@ struct JournalLogHandler: LogHandler {
         case .error: 3
         case .critical: 2
         }
-        var line = "<\(priority)>\(event.message)"
+        var line: String
+        if Self.toJournal {
+            line = "<\(priority)>\(event.message)"
+        } else {
+            line = (priority <= 3 ? "error: " : priority == 4 ? "warning: " : "") + "\(event.message)"
+        }
         let merged = metadata.merging(event.metadata ?? [:]) { $1 }
         if !merged.isEmpty {
             line += " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
