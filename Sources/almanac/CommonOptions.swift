@@ -5,24 +5,15 @@ import DBus
 
 /// Options every command shares.
 struct CommonOptions: ParsableArguments {
-    @Flag(help: "Print JSON (one object per line when watching).")
+    @Flag(help: "Print JSON (one object per line when watching); errors as a JSON object on standard error.")
     var json = false
-
-    @Option(help: ArgumentHelp("Render each item with a template, such as '{{location}}: {{temperature}}'; '{{field|fallback}}' sets a default.", valueName: "template"))
-    var format: String?
 
     @Option(help: ArgumentHelp("A D-Bus address to use instead of the session bus.", valueName: "address"))
     var address: String?
 
-    func validate() throws {
-        if json && format != nil { throw ValidationError("Choose either --json or --format, not both.") }
-        if let format {
-            do { _ = try Template(format) } catch { throw ValidationError(error.message) }
-        }
-    }
-
+    /// Plain lines or JSON, without a template (commands with `--format` take `OutputOptions`).
     func rendering() -> Rendering {
-        Rendering(terminal: Terminal(), template: format.flatMap { try? Template($0) }, json: json)
+        Rendering(terminal: Terminal(), template: nil, json: json)
     }
 
     /// Connects, turning failures into a message a person can act on and exit status 69.
@@ -39,29 +30,43 @@ struct CommonOptions: ParsableArguments {
         }
     }
 
-    /// Says that the bus cannot be reached and why; the exit status to leave with.
-    static func unreachable(_ error: BusError) -> ExitCode {
-        Terminal.error("cannot reach the D-Bus session bus: \(error.message)\nIs DBUS_SESSION_BUS_ADDRESS set? Start a session bus or pass --address.")
-        return Exit.unavailable
+    /// Says that the bus cannot be reached and why, with exit status 69.
+    static func unreachable(_ error: BusError) -> CLIError {
+        .unreachable("cannot reach the D-Bus session bus: \(error.message)",
+                     "is DBUS_SESSION_BUS_ADDRESS set? Start a session bus or pass --address", name: error.name.rawValue)
     }
 }
 
-/// Reports a failed request to the daemon and picks the exit status.
-func fail(_ error: any Error) -> ExitCode {
+/// Turns a failed request to the daemon into the error to report, with its exit status:
+/// 69 when the daemon is not there, 65 when it refused. Errors already worded pass through.
+func fail(_ error: any Error) -> any Error {
+    if error is CLIError || error is ExitCode { return error }
     guard let error = error as? BusError else {
-        Terminal.error("\(error)")
-        return .failure
+        return CLIError(message: "\(error)", hint: "try again; if it keeps failing, `almanac status` shows what the daemon is doing", exit: 1)
     }
-    if [ErrorName.serviceUnknown, .nameHasNoOwner, .noReply, .disconnected].contains(error.name) || error.code == .disconnected {
-        Terminal.error("almanacd is not running (\(error.message))\nStart it with `systemctl --user start almanacd` or `almanacd &`.")
-        return Exit.unavailable
+    if daemonIsAbsent(error) {
+        return CLIError.unreachable("almanacd is not running (\(error.message))",
+                                    "start it with `systemctl --user start almanacd` or `almanacd &`", name: error.name.rawValue)
     }
-    Terminal.error("the daemon refused: \(error.message)" + nextStep(after: error.message))
-    return Exit.refused
+    return CLIError.refused(error.message, nextStep(after: error), name: error.name.rawValue)
+}
+
+/// Whether `error` says the daemon is not on the bus (or left it while answering).
+func daemonIsAbsent(_ error: BusError) -> Bool {
+    [ErrorName.serviceUnknown, .nameHasNoOwner, .noReply, .disconnected].contains(error.name) || error.code == .disconnected
 }
 
 /// What to do after a refusal, in the CLI's words (the daemon's messages name no command).
-func nextStep(after message: String) -> String {
-    if message.hasPrefix("There is no episode") { return " List episodes with `almanac episodes`." }
-    return ""
+func nextStep(after error: BusError) -> String {
+    let message = error.message
+    if message.hasPrefix("There is no episode") { return "`almanac episodes` lists them with their ids" }
+    if message.hasPrefix("There is no podcast") { return "`almanac podcasts list` lists them with their ids" }
+    if error.name == BusContract.unknownLocation { return "`almanac locations` lists the saved places" }
+    switch error.name {
+    case .invalidArgs: return "check what you typed; `\(CommandPath.current) --help` says what it takes"
+    case .limitsExceeded: return "wait for some to finish, or cancel one with `almanac downloads cancel`"
+    case .accessDenied: return "only the client that started it can do that"
+    case .unknownObject: return "it is gone; `almanac downloads` lists what there is"
+    default: return "`almanac status` shows the daemon's state and last error"
+    }
 }

@@ -51,8 +51,8 @@ struct DownloadDisplay {
             guard let job = DownloadsCodec.decode(path: path, jobs[path] ?? [:]) else { continue }
             switch job.state {
             case .completed: rendering.terminal.line("Saved \(job.file)")
-            case .failed: Terminal.error("\(job.episodeID): \(job.error)")
-            case .cancelled: Terminal.error("\(job.episodeID): cancelled")
+            case .failed: Terminal.error("the download of \(job.episodeID) failed: \(job.error)", hint: "try again with `almanac episode download \(job.episodeID)`", exit: 1)
+            case .cancelled: Terminal.error("the download of \(job.episodeID) was cancelled", hint: "start it again with `almanac episode download \(job.episodeID)`", exit: 1)
             default: break
             }
         }

@@ -15,13 +15,14 @@ struct DownloadsCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "Lists download jobs: number, state, progress, episode.")
-        @OptionGroup var common: CommonOptions
+        @OptionGroup var output: OutputOptions<DownloadFields>
+        var common: CommonOptions { output.common }
 
         func run() async throws {
             try await withClient(common) { client in
                 let jobs = try await client.downloadJobs()
-                let rendering = common.rendering()
-                if jobs.isEmpty, !common.json, common.format == nil {
+                let rendering = output.rendering()
+                if jobs.isEmpty, !common.json, output.format == nil {
                     rendering.terminal.line("No downloads. Start one with `almanac episode download ID`.")
                 }
                 for job in jobs {
@@ -43,8 +44,7 @@ struct DownloadsCommand: AsyncParsableCommand {
                 for given in jobs {
                     let matches = known.filter { String($0.id) == given || ($0.episodeID == given && !$0.state.isFinished) }
                     guard let job = matches.max(by: { $0.id < $1.id }) else {
-                        Terminal.error("there is no download '\(given)'; `almanac downloads` lists them.")
-                        throw Exit.refused
+                        throw CLIError.refused("there is no download '\(given)'", "`almanac downloads` lists them")
                     }
                     try await client.cancelDownload(BusContract.downloadPath(job.id))
                 }

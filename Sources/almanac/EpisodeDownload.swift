@@ -20,7 +20,8 @@ struct EpisodeDownload: AsyncParsableCommand {
 
     @ArgumentParser.Argument(help: "Episode ids, as `almanac episodes` shows them.") var episodes: [String]
     @Flag(help: "Queue the downloads and return at once (prints the job numbers).") var noWait = false
-    @OptionGroup var common: CommonOptions
+    @OptionGroup var output: OutputOptions<DownloadFields>
+    var common: CommonOptions { output.common }
 
     func run() async throws {
         var allCompleted = true
@@ -34,7 +35,7 @@ struct EpisodeDownload: AsyncParsableCommand {
                 if jobs[path] == nil { order.append(path) }
                 jobs[path] = try await client.downloadProperties(path)
             }
-            let rendering = common.rendering()
+            let rendering = output.rendering()
             if noWait {
                 for path in order {
                     if let job = DownloadsCodec.decode(path: path, jobs[path] ?? [:]) { rendering.terminal.line(rendering.downloadLine(DownloadProgressViewData(job: job, bytesPerSecond: nil))) }

@@ -1,12 +1,19 @@
 import AlmanacBus
 import AlmanacCore
 import DBus
+import Synchronization
 
 /// `ListEpisodes` as a paged source, for the CLI's `PagingMediator`.
 final class EpisodePages: PagingDataSource, Sendable {
     let client: AlmanacClient
     let podcast: String
     let filters: [String: Value]
+    /// How many episodes match, as the last page answered said.
+    var total: Int { state.withLock { $0.total } }
+    /// The error of the last page that failed, as thrown (the mediator keeps only its text),
+    /// so that an absent daemon still exits 69 and a refusal 65.
+    var lastError: (any Error)? { state.withLock { $0.error } }
+    private let state = Mutex<(total: Int, error: (any Error)?)>((0, nil))
 
     init(client: AlmanacClient, podcast: String, filters: [String: Value]) {
         self.client = client
@@ -18,7 +25,13 @@ final class EpisodePages: PagingDataSource, Sendable {
         var query = filters
         query["limit"] = .uint32(UInt32(limit))
         if let cursor { query["cursor"] = .string(cursor) }
-        let page = try await client.listEpisodes(podcast: podcast, query: query)
-        return Page(items: page.episodes, nextCursor: page.nextCursor)
+        do {
+            let page = try await client.listEpisodes(podcast: podcast, query: query)
+            state.withLock { $0.total = page.total }
+            return Page(items: page.episodes, nextCursor: page.nextCursor)
+        } catch {
+            state.withLock { $0.error = error }
+            throw error
+        }
     }
 }

@@ -34,7 +34,8 @@ struct EpisodesCommand: AsyncParsableCommand {
     @Flag(help: "Every page.")
     var all = false
 
-    @OptionGroup var common: CommonOptions
+    @OptionGroup var output: OutputOptions<EpisodeFields>
+    var common: CommonOptions { output.common }
 
     func validate() throws {
         guard (1...EpisodeQuery.maximumLimit).contains(limit) else { throw ValidationError("--limit goes from 1 to \(EpisodeQuery.maximumLimit), not \(limit).") }
@@ -48,25 +49,49 @@ struct EpisodesCommand: AsyncParsableCommand {
             if new { filters["new"] = .boolean(true) }
             if unplayed { filters["unplayed"] = .boolean(true) }
             if downloaded { filters["downloaded"] = .boolean(true) }
-            let mediator = PagingMediator(dataSource: EpisodePages(client: client, podcast: podcast ?? "", filters: filters), pageSize: limit)
+            let source = EpisodePages(client: client, podcast: podcast ?? "", filters: filters)
+            let mediator = PagingMediator(dataSource: source, pageSize: limit)
             var shown: [Episode] = []
             var pageNumber = 0
             while mediator.snapshot.hasMore, all || pageNumber < page {
                 let before = mediator.snapshot.items.count
                 await mediator.loadMore()
-                if let error = mediator.snapshot.lastError { throw BusError(.failed, error) }
+                if let error = mediator.snapshot.lastError { throw source.lastError ?? BusError(.failed, error) }
                 pageNumber += 1
+                // The first page tells how many there are: a page past the end is a usage error.
+                if !all, page > pageCount(source.total) { throw pastTheEnd(total: source.total) }
                 if pageNumber == page { shown = Array(mediator.snapshot.items[before...]) }
             }
             if all { shown = mediator.snapshot.items }
-            if shown.isEmpty, pageNumber < page, !mediator.snapshot.items.isEmpty, !common.json {
-                Terminal().line("There is no page \(page): \(mediator.snapshot.items.count) episodes make \(pageNumber) page\(pageNumber == 1 ? "" : "s") of \(limit).")
+            if shown.isEmpty, !common.json, output.format == nil {
+                Terminal().line(emptyLine)
                 return
             }
             let podcasts = try await client.subscriptions()
             let state = PodcastsState(podcasts: Dictionary(podcasts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }),
                                       episodes: Dictionary(shown.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }))
-            for line in common.rendering().podcasts(state, only: nil, revision: 0, limit: shown.count, ids: true) { Terminal().line(line) }
+            for line in output.rendering().podcasts(state, only: nil, revision: 0, limit: shown.count, ids: true) { Terminal().line(line) }
+            // Where this page stands, on standard error so that standard output stays the list.
+            let pages = pageCount(source.total)
+            if !all, page < pages, !common.json {
+                Terminal.write(2, "page \(page) of \(pages) — `--page \(page + 1)` for more, `--all` for every page\n")
+            }
         }
+    }
+
+    /// How many pages `total` episodes make (one, empty, when there are none).
+    private func pageCount(_ total: Int) -> Int { max(1, (total + limit - 1) / limit) }
+
+    private func pastTheEnd(total: Int) -> CLIError {
+        let pages = pageCount(total)
+        guard total > 0 else { return .usage("there is no page \(page): there are no such episodes", "leave out --page") }
+        return .usage("there is no page \(page): \(total) episode\(total == 1 ? "" : "s") make\(total == 1 ? "s" : "") \(pages) page\(pages == 1 ? "" : "s") of \(limit)",
+                      pages == 1 ? "leave out --page" : "ask for --page 1 to \(pages), or --all")
+    }
+
+    /// What an empty list says, after its filters: "No downloaded episodes.".
+    private var emptyLine: String {
+        let kinds = [(new, "new"), (unplayed, "unplayed"), (downloaded, "downloaded")].filter(\.0).map(\.1)
+        return kinds.isEmpty ? "No episodes yet." : "No \(kinds.joined(separator: " ")) episodes."
     }
 }

@@ -1,5 +1,6 @@
 import AlmanacBus
 import AlmanacCore
+import AlmanacViews
 import DBus
 import ArgumentParser
 
@@ -20,9 +21,11 @@ struct ForecastCommand: AsyncParsableCommand {
     var hourly = false
 
     @OptionGroup var units: UnitsOption
-    @OptionGroup var common: CommonOptions
+    @OptionGroup var output: OutputOptions<ForecastFields>
+    var common: CommonOptions { output.common }
 
     func validate() throws {
+        _ = try output.template(fields: hourly ? HourViewData.fieldNames : DayViewData.fieldNames)
         guard (1...16).contains(days) else { throw ValidationError("--days goes from 1 to 16, not \(days).") }
     }
 
@@ -36,19 +39,15 @@ struct ForecastCommand: AsyncParsableCommand {
                 location = first
             } else {
                 await client.connection.close()
-                Terminal.error("no place given and no saved places. Try `almanac forecast Berlin`, or save one with `almanac locations add Berlin`.")
-                throw ExitCode(64)
+                throw CLIError.usage("no place given and no saved places", "try `almanac forecast Berlin`, or save one with `almanac locations add Berlin`")
             }
             var (_, state) = try await WeatherLookup(client: client).state(for: location)
             units.apply(to: &state)
             await client.connection.close()
             guard let reading = state.readings[location] else {
-                Terminal.error("no forecast for '\(location)': \(state.failures[location] ?? "no reading yet")")
-                throw Exit.refused
+                throw CLIError.refused("no forecast for '\(location)': \(state.failures[location] ?? "no reading yet")", WeatherLookup.placeHint)
             }
-            for line in common.rendering().forecast(reading, units: state.units, days: days, hourly: hourly) { Terminal().line(line) }
-        } catch let exit as ExitCode {
-            throw exit
+            for line in output.rendering().forecast(reading, units: state.units, days: days, hourly: hourly) { Terminal().line(line) }
         } catch {
             await client.connection.close()
             throw fail(error)

@@ -8,15 +8,20 @@ struct Get: AsyncParsableCommand {
 
     @OptionGroup var scope: Scope
     @OptionGroup var units: UnitsOption
-    @OptionGroup var common: CommonOptions
+    @OptionGroup var output: OutputOptions<DocumentFields>
+    var common: CommonOptions { output.common }
 
     var document: DocumentArgument { scope.document }
     var location: String? { scope.location }
     var podcast: String? { scope.podcast }
 
+    func validate() throws {
+        _ = try output.template(fields: DocumentFields.names(for: document.name))
+    }
+
     func run() async throws {
         try await GetRequest(document: document.name, location: location, podcast: podcast, units: units.units?.units,
-                             json: common.json, template: common.rendering().template,
+                             json: common.json, template: output.rendering().template,
                              address: common.address).perform()
     }
 }

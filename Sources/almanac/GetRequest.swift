@@ -29,8 +29,6 @@ struct GetRequest {
                 await client.connection.close()
                 show(podcasts: fields, revision: revision)
             }
-        } catch let exit as ExitCode {
-            throw exit
         } catch {
             await client.connection.close()
             throw fail(error)
@@ -59,8 +57,6 @@ struct GetRequest {
                 show(podcasts: fields, revision: revision)
             }
             return true
-        } catch let exit as ExitCode {
-            throw exit
         } catch {
             throw fail(error)
         }
@@ -69,8 +65,7 @@ struct GetRequest {
     /// Prints the weather in the units asked for, or why the provider refused the place asked for.
     private func show(weather state: WeatherState, revision: UInt64) throws {
         if let location, state.readings[location] == nil, let failure = state.failures[location] {
-            Terminal.error("no weather for '\(location)': \(failure)")
-            throw Exit.refused
+            throw CLIError.refused("no weather for '\(location)': \(failure)", WeatherLookup.placeHint)
         }
         var state = state
         if let units { state.units = units }

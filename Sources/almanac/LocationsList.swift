@@ -8,7 +8,8 @@ import ArgumentParser
 struct LocationsList: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "Prints the saved places, one per line.")
 
-    @OptionGroup var common: CommonOptions
+    @OptionGroup var output: OutputOptions<LocationFields>
+    var common: CommonOptions { output.common }
 
     func run() async throws {
         let client = try await common.connect()
@@ -17,8 +18,10 @@ struct LocationsList: AsyncParsableCommand {
             await client.connection.close()
             if common.json {
                 Terminal().line(Rendering.json(["locations": locations] as Rendering.JSONObject))
-            } else if let template = common.rendering().template {
+            } else if let template = output.rendering().template {
                 for location in locations { Terminal().line(template.render(["location": location])) }
+            } else if locations.isEmpty {
+                Terminal().line("No saved places. Add one with `almanac locations add Berlin`.")
             } else {
                 for location in locations { Terminal().line(location) }
             }

@@ -37,7 +37,8 @@ struct OneShotGet {
             }
         }
         if let format {
-            guard !request.json, let template = try? Template(format) else { return nil }
+            guard !request.json, let template = try? Template(format),
+                  template.unknownFields(among: DocumentFields.names(for: document)).isEmpty else { return nil }
             request.template = template
         }
         self.request = request

@@ -35,8 +35,7 @@ struct PodcastsExport: AsyncParsableCommand {
             guard complete, closed, rename(temporary, output) == 0 else {
                 let reason = String(cString: strerror(errno))
                 unlink(temporary)
-                Terminal.error("cannot write '\(output)': \(reason)")
-                throw ExitCode(73)
+                throw CLIError(message: "cannot write '\(output)': \(reason)", hint: "choose a folder you can write to, or leave out -o to print to standard output", exit: 73)
             }
         }
     }

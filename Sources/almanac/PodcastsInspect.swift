@@ -19,15 +19,15 @@ struct PodcastsInspect: AsyncParsableCommand {
     @Option(help: "How many of the newest episodes to list.")
     var episodes = 10
 
-    @OptionGroup var common: CommonOptions
+    @OptionGroup var output: OutputOptions<FeedEpisodeFields>
+    var common: CommonOptions { output.common }
 
     func run() async throws {
         let isURL = source.hasPrefix("http://") || source.hasPrefix("https://")
         var bytes: [UInt8] = []
         if !isURL {
             guard let contents = Self.read(source) else {
-                Terminal.error("cannot read '\(source)': \(String(cString: strerror(errno)))\nGive a feed's http(s) URL or the path of a feed file.")
-                throw ExitCode(66)
+                throw CLIError(message: "cannot read '\(source)': \(String(cString: strerror(errno)))", hint: "give a feed's http(s) URL or the path of a feed file", exit: 66)
             }
             bytes = contents
         }
@@ -40,10 +40,9 @@ struct PodcastsInspect: AsyncParsableCommand {
                 return
             }
             guard let parsed = FeedCodec.decode(feed) else {
-                Terminal.error("the daemon answered with something that is not a feed")
-                throw Exit.refused
+                throw CLIError.refused("the daemon answered with something that is not a feed", "check that almanacd and almanac are the same version (`almanac status`)")
             }
-            for line in common.rendering().feed(FeedPreviewViewData(feed: parsed, now: Date(), newest: episodes)) { Terminal().line(line) }
+            for line in output.rendering().feed(FeedPreviewViewData(feed: parsed, now: Date(), newest: episodes)) { Terminal().line(line) }
         } catch let exit as ExitCode {
             throw exit
         } catch {

@@ -28,7 +28,7 @@ struct PodcastsRefresh: AsyncParsableCommand {
                     try await client.refreshPodcasts(subscription.id)
                 } catch let error as BusError where error.name == BusContract.fetchFailed {
                     failed += 1
-                    Terminal.error("\(subscription.title): \(error.message)")
+                    Terminal.error("cannot read \(subscription.title): \(error.message)", hint: "try again later, or check the feed with `almanac podcasts inspect \(subscription.feedURL)`")
                 }
             }
             if failed > 0 { throw Exit.refused }

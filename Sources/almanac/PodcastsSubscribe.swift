@@ -1,5 +1,6 @@
 import AlmanacBus
 import AlmanacCore
+import AlmanacViews
 import ArgumentParser
 import DBus
 
@@ -10,14 +11,23 @@ struct PodcastsSubscribe: AsyncParsableCommand {
     @ArgumentParser.Argument(help: "Feed URLs (http or https).")
     var urls: [String]
 
-    @OptionGroup var common: CommonOptions
+    @OptionGroup var output: OutputOptions<PodcastFields>
+    var common: CommonOptions { output.common }
 
     func run() async throws {
         try await withClient(common) { client in
             for url in urls {
                 let id = try await client.subscribe(url)
-                let title = try await client.subscriptions().first { $0.id == id }?.title ?? url
-                Terminal().line(common.json ? Rendering.json(["id": id, "title": title, "feedURL": url] as Rendering.JSONObject) : "\(id)  \(title)")
+                let podcast = try await client.subscriptions().first { $0.id == id }
+                let title = podcast?.title ?? url
+                if common.json {
+                    Terminal().line(Rendering.json(["id": id, "title": title, "feedURL": url] as Rendering.JSONObject))
+                } else if let template = output.rendering().template {
+                    let preview = podcast.map(PodcastPreviewViewData.init)
+                    Terminal().line(template.render(preview?.fields ?? ["id": id, "title": title, "feedURL": url]))
+                } else {
+                    Terminal().line("\(id)  \(title)")
+                }
             }
         }
     }

@@ -40,9 +40,9 @@ struct Rendering {
         if let template { return template.render(data.fields) }
         var text = "\(terminal.bold(data.place))  \(data.symbol) \(data.condition)  \(terminal.bold(data.temperature)) (feels \(data.feelsLike))  humidity \(data.humidity)  wind \(data.wind)  precipitation \(data.precipitation)  " + terminal.dim("· \(data.observed)")
         if let error = data.error {
-            text += "  " + terminal.red("(stale, \(data.updated): \(error))")
+            text += "  " + terminal.red("(stale, updated \(data.updated): \(error))")
         } else if data.stale {
-            text += "  " + terminal.red("(stale, \(data.updated))")
+            text += "  " + terminal.red("(stale, updated \(data.updated))")
         }
         return text
     }

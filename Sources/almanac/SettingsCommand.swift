@@ -1,4 +1,5 @@
 import AlmanacBus
+import AlmanacViews
 import AlmanacCore
 import ArgumentParser
 import DBus
@@ -34,13 +35,16 @@ struct SettingsCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "Lists every setting.")
-        @OptionGroup var common: CommonOptions
+        @OptionGroup var output: OutputOptions<SettingFields>
+        var common: CommonOptions { output.common }
 
         func run() async throws {
             try await withClient(common) { client in
                 let settings = try await SettingsCommand.current(client)
                 if common.json {
                     Terminal().line(Rendering.json(Dictionary(uniqueKeysWithValues: settings)))
+                } else if let template = output.rendering().template {
+                    for (name, value) in settings { Terminal().line(template.render(["name": name, "value": value])) }
                 } else {
                     for (name, value) in settings { Terminal().line("\(name) \(value)") }
                 }

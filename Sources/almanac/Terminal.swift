@@ -35,9 +35,11 @@ struct Terminal: Sendable {
         Self.write(STDERR_FILENO, text + "\n")
     }
 
-    /// Writes an error for a person: what happened and what to do.
-    static func error(_ text: String) {
-        Self.write(STDERR_FILENO, "almanac: " + text + "\n")
+    /// Writes an error that does not end the command (one feed of several could not be
+    /// read), in the voice of `CLIError`: `almanac: what went wrong — what to do`, or a JSON
+    /// object with `--json`. Errors that end a command are thrown as `CLIError`.
+    static func error(_ message: String, hint: String = "", exit: Int32 = 65) {
+        CLIError(message: message, hint: hint, exit: exit).report()
     }
 
     /// Writes all of `text` to `descriptor` (FileHandle would pull all of Foundation in).

@@ -16,18 +16,20 @@ struct Watch: AsyncParsableCommand {
 
     @OptionGroup var scope: Scope
     @OptionGroup var units: UnitsOption
-    @OptionGroup var common: CommonOptions
+    @OptionGroup var output: OutputOptions<DocumentFields>
+    var common: CommonOptions { output.common }
 
     @Flag(help: "For status bars: one waybar JSON line (text, tooltip, class, alt) per weather update.")
     var waybar = false
 
     func validate() throws {
+        _ = try output.template(fields: DocumentFields.names(for: document.name))
         if waybar && document.name != .weather { throw ValidationError("--waybar goes with 'weather'.") }
         if waybar && common.json { throw ValidationError("Choose either --waybar or --json, not both.") }
     }
 
     var rendering: Rendering {
-        var rendering = common.rendering()
+        var rendering = output.rendering()
         rendering.waybar = waybar
         return rendering
     }
@@ -91,8 +93,7 @@ struct Watch: AsyncParsableCommand {
         if let podcast {
             if podcast.contains("://") {
                 guard let found = try await client.subscriptions().first(where: { $0.feedURL == podcast }) else {
-                    Terminal.error("'\(podcast)' is not a subscribed feed. See `almanac podcasts list`.")
-                    throw Exit.refused
+                    throw CLIError.refused("'\(podcast)' is not a subscribed feed", "`almanac podcasts list` lists the subscriptions")
                 }
                 options["podcast"] = .string(found.id)
             } else {

@@ -14,7 +14,8 @@ struct WeatherCommand: AsyncParsableCommand {
     var place: String?
 
     @OptionGroup var units: UnitsOption
-    @OptionGroup var common: CommonOptions
+    @OptionGroup var output: OutputOptions<WeatherFields>
+    var common: CommonOptions { output.common }
 
     func run() async throws {
         let client = try await common.connect()
@@ -26,17 +27,23 @@ struct WeatherCommand: AsyncParsableCommand {
                 locations = try await client.savedLocations()
                 guard !locations.isEmpty else {
                     await client.connection.close()
-                    Terminal.error("no place given and no saved places. Try `almanac weather Berlin`, or save one with `almanac locations add Berlin`.")
-                    throw ExitCode(64)
+                    throw CLIError.usage("no place given and no saved places", "try `almanac weather Berlin`, or save one with `almanac locations add Berlin`")
                 }
             }
             var (revision, state) = try await WeatherLookup(client: client).state(for: locations)
-            units.apply(to: &state)
-            for line in common.rendering().summary(state, locations: locations, revision: revision) { Terminal().line(line) }
             await client.connection.close()
-            if let place, state.readings[place] == nil { throw Exit.refused }
-        } catch let exit as ExitCode {
-            throw exit
+            units.apply(to: &state)
+            // Places with a reading go to standard output; the others are errors, on standard error.
+            let shown = locations.filter { state.readings[$0] != nil }
+            if !shown.isEmpty {
+                for line in output.rendering().summary(state, locations: shown, revision: revision) { Terminal().line(line) }
+            }
+            let failed = locations.filter { state.readings[$0] == nil }
+            guard failed.isEmpty else {
+                let reasons = failed.map { "no weather for '\($0)': \(state.failures[$0] ?? "no reading yet")" }
+                for reason in reasons.dropLast() { Terminal.error(reason, hint: WeatherLookup.placeHint) }
+                throw CLIError.refused(reasons.last ?? "", WeatherLookup.placeHint)
+            }
         } catch {
             await client.connection.close()
             throw fail(error)

@@ -11,6 +11,8 @@ struct WeatherLookup {
 
     /// How old a reading may be and still answer at once (what the daemon calls fresh).
     static let freshEnough: Double = WeatherDocument.freshFor
+    /// What to do when the provider refuses a place.
+    static let placeHint = "check the name, or give coordinates such as 52.52,13.41"
     /// How long to wait for the first answer.
     static let patience: Duration = .seconds(15)
 
@@ -58,8 +60,8 @@ struct WeatherLookup {
         try? await client.removeView(.weather, view)
         guard answered || snapshot.state["readings"]?.stringKeyedEntries?[location] != nil else {
             await client.connection.close()
-            Terminal.error("no reading for '\(location)' within 15 seconds; the provider may be slow or unreachable. Try again, or watch it with `almanac watch weather --location \(location)`.")
-            throw Exit.refused
+            throw CLIError.refused("no reading for '\(location)' within 15 seconds; the provider may be slow or unreachable",
+                                   "try again, or watch it with `almanac watch weather --location \(location)`")
         }
         return snapshot
     }

@@ -9,9 +9,6 @@ func withClient(_ common: CommonOptions, _ body: (AlmanacClient) async throws ->
     do {
         try await body(client)
         await client.connection.close()
-    } catch let exit as ExitCode {
-        await client.connection.close()
-        throw exit
     } catch {
         await client.connection.close()
         throw fail(error)

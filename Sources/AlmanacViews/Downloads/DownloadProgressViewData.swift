@@ -19,7 +19,7 @@ public struct DownloadProgressViewData: Sendable, Hashable, Codable {
     /// Where the file went, once completed.
     public let file: String
     public let error: String
-    /// 0…1, for a bar; `nil` while the size is unknown.
+    /// 0…1, for a bar; 0 while queued; `nil` while the size of a started download is unknown.
     public let fraction: Double?
 
     public init(job: DownloadJob, bytesPerSecond: Double?) {
@@ -29,7 +29,8 @@ public struct DownloadProgressViewData: Sendable, Hashable, Codable {
         file = job.file
         error = job.error
         let total = job.total
-        fraction = total > 0 ? min(1, Double(job.received) / Double(total)) : nil
+        // A queued job has done none of it, whatever its size: 0, not unknown.
+        fraction = total > 0 ? min(1, Double(job.received) / Double(total)) : (job.state == .queued && job.received == 0 ? 0 : nil)
         percent = fraction.map { "\(wholeNumber($0 * 100, rounding: .down) ?? 0)%" } ?? ""
         bytes = total > 0 ? "\(Self.size(job.received)) of \(Self.size(total))" : Self.size(job.received)
         if job.state == .downloading, let rate = bytesPerSecond, rate.isFinite, rate > 0 {
@@ -41,10 +42,34 @@ public struct DownloadProgressViewData: Sendable, Hashable, Codable {
         }
     }
 
-    /// The fields a `--format` template can use.
+    /// The time left as a value: "0:22", "" when it cannot be told (`eta` is "0:22 left").
+    public var timeLeft: String { eta.hasSuffix(" left") ? String(eta.dropLast(5)) : eta }
+
+    /// The names `fields` has.
+    public static let fieldNames = ["job", "episode", "state", "percent", "bytes", "rate", "eta", "fraction", "file", "error"]
+
+    /// The fields a `--format` template can use: values, so `eta` is "0:22", not "0:22 left".
     public var fields: [String: String] {
         ["job": String(job), "episode": episode, "state": state, "percent": percent, "bytes": bytes,
-         "rate": rate, "eta": eta, "file": file, "error": error]
+         "rate": rate, "eta": timeLeft, "fraction": fraction.map { fixedPoint($0, decimals: 3) } ?? "", "file": file, "error": error]
+    }
+
+    private enum CodingKeys: String, CodingKey { case job, episode, state, percent, bytes, rate, eta, file, error, fraction }
+
+    /// The `--json` object: every key always there, values without labels (`eta` "0:22"),
+    /// `fraction` 0…1 or `null` while the size is unknown.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(job, forKey: .job)
+        try container.encode(episode, forKey: .episode)
+        try container.encode(state, forKey: .state)
+        try container.encode(percent, forKey: .percent)
+        try container.encode(bytes, forKey: .bytes)
+        try container.encode(rate, forKey: .rate)
+        try container.encode(timeLeft, forKey: .eta)
+        try container.encode(file, forKey: .file)
+        try container.encode(error, forKey: .error)
+        try container.encode(fraction, forKey: .fraction)
     }
 
     /// A bar of `width` cells: "[=====>    ]".

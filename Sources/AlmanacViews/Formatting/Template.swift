@@ -44,6 +44,13 @@ public struct Template: Sendable, Hashable {
         parts.compactMap { if case .field(let name, _) = $0 { name } else { nil } }
     }
 
+    /// The fields the template names that are not among `known`, each once, in order.
+    public func unknownFields(among known: [String]) -> [String] {
+        var unknown: [String] = []
+        for name in fieldNames where !known.contains(name) && !unknown.contains(name) { unknown.append(name) }
+        return unknown
+    }
+
     /// Renders with `fields`; a missing field without a fallback renders as `defaultValue`.
     public func render(_ fields: [String: String], defaultValue: String = "-") -> String {
         parts.map { part in

@@ -29,8 +29,12 @@ public struct EpisodeViewData: Sendable, Hashable, Codable {
         file = episode.file ?? ""
     }
 
-    /// The fields a `--format` template can use.
+    /// The names `fields` has.
+    public static let fieldNames = ["id", "title", "podcast", "published", "duration", "progress", "remaining", "file"]
+
+    /// The fields a `--format` template can use: values, without labels ("1 h 12 min", not "… left").
     public var fields: [String: String] {
-        ["id": id, "title": title, "podcast": podcast, "published": published, "duration": duration, "progress": progress, "remaining": remaining, "file": file]
+        ["id": id, "title": title, "podcast": podcast, "published": published, "duration": duration, "progress": progress,
+         "remaining": remaining.hasSuffix(" left") ? String(remaining.dropLast(5)) : remaining, "file": file]
     }
 }

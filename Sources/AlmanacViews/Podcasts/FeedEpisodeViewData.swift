@@ -41,6 +41,9 @@ public struct FeedEpisodeViewData: Sendable, Hashable, Codable {
         return relativeTime(date, now: now)
     }
 
+    /// The names `fields` has.
+    public static let fieldNames = ["guid", "title", "published", "duration", "size", "number"]
+
     /// The fields a `--format` template can use.
     public var fields: [String: String] {
         ["guid": guid, "title": title, "published": published, "duration": duration, "size": size, "number": number]

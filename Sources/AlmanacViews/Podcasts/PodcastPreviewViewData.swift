@@ -15,8 +15,11 @@ public struct PodcastPreviewViewData: Sendable, Hashable, Codable {
         feedURL = podcast.feedURL
     }
 
-    /// The fields a `--format` template can use.
+    /// The names `fields` has.
+    public static let fieldNames = ["id", "title", "author", "feedURL"]
+
+    /// The fields a `--format` template can use: values, so the author without "by".
     public var fields: [String: String] {
-        ["id": id, "title": title, "byline": byline, "author": byline.isEmpty ? "" : String(byline.dropFirst(3)), "feedURL": feedURL]
+        ["id": id, "title": title, "author": byline.isEmpty ? "" : String(byline.dropFirst(3)), "feedURL": feedURL]
     }
 }

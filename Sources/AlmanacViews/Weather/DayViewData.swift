@@ -33,6 +33,9 @@ public struct DayViewData: Sendable, Hashable, Codable {
         sunset = day.sunset.map { localClock($0, utcOffset: utcOffset) } ?? ""
     }
 
+    /// The names `fields` has.
+    public static let fieldNames = ["day", "date", "symbol", "condition", "high", "low", "precipitation", "precipitationChance", "wind", "sunrise", "sunset"]
+
     /// The fields a `--format` template can use.
     public var fields: [String: String] {
         [

@@ -19,6 +19,9 @@ public struct HourViewData: Sendable, Hashable, Codable {
         precipitationChance = wholeNumber(hour.precipitationProbability).map { "\($0)%" } ?? ""
     }
 
+    /// The names `fields` has.
+    public static let fieldNames = ["time", "symbol", "condition", "temperature", "precipitationChance"]
+
     /// The fields a `--format` template can use.
     public var fields: [String: String] {
         ["time": time, "symbol": symbol, "condition": condition, "temperature": temperature, "precipitationChance": precipitationChance]

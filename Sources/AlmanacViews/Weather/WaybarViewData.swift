@@ -18,7 +18,7 @@ public struct WaybarViewData: Sendable, Hashable, Codable {
         ]
         if !now.todayRange.isEmpty { lines.append("Today \(now.todayRange)") }
         if !hours.isEmpty { lines.append(hours.map { "\($0.time) \($0.symbol) \($0.temperature)" }.joined(separator: "  ")) }
-        lines.append(now.updated)
+        lines.append("updated " + now.updated)
         if let error = now.error { lines.append("Last fetch failed: \(error)") }
         tooltip = lines.joined(separator: "\n")
         var classes = [now.conditionClass]

@@ -14,7 +14,7 @@ public struct WeatherNowViewData: Sendable, Hashable, Codable {
     public let wind: String
     public let precipitation: String
     public let observed: String
-    /// "updated 7 minutes ago": how old the reading is.
+    /// "7 minutes ago", "just now": how long ago the reading was fetched (a value, without a label).
     public let updated: String
     /// The last fetch failed, or the reading is older than `staleAfter`: it may no longer be true.
     public let stale: Bool
@@ -37,7 +37,7 @@ public struct WeatherNowViewData: Sendable, Hashable, Codable {
         wind = Self.speed(reading.windSpeed, units) + " " + Self.compass(reading.windDirection)
         precipitation = Self.length(reading.precipitation, units)
         observed = relativeTime(reading.observedAt, now: now)
-        updated = "updated " + relativeTime(reading.fetchedAt, now: now)
+        updated = relativeTime(reading.fetchedAt, now: now)
         stale = reading.isStale(now: now, failing: error != nil)
         self.error = error
         todayRange = reading.upcomingDays(now: now).first.map { Self.temperature($0.temperatureMax, units) + " / " + Self.temperature($0.temperatureMin, units) } ?? ""
@@ -49,7 +49,11 @@ public struct WeatherNowViewData: Sendable, Hashable, Codable {
         text.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).joined(separator: "-")
     }
 
-    /// The fields a `--format` template can use.
+    /// The names `fields` has, for `--help` and for refusing a template that names others.
+    public static let fieldNames = ["location", "place", "temperature", "feelsLike", "condition", "symbol", "humidity", "wind",
+                                    "precipitation", "observed", "updated", "error", "stale", "today", "class"]
+
+    /// The fields a `--format` template can use: values, never labels ("3 minutes ago").
     public var fields: [String: String] {
         [
             "location": location, "place": place, "temperature": temperature, "feelsLike": feelsLike,
