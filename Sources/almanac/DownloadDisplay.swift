@@ -26,7 +26,13 @@ struct DownloadDisplay {
         var views: [(ObjectPath, DownloadProgressViewData)] = []
         for path in order {
             guard let job = DownloadsCodec.decode(path: path, jobs[path] ?? [:]) else { continue }
-            meters[path, default: RateMeter()].add(job.received)
+            // The rate counts from when the transfer started: a queued job's wait is not part
+            // of it (its first rate would average the whole wait), nor a finished one's end.
+            if job.state == .downloading {
+                meters[path, default: RateMeter()].add(job.received)
+            } else {
+                meters[path] = nil
+            }
             views.append((path, DownloadProgressViewData(job: job, bytesPerSecond: meters[path]?.bytesPerSecond)))
         }
         if rendering.json || rendering.template != nil || !rendering.terminal.isTTY {

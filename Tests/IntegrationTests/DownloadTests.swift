@@ -120,6 +120,42 @@ import Testing
         _ = daemon
     }
 
+    /// One download at a time: the second job waits while the first transfers, both at the
+    /// same throttled pace. Its rate counts from when its own transfer started, so its first
+    /// rate is of the same order as the first job's, not the wait averaged in; and its first
+    /// JSON object, while queued, already has a fraction. (Rates are compared with each other,
+    /// never with a clock.)
+    @Test func aQueuedDownloadsRateCountsFromItsOwnStart() async throws {
+        try publish([("First", "/audio/first?size=800000&rate=200000"), ("Second", "/audio/second?size=600000&rate=200000")])
+        let daemon = try await RunningDaemon(bus: bus, .fixtures().with("--downloads-at-once", "1"))
+        let (_, episodes) = try await subscribe()
+        let ids = [try #require(episodes["First"]), try #require(episodes["Second"])]
+        let result = try await almanac(["episode", "download", "--json"] + ids, bus: bus)
+        #expect(result.status == 0, "\(result.output)\(result.errorOutput)")
+        let objects = result.output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        func lines(_ id: String) -> [[String: Any]] { objects.filter { $0["episode"] as? String == id } }
+        // Every object has every key; a queued one says it has done nothing yet.
+        let second = lines(ids[1])
+        let queued = try #require(second.first, "\(result.output)")
+        #expect(queued["state"] as? String == "queued" && queued["fraction"] as? Double == 0, "\(queued)")
+        #expect(objects.allSatisfy { Set($0.keys) == ["job", "episode", "state", "percent", "bytes", "rate", "eta", "fraction", "file", "error"] }, "\(result.output)")
+        #expect(objects.allSatisfy { !(($0["eta"] as? String) ?? "").hasSuffix("left") }, "values, not labels: \(result.output)")
+        /// "195.3 KB/s" → 195300.
+        func rate(_ object: [String: Any]) -> Double? {
+            guard let text = object["rate"] as? String, !text.isEmpty else { return nil }
+            let parts = text.split(separator: " ")
+            guard parts.count == 2, let number = Double(parts[0]) else { return nil }
+            let scale: [Substring: Double] = ["B/s": 1, "KB/s": 1e3, "MB/s": 1e6, "GB/s": 1e9]
+            return scale[parts[1]].map { number * $0 }
+        }
+        let firstRates = lines(ids[0]).compactMap(rate)
+        let secondFirst = try #require(second.compactMap(rate).first, "no rate for the second job: \(result.output)")
+        let typical = try #require(firstRates.sorted().dropFirst(firstRates.count / 2).first, "no rate for the first job: \(result.output)")
+        // Averaged over the wait as well, the second job's first rate would be a fraction of this.
+        #expect(secondFirst > typical / 3, "first rate \(secondFirst) B/s against \(typical) B/s:\n\(result.output)")
+        _ = daemon
+    }
+
     @Test func aKilledDaemonResumesWhereItStopped() async throws {
         // The first transfer stops after a third of the file, however slow the machine, so the kill comes half way.
         try publish([("Long", "/audio/long?size=1500000&stall=500000")])
