@@ -1,5 +1,6 @@
 import AlmanacCore
 import AlmanacViews
+import Foundation
 import Testing
 
 /// The words and bars of downloads and of new-episode notifications.
@@ -17,6 +18,19 @@ import Testing
         #expect(view.eta == "0:22 left")
         #expect(view.bar(width: 12) == "[===>      ]")
         #expect(view.fields["state"] == "downloading")
+        // Template fields and JSON carry values, not labels.
+        #expect(view.fields["eta"] == "0:22" && view.timeLeft == "0:22")
+        let json = String(decoding: try! JSONEncoder().encode(view), as: UTF8.self)
+        #expect(json.contains("\"eta\":\"0:22\"") && json.contains("\"fraction\":0.45"), "\(json)")
+    }
+
+    @Test func aQueuedJobHasDoneNothingAndAStartedOneOfUnknownSizeHasNoFraction() {
+        let queued = DownloadProgressViewData(job: job(.queued, received: 0, total: 0), bytesPerSecond: nil)
+        #expect(queued.fraction == 0 && queued.fields["fraction"] == "0.000")
+        let unknown = DownloadProgressViewData(job: job(.downloading, received: 512, total: 0), bytesPerSecond: nil)
+        #expect(unknown.fraction == nil)
+        let json = String(decoding: try! JSONEncoder().encode(unknown), as: UTF8.self)
+        #expect(json.contains("\"fraction\":null"), "every key, even when unknown: \(json)")
     }
 
     @Test func unknownSizesAndOddRatesSayLess() {

@@ -23,6 +23,21 @@ import Testing
         #expect(data.place == "Berlin" && data.location == "berlin")
     }
 
+    /// `fieldNames` is what `--help` lists and what templates are checked against: it must
+    /// name exactly the fields there are.
+    @Test func everyViewsFieldNamesAreItsFields() {
+        let now = WeatherNowViewData(reading: Self.reading, units: .metric, now: Self.now)
+        #expect(Set(now.fields.keys) == Set(WeatherNowViewData.fieldNames) && WeatherNowViewData.fieldNames.count == now.fields.count)
+        #expect(now.fields["updated"]?.hasPrefix("updated") == false)
+        let episode = EpisodeViewData(episode: Episode(id: "e", podcastID: "p", title: "T", published: Self.now, duration: nil), podcast: nil, now: Self.now)
+        #expect(Set(episode.fields.keys) == Set(EpisodeViewData.fieldNames))
+        let podcast = PodcastPreviewViewData(podcast: Podcast(id: "p", title: "T", author: "A", feedURL: "https://f"))
+        #expect(Set(podcast.fields.keys) == Set(PodcastPreviewViewData.fieldNames))
+        let download = DownloadProgressViewData(job: DownloadJob(id: 1, episodeID: "e", podcastID: "p", url: "https://x", folder: "/d", name: "E", owner: "",
+                                                                state: .queued, received: 0, total: 0), bytesPerSecond: nil)
+        #expect(Set(download.fields.keys) == Set(DownloadProgressViewData.fieldNames))
+    }
+
     @Test func weatherInImperial() {
         let data = WeatherNowViewData(reading: Self.reading, units: .imperial, now: Self.now)
         #expect(data.temperature == "70.4°F")

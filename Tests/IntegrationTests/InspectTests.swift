@@ -25,7 +25,7 @@ import Testing
         #expect(enclosure["url"] as? String == "https://cdn.almanac.example/2.mp3" && enclosure["length"] as? Int == 24_986_239)
 
         let page = try await almanac(["podcasts", "inspect", Self.feeds + "/html-page.html"], bus: bus)
-        #expect(page.status == 65 && page.errorOutput.contains("This is a web page, not a podcast feed"))
+        #expect(page.status == 65 && page.errorOutput.contains("almanac: this is a web page, not a podcast feed"), "\(page.errorOutput)")
         let missing = try await almanac(["podcasts", "inspect", "/no/such/feed.xml"], bus: bus)
         #expect(missing.status == 66 && missing.errorOutput.contains("No such file or directory"))
         _ = daemon.stop()

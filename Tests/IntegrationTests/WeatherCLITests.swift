@@ -17,7 +17,7 @@ import Testing
         #expect(try await almanac(["locations", "list", "--json"], bus: bus).output == "{\"locations\":[\"Berlin\",\"Tokyo\"]}\n")
         let missing = try await almanac(["locations", "remove", "Nowhere"], bus: bus)
         #expect(missing.status == 65)
-        #expect(missing.errorOutput.contains("'Nowhere' is not a saved location. Saved: Berlin, Tokyo."))
+        #expect(missing.errorOutput.hasPrefix("almanac: 'Nowhere' is not a saved location. Saved: Berlin, Tokyo — "), "\(missing.errorOutput)")
         #expect(try await almanac(["locations", "remove", "Tokyo"], bus: bus).status == 0)
         #expect(try await almanac(["locations", "list"], bus: bus).output == "Berlin\n")
 
