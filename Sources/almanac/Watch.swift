@@ -165,7 +165,7 @@ struct Watch: AsyncParsableCommand {
         for await change in changes where change.newOwner != nil { return }
         // The stream ends when the bus goes away: the caller connects again.
         if !client.connection.isConnected { return }
-        throw Exit.unavailable
+        throw CLIError.unreachable("the bus stopped telling whether almanacd is there", "start `almanac watch` again")
     }
 
     private static func removeViewOnInterrupt() {

@@ -87,6 +87,7 @@ import Testing
             ["get", "podcasts", "--location", "Berlin"], ["get", "weather", "--json", "--format", "{{place}}"],
             ["get", "weather", "--units", "kelvin"], ["get", "weather", "--format", "{{place"],
             ["get", "weather", "--location", "Lisbon", "--format", "{{place}} {{temperature}}"],
+            ["get", "weather", "--format", "{{nosuch}}"], ["get", "podcasts", "--format", "{{temperature}}"],
         ]
         for (index, arguments) in commandLines.enumerated() {
             let fast = try await almanac(arguments, bus: bus)
