@@ -8,8 +8,8 @@ import TestHarness
 /// players do: `Metadata` and `PlaybackStatus` announced with `PropertiesChanged`,
 /// `Position` only answered when asked, `Seeked` after a jump.
 final class MPRISPlayer: Sendable {
-    static let path = try! ObjectPath("/org/mpris/MediaPlayer2")
-    static let player = try! InterfaceName("org.mpris.MediaPlayer2.Player")
+    static let path = ObjectPath("/org/mpris/MediaPlayer2")
+    static let player = InterfaceName("org.mpris.MediaPlayer2.Player")
 
     struct State: Sendable {
         var metadata: [String: Value] = [:]

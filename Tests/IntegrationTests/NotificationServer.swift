@@ -15,8 +15,8 @@ final class NotificationServer: Sendable {
         let actions: [String]
     }
 
-    static let path = try! ObjectPath("/org/freedesktop/Notifications")
-    static let interface = try! InterfaceName("org.freedesktop.Notifications")
+    static let path = ObjectPath("/org/freedesktop/Notifications")
+    static let interface = InterfaceName("org.freedesktop.Notifications")
 
     let connection: Connection
     let shown = Locked<[Shown]>([])

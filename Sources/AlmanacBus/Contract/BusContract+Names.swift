@@ -6,85 +6,93 @@ extension BusContract {
     /// `org.almanac.Document1`'s members.
     public enum Document1 {
         /// `GetState() → (t, a{sv})`.
-        public static let getState = try! MemberName("GetState")
+        public static let getState: MemberName = "GetState"
         /// `AddView(a{sv}) → o`.
-        public static let addView = try! MemberName("AddView")
+        public static let addView: MemberName = "AddView"
         /// `RemoveView(o)`, owner only.
-        public static let removeView = try! MemberName("RemoveView")
+        public static let removeView: MemberName = "RemoveView"
         /// `Submit(a{sv}) → t`.
-        public static let submit = try! MemberName("Submit")
+        public static let submit: MemberName = "Submit"
         /// `Refresh()`.
-        public static let refresh = try! MemberName("Refresh")
+        public static let refresh: MemberName = "Refresh"
         /// The broadcast signal `Changed(t, a{sv})`.
-        public static let changed = try! MemberName("Changed")
+        public static let changed: MemberName = "Changed"
         /// The property `Revision` (`t`).
-        public static let revision = try! MemberName("Revision")
+        public static let revision: MemberName = "Revision"
         /// The property `Loading` (`b`).
-        public static let loading = try! MemberName("Loading")
+        public static let loading: MemberName = "Loading"
         /// The property `LastError` (`s`).
-        public static let lastError = try! MemberName("LastError")
+        public static let lastError: MemberName = "LastError"
         /// The property `ViewCount` (`u`).
-        public static let viewCount = try! MemberName("ViewCount")
+        public static let viewCount: MemberName = "ViewCount"
     }
 
     /// `org.almanac.View1`'s members.
     public enum View1 {
         /// `SetOptions(a{sv})`, owner only.
-        public static let setOptions = try! MemberName("SetOptions")
+        public static let setOptions: MemberName = "SetOptions"
         /// `Remove()`, owner only.
-        public static let remove = try! MemberName("Remove")
+        public static let remove: MemberName = "Remove"
         /// `LoadMore() → b`, owner only.
-        public static let loadMore = try! MemberName("LoadMore")
+        public static let loadMore: MemberName = "LoadMore"
         /// `RefreshList() → b`, owner only.
-        public static let refreshList = try! MemberName("RefreshList")
+        public static let refreshList: MemberName = "RefreshList"
         /// The unicast signal `Updated(t, a{sv})`.
-        public static let updated = try! MemberName("Updated")
+        public static let updated: MemberName = "Updated"
         /// The property `Owner` (`s`).
-        public static let owner = try! MemberName("Owner")
+        public static let owner: MemberName = "Owner"
         /// The property `Options` (`a{sv}`).
-        public static let options = try! MemberName("Options")
+        public static let options: MemberName = "Options"
     }
 
     /// `org.almanac.Weather1`'s members.
     public enum Weather1 {
         /// `Current(s) → a{sv}`.
-        public static let current = try! MemberName("Current")
+        public static let current: MemberName = "Current"
         /// `Forecast(s, u) → aa{sv}`.
-        public static let forecast = try! MemberName("Forecast")
+        public static let forecast: MemberName = "Forecast"
         /// `HourlyForecast(s, u) → aa{sv}`.
-        public static let hourlyForecast = try! MemberName("HourlyForecast")
+        public static let hourlyForecast: MemberName = "HourlyForecast"
         /// `AddLocation(s)`.
-        public static let addLocation = try! MemberName("AddLocation")
+        public static let addLocation: MemberName = "AddLocation"
         /// `RemoveLocation(s)`.
-        public static let removeLocation = try! MemberName("RemoveLocation")
+        public static let removeLocation: MemberName = "RemoveLocation"
         /// The property `Locations` (`as`).
-        public static let locations = try! MemberName("Locations")
+        public static let locations: MemberName = "Locations"
     }
 
     /// `org.almanac.Podcasts1`'s members.
     public enum Podcasts1 {
         /// `Subscribe(s) → s`.
-        public static let subscribe = try! MemberName("Subscribe")
+        public static let subscribe: MemberName = "Subscribe"
         /// `Rename(s, s)`.
-        public static let rename = try! MemberName("Rename")
+        public static let rename: MemberName = "Rename"
         /// `ListEpisodes(s, a{sv}) → (aa{sv}, a{sv})`.
-        public static let listEpisodes = try! MemberName("ListEpisodes")
+        public static let listEpisodes: MemberName = "ListEpisodes"
         /// `Inspect(s) → a{sv}`.
-        public static let inspect = try! MemberName("Inspect")
+        public static let inspect: MemberName = "Inspect"
         /// `Download(s) → o`.
-        public static let download = try! MemberName("Download")
+        public static let download: MemberName = "Download"
     }
 
     /// `org.almanac.Download1`'s members.
     public enum Download1 {
         /// `Cancel()`, owner only while the owner is connected.
-        public static let cancel = try! MemberName("Cancel")
+        public static let cancel: MemberName = "Cancel"
         /// The property `State` (`s`).
-        public static let state = try! MemberName("State")
+        public static let state: MemberName = "State"
     }
 
     /// The object path of view `number` of `document` (`…/weather/views/1`).
-    public static func viewPath(_ document: DocumentName, _ number: Int) -> ObjectPath {
-        try! documentPath(document).appending("views").appending(String(number))
+    public static func viewPath(_ document: DocumentName, _ number: UInt64) -> ObjectPath {
+        viewsPath(of: document).appending(number)
+    }
+
+    /// The folder of a document's views, `/org/almanac/Almanac1/<document>/views`.
+    public static func viewsPath(of document: DocumentName) -> ObjectPath {
+        switch document {
+        case .weather: "/org/almanac/Almanac1/weather/views"
+        case .podcasts: "/org/almanac/Almanac1/podcasts/views"
+        }
     }
 }

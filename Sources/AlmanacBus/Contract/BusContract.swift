@@ -35,11 +35,6 @@ public enum BusContract {
         }
     }
 
-    /// The signal every document broadcasts on each change.
-    public static let changedSignal: MemberName = "Changed"
-    /// The signal a view's owner receives on each change that concerns the view.
-    public static let updatedSignal: MemberName = "Updated"
-
     /// Error names the daemon uses where no standard one fits (`org.almanac.Error.<name>`).
     public static let noSuchView: ErrorName = "org.almanac.Error.NoSuchView"
     public static let unknownLocation: ErrorName = "org.almanac.Error.UnknownLocation"

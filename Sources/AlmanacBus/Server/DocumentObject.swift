@@ -75,7 +75,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         guard case .changed(let revision, let change, _) = event else { return }
         do {
             let changes = adapter.encode(change: change)
-            try connection.emit(path: path, interface: BusContract.documentInterface, signal: BusContract.changedSignal) { writer in
+            try connection.emit(path: path, interface: BusContract.documentInterface, signal: BusContract.Document1.changed) { writer in
                 try writer.write(revision)
                 try writer.write(changes)
             }
@@ -105,7 +105,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             guard owned < Self.maximumViewsPerClient else {
                 throw BusError(.limitsExceeded, "A client may hold at most \(Self.maximumViewsPerClient) views of the \(adapter.name) document; remove some first.")
             }
-            let path = try self.path.appending("views").appending(views.nextNumber)
+            let path = BusContract.viewPath(adapter.name, views.nextNumber)
             views.nextNumber += 1
             views.byPath[path] = RemoteView(path: path, owner: owner, rawOptions: rawOptions, options: options)
             return path
@@ -187,7 +187,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
               let data = slice(change, at: revision, for: view.options)
         else { return }
         do {
-            try connection.emit(path: path, interface: BusContract.viewInterface, signal: BusContract.updatedSignal, destination: view.owner) { writer in
+            try connection.emit(path: path, interface: BusContract.viewInterface, signal: BusContract.View1.updated, destination: view.owner) { writer in
                 try writer.write(revision)
                 try writer.write(data)
             }

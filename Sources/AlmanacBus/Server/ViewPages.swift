@@ -32,7 +32,7 @@ final class ViewPages: PagingMediatorDelegate, Sendable {
         case .failed(let refresh, let message):
             ["kind": .string("loadFailed"), "refresh": .boolean(refresh), "error": .string(message)]
         }
-        try? connection.emit(path: path, interface: BusContract.viewInterface, signal: BusContract.updatedSignal,
+        try? connection.emit(path: path, interface: BusContract.viewInterface, signal: BusContract.View1.updated,
                              destination: owner, arguments: revision(), data)
     }
 }
