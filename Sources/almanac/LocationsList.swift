@@ -20,7 +20,7 @@ struct LocationsList: AsyncParsableCommand {
             } else if let template = common.rendering().template {
                 for location in locations { Terminal().line(template.render(["location": location])) }
             } else {
-                for location in locations { Terminal().line(location) }
+                for line in common.rendering().locations(locations) { Terminal().line(line) }
             }
         } catch {
             await client.connection.close()
