@@ -3,7 +3,8 @@ import AlmanacCore
 import AlmanacViews
 import DBus
 
-/// Draws the progress of a few downloads: on a terminal, one bar per job redrawn in place;
+/// Draws the progress of a few downloads: on a capable terminal, one bar per job redrawn in
+/// place (the episodes padded alike, so the bars line up);
 /// otherwise a line whenever a job changes state or passes another tenth; with `--json`, an
 /// object per update.
 struct DownloadDisplay {
@@ -35,7 +36,7 @@ struct DownloadDisplay {
             }
             views.append((path, DownloadProgressViewData(job: job, bytesPerSecond: meters[path]?.bytesPerSecond)))
         }
-        if rendering.json || rendering.template != nil || !rendering.terminal.isTTY {
+        if rendering.json || rendering.template != nil || !rendering.terminal.capable {
             for (path, view) in views {
                 // A line when the state changes or another tenth is done (not per packet).
                 let step = view.state + "/" + String((view.fraction.map { Int($0 * 10) }) ?? -1)
@@ -46,13 +47,14 @@ struct DownloadDisplay {
             return
         }
         var text = drawn > 0 ? "\u{1B}[\(drawn)A" : ""
-        for (_, view) in views { text += "\r\u{1B}[K" + rendering.downloadBar(view) + "\n" }
+        let episodeWidth = views.map { displayWidth($0.1.episode) }.max() ?? 0
+        for (_, view) in views { text += "\r\u{1B}[K" + rendering.downloadBar(view, episodeWidth: episodeWidth) + "\n" }
         Terminal.write(1, text)
         drawn = views.count
     }
 
     mutating func finish(_ jobs: [ObjectPath: [String: Value]]) {
-        guard rendering.terminal.isTTY, !rendering.json, rendering.template == nil else { return }
+        guard rendering.terminal.capable, !rendering.json, rendering.template == nil else { return }
         for path in order {
             guard let job = DownloadsCodec.decode(path: path, jobs[path] ?? [:]) else { continue }
             switch job.state {

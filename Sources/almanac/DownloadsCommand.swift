@@ -25,10 +25,9 @@ struct DownloadsCommand: AsyncParsableCommand {
                 if jobs.isEmpty, !common.json, output.format == nil {
                     rendering.terminal.line("No downloads. Start one with `almanac episode download ID`.")
                 }
-                for job in jobs {
-                    let view = DownloadProgressViewData(job: job, bytesPerSecond: nil)
-                    rendering.terminal.line(common.json ? Rendering.json(view) : rendering.downloadLine(view))
-                }
+                let views = jobs.map { DownloadProgressViewData(job: $0, bytesPerSecond: nil) }
+                let lines = common.json ? views.map { Rendering.json($0) } : views.isEmpty ? [] : rendering.downloads(views)
+                for line in lines { rendering.terminal.line(line) }
             }
         }
     }

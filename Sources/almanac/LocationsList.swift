@@ -23,7 +23,7 @@ struct LocationsList: AsyncParsableCommand {
             } else if locations.isEmpty {
                 Terminal().line("No saved places. Add one with `almanac locations add Berlin`.")
             } else {
-                for location in locations { Terminal().line(location) }
+                for line in common.rendering().locations(locations) { Terminal().line(line) }
             }
         } catch {
             await client.connection.close()

@@ -12,11 +12,14 @@ struct Rendering {
     /// One waybar JSON line per place (`watch weather --waybar`).
     var waybar = false
 
+    /// The columns a line may take.
+    var width: Int { terminal.width }
+
     func weather(_ state: WeatherState, only location: String?, revision: UInt64, now: Date = Date()) -> [String] {
         let locations = location.map { [$0] } ?? state.readings.keys.sorted()
         let views = locations.compactMap { location -> WeatherNowViewData? in
             guard let reading = state.readings[location] else { return nil }
-            return WeatherNowViewData(reading: reading, units: state.units, now: now, error: state.failures[location])
+            return Self.now(reading, state, now: now)
         }
         if waybar {
             var lines = views.map { view in
@@ -30,21 +33,31 @@ struct Rendering {
         if json { return [Self.json(["document": "weather", "revision": revision, "weather": views] as JSONObject)] }
         var lines = views.map(line)
         if let location, views.isEmpty {
-            lines.append(state.failures[location].map { terminal.red("\(location): \($0)") } ?? "\(location): no reading yet")
+            lines.append(state.failures[location].map { fitted("\(location): \($0)", .alert) } ?? fitted("\(location): no reading yet"))
         }
-        if lines.isEmpty { lines.append("No weather yet: watch a place with `almanac watch weather --location Berlin`.") }
+        if lines.isEmpty { lines.append(fitted("No weather yet: watch a place with `almanac watch weather --location Berlin`.")) }
         return lines
+    }
+
+    /// A reading as the "now" view shows it, its time on the user's clock.
+    static func now(_ reading: WeatherReading, _ state: WeatherState, now: Date) -> WeatherNowViewData {
+        WeatherNowViewData(reading: reading, units: state.units, now: now, error: state.failures[reading.location],
+                           clockOffset: localUTCOffset(at: reading.fetchedAt))
     }
 
     func line(_ data: WeatherNowViewData) -> String {
         if let template { return template.render(data.fields) }
-        var text = "\(terminal.bold(data.place))  \(data.symbol) \(data.condition)  \(terminal.bold(data.temperature)) (feels \(data.feelsLike))  humidity \(data.humidity)  wind \(data.wind)  precipitation \(data.precipitation)  " + terminal.dim("· \(data.observed)")
-        if let error = data.error {
-            text += "  " + terminal.red("(stale, updated \(data.updated): \(error))")
-        } else if data.stale {
-            text += "  " + terminal.red("(stale, updated \(data.updated))")
-        }
-        return text
+        return terminal.render(data.line(width: width))
+    }
+
+    /// `text` in `style`, cut to the width.
+    func fitted(_ text: String, _ style: TextStyle = .plain) -> String {
+        terminal.render(StyledLine(text, style).truncated(to: width))
+    }
+
+    /// A table's lines as this terminal shows them.
+    func render(_ table: Table, header: Bool = true) -> [String] {
+        table.lines(width: width, header: header).map(terminal.render)
     }
 
     /// `almanac weather`: for each place, now, today's range and sun, and the hours ahead.
@@ -53,24 +66,20 @@ struct Rendering {
         var lines: [String] = []
         for location in locations {
             guard let reading = state.readings[location] else {
-                lines.append(terminal.red("\(location): " + (state.failures[location] ?? "no reading yet")))
+                lines.append(fitted("\(location): " + (state.failures[location] ?? "no reading yet"), .alert))
                 continue
             }
             let place = PlaceSummary(
-                now: WeatherNowViewData(reading: reading, units: state.units, now: now, error: state.failures[location]),
+                now: Self.now(reading, state, now: now),
                 today: reading.upcomingDays(now: now).first.map { DayViewData(day: $0, units: state.units, utcOffset: reading.utcOffset) },
                 hours: Self.hours(reading, state.units, now: now, count: 6, step: 2)
             )
             places.append(place)
-            if template != nil { lines.append(line(place.now)); continue }
             lines.append(line(place.now))
-            if let today = place.today {
-                var text = "  Today \(today.high) / \(today.low)"
-                if !today.precipitationChance.isEmpty { text += " · \(today.precipitationChance) chance of \(today.precipitation)" }
-                if !today.sunrise.isEmpty { text += " · sunrise \(today.sunrise), sunset \(today.sunset)" }
-                lines.append(text)
-            }
-            if !place.hours.isEmpty { lines.append("  " + place.hours.map { "\($0.time) \($0.symbol) \($0.temperature)" }.joined(separator: "   ")) }
+            if template != nil { continue }
+            if let today = place.today { lines.append(terminal.render(today.todayLine(width: width))) }
+            let strip = HourViewData.strip(place.hours, width: width)
+            if !strip.isEmpty { lines.append(terminal.render(strip)) }
         }
         if json { return [Self.json(["document": "weather", "revision": revision, "places": places] as JSONObject)] }
         return lines
@@ -78,23 +87,26 @@ struct Rendering {
 
     /// `almanac forecast`: a table of days, or of hours with `hourly`.
     func forecast(_ reading: WeatherReading, units: Units, days: Int, hourly: Bool, now: Date = Date()) -> [String] {
+        let updated = "updated \(relativeTime(reading.fetchedAt, now: now))"
         if hourly {
             let hours = reading.upcomingHours(now: now).map { HourViewData(hour: $0, units: units, utcOffset: reading.utcOffset) }
             if json { return [Self.json(["location": reading.location, "place": reading.placeName, "hours": hours] as JSONObject)] }
             if let template { return hours.map { template.render($0.fields) } }
-            return [terminal.bold(reading.placeName) + terminal.dim(" · next \(hours.count) hours · updated \(relativeTime(reading.fetchedAt, now: now))")]
-                + hours.map { hour in
-                    "\(hour.time)  \(hour.symbol) \(Self.padded(hour.condition, 28)) \(Self.padded(hour.temperature, 8, left: true))  \(Self.padded(hour.precipitationChance, 4, left: true))"
-                }
+            return [title(reading.placeName, "next \(hours.count) hours", updated)] + render(.hours(hours))
         }
         let table = reading.upcomingDays(now: now).prefix(days).map { DayViewData(day: $0, units: units, utcOffset: reading.utcOffset) }
         if json { return [Self.json(["location": reading.location, "place": reading.placeName, "days": Array(table)] as JSONObject)] }
         if let template { return table.map { template.render($0.fields) } }
-        return [terminal.bold(reading.placeName) + terminal.dim(" · \(table.count) days · updated \(relativeTime(reading.fetchedAt, now: now))")]
-            + table.map { day in
-                let rain = day.precipitationChance.isEmpty ? day.precipitation : "\(day.precipitation) (\(day.precipitationChance))"
-                return "\(Self.padded(day.day, 6))  \(day.symbol) \(Self.padded(day.condition, 28)) \(Self.padded(day.high, 8, left: true)) / \(Self.padded(day.low, 8))  \(Self.padded(rain, 16))  wind \(day.wind)"
-            }
+        return [title(reading.placeName, "\(table.count) days", updated)] + render(.days(Array(table)))
+    }
+
+    /// "Berlin · 7 days · updated just now": a place (cut when long) and what follows.
+    private func title(_ place: String, _ details: String...) -> String {
+        terminal.render(fitLine(
+            [LineField([StyledLine(place, .bold), StyledLine(truncated(place, to: 24), .bold)], priority: 20)]
+                + details.enumerated().map { .optional(StyledLine($1, .dim), priority: 10 - $0, separator: " · ") },
+            width: width
+        ))
     }
 
     /// Every `step`-th hour from the current one, `count` of them.
@@ -106,13 +118,8 @@ struct Rendering {
         }
     }
 
-    /// `text` padded with spaces to `width` characters (on the left when `left`).
-    static func padded(_ text: String, _ width: Int, left: Bool = false) -> String {
-        let padding = String(repeating: " ", count: max(0, width - text.count))
-        return left ? padding + text : text + padding
-    }
-
-    /// Episode lines, newest first; with `ids`, each starts with the id play-state commands take.
+    /// Episodes, newest first: with `ids` (`almanac episodes`) a table whose first column is
+    /// the id play-state commands take; without (a watch, `get`), a line each.
     func podcasts(_ state: PodcastsState, only podcast: String?, revision: UInt64, now: Date = Date(), limit: Int = 10, ids: Bool = false) -> [String] {
         let episodes = state.episodes.values
             .filter { podcast == nil || $0.podcastID == podcast }
@@ -122,14 +129,8 @@ struct Rendering {
         if json { return [Self.json(["document": "podcasts", "revision": revision, "episodes": Array(episodes)] as JSONObject)] }
         if let template { return episodes.map { template.render($0.fields) } }
         if episodes.isEmpty { return ["No episodes yet."] }
-        let width = ids ? episodes.map(\.id.count).max() ?? 0 : 0
-        return episodes.map { episode in
-            let id = ids ? Self.padded(episode.id, width) + "  " : ""
-            let progress = episode.progress.isEmpty ? "" : "  [\(episode.progress)" + (episode.remaining.isEmpty ? "]" : ", \(episode.remaining)]")
-            let duration = episode.duration.isEmpty ? "" : "\(episode.duration)  "
-            return id + "\(terminal.bold(episode.title))  \(episode.podcast)  \(duration)" + terminal.dim("· \(episode.published)") + progress
-                + (episode.file.isEmpty ? "" : terminal.dim("  ↓"))
-        }
+        if ids { return render(.episodes(Array(episodes), ids: true)) }
+        return episodes.map { terminal.render($0.line(width: width)) }
     }
 
     /// `almanac podcasts list`.
@@ -137,62 +138,68 @@ struct Rendering {
         let previews = podcasts.map(PodcastPreviewViewData.init)
         if json { return [Self.json(["podcasts": previews.map(\.fields)] as JSONObject)] }
         if let template { return previews.map { template.render($0.fields) } }
-        if previews.isEmpty { return ["No subscriptions yet: `almanac podcasts subscribe https://…/feed.xml`."] }
-        return previews.map { preview in
-            "\(preview.id)  \(terminal.bold(preview.title))" + (preview.byline.isEmpty ? "" : "  \(preview.byline)") + "  " + terminal.dim(preview.feedURL)
-        }
+        if previews.isEmpty { return [fitted("No subscriptions yet: `almanac podcasts subscribe https://…/feed.xml`.")] }
+        return render(.podcasts(previews))
     }
 
     /// `almanac podcasts inspect`: the feed at a glance and its newest episodes.
     func feed(_ preview: FeedPreviewViewData) -> [String] {
         if let template { return preview.newest.map { template.render($0.fields) } }
-        var lines = [terminal.bold(preview.title) + (preview.byline.isEmpty ? "" : "  " + preview.byline)]
-        if !preview.link.isEmpty { lines.append(terminal.dim(preview.link)) }
-        lines.append(preview.episodeCount + (preview.notes.isEmpty ? "" : " · " + preview.notes.joined(separator: " · ")))
+        var lines = [terminal.render(fitLine([.kept(StyledLine(preview.title, .bold)), .optional(StyledLine(preview.byline), priority: 10)], width: width))]
+        if !preview.link.isEmpty { lines.append(fitted(preview.link, .dim)) }
+        lines.append(fitted(preview.episodeCount + (preview.notes.isEmpty ? "" : " · " + preview.notes.joined(separator: " · "))))
         for episode in preview.newest {
-            let details = [episode.number, episode.duration, episode.size].filter { !$0.isEmpty }.joined(separator: "  ")
-            lines.append("  \(episode.title)" + (details.isEmpty ? "" : "  \(details)") + "  " + terminal.dim("· \(episode.published)"))
+            lines.append(terminal.render(fitLine([
+                LineField([StyledLine("  " + episode.title), StyledLine("  " + truncated(episode.title, to: 40))], priority: 40),
+                .optional(StyledLine(episode.number), priority: 10),
+                .optional(StyledLine(episode.duration), priority: 30),
+                .optional(StyledLine(episode.size), priority: 20),
+                .optional(StyledLine("· \(episode.published)", .dim), priority: 35),
+            ].filter { !$0.forms[0].isEmpty }, width: width)))
         }
         return lines
     }
 
     func status(_ status: DaemonStatus) -> [String] {
         if json { return [Self.json(status)] }
-        var lines = ["almanacd \(status.version) is running as \(status.owner) (provider: \(status.provider))"]
+        var lines = [fitted("almanacd \(status.version) is running as \(status.owner) (provider: \(status.provider))")]
         for document in status.documents {
-            var line = "  \(document.name): revision \(document.revision), \(document.viewCount) view\(document.viewCount == 1 ? "" : "s")"
+            var line = StyledLine("  \(document.name): revision \(document.revision), \(document.viewCount) view\(document.viewCount == 1 ? "" : "s")")
             if document.loading { line += ", loading" }
-            if !document.lastError.isEmpty { line += ", last error: " + terminal.red(document.lastError) }
-            lines.append(line)
+            if !document.lastError.isEmpty { line += ", last error: " + StyledLine(document.lastError, .alert) }
+            lines.append(terminal.render(line.truncated(to: width)))
         }
         return lines
+    }
+
+    /// `almanac settings`: name, value and what it does, aligned.
+    func settings(_ settings: [(name: String, value: String, meaning: String)]) -> [String] {
+        render(Table(
+            [TableColumn("Setting"), TableColumn("Value"), TableColumn("Meaning", shrink: (minimum: 20, priority: 10), drop: 20)],
+            rows: settings.map { [StyledLine($0.name, .bold), StyledLine($0.value), StyledLine($0.meaning, .dim)] }
+        ))
+    }
+
+    /// `almanac locations`: one place a line.
+    func locations(_ locations: [String]) -> [String] {
+        locations.map { fitted($0) }
     }
 
     /// A download as one plain line: "3  downloading  45%  21.6 MB of 48.0 MB  1.2 MB/s  0:22 left  EPISODE".
     func downloadLine(_ view: DownloadProgressViewData) -> String {
         if let template { return template.render(view.fields) }
-        var parts = ["\(view.job)", view.state]
-        if view.state == "completed" {
-            parts += [view.bytes, view.file]
-        } else {
-            parts += [view.percent, view.bytes, view.rate, view.eta, view.episode].filter { !$0.isEmpty }
-            if !view.error.isEmpty { parts.append(terminal.red(view.error)) }
-        }
-        return parts.filter { !$0.isEmpty }.joined(separator: "  ")
+        return terminal.render(view.line(width: width))
     }
 
-    /// A download as a progress bar for a terminal.
-    func downloadBar(_ view: DownloadProgressViewData) -> String {
-        let width = 30
-        switch view.state {
-        case "completed": return "\(view.episode)  \(terminal.bold("done"))  \(view.bytes)"
-        case "failed": return "\(view.episode)  " + terminal.red("failed: \(view.error)")
-        case "cancelled": return "\(view.episode)  " + terminal.red("cancelled")
-        case "queued": return "\(view.episode)  " + terminal.dim("queued")
-        default:
-            return "\(view.episode)  \(view.bar(width: width)) \(Self.padded(view.percent, 4, left: true))  \(view.bytes)"
-                + (view.rate.isEmpty ? "" : "  \(view.rate)") + (view.eta.isEmpty ? "" : "  \(view.eta)")
-        }
+    /// `almanac downloads`: the jobs in a table.
+    func downloads(_ views: [DownloadProgressViewData]) -> [String] {
+        if let template { return views.map { template.render($0.fields) } }
+        return render(.downloads(views))
+    }
+
+    /// A download as a progress bar for a terminal, its episode in `episodeWidth` columns.
+    func downloadBar(_ view: DownloadProgressViewData, episodeWidth: Int) -> String {
+        terminal.render(view.barLine(episodeWidth: episodeWidth, width: width))
     }
 
     typealias JSONObject = [String: any Encodable & Sendable]

@@ -21,6 +21,14 @@ struct SettingsCommand: AsyncParsableCommand {
 
     static let names = ["notify", "delete-when-played", "played-at", "units"]
 
+    /// What each setting does, for `settings list`.
+    static let meanings = [
+        "notify": "desktop notifications when a refresh finds new episodes",
+        "delete-when-played": "delete an episode's download when it is marked played",
+        "played-at": "how far a media player must get for an episode to count as played",
+        "units": "weather units",
+    ]
+
     /// Every setting as (name, value) in display form.
     static func current(_ client: AlmanacClient) async throws -> [(String, String)] {
         let podcasts = try await client.podcastSettings()
@@ -46,7 +54,8 @@ struct SettingsCommand: AsyncParsableCommand {
                 } else if let template = output.rendering().template {
                     for (name, value) in settings { Terminal().line(template.render(["name": name, "value": value])) }
                 } else {
-                    for (name, value) in settings { Terminal().line("\(name) \(value)") }
+                    let rows = settings.map { (name: $0.0, value: $0.1, meaning: SettingsCommand.meanings[$0.0] ?? "") }
+                    for line in common.rendering().settings(rows) { Terminal().line(line) }
                 }
             }
         }

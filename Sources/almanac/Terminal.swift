@@ -1,37 +1,78 @@
+import AlmanacViews
 import FoundationEssentials
 import Glibc
+import Locking
 
-/// Where output goes and how it may look: colour only on a terminal and never with NO_COLOR.
+/// Where output goes and how it may look. Control sequences (colours, clearing a line,
+/// moving the cursor) only on a capable terminal: standard output is a TTY and `TERM` is set
+/// and not `dumb`; colours never with `NO_COLOR`. Lines are laid out for `width` columns.
 struct Terminal: Sendable {
     let isTTY: Bool
+    /// Standard output understands control sequences.
+    let capable: Bool
     let colour: Bool
+    /// `COLUMNS`, for when standard output has no window size (a pipe, a file).
+    private let columns: Int?
 
-    init() {
+    init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         isTTY = isatty(STDOUT_FILENO) == 1
-        let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        colour = isTTY && !noColor && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+        let term = environment["TERM"] ?? ""
+        capable = isTTY && !term.isEmpty && term != "dumb"
+        let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+        colour = capable && !noColor
+        columns = environment["COLUMNS"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+    }
+
+    /// The columns lines may take: the terminal's width (asked each time, so a resized
+    /// window is followed), else `COLUMNS`, else 80.
+    var width: Int {
+        var size = winsize()
+        if isTTY, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return columns ?? 80
     }
 
     func bold(_ text: String) -> String { colour ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
     func dim(_ text: String) -> String { colour ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
     func red(_ text: String) -> String { colour ? "\u{1B}[31m\(text)\u{1B}[0m" : text }
 
+    /// A laid-out line with its styles, as this terminal can show them.
+    func render(_ line: StyledLine) -> String {
+        line.spans.map { span in
+            switch span.style {
+            case .plain: span.text
+            case .bold: bold(span.text)
+            case .dim: dim(span.text)
+            case .alert: red(span.text)
+            }
+        }.joined()
+    }
+
+    /// Whether a transient status ("⠋ Loading…") is on the current line; every write to
+    /// standard output holds this lock, so lines and the status do not interleave.
+    private static let transient = Locked(false)
+
     func line(_ text: String) {
-        Self.write(STDOUT_FILENO, clearLine + text + "\n")
+        Self.transient.withLock { shown in
+            Self.write(STDOUT_FILENO, (shown ? "\r\u{1B}[K" : "") + text + "\n")
+            shown = false
+        }
     }
 
-    /// A transient status on a terminal ("Loading…"), replaced by the next line.
+    /// A transient status on a capable terminal ("⠋ Loading…"), replaced by the next line
+    /// or status; "" clears it. Nothing at all elsewhere.
     func status(_ text: String) {
-        guard isTTY else { return }
-        Self.write(STDOUT_FILENO, "\r\u{1B}[K" + dim(text))
+        guard capable else { return }
+        Self.transient.withLock { shown in
+            guard shown || !text.isEmpty else { return }
+            Self.write(STDOUT_FILENO, "\r\u{1B}[K" + dim(text))
+            shown = !text.isEmpty
+        }
     }
-
-    private var clearLine: String { isTTY ? "\r\u{1B}[K" : "" }
 
     /// A message about the watch itself (not data), on standard error so that standard
     /// output stays data only (`--json` lines, template lines).
     func notice(_ text: String) {
-        if isTTY { Self.write(STDOUT_FILENO, "\r\u{1B}[K") }
+        status("")
         Self.write(STDERR_FILENO, text + "\n")
     }
 

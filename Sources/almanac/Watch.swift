@@ -118,6 +118,8 @@ struct Watch: AsyncParsableCommand {
         let initial = model.initialLines()
         for line in initial { terminal.line(line) }
 
+        let indicator = LoadingIndicator(terminal: terminal, enabled: !rendering.json && !rendering.waybar && rendering.template == nil)
+        defer { indicator.loading(false) }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { [model] in
                 var model = model
@@ -148,7 +150,7 @@ struct Watch: AsyncParsableCommand {
                 for await message in properties {
                     guard let (_, changed, _) = try? message.arguments(String.self, [String: Value].self, [String].self),
                           case .boolean(let loading)? = changed["Loading"] else { continue }
-                    terminal.status(loading ? "⠋ Loading…" : "")
+                    indicator.loading(loading)
                 }
             }
             group.addTask {
@@ -180,7 +182,7 @@ struct Watch: AsyncParsableCommand {
                         client.removeViewWithoutWaiting(document, view)
                         try? await Task.sleep(for: .milliseconds(20))
                     }
-                    if Terminal().isTTY { Terminal.write(STDOUT_FILENO, "\r\u{1B}[K") }
+                    Terminal().status("")
                     Glibc.exit(128 + number)
                 }
             }

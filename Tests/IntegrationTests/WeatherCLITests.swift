@@ -21,8 +21,9 @@ import Testing
         #expect(try await almanac(["locations", "remove", "Tokyo"], bus: bus).status == 0)
         #expect(try await almanac(["locations", "list"], bus: bus).output == "Berlin\n")
 
-        // With a saved place, `weather` alone shows it: now, today, the hours ahead.
-        let weather = try await almanac(["weather"], bus: bus)
+        // With a saved place, `weather` alone shows it: now, today, the hours ahead (six of
+        // them at 120 columns; TerminalLayoutTests has 80).
+        let weather = try await almanac(["weather"], bus: bus, environment: ["COLUMNS": "120"])
         #expect(weather.status == 0, "\(weather.errorOutput)")
         let lines = weather.output.split(separator: "\n")
         #expect(lines.count == 3, "\(weather.output)")

@@ -16,6 +16,8 @@ public struct WeatherNowViewData: Sendable, Hashable, Codable {
     public let observed: String
     /// "7 minutes ago", "just now": how long ago the reading was fetched (a value, without a label).
     public let updated: String
+    /// "14:05": when the reading was fetched, on the user's clock; "" when no clock was given.
+    public let time: String
     /// The last fetch failed, or the reading is older than `staleAfter`: it may no longer be true.
     public let stale: Bool
     /// The failure of the last fetch, while the reading shown is the last good one.
@@ -25,7 +27,8 @@ public struct WeatherNowViewData: Sendable, Hashable, Codable {
     /// A lower-case, dash-separated name of the condition for style sheets ("partly-cloudy").
     public let conditionClass: String
 
-    public init(reading: WeatherReading, units: Units, now: Date, error: String? = nil) {
+    /// `clockOffset`: the user's offset from UTC in seconds (at the reading's time), for `time`.
+    public init(reading: WeatherReading, units: Units, now: Date, error: String? = nil, clockOffset: Int? = nil) {
         let condition = WeatherCondition(code: reading.weatherCode)
         location = reading.location
         place = reading.placeName
@@ -38,6 +41,7 @@ public struct WeatherNowViewData: Sendable, Hashable, Codable {
         precipitation = Self.length(reading.precipitation, units)
         observed = relativeTime(reading.observedAt, now: now)
         updated = relativeTime(reading.fetchedAt, now: now)
+        time = clockOffset.map { localClock(reading.fetchedAt, utcOffset: $0) } ?? ""
         stale = reading.isStale(now: now, failing: error != nil)
         self.error = error
         todayRange = reading.upcomingDays(now: now).first.map { Self.temperature($0.temperatureMax, units) + " / " + Self.temperature($0.temperatureMin, units) } ?? ""
@@ -51,14 +55,14 @@ public struct WeatherNowViewData: Sendable, Hashable, Codable {
 
     /// The names `fields` has, for `--help` and for refusing a template that names others.
     public static let fieldNames = ["location", "place", "temperature", "feelsLike", "condition", "symbol", "humidity", "wind",
-                                    "precipitation", "observed", "updated", "error", "stale", "today", "class"]
+                                    "precipitation", "observed", "updated", "time", "error", "stale", "today", "class"]
 
     /// The fields a `--format` template can use: values, never labels ("3 minutes ago").
     public var fields: [String: String] {
         [
             "location": location, "place": place, "temperature": temperature, "feelsLike": feelsLike,
             "condition": condition, "symbol": symbol, "humidity": humidity, "wind": wind,
-            "precipitation": precipitation, "observed": observed, "updated": updated, "error": error ?? "",
+            "precipitation": precipitation, "observed": observed, "updated": updated, "time": time, "error": error ?? "",
             "stale": stale ? "stale" : "", "today": todayRange, "class": conditionClass,
         ]
     }
