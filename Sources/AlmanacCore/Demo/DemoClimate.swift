@@ -137,7 +137,7 @@ struct DemoClimate: Sendable {
             let middle = middle + random.value(in: -3...3, salt, 100 + UInt64(ahead))
             let spread = random.value(in: 6...11, salt, 200 + UInt64(ahead))
             (low, high) = (Self.tenths(middle - spread / 2), Self.tenths(middle + spread / 2))
-            wetness = pow(random.unit(salt, 300 + UInt64(ahead)), 1.3)
+            wetness = random.unit(salt, 300 + UInt64(ahead))
             precipitation = wetness < 0.6 ? 0 : max(0.1, Self.tenths((wetness - 0.6) * 25))
         }
         // The hours shown of the day lie inside its range and count in its chance and amount.
