@@ -27,7 +27,7 @@ import Testing
         let lines = weather.output.split(separator: "\n")
         #expect(lines.count == 3, "\(weather.output)")
         #expect(lines.first?.hasPrefix("Berlin  ") == true)
-        #expect(lines.dropFirst().first?.hasPrefix("  Today 14.2°C / 6.2°C") == true, "\(weather.output)")
+        #expect(lines.dropFirst().first?.hasPrefix("  Today 12.6°C / 2.2°C") == true, "\(weather.output)")
         #expect(lines.last?.split(separator: "°").count == 7, "six hours: \(weather.output)")
         _ = daemon.stop()
     }
@@ -37,9 +37,13 @@ import Testing
         let daemon = try await RunningDaemon(bus: bus)
         let days = try await almanac(["forecast", "Berlin", "--days", "3", "--format", "{{high}}/{{low}} {{condition}}"], bus: bus)
         #expect(days.status == 0, "\(days.errorOutput)")
-        #expect(days.output == "14.2°C/6.2°C Thunderstorm\n11.4°C/4.3°C Partly cloudy\n10.0°C/4.8°C Slight rain\n")
+        // Today's range is the seed's; the rest of a day's forecast covers its hours ahead, so
+        // it depends on the time of day the test runs at.
+        let lines = days.output.split(separator: "\n")
+        #expect(lines.count == 3 && lines.allSatisfy { $0.contains("°C/") }, "\(days.output)")
+        #expect(lines.first?.hasPrefix("12.6°C/2.2°C ") == true, "\(days.output)")
         let imperial = try await almanac(["forecast", "Berlin", "--days", "1", "--units", "imperial", "--format", "{{high}}"], bus: bus)
-        #expect(imperial.output == "57.6°F\n")
+        #expect(imperial.output == "54.7°F\n")
         let hours = try await almanac(["forecast", "Berlin", "--hourly", "--json"], bus: bus)
         let object = try JSONSerialization.jsonObject(with: Data(hours.output.utf8)) as? [String: Any]
         #expect((object?["hours"] as? [[String: Any]])?.count == 24)
