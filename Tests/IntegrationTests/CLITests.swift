@@ -179,7 +179,7 @@ import Testing
         _ = daemon.stop()
     }
 
-    @Test func watchIgnoresUpdatesFromImpostorsAndCtrlCExits130() async throws {
+    @Test func watchIgnoresUpdatesFromImpostorsAndCtrlCExits0() async throws {
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)
         let watch = try ChildProcess(URL(fileURLWithPath: Binaries.almanac), ["watch", "weather", "--location", "Oslo", "--json"], environment: bus.environment)
@@ -191,7 +191,7 @@ import Testing
         _ = try await impostor.submit(.weather, ["units": .string("imperial")])
         try await Task.sleep(for: .milliseconds(300))
         watch.send(SIGINT)
-        #expect(watch.wait() == 130)
+        #expect(watch.wait() == 0)
         let output = String(decoding: watch.output.readDataToEndOfFile(), as: UTF8.self)
         #expect(!output.contains("999999"), "an impostor's update was printed:\n\(output)")
         await impostor.connection.close()
