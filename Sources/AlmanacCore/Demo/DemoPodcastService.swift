@@ -1,5 +1,5 @@
 public import FoundationEssentials
-import Synchronization
+import Locking
 
 /// An offline podcast provider for `--provider demo` and tests: a small catalogue that gains
 /// an episode now and then.
@@ -15,7 +15,7 @@ public final class DemoPodcastService: PodcastService, Sendable {
     private let newEpisodeEvery: Int
     private let clock: @Sendable () -> Date
     private let random: DemoRandom
-    private let state: Mutex<Simulation>
+    private let state: Locked<Simulation>
 
     /// Where the simulation is.
     private struct Simulation {
@@ -58,7 +58,7 @@ public final class DemoPodcastService: PodcastService, Sendable {
                 simulation.episodes.append(Self.backCatalogue(podcast, index: index, random: random, before: now))
             }
         }
-        state = Mutex(simulation)
+        state = Locked(simulation)
     }
 
     /// The demo catalogue's podcasts, to subscribe to at start.

@@ -1,5 +1,5 @@
 public import FoundationEssentials
-import Synchronization
+import Locking
 
 /// An offline weather provider for `--provider demo` and tests: believable weather for a few
 /// known places (and any "latitude,longitude"), moving a little on each refresh of a place
@@ -7,7 +7,7 @@ import Synchronization
 public final class DemoWeatherService: WeatherService, Sendable {
     public let links = ServiceLinks<any WeatherServiceDataSource, any WeatherServiceDelegate>()
     /// Each place's refreshes so far: every reading of a place is one step on from the last.
-    private let steps = Mutex<[String: Int]>([:])
+    private let steps = Locked<[String: Int]>([:])
     private let clock: @Sendable () -> Date
     /// What the simulation starts from.
     public let seed: UInt64
