@@ -7,6 +7,7 @@
 # Uses the session bus when there is one, otherwise a private bus. Needs no network.
 #   DEMO_SECONDS=N   end by itself after N seconds (for runs nobody watches)
 #   DEMO_BIN=DIR     the folder of the built almanac and almanacd (default: swift build's)
+#   DEMO_CLIENT_EVERY=N  seconds between the third client's changes (default 4)
 #
 # Ctrl-C: under make, the terminal's SIGINT goes to the whole foreground process group —
 # make, this script and everything it started. So on a terminal the script turns on job
@@ -19,7 +20,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=${DEMO_BIN:-$(swift build --show-bin-path)} || exit 1
 seconds=${DEMO_SECONDS:-}
-every=${DEMO_CLIENT_EVERY:-6}
+every=${DEMO_CLIENT_EVERY:-4}
 [ -t 0 ] && set -m
 source scripts/private-bus.sh
 
