@@ -40,8 +40,10 @@ test: deps
 		|| { status=$$?; [ $$status -ne 124 ] || echo "make test: the suite did not finish within $(TEST_TIMEOUT) s (a test hangs)"; exit $$status; }
 	$(MAKE) --no-print-directory leakcheck
 
-# The main job: almanacd on the offline demo provider and `almanac watch weather`, live.
+# The main job: almanacd on the offline demo provider, two `almanac watch` views rendering a
+# third client's changes live, and what dbus-monitor sees, until Ctrl-C (which exits 0).
 # Needs no network and no session bus (it starts a private one when there is none).
+# DEMO_SECONDS=N ends it by itself.
 demo: deps
 	$(SWIFT) build $(SWIFT_FLAGS)
 	scripts/demo.sh

@@ -170,21 +170,29 @@ struct Watch: AsyncParsableCommand {
         throw CLIError.unreachable("the bus stopped telling whether almanacd is there", "start `almanac watch` again")
     }
 
+    /// Ctrl-C (SIGINT) and SIGTERM end a watch the way it is meant to end: the view is removed
+    /// (`RemoveView`, waited for at most a second: a stuck daemon must not hold up Ctrl-C, and
+    /// the view also goes when the connection closes) and the process exits 0 — as
+    /// `journalctl -f` does, and so a shell script running a watch goes on after it.
     private static func removeViewOnInterrupt() {
+        // One serial queue: a second signal waits for the first's ending rather than racing it.
+        let queue = DispatchQueue(label: "almanac.watch.signals")
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
-                Task {
-                    // Ask for the view's removal without waiting (a stuck daemon must not hold up
-                    // Ctrl-C; the view also goes when the connection closes) and leave.
-                    if let (client, document, view) = activeView.withLock({ $0 }) {
-                        client.removeViewWithoutWaiting(document, view)
-                        try? await Task.sleep(for: .milliseconds(20))
+                if let (client, document, view) = activeView.withLock({ $0 }) {
+                    // A Dispatch thread, not the cooperative pool: blocking here is fine.
+                    let removed = DispatchSemaphore(value: 0)
+                    Task.detached {
+                        try? await client.removeView(document, view)
+                        removed.signal()
                     }
-                    Terminal().status("")
-                    Glibc.exit(128 + number)
+                    _ = removed.wait(timeout: .now() + 1)
                 }
+                // Clears a loading indicator left on the line (nothing when there is none).
+                Terminal().status("")
+                Glibc.exit(0)
             }
             source.resume()
             sources.append(source)

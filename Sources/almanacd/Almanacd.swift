@@ -29,6 +29,9 @@ struct Almanacd: AsyncParsableCommand {
     @Option(help: "Where data comes from: 'real' uses Open-Meteo and the podcasts' feeds; 'demo' simulates weather and podcasts offline.")
     var provider: Provider = .real
 
+    @Option(help: ArgumentHelp("The demo provider's seed: the same seed, the same simulated weather and episodes (default: from the clock).", visibility: .hidden))
+    var demoSeed: UInt64?
+
     @Option(help: "Open-Meteo forecast API base URL (or ALMANAC_WEATHER_URL); /v1/forecast is appended.")
     var weatherURL: String?
 

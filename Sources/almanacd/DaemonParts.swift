@@ -30,8 +30,18 @@ struct DaemonParts {
             policy: RefreshSchedule.Policy(interval: options.effectivePodcastInterval, firstRetry: 60, longestRetry: 86_400)
         )
         let demo = options.provider == .demo
-        weatherService = demo ? DemoWeatherService() : Self.openMeteo(options, logger: logger)
-        podcastService = demo ? DemoPodcastService() : RSSPodcastService()
+        if demo {
+            // Seeded from the clock unless told (a different run each time); the podcasts go on
+            // from the episodes the store keeps.
+            let seed = options.demoSeed ?? DemoSeed.fromClock()
+            logger.info("demo provider, seed \(seed) (almanacd --demo-seed \(seed) replays it)")
+            weatherService = DemoWeatherService(seed: seed)
+            let kept = DemoPodcastService.catalogue.flatMap { store.episodeIDs(of: $0.id) }
+            podcastService = DemoPodcastService(seed: seed, continuingFrom: kept)
+        } else {
+            weatherService = Self.openMeteo(options, logger: logger)
+            podcastService = RSSPodcastService()
+        }
         weatherService.dataSource = weather
         weatherService.delegate = weather
         podcastService.dataSource = podcasts

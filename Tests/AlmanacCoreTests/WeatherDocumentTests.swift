@@ -100,17 +100,6 @@ final class FixedLocations: WeatherServiceDataSource, Sendable {
         #expect(weather.document.revision == revision)
     }
 
-    @Test func demoWeatherDrifts() {
-        let service = DemoWeatherService(clock: { Self.fixedDate })
-        let temperatures = (1...8).compactMap { service.reading(for: "berlin", step: $0)?.temperature }
-        #expect(temperatures.count == 8)
-        #expect(Set(temperatures).count > 1)
-        #expect(temperatures.allSatisfy { (4...14).contains($0) })
-        #expect(service.reading(for: "Berlin", step: 3) == service.reading(for: "Berlin", step: 3))
-        #expect(service.reading(for: "52.52, 13.41", step: 1)?.latitude == 52.52)
-        #expect(service.reading(for: "95,0", step: 1) == nil)
-    }
-
     @Test func submissionsAreValidatedBeforeAnythingChanges() throws {
         let weather = WeatherDocument()
         #expect(try weather.submit(.units(.imperial), from: ViewKey("v")) == 1)

@@ -28,7 +28,7 @@ import Testing
         let lines = weather.output.split(separator: "\n")
         #expect(lines.count == 3, "\(weather.output)")
         #expect(lines.first?.hasPrefix("Berlin  ") == true)
-        #expect(lines.dropFirst().first?.hasPrefix("  Today 14.2°C / 6.2°C") == true, "\(weather.output)")
+        #expect(lines.dropFirst().first?.hasPrefix("  Today 12.6°C / 2.2°C") == true, "\(weather.output)")
         #expect(lines.last?.split(separator: "°").count == 7, "six hours: \(weather.output)")
         _ = daemon.stop()
     }
@@ -38,9 +38,13 @@ import Testing
         let daemon = try await RunningDaemon(bus: bus)
         let days = try await almanac(["forecast", "Berlin", "--days", "3", "--format", "{{high}}/{{low}} {{condition}}"], bus: bus)
         #expect(days.status == 0, "\(days.errorOutput)")
-        #expect(days.output == "14.2°C/6.2°C Thunderstorm\n11.4°C/4.3°C Partly cloudy\n10.0°C/4.8°C Slight rain\n")
+        // Today's range is the seed's; the rest of a day's forecast covers its hours ahead, so
+        // it depends on the time of day the test runs at.
+        let lines = days.output.split(separator: "\n")
+        #expect(lines.count == 3 && lines.allSatisfy { $0.contains("°C/") }, "\(days.output)")
+        #expect(lines.first?.hasPrefix("12.6°C/2.2°C ") == true, "\(days.output)")
         let imperial = try await almanac(["forecast", "Berlin", "--days", "1", "--units", "imperial", "--format", "{{high}}"], bus: bus)
-        #expect(imperial.output == "57.6°F\n")
+        #expect(imperial.output == "54.7°F\n")
         let hours = try await almanac(["forecast", "Berlin", "--hourly", "--json"], bus: bus)
         let object = try JSONSerialization.jsonObject(with: Data(hours.output.utf8)) as? [String: Any]
         #expect((object?["hours"] as? [[String: Any]])?.count == 24)
@@ -58,7 +62,7 @@ import Testing
         let watch = try ChildProcess(URL(fileURLWithPath: Binaries.almanac), ["watch", "weather", "--location", "Paris", "--waybar"], environment: bus.environment)
         let line = try #require(watch.firstLine(timeout: 15))
         watch.send(SIGINT)
-        #expect(watch.wait() == 130)
+        #expect(watch.wait() == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
         #expect(Set(object.keys) == ["text", "tooltip", "class", "alt"])
         #expect((object["text"] as? String)?.hasSuffix("°C") == true)
@@ -75,7 +79,7 @@ import Testing
         let watch = try ChildProcess(URL(fileURLWithPath: Binaries.almanac), ["watch", "weather", "--location", "Atlantis", "--waybar"], environment: bus.environment)
         let line = try #require(watch.firstLine(timeout: 15))
         watch.send(SIGINT)
-        #expect(watch.wait() == 130)
+        #expect(watch.wait() == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
         #expect(object["class"] as? [String] == ["error"])
         #expect(object["text"] as? String == "⚠ Atlantis")

@@ -1,19 +1,64 @@
 public import FoundationEssentials
-import Synchronization
+import Locking
 
 /// An offline podcast provider for `--provider demo` and tests: a small catalogue that gains
 /// an episode now and then.
+///
+/// Each podcast starts with three episodes published in the days before the service started
+/// (at seeded times); then one podcast after another, in turn, gains an episode every
+/// `newEpisodeEvery` refreshes, published when it appears — never in the future. Given the
+/// episode ids a store already holds, the simulation goes on from there (numbers and turn)
+/// rather than starting again.
 public final class DemoPodcastService: PodcastService, Sendable {
     public let links = ServiceLinks<any PodcastServiceDataSource, any PodcastServiceDelegate>()
-    private let step = Atomic<Int>(0)
     /// A new episode appears every `newEpisodeEvery` refreshes.
     private let newEpisodeEvery: Int
-    /// When the first episodes came out: ten days before the service started.
-    private let start: Date
+    private let clock: @Sendable () -> Date
+    private let random: DemoRandom
+    private let state: Locked<Simulation>
 
-    public init(newEpisodeEvery: Int = 3, now: Date = Date()) {
+    /// Where the simulation is.
+    private struct Simulation {
+        /// Refreshes that read something.
+        var refreshes = 0
+        /// Episodes added since the back catalogue, over all podcasts: whose turn is next.
+        var added = 0
+        /// Each podcast's highest episode number.
+        var numbers: [Int] = []
+        /// Each podcast's episodes, the newest last (what its feed lists: the newest few of
+        /// those this service made).
+        var episodes: [[Episode]] = []
+    }
+
+    /// The most episodes a demo feed lists, as a real feed lists its newest.
+    static let feedLength = 10
+
+    /// - Parameters:
+    ///   - seed: the same seed, the same back catalogue; by default one from the clock.
+    ///   - newEpisodeEvery: refreshes between new episodes.
+    ///   - clock: when episodes appear.
+    ///   - episodeIDs: the ids already kept (say, by the store of a daemon that ran before):
+    ///     each catalogue podcast goes on from its highest number, and turns from their sum.
+    public init(seed: UInt64 = DemoSeed.fromClock(), newEpisodeEvery: Int = 3, clock: @escaping @Sendable () -> Date = { Date() },
+                continuingFrom episodeIDs: some Sequence<String> = [String]()) {
         self.newEpisodeEvery = max(1, newEpisodeEvery)
-        start = now.addingTimeInterval(-10 * 86_400)
+        self.clock = clock
+        random = DemoRandom(seed: seed)
+        let highest = Self.highestNumbers(in: episodeIDs)
+        let now = clock()
+        var simulation = Simulation()
+        for (index, podcast) in Self.catalogue.enumerated() {
+            if let last = highest[index] {
+                // Kept already: nothing to list again; new episodes follow the highest number.
+                simulation.numbers.append(last)
+                simulation.episodes.append([])
+                simulation.added += max(0, last - 3)
+            } else {
+                simulation.numbers.append(3)
+                simulation.episodes.append(Self.backCatalogue(podcast, index: index, random: random, before: now))
+            }
+        }
+        state = Locked(simulation)
     }
 
     /// The demo catalogue's podcasts, to subscribe to at start.
@@ -27,28 +72,56 @@ public final class DemoPodcastService: PodcastService, Sendable {
         let podcasts = podcasts ?? dataSource?.podcastsToRefresh(for: self) ?? []
         // A refresh that reads nothing does not move the simulation on.
         guard !podcasts.isEmpty else { return }
-        let n = step.add(1, ordering: .relaxed).newValue
+        let now = clock()
+        let listed = state.withLock { simulation in
+            simulation.refreshes += 1
+            if simulation.refreshes % newEpisodeEvery == 0 {
+                let turn = simulation.added % Self.catalogue.count
+                simulation.numbers[turn] += 1
+                simulation.episodes[turn].append(episode(of: turn, number: simulation.numbers[turn], published: now))
+                simulation.episodes[turn] = Array(simulation.episodes[turn].suffix(Self.feedLength))
+                simulation.added += 1
+            }
+            return simulation.episodes
+        }
         for podcast in podcasts {
             guard let delegate else { return }
             guard let index = Self.catalogue.firstIndex(where: { $0.id == podcast.id }) else {
                 delegate.podcastService(self, didFailToFetch: podcast.id, error: DemoError("The demo provider has no feed '\(podcast.feedURL)'."))
                 continue
             }
-            delegate.podcastService(self, didFetch: Self.catalogue[index], episodes: episodes(of: index, step: n))
+            delegate.podcastService(self, didFetch: Self.catalogue[index], episodes: listed[index].filter { $0.published <= now })
         }
     }
 
-    /// Every episode podcast `index` lists at refresh `step`: three to begin with, and one more
-    /// every `newEpisodeEvery` refreshes, for one podcast at a time in turn.
-    func episodes(of index: Int, step: Int) -> [Episode] {
-        let rounds = step / newEpisodeEvery
-        let extra = rounds / Self.catalogue.count + (rounds % Self.catalogue.count > index ? 1 : 0)
-        let podcast = Self.catalogue[index]
-        return (1...(3 + extra)).map { number in
-            Episode(id: "\(podcast.id)-\(number)", podcastID: podcast.id, title: "\(podcast.title) #\(number)",
-                    published: start.addingTimeInterval(Double(number) * 86_400 + Double(index) * 3_600),
-                    duration: Double(1_200 + (number * 137 + index * 311) % 2_400),
-                    audioURL: "https://demo.almanac.invalid/\(podcast.id)/\(number).mp3")
+    /// Episode `number` of catalogue podcast `index`.
+    private func episode(of index: Int, number: Int, published: Date) -> Episode {
+        Self.episode(Self.catalogue[index], index: index, number: number, published: published, random: random)
+    }
+
+    private static func episode(_ podcast: Podcast, index: Int, number: Int, published: Date, random: DemoRandom) -> Episode {
+        Episode(id: "\(podcast.id)-\(number)", podcastID: podcast.id, title: "\(podcast.title) #\(number)", published: published,
+                duration: (random.value(in: 1_200...3_600, UInt64(index), UInt64(number)) / 60).rounded() * 60,
+                audioURL: "https://demo.almanac.invalid/\(podcast.id)/\(number).mp3")
+    }
+
+    /// Three episodes a few days apart, the newest at least two hours before `now`.
+    private static func backCatalogue(_ podcast: Podcast, index: Int, random: DemoRandom, before now: Date) -> [Episode] {
+        let every = random.value(in: 2...7, UInt64(index), 1000) * 86_400
+        let newest = now.addingTimeInterval(-random.value(in: 2...40, UInt64(index), 1001) * 3600)
+        return (1...3).map { number in
+            episode(podcast, index: index, number: number, published: newest.addingTimeInterval(-Double(3 - number) * every), random: random)
         }
+    }
+
+    /// Each catalogue podcast's highest episode number among `ids`.
+    private static func highestNumbers(in ids: some Sequence<String>) -> [Int: Int] {
+        var highest: [Int: Int] = [:]
+        for id in ids {
+            guard let dash = id.lastIndex(of: "-"), let number = Int(id[id.index(after: dash)...]),
+                  let index = catalogue.firstIndex(where: { $0.id == id[..<dash] }) else { continue }
+            highest[index] = max(highest[index] ?? 0, number)
+        }
+        return highest
     }
 }

@@ -1,17 +1,22 @@
 public import FoundationEssentials
-import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
+import Locking
 
-/// An offline weather provider for `--provider demo` and tests: weather for a few known
-/// places that drifts a little on every refresh. Deterministic for a given step count.
+/// An offline weather provider for `--provider demo` and tests: believable weather for a few
+/// known places (and any "latitude,longitude"), moving a little on each refresh of a place
+/// (`DemoClimate` holds the rules). The same seed gives the same weather, step for step.
 public final class DemoWeatherService: WeatherService, Sendable {
     public let links = ServiceLinks<any WeatherServiceDataSource, any WeatherServiceDelegate>()
-    private let step = Atomic<Int>(0)
+    /// Each place's refreshes so far: every reading of a place is one step on from the last.
+    private let steps = Locked<[String: Int]>([:])
     private let clock: @Sendable () -> Date
+    /// What the simulation starts from.
+    public let seed: UInt64
 
-    public init(clock: @escaping @Sendable () -> Date = { Date() }) {
+    /// - Parameters:
+    ///   - seed: the same seed, the same weather; by default one from the clock.
+    ///   - clock: the time readings are observed at.
+    public init(seed: UInt64 = DemoSeed.fromClock(), clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.seed = seed
         self.clock = clock
     }
 
@@ -19,11 +24,16 @@ public final class DemoWeatherService: WeatherService, Sendable {
     public static var knownPlaces: [String] { DemoPlaces.all.map(\.name) }
 
     public func refresh(_ locations: [String]? = nil) async {
-        let n = step.add(1, ordering: .relaxed).newValue
         let wanted = locations ?? dataSource?.locationsToFetch(for: self) ?? []
         for location in wanted {
             guard let delegate else { return }
-            if let reading = reading(for: location, step: n) {
+            let step = DemoPlaces.find(location).map { place in
+                steps.withLock { steps in
+                    defer { steps[place.name, default: 0] += 1 }
+                    return steps[place.name, default: 0]
+                }
+            } ?? 0
+            if let reading = reading(for: location, step: step) {
                 delegate.weatherService(self, didFetch: reading)
             } else {
                 delegate.weatherService(self, didFailToFetch: location, error: DemoError(
@@ -33,45 +43,10 @@ public final class DemoWeatherService: WeatherService, Sendable {
         }
     }
 
-    /// The simulated reading for `location` at refresh number `step`, or `nil` for an unknown place.
+    /// The simulated reading for `location` at its `step`-th refresh, or `nil` for an unknown place.
     func reading(for location: String, step: Int) -> WeatherReading? {
         guard let place = DemoPlaces.find(location) else { return nil }
-        let phase = Double(place.name.unicodeScalars.reduce(0) { $0 &+ Int($1.value) } % 17)
-        let t = Double(step) / 4 + phase
-        let temperature = ((place.base + 4 * sin(t)) * 10).rounded() / 10
-        let codes = [0, 1, 2, 3, 45, 61, 63, 80, 71, 95]
-        let now = clock()
-        let hourStart = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 3600).rounded(.down) * 3600)
-        let hourly = (0..<24).map { h in
-            let wave = sin(t + Double(h) / 4)
-            return HourlyForecast(
-                time: hourStart.addingTimeInterval(Double(h) * 3600), temperature: ((temperature + 3 * wave) * 10).rounded() / 10,
-                precipitationProbability: Double(Int(50 + 50 * cos(t + Double(h) / 5)) / 5 * 5),
-                precipitation: (max(0, wave) * 10).rounded() / 10, weatherCode: codes[(Int(phase) + h / 4) % codes.count],
-                windSpeed: ((12 + 6 * wave) * 10).rounded() / 10, isDay: (7..<18).contains((Int(hourStart.timeIntervalSince1970) / 3600 + h) % 24)
-            )
-        }
-        let dayStart = Int(now.timeIntervalSince1970 / 86_400)
-        let daily = (0..<7).map { d in
-            let high = ((place.base + 4 + 3 * sin(phase + Double(d))) * 10).rounded() / 10
-            return DailyForecast(
-                day: CalendarDay.string(daysSinceEpoch: dayStart + d), weatherCode: codes[(Int(phase) + d * 3) % codes.count],
-                temperatureMax: high, temperatureMin: ((high - 6 - 2 * cos(Double(d))) * 10).rounded() / 10,
-                precipitation: (max(0, 6 * sin(phase + Double(d) * 1.7)) * 10).rounded() / 10,
-                precipitationProbability: Double((d * 37 + Int(phase) * 11) % 101), windSpeedMax: Double(15 + (d * 7) % 20),
-                sunrise: Date(timeIntervalSince1970: Double((dayStart + d) * 86_400 + 7 * 3600)),
-                sunset: Date(timeIntervalSince1970: Double((dayStart + d) * 86_400 + 17 * 3600))
-            )
-        }
-        return WeatherReading(
-            location: location, placeName: place.name, latitude: place.latitude, longitude: place.longitude,
-            temperature: temperature, apparentTemperature: ((temperature - 1.5 + cos(t)) * 10).rounded() / 10,
-            humidity: (60 + 25 * sin(t / 2)).rounded(), windSpeed: ((12 + 8 * cos(t / 3)) * 10).rounded() / 10,
-            windDirection: Double((Int(phase) * 20 + step * 7) % 360),
-            precipitation: ((max(0, sin(t * 1.3)) * 2) * 10).rounded() / 10,
-            weatherCode: codes[(Int(phase) + step / 3) % codes.count], isDay: true, observedAt: now,
-            fetchedAt: now, utcOffset: 0, hourly: hourly, daily: daily
-        )
+        return DemoClimate(place, seed: seed).reading(location: location, step: step, now: clock())
     }
 }
 

@@ -13,8 +13,7 @@ public struct EpisodeQuery: Sendable, Hashable {
     public var order: Order = .newest
     public var onlyNew = false
     public var onlyUnplayed = false
-    /// Only episodes downloaded to this machine. Downloads arrive with issue 6; until then no
-    /// episode is downloaded, so this list is empty.
+    /// Only episodes downloaded to this machine (whose `file` is set).
     public var onlyDownloaded = false
     /// At most this many (1…500).
     public var limit = 50

@@ -49,7 +49,9 @@ extension HourViewData {
     /// "  11:00 ⛅   9.7°C  13:00 🌦  10.2°C": as many of `hours` as fit in `width`, each
     /// the same width so that the strips of several places line up.
     public static func strip(_ hours: [HourViewData], width: Int, indent: Int = 2) -> StyledLine {
-        let temperatureWidth = hours.map { displayWidth($0.temperature) }.max() ?? 0
+        // At least as wide as "15.4°C", so that a place whose hours are all single digits
+        // lines up with its neighbours.
+        let temperatureWidth = max(6, hours.map { displayWidth($0.temperature) }.max() ?? 0)
         let cells = hours.map { hour in
             StyledLine("\(hour.time) \(padded(hour.symbol, to: 2)) \(padded(hour.temperature, to: temperatureWidth, alignment: .right))")
         }

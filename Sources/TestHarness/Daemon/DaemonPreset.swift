@@ -16,9 +16,9 @@ public struct DaemonPreset: Sendable {
     }
 
     /// The demo provider: simulated weather and podcasts, no network, the same documents on
-    /// every run. Refreshes wait an hour, so what a test sees is what it did.
+    /// every run (one seed). Refreshes wait an hour, so what a test sees is what it did.
     public static let offline = DaemonPreset([
-        ("--provider", "demo"), ("--weather-interval", "3600"), ("--podcast-interval", "3600"),
+        ("--provider", "demo"), ("--demo-seed", "7"), ("--weather-interval", "3600"), ("--podcast-interval", "3600"),
     ])
 
     /// The real provider, whose only network is the local fixture servers
