@@ -225,12 +225,12 @@ import Testing
         let daemon = try await RunningDaemon(bus: bus)
         let session = "almanac-\(UUID().uuidString.prefix(8))"
         let command = "env DBUS_SESSION_BUS_ADDRESS='\(bus.address)' \(Binaries.almanac) watch weather --location Reykjavik"
-        let started = try await Tool.runDetached("tmux", ["new-session", "-d", "-s", session, "-x", "160", "-y", "20", command])
+        let started = try await Tool.runDetached("tmux", ["-L", session, "new-session", "-d", "-s", session, "-x", "160", "-y", "20", command])
         #expect(started.status == 0, "\(started.errorOutput)")
-        defer { _ = try? Tool.run("tmux", ["kill-session", "-t", session]) }
+        defer { _ = try? Tool.run("tmux", ["-L", session, "kill-server"]) }
         var screen = ""
         try await eventually(every: .milliseconds(50)) {
-            screen = try await Tool.runDetached("tmux", ["capture-pane", "-p", "-t", session]).output
+            screen = try await Tool.runDetached("tmux", ["-L", session, "capture-pane", "-p", "-t", session]).output
             return screen.contains("Reykjavik  ")
         }
         #expect(screen.contains("Reykjavik  "), "screen:\n\(screen)")
@@ -238,7 +238,7 @@ import Testing
         let observer = try await AlmanacClient.connect(address: bus.address)
         func viewCount() async throws -> Value { try await observer.property(BusContract.Document1.viewCount, of: .weather) }
         #expect(try await viewCount() == .uint32(1))
-        _ = try await Tool.runDetached("tmux", ["send-keys", "-t", session, "C-c"])
+        _ = try await Tool.runDetached("tmux", ["-L", session, "send-keys", "-t", session, "C-c"])
         #expect(try await eventually { try await viewCount() == .uint32(0) })
         await observer.connection.close()
         _ = daemon.stop()

@@ -99,10 +99,10 @@ import Testing
         let session = "almanac-\(UUID().uuidString.prefix(8))"
         // The shell stays after almanac ends, so the last screen can be read.
         let command = "env DBUS_SESSION_BUS_ADDRESS='\(bus.address)' \(Binaries.almanac) episode download \(id); echo \"exit $?\"; sleep 60"
-        let started = try await Tool.runDetached("tmux", ["new-session", "-d", "-s", session, "-x", "120", "-y", "10", command])
+        let started = try await Tool.runDetached("tmux", ["-L", session, "new-session", "-d", "-s", session, "-x", "120", "-y", "10", command])
         #expect(started.status == 0, "\(started.errorOutput)")
-        defer { _ = try? Tool.run("tmux", ["kill-session", "-t", session]) }
-        func screen() async throws -> String { try await Tool.runDetached("tmux", ["capture-pane", "-p", "-t", session]).output }
+        defer { _ = try? Tool.run("tmux", ["-L", session, "kill-server"]) }
+        func screen() async throws -> String { try await Tool.runDetached("tmux", ["-L", session, "capture-pane", "-p", "-t", session]).output }
         var seen = ""
         try await eventually(timeout: .seconds(30)) {
             seen = try await screen()

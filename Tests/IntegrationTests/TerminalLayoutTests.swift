@@ -37,15 +37,15 @@ import Testing
         init(width: Int, height: Int = 40, script: String, raw: URL? = nil) async throws {
             // The shell waits for a key so that the raw copy of the pane starts before the output.
             let command = "read go; " + script + "; echo \"exit $?\"; sleep 120"
-            let started = try await Tool.runDetached("tmux", ["new-session", "-d", "-s", session, "-x", "\(width)", "-y", "\(height)", "sh", "-c", command])
+            let started = try await Tool.runDetached("tmux", ["-L", session, "new-session", "-d", "-s", session, "-x", "\(width)", "-y", "\(height)", "sh", "-c", command])
             #expect(started.status == 0, "\(started.errorOutput)")
-            if let raw { _ = try await Tool.runDetached("tmux", ["pipe-pane", "-o", "-t", session, "cat > '\(raw.path)'"]) }
-            _ = try await Tool.runDetached("tmux", ["send-keys", "-t", session, "Enter"])
+            if let raw { _ = try await Tool.runDetached("tmux", ["-L", session, "pipe-pane", "-o", "-t", session, "cat > '\(raw.path)'"]) }
+            _ = try await Tool.runDetached("tmux", ["-L", session, "send-keys", "-t", session, "Enter"])
         }
 
         /// The visible screen; with `joined`, lines the terminal wrapped are joined again.
         func capture(joined: Bool = false) async throws -> [String] {
-            let output = try await Tool.runDetached("tmux", ["capture-pane", "-p", "-t", session] + (joined ? ["-J"] : [])).output
+            let output = try await Tool.runDetached("tmux", ["-L", session, "capture-pane", "-p", "-t", session] + (joined ? ["-J"] : [])).output
             var lines = output.components(separatedBy: "\n")
             while lines.last?.isEmpty == true { lines.removeLast() }
             return lines
@@ -61,7 +61,7 @@ import Testing
             return try await capture()
         }
 
-        func kill() { _ = try? Tool.run("tmux", ["kill-session", "-t", session]) }
+        func kill() { _ = try? Tool.run("tmux", ["-L", session, "kill-server"]) }
     }
 
     static func shell(_ bus: PrivateBus, _ commands: [String], environment: String = "") -> String {
@@ -156,12 +156,16 @@ import Testing
             let environment = term.isEmpty ? "-u TERM" : "TERM=\(term)"
             // The watch is interrupted once a refresh (adding Tokyo) has come and gone.
             let watch = "env \(environment) DBUS_SESSION_BUS_ADDRESS='\(bus.address)' \(Binaries.almanac) watch weather & sleep 1; "
-                + "env DBUS_SESSION_BUS_ADDRESS='\(bus.address)' \(Binaries.almanac) locations add Tokyo; sleep 1; kill -INT $!; wait"
+                + "env DBUS_SESSION_BUS_ADDRESS='\(bus.address)' \(Binaries.almanac) locations add Tokyo; "
+                // Until the watch has drawn Tokyo (read from this pane itself), not a fixed time:
+                // on a loaded machine a second is not always enough.
+                + "for i in $(seq 300); do tmux capture-pane -p -t \"$TMUX_PANE\" | grep -q '^Tokyo  ' && break; sleep 0.1; done; "
+                + "kill -INT $!; wait"
             let screen = try await Screen(width: 100, script: Self.shell(bus, commands, environment: environment) + "; " + watch, raw: file)
             defer { screen.kill() }
             let lines = try await screen.finished()
             #expect(lines.contains { $0.hasPrefix("Tokyo  ") }, "\(lines.joined(separator: "\n"))")
-            _ = try await Tool.runDetached("tmux", ["pipe-pane", "-t", screen.session])
+            _ = try await Tool.runDetached("tmux", ["-L", screen.session, "pipe-pane", "-t", screen.session])
             raw[term] = try Data(contentsOf: file)
             _ = try await almanac(["locations", "remove", "Tokyo"], bus: bus)
         }
