@@ -149,7 +149,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
 
         // The same commands on a capable terminal and on a dumb one, recorded byte for byte.
-        let commands = ["weather", "forecast Berlin", "episodes", "episode download demo-swift-1"]
+        let commands = ["weather", "forecast Berlin", "episodes --page 1", "episode download demo-swift-1"]
         var raw: [String: Data] = [:]
         for term in ["xterm-256color", "dumb", ""] {
             let file = folder.appendingPathComponent("raw-\(term)")
