@@ -4,6 +4,7 @@ import AlmanacViews
 import ArgumentParser
 import DBus
 import FoundationEssentials
+import Glibc
 
 /// `almanac episodes [PODCAST] [--new] [--unplayed] [--downloaded] [--page N | --all]`: episodes with their
 /// ids, newest first, a page at a time through the daemon's `ListEpisodes`.
@@ -28,8 +29,9 @@ struct EpisodesCommand: AsyncParsableCommand {
     @Option(help: "Episodes per page (1 to 500).")
     var limit = 20
 
-    @Option(help: "Which page to show, from 1.")
-    var page = 1
+    @Option(name: .customLong("page"), help: "Which page to show, from 1 (printed as plain lines even on a terminal).")
+    var pageOption: Int?
+    var page: Int { pageOption ?? 1 }
 
     @Flag(help: "Every page.")
     var all = false
@@ -40,11 +42,15 @@ struct EpisodesCommand: AsyncParsableCommand {
     func validate() throws {
         guard (1...EpisodeQuery.maximumLimit).contains(limit) else { throw ValidationError("--limit goes from 1 to \(EpisodeQuery.maximumLimit), not \(limit).") }
         guard page >= 1 else { throw ValidationError("--page counts from 1, not \(page).") }
-        if all && page != 1 { throw ValidationError("Choose either --page or --all, not both.") }
+        if all && pageOption != nil { throw ValidationError("Choose either --page or --all, not both.") }
     }
 
     func run() async throws {
         try await withClient(common) { client in
+            if interactive {
+                try await InteractiveEpisodes(client: client, podcast: podcast).run()
+                return
+            }
             var filters: [String: Value] = [:]
             if new { filters["new"] = .boolean(true) }
             if unplayed { filters["unplayed"] = .boolean(true) }
@@ -77,6 +83,13 @@ struct EpisodesCommand: AsyncParsableCommand {
                 Terminal.write(2, "page \(page) of \(pages) — `--page \(page + 1)` for more, `--all` for every page\n")
             }
         }
+    }
+
+    /// Whether the list is browsed on the terminal (standard input and output a capable
+    /// terminal, and nothing asked for plain lines: `--json`, `--format`, `--page`, `--all`, a filter).
+    private var interactive: Bool {
+        Terminal().capable && isatty(STDIN_FILENO) == 1 && !common.json && output.format == nil && pageOption == nil && !all
+            && !new && !unplayed && !downloaded
     }
 
     /// How many pages `total` episodes make (one, empty, when there are none).

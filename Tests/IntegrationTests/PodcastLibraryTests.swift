@@ -218,6 +218,7 @@ extension PodcastLibraryTests {
         let client = try await AlmanacClient.connect(address: bus.address)
         let id = try await client.subscribe(server.baseURL.absoluteString + "/feeds/long.xml")
         let updates = try await client.connection.signals(matching: MatchRule(interface: BusContract.viewInterface, member: BusContract.View1.updated))
+        let properties = try await client.propertyChanges(of: .podcasts)
         let view = try await client.addView(.podcasts, options: ["podcast": .string(id)])
         func load(_ method: MemberName, from connection: Connection? = nil) async throws -> Bool {
             try await (connection ?? client.connection).call(BusContract.serviceName, path: view, interface: BusContract.viewInterface, method: method)
@@ -246,6 +247,15 @@ extension PodcastLibraryTests {
         #expect(items == (0..<120).reversed().map { "Item \($0)" }, "each episode once, newest first")
         #expect(kinds.filter { $0 == "loading" }.count == kinds.filter { $0 == "page" }.count, "a loading row before every page: \(kinds)")
         #expect(kinds.filter { $0 == "page" }.count == 3)
+        // Document1.Loading was true while the pages loaded, and false again after.
+        var loading: [Bool] = []
+        for await message in properties {
+            guard let (_, changed, _) = try? message.arguments(String.self, [String: Value].self, [String].self),
+                  case .boolean(let value)? = changed["Loading"] else { continue }
+            loading.append(value)
+            if !value { break }
+        }
+        #expect(loading.first == true && loading.last == false, "\(loading)")
 
         // Only the owner pages its view.
         let stranger = try await Connection.connect(to: bus.address)

@@ -88,7 +88,7 @@ import Testing
     }
 
     static let commands = [
-        "weather", "forecast Berlin", "forecast Tokyo --hourly", "episodes", "podcasts list", "locations", "settings", "status",
+        "weather", "forecast Berlin", "forecast Tokyo --hourly", "episodes --page 1", "podcasts list", "locations", "settings", "status",
         "downloads", "get podcasts", "watch weather",
     ]
 
@@ -124,8 +124,8 @@ import Testing
 
         try Self.expectAligned(Self.block(lines, "forecast Berlin").dropFirst().map { $0 }, under: "Conditions", "forecast")
         try Self.expectAligned(Self.block(lines, "forecast Tokyo --hourly").dropFirst().map { $0 }, under: "Conditions", "hourly")
-        try Self.expectAligned(Self.block(lines, "episodes"), under: "Podcast", "episodes")
-        try Self.expectAligned(Self.block(lines, "episodes"), under: "Published", "episodes")
+        try Self.expectAligned(Self.block(lines, "episodes --page 1"), under: "Podcast", "episodes")
+        try Self.expectAligned(Self.block(lines, "episodes --page 1"), under: "Published", "episodes")
         try Self.expectAligned(Self.block(lines, "podcasts list"), under: "Title", "podcasts")
         try Self.expectAligned(Self.block(lines, "podcasts list"), under: "Author", "podcasts")
         try Self.expectAligned(Self.block(lines, "settings"), under: "Value", "settings")
@@ -149,7 +149,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
 
         // The same commands on a capable terminal and on a dumb one, recorded byte for byte.
-        let commands = ["weather", "forecast Berlin", "episodes", "episode download demo-swift-1"]
+        let commands = ["weather", "forecast Berlin", "episodes --page 1", "episode download demo-swift-1"]
         var raw: [String: Data] = [:]
         for term in ["xterm-256color", "dumb", ""] {
             let file = folder.appendingPathComponent("raw-\(term)")

@@ -55,6 +55,19 @@ public struct AlmanacClient: Sendable {
         _ = try await call(document, "RemoveView", view)
     }
 
+    /// `LoadMore` of a view of this connection's: `false` when a load is under way or there is
+    /// no more. The page arrives as `Updated` to the view.
+    public func loadMore(_ view: ObjectPath) async throws -> Bool {
+        try await connection.call(BusContract.serviceName, path: view, interface: BusContract.viewInterface,
+                                  method: BusContract.View1.loadMore) { _ in }.arguments(Bool.self)
+    }
+
+    /// `RefreshList` of a view of this connection's: its first page again, replacing the list.
+    public func refreshList(_ view: ObjectPath) async throws -> Bool {
+        try await connection.call(BusContract.serviceName, path: view, interface: BusContract.viewInterface,
+                                  method: BusContract.View1.refreshList) { _ in }.arguments(Bool.self)
+    }
+
     public func submit(_ document: DocumentName, _ change: [String: Value]) async throws -> UInt64 {
         try await call(document, "Submit", change).arguments(UInt64.self)
     }

@@ -226,7 +226,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         let list = pages.withLock { pages in
             if let list = pages[path] { return list }
             let list = ViewPages(source: source, pageSize: Self.pageSize, path: path, owner: view.owner, connection: connection,
-                                 revision: { document.revision })
+                                 revision: { document.revision }, loading: { [weak self] in self?.setLoading($0) })
             pages[path] = list
             return list
         }
@@ -249,7 +249,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         Task { await refresh(.view(options)) }
     }
 
-    /// Counts a fetch starting or ending with the document; `Loading` is announced when that
+    /// Counts a fetch or a view's page load starting or ending with the document; `Loading` is announced when that
     /// flips it (in order: the document announces under its lock).
     private func setLoading(_ starting: Bool) {
         adapter.activity.fetch(starting: starting) { loading in try? emitProperties([("Loading", .boolean(loading))]) }
