@@ -85,10 +85,32 @@ import Testing
 
     @Test func templatesFillFieldsAndFallBack() throws {
         let template = try Template("{{location}}: {{temperature}} ({{missing|n/a}}, {{gone}}) {{{{literal}}")
-        #expect(template.render(["location": "Berlin", "temperature": "21°C"]) == "Berlin: 21°C (n/a, -) {{literal}}")
+        #expect(template.render(["location": "Berlin", "temperature": "21°C"]) == "Berlin: 21°C (n/a, ) {{literal}}")
         #expect(template.fieldNames == ["location", "temperature", "missing", "gone"])
+        #expect(try Template("{{gone|-}}").render(["gone": ""]) == "-")
         #expect(throws: TemplateError.self) { try Template("{{location") }
         #expect(throws: TemplateError.self) { try Template("{{ }}") }
+    }
+
+    @Test func sectionsShowWhenTheirFieldIsSetOrEmpty() throws {
+        let template = try Template("{{temperature}}{{#stale}} (stale, {{updated}}){{/stale}}{{^stale}} fresh{{/stale}}")
+        #expect(template.render(["temperature": "21°C", "stale": "stale", "updated": "2 hours ago"]) == "21°C (stale, 2 hours ago)")
+        #expect(template.render(["temperature": "21°C", "stale": ""]) == "21°C fresh")
+        // A field the data does not have counts as empty.
+        #expect(template.render(["temperature": "21°C"]) == "21°C fresh")
+        #expect(template.fieldNames == ["temperature", "stale", "updated", "stale"])
+        // Sections nest, and a closing tag must match the innermost open one.
+        let nested = try Template("{{#a}}A{{^b}}-no-b{{/b}}{{#b}}+b{{/b}}{{/a}}")
+        #expect(nested.render(["a": "1", "b": ""]) == "A-no-b")
+        #expect(nested.render(["a": "1", "b": "x"]) == "A+b")
+        #expect(nested.render(["b": "x"]) == "")
+        #expect(nested.fieldNames == ["a", "b", "b"])
+        #expect(throws: TemplateError.self) { try Template("{{#stale}}open") }
+        #expect(throws: TemplateError.self) { try Template("{{/stale}}") }
+        #expect(throws: TemplateError.self) { try Template("{{#a}}{{#b}}{{/a}}{{/b}}") }
+        #expect(throws: TemplateError.self) { try Template("{{#}}x{{/}}") }
+        // Unknown names in sections are found like any other.
+        #expect(try Template("{{#nosuch}}x{{/nosuch}}").unknownFields(among: ["stale"]) == ["nosuch"])
     }
 }
 
