@@ -19,7 +19,7 @@ extension FormatFields {
 struct OutputOptions<Fields: FormatFields>: ParsableArguments {
     @OptionGroup var common: CommonOptions
 
-    @Option(help: ArgumentHelp("Render each item with a template, such as '{{\(Fields.names.first ?? "field")}}'; '{{field|fallback}}' sets a default. Fields: \(Fields.help).", valueName: "template"))
+    @Option(help: ArgumentHelp("Render each item with a template, such as '{{\(Fields.names.first ?? "field")}}'; '{{field|fallback}}' sets a default; '{{#field}}…{{/field}}' shows only when the field is set, '{{^field}}…{{/field}}' only when empty. Fields: \(Fields.help).", valueName: "template"))
     var format: String?
 
     func validate() throws {

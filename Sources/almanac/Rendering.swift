@@ -125,12 +125,25 @@ struct Rendering {
             .filter { podcast == nil || $0.podcastID == podcast }
             .sorted { ($0.published, $0.id) > ($1.published, $1.id) }
             .prefix(limit)
-            .map { EpisodeViewData(episode: $0, podcast: state.podcasts[$0.podcastID], now: now) }
+            .map { EpisodeViewData(episode: $0, podcast: state.podcasts[$0.podcastID], now: now, clockOffset: localUTCOffset(at:)) }
         if json { return [Self.json(["document": "podcasts", "revision": revision, "episodes": Array(episodes)] as JSONObject)] }
         if let template { return episodes.map { template.render($0.fields) } }
         if episodes.isEmpty { return ["No episodes yet."] }
         if ids { return render(.episodes(Array(episodes), ids: true)) }
         return episodes.map { terminal.render($0.line(width: width)) }
+    }
+
+    /// A change to the library in `watch podcasts`: a line (none with a template, whose
+    /// fields are an episode's), or with `--json` `{"document", "revision", "change", …}`.
+    func podcastChange(_ change: PodcastChangeViewData, revision: UInt64) -> [String] {
+        if json {
+            guard case .object(var object) = change.json else { return [] }
+            object["document"] = .string("podcasts")
+            object["revision"] = .integer(Int64(clamping: revision))
+            return [Self.json(JSONValue.object(object))]
+        }
+        if template != nil { return [] }
+        return [fitted(change.text, change.alert ? .alert : .plain)]
     }
 
     /// `almanac podcasts list`.

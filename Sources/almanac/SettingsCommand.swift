@@ -29,6 +29,16 @@ struct SettingsCommand: AsyncParsableCommand {
         "units": "weather units",
     ]
 
+    /// Every setting as `--json` gives it: flags as booleans, `played-at` as a fraction 0…1.
+    static func json(_ client: AlmanacClient) async throws -> JSONValue {
+        let podcasts = try await client.podcastSettings()
+        let weather = WeatherCodec.decodeState(try await client.state(of: .weather).state)
+        return .object([
+            "notify": .boolean(podcasts.notify), "delete-when-played": .boolean(podcasts.deleteWhenPlayed),
+            "played-at": .number(podcasts.playedAt, decimals: 4), "units": .string(weather.units.rawValue),
+        ])
+    }
+
     /// Every setting as (name, value) in display form.
     static func current(_ client: AlmanacClient) async throws -> [(String, String)] {
         let podcasts = try await client.podcastSettings()
@@ -48,10 +58,12 @@ struct SettingsCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await withClient(common) { client in
-                let settings = try await SettingsCommand.current(client)
                 if common.json {
-                    Terminal().line(Rendering.json(Dictionary(uniqueKeysWithValues: settings)))
-                } else if let template = output.rendering().template {
+                    Terminal().line(Rendering.json(try await SettingsCommand.json(client)))
+                    return
+                }
+                let settings = try await SettingsCommand.current(client)
+                if let template = output.rendering().template {
                     for (name, value) in settings { Terminal().line(template.render(["name": name, "value": value])) }
                 } else {
                     let rows = settings.map { (name: $0.0, value: $0.1, meaning: SettingsCommand.meanings[$0.0] ?? "") }

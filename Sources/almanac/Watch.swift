@@ -1,5 +1,6 @@
 import AlmanacBus
 import AlmanacCore
+import AlmanacViews
 import ArgumentParser
 import DBus
 import Dispatch
@@ -236,7 +237,8 @@ struct Model: @unchecked Sendable {
         switch document {
         case .weather:
             if let location, weather.readings[location] == nil, weather.failures[location] == nil {
-                return rendering.json || rendering.waybar ? [] : ["\(location): waiting for the first reading…"]
+                // A template's lines go to a status bar as they are: only readings, never this notice.
+                return rendering.json || rendering.waybar || rendering.template != nil ? [] : ["\(location): waiting for the first reading…"]
             }
             return rendering.weather(weather, only: location, revision: revision)
         case .podcasts:
@@ -282,6 +284,23 @@ struct Model: @unchecked Sendable {
                 if case .double(let position)? = data["position"] { episode.position = position }
                 podcasts.episodes[id] = episode
                 return rendering.podcasts(PodcastsState(podcasts: podcasts.podcasts, episodes: [id: episode]), only: podcast, revision: revision)
+            case "subscribed", "renamed":
+                guard let podcast = data["subscription"].flatMap(PodcastsCodec.decodePodcast) else { return [] }
+                let was = podcasts.podcasts[podcast.id]
+                podcasts.podcasts[podcast.id] = podcast
+                return rendering.podcastChange(kind == "subscribed" ? .subscribed(podcast) : .renamed(podcast, was: was), revision: revision)
+            case "unsubscribed":
+                guard let id = data["podcast"]?.stringValue else { return [] }
+                let was = podcasts.podcasts.removeValue(forKey: id)
+                podcasts.episodes = podcasts.episodes.filter { $0.value.podcastID != id }
+                return rendering.podcastChange(.unsubscribed(id, was: was), revision: revision)
+            case "failed":
+                guard let id = data["podcast"]?.stringValue else { return [] }
+                return rendering.podcastChange(.failed(id, podcast: podcasts.podcasts[id], error: data["error"]?.stringValue ?? "failed"), revision: revision)
+            case "settings":
+                let settings = PodcastsCodec.decodeSettings(data["settings"])
+                podcasts.settings = settings
+                return rendering.podcastChange(.settings(settings), revision: revision)
             case "downloaded":
                 guard let id = data["episode"]?.stringValue, var episode = podcasts.episodes[id] else { return [] }
                 episode.file = data["file"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }

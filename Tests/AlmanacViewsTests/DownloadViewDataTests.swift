@@ -20,8 +20,14 @@ import Testing
         #expect(view.fields["state"] == "downloading")
         // Template fields and JSON carry values, not labels.
         #expect(view.fields["eta"] == "0:22" && view.timeLeft == "0:22")
+        // JSON: numbers as numbers, the words beside them.
+        #expect(view.json["eta"] == .number(22) && view.json["etaText"] == .string("0:22"))
+        #expect(view.json["rate"] == .number(1_200_000) && view.json["rateText"] == .string("1.2 MB/s"))
+        #expect(view.json["fraction"] == .number(0.45) && view.json["percent"] == .number(45))
+        #expect(view.json["received"] == .integer(21_600_000) && view.json["total"] == .integer(48_000_000))
+        #expect(view.json["file"] == .null && view.json["error"] == .null)
         let json = String(decoding: try! JSONEncoder().encode(view), as: UTF8.self)
-        #expect(json.contains("\"eta\":\"0:22\"") && json.contains("\"fraction\":0.45"), "\(json)")
+        #expect(json.contains("\"eta\":22") && json.contains("\"fraction\":0.45"), "\(json)")
     }
 
     @Test func aQueuedJobHasDoneNothingAndAStartedOneOfUnknownSizeHasNoFraction() {

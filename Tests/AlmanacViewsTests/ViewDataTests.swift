@@ -85,10 +85,32 @@ import Testing
 
     @Test func templatesFillFieldsAndFallBack() throws {
         let template = try Template("{{location}}: {{temperature}} ({{missing|n/a}}, {{gone}}) {{{{literal}}")
-        #expect(template.render(["location": "Berlin", "temperature": "21°C"]) == "Berlin: 21°C (n/a, -) {{literal}}")
+        #expect(template.render(["location": "Berlin", "temperature": "21°C"]) == "Berlin: 21°C (n/a, ) {{literal}}")
         #expect(template.fieldNames == ["location", "temperature", "missing", "gone"])
+        #expect(try Template("{{gone|-}}").render(["gone": ""]) == "-")
         #expect(throws: TemplateError.self) { try Template("{{location") }
         #expect(throws: TemplateError.self) { try Template("{{ }}") }
+    }
+
+    @Test func sectionsShowWhenTheirFieldIsSetOrEmpty() throws {
+        let template = try Template("{{temperature}}{{#stale}} (stale, {{updated}}){{/stale}}{{^stale}} fresh{{/stale}}")
+        #expect(template.render(["temperature": "21°C", "stale": "stale", "updated": "2 hours ago"]) == "21°C (stale, 2 hours ago)")
+        #expect(template.render(["temperature": "21°C", "stale": ""]) == "21°C fresh")
+        // A field the data does not have counts as empty.
+        #expect(template.render(["temperature": "21°C"]) == "21°C fresh")
+        #expect(template.fieldNames == ["temperature", "stale", "updated", "stale"])
+        // Sections nest, and a closing tag must match the innermost open one.
+        let nested = try Template("{{#a}}A{{^b}}-no-b{{/b}}{{#b}}+b{{/b}}{{/a}}")
+        #expect(nested.render(["a": "1", "b": ""]) == "A-no-b")
+        #expect(nested.render(["a": "1", "b": "x"]) == "A+b")
+        #expect(nested.render(["b": "x"]) == "")
+        #expect(nested.fieldNames == ["a", "b", "b"])
+        #expect(throws: TemplateError.self) { try Template("{{#stale}}open") }
+        #expect(throws: TemplateError.self) { try Template("{{/stale}}") }
+        #expect(throws: TemplateError.self) { try Template("{{#a}}{{#b}}{{/a}}{{/b}}") }
+        #expect(throws: TemplateError.self) { try Template("{{#}}x{{/}}") }
+        // Unknown names in sections are found like any other.
+        #expect(try Template("{{#nosuch}}x{{/nosuch}}").unknownFields(among: ["stale"]) == ["nosuch"])
     }
 }
 
@@ -103,5 +125,61 @@ import Testing
         #expect(fixedPoint(.nan, decimals: 1) == "?")
         #expect(fixedPoint(.infinity, decimals: 1) == "∞")
         #expect(fixedPoint(1e300, decimals: 1) == "1e+300")
+    }
+}
+
+/// What `--json` prints: machine values beside the words (docs/cli.md, "JSON keys").
+@Suite struct JSONValueTests {
+    static let now = ViewDataTests.now
+
+    @Test func isoTimestampsCarryTheirOffset() {
+        let date = Date(timeIntervalSince1970: 1_800_000_000)  // 2027-01-15T08:00:00Z
+        #expect(isoTimestamp(date, utcOffset: 0) == "2027-01-15T08:00:00Z")
+        #expect(isoTimestamp(date, utcOffset: 3_600) == "2027-01-15T09:00:00+01:00")
+        #expect(isoTimestamp(date, utcOffset: -(9 * 3_600 + 30 * 60)) == "2027-01-14T22:30:00-09:30")
+        #expect(isoTimestamp(Date(timeIntervalSince1970: -1), utcOffset: 0) == "1969-12-31T23:59:59Z")
+        #expect(unixSeconds(date.addingTimeInterval(0.9)) == 1_800_000_000)
+    }
+
+    @Test func anEpisodeHasTimesSecondsAndFlags() {
+        var episode = Episode(id: "e1", podcastID: "p", title: "One", published: Self.now.addingTimeInterval(-3 * 86_400),
+                              duration: 1_800, isNew: false, position: 450)
+        let json = EpisodeViewData(episode: episode, podcast: nil, now: Self.now, clockOffset: { _ in 7_200 }).json
+        #expect(json["published"] == .string("2027-01-12T10:00:00+02:00"))
+        #expect(json["publishedUnix"] == .integer(1_800_000_000 - 3 * 86_400))
+        #expect(json["publishedText"] == .string("3 days ago"))
+        #expect(json["duration"] == .number(1_800) && json["durationText"] == .string("30:00"))
+        #expect(json["position"] == .number(450) && json["remaining"] == .number(1_350))
+        #expect(json["progress"] == .number(0.25) && json["progressText"] == .string("25% complete"))
+        #expect(json["played"] == .boolean(false) && json["new"] == .boolean(false) && json["downloaded"] == .boolean(false))
+        #expect(json["file"] == .null && json["podcastID"] == .string("p"))
+        episode.played = true
+        episode.file = "/tmp/one.mp3"
+        episode.duration = nil
+        let played = EpisodeViewData(episode: episode, podcast: nil, now: Self.now)
+        #expect(played.json["progress"] == .number(1) && played.json["played"] == .boolean(true))
+        #expect(played.json["duration"] == .null && played.json["remaining"] == .null)
+        #expect(played.json["downloaded"] == .boolean(true) && played.json["file"] == .string("/tmp/one.mp3"))
+        #expect(played.json["published"] == .string("2027-01-12T08:00:00Z"))
+        // The template's flags, for sections.
+        #expect(played.fields["played"] == "played" && played.fields["new"] == "" && played.fields["downloaded"] == "downloaded")
+    }
+
+    @Test func weatherNowHasNumbersInItsUnits() {
+        let metric = WeatherNowViewData(reading: ViewDataTests.reading, units: .metric, now: Self.now, clockOffset: 3_600).json
+        #expect(metric["temperature"] == .number(21.34) && metric["temperatureText"] == .string("21.3°C"))
+        #expect(metric["windSpeed"] == .number(16.09) && metric["windDirection"] == .number(315))
+        #expect(metric["humidity"] == .number(44.6) && metric["precipitation"] == .number(2.54))
+        #expect(metric["observed"] == .string("2027-01-15T08:57:00+01:00") && metric["observedText"] == .string("3 minutes ago"))
+        #expect(metric["stale"] == .boolean(false) && metric["error"] == .null && metric["units"] == .string("metric"))
+        let imperial = WeatherNowViewData(reading: ViewDataTests.reading, units: .imperial, now: Self.now, error: "HTTP 500").json
+        #expect(imperial["temperature"] == .number(70.41) && imperial["temperatureText"] == .string("70.4°F"))
+        #expect(imperial["windSpeed"] == .number(10) && imperial["precipitation"] == .number(0.1))
+        #expect(imperial["stale"] == .boolean(true) && imperial["error"] == .string("HTTP 500"))
+    }
+
+    @Test func nonFiniteNumbersAreNull() {
+        #expect(JSONValue.number(.nan, decimals: 2) == .null && JSONValue.number(nil, decimals: 2) == .null)
+        #expect(JSONValue.number(.infinity, decimals: 2) == .null && JSONValue.text("") == .null)
     }
 }

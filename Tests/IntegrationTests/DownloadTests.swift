@@ -138,16 +138,13 @@ import Testing
         let second = lines(ids[1])
         let queued = try #require(second.first, "\(result.output)")
         #expect(queued["state"] as? String == "queued" && queued["fraction"] as? Double == 0, "\(queued)")
-        #expect(objects.allSatisfy { Set($0.keys) == ["job", "episode", "state", "percent", "bytes", "rate", "eta", "fraction", "file", "error"] }, "\(result.output)")
-        #expect(objects.allSatisfy { !(($0["eta"] as? String) ?? "").hasSuffix("left") }, "values, not labels: \(result.output)")
-        /// "195.3 KB/s" → 195300.
-        func rate(_ object: [String: Any]) -> Double? {
-            guard let text = object["rate"] as? String, !text.isEmpty else { return nil }
-            let parts = text.split(separator: " ")
-            guard parts.count == 2, let number = Double(parts[0]) else { return nil }
-            let scale: [Substring: Double] = ["B/s": 1, "KB/s": 1e3, "MB/s": 1e6, "GB/s": 1e9]
-            return scale[parts[1]].map { number * $0 }
-        }
+        #expect(objects.allSatisfy { Set($0.keys) == ["job", "episode", "state", "fraction", "percent", "percentText", "received", "total", "bytesText",
+                                                      "rate", "rateText", "eta", "etaText", "file", "error"] }, "\(result.output)")
+        #expect(objects.allSatisfy { !(($0["etaText"] as? String) ?? "").hasSuffix("left") }, "values, not labels: \(result.output)")
+        // Numbers as numbers: the rate in bytes a second, beside its text.
+        func rate(_ object: [String: Any]) -> Double? { object["rate"] as? Double }
+        #expect(objects.allSatisfy { ($0["rate"] is NSNull) == (($0["rateText"] as? String) ?? "").isEmpty }, "\(result.output)")
+        #expect(objects.allSatisfy { $0["received"] is Int }, "\(result.output)")
         let firstRates = lines(ids[0]).compactMap(rate)
         let secondFirst = try #require(second.compactMap(rate).first, "no rate for the second job: \(result.output)")
         let typical = try #require(firstRates.sorted().dropFirst(firstRates.count / 2).first, "no rate for the first job: \(result.output)")

@@ -3,7 +3,7 @@ public import AlmanacCore
 /// One download as a progress line shows it: "[=========>          ] 45%  21.6 MB of 48.0 MB
 /// 1.2 MB/s  0:22 left". Rate and time left come from the caller's measurement (bytes per
 /// second over the last few seconds), so this stays a pure transformation.
-public struct DownloadProgressViewData: Sendable, Hashable, Codable {
+public struct DownloadProgressViewData: Sendable, Hashable, JSONRepresentable {
     public let job: UInt64
     public let episode: String
     /// "queued", "downloading", "completed", "failed", "cancelled".
@@ -21,6 +21,13 @@ public struct DownloadProgressViewData: Sendable, Hashable, Codable {
     public let error: String
     /// 0…1, for a bar; 0 while queued; `nil` while the size of a started download is unknown.
     public let fraction: Double?
+    /// Bytes received so far, and in all (`nil` while unknown).
+    public let received: UInt64
+    public let total: UInt64?
+    /// Bytes a second, `nil` before there is a rate.
+    public let bytesPerSecond: Double?
+    /// Seconds left, `nil` when it cannot be told.
+    public let secondsLeft: Double?
 
     public init(job: DownloadJob, bytesPerSecond: Double?) {
         self.job = job.id
@@ -33,12 +40,18 @@ public struct DownloadProgressViewData: Sendable, Hashable, Codable {
         fraction = total > 0 ? min(1, Double(job.received) / Double(total)) : (job.state == .queued && job.received == 0 ? 0 : nil)
         percent = fraction.map { "\(wholeNumber($0 * 100, rounding: .down) ?? 0)%" } ?? ""
         bytes = total > 0 ? "\(Self.size(job.received)) of \(Self.size(total))" : Self.size(job.received)
+        received = job.received
+        self.total = total > 0 ? total : nil
         if job.state == .downloading, let rate = bytesPerSecond, rate.isFinite, rate > 0 {
             self.rate = Self.size(UInt64(min(rate, 1e15))) + "/s"
-            eta = total > job.received ? Self.clock(Double(total - job.received) / rate) + " left" : ""
+            self.bytesPerSecond = rate
+            secondsLeft = total > job.received ? Double(total - job.received) / rate : nil
+            eta = secondsLeft.map { Self.clock($0) + " left" } ?? ""
         } else {
             rate = ""
             eta = ""
+            self.bytesPerSecond = nil
+            secondsLeft = nil
         }
     }
 
@@ -54,22 +67,19 @@ public struct DownloadProgressViewData: Sendable, Hashable, Codable {
          "rate": rate, "eta": timeLeft, "fraction": fraction.map { fixedPoint($0, decimals: 3) } ?? "", "file": file, "error": error]
     }
 
-    private enum CodingKeys: String, CodingKey { case job, episode, state, percent, bytes, rate, eta, file, error, fraction }
-
-    /// The `--json` object: every key always there, values without labels (`eta` "0:22"),
-    /// `fraction` 0…1 or `null` while the size is unknown.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(job, forKey: .job)
-        try container.encode(episode, forKey: .episode)
-        try container.encode(state, forKey: .state)
-        try container.encode(percent, forKey: .percent)
-        try container.encode(bytes, forKey: .bytes)
-        try container.encode(rate, forKey: .rate)
-        try container.encode(timeLeft, forKey: .eta)
-        try container.encode(file, forKey: .file)
-        try container.encode(error, forKey: .error)
-        try container.encode(fraction, forKey: .fraction)
+    /// The `--json` object (docs/cli.md, "JSON keys"): every key always there, numbers as
+    /// numbers (`null` while unknown), the words beside them under `…Text`.
+    public var json: JSONValue {
+        .object([
+            "job": .integer(Int64(clamping: job)), "episode": .string(episode), "state": .string(state),
+            "fraction": .number(fraction, decimals: 4),
+            "percent": .number(fraction.map { $0 * 100 }, decimals: 1), "percentText": .string(percent),
+            "received": .integer(Int64(clamping: received)), "total": total.map { .integer(Int64(clamping: $0)) } ?? .null,
+            "bytesText": .string(bytes),
+            "rate": .number(bytesPerSecond, decimals: 0), "rateText": .string(rate),
+            "eta": .number(secondsLeft, decimals: 0), "etaText": .string(timeLeft),
+            "file": .text(file), "error": .text(error),
+        ])
     }
 
     /// A bar of `width` cells: "[=====>    ]".

@@ -19,3 +19,26 @@ public func shortDay(_ isoDay: String) -> String {
     return names[((days % 7) + 7) % 7] + " \(parts[2])"
 }
 
+
+/// "2026-11-23T07:45:00+01:00": `date` in ISO 8601, to the second, at `utcOffset` seconds
+/// from UTC ("Z" at 0), for `--json`.
+public func isoTimestamp(_ date: Date, utcOffset: Int) -> String {
+    guard let seconds = wholeNumber(date.timeIntervalSince1970 + Double(utcOffset), rounding: .down) else { return "" }
+    let days = seconds >= 0 ? seconds / 86_400 : -((-seconds + 86_399) / 86_400)
+    let ofDay = seconds - days * 86_400
+    let two = { (n: Int) in (n < 10 ? "0" : "") + "\(n)" }
+    let time = two(ofDay / 3_600) + ":" + two((ofDay % 3_600) / 60) + ":" + two(ofDay % 60)
+    let zone: String
+    if utcOffset == 0 {
+        zone = "Z"
+    } else {
+        let minutes = abs(utcOffset) / 60
+        zone = (utcOffset < 0 ? "-" : "+") + two(minutes / 60) + ":" + two(minutes % 60)
+    }
+    return CalendarDay.string(daysSinceEpoch: days) + "T" + time + zone
+}
+
+/// Whole seconds since 1970 (rounded down), for `--json`'s `…Unix` keys.
+public func unixSeconds(_ date: Date) -> Int64 {
+    Int64(wholeNumber(date.timeIntervalSince1970, rounding: .down) ?? 0)
+}

@@ -1,20 +1,31 @@
 import FoundationEssentials
 
-/// A `--format` template: `{{field}}` is replaced by the field's value, `{{field|fallback}}`
-/// by the fallback when the field is missing or empty; `{{{{` writes `{{`.
+/// A `--format` template: `{{field}}` is replaced by the field's value (empty when the field
+/// is empty), `{{field|fallback}}` by the fallback when the field is empty;
+/// `{{#field}}…{{/field}}` is rendered only when the field is non-empty and
+/// `{{^field}}…{{/field}}` only when it is empty (sections nest); `{{{{` writes `{{`.
+/// A field that is a flag ("stale") is its name when true and empty when false.
 public struct Template: Sendable, Hashable {
-    enum Part: Sendable, Hashable {
+    indirect enum Part: Sendable, Hashable {
         case text(String)
         case field(String, fallback: String?)
+        /// `inverted`: `{{^name}}`, rendered when the field is empty.
+        case section(String, inverted: Bool, [Part])
     }
 
     let parts: [Part]
 
-    /// Parses `text`; an unclosed `{{` is an error that says where.
+    /// Parses `text`; an unclosed `{{`, an unclosed section or a stray `{{/name}}` is an
+    /// error that says where.
     public init(_ text: String) throws(TemplateError) {
+        // Each open section: its name, whether inverted, and the parts before it.
+        var stack: [(name: String, inverted: Bool, outer: [Part])] = []
         var parts: [Part] = []
         var rest = Substring(text)
         var literal = ""
+        func flush() {
+            if !literal.isEmpty { parts.append(.text(literal)); literal = "" }
+        }
         while let open = rest.firstRange(of: "{{") {
             literal += rest[..<open.lowerBound]
             rest = rest[open.upperBound...]
@@ -26,22 +37,51 @@ public struct Template: Sendable, Hashable {
             guard let close = rest.firstRange(of: "}}") else {
                 throw TemplateError(message: "The format has a '{{' without a closing '}}': \(text)")
             }
-            if !literal.isEmpty { parts.append(.text(literal)); literal = "" }
+            flush()
             let inside = rest[..<close.lowerBound]
+            rest = rest[close.upperBound...]
+            if let sigil = inside.first, "#^/".contains(sigil) {
+                let name = inside.dropFirst().trimmingWhitespace()
+                guard !name.isEmpty else { throw TemplateError(message: "The format has a '{{\(sigil)}}' without a field name: \(text)") }
+                if sigil == "/" {
+                    guard let top = stack.popLast() else {
+                        throw TemplateError(message: "The format closes '{{/\(name)}}' without opening it with '{{#\(name)}}' or '{{^\(name)}}': \(text)")
+                    }
+                    guard top.name == name else {
+                        throw TemplateError(message: "The format closes '{{/\(name)}}' where '{{/\(top.name)}}' was due: \(text)")
+                    }
+                    parts = top.outer + [.section(name, inverted: top.inverted, parts)]
+                } else {
+                    stack.append((name, sigil == "^", parts))
+                    parts = []
+                }
+                continue
+            }
             let pieces = inside.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
             let name = pieces[0].trimmingWhitespace()
             guard !name.isEmpty else { throw TemplateError(message: "The format has an empty '{{}}': \(text)") }
             parts.append(.field(name, fallback: pieces.count > 1 ? String(pieces[1]) : nil))
-            rest = rest[close.upperBound...]
         }
         literal += rest
-        if !literal.isEmpty { parts.append(.text(literal)) }
+        flush()
+        if let open = stack.last {
+            throw TemplateError(message: "The format opens '{{\(open.inverted ? "^" : "#")\(open.name)}}' without a closing '{{/\(open.name)}}': \(text)")
+        }
         self.parts = parts
     }
 
-    /// The field names the template uses.
+    /// The field names the template uses, sections' names included.
     public var fieldNames: [String] {
-        parts.compactMap { if case .field(let name, _) = $0 { name } else { nil } }
+        func names(_ parts: [Part]) -> [String] {
+            parts.flatMap { part -> [String] in
+                switch part {
+                case .text: []
+                case .field(let name, _): [name]
+                case .section(let name, _, let inner): [name] + names(inner)
+                }
+            }
+        }
+        return names(parts)
     }
 
     /// The fields the template names that are not among `known`, each once, in order.
@@ -51,15 +91,21 @@ public struct Template: Sendable, Hashable {
         return unknown
     }
 
-    /// Renders with `fields`; a missing field without a fallback renders as `defaultValue`.
-    public func render(_ fields: [String: String], defaultValue: String = "-") -> String {
-        parts.map { part in
-            switch part {
-            case .text(let text): text
-            case .field(let name, let fallback):
-                fields[name].flatMap { $0.isEmpty ? nil : $0 } ?? fallback ?? defaultValue
-            }
-        }.joined()
+    /// Renders with `fields`: a missing or empty field without a fallback renders as
+    /// `defaultValue` (empty unless a caller asks otherwise).
+    public func render(_ fields: [String: String], defaultValue: String = "") -> String {
+        func render(_ parts: [Part]) -> String {
+            parts.map { part in
+                switch part {
+                case .text(let text): text
+                case .field(let name, let fallback):
+                    fields[name].flatMap { $0.isEmpty ? nil : $0 } ?? fallback ?? defaultValue
+                case .section(let name, let inverted, let inner):
+                    (fields[name]?.isEmpty ?? true) == inverted ? render(inner) : ""
+                }
+            }.joined()
+        }
+        return render(parts)
     }
 }
 

@@ -1,7 +1,8 @@
 public import AlmanacCore
+public import FoundationEssentials
 
 /// One row of a daily forecast table: "Mon 23  🌧 Rain  7.0°C / 0.5°C  4.2 mm (80%)  wind 22 km/h".
-public struct DayViewData: Sendable, Hashable, Codable {
+public struct DayViewData: Sendable, Hashable, JSONRepresentable {
     /// "Mon 23".
     public let day: String
     /// The ISO day, for scripts.
@@ -18,6 +19,19 @@ public struct DayViewData: Sendable, Hashable, Codable {
     public let sunrise: String
     public let sunset: String
 
+    // Machine values, in the user's units, for `--json`.
+    public let units: Units
+    public let highValue: Double
+    public let lowValue: Double
+    public let precipitationValue: Double
+    /// 0…100, `nil` when unknown.
+    public let precipitationChanceValue: Double?
+    public let windValue: Double
+    public let sunriseAt: Date?
+    public let sunsetAt: Date?
+    /// The place's offset from UTC, in seconds: its sunrise and sunset are given on its clock.
+    public let utcOffset: Int
+
     public init(day: DailyForecast, units: Units, utcOffset: Int) {
         let condition = WeatherCondition(code: day.weatherCode)
         self.day = shortDay(day.day)
@@ -31,6 +45,31 @@ public struct DayViewData: Sendable, Hashable, Codable {
         wind = WeatherNowViewData.speed(day.windSpeedMax, units)
         sunrise = day.sunrise.map { localClock($0, utcOffset: utcOffset) } ?? ""
         sunset = day.sunset.map { localClock($0, utcOffset: utcOffset) } ?? ""
+        self.units = units
+        highValue = WeatherNowViewData.temperatureValue(day.temperatureMax, units)
+        lowValue = WeatherNowViewData.temperatureValue(day.temperatureMin, units)
+        precipitationValue = WeatherNowViewData.lengthValue(day.precipitation, units)
+        precipitationChanceValue = wholeNumber(day.precipitationProbability) != nil ? day.precipitationProbability : nil
+        windValue = WeatherNowViewData.speedValue(day.windSpeedMax, units)
+        sunriseAt = day.sunrise
+        sunsetAt = day.sunset
+        self.utcOffset = utcOffset
+    }
+
+    /// `--json` (docs/cli.md, "JSON keys"): numbers in `units`, sunrise and sunset in ISO
+    /// 8601 on the place's clock and in Unix seconds (`null` when the sun does not rise or set).
+    public var json: JSONValue {
+        .object([
+            "date": .string(date), "day": .string(day), "units": .string(units.rawValue),
+            "symbol": .string(symbol), "condition": .string(condition),
+            "high": .number(highValue, decimals: 2), "highText": .string(high),
+            "low": .number(lowValue, decimals: 2), "lowText": .string(low),
+            "precipitation": .number(precipitationValue, decimals: 3), "precipitationText": .string(precipitation),
+            "precipitationChance": .number(precipitationChanceValue, decimals: 1), "precipitationChanceText": .string(precipitationChance),
+            "wind": .number(windValue, decimals: 2), "windText": .string(wind),
+            "sunrise": .time(sunriseAt, utcOffset: utcOffset), "sunriseUnix": .unix(sunriseAt), "sunriseText": .string(sunrise),
+            "sunset": .time(sunsetAt, utcOffset: utcOffset), "sunsetUnix": .unix(sunsetAt), "sunsetText": .string(sunset),
+        ])
     }
 
     /// The names `fields` has.

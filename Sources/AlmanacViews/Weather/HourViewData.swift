@@ -1,7 +1,8 @@
 public import AlmanacCore
+public import FoundationEssentials
 
 /// One hour of an hourly strip: "15:00 🌧 5.4°C 40%".
-public struct HourViewData: Sendable, Hashable, Codable {
+public struct HourViewData: Sendable, Hashable, JSONRepresentable {
     /// The hour, in the place's own time.
     public let time: String
     public let symbol: String
@@ -10,6 +11,15 @@ public struct HourViewData: Sendable, Hashable, Codable {
     /// Chance of precipitation ("40%"), empty when unknown.
     public let precipitationChance: String
 
+    // Machine values, in the user's units, for `--json`.
+    public let units: Units
+    public let at: Date
+    /// The place's offset from UTC, in seconds.
+    public let utcOffset: Int
+    public let temperatureValue: Double
+    /// 0…100, `nil` when unknown.
+    public let precipitationChanceValue: Double?
+
     public init(hour: HourlyForecast, units: Units, utcOffset: Int) {
         let condition = WeatherCondition(code: hour.weatherCode)
         time = localClock(hour.time, utcOffset: utcOffset)
@@ -17,6 +27,21 @@ public struct HourViewData: Sendable, Hashable, Codable {
         self.condition = condition.text
         temperature = WeatherNowViewData.temperature(hour.temperature, units)
         precipitationChance = wholeNumber(hour.precipitationProbability).map { "\($0)%" } ?? ""
+        self.units = units
+        at = hour.time
+        self.utcOffset = utcOffset
+        temperatureValue = WeatherNowViewData.temperatureValue(hour.temperature, units)
+        precipitationChanceValue = wholeNumber(hour.precipitationProbability) != nil ? hour.precipitationProbability : nil
+    }
+
+    /// `--json` (docs/cli.md, "JSON keys"): the hour in ISO 8601 on the place's clock.
+    public var json: JSONValue {
+        .object([
+            "time": .time(at, utcOffset: utcOffset), "timeUnix": .unix(at), "timeText": .string(time), "units": .string(units.rawValue),
+            "symbol": .string(symbol), "condition": .string(condition),
+            "temperature": .number(temperatureValue, decimals: 2), "temperatureText": .string(temperature),
+            "precipitationChance": .number(precipitationChanceValue, decimals: 1), "precipitationChanceText": .string(precipitationChance),
+        ])
     }
 
     /// The names `fields` has.

@@ -3,7 +3,7 @@ public import FoundationEssentials
 
 /// Exactly what a "weather now" view shows, built once from a reading and the user's units.
 /// The view never sees the model; all conversion and wording happens here.
-public struct WeatherNowViewData: Sendable, Hashable, Codable {
+public struct WeatherNowViewData: Sendable, Hashable, JSONRepresentable {
     public let location: String
     public let place: String
     public let temperature: String
@@ -27,6 +27,22 @@ public struct WeatherNowViewData: Sendable, Hashable, Codable {
     /// A lower-case, dash-separated name of the condition for style sheets ("partly-cloudy").
     public let conditionClass: String
 
+    // Machine values, in the user's units, for `--json`.
+    public let units: Units
+    public let temperatureValue: Double
+    public let feelsLikeValue: Double
+    public let humidityValue: Double
+    public let windSpeedValue: Double
+    /// Where the wind comes from, in degrees.
+    public let windDirection: Double
+    public let precipitationValue: Double
+    public let todayHigh: Double?
+    public let todayLow: Double?
+    public let observedAt: Date
+    public let fetchedAt: Date
+    /// The offset from UTC the ISO times are given at (the user's clock; 0 when none was given).
+    public let clockOffset: Int
+
     /// `clockOffset`: the user's offset from UTC in seconds (at the reading's time), for `time`.
     public init(reading: WeatherReading, units: Units, now: Date, error: String? = nil, clockOffset: Int? = nil) {
         let condition = WeatherCondition(code: reading.weatherCode)
@@ -46,6 +62,37 @@ public struct WeatherNowViewData: Sendable, Hashable, Codable {
         self.error = error
         todayRange = reading.upcomingDays(now: now).first.map { Self.temperature($0.temperatureMax, units) + " / " + Self.temperature($0.temperatureMin, units) } ?? ""
         conditionClass = Self.slug(condition.text)
+        self.units = units
+        temperatureValue = Self.temperatureValue(reading.temperature, units)
+        feelsLikeValue = Self.temperatureValue(reading.apparentTemperature, units)
+        humidityValue = reading.humidity
+        windSpeedValue = Self.speedValue(reading.windSpeed, units)
+        windDirection = reading.windDirection
+        precipitationValue = Self.lengthValue(reading.precipitation, units)
+        let today = reading.upcomingDays(now: now).first
+        todayHigh = today.map { Self.temperatureValue($0.temperatureMax, units) }
+        todayLow = today.map { Self.temperatureValue($0.temperatureMin, units) }
+        observedAt = reading.observedAt
+        fetchedAt = reading.fetchedAt
+        self.clockOffset = clockOffset ?? 0
+    }
+
+    /// `--json` (docs/cli.md, "JSON keys"): numbers in `units`, times in ISO 8601 on the
+    /// user's clock and in Unix seconds, and the text the line shows under `…Text`.
+    public var json: JSONValue {
+        .object([
+            "location": .string(location), "place": .string(place), "units": .string(units.rawValue),
+            "condition": .string(condition), "symbol": .string(symbol), "conditionClass": .string(conditionClass),
+            "temperature": .number(temperatureValue, decimals: 2), "temperatureText": .string(temperature),
+            "feelsLike": .number(feelsLikeValue, decimals: 2), "feelsLikeText": .string(feelsLike),
+            "humidity": .number(humidityValue, decimals: 1), "humidityText": .string(humidity),
+            "windSpeed": .number(windSpeedValue, decimals: 2), "windDirection": .number(windDirection, decimals: 1), "windText": .string(wind),
+            "precipitation": .number(precipitationValue, decimals: 3), "precipitationText": .string(precipitation),
+            "todayHigh": .number(todayHigh, decimals: 2), "todayLow": .number(todayLow, decimals: 2), "todayText": .text(todayRange),
+            "observed": .time(observedAt, utcOffset: clockOffset), "observedUnix": .unix(observedAt), "observedText": .string(observed),
+            "updated": .time(fetchedAt, utcOffset: clockOffset), "updatedUnix": .unix(fetchedAt), "updatedText": .string(updated),
+            "time": .text(time), "stale": .boolean(stale), "error": .text(error),
+        ])
     }
 
     /// "Partly cloudy" → "partly-cloudy"; "Unknown conditions (code 7)" → "unknown-conditions-code-7".
@@ -70,22 +117,34 @@ public struct WeatherNowViewData: Sendable, Hashable, Codable {
     static func temperature(_ celsius: Double, _ units: Units) -> String {
         switch units {
         case .metric: fixedPoint(celsius, decimals: 1) + "°C"
-        case .imperial: fixedPoint(celsius * 9 / 5 + 32, decimals: 1) + "°F"
+        case .imperial: fixedPoint(temperatureValue(celsius, units), decimals: 1) + "°F"
         }
     }
 
     static func speed(_ kilometresPerHour: Double, _ units: Units) -> String {
-        switch units {
-        case .metric: fixedPoint(kilometresPerHour, decimals: 0) + " km/h"
-        case .imperial: fixedPoint(kilometresPerHour / 1.609344, decimals: 0) + " mph"
-        }
+        fixedPoint(speedValue(kilometresPerHour, units), decimals: 0) + (units == .metric ? " km/h" : " mph")
     }
 
     static func length(_ millimetres: Double, _ units: Units) -> String {
         switch units {
         case .metric: fixedPoint(millimetres, decimals: 1) + " mm"
-        case .imperial: fixedPoint(millimetres / 25.4, decimals: 2) + " in"
+        case .imperial: fixedPoint(lengthValue(millimetres, units), decimals: 2) + " in"
         }
+    }
+
+    /// °C or °F.
+    static func temperatureValue(_ celsius: Double, _ units: Units) -> Double {
+        units == .metric ? celsius : celsius * 9 / 5 + 32
+    }
+
+    /// km/h or mph.
+    static func speedValue(_ kilometresPerHour: Double, _ units: Units) -> Double {
+        units == .metric ? kilometresPerHour : kilometresPerHour / 1.609344
+    }
+
+    /// mm or in.
+    static func lengthValue(_ millimetres: Double, _ units: Units) -> Double {
+        units == .metric ? millimetres : millimetres / 25.4
     }
 
     /// Where the wind comes from, on a 16-point compass.

@@ -1,0 +1,61 @@
+public import AlmanacCore
+import FoundationEssentials
+
+/// A change to the podcast library that is not an episode row (those are `EpisodeViewData`):
+/// a subscription made, dropped, renamed, a feed that failed, or the settings — worded for
+/// `almanac watch podcasts`, with its `--json` object.
+public struct PodcastChangeViewData: Sendable, Hashable, JSONRepresentable {
+    /// "subscribed", "unsubscribed", "renamed", "failed", "settings".
+    public let change: String
+    /// "subscribed: The Almanac Hour (3f2a…)".
+    public let text: String
+    /// Whether the line is an alert (a failure).
+    public let alert: Bool
+    public let json: JSONValue
+
+    init(change: String, text: String, alert: Bool = false, _ fields: [String: JSONValue]) {
+        self.change = change
+        self.text = text
+        self.alert = alert
+        json = .object(fields.merging(["change": .string(change)]) { $1 })
+    }
+
+    static func podcastJSON(_ podcast: Podcast) -> JSONValue {
+        let preview = PodcastPreviewViewData(podcast: podcast).fields
+        return .object(preview.mapValues { JSONValue.string($0) })
+    }
+
+    public static func subscribed(_ podcast: Podcast) -> Self {
+        let title = PodcastPreviewViewData(podcast: podcast).title
+        return Self(change: "subscribed", text: "subscribed: \(title) (\(podcast.id))", ["podcast": podcastJSON(podcast)])
+    }
+
+    /// `was`: the podcast as it was known before, for its title.
+    public static func unsubscribed(_ id: String, was: Podcast?) -> Self {
+        let title = was.map { PodcastPreviewViewData(podcast: $0).title }
+        return Self(change: "unsubscribed", text: "unsubscribed: " + (title.map { "\($0) (\(id))" } ?? id),
+                    ["podcast": .object(["id": .string(id), "title": .text(title)])])
+    }
+
+    public static func renamed(_ podcast: Podcast, was: Podcast?) -> Self {
+        let title = PodcastPreviewViewData(podcast: podcast).title
+        let before = was.map { PodcastPreviewViewData(podcast: $0).title }
+        let text = "renamed: " + (before.map { $0 == title ? title : "\($0) → \(title)" } ?? title) + " (\(podcast.id))"
+        return Self(change: "renamed", text: text, ["podcast": podcastJSON(podcast), "previousTitle": .text(before)])
+    }
+
+    public static func failed(_ id: String, podcast: Podcast?, error: String) -> Self {
+        let title = podcast.map { PodcastPreviewViewData(podcast: $0).title }
+        return Self(change: "failed", text: "refresh failed: " + (title ?? id) + ": " + error, alert: true,
+                    ["podcast": .object(["id": .string(id), "title": .text(title)]), "error": .string(error)])
+    }
+
+    public static func settings(_ settings: PodcastSettings) -> Self {
+        let percent = "\(wholeNumber(settings.playedAt * 100) ?? 95)%"
+        let text = "settings: notify \(settings.notify ? "on" : "off"), delete-when-played \(settings.deleteWhenPlayed ? "on" : "off"), played-at \(percent)"
+        return Self(change: "settings", text: text, ["settings": .object([
+            "notify": .boolean(settings.notify), "delete-when-played": .boolean(settings.deleteWhenPlayed),
+            "played-at": .number(settings.playedAt, decimals: 4),
+        ])])
+    }
+}
