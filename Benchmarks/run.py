@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`make bench`: every figure of issue 7 as a ratio against a peer measured in the same run.
+"""`make bench`: every figure as a ratio against a peer measured in the same run.
 
 Runs almanacd (release build) and its peers side by side on private dbus-daemons, prints a
 table, writes bench/results.json and the generated part of docs/performance.md. A peer that

@@ -62,10 +62,10 @@ import Testing
         #expect(drawn.contains("Loading…"), "\(drawn.debugDescription.prefix(400))")
 
         // End: the last row, and past it the next page.
-        _ = try await Tool.runDetached("tmux", ["send-keys", "-t", screen.session, "G"])
+        _ = try await Tool.runDetached("tmux", ["-L", screen.session, "send-keys", "-t", screen.session, "G"])
         lines = try await until("the second page") { $0.first?.contains("60 episodes") == true && $0.first?.contains("more") == false }
         #expect(!lines.joined().contains("Loading…"), "\(lines)")
-        _ = try await Tool.runDetached("tmux", ["send-keys", "-t", screen.session, "G"])
+        _ = try await Tool.runDetached("tmux", ["-L", screen.session, "send-keys", "-t", screen.session, "G"])
         lines = try await until("the oldest episode selected") { $0.contains { $0.hasPrefix("›") && $0.contains("Item 1 ") } }
 
         // Another client marks it played: its row flips.
@@ -73,12 +73,12 @@ import Testing
         #expect(try await almanac(["episode", "played", oldest], bus: bus).status == 0)
         lines = try await until("the played mark") { $0.contains { $0.hasPrefix("›✓") && $0.contains("Item 1 ") } }
         // And back, with the key.
-        _ = try await Tool.runDetached("tmux", ["send-keys", "-t", screen.session, "u"])
+        _ = try await Tool.runDetached("tmux", ["-L", screen.session, "send-keys", "-t", screen.session, "u"])
         lines = try await until("the unplayed mark") { $0.contains { $0.hasPrefix("› ") && $0.contains("Item 1 ") } }
         #expect(try await almanac(["episodes", "--all", "--format", "{{title}}|{{progress}}"], bus: bus).output.contains("Item 1|"))
 
         // q: the shell's screen again, and the command ended well.
-        _ = try await Tool.runDetached("tmux", ["send-keys", "-t", screen.session, "q"])
+        _ = try await Tool.runDetached("tmux", ["-L", screen.session, "send-keys", "-t", screen.session, "q"])
         lines = try await screen.finished()
         #expect(lines.contains("before") && lines.contains("exit 0"), "\(lines)")
         #expect(!lines.contains { $0.contains("episodes, ") }, "\(lines)")

@@ -207,7 +207,6 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
             do {
                 try archive?.saveSettings(units: units, savedLocations: locations)
             } catch {
-                logger.error("could not save the weather settings", metadata: ["error": "\(error)"])
                 return settled.map { entry in entry.flatMap { _ in .failure(error) } }
             }
         }
