@@ -320,6 +320,55 @@ class Bench:
                                   "library_feeds": feeds, "library_episodes": episodes,
                                   "library_subscribe_seconds": subscribing}
 
+    def idle_figures(self):
+        """Context switches of almanacd (voluntary + involuntary, over all its threads) while
+        nothing is due: no views, nothing saved or subscribed; then with one live view of a
+        place (15-minute cadence) after its first fetch. No tick: both should be ~0."""
+        seconds = 10 if self.quick else 60
+        bus = self.bus("idle")
+        log(f"idle: {seconds} s, no views, nothing due")
+        daemon = self.daemon(bus, os.path.join(self.work, "idle-state"), "--provider", "real",
+                             "--weather-url", "http://127.0.0.1:9", "--geocoding-url", "http://127.0.0.1:9")
+        # Idle pool threads end 5 s after their last work: let them, before counting.
+        time.sleep(7)
+        idle = self.switches_over(daemon.pid, seconds)
+        self.stop(daemon)
+        log(f"idle: {seconds} s, one live view of a place")
+        weather = harness.FixtureServer("open_meteo_server.py", stderr=subprocess.DEVNULL)
+        self.children.append(weather.process)
+        daemon = self.daemon(bus, os.path.join(self.work, "view-state"), "--provider", "real",
+                             "--weather-url", weather.base, "--geocoding-url", weather.base, "--weather-interval", "900")
+        viewer = self.spawn([f"{self.bin}/almanac", "watch", "weather", "--location", "Berlin"], env=bus.env(),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(7)
+        view = self.switches_over(daemon.pid, seconds)
+        self.stop(viewer)
+        self.stop(daemon)
+        self.stop(weather.process)
+        self.results["idle"] = {"seconds": seconds, "idle_switches": idle, "view_switches": view}
+
+    @staticmethod
+    def switches(pid):
+        """Each thread's context switches (voluntary + involuntary), by thread id."""
+        counts = {}
+        for task in os.listdir(f"/proc/{pid}/task"):
+            try:
+                with open(f"/proc/{pid}/task/{task}/status") as status:
+                    counts[task] = sum(int(line.split()[1]) for line in status
+                                       if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")))
+            except FileNotFoundError:
+                pass
+        return counts
+
+    def switches_over(self, pid, seconds):
+        """Wake-ups over `seconds`: each thread's new switches, a new thread's all, and one
+        per thread that ended (its count goes with it)."""
+        before = self.switches(pid)
+        time.sleep(seconds)
+        after = self.switches(pid)
+        ended = sum(1 for task in before if task not in after)
+        return ended + sum(count - before.get(task, 0) for task, count in after.items())
+
     @staticmethod
     def memory(pid):
         """RSS and its high-water mark, and how the RSS splits (anonymous, file-backed), MiB."""
@@ -462,6 +511,14 @@ class Bench:
             row("daemon RSS, 1,000 views", f"{m['views_1000']['rss_mib']:.1f} MiB", split(m["views_1000"]), None, "(reported)", True)
             row("daemon RSS after its first fetch (one small feed)", f"{m['after_first_fetch']['rss_mib']:.1f} MiB",
                 split(m["after_first_fetch"]), None, "(reported)", True)
+        if "idle" in r:
+            i = r["idle"]
+            # The floor: libdispatch's Linux worker-pool monitor wakes its manager thread once a second.
+            floor = i["seconds"] + 5
+            row(f"daemon wakeups (context switches) in {i['seconds']} s, nothing due", f"{i['idle_switches']}",
+                "libdispatch pool monitor: 1/s", None, f"≤ {floor} (no tick)", i["idle_switches"] <= floor)
+            row(f"daemon wakeups in {i['seconds']} s, one live view (15-min cadence, fetched)", f"{i['view_switches']}",
+                "libdispatch pool monitor: 1/s", None, f"≤ {floor} (no fetch due)", i["view_switches"] <= floor)
         if "start" in r:
             s = r["start"]
             ours, theirs = s["almanacd"]["median_ms"], s["stub"]["median_ms"]
@@ -512,7 +569,7 @@ def main():
     parser.add_argument("--python", required=True)
     parser.add_argument("--cache", required=True, help="where generated feeds are kept between runs")
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--only", default="change,parse,memory,start")
+    parser.add_argument("--only", default="change,parse,memory,start,idle")
     options = parser.parse_args()
     bench = Bench(options)
     started = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
@@ -520,7 +577,7 @@ def main():
     try:
         bench.preflight()
         figures = {"change": bench.change_figures, "parse": bench.parse_figures,
-                   "memory": bench.memory_figures, "start": bench.start_figures}
+                   "memory": bench.memory_figures, "start": bench.start_figures, "idle": bench.idle_figures}
         for name in options.only.split(","):
             figures[name]()
         rows = bench.table()

@@ -50,7 +50,7 @@ struct Daemon {
             return 1
         }
 
-        let polling = Task { await poll(parts.server) }
+        let polling = Task { await schedule(parts) }
         let ending = await Ending.first(of: endings, orDisconnectionOf: connection)
         polling.cancel()
         parts.notifier.stop()
@@ -78,28 +78,29 @@ struct Daemon {
         return try await Connection.session()
     }
 
-    /// Refreshes everything once, then asks each document what is due on a tick, and sweeps
-    /// views whose owner left; until cancelled.
-    private func poll(_ server: AlmanacServer) async {
+    /// Refreshes everything once, then runs one `RefreshScheduler` per document: each sleeps
+    /// until its document's next due time and then tells the service to refresh, which asks
+    /// the document (its data source) what is due. The documents wake their scheduler when
+    /// their schedule changes. No tick: idle, the daemon sleeps. Views whose owner left are
+    /// removed by the departure stream (`AlmanacServer.export`), which checks them all
+    /// against the bus should it ever overflow, so no periodic sweep is needed either.
+    private func schedule(_ parts: DaemonParts) async {
+        let server = parts.server
+        let weather = parts.weather
+        let podcasts = parts.podcasts
+        let weatherService = parts.weatherService
+        let podcastService = parts.podcastService
+        // Not awaited: a stalled fetch must not hold up what falls due meanwhile (what is being
+        // fetched is claimed, so it is not fetched twice).
+        let weatherScheduler = RefreshScheduler(nextDue: { weather.nextDue }) { Task { await weatherService.refresh(nil) } }
+        let podcastScheduler = RefreshScheduler(nextDue: { podcasts.nextDue }) { Task { await podcastService.refresh(nil) } }
+        weather.whenScheduleChanges { weatherScheduler.wake() }
+        podcasts.whenScheduleChanges { podcastScheduler.wake() }
         await withTaskGroup(of: Void.self) { group in
-            // Not awaited before the loops: a stalled first fetch must not hold them up.
+            // Not awaited before the schedulers: a stalled first fetch must not hold them up.
             group.addTask { await server.refreshAll() }
-            // Each place has its own due time (cadence, backoff); the tick only asks what is due.
-            let tick = min(1, max(0.05, options.effectiveWeatherInterval / 4))
-            // Not awaited: a stalled fetch must not hold up the next tick (what is being
-            // fetched is claimed, so the next tick does not fetch it again).
-            group.addTask { await Self.every(tick) { Task { await server.weather.refresh(.due) } } }
-            let podcastTick = min(30, max(0.05, options.effectivePodcastInterval / 4))
-            group.addTask { await Self.every(podcastTick) { Task { await server.podcasts.refresh(.due) } } }
-            // A safety net behind the departure stream: views whose owner left are removed within a minute.
-            group.addTask { await Self.every(60) { await server.sweep() } }
-        }
-    }
-
-    private static func every(_ seconds: Double, _ work: @Sendable () async -> Void) async {
-        while !Task.isCancelled {
-            do { try await Task.sleep(for: .milliseconds(Int(seconds * 1000))) } catch { return }
-            await work()
+            group.addTask { await weatherScheduler.run() }
+            group.addTask { await podcastScheduler.run() }
         }
     }
 }

@@ -19,13 +19,16 @@ struct DaemonParts {
     /// Held here: a service's document holds it only weakly, as its data source and delegate.
     let weatherService: any WeatherService
     let podcastService: any PodcastService
+    /// The documents, which the daemon's schedulers ask when their next item falls due.
+    let weather: WeatherDocument
+    let podcasts: PodcastsDocument
 
     init(options: Almanacd, store: StateStore, folders: DaemonFolders, connection: Connection, logger: Logger) {
         // A week-old reading is no longer worth serving as "last known".
         try? store.pruneReadings(olderThan: Date().addingTimeInterval(-7 * 86_400))
-        let weather = WeatherDocument(store.weatherState(), policy: RefreshSchedule.Policy(interval: options.effectiveWeatherInterval),
+        weather = WeatherDocument(store.weatherState(), policy: RefreshSchedule.Policy(interval: options.effectiveWeatherInterval),
                                       archive: store)
-        let podcasts = PodcastsDocument(
+        podcasts = PodcastsDocument(
             archive: store,
             policy: RefreshSchedule.Policy(interval: options.effectivePodcastInterval, firstRetry: 60, longestRetry: 86_400)
         )

@@ -121,4 +121,64 @@ extension PodcastsDocumentTests {
         #expect(await podcasts.reads(of: "a", after: 0, within: .seconds(3600)).count == 1)
         #expect(await podcasts.reads(of: "a", after: 1, within: .milliseconds(50)).count == 1)
     }
+
+    /// A feed's cadence is what its server says (within 15 minutes and a day), else the
+    /// interval; `nextDue` says so, and nothing is due with no subscriptions.
+    @Test func theServerSetsEachFeedsCadenceWithinTheFloorAndTheCeiling() throws {
+        let clock = self.clock
+        let podcasts = PodcastsDocument(policy: .init(interval: 3_600), clock: { clock.now }, jitter: { 1 })
+        let service = DemoPodcastService()
+        #expect(podcasts.nextDue == nil, "no subscriptions: nothing is ever due")
+        try podcasts.subscribe(Podcast(id: "a", title: "A", author: "", feedURL: "https://a"))
+        #expect(podcasts.nextDue == clock.now, "a new feed is due at once")
+        func read(freshFor seconds: Double?) {
+            #expect(podcasts.claim(.due).map(\.id) == ["a"])
+            #expect(podcasts.nextDue == nil, "being read")
+            if let seconds { podcasts.podcastService(service, podcast: "a", isFreshUntil: clock.now.addingTimeInterval(seconds)) }
+            podcasts.podcastService(service, didFindUnchanged: "a")
+        }
+        read(freshFor: 7_200)
+        #expect(podcasts.nextDue == clock.now.addingTimeInterval(7_200), "the server's two hours, not the hour")
+        clock.advance(7_200)
+        read(freshFor: 60)
+        #expect(podcasts.nextDue == clock.now.addingTimeInterval(900), "never more often than every 15 minutes")
+        clock.advance(900)
+        read(freshFor: 30 * 86_400)
+        #expect(podcasts.nextDue == clock.now.addingTimeInterval(86_400), "never less often than daily")
+        clock.advance(86_400)
+        read(freshFor: nil)
+        #expect(podcasts.nextDue == clock.now.addingTimeInterval(3_600), "the server said nothing: the interval")
+    }
+
+    /// `LastError` is set by a failed read and cleared once every failing feed has been read
+    /// again (or let go).
+    @Test func lastErrorClearsOnceEveryFailingFeedRecovered() throws {
+        let clock = self.clock
+        let podcasts = PodcastsDocument(policy: .init(interval: 60), clock: { clock.now }, jitter: { 1 })
+        let service = DemoPodcastService()
+        let events = Locked<[DocumentActivity.Event]>([])
+        podcasts.activity.observe { event in events.withLock { $0.append(event) } }
+        for id in ["a", "b", "c"] { try podcasts.subscribe(Podcast(id: id, title: id, author: "", feedURL: "https://\(id)")) }
+        #expect(podcasts.podcastsToRefresh(for: service).map(\.id) == ["a", "b", "c"])
+        #expect(podcasts.activity.isLoading, "claimed by the service: being read")
+        podcasts.podcastService(service, didFailToFetch: "a", error: FetchFailure("down"))
+        podcasts.podcastService(service, didFailToFetch: "b", error: FetchFailure("gone"))
+        podcasts.podcastService(service, didFindUnchanged: "c")
+        #expect(!podcasts.activity.isLoading)
+        #expect(podcasts.activity.lastError.hasSuffix("gone"))
+        clock.advance(3_600)
+        #expect(podcasts.podcastsToRefresh(for: service).map(\.id) == ["a", "b", "c"])
+        podcasts.podcastService(service, didFindUnchanged: "a")
+        podcasts.podcastService(service, didFindUnchanged: "c")
+        #expect(podcasts.activity.lastError.hasSuffix("gone"), "b still fails")
+        podcasts.podcastService(service, didFailToFetch: "b", error: FetchFailure("still gone"))
+        try podcasts.unsubscribe("b")
+        #expect(podcasts.activity.lastError == "", "the only failing feed was let go")
+        #expect(events.withLock { $0 } == [.loading(true), .loading(false), .loading(true), .loading(false), .cleared])
+    }
+
+    struct FetchFailure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
 }

@@ -352,6 +352,25 @@ enum FeedFixtures {
         #expect(feed.title == "Café")
     }
 
+    /// How often a feed asks to be read: RSS `ttl` (minutes) first, else the syndication
+    /// module's period divided by its frequency; nothing, or nonsense, says nothing.
+    @Test func theFeedsOwnCadenceIsRead() throws {
+        func interval(_ channel: String) throws -> Double? {
+            try FeedParser.parse(Array(#"<rss xmlns:sy="http://purl.org/rss/1.0/modules/syndication/"><channel><title>T</title>"#.utf8
+                + Array(channel.utf8) + Array("</channel></rss>".utf8))).refreshInterval
+        }
+        #expect(try interval("<ttl>90</ttl>") == 5_400)
+        #expect(try interval("<sy:updatePeriod>hourly</sy:updatePeriod><sy:updateFrequency>2</sy:updateFrequency>") == 1_800)
+        #expect(try interval("<sy:updatePeriod> Weekly </sy:updatePeriod>") == 604_800)
+        #expect(try interval("<sy:updateFrequency>4</sy:updateFrequency>") == 21_600, "the period is daily when absent")
+        #expect(try interval("<ttl>60</ttl><sy:updatePeriod>daily</sy:updatePeriod>") == 3_600, "ttl first")
+        #expect(try interval("") == nil)
+        #expect(try interval("<ttl>0</ttl>") == nil)
+        #expect(try interval("<ttl>soon</ttl>") == nil)
+        #expect(try interval("<sy:updatePeriod>fortnightly</sy:updatePeriod>") == nil)
+        #expect(try interval("<sy:updatePeriod>daily</sy:updatePeriod><sy:updateFrequency>0</sy:updateFrequency>") == nil)
+    }
+
     // MARK: - Broken feeds
 
     @Test func aTruncatedFeedKeepsItsCompleteItems() throws {

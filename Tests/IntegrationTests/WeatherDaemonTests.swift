@@ -98,6 +98,7 @@ import Testing
     @Test func failuresKeepTheLastReadingBackOffAndRecover() async throws {
         let daemon = try await daemon(interval: "0.5")
         let client = try await AlmanacClient.connect(address: bus.address)
+        let properties = try await client.propertyChanges(of: .weather)
         _ = try await client.addView(.weather, options: ["location": .string("Berlin")])
         let good = try #require(await current(client, "Berlin"))
         #expect(good["temperature"] == .double(5.3))
@@ -123,6 +124,18 @@ import Testing
         try await control("fail=0")
         let recovered = try #require(await current(client, "Berlin") { $0["stale"] == .boolean(false) }, "no recovery")
         #expect(recovered["temperature"] == .double(-7.5))
+        // Every place that failed has since been fetched: no error left, and that is announced.
+        #expect(recovered["error"] == nil)
+        #expect(try await client.property(BusContract.Document1.lastError, of: .weather).stringValue == "")
+        var announced: [String] = []
+        for await message in properties {
+            guard let (_, changed, _) = try? message.arguments(String.self, [String: Value].self, [String].self),
+                  let lastError = changed["LastError"]?.stringValue else { continue }
+            announced.append(lastError)
+            if lastError.isEmpty { break }
+        }
+        #expect(announced.first == "Berlin: 127.0.0.1 answered HTTP 500.")
+        #expect(announced.last == "")
         await client.connection.close()
         _ = daemon.stop()
     }

@@ -44,6 +44,13 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     /// Exports the document and starts broadcasting its changes.
     public func export() throws {
         adapter.document.addView(key: Self.broadcaster) { [weak self] event in self?.broadcast(event) }
+        // The document's activity decides; the bus announces.
+        adapter.activity.observe { [weak self] event in
+            switch event {
+            case .loading(let loading): try? self?.emitProperties([("Loading", .boolean(loading))])
+            case .cleared: try? self?.emitProperties([("LastError", .string(""))])
+            }
+        }
         connection.afterDispatching { [weak self] in self?.adapter.commitSubmissions() }
         try connection.export([documentInterface(), adapter.domainInterface(connection: connection)], at: path)
     }
@@ -249,10 +256,11 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         Task { await refresh(.view(options)) }
     }
 
-    /// Counts a fetch or a view's page load starting or ending with the document; `Loading` is announced when that
-    /// flips it (in order: the document announces under its lock).
+    /// Counts a fetch or a view's page load starting or ending with the document; `Loading`
+    /// is announced (by the observer set in `export`) when that flips it, in order: under the
+    /// activity's lock.
     private func setLoading(_ starting: Bool) {
-        adapter.activity.fetch(starting: starting) { loading in try? emitProperties([("Loading", .boolean(loading))]) }
+        adapter.activity.fetch(starting: starting)
     }
 
     /// Announces `ViewCount`, read and sent under the lock so that the last announcement is

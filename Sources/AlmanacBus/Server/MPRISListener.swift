@@ -43,6 +43,8 @@ public final class MPRISListener: Sendable {
     /// meanwhile and was not applied: they are asked again.
     private let asking = Locked<(pending: Set<BusName>, missed: Set<BusName>)>(([], []))
     private let tasks = Locked<[Task<Void, Never>]>([])
+    /// Woken when a player starts playing a known episode: only then does the poll run.
+    private let playing = Wakeup()
 
     public init(podcasts: PodcastsDocument, connection: Connection, pollInterval: Duration = .seconds(15),
                 logger: Logger = Logger(label: "almanac.mpris")) {
@@ -70,8 +72,13 @@ public final class MPRISListener: Sendable {
                     await self.handle(message)
                 }
             },
-            Task { [weak self, pollInterval] in
+            // No timer while nothing plays: the loop waits until a player plays a known episode.
+            Task { [weak self, pollInterval, playing] in
                 while !Task.isCancelled {
+                    guard self?.anyPlaying == true else {
+                        await playing.wait()
+                        continue
+                    }
                     try? await Task.sleep(for: pollInterval)
                     await self?.poll()
                 }
@@ -118,6 +125,7 @@ public final class MPRISListener: Sendable {
                 }
                 return asking.missed.remove(owner) != nil
             }
+            if anyPlaying { playing.wake() }
             if !again { return }
         }
     }
@@ -169,6 +177,11 @@ public final class MPRISListener: Sendable {
         }
     }
 
+    /// Whether a player plays a known episode (its position is then polled).
+    private var anyPlaying: Bool {
+        players.withLock { $0.values.contains { $0.status == "Playing" && $0.episodeID != nil } }
+    }
+
     private func poll() async {
         let playing = players.withLock { $0.filter { $0.value.status == "Playing" && $0.value.episodeID != nil }.map { ($0.key, $0.value.url) } }
         for (owner, url) in playing {
@@ -182,12 +195,14 @@ public final class MPRISListener: Sendable {
 
     @discardableResult
     private func update(_ owner: BusName, _ change: (inout Player) -> Void) -> Player? {
-        players.withLock { players in
+        let player = players.withLock { players -> Player? in
             guard var player = players[owner] else { return nil }
             change(&player)
             players[owner] = player
             return player
         }
+        if player?.status == "Playing" { playing.wake() }
+        return player
     }
 
     /// The player's `Position` in seconds, or `nil` when it does not say or is no longer

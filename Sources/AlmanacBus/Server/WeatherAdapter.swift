@@ -91,7 +91,7 @@ public struct WeatherAdapter: DocumentAdapter {
                 let hourly = try Self.reading(location, in: weather).hourly
                 try reply.write(Value.array(.dictionary(key: .string, value: .variant), hourly.prefix(hours == 0 ? hourly.count : Int(hours)).map(WeatherCodec.encode)))
             },
-            // Fetched on the next polling tick: a place never fetched is due at once.
+            // A place never fetched is due at once: the saved place wakes the scheduler.
             Method.deferred("AddLocation", inputs: [location]) { [self] call, reply in
                 let (location) = try call.arguments(String.self)
                 try enqueue(.addLocation(location), from: nil) { reply.answer($0) { _, _ in } }

@@ -3,11 +3,30 @@ import Synchronization
 
 /// What a document is doing beside its state: how many fetches are under way (it is
 /// loading while there is one) and the last failure one of them reported. The bus layer
-/// shows them as `Loading` and `LastError`.
+/// shows them as `Loading` and `LastError`, and announces what `observe` reports.
+///
+/// The `LastError` rule: a failure sets it ("<what>: <why>") and marks its item (a place, a
+/// feed) failing; a success of that item clears the mark; once no item is failing (every
+/// item whose latest attempt failed has since succeeded, or is no longer wanted) it is ""
+/// again.
 public final class DocumentActivity: Sendable {
+    /// What an observer hears, under the lock (so in order).
+    public enum Event: Sendable, Equatable {
+        /// `isLoading` flipped.
+        case loading(Bool)
+        /// `lastError` became "": every failing item has recovered (or was let go).
+        case cleared
+    }
+
     private struct Counts {
         var fetches = 0
         var lastError = ""
+        /// Items whose latest attempt failed.
+        var failing: Set<String> = []
+        /// Items the service claimed itself (through the data source), each counted as a
+        /// fetch until it is reported back.
+        var claimed: Set<String> = []
+        var observer: (@Sendable (Event) -> Void)?
     }
 
     private let counts = Locked(Counts())
@@ -17,23 +36,84 @@ public final class DocumentActivity: Sendable {
     /// Whether a fetch is under way.
     public var isLoading: Bool { counts.withLock { $0.fetches > 0 } }
 
-    /// The last failure reported, as "<what>: <why>"; empty when none was.
+    /// The last failure reported, as "<what>: <why>"; empty when none was, or when every
+    /// failing item has recovered since.
     public var lastError: String { counts.withLock { $0.lastError } }
 
-    /// Counts a fetch starting (`true`) or ending. `flipped` runs, under the lock so that
-    /// what it announces keeps its order, with the new `isLoading` when this start or end
-    /// changed it: only the first start and the last end do.
-    public func fetch(starting: Bool, flipped: (Bool) -> Void) {
+    /// Who hears `Loading` flip and `LastError` clear (the bus layer, to announce them).
+    public func observe(_ observer: @escaping @Sendable (Event) -> Void) {
+        counts.withLock { $0.observer = observer }
+    }
+
+    /// Counts a fetch starting (`true`) or ending. `flipped` (and the observer) run, under
+    /// the lock so that what they announce keeps its order, with the new `isLoading` when
+    /// this start or end changed it: only the first start and the last end do.
+    public func fetch(starting: Bool, flipped: (Bool) -> Void = { _ in }) {
         counts.withLock { counts in
-            let before = counts.fetches > 0
-            counts.fetches += starting ? 1 : -1
-            let after = counts.fetches > 0
-            if after != before { flipped(after) }
+            Self.count(&counts, starting ? 1 : -1, flipped: flipped)
         }
     }
 
-    /// Records a failure a fetch reported.
+    /// The service claimed `items` through its data source: each is a fetch under way until
+    /// `succeeded` or `failed` reports it.
+    public func claimed(_ items: [String]) {
+        counts.withLock { counts in
+            let new = items.filter { counts.claimed.insert($0).inserted }
+            Self.count(&counts, new.count)
+        }
+    }
+
+    /// `item` was fetched: it is no longer failing (and `LastError` clears when none is).
+    public func succeeded(_ item: String) {
+        counts.withLock { counts in
+            Self.end(item, in: &counts)
+            counts.failing.remove(item)
+            Self.clearIfRecovered(&counts)
+        }
+    }
+
+    /// `item` failed with `message` ("<what>: <why>"), now `LastError`.
+    public func failed(_ item: String, _ message: String) {
+        counts.withLock { counts in
+            Self.end(item, in: &counts)
+            counts.failing.insert(item)
+            counts.lastError = message
+        }
+    }
+
+    /// A failure not tied to one item's fetch (it clears only with the others).
     public func failed(_ message: String) {
         counts.withLock { $0.lastError = message }
+    }
+
+    /// Only `wanted` items matter from now on: a failing item let go (an unsubscribed feed,
+    /// a place no longer watched) no longer holds `LastError`. A claimed one is still
+    /// counted until it is reported back.
+    public func keep(only wanted: Set<String>) {
+        counts.withLock { counts in
+            counts.failing.formIntersection(wanted)
+            Self.clearIfRecovered(&counts)
+        }
+    }
+
+    private static func end(_ item: String, in counts: inout Counts) {
+        if counts.claimed.remove(item) != nil { count(&counts, -1) }
+    }
+
+    private static func count(_ counts: inout Counts, _ delta: Int, flipped: (Bool) -> Void = { _ in }) {
+        guard delta != 0 else { return }
+        let before = counts.fetches > 0
+        counts.fetches = max(0, counts.fetches + delta)
+        let after = counts.fetches > 0
+        if after != before {
+            flipped(after)
+            counts.observer?(.loading(after))
+        }
+    }
+
+    private static func clearIfRecovered(_ counts: inout Counts) {
+        guard counts.failing.isEmpty, !counts.lastError.isEmpty else { return }
+        counts.lastError = ""
+        counts.observer?(.cleared)
     }
 }

@@ -31,12 +31,16 @@ public struct ParsedFeed: Sendable, Hashable, Codable {
     public var persons: [FeedPerson]
     /// In document order.
     public var episodes: [ParsedEpisode]
+    /// Seconds between reads the feed asks for (RSS `<ttl>`, `sy:updatePeriod` and
+    /// `sy:updateFrequency`); `nil` when it does not say.
+    public var refreshInterval: Double?
 
     /// A feed; everything but its title is optional or empty by default.
     public init(title: String, link: String? = nil, description: String = "", descriptionText: String = "",
                 author: String? = nil, language: String? = nil, image: String? = nil, explicit: Bool? = nil,
                 newFeedURL: String? = nil, nextPageURL: String? = nil, locked: Bool? = nil, categories: [String] = [],
-                funding: [FeedFunding] = [], persons: [FeedPerson] = [], episodes: [ParsedEpisode] = []) {
+                funding: [FeedFunding] = [], persons: [FeedPerson] = [], episodes: [ParsedEpisode] = [],
+                refreshInterval: Double? = nil) {
         self.title = title
         self.link = link
         self.description = description
@@ -52,5 +56,6 @@ public struct ParsedFeed: Sendable, Hashable, Codable {
         self.funding = funding
         self.persons = persons
         self.episodes = episodes
+        self.refreshInterval = refreshInterval
     }
 }

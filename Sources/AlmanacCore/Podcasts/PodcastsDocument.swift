@@ -24,6 +24,14 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     private let schedule: Locked<RefreshSchedule>
     /// Server-given freshness per podcast: not asked again before this.
     private let freshUntil = Locked<[String: Date]>([:])
+    /// The cadence the server gave in the read under way (`isFreshUntil`), used when it ends.
+    private let serverCadence = Locked<[String: Double]>([:])
+    /// Told whenever the schedule may have changed (the daemon's `RefreshScheduler.wake`).
+    private let scheduleChanges = Locked<(@Sendable () -> Void)?>(nil)
+    /// The shortest and longest cadence a server may set: 15 minutes (or the configured
+    /// interval, when shorter) and a day.
+    public let cadenceFloor: Double
+    public static let cadenceCeiling: Double = 86_400
     /// Per podcast: how many reads of its feed have ended and why the last failed (`nil`: it
     /// did not), and who waits for the next to end. One lock for both, so no end is missed.
     private let reads = Locked(ReadCounts())
@@ -49,13 +57,43 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         document = Model(archive.podcastsState())
         self.archive = archive
         schedule = Locked(RefreshSchedule(policy: policy))
+        cadenceFloor = min(900, policy.interval)
         self.clock = clock
         self.jitter = jitter
         self.logger = logger
     }
 
+    /// The feeds due now, claimed (see `take`); each counts as a read under way (`Loading`)
+    /// until the service reports it back.
     public func podcastsToRefresh(for service: any PodcastService) -> [Podcast] {
-        claim(.due)
+        let podcasts = claim(.due)
+        activity.claimed(podcasts.map(\.id))
+        return podcasts
+    }
+
+    /// Calls `body` whenever the schedule may have changed: a claim, a read ending, a
+    /// subscription. The daemon's `RefreshScheduler` is woken this way.
+    public func whenScheduleChanges(_ body: @escaping @Sendable () -> Void) {
+        scheduleChanges.withLock { $0 = body }
+    }
+
+    private func scheduleChanged() {
+        scheduleChanges.withLock { $0 }?()
+    }
+
+    /// When the next subscribed feed falls due: its cadence (the server's, within the floor
+    /// and the ceiling, else the interval), its backoff after failures, and the server-given
+    /// freshness all passed. `nil` with no subscriptions, or when every feed is being read.
+    public var nextDue: Date? {
+        let ids = Array(document.snapshot.state.podcasts.keys)
+        let now = clock()
+        let fresh = freshUntil.withLock { $0 }
+        return schedule.withLock { schedule in
+            ids.compactMap { id -> Date? in
+                guard let due = schedule.nextDue(among: [id], now: now) else { return nil }
+                return max(due, fresh[id] ?? .distantPast)
+            }.min()
+        }
     }
 
     /// The podcasts `request` calls for now, each claimed from the schedule so that no other
@@ -84,6 +122,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         let now = clock()
         let fresh = freshUntil.withLock { $0 }
         let candidates = force ? podcastIDs : podcastIDs.filter { (fresh[$0] ?? .distantPast) <= now }
+        defer { scheduleChanged() }
         return schedule.withLock { $0.take(candidates, now: now, force: force) }
     }
 
@@ -93,9 +132,18 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     }
 
     public func podcastService(_ service: any PodcastService, didFindUnchanged podcastID: String) {
-        let now = clock()
-        schedule.withLock { $0.succeeded(podcastID, now: now) }
+        succeeded(podcastID)
         readEnded(podcastID, failure: nil)
+    }
+
+    /// A read of `podcastID` succeeded: next due after the cadence its server gave in this
+    /// read (within the floor and the ceiling), else after the interval.
+    private func succeeded(_ podcastID: String) {
+        let now = clock()
+        let cadence = serverCadence.withLock { $0.removeValue(forKey: podcastID) }
+        schedule.withLock { $0.succeeded(podcastID, now: now, after: cadence) }
+        activity.succeeded(podcastID)
+        scheduleChanged()
     }
 
     /// How many reads of a podcast's feed have ended, and why the last one failed (`nil`: it
@@ -137,9 +185,11 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     }
 
     public func podcastService(_ service: any PodcastService, podcast podcastID: String, isFreshUntil date: Date) {
-        // A server cannot silence a feed for more than a day.
-        let until = min(date, clock().addingTimeInterval(86_400))
-        freshUntil.withLock { $0[podcastID] = until }
+        // A server sets the cadence, within the floor and the ceiling (a day).
+        let now = clock()
+        let cadence = min(max(date.timeIntervalSince(now), cadenceFloor), Self.cadenceCeiling)
+        serverCadence.withLock { $0[podcastID] = cadence }
+        freshUntil.withLock { $0[podcastID] = min(date, now.addingTimeInterval(Self.cadenceCeiling)) }
     }
 
     /// Subscribes to a podcast (no change if subscribed already). Its `episodes` (from the
@@ -154,6 +204,8 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             return episode
         }
         let now = clock()
+        // After the change: a new feed is due at once.
+        defer { scheduleChanged() }
         return try document.update { state in
             guard state.podcasts[podcast.id] == nil else { return nil }
             try archive.save(podcast, newEpisodes: seen)
@@ -170,12 +222,14 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     /// Gives up a podcast and its episodes; `SubmissionError` when it is not subscribed.
     @discardableResult
     public func unsubscribe(_ podcastID: String) throws -> UInt64 {
-        try document.update { state in
+        defer { scheduleChanged() }
+        return try document.update { state in
             guard state.podcasts[podcastID] != nil else { throw Self.unknownPodcast(podcastID, in: state) }
             try archive.removePodcast(podcastID)
             state.podcasts[podcastID] = nil
             let remaining = Set(state.podcasts.keys)
             schedule.withLock { $0.keep(only: remaining) }
+            activity.keep(only: remaining)
             // The window is refilled from what the library still holds.
             let library = archive.podcastsState()
             state.episodes = library.episodes
@@ -210,8 +264,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     }
 
     public func podcastService(_ service: any PodcastService, didFetch podcast: Podcast, episodes: [Episode]) {
-        let now = clock()
-        schedule.withLock { $0.succeeded(podcast.id, now: now) }
+        succeeded(podcast.id)
         var failure: String?
         defer { readEnded(podcast.id, failure: failure) }
         document.update { state in
@@ -231,7 +284,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
                 logger.error("could not keep what a feed said", metadata: ["feed": "\(podcast.feedURL)", "error": "\(error)"])
                 failure = "\(error)"
                 let change = PodcastsChange.failed(podcastID: podcast.id, message: "\(error)")
-                activity.failed(change.failure ?? "\(error)")
+                activity.failed(podcast.id, change.failure ?? "\(error)")
                 return change
             }
             state.podcasts[podcast.id] = updated
@@ -246,9 +299,11 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     public func podcastService(_ service: any PodcastService, didFailToFetch podcastID: String, error: any Error) {
         let (now, jitter) = (clock(), jitter())
         _ = schedule.withLock { $0.failed(podcastID, now: now, jitter: jitter) }
+        serverCadence.withLock { _ = $0.removeValue(forKey: podcastID) }
+        scheduleChanged()
         let change = PodcastsChange.failed(podcastID: podcastID, message: String(describing: error))
         logger.warning("could not read a feed", metadata: ["podcast": "\(podcastID)", "error": "\(error)"])
-        activity.failed(change.failure ?? "\(error)")
+        activity.failed(podcastID, change.failure ?? "\(error)")
         readEnded(podcastID, failure: String(describing: error))
         document.update { _ in change }
     }

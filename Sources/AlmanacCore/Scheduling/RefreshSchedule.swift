@@ -50,9 +50,10 @@ public struct RefreshSchedule: Sendable {
         return taken
     }
 
-    /// `item` was fetched: next due one interval from `now`.
-    public mutating func succeeded(_ item: String, now: Date) {
-        entries[item] = Entry(due: now.addingTimeInterval(policy.interval), failures: 0, inFlight: false)
+    /// `item` was fetched: next due one interval (or `after` seconds, a cadence its server
+    /// gave) from `now`.
+    public mutating func succeeded(_ item: String, now: Date, after cadence: Double? = nil) {
+        entries[item] = Entry(due: now.addingTimeInterval(cadence ?? policy.interval), failures: 0, inFlight: false)
     }
 
     /// `item` failed; returns the seconds until it is tried again. `jitter` (0…1, random in

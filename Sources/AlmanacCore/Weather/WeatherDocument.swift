@@ -24,6 +24,8 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     private let clock: @Sendable () -> Date
     private let jitter: @Sendable () -> Double
     private let logger: Logger
+    /// Told whenever the schedule may have changed (the daemon's `RefreshScheduler.wake`).
+    private let scheduleChanges = Locked<(@Sendable () -> Void)?>(nil)
 
     /// - Parameters:
     ///   - state: where to start (the daemon passes what the archive kept).
@@ -50,9 +52,22 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
 
     // MARK: Data source
 
-    /// The wanted places that are due now, claimed (see `take`).
+    /// The wanted places that are due now, claimed (see `take`); each counts as a fetch under
+    /// way (`Loading`) until the service reports it back.
     public func locationsToFetch(for service: any WeatherService) -> [String] {
-        claim(.due)
+        let locations = claim(.due)
+        activity.claimed(locations)
+        return locations
+    }
+
+    /// Calls `body` whenever the schedule may have changed: a claim, a fetch ending, a place
+    /// wanted or let go. The daemon's `RefreshScheduler` is woken this way.
+    public func whenScheduleChanges(_ body: @escaping @Sendable () -> Void) {
+        scheduleChanges.withLock { $0 = body }
+    }
+
+    private func scheduleChanged() {
+        scheduleChanges.withLock { $0 }?()
     }
 
     /// The places `request` calls for now, each claimed from the schedule so that no other
@@ -76,6 +91,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     /// when `force`, all that are not already being fetched.
     public func take(_ locations: [String], force: Bool = false) -> [String] {
         let now = clock()
+        defer { scheduleChanged() }
         return schedule.withLock { $0.take(locations, now: now, force: force) }
     }
 
@@ -105,6 +121,8 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     public func weatherService(_ service: any WeatherService, didFetch reading: WeatherReading) {
         let now = clock()
         schedule.withLock { $0.succeeded(reading.location, now: now) }
+        scheduleChanged()
+        activity.succeeded(reading.location)
         do {
             try archive?.saveReading(reading)
         } catch {
@@ -122,10 +140,14 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     public func weatherService(_ service: any WeatherService, didFailToFetch location: String, error: any Error) {
         let (now, jitter) = (clock(), jitter())
         _ = schedule.withLock { $0.failed(location, now: now, jitter: jitter) }
-        guard wantedLocations.contains(location) else { return }
+        scheduleChanged()
+        guard wantedLocations.contains(location) else {
+            activity.succeeded(location)  // ends its count; a place no one wants is not failing
+            return
+        }
         let message = String(describing: error)
         logger.warning("could not fetch the weather", metadata: ["location": "\(location)", "error": "\(message)"])
-        activity.failed(WeatherChange.failed(location: location, message: message).failure ?? message)
+        activity.failed(location, WeatherChange.failed(location: location, message: message).failure ?? message)
         document.update { state in
             guard state.failures[location] != message else { return nil }
             state.failures[location] = message
@@ -139,6 +161,8 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     public func forgetUnwanted() -> UInt64? {
         let wanted = Set(wantedLocations)
         schedule.withLock { $0.keep(only: wanted) }
+        activity.keep(only: wanted)
+        scheduleChanged()
         return document.update { state in
             let unwanted = Set(state.readings.keys).union(state.failures.keys).subtracting(wanted).sorted()
             guard !unwanted.isEmpty else { return nil }
@@ -246,6 +270,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
                 schedule.succeeded(location, now: reading.fetchedAt)
             }
         }
+        scheduleChanged()
         document.update { state in
             guard state.readings[location] == nil else { return nil }
             state.readings[location] = reading

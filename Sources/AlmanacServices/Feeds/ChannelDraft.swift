@@ -28,6 +28,9 @@ struct ChannelDraft {
     var newFeedURL: String?
     var nextPageURL: String?
     var locked: Bool?
+    var ttlMinutes: Int?
+    var updatePeriod: String?
+    var updateFrequency: Int?
     var categories: [String] = []
     var funding: [FeedFunding] = []
     var persons: [FeedPerson] = []
@@ -54,8 +57,23 @@ struct ChannelDraft {
             categories: categories,
             funding: funding,
             persons: persons,
-            episodes: episodes
+            episodes: episodes,
+            refreshInterval: refreshInterval
         )
+    }
+
+    /// Seconds between reads the feed asks for: RSS `<ttl>` (minutes), else the syndication
+    /// module's `sy:updatePeriod` (hourly, daily, weekly, monthly, yearly; daily when absent)
+    /// divided by `sy:updateFrequency` (1 when absent); `nil` when it says neither, or
+    /// nonsense (zero or less).
+    var refreshInterval: Double? {
+        if let ttlMinutes, ttlMinutes > 0 { return Double(ttlMinutes) * 60 }
+        guard updatePeriod != nil || updateFrequency != nil else { return nil }
+        let periods: [String: Double] = ["hourly": 3_600, "daily": 86_400, "weekly": 604_800, "monthly": 2_592_000, "yearly": 31_536_000]
+        guard let period = periods[updatePeriod ?? "daily"] else { return nil }
+        let frequency = updateFrequency ?? 1
+        guard frequency > 0 else { return nil }
+        return period / Double(frequency)
     }
 
     /// `jo@example.com (Jo Bloggs)` → `Jo Bloggs`; anything else as it is.

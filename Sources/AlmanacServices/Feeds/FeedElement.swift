@@ -14,6 +14,8 @@ enum FeedElement: UInt8 {
     case podcastChapters, podcastTranscript, podcastPerson, podcastFunding, podcastSeason, podcastEpisode, podcastLocked
     // Others
     case mediaThumbnail, contentEncoded, dublinCoreDate, dublinCoreCreator, dublinCoreLanguage, googlePlayImage
+    // How often to read the feed: RSS `ttl`, and the syndication module's `sy:updatePeriod`/`sy:updateFrequency`
+    case ttl, syUpdatePeriod, syUpdateFrequency
 
     /// Whether this element, met inside a description that holds HTML, means the description
     /// was never closed. Names HTML shares (`<image>` in SVG, `<summary>`) do not.
@@ -72,6 +74,8 @@ enum FeedElement: UInt8 {
             (.dublinCore, "date", .dublinCoreDate), (.dublinCore, "creator", .dublinCoreCreator),
             (.dublinCore, "language", .dublinCoreLanguage),
             (.googlePlay, "image", .googlePlayImage),
+            (.plain, "ttl", .ttl), (.syndication, "updateperiod", .syUpdatePeriod),
+            (.syndication, "updatefrequency", .syUpdateFrequency),
         ]
         var table: [Key: FeedElement] = [:]
         for (namespace, name, element) in names { table[Key(namespace: namespace, name: name.utf8)] = element }

@@ -4,7 +4,7 @@
 /// or not, because real feeds leave declarations out. Atom and unprefixed names share one
 /// vocabulary, so RSS and Atom elements are understood in either kind of document.
 enum FeedNamespace: UInt8 {
-    case plain, itunes, podcast, media, content, dublinCore, rdf, googlePlay, other
+    case plain, itunes, podcast, media, content, dublinCore, rdf, googlePlay, syndication, other
 
     /// The namespace a URI names, compared without scheme, case or trailing `/` or `#`.
     init?(uri: UnsafeBufferPointer<UInt8>) {
@@ -30,6 +30,8 @@ enum FeedNamespace: UInt8 {
             self = .rdf
         case "www.google.com/schemas/play-podcasts/1.0":
             self = .googlePlay
+        case "purl.org/rss/1.0/modules/syndication":
+            self = .syndication
         default:
             return nil
         }
@@ -46,6 +48,7 @@ enum FeedNamespace: UInt8 {
         case "dc", "dcterms": self = .dublinCore
         case "rdf": self = .rdf
         case "googleplay": self = .googlePlay
+        case "sy": self = .syndication
         default: self = .other
         }
     }

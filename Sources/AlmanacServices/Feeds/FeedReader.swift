@@ -24,6 +24,7 @@ struct FeedReader {
         case feedTitle, feedLink, feedDescription, feedContentEncoded, feedItunesSummary, feedSubtitle, feedItunesSubtitle
         case feedItunesAuthor, feedAtomAuthorName, feedDublinCoreCreator, feedRSSAuthor, feedOwnerName, feedManagingEditor
         case feedLanguage, feedItunesImage, feedImageURL, feedLogo, feedIcon, feedExplicit, feedNewFeedURL, feedLocked
+        case feedTTL, feedUpdatePeriod, feedUpdateFrequency
         case feedCategory, feedFunding(url: String?), feedPerson(FeedPerson)
         case episodeTitle, episodeItunesTitle, episodeLink, episodeGUID, episodeAtomID
         case episodeDescription, episodeContentEncoded, episodeAtomContent, episodeAtomSummary, episodeItunesSummary, episodeItunesSubtitle
@@ -338,6 +339,12 @@ struct FeedReader {
             if inChannel { begin(.feedNewFeedURL) }
         case .podcastLocked:
             if inChannel { begin(.feedLocked) }
+        case .ttl:
+            if inChannel { begin(.feedTTL) }
+        case .syUpdatePeriod:
+            if inChannel { begin(.feedUpdatePeriod) }
+        case .syUpdateFrequency:
+            if inChannel { begin(.feedUpdateFrequency) }
         case .podcastFunding:
             if inChannel { begin(.feedFunding(url: attribute("url").flatMap(resolver.resolve))) }
         case .podcastPerson:
@@ -456,6 +463,9 @@ struct FeedReader {
         case .feedExplicit: setValue(&channel.explicit, FeedValue.explicit(value))
         case .feedNewFeedURL: setText(&channel.newFeedURL, url(value))
         case .feedLocked: setValue(&channel.locked, FeedValue.yesNo(value))
+        case .feedTTL: setValue(&channel.ttlMinutes, FeedValue.integer(value).flatMap { Int(exactly: $0) })
+        case .feedUpdatePeriod: setText(&channel.updatePeriod, singleLineText(value)?.lowercased())
+        case .feedUpdateFrequency: setValue(&channel.updateFrequency, FeedValue.integer(value).flatMap { Int(exactly: $0) })
         case .feedCategory: channel.addCategory(HTMLText.plainText(value, singleLine: true))
         case .feedFunding(let fundingURL):
             if let fundingURL, channel.funding.count < 64 {

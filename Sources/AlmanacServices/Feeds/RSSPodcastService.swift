@@ -8,13 +8,17 @@ import Synchronization
 /// and every episode it lists (the document keeps the new ones). A feed the server says has
 /// not changed (`304`) is not parsed at all. A feed that announces `itunes:new-feed-url`
 /// (or whose address answers with a permanent redirect, 301 or 308) is fetched from there
-/// from then on.
+/// from then on. How soon a feed wants reading again (`Cache-Control: max-age`, `Expires`,
+/// RSS `<ttl>`, `sy:updatePeriod`/`sy:updateFrequency`: the latest of them) is told to the
+/// delegate, which keeps it within its floor and ceiling.
 public final class RSSPodcastService: PodcastService, Sendable {
     public let links = ServiceLinks<any PodcastServiceDataSource, any PodcastServiceDelegate>()
     private let http: HTTPClient
     private let limiter = FetchLimiter(width: 4)
     /// When each feed was last read in full (unconditionally).
     private let fullReads = Locked<[String: Date]>([:])
+    /// The cadence each feed last asked for in its body (`ttl`, `sy:*`), for its `304`s.
+    private let feedCadences = Locked<[String: Double]>([:])
     /// How often a feed is read in full.
     static let fullReadEvery: Double = 86_400
 
@@ -63,8 +67,10 @@ public final class RSSPodcastService: PodcastService, Sendable {
             return due
         }
         let response = try await http.get(url, conditional: !full)
-        let freshUntil = HTTPFreshness.freshUntil(response.headers, now: Date())
-        if response.status == 304 { return (nil, freshUntil) }
+        let now = Date()
+        let httpFresh = HTTPFreshness.freshUntil(response.headers, now: now)
+        // A `304` has no body: the feed's own word (`ttl`, `sy:*`) from its last full read stands.
+        if response.status == 304 { return (nil, Self.later(httpFresh, feedCadences.withLock { $0[podcast.id] }.map(now.addingTimeInterval))) }
         let feed: ParsedFeed
         do {
             feed = try FeedParser.parse(response.body, feedURL: response.url?.absoluteString ?? podcast.feedURL)
@@ -77,6 +83,19 @@ public final class RSSPodcastService: PodcastService, Sendable {
             feedURL = moved
         }
         let updated = FeedMapping.podcast(from: feed, feedURL: feedURL, id: podcast.id)
+        feedCadences.withLock { $0[podcast.id] = feed.refreshInterval }
+        let freshUntil = Self.later(httpFresh, feed.refreshInterval.map(now.addingTimeInterval))
         return ((updated, FeedMapping.episodes(from: feed, podcastID: podcast.id)), freshUntil)
+    }
+
+    /// The later of two "not before" times the server gave (HTTP headers, the feed itself):
+    /// each asks not to be read again before it.
+    static func later(_ a: Date?, _ b: Date?) -> Date? {
+        switch (a, b) {
+        case (let a?, let b?): max(a, b)
+        case (let a?, nil): a
+        case (nil, let b?): b
+        case (nil, nil): nil
+        }
     }
 }

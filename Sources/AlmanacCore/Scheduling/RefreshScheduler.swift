@@ -1,0 +1,88 @@
+public import FoundationEssentials
+
+/// Fires a document's refresh when its next item falls due, and sleeps in between: no tick.
+///
+/// It asks `nextDue` (the data source's next due time: cadence, server-given freshness,
+/// backoff), sleeps until then, and calls `fire` (the service's `refresh(nil)`, which asks its
+/// data source what is due and claims it). Between, it is woken only by `wake()`: the
+/// document calls it whenever its schedule changes (a view came, went or changed its
+/// options, a saved place, a subscription, `Refresh()`, a fetch ending or failing). With
+/// nothing wanted (`nextDue` is `nil`) it waits for a wake-up alone and costs nothing.
+///
+/// After firing it waits for the claim's wake-up before asking again, so a claim that has
+/// not happened yet is not fired twice; the fetch itself runs on its own task, so a stalled
+/// fetch does not hold up the items that fall due meanwhile.
+public final class RefreshScheduler: Sendable {
+    /// Sleeps until a time; throws when cancelled.
+    public typealias Sleeper = @Sendable (Date) async throws -> Void
+
+    private let nextDue: @Sendable () -> Date?
+    private let fire: @Sendable () -> Void
+    private let clock: @Sendable () -> Date
+    private let sleeper: Sleeper
+    private let wakeup = Wakeup()
+
+    /// - Parameters:
+    ///   - nextDue: when the next wanted item falls due (`nil`: none is, or all are being fetched).
+    ///   - fire: starts a refresh of what is due; it must not wait for the fetches.
+    ///   - clock, sleeper: the time and the way to wait for one, for tests.
+    public init(nextDue: @escaping @Sendable () -> Date?, clock: @escaping @Sendable () -> Date = { Date() },
+                sleeper: @escaping Sleeper = RefreshScheduler.sleep(until:), fire: @escaping @Sendable () -> Void) {
+        self.nextDue = nextDue
+        self.clock = clock
+        self.sleeper = sleeper
+        self.fire = fire
+    }
+
+    /// The schedule may have changed: look at `nextDue` again.
+    public func wake() { wakeup.wake() }
+
+    /// Runs until cancelled.
+    public func run() async {
+        while !Task.isCancelled {
+            guard let due = nextDue() else {
+                await wakeup.wait()
+                continue
+            }
+            if due > clock() {
+                // Whichever comes first: the due time or a change of schedule.
+                let woken = await sleep(until: due)
+                if woken { continue }
+                // The due time came; what is due is asked again, as it may have moved.
+                guard let due = nextDue(), due <= clock() else { continue }
+            }
+            wakeup.reset()
+            fire()
+            // The claim wakes us (the document's schedule changed); only then ask again.
+            await wakeup.wait()
+        }
+    }
+
+    /// Sleeps until `deadline` or a wake-up; `true` when woken (or cancelled) first.
+    private func sleep(until deadline: Date) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask { [wakeup] in
+                await wakeup.wait()
+                return true
+            }
+            group.addTask { [sleeper] in
+                do {
+                    try await sleeper(deadline)
+                    return false
+                } catch {
+                    return true
+                }
+            }
+            let first = await group.next() ?? true
+            group.cancelAll()
+            return first
+        }
+    }
+
+    /// Sleeps on the continuous clock until `deadline` (wall-clock changes move it no later
+    /// than the next wake-up).
+    public static func sleep(until deadline: Date) async throws {
+        let seconds = max(0, deadline.timeIntervalSinceNow)
+        try await Task.sleep(for: .milliseconds(Int64(min(seconds, 86_400 * 7) * 1000) + 1))
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import TestHarness
+import Testing
+
+/// An idle daemon sleeps: no views, nothing saved or subscribed, so nothing is due and no
+/// thread of almanacd wakes. Counted as the context switches of all its threads (voluntary
+/// and involuntary, from `/proc/<pid>/task/*/status`) over a few seconds: a one-second tick
+/// alone would make several a second; the Swift runtime's own floor is one a second.
+@Suite(.timeLimit(.minutes(2))) struct IdleTests {
+    /// Each thread's context switches (voluntary and involuntary), by thread id.
+    static func switches(of pid: pid_t) -> [String: Int] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        var counts: [String: Int] = [:]
+        for task in tasks {
+            guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8) else { continue }
+            counts[task] = status.split(separator: "\n").reduce(0) { sum, line in
+                guard line.hasPrefix("voluntary_ctxt_switches") || line.hasPrefix("nonvoluntary_ctxt_switches") else { return sum }
+                return sum + (Int(line.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "") ?? 0)
+            }
+        }
+        return counts
+    }
+
+    /// The wake-ups between two counts: each thread's new switches, a new thread's all, and
+    /// one for each thread that ended (it woke to end; its count went with it).
+    static func wakeups(from before: [String: Int], to after: [String: Int]) -> Int {
+        let ended = before.keys.filter { after[$0] == nil }.count
+        return ended + after.reduce(0) { $0 + $1.value - (before[$1.key] ?? 0) }
+    }
+
+    @Test func anIdleDaemonDoesNotWakeUp() async throws {
+        let bus = try PrivateBus()
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        // What start-up does (the first empty refresh, idle pool threads ending after 5 s) is over by then.
+        try await Task.sleep(for: .seconds(6))
+        let before = Self.switches(of: daemon.process.pid)
+        #expect(!before.isEmpty, "the switches of almanacd could not be read")
+        try await Task.sleep(for: .seconds(5))
+        let woke = Self.wakeups(from: before, to: Self.switches(of: daemon.process.pid))
+        // libdispatch's Linux worker-pool monitor wakes its manager thread once a second
+        // (`_dispatch_workq_monitor_pools`), whatever the daemon does: about 5 here. A
+        // one-second refresh tick (what the daemon had) wakes several threads each time.
+        #expect(woke <= 10, "almanacd woke \(woke) times in 5 s with nothing to do")
+        _ = daemon.stop()
+    }
+}
