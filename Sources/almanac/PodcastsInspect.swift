@@ -36,7 +36,7 @@ struct PodcastsInspect: AsyncParsableCommand {
             let feed = isURL ? try await client.inspect(url: source) : try await client.inspect(bytes: bytes, baseURL: "")
             await client.connection.close()
             if common.json {
-                Terminal().line(Rendering.json(JSONNode(feed)))
+                Terminal().line(Rendering.json(JSONValue(feed)))
                 return
             }
             guard let parsed = FeedCodec.decode(feed) else {
