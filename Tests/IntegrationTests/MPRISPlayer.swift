@@ -15,6 +15,7 @@ final class MPRISPlayer: Sendable {
         var metadata: [String: Value] = [:]
         var status = "Stopped"
         var position: Int64 = 0
+        var rate = 1.0
     }
 
     let connection: Connection
@@ -40,6 +41,7 @@ final class MPRISPlayer: Sendable {
                 Property("Metadata", .dictionary(key: .string, value: .variant)) { [self] in
                     .dictionary(key: .string, value: .variant, state.withLock { $0.metadata }.sorted { $0.key < $1.key }.map { .init(.string($0.key), .variant($0.value)) })
                 },
+                Property("Rate", .double) { [self] in .double(state.withLock { $0.rate }) },
                 Property("Position", .int64, emitsChange: false) { [self] in
                     reads.add(1, ordering: .relaxed)
                     return .int64(state.withLock { $0.position })
@@ -82,6 +84,12 @@ final class MPRISPlayer: Sendable {
         try announce(["PlaybackStatus"])
     }
 
+    /// Plays faster or slower (the player says so with `PropertiesChanged`).
+    func setRate(_ rate: Double) throws {
+        state.withLock { $0.rate = rate }
+        try announce(["Rate"])
+    }
+
     /// Sets where it is without telling anyone (as playback moves on).
     func advance(to seconds: Int64) {
         state.withLock { $0.position = seconds * 1_000_000 }
@@ -92,6 +100,7 @@ final class MPRISPlayer: Sendable {
         let values: [(String, Value)] = names.map { name in
             switch name {
             case "Metadata": (name, .dictionary(key: .string, value: .variant, current.metadata.sorted { $0.key < $1.key }.map { .init(.string($0.key), .variant($0.value)) }))
+            case "Rate": (name, .double(current.rate))
             default: (name, .string(current.status))
             }
         }

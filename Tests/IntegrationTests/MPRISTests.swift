@@ -133,4 +133,27 @@ import Testing
         #expect(position < 51, "\(position)")
         await impostor.connection.close()
     }
+
+    /// A player at 2× moves two seconds a second: where it got to when it leaves is estimated
+    /// at its rate (at 1× the estimate could not pass the time that went by).
+    @Test func theEstimateFollowsThePlayersRate() async throws {
+        try feed.publish([("Epsilon", "/audio/epsilon?size=1000")])
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        _ = try await feed.subscribe(on: bus)
+        let player = try await MPRISPlayer(address: bus.address)
+        try await player.waitForPositionRead(after: 0)
+        let reads = player.positionReads
+        let started = ContinuousClock.now
+        try player.play(.string(feed.base + "/audio/epsilon?size=1000"), length: .int64(1_000_000_000), at: 100)
+        try player.setRate(2)
+        try await player.waitForPositionRead(after: reads)
+        try await Task.sleep(for: .seconds(2))
+        await player.connection.close()
+        try await waitFor("Epsilon's position when the player left") { ($0["Epsilon"]?.position ?? 0) > 100 }
+        let elapsed = started.duration(to: .now)
+        let atNormalSpeed = 100 + Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let position = try #require(try await playState()["Epsilon"]?.position)
+        #expect(position > atNormalSpeed, "recorded \(position) s; 1× could reach at most \(atNormalSpeed) s")
+        #expect(!daemon.process.hasExited)
+    }
 }

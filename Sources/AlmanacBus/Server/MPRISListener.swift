@@ -25,12 +25,14 @@ public final class MPRISListener: Sendable {
         /// Seconds, as of `positionAt`.
         var position: Double = 0
         var positionAt = ContinuousClock.now
+        /// How fast it plays, from `Rate` (1: normal speed; a 1.5× player moves 1.5 s a second).
+        var rate: Double = 1
 
-        /// Where the player is now: its last known position, moved on while it plays.
+        /// Where the player is now: its last known position, moved on at its rate while it plays.
         var estimatedPosition: Double {
             guard status == "Playing" else { return position }
             let elapsed = positionAt.duration(to: .now)
-            return position + Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            return position + rate * (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         }
     }
 
@@ -239,6 +241,12 @@ public final class MPRISListener: Sendable {
         }
         if let microseconds = properties["Position"]?.unwrapped.integerValue {
             (player.position, player.positionAt) = (max(0, Double(microseconds) / 1e6), .now)
+        }
+        // MPRIS allows any positive rate (players offer 0.25× to 4×); 0 means paused, which
+        // PlaybackStatus already says. The position so far moved at the old rate.
+        if case .double(let rate)? = properties["Rate"]?.unwrapped, rate.isFinite, rate > 0, rate <= 100, rate != player.rate {
+            (player.position, player.positionAt) = (player.estimatedPosition, .now)
+            player.rate = rate
         }
         guard let metadata = properties["Metadata"]?.stringKeyedEntries, let track else { return }
         if track.url != player.url {
