@@ -123,6 +123,15 @@ public struct AlmanacClient: Sendable {
         return (items.map(\.asVariantDictionary).compactMap(PodcastsCodec.decodeEpisode), Int(info["total"]?.integerValue ?? 0), info["nextCursor"]?.stringValue)
     }
 
+    /// One episode's record (`GetEpisode`) and its podcast's title.
+    public func episode(_ id: String) async throws -> (episode: Episode, podcastTitle: String?) {
+        let fields = try await podcastsCall("GetEpisode", id).arguments([String: Value].self)
+        guard let episode = PodcastsCodec.decodeEpisode(fields.asVariantDictionary) else {
+            throw BusError.invalidArgs("The daemon's record of episode '\(id.prefix(200))' has no id.")
+        }
+        return (episode, fields["podcastTitle"]?.stringValue)
+    }
+
     /// Subscribes to every feed an OPML file lists; the feeds subscribed and, for the rest, why not.
     public func importOPML(_ bytes: [UInt8]) async throws -> (subscribed: [String], failed: [String: String]) {
         try await podcastsCall("ImportOPML", timeout: .seconds(1800), bytes).arguments([String].self, [String: String].self)

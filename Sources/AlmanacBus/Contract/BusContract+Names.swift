@@ -69,6 +69,8 @@ extension BusContract {
         public static let rename: MemberName = "Rename"
         /// `ListEpisodes(s, a{sv}) → (aa{sv}, a{sv})`.
         public static let listEpisodes: MemberName = "ListEpisodes"
+        /// `GetEpisode(s) → a{sv}`.
+        public static let getEpisode: MemberName = "GetEpisode"
         /// `Inspect(s) → a{sv}`.
         public static let inspect: MemberName = "Inspect"
         /// `Download(s) → o`.

@@ -170,6 +170,13 @@ public struct PodcastsAdapter: DocumentAdapter {
                 try reply.write(episodes)
                 try info.encode(to: &reply)
             },
+            Method("GetEpisode", inputs: [Argument("episode", .string)], outputs: [Argument("record", .dictionary(key: .string, value: .variant))]) { call, reply in
+                let (given) = try call.arguments(String.self)
+                guard let episode = podcasts.episode(given) else { throw BusError.invalidArgs("There is no episode '\(given.prefix(200))'.") }
+                var record = (PodcastsCodec.encode(episode).stringKeyedEntries ?? [:]).mapValues(\.unwrapped)
+                if let podcast = podcasts.document.snapshot.state.podcasts[episode.podcastID] { record["podcastTitle"] = .string(podcast.title) }
+                try record.encode(to: &reply)
+            },
             Method("ImportOPML", inputs: [Argument("opml", .array(.byte))],
                    outputs: [Argument("subscribed", .array(.string)), Argument("failed", .dictionary(key: .string, value: .string))], async: { [opml] call, reply in
                 let (data) = try call.arguments([UInt8].self)
