@@ -8,24 +8,26 @@ import DBus
 struct SettingsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "settings",
-        abstract: "Shows or changes settings: notify, delete-when-played, played-at, units.",
+        abstract: "Shows or changes settings: notify, delete-when-played, played-at, player, units.",
         discussion: """
             notify on|off               desktop notifications when a refresh finds new episodes (off)
             delete-when-played on|off   delete an episode's download when it is marked played (off)
             played-at 95%               how far a media player must get for an episode to count as played
+            player CMD|automatic        what `episode play` runs; automatic: mpv, vlc, xdg-open
             units metric|imperial       weather units
             """,
         subcommands: [List.self, Get.self, Set.self],
         defaultSubcommand: List.self
     )
 
-    static let names = ["notify", "delete-when-played", "played-at", "units"]
+    static let names = ["notify", "delete-when-played", "played-at", "player", "units"]
 
     /// What each setting does, for `settings list`.
     static let meanings = [
         "notify": "desktop notifications when a refresh finds new episodes",
         "delete-when-played": "delete an episode's download when it is marked played",
         "played-at": "how far a media player must get for an episode to count as played",
+        "player": "the command `almanac episode play` runs",
         "units": "weather units",
     ]
 
@@ -35,7 +37,7 @@ struct SettingsCommand: AsyncParsableCommand {
         let weather = WeatherCodec.decodeState(try await client.state(of: .weather).state)
         return .object([
             "notify": .boolean(podcasts.notify), "delete-when-played": .boolean(podcasts.deleteWhenPlayed),
-            "played-at": .number(podcasts.playedAt, decimals: 4), "units": .string(weather.units.rawValue),
+            "played-at": .number(podcasts.playedAt, decimals: 4), "player": .string(podcasts.player), "units": .string(weather.units.rawValue),
         ])
     }
 
@@ -47,6 +49,7 @@ struct SettingsCommand: AsyncParsableCommand {
             ("notify", podcasts.notify ? "on" : "off"),
             ("delete-when-played", podcasts.deleteWhenPlayed ? "on" : "off"),
             ("played-at", "\(Int((podcasts.playedAt * 100).rounded()))%"),
+            ("player", podcasts.player.isEmpty ? "automatic" : podcasts.player),
             ("units", weather.units.rawValue),
         ]
     }
@@ -75,7 +78,7 @@ struct SettingsCommand: AsyncParsableCommand {
 
     struct Get: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "get", abstract: "Prints one setting's value.")
-        @ArgumentParser.Argument(help: ArgumentHelp("notify, delete-when-played, played-at or units.", valueName: "name")) var name: String
+        @ArgumentParser.Argument(help: ArgumentHelp("notify, delete-when-played, played-at, player or units.", valueName: "name")) var name: String
         @OptionGroup var common: CommonOptions
 
         func validate() throws {
@@ -91,8 +94,8 @@ struct SettingsCommand: AsyncParsableCommand {
 
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "set", abstract: "Changes one setting.")
-        @ArgumentParser.Argument(help: ArgumentHelp("notify, delete-when-played, played-at or units.", valueName: "name")) var name: String
-        @ArgumentParser.Argument(help: ArgumentHelp("on|off, a percentage (50%–100%), or metric|imperial.", valueName: "value")) var value: String
+        @ArgumentParser.Argument(help: ArgumentHelp("notify, delete-when-played, played-at, player or units.", valueName: "name")) var name: String
+        @ArgumentParser.Argument(help: ArgumentHelp("on|off, a percentage (50%–100%), a command or automatic, or metric|imperial.", valueName: "value")) var value: String
         @OptionGroup var common: CommonOptions
 
         func validate() throws {
@@ -117,6 +120,9 @@ struct SettingsCommand: AsyncParsableCommand {
                 let fraction = value.hasSuffix("%") || number > 1 ? number / 100 : number
                 guard PodcastSettings.playedAtRange.contains(fraction) else { throw ValidationError("'played-at' goes from 50% to 100%, not '\(value)'.") }
                 return (.podcasts, ["playedAt": .double(fraction)])
+            case "player":
+                let command = value.trimmed
+                return (.podcasts, ["player": .string(command.lowercased() == "automatic" ? "" : command)])
             case "units":
                 guard let units = Units(rawValue: value.lowercased()) else { throw ValidationError("'units' is metric or imperial, not '\(value)'.") }
                 return (.weather, ["units": .string(units.rawValue)])

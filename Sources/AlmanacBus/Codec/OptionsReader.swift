@@ -20,10 +20,12 @@ public struct OptionsReader: Sendable {
 
     public var isEmpty: Bool { values.isEmpty }
 
-    /// A non-empty string of at most `maximumStringLength` characters, or `nil` when absent.
-    public func string(_ key: String) throws -> String? {
+    /// A non-empty string (empty too when `allowingEmpty`) of at most `maximumStringLength`
+    /// bytes, or `nil` when absent.
+    public func string(_ key: String, allowingEmpty: Bool = false) throws -> String? {
         guard let value = values[key] else { return nil }
         guard case .string(let text) = value else { throw wrongType(key, "a string (s)", value) }
+        if allowingEmpty && text.isEmpty { return text }
         return try checked(text, key)
     }
 

@@ -63,7 +63,7 @@ public enum PodcastsCodec {
     public static func encode(_ settings: PodcastSettings) -> Value {
         .stringVariantDictionary([
             "notify": .boolean(settings.notify), "deleteWhenPlayed": .boolean(settings.deleteWhenPlayed),
-            "playedAt": .double(settings.playedAt),
+            "playedAt": .double(settings.playedAt), "player": .string(settings.player),
         ])
     }
 
@@ -73,6 +73,7 @@ public enum PodcastsCodec {
         if case .boolean(let notify)? = fields["notify"]?.unwrapped { settings.notify = notify }
         if case .boolean(let delete)? = fields["deleteWhenPlayed"]?.unwrapped { settings.deleteWhenPlayed = delete }
         if case .double(let fraction)? = fields["playedAt"]?.unwrapped { settings.playedAt = fraction }
+        if let player = fields["player"]?.stringValue { settings.player = player }
         return settings
     }
 
@@ -149,17 +150,17 @@ public enum PodcastsCodec {
     }
 
     /// Reads a `Submit` to the podcasts document: play state (`episode` with `played` and/or
-    /// `position`) or settings (`notify`, `deleteWhenPlayed`, `playedAt`), not both at once.
+    /// `position`) or settings (`notify`, `deleteWhenPlayed`, `playedAt`, `player`), not both at once.
     public static func submission(_ values: [String: Value]) throws -> PodcastsSubmission {
-        let settingKeys = ["notify", "deleteWhenPlayed", "playedAt"]
+        let settingKeys = ["notify", "deleteWhenPlayed", "playedAt", "player"]
         if !values.isEmpty, values.keys.allSatisfy(settingKeys.contains) {
             let options = try OptionsReader(values, allowed: settingKeys, what: "podcasts settings")
             return .settings(SettingsSubmission(notify: try options.bool("notify"), deleteWhenPlayed: try options.bool("deleteWhenPlayed"),
-                                                playedAt: try options.number("playedAt")))
+                                                playedAt: try options.number("playedAt"), player: try options.string("player", allowingEmpty: true)))
         }
         let options = try OptionsReader(values, allowed: ["episode", "played", "position"], what: "podcasts submission")
         guard let episode = try options.string("episode") else {
-            throw BusError.invalidArgs("Say which episode: {\"episode\": <s>, \"played\": <b>, \"position\": <d>}, or which settings: {\"notify\": <b>, \"deleteWhenPlayed\": <b>, \"playedAt\": <d>}.")
+            throw BusError.invalidArgs("Say which episode: {\"episode\": <s>, \"played\": <b>, \"position\": <d>}, or which settings: {\"notify\": <b>, \"deleteWhenPlayed\": <b>, \"playedAt\": <d>, \"player\": <s>}.")
         }
         return .playState(PlayStateSubmission(episodeID: episode, played: try options.bool("played"), position: try options.number("position")))
     }

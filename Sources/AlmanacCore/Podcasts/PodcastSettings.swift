@@ -7,12 +7,25 @@ public struct PodcastSettings: Sendable, Hashable, Codable {
     public var deleteWhenPlayed: Bool
     /// How far through an episode (0.5–1) a media player must get for it to count as played.
     public var playedAt: Double
+    /// The command that plays an episode (`almanac episode play`), as a shell would split it;
+    /// empty: the first of mpv, vlc and xdg-open found. See `PlayerCommand`.
+    public var player: String
 
     public static let playedAtRange = 0.5...1.0
+    /// The longest `player` command kept.
+    public static let maximumPlayerLength = 1_000
 
-    public init(notify: Bool = false, deleteWhenPlayed: Bool = false, playedAt: Double = 0.95) {
+    public init(notify: Bool = false, deleteWhenPlayed: Bool = false, playedAt: Double = 0.95, player: String = "") {
         self.notify = notify
         self.deleteWhenPlayed = deleteWhenPlayed
         self.playedAt = playedAt
+        self.player = player
+    }
+
+    /// Reads settings kept by an older version, which had no `player`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(notify: try container.decode(Bool.self, forKey: .notify), deleteWhenPlayed: try container.decode(Bool.self, forKey: .deleteWhenPlayed),
+                  playedAt: try container.decode(Double.self, forKey: .playedAt), player: try container.decodeIfPresent(String.self, forKey: .player) ?? "")
     }
 }

@@ -1,13 +1,17 @@
+import FoundationEssentials
+
 /// A change to the podcast settings a view submits: the settings it names, the rest unchanged.
 public struct SettingsSubmission: Sendable, Hashable {
     public var notify: Bool?
     public var deleteWhenPlayed: Bool?
     public var playedAt: Double?
+    public var player: String?
 
-    public init(notify: Bool? = nil, deleteWhenPlayed: Bool? = nil, playedAt: Double? = nil) {
+    public init(notify: Bool? = nil, deleteWhenPlayed: Bool? = nil, playedAt: Double? = nil, player: String? = nil) {
         self.notify = notify
         self.deleteWhenPlayed = deleteWhenPlayed
         self.playedAt = playedAt
+        self.player = player
     }
 
     /// `settings` with this submission applied; `SubmissionError` when a value is out of range.
@@ -18,6 +22,17 @@ public struct SettingsSubmission: Sendable, Hashable {
                 throw SubmissionError("'playedAt' is a fraction from 0.5 to 1 (0.95 is 95%), not \(playedAt).")
             }
             settings.playedAt = playedAt
+        }
+        if let player {
+            let player = player.trimmed
+            guard player.count <= PodcastSettings.maximumPlayerLength else {
+                throw SubmissionError("'player' is a command of at most \(PodcastSettings.maximumPlayerLength) characters, not \(player.count).")
+            }
+            guard !player.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw SubmissionError("'player' is a command on one line, without control characters.")
+            }
+            _ = try PlayerCommand.words(player)
+            settings.player = player
         }
         if let notify { settings.notify = notify }
         if let deleteWhenPlayed { settings.deleteWhenPlayed = deleteWhenPlayed }

@@ -24,6 +24,7 @@ extension StateStore: PodcastArchive {
             case "podcasts.deleteWhenPlayed": state.settings.deleteWhenPlayed = value == "1"
             case "podcasts.playedAt":
                 if let fraction = Double(value), PodcastSettings.playedAtRange.contains(fraction) { state.settings.playedAt = fraction }
+            case "podcasts.player": state.settings.player = String(value.prefix(PodcastSettings.maximumPlayerLength))
             default: continue
             }
         }
@@ -82,8 +83,8 @@ extension StateStore: PodcastArchive {
 
     public func saveSettings(_ settings: PodcastSettings) throws {
         try write("the podcast settings") { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('podcasts.notify', ?), ('podcasts.deleteWhenPlayed', ?), ('podcasts.playedAt', ?)",
-                           arguments: [settings.notify ? "1" : "0", settings.deleteWhenPlayed ? "1" : "0", String(settings.playedAt)])
+            try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('podcasts.notify', ?), ('podcasts.deleteWhenPlayed', ?), ('podcasts.playedAt', ?), ('podcasts.player', ?)",
+                           arguments: [settings.notify ? "1" : "0", settings.deleteWhenPlayed ? "1" : "0", String(settings.playedAt), settings.player])
         }
     }
 

@@ -52,10 +52,10 @@ public struct PodcastChangeViewData: Sendable, Hashable, JSONRepresentable {
 
     public static func settings(_ settings: PodcastSettings) -> Self {
         let percent = "\(wholeNumber(settings.playedAt * 100) ?? 95)%"
-        let text = "settings: notify \(settings.notify ? "on" : "off"), delete-when-played \(settings.deleteWhenPlayed ? "on" : "off"), played-at \(percent)"
+        let text = "settings: notify \(settings.notify ? "on" : "off"), delete-when-played \(settings.deleteWhenPlayed ? "on" : "off"), played-at \(percent), player \(settings.player.isEmpty ? "automatic" : settings.player)"
         return Self(change: "settings", text: text, ["settings": .object([
             "notify": .boolean(settings.notify), "delete-when-played": .boolean(settings.deleteWhenPlayed),
-            "played-at": .number(settings.playedAt, decimals: 4),
+            "played-at": .number(settings.playedAt, decimals: 4), "player": .string(settings.player),
         ])])
     }
 }

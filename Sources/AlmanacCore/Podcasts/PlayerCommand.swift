@@ -1,0 +1,81 @@
+/// How `almanac episode play` starts a media player on an episode: which program, and the
+/// arguments that open the audio at the saved position. The `player` setting names the
+/// command (split as a shell would: quotes and backslashes); `{media}` and `{start}` in it
+/// are replaced by the audio and the start in whole seconds, the audio is added at the end
+/// when `{media}` is absent, and mpv, VLC and MPlayer are told where to start when `{start}`
+/// is absent. With no setting, the first of mpv, vlc and xdg-open that is installed.
+public struct PlayerCommand: Sendable, Hashable {
+    /// What to run: the program's path first.
+    public var arguments: [String]
+    /// The program's name as the user knows it (`mpv`), for messages.
+    public var name: String
+    /// Whether the program was told where to start (xdg-open, and commands we do not know, are not).
+    public var startsAtPosition: Bool
+
+    /// Tried in this order when the `player` setting is empty.
+    public static let automatic = ["mpv", "vlc", "xdg-open"]
+
+    /// The command that plays `media` (a file's path or a URL) from `start` seconds, or `nil`
+    /// when the program is not installed (`find` gives a program's path, `nil` when there is none).
+    /// Throws `SubmissionError` for a setting with an unclosed quote.
+    public static func make(setting: String, media: String, start: Double, find: (String) -> String?) throws -> PlayerCommand? {
+        let seconds = start.isFinite && start >= 1 ? Int(start) : 0
+        let given = try words(setting)
+        guard let program = given.first ?? automatic.first(where: { find($0) != nil }), let path = find(program) else { return nil }
+        let name = program.split(separator: "/").last.map(String.init) ?? program
+        var arguments = [path]
+        var placed = (media: false, start: false)
+        for word in given.dropFirst() {
+            placed.media = placed.media || word.contains("{media}")
+            placed.start = placed.start || word.contains("{start}")
+            arguments.append(word.replacing("{media}", with: media).replacing("{start}", with: String(seconds)))
+        }
+        let startOption: [String]? = switch name {
+        case "mpv": ["--start=\(seconds)"]
+        case "vlc", "cvlc": ["--start-time=\(seconds)"]
+        case "mplayer": ["-ss", String(seconds)]
+        default: nil
+        }
+        if !placed.start, seconds > 0, let startOption { arguments += startOption }
+        if !placed.media { arguments.append(media) }
+        return PlayerCommand(arguments: arguments, name: name, startsAtPosition: placed.start || seconds == 0 || startOption != nil)
+    }
+
+    /// `text` split into words as a shell would (without expansions): blanks separate words,
+    /// '…' is literal, "…" is literal but for \" and \\, and \ outside quotes takes the next character.
+    public static func words(_ text: String) throws -> [String] {
+        var words: [String] = []
+        var word: String?
+        var quote: Character?
+        var escaped = false
+        for character in text {
+            if escaped {
+                // In "…", a backslash escapes only " and \; before anything else it stays.
+                let kept = quote == "\"" && character != "\"" && character != "\\" ? "\\" : ""
+                word = (word ?? "") + kept + String(character)
+                escaped = false
+            } else if let open = quote {
+                if character == open {
+                    quote = nil
+                } else if character == "\\" && open == "\"" {
+                    escaped = true
+                } else {
+                    word = (word ?? "") + String(character)
+                }
+            } else if character == "'" || character == "\"" {
+                quote = character
+                word = word ?? ""
+            } else if character == "\\" {
+                escaped = true
+            } else if character == " " || character == "\t" {
+                if let finished = word { words.append(finished) }
+                word = nil
+            } else {
+                word = (word ?? "") + String(character)
+            }
+        }
+        guard quote == nil, !escaped else { throw SubmissionError("The command \(text.prefix(200)) has a quote or a backslash that is not closed.") }
+        if let word { words.append(word) }
+        return words
+    }
+}

@@ -1,0 +1,111 @@
+import AlmanacBus
+import AlmanacCore
+import AlmanacViews
+import ArgumentParser
+import DBus
+import Glibc
+
+/// `almanac episode play ID | --next [PODCAST]`: hands an episode to the user's media player
+/// at its saved position and returns (the player runs on its own; the daemon's MPRIS listener
+/// records how far it gets, as for any player).
+struct EpisodePlay: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "play",
+        abstract: "Plays an episode from where you left off, in your media player.",
+        discussion: """
+            Plays the downloaded file when there is one, else the audio URL, starting at the saved position (from the start when the episode was played to the end). The player is the `player` setting (`almanac settings set player "mpv --no-video"`; `{media}` and `{start}` in it are replaced by the audio and the start in seconds), else the first of mpv, vlc and xdg-open installed; mpv, VLC and MPlayer are told where to start, xdg-open cannot be. The player runs on its own: this command returns at once.
+            """
+    )
+
+    @ArgumentParser.Argument(help: ArgumentHelp("An episode id; with --next, a podcast (id or feed URL) to take it from.", valueName: "id"))
+    var target: String?
+    @Flag(help: "Play the newest unplayed episode (of the podcast given, else of all).") var next = false
+    @OptionGroup var common: CommonOptions
+
+    func validate() throws {
+        if !next && target == nil { throw ValidationError("Say which episode to play: an id from `almanac episodes`, or --next.") }
+    }
+
+    func run() async throws {
+        try await withClient(common) { client in
+            let (episode, podcastTitle) = try await client.episode(try await chosenID(client))
+            guard let media = Self.media(of: episode) else {
+                throw CLIError.refused("“\(episode.title)” has no audio to play: its feed gives no enclosure", "")
+            }
+            let setting = try await client.podcastSettings().player
+            let start = episode.played ? 0 : episode.position
+            let command: PlayerCommand
+            do {
+                guard let found = try PlayerCommand.make(setting: setting, media: media, start: start, find: Self.find) else {
+                    throw setting.isEmpty
+                        ? CLIError.refused("no media player found: none of \(PlayerCommand.automatic.joined(separator: ", ")) is installed",
+                                           "install mpv, or name your player with `almanac settings set player COMMAND`")
+                        : CLIError.refused("the player '\(((try? PlayerCommand.words(setting)) ?? []).first ?? setting)' is not installed",
+                                           "install it, or change the command with `almanac settings set player COMMAND`")
+                }
+                command = found
+            } catch let error as SubmissionError {
+                throw CLIError.refused(error.message, "change it with `almanac settings set player COMMAND`")
+            }
+            try Self.spawn(command.arguments)
+            let from = command.startsAtPosition
+                ? (start >= 1 ? " from \(clockDuration(start))" : "")
+                : (start >= 1 ? " (from the start: \(command.name) cannot be told to start at \(clockDuration(start)))" : "")
+            let podcast = podcastTitle.map { " of \($0)" } ?? ""
+            Terminal().line("Playing “\(episode.title)”\(podcast) in \(command.name)\(from).")
+        }
+    }
+
+    /// The episode to play: the one named, or the newest unplayed one.
+    private func chosenID(_ client: AlmanacClient) async throws -> String {
+        guard next else { return target ?? "" }
+        let page = try await client.listEpisodes(podcast: target ?? "", query: ["unplayed": .boolean(true), "limit": .uint32(1)])
+        guard let newest = page.episodes.first else {
+            throw CLIError.refused("there is no unplayed episode" + (target.map { " of '\($0)'" } ?? ""),
+                                   "`almanac episodes` lists them; `almanac podcasts refresh` looks for new ones")
+        }
+        return newest.id
+    }
+
+    /// The downloaded file while it is there, else the audio URL.
+    static func media(of episode: Episode) -> String? {
+        if let file = episode.file, access(file, R_OK) == 0 { return file }
+        return episode.audioURL
+    }
+
+    /// The path of `program` (a name looked up in PATH, or a path), `nil` when it cannot be run.
+    static func find(_ program: String) -> String? {
+        if program.contains("/") { return access(program, X_OK) == 0 ? program : nil }
+        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/local/bin:/usr/bin:/bin"
+        for folder in path.split(separator: ":") where !folder.isEmpty {
+            let candidate = "\(folder)/\(program)"
+            var status = stat()
+            if stat(candidate, &status) == 0, status.st_mode & S_IFMT == S_IFREG, access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
+    /// Starts `arguments` in a session of its own, its input and output on /dev/null, and
+    /// does not wait for it (the player outlives this command; init reaps it).
+    static func spawn(_ arguments: [String]) throws {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for descriptor: Int32 in [0, 1, 2] {
+            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // POSIX_SPAWN_SETSID (glibc 2.26; hidden behind _GNU_SOURCE from Swift): closing the terminal does not stop the player.
+        posix_spawnattr_setflags(&attributes, 0x80)
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environ)
+        guard status == 0 else {
+            throw CLIError(message: "could not start \(arguments[0]): \(String(cString: strerror(status)))",
+                           hint: "check the `player` setting with `almanac settings get player`", exit: 1)
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import AlmanacBus
+import Foundation
+import TestHarness
+import Testing
+
+/// `almanac episode play` through the real binaries: fake players (scripts named mpv, vlc,
+/// xdg-open or anything) record the arguments they were started with.
+@Suite(.timeLimit(.minutes(2))) struct EpisodePlayTests {
+    let feed: AudioFeed
+    let bus: PrivateBus
+    /// Where the fake players live (each test puts in PATH only the ones it wants).
+    let players: URL
+    /// Where they write what they were given: `<name>.args`, one argument a line.
+    let records: URL
+
+    init() throws {
+        feed = try AudioFeed()
+        bus = try PrivateBus()
+        players = bus.directory.appendingPathComponent("players")
+        records = bus.directory.appendingPathComponent("played")
+        try FileManager.default.createDirectory(at: records, withIntermediateDirectories: true)
+    }
+
+    /// A fake player `name` in its own folder (returned, for PATH).
+    func install(_ name: String) throws -> String {
+        let folder = players.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let script = folder.appendingPathComponent(name)
+        let record = records.appendingPathComponent("\(name).args").path
+        try "#!/bin/sh\nfor argument in \"$@\"; do printf '%s\\n' \"$argument\"; done > '\(record).part'\nprintf 'END\\n' >> '\(record).part'\n/bin/mv '\(record).part' '\(record)'\n"
+            .write(to: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        return folder.path
+    }
+
+    /// What player `name` was started with (waits for it), without the END mark.
+    func arguments(of name: String) async throws -> [String] {
+        let file = records.appendingPathComponent("\(name).args")
+        try #require(await eventually(timeout: .seconds(10)) { FileManager.default.fileExists(atPath: file.path) }, "\(name) was not started")
+        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        try FileManager.default.removeItem(at: file)
+        return Array(lines.prefix { $0 != "END" })
+    }
+
+    func play(_ arguments: [String], path: [String]) async throws -> Tool.Result {
+        try await almanac(["episode", "play"] + arguments, bus: bus, environment: ["PATH": path.joined(separator: ":")])
+    }
+
+    @Test func playsFromTheSavedPositionInTheFirstPlayerInstalled() async throws {
+        try feed.publish([("Alpha", "/audio/alpha?size=1000"), ("Beta", "/audio/beta?size=1000"), ("Gamma", "/audio/gamma?size=1000")])
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        let (podcast, episodes) = try await feed.subscribe(on: bus)
+        let alpha = try #require(episodes["Alpha"])
+        #expect(try await almanac(["episode", "position", alpha, "12:34"], bus: bus).status == 0)
+        let (mpv, vlc, xdgOpen) = (try install("mpv"), try install("vlc"), try install("xdg-open"))
+
+        // mpv first, told where to start; the line says what was played where.
+        var result = try await play([alpha], path: [xdgOpen, vlc, mpv])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(result.output == "Playing “Alpha” of The Download Show in mpv from 12:34.\n")
+        #expect(try await arguments(of: "mpv") == ["--start=754", feed.base + "/audio/alpha?size=1000"])
+        // No mpv: vlc, with its own option.
+        result = try await play([alpha], path: [xdgOpen, vlc])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(try await arguments(of: "vlc") == ["--start-time=754", feed.base + "/audio/alpha?size=1000"])
+        // Only xdg-open, which cannot be told where: the line says so.
+        result = try await play([alpha], path: [xdgOpen])
+        #expect(result.output.contains("from the start: xdg-open cannot be told to start at 12:34"), "\(result.output)")
+        #expect(try await arguments(of: "xdg-open") == [feed.base + "/audio/alpha?size=1000"])
+        // None at all: a clear refusal.
+        result = try await play([alpha], path: [players.path])
+        #expect(result.status == 65)
+        #expect(result.errorOutput.contains("no media player found"), "\(result.errorOutput)")
+
+        // A downloaded episode plays from its file; a played one from the start.
+        #expect(try await almanac(["episode", "download", try #require(episodes["Beta"])], bus: bus).status == 0)
+        #expect(try await almanac(["episode", "played", try #require(episodes["Beta"])], bus: bus).status == 0)
+        result = try await play([try #require(episodes["Beta"])], path: [mpv])
+        #expect(result.output == "Playing “Beta” of The Download Show in mpv.\n")
+        #expect(try await arguments(of: "mpv") == [bus.directory.appendingPathComponent("data/The Download Show/Beta.mp3").path])
+
+        // --next: the newest unplayed episode (Gamma is the newest; once played, Alpha, as Beta is played too).
+        result = try await play(["--next"], path: [mpv])
+        #expect(result.output.hasPrefix("Playing “Gamma”"), "\(result.output)")
+        #expect(try await arguments(of: "mpv") == [feed.base + "/audio/gamma?size=1000"])
+        #expect(try await almanac(["episode", "played", try #require(episodes["Gamma"])], bus: bus).status == 0)
+        result = try await play(["--next", podcast], path: [mpv])
+        #expect(result.output.hasPrefix("Playing “Alpha”"), "\(result.output)")
+        #expect(try await arguments(of: "mpv") == ["--start=754", feed.base + "/audio/alpha?size=1000"])
+        #expect(try await almanac(["episode", "played", alpha], bus: bus).status == 0)
+        result = try await play(["--next"], path: [mpv])
+        #expect(result.status == 65)
+        #expect(result.errorOutput.contains("there is no unplayed episode"), "\(result.errorOutput)")
+
+        // The record `play` reads, asked by busctl: any episode of the library, by id.
+        let record = try await busctlCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.getEpisode,
+                                          ["s", alpha], options: ["--json=short"])
+        #expect(record.status == 0 && record.output.contains("\"podcastTitle\":{\"type\":\"s\",\"data\":\"The Download Show\"}")
+                && record.output.contains("\"title\":{\"type\":\"s\",\"data\":\"Alpha\"}"), "\(record.output) \(record.errorOutput)")
+        let unknown = try await busctlCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.getEpisode, ["s", "nonesuch"])
+        #expect(unknown.status != 0 && unknown.errorOutput.contains("There is no episode 'nonesuch'"), "\(unknown.errorOutput)")
+
+        // An unknown episode: refused, with where to find ids.
+        result = try await play(["nonesuch"], path: [mpv])
+        #expect(result.status == 65)
+        #expect(result.errorOutput.contains("there is no episode 'nonesuch'") && result.errorOutput.contains("almanac episodes"), "\(result.errorOutput)")
+        #expect(!daemon.process.hasExited)
+    }
+
+    @Test func thePlayerSettingNamesAnyCommand() async throws {
+        try feed.publish([("Alpha", "/audio/alpha?size=1000")])
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        let (_, episodes) = try await feed.subscribe(on: bus)
+        let alpha = try #require(episodes["Alpha"])
+        #expect(try await almanac(["episode", "position", alpha, "90"], bus: bus).status == 0)
+        let (mine, mpv) = (try install("myplayer"), try install("mpv"))
+
+        // Placeholders replaced, quotes kept together, the audio last when not placed.
+        #expect(try await almanac(["settings", "set", "player", "myplayer --at {start} \"two words\""], bus: bus).status == 0)
+        #expect(try await almanac(["settings", "get", "player"], bus: bus).output == "myplayer --at {start} \"two words\"\n")
+        var result = try await play([alpha], path: [mine, mpv])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(try await arguments(of: "myplayer") == ["--at", "90", "two words", feed.base + "/audio/alpha?size=1000"])
+        // A command we do not know, with no {start}: it starts from the beginning, and says so.
+        #expect(try await almanac(["settings", "set", "player", "myplayer {media} --quiet"], bus: bus).status == 0)
+        result = try await play([alpha], path: [mine])
+        #expect(result.output.contains("myplayer cannot be told to start at 1:30"), "\(result.output)")
+        #expect(try await arguments(of: "myplayer") == [feed.base + "/audio/alpha?size=1000", "--quiet"])
+        // mpv by the setting gets its start option after the user's own.
+        #expect(try await almanac(["settings", "set", "player", "mpv --no-video"], bus: bus).status == 0)
+        result = try await play([alpha], path: [mpv])
+        #expect(try await arguments(of: "mpv") == ["--no-video", "--start=90", feed.base + "/audio/alpha?size=1000"])
+        // The named player missing: refused, naming it.
+        result = try await play([alpha], path: [mine])
+        #expect(result.status == 65)
+        #expect(result.errorOutput.contains("the player 'mpv' is not installed"), "\(result.errorOutput)")
+
+        // A command with an open quote is refused and changes nothing; `automatic` goes back.
+        result = try await almanac(["settings", "set", "player", "mpv 'oops"], bus: bus)
+        #expect(result.status == 65, "\(result.errorOutput)")
+        #expect(try await almanac(["settings", "get", "player"], bus: bus).output == "mpv --no-video\n")
+        #expect(try await almanac(["settings", "set", "player", "automatic"], bus: bus).status == 0)
+        #expect(try await almanac(["settings", "get", "player"], bus: bus).output == "automatic\n")
+        result = try await play([alpha], path: [mine, mpv])
+        #expect(try await arguments(of: "mpv") == ["--start=90", feed.base + "/audio/alpha?size=1000"])
+        #expect(!daemon.process.hasExited)
+    }
+}
