@@ -28,7 +28,7 @@ public enum FeedMapping {
             let id = episodeID(podcastID: podcastID, guid: parsed.guid)
             guard seen.insert(id).inserted else { return nil }
             return Episode(
-                id: id, podcastID: podcastID, title: parsed.title.isEmpty ? "(untitled)" : parsed.title,
+                id: id, podcastID: podcastID, title: parsed.displayTitle,
                 published: Date(timeIntervalSince1970: Double(parsed.published ?? 0)), duration: parsed.duration,
                 audioURL: parsed.enclosures.first?.url
             )

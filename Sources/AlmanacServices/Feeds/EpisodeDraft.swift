@@ -38,13 +38,22 @@ struct EpisodeDraft {
     var persons: [FeedPerson] = []
 
     /// The episode, or nil when the item holds nothing worth keeping (no title, identifier,
-    /// link, enclosure or description).
-    func build() -> ParsedEpisode? {
+    /// link, enclosure or description). Without a link, a GUID that is a permalink
+    /// (`isPermaLink` absent or true) is the link when it is a web address: absolute
+    /// (http/https), or a path ("/episodes/12", resolved against the feed's address). GUIDs
+    /// such as "12345", "urn:uuid:…" or "tag:…" are no links, though feedparser takes them.
+    func build(resolver: URLResolver) -> ParsedEpisode? {
         let title = self.title ?? itunesTitle ?? ""
         let published = pubDate ?? self.published ?? dublinCoreDate ?? updated
         let enclosures = self.enclosures.isEmpty ? mediaContents : self.enclosures
         var link = self.link
-        if link == nil, guidIsPermaLink, let guid, guid.hasPrefix("http://") || guid.hasPrefix("https://") { link = guid }
+        if link == nil, guidIsPermaLink, let guid {
+            if guid.hasPrefix("http://") || guid.hasPrefix("https://") {
+                link = guid
+            } else if guid.hasPrefix("/"), let resolved = resolver.resolve(guid), resolved.hasPrefix("http://") || resolved.hasPrefix("https://") {
+                link = resolved
+            }
+        }
         let descriptionBytes = Self.preferred(description ?? atomContent ?? atomSummary ?? itunesSummary ?? itunesSubtitle, orLonger: contentEncoded)
         let ownIdentifier = guid ?? atomID ?? rdfAbout
         if ownIdentifier == nil, title.isEmpty, link == nil, enclosures.isEmpty, descriptionBytes.isEmpty { return nil }

@@ -404,7 +404,7 @@ struct FeedReader {
             episode = nil
             episodeDepth = nil
         }
-        guard episodes.count < Self.maximumEpisodes, let built = episode?.build() else { return }
+        guard episodes.count < Self.maximumEpisodes, let built = episode?.build(resolver: resolver) else { return }
         episodes.append(built)
     }
 

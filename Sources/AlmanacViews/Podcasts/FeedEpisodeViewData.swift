@@ -16,7 +16,7 @@ public struct FeedEpisodeViewData: Sendable, Hashable, Codable {
 
     public init(episode: ParsedEpisode, now: Date) {
         guid = episode.guid
-        title = episode.title.isEmpty ? "(untitled)" : episode.title
+        title = episode.displayTitle
         published = episode.published.map { Self.when(Date(timeIntervalSince1970: Double($0)), now: now) } ?? "unknown date"
         duration = episode.duration.map(clockDuration) ?? ""
         size = episode.enclosures.first?.length.map(Self.megabytes) ?? ""
