@@ -6,9 +6,10 @@ import DBus
 
 /// `almanac podcasts subscribe URL…`.
 struct PodcastsSubscribe: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "subscribe", abstract: "Subscribes to feeds (the daemon reads each first); prints each podcast's id.")
+    static let configuration = CommandConfiguration(commandName: "subscribe", abstract: "Subscribes to feeds (the daemon reads each first); prints each podcast's id.",
+                                                    discussion: "A web page's address works too when the page announces its feed (<link rel=\"alternate\" type=\"application/rss+xml\">), as browsers find them.")
 
-    @ArgumentParser.Argument(help: "Feed URLs (http or https).")
+    @ArgumentParser.Argument(help: "Feed URLs, or pages that announce their feed (http or https).")
     var urls: [String]
 
     @OptionGroup var output: OutputOptions<PodcastFields>
@@ -20,11 +21,13 @@ struct PodcastsSubscribe: AsyncParsableCommand {
                 let id = try await client.subscribe(url)
                 let podcast = try await client.subscriptions().first { $0.id == id }
                 let title = podcast?.title ?? url
+                // The feed's address: a web page given leads to the feed it announces.
+                let feedURL = podcast?.feedURL ?? url
                 if common.json {
-                    Terminal().line(Rendering.json(["id": id, "title": title, "feedURL": url] as Rendering.JSONObject))
+                    Terminal().line(Rendering.json(["id": id, "title": title, "feedURL": feedURL] as Rendering.JSONObject))
                 } else if let template = output.rendering().template {
                     let preview = podcast.map(PodcastPreviewViewData.init)
-                    Terminal().line(template.render(preview?.fields ?? ["id": id, "title": title, "feedURL": url]))
+                    Terminal().line(template.render(preview?.fields ?? ["id": id, "title": title, "feedURL": feedURL]))
                 } else {
                     Terminal().line("\(id)  \(title)")
                 }

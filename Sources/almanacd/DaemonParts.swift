@@ -68,7 +68,8 @@ struct DaemonParts {
             connection: connection,
             weather: WeatherAdapter(weather: weather, service: weatherService),
             podcasts: PodcastsAdapter(podcasts: podcasts, service: podcastService, inspector: FeedInspector(), opml: FeedInspector(),
-                                      downloads: DownloadsExport(manager: downloads, connection: connection)),
+                                      downloads: DownloadsExport(manager: downloads, connection: connection),
+                                      search: demo ? nil : Self.podcastSearch(options, logger: logger)),
             version: Almanacd.version, provider: options.provider.rawValue
         )
         notifier = DesktopNotifier(podcasts: podcasts, connection: connection, downloads: downloads,
@@ -88,6 +89,13 @@ struct DaemonParts {
         logger.info("weather from \(weatherURL), places from \(geocodingURL)")
         return OpenMeteoWeatherService(weatherURL: URL(string: weatherURL) ?? URL(string: "https://api.open-meteo.com")!,
                                        geocodingURL: URL(string: geocodingURL) ?? URL(string: "https://geocoding-api.open-meteo.com")!)
+    }
+
+    /// The iTunes Search API at the URL the options or the environment give, else Apple's.
+    private static func podcastSearch(_ options: Almanacd, logger: Logger) -> any PodcastSearching {
+        let text = options.podcastSearchURL ?? ProcessInfo.processInfo.environment["ALMANAC_PODCAST_SEARCH_URL"] ?? "https://itunes.apple.com"
+        logger.debug("podcast search at \(text)")
+        return ITunesPodcastSearch(baseURL: URL(string: text) ?? URL(string: "https://itunes.apple.com")!)
     }
 
     /// Creates the state folder if needed and opens the store in it.

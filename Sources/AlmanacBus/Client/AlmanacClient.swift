@@ -132,6 +132,13 @@ public struct AlmanacClient: Sendable {
         return (episode, fields["podcastTitle"]?.stringValue)
     }
 
+    /// Podcasts a directory finds for `term` (`Podcasts1.Search`), best first.
+    public func searchPodcasts(_ term: String, limit: Int) async throws -> [PodcastSearchResult] {
+        let items = try await podcastsCall("Search", timeout: .seconds(60), term, ["limit": Value.uint32(UInt32(clamping: limit))])
+            .arguments([[String: Value]].self)
+        return items.compactMap(PodcastsCodec.decodeSearchResult)
+    }
+
     /// Subscribes to every feed an OPML file lists; the feeds subscribed and, for the rest, why not.
     public func importOPML(_ bytes: [UInt8]) async throws -> (subscribed: [String], failed: [String: String]) {
         try await podcastsCall("ImportOPML", timeout: .seconds(1800), bytes).arguments([String].self, [String: String].self)

@@ -30,6 +30,25 @@ public enum PodcastsCodec {
         return .dictionary(key: .string, value: .variant, fields)
     }
 
+    /// A search result (`Podcasts1.Search`): `title`, `author`, `feedURL`, and `episodes u`,
+    /// `genre`, `artwork`, `link` when the directory gives them.
+    public static func encode(_ result: PodcastSearchResult) -> Value {
+        var fields: [String: Value] = ["title": .string(result.title), "author": .string(result.author), "feedURL": .string(result.feedURL)]
+        if let count = result.episodeCount { fields["episodes"] = .uint32(UInt32(clamping: count)) }
+        if let genre = result.genre { fields["genre"] = .string(genre) }
+        if let artwork = result.artworkURL { fields["artwork"] = .string(artwork) }
+        if let link = result.pageURL { fields["link"] = .string(link) }
+        return fields.asVariantDictionary
+    }
+
+    /// A search result as `encode` gives it; `nil` without a feed URL.
+    public static func decodeSearchResult(_ fields: [String: Value]) -> PodcastSearchResult? {
+        guard let feedURL = fields["feedURL"]?.stringValue else { return nil }
+        return PodcastSearchResult(title: fields["title"]?.stringValue ?? feedURL, author: fields["author"]?.stringValue ?? "", feedURL: feedURL,
+                                   episodeCount: fields["episodes"]?.integerValue.map { Int($0) }, genre: fields["genre"]?.stringValue,
+                                   artworkURL: fields["artwork"]?.stringValue, pageURL: fields["link"]?.stringValue)
+    }
+
     public static func decodePodcast(_ value: Value) -> Podcast? {
         guard let fields = value.stringKeyedEntries, let id = fields["id"]?.stringValue else { return nil }
         return Podcast(id: id, title: fields["title"]?.stringValue ?? id, author: fields["author"]?.stringValue ?? "",

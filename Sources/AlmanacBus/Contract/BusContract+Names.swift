@@ -69,6 +69,8 @@ extension BusContract {
         public static let rename: MemberName = "Rename"
         /// `ListEpisodes(s, a{sv}) → (aa{sv}, a{sv})`.
         public static let listEpisodes: MemberName = "ListEpisodes"
+        /// `Search(s, a{sv}) → aa{sv}`.
+        public static let search: MemberName = "Search"
         /// `GetEpisode(s) → a{sv}`.
         public static let getEpisode: MemberName = "GetEpisode"
         /// `Inspect(s) → a{sv}`.

@@ -12,15 +12,21 @@ public struct PodcastsAdapter: DocumentAdapter {
     public let opml: any OPMLConverting
     /// Downloads episodes for `Download` and shows the jobs (none: `Download` answers `NotSupported`).
     public let downloads: DownloadsExport?
+    /// Finds podcasts for `Search` (none: `Search` answers `NotSupported`).
+    public let search: (any PodcastSearching)?
 
     public init(podcasts: PodcastsDocument, service: any PodcastService, inspector: any FeedInspecting, opml: any OPMLConverting,
-                downloads: DownloadsExport? = nil) {
+                downloads: DownloadsExport? = nil, search: (any PodcastSearching)? = nil) {
         self.podcasts = podcasts
         self.service = service
         self.inspector = inspector
         self.opml = opml
         self.downloads = downloads
+        self.search = search
     }
+
+    /// The most results one `Search` gives.
+    static let maximumSearchResults = 200
 
     public var name: DocumentName { .podcasts }
     public var document: PodcastsDocument.Model { podcasts.document }
@@ -74,13 +80,15 @@ public struct PodcastsAdapter: DocumentAdapter {
     static func subscribe(_ url: String, podcasts: PodcastsDocument, inspector: any FeedInspecting) async throws -> (id: String, isNew: Bool) {
         let url = url.trimmed
         if let known = podcasts.podcast(url) { return (known.id, false) }
-        let feed: ParsedFeed
+        let (feedURL, feed): (String, ParsedFeed)
         do {
-            feed = try await inspector.inspect(url: url)
+            (feedURL, feed) = try await inspector.locate(url: url)
         } catch {
             throw inspectError(error)
         }
-        let podcast = FeedMapping.podcast(from: feed, feedURL: url)
+        // A web page that announces a feed already subscribed.
+        if let known = podcasts.podcast(feedURL) { return (known.id, false) }
+        let podcast = FeedMapping.podcast(from: feed, feedURL: feedURL)
         // Two calls for one new feed at once: the second finds it subscribed and changes nothing.
         let revision = try Refusals.translated { try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: feed, podcastID: podcast.id)) }
         return (podcast.id, revision != nil)
@@ -177,6 +185,25 @@ public struct PodcastsAdapter: DocumentAdapter {
                 if let podcast = podcasts.document.snapshot.state.podcasts[episode.podcastID] { record["podcastTitle"] = .string(podcast.title) }
                 try record.encode(to: &reply)
             },
+            Method("Search", inputs: [Argument("term", .string), Argument("options", .dictionary(key: .string, value: .variant))],
+                   outputs: [Argument("results", .array(.dictionary(key: .string, value: .variant)))], async: { [search] call, reply in
+                let (given, values) = try call.arguments(String.self, [String: Value].self)
+                let options = try OptionsReader(values, allowed: ["limit"], what: "search option")
+                let limit = try options.number("limit") ?? 25
+                guard limit.rounded() == limit, (1...Double(Self.maximumSearchResults)).contains(limit) else {
+                    throw BusError.invalidArgs("'limit' is a whole number from 1 to \(Self.maximumSearchResults), not \(limit).")
+                }
+                let term = given.trimmed
+                guard !term.isEmpty, term.utf8.count <= 200 else { throw BusError.invalidArgs("Search for 1 to 200 bytes of text, such as a podcast's name.") }
+                guard let search else { throw BusError(.notSupported, "This almanacd has no podcast directory to search (the demo provider).") }
+                let results: [PodcastSearchResult]
+                do {
+                    results = try await search.search(term, limit: Int(limit))
+                } catch {
+                    throw BusError(BusContract.fetchFailed, "\(error)")
+                }
+                try reply.write(Value.array(.dictionary(key: .string, value: .variant), results.map(PodcastsCodec.encode)))
+            }),
             Method("ImportOPML", inputs: [Argument("opml", .array(.byte))],
                    outputs: [Argument("subscribed", .array(.string)), Argument("failed", .dictionary(key: .string, value: .string))], async: { [opml] call, reply in
                 let (data) = try call.arguments([UInt8].self)

@@ -7,4 +7,14 @@ public protocol FeedInspecting: Sendable {
     func inspect(url: String) async throws -> ParsedFeed
     /// Parses `bytes`, resolving relative links against `baseURL` when given.
     func inspect(bytes: [UInt8], baseURL: String?) throws -> ParsedFeed
+    /// Finds the feed `url` leads to and reads it: `url` itself when it is a feed, else the
+    /// feed a web page at `url` announces (autodiscovery). Returns the feed's URL with it.
+    func locate(url: String) async throws -> (feedURL: String, feed: ParsedFeed)
+}
+
+extension FeedInspecting {
+    /// Without autodiscovery: `url` is the feed or nothing is.
+    public func locate(url: String) async throws -> (feedURL: String, feed: ParsedFeed) {
+        (url, try await inspect(url: url))
+    }
 }

@@ -19,16 +19,42 @@ public struct FeedInspector: FeedInspecting, OPMLConverting {
     }
 
     public func inspect(url: String) async throws -> ParsedFeed {
+        try await locate(url: url).feed
+    }
+
+    /// The feed at `url`, or the first feed the web page at `url` announces with
+    /// `<link rel="alternate" type="application/rss+xml" …>` (one step: a page announcing a
+    /// page is not followed further). The URL returned is the one to subscribe to.
+    public func locate(url: String) async throws -> (feedURL: String, feed: ParsedFeed) {
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme), parsed.host != nil else {
             throw FeedInspectionError.unreadable("'\(url.prefix(200))' is not an http or https URL. Give a feed's address, such as https://example.com/feed.xml.")
         }
-        let response: HTTPClient.Response
+        let response = try await fetch(parsed)
         do {
-            response = try await http.get(parsed)
+            return (url, try parse(response.body, feedURL: response.url?.absoluteString ?? url))
+        } catch {
+            guard let announced = FeedDiscovery.feedLinks(in: response.body, base: response.url ?? parsed).first,
+                  let feedURL = URL(string: announced) else { throw error }
+            let feedResponse: HTTPClient.Response
+            do {
+                feedResponse = try await fetch(feedURL)
+            } catch FeedInspectionError.unreadable(let message) {
+                throw FeedInspectionError.unreadable("\(url.prefix(200)) announces the feed \(announced), which could not be read: \(message)")
+            }
+            do {
+                return (announced, try parse(feedResponse.body, feedURL: feedResponse.url?.absoluteString ?? announced))
+            } catch FeedInspectionError.notAFeed(let message) {
+                throw FeedInspectionError.notAFeed("\(url.prefix(200)) announces the feed \(announced), which is not one: \(message)")
+            }
+        }
+    }
+
+    private func fetch(_ url: URL) async throws -> HTTPClient.Response {
+        do {
+            return try await http.get(url)
         } catch {
             throw FeedInspectionError.unreadable("\(error)")
         }
-        return try parse(response.body, feedURL: response.url?.absoluteString ?? url)
     }
 
     public func inspect(bytes: [UInt8], baseURL: String?) throws -> ParsedFeed {

@@ -29,6 +29,12 @@ extension FixtureServer {
         try FixtureServer(script: SourceTree.path("Tests/Fixtures/open_meteo_server.py"))
     }
 
+    /// `Tests/Fixtures/directory_server.py`: answers like the iTunes Search API, and serves
+    /// web pages that announce the fixture feeds (autodiscovery).
+    public static func directory() throws -> FixtureServer {
+        try FixtureServer(script: SourceTree.path("Tests/Fixtures/directory_server.py"))
+    }
+
     /// `Tests/Fixtures/feed_server.py`: the feeds in `Tests/Fixtures/feeds`, or in `folder`
     /// (which a test may change between reads), with audio, redirects and failures.
     public static func feeds(serving folder: URL? = nil) throws -> FixtureServer {

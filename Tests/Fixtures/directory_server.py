@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""A stand-in for the iTunes Search API and for podcasts' web sites, for tests: serves on
+127.0.0.1 and prints its port on the first line of standard output.
+
+/search?term=T&limit=N&media=podcast&entity=podcast
+                   -> the results of itunes-search.json whose collectionName or artistName
+                      holds T (case-insensitive), at most N, in the shape iTunes answers
+                      ({base} in feedUrl becomes this server); term "outage" -> 503,
+                      term "garbage" -> an HTML page
+/site/<file>       -> a web page announcing the feed /feeds/<file> (a relative href, after a
+                      stylesheet and an Atom link of another type)
+/site-nofeed       -> a web page announcing no feed
+/feeds/<file>      -> Tests/Fixtures/feeds/<file>
+/requests          -> the query of every /search so far, one a line
+"""
+import json
+import os
+import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REQUESTS = []
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def reply(self, status, body, content_type):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self):
+        split = urllib.parse.urlsplit(self.path)
+        parts = split.path.strip("/").split("/")
+        query = urllib.parse.parse_qs(split.query)
+        base = "http://127.0.0.1:%d" % self.server.server_address[1]
+        if parts == ["search"]:
+            REQUESTS.append(split.query)
+            term = query.get("term", [""])[0].lower()
+            if term == "outage":
+                return self.reply(503, b"Service Unavailable", "text/plain")
+            if term == "garbage":
+                return self.reply(200, b"<html><body>Oops</body></html>", "text/html")
+            with open(os.path.join(HERE, "itunes-search.json"), encoding="utf-8") as f:
+                answer = json.load(f)
+            limit = int(query.get("limit", ["50"])[0])
+            found = [r for r in answer["results"]
+                     if term in r.get("collectionName", "").lower() or term in r.get("artistName", "").lower()][:limit]
+            for result in found:
+                if "feedUrl" in result:
+                    result["feedUrl"] = result["feedUrl"].replace("{base}", base)
+            body = json.dumps({"resultCount": len(found), "results": found}).encode()
+            return self.reply(200, body, "text/javascript; charset=utf-8")
+        if parts == ["requests"]:
+            return self.reply(200, "".join(line + "\n" for line in REQUESTS).encode(), "text/plain")
+        if len(parts) == 2 and parts[0] == "site":
+            page = ('<!DOCTYPE html><html><head><title>A show</title>'
+                    '<link rel="stylesheet" href="/style.css">'
+                    '<link rel="alternate" type="application/json" href="/api/episodes.json">'
+                    "<LINK REL='alternate feed' TYPE='application/rss+xml; charset=utf-8' title=\"The show's feed\" HREF='../feeds/%s'>"
+                    '<link rel="alternate" type="application/atom+xml" href="/feeds/atom.xml">'
+                    '</head><body><h1>A show</h1></body></html>') % parts[1]
+            return self.reply(200, page.encode(), "text/html; charset=utf-8")
+        if parts == ["site-nofeed"]:
+            return self.reply(200, b"<!DOCTYPE html><html><head><title>No feed here</title></head><body>Hello</body></html>", "text/html")
+        if len(parts) == 2 and parts[0] == "feeds" and not parts[1].startswith("."):
+            path = os.path.join(HERE, "feeds", parts[1])
+            if os.path.isfile(path):
+                with open(path, "rb") as f:
+                    return self.reply(200, f.read(), "application/rss+xml")
+        return self.reply(404, b"not here", "text/plain")
+
+
+server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+server.daemon_threads = True
+print(server.server_address[1], flush=True)
+server.serve_forever()
