@@ -61,6 +61,7 @@ func nextStep(after error: BusError) -> String {
     let message = error.message
     if message.hasPrefix("There is no episode") { return "`almanac episodes` lists them with their ids" }
     if message.hasPrefix("There is no podcast") { return "`almanac podcasts list` lists them with their ids" }
+    if message.contains("answered HTTP 401") { return "subscribe with `almanac podcasts subscribe --username NAME URL`, which asks for the password" }
     if error.name == BusContract.unknownLocation { return "`almanac locations` lists the saved places" }
     switch error.name {
     case .invalidArgs: return "check what you typed; `\(CommandPath.current) --help` says what it takes"

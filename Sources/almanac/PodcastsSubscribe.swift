@@ -12,17 +12,26 @@ struct PodcastsSubscribe: AsyncParsableCommand {
     @ArgumentParser.Argument(help: "Feed URLs, or pages that announce their feed (http or https).")
     var urls: [String]
 
+    @Option(help: ArgumentHelp("For a feed behind HTTP Basic authentication: the user name (the password is asked for, or read from standard input).", valueName: "name"))
+    var username: String?
+
     @OptionGroup var output: OutputOptions<PodcastFields>
     var common: CommonOptions { output.common }
 
     func run() async throws {
+        var urls = self.urls
+        if let username {
+            let host = urls.first.flatMap { $0.split(separator: "/").dropFirst().first }.map { " at \($0)" } ?? ""
+            let password = try PasswordInput.read(prompt: "Password for \(username)\(host): ")
+            urls = urls.map { FeedCredentials.adding(user: username, password: password, to: $0) }
+        }
         try await withClient(common) { client in
             for url in urls {
                 let id = try await client.subscribe(url)
                 let podcast = try await client.subscriptions().first { $0.id == id }
-                let title = podcast?.title ?? url
-                // The feed's address: a web page given leads to the feed it announces.
-                let feedURL = podcast?.feedURL ?? url
+                let title = podcast?.title ?? FeedCredentials.redacted(url)
+                // The feed's address: a web page given leads to the feed it announces. Never its password.
+                let feedURL = podcast?.feedURL ?? FeedCredentials.redacted(url)
                 if common.json {
                     Terminal().line(Rendering.json(["id": id, "title": title, "feedURL": feedURL] as Rendering.JSONObject))
                 } else if let template = output.rendering().template {

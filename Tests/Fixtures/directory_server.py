@@ -12,7 +12,14 @@
 /site-nofeed       -> a web page announcing no feed
 /feeds/<file>      -> Tests/Fixtures/feeds/<file>
 /requests          -> the query of every /search so far, one a line
+/private/<file>    -> /feeds/<file> with HTTP Basic authentication as alice / "s3cret é:x"
+                      (401 with WWW-Authenticate otherwise)
+/private-elsewhere/<file> -> after authentication, 302 to http://localhost:<port>/open/<file>
+                      (another host name for this server)
+/open/<file>       -> /feeds/<file>, for anyone
+/auth-log          -> "<path> <Authorization header or ->" of every /private*, /open request
 """
+import base64
 import json
 import os
 import urllib.parse
@@ -20,6 +27,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REQUESTS = []
+AUTH_LOG = []
+PASSWORD = "Basic " + base64.b64encode("alice:s3cret é:x".encode()).decode()
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -57,6 +66,24 @@ class Handler(BaseHTTPRequestHandler):
                     result["feedUrl"] = result["feedUrl"].replace("{base}", base)
             body = json.dumps({"resultCount": len(found), "results": found}).encode()
             return self.reply(200, body, "text/javascript; charset=utf-8")
+        if parts[0] in ("private", "private-elsewhere", "open"):
+            AUTH_LOG.append("%s %s" % (split.path, self.headers.get("Authorization", "-")))
+        if len(parts) == 2 and parts[0] in ("private", "private-elsewhere") and self.headers.get("Authorization") != PASSWORD:
+            self.send_response(401)
+            self.send_header("WWW-Authenticate", 'Basic realm="members"')
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        if len(parts) == 2 and parts[0] == "private-elsewhere":
+            self.send_response(302)
+            self.send_header("Location", "http://localhost:%d/open/%s" % (self.server.server_address[1], parts[1]))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        if len(parts) == 2 and parts[0] in ("private", "open"):
+            parts = ["feeds", parts[1]]
+        if parts == ["auth-log"]:
+            return self.reply(200, "".join(line + "\n" for line in AUTH_LOG).encode(), "text/plain")
         if parts == ["requests"]:
             return self.reply(200, "".join(line + "\n" for line in REQUESTS).encode(), "text/plain")
         if len(parts) == 2 and parts[0] == "site":

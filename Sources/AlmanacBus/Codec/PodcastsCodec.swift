@@ -10,7 +10,8 @@ public enum PodcastsCodec {
     public static func encode(_ podcast: Podcast) -> Value {
         .stringVariantDictionary([
             "id": .string(podcast.id), "title": .string(podcast.title),
-            "author": .string(podcast.author), "feedURL": .string(podcast.feedURL),
+            // Never the password of a feed behind HTTP Basic authentication.
+            "author": .string(podcast.author), "feedURL": .string(FeedCredentials.redacted(podcast.feedURL)),
         ])
     }
 

@@ -241,9 +241,9 @@ public struct PodcastsAdapter: DocumentAdapter {
                     outcome = await podcasts.reads(of: podcast.id, after: before, within: .seconds(60))
                 }
                 guard outcome.count > before else {
-                    throw BusError(BusContract.fetchFailed, "\(podcast.feedURL) is still being read after a minute; try again later.")
+                    throw BusError(BusContract.fetchFailed, "\(FeedCredentials.redacted(podcast.feedURL)) is still being read after a minute; try again later.")
                 }
-                if let message = outcome.failure { throw BusError(BusContract.fetchFailed, "\(podcast.feedURL): \(message)") }
+                if let message = outcome.failure { throw BusError(BusContract.fetchFailed, "\(FeedCredentials.redacted(podcast.feedURL)): \(message)") }
             }),
             Method("Download", inputs: [Argument("episode", .string)], outputs: [Argument("job", .objectPath)]) { [downloads] call, reply in
                 let (episode) = try call.arguments(String.self)

@@ -25,23 +25,7 @@ extension ParsedEpisode {
             rest = rest[rest.index(colon, offsetBy: 3)...].drop { $0 != "/" }
         }
         guard let part = rest.split(separator: "/").last, !part.isEmpty else { return nil }
-        let decoded = percentDecoded(part).trimmed
+        let decoded = part.percentDecoded.trimmed
         return decoded.isEmpty ? nil : decoded
-    }
-
-    /// `%20` and the like decoded; kept as written when that is not UTF-8.
-    private static func percentDecoded(_ text: Substring) -> String {
-        var bytes: [UInt8] = []
-        var utf8 = Array(text.utf8)[...]
-        while let byte = utf8.popFirst() {
-            if byte == UInt8(ascii: "%"), utf8.count >= 2,
-               let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) {
-                bytes.append(value)
-                utf8 = utf8.dropFirst(2)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(validating: bytes, as: UTF8.self) ?? String(text)
     }
 }

@@ -253,10 +253,11 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         } ?? document.revision
     }
 
-    /// The podcast `idOrURL` names: its id, or its feed URL.
+    /// The podcast `idOrURL` names: its id, or its feed URL (as kept, or as shown without
+    /// its password).
     public func podcast(_ idOrURL: String) -> Podcast? {
         let podcasts = document.snapshot.state.podcasts
-        return podcasts[idOrURL] ?? podcasts.values.first { $0.feedURL == idOrURL }
+        return podcasts[idOrURL] ?? podcasts.values.first { $0.feedURL == idOrURL || FeedCredentials.redacted($0.feedURL) == idOrURL }
     }
 
     public static func unknownPodcast(_ id: String, in state: PodcastsState) -> SubmissionError {

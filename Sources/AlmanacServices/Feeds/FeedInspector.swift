@@ -27,7 +27,7 @@ public struct FeedInspector: FeedInspecting, OPMLConverting {
     /// page is not followed further). The URL returned is the one to subscribe to.
     public func locate(url: String) async throws -> (feedURL: String, feed: ParsedFeed) {
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme), parsed.host != nil else {
-            throw FeedInspectionError.unreadable("'\(url.prefix(200))' is not an http or https URL. Give a feed's address, such as https://example.com/feed.xml.")
+            throw FeedInspectionError.unreadable("'\(FeedCredentials.redacted(url).prefix(200))' is not an http or https URL. Give a feed's address, such as https://example.com/feed.xml.")
         }
         let response = try await fetch(parsed)
         do {
@@ -39,12 +39,12 @@ public struct FeedInspector: FeedInspecting, OPMLConverting {
             do {
                 feedResponse = try await fetch(feedURL)
             } catch FeedInspectionError.unreadable(let message) {
-                throw FeedInspectionError.unreadable("\(url.prefix(200)) announces the feed \(announced), which could not be read: \(message)")
+                throw FeedInspectionError.unreadable("\(FeedCredentials.redacted(url).prefix(200)) announces the feed \(announced), which could not be read: \(message)")
             }
             do {
                 return (announced, try parse(feedResponse.body, feedURL: feedResponse.url?.absoluteString ?? announced))
             } catch FeedInspectionError.notAFeed(let message) {
-                throw FeedInspectionError.notAFeed("\(url.prefix(200)) announces the feed \(announced), which is not one: \(message)")
+                throw FeedInspectionError.notAFeed("\(FeedCredentials.redacted(url).prefix(200)) announces the feed \(announced), which is not one: \(message)")
             }
         }
     }
@@ -70,7 +70,8 @@ public struct FeedInspector: FeedInspecting, OPMLConverting {
     }
 
     public func opml(_ podcasts: [Podcast]) -> String {
-        OPML.document(podcasts.map { OPMLOutline(title: $0.title, feedURL: $0.feedURL) })
+        // Passwords stay here: an exported list goes to other programs and devices.
+        OPML.document(podcasts.map { OPMLOutline(title: $0.title, feedURL: FeedCredentials.redacted($0.feedURL)) })
     }
 
     private func parse(_ bytes: some Collection<UInt8>, feedURL: String?) throws -> ParsedFeed {

@@ -58,7 +58,7 @@ public final class RSSPodcastService: PodcastService, Sendable {
     /// server answered `304 Not Modified`); and until when the server says the answer is fresh.
     func fetch(_ podcast: Podcast) async throws -> (result: (Podcast, [Episode])?, freshUntil: Date?) {
         guard let url = URL(string: podcast.feedURL), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
-            throw FetchError("The feed address '\(podcast.feedURL.prefix(200))' is not an http or https URL.")
+            throw FetchError("The feed address '\(FeedCredentials.redacted(podcast.feedURL).prefix(200))' is not an http or https URL.")
         }
         // Now and then the whole feed, whatever the validators say: some servers' ETags never change.
         let full = fullReads.withLock { reads in
@@ -75,12 +75,17 @@ public final class RSSPodcastService: PodcastService, Sendable {
         do {
             feed = try FeedParser.parse(response.body, feedURL: response.url?.absoluteString ?? podcast.feedURL)
         } catch {
-            throw FetchError("\(url.host ?? podcast.feedURL) no longer serves a feed: \(error)")
+            throw FetchError("\(url.host ?? "The server") no longer serves a feed: \(error)")
         }
         // Moved for good, by a permanent redirect or by the feed's own word.
         var feedURL = response.movedTo?.absoluteString ?? podcast.feedURL
         if let moved = feed.newFeedURL, let target = URL(string: moved), ["http", "https"].contains(target.scheme?.lowercased() ?? ""), moved != feedURL {
             feedURL = moved
+        }
+        // A feed behind a password that moves on the same server keeps its password.
+        if let credentials = FeedCredentials.of(podcast.feedURL), FeedCredentials.of(feedURL) == nil,
+           URL(string: feedURL)?.host?.lowercased() == url.host?.lowercased() {
+            feedURL = FeedCredentials.adding(user: credentials.user, password: credentials.password, to: feedURL)
         }
         let updated = FeedMapping.podcast(from: feed, feedURL: feedURL, id: podcast.id)
         feedCadences.withLock { $0[podcast.id] = feed.refreshInterval }

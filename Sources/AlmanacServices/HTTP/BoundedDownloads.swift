@@ -19,10 +19,15 @@ final class BoundedDownloads: NSObject, URLSessionDataDelegate, @unchecked Senda
         var tooLarge = false
         /// Where a permanent redirect (301, 308) pointed, the last one followed.
         var movedTo: URL?
+        /// The server asked for a user name and password (401 with `WWW-Authenticate`).
+        var challenged = false
     }
 
     /// The body passed the limit; the transfer was cancelled.
     struct TooLarge: Error {}
+    /// The server wants a user name and password (HTTP 401) that the request did not have or
+    /// that it refused.
+    struct AuthenticationRequired: Error {}
 
     private let transfers = Locked<[Int: Transfer]>([:])
 
@@ -79,13 +84,30 @@ final class BoundedDownloads: NSObject, URLSessionDataDelegate, @unchecked Senda
         if allowed, [301, 308].contains(response.statusCode) {
             transfers.withLock { $0[task.taskIdentifier]?.movedTo = request.url }
         }
-        completionHandler(allowed ? request : nil)
+        // A feed's password goes to its own server only, not to wherever it redirects.
+        var next = request
+        let from = task.originalRequest?.url
+        if from?.host?.lowercased() != request.url?.host?.lowercased() || from?.port != request.url?.port || from?.scheme?.lowercased() != scheme {
+            next.setValue(nil, forHTTPHeaderField: "Authorization")
+        }
+        completionHandler(allowed ? next : nil)
+    }
+
+    /// A server asking for a password (401 with `WWW-Authenticate`) gets none from here: the
+    /// `Authorization` header already carried the feed's own, so the 401 is the answer.
+    /// (URLSession cancels the task; without this method it would wait for ever.)
+    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+                    completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        transfers.withLock { $0[task.taskIdentifier]?.challenged = true }
+        completionHandler(.cancelAuthenticationChallenge, nil)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         if transfer.tooLarge {
             transfer.continuation.resume(throwing: TooLarge())
+        } else if transfer.challenged {
+            transfer.continuation.resume(throwing: AuthenticationRequired())
         } else if let error {
             transfer.continuation.resume(throwing: error)
         } else if let response = transfer.response ?? task.response {

@@ -1,3 +1,4 @@
+import AlmanacCore
 public import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -51,7 +52,14 @@ public struct HTTPClient: Sendable {
 
     /// Fetches `url`; throws `FetchError` for transport failures and for statuses other than 2xx.
     public func get(_ url: URL, headers: [String: String] = [:], conditional: Bool = true) async throws -> Response {
-        var request = URLRequest(url: url, timeoutInterval: timeout)
+        // A user name and password in the URL are sent as HTTP Basic authentication, to this
+        // host only (BoundedDownloads drops them on a redirect elsewhere), never in the URL.
+        let credentials = FeedCredentials.of(url.absoluteString)
+        var request = URLRequest(url: credentials == nil ? url : URL(string: FeedCredentials.removed(from: url.absoluteString)) ?? url,
+                                 timeoutInterval: timeout)
+        if let credentials {
+            request.setValue("Basic " + Data("\(credentials.user):\(credentials.password)".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+        }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let kept = conditional ? validators?[url] : nil
         if let etag = kept?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
@@ -61,6 +69,10 @@ public struct HTTPClient: Sendable {
         let movedTo: URL?
         do {
             (data, response, movedTo) = try await downloads.data(for: request, session: session.session, limit: maximumBytes)
+        } catch is BoundedDownloads.AuthenticationRequired {
+            throw FetchError(credentials == nil
+                ? "\(url.host ?? "The server") answered HTTP 401: it wants a user name and password (https://NAME:PASSWORD@host/…)."
+                : "\(url.host ?? "The server") answered HTTP 401: it refused the user name and password given.")
         } catch is BoundedDownloads.TooLarge {
             throw FetchError("\(url.host ?? "The server") sent more than the \(maximumBytes / 1024 / 1024) MiB Almanac reads.")
         } catch {
