@@ -78,6 +78,7 @@ struct Rendering {
             lines.append(line(place.now))
             if template != nil { continue }
             if let today = place.today { lines.append(terminal.render(today.todayLine(width: width))) }
+            if !place.now.details.isEmpty { lines.append(terminal.render(place.now.details.line(width: width))) }
             let strip = HourViewData.strip(place.hours, width: width)
             if !strip.isEmpty { lines.append(terminal.render(strip)) }
         }

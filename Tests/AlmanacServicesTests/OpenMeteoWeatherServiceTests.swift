@@ -60,7 +60,7 @@ import Testing
         #expect(delegate.weatherFailures.withLock { $0["Berlin"] }?.hasPrefix("Could not reach 127.0.0.1") == true)
     }
 
-    @Test func readsTheNext24HoursAnd7Days() async throws {
+    @Test func readsTheNext24HoursAnd16Days() async throws {
         let server = try FixtureServer.openMeteo()
         let (service, delegate) = service(server)
         await service.refresh(["Berlin"])
@@ -71,11 +71,41 @@ import Testing
         #expect(reading.hourly.first?.time == Date(timeIntervalSince1970: 1_795_316_400))
         #expect(reading.hourly.first?.temperature == 5.3 && reading.hourly.first?.precipitationProbability == 0)
         #expect(reading.hourly.last?.weatherCode == 61 && reading.hourly.last?.precipitation == 0)
-        #expect(reading.daily.map(\.day) == (22...28).map { "2026-11-\($0)" })
+        #expect(reading.daily.map(\.day) == (22...30).map { "2026-11-\($0)" } + (1...7).map { "2026-12-0\($0)" })
         let first = try #require(reading.daily.first)
         #expect(first.temperatureMax == 8.1 && first.temperatureMin == 1.2 && first.weatherCode == 3)
         #expect(first.precipitation == 0.3 && first.precipitationProbability == 20 && first.windSpeedMax == 15)
         #expect(first.sunrise == Date(timeIntervalSince1970: 1_795_329_900))
+        // The numbers people check, now, for each hour and each day.
+        let details = WeatherDetails(uvIndex: 2.35, pressure: 1021.4, visibility: 24_140, cloudCover: 88, windGusts: 31.7, dewPoint: -1.6)
+        #expect(reading.details == details)
+        #expect(reading.hourly.allSatisfy { $0.details == details })
+        #expect(first.uvIndexMax == 1.85 && first.sunshineDuration == 11_684.53 && first.precipitationHours == 3)
+    }
+
+    @Test func airQualityComesHourlyAndALastGoodOneStands() async throws {
+        let server = try FixtureServer.openMeteo()
+        let service = OpenMeteoWeatherService(weatherURL: server.baseURL, geocodingURL: server.baseURL, airQualityURL: server.baseURL,
+                                              http: HTTPClient(timeout: 10))
+        let delegate = RecordingDelegate()
+        service.delegate = delegate
+        await service.refresh(["Berlin"])
+        let air = try #require(delegate.readings.withLock { $0.last }?.airQuality)
+        #expect(air.europeanAQI == 21 && air.usAQI == 42 && air.pm2_5 == 5.3 && air.pm10 == 8.1 && air.ozone == 61)
+        #expect(air.observedAt == Date(timeIntervalSince1970: 1_795_316_400))
+        // Within the hour the air is not asked again, though the weather is; a failing air
+        // service leaves the last air, and a place with no values gets them as unknown.
+        _ = try await HTTPClient(timeout: 10).get(server.baseURL.appendingPathComponent("control").appending(queryItems: [URLQueryItem(name: "airfail", value: "5")]))
+        await service.refresh(["Berlin"])
+        #expect(delegate.readings.withLock { $0.last }?.airQuality == air)
+        await service.refresh(["33.3,10"])
+        let data = try await HTTPClient(timeout: 10).get(server.baseURL.appendingPathComponent("requests")).body
+        let paths = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]]).compactMap { $0["path"] as? String }
+        #expect(paths.filter { $0.hasPrefix("/v1/air-quality") }.count == 2)
+        #expect(paths.filter { $0.hasPrefix("/v1/forecast") }.count == 3)
+        #expect(paths.first { $0.hasPrefix("/v1/air-quality") }?.contains("current=european_aqi,us_aqi,pm2_5,pm10,ozone") == true)
+        // 33.3 was asked while the service failed: no air for it, the weather still came.
+        #expect(delegate.readings.withLock { $0.last }?.location == "33.3,10" && delegate.readings.withLock { $0.last }?.airQuality == nil)
     }
 
     @Test func asksForGzipAndRevalidatesWithTheETag() async throws {

@@ -4,13 +4,17 @@ on 127.0.0.1 and prints its port on the first line of standard output.
 
 /v1/search?name=Berlin     -> Berlin; any other name -> no results
 /v1/search?name=Broken     -> HTTP 500
-/v1/forecast?latitude=…    -> current conditions, 24 hours and 7 days (temperature = latitude / 10,
-                              so each place differs), gzipped when the client accepts it, with an
-                              ETag honoured by If-None-Match
+/v1/forecast?latitude=…    -> current conditions, 24 hours and forecast_days days (7 unless asked;
+                              temperature = latitude / 10, so each place differs), with UV index,
+                              pressure_msl, visibility, cloud cover, gusts and dew point when asked
+                              (uv_index_max, sunshine_duration, precipitation_hours daily), gzipped
+                              when the client accepts it, with an ETag honoured by If-None-Match
 /v1/forecast?latitude=66.6 -> not JSON
 /v1/forecast?latitude=77.7 -> answers after 30 s (a stalled server)
 /v1/forecast?latitude=33.3 -> nulls where a model has no value (humidity, wind direction, an hour)
+/v1/air-quality?latitude=… -> current european_aqi, us_aqi, pm2_5, pm10, ozone (nulls at 33.3)
 /control?fail=N            -> the next N forecasts answer HTTP 500
+/control?airfail=N         -> the next N air-quality answers are HTTP 503
 /control?temperature=T     -> forecasts report T °C from now on
 /requests                  -> what was asked so far: [{"path", "headers", "status"}]
 """
@@ -25,14 +29,21 @@ from urllib.parse import parse_qs, urlparse
 PLACES = {"berlin": {"id": 2950159, "name": "Berlin", "latitude": 52.52437, "longitude": 13.41053,
                      "country": "Germany", "admin1": "Land Berlin", "timezone": "Europe/Berlin"}}
 LOCK = threading.Lock()
-STATE = {"fail": 0, "temperature": None}
+STATE = {"fail": 0, "airfail": 0, "temperature": None}
+DETAILS = {"uv_index": 2.35, "pressure_msl": 1021.4, "visibility": 24140.0, "cloud_cover": 88, "wind_gusts_10m": 31.7, "dew_point_2m": -1.6}
+DAILY_DETAILS = {"uv_index_max": 1.85, "sunshine_duration": 11684.53, "precipitation_hours": 3.0}
 
 
-def forecast(latitude, longitude):
+def cycle(values, count):
+    return [values[i % len(values)] for i in range(count)]
+
+
+def forecast(latitude, longitude, query):
     temperature = STATE["temperature"] if STATE["temperature"] is not None else round(latitude / 10, 1)
     hours = ["2026-11-22T%02d:00" % h for h in range(4, 24)] + ["2026-11-23T%02d:00" % h for h in range(0, 4)]
-    days = ["2026-11-%02d" % d for d in range(22, 29)]
-    return {
+    count = int(query.get("forecast_days", "7"))
+    days = ["2026-%02d-%02d" % (11 if d <= 30 else 12, d if d <= 30 else d - 30) for d in range(22, 22 + count)]
+    data = {
         "latitude": latitude, "longitude": longitude, "utc_offset_seconds": 3600, "timezone": "Europe/Berlin",
         "current": {"time": "2026-11-22T04:15", "interval": 900, "temperature_2m": temperature,
                     "relative_humidity_2m": 85, "apparent_temperature": -0.4, "is_day": 0,
@@ -54,6 +65,27 @@ def forecast(latitude, longitude):
                   "sunrise": ["%sT07:45" % d for d in days],
                   "sunset": ["%sT16:02" % d for d in days]},
     }
+    for key in ("weather_code", "temperature_2m_max", "temperature_2m_min", "precipitation_sum", "precipitation_probability_max", "wind_speed_10m_max"):
+        data["daily"][key] = cycle(data["daily"][key], count)
+    for key, value in DETAILS.items():
+        if key in query.get("current", "").split(","):
+            data["current"][key] = value
+        if key in query.get("hourly", "").split(","):
+            data["hourly"][key] = [value] * 24
+    for key, value in DAILY_DETAILS.items():
+        if key in query.get("daily", "").split(","):
+            data["daily"][key] = [value] * count
+    return data
+
+
+def air_quality(latitude, longitude):
+    nulls = abs(latitude - 33.3) < 1e-9
+    return {"latitude": latitude, "longitude": longitude, "generationtime_ms": 0.2, "utc_offset_seconds": 3600,
+            "timezone": "Europe/Berlin", "timezone_abbreviation": "CET", "elevation": 38.0,
+            "current_units": {"time": "iso8601", "interval": "seconds", "european_aqi": "EAQI", "us_aqi": "USAQI",
+                              "pm2_5": "μg/m³", "pm10": "μg/m³", "ozone": "μg/m³"},
+            "current": {"time": "2026-11-22T04:00", "interval": 3600, "european_aqi": None if nulls else 21,
+                        "us_aqi": None if nulls else 42, "pm2_5": None if nulls else 5.3, "pm10": 8.1, "ozone": 61.0}}
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -93,6 +125,8 @@ class Handler(BaseHTTPRequestHandler):
             with LOCK:
                 if "fail" in query:
                     STATE["fail"] = int(query["fail"])
+                if "airfail" in query:
+                    STATE["airfail"] = int(query["airfail"])
                 if "temperature" in query:
                     STATE["temperature"] = float(query["temperature"])
             return self.send(200, "{}")
@@ -118,12 +152,12 @@ class Handler(BaseHTTPRequestHandler):
                 return self.send(500, "{\"error\": true, \"reason\": \"failing on purpose\"}")
             for part in ("temperature_2m", "weather_code"):
                 assert part in query.get("current", "") and part in query.get("hourly", ""), query
-            data = forecast(latitude, float(query.get("longitude", "0")))
+            data = forecast(latitude, float(query.get("longitude", "0")), query)
             if abs(latitude - 33.3) < 1e-9:
                 data["current"]["relative_humidity_2m"] = None
                 data["current"]["wind_direction_10m"] = None
                 data["hourly"]["temperature_2m"][1] = None
-                data["daily"]["precipitation_probability_max"] = [None] * 7
+                data["daily"]["precipitation_probability_max"] = [None] * len(data["daily"]["time"])
             body = json.dumps(data)
             etag = '"%s"' % hashlib.sha1(body.encode()).hexdigest()[:16]
             if self.headers.get("If-None-Match") == etag:
@@ -135,6 +169,14 @@ class Handler(BaseHTTPRequestHandler):
                     self.server.requests.append({"path": self.path, "headers": dict(self.headers.items()), "status": 304})
                 return
             return self.send(200, body, headers={"ETag": etag})
+        if url.path == "/v1/air-quality":
+            with LOCK:
+                failing = STATE["airfail"] > 0
+                if failing:
+                    STATE["airfail"] -= 1
+            if failing:
+                return self.send(503, "{\"error\": true, \"reason\": \"air failing on purpose\"}")
+            return self.send(200, json.dumps(air_quality(float(query.get("latitude", "0")), float(query.get("longitude", "0")))))
         self.send(404, "{}")
 
 

@@ -111,12 +111,12 @@ import Testing
         }
 
         let weather = Self.block(lines, "weather")
-        #expect(weather.count == 9, "\(weather.joined(separator: "\n"))")
-        #expect(weather.first?.hasPrefix("Berlin  ") == true && weather[1].hasPrefix("  Today "))
+        #expect(weather.count == 12, "\(weather.joined(separator: "\n"))")
+        #expect(weather.first?.hasPrefix("Berlin  ") == true && weather[1].hasPrefix("  Today ") && weather[2].hasPrefix("  UV "))
         // The full line at 120; at 80 the precipitation goes first.
         #expect(weather.first?.contains("precipitation") == (width >= 120), "\(weather.joined(separator: "\n"))")
         // The hourly strips of the three places line up.
-        let strips = weather.enumerated().filter { $0.offset % 3 == 2 }.map(\.element)
+        let strips = weather.enumerated().filter { $0.offset % 4 == 3 }.map(\.element)
         let hours = strips.map { strip in
             (0..<width).filter { Self.text(strip, at: $0).range(of: "^[0-9]{2}:[0-9]{2} ", options: .regularExpression) != nil }
         }

@@ -21,12 +21,13 @@ import Testing
         #expect(try await almanac(["locations", "remove", "Tokyo"], bus: bus).status == 0)
         #expect(try await almanac(["locations", "list"], bus: bus).output == "Berlin\n")
 
-        // With a saved place, `weather` alone shows it: now, today, the hours ahead (six of
-        // them at 120 columns; TerminalLayoutTests has 80).
+        // With a saved place, `weather` alone shows it: now, today, UV and the rest, the hours
+        // ahead (six of them at 120 columns; TerminalLayoutTests has 80).
         let weather = try await almanac(["weather"], bus: bus, environment: ["COLUMNS": "120"])
         #expect(weather.status == 0, "\(weather.errorOutput)")
         let lines = weather.output.split(separator: "\n")
-        #expect(lines.count == 3, "\(weather.output)")
+        #expect(lines.count == 4, "\(weather.output)")
+        #expect(lines[2].hasPrefix("  UV ") && lines[2].contains("hPa") && lines[2].contains("air "), "\(weather.output)")
         #expect(lines.first?.hasPrefix("Berlin  ") == true)
         #expect(lines.dropFirst().first?.hasPrefix("  Today 12.6°C / 2.2°C") == true, "\(weather.output)")
         #expect(lines.last?.split(separator: "°").count == 7, "six hours: \(weather.output)")

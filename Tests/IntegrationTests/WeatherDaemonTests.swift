@@ -69,7 +69,7 @@ import Testing
         let days = try await call(client, BusContract.Weather1.forecast, "Berlin", 3).arguments([[String: Value]].self)
         #expect(days.map { $0["day"]?.stringValue } == ["2026-11-22", "2026-11-23", "2026-11-24"])
         #expect(days.first?["temperatureMax"] == .double(8.1))
-        #expect(try await call(client, BusContract.Weather1.forecast, "Berlin", 0).arguments([[String: Value]].self).count == 7)
+        #expect(try await call(client, BusContract.Weather1.forecast, "Berlin", 0).arguments([[String: Value]].self).count == 16)
         let hours = try await gdbusCall(on: bus, Self.weatherPath, BusContract.weatherInterface, BusContract.Weather1.hourlyForecast, ["Berlin", "2"])
         #expect(hours.status == 0, "\(hours.errorOutput)")
         #expect(hours.output.components(separatedBy: "'time':").count == 3, "\(hours.output)")

@@ -5,7 +5,9 @@ public import FoundationEssentials
 /// Weather models as `a{sv}` and back. Keys are camelCase and stable (docs/bus-api.md).
 public enum WeatherCodec {
     public static func encode(_ reading: WeatherReading) -> Value {
-        .stringVariantDictionary([
+        var extra = entries(reading.details)
+        if let air = reading.airQuality { extra.append(.init(.string("airQuality"), .variant(encode(air)))) }
+        return appending(extra, to: .stringVariantDictionary([
             "location": .string(reading.location),
             "placeName": .string(reading.placeName),
             "latitude": .double(reading.latitude),
@@ -23,7 +25,47 @@ public enum WeatherCodec {
             "utcOffset": .int32(Int32(clamping: reading.utcOffset)),
             "hourly": .array(.dictionary(key: .string, value: .variant), reading.hourly.map(encode)),
             "daily": .array(.dictionary(key: .string, value: .variant), reading.daily.map(encode)),
-        ])
+        ]))
+    }
+
+    /// The details that are known, as entries: `uvIndex`, `pressure` (hPa), `visibility` (m),
+    /// `cloudCover` (%), `windGusts` (km/h), `dewPoint` (°C).
+    static func entries(_ details: WeatherDetails?) -> [Value.DictionaryEntry] {
+        guard let details else { return [] }
+        let known: [(String, Double?)] = [("uvIndex", details.uvIndex), ("pressure", details.pressure), ("visibility", details.visibility),
+                                          ("cloudCover", details.cloudCover), ("windGusts", details.windGusts), ("dewPoint", details.dewPoint)]
+        return known.compactMap { key, value in value.map { .init(.string(key), .variant(.double($0))) } }
+    }
+
+    static func decodeDetails(_ fields: [String: Value]) -> WeatherDetails? {
+        func known(_ key: String) -> Double? { fields[key] == nil ? nil : number(fields, key) }
+        let details = WeatherDetails(uvIndex: known("uvIndex"), pressure: known("pressure"), visibility: known("visibility"),
+                                     cloudCover: known("cloudCover"), windGusts: known("windGusts"), dewPoint: known("dewPoint"))
+        return details.isEmpty ? nil : details
+    }
+
+    /// `a{sv}`: `europeanAQI`, `usAQI`, `pm2_5`, `pm10`, `ozone` (µg/m³) when known,
+    /// `observedAt x`, `fetchedAt x`.
+    public static func encode(_ air: AirQuality) -> Value {
+        var fields: [String: Value] = ["observedAt": .int64(seconds(air.observedAt)), "fetchedAt": .int64(seconds(air.fetchedAt))]
+        for (key, value) in [("europeanAQI", air.europeanAQI), ("usAQI", air.usAQI), ("pm2_5", air.pm2_5), ("pm10", air.pm10), ("ozone", air.ozone)] {
+            if let value { fields[key] = .double(value) }
+        }
+        return .dictionary(key: .string, value: .variant,
+                           fields.sorted { $0.key < $1.key }.map { Value.DictionaryEntry(.string($0.key), .variant($0.value)) })
+    }
+
+    public static func decodeAirQuality(_ value: Value?) -> AirQuality? {
+        guard let fields = value?.unwrapped.stringKeyedEntries, let observed = fields["observedAt"]?.integerValue else { return nil }
+        func known(_ key: String) -> Double? { fields[key] == nil ? nil : number(fields, key) }
+        return AirQuality(europeanAQI: known("europeanAQI"), usAQI: known("usAQI"), pm2_5: known("pm2_5"), pm10: known("pm10"), ozone: known("ozone"),
+                          observedAt: Date(timeIntervalSince1970: Double(observed)),
+                          fetchedAt: Date(timeIntervalSince1970: Double(fields["fetchedAt"]?.integerValue ?? observed)))
+    }
+
+    private static func appending(_ extra: [Value.DictionaryEntry], to value: Value) -> Value {
+        guard !extra.isEmpty, case .dictionary(let key, let type, let entries) = value else { return value }
+        return .dictionary(key: key, value: type, entries + extra)
     }
 
     /// What `Current` answers: the reading, plus `stale b` (its place's last fetch failed, or
@@ -37,7 +79,7 @@ public enum WeatherCodec {
     }
 
     public static func encode(_ hour: HourlyForecast) -> Value {
-        .stringVariantDictionary([
+        appending(entries(hour.details), to: .stringVariantDictionary([
             "time": .int64(seconds(hour.time)),
             "temperature": .double(hour.temperature),
             "precipitationProbability": .double(hour.precipitationProbability),
@@ -45,7 +87,7 @@ public enum WeatherCodec {
             "weatherCode": .int32(Int32(clamping: hour.weatherCode)),
             "windSpeed": .double(hour.windSpeed),
             "isDay": .boolean(hour.isDay),
-        ])
+        ]))
     }
 
     public static func encode(_ day: DailyForecast) -> Value {
@@ -60,6 +102,9 @@ public enum WeatherCodec {
         ]
         if let sunrise = day.sunrise { fields["sunrise"] = .int64(seconds(sunrise)) }
         if let sunset = day.sunset { fields["sunset"] = .int64(seconds(sunset)) }
+        if let uv = day.uvIndexMax { fields["uvIndexMax"] = .double(uv) }
+        if let sunshine = day.sunshineDuration { fields["sunshineDuration"] = .double(sunshine) }
+        if let hours = day.precipitationHours { fields["precipitationHours"] = .double(hours) }
         return .dictionary(key: .string, value: .variant,
                            fields.sorted { $0.key < $1.key }.map { Value.DictionaryEntry(.string($0.key), .variant($0.value)) })
     }
@@ -70,7 +115,7 @@ public enum WeatherCodec {
             time: Date(timeIntervalSince1970: Double(time)), temperature: number(fields, "temperature"),
             precipitationProbability: number(fields, "precipitationProbability"), precipitation: number(fields, "precipitation"),
             weatherCode: Int(fields["weatherCode"]?.integerValue ?? -1), windSpeed: number(fields, "windSpeed"),
-            isDay: fields["isDay"]?.unwrapped != .boolean(false)
+            isDay: fields["isDay"]?.unwrapped != .boolean(false), details: decodeDetails(fields)
         )
     }
 
@@ -82,7 +127,10 @@ public enum WeatherCodec {
             precipitation: number(fields, "precipitation"), precipitationProbability: number(fields, "precipitationProbability"),
             windSpeedMax: number(fields, "windSpeedMax"),
             sunrise: fields["sunrise"]?.integerValue.map { Date(timeIntervalSince1970: Double($0)) },
-            sunset: fields["sunset"]?.integerValue.map { Date(timeIntervalSince1970: Double($0)) }
+            sunset: fields["sunset"]?.integerValue.map { Date(timeIntervalSince1970: Double($0)) },
+            uvIndexMax: fields["uvIndexMax"] == nil ? nil : number(fields, "uvIndexMax"),
+            sunshineDuration: fields["sunshineDuration"] == nil ? nil : number(fields, "sunshineDuration"),
+            precipitationHours: fields["precipitationHours"] == nil ? nil : number(fields, "precipitationHours")
         )
     }
 
@@ -117,7 +165,8 @@ public enum WeatherCodec {
             observedAt: Date(timeIntervalSince1970: observed),
             fetchedAt: Date(timeIntervalSince1970: Double(fields["fetchedAt"]?.integerValue ?? Int64(observed))),
             utcOffset: Int(fields["utcOffset"]?.integerValue ?? 0),
-            hourly: list(fields["hourly"], decodeHour), daily: list(fields["daily"], decodeDay)
+            hourly: list(fields["hourly"], decodeHour), daily: list(fields["daily"], decodeDay),
+            details: decodeDetails(fields), airQuality: decodeAirQuality(fields["airQuality"])
         )
     }
 

@@ -102,14 +102,31 @@ struct DemoClimate: Sendable {
         let hourly = (0..<24).map { hour(s, hourStart: hourStart, ahead: $0) }
         let hourWetness = (0..<24).map { self.wetness(s + Double($0) * Self.wetnessStepsPerHour) }
         let dayNumber = Int((now.timeIntervalSince1970 / 86_400).rounded(.down))
-        let daily = (0..<7).map { day(dayNumber: dayNumber, ahead: $0, hourly: Array(zip(hourly, hourWetness))) }
+        let daily = (0..<16).map { day(dayNumber: dayNumber, ahead: $0, hourly: Array(zip(hourly, hourWetness))) }
         return WeatherReading(
             location: location, placeName: place.name, latitude: place.latitude, longitude: place.longitude,
             temperature: temperature, apparentTemperature: Self.feelsLike(temperature, wind: wind, humidity: humidity),
             humidity: humidity, windSpeed: wind, windDirection: windDirection(s),
             precipitation: precipitation,
             weatherCode: Self.condition(temperature: temperature, precipitation: precipitation, wetness: wetness, showery: showery),
-            isDay: Self.isDay(now), observedAt: now, fetchedAt: now, utcOffset: 0, hourly: hourly, daily: daily
+            isDay: Self.isDay(now), observedAt: now, fetchedAt: now, utcOffset: 0, hourly: hourly, daily: daily,
+            details: Self.details(temperature: temperature, humidity: humidity, wetness: wetness, wind: wind, isDay: Self.isDay(now)),
+            airQuality: AirQuality(europeanAQI: (random.value(in: 8...45, salt, 500) + 20 * wetness).rounded(),
+                                   usAQI: (random.value(in: 15...70, salt, 501) + 20 * wetness).rounded(),
+                                   pm2_5: Self.tenths(random.value(in: 2...18, salt, 502)), pm10: Self.tenths(random.value(in: 5...30, salt, 503)),
+                                   ozone: Self.tenths(random.value(in: 30...90, salt, 504)), observedAt: hourStart, fetchedAt: now)
+        )
+    }
+
+    /// UV, pressure, visibility, clouds, gusts and dew point that go with the rest: clouds
+    /// and rain lower the UV, the pressure and the visibility; humid air has a dew point near
+    /// the temperature.
+    static func details(temperature: Double, humidity: Double, wetness: Double, wind: Double, isDay: Bool) -> WeatherDetails {
+        WeatherDetails(
+            uvIndex: isDay ? tenths(max(0, 6 * (1 - wetness))) : 0, pressure: tenths(1013 + 24 * (0.5 - wetness)),
+            visibility: ((wetness > 0.9 ? 3_000 : 10_000 + 30_000 * (1 - wetness)) / 100).rounded() * 100,
+            cloudCover: (min(1, wetness * 1.2) * 100).rounded(), windGusts: tenths(wind * 1.6),
+            dewPoint: tenths(temperature - (100 - humidity) / 5)
         )
     }
 
@@ -121,7 +138,9 @@ struct DemoClimate: Sendable {
         return HourlyForecast(
             time: time, temperature: temperature, precipitationProbability: Self.chance(wetness), precipitation: precipitation,
             weatherCode: Self.condition(temperature: temperature, precipitation: precipitation, wetness: wetness, showery: showery),
-            windSpeed: windSpeed(step + Double(ahead) * Self.temperatureStepsPerHour), isDay: Self.isDay(time)
+            windSpeed: windSpeed(step + Double(ahead) * Self.temperatureStepsPerHour), isDay: Self.isDay(time),
+            details: Self.details(temperature: temperature, humidity: (40 + 55 * wetness).rounded(), wetness: wetness,
+                                  wind: windSpeed(step + Double(ahead) * Self.temperatureStepsPerHour), isDay: Self.isDay(time))
         )
     }
 
@@ -152,7 +171,9 @@ struct DemoClimate: Sendable {
             temperatureMax: high, temperatureMin: low, precipitation: precipitation,
             precipitationProbability: max(Self.chance(wetness), hours.map(\.precipitationProbability).max() ?? 0),
             windSpeedMax: Self.tenths(max(windBase * random.value(in: 1.1...1.8, salt, 400 + UInt64(ahead)), hours.map(\.windSpeed).max() ?? 0)),
-            sunrise: Date(timeIntervalSince1970: start + 7 * 3600), sunset: Date(timeIntervalSince1970: start + 17 * 3600)
+            sunrise: Date(timeIntervalSince1970: start + 7 * 3600), sunset: Date(timeIntervalSince1970: start + 17 * 3600),
+            uvIndexMax: Self.tenths(max(0.5, 6 * (1 - wetness))), sunshineDuration: ((1 - wetness) * 10 * 3600 / 60).rounded() * 60,
+            precipitationHours: precipitation > 0 ? max(1, (wetness * 12).rounded()) : 0
         )
     }
 

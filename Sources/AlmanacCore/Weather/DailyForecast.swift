@@ -15,9 +15,16 @@ public struct DailyForecast: Sendable, Hashable, Codable {
     public var windSpeedMax: Double
     public var sunrise: Date?
     public var sunset: Date?
+    /// The day's highest UV index.
+    public var uvIndexMax: Double?
+    /// Seconds of sunshine in the day.
+    public var sunshineDuration: Double?
+    /// Hours of the day with precipitation.
+    public var precipitationHours: Double?
 
     public init(day: String, weatherCode: Int, temperatureMax: Double, temperatureMin: Double, precipitation: Double,
-                precipitationProbability: Double, windSpeedMax: Double, sunrise: Date?, sunset: Date?) {
+                precipitationProbability: Double, windSpeedMax: Double, sunrise: Date?, sunset: Date?,
+                uvIndexMax: Double? = nil, sunshineDuration: Double? = nil, precipitationHours: Double? = nil) {
         self.day = day
         self.weatherCode = weatherCode
         self.temperatureMax = temperatureMax
@@ -27,5 +34,8 @@ public struct DailyForecast: Sendable, Hashable, Codable {
         self.windSpeedMax = windSpeedMax
         self.sunrise = sunrise
         self.sunset = sunset
+        self.uvIndexMax = uvIndexMax
+        self.sunshineDuration = sunshineDuration
+        self.precipitationHours = precipitationHours
     }
 }

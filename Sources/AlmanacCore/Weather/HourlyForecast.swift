@@ -12,9 +12,11 @@ public struct HourlyForecast: Sendable, Hashable, Codable {
     public var weatherCode: Int
     public var windSpeed: Double
     public var isDay: Bool
+    /// UV index, pressure, visibility, cloud cover, gusts and dew point for the hour.
+    public var details: WeatherDetails?
 
     public init(time: Date, temperature: Double, precipitationProbability: Double, precipitation: Double,
-                weatherCode: Int, windSpeed: Double, isDay: Bool) {
+                weatherCode: Int, windSpeed: Double, isDay: Bool, details: WeatherDetails? = nil) {
         self.time = time
         self.temperature = temperature
         self.precipitationProbability = precipitationProbability
@@ -22,5 +24,6 @@ public struct HourlyForecast: Sendable, Hashable, Codable {
         self.weatherCode = weatherCode
         self.windSpeed = windSpeed
         self.isDay = isDay
+        self.details = details
     }
 }

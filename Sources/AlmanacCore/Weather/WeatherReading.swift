@@ -28,14 +28,20 @@ public struct WeatherReading: Sendable, Hashable, Codable {
     public var utcOffset: Int
     /// The next 24 hours, from the current hour.
     public var hourly: [HourlyForecast]
-    /// Today and the days after it (7 in all when the provider has them).
+    /// Today and the days after it (16 in all when the provider has them).
     public var daily: [DailyForecast]
+    /// UV index, pressure, visibility, cloud cover, gusts and dew point now (`nil`: a reading
+    /// kept by an older version, or a provider that gives none).
+    public var details: WeatherDetails?
+    /// The air now, from the provider's air-quality model, when it has one for the place.
+    public var airQuality: AirQuality?
 
     public init(
         location: String, placeName: String, latitude: Double, longitude: Double, temperature: Double,
         apparentTemperature: Double, humidity: Double, windSpeed: Double, windDirection: Double,
         precipitation: Double, weatherCode: Int, isDay: Bool, observedAt: Date,
-        fetchedAt: Date? = nil, utcOffset: Int = 0, hourly: [HourlyForecast] = [], daily: [DailyForecast] = []
+        fetchedAt: Date? = nil, utcOffset: Int = 0, hourly: [HourlyForecast] = [], daily: [DailyForecast] = [],
+        details: WeatherDetails? = nil, airQuality: AirQuality? = nil
     ) {
         self.location = location
         self.placeName = placeName
@@ -54,5 +60,7 @@ public struct WeatherReading: Sendable, Hashable, Codable {
         self.utcOffset = utcOffset
         self.hourly = hourly
         self.daily = daily
+        self.details = details
+        self.airQuality = airQuality
     }
 }

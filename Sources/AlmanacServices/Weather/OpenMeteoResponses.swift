@@ -30,6 +30,12 @@ enum OpenMeteo {
         let weather_code: Int?
         let wind_speed_10m: Double?
         let wind_direction_10m: Double?
+        let uv_index: Double?
+        let pressure_msl: Double?
+        let visibility: Double?
+        let cloud_cover: Double?
+        let wind_gusts_10m: Double?
+        let dew_point_2m: Double?
     }
 
     struct Hourly: Decodable {
@@ -40,6 +46,12 @@ enum OpenMeteo {
         let weather_code: [Int?]?
         let wind_speed_10m: [Double?]?
         let is_day: [Int?]?
+        let uv_index: [Double?]?
+        let pressure_msl: [Double?]?
+        let visibility: [Double?]?
+        let cloud_cover: [Double?]?
+        let wind_gusts_10m: [Double?]?
+        let dew_point_2m: [Double?]?
     }
 
     struct Daily: Decodable {
@@ -52,6 +64,23 @@ enum OpenMeteo {
         let wind_speed_10m_max: [Double?]?
         let sunrise: [String?]?
         let sunset: [String?]?
+        let uv_index_max: [Double?]?
+        let sunshine_duration: [Double?]?
+        let precipitation_hours: [Double?]?
+    }
+
+    struct AirQualityResponse: Decodable {
+        let utc_offset_seconds: Int?
+        let current: AirQualityCurrent?
+    }
+
+    struct AirQualityCurrent: Decodable {
+        let time: String
+        let european_aqi: Double?
+        let us_aqi: Double?
+        let pm2_5: Double?
+        let pm10: Double?
+        let ozone: Double?
     }
 }
 

@@ -5,15 +5,19 @@ import Synchronization
 
 /// Weather from Open-Meteo (no key needed): the geocoding API turns a place name into
 /// coordinates (cached), the forecast API gives current conditions, the next 24 hours and
-/// 7 days in one request. Coordinates given as
-/// `"52.52,13.41"` skip geocoding. Both base URLs are settings, so tests point them at a
-/// local server.
+/// 16 days in one request, and the air-quality API the air (asked at most hourly per place,
+/// its model's cadence; when it fails the reading comes without it, or with the last air
+/// under three hours old). Coordinates given as `"52.52,13.41"` skip geocoding. The base
+/// URLs are settings, so tests point them at a local server.
 public final class OpenMeteoWeatherService: WeatherService, Sendable {
     public let links = ServiceLinks<any WeatherServiceDataSource, any WeatherServiceDelegate>()
     private let weatherURL: URL
     private let geocodingURL: URL
     private let http: HTTPClient
     private let places = Locked<[String: Place]>([:])
+    private let airQualityURL: URL?
+    /// The last air quality of each place, and when it was last asked for (failed or not).
+    private let air = Locked<[String: (quality: AirQuality?, askedAt: Date)]>([:])
 
     struct Place: Sendable {
         let name: String
@@ -24,9 +28,12 @@ public final class OpenMeteoWeatherService: WeatherService, Sendable {
     /// - Parameters:
     ///   - weatherURL: the forecast API's base, such as `https://api.open-meteo.com` (`/v1/forecast` is appended).
     ///   - geocodingURL: the geocoding API's base, such as `https://geocoding-api.open-meteo.com` (`/v1/search` is appended).
-    public init(weatherURL: URL, geocodingURL: URL, http: HTTPClient = HTTPClient()) {
+    ///   - airQualityURL: the air-quality API's base, such as `https://air-quality-api.open-meteo.com`
+    ///     (`/v1/air-quality` is appended); `nil`: no air quality.
+    public init(weatherURL: URL, geocodingURL: URL, airQualityURL: URL? = nil, http: HTTPClient = HTTPClient()) {
         self.weatherURL = weatherURL
         self.geocodingURL = geocodingURL
+        self.airQualityURL = airQualityURL
         self.http = http
     }
 
@@ -57,9 +64,14 @@ public final class OpenMeteoWeatherService: WeatherService, Sendable {
         }
     }
 
-    static let currentFields = "temperature_2m,relative_humidity_2m,apparent_temperature,is_day,precipitation,weather_code,wind_speed_10m,wind_direction_10m"
-    static let hourlyFields = "temperature_2m,precipitation_probability,precipitation,weather_code,wind_speed_10m,is_day"
-    static let dailyFields = "weather_code,temperature_2m_max,temperature_2m_min,precipitation_sum,precipitation_probability_max,wind_speed_10m_max,sunrise,sunset"
+    static let detailFields = "uv_index,pressure_msl,visibility,cloud_cover,wind_gusts_10m,dew_point_2m"
+    static let currentFields = "temperature_2m,relative_humidity_2m,apparent_temperature,is_day,precipitation,weather_code,wind_speed_10m,wind_direction_10m," + detailFields
+    static let hourlyFields = "temperature_2m,precipitation_probability,precipitation,weather_code,wind_speed_10m,is_day," + detailFields
+    static let dailyFields = "weather_code,temperature_2m_max,temperature_2m_min,precipitation_sum,precipitation_probability_max,wind_speed_10m_max,sunrise,sunset,"
+        + "uv_index_max,sunshine_duration,precipitation_hours"
+    static let airQualityFields = "european_aqi,us_aqi,pm2_5,pm10,ozone"
+    /// Days of forecast asked for: all Open-Meteo gives.
+    static let forecastDays = 16
 
     /// The current reading and forecast for `location`.
     func fetch(_ location: String) async throws -> WeatherReading {
@@ -72,11 +84,42 @@ public final class OpenMeteoWeatherService: WeatherService, Sendable {
             URLQueryItem(name: "hourly", value: Self.hourlyFields),
             URLQueryItem(name: "daily", value: Self.dailyFields),
             URLQueryItem(name: "forecast_hours", value: "24"),
-            URLQueryItem(name: "forecast_days", value: "7"),
+            URLQueryItem(name: "forecast_days", value: String(Self.forecastDays)),
             URLQueryItem(name: "timezone", value: "auto"),
         ]
         let response = try await http.get(components.url!)
-        return try Self.reading(fromForecast: response.body, location: location, place: place, fetchedAt: Date())
+        var reading = try Self.reading(fromForecast: response.body, location: location, place: place, fetchedAt: Date())
+        reading.airQuality = await airQuality(at: place, for: location)
+        return reading
+    }
+
+    /// The air at `place`: asked again when the last ask is an hour old; a failure is logged
+    /// nowhere but leaves the last air (under three hours old) standing.
+    func airQuality(at place: Place, for location: String) async -> AirQuality? {
+        guard let airQualityURL else { return nil }
+        let now = Date()
+        if let last = air.withLock({ $0[location] }), now.timeIntervalSince(last.askedAt) < AirQuality.cadence { return last.quality }
+        var components = URLComponents(url: airQualityURL.appendingPathComponent("v1/air-quality"), resolvingAgainstBaseURL: false)!
+        components.queryItems = [
+            URLQueryItem(name: "latitude", value: String(place.latitude)), URLQueryItem(name: "longitude", value: String(place.longitude)),
+            URLQueryItem(name: "current", value: Self.airQualityFields), URLQueryItem(name: "timezone", value: "auto"),
+        ]
+        let fresh = try? await Self.airQuality(fromAnswer: http.get(components.url!, conditional: false).body, fetchedAt: now)
+        return air.withLock { air in
+            let kept = air[location]?.quality.flatMap { now.timeIntervalSince($0.fetchedAt) < 3 * AirQuality.cadence ? $0 : nil }
+            air[location] = (fresh ?? kept, now)
+            return fresh ?? kept
+        }
+    }
+
+    /// Air quality from the air-quality API's JSON; throws for anything else.
+    static func airQuality(fromAnswer body: Data, fetchedAt: Date) throws -> AirQuality {
+        let answer = try JSONDecoder().decode(OpenMeteo.AirQualityResponse.self, from: body)
+        guard let current = answer.current else { throw FetchError("The air-quality service sent no current values.") }
+        func valid(_ value: Double?) -> Double? { value.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } }
+        return AirQuality(europeanAQI: valid(current.european_aqi), usAQI: valid(current.us_aqi), pm2_5: valid(current.pm2_5),
+                          pm10: valid(current.pm10), ozone: valid(current.ozone),
+                          observedAt: date(current.time, offset: answer.utc_offset_seconds ?? 0) ?? fetchedAt, fetchedAt: fetchedAt)
     }
 
     /// A reading from the forecast API's JSON: the part that trusts nothing the server sent
@@ -98,7 +141,9 @@ public final class OpenMeteoWeatherService: WeatherService, Sendable {
             weatherCode: current.weather_code ?? -1, isDay: (current.is_day ?? 1) != 0,
             observedAt: Self.date(current.time, offset: offset) ?? fetchedAt, fetchedAt: fetchedAt, utcOffset: offset,
             hourly: forecast.hourly.map { Self.hours($0, offset: offset) } ?? [],
-            daily: forecast.daily.map { Self.days($0, offset: offset) } ?? []
+            daily: forecast.daily.map { Self.days($0, offset: offset) } ?? [],
+            details: WeatherDetails(uvIndex: valid(current.uv_index), pressure: valid(current.pressure_msl), visibility: valid(current.visibility),
+                                    cloudCover: valid(current.cloud_cover), windGusts: valid(current.wind_gusts_10m), dewPoint: finite(current.dew_point_2m))
         )
     }
 
@@ -110,7 +155,10 @@ public final class OpenMeteoWeatherService: WeatherService, Sendable {
                 time: time, temperature: temperature,
                 precipitationProbability: series.precipitation_probability.at(i) ?? .nan,
                 precipitation: series.precipitation.at(i) ?? 0, weatherCode: series.weather_code.at(i) ?? -1,
-                windSpeed: series.wind_speed_10m.at(i) ?? .nan, isDay: (series.is_day.at(i) ?? 1) != 0
+                windSpeed: series.wind_speed_10m.at(i) ?? .nan, isDay: (series.is_day.at(i) ?? 1) != 0,
+                details: WeatherDetails(uvIndex: valid(series.uv_index.at(i)), pressure: valid(series.pressure_msl.at(i)),
+                                        visibility: valid(series.visibility.at(i)), cloudCover: valid(series.cloud_cover.at(i)),
+                                        windGusts: valid(series.wind_gusts_10m.at(i)), dewPoint: finite(series.dew_point_2m.at(i)))
             )
         }
     }
@@ -126,10 +174,17 @@ public final class OpenMeteoWeatherService: WeatherService, Sendable {
                 precipitationProbability: series.precipitation_probability_max.at(i) ?? .nan,
                 windSpeedMax: series.wind_speed_10m_max.at(i) ?? .nan,
                 sunrise: series.sunrise.at(i).flatMap { date($0, offset: offset) },
-                sunset: series.sunset.at(i).flatMap { date($0, offset: offset) }
+                sunset: series.sunset.at(i).flatMap { date($0, offset: offset) },
+                uvIndexMax: valid(series.uv_index_max.at(i)), sunshineDuration: valid(series.sunshine_duration.at(i)),
+                precipitationHours: valid(series.precipitation_hours.at(i))
             )
         }
     }
+
+    /// A value that can be so: finite and not negative (a server's nonsense becomes "unknown").
+    static func valid(_ value: Double?) -> Double? { value.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } }
+    /// A finite value (dew points go below zero).
+    static func finite(_ value: Double?) -> Double? { value.flatMap { $0.isFinite ? $0 : nil } }
 
     /// Coordinates for `location`: parsed when given as "lat,lon", otherwise geocoded once and cached.
     func resolve(_ location: String) async throws -> Place {

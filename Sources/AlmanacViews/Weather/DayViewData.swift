@@ -18,6 +18,12 @@ public struct DayViewData: Sendable, Hashable, JSONRepresentable {
     /// Sunrise and sunset in the place's own time, empty when the sun does not rise or set.
     public let sunrise: String
     public let sunset: String
+    /// The day's highest UV index ("3"), empty when unknown.
+    public let uv: String
+    /// Hours of sunshine ("5.2 h"), empty when unknown.
+    public let sunshine: String
+    /// Hours with precipitation ("3 h"), empty when unknown.
+    public let precipitationHours: String
 
     // Machine values, in the user's units, for `--json`.
     public let units: Units
@@ -29,6 +35,10 @@ public struct DayViewData: Sendable, Hashable, JSONRepresentable {
     public let windValue: Double
     public let sunriseAt: Date?
     public let sunsetAt: Date?
+    public let uvIndexMax: Double?
+    /// Seconds of sunshine.
+    public let sunshineSeconds: Double?
+    public let precipitationHoursValue: Double?
     /// The place's offset from UTC, in seconds: its sunrise and sunset are given on its clock.
     public let utcOffset: Int
 
@@ -53,6 +63,12 @@ public struct DayViewData: Sendable, Hashable, JSONRepresentable {
         windValue = WeatherNowViewData.speedValue(day.windSpeedMax, units)
         sunriseAt = day.sunrise
         sunsetAt = day.sunset
+        uvIndexMax = day.uvIndexMax
+        sunshineSeconds = day.sunshineDuration
+        precipitationHoursValue = day.precipitationHours
+        uv = day.uvIndexMax.map { fixedPoint($0, decimals: 0) } ?? ""
+        sunshine = day.sunshineDuration.map { fixedPoint($0 / 3600, decimals: 1) + " h" } ?? ""
+        precipitationHours = day.precipitationHours.map { fixedPoint($0, decimals: 0) + " h" } ?? ""
         self.utcOffset = utcOffset
     }
 
@@ -69,18 +85,22 @@ public struct DayViewData: Sendable, Hashable, JSONRepresentable {
             "wind": .number(windValue, decimals: 2), "windText": .string(wind),
             "sunrise": .time(sunriseAt, utcOffset: utcOffset), "sunriseUnix": .unix(sunriseAt), "sunriseText": .string(sunrise),
             "sunset": .time(sunsetAt, utcOffset: utcOffset), "sunsetUnix": .unix(sunsetAt), "sunsetText": .string(sunset),
+            "uvIndexMax": .number(uvIndexMax, decimals: 2), "uvIndexMaxText": .text(uv),
+            "sunshine": .number(sunshineSeconds, decimals: 0), "sunshineText": .text(sunshine),
+            "precipitationHours": .number(precipitationHoursValue, decimals: 1), "precipitationHoursText": .text(precipitationHours),
         ])
     }
 
     /// The names `fields` has.
-    public static let fieldNames = ["day", "date", "symbol", "condition", "high", "low", "precipitation", "precipitationChance", "wind", "sunrise", "sunset"]
+    public static let fieldNames = ["day", "date", "symbol", "condition", "high", "low", "precipitation", "precipitationChance", "wind", "sunrise", "sunset",
+                                    "uv", "sunshine", "precipitationHours"]
 
     /// The fields a `--format` template can use.
     public var fields: [String: String] {
         [
             "day": day, "date": date, "symbol": symbol, "condition": condition, "high": high, "low": low,
             "precipitation": precipitation, "precipitationChance": precipitationChance, "wind": wind,
-            "sunrise": sunrise, "sunset": sunset,
+            "sunrise": sunrise, "sunset": sunset, "uv": uv, "sunshine": sunshine, "precipitationHours": precipitationHours,
         ]
     }
 }

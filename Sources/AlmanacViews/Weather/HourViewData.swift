@@ -19,6 +19,8 @@ public struct HourViewData: Sendable, Hashable, JSONRepresentable {
     public let temperatureValue: Double
     /// 0…100, `nil` when unknown.
     public let precipitationChanceValue: Double?
+    /// UV, pressure, visibility, clouds, gusts and dew point for the hour.
+    public let details: WeatherDetailsViewData
 
     public init(hour: HourlyForecast, units: Units, utcOffset: Int) {
         let condition = WeatherCondition(code: hour.weatherCode)
@@ -32,23 +34,25 @@ public struct HourViewData: Sendable, Hashable, JSONRepresentable {
         self.utcOffset = utcOffset
         temperatureValue = WeatherNowViewData.temperatureValue(hour.temperature, units)
         precipitationChanceValue = wholeNumber(hour.precipitationProbability) != nil ? hour.precipitationProbability : nil
+        details = WeatherDetailsViewData(details: hour.details, airQuality: nil, units: units)
     }
 
     /// `--json` (docs/cli.md, "JSON keys"): the hour in ISO 8601 on the place's clock.
     public var json: JSONValue {
-        .object([
+        .object(details.jsonFields.filter { $0.key != "airQuality" }.merging([
             "time": .time(at, utcOffset: utcOffset), "timeUnix": .unix(at), "timeText": .string(time), "units": .string(units.rawValue),
             "symbol": .string(symbol), "condition": .string(condition),
             "temperature": .number(temperatureValue, decimals: 2), "temperatureText": .string(temperature),
             "precipitationChance": .number(precipitationChanceValue, decimals: 1), "precipitationChanceText": .string(precipitationChance),
-        ])
+        ]) { $1 })
     }
 
     /// The names `fields` has.
-    public static let fieldNames = ["time", "symbol", "condition", "temperature", "precipitationChance"]
+    public static let fieldNames = ["time", "symbol", "condition", "temperature", "precipitationChance"] + WeatherDetailsViewData.fieldNames.filter { $0 != "air" }
 
     /// The fields a `--format` template can use.
     public var fields: [String: String] {
         ["time": time, "symbol": symbol, "condition": condition, "temperature": temperature, "precipitationChance": precipitationChance]
+            .merging(details.fields.filter { $0.key != "air" }) { $1 }
     }
 }

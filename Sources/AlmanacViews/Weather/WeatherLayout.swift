@@ -87,10 +87,12 @@ extension Table {
                 TableColumn("Precip", alignment: .right, drop: 30),
                 TableColumn("Chance", alignment: .right, drop: 40),
                 TableColumn("Wind", alignment: .right, drop: 20),
+                TableColumn("UV", alignment: .right, drop: 15),
+                TableColumn("Sun", alignment: .right, drop: 10),
             ],
             rows: days.map { day in
                 [StyledLine(day.day, .bold), condition(day.symbol, day.condition), StyledLine(day.high, .bold), StyledLine(day.low),
-                 StyledLine(day.precipitation), StyledLine(day.precipitationChance), StyledLine(day.wind)]
+                 StyledLine(day.precipitation), StyledLine(day.precipitationChance), StyledLine(day.wind), StyledLine(day.uv), StyledLine(day.sunshine)]
             }
         )
     }

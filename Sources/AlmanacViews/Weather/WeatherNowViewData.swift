@@ -26,6 +26,8 @@ public struct WeatherNowViewData: Sendable, Hashable, JSONRepresentable {
     public let todayRange: String
     /// A lower-case, dash-separated name of the condition for style sheets ("partly-cloudy").
     public let conditionClass: String
+    /// UV, pressure, visibility, clouds, gusts, dew point and the air.
+    public let details: WeatherDetailsViewData
 
     // Machine values, in the user's units, for `--json`.
     public let units: Units
@@ -62,6 +64,7 @@ public struct WeatherNowViewData: Sendable, Hashable, JSONRepresentable {
         self.error = error
         todayRange = reading.upcomingDays(now: now).first.map { Self.temperature($0.temperatureMax, units) + " / " + Self.temperature($0.temperatureMin, units) } ?? ""
         conditionClass = Self.slug(condition.text)
+        details = WeatherDetailsViewData(details: reading.details, airQuality: reading.airQuality, units: units)
         self.units = units
         temperatureValue = Self.temperatureValue(reading.temperature, units)
         feelsLikeValue = Self.temperatureValue(reading.apparentTemperature, units)
@@ -80,7 +83,8 @@ public struct WeatherNowViewData: Sendable, Hashable, JSONRepresentable {
     /// `--json` (docs/cli.md, "JSON keys"): numbers in `units`, times in ISO 8601 on the
     /// user's clock and in Unix seconds, and the text the line shows under `…Text`.
     public var json: JSONValue {
-        .object([
+        .object(details.jsonFields.merging([
+            "unitNames": WeatherDetailsViewData.unitNames(units),
             "location": .string(location), "place": .string(place), "units": .string(units.rawValue),
             "condition": .string(condition), "symbol": .string(symbol), "conditionClass": .string(conditionClass),
             "temperature": .number(temperatureValue, decimals: 2), "temperatureText": .string(temperature),
@@ -92,7 +96,7 @@ public struct WeatherNowViewData: Sendable, Hashable, JSONRepresentable {
             "observed": .time(observedAt, utcOffset: clockOffset), "observedUnix": .unix(observedAt), "observedText": .string(observed),
             "updated": .time(fetchedAt, utcOffset: clockOffset), "updatedUnix": .unix(fetchedAt), "updatedText": .string(updated),
             "time": .text(time), "stale": .boolean(stale), "error": .text(error),
-        ])
+        ]) { $1 })
     }
 
     /// "Partly cloudy" → "partly-cloudy"; "Unknown conditions (code 7)" → "unknown-conditions-code-7".
@@ -103,6 +107,7 @@ public struct WeatherNowViewData: Sendable, Hashable, JSONRepresentable {
     /// The names `fields` has, for `--help` and for refusing a template that names others.
     public static let fieldNames = ["location", "place", "temperature", "feelsLike", "condition", "symbol", "humidity", "wind",
                                     "precipitation", "observed", "updated", "time", "error", "stale", "today", "class"]
+        + WeatherDetailsViewData.fieldNames
 
     /// The fields a `--format` template can use: values, never labels ("3 minutes ago").
     public var fields: [String: String] {
@@ -111,7 +116,7 @@ public struct WeatherNowViewData: Sendable, Hashable, JSONRepresentable {
             "condition": condition, "symbol": symbol, "humidity": humidity, "wind": wind,
             "precipitation": precipitation, "observed": observed, "updated": updated, "time": time, "error": error ?? "",
             "stale": stale ? "stale" : "", "today": todayRange, "class": conditionClass,
-        ]
+        ].merging(details.fields) { $1 }
     }
 
     static func temperature(_ celsius: Double, _ units: Units) -> String {
