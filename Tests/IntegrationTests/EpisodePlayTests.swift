@@ -21,15 +21,14 @@ import Testing
         try FileManager.default.createDirectory(at: records, withIntermediateDirectories: true)
     }
 
-    /// A fake player `name` in its own folder (returned, for PATH).
+    /// A fake player `name` in its own folder (returned, for PATH): a link to
+    /// Tests/Fixtures/fake-player.sh. (A script written here could be open for writing in a
+    /// process another test forks meanwhile, and then exec fails with ETXTBSY.)
     func install(_ name: String) throws -> String {
         let folder = players.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let script = folder.appendingPathComponent(name)
-        let record = records.appendingPathComponent("\(name).args").path
-        try "#!/bin/sh\nfor argument in \"$@\"; do printf '%s\\n' \"$argument\"; done > '\(record).part'\nprintf 'END\\n' >> '\(record).part'\n/bin/mv '\(record).part' '\(record)'\n"
-            .write(to: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent(name).path,
+                                                   withDestinationPath: SourceTree.path("Tests/Fixtures/fake-player.sh"))
         return folder.path
     }
 
@@ -43,7 +42,8 @@ import Testing
     }
 
     func play(_ arguments: [String], path: [String]) async throws -> Tool.Result {
-        try await almanac(["episode", "play"] + arguments, bus: bus, environment: ["PATH": path.joined(separator: ":")])
+        try await almanac(["episode", "play"] + arguments, bus: bus,
+                          environment: ["PATH": path.joined(separator: ":"), "ALMANAC_TEST_PLAYED": records.path])
     }
 
     @Test func playsFromTheSavedPositionInTheFirstPlayerInstalled() async throws {
