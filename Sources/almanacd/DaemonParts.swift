@@ -25,7 +25,7 @@ struct DaemonParts {
 
     init(options: Almanacd, store: StateStore, folders: DaemonFolders, connection: Connection, logger: Logger) {
         // A week-old reading is no longer worth serving as "last known".
-        try? store.pruneReadings(olderThan: Date().addingTimeInterval(-7 * 86_400))
+        try? store.pruneReadings(olderThan: Date().addingTimeInterval(-7 * 86_400), keeping: store.weatherState().savedLocations)
         weather = WeatherDocument(store.weatherState(), policy: RefreshSchedule.Policy(interval: options.effectiveWeatherInterval),
                                       archive: store)
         podcasts = PodcastsDocument(
@@ -66,7 +66,7 @@ struct DaemonParts {
 
         server = AlmanacServer(
             connection: connection,
-            weather: WeatherAdapter(weather: weather, service: weatherService),
+            weather: WeatherAdapter(weather: weather, service: weatherService, places: weatherService as? any PlaceSearching),
             podcasts: PodcastsAdapter(podcasts: podcasts, service: podcastService, inspector: FeedInspector(), opml: FeedInspector(),
                                       downloads: DownloadsExport(manager: downloads, connection: connection),
                                       search: demo ? nil : Self.podcastSearch(options, logger: logger)),

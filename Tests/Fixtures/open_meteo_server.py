@@ -3,6 +3,9 @@
 on 127.0.0.1 and prints its port on the first line of standard output.
 
 /v1/search?name=Berlin     -> Berlin; any other name -> no results
+/v1/search?name=Springfield&count=N -> six Springfields as Open-Meteo ranks them (the first N)
+/v1/get?id=N               -> the place with that id (400 for an unknown one)
+/control?reverse=1         -> Springfield's matches come in the opposite order from now on
 /v1/search?name=Broken     -> HTTP 500
 /v1/forecast?latitude=…    -> current conditions, 24 hours and forecast_days days (7 unless asked;
                               temperature = latitude / 10, so each place differs), with UV index,
@@ -28,8 +31,20 @@ from urllib.parse import parse_qs, urlparse
 
 PLACES = {"berlin": {"id": 2950159, "name": "Berlin", "latitude": 52.52437, "longitude": 13.41053,
                      "country": "Germany", "admin1": "Land Berlin", "timezone": "Europe/Berlin"}}
+SPRINGFIELDS = [
+    (4409896, "Missouri", "Greene", 37.21533, -93.29824, 169176, "America/Chicago", "US", "United States"),
+    (4951788, "Massachusetts", "Hampden", 42.10148, -72.58981, 155929, "America/New_York", "US", "United States"),
+    (4250542, "Illinois", "Sangamon", 39.80172, -89.64371, 116250, "America/Chicago", "US", "United States"),
+    (5754005, "Oregon", "Lane", 44.04624, -123.02203, 62256, "America/Los_Angeles", "US", "United States"),
+    (4525353, "Ohio", "Clark", 39.92423, -83.80882, 58662, "America/New_York", "US", "United States"),
+    (8348570, "Queensland", "Ipswich", -27.65326, 152.91719, 19000, "Australia/Brisbane", "AU", "Australia"),
+]
+for (pid, admin1, admin2, lat, lon, pop, tz, code, country) in SPRINGFIELDS:
+    PLACES["springfield-%d" % pid] = {"id": pid, "name": "Springfield", "latitude": lat, "longitude": lon, "elevation": 100.0,
+                                       "feature_code": "PPLA2", "country_code": code, "timezone": tz, "population": pop,
+                                       "country": country, "admin1": admin1, "admin2": admin2}
 LOCK = threading.Lock()
-STATE = {"fail": 0, "airfail": 0, "temperature": None}
+STATE = {"fail": 0, "airfail": 0, "temperature": None, "reverse": False}
 DETAILS = {"uv_index": 2.35, "pressure_msl": 1021.4, "visibility": 24140.0, "cloud_cover": 88, "wind_gusts_10m": 31.7, "dew_point_2m": -1.6}
 DAILY_DETAILS = {"uv_index_max": 1.85, "sunshine_duration": 11684.53, "precipitation_hours": 3.0}
 
@@ -125,6 +140,8 @@ class Handler(BaseHTTPRequestHandler):
             with LOCK:
                 if "fail" in query:
                     STATE["fail"] = int(query["fail"])
+                if "reverse" in query:
+                    STATE["reverse"] = query["reverse"] == "1"
                 if "airfail" in query:
                     STATE["airfail"] = int(query["airfail"])
                 if "temperature" in query:
@@ -134,9 +151,20 @@ class Handler(BaseHTTPRequestHandler):
             name = query.get("name", "")
             if name == "Broken":
                 return self.send(500, "{\"error\": true}")
+            if name.lower() == "springfield":
+                found = [PLACES["springfield-%d" % s[0]] for s in SPRINGFIELDS]
+                if STATE["reverse"]:
+                    found.reverse()
+                body = {"results": found[:int(query.get("count", "10"))], "generationtime_ms": 0.4}
+                return self.send(200, json.dumps(body))
             place = PLACES.get(name.lower())
             body = {"results": [place]} if place else {"generationtime_ms": 0.1}
             return self.send(200, json.dumps(body))
+        if url.path == "/v1/get":
+            found = [p for p in PLACES.values() if str(p.get("id")) == query.get("id", "")]
+            if not found:
+                return self.send(400, "{\"error\": true, \"reason\": \"Location not found\"}")
+            return self.send(200, json.dumps(found[0]))
         if url.path == "/v1/forecast":
             latitude = float(query.get("latitude", "0"))
             if abs(latitude - 66.6) < 1e-9:

@@ -105,6 +105,14 @@ public struct AlmanacClient: Sendable {
                                       interface: BusContract.weatherInterface, method: "RemoveLocation", arguments: location)
     }
 
+    /// The places a name may mean (`Weather1.SearchPlaces`), best first.
+    public func searchPlaces(_ name: String, count: Int) async throws -> [PlaceMatch] {
+        let items = try await connection.call(BusContract.serviceName, path: BusContract.documentPath(.weather), interface: BusContract.weatherInterface,
+                                              method: "SearchPlaces", timeout: .seconds(60), arguments: name, UInt32(clamping: count))
+            .arguments([[String: Value]].self)
+        return items.map(\.asVariantDictionary).compactMap(WeatherCodec.decodePlaceMatch)
+    }
+
     /// The saved places.
     public func savedLocations() async throws -> [String] {
         let value = try await properties(at: BusContract.documentPath(.weather), BusContract.weatherInterface)["Locations"]

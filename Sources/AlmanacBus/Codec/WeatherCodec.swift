@@ -78,6 +78,29 @@ public enum WeatherCodec {
         return .dictionary(key: key, value: value, entries)
     }
 
+    /// A place a search found: `name`, `displayName`, `latitude`, `longitude`, and `id x`,
+    /// `region`, `country`, `countryCode`, `population x`, `timezone` when the geocoder gives them.
+    public static func encode(_ match: PlaceMatch) -> Value {
+        var fields: [String: Value] = ["name": .string(match.name), "displayName": .string(match.displayName),
+                                       "latitude": .double(match.latitude), "longitude": .double(match.longitude)]
+        if let id = match.id { fields["id"] = .int64(Int64(id)) }
+        if let region = match.region { fields["region"] = .string(region) }
+        if let country = match.country { fields["country"] = .string(country) }
+        if let code = match.countryCode { fields["countryCode"] = .string(code) }
+        if let population = match.population { fields["population"] = .int64(Int64(population)) }
+        if let timezone = match.timezone { fields["timezone"] = .string(timezone) }
+        return .dictionary(key: .string, value: .variant,
+                           fields.sorted { $0.key < $1.key }.map { Value.DictionaryEntry(.string($0.key), .variant($0.value)) })
+    }
+
+    public static func decodePlaceMatch(_ value: Value) -> PlaceMatch? {
+        guard let fields = value.stringKeyedEntries, let name = fields["name"]?.stringValue else { return nil }
+        return PlaceMatch(id: fields["id"]?.integerValue.map { Int($0) }, name: name, region: fields["region"]?.stringValue,
+                          country: fields["country"]?.stringValue, countryCode: fields["countryCode"]?.stringValue,
+                          latitude: number(fields, "latitude"), longitude: number(fields, "longitude"),
+                          population: fields["population"]?.integerValue.map { Int($0) }, timezone: fields["timezone"]?.stringValue)
+    }
+
     public static func encode(_ hour: HourlyForecast) -> Value {
         appending(entries(hour.details), to: .stringVariantDictionary([
             "time": .int64(seconds(hour.time)),

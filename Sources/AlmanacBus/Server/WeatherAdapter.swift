@@ -5,10 +5,13 @@ public import DBus
 public struct WeatherAdapter: DocumentAdapter {
     public let weather: WeatherDocument
     public let service: any WeatherService
+    /// Finds places for `SearchPlaces` (none: it answers `NotSupported`).
+    public let places: (any PlaceSearching)?
 
-    public init(weather: WeatherDocument, service: any WeatherService) {
+    public init(weather: WeatherDocument, service: any WeatherService, places: (any PlaceSearching)? = nil) {
         self.weather = weather
         self.service = service
+        self.places = places
     }
 
     public var name: DocumentName { .weather }
@@ -91,6 +94,21 @@ public struct WeatherAdapter: DocumentAdapter {
                 let hourly = try Self.reading(location, in: weather).hourly
                 try reply.write(Value.array(.dictionary(key: .string, value: .variant), hourly.prefix(hours == 0 ? hourly.count : Int(hours)).map(WeatherCodec.encode)))
             },
+            Method("SearchPlaces", inputs: [Argument("name", .string), Argument("count", .uint32)], outputs: [Argument("places", list)],
+                   async: { [places] call, reply in
+                let (name, count) = try call.arguments(String.self, UInt32.self)
+                let query = name.trimmed
+                guard !query.isEmpty, query.utf8.count <= 200 else { throw BusError.invalidArgs("Give 1 to 200 bytes of a place's name.") }
+                guard (0...100).contains(count) else { throw BusError.invalidArgs("Ask for 1 to 100 places (0 for 10), not \(count).") }
+                guard let places else { throw BusError(.notSupported, "This almanacd has no geocoder to search (the demo provider).") }
+                let found: [PlaceMatch]
+                do {
+                    found = try await places.searchPlaces(query, count: count == 0 ? 10 : Int(count))
+                } catch {
+                    throw BusError(BusContract.fetchFailed, "\(error)")
+                }
+                try reply.write(Value.array(.dictionary(key: .string, value: .variant), found.map(WeatherCodec.encode)))
+            }),
             // A place never fetched is due at once: the saved place wakes the scheduler.
             Method.deferred("AddLocation", inputs: [location]) { [self] call, reply in
                 let (location) = try call.arguments(String.self)

@@ -25,6 +25,14 @@ extension WeatherService {
 public protocol WeatherServiceDataSource: AnyObject, Sendable {
     /// The places wanted now, each once.
     func locationsToFetch(for service: any WeatherService) -> [String]
+    /// Where `location` was found before, if it was: the service uses it rather than asking
+    /// a geocoder again, so a place keeps its match.
+    func resolvedPlace(for location: String) -> ResolvedPlace?
+}
+
+extension WeatherServiceDataSource {
+    /// Nothing known: the service resolves every name itself.
+    public func resolvedPlace(for location: String) -> ResolvedPlace? { nil }
 }
 
 /// Hears what a weather service fetched.

@@ -60,6 +60,14 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         return locations
     }
 
+    /// Where `location` was found: from its reading, in memory or kept (a saved place's last
+    /// reading is kept for as long as it is saved).
+    public func resolvedPlace(for location: String) -> ResolvedPlace? {
+        guard let reading = document.snapshot.state.readings[location] ?? archive?.lastReading(at: location),
+              reading.latitude.isFinite, reading.longitude.isFinite else { return nil }
+        return ResolvedPlace(name: reading.placeName, latitude: reading.latitude, longitude: reading.longitude)
+    }
+
     /// Calls `body` whenever the schedule may have changed: a claim, a fetch ending, a place
     /// wanted or let go. The daemon's `RefreshScheduler` is woken this way.
     public func whenScheduleChanges(_ body: @escaping @Sendable () -> Void) {

@@ -53,10 +53,14 @@ extension StateStore: WeatherArchive {
         return state
     }
 
-    /// Forgets readings not fetched since `date` (the store does not grow with every place ever asked for).
-    public func pruneReadings(olderThan date: Date) throws {
+    /// Forgets readings not fetched since `date` (the store does not grow with every place
+    /// ever asked for), but never a saved place's: its reading holds where the place was
+    /// found, which it keeps.
+    public func pruneReadings(olderThan date: Date, keeping saved: [String] = []) throws {
         try write("the pruning of old readings") { db in
-            try db.execute(sql: "DELETE FROM weatherReading WHERE fetchedAt < ?", arguments: [date.timeIntervalSince1970])
+            let marks = Array(repeating: "?", count: saved.count).joined(separator: ", ")
+            try db.execute(sql: "DELETE FROM weatherReading WHERE fetchedAt < ?" + (saved.isEmpty ? "" : " AND location NOT IN (\(marks))"),
+                           arguments: StatementArguments([date.timeIntervalSince1970] + saved.map { $0 as any DatabaseValueConvertible }))
         }
     }
 

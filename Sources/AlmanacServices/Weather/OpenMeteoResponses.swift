@@ -6,11 +6,16 @@ enum OpenMeteo {
     }
 
     struct Place: Decodable {
+        let id: Int?
         let name: String
         let latitude: Double
         let longitude: Double
         let country: String?
+        let country_code: String?
         let admin1: String?
+        let admin2: String?
+        let population: Int?
+        let timezone: String?
     }
 
     struct ForecastResponse: Decodable {

@@ -9,7 +9,7 @@ import Synchronization
 /// its model's cadence; when it fails the reading comes without it, or with the last air
 /// under three hours old). Coordinates given as `"52.52,13.41"` skip geocoding. The base
 /// URLs are settings, so tests point them at a local server.
-public final class OpenMeteoWeatherService: WeatherService, Sendable {
+public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Sendable {
     public let links = ServiceLinks<any WeatherServiceDataSource, any WeatherServiceDelegate>()
     private let weatherURL: URL
     private let geocodingURL: URL
@@ -186,37 +186,75 @@ public final class OpenMeteoWeatherService: WeatherService, Sendable {
     /// A finite value (dew points go below zero).
     static func finite(_ value: Double?) -> Double? { value.flatMap { $0.isFinite ? $0 : nil } }
 
-    /// Coordinates for `location`: parsed when given as "lat,lon", otherwise geocoded once and cached.
+    /// Coordinates for `location`: parsed when given as "lat,lon"; where the data source
+    /// says it was found before (a place keeps its match); else geocoded (see `PlaceQuery`)
+    /// and cached.
     func resolve(_ location: String) async throws -> Place {
         if let cached = places.withLock({ $0[location] }) { return cached }
-        let parts = location.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        if parts.count == 2, let latitude = parts[0], let longitude = parts[1] {
+        let query = PlaceQuery(location)
+        if case .coordinates(let latitude, let longitude) = query.kind {
             guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
                 throw FetchError("'\(location)' is not a place on Earth: latitude goes from -90 to 90, longitude from -180 to 180.")
             }
             return Place(name: location, latitude: latitude, longitude: longitude)
         }
+        if let known = dataSource?.resolvedPlace(for: location) {
+            let place = Place(name: known.name, latitude: known.latitude, longitude: known.longitude)
+            places.withLock { $0[location] = place }
+            return place
+        }
+        let candidates: [PlaceMatch]
+        switch query.kind {
+        case .id(let id): candidates = try await geocoded(id: id).map { [Self.match($0)] } ?? []
+        default: candidates = try await geocoded(name: query.name, count: query.qualifiers.isEmpty ? 1 : 20).map(Self.match)
+        }
+        let found: PlaceMatch
+        do {
+            found = try query.choose(candidates, location: location)
+        } catch let error as PlaceNotFound {
+            throw FetchError(error.description)
+        }
+        let place = Place(name: found.displayName, latitude: found.latitude, longitude: found.longitude)
+        places.withLock { $0[location] = place }
+        return place
+    }
+
+    /// Up to `count` places the geocoder finds for `name`, best first.
+    func geocoded(name: String, count: Int) async throws -> [OpenMeteo.Place] {
         var components = URLComponents(url: geocodingURL.appendingPathComponent("v1/search"), resolvingAgainstBaseURL: false)!
         components.queryItems = [
-            URLQueryItem(name: "name", value: location), URLQueryItem(name: "count", value: "1"),
+            URLQueryItem(name: "name", value: name), URLQueryItem(name: "count", value: String(count)),
             URLQueryItem(name: "language", value: "en"), URLQueryItem(name: "format", value: "json"),
         ]
         let response = try await http.get(components.url!)
-        let answer: OpenMeteo.GeocodingResponse
         do {
-            answer = try JSONDecoder().decode(OpenMeteo.GeocodingResponse.self, from: response.body)
+            return try JSONDecoder().decode(OpenMeteo.GeocodingResponse.self, from: response.body).results ?? []
         } catch {
             throw FetchError("The geocoding service sent an answer that is not the JSON it should be.")
         }
-        guard let found = answer.results?.first else {
-            throw FetchError("No place called '\(location.prefix(80))' was found. Check the spelling, or give coordinates such as 52.52,13.41.")
+    }
+
+    /// The place the geocoder knows by `id`, `nil` when none.
+    func geocoded(id: Int) async throws -> OpenMeteo.Place? {
+        var components = URLComponents(url: geocodingURL.appendingPathComponent("v1/get"), resolvingAgainstBaseURL: false)!
+        components.queryItems = [URLQueryItem(name: "id", value: String(id)), URLQueryItem(name: "language", value: "en")]
+        let response: HTTPClient.Response
+        do {
+            response = try await http.get(components.url!)
+        } catch let error as FetchError where error.description.contains("HTTP 400") || error.description.contains("HTTP 404") {
+            return nil
         }
-        let name = [found.name, found.admin1, found.country].compactMap { $0 }.reduce(into: [String]()) { names, part in
-            if !names.contains(part) { names.append(part) }
-        }.joined(separator: ", ")
-        let place = Place(name: name, latitude: found.latitude, longitude: found.longitude)
-        places.withLock { $0[location] = place }
-        return place
+        return try? JSONDecoder().decode(OpenMeteo.Place.self, from: response.body)
+    }
+
+    /// Places matching `name`, for `Weather1.SearchPlaces`: what tells them apart.
+    public func searchPlaces(_ name: String, count: Int) async throws -> [PlaceMatch] {
+        try await geocoded(name: name, count: count).map(Self.match)
+    }
+
+    static func match(_ place: OpenMeteo.Place) -> PlaceMatch {
+        PlaceMatch(id: place.id, name: place.name, region: place.admin1, country: place.country, countryCode: place.country_code,
+                   latitude: place.latitude, longitude: place.longitude, population: place.population, timezone: place.timezone)
     }
 
     /// "2026-11-22T03:15" in a place whose UTC offset is `offset` seconds.
