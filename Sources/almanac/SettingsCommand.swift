@@ -8,19 +8,20 @@ import DBus
 struct SettingsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "settings",
-        abstract: "Shows or changes settings: notify, delete-when-played, played-at, player, units.",
+        abstract: "Shows or changes settings: notify, delete-when-played, played-at, player, units, provider.",
         discussion: """
             notify on|off               desktop notifications when a refresh finds new episodes (off)
             delete-when-played on|off   delete an episode's download when it is marked played (off)
             played-at 95%               how far a media player must get for an episode to count as played
             player CMD|automatic        what `episode play` runs; automatic: mpv, vlc, xdg-open
             units metric|imperial       weather units
+            provider open-meteo|met-norway  weather asked first (the other when it fails)
             """,
         subcommands: [List.self, Get.self, Set.self],
         defaultSubcommand: List.self
     )
 
-    static let names = ["notify", "delete-when-played", "played-at", "player", "units"]
+    static let names = ["notify", "delete-when-played", "played-at", "player", "units", "provider"]
 
     /// What each setting does, for `settings list`.
     static let meanings = [
@@ -29,6 +30,7 @@ struct SettingsCommand: AsyncParsableCommand {
         "played-at": "how far a media player must get for an episode to count as played",
         "player": "the command `almanac episode play` runs",
         "units": "weather units",
+        "provider": "where weather is asked first; the other provider when it fails",
     ]
 
     /// Every setting as `--json` gives it: flags as booleans, `played-at` as a fraction 0…1.
@@ -37,7 +39,7 @@ struct SettingsCommand: AsyncParsableCommand {
         let weather = WeatherCodec.decodeState(try await client.state(of: .weather).state)
         return .object([
             "notify": .boolean(podcasts.notify), "delete-when-played": .boolean(podcasts.deleteWhenPlayed),
-            "played-at": .number(podcasts.playedAt, decimals: 4), "player": .string(podcasts.player), "units": .string(weather.units.rawValue),
+            "played-at": .number(podcasts.playedAt, decimals: 4), "player": .string(podcasts.player), "units": .string(weather.units.rawValue), "provider": .string(weather.provider.rawValue),
         ])
     }
 
@@ -51,6 +53,7 @@ struct SettingsCommand: AsyncParsableCommand {
             ("played-at", "\(Int((podcasts.playedAt * 100).rounded()))%"),
             ("player", podcasts.player.isEmpty ? "automatic" : podcasts.player),
             ("units", weather.units.rawValue),
+            ("provider", weather.provider.rawValue),
         ]
     }
 
@@ -78,7 +81,7 @@ struct SettingsCommand: AsyncParsableCommand {
 
     struct Get: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "get", abstract: "Prints one setting's value.")
-        @ArgumentParser.Argument(help: ArgumentHelp("notify, delete-when-played, played-at, player or units.", valueName: "name")) var name: String
+        @ArgumentParser.Argument(help: ArgumentHelp("notify, delete-when-played, played-at, player, units or provider.", valueName: "name")) var name: String
         @OptionGroup var common: CommonOptions
 
         func validate() throws {
@@ -94,8 +97,8 @@ struct SettingsCommand: AsyncParsableCommand {
 
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "set", abstract: "Changes one setting.")
-        @ArgumentParser.Argument(help: ArgumentHelp("notify, delete-when-played, played-at, player or units.", valueName: "name")) var name: String
-        @ArgumentParser.Argument(help: ArgumentHelp("on|off, a percentage (50%–100%), a command or automatic, or metric|imperial.", valueName: "value")) var value: String
+        @ArgumentParser.Argument(help: ArgumentHelp("notify, delete-when-played, played-at, player, units or provider.", valueName: "name")) var name: String
+        @ArgumentParser.Argument(help: ArgumentHelp("on|off, a percentage (50%–100%), a command or automatic, metric|imperial, or open-meteo|met-norway.", valueName: "value")) var value: String
         @OptionGroup var common: CommonOptions
 
         func validate() throws {
@@ -123,6 +126,11 @@ struct SettingsCommand: AsyncParsableCommand {
             case "player":
                 let command = value.trimmed
                 return (.podcasts, ["player": .string(command.lowercased() == "automatic" ? "" : command)])
+            case "provider":
+                guard let provider = WeatherProvider(rawValue: value.lowercased()) else {
+                    throw ValidationError("'provider' is open-meteo or met-norway, not '\(value)'.")
+                }
+                return (.weather, ["provider": .string(provider.rawValue)])
             case "units":
                 guard let units = Units(rawValue: value.lowercased()) else { throw ValidationError("'units' is metric or imperial, not '\(value)'.") }
                 return (.weather, ["units": .string(units.rawValue)])

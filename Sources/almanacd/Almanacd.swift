@@ -38,6 +38,9 @@ struct Almanacd: AsyncParsableCommand {
     @Option(help: "Open-Meteo geocoding API base URL (or ALMANAC_GEOCODING_URL); /v1/search is appended.")
     var geocodingURL: String?
 
+    @Option(help: "MET Norway API base URL (or ALMANAC_MET_NORWAY_URL); /weatherapi/locationforecast/2.0/complete is appended.")
+    var metNorwayURL: String?
+
     @Option(help: "Open-Meteo air-quality API base URL (or ALMANAC_AIR_QUALITY_URL); /v1/air-quality is appended.")
     var airQualityURL: String?
 
@@ -91,7 +94,7 @@ struct Almanacd: AsyncParsableCommand {
         for interval in [effectiveWeatherInterval, effectivePodcastInterval] where !(0.1...86_400).contains(interval) {
             throw ValidationError("Refresh intervals go from 0.1 seconds to 86400 (a day), not \(interval).")
         }
-        for (option, text) in [("--weather-url", weatherURL), ("--geocoding-url", geocodingURL), ("--air-quality-url", airQualityURL), ("--podcast-search-url", podcastSearchURL)] {
+        for (option, text) in [("--weather-url", weatherURL), ("--geocoding-url", geocodingURL), ("--air-quality-url", airQualityURL), ("--met-norway-url", metNorwayURL), ("--podcast-search-url", podcastSearchURL)] {
             guard let text else { continue }
             guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
                 throw ValidationError("\(option) needs an http or https URL such as https://api.open-meteo.com, not '\(text)'.")

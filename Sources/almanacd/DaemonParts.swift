@@ -87,10 +87,12 @@ struct DaemonParts {
         let weatherURL = options.weatherURL ?? environment["ALMANAC_WEATHER_URL"] ?? "https://api.open-meteo.com"
         let geocodingURL = options.geocodingURL ?? environment["ALMANAC_GEOCODING_URL"] ?? "https://geocoding-api.open-meteo.com"
         let airQualityURL = options.airQualityURL ?? environment["ALMANAC_AIR_QUALITY_URL"] ?? "https://air-quality-api.open-meteo.com"
-        logger.info("weather from \(weatherURL), places from \(geocodingURL), air quality from \(airQualityURL)")
+        let metNorwayURL = options.metNorwayURL ?? environment["ALMANAC_MET_NORWAY_URL"] ?? "https://api.met.no"
+        logger.info("weather from \(weatherURL) and \(metNorwayURL), places from \(geocodingURL), air quality from \(airQualityURL)")
         return OpenMeteoWeatherService(weatherURL: URL(string: weatherURL) ?? URL(string: "https://api.open-meteo.com")!,
                                        geocodingURL: URL(string: geocodingURL) ?? URL(string: "https://geocoding-api.open-meteo.com")!,
-                                       airQualityURL: URL(string: airQualityURL))
+                                       airQualityURL: URL(string: airQualityURL),
+                                       metNorway: URL(string: metNorwayURL).map { MetNorwayForecast(baseURL: $0) })
     }
 
     /// The iTunes Search API at the URL the options or the environment give, else Apple's.

@@ -16,7 +16,12 @@ on 127.0.0.1 and prints its port on the first line of standard output.
 /v1/forecast?latitude=77.7 -> answers after 30 s (a stalled server)
 /v1/forecast?latitude=33.3 -> nulls where a model has no value (humidity, wind direction, an hour)
 /v1/air-quality?latitude=… -> current european_aqi, us_aqi, pm2_5, pm10, ozone (nulls at 33.3)
-/control?fail=N            -> the next N forecasts answer HTTP 500
+/weatherapi/locationforecast/2.0/complete?lat=…&lon=… -> MET Norway's Locationforecast shape
+                              (temperature = lat / 10 + 1, 24 hourly then 6-hourly steps), with
+                              Expires and Last-Modified, 304 to an If-Modified-Since; 403 without
+                              a User-Agent or with more than four decimals
+/control?fail=N            -> the next N forecasts of each provider answer HTTP 500
+/control?omfail=N          -> the next N Open-Meteo forecasts only answer HTTP 500
 /control?airfail=N         -> the next N air-quality answers are HTTP 503
 /control?temperature=T     -> forecasts report T °C from now on
 /requests                  -> what was asked so far: [{"path", "headers", "status"}]
@@ -44,7 +49,33 @@ for (pid, admin1, admin2, lat, lon, pop, tz, code, country) in SPRINGFIELDS:
                                        "feature_code": "PPLA2", "country_code": code, "timezone": tz, "population": pop,
                                        "country": country, "admin1": admin1, "admin2": admin2}
 LOCK = threading.Lock()
-STATE = {"fail": 0, "airfail": 0, "temperature": None, "reverse": False}
+STATE = {"fail": 0, "metfail": 0, "airfail": 0, "temperature": None, "reverse": False}
+MET_MODIFIED = "Sun, 22 Nov 2026 03:00:00 GMT"
+
+
+def met_forecast(lat, lon):
+    base = STATE["temperature"] if STATE["temperature"] is not None else round(lat / 10 + 1, 1)
+    steps = []
+    for i in range(30):
+        hours = i if i < 24 else 24 + (i - 24) * 6
+        day, hour = divmod(3 + hours, 24)
+        when = "2026-11-%02dT%02d:00:00Z" % (22 + day, hour)
+        symbol = "rain" if 6 <= i < 12 else ("partlycloudy_night" if hour < 7 or hour > 16 else "partlycloudy_day")
+        data = {"instant": {"details": {"air_pressure_at_sea_level": 1008.2, "air_temperature": round(base + i / 10, 1),
+                                        "cloud_area_fraction": 75.0, "dew_point_temperature": 0.4, "relative_humidity": 81.0,
+                                        "wind_from_direction": 200.0, "wind_speed": 5.0, "wind_speed_of_gust": 9.5,
+                                        "ultraviolet_index_clear_sky": 0.3}}}
+        if i < 24:
+            data["next_1_hours"] = {"summary": {"symbol_code": symbol}, "details": {"precipitation_amount": 0.5 if symbol == "rain" else 0.0,
+                                                                                 "probability_of_precipitation": 60.0 if symbol == "rain" else 10.0}}
+        data["next_6_hours"] = {"summary": {"symbol_code": symbol}, "details": {"air_temperature_max": base + 2, "air_temperature_min": base - 2,
+                                                                             "precipitation_amount": 1.2}}
+        steps.append({"time": when, "data": data})
+    return {"type": "Feature", "geometry": {"type": "Point", "coordinates": [lon, lat, 40]},
+            "properties": {"meta": {"updated_at": "2026-11-22T03:00:00Z",
+                                    "units": {"air_pressure_at_sea_level": "hPa", "air_temperature": "celsius", "wind_speed": "m/s",
+                                              "precipitation_amount": "mm", "relative_humidity": "%"}},
+                           "timeseries": steps}}
 DETAILS = {"uv_index": 2.35, "pressure_msl": 1021.4, "visibility": 24140.0, "cloud_cover": 88, "wind_gusts_10m": 31.7, "dew_point_2m": -1.6}
 DAILY_DETAILS = {"uv_index_max": 1.85, "sunshine_duration": 11684.53, "precipitation_hours": 3.0}
 
@@ -139,7 +170,9 @@ class Handler(BaseHTTPRequestHandler):
         if url.path == "/control":
             with LOCK:
                 if "fail" in query:
-                    STATE["fail"] = int(query["fail"])
+                    STATE["fail"] = STATE["metfail"] = int(query["fail"])
+                if "omfail" in query:
+                    STATE["fail"] = int(query["omfail"])
                 if "reverse" in query:
                     STATE["reverse"] = query["reverse"] == "1"
                 if "airfail" in query:
@@ -197,6 +230,26 @@ class Handler(BaseHTTPRequestHandler):
                     self.server.requests.append({"path": self.path, "headers": dict(self.headers.items()), "status": 304})
                 return
             return self.send(200, body, headers={"ETag": etag})
+        if url.path == "/weatherapi/locationforecast/2.0/complete":
+            lat, lon = query.get("lat", "0"), query.get("lon", "0")
+            if not self.headers.get("User-Agent") or any(len(v.split(".")[1]) > 4 for v in (lat, lon) if "." in v):
+                return self.send(403, "{\"error\": \"identify yourself and truncate coordinates\"}")
+            with LOCK:
+                failing = STATE["metfail"] > 0
+                if failing:
+                    STATE["metfail"] -= 1
+            if failing:
+                return self.send(500, "{\"error\": true, \"reason\": \"failing on purpose\"}")
+            if self.headers.get("If-Modified-Since") == MET_MODIFIED:
+                self.send_response(304)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                with LOCK:
+                    self.server.requests.append({"path": self.path, "headers": dict(self.headers.items()), "status": 304})
+                return
+            expires = time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(time.time() + float(query.get("expires", "1800"))))
+            return self.send(200, json.dumps(met_forecast(float(lat), float(lon))),
+                             headers={"Expires": expires, "Last-Modified": MET_MODIFIED})
         if url.path == "/v1/air-quality":
             with LOCK:
                 failing = STATE["airfail"] > 0

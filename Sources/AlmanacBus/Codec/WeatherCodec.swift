@@ -7,6 +7,7 @@ public enum WeatherCodec {
     public static func encode(_ reading: WeatherReading) -> Value {
         var extra = entries(reading.details)
         if let air = reading.airQuality { extra.append(.init(.string("airQuality"), .variant(encode(air)))) }
+        if let provider = reading.provider { extra.append(.init(.string("provider"), .variant(.string(provider)))) }
         return appending(extra, to: .stringVariantDictionary([
             "location": .string(reading.location),
             "placeName": .string(reading.placeName),
@@ -189,13 +190,14 @@ public enum WeatherCodec {
             fetchedAt: Date(timeIntervalSince1970: Double(fields["fetchedAt"]?.integerValue ?? Int64(observed))),
             utcOffset: Int(fields["utcOffset"]?.integerValue ?? 0),
             hourly: list(fields["hourly"], decodeHour), daily: list(fields["daily"], decodeDay),
-            details: decodeDetails(fields), airQuality: decodeAirQuality(fields["airQuality"])
+            details: decodeDetails(fields), airQuality: decodeAirQuality(fields["airQuality"]), provider: fields["provider"]?.stringValue
         )
     }
 
     public static func encode(_ state: WeatherState) -> [String: Value] {
         [
             "units": .string(state.units.rawValue),
+            "provider": .string(state.provider.rawValue),
             "savedLocations": .array(.string, state.savedLocations.map(Value.string)),
             "readings": .dictionary(key: .string, value: .dictionary(key: .string, value: .variant),
                                     state.readings.sorted { $0.key < $1.key }.map { .init(.string($0.key), encode($0.value)) }),
@@ -207,6 +209,7 @@ public enum WeatherCodec {
     public static func decodeState(_ fields: [String: Value]) -> WeatherState {
         var state = WeatherState()
         if let units = fields["units"]?.stringValue.flatMap(Units.init(rawValue:)) { state.units = units }
+        if let provider = fields["provider"]?.stringValue.flatMap(WeatherProvider.init(rawValue:)) { state.provider = provider }
         if case .array(_, let items)? = fields["savedLocations"]?.unwrapped { state.savedLocations = items.compactMap(\.stringValue) }
         for (location, value) in fields["readings"]?.stringKeyedEntries ?? [:] {
             if let reading = decodeReading(value) { state.readings[location] = reading }
@@ -225,6 +228,8 @@ public enum WeatherCodec {
             ["kind": .string("failed"), "location": .string(location), "error": .string(message)]
         case .units(let units):
             ["kind": .string("units"), "units": .string(units.rawValue)]
+        case .provider(let provider):
+            ["kind": .string("provider"), "provider": .string(provider.rawValue)]
         case .savedLocations(let locations):
             ["kind": .string("savedLocations"), "savedLocations": .array(.string, locations.map(Value.string))]
         case .forgotten(let locations):
@@ -241,9 +246,15 @@ public enum WeatherCodec {
 
     /// Reads a `Submit` to the weather document.
     public static func submission(_ values: [String: Value]) throws -> WeatherSubmission {
-        let options = try OptionsReader(values, allowed: ["units", "locations"], what: "weather submission")
+        let options = try OptionsReader(values, allowed: ["units", "provider", "locations"], what: "weather submission")
         guard values.count == 1 else {
-            throw BusError.invalidArgs("Submit one change at a time: {\"units\": <\"metric\"|\"imperial\">} or {\"locations\": <as>}.")
+            throw BusError.invalidArgs("Submit one change at a time: {\"units\": <\"metric\"|\"imperial\">}, {\"provider\": <\"open-meteo\"|\"met-norway\">} or {\"locations\": <as>}.")
+        }
+        if let provider = try options.string("provider") {
+            guard let parsed = WeatherProvider(rawValue: provider) else {
+                throw BusError.invalidArgs("'provider' must be \"open-meteo\" or \"met-norway\", not \"\(provider.prefix(40))\".")
+            }
+            return .provider(parsed)
         }
         if let units = try options.string("units") {
             guard let parsed = Units(rawValue: units) else {

@@ -114,7 +114,8 @@ struct DemoClimate: Sendable {
             airQuality: AirQuality(europeanAQI: (random.value(in: 8...45, salt, 500) + 20 * wetness).rounded(),
                                    usAQI: (random.value(in: 15...70, salt, 501) + 20 * wetness).rounded(),
                                    pm2_5: Self.tenths(random.value(in: 2...18, salt, 502)), pm10: Self.tenths(random.value(in: 5...30, salt, 503)),
-                                   ozone: Self.tenths(random.value(in: 30...90, salt, 504)), observedAt: hourStart, fetchedAt: now)
+                                   ozone: Self.tenths(random.value(in: 30...90, salt, 504)), observedAt: hourStart, fetchedAt: now),
+            provider: "demo"
         )
     }
 

@@ -28,11 +28,15 @@ public protocol WeatherServiceDataSource: AnyObject, Sendable {
     /// Where `location` was found before, if it was: the service uses it rather than asking
     /// a geocoder again, so a place keeps its match.
     func resolvedPlace(for location: String) -> ResolvedPlace?
+    /// Which provider to ask first.
+    func weatherProvider(for service: any WeatherService) -> WeatherProvider
 }
 
 extension WeatherServiceDataSource {
     /// Nothing known: the service resolves every name itself.
     public func resolvedPlace(for location: String) -> ResolvedPlace? { nil }
+    /// Open-Meteo.
+    public func weatherProvider(for service: any WeatherService) -> WeatherProvider { .openMeteo }
 }
 
 /// Hears what a weather service fetched.

@@ -4,11 +4,18 @@
 public protocol WeatherArchive: Sendable {
     /// Saves the settings durably before returning; throws `StorageError` when they could
     /// not be written, and then the document changes nothing.
-    func saveSettings(units: Units, savedLocations: [String]) throws
+    func saveSettings(units: Units, savedLocations: [String], provider: WeatherProvider) throws
     /// Keeps `reading` as its place's last known one.
     func saveReading(_ reading: WeatherReading) throws
     /// The last reading kept for `location`, however old.
     func lastReading(at location: String) -> WeatherReading?
+}
+
+extension WeatherArchive {
+    /// Saves the settings with the default provider.
+    public func saveSettings(units: Units, savedLocations: [String]) throws {
+        try saveSettings(units: units, savedLocations: savedLocations, provider: .openMeteo)
+    }
 }
 
 /// The disk refused a write; the message says what and why.

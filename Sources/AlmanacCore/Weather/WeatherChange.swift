@@ -6,6 +6,7 @@ public enum WeatherChange: Sendable, Hashable {
     case failed(location: String, message: String)
     /// The user chose other units.
     case units(Units)
+    case provider(WeatherProvider)
     /// The user's saved places changed.
     case savedLocations([String])
     /// Nobody wants these places any more: their readings and failures were dropped.
@@ -23,7 +24,7 @@ public enum WeatherChange: Sendable, Hashable {
         switch self {
         case .reading(let reading): reading.location
         case .failed(let location, _): location
-        case .units, .savedLocations, .forgotten: nil
+        case .units, .provider, .savedLocations, .forgotten: nil
         }
     }
 }

@@ -60,6 +60,11 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         return locations
     }
 
+    /// Which provider to ask first (the `provider` setting).
+    public func weatherProvider(for service: any WeatherService) -> WeatherProvider {
+        document.snapshot.state.provider
+    }
+
     /// Where `location` was found: from its reading, in memory or kept (a saved place's last
     /// reading is kept for as long as it is saved).
     public func resolvedPlace(for location: String) -> ResolvedPlace? {
@@ -222,22 +227,23 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     func commit(_ queued: [QueuedSubmission]) -> [Result<UInt64, any Error>] {
         // Only commits change the settings, one at a time, so nothing else moves them meanwhile.
         let current = document.snapshot.state
-        var (units, locations) = (current.units, current.savedLocations)
+        var (units, locations, provider) = (current.units, current.savedLocations, current.provider)
         var settled: [Result<QueuedSubmission, any Error>] = []
         for entry in queued {
             settled.append(Result {
                 let submission = try entry.submission.settled(against: locations)
                 switch submission {
                 case .units(let value): units = value
+                case .provider(let value): provider = value
                 case .savedLocations(let value): locations = value
                 case .addLocation, .removeLocation: preconditionFailure("a settled submission is units or places")
                 }
                 return QueuedSubmission(submission: submission, view: entry.view)
             })
         }
-        if units != current.units || locations != current.savedLocations {
+        if units != current.units || locations != current.savedLocations || provider != current.provider {
             do {
-                try archive?.saveSettings(units: units, savedLocations: locations)
+                try archive?.saveSettings(units: units, savedLocations: locations, provider: provider)
             } catch {
                 return settled.map { entry in entry.flatMap { _ in .failure(error) } }
             }
@@ -253,6 +259,10 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
                 guard state.units != units else { return nil }
                 state.units = units
                 return .units(units)
+            case .provider(let provider):
+                guard state.provider != provider else { return nil }
+                state.provider = provider
+                return .provider(provider)
             case .savedLocations(let locations):
                 guard state.savedLocations != locations else { return nil }
                 state.savedLocations = locations

@@ -35,13 +35,15 @@ public struct WeatherReading: Sendable, Hashable, Codable {
     public var details: WeatherDetails?
     /// The air now, from the provider's air-quality model, when it has one for the place.
     public var airQuality: AirQuality?
+    /// The provider it came from (`open-meteo`, `met-norway`, `demo`); `nil` in readings kept by an older version.
+    public var provider: String?
 
     public init(
         location: String, placeName: String, latitude: Double, longitude: Double, temperature: Double,
         apparentTemperature: Double, humidity: Double, windSpeed: Double, windDirection: Double,
         precipitation: Double, weatherCode: Int, isDay: Bool, observedAt: Date,
         fetchedAt: Date? = nil, utcOffset: Int = 0, hourly: [HourlyForecast] = [], daily: [DailyForecast] = [],
-        details: WeatherDetails? = nil, airQuality: AirQuality? = nil
+        details: WeatherDetails? = nil, airQuality: AirQuality? = nil, provider: String? = nil
     ) {
         self.location = location
         self.placeName = placeName
@@ -62,5 +64,6 @@ public struct WeatherReading: Sendable, Hashable, Codable {
         self.daily = daily
         self.details = details
         self.airQuality = airQuality
+        self.provider = provider
     }
 }

@@ -7,6 +7,8 @@ public struct WeatherState: Sendable, Hashable {
     public var readings: [String: WeatherReading]
     /// Why the last fetch of a location failed, while it stays failed.
     public var failures: [String: String]
+    /// Where weather comes from first (the other provider when it fails).
+    public var provider: WeatherProvider = .openMeteo
 
     public init(units: Units = .metric, savedLocations: [String] = [], readings: [String: WeatherReading] = [:], failures: [String: String] = [:]) {
         self.units = units

@@ -3,6 +3,7 @@ import FoundationEssentials
 /// What a view may submit to the weather document, validated before anything changes.
 public enum WeatherSubmission: Sendable, Hashable {
     case units(Units)
+    case provider(WeatherProvider)
     /// The saved places, all of them (a `Submit`).
     case savedLocations([String])
     /// One more saved place, after the others (`AddLocation`); saved already, it changes nothing.
@@ -18,7 +19,7 @@ public enum WeatherSubmission: Sendable, Hashable {
     /// Checks the submission, throwing `SubmissionError` with a message a person can act on.
     public func validated() throws -> WeatherSubmission {
         switch self {
-        case .units: return self
+        case .units, .provider: return self
         case .savedLocations(let locations): return .savedLocations(try Self.cleaned(locations))
         case .addLocation(let location): return .addLocation(try Self.cleaned([location])[0])
         case .removeLocation(let location): return .removeLocation(location.trimmed)
@@ -30,7 +31,7 @@ public enum WeatherSubmission: Sendable, Hashable {
     /// `LocationNotSaved` to remove a place that is not saved.
     public func settled(against saved: [String]) throws -> WeatherSubmission {
         switch self {
-        case .units, .savedLocations:
+        case .units, .provider, .savedLocations:
             return self
         case .addLocation(let location):
             return .savedLocations(try Self.cleaned(saved + [location]))

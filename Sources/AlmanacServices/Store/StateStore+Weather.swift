@@ -5,13 +5,13 @@ import GRDB
 /// The weather document's archive: units and saved places as settings, and one row per place
 /// with its last reading as JSON.
 extension StateStore: WeatherArchive {
-    public func saveSettings(units: Units, savedLocations: [String]) throws {
+    public func saveSettings(units: Units, savedLocations: [String], provider: WeatherProvider) throws {
         let locations = String(decoding: try JSONEncoder().encode(savedLocations), as: UTF8.self)
         // One statement, so atomic without BEGIN/COMMIT around it; cached. A units Submit
         // writes this before it is acknowledged, and both showed in profiles (performance.md).
         try writeStatement("the weather settings") { db in
-            try db.cachedStatement(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('weather.units', ?), ('weather.savedLocations', ?)")
-                .execute(arguments: [units.rawValue, locations])
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('weather.units', ?), ('weather.savedLocations', ?), ('weather.provider', ?)")
+                .execute(arguments: [units.rawValue, locations, provider.rawValue])
         }
     }
 
@@ -43,6 +43,7 @@ extension StateStore: WeatherArchive {
                   let value = String.fromDatabaseValue(row["value"] as DatabaseValue) else { continue }
             switch key {
             case "weather.units": state.units = Units(rawValue: value) ?? .metric
+            case "weather.provider": state.provider = WeatherProvider(rawValue: value) ?? .openMeteo
             case "weather.savedLocations": state.savedLocations = (try? JSONDecoder().decode([String].self, from: Data(value.utf8))) ?? []
             default: break
             }

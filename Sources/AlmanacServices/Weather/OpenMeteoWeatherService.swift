@@ -16,6 +16,9 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
     private let http: HTTPClient
     private let places = Locked<[String: Place]>([:])
     private let airQualityURL: URL?
+    /// The second provider, tried when the chosen one fails (and first when the data source
+    /// says `met-norway`); `nil`: Open-Meteo only.
+    private let metNorway: MetNorwayForecast?
     /// The last air quality of each place, and when it was last asked for (failed or not).
     private let air = Locked<[String: (quality: AirQuality?, askedAt: Date)]>([:])
 
@@ -30,10 +33,11 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
     ///   - geocodingURL: the geocoding API's base, such as `https://geocoding-api.open-meteo.com` (`/v1/search` is appended).
     ///   - airQualityURL: the air-quality API's base, such as `https://air-quality-api.open-meteo.com`
     ///     (`/v1/air-quality` is appended); `nil`: no air quality.
-    public init(weatherURL: URL, geocodingURL: URL, airQualityURL: URL? = nil, http: HTTPClient = HTTPClient()) {
+    public init(weatherURL: URL, geocodingURL: URL, airQualityURL: URL? = nil, metNorway: MetNorwayForecast? = nil, http: HTTPClient = HTTPClient()) {
         self.weatherURL = weatherURL
         self.geocodingURL = geocodingURL
         self.airQualityURL = airQualityURL
+        self.metNorway = metNorway
         self.http = http
     }
 
@@ -73,9 +77,36 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
     /// Days of forecast asked for: all Open-Meteo gives.
     static let forecastDays = 16
 
-    /// The current reading and forecast for `location`.
+    /// The current reading and forecast for `location`, from the provider the data source
+    /// chose, else from the other one; the error names both failures.
     func fetch(_ location: String) async throws -> WeatherReading {
         let place = try await resolve(location)
+        let chosen = dataSource?.weatherProvider(for: self) ?? .openMeteo
+        let order = metNorway == nil ? [WeatherProvider.openMeteo] : [chosen, chosen.fallback]
+        var failures: [(provider: WeatherProvider, message: String)] = []
+        for provider in order {
+            do {
+                var reading: WeatherReading
+                switch provider {
+                case .openMeteo: reading = try await openMeteoReading(location, place: place)
+                case .metNorway:
+                    guard let metNorway else { continue }
+                    reading = try await metNorway.reading(location: location, name: place.name, latitude: place.latitude,
+                                                          longitude: place.longitude, utcOffset: nil)
+                    reading.airQuality = await airQuality(at: place, for: location)
+                }
+                return reading
+            } catch {
+                failures.append((provider, "\(error)"))
+            }
+        }
+        // Both failing alike (the network is down) is said once.
+        if Set(failures.map(\.message)).count <= 1 { throw FetchError(failures.first?.message ?? "No provider could be asked.") }
+        throw FetchError(failures.map { "\($0.provider.rawValue): \($0.message)" }.joined(separator: "; "))
+    }
+
+    /// The reading from Open-Meteo's forecast API.
+    func openMeteoReading(_ location: String, place: Place) async throws -> WeatherReading {
         var components = URLComponents(url: weatherURL.appendingPathComponent("v1/forecast"), resolvingAgainstBaseURL: false)!
         components.queryItems = [
             URLQueryItem(name: "latitude", value: String(place.latitude)),
@@ -90,6 +121,7 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
         let response = try await http.get(components.url!)
         var reading = try Self.reading(fromForecast: response.body, location: location, place: place, fetchedAt: Date())
         reading.airQuality = await airQuality(at: place, for: location)
+        reading.provider = WeatherProvider.openMeteo.rawValue
         return reading
     }
 

@@ -28,6 +28,8 @@ public struct WeatherNowViewData: Sendable, Hashable, JSONRepresentable {
     public let conditionClass: String
     /// UV, pressure, visibility, clouds, gusts, dew point and the air.
     public let details: WeatherDetailsViewData
+    /// Where the reading came from: "open-meteo", "met-norway", "demo"; empty when unknown.
+    public let provider: String
 
     // Machine values, in the user's units, for `--json`.
     public let units: Units
@@ -65,6 +67,7 @@ public struct WeatherNowViewData: Sendable, Hashable, JSONRepresentable {
         todayRange = reading.upcomingDays(now: now).first.map { Self.temperature($0.temperatureMax, units) + " / " + Self.temperature($0.temperatureMin, units) } ?? ""
         conditionClass = Self.slug(condition.text)
         details = WeatherDetailsViewData(details: reading.details, airQuality: reading.airQuality, units: units)
+        provider = reading.provider ?? ""
         self.units = units
         temperatureValue = Self.temperatureValue(reading.temperature, units)
         feelsLikeValue = Self.temperatureValue(reading.apparentTemperature, units)
@@ -84,7 +87,7 @@ public struct WeatherNowViewData: Sendable, Hashable, JSONRepresentable {
     /// user's clock and in Unix seconds, and the text the line shows under `…Text`.
     public var json: JSONValue {
         .object(details.jsonFields.merging([
-            "unitNames": WeatherDetailsViewData.unitNames(units),
+            "unitNames": WeatherDetailsViewData.unitNames(units), "provider": .text(provider),
             "location": .string(location), "place": .string(place), "units": .string(units.rawValue),
             "condition": .string(condition), "symbol": .string(symbol), "conditionClass": .string(conditionClass),
             "temperature": .number(temperatureValue, decimals: 2), "temperatureText": .string(temperature),
@@ -107,7 +110,7 @@ public struct WeatherNowViewData: Sendable, Hashable, JSONRepresentable {
     /// The names `fields` has, for `--help` and for refusing a template that names others.
     public static let fieldNames = ["location", "place", "temperature", "feelsLike", "condition", "symbol", "humidity", "wind",
                                     "precipitation", "observed", "updated", "time", "error", "stale", "today", "class"]
-        + WeatherDetailsViewData.fieldNames
+        + WeatherDetailsViewData.fieldNames + ["provider"]
 
     /// The fields a `--format` template can use: values, never labels ("3 minutes ago").
     public var fields: [String: String] {
@@ -116,6 +119,7 @@ public struct WeatherNowViewData: Sendable, Hashable, JSONRepresentable {
             "condition": condition, "symbol": symbol, "humidity": humidity, "wind": wind,
             "precipitation": precipitation, "observed": observed, "updated": updated, "time": time, "error": error ?? "",
             "stale": stale ? "stale" : "", "today": todayRange, "class": conditionClass,
+            "provider": provider,
         ].merging(details.fields) { $1 }
     }
 

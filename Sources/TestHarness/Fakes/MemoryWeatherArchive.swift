@@ -15,7 +15,7 @@ public final class MemoryWeatherArchive: WeatherArchive, Sendable {
 
     public init() {}
 
-    public func saveSettings(units: Units, savedLocations: [String]) throws {
+    public func saveSettings(units: Units, savedLocations: [String], provider: WeatherProvider) throws {
         try refuseIfAsked()
         settingsWrites.withLock { $0.append((units, savedLocations)) }
     }
