@@ -1,6 +1,8 @@
-// Soaks the DBus module for the leak check: 10,000 method calls (replies and error replies)
-// and 10,000 signals between two connections on the bus whose address is the argument,
-// then closes both. Run under valgrind by scripts/leakcheck.sh.
+// Soaks the DBus module for the leak check: 10,000 method calls (replies and error replies),
+// 10,000 signals and 1,000 calls passing sealed memory files both ways (one in ten answered
+// with a reply too large for the connection's limit) between two connections on the bus
+// whose address is the argument, then closes both. Run under valgrind by
+// scripts/leakcheck.sh; fails by itself when a descriptor is left open.
 import DBus
 import Dispatch
 import Glibc
@@ -39,6 +41,13 @@ func soak(address: String, rounds: Int) async throws {
                 try reply.writeVariant(value)
             },
             Method("Fail") { _, _ in throw BusError.failed("on purpose") },
+            Method("Mirror", inputs: [Argument("payload", .unixFD)], outputs: [Argument("payload", .unixFD)]) { call, reply in
+                let (values) = try Message(payload: try call.arguments(UnixFD.self)).arguments([String: Value].self)
+                try reply.write(try Message.payload { try values.encode(to: &$0) })
+            },
+            Method("Flood", outputs: [Argument("data", .array(.byte))]) { _, reply in
+                try reply.writeBytes([UInt8](repeating: 1, count: 128 << 10))
+            },
         ], properties: [Property("Rounds", .uint32) { .uint32(UInt32(rounds)) }]),
     ], at: path)
 
@@ -70,7 +79,37 @@ func soak(address: String, rounds: Int) async throws {
         if received == rounds { break }
     }
 
+    let openBefore = openDescriptors()
+    server.maximumMessageSize = 64 << 10
+    var mirrored = 0
+    for round in 0..<rounds / 10 {
+        if round % 10 == 9 {
+            do {
+                _ = try await client.call(server.uniqueName, path: path, interface: interface, method: "Flood") { _ in }
+                fatalError("a reply over the limit was sent")
+            } catch let error as BusError where error.name == .limitsExceeded {}
+        } else {
+            let sent = try Message.payload { try ["round": Value.int64(Int64(round)), "payload": payload].encode(to: &$0) }
+            let reply = try await client.call(server.uniqueName, path: path, interface: interface, method: "Mirror", arguments: sent)
+            let (values) = try Message(payload: try reply.arguments(UnixFD.self)).arguments([String: Value].self)
+            guard values["round"] == .int64(Int64(round)) else { fatalError("payload \(round) differs") }
+            mirrored += 1
+        }
+    }
+    // Every copy of every descriptor is closed once its last message and value are gone.
+    let openAfter = openDescriptors()
+    guard openAfter <= openBefore else { fatalError("\(openAfter - openBefore) descriptors left open after passing payloads") }
+
     await client.close()
     await server.close()
-    print("\(rounds) calls (\(failures) error replies) and \(received) signals")
+    print("\(rounds) calls (\(failures) error replies), \(received) signals and \(mirrored) payloads by descriptor")
+}
+
+/// How many descriptors the process holds.
+func openDescriptors() -> Int {
+    guard let directory = opendir("/proc/self/fd") else { return 0 }
+    defer { closedir(directory) }
+    var count = 0
+    while readdir(directory) != nil { count += 1 }
+    return count
 }

@@ -4,6 +4,10 @@
 #include <dbus/dbus.h>
 #include <stdint.h>
 #include <sys/eventfd.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/memfd.h>
 
 // Small helpers for what is awkward to call from Swift: libdbus takes the
 // *address* of a basic value, and its type codes are macros.
@@ -48,6 +52,37 @@ static inline DBusBasicValue cdbus_get_basic(DBusMessageIter *iter) {
 // The descriptor the connection thread polls to be woken by other threads.
 static inline int cdbus_make_wakeup_fd(void) {
     return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+}
+
+// Sealed memory files for payloads passed by descriptor. Glibc hides memfd_create and
+// the sealing commands behind _GNU_SOURCE, which Swift's Glibc module is not built with;
+// the numbers are the kernel's ABI (linux/fcntl.h).
+static inline int cdbus_memfd_create(const char *name) {
+    return (int)syscall(SYS_memfd_create, name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+}
+
+enum {
+    CDBUS_F_ADD_SEALS = 1024 + 9,
+    CDBUS_F_GET_SEALS = 1024 + 10,
+    CDBUS_F_SEAL_SEAL = 0x0001,
+    CDBUS_F_SEAL_SHRINK = 0x0002,
+    CDBUS_F_SEAL_GROW = 0x0004,
+    CDBUS_F_SEAL_WRITE = 0x0008,
+};
+
+// Seals against writing, shrinking, growing and further sealing: the content is fixed.
+static inline int cdbus_seal_completely(int fd) {
+    return fcntl(fd, CDBUS_F_ADD_SEALS, CDBUS_F_SEAL_SEAL | CDBUS_F_SEAL_SHRINK | CDBUS_F_SEAL_GROW | CDBUS_F_SEAL_WRITE);
+}
+
+// The seals on fd, or -1 (errno EINVAL for a file that cannot be sealed).
+static inline int cdbus_seals(int fd) {
+    return fcntl(fd, CDBUS_F_GET_SEALS);
+}
+
+static inline int cdbus_fully_sealed(int seals) {
+    int all = CDBUS_F_SEAL_SEAL | CDBUS_F_SEAL_SHRINK | CDBUS_F_SEAL_GROW | CDBUS_F_SEAL_WRITE;
+    return seals >= 0 && (seals & all) == all;
 }
 
 #endif

@@ -65,6 +65,8 @@ func nextStep(after error: BusError) -> String {
     if error.name == BusContract.unknownLocation { return "`almanac locations` lists the saved places" }
     switch error.name {
     case .invalidArgs: return "check what you typed; `\(CommandPath.current) --help` says what it takes"
+    case .limitsExceeded where message.contains("D-Bus message") || message.contains("max_message_size") || message.contains("can be at most"):
+        return "it is too large for D-Bus even as a file descriptor; nothing changed, and almanacd goes on serving"
     case .limitsExceeded: return "wait for some to finish, or cancel one with `almanac downloads cancel`"
     case .accessDenied: return "only the client that started it can do that"
     case .unknownObject: return "it is gone; `almanac downloads` lists what there is"

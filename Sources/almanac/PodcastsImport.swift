@@ -18,7 +18,7 @@ struct PodcastsImport: AsyncParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
-        guard let bytes = PodcastsInspect.read(file) else {
+        guard let opml = PodcastsInspect.open(file) else {
             throw CLIError(message: "cannot read '\(file)': \(String(cString: strerror(errno)))", hint: "give the path of an OPML file, as podcast apps export them", exit: 66)
         }
         try await withClient(common) { client in
@@ -26,7 +26,7 @@ struct PodcastsImport: AsyncParsableCommand {
             // is told apart here (by feed URL, or by the id a moved feed keeps).
             let before = try await client.subscriptions()
             let known = Set(before.map(\.feedURL)).union(before.map(\.id))
-            let (subscribed, failed) = try await client.importOPML(bytes)
+            let (subscribed, failed) = try await client.importOPML(file: opml)
             let already = subscribed.filter { known.contains($0) || known.contains(FeedMapping.podcastID(feedURL: $0)) }
             let added = subscribed.filter { !already.contains($0) }
             if common.json {

@@ -24,16 +24,16 @@ struct PodcastsInspect: AsyncParsableCommand {
 
     func run() async throws {
         let isURL = source.hasPrefix("http://") || source.hasPrefix("https://")
-        var bytes: [UInt8] = []
+        var file: UnixFD?
         if !isURL {
-            guard let contents = Self.read(source) else {
+            guard let opened = Self.open(source) else {
                 throw CLIError(message: "cannot read '\(source)': \(String(cString: strerror(errno)))", hint: "give a feed's http(s) URL or the path of a feed file", exit: 66)
             }
-            bytes = contents
+            file = opened
         }
         let client = try await common.connect()
         do {
-            let feed = isURL ? try await client.inspect(url: source) : try await client.inspect(bytes: bytes, baseURL: "")
+            let feed = if let file { try await client.inspect(file: file, baseURL: "") } else { try await client.inspect(url: source) }
             await client.connection.close()
             if common.json {
                 Terminal().line(Rendering.json(JSONValue(feed)))
@@ -51,22 +51,32 @@ struct PodcastsInspect: AsyncParsableCommand {
         }
     }
 
-    /// The file's bytes, or `nil` with `errno` set (plain POSIX: Foundation's file APIs
-    /// would pull ICU into the CLI).
-    static func read(_ path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    /// The file opened for reading, to pass to the daemon by descriptor, or `nil` with
+    /// `errno` set; a folder is refused here (`EISDIR`), as reading it would be. What is
+    /// not a regular file (a pipe, `/dev/stdin`, `<(curl …)`) is read here and passed as a
+    /// sealed memory file, since the daemon reads only files that cannot keep it waiting.
+    static func open(_ path: String) -> UnixFD? {
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = Glibc.read(descriptor, &chunk, chunk.count)
-            if count < 0 {
-                if errno == EINTR { continue }
-                return nil
+        let file = UnixFD(taking: descriptor)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return file
+        case S_IFDIR:
+            errno = EISDIR
+            return nil
+        default:
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = read(descriptor, &chunk, chunk.count)
+                if count < 0, errno == EINTR { continue }
+                guard count >= 0 else { return nil }
+                if count == 0 { break }
+                bytes.append(contentsOf: chunk[0..<count])
             }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: chunk[0..<count])
+            return try? UnixFD.sealedMemory(containing: bytes, name: "almanac-input")
         }
     }
 }

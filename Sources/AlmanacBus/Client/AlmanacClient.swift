@@ -40,10 +40,15 @@ public struct AlmanacClient: Sendable {
                             owner: owner?.rawValue ?? "", documents: documents)
     }
 
-    /// `GetState` of a document.
+    /// `GetState` of a document (through `GetStateDescriptor` when it is too large for a
+    /// message on this bus).
     public func state(of document: DocumentName) async throws -> (revision: UInt64, state: [String: Value]) {
-        let reply = try await call(document, "GetState")
-        return try reply.arguments(UInt64.self, [String: Value].self)
+        do {
+            return try await call(document, "GetState").arguments(UInt64.self, [String: Value].self)
+        } catch let error as BusError where error.name == .limitsExceeded {
+            let (payload) = try await call(document, "GetStateDescriptor").arguments(UnixFD.self)
+            return try Message(payload: payload).arguments(UInt64.self, [String: Value].self)
+        }
     }
 
     /// Registers a view; the daemon removes it when this connection closes.
@@ -147,14 +152,21 @@ public struct AlmanacClient: Sendable {
         return items.compactMap(PodcastsCodec.decodeSearchResult)
     }
 
-    /// Subscribes to every feed an OPML file lists; the feeds subscribed and, for the rest, why not.
-    public func importOPML(_ bytes: [UInt8]) async throws -> (subscribed: [String], failed: [String: String]) {
-        try await podcastsCall("ImportOPML", timeout: .seconds(1800), bytes).arguments([String].self, [String: String].self)
+    /// Subscribes to every feed an OPML file (passed by descriptor: `ImportOPMLFile`) lists;
+    /// the feeds subscribed and, for the rest, why not.
+    public func importOPML(file: UnixFD) async throws -> (subscribed: [String], failed: [String: String]) {
+        try await podcastsCall("ImportOPMLFile", timeout: .seconds(1800), file).arguments([String].self, [String: String].self)
     }
 
-    /// The subscriptions as an OPML document.
+    /// The subscriptions as an OPML document (through `ExportOPMLDescriptor` when it is too
+    /// large for a message on this bus).
     public func exportOPML() async throws -> String {
-        try await podcastsCall("ExportOPML").arguments(String.self)
+        do {
+            return try await podcastsCall("ExportOPML").arguments(String.self)
+        } catch let error as BusError where error.name == .limitsExceeded {
+            let (payload) = try await podcastsCall("ExportOPMLDescriptor").arguments(UnixFD.self)
+            return try Message(payload: payload).arguments(String.self)
+        }
     }
 
     /// Gives up a podcast, named by id or feed URL.
@@ -188,16 +200,18 @@ public struct AlmanacClient: Sendable {
                                   method: MemberName(method), timeout: timeout, arguments: repeat each arguments)
     }
 
-    /// Reads the feed at `url` without subscribing (the daemon fetches and parses it).
+    /// Reads the feed at `url` without subscribing (the daemon fetches and parses it); the
+    /// answer comes as a descriptor (`InspectDescriptor`), whatever its size.
     public func inspect(url: String) async throws -> Value {
-        try await connection.call(BusContract.serviceName, path: BusContract.documentPath(.podcasts), interface: BusContract.podcastsInterface,
-                                  method: "Inspect", timeout: .seconds(60), arguments: url).arguments([String: Value].self).asVariantDictionary
+        let (payload) = try await podcastsCall("InspectDescriptor", timeout: .seconds(60), url).arguments(UnixFD.self)
+        return try Message(payload: payload).arguments([String: Value].self).asVariantDictionary
     }
 
-    /// Parses a feed's bytes (read by the caller from a file) without subscribing.
-    public func inspect(bytes: [UInt8], baseURL: String) async throws -> Value {
-        try await connection.call(BusContract.serviceName, path: BusContract.documentPath(.podcasts), interface: BusContract.podcastsInterface,
-                                  method: "InspectData", arguments: bytes, baseURL).arguments([String: Value].self).asVariantDictionary
+    /// Parses a feed file, passed by descriptor (`InspectFile`), without subscribing: the
+    /// daemon needs no access to it, and neither way is limited by the bus's message size.
+    public func inspect(file: UnixFD, baseURL: String) async throws -> Value {
+        let (payload) = try await podcastsCall("InspectFile", timeout: .seconds(120), file, baseURL).arguments(UnixFD.self)
+        return try Message(payload: payload).arguments([String: Value].self).asVariantDictionary
     }
 
     /// Asks the daemon to download an episode; the job's object path.

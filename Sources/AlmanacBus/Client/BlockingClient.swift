@@ -11,10 +11,17 @@ public struct BlockingClient: ~Copyable {
         connection = try BlockingConnection(address: address)
     }
 
-    /// `GetState` of a document, as `AlmanacClient.state(of:)` gives it.
+    /// `GetState` of a document, as `AlmanacClient.state(of:)` gives it (through
+    /// `GetStateDescriptor` when it is too large for a message on this bus).
     public func state(of document: DocumentName) throws -> (revision: UInt64, state: [String: Value]) {
-        let reply = try connection.call(BusContract.serviceName, path: BusContract.documentPath(document),
-                                        interface: BusContract.documentInterface, method: "GetState")
-        return try reply.arguments(UInt64.self, [String: Value].self)
+        do {
+            let reply = try connection.call(BusContract.serviceName, path: BusContract.documentPath(document),
+                                            interface: BusContract.documentInterface, method: "GetState")
+            return try reply.arguments(UInt64.self, [String: Value].self)
+        } catch let error as BusError where error.name == .limitsExceeded {
+            let reply = try connection.call(BusContract.serviceName, path: BusContract.documentPath(document),
+                                            interface: BusContract.documentInterface, method: "GetStateDescriptor")
+            return try Message(payload: try reply.arguments(UnixFD.self)).arguments(UInt64.self, [String: Value].self)
+        }
     }
 }

@@ -82,10 +82,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         guard case .changed(let revision, let change, _) = event else { return }
         do {
             let changes = adapter.encode(change: change)
-            try connection.emit(path: path, interface: BusContract.documentInterface, signal: BusContract.Document1.changed) { writer in
-                try writer.write(revision)
-                try writer.write(changes)
-            }
+            try emitChange(BusContract.Document1.changed, of: BusContract.documentInterface, at: path, to: nil, revision: revision, changes)
             var properties: [(String, Value)] = [("Revision", .uint64(revision))]
             if let failure = adapter.failure(in: change) { properties.append(("LastError", .string(failure))) }
             try emitProperties(properties)
@@ -95,6 +92,26 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         } catch {
             // Every client that watches the bus missed this change.
             logger.error("could not broadcast a change", metadata: ["revision": "\(revision)", "error": "\(error)"])
+        }
+    }
+
+    /// Sends `Changed` or `Updated` with `data`; one too large for a bus message goes as
+    /// `{"kind": "tooLarge", "was": <its kind>}` at the same revision instead, which tells
+    /// the client to read the state again (bus-api.md).
+    private func emitChange(_ signal: MemberName, of interface: InterfaceName, at path: ObjectPath, to destination: BusName?,
+                            revision: UInt64, _ data: [String: Value]) throws {
+        do {
+            try connection.emit(path: path, interface: interface, signal: signal, destination: destination) { writer in
+                try writer.write(revision)
+                try writer.write(data)
+            }
+        } catch let error as BusError where error.name == .limitsExceeded {
+            logger.warning("a change too large for the bus went as tooLarge", metadata: ["signal": "\(signal)", "revision": "\(revision)", "error": "\(error.message)"])
+            let marker: [String: Value] = ["kind": .string("tooLarge"), "was": data["kind"] ?? .string("")]
+            try connection.emit(path: path, interface: interface, signal: signal, destination: destination) { writer in
+                try writer.write(revision)
+                try writer.write(marker)
+            }
         }
     }
 
@@ -194,10 +211,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
               let data = slice(change, at: revision, for: view.options)
         else { return }
         do {
-            try connection.emit(path: path, interface: BusContract.viewInterface, signal: BusContract.View1.updated, destination: view.owner) { writer in
-                try writer.write(revision)
-                try writer.write(data)
-            }
+            try emitChange(BusContract.View1.updated, of: BusContract.viewInterface, at: path, to: view.owner, revision: revision, data)
         } catch {
             // The view's owner missed this change.
             logger.error("could not update a view", metadata: ["view": "\(path)", "revision": "\(revision)", "error": "\(error)"])
@@ -276,10 +290,19 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     private func documentInterface() throws -> Interface {
         let document = adapter.document
         return try Interface("org.almanac.Document1", methods: [
-            Method("GetState", outputs: [Argument("revision", .uint64), Argument("state", .dictionary(key: .string, value: .variant))]) { [adapter] _, reply in
+            Method("GetState", outputs: [Argument("revision", .uint64), Argument("state", .dictionary(key: .string, value: .variant))]) { [adapter, weak connection] _, reply in
                 let (revision, state) = document.snapshot
                 try reply.write(revision)
                 try adapter.encode(state: state).encode(to: &reply)
+                try LargeAnswers.check(reply.byteCount, on: connection, "The state", instead: "call GetStateDescriptor to receive it as a file descriptor")
+            },
+            Method("GetStateDescriptor", outputs: [Argument("payload", .unixFD)]) { [adapter] _, reply in
+                let (revision, state) = document.snapshot
+                let encoded = adapter.encode(state: state)
+                try reply.write(try LargeAnswers.payload("The state") { writer in
+                    try writer.write(revision)
+                    try encoded.encode(to: &writer)
+                })
             },
             Method("AddView", inputs: [Argument("options", .dictionary(key: .string, value: .variant))], outputs: [Argument("view", .objectPath)]) { [weak self] call, reply in
                 guard let self else { throw BusError.failed("The daemon is shutting down.") }

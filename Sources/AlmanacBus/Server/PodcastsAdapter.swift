@@ -152,7 +152,37 @@ public struct PodcastsAdapter: DocumentAdapter {
     /// The most bytes `InspectData` takes (D-Bus itself allows 128 MiB messages).
     static let maximumInspectBytes = 32 * 1024 * 1024
 
-    public func domainInterface(connection: Connection) throws -> Interface {
+    /// Reads and parses the feed at `url` for `Inspect`/`InspectDescriptor`.
+    static func inspect(url: String, inspector: any FeedInspecting) async throws -> ParsedFeed {
+        do {
+            return try await inspector.inspect(url: url)
+        } catch {
+            throw Self.inspectError(error)
+        }
+    }
+
+    /// Subscribes to every feed OPML `data` lists, for `ImportOPML`/`ImportOPMLFile`.
+    static func importOPML(_ data: [UInt8], opml: any OPMLConverting, podcasts: PodcastsDocument,
+                           inspector: any FeedInspecting) async throws -> (subscribed: [String], failed: [String: String]) {
+        let outlines: [(title: String, feedURL: String)]
+        do {
+            outlines = try opml.subscriptions(fromOPML: data)
+        } catch {
+            throw Self.inspectError(error)
+        }
+        let results = await Self.subscribeAll(outlines, podcasts: podcasts, inspector: inspector)
+        return (results.subscribed, results.failed)
+    }
+
+    /// The subscriptions as OPML, sorted by title, for `ExportOPML`/`ExportOPMLDescriptor`.
+    static func exportOPML(podcasts: PodcastsDocument, opml: any OPMLConverting) -> String {
+        let all = podcasts.document.snapshot.state.podcasts.values.sorted { ($0.title.lowercased(), $0.id) < ($1.title.lowercased(), $1.id) }
+        return opml.opml(all)
+    }
+
+    public func domainInterface(connection strongConnection: Connection) throws -> Interface {
+        // Weak: the connection holds this interface's handlers.
+        weak let connection = strongConnection
         let podcasts = self.podcasts
         let inspector = self.inspector
         let feed = Argument("feed", .dictionary(key: .string, value: .variant))
@@ -177,6 +207,7 @@ public struct PodcastsAdapter: DocumentAdapter {
                 let (episodes, info) = PodcastsCodec.encode(page)
                 try reply.write(episodes)
                 try info.encode(to: &reply)
+                try LargeAnswers.check(reply.byteCount, on: connection, "A page of up to \(query.limit) episodes", instead: "ask for fewer (a smaller `limit`)")
             },
             Method("GetEpisode", inputs: [Argument("episode", .string)], outputs: [Argument("record", .dictionary(key: .string, value: .variant))]) { call, reply in
                 let (given) = try call.arguments(String.self)
@@ -208,18 +239,23 @@ public struct PodcastsAdapter: DocumentAdapter {
                    outputs: [Argument("subscribed", .array(.string)), Argument("failed", .dictionary(key: .string, value: .string))], async: { [opml] call, reply in
                 let (data) = try call.arguments([UInt8].self)
                 guard data.count <= Self.maximumInspectBytes else { throw BusError.invalidArgs("An OPML file can be at most \(Self.maximumInspectBytes / 1024 / 1024) MiB.") }
-                let outlines: [(title: String, feedURL: String)]
-                do {
-                    outlines = try opml.subscriptions(fromOPML: data)
-                } catch {
-                    throw Self.inspectError(error)
-                }
-                let results = await Self.subscribeAll(outlines, podcasts: podcasts, inspector: inspector)
+                let results = try await Self.importOPML(data, opml: opml, podcasts: podcasts, inspector: inspector)
+                try reply.write(arguments: results.subscribed, results.failed)
+            }),
+            Method("ImportOPMLFile", inputs: [Argument("opml", .unixFD)],
+                   outputs: [Argument("subscribed", .array(.string)), Argument("failed", .dictionary(key: .string, value: .string))], async: { [opml] call, reply in
+                let (file) = try call.arguments(UnixFD.self)
+                let data = try LargeAnswers.read(file, limit: Self.maximumInspectBytes, "An OPML file")
+                let results = try await Self.importOPML(data, opml: opml, podcasts: podcasts, inspector: inspector)
                 try reply.write(arguments: results.subscribed, results.failed)
             }),
             Method("ExportOPML", outputs: [Argument("opml", .string)]) { [opml] _, reply in
-                let all = podcasts.document.snapshot.state.podcasts.values.sorted { ($0.title.lowercased(), $0.id) < ($1.title.lowercased(), $1.id) }
-                try reply.write(opml.opml(all))
+                try reply.write(Self.exportOPML(podcasts: podcasts, opml: opml))
+                try LargeAnswers.check(reply.byteCount, on: connection, "The OPML document", instead: "call ExportOPMLDescriptor to receive it as a file descriptor")
+            },
+            Method("ExportOPMLDescriptor", outputs: [Argument("payload", .unixFD)]) { [opml] _, reply in
+                let text = Self.exportOPML(podcasts: podcasts, opml: opml)
+                try reply.write(try LargeAnswers.payload("The OPML document") { try $0.write(text) })
             },
             Method("Unsubscribe", inputs: [podcastArgument]) { call, _ in
                 let (podcast) = try call.arguments(String.self)
@@ -256,13 +292,26 @@ public struct PodcastsAdapter: DocumentAdapter {
             },
             Method("Inspect", inputs: [Argument("url", .string)], outputs: [feed], async: { call, reply in
                 let (url) = try call.arguments(String.self)
+                try reply.write(FeedCodec.encode(try await Self.inspect(url: url, inspector: inspector)))
+                try LargeAnswers.check(reply.byteCount, on: connection, "The feed's answer", instead: "call InspectDescriptor to receive it as a file descriptor")
+            }),
+            Method("InspectDescriptor", inputs: [Argument("url", .string)], outputs: [Argument("payload", .unixFD)], async: { call, reply in
+                let (url) = try call.arguments(String.self)
+                let feed = FeedCodec.encode(try await Self.inspect(url: url, inspector: inspector))
+                try reply.write(try LargeAnswers.payload("The feed's answer") { try $0.write(feed) })
+            }),
+            // Off the connection's thread: a big file takes a while to parse.
+            Method("InspectFile", inputs: [Argument("feed", .unixFD), Argument("baseURL", .string)], outputs: [Argument("payload", .unixFD)], async: { call, reply in
+                let (file, baseURL) = try call.arguments(UnixFD.self, String.self)
+                let data = try LargeAnswers.read(file, limit: LargeAnswers.maximumFeedFileBytes, "A feed file")
                 let parsed: ParsedFeed
                 do {
-                    parsed = try await inspector.inspect(url: url)
+                    parsed = try inspector.inspect(bytes: data, baseURL: baseURL.isEmpty ? nil : baseURL)
                 } catch {
                     throw Self.inspectError(error)
                 }
-                try reply.write(FeedCodec.encode(parsed))
+                let feed = FeedCodec.encode(parsed)
+                try reply.write(try LargeAnswers.payload("The feed's answer") { try $0.write(feed) })
             }),
             Method("InspectData", inputs: [Argument("data", .array(.byte)), Argument("baseURL", .string)], outputs: [feed]) { call, reply in
                 let (data, baseURL) = try call.arguments([UInt8].self, String.self)
@@ -274,6 +323,7 @@ public struct PodcastsAdapter: DocumentAdapter {
                 } catch {
                     throw Self.inspectError(error)
                 }
+                try LargeAnswers.check(reply.byteCount, on: connection, "The feed's answer", instead: "pass the file to InspectFile to receive it as a file descriptor")
             },
         ], properties: [
             Property("Subscriptions", .array(.dictionary(key: .string, value: .variant))) {

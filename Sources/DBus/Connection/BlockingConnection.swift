@@ -24,6 +24,9 @@ public struct BlockingConnection: ~Copyable {
         dbus_connection_unref(raw)
     }
 
+    /// Whether the peer accepts Unix file descriptors (`h`), as `Connection.canPassUnixFDs`.
+    public var canPassUnixFDs: Bool { dbus_connection_can_send_type(raw, DBUS_TYPE_UNIX_FD) != 0 }
+
     /// Calls a method and waits for its reply, as `Connection.call` does: an error reply
     /// throws `BusError` with the peer's error name, `NoReply` after `timeout`,
     /// `Disconnected` when the connection is gone.

@@ -11,6 +11,7 @@ extension Connection {
     ) async throws -> Message {
         let message = try Message.methodCall(destination: destination, path: path, interface: interface, member: method)
         try message.write(body)
+        try core.checkSize(message, "The call to \(method)")
         return try await core.call(message, timeoutMilliseconds: Self.milliseconds(timeout))
     }
 
@@ -33,6 +34,7 @@ extension Connection {
         let message = try Message.methodCall(destination: destination, path: path, interface: interface, member: method)
         message.setNoReply(true)
         try message.write(body)
+        try core.checkSize(message, "The call to \(method)")
         core.send(message)
     }
 

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A connection to a D-Bus message bus (or to a peer).
 ///
 /// Each connection is private (never shared with other code in the process), does not exit
@@ -41,6 +43,29 @@ public final class Connection: Sendable {
 
     /// The unique name the bus gave this connection (`:1.42`); `nil` on a peer-to-peer connection.
     public var uniqueName: BusName? { core.uniqueName }
+
+    /// Whether the peer accepts Unix file descriptors (`h`): negotiated when connecting,
+    /// true on a Unix socket to a bus or peer that supports it. A message carrying
+    /// descriptors to a peer that cannot take them is not delivered (a call fails).
+    public var canPassUnixFDs: Bool { core.canPassUnixFDs }
+
+    /// The largest message, header and body, this connection sends: 32 MiB by default,
+    /// dbus-daemon's default `max_message_size` (a bus disconnects a client that sends a
+    /// longer one). A reply that would be longer becomes a `LimitsExceeded` error reply
+    /// naming the sizes; a longer signal or call throws `LimitsExceeded` and is not sent.
+    /// Set it to what the bus allows when that is less, or more (up to 128 MiB, the D-Bus
+    /// limit) on a bus known to accept more. Message sizes count the body's exact
+    /// marshalled length and 4 KiB for the header.
+    public var maximumMessageSize: Int {
+        get { core.maximumMessageSize.load(ordering: .relaxed) }
+        set { core.maximumMessageSize.store(newValue, ordering: .relaxed) }
+    }
+
+    /// Whether a message whose body takes `bodyLength` bytes (`MessageWriter.byteCount`)
+    /// is within `maximumMessageSize`.
+    public func fitsInOneMessage(bodyLength: Int) -> Bool {
+        bodyLength + ConnectionCore.headerAllowance <= maximumMessageSize
+    }
 
     /// Whether the connection is still open.
     public var isConnected: Bool { core.isConnected }

@@ -86,7 +86,9 @@ extension ConnectionCore {
                     guard writer.offset <= MessageWriter.maximumMessageLength else {
                         throw BusError.invalid("The reply of \(writer.offset) bytes exceeds the D-Bus limit of 128 MiB.")
                     }
+                    reply.bodyLength = writer.offset
                     _ = consume writer
+                    try checkSize(reply, "The reply to \(member)")
                     try reply.addressReply(to: message)
                     if message.expectsReply { send(reply) }
                 } catch {
@@ -106,6 +108,7 @@ extension ConnectionCore {
     func reply(to message: Message, _ body: (inout MessageWriter) throws -> Void) {
         do {
             let reply = try message.reply(body)
+            try checkSize(reply, "The reply to \(message.member?.rawValue ?? "the call")")
             if message.expectsReply { send(reply) }
         } catch {
             replyError(message, error)
@@ -207,7 +210,9 @@ extension ConnectionCore {
 
     func emit(path: ObjectPath, interface: InterfaceName, member: MemberName, destination: BusName?,
               _ body: (inout MessageWriter) throws -> Void) throws {
-        send(try Message.signal(path: path, interface: interface, member: member, destination: destination, body))
+        let signal = try Message.signal(path: path, interface: interface, member: member, destination: destination, body)
+        try checkSize(signal, "The signal \(interface).\(member)")
+        send(signal)
     }
 
     func emitPropertiesChanged(path: ObjectPath, interface: InterfaceName, changed: [(String, Value)], invalidated: [String]) throws {

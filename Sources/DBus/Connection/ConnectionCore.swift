@@ -34,6 +34,17 @@ final class ConnectionCore: @unchecked Sendable {
     let loop = EventLoop()
     private(set) var uniqueName: BusName?
     private(set) var isBus = false
+    /// Whether the peer negotiated Unix fd passing; fixed once authenticated.
+    private(set) var canPassUnixFDs = false
+    /// The largest message (header and body) this connection sends; see `Connection.maximumMessageSize`.
+    let maximumMessageSize = Atomic<Int>(ConnectionCore.defaultMaximumMessageSize)
+    /// dbus-daemon's default `max_message_size`: a bus that reads a longer message from a
+    /// client disconnects it.
+    static let defaultMaximumMessageSize = 33_554_432
+    /// Room kept for the header, which libdbus does not measure for us: the fields a message
+    /// can carry (names of at most 255 bytes, a signature of at most 255, serials, the
+    /// sender the bus adds) come to well under this.
+    static let headerAllowance = 4_096
     let registry = Locked(ObjectRegistry())
     let signals = Locked(SignalTable())
     let lifecycle = Locked(Lifecycle())
@@ -99,6 +110,7 @@ final class ConnectionCore: @unchecked Sendable {
             uniqueName = BusName(unchecked: String(cString: name))
             isBus = true
         }
+        canPassUnixFDs = dbus_connection_can_send_type(raw, DBUS_TYPE_UNIX_FD) != 0
         let context = Unmanaged.passRetained(self).toOpaque()
         guard dbus_connection_add_filter(raw, { _, message, data in
             Unmanaged<ConnectionCore>.fromOpaque(data!).takeUnretainedValue().handle(message!)
@@ -158,6 +170,23 @@ final class ConnectionCore: @unchecked Sendable {
     }
 
     // MARK: Sending
+
+    /// Throws `LimitsExceeded` when `message` would be longer than this connection sends:
+    /// a bus disconnects a client that sends a message over its `max_message_size`, so an
+    /// answer or signal that large is refused here and the connection lives on.
+    func checkSize(_ message: Message, _ what: @autoclosure () -> String) throws {
+        let limit = maximumMessageSize.load(ordering: .relaxed)
+        let length = message.bodyLength + Self.headerAllowance
+        guard length > limit else { return }
+        throw BusError(code: .invalidValue, name: .limitsExceeded, message:
+            "\(what()) would be \(Self.describeSize(length)), over the \(Self.describeSize(limit)) a message may have on this connection (the bus's max_message_size); it was not sent.")
+    }
+
+    static func describeSize(_ bytes: Int) -> String {
+        let mebibytes = Double(bytes) / 1_048_576
+        let rounded = (mebibytes * 10).rounded() / 10
+        return "\(bytes) bytes (\(rounded) MiB)"
+    }
 
     /// Sends `message` without waiting for anything.
     func send(_ message: Message) {

@@ -95,5 +95,6 @@ extension Message {
         guard writer.offset <= MessageWriter.maximumMessageLength else {
             throw BusError.invalid("The message body of \(writer.offset) bytes exceeds the D-Bus limit of 128 MiB.")
         }
+        bodyLength = writer.offset
     }
 }

@@ -48,3 +48,36 @@ extension Message {
         return pointer.withMemoryRebound(to: UInt8.self, capacity: Int(length)) { Array(UnsafeBufferPointer(start: $0, count: Int(length))) }
     }
 }
+
+// MARK: Payloads by descriptor
+
+extension Message {
+    /// The most bytes `init(payload:limit:)` reads unless told otherwise: the D-Bus limit of
+    /// one message.
+    public static let maximumPayloadLength = MessageWriter.maximumMessageLength
+
+    /// A sealed memory file (`UnixFD.sealedMemory`) holding one message, in wire form, whose
+    /// arguments `body` writes: how an answer too large for a bus message travels as `h`,
+    /// typed as any reply is and read back with `init(payload:limit:)`. The message is a
+    /// method return with serial 1 and reply serial 1 (the wire form needs both); only its
+    /// signature and body mean anything. The D-Bus limits of one message apply (128 MiB, an
+    /// array 64 MiB), not the bus's, since it never crosses the bus.
+    public static func payload(_ body: (inout MessageWriter) throws -> Void) throws -> UnixFD {
+        let message = try headerless(DBUS_MESSAGE_TYPE_METHOD_RETURN)
+        try message.write(body)
+        guard dbus_message_set_reply_serial(message.raw, 1) != 0 else { throw BusError.noMemory }
+        dbus_message_set_serial(message.raw, 1)
+        var pointer: UnsafeMutablePointer<CChar>?
+        var length: Int32 = 0
+        guard dbus_message_marshal(message.raw, &pointer, &length) != 0, let pointer else { throw BusError.noMemory }
+        defer { dbus_free(pointer) }
+        return try UnixFD.sealedMemory(containing: UnsafeRawBufferPointer(start: pointer, count: Int(length)), name: "dbus-message")
+    }
+
+    /// The message a `payload(_:)` file holds, validated by libdbus as any bytes given to
+    /// `init(marshalled:)` are. Throws `LimitsExceeded` for a file over `limit` bytes,
+    /// `InvalidArgs` for one that is not a regular file or not a whole message.
+    public convenience init(payload: UnixFD, limit: Int = Message.maximumPayloadLength) throws {
+        try self.init(marshalled: try payload.readAll(limit: limit))
+    }
+}

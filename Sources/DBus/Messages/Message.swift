@@ -9,6 +9,9 @@ internal import CDBus
 // an iterator does not change it.
 public final class Message: @unchecked Sendable, CustomStringConvertible {
     let raw: OpaquePointer
+    /// The marshalled length of the body written by this process (0 for a received message),
+    /// set once while the message is built, before anything can send it.
+    var bodyLength = 0
 
     /// Takes over one reference to `raw`.
     init(taking raw: OpaquePointer) { self.raw = raw }

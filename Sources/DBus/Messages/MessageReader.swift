@@ -109,7 +109,18 @@ public struct MessageReader: ~Copyable {
 
     /// Reads an `h`: a new descriptor that the returned value owns.
     public mutating func readUnixFD() throws -> UnixFD {
-        UnixFD(taking: try readBasic(DBUS_TYPE_UNIX_FD).fd)
+        UnixFD(taking: try readUnixFDNumber())
+    }
+
+    /// Reads an `h` as a new descriptor the caller owns. libdbus duplicates the message's
+    /// descriptor, which fails when the process has no descriptors left.
+    mutating func readUnixFDNumber() throws -> Int32 {
+        let descriptor = try readBasic(DBUS_TYPE_UNIX_FD).fd
+        guard descriptor >= 0 else {
+            throw BusError(code: .failed, name: .limitsExceeded,
+                           message: "Cannot take the passed file descriptor: this process has no descriptors left (errno \(errno)).")
+        }
+        return descriptor
     }
 
     private mutating func readText(_ code: Int32) throws -> String {

@@ -60,6 +60,9 @@ public struct MessageWriter: ~Copyable {
     var freeSignatureLength = 0
     /// Unix fds in the message so far.
     var unixFDCount = 0
+    /// The marshalled length of what has been written so far, alignment included: what the
+    /// body will take on the wire.
+    public var byteCount: Int { offset }
     /// Set by any failure: from then on every write throws and the message is never sent,
     /// even if the caller caught the error (`try?`) and went on writing.
     private(set) var failed = false

@@ -74,9 +74,11 @@ extension Signature: BusCodable {
     public init(from reader: inout MessageReader) throws { self = try reader.readSignature() }
 }
 
-extension UnixFD: BusEncodable {
+extension UnixFD: BusCodable {
     public static var busType: ValueType { .unixFD }
     public func encode(to writer: inout MessageWriter) throws { try writer.write(self) }
+    /// A new descriptor that the returned value owns (libdbus duplicates it for each read).
+    public convenience init(from reader: inout MessageReader) throws { self.init(taking: try reader.readUnixFDNumber()) }
 }
 
 extension Array: BusEncodable where Element: BusEncodable {

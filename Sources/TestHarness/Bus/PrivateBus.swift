@@ -16,14 +16,15 @@ public final class PrivateBus: Sendable {
     public let directory: URL
     /// Starts a bus. `serviceDirectory`, when given, holds D-Bus activation files
     /// (`*.service`) the bus may use to start services on demand; `environment` is what
-    /// activated services inherit.
-    public init(serviceDirectory: URL? = nil, environment: [String: String]? = nil) throws {
+    /// activated services inherit; `limits` replace the template's (`.daemonDefaults`: a
+    /// bus as strict as a system bus).
+    public init(serviceDirectory: URL? = nil, environment: [String: String]? = nil, limits: BusLimits = .session) throws {
         let template = try String(contentsOf: Self.template, encoding: .utf8)
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("almanac-bus-\(UUID().uuidString.prefix(8))", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let socket = directory.appendingPathComponent("bus").path
-        let extra = serviceDirectory.map { "  <servicedir>\(Self.escaped($0.path))</servicedir>\n" } ?? ""
+        let extra = (serviceDirectory.map { "  <servicedir>\(Self.escaped($0.path))</servicedir>\n" } ?? "") + limits.elements
         let config = template
             .replacingOccurrences(of: "@SOCKET@", with: Self.escaped(socket))
             .replacingOccurrences(of: "@EXTRA@", with: extra)

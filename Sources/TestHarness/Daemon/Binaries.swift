@@ -11,10 +11,10 @@ public enum Binaries {
 }
 
 /// Runs `almanac` with `arguments` against `bus`, without colours; `extra` is added to the
-/// environment.
-public func almanac(_ arguments: [String], bus: PrivateBus, environment extra: [String: String] = [:]) async throws -> Tool.Result {
+/// environment; it is killed after `timeout` seconds.
+public func almanac(_ arguments: [String], bus: PrivateBus, environment extra: [String: String] = [:], timeout: Double = 20) async throws -> Tool.Result {
     var environment = bus.environment
     environment["NO_COLOR"] = "1"
     environment.merge(extra) { $1 }
-    return try await Tool.runDetached(Binaries.almanac, arguments, environment: environment)
+    return try await Tool.runDetached(Binaries.almanac, arguments, environment: environment, timeout: timeout)
 }
