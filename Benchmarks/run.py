@@ -309,7 +309,8 @@ class Bench:
         for first in range(0, len(urls), 10):
             self.almanac(bus, "podcasts", "subscribe", *urls[first:first + 10], timeout=900)
         subscribing = time.time() - started
-        listed = self.almanac(bus, "podcasts", "list")
+        # Feed URLs by template: the table drops that column on a narrow terminal.
+        listed = self.almanac(bus, "podcasts", "list", "--format", "{{feedURL}}")
         if len([line for line in listed.splitlines() if base in line]) < feeds:
             raise BenchFailure(f"after subscribing {feeds} feeds, `almanac podcasts list` shows fewer:\n{listed[:500]}")
         time.sleep(2)
