@@ -18,6 +18,10 @@ import Testing
         let held = Locked<[DeferredReply]>([])
         /// Whether each of `Twice`'s three answers was the one sent.
         let twice = Locked<[Bool]>([])
+        /// `Block` holds the server's thread until this is set (at most 10 s).
+        let release = Atomic<Bool>(false)
+        /// The test's own calls under way (counted by the test).
+        let started = Locked(0)
     }
 
     /// Exports `org.almanac.Deferred1`: `Hold` is answered by the next burst's end with the
@@ -35,7 +39,9 @@ import Testing
             Method("Held", outputs: [Argument("count", .uint32)]) { _, reply in
                 try reply.write(UInt32(record.held.withLock { $0.count }))
             },
-            Method("Block") { _, _ in usleep(300_000) },
+            Method("Block") { _, _ in
+                for _ in 0..<1_000 where !record.release.load(ordering: .acquiring) { usleep(10_000) }
+            },
             Method.deferred("Drop") { _, _ in },
             Method.deferred("Twice", outputs: [Argument("which", .string)]) { _, reply in
                 let results = [reply.answer { try $0.write("first") }, reply.answer { try $0.write("second") }, reply.fail(BusError.failed("third"))]
@@ -59,12 +65,22 @@ import Testing
         return record
     }
 
-    /// Holds the server's thread for 300 ms (in a task of its own), so the calls sent next
-    /// arrive together.
+    /// Holds the server's thread (in a task of its own) until `record.release` is set, so
+    /// the calls sent meanwhile arrive together.
     func blockServer(_ pair: BusPair) async throws -> Task<Message, any Error> {
         let blocking = Task { try await call(pair, "Block") }
         try await Task.sleep(for: .milliseconds(50))
         return blocking
+    }
+
+    /// Lets the server go once `calls` of the test's own calls are under way and a moment
+    /// has passed for them to be sent (no fixed 300 ms that a loaded machine could outlast).
+    func release(_ record: Record, reaches calls: Int) {
+        Task {
+            while record.started.withLock({ $0 }) < calls { try? await Task.sleep(for: .milliseconds(5)) }
+            try? await Task.sleep(for: .milliseconds(200))
+            record.release.store(true, ordering: .releasing)
+        }
     }
 
     func call(_ pair: BusPair, _ method: String) async throws -> Message {
@@ -73,10 +89,16 @@ import Testing
 
     @Test func heldRepliesAreAnsweredWhenTheBurstEnds() async throws {
         let pair = try await BusPair.start()
-        try Self.export(on: pair.server)
+        let record = try Self.export(on: pair.server)
         let blocking = try await blockServer(pair)
+        release(record, reaches: 32)
         let batches = try await withThrowingTaskGroup(of: UInt32.self) { group in
-            for _ in 0..<32 { group.addTask { try await call(pair, "Hold").arguments(UInt32.self) } }
+            for _ in 0..<32 {
+                group.addTask {
+                    record.started.withLock { $0 += 1 }
+                    return try await call(pair, "Hold").arguments(UInt32.self)
+                }
+            }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         // Every call was answered by a burst's end (a reply sent any other way has no batch
@@ -92,12 +114,13 @@ import Testing
 
     @Test func aCallAfterDeferredOnesFindsThemFinished() async throws {
         let pair = try await BusPair.start()
-        try Self.export(on: pair.server)
+        let record = try Self.export(on: pair.server)
         let blocking = try await blockServer(pair)
         // In order on one connection, read in one burst: three deferred calls, then one that is not.
         for _ in 0..<3 {
             try pair.client.callWithoutReply(pair.serverName, path: Self.path, interface: Self.interfaceName, method: "Hold") { _ in }
         }
+        release(record, reaches: 0)
         let held = try await call(pair, "Held").arguments(UInt32.self)
         #expect(held == 0, "the burst-end work runs before a call that follows deferred ones")
         _ = try await blocking.value
