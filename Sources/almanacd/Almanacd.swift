@@ -41,6 +41,9 @@ struct Almanacd: AsyncParsableCommand {
     @Option(help: "MET Norway API base URL (or ALMANAC_MET_NORWAY_URL); /weatherapi/locationforecast/2.0/complete is appended.")
     var metNorwayURL: String?
 
+    @Option(help: "The system bus, where the location service (GeoClue) is asked for the weather of \"here\" (default: the system's, or DBUS_SYSTEM_BUS_ADDRESS).")
+    var systemBusAddress: String?
+
     @Option(help: "Open-Meteo air-quality API base URL (or ALMANAC_AIR_QUALITY_URL); /v1/air-quality is appended.")
     var airQualityURL: String?
 

@@ -55,6 +55,7 @@ struct Daemon {
         polling.cancel()
         parts.notifier.stop()
         parts.players.stop()
+        parts.here.stop()
         // Transfers stop where they are; their temporary files let the next start resume them.
         parts.downloads.stop()
         switch ending {
@@ -94,7 +95,11 @@ struct Daemon {
         // fetched is claimed, so it is not fetched twice).
         let weatherScheduler = RefreshScheduler(nextDue: { weather.nextDue }) { Task { await weatherService.refresh(nil) } }
         let podcastScheduler = RefreshScheduler(nextDue: { podcasts.nextDue }) { Task { await podcastService.refresh(nil) } }
-        weather.whenScheduleChanges { weatherScheduler.wake() }
+        let here = parts.here
+        weather.whenScheduleChanges {
+            weatherScheduler.wake()
+            here.wantedChanged()
+        }
         podcasts.whenScheduleChanges { podcastScheduler.wake() }
         await withTaskGroup(of: Void.self) { group in
             // Not awaited before the schedulers: a stalled first fetch must not hold them up.

@@ -20,6 +20,8 @@ struct DaemonParts {
     let weatherService: any WeatherService
     let podcastService: any PodcastService
     /// The documents, which the daemon's schedulers ask when their next item falls due.
+    /// Where the user is, for `"here"`, from GeoClue.
+    let here: GeoClueLocator
     let weather: WeatherDocument
     let podcasts: PodcastsDocument
 
@@ -78,6 +80,7 @@ struct DaemonParts {
                                        let notice = NewEpisodesNotice(feeds, markup: markup)
                                        return (notice.summary, notice.body)
                                    })
+        here = GeoClueLocator(weather: weather, systemBusAddress: options.systemBusAddress)
         players = MPRISListener(podcasts: podcasts, connection: connection, pollInterval: .milliseconds(Int(options.mprisPoll * 1000)))
     }
 

@@ -26,15 +26,16 @@ public protocol WeatherServiceDataSource: AnyObject, Sendable {
     /// The places wanted now, each once.
     func locationsToFetch(for service: any WeatherService) -> [String]
     /// Where `location` was found before, if it was: the service uses it rather than asking
-    /// a geocoder again, so a place keeps its match.
-    func resolvedPlace(for location: String) -> ResolvedPlace?
+    /// a geocoder again, so a place keeps its match. For `"here"`, where the user is; it
+    /// throws `PlaceNotFound` saying why when that is not known.
+    func resolvedPlace(for location: String) throws -> ResolvedPlace?
     /// Which provider to ask first.
     func weatherProvider(for service: any WeatherService) -> WeatherProvider
 }
 
 extension WeatherServiceDataSource {
     /// Nothing known: the service resolves every name itself.
-    public func resolvedPlace(for location: String) -> ResolvedPlace? { nil }
+    public func resolvedPlace(for location: String) throws -> ResolvedPlace? { nil }
     /// Open-Meteo.
     public func weatherProvider(for service: any WeatherService) -> WeatherProvider { .openMeteo }
 }

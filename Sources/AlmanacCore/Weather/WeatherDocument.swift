@@ -17,6 +17,8 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     public let document: Model
     /// Fetches under way and the last failure.
     public let activity = DocumentActivity()
+    /// Where the user is (`"here"`), as the locator last said; `nil` before it said anything.
+    private let hereState = Locked<Result<ResolvedPlace, PlaceNotFound>?>(nil)
     private let archive: (any WeatherArchive)?
     /// Submissions waiting to be saved and applied together.
     private let submissions: GroupCommit<QueuedSubmission>
@@ -65,9 +67,42 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         document.snapshot.state.provider
     }
 
-    /// Where `location` was found: from its reading, in memory or kept (a saved place's last
-    /// reading is kept for as long as it is saved).
-    public func resolvedPlace(for location: String) -> ResolvedPlace? {
+    /// The place that means wherever the user is (`almanac weather here`, `{"location": "here"}`).
+    public static let here = "here"
+
+    /// Where the user is, as the locator (GeoClue) last said, or why it cannot say.
+    public func hereMoved(to place: ResolvedPlace) {
+        hereState.withLock { $0 = .success(place) }
+        fetchHereNow()
+    }
+
+    /// The locator cannot say where the user is: `"here"` fails with `reason` (its views show
+    /// it), and every other place goes on.
+    public func hereUnavailable(_ reason: String) {
+        hereState.withLock { $0 = .failure(PlaceNotFound(reason)) }
+        fetchHereNow()
+    }
+
+    /// Whether a view or a saved place wants `"here"` (the locator runs only then).
+    public var wantsHere: Bool { wantedLocations.contains(Self.here) }
+
+    /// `"here"` is due at once: forgotten by the schedule, it counts as never fetched.
+    private func fetchHereNow() {
+        let others = Set(wantedLocations).subtracting([Self.here])
+        schedule.withLock { $0.keep(only: others) }
+        scheduleChanged()
+    }
+
+    /// Where `location` was found: for `"here"`, the locator's last word; else from its
+    /// reading, in memory or kept (a saved place's last reading is kept while it is saved).
+    public func resolvedPlace(for location: String) throws -> ResolvedPlace? {
+        if location == Self.here {
+            switch hereState.withLock({ $0 }) {
+            case .success(let place): return place
+            case .failure(let problem): throw problem
+            case nil: throw PlaceNotFound("Where you are is not known yet: waiting for the location service (GeoClue).")
+            }
+        }
         guard let reading = document.snapshot.state.readings[location] ?? archive?.lastReading(at: location),
               reading.latitude.isFinite, reading.longitude.isFinite else { return nil }
         return ResolvedPlace(name: reading.placeName, latitude: reading.latitude, longitude: reading.longitude)
@@ -104,13 +139,17 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     /// when `force`, all that are not already being fetched.
     public func take(_ locations: [String], force: Bool = false) -> [String] {
         let now = clock()
+        let locations = waitingForHere ? locations.filter { $0 != Self.here } : locations
         defer { scheduleChanged() }
         return schedule.withLock { $0.take(locations, now: now, force: force) }
     }
 
+    /// `"here"` is not fetched before the locator has said where (or why not).
+    private var waitingForHere: Bool { hereState.withLock { $0 == nil } }
+
     /// When the next wanted place falls due.
     public var nextDue: Date? {
-        let wanted = wantedLocations
+        let wanted = waitingForHere ? wantedLocations.filter { $0 != Self.here } : wantedLocations
         let now = clock()
         return schedule.withLock { $0.nextDue(among: wanted, now: now) }
     }

@@ -230,7 +230,17 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
             }
             return Place(name: location, latitude: latitude, longitude: longitude)
         }
-        if let known = dataSource?.resolvedPlace(for: location) {
+        let known: ResolvedPlace?
+        do {
+            known = try dataSource?.resolvedPlace(for: location)
+        } catch {
+            throw FetchError("\(error)")
+        }
+        if location == WeatherDocument.here, let known {
+            // Not cached: it moves with the user.
+            return Place(name: known.name, latitude: known.latitude, longitude: known.longitude)
+        }
+        if let known {
             let place = Place(name: known.name, latitude: known.latitude, longitude: known.longitude)
             places.withLock { $0[location] = place }
             return place

@@ -1,0 +1,159 @@
+public import AlmanacCore
+public import DBus
+import Locking
+import Synchronization
+public import Logging
+
+/// Where the user is, for the weather of `"here"`, from GeoClue (`org.freedesktop.GeoClue2`
+/// on the system bus), the way GNOME Weather asks it: `Manager.GetClient`, the client's
+/// `DesktopId` and `RequestedAccuracyLevel` (city: weather needs no more), `Start`, then
+/// every `LocationUpdated` read and told to the weather document; `Stop` (and the connection
+/// closed) when no view or saved place wants `"here"` any more. No GeoClue, a refusal, or no
+/// fix within `patience`: the document hears why, and only `"here"` fails.
+public final class GeoClueLocator: Sendable {
+    static let service: BusName = "org.freedesktop.GeoClue2"
+    static let managerPath: ObjectPath = "/org/freedesktop/GeoClue2/Manager"
+    static let manager: InterfaceName = "org.freedesktop.GeoClue2.Manager"
+    static let client: InterfaceName = "org.freedesktop.GeoClue2.Client"
+    static let location: InterfaceName = "org.freedesktop.GeoClue2.Location"
+    /// GeoClue's `GCLUE_ACCURACY_LEVEL_CITY`.
+    static let cityAccuracy: UInt32 = 4
+
+    private let weather: WeatherDocument
+    /// The system bus (`nil`: the default one, or `DBUS_SYSTEM_BUS_ADDRESS`).
+    private let systemBusAddress: String?
+    private let desktopID: String
+    private let patience: Duration
+    private let logger: Logger
+    /// The task following GeoClue while `"here"` is wanted.
+    private let following = Locked<Task<Void, Never>?>(nil)
+    /// A check of whether `"here"` is wanted is on its way.
+    private let checkPending = Atomic<Bool>(false)
+    /// The system bus connection and GeoClue client while started: stopping tells GeoClue
+    /// `Stop` and closes the connection, which ends the task's stream of updates.
+    private let session = Locked<(connection: Connection, client: ObjectPath)?>(nil)
+
+    public init(weather: WeatherDocument, systemBusAddress: String? = nil, desktopID: String = "almanacd",
+                patience: Duration = .seconds(30), logger: Logger = Logger(label: "almanac.geoclue")) {
+        self.weather = weather
+        self.systemBusAddress = systemBusAddress
+        self.desktopID = desktopID
+        self.patience = patience
+        self.logger = logger
+    }
+
+    /// Starts or stops following GeoClue as `"here"` comes to be wanted or stops being wanted
+    /// (called whenever the weather schedule may have changed, perhaps inside the document's
+    /// locks: the check runs on a task of its own, one at a time, bursts coalesced).
+    public func wantedChanged() {
+        guard !checkPending.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        Task { [weak self] in
+            guard let self else { return }
+            checkPending.store(false, ordering: .releasing)
+            check()
+        }
+    }
+
+    private func check() {
+        let wanted = weather.wantsHere
+        following.withLock { task in
+            if wanted, task == nil {
+                task = Task { [weak self] in await self?.follow() }
+            } else if !wanted, let running = task {
+                running.cancel()
+                task = nil
+                endSession()
+            }
+        }
+    }
+
+    /// Stops following (the daemon is ending).
+    public func stop() {
+        following.withLock { $0?.cancel(); $0 = nil }
+        endSession()
+    }
+
+    private func endSession() {
+        guard let (connection, client) = session.withLock({ session in defer { session = nil }; return session }) else { return }
+        try? connection.callWithoutReply(Self.service, path: client, interface: Self.client, method: "Stop") { _ in }
+        Task { await connection.close() }
+    }
+
+    private func follow() async {
+        let connection: Connection
+        do {
+            if let systemBusAddress {
+                connection = try await Connection.connect(to: systemBusAddress)
+            } else {
+                connection = try await Connection.system()
+            }
+        } catch {
+            return unavailable("Where you are cannot be found: the system bus is not reachable (\(error)).")
+        }
+        defer { Task { await connection.close() } }
+        do {
+            let path = try await connection.call(Self.service, path: Self.managerPath, interface: Self.manager, method: "GetClient").arguments(ObjectPath.self)
+            try await set("DesktopId", .string(desktopID), on: path, connection)
+            try await set("RequestedAccuracyLevel", .uint32(Self.cityAccuracy), on: path, connection)
+            let updates = try await connection.signals(matching: MatchRule(sender: Self.service, interface: Self.client, member: "LocationUpdated", path: path),
+                                                       bufferLimit: 16)
+            _ = try await connection.call(Self.service, path: path, interface: Self.client, method: "Start")
+            session.withLock { $0 = (connection, path) }
+            // Let go meanwhile: the session may have been missed by `endSession`.
+            if Task.isCancelled { endSession() }
+            // No fix for a while: "here" says so, and a fix that comes later still counts.
+            let impatience = Task { [weak self, patience] in
+                try? await Task.sleep(for: patience)
+                guard !Task.isCancelled else { return }
+                self?.unavailable("The location service (GeoClue) has not found where you are yet.")
+            }
+            defer { impatience.cancel() }
+            for await update in updates {
+                guard !Task.isCancelled else { break }
+                guard let (_, new) = try? update.arguments(ObjectPath.self, ObjectPath.self) else { continue }
+                impatience.cancel()
+                await read(new, connection)
+            }
+        } catch is CancellationError {
+        } catch let error as BusError {
+            unavailable(Self.explain(error))
+        } catch {
+            unavailable("Where you are cannot be found: \(error).")
+        }
+    }
+
+    private func set(_ property: String, _ value: Value, on path: ObjectPath, _ connection: Connection) async throws {
+        _ = try await connection.call(Self.service, path: path, interface: .properties, method: "Set", arguments: Self.client.rawValue, property, value)
+    }
+
+    /// Reads a location object and tells the document; values that are no coordinates are ignored.
+    private func read(_ path: ObjectPath, _ connection: Connection) async {
+        guard let properties = try? await connection.call(Self.service, path: path, interface: .properties, method: "GetAll",
+                                                          arguments: Self.location.rawValue).arguments([String: Value].self),
+              case .double(let latitude)? = properties["Latitude"]?.unwrapped, case .double(let longitude)? = properties["Longitude"]?.unwrapped,
+              (-90...90).contains(latitude), (-180...180).contains(longitude) else {
+            logger.warning("GeoClue gave a location that is not one", metadata: ["path": "\(path)"])
+            return
+        }
+        let description = properties["Description"]?.stringValue?.printableLine(maximumLength: 100) ?? ""
+        let name = description.isEmpty ? "Here" : "Here (\(description))"
+        weather.hereMoved(to: ResolvedPlace(name: name, latitude: latitude, longitude: longitude))
+    }
+
+    private func unavailable(_ reason: String) {
+        logger.notice("\(reason)")
+        weather.hereUnavailable(reason)
+    }
+
+    /// What a GeoClue error means to the user.
+    static func explain(_ error: BusError) -> String {
+        switch error.name.rawValue {
+        case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner":
+            return "Where you are cannot be found: no location service (GeoClue) is running. Give a place's name instead."
+        case "org.freedesktop.DBus.Error.AccessDenied":
+            return "The location service (GeoClue) refused to say where you are; allow almanacd in the system's privacy settings, or give a place's name."
+        default:
+            return "The location service (GeoClue) failed: \(error.message)"
+        }
+    }
+}
