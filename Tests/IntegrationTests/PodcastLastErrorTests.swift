@@ -1,0 +1,45 @@
+import AlmanacBus
+import DBus
+import Foundation
+import TestHarness
+import Testing
+
+/// The podcasts document's `LastError` through the real binaries: a feed that fails sets it
+/// (announced), and once that feed is read again it clears to "" (announced too).
+@Suite(.timeLimit(.minutes(2))) struct PodcastLastErrorTests {
+    @Test func aFailingFeedSetsLastErrorAndItsRecoveryClearsIt() async throws {
+        let bus = try PrivateBus()
+        let server = try FixtureServer.feeds()
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        func fault(_ mode: String) throws { _ = try Data(contentsOf: server.baseURL.appendingPathComponent("fault/\(mode)")) }
+        try fault("none")
+        let url = server.baseURL.appendingPathComponent("flaky/rss2-itunes.xml").absoluteString
+        #expect(try await almanac(["podcasts", "subscribe", url], bus: bus).status == 0)
+        let client = try await AlmanacClient.connect(address: bus.address)
+        let properties = try await client.propertyChanges(of: .podcasts)
+        #expect(try await client.property(BusContract.Document1.lastError, of: .podcasts).stringValue == "")
+
+        try fault("500")
+        let failed = try await almanac(["podcasts", "refresh"], bus: bus)
+        #expect(failed.status != 0 && failed.errorOutput.contains("HTTP 500"), "\(failed.errorOutput)")
+        let error = try await client.property(BusContract.Document1.lastError, of: .podcasts).stringValue ?? ""
+        #expect(error.contains("HTTP 500"), "\(error)")
+        // From outside, as busctl shows it.
+        let shown = try await busctlGetProperty(on: bus, BusContract.documentPath(.podcasts), BusContract.documentInterface, BusContract.Document1.lastError)
+        #expect(shown.output.contains("HTTP 500"), "\(shown.output)")
+
+        try fault("none")
+        #expect(try await almanac(["podcasts", "refresh"], bus: bus).status == 0)
+        #expect(try await client.property(BusContract.Document1.lastError, of: .podcasts).stringValue == "")
+        var announced: [String] = []
+        for await message in properties {
+            guard let (_, changed, _) = try? message.arguments(String.self, [String: Value].self, [String].self),
+                  let lastError = changed["LastError"]?.stringValue else { continue }
+            announced.append(lastError)
+            if lastError.isEmpty { break }
+        }
+        #expect(announced.first?.contains("HTTP 500") == true && announced.last == "", "\(announced)")
+        await client.connection.close()
+        #expect(!daemon.process.hasExited)
+    }
+}
