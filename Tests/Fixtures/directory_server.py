@@ -18,16 +18,24 @@
                       (another host name for this server)
 /open/<file>       -> /feeds/<file>, for anyone
 /auth-log          -> "<path> <Authorization header or ->" of every /private*, /open request
+/delayed/<file>?…  -> /feeds/<file> after 0.3 s, counting how many such requests run at once,
+                      per Host header and in all
+/concurrency       -> {"all": most at once, "hosts": {host: most at once}}; /concurrency?reset=1 starts again
 """
 import base64
 import json
 import os
+import threading
+import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REQUESTS = []
 AUTH_LOG = []
+LOCK = threading.Lock()
+RUNNING = {"all": 0, "hosts": {}}
+MOST = {"all": 0, "hosts": {}}
 PASSWORD = "Basic " + base64.b64encode("alice:s3cret é:x".encode()).decode()
 
 
@@ -66,6 +74,24 @@ class Handler(BaseHTTPRequestHandler):
                     result["feedUrl"] = result["feedUrl"].replace("{base}", base)
             body = json.dumps({"resultCount": len(found), "results": found}).encode()
             return self.reply(200, body, "text/javascript; charset=utf-8")
+        if parts == ["concurrency"]:
+            with LOCK:
+                if query.get("reset"):
+                    MOST["all"], MOST["hosts"] = 0, {}
+                body = json.dumps(MOST).encode()
+            return self.reply(200, body, "application/json")
+        if len(parts) == 2 and parts[0] == "delayed":
+            host = self.headers.get("Host", "").split(":")[0]
+            with LOCK:
+                RUNNING["all"] += 1
+                RUNNING["hosts"][host] = RUNNING["hosts"].get(host, 0) + 1
+                MOST["all"] = max(MOST["all"], RUNNING["all"])
+                MOST["hosts"][host] = max(MOST["hosts"].get(host, 0), RUNNING["hosts"][host])
+            time.sleep(0.3)
+            with LOCK:
+                RUNNING["all"] -= 1
+                RUNNING["hosts"][host] -= 1
+            parts = ["feeds", parts[1]]
         if parts[0] in ("private", "private-elsewhere", "open"):
             AUTH_LOG.append("%s %s" % (split.path, self.headers.get("Authorization", "-")))
         if len(parts) == 2 and parts[0] in ("private", "private-elsewhere") and self.headers.get("Authorization") != PASSWORD:

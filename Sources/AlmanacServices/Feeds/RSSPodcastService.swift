@@ -14,7 +14,7 @@ import Synchronization
 public final class RSSPodcastService: PodcastService, Sendable {
     public let links = ServiceLinks<any PodcastServiceDataSource, any PodcastServiceDelegate>()
     private let http: HTTPClient
-    private let limiter = FetchLimiter(width: 4)
+    private let limiter = FetchLimiter(width: 8)
     /// When each feed was last read in full (unconditionally).
     private let fullReads = Locked<[String: Date]>([:])
     /// The cadence each feed last asked for in its body (`ttl`, `sy:*`), for its `304`s.
