@@ -9,15 +9,16 @@ import TestHarness
 /// `Longitude`, `Accuracy`, `Description`); it can refuse, as GeoClue does for an app the
 /// user has not allowed.
 final class FakeGeoClue: Sendable {
-    static let clientPath: ObjectPath = "/org/freedesktop/GeoClue2/Client/1"
-
     struct State: Sendable {
+        /// What the last client set.
         var desktopID = ""
         var accuracy: UInt32 = 0
+        var clients = 0
         var starts = 0
         var stops = 0
+        /// The clients started and not stopped (each `GetClient` caller has its own, as in GeoClue).
+        var active: Set<ObjectPath> = []
         var locations = 0
-        var current: ObjectPath = "/"
         var where_: (latitude: Double, longitude: Double, description: String)?
     }
 
@@ -29,48 +30,54 @@ final class FakeGeoClue: Sendable {
         connection = try await Connection.connect(to: address)
         try connection.export([
             try Interface("org.freedesktop.GeoClue2.Manager", methods: [
-                Method("GetClient", outputs: [Argument("client", .objectPath)]) { _, reply in
+                Method("GetClient", outputs: [Argument("client", .objectPath)]) { [self] _, reply in
                     if refusing { throw BusError(.accessDenied, "'almanacd' disallowed, no agent for UID 1000") }
-                    try reply.write(Self.clientPath)
+                    let number = state.withLock { $0.clients += 1; return $0.clients }
+                    let path = try ObjectPath("/org/freedesktop/GeoClue2/Client/\(number)")
+                    try exportClient(at: path)
+                    try reply.write(path)
                 },
             ]),
         ], at: "/org/freedesktop/GeoClue2/Manager")
+        _ = try await connection.requestName("org.freedesktop.GeoClue2", flags: .doNotQueue)
+    }
+
+    private func exportClient(at path: ObjectPath) throws {
         try connection.export([
             try Interface("org.freedesktop.GeoClue2.Client", methods: [
                 Method("Start") { [self] _, _ in
-                    state.withLock { $0.starts += 1 }
+                    state.withLock { $0.starts += 1; $0.active.insert(path) }
                     // The first location comes once the client has started, as GeoClue sends it.
                     Task { [self] in
                         try? await Task.sleep(for: .milliseconds(50))
-                        try? announce()
+                        try? announce(to: [path])
                     }
                 },
-                Method("Stop") { [self] _, _ in state.withLock { $0.stops += 1 } },
+                Method("Stop") { [self] _, _ in state.withLock { $0.stops += 1; $0.active.remove(path) } },
             ], properties: [
                 Property("DesktopId", .string, get: { [self] in .string(state.withLock { $0.desktopID }) },
                          set: { [self] value in state.withLock { $0.desktopID = value.stringValue ?? "" } }),
                 Property("RequestedAccuracyLevel", .uint32, get: { [self] in .uint32(state.withLock { $0.accuracy }) },
                          set: { [self] value in if case .uint32(let level) = value { state.withLock { $0.accuracy = level } } }),
-                Property("Location", .objectPath) { [self] in .objectPath(state.withLock { $0.current }) },
             ]),
-        ], at: Self.clientPath)
-        _ = try await connection.requestName("org.freedesktop.GeoClue2", flags: .doNotQueue)
+        ], at: path)
     }
 
-    /// Sets where the user is; once started, the client hears it.
+    /// Sets where the user is; every started client hears it.
     func move(to latitude: Double, _ longitude: Double, description: String = "") throws {
-        state.withLock { $0.where_ = (latitude, longitude, description) }
-        if state.withLock({ $0.starts > $0.stops }) { try announce() }
+        let active = state.withLock { state in
+            state.where_ = (latitude, longitude, description)
+            return state.active
+        }
+        try announce(to: active)
     }
 
-    /// A new location object and `LocationUpdated` for it.
-    private func announce() throws {
-        guard let place = state.withLock({ $0.where_ }) else { return }
-        let (old, new) = try state.withLock { state -> (ObjectPath, ObjectPath) in
+    /// A new location object and `LocationUpdated` for it, to each of `clients`.
+    private func announce(to clients: Set<ObjectPath>) throws {
+        guard let place = state.withLock({ $0.where_ }), !clients.isEmpty else { return }
+        let new = try state.withLock { state -> ObjectPath in
             state.locations += 1
-            let old = state.current
-            state.current = try ObjectPath("/org/freedesktop/GeoClue2/Client/1/Location/\(state.locations)")
-            return (old, state.current)
+            return try ObjectPath("/org/freedesktop/GeoClue2/Location/\(state.locations)")
         }
         try connection.export([
             try Interface("org.freedesktop.GeoClue2.Location", properties: [
@@ -80,6 +87,8 @@ final class FakeGeoClue: Sendable {
                 Property("Description", .string) { .string(place.description) },
             ]),
         ], at: new)
-        try connection.emit(path: Self.clientPath, interface: "org.freedesktop.GeoClue2.Client", signal: "LocationUpdated", arguments: old, new)
+        for client in clients {
+            try connection.emit(path: client, interface: "org.freedesktop.GeoClue2.Client", signal: "LocationUpdated", arguments: ObjectPath("/"), new)
+        }
     }
 }

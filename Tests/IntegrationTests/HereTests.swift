@@ -28,7 +28,7 @@ import Testing
         let now = try await almanac(["weather", "here", "--format", "{{place}} {{temperature}}"], bus: bus)
         #expect(now.output == "Here (Berlin) 5.3°C\n", "\(now.output)\(now.errorOutput)")
         let asked = geoclue.state.withLock { $0 }
-        #expect(asked.desktopID == "almanacd" && asked.accuracy == 4 && asked.starts == 1)
+        #expect(asked.desktopID == "almanacd" && asked.accuracy == 4 && asked.starts >= 1)
 
         // Saved, it is followed: the user moves, the reading moves with them.
         #expect(try await almanac(["locations", "add", "here"], bus: bus).status == 0)
@@ -42,7 +42,7 @@ import Testing
         #expect(followed, "\(place)")
         // Nothing wants it any more: GeoClue is told to stop.
         #expect(try await almanac(["locations", "remove", "here"], bus: bus).status == 0)
-        #expect(try await eventually { geoclue.state.withLock { $0.stops } >= 1 }, "GeoClue was not stopped")
+        #expect(try await eventually { geoclue.state.withLock { $0.active.isEmpty && $0.stops >= 1 } }, "GeoClue was not stopped")
         #expect(!daemon.process.hasExited)
     }
 
