@@ -7,7 +7,9 @@ import Testing
 /// Answers larger than a bus message, through the real binaries on a bus with dbus-daemon's
 /// default limits (32 MiB a message, as a system bus): the daemon answers by descriptor or
 /// refuses with a clear error, and never loses its bus connection over what it sends.
-@Suite(.timeLimit(.minutes(5))) struct LargePayloadTests {
+// Serialized: each parses tens of megabytes in a debug build; side by side on two cores they
+// starve each other past the CLI's patience.
+@Suite(.serialized, .timeLimit(.minutes(5))) struct LargePayloadTests {
     /// An RSS feed of `episodes` items of ~2.3 KB each (19 MB for 8,000, 100 MB for 46,000).
     static func writeFeed(episodes: Int, to url: URL) throws {
         let paragraph = "<p>" + String(repeating: "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. ", count: 4) + "</p>"
@@ -49,7 +51,7 @@ import Testing
         #expect(episodes.count == 8_000)
 
         // The CLI passes the file by descriptor too.
-        let human = try await almanac(["podcasts", "inspect", file.path, "--episodes", "1"], bus: bus)
+        let human = try await almanac(["podcasts", "inspect", file.path, "--episodes", "1"], bus: bus, timeout: 120)
         #expect(human.status == 0, "\(human.errorOutput)")
         #expect(human.output.hasPrefix("Huge"), "\(human.output.prefix(200))")
         #expect(human.output.contains("Episode 8000"))
