@@ -45,7 +45,7 @@ struct DaemonParts {
             podcastService = DemoPodcastService(seed: seed, continuingFrom: kept)
         } else {
             weatherService = Self.openMeteo(options, logger: logger)
-            podcastService = RSSPodcastService()
+            podcastService = RSSPodcastService(http: HTTPClient(accept: FeedInspector.accept, maximumBytes: FeedInspector.maximumBytes, validators: store))
         }
         weatherService.dataSource = weather
         weatherService.delegate = weather

@@ -23,6 +23,7 @@ standard output.
 /flaky/<file>      -> /feeds/<file> while the fault is "none"; otherwise the fault set with
 /fault/<mode>         (none, 500, 304, redirect-loop, garbage, truncated, big (20 MiB), stall (30 s))
 /flaky-count       -> how many /flaky requests came so far
+/feed-log          -> one line per /feeds request: "<file> <status> <If-None-Match or ->"
 """
 import gzip
 import hashlib
@@ -130,7 +131,9 @@ class Handler(BaseHTTPRequestHandler):
         with open(path, "rb") as f:
             body = f.read()
         etag = '"%s"' % hashlib.sha1(body).hexdigest()[:16]
-        if self.headers.get("If-None-Match") == etag:
+        asked = self.headers.get("If-None-Match")
+        FEED_LOG.append("%s %d %s" % (name, 304 if asked == etag else 200, asked or "-"))
+        if asked == etag:
             return self.reply(304, b"", {"ETag": etag})
         return self.reply(200, body, {"Content-Type": "application/rss+xml", "ETag": etag})
 
@@ -145,6 +148,8 @@ class Handler(BaseHTTPRequestHandler):
         if len(parts) == 2 and parts[0] == "fault":
             FLAKY["fault"] = parts[1]
             return self.reply(200, b"ok")
+        if parts == ["feed-log"]:
+            return self.reply(200, "".join(line + "\n" for line in FEED_LOG).encode(), {"Content-Type": "text/plain"})
         if parts == ["flaky-count"]:
             return self.reply(200, str(FLAKY["count"]).encode())
         if len(parts) == 2 and parts[0] == "flaky":
@@ -199,6 +204,7 @@ class Handler(BaseHTTPRequestHandler):
 
 
 REQUESTS = []
+FEED_LOG = []
 FLAKY = {"fault": "none", "count": 0}
 GARBAGE = bytes((i * 7919 + 13) % 256 for i in range(64 * 1024))
 BOMB = gzip.compress(b"\0" * (64 * 1024 * 1024))

@@ -60,9 +60,15 @@ public final class RSSPodcastService: PodcastService, Sendable {
         guard let url = URL(string: podcast.feedURL), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
             throw FetchError("The feed address '\(FeedCredentials.redacted(podcast.feedURL).prefix(200))' is not an http or https URL.")
         }
-        // Now and then the whole feed, whatever the validators say: some servers' ETags never change.
+        // Now and then the whole feed, whatever the validators say: some servers' ETags never
+        // change. Counted from the first read of this run, so that after a restart the first
+        // reads stay conditional (the validators are kept on disk).
         let full = fullReads.withLock { reads in
-            let due = (reads[podcast.id] ?? .distantPast) < Date().addingTimeInterval(-Self.fullReadEvery)
+            guard let last = reads[podcast.id] else {
+                reads[podcast.id] = Date()
+                return false
+            }
+            let due = last < Date().addingTimeInterval(-Self.fullReadEvery)
             if due { reads[podcast.id] = Date() }
             return due
         }

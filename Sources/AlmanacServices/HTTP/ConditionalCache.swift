@@ -19,15 +19,27 @@ final class ConditionalCache: Sendable {
 
     private let entries = Locked<(byURL: [URL: Entry], order: [URL])>(([:], []))
     private let capacity: Int
+    /// Where validators outlive the process (bodies are not kept there: a `304` then comes
+    /// with an empty body, which the feed reader takes as "unchanged").
+    private let archive: (any ValidatorArchive)?
 
-    init(capacity: Int = 256) {
+    init(capacity: Int = 256, archive: (any ValidatorArchive)? = nil) {
         self.capacity = capacity
+        self.archive = archive
     }
 
-    /// The entry for `url`; setting one without a validator removes it (nothing to ask with).
+    /// The entry for `url`, from memory, else from the archive; setting one without a
+    /// validator removes it (nothing to ask with).
     subscript(url: URL) -> Entry? {
-        get { entries.withLock { $0.byURL[url] } }
+        get {
+            if let entry = entries.withLock({ $0.byURL[url] }) { return entry }
+            guard let kept = archive?.validators(for: url.absoluteString), kept.etag != nil || kept.lastModified != nil else { return nil }
+            return Entry(etag: kept.etag, lastModified: kept.lastModified, body: nil)
+        }
         set {
+            if let archive, archive.validators(for: url.absoluteString).map({ ($0.etag, $0.lastModified) }) ?? (nil, nil) != (newValue?.etag, newValue?.lastModified) {
+                archive.saveValidators(newValue?.etag, newValue?.lastModified, for: url.absoluteString)
+            }
             entries.withLock { entries in
                 entries.order.removeAll { $0 == url }
                 guard let newValue, newValue.etag != nil || newValue.lastModified != nil else {

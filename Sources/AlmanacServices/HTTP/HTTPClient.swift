@@ -36,7 +36,9 @@ public struct HTTPClient: Sendable {
     ///   - conditional: ask again with the validators of the last answer. A `304` is then
     ///     answered with the body kept from last time when it was small (at most 256 KiB),
     ///     and with an empty body otherwise: the caller knows nothing changed.
-    public init(timeout: Double = 20, accept: String = "application/json", maximumBytes: Int = 32 * 1024 * 1024, conditional: Bool = true) {
+    ///   - validators: where the validators outlive the process (none: in memory only).
+    public init(timeout: Double = 20, accept: String = "application/json", maximumBytes: Int = 32 * 1024 * 1024, conditional: Bool = true,
+                validators archive: (any ValidatorArchive)? = nil) {
         session = LazySession(delegate: downloads) {
             let configuration = URLSessionConfiguration.ephemeral
             configuration.timeoutIntervalForRequest = timeout
@@ -47,7 +49,7 @@ public struct HTTPClient: Sendable {
         }
         self.timeout = timeout
         self.maximumBytes = maximumBytes
-        validators = conditional ? ConditionalCache() : nil
+        validators = conditional ? ConditionalCache(archive: archive) : nil
     }
 
     /// Fetches `url`; throws `FetchError` for transport failures and for statuses other than 2xx.

@@ -144,7 +144,7 @@ extension StateStore: PodcastArchive {
     }
 
     // Rows read as raw values: GRDB's typed subscripts trap on a mismatch, and the file is input.
-    private static func text(_ row: Row, _ column: String) -> String? {
+    static func text(_ row: Row, _ column: String) -> String? {
         String.fromDatabaseValue(row[column] as DatabaseValue)
     }
 

@@ -131,6 +131,13 @@ public final class StateStore: Sendable {
                 table.column("job", .blob).notNull()
             }
         }
+        migrator.registerMigration("v5: HTTP validators") { db in
+            try db.create(table: "httpValidator") { table in
+                table.primaryKey("url", .text)
+                table.column("etag", .text)
+                table.column("lastModified", .text)
+            }
+        }
         return migrator
     }
 
