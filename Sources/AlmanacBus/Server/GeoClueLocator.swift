@@ -25,13 +25,10 @@ public final class GeoClueLocator: Sendable {
     private let desktopID: String
     private let patience: Duration
     private let logger: Logger
-    /// The task following GeoClue while `"here"` is wanted.
-    private let following = Locked<Task<Void, Never>?>(nil)
+    /// The task following GeoClue while `"here"` is wanted, and its session.
+    private let following = Locked<(task: Task<Void, Never>, session: Session)?>(nil)
     /// A check of whether `"here"` is wanted is on its way.
     private let checkPending = Atomic<Bool>(false)
-    /// The system bus connection and GeoClue client while started: stopping tells GeoClue
-    /// `Stop` and closes the connection, which ends the task's stream of updates.
-    private let session = Locked<(connection: Connection, client: ObjectPath)?>(nil)
 
     public init(weather: WeatherDocument, systemBusAddress: String? = nil, desktopID: String = "almanacd",
                 patience: Duration = .seconds(30), logger: Logger = Logger(label: "almanac.geoclue")) {
@@ -56,30 +53,57 @@ public final class GeoClueLocator: Sendable {
 
     private func check() {
         let wanted = weather.wantsHere
-        following.withLock { task in
-            if wanted, task == nil {
-                task = Task { [weak self] in await self?.follow() }
-            } else if !wanted, let running = task {
-                running.cancel()
-                task = nil
-                endSession()
+        following.withLock { following in
+            if wanted, following == nil {
+                let session = Session()
+                following = (Task { [weak self] in await self?.follow(session) ?? () }, session)
+            } else if !wanted, let running = following {
+                running.task.cancel()
+                running.session.end()
+                following = nil
             }
         }
     }
 
     /// Stops following (the daemon is ending).
     public func stop() {
-        following.withLock { $0?.cancel(); $0 = nil }
-        endSession()
+        following.withLock { following in
+            following?.task.cancel()
+            following?.session.end()
+            following = nil
+        }
     }
 
-    private func endSession() {
-        guard let (connection, client) = session.withLock({ session in defer { session = nil }; return session }) else { return }
-        try? connection.callWithoutReply(Self.service, path: client, interface: Self.client, method: "Stop") { _ in }
-        Task { await connection.close() }
+    /// One run of following: its system bus connection and GeoClue client once it has one.
+    /// Ending it tells GeoClue `Stop` and then closes the connection (which ends the run's
+    /// stream of updates), once, whoever ends it first.
+    final class Session: Sendable {
+        private let held = Locked<(connection: Connection, client: ObjectPath)?>(nil)
+        private let ended = Locked(false)
+
+        /// The client is had (a Start that a cancellation cut short may still reach GeoClue,
+        /// so from here on ending stops it).
+        func hold(_ connection: Connection, _ client: ObjectPath) {
+            let endedAlready = ended.withLock { $0 }
+            held.withLock { $0 = (connection, client) }
+            if endedAlready { end(force: true) }
+        }
+
+        func end(force: Bool = false) {
+            guard ended.withLock({ ended in defer { ended = true }; return !ended || force }) else { return }
+            guard let (connection, client) = held.withLock({ held in defer { held = nil }; return held }) else { return }
+            // On a task of its own (the caller's may be cancelled), answered before the
+            // connection closes (a message still queued would be lost).
+            Task.detached {
+                _ = try? await connection.call(GeoClueLocator.service, path: client, interface: GeoClueLocator.client, method: "Stop", timeout: .seconds(5))
+                await connection.close()
+            }
+        }
+
+        var isHeld: Bool { held.withLock { $0 != nil } }
     }
 
-    private func follow() async {
+    private func follow(_ session: Session) async {
         let connection: Connection
         do {
             if let systemBusAddress {
@@ -90,17 +114,22 @@ public final class GeoClueLocator: Sendable {
         } catch {
             return unavailable("Where you are cannot be found: the system bus is not reachable (\(error)).")
         }
-        defer { Task { await connection.close() } }
+        // Whatever happens below, the client is stopped and the connection closed once
+        // (`endSession`), or just closed when no client was had.
+        defer {
+            if session.isHeld { session.end(force: true) } else { Task.detached { await connection.close() } }
+        }
         do {
             let path = try await connection.call(Self.service, path: Self.managerPath, interface: Self.manager, method: "GetClient").arguments(ObjectPath.self)
+            // From here `endSession` owns the client: a Start that a cancellation cut short
+            // may still have reached GeoClue, and is stopped.
+            session.hold(connection, path)
             try await set("DesktopId", .string(desktopID), on: path, connection)
             try await set("RequestedAccuracyLevel", .uint32(Self.cityAccuracy), on: path, connection)
             let updates = try await connection.signals(matching: MatchRule(sender: Self.service, interface: Self.client, member: "LocationUpdated", path: path),
                                                        bufferLimit: 16)
             _ = try await connection.call(Self.service, path: path, interface: Self.client, method: "Start")
-            session.withLock { $0 = (connection, path) }
-            // Let go meanwhile: the session may have been missed by `endSession`.
-            if Task.isCancelled { endSession() }
+            if Task.isCancelled { return }
             // No fix for a while: "here" says so, and a fix that comes later still counts.
             let impatience = Task { [weak self, patience] in
                 try? await Task.sleep(for: patience)
@@ -114,6 +143,8 @@ public final class GeoClueLocator: Sendable {
                 impatience.cancel()
                 await read(new, connection)
             }
+        } catch where Task.isCancelled {
+            // Let go: nothing to report.
         } catch is CancellationError {
         } catch let error as BusError {
             unavailable(Self.explain(error))

@@ -175,6 +175,12 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         schedule.withLock { $0.succeeded(reading.location, now: now) }
         scheduleChanged()
         activity.succeeded(reading.location)
+        // The user moved while "here" was being fetched: the reading is of where they were,
+        // and where they are is fetched at once.
+        if reading.location == Self.here, case .success(let place)? = hereState.withLock({ $0 }),
+           abs(place.latitude - reading.latitude) > 1e-6 || abs(place.longitude - reading.longitude) > 1e-6 {
+            fetchHereNow()
+        }
         do {
             try archive?.saveReading(reading)
         } catch {
