@@ -6,10 +6,22 @@ import DBus
 /// document, which every view hears.
 enum EpisodePlayState {
     struct Played: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "played", abstract: "Marks episodes played.")
-        @ArgumentParser.Argument(help: "Episode ids, as `almanac episodes` shows them.") var episodes: [String]
+        static let configuration = CommandConfiguration(commandName: "played", abstract: "Marks episodes played; --all [PODCAST] marks every one.")
+        @ArgumentParser.Argument(help: "Episode ids, as `almanac episodes` shows them; with --all, at most one podcast (id or feed URL).") var episodes: [String] = []
+        @Flag(help: "Mark every episode played (of the podcast given, else of all), in one change.") var all = false
         @OptionGroup var common: CommonOptions
-        func run() async throws { try await submit(episodes, ["played": .boolean(true)], common) }
+
+        func validate() throws {
+            if all, episodes.count > 1 { throw ValidationError("--all takes at most one podcast, not \(episodes.count) names.") }
+            if !all, episodes.isEmpty { throw ValidationError("Say which episodes: ids from `almanac episodes`, or --all [PODCAST].") }
+        }
+
+        func run() async throws {
+            guard all else { return try await submit(episodes, ["played": .boolean(true)], common) }
+            var change: [String: Value] = ["allPlayed": .boolean(true)]
+            if let podcast = episodes.first { change["podcast"] = .string(podcast) }
+            try await withClient(common) { client in _ = try await client.submit(.podcasts, change) }
+        }
     }
 
     struct Unplayed: AsyncParsableCommand {

@@ -188,6 +188,8 @@ struct InteractiveEpisodes {
             return .downloaded(episodeID: episode, podcastID: podcast, file: file.isEmpty ? nil : file)
         case "unsubscribed":
             return .unsubscribed(podcastID: podcast)
+        case "allPlayed":
+            return .allPlayed(podcastID: podcast.isEmpty ? nil : podcast, count: Int(data["count"]?.integerValue ?? 0))
         case "subscribed", "renamed":
             guard let subscription = data["subscription"].flatMap(PodcastsCodec.decodePodcast) else { return nil }
             return data["kind"]?.stringValue == "renamed" ? .renamed(subscription) : .subscribed(subscription)

@@ -301,6 +301,13 @@ struct Model: @unchecked Sendable {
                 let settings = PodcastsCodec.decodeSettings(data["settings"])
                 podcasts.settings = settings
                 return rendering.podcastChange(.settings(settings), revision: revision)
+            case "allPlayed":
+                let id = data["podcast"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+                for (key, episode) in podcasts.episodes where id == nil || episode.podcastID == id {
+                    podcasts.episodes[key]?.played = true
+                    podcasts.episodes[key]?.isNew = false
+                }
+                return rendering.podcastChange(.allPlayed(id, podcast: id.flatMap { podcasts.podcasts[$0] }, count: Int(data["count"]?.integerValue ?? 0)), revision: revision)
             case "downloaded":
                 guard let id = data["episode"]?.stringValue, var episode = podcasts.episodes[id] else { return [] }
                 episode.file = data["file"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }

@@ -129,6 +129,8 @@ public enum PodcastsCodec {
             ["kind": .string("downloaded"), "episode": .string(episodeID), "podcast": .string(podcastID), "file": .string(file ?? "")]
         case .settings(let settings):
             ["kind": .string("settings"), "settings": encode(settings)]
+        case .allPlayed(let podcastID, let count):
+            ["kind": .string("allPlayed"), "podcast": .string(podcastID ?? ""), "count": .uint32(UInt32(clamping: count))]
         }
     }
 
@@ -173,6 +175,11 @@ public enum PodcastsCodec {
     /// `position`) or settings (`notify`, `deleteWhenPlayed`, `playedAt`, `player`), not both at once.
     public static func submission(_ values: [String: Value]) throws -> PodcastsSubmission {
         let settingKeys = ["notify", "deleteWhenPlayed", "playedAt", "player"]
+        if values["allPlayed"] != nil {
+            let options = try OptionsReader(values, allowed: ["allPlayed", "podcast"], what: "podcasts submission")
+            guard try options.bool("allPlayed") == true else { throw BusError.invalidArgs("'allPlayed' can only be true: marking everything unplayed is not offered.") }
+            return .allPlayed(podcast: try options.string("podcast"))
+        }
         if !values.isEmpty, values.keys.allSatisfy(settingKeys.contains) {
             let options = try OptionsReader(values, allowed: settingKeys, what: "podcasts settings")
             return .settings(SettingsSubmission(notify: try options.bool("notify"), deleteWhenPlayed: try options.bool("deleteWhenPlayed"),

@@ -37,6 +37,18 @@ public final class MemoryPodcastArchive: PodcastArchive, Sendable {
         }
     }
 
+    public func markAllPlayed(of podcastID: String?) throws -> Int {
+        library.withLock { library in
+            var count = 0
+            for (id, episode) in library.episodes where (podcastID == nil || episode.podcastID == podcastID) && (!episode.played || episode.isNew) {
+                library.episodes[id]?.played = true
+                library.episodes[id]?.isNew = false
+                count += 1
+            }
+            return count
+        }
+    }
+
     public func saveFile(_ file: String?, of episodeID: String) throws {
         library.withLock { library in
             if let file {

@@ -11,6 +11,9 @@ public protocol PodcastArchive: Sendable {
     func removePodcast(_ id: String) throws
     /// Records an episode's play state.
     func savePlayState(_ episode: Episode) throws
+    /// Marks every unplayed episode (of `podcastID`, or of all when `nil`) played and not
+    /// new, in one transaction; how many it marked.
+    func markAllPlayed(of podcastID: String?) throws -> Int
     /// The ids of every episode a podcast has (to tell the new ones in a feed).
     func episodeIDs(of podcastID: String) -> Set<String>
     /// One episode, wherever it is in the library.

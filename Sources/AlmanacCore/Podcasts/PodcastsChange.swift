@@ -12,6 +12,8 @@ public enum PodcastsChange: Sendable, Hashable {
     case downloaded(episodeID: String, podcastID: String, file: String?)
     /// The user changed the podcast settings.
     case settings(PodcastSettings)
+    /// Every episode of a podcast (`nil`: of all) was marked played at once; `count` of them changed.
+    case allPlayed(podcastID: String?, count: Int)
 
     /// What a failed read reads as in `LastError` ("<podcast>: <why>"); `nil` for a change
     /// that is not a failure.
@@ -28,6 +30,7 @@ public enum PodcastsChange: Sendable, Hashable {
         case .newEpisodes(let id, _), .failed(let id, _): id
         case .playState(_, let id, _, _), .downloaded(_, let id, _): id
         case .settings: nil
+        case .allPlayed(let id, _): id
         }
     }
 }

@@ -323,7 +323,32 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         switch submission {
         case .playState(let change): try submit(change, from: view)
         case .settings(let change): try submit(change, from: view)
+        case .allPlayed(let podcast): try markAllPlayed(podcast, from: view)
         }
+    }
+
+    /// Marks every episode of `podcast` (id or feed URL; `nil`: of every podcast) played,
+    /// in one write and one change (`allPlayed`), however many there are. Throws
+    /// `SubmissionError` for an unknown podcast.
+    @discardableResult
+    public func markAllPlayed(_ podcast: String?, from view: ViewKey?) throws -> UInt64 {
+        let apply: (inout PodcastsState) throws -> PodcastsChange? = { state in
+            var podcastID: String?
+            if let podcast {
+                guard let found = state.podcasts[podcast] ?? state.podcasts.values.first(where: { $0.feedURL == podcast || FeedCredentials.redacted($0.feedURL) == podcast }) else {
+                    throw Self.unknownPodcast(podcast, in: state)
+                }
+                podcastID = found.id
+            }
+            let count = try self.archive.markAllPlayed(of: podcastID)
+            for (id, episode) in state.episodes where podcastID == nil || episode.podcastID == podcastID {
+                state.episodes[id]?.played = true
+                state.episodes[id]?.isNew = false
+            }
+            return count == 0 ? nil : .allPlayed(podcastID: podcastID, count: count)
+        }
+        if let view { return try document.submit(from: view, apply) }
+        return try document.update(apply) ?? document.revision
     }
 
     /// Changes the settings a view submitted, after validating them.

@@ -2,4 +2,6 @@
 public enum PodcastsSubmission: Sendable, Hashable {
     case playState(PlayStateSubmission)
     case settings(SettingsSubmission)
+    /// Every episode of a podcast (by id or feed URL), or of all when `nil`, marked played.
+    case allPlayed(podcast: String?)
 }

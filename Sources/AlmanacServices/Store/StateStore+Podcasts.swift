@@ -67,6 +67,19 @@ extension StateStore: PodcastArchive {
         }
     }
 
+    public func markAllPlayed(of podcastID: String?) throws -> Int {
+        var count = 0
+        try write("the played marks of \(podcastID ?? "every podcast")") { db in
+            if let podcastID {
+                try db.execute(sql: "UPDATE episode SET played = 1, isNew = 0 WHERE podcastID = ? AND (played = 0 OR isNew = 1)", arguments: [podcastID])
+            } else {
+                try db.execute(sql: "UPDATE episode SET played = 1, isNew = 0 WHERE played = 0 OR isNew = 1")
+            }
+            count = db.changesCount
+        }
+        return count
+    }
+
     public func saveFile(_ file: String?, of episodeID: String) throws {
         try write("the download of \(episodeID)") { db in
             if let file { try db.execute(sql: "UPDATE episode SET file = NULL WHERE file = ? AND id != ?", arguments: [file, episodeID]) }

@@ -90,6 +90,11 @@ public struct EpisodeListState: Sendable, Hashable {
             podcasts[podcast] = nil
         case .subscribed(let podcast), .renamed(let podcast):
             podcasts[podcast.id] = podcast
+        case .allPlayed(let podcast, _):
+            for index in episodes.indices where podcast == nil || episodes[index].podcastID == podcast {
+                episodes[index].played = true
+                episodes[index].isNew = false
+            }
         case .failed, .settings:
             return
         }

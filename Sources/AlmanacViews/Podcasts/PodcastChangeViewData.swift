@@ -50,6 +50,13 @@ public struct PodcastChangeViewData: Sendable, Hashable, JSONRepresentable {
                     ["podcast": .object(["id": .string(id), "title": .text(title)]), "error": .string(error)])
     }
 
+    public static func allPlayed(_ id: String?, podcast: Podcast?, count: Int) -> Self {
+        let which = id.map { "of " + (podcast.map { PodcastPreviewViewData(podcast: $0).title } ?? $0) } ?? "of every podcast"
+        return Self(change: "allPlayed", text: "marked played: \(count) episode\(count == 1 ? "" : "s") \(which)",
+                    ["podcast": id.map { .object(["id": .string($0), "title": .text(podcast.map { PodcastPreviewViewData(podcast: $0).title })]) } ?? .null,
+                     "count": .integer(Int64(count))])
+    }
+
     public static func settings(_ settings: PodcastSettings) -> Self {
         let percent = "\(wholeNumber(settings.playedAt * 100) ?? 95)%"
         let text = "settings: notify \(settings.notify ? "on" : "off"), delete-when-played \(settings.deleteWhenPlayed ? "on" : "off"), played-at \(percent), player \(settings.player.isEmpty ? "automatic" : settings.player)"

@@ -28,6 +28,11 @@ public final class RefusingPodcastArchive: PodcastArchive, Sendable {
         try inner.savePlayState(episode)
     }
 
+    public func markAllPlayed(of podcastID: String?) throws -> Int {
+        try refuseIfAsked()
+        return try inner.markAllPlayed(of: podcastID)
+    }
+
     public func saveFile(_ file: String?, of episodeID: String) throws {
         try refuseIfAsked()
         try inner.saveFile(file, of: episodeID)
