@@ -73,10 +73,9 @@ struct EpisodesCommand: AsyncParsableCommand {
                 Terminal().line(emptyLine)
                 return
             }
-            let podcasts = try await client.subscriptions()
-            let state = PodcastsState(podcasts: Dictionary(podcasts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }),
-                                      episodes: Dictionary(shown.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }))
-            for line in output.rendering().podcasts(state, only: nil, revision: 0, limit: shown.count, ids: true) { Terminal().line(line) }
+            let podcasts = Dictionary(try await client.subscriptions().map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let list = EpisodeListViewData(episodes: shown, podcasts: podcasts, now: Date(), clockOffset: localUTCOffset)
+            for line in output.rendering().episodes(list, revision: 0, ids: true) { Terminal().line(line) }
             // Where this page stands, on standard error so that standard output stays the list.
             let pages = pageCount(source.total)
             if !all, page < pages, !common.json {
