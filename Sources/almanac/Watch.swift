@@ -318,6 +318,9 @@ struct Model: @unchecked Sendable {
                     podcasts.episodes[key]?.isNew = false
                 }
                 return rendering.podcastChange(.allPlayed(id, podcast: id.flatMap { podcasts.podcasts[$0] }, count: Int(data["count"]?.integerValue ?? 0)), revision: revision)
+            case "olderEpisodes":
+                guard let id = data["podcast"]?.stringValue else { return [] }
+                return rendering.podcastChange(.olderEpisodes(id, podcast: podcasts.podcasts[id], count: Int(data["count"]?.integerValue ?? 0)), revision: revision)
             case "downloaded":
                 guard let id = data["episode"]?.stringValue, var episode = podcasts.episodes[id] else { return [] }
                 episode.file = data["file"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }

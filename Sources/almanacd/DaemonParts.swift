@@ -51,6 +51,8 @@ struct DaemonParts {
         weatherService.delegate = weather
         podcastService.dataSource = podcasts
         podcastService.delegate = podcasts
+        // Lists of one podcast page past the library into its feed's older pages (RFC 5005).
+        podcasts.olderEpisodes = podcastService as? any OlderEpisodesFetching
         if demo {
             for podcast in DemoPodcastService.catalogue { _ = try? podcasts.subscribe(podcast) }
         }

@@ -131,6 +131,8 @@ public enum PodcastsCodec {
             ["kind": .string("settings"), "settings": encode(settings)]
         case .allPlayed(let podcastID, let count):
             ["kind": .string("allPlayed"), "podcast": .string(podcastID ?? ""), "count": .uint32(UInt32(clamping: count))]
+        case .olderEpisodes(let podcastID, let count):
+            ["kind": .string("olderEpisodes"), "podcast": .string(podcastID), "count": .uint32(UInt32(clamping: count))]
         }
     }
 

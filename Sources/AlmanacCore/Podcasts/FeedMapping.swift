@@ -35,6 +35,14 @@ public enum FeedMapping {
         }
     }
 
+    /// Where the feed's older episodes are (RFC 5005 paged or archived feeds), when it says
+    /// so with an http or https address.
+    public static func olderPagesURL(of feed: ParsedFeed) -> String? {
+        guard let url = feed.nextPageURL, let colon = url.firstIndex(of: ":"),
+              ["http", "https"].contains(url[..<colon].lowercased()) else { return nil }
+        return url
+    }
+
     static func shortHash(_ text: String, length: Int) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {

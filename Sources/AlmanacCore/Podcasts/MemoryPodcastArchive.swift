@@ -5,6 +5,7 @@ import Synchronization
 /// anything that need not outlive the process).
 public final class MemoryPodcastArchive: PodcastArchive, Sendable {
     private let library = Locked(PodcastsState())
+    private let older = Locked<[String: OlderPages]>([:])
 
     public init() {}
 
@@ -25,6 +26,7 @@ public final class MemoryPodcastArchive: PodcastArchive, Sendable {
     public func removePodcast(_ id: String) throws {
         library.withLock { library in
             library.podcasts[id] = nil
+            older.withLock { $0[id] = nil }
             library.episodes = library.episodes.filter { $0.value.podcastID != id }
         }
     }
@@ -78,5 +80,15 @@ public final class MemoryPodcastArchive: PodcastArchive, Sendable {
 
     public func page(_ query: EpisodeQuery) throws -> EpisodePage {
         try library.withLock { $0 }.page(query)
+    }
+
+    public func olderPages(of podcastID: String) -> OlderPages {
+        older.withLock { $0[podcastID] ?? .none }
+    }
+
+    public func saveOlderPages(_ pages: OlderPages, of podcastID: String) throws {
+        let known = library.withLock { $0.podcasts[podcastID] != nil }
+        guard known else { return }
+        older.withLock { $0[podcastID] = pages }
     }
 }

@@ -27,4 +27,8 @@ public protocol PodcastArchive: Sendable {
     func saveSettings(_ settings: PodcastSettings) throws
     /// A page of the library; `SubmissionError` for a cursor no page handed out.
     func page(_ query: EpisodeQuery) throws -> EpisodePage
+    /// What is known of a podcast's older feed pages (`.none` for an unknown podcast).
+    func olderPages(of podcastID: String) -> OlderPages
+    /// Records what is known of a podcast's older feed pages.
+    func saveOlderPages(_ pages: OlderPages, of podcastID: String) throws
 }

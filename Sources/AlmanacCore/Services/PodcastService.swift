@@ -40,4 +40,12 @@ public protocol PodcastServiceDelegate: AnyObject, Sendable {
     /// `Expires`): no need to ask before then. Told before `didFetch`/`didFindUnchanged`.
     func podcastService(_ service: any PodcastService, podcast podcastID: String, isFreshUntil date: Date)
     func podcastService(_ service: any PodcastService, didFailToFetch podcastID: String, error: any Error)
+    /// The feed announces a page of older episodes at `url` (RFC 5005: `atom:link rel="next"`
+    /// or `rel="prev-archive"`). Told before `didFetch`.
+    func podcastService(_ service: any PodcastService, podcast podcastID: String, announcesOlderPagesAt url: String)
+}
+
+extension PodcastServiceDelegate {
+    /// A delegate that does not page past its library ignores older pages.
+    public func podcastService(_ service: any PodcastService, podcast podcastID: String, announcesOlderPagesAt url: String) {}
 }

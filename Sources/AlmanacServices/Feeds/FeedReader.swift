@@ -387,7 +387,9 @@ struct FeedReader {
             if inChannel, channel.alternateLink == nil { channel.alternateLink = url }
         case "enclosure":
             if inItem { addEnclosure(FeedEnclosure(url: url, length: integerAttribute("length"), type: attribute("type").flatMap(Self.nonEmpty))) }
-        case "next":
+        case "next", "prev-archive":
+            // RFC 5005: the next page of a paged feed, or the archive before an archived
+            // feed's subscription document; either holds older episodes.
             if inChannel, channel.nextPageURL == nil { channel.nextPageURL = url }
         default:
             break

@@ -19,6 +19,8 @@ public final class RSSPodcastService: PodcastService, Sendable {
     private let fullReads = Locked<[String: Date]>([:])
     /// The cadence each feed last asked for in its body (`ttl`, `sy:*`), for its `304`s.
     private let feedCadences = Locked<[String: Double]>([:])
+    /// Where each feed read just now says its older pages are, for `fetchAndReport`.
+    private let olderPages = Locked<[String: String]>([:])
     /// How often a feed is read in full.
     static let fullReadEvery: Double = 86_400
 
@@ -47,6 +49,9 @@ public final class RSSPodcastService: PodcastService, Sendable {
             guard let (updated, episodes) = result else {
                 delegate?.podcastService(self, didFindUnchanged: podcast.id)
                 return
+            }
+            if let older = olderPages.withLock({ $0.removeValue(forKey: podcast.id) }) {
+                delegate?.podcastService(self, podcast: podcast.id, announcesOlderPagesAt: older)
             }
             delegate?.podcastService(self, didFetch: updated, episodes: episodes)
         } catch {
@@ -95,6 +100,7 @@ public final class RSSPodcastService: PodcastService, Sendable {
         }
         let updated = FeedMapping.podcast(from: feed, feedURL: feedURL, id: podcast.id)
         feedCadences.withLock { $0[podcast.id] = feed.refreshInterval }
+        olderPages.withLock { $0[podcast.id] = FeedMapping.olderPagesURL(of: feed) }
         let freshUntil = Self.later(httpFresh, feed.refreshInterval.map(now.addingTimeInterval))
         return ((updated, FeedMapping.episodes(from: feed, podcastID: podcast.id)), freshUntil)
     }
@@ -108,5 +114,36 @@ public final class RSSPodcastService: PodcastService, Sendable {
         case (nil, let b?): b
         case (nil, nil): nil
         }
+    }
+}
+
+extension RSSPodcastService: OlderEpisodesFetching {
+    /// Reads an older page of a podcast's feed in full (no validators: a page is read once),
+    /// with the feed's password when it is on the feed's own host.
+    public func olderPage(at address: String, of podcast: Podcast) async throws -> OlderEpisodePage {
+        var address = address
+        if let credentials = FeedCredentials.of(podcast.feedURL), FeedCredentials.of(address) == nil,
+           URL(string: address)?.host?.lowercased() == URL(string: podcast.feedURL)?.host?.lowercased() {
+            address = FeedCredentials.adding(user: credentials.user, password: credentials.password, to: address)
+        }
+        guard let url = URL(string: address), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+            throw FetchError("The older page '\(FeedCredentials.redacted(address).prefix(200))' is not an http or https URL.")
+        }
+        await limiter.acquire()
+        let response: HTTPClient.Response
+        do {
+            response = try await http.get(url, conditional: false)
+        } catch {
+            await limiter.release()
+            throw error
+        }
+        await limiter.release()
+        let feed: ParsedFeed
+        do {
+            feed = try FeedParser.parse(response.body, feedURL: response.url?.absoluteString ?? address)
+        } catch {
+            throw FetchError("The feed's older page at \(FeedCredentials.redacted(address).prefix(200)) is not a feed: \(error)")
+        }
+        return OlderEpisodePage(episodes: FeedMapping.episodes(from: feed, podcastID: podcast.id), nextPageURL: FeedMapping.olderPagesURL(of: feed))
     }
 }

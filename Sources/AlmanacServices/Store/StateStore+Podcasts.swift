@@ -144,6 +144,28 @@ extension StateStore: PodcastArchive {
         return EpisodePage(episodes: page, total: total, nextCursor: episodes.count > page.count ? page.last.map(EpisodeQuery.cursor(after:)) : nil)
     }
 
+    public func olderPages(of podcastID: String) -> OlderPages {
+        let value = try? database.read { db in
+            try Row.fetchOne(db, sql: "SELECT olderPages FROM podcast WHERE id = ?", arguments: [podcastID]).flatMap { Self.text($0, "olderPages") }
+        }
+        switch value {
+        case nil: return .none
+        case ""?: return .readToTheEnd
+        case let url?: return .at(url)
+        }
+    }
+
+    public func saveOlderPages(_ pages: OlderPages, of podcastID: String) throws {
+        let value: String? = switch pages {
+        case .none: nil
+        case .readToTheEnd: ""
+        case .at(let url): url
+        }
+        try writeStatement("the older pages of \(podcastID)") { db in
+            try db.execute(sql: "UPDATE podcast SET olderPages = ? WHERE id = ?", arguments: [value, podcastID])
+        }
+    }
+
     private static let episodeColumns = "id, podcastID, title, published, duration, isNew, played, position, audioURL, file"
 
     private static func episode(_ row: Row) -> Episode? {

@@ -138,6 +138,10 @@ public final class StateStore: Sendable {
                 table.column("lastModified", .text)
             }
         }
+        migrator.registerMigration("v6: older feed pages") { db in
+            // NULL: the feed announced none; "": read to the end; else the next page to read.
+            try db.alter(table: "podcast") { table in table.add(column: "olderPages", .text) }
+        }
         return migrator
     }
 

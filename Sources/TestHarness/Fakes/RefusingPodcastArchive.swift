@@ -54,4 +54,11 @@ public final class RefusingPodcastArchive: PodcastArchive, Sendable {
     private func refuseIfAsked() throws {
         if refusing.load(ordering: .relaxed) { throw StorageError("the disk is full") }
     }
+
+    public func olderPages(of podcastID: String) -> OlderPages { inner.olderPages(of: podcastID) }
+
+    public func saveOlderPages(_ pages: OlderPages, of podcastID: String) throws {
+        try refuseIfAsked()
+        try inner.saveOlderPages(pages, of: podcastID)
+    }
 }

@@ -1,0 +1,18 @@
+/// Reads one older page of a podcast's feed (RFC 5005 paged or archived feeds), for a list
+/// that goes past what the library holds (`PodcastsDocument.loadOlderEpisodes`).
+public protocol OlderEpisodesFetching: AnyObject, Sendable {
+    /// The episodes the page at `url` lists, as the podcast's, and where the next older page
+    /// is (`nil`: this was the last). Throws when the page cannot be read or is no feed.
+    func olderPage(at url: String, of podcast: Podcast) async throws -> OlderEpisodePage
+}
+
+/// One older page of a feed: its episodes and the next older page.
+public struct OlderEpisodePage: Sendable, Hashable {
+    public var episodes: [Episode]
+    public var nextPageURL: String?
+
+    public init(episodes: [Episode], nextPageURL: String?) {
+        self.episodes = episodes
+        self.nextPageURL = nextPageURL
+    }
+}
