@@ -126,9 +126,16 @@ struct Watch: AsyncParsableCommand {
                 var model = model
                 var last = initial.joined(separator: "\n")
                 var dropped = 0
+                var unacknowledged = 0
                 for await message in updates {
                     guard message.path == view, message.sender == owner,
                           let (revision, data) = try? message.arguments(UInt64.self, [String: Value].self) else { continue }
+                    // Flow control: the daemon hears, every few updates, that they were taken.
+                    unacknowledged += 1
+                    if unacknowledged >= AlmanacClient.acknowledgeEvery || data["kind"]?.stringValue == "resync" {
+                        client.acknowledge(view, upTo: revision)
+                        unacknowledged = 0
+                    }
                     if updates.droppedCount != dropped {
                         // Output could not keep up and updates were lost: start again from a snapshot.
                         dropped = updates.droppedCount
@@ -259,6 +266,17 @@ struct Model: @unchecked Sendable {
     mutating func apply(revision: UInt64, data: [String: Value]) -> [String] {
         self.revision = revision
         let kind = data["kind"]?.stringValue
+        if kind == "resync", let state = data["state"]?.stringKeyedEntries {
+            // The view fell behind (this watch could not keep up): its whole slice, as at start.
+            switch document {
+            case .weather:
+                weather = WeatherCodec.decodeState(state)
+                if let unitsOverride { weather.units = unitsOverride }
+            case .podcasts:
+                podcasts = PodcastsCodec.decodeState(state)
+            }
+            return initialLines()
+        }
         switch document {
         case .weather:
             switch kind {

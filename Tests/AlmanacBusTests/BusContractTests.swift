@@ -37,7 +37,7 @@ import Testing
             (BusContract.Document1.revision, "Revision"), (BusContract.Document1.loading, "Loading"),
             (BusContract.Document1.lastError, "LastError"), (BusContract.Document1.viewCount, "ViewCount"),
             (BusContract.View1.setOptions, "SetOptions"), (BusContract.View1.remove, "Remove"),
-            (BusContract.View1.loadMore, "LoadMore"), (BusContract.View1.refreshList, "RefreshList"),
+            (BusContract.View1.loadMore, "LoadMore"), (BusContract.View1.refreshList, "RefreshList"), (BusContract.View1.ack, "Ack"),
             (BusContract.View1.updated, "Updated"), (BusContract.View1.owner, "Owner"), (BusContract.View1.options, "Options"),
             (BusContract.Weather1.current, "Current"), (BusContract.Weather1.forecast, "Forecast"),
             (BusContract.Weather1.hourlyForecast, "HourlyForecast"), (BusContract.Weather1.addLocation, "AddLocation"),

@@ -252,6 +252,17 @@ public struct AlmanacClient: Sendable {
     }
 
     /// Removes a view without waiting for the answer (for a process about to exit).
+    /// Flow control: tells the daemon this client has `view`'s updates up to `revision`
+    /// (`View1.Ack`, no reply wanted). A client that acknowledges as it renders is never
+    /// held back (docs/bus-api.md, "Flow control").
+    public func acknowledge(_ view: ObjectPath, upTo revision: UInt64) {
+        try? connection.callWithoutReply(BusContract.serviceName, path: view, interface: BusContract.viewInterface,
+                                         method: BusContract.View1.ack) { try $0.write(revision) }
+    }
+
+    /// How many updates a view's client renders between two acknowledgements.
+    public static let acknowledgeEvery = UpdateWindow.size / 4
+
     public func removeViewWithoutWaiting(_ document: DocumentName, _ view: ObjectPath) {
         try? connection.callWithoutReply(BusContract.serviceName, path: BusContract.documentPath(document),
                                          interface: BusContract.documentInterface, method: "RemoveView") { try $0.write(view) }

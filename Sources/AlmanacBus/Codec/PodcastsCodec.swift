@@ -136,6 +136,17 @@ public enum PodcastsCodec {
         }
     }
 
+    /// The state as a view of `podcast` (or of all, when `nil`) sees it: that podcast and its
+    /// episodes in the window.
+    public static func snapshot(_ state: PodcastsState, forPodcast podcast: String?) -> [String: Value] {
+        guard let podcast else { return encode(state) }
+        var narrowed = state
+        narrowed.podcasts = state.podcasts.filter { $0.key == podcast }
+        narrowed.episodes = state.episodes.filter { $0.value.podcastID == podcast }
+        narrowed.episodeCount = narrowed.episodes.count
+        return encode(narrowed)
+    }
+
     /// What a view watching `podcast` (or all, when `nil`) is told of `change`.
     public static func slice(_ change: PodcastsChange, forPodcast podcast: String?, in state: PodcastsState) -> [String: Value]? {
         if let podcast, let concerned = change.podcastID, concerned != podcast { return nil }

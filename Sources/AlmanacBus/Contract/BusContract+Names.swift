@@ -39,6 +39,8 @@ extension BusContract {
         public static let loadMore: MemberName = "LoadMore"
         /// `RefreshList() → b`, owner only.
         public static let refreshList: MemberName = "RefreshList"
+        /// `Ack(t)`, owner only, no reply wanted: the owner has the view's updates up to a revision.
+        public static let ack: MemberName = "Ack"
         /// The unicast signal `Updated(t, a{sv})`.
         public static let updated: MemberName = "Updated"
         /// The property `Owner` (`s`).

@@ -36,6 +36,10 @@ public struct PodcastsAdapter: DocumentAdapter {
     public func encode(state: PodcastsState) -> [String: Value] { PodcastsCodec.encode(state) }
     public func encode(change: PodcastsChange) -> [String: Value] { PodcastsCodec.encode(change) }
 
+    public func snapshot(_ state: PodcastsState, for options: [String: String]) -> [String: Value] {
+        PodcastsCodec.snapshot(state, forPodcast: options[PodcastsDocument.podcastOption])
+    }
+
     public func slice(_ change: PodcastsChange, for options: [String: String], in state: PodcastsState) -> [String: Value]? {
         PodcastsCodec.slice(change, forPodcast: options[PodcastsDocument.podcastOption], in: state)
     }
