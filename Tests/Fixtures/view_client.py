@@ -10,11 +10,14 @@ control such a client takes part in.
 
 Prints "ready" once its views are added; writes STATUS_FILE (JSON, replaced whole) every
 50 ms: {"views": {path: newest revision}, "updates": n, "resyncs": n}. Stopped with SIGSTOP
-it stops reading its socket, as a hung client does; SIGCONT and it reads on.
+it stops reading its socket, as a hung client does; SIGCONT and it reads on. With
+VIEW_CLIENT_TIMES set to a file, it also appends "<revision> <time.time()>" for every update
+(make stress measures latency with it).
 """
 import json
 import os
 import sys
+import time
 
 import dbus
 import dbus.mainloop.glib
@@ -29,8 +32,12 @@ def main():
     connection = dbus.bus.BusConnection(address, mainloop=dbus.mainloop.glib.DBusGMainLoop())
     newest = {}
     counts = {"updates": 0, "resyncs": 0}
+    times_path = os.environ.get("VIEW_CLIENT_TIMES")
+    times = open(times_path, "a") if times_path else None
 
     def updated(revision, data, path=None):
+        if times:
+            times.write("%d %.6f\n" % (int(revision), time.time()))
         counts["updates"] += 1
         if data.get("kind") == "resync":
             counts["resyncs"] += 1
@@ -43,6 +50,8 @@ def main():
         newest[str(path)] = 0
 
     def write_status():
+        if times:
+            times.flush()
         temporary = status_file + ".new"
         with open(temporary, "w") as f:
             json.dump({"views": newest, **counts}, f)
