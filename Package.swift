@@ -26,6 +26,8 @@ let package = Package(
         .target(name: "TestHarness", dependencies: ["DBus", "AlmanacCore", "AlmanacBus", .product(name: "Logging", package: "swift-log")]),
         .target(name: "AlmanacCore", dependencies: [.product(name: "Logging", package: "swift-log")]),
         .target(name: "AlmanacViews", dependencies: ["AlmanacCore"]),
+        // The feed parser and its JSON, without networking: the daemon's services and the CLI (which parses local files itself) share it.
+        .target(name: "AlmanacFeeds", dependencies: ["AlmanacCore"]),
         .target(name: "AlmanacBus", dependencies: ["AlmanacCore", "DBus", .product(name: "Logging", package: "swift-log")]),
         .target(name: "AlmanacServices", dependencies: [
             "AlmanacCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
@@ -47,6 +49,7 @@ let package = Package(
         .executableTarget(name: "almanac-fuzz", dependencies: ["AlmanacCore", "AlmanacServices", "DBus"], path: "Examples/almanac-fuzz"),
         .testTarget(name: "AlmanacCoreTests", dependencies: ["AlmanacCore", "TestHarness"]),
         .testTarget(name: "AlmanacViewsTests", dependencies: ["AlmanacViews", "AlmanacCore"]),
+        .testTarget(name: "AlmanacFeedsTests", dependencies: ["AlmanacFeeds", "AlmanacCore", "AlmanacServices", "TestHarness"]),
         .testTarget(name: "AlmanacServicesTests", dependencies: [
             "AlmanacServices", "AlmanacCore", "TestHarness", .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
