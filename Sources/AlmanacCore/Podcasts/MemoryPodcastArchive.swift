@@ -6,6 +6,7 @@ import Synchronization
 public final class MemoryPodcastArchive: PodcastArchive, Sendable {
     private let library = Locked(PodcastsState())
     private let older = Locked<[String: OlderPages]>([:])
+    private let backoff = Locked<[String: FeedBackoff]>([:])
 
     public init() {}
 
@@ -90,5 +91,11 @@ public final class MemoryPodcastArchive: PodcastArchive, Sendable {
         let known = library.withLock { $0.podcasts[podcastID] != nil }
         guard known else { return }
         older.withLock { $0[podcastID] = pages }
+    }
+
+    public func backoffs() -> [String: FeedBackoff] { backoff.withLock { $0 } }
+
+    public func saveBackoff(_ value: FeedBackoff?, of podcastID: String) throws {
+        backoff.withLock { $0[podcastID] = value }
     }
 }

@@ -31,4 +31,8 @@ public protocol PodcastArchive: Sendable {
     func olderPages(of podcastID: String) -> OlderPages
     /// Records what is known of a podcast's older feed pages.
     func saveOlderPages(_ pages: OlderPages, of podcastID: String) throws
+    /// The feeds backing off after failures, by podcast.
+    func backoffs() -> [String: FeedBackoff]
+    /// Records a feed's backoff (`nil`: it was read again, and has none).
+    func saveBackoff(_ backoff: FeedBackoff?, of podcastID: String) throws
 }

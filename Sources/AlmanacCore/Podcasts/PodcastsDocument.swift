@@ -41,6 +41,8 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         var waiting: [String: [UInt64: CheckedContinuation<Void, Never>]] = [:]
         var nextWaiter: UInt64 = 0
     }
+    /// The podcasts whose backoff is kept in the archive (to clear when they are read again).
+    private let backingOff: Locked<Set<String>>
     /// Reads feeds' older pages for lists that go past the library (held weakly).
     private let olderPagesReader = WeakReference<any OlderEpisodesFetching>()
     /// The most older pages one `loadOlderEpisodes` reads while they give nothing new.
@@ -60,7 +62,12 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
                 logger: Logger = Logger(label: "almanac.podcasts")) {
         document = Model(archive.podcastsState())
         self.archive = archive
-        schedule = Locked(RefreshSchedule(policy: policy))
+        // Feeds that were backing off when the daemon stopped go on backing off.
+        var schedule = RefreshSchedule(policy: policy)
+        let backoffs = archive.backoffs()
+        for (id, backoff) in backoffs { schedule.restore(id, due: backoff.retryAt, failures: backoff.failures) }
+        self.schedule = Locked(schedule)
+        backingOff = Locked(Set(backoffs.keys))
         cadenceFloor = min(900, policy.interval)
         self.clock = clock
         self.jitter = jitter
@@ -147,7 +154,18 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         let cadence = serverCadence.withLock { $0.removeValue(forKey: podcastID) }
         schedule.withLock { $0.succeeded(podcastID, now: now, after: cadence) }
         activity.succeeded(podcastID)
+        if backingOff.withLock({ $0.remove(podcastID) != nil }) { keepBackoff(nil, of: podcastID) }
         scheduleChanged()
+    }
+
+    /// Keeps a feed's backoff (or its end) in the archive; a disk that refuses costs only that
+    /// a restart reads the feed at once.
+    private func keepBackoff(_ backoff: FeedBackoff?, of podcastID: String) {
+        do {
+            try archive.saveBackoff(backoff, of: podcastID)
+        } catch {
+            logger.error("could not keep a feed's backoff", metadata: ["podcast": "\(podcastID)", "error": "\(error)"])
+        }
     }
 
     /// How many reads of a podcast's feed have ended, and why the last one failed (`nil`: it
@@ -384,7 +402,9 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
 
     public func podcastService(_ service: any PodcastService, didFailToFetch podcastID: String, error: any Error) {
         let (now, jitter) = (clock(), jitter())
-        _ = schedule.withLock { $0.failed(podcastID, now: now, jitter: jitter) }
+        let (delay, failures) = schedule.withLock { ($0.failed(podcastID, now: now, jitter: jitter), $0.failures(of: podcastID)) }
+        backingOff.withLock { _ = $0.insert(podcastID) }
+        keepBackoff(FeedBackoff(failures: failures, retryAt: now.addingTimeInterval(delay)), of: podcastID)
         serverCadence.withLock { _ = $0.removeValue(forKey: podcastID) }
         scheduleChanged()
         let change = PodcastsChange.failed(podcastID: podcastID, message: String(describing: error))

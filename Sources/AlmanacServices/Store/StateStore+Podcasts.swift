@@ -166,6 +166,25 @@ extension StateStore: PodcastArchive {
         }
     }
 
+    public func backoffs() -> [String: FeedBackoff] {
+        let rows = (try? database.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, failures, retryAt FROM podcast WHERE failures > 0 AND retryAt IS NOT NULL")
+        }) ?? []
+        var backoffs: [String: FeedBackoff] = [:]
+        for row in rows {
+            guard let id = Self.text(row, "id"), let failures = Self.number(row, "failures"), let retryAt = Self.number(row, "retryAt") else { continue }
+            backoffs[id] = FeedBackoff(failures: Int(min(max(failures, 0), 1_000)), retryAt: Date(timeIntervalSince1970: retryAt))
+        }
+        return backoffs
+    }
+
+    public func saveBackoff(_ backoff: FeedBackoff?, of podcastID: String) throws {
+        try writeStatement("the backoff of \(podcastID)") { db in
+            try db.execute(sql: "UPDATE podcast SET failures = ?, retryAt = ? WHERE id = ?",
+                           arguments: [backoff?.failures ?? 0, backoff?.retryAt.timeIntervalSince1970, podcastID])
+        }
+    }
+
     private static let episodeColumns = "id, podcastID, title, published, duration, isNew, played, position, audioURL, file"
 
     private static func episode(_ row: Row) -> Episode? {

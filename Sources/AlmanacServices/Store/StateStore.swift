@@ -142,6 +142,13 @@ public final class StateStore: Sendable {
             // NULL: the feed announced none; "": read to the end; else the next page to read.
             try db.alter(table: "podcast") { table in table.add(column: "olderPages", .text) }
         }
+        migrator.registerMigration("v7: feed backoff") { db in
+            // Failures in a row and when the feed is tried again; 0 and NULL when it is well.
+            try db.alter(table: "podcast") { table in
+                table.add(column: "failures", .integer).notNull().defaults(to: 0)
+                table.add(column: "retryAt", .double)
+            }
+        }
         return migrator
     }
 

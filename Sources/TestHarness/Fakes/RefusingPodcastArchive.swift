@@ -61,4 +61,11 @@ public final class RefusingPodcastArchive: PodcastArchive, Sendable {
         try refuseIfAsked()
         try inner.saveOlderPages(pages, of: podcastID)
     }
+
+    public func backoffs() -> [String: FeedBackoff] { inner.backoffs() }
+
+    public func saveBackoff(_ backoff: FeedBackoff?, of podcastID: String) throws {
+        try refuseIfAsked()
+        try inner.saveBackoff(backoff, of: podcastID)
+    }
 }
