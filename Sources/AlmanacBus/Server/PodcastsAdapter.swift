@@ -90,7 +90,10 @@ public struct PodcastsAdapter: DocumentAdapter {
         if let known = podcasts.podcast(feedURL) { return (known.id, false) }
         let podcast = FeedMapping.podcast(from: feed, feedURL: feedURL)
         // Two calls for one new feed at once: the second finds it subscribed and changes nothing.
-        let revision = try Refusals.translated { try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: feed, podcastID: podcast.id)) }
+        let revision = try Refusals.translated {
+            try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: feed, podcastID: podcast.id),
+                                   details: FeedMapping.details(from: feed, podcastID: podcast.id))
+        }
         return (podcast.id, revision != nil)
     }
 

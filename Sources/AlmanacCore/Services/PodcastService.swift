@@ -34,10 +34,19 @@ public protocol PodcastServiceDataSource: AnyObject, Sendable {
 public protocol PodcastServiceDelegate: AnyObject, Sendable {
     /// A feed was read: the podcast as it describes itself and all the episodes it lists.
     func podcastService(_ service: any PodcastService, didFetch podcast: Podcast, episodes: [Episode])
+    /// A feed was read, with what it says beyond the episodes (notes, art, chapters …).
+    /// By default the details are dropped and `didFetch:episodes:` is told.
+    func podcastService(_ service: any PodcastService, didFetch podcast: Podcast, episodes: [Episode], details: FeedDetails)
     /// A feed was checked and found unchanged (`304 Not Modified`).
     func podcastService(_ service: any PodcastService, didFindUnchanged podcastID: String)
     /// The server says its answer stays fresh until `date` (`Cache-Control: max-age`,
     /// `Expires`): no need to ask before then. Told before `didFetch`/`didFindUnchanged`.
     func podcastService(_ service: any PodcastService, podcast podcastID: String, isFreshUntil date: Date)
     func podcastService(_ service: any PodcastService, didFailToFetch podcastID: String, error: any Error)
+}
+
+extension PodcastServiceDelegate {
+    public func podcastService(_ service: any PodcastService, didFetch podcast: Podcast, episodes: [Episode], details: FeedDetails) {
+        podcastService(service, didFetch: podcast, episodes: episodes)
+    }
 }

@@ -138,6 +138,11 @@ public final class StateStore: Sendable {
                 table.column("lastModified", .text)
             }
         }
+        // Self-contained (new tables and triggers only), registered last so that migrations
+        // of other work can be put before it: see StateStore+EpisodeDetails.swift.
+        migrator.registerMigration("notes1: episode details and full-text search") { db in
+            try StateStore.createEpisodeDetails(db)
+        }
         return migrator
     }
 
