@@ -73,7 +73,8 @@ struct DaemonParts {
             weather: WeatherAdapter(weather: weather, service: weatherService, places: weatherService as? any PlaceSearching),
             podcasts: PodcastsAdapter(podcasts: podcasts, service: podcastService, inspector: FeedInspector(), opml: FeedInspector(),
                                       downloads: DownloadsExport(manager: downloads, connection: connection),
-                                      search: demo ? nil : Self.podcastSearch(options, logger: logger)),
+                                      search: demo ? nil : Self.podcastSearch(options, logger: logger),
+                                      chapters: demo ? nil : ChaptersFetcher()),
             version: Almanacd.version, provider: options.provider.rawValue
         )
         notifier = DesktopNotifier(podcasts: podcasts, connection: connection, downloads: downloads,

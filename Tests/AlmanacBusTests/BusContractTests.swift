@@ -44,7 +44,7 @@ import Testing
             (BusContract.Weather1.removeLocation, "RemoveLocation"), (BusContract.Weather1.locations, "Locations"),
             (BusContract.Podcasts1.subscribe, "Subscribe"), (BusContract.Podcasts1.rename, "Rename"),
             (BusContract.Podcasts1.listEpisodes, "ListEpisodes"), (BusContract.Podcasts1.inspect, "Inspect"),
-            (BusContract.Podcasts1.download, "Download"),
+            (BusContract.Podcasts1.download, "Download"), (BusContract.Podcasts1.getEpisodeDetails, "GetEpisodeDetails"),
             (BusContract.Download1.cancel, "Cancel"), (BusContract.Download1.state, "State"),
         ]
         for (member, documented) in members { #expect(member.rawValue == documented) }

@@ -51,7 +51,8 @@ enum FeedFixtures {
                     explicit: true,
                     episodeType: "full",
                     season: 1,
-                    episode: 2
+                    episode: 2,
+                    descriptionLinks: [FeedLink(url: "https://almanac.example/clouds", end: 20)]
                 ),
                 ParsedEpisode(
                     guid: "https://almanac.example/episodes/trailer",

@@ -26,6 +26,8 @@ standard output.
 /feed-log          -> one line per /feeds request: "<file> <status> <If-None-Match or ->"
 /gated/<file>      -> /feeds/<file> once the gate is open (at most 60 s later); logged as "gated/<file>"
 /gate/<open|close> -> opens or closes that gate (open at start)
+/chapters/<file>   -> the file as application/json+chapters (a podcast:chapters file)
+/chapters-log      -> one line per /chapters request: "<file> <status>"
 """
 import gzip
 import hashlib
@@ -140,6 +142,16 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(304, b"", {"ETag": etag})
         return self.reply(200, body, {"Content-Type": "application/rss+xml", "ETag": etag})
 
+    def serve_chapters(self, name):
+        path = os.path.join(FEEDS, name)
+        if "/" in name or name.startswith(".") or not os.path.isfile(path):
+            CHAPTERS_LOG.append("%s 404" % name)
+            return self.reply(404, b"no such chapters file")
+        with open(path, "rb") as f:
+            body = f.read()
+        CHAPTERS_LOG.append("%s 200" % name)
+        return self.reply(200, body, {"Content-Type": "application/json+chapters"})
+
     def do_GET(self):
         return self.do_GET_path(self.path)
 
@@ -153,6 +165,10 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(200, b"ok")
         if parts == ["feed-log"]:
             return self.reply(200, "".join(line + "\n" for line in FEED_LOG).encode(), {"Content-Type": "text/plain"})
+        if parts == ["chapters-log"]:
+            return self.reply(200, "".join(line + "\n" for line in CHAPTERS_LOG).encode(), {"Content-Type": "text/plain"})
+        if len(parts) == 2 and parts[0] == "chapters":
+            return self.serve_chapters(parts[1])
         if parts == ["flaky-count"]:
             return self.reply(200, str(FLAKY["count"]).encode())
         if len(parts) == 2 and parts[0] == "flaky":
@@ -215,6 +231,7 @@ class Handler(BaseHTTPRequestHandler):
 
 REQUESTS = []
 FEED_LOG = []
+CHAPTERS_LOG = []
 FLAKY = {"fault": "none", "count": 0}
 GATE = threading.Event()
 GATE.set()

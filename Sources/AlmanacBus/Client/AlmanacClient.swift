@@ -145,6 +145,16 @@ public struct AlmanacClient: Sendable {
         return (episode, fields["podcastTitle"]?.stringValue)
     }
 
+    /// One episode's full record (`GetEpisodeDetails`): notes, chapters and the rest. The
+    /// daemon may fetch the episode's chapters file first, hence the longer wait.
+    public func episodeRecord(_ id: String) async throws -> EpisodeRecord {
+        let fields = try await podcastsCall("GetEpisodeDetails", timeout: .seconds(60), id).arguments([String: Value].self)
+        guard let record = PodcastsCodec.decodeRecord(fields) else {
+            throw BusError.invalidArgs("The daemon's record of episode '\(id.prefix(200))' has no id.")
+        }
+        return record
+    }
+
     /// Podcasts a directory finds for `term` (`Podcasts1.Search`), best first.
     public func searchPodcasts(_ term: String, limit: Int) async throws -> [PodcastSearchResult] {
         let items = try await podcastsCall("Search", timeout: .seconds(60), term, ["limit": Value.uint32(UInt32(clamping: limit))])

@@ -154,9 +154,9 @@ public enum PodcastsCodec {
     }
 
     /// Reads `ListEpisodes`'s query: `limit` (1–500), `cursor`, `order` ("newest"|"oldest"),
-    /// `new`, `unplayed`, `downloaded`.
+    /// `new`, `unplayed`, `downloaded`, `search` (words in titles and notes).
     public static func query(podcastID: String?, _ values: [String: Value]) throws -> EpisodeQuery {
-        let options = try OptionsReader(values, allowed: ["limit", "cursor", "order", "new", "unplayed", "downloaded"], what: "episode query")
+        let options = try OptionsReader(values, allowed: ["limit", "cursor", "order", "new", "unplayed", "downloaded", "search"], what: "episode query")
         var query = EpisodeQuery(podcastID: podcastID)
         if let limit = try options.number("limit") {
             guard limit >= 1, limit <= Double(EpisodeQuery.maximumLimit), limit == limit.rounded() else {
@@ -174,6 +174,12 @@ public enum PodcastsCodec {
         query.onlyNew = try options.bool("new") ?? false
         query.onlyUnplayed = try options.bool("unplayed") ?? false
         query.onlyDownloaded = try options.bool("downloaded") ?? false
+        if let search = try options.string("search") {
+            guard search.contains(where: { !$0.isWhitespace }) else {
+                throw BusError.invalidArgs("'search' needs at least one word to look for in titles and show notes.")
+            }
+            query.search = search
+        }
         return query
     }
 

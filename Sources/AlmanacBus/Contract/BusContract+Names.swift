@@ -77,6 +77,8 @@ extension BusContract {
         public static let search: MemberName = "Search"
         /// `GetEpisode(s) → a{sv}`.
         public static let getEpisode: MemberName = "GetEpisode"
+        /// `GetEpisodeDetails(s) → a{sv}`: `GetEpisode`'s keys, the show notes, chapters and the rest.
+        public static let getEpisodeDetails: MemberName = "GetEpisodeDetails"
         /// `Inspect(s) → a{sv}`.
         public static let inspect: MemberName = "Inspect"
         /// `InspectDescriptor(s) → h`: `Inspect`'s reply in a sealed memory file.

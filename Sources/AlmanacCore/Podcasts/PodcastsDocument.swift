@@ -270,6 +270,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
                 .prefix(room))
             let pages: OlderPages = (next.map { .at($0) } ?? .readToTheEnd)
             try keepOlder(older, of: podcastID, pages: pages)
+            if !older.isEmpty, let details = page.details { keep(details, of: podcast) }
             if !older.isEmpty || next == nil || room == 0 { return (older, next != nil && room > older.count) }
             url = next!
         }
@@ -295,10 +296,11 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
 
     /// Subscribes to a podcast (no change if subscribed already). Its `episodes` (from the
     /// feed just read) come in as already seen, all but the newest, which is new: a fresh
-    /// subscription should not announce a back catalogue of hundreds. `olderPagesURL`: where
+    /// subscription should not announce a back catalogue of hundreds. `details` (what the
+    /// feed said beyond the episodes) are kept once it is subscribed. `olderPagesURL`: where
     /// the feed says its older episodes are (RFC 5005), for lists that go past them.
     @discardableResult
-    public func subscribe(_ podcast: Podcast, episodes: [Episode] = [], olderPagesURL: String? = nil) throws -> UInt64? {
+    public func subscribe(_ podcast: Podcast, episodes: [Episode] = [], details: FeedDetails? = nil, olderPagesURL: String? = nil) throws -> UInt64? {
         let newest = episodes.max { ($0.published, $0.id) < ($1.published, $1.id) }?.id
         let seen = episodes.sorted { ($0.published, $0.id) > ($1.published, $1.id) }.prefix(Self.maximumEpisodesPerPodcast).map { episode in
             var episode = episode
@@ -308,7 +310,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         let now = clock()
         // After the change: a new feed is due at once.
         defer { scheduleChanged() }
-        return try document.update { state in
+        let revision = try document.update { state in
             guard state.podcasts[podcast.id] == nil else { return nil }
             try archive.save(podcast, newEpisodes: seen)
             if let olderPagesURL { try archive.saveOlderPages(.at(olderPagesURL), of: podcast.id) }
@@ -319,6 +321,18 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             state.episodeCount += seen.count
             state.trimToWindow()
             return .subscribed(podcast)
+        }
+        if revision != nil, let details { keep(details, of: podcast) }
+        return revision
+    }
+
+    /// Keeps what a feed said beyond its episodes. A failure is logged, not fatal: the
+    /// episodes are kept, and the next whole read of the feed brings the details again.
+    private func keep(_ details: FeedDetails, of podcast: Podcast) {
+        do {
+            try archive.saveDetails(details, of: podcast.id)
+        } catch {
+            logger.error("could not keep the details of a feed's episodes", metadata: ["feed": "\(FeedCredentials.redacted(podcast.feedURL))", "error": "\(error)"])
         }
     }
 
@@ -368,11 +382,25 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     }
 
     public func podcastService(_ service: any PodcastService, didFetch podcast: Podcast, episodes: [Episode]) {
+        fetched(podcast, episodes: episodes, details: nil)
+    }
+
+    /// New episodes are saved and announced; the details of every episode the library holds
+    /// are kept (those kept before Almanac kept details get them here).
+    public func podcastService(_ service: any PodcastService, didFetch podcast: Podcast, episodes: [Episode], details: FeedDetails) {
+        fetched(podcast, episodes: episodes, details: details)
+    }
+
+    private func fetched(_ podcast: Podcast, episodes: [Episode], details: FeedDetails?) {
         succeeded(podcast.id)
         var failure: String?
+        var subscribed = false
         defer { readEnded(podcast.id, failure: failure) }
+        // After the update (its new episodes are in the archive), before the read is said to have ended.
+        defer { if subscribed, failure == nil, let details { keep(details, of: podcast) } }
         document.update { state in
             guard let known = state.podcasts[podcast.id] else { return nil }  // unsubscribed meanwhile
+            subscribed = true
             // The user's title stays; the feed's URL may have moved.
             var updated = podcast
             updated.title = known.title
@@ -499,6 +527,54 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             }
         }
         return revision
+    }
+
+    /// One episode's full record (`Podcasts1.GetEpisodeDetails`), `nil` for an unknown id.
+    /// The chapters file its feed names is fetched with `fetcher` the first time it is asked
+    /// for (and again only when the feed names another file) and kept: a file that is not
+    /// chapters JSON is kept as such, with a note saying why there are no chapters from it;
+    /// one that could not be fetched is noted and asked for again next time. Chapters from
+    /// the file win over the feed's own Podlove Simple Chapters.
+    public func episodeRecord(_ id: String, chapters fetcher: (any ChaptersFetching)?) async -> EpisodeRecord? {
+        guard let episode = episode(id) else { return nil }
+        let kept = archive.details(of: id)
+        var record = EpisodeRecord(episode: episode, podcastTitle: document.snapshot.state.podcasts[episode.podcastID]?.title,
+                                   podcast: kept.podcast ?? PodcastDetails(), details: kept.episode)
+        var fetched = kept.chapters
+        if let url = kept.episode?.chaptersURL, fetched?.url != url {
+            if let fetcher {
+                do throws(ChaptersError) {
+                    fetched = FetchedChapters(url: url, chapters: try await fetcher.chapters(at: url))
+                } catch where error.code == .invalid {
+                    fetched = FetchedChapters(url: url, chapters: [], note: error.message)
+                } catch {
+                    // Not kept: asked for again next time.
+                    fetched = nil
+                    record.chaptersNote = error.message
+                }
+                if let fetched {
+                    do {
+                        try archive.saveChapters(fetched, of: id)
+                    } catch {
+                        logger.error("could not keep an episode's chapters", metadata: ["episode": "\(id)", "error": "\(error)"])
+                    }
+                }
+            } else {
+                record.chaptersNote = "This almanacd does not fetch chapters files (\(url))."
+            }
+        }
+        if let fetched, fetched.url == kept.episode?.chaptersURL {
+            record.chaptersNote = record.chaptersNote ?? fetched.note
+            if !fetched.chapters.isEmpty {
+                record.chapters = fetched.chapters
+                record.chaptersSource = .json
+            }
+        }
+        if record.chapters.isEmpty, let own = kept.episode?.chapters, !own.isEmpty {
+            record.chapters = own
+            record.chaptersSource = .feed
+        }
+        return record
     }
 
     /// One episode, in the window or anywhere in the library.

@@ -6,13 +6,16 @@ public protocol OlderEpisodesFetching: AnyObject, Sendable {
     func olderPage(at url: String, of podcast: Podcast) async throws -> OlderEpisodePage
 }
 
-/// One older page of a feed: its episodes and the next older page.
-public struct OlderEpisodePage: Sendable, Hashable {
+/// One older page of a feed: its episodes (and their details: notes, chapters…) and the
+/// next older page.
+public struct OlderEpisodePage: Sendable {
     public var episodes: [Episode]
+    public var details: FeedDetails?
     public var nextPageURL: String?
 
-    public init(episodes: [Episode], nextPageURL: String?) {
+    public init(episodes: [Episode], details: FeedDetails? = nil, nextPageURL: String?) {
         self.episodes = episodes
+        self.details = details
         self.nextPageURL = nextPageURL
     }
 }

@@ -34,6 +34,9 @@ public protocol PodcastServiceDataSource: AnyObject, Sendable {
 public protocol PodcastServiceDelegate: AnyObject, Sendable {
     /// A feed was read: the podcast as it describes itself and all the episodes it lists.
     func podcastService(_ service: any PodcastService, didFetch podcast: Podcast, episodes: [Episode])
+    /// A feed was read, with what it says beyond the episodes (notes, art, chapters …).
+    /// By default the details are dropped and `didFetch:episodes:` is told.
+    func podcastService(_ service: any PodcastService, didFetch podcast: Podcast, episodes: [Episode], details: FeedDetails)
     /// A feed was checked and found unchanged (`304 Not Modified`).
     func podcastService(_ service: any PodcastService, didFindUnchanged podcastID: String)
     /// The server says its answer stays fresh until `date` (`Cache-Control: max-age`,
@@ -48,4 +51,10 @@ public protocol PodcastServiceDelegate: AnyObject, Sendable {
 extension PodcastServiceDelegate {
     /// A delegate that does not page past its library ignores older pages.
     public func podcastService(_ service: any PodcastService, podcast podcastID: String, announcesOlderPagesAt url: String) {}
+}
+
+extension PodcastServiceDelegate {
+    public func podcastService(_ service: any PodcastService, didFetch podcast: Podcast, episodes: [Episode], details: FeedDetails) {
+        podcastService(service, didFetch: podcast, episodes: episodes)
+    }
 }

@@ -46,22 +46,23 @@ public final class RSSPodcastService: PodcastService, Sendable {
             let (result, freshUntil) = try await fetch(podcast)
             if let freshUntil { delegate?.podcastService(self, podcast: podcast.id, isFreshUntil: freshUntil) }
             // `nil`: the server says nothing changed since the last read.
-            guard let (updated, episodes) = result else {
+            guard let (updated, episodes, details) = result else {
                 delegate?.podcastService(self, didFindUnchanged: podcast.id)
                 return
             }
             if let older = olderPages.withLock({ $0.removeValue(forKey: podcast.id) }) {
                 delegate?.podcastService(self, podcast: podcast.id, announcesOlderPagesAt: older)
             }
-            delegate?.podcastService(self, didFetch: updated, episodes: episodes)
+            delegate?.podcastService(self, didFetch: updated, episodes: episodes, details: details)
         } catch {
             delegate?.podcastService(self, didFailToFetch: podcast.id, error: error)
         }
     }
 
-    /// The podcast as its feed describes it now, and the feed's episodes (`nil` when the
-    /// server answered `304 Not Modified`); and until when the server says the answer is fresh.
-    func fetch(_ podcast: Podcast) async throws -> (result: (Podcast, [Episode])?, freshUntil: Date?) {
+    /// The podcast as its feed describes it now, the feed's episodes and what it says of them
+    /// beyond (`nil` when the server answered `304 Not Modified`); and until when the server
+    /// says the answer is fresh.
+    func fetch(_ podcast: Podcast) async throws -> (result: (Podcast, [Episode], FeedDetails)?, freshUntil: Date?) {
         guard let url = URL(string: podcast.feedURL), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
             throw FetchError("The feed address '\(FeedCredentials.redacted(podcast.feedURL).prefix(200))' is not an http or https URL.")
         }
@@ -102,7 +103,7 @@ public final class RSSPodcastService: PodcastService, Sendable {
         feedCadences.withLock { $0[podcast.id] = feed.refreshInterval }
         olderPages.withLock { $0[podcast.id] = FeedMapping.olderPagesURL(of: feed) }
         let freshUntil = Self.later(httpFresh, feed.refreshInterval.map(now.addingTimeInterval))
-        return ((updated, FeedMapping.episodes(from: feed, podcastID: podcast.id)), freshUntil)
+        return ((updated, FeedMapping.episodes(from: feed, podcastID: podcast.id), FeedMapping.details(from: feed, podcastID: podcast.id)), freshUntil)
     }
 
     /// The later of two "not before" times the server gave (HTTP headers, the feed itself):
@@ -144,6 +145,7 @@ extension RSSPodcastService: OlderEpisodesFetching {
         } catch {
             throw FetchError("The feed's older page at \(FeedCredentials.redacted(address).prefix(200)) is not a feed: \(error)")
         }
-        return OlderEpisodePage(episodes: FeedMapping.episodes(from: feed, podcastID: podcast.id), nextPageURL: FeedMapping.olderPagesURL(of: feed))
+        return OlderEpisodePage(episodes: FeedMapping.episodes(from: feed, podcastID: podcast.id),
+                                details: FeedMapping.details(from: feed, podcastID: podcast.id), nextPageURL: FeedMapping.olderPagesURL(of: feed))
     }
 }

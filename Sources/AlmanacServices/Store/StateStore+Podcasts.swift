@@ -111,13 +111,29 @@ extension StateStore: PodcastArchive {
         return row.flatMap(Self.episode)
     }
 
+    /// A search is FTS5 query syntax over titles and notes (StateStore+EpisodeDetails.swift);
+    /// one SQLite refuses (an unbalanced quote, a lone operator) is searched as plain words.
     public func page(_ query: EpisodeQuery) throws -> EpisodePage {
+        guard let search = query.search else { return try page(query, match: nil) }
+        do {
+            return try page(query, match: search)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+            guard let words = Self.plainWords(search) else { return EpisodePage(episodes: [], total: 0, nextCursor: nil) }
+            return try page(query, match: words)
+        }
+    }
+
+    private func page(_ query: EpisodeQuery, match: String?) throws -> EpisodePage {
         let position = try query.cursorPosition()
         var filters: [String] = []
         var arguments: [(any DatabaseValueConvertible)?] = []
         if let podcastID = query.podcastID {
             filters.append("podcastID = ?")
             arguments.append(podcastID)
+        }
+        if let match {
+            filters.append(Self.searchFilter)
+            arguments.append(match)
         }
         if query.onlyNew { filters.append("isNew = 1") }
         if query.onlyUnplayed { filters.append("played = 0") }

@@ -149,6 +149,10 @@ public final class StateStore: Sendable {
                 table.add(column: "retryAt", .double)
             }
         }
+        // New tables and triggers only: see StateStore+EpisodeDetails.swift.
+        migrator.registerMigration("notes1: episode details and full-text search") { db in
+            try StateStore.createEpisodeDetails(db)
+        }
         return migrator
     }
 

@@ -51,6 +51,20 @@ public final class RefusingPodcastArchive: PodcastArchive, Sendable {
 
     public func page(_ query: EpisodeQuery) throws -> EpisodePage { try inner.page(query) }
 
+    public func saveDetails(_ details: FeedDetails, of podcastID: String) throws {
+        try refuseIfAsked()
+        try inner.saveDetails(details, of: podcastID)
+    }
+
+    public func details(of episodeID: String) -> (episode: EpisodeDetails?, podcast: PodcastDetails?, chapters: FetchedChapters?) {
+        inner.details(of: episodeID)
+    }
+
+    public func saveChapters(_ chapters: FetchedChapters, of episodeID: String) throws {
+        try refuseIfAsked()
+        try inner.saveChapters(chapters, of: episodeID)
+    }
+
     private func refuseIfAsked() throws {
         if refusing.load(ordering: .relaxed) { throw StorageError("the disk is full") }
     }
