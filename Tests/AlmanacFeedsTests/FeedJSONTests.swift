@@ -1,6 +1,6 @@
 import AlmanacCore
 import AlmanacFeeds
-import AlmanacServices
+
 import Foundation
 import TestHarness
 import Testing
