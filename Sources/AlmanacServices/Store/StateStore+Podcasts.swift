@@ -186,12 +186,14 @@ extension StateStore: PodcastArchive {
         let rows = (try? database.read { db in
             try Row.fetchAll(db, sql: "SELECT id, failures, retryAt FROM podcast WHERE failures > 0 AND retryAt IS NOT NULL")
         }) ?? []
-        var backoffs: [String: FeedBackoff] = [:]
-        for row in rows {
-            guard let id = Self.text(row, "id"), let failures = Self.number(row, "failures"), let retryAt = Self.number(row, "retryAt") else { continue }
-            backoffs[id] = FeedBackoff(failures: Int(min(max(failures, 0), 1_000)), retryAt: Date(timeIntervalSince1970: retryAt))
-        }
-        return backoffs
+        // Row by row in a function of its own: a loop filling a dictionary here crashed the
+        // Swift 6.3.1 optimizer (CopyPropagation) in release builds.
+        return Dictionary(rows.compactMap(Self.backoff), uniquingKeysWith: { first, _ in first })
+    }
+
+    private static func backoff(_ row: Row) -> (String, FeedBackoff)? {
+        guard let id = text(row, "id"), let failures = number(row, "failures"), let retryAt = number(row, "retryAt") else { return nil }
+        return (id, FeedBackoff(failures: Int(min(max(failures, 0), 1_000)), retryAt: Date(timeIntervalSince1970: retryAt)))
     }
 
     public func saveBackoff(_ backoff: FeedBackoff?, of podcastID: String) throws {
