@@ -6,6 +6,9 @@ import Testing
         #expect("  \tLe Ciel  \n".trimmed == "Le Ciel")
         #expect("a  b".trimmed == "a  b")
         #expect(" \n ".trimmed == "")
+        #expect("\u{00A0}Caf\u{00E9}\u{2003}\r\n".trimmed == "Caf\u{00E9}", "no-break and em spaces are white space too")
+        #expect("é".trimmed == "é" && "x".trimmed == "x" && "".trimmed == "" && " 日本 ".trimmed == "日本")
+        #expect("  Le Ciel  "[...].dropFirst(1).trimmed == "Le Ciel", "a substring")
     }
 
     @Test func printableLineTurnsControlCharactersIntoSpacesAndStopsAtTheLimit() {
