@@ -24,5 +24,5 @@ fi
 quick=()
 if [ -n "${QUICK:-}" ] && [ "${QUICK}" != 0 ]; then quick=(--quick); fi
 # Bounded: a run that hangs fails instead of holding the machine.
-exec timeout --kill-after=30 "${BENCH_TIMEOUT:-1500}" python3 Benchmarks/run.py --bin "$bin" --peers "$peers" \
+exec timeout --kill-after=30 "${BENCH_TIMEOUT:-1800}" python3 Benchmarks/run.py --bin "$bin" --peers "$peers" \
   --python bench/.venv/bin/python --cache .build-release/bench-cache "${quick[@]}" ${BENCH_ARGS:-}

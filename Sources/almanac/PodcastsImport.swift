@@ -18,7 +18,7 @@ struct PodcastsImport: AsyncParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
-        guard let opml = PodcastsInspect.open(file) else {
+        guard let opml = InputFile.descriptor(file) else {
             throw CLIError(message: "cannot read '\(file)': \(String(cString: strerror(errno)))", hint: "give the path of an OPML file, as podcast apps export them", exit: 66)
         }
         try await withClient(common) { client in

@@ -1,16 +1,22 @@
 import AlmanacBus
+import AlmanacCore
+import AlmanacFeeds
 import AlmanacViews
 import ArgumentParser
 import DBus
 import FoundationEssentials
 import Glibc
 
-/// `almanac podcasts inspect URL|FILE`: the daemon reads and parses a feed; nothing is subscribed.
+/// `almanac podcasts inspect URL|FILE`: reads a feed without subscribing and prints what is in
+/// it. A file is read and parsed here (the parser has no networking: `AlmanacFeeds`), so it
+/// needs no daemon and no bus limit applies; a URL is fetched by the daemon (the CLI does no
+/// network I/O), which hands the feed's bytes over by descriptor to be parsed here. With
+/// `--json`, the JSON is written straight from the parsed feed.
 struct PodcastsInspect: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Reads a feed (a URL, or a file) without subscribing, and prints what the daemon makes of it.",
-        discussion: "With --json, the whole feed with stable keys: title, link, description, image, newFeedURL, nextPageURL, episodes[] (guid, title, link, description, published in Unix seconds, duration in seconds, enclosures[] with url, length, type) and the rest."
+        abstract: "Reads a feed (a URL, or a file) without subscribing, and prints what is in it.",
+        discussion: "A file is parsed here, without the daemon; a URL (or a web page that announces its feed) is fetched by almanacd. With --json, the whole feed with stable keys: title, link, description, image, newFeedURL, nextPageURL, episodes[] (guid, title, link, description, published in Unix seconds, duration in seconds, enclosures[] with url, length, type) and the rest."
     )
 
     @ArgumentParser.Argument(help: "An http(s) URL, or the path of a feed file.")
@@ -22,61 +28,79 @@ struct PodcastsInspect: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions<FeedEpisodeFields>
     var common: CommonOptions { output.common }
 
+    /// The largest file read (a feed of 100,000 long episodes is a few hundred MB).
+    static let maximumFileBytes = 1 << 30
+
     func run() async throws {
         let isURL = source.hasPrefix("http://") || source.hasPrefix("https://")
-        var file: UnixFD?
-        if !isURL {
-            guard let opened = Self.open(source) else {
-                throw CLIError(message: "cannot read '\(source)': \(String(cString: strerror(errno)))", hint: "give a feed's http(s) URL or the path of a feed file", exit: 66)
-            }
-            file = opened
+        let bytes: [UInt8]
+        var baseURL: String?
+        if isURL {
+            var fetched: FetchedFeed?
+            try await withClient(common) { client in fetched = try await client.fetchFeed(url: source) }
+            guard let fetched else { return }
+            bytes = fetched.body
+            baseURL = fetched.baseURL
+        } else {
+            bytes = try Self.read(source)
         }
-        let client = try await common.connect()
+        let feed: ParsedFeed
         do {
-            let feed = if let file { try await client.inspect(file: file, baseURL: "") } else { try await client.inspect(url: source) }
-            await client.connection.close()
-            if common.json {
-                Terminal().line(Rendering.json(JSONValue(feed)))
-                return
-            }
-            guard let parsed = FeedCodec.decode(feed) else {
-                throw CLIError.refused("the daemon answered with something that is not a feed", "check that almanacd and almanac are the same version (`almanac status`)")
-            }
-            for line in output.rendering().feed(FeedPreviewViewData(feed: parsed, now: Date(), newest: episodes)) { Terminal().line(line) }
-        } catch let exit as ExitCode {
-            throw exit
+            feed = try FeedParser.parse(bytes, feedURL: baseURL)
         } catch {
-            await client.connection.close()
-            throw fail(error)
+            throw Self.notAFeed(error, isURL ? source : "'\(source)'")
         }
+        if common.json {
+            var json = FeedJSON.bytes(feed)
+            json.append(UInt8(ascii: "\n"))
+            Terminal.write(1, bytes: json)
+            return
+        }
+        for line in output.rendering().feed(FeedPreviewViewData(feed: feed, now: Date(), newest: episodes)) { Terminal().line(line) }
     }
 
-    /// The file opened for reading, to pass to the daemon by descriptor, or `nil` with
-    /// `errno` set; a folder is refused here (`EISDIR`), as reading it would be. What is
-    /// not a regular file (a pipe, `/dev/stdin`, `<(curl …)`) is read here and passed as a
-    /// sealed memory file, since the daemon reads only files that cannot keep it waiting.
-    static func open(_ path: String) -> UnixFD? {
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        let file = UnixFD(taking: descriptor)
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { return nil }
-        switch status.st_mode & S_IFMT {
-        case S_IFREG: return file
-        case S_IFDIR:
-            errno = EISDIR
-            return nil
-        default:
-            var bytes: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            while true {
-                let count = read(descriptor, &chunk, chunk.count)
-                if count < 0, errno == EINTR { continue }
-                guard count >= 0 else { return nil }
-                if count == 0 { break }
-                bytes.append(contentsOf: chunk[0..<count])
-            }
-            return try? UnixFD.sealedMemory(containing: bytes, name: "almanac-input")
+    /// What the parser said, in the CLI's voice: its first sentence, then what to do.
+    static func notAFeed(_ error: FeedParseError, _ what: String) -> CLIError {
+        let sentences = error.message.split(separator: ". ", maxSplits: 1).map(String.init)
+        let hint = sentences.count > 1 ? sentences[1] : "give the path or address of an RSS, Atom or RDF feed"
+        return CLIError.refused("\(what) is not a feed that can be read: \(CLIError.clause(sentences[0]))", hint, name: BusContract.notAFeed.rawValue)
+    }
+
+    /// The whole file at `path` (a regular file, or a pipe such as `<(curl …)` or
+    /// `/dev/stdin`), at most `maximumFileBytes`; a folder or a missing file is refused with
+    /// exit status 66.
+    static func read(_ path: String) throws -> [UInt8] {
+        func unreadable(_ reason: String) -> CLIError {
+            CLIError(message: "cannot read '\(path)': \(reason)", hint: "give a feed's http(s) URL or the path of a feed file", exit: 66)
         }
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw unreadable(String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw unreadable(String(cString: strerror(errno))) }
+        if status.st_mode & S_IFMT == S_IFDIR { throw unreadable(String(cString: strerror(EISDIR))) }
+        guard status.st_size <= maximumFileBytes else {
+            throw unreadable("it has \(status.st_size) bytes, more than the \(maximumFileBytes >> 20) MiB a feed may have")
+        }
+        // A regular file's size is known; a pipe's is read until it ends.
+        let regular = status.st_mode & S_IFMT == S_IFREG
+        var bytes = [UInt8](repeating: 0, count: regular ? Int(status.st_size) : 1 << 20)
+        var count = 0
+        while true {
+            if count == bytes.count {
+                if regular { break }
+                guard bytes.count < maximumFileBytes else { throw unreadable("it is longer than the \(maximumFileBytes >> 20) MiB a feed may have") }
+                bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, maximumFileBytes - bytes.count)))
+            }
+            let read = bytes.withUnsafeMutableBufferPointer { buffer in
+                Glibc.read(descriptor, buffer.baseAddress! + count, buffer.count - count)
+            }
+            if read < 0, errno == EINTR { continue }
+            guard read >= 0 else { throw unreadable(String(cString: strerror(errno))) }
+            if read == 0 { break }
+            count += read
+        }
+        bytes.removeLast(bytes.count - count)
+        return bytes
     }
 }

@@ -84,6 +84,18 @@ struct Terminal: Sendable {
     }
 
     /// Writes all of `text` to `descriptor` (FileHandle would pull all of Foundation in).
+    /// Writes `bytes` whole to `descriptor` (a short write is continued).
+    static func write(_ descriptor: Int32, bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written <= 0 { if errno == EINTR { continue }; return }
+                offset += written
+            }
+        }
+    }
+
     static func write(_ descriptor: Int32, _ text: String) {
         var text = text
         text.withUTF8 { bytes in

@@ -9,9 +9,9 @@ import Testing
 @Suite(.timeLimit(.minutes(2))) struct InspectTests {
     static let feeds = SourceTree.path("Tests/Fixtures/feeds")
 
-    @Test func aFileIsReadByTheCLIAndParsedByTheDaemon() async throws {
+    /// A file is parsed by the CLI itself: no daemon runs on this bus.
+    @Test func aFileIsParsedByTheCLIItselfWithoutADaemon() async throws {
         let bus = try PrivateBus()
-        let daemon = try await RunningDaemon(bus: bus)
         let human = try await almanac(["podcasts", "inspect", Self.feeds + "/rss2-itunes.xml"], bus: bus)
         #expect(human.status == 0, "\(human.errorOutput)")
         #expect(human.output.hasPrefix("The Almanac Hour  by Ada Almanac\n"), "\(human.output)")
@@ -25,10 +25,16 @@ import Testing
         #expect(enclosure["url"] as? String == "https://cdn.almanac.example/2.mp3" && enclosure["length"] as? Int == 24_986_239)
 
         let page = try await almanac(["podcasts", "inspect", Self.feeds + "/html-page.html"], bus: bus)
-        #expect(page.status == 65 && page.errorOutput.contains("almanac: this is a web page, not a podcast feed"), "\(page.errorOutput)")
+        #expect(page.status == 65 && page.errorOutput.contains("is not a feed that can be read: this is a web page, not a podcast feed"), "\(page.errorOutput)")
+        let pageJSON = try await almanac(["podcasts", "inspect", Self.feeds + "/html-page.html", "--json"], bus: bus)
+        #expect(pageJSON.status == 65 && pageJSON.errorOutput.contains("\"name\":\"org.almanac.Error.NotAFeed\""), "\(pageJSON.errorOutput)")
         let missing = try await almanac(["podcasts", "inspect", "/no/such/feed.xml"], bus: bus)
         #expect(missing.status == 66 && missing.errorOutput.contains("No such file or directory"))
-        _ = daemon.stop()
+        let folder = try await almanac(["podcasts", "inspect", Self.feeds], bus: bus)
+        #expect(folder.status == 66 && folder.errorOutput.contains("Is a directory"), "\(folder.errorOutput)")
+        // From a pipe, as `<(curl …)` gives it.
+        let piped = try await Tool.runDetached("/bin/sh", ["-c", "cat '\(Self.feeds)/atom.xml' | '\(Binaries.almanac)' podcasts inspect /dev/stdin --json"])
+        #expect(piped.status == 0 && piped.output.hasPrefix("{\"author\":\"Camille"), "\(piped.output.prefix(200)) \(piped.errorOutput)")
     }
 
     @Test func aURLIsFetchedByTheDaemonFollowingRedirects() async throws {
@@ -42,7 +48,15 @@ import Testing
         let feed = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
         #expect(feed["image"] as? String == url + "/feeds/images/cover.png")
         #expect(feed["nextPageURL"] as? String == url + "/feeds/relative-urls.xml?page=2")
-        // gdbus, a client nobody here wrote, calls the same method.
+        // The CLI had the daemon fetch the bytes (FetchFeed) and parsed them itself; busctl
+        // sees the descriptor and the addresses.
+        let fetched = try await busctlCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, "FetchFeed",
+                                           ["s", url + "/moved/relative-urls.xml"])
+        #expect(fetched.status == 0 && fetched.output.hasPrefix("hss ") && fetched.output.contains("\"\(url)/feeds/relative-urls.xml\""), "\(fetched.output) \(fetched.errorOutput)")
+        // A web page leads to the feed it announces (here one the server does not have).
+        let page = try await almanac(["podcasts", "inspect", url + "/feeds/html-page.html"], bus: bus)
+        #expect(page.status == 65 && page.errorOutput.contains("announces the feed \(url)/feed.xml, which could not be read"), "\(page.errorOutput)")
+        // gdbus, a client nobody here wrote, calls Inspect, which parses in the daemon.
         let gdbus = try await gdbusCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.inspect,
                                         [url + "/feeds/atom.xml"])
         #expect(gdbus.status == 0 && gdbus.output.contains("'episodes': <[{"), "\(gdbus.errorOutput)")

@@ -217,6 +217,17 @@ public struct AlmanacClient: Sendable {
         return try Message(payload: payload).arguments([String: Value].self).asVariantDictionary
     }
 
+    /// The feed at `url` (or the feed a web page there announces), fetched by the daemon and
+    /// handed over unparsed, by descriptor (`FetchFeed`): its bytes, its own address, and the
+    /// address relative links resolve against.
+    public func fetchFeed(url: String) async throws -> FetchedFeed {
+        let (file, feedURL, baseURL) = try await podcastsCall("FetchFeed", timeout: .seconds(60), url).arguments(UnixFD.self, String.self, String.self)
+        return FetchedFeed(feedURL: feedURL, baseURL: baseURL, body: try file.readAll(limit: Self.maximumFetchedFeedBytes))
+    }
+
+    /// The most bytes `fetchFeed` reads (the daemon fetches at most 32 MiB).
+    public static let maximumFetchedFeedBytes = 64 * 1024 * 1024
+
     /// Parses a feed file, passed by descriptor (`InspectFile`), without subscribing: the
     /// daemon needs no access to it, and neither way is limited by the bus's message size.
     public func inspect(file: UnixFD, baseURL: String) async throws -> Value {

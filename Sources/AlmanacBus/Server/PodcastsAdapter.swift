@@ -315,6 +315,20 @@ public struct PodcastsAdapter: DocumentAdapter {
                 try reply.write(FeedCodec.encode(try await Self.inspect(url: url, inspector: inspector)))
                 try LargeAnswers.check(reply.byteCount, on: connection, "The feed's answer", instead: "call InspectDescriptor to receive it as a file descriptor")
             }),
+            // The feed's bytes, unparsed, for a client that parses them itself (the CLI).
+            Method("FetchFeed", inputs: [Argument("url", .string)],
+                   outputs: [Argument("feed", .unixFD), Argument("feedURL", .string), Argument("baseURL", .string)], async: { call, reply in
+                let (url) = try call.arguments(String.self)
+                let fetched: FetchedFeed
+                do {
+                    fetched = try await inspector.fetch(url: url.trimmed)
+                } catch {
+                    throw Self.inspectError(error)
+                }
+                try reply.write(try UnixFD.sealedMemory(containing: fetched.body, name: "almanac-feed"))
+                try reply.write(FeedCredentials.redacted(fetched.feedURL))
+                try reply.write(FeedCredentials.redacted(fetched.baseURL))
+            }),
             Method("InspectDescriptor", inputs: [Argument("url", .string)], outputs: [Argument("payload", .unixFD)], async: { call, reply in
                 let (url) = try call.arguments(String.self)
                 let feed = FeedCodec.encode(try await Self.inspect(url: url, inspector: inspector))

@@ -10,9 +10,17 @@ public protocol FeedInspecting: Sendable {
     /// Finds the feed `url` leads to and reads it: `url` itself when it is a feed, else the
     /// feed a web page at `url` announces (autodiscovery). Returns the feed's URL with it.
     func locate(url: String) async throws -> (feedURL: String, feed: ParsedFeed)
+    /// Finds the feed `url` leads to, as `locate` does, and returns its bytes unparsed, for a
+    /// client that parses them itself.
+    func fetch(url: String) async throws -> FetchedFeed
 }
 
 extension FeedInspecting {
+    /// An inspector that only parses cannot hand out bytes.
+    public func fetch(url: String) async throws -> FetchedFeed {
+        throw FeedInspectionError.unreadable("This daemon does not fetch feeds for clients to parse (\(url.prefix(80))).")
+    }
+
     /// Without autodiscovery: `url` is the feed or nothing is.
     public func locate(url: String) async throws -> (feedURL: String, feed: ParsedFeed) {
         (url, try await inspect(url: url))

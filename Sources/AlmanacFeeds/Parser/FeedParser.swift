@@ -28,4 +28,27 @@ public enum FeedParser {
             }
         }
     }
+
+    /// Whether `parse` would take `bytes` for a feed, found without reading the whole feed
+    /// (only up to its first `<rss>`, `<feed>`, `<channel>` or `<rdf:RDF>` element): for a
+    /// daemon that hands a feed's bytes to a client to parse, or looks further when they are
+    /// a web page.
+    public static func looksLikeFeed(_ bytes: some Collection<UInt8>) -> Bool {
+        let found: Bool? = bytes.withContiguousStorageIfAvailable { looksLikeFeed(buffer: $0) }
+        if let found { return found }
+        return Array(bytes).withUnsafeBufferPointer { looksLikeFeed(buffer: $0) }
+    }
+
+    private static func looksLikeFeed(buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch TextEncoding.prepare(buffer) {
+        case .original(let start):
+            var reader = FeedReader(bytes: buffer, start: start, feedURL: nil)
+            return reader.findsFeedElement()
+        case .converted(let converted):
+            return converted.withUnsafeBufferPointer { buffer in
+                var reader = FeedReader(bytes: buffer, start: 0, feedURL: nil)
+                return reader.findsFeedElement()
+            }
+        }
+    }
 }

@@ -73,6 +73,16 @@ struct FeedReader {
         captured.reserveCapacity(4096)
     }
 
+    /// Whether `parse` would find a feed: reads only until the first feed element (at once,
+    /// for a feed; to the end for anything else).
+    mutating func findsFeedElement() -> Bool {
+        while format == .unknown, let token = scanner.next() {
+            if case .startTag(let name, let selfClosing, let source) = token { startTag(name: name, selfClosing: selfClosing, source: source) }
+            if case .endTag(let name, let source) = token { endTag(name: name, source: source) }
+        }
+        return format != .unknown
+    }
+
     mutating func read() throws(FeedParseError) -> ParsedFeed {
         while let token = scanner.next() {
             switch token {

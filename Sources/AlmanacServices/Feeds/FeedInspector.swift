@@ -50,6 +50,37 @@ public struct FeedInspector: FeedInspecting, OPMLConverting {
         }
     }
 
+    /// The feed `url` leads to, as `locate` finds it, without parsing it: whether the bytes
+    /// are a feed is told from their first elements (`FeedParser.looksLikeFeed`), and only
+    /// bytes that are none are parsed, for the error that says what they are.
+    public func fetch(url: String) async throws -> FetchedFeed {
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme), parsed.host != nil else {
+            throw FeedInspectionError.unreadable("'\(FeedCredentials.redacted(url).prefix(200))' is not an http or https URL. Give a feed's address, such as https://example.com/feed.xml.")
+        }
+        let response = try await fetch(parsed)
+        let base = response.url?.absoluteString ?? url
+        if FeedParser.looksLikeFeed(response.body) { return FetchedFeed(feedURL: url, baseURL: base, body: Array(response.body)) }
+        guard let announced = FeedDiscovery.feedLinks(in: response.body, base: response.url ?? parsed).first, let feedURL = URL(string: announced) else {
+            _ = try parse(response.body, feedURL: base)  // throws what the bytes are instead
+            return FetchedFeed(feedURL: url, baseURL: base, body: Array(response.body))
+        }
+        let feedResponse: HTTPClient.Response
+        do {
+            feedResponse = try await fetch(feedURL)
+        } catch FeedInspectionError.unreadable(let message) {
+            throw FeedInspectionError.unreadable("\(FeedCredentials.redacted(url).prefix(200)) announces the feed \(announced), which could not be read: \(message)")
+        }
+        let feedBase = feedResponse.url?.absoluteString ?? announced
+        if !FeedParser.looksLikeFeed(feedResponse.body) {
+            do {
+                _ = try parse(feedResponse.body, feedURL: feedBase)
+            } catch FeedInspectionError.notAFeed(let message) {
+                throw FeedInspectionError.notAFeed("\(FeedCredentials.redacted(url).prefix(200)) announces the feed \(announced), which is not one: \(message)")
+            }
+        }
+        return FetchedFeed(feedURL: announced, baseURL: feedBase, body: Array(feedResponse.body))
+    }
+
     private func fetch(_ url: URL) async throws -> HTTPClient.Response {
         do {
             return try await http.get(url)
