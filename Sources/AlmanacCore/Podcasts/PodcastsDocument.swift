@@ -194,9 +194,10 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
 
     /// Subscribes to a podcast (no change if subscribed already). Its `episodes` (from the
     /// feed just read) come in as already seen, all but the newest, which is new: a fresh
-    /// subscription should not announce a back catalogue of hundreds.
+    /// subscription should not announce a back catalogue of hundreds. `origin` marks who
+    /// asked, for the views that hear it (the sync's own subscriptions are not sent back).
     @discardableResult
-    public func subscribe(_ podcast: Podcast, episodes: [Episode] = []) throws -> UInt64? {
+    public func subscribe(_ podcast: Podcast, episodes: [Episode] = [], origin: ViewKey? = nil) throws -> UInt64? {
         let newest = episodes.max { ($0.published, $0.id) < ($1.published, $1.id) }?.id
         let seen = episodes.sorted { ($0.published, $0.id) > ($1.published, $1.id) }.prefix(Self.maximumEpisodesPerPodcast).map { episode in
             var episode = episode
@@ -206,7 +207,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         let now = clock()
         // After the change: a new feed is due at once.
         defer { scheduleChanged() }
-        return try document.update { state in
+        return try document.update(origin: origin) { state in
             guard state.podcasts[podcast.id] == nil else { return nil }
             try archive.save(podcast, newEpisodes: seen)
             // Its feed was just read (or, without episodes, is read on the next tick).
@@ -220,10 +221,11 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     }
 
     /// Gives up a podcast and its episodes; `SubmissionError` when it is not subscribed.
+    /// `origin` marks who asked, as for `subscribe`.
     @discardableResult
-    public func unsubscribe(_ podcastID: String) throws -> UInt64 {
+    public func unsubscribe(_ podcastID: String, origin: ViewKey? = nil) throws -> UInt64 {
         defer { scheduleChanged() }
-        return try document.update { state in
+        return try document.update(origin: origin) { state in
             guard state.podcasts[podcastID] != nil else { throw Self.unknownPodcast(podcastID, in: state) }
             try archive.removePodcast(podcastID)
             state.podcasts[podcastID] = nil
