@@ -138,6 +138,8 @@ public final class StateStore: Sendable {
                 table.column("lastModified", .text)
             }
         }
+        // The sync's tables (new tables only); keep it the last registration.
+        registerSyncMigration(&migrator)
         return migrator
     }
 
