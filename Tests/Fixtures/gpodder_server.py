@@ -239,7 +239,7 @@ class Handler(BaseHTTPRequestHandler):
         parts = path[len("/api/2/"):].split("/")
         if user is None:
             return self.refuse()
-        return self.gpodder(method, parts, query, user)
+        return self.gpodder(method, parts, query, user, how)
 
     def do_GET(self):
         self.handle_any("GET")
@@ -251,7 +251,7 @@ class Handler(BaseHTTPRequestHandler):
         self.handle_any("PUT")
 
     # gpodder.net API v2
-    def gpodder(self, method, parts, query, user):
+    def gpodder(self, method, parts, query, user, how):
         data = self.payload
         owner = parts[1] if len(parts) > 1 else ""
         if owner.endswith(".json"):
@@ -262,6 +262,8 @@ class Handler(BaseHTTPRequestHandler):
         with LOCK:
             if parts[0] == "auth" and len(parts) == 3 and method == "POST":
                 if parts[2] == "login.json":
+                    if how == "cookie":
+                        return self.reply(200, b"")
                     session = secrets.token_hex(16)
                     STATE["sessions"][session] = user
                     return self.reply(200, b"", {"Set-Cookie": "sessionid=%s; HttpOnly; Path=/; Max-Age=31536000" % session})

@@ -159,6 +159,16 @@ public final class GpodderClient: SyncServer {
     /// also checks that the server answers the API (`GET devices/USER.json` is a JSON list).
     private func gpodderLogIn(probing: Bool) async throws -> Date? {
         let path = "/api/2/auth/\(user)/login.json"
+        // With a session already: the same call with its cookie checks that it is still
+        // valid (as the API suggests), without opening another.
+        if let cookie = state.withLock({ $0.cookie }) {
+            let answer = try await send("POST", path, headers: ["Cookie": cookie])
+            if answer.status == 200 {
+                if let renewed = Self.sessionCookie(answer.headers["set-cookie"]) { state.withLock { $0.cookie = renewed } }
+                return Self.date(answer.headers["date"])
+            }
+            state.withLock { $0.cookie = nil }
+        }
         let answer = try await send("POST", path, headers: ["Authorization": basic])
         if answer.status == 401 { throw refused() }
         if probing, answer.status != 200 { throw Probe(status: answer.status) }
@@ -262,7 +272,7 @@ public final class GpodderClient: SyncServer {
     }
 
     private func refused() -> SyncError {
-        SyncError(.refused, "\(host) refused the user name and password of '\(credentials.user)' (HTTP 401). Check them and log in again with `almanac sync login`.")
+        SyncError(.refused, "\(host) refused the user name and password of '\(credentials.user)' (HTTP 401).")
     }
 
     /// A server's reason in a short plain-text or JSON body ("can not add and remove …").

@@ -64,7 +64,7 @@ struct SyncLogin: AsyncParsableCommand {
             }
         } catch {
             await client.connection.close()
-            throw syncFailure(error, next: "nothing was kept; check the server's address, or give --flavour")
+            throw syncFailure(error, next: "nothing was kept")
         }
     }
 }
