@@ -51,6 +51,7 @@ Control (no authentication):
   /_control/clock?offset=S   the server's clock runs S seconds ahead (negative: behind); its
                              `Date` header and timestamps follow
   /_control/rewrite?from=A&to=B   the server rewrites URL A to B from now on
+  /_control/expire           every session ends (their cookies are refused from now on)
   /_control/log              one line per API request: "METHOD PATH auth" (auth: basic,
                              cookie or none)
   /_control/state            the whole state as JSON (subscriptions per device, actions)
@@ -439,6 +440,9 @@ class Handler(BaseHTTPRequestHandler):
         with LOCK:
             if name == "fault":
                 STATE["fault"] = query.get("mode", ["none"])[0]
+                return self.reply(200, b"ok", content_type="text/plain")
+            if name == "expire":
+                STATE["sessions"].clear()
                 return self.reply(200, b"ok", content_type="text/plain")
             if name == "clock":
                 STATE["offset"] = float(query.get("offset", ["0"])[0])
