@@ -1,5 +1,7 @@
 import AlmanacCore
 import Foundation
+import Locking
+import Synchronization
 import TestHarness
 import Testing
 
@@ -134,6 +136,29 @@ import Testing
         try await desktop.sync.sync()
         #expect(desktop.podcasts.episode(episode.id).map { !$0.played && $0.position == 0 } == true)
         #expect(desktop.sync.status.state.queued == 0)
+    }
+
+    @Test func aSyncWaitsForTheChangesMadeBeforeItThatItHasNotHeardYet() async throws {
+        let desktop = try await loggedIn("desktop")
+        try await desktop.sync.sync()
+        // Another thread is delivering a change to a slow view: the next change's call returns
+        // before the views hear it.
+        let release = DispatchSemaphore(value: 0)
+        let blocked = Atomic<Bool>(false)
+        desktop.podcasts.document.addView(key: ViewKey("slow")) { event in
+            guard case .changed(_, .settings, _) = event else { return }
+            blocked.store(true, ordering: .releasing)
+            release.wait()
+        }
+        Thread { _ = try? desktop.podcasts.submit(SettingsSubmission(notify: true), from: nil) }.start()
+        #expect(await eventually { blocked.load(ordering: .acquiring) })
+        _ = try subscribe(desktop)
+        #expect(desktop.sync.status.state.queued == 0, "not heard yet")
+        let run = Task { try await desktop.sync.sync() }
+        try await Task.sleep(for: .milliseconds(200))
+        release.signal()
+        try await run.value
+        #expect(server.subscriptions == [feedURL], "the run waited for it")
     }
 
     @Test func everyEpisodeMarkedPlayedAtOnceIsAPlayActionEach() async throws {

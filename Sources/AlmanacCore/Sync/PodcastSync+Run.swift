@@ -10,6 +10,7 @@ extension PodcastSync {
         guard archive.syncRecord() != nil else {
             return .failure(SyncError(.notLoggedIn, "Almanac is not logged in to a sync server; log in with `almanac sync login SERVER USER`."))
         }
+        await hearEverything()
         let started = clock()
         timing.withLock { timing in
             timing.lastAttempt = started
@@ -254,7 +255,11 @@ extension PodcastSync {
 
     private func syncActions(_ server: any SyncServer, _ record: inout SyncRecord, _ report: inout SyncReport) async throws {
         var urls = SyncURLs(rewrites: archive.syncURLRewrites())
-        let remote = try await server.episodeActions(since: record.actionsSince)
+        // A little before the last answer: servers that filter by the actions' own times
+        // (Nextcloud's, to the second) would otherwise miss one made in the second the last
+        // answer came. Actions seen already come again with the same time and do nothing.
+        let since = record.actionsSince > 0 ? max(0, record.actionsSince - Int64(policy.actionsOverlap)) : 0
+        let remote = try await server.episodeActions(since: since)
         let playedAt = podcasts.document.snapshot.state.settings.playedAt
         let queue = archive.queuedSyncItems()
 

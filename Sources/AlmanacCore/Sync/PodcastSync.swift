@@ -45,6 +45,14 @@ public final class PodcastSync: Sendable {
     let feeds = Locked<[String: String]>([:])
     let loggedIn = Atomic<Bool>(false)
     let scheduleChanges = Locked<(@Sendable () -> Void)?>(nil)
+    /// The last revision of the podcasts document this view has heard (and queued), and the
+    /// runs waiting for it to reach theirs.
+    let heard = Locked(Heard())
+
+    struct Heard {
+        var revision: UInt64 = 0
+        var waiters: [(revision: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+    }
 
     struct Tickets {
         var requested: UInt64 = 0
@@ -90,8 +98,12 @@ public final class PodcastSync: Sendable {
     /// Starts hearing the podcasts document's changes (before any client can make one) and
     /// shows the state kept from the last run.
     public func start() {
-        podcasts.document.addView(key: Self.origin) { [weak self] event in self?.heard(event) }
-        let state = podcasts.document.snapshot.state
+        podcasts.document.addView(key: Self.origin) { [weak self] event in
+            self?.heard(event)
+            self?.caughtUp(to: event.revision)
+        }
+        let (revision, state) = podcasts.document.snapshot
+        caughtUp(to: revision)
         feeds.withLock { feeds in
             for podcast in state.podcasts.values { feeds[podcast.id] = podcast.feedURL }
         }
@@ -234,6 +246,45 @@ public final class PodcastSync: Sendable {
             return result
         }
         return try result.get()
+    }
+
+    // MARK: Hearing every change first
+
+    /// This view has heard every change up to `revision`.
+    func caughtUp(to revision: UInt64) {
+        let ready = heard.withLock { heard -> [CheckedContinuation<Void, Never>] in
+            heard.revision = max(heard.revision, revision)
+            let ready = heard.waiters.filter { $0.revision <= heard.revision }.map(\.continuation)
+            heard.waiters.removeAll { $0.revision <= heard.revision }
+            return ready
+        }
+        for continuation in ready { continuation.resume() }
+    }
+
+    /// Waits until this view has heard (and queued) every change the podcasts document made
+    /// so far. A change is told to its views by whichever thread is delivering already, so
+    /// the call that made it may return before the sync heard of it: a run waits, so that
+    /// it sends every change made before it was asked for. At most `timeout`.
+    func hearEverything(timeout: Duration = .seconds(5)) async {
+        let target = podcasts.document.revision
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = heard.withLock { heard -> Bool in
+                guard heard.revision < target else { return true }
+                heard.waiters.append((target, continuation))
+                return false
+            }
+            if now { continuation.resume() }
+            guard !now else { return }
+            Task { [weak self] in
+                try? await Task.sleep(for: timeout)
+                let late = self?.heard.withLock { heard -> [CheckedContinuation<Void, Never>] in
+                    let late = heard.waiters.filter { $0.revision == target }.map(\.continuation)
+                    heard.waiters.removeAll { $0.revision == target }
+                    return late
+                }
+                for continuation in late ?? [] { continuation.resume() }
+            }
+        }
     }
 
     // MARK: Status

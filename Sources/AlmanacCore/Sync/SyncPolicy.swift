@@ -17,9 +17,11 @@ public struct SyncPolicy: Sendable, Hashable {
     public var actionsPerUpload: Int
     /// Feeds read at once when the server lists new ones.
     public var feedsAtOnce: Int
+    /// Seconds before the last answer's timestamp that episode actions are asked from again.
+    public var actionsOverlap: Double
 
     public init(interval: Double = 900, debounce: Double = 30, firstRetry: Double = 60, longestRetry: Double = 3600, clockTolerance: Double = 600,
-                defaultDevice: String = "almanac", defaultCaption: String = "Almanac", actionsPerUpload: Int = 100, feedsAtOnce: Int = 4) {
+                defaultDevice: String = "almanac", defaultCaption: String = "Almanac", actionsPerUpload: Int = 100, feedsAtOnce: Int = 4, actionsOverlap: Double = 60) {
         self.interval = max(interval, 1)
         self.debounce = max(debounce, 0)
         self.firstRetry = max(firstRetry, 0.01)
@@ -29,5 +31,6 @@ public struct SyncPolicy: Sendable, Hashable {
         self.defaultCaption = defaultCaption
         self.actionsPerUpload = max(actionsPerUpload, 1)
         self.feedsAtOnce = max(feedsAtOnce, 1)
+        self.actionsOverlap = max(actionsOverlap, 0)
     }
 }

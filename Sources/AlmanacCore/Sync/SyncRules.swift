@@ -147,10 +147,12 @@ public enum SyncRules {
     /// "3 h 20 min", "12 min", "45 s".
     static func duration(_ seconds: Double) -> String {
         let whole = Int(seconds.rounded())
-        if whole >= 86_400 { return "\(whole / 86_400) d \(whole % 86_400 / 3600) h" }
-        if whole >= 3600 { return "\(whole / 3600) h \(whole % 3600 / 60) min" }
-        if whole >= 60 { return "\(whole / 60) min" }
-        return "\(whole) s"
+        guard whole >= 60 else { return "\(whole) s" }
+        // To the nearest minute: a server's clock is read to the second, rounded down.
+        let minutes = Int((seconds / 60).rounded())
+        if minutes >= 1_440 { return "\(minutes / 1_440) d \(minutes % 1_440 / 60) h" }
+        if minutes >= 60 { return "\(minutes / 60) h \(minutes % 60) min" }
+        return "\(minutes) min"
     }
 
     /// `2026-11-23 07:45:00 UTC`.

@@ -247,7 +247,7 @@ public final class GpodderClient: SyncServer {
         } catch let error as FetchError where error.tooLarge {
             throw SyncError(.tooLarge, "\(host) sent more than the \(Self.maximumAnswerBytes / 1024 / 1024) MiB Almanac reads in one answer (\(method) \(path.replacingOccurrences(of: "/\(user)", with: "/…"))); nothing was changed.")
         } catch {
-            throw SyncError(.unreachable, "Could not reach \(host): \(Self.reason(error)). The changes stay queued and are sent when it answers.")
+            throw SyncError(.unreachable, "Could not reach \(host): \(Self.reason(error)).")
         }
     }
 
