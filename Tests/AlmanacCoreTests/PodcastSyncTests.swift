@@ -287,6 +287,20 @@ import Testing
         #expect(try await desktop.sync.sync().unsubscribed == [feedURL])
     }
 
+    @Test func loggingInAgainAsTheSameAccountKeepsTheQueueAndAnotherForgetsIt() async throws {
+        let desktop = try await loggedIn("desktop")
+        try await desktop.sync.sync()
+        server.fail(with: SyncError(.unreachable, "offline"))
+        _ = try subscribe(desktop)
+        _ = try? await desktop.sync.sync()
+        server.fail(with: nil)
+        try await desktop.sync.logIn(server: "https://sync.example", user: "alice", password: "s3cret", caption: "New name")
+        #expect(desktop.sync.status.state.queued == 1 && desktop.sync.status.state.lastError.isEmpty)
+        #expect(desktop.sync.status.state.account?.caption == "New name")
+        try await desktop.sync.logIn(server: "https://sync.example", user: "alice", password: "s3cret", device: "other")
+        #expect(desktop.archive.queuedSyncItems().map(\.item) == [.subscribe(feedURL)], "the new device's queue: every subscription, once")
+    }
+
     @Test func loggingOutForgetsThePasswordAndTheQueue() async throws {
         let desktop = try await loggedIn("desktop")
         _ = try subscribe(desktop)

@@ -155,9 +155,9 @@ public final class PodcastSync: Sendable {
 
     /// Logs in: checks the user name and password with the server (finding its flavour when
     /// not given), checks its clock, registers this device, and only then keeps the password
-    /// (`secrets`) and the account. What a previous account had queued is forgotten; every
-    /// subscription here is queued to be sent, and a first sync follows at once. Throws
-    /// `SyncError`, and then nothing was kept.
+    /// (`secrets`) and the account. What another account had queued is forgotten, and every
+    /// subscription here is queued to be sent; the same account again (a changed password)
+    /// keeps its queue. A sync follows at once. Throws `SyncError`, and then nothing was kept.
     @discardableResult
     public func logIn(server: String, user: String, password: String, device: String? = nil, caption: String? = nil,
                       flavour: SyncFlavour? = nil) async throws -> SyncAccount {
@@ -174,16 +174,28 @@ public final class PodcastSync: Sendable {
         try await candidate.register(caption: caption)
         let account = SyncAccount(server: server, user: user, device: device, caption: caption, flavour: login.flavour)
         try await gate.withGate {
-            if let previous = archive.syncRecord()?.account, previous != account { await secrets.forget(previous) }
+            let previous = archive.syncRecord()
+            // The same account again (a new password, say): its queue and progress stay.
+            let same = previous.map { $0.account.server == server && $0.account.user == user && $0.account.device == device && $0.account.flavour == login.flavour } ?? false
+            if let previous, !same { await secrets.forget(previous.account) }
             try await secrets.store(password, for: account)
             do {
-                try archive.forgetSync()
-                try archive.saveSyncRecord(SyncRecord(account: account, passwordStore: secrets.place))
-                let urls = podcasts.document.snapshot.state.podcasts.values.map(\.feedURL).sorted()
-                try archive.enqueue(urls.map(SyncItem.subscribe), episodes: [], at: clock())
+                if var previous, same {
+                    previous.account = account
+                    previous.lastError = ""
+                    previous.passwordStore = secrets.place
+                    try archive.saveSyncRecord(previous)
+                } else {
+                    try archive.forgetSync()
+                    try archive.saveSyncRecord(SyncRecord(account: account, passwordStore: secrets.place))
+                    let urls = podcasts.document.snapshot.state.podcasts.values.map(\.feedURL).sorted()
+                    try archive.enqueue(urls.map(SyncItem.subscribe), episodes: [], at: clock())
+                }
             } catch {
-                await secrets.forget(account)
-                try? archive.forgetSync()
+                if !same {
+                    await secrets.forget(account)
+                    try? archive.forgetSync()
+                }
                 throw SyncError(.storage, "The account could not be kept: \(error)")
             }
             session.withLock { $0 = (account, candidate) }
