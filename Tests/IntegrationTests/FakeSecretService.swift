@@ -23,7 +23,8 @@ final class FakeSecretService: Sendable {
     let items = Locked<[ObjectPath: Item]>([:])
     private let counter = Atomic<UInt64>(1)
 
-    init(address: String) async throws {
+    /// `refusing`: `CreateItem` fails, as a keyring without a default collection does.
+    init(address: String, refusing: Bool = false) async throws {
         connection = try await Connection.connect(to: address)
         let secretType = ValueType.structure([.objectPath, .array(.byte), .array(.byte), .string])
         try connection.export([try Interface("org.freedesktop.Secret.Service", methods: [
@@ -71,6 +72,7 @@ final class FakeSecretService: Sendable {
             Method("CreateItem", inputs: [Argument("properties", .dictionary(key: .string, value: .variant)), Argument("secret", secretType),
                                           Argument("replace", .boolean)],
                    outputs: [Argument("item", .objectPath), Argument("prompt", .objectPath)]) { call, reply in
+                if refusing { throw BusError(ErrorName("org.freedesktop.Secret.Error.NoSuchObject"), "No such collection: default") }
                 let values = try call.message.values()
                 guard values.count == 3, let properties = values[0].stringKeyedEntries, case .structure(let fields) = values[1], fields.count == 4,
                       case .array(_, let bytes) = fields[2] else { throw BusError.invalidArgs("not a secret") }

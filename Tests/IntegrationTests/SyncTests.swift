@@ -261,6 +261,16 @@ import Testing
         #expect(secrets.secrets.isEmpty)
     }
 
+    @Test func aKeyringThatRefusesLeavesThePasswordInTheFile() async throws {
+        nonisolated(unsafe) var keyring: FakeSecretService?
+        let desktop = try await daemon { bus in keyring = try await FakeSecretService(address: bus.address, refusing: true) }
+        #expect(try await login(desktop, ["--device", "desktop"]).status == 0)
+        #expect(try #require(keyring).secrets.isEmpty)
+        #expect(try await status(desktop)["passwordStore"] as? String == "file")
+        #expect(FileManager.default.fileExists(atPath: desktop.bus.directory.appendingPathComponent("state/sync-password").path))
+        #expect(desktop.log.contains("the Secret Service did not keep the sync password"))
+    }
+
     @Test func theSyncObjectIsOnTheBusForAnyClient() async throws {
         let desktop = try await daemon()
         let introspected = try await gdbusIntrospect(on: desktop.bus, BusContract.syncPath)

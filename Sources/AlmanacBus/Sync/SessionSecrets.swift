@@ -1,22 +1,27 @@
 public import AlmanacCore
 public import DBus
 import Locking
+public import Logging
 import Synchronization
 
 /// Where the daemon keeps the sync password: the Secret Service when one is on the session
 /// bus (or can be started there), else `fallback` (a file only the user can read). Chosen
-/// at each `store`; read from the Secret Service first, then the fallback, so a password
-/// kept before a keyring appeared is still found.
+/// at each `store`; a Secret Service that refuses (no default collection, a dismissed
+/// prompt) is logged and the fallback used, which `place` (and so `sync status`) says. Read
+/// from the Secret Service first, then the fallback, so a password kept before a keyring
+/// appeared is still found.
 public final class SessionSecrets: SyncSecrets {
     private let connection: Connection
     private let secretService: SecretServiceSecrets
     private let fallback: any SyncSecrets
     private let chosen: Locked<String>
+    private let logger: Logger
 
-    public init(connection: Connection, fallback: any SyncSecrets) {
+    public init(connection: Connection, fallback: any SyncSecrets, logger: Logger = Logger(label: "almanac.sync")) {
         self.connection = connection
         secretService = SecretServiceSecrets(connection: connection)
         self.fallback = fallback
+        self.logger = logger
         chosen = Locked(fallback.place)
     }
 
@@ -25,11 +30,16 @@ public final class SessionSecrets: SyncSecrets {
 
     public func store(_ password: String, for account: SyncAccount) async throws {
         if await SecretServiceSecrets.isAvailable(on: connection) {
-            try await secretService.store(password, for: account)
-            chosen.withLock { $0 = secretService.place }
-            // Not in two places: a copy left in the file would outlive a keyring's lock.
-            await fallback.forget(account)
-            return
+            do {
+                try await secretService.store(password, for: account)
+                chosen.withLock { $0 = secretService.place }
+                // Not in two places: a copy left in the file would outlive a keyring's lock.
+                await fallback.forget(account)
+                return
+            } catch {
+                logger.warning("the Secret Service did not keep the sync password; it goes to a file only you can read",
+                               metadata: ["error": "\(error)"])
+            }
         }
         try await fallback.store(password, for: account)
         chosen.withLock { $0 = fallback.place }
