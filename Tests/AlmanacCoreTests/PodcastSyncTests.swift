@@ -161,6 +161,21 @@ import Testing
         #expect(server.subscriptions == [feedURL], "the run waited for it")
     }
 
+    @Test func anActionFromTheFutureIsLeftOut() async throws {
+        let desktop = try await loggedIn("desktop")
+        let podcast = try subscribe(desktop)
+        try await desktop.sync.sync()
+        server.upload(EpisodeAction(podcast: feedURL, episode: "https://show.example/1.mp3", kind: .play, timestamp: clock.now.addingTimeInterval(86_400),
+                                    started: 0, position: 600, total: 3_600, device: "phone-with-a-wrong-clock"))
+        #expect(try await desktop.sync.sync().episodesUpdated == 0)
+        #expect(episode(desktop, 1, of: podcast)?.position == 0)
+    }
+
+    @Test func theCredentialsNeverPrintThePassword() {
+        let credentials = SyncCredentials(server: "https://sync.example", user: "alice", password: "s3cret", device: "laptop", flavour: .gpodder)
+        #expect(!"\(credentials)".contains("s3cret") && !String(reflecting: credentials).contains("s3cret"))
+    }
+
     @Test func everyEpisodeMarkedPlayedAtOnceIsAPlayActionEach() async throws {
         let desktop = try await loggedIn("desktop")
         let podcast = try subscribe(desktop)

@@ -264,7 +264,10 @@ extension PodcastSync {
         let queue = archive.queuedSyncItems()
 
         // The server's newer play state, applied here; queued changes it overtook are dropped.
-        for action in SyncRules.newestPlayState(remote.actions) {
+        // An action dated well into the future (a device whose clock is wrong) would win
+        // against every change here until then: it is left out.
+        let latest = clock().addingTimeInterval(policy.clockTolerance)
+        for action in SyncRules.newestPlayState(remote.actions.filter { $0.timestamp <= latest }) {
             guard let episode = localEpisode(podcast: action.podcast, episode: action.episode, urls),
                   SyncRules.isNewer(action.timestamp, than: archive.syncedEpisode(episode.id)) else { continue }
             if let submission = SyncRules.submission(for: action, on: episode, playedAt: playedAt) {

@@ -84,8 +84,8 @@ public struct URLRewrite: Sendable, Hashable {
 }
 
 /// What a `SyncServer` is made from: the account's address and name, its password, this
-/// device, and the flavour (`nil`: find out by asking).
-public struct SyncCredentials: Sendable, Hashable {
+/// device, and the flavour (`nil`: find out by asking). Printed, it hides the password.
+public struct SyncCredentials: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
     public var server: String
     public var user: String
     public var password: String
@@ -99,4 +99,7 @@ public struct SyncCredentials: Sendable, Hashable {
         self.device = device
         self.flavour = flavour
     }
+
+    public var description: String { "\(user) on \(server) as \(device) (\(flavour?.rawValue ?? "flavour unknown"))" }
+    public var debugDescription: String { description }
 }
