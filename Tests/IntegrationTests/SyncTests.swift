@@ -40,11 +40,11 @@ import Testing
     }
 
     /// `almanac sync login` with the password on standard input.
-    func login(_ daemon: RunningDaemon, server: String? = nil, password: String = "s3cret", _ extra: [String]) async throws -> Tool.Result {
+    func login(_ daemon: RunningDaemon, server: String? = nil, user: String = "alice", password: String = "s3cret", _ extra: [String]) async throws -> Tool.Result {
         var environment = daemon.bus.environment
         environment["NO_COLOR"] = "1"
-        return try await Tool.runDetached("/bin/sh", ["-c", "p=\"$1\"; s=\"$2\"; shift 2; printf '%s\\n' \"$p\" | \"$0\" sync login \"$s\" alice \"$@\"", Binaries.almanac, password,
-                                                      server ?? base] + extra, environment: environment, timeout: 60)
+        return try await Tool.runDetached("/bin/sh", ["-c", "p=\"$1\"; s=\"$2\"; u=\"$3\"; shift 3; printf '%s\\n' \"$p\" | \"$0\" sync login \"$s\" \"$u\" \"$@\"", Binaries.almanac, password,
+                                                      server ?? base, user] + extra, environment: environment, timeout: 60)
     }
 
     func control(_ path: String) throws -> String {
@@ -171,6 +171,8 @@ import Testing
         let desktop = try await daemon()
         let wrong = try await login(desktop, password: "guess", [])
         #expect(wrong.status == 65 && wrong.errorOutput.contains("refused the user name and password of 'alice' (HTTP 401)"), "\(wrong.errorOutput)")
+        let unknown = try await login(desktop, user: "bob", [])
+        #expect(unknown.status == 65 && unknown.errorOutput.contains("refused the user name and password of 'bob' (HTTP 401)"), "\(unknown.errorOutput)")
         let notAServer = try await login(desktop, server: feed.base, [])
         #expect(notAServer.status == 65 && notAServer.errorOutput.contains("does not answer as a gpodder.net server"), "\(notAServer.errorOutput)")
         let badDevice = try await login(desktop, ["--device", "my laptop"])
