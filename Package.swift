@@ -26,9 +26,11 @@ let package = Package(
         .target(name: "TestHarness", dependencies: ["DBus", "AlmanacCore", "AlmanacBus", .product(name: "Logging", package: "swift-log")]),
         .target(name: "AlmanacCore", dependencies: [.product(name: "Logging", package: "swift-log")]),
         .target(name: "AlmanacViews", dependencies: ["AlmanacCore"]),
+        // The feed parser and its JSON, without networking: the daemon's services and the CLI (which parses local files itself) share it.
+        .target(name: "AlmanacFeeds", dependencies: ["AlmanacCore"]),
         .target(name: "AlmanacBus", dependencies: ["AlmanacCore", "DBus", .product(name: "Logging", package: "swift-log")]),
         .target(name: "AlmanacServices", dependencies: [
-            "AlmanacCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+            "AlmanacCore", "AlmanacFeeds", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "almanacd", dependencies: [
             "AlmanacBus", "AlmanacCore", "AlmanacServices", "AlmanacViews",
@@ -36,19 +38,20 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "almanac", dependencies: [
-            "AlmanacViews", "AlmanacBus",
+            "AlmanacViews", "AlmanacBus", "AlmanacFeeds",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "dbus-soak", dependencies: ["DBus"], path: "Examples/dbus-soak"),
         .executableTarget(name: "dbus-demo", dependencies: ["DBus"], path: "Examples/dbus-demo"),
         // `make bench`'s Swift driver; built by every `swift build` so CI sees it compile.
-        .executableTarget(name: "almanac-bench", dependencies: ["AlmanacBus", "AlmanacCore", "AlmanacServices", "DBus"], path: "Benchmarks/almanac-bench"),
+        .executableTarget(name: "almanac-bench", dependencies: ["AlmanacBus", "AlmanacCore", "AlmanacFeeds", "AlmanacServices", "DBus"], path: "Benchmarks/almanac-bench"),
         // libFuzzer targets (`make fuzz`); the plain build only says how to run them.
-        .executableTarget(name: "almanac-fuzz", dependencies: ["AlmanacCore", "AlmanacServices", "DBus"], path: "Examples/almanac-fuzz"),
+        .executableTarget(name: "almanac-fuzz", dependencies: ["AlmanacCore", "AlmanacFeeds", "AlmanacServices", "DBus"], path: "Examples/almanac-fuzz"),
         .testTarget(name: "AlmanacCoreTests", dependencies: ["AlmanacCore", "TestHarness"]),
         .testTarget(name: "AlmanacViewsTests", dependencies: ["AlmanacViews", "AlmanacCore"]),
+        .testTarget(name: "AlmanacFeedsTests", dependencies: ["AlmanacFeeds", "AlmanacCore", "TestHarness"]),
         .testTarget(name: "AlmanacServicesTests", dependencies: [
-            "AlmanacServices", "AlmanacCore", "TestHarness", .product(name: "GRDB", package: "GRDB.swift"),
+            "AlmanacServices", "AlmanacFeeds", "AlmanacCore", "TestHarness", .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "AlmanacBusTests", dependencies: ["AlmanacBus", "AlmanacCore", "DBus", "TestHarness"]),

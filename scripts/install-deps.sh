@@ -10,12 +10,13 @@ packages=(
   dbus-daemon dbus-bin          # private buses for tests and the demo; dbus-send, dbus-monitor
   libglib2.0-bin systemd        # gdbus, busctl, systemd-analyze: clients nobody here wrote
   python3 python3-dbus          # a D-Bus library of another language, for interop tests
+  python3-gi                    # its GLib main loop, for a view client that listens (flow-control tests)
   valgrind tmux                 # leak checks, terminal tests
   libcurl4 libcurl4-openssl-dev # FoundationNetworking's HTTP (the -dev package for static builds: make install)
   libsqlite3-dev                # SQLite, under GRDB: the state store
 )
 if [ "${1:-}" = stress ]; then
-  packages+=(bubblewrap strace python3-gi)  # the unit's sandbox emulated; its system calls; the load clients' main loop
+  packages+=(bubblewrap strace)  # the unit's sandbox emulated; its system calls
 fi
 if [ "${1:-}" = bench ]; then
   packages+=(hyperfine gcc python3-venv)  # CLI timing; the C peers; the Python parsers' venv

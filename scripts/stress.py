@@ -37,6 +37,7 @@ import stress_flood
 import stress_load
 import stress_network
 import stress_sandbox
+import stress_slowviews
 import stress_syscalls
 import stress_vanish
 from stress_common import BIN, REPO, RESULTS, SEED, log, record
@@ -44,7 +45,7 @@ from stress_common import BIN, REPO, RESULTS, SEED, log, record
 # In the order they run.
 SECTIONS = {"vanish": stress_vanish, "cycles": stress_cycles, "crash": stress_crash, "busloss": stress_busloss,
             "network": stress_network, "disk": stress_disk, "sandbox": stress_sandbox, "syscalls": stress_syscalls,
-            "badinput": stress_badinput, "flood": stress_flood, "load": stress_load}
+            "badinput": stress_badinput, "flood": stress_flood, "load": stress_load, "slowviews": stress_slowviews}
 
 
 def main():

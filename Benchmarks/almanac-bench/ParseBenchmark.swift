@@ -1,4 +1,5 @@
 import AlmanacCore
+import AlmanacFeeds
 import AlmanacServices
 import Glibc
 

@@ -7,6 +7,9 @@
       non-ASCII text, every date and duration form seen in the wild, until N MB (default 50)
   generate.py library DIR [--feeds N] [--episodes M]
       N feeds of M episodes each (default 100 x 5,000), compact, for the daemon's memory figure
+  generate.py big FILE [--episodes M]
+      one feed of M episodes (default 20,000), each with HTML notes but no content:encoded:
+      about 22 MB, the feed `almanac podcasts inspect` is timed on (a big real feed's size)
 """
 import argparse
 import os
@@ -56,7 +59,7 @@ def duration(rng):
 def text_block(rng, value, cdata):
     return f"<![CDATA[{value}]]>" if cdata else escape(value)
 
-def rss_feed(rng, index, episodes, compact=False):
+def rss_feed(rng, index, episodes, compact=False, encoded=True):
     start = datetime(2026, 11, 1, tzinfo=timezone.utc)
     host = f"https://feeds.example{index % 17}.com/show{index}"
     cdata = rng.random() < 0.6
@@ -94,7 +97,7 @@ def rss_feed(rng, index, episodes, compact=False):
         else:
             item.append(f"<link>{host}/episodes/{n}</link>\n")
             item.append(f"<description>{text_block(rng, html(rng, rng.randint(1, 4)), cdata)}</description>\n")
-            if rng.random() < 0.5:
+            if encoded and rng.random() < 0.5:
                 item.append(f"<content:encoded><![CDATA[{html(rng, rng.randint(3, 12))}]]></content:encoded>\n")
             item.append(f"<itunes:episode>{n}</itunes:episode>\n<itunes:episodeType>full</itunes:episodeType>\n")
             if rng.random() < 0.3:
@@ -151,15 +154,23 @@ def library(folder, feeds, episodes):
         total += len(data)
     print(f"{feeds} feeds x {episodes} episodes, {total / 1e6:.1f} MB in {folder}")
 
+def big(path, episodes):
+    data = rss_feed(random.Random(22), 0, episodes, encoded=False).encode("utf-8")
+    with open(path, "wb") as out:
+        out.write(data)
+    print(f"1 feed x {episodes} episodes, {len(data) / 1e6:.1f} MB in {path}")
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
-    parser.add_argument("kind", choices=["corpus", "library"])
+    parser.add_argument("kind", choices=["corpus", "library", "big"])
     parser.add_argument("folder")
     parser.add_argument("--megabytes", type=float, default=50)
     parser.add_argument("--feeds", type=int, default=100)
-    parser.add_argument("--episodes", type=int, default=5000)
+    parser.add_argument("--episodes", type=int, default=None)
     arguments = parser.parse_args()
-    if arguments.kind == "corpus":
+    if arguments.kind == "big":
+        big(arguments.folder, arguments.episodes or 20000)
+    elif arguments.kind == "corpus":
         corpus(arguments.folder, arguments.megabytes)
     else:
-        library(arguments.folder, arguments.feeds, arguments.episodes)
+        library(arguments.folder, arguments.feeds, arguments.episodes or 5000)

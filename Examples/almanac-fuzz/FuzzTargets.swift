@@ -1,4 +1,5 @@
 #if FUZZING
+@testable import AlmanacFeeds
 @testable import AlmanacServices
 import DBus
 import AlmanacCore

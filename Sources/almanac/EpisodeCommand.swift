@@ -1,10 +1,11 @@
 import ArgumentParser
 
-/// `almanac episode play|played|unplayed|position|download ID …`: an episode's play state and its download.
+/// `almanac episode show|play|played|unplayed|position|download ID …`: an episode in full, its play state and its download.
 struct EpisodeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "episode",
-        abstract: "Plays an episode, marks it played or unplayed, sets where to resume it, or downloads it.",
-        subcommands: [EpisodePlay.self, EpisodePlayState.Played.self, EpisodePlayState.Unplayed.self, EpisodePlayState.Position.self, EpisodeDownload.self]
+        abstract: "Shows an episode in full, plays it, marks it played or unplayed, sets where to resume it, or downloads it.",
+        subcommands: [EpisodeShow.self, EpisodePlay.self, EpisodePlayState.Played.self, EpisodePlayState.Unplayed.self, EpisodePlayState.Position.self,
+                      EpisodeDownload.self]
     )
 }

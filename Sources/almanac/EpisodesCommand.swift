@@ -6,12 +6,15 @@ import DBus
 import FoundationEssentials
 import Glibc
 
-/// `almanac episodes [PODCAST] [--new] [--unplayed] [--downloaded] [--page N | --all]`: episodes with their
-/// ids, newest first, a page at a time through the daemon's `ListEpisodes`.
+/// `almanac episodes [PODCAST] [--new] [--unplayed] [--downloaded] [--search TEXT] [--page N | --all]`:
+/// episodes with their ids, newest first, a page at a time through the daemon's `ListEpisodes`.
 struct EpisodesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "episodes",
-        abstract: "Lists episodes (of one podcast, or all), newest first, with the ids `almanac episode` takes."
+        abstract: "Lists episodes (of one podcast, or all), newest first, with the ids `almanac episode` takes.",
+        discussion: """
+            --search finds episodes whose title or show notes hold every word given, ignoring case and accents ("creme" finds "Crème"), together with the other filters. SQLite's full-text syntax works too: "a phrase" in quotes, OR, NOT, a prefix such as garden*, title:word; a search that is not valid in that syntax (an unclosed quote) is read as plain words. Episodes kept before Almanac kept show notes are found by their title until their feed is read again.
+            """
     )
 
     @ArgumentParser.Argument(help: "A podcast id or feed URL (default: all podcasts).")
@@ -25,6 +28,9 @@ struct EpisodesCommand: AsyncParsableCommand {
 
     @Flag(help: "Only downloaded episodes.")
     var downloaded = false
+
+    @Option(help: ArgumentHelp("Only episodes whose title or show notes hold these words.", valueName: "text"))
+    var search: String?
 
     @Option(help: "Episodes per page (1 to 500).")
     var limit = 20
@@ -43,6 +49,7 @@ struct EpisodesCommand: AsyncParsableCommand {
         guard (1...EpisodeQuery.maximumLimit).contains(limit) else { throw ValidationError("--limit goes from 1 to \(EpisodeQuery.maximumLimit), not \(limit).") }
         guard page >= 1 else { throw ValidationError("--page counts from 1, not \(page).") }
         if all && pageOption != nil { throw ValidationError("Choose either --page or --all, not both.") }
+        if let search, !search.contains(where: { !$0.isWhitespace }) { throw ValidationError("--search needs a word to look for, such as --search rivers.") }
     }
 
     func run() async throws {
@@ -55,6 +62,7 @@ struct EpisodesCommand: AsyncParsableCommand {
             if new { filters["new"] = .boolean(true) }
             if unplayed { filters["unplayed"] = .boolean(true) }
             if downloaded { filters["downloaded"] = .boolean(true) }
+            if let search { filters["search"] = .string(search) }
             let source = EpisodePages(client: client, podcast: podcast ?? "", filters: filters)
             let mediator = PagingMediator(dataSource: source, pageSize: limit)
             var shown: [Episode] = []
@@ -73,10 +81,9 @@ struct EpisodesCommand: AsyncParsableCommand {
                 Terminal().line(emptyLine)
                 return
             }
-            let podcasts = try await client.subscriptions()
-            let state = PodcastsState(podcasts: Dictionary(podcasts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }),
-                                      episodes: Dictionary(shown.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }))
-            for line in output.rendering().podcasts(state, only: nil, revision: 0, limit: shown.count, ids: true) { Terminal().line(line) }
+            let podcasts = Dictionary(try await client.subscriptions().map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let list = EpisodeListViewData(episodes: shown, podcasts: podcasts, now: Date(), clockOffset: localUTCOffset)
+            for line in output.rendering().episodes(list, revision: 0, ids: true) { Terminal().line(line) }
             // Where this page stands, on standard error so that standard output stays the list.
             let pages = pageCount(source.total)
             if !all, page < pages, !common.json {
@@ -89,7 +96,7 @@ struct EpisodesCommand: AsyncParsableCommand {
     /// terminal, and nothing asked for plain lines: `--json`, `--format`, `--page`, `--all`, a filter).
     private var interactive: Bool {
         Terminal().capable && isatty(STDIN_FILENO) == 1 && !common.json && output.format == nil && pageOption == nil && !all
-            && !new && !unplayed && !downloaded
+            && !new && !unplayed && !downloaded && search == nil
     }
 
     /// How many pages `total` episodes make (one, empty, when there are none).
@@ -102,9 +109,11 @@ struct EpisodesCommand: AsyncParsableCommand {
                       pages == 1 ? "leave out --page" : "ask for --page 1 to \(pages), or --all")
     }
 
-    /// What an empty list says, after its filters: "No downloaded episodes.".
+    /// What an empty list says, after its filters: "No downloaded episodes.", "No unplayed
+    /// episodes match 'rivers'.".
     private var emptyLine: String {
         let kinds = [(new, "new"), (unplayed, "unplayed"), (downloaded, "downloaded")].filter(\.0).map(\.1)
+        if let search { return "No \(kinds.isEmpty ? "" : kinds.joined(separator: " ") + " ")episodes match '\(search)'." }
         return kinds.isEmpty ? "No episodes yet." : "No \(kinds.joined(separator: " ")) episodes."
     }
 }

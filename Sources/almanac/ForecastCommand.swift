@@ -3,6 +3,7 @@ import AlmanacCore
 import AlmanacViews
 import DBus
 import ArgumentParser
+import FoundationEssentials
 
 /// `almanac forecast [PLACE] [--days N] [--hourly]`: the days (or hours) ahead.
 struct ForecastCommand: AsyncParsableCommand {
@@ -47,7 +48,8 @@ struct ForecastCommand: AsyncParsableCommand {
             guard let reading = state.readings[location] else {
                 throw CLIError.refused("no forecast for '\(location)': \(state.failures[location] ?? "no reading yet")", WeatherLookup.placeHint)
             }
-            for line in output.rendering().forecast(reading, units: state.units, days: days, hourly: hourly) { Terminal().line(line) }
+            let view = ForecastViewData(reading: reading, units: state.units, days: days, now: Date())
+            for line in output.rendering().forecast(view, hourly: hourly) { Terminal().line(line) }
         } catch {
             await client.connection.close()
             throw fail(error)

@@ -69,6 +69,8 @@ struct InteractiveEpisodes {
                                      podcastID: podcastID)
         /// A refresh asked for while a page loads: sent when it has come (one load at a time).
         var refreshQueued = false
+        /// Updates taken since the last `Ack`.
+        var unacknowledged = 0
         let client = client
         func load(refresh: Bool) {
             state.loadStarted(refresh: refresh)
@@ -132,7 +134,20 @@ struct InteractiveEpisodes {
                     }
                 default: break
                 }
-            case .updated(_, let data):
+            case .updated(let revision, let data):
+                // Flow control: every few updates, the daemon hears they were taken.
+                unacknowledged += 1
+                if unacknowledged >= AlmanacClient.acknowledgeEvery {
+                    client.acknowledge(view, upTo: revision)
+                    unacknowledged = 0
+                }
+                if data["kind"]?.stringValue == "resync" {
+                    // This list fell behind the library's changes: it loads its first page again.
+                    client.acknowledge(view, upTo: revision)
+                    unacknowledged = 0
+                    if let podcasts = data["state"]?.stringKeyedEntries.map(PodcastsCodec.decodeState)?.podcasts { state.podcasts.merge(podcasts) { $1 } }
+                    if state.isLoading { refreshQueued = true } else { load(refresh: true) }
+                }
                 apply(data, to: &state)
                 if !state.isLoading, refreshQueued {
                     refreshQueued = false

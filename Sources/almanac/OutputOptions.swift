@@ -56,7 +56,7 @@ enum FeedEpisodeFields: FormatFields { static let names = FeedEpisodeViewData.fi
 enum DownloadFields: FormatFields { static let names = DownloadProgressViewData.fieldNames }
 enum LocationFields: FormatFields { static let names = ["location"] }
 enum SettingFields: FormatFields { static let names = ["name", "value"] }
-enum StatusFields: FormatFields { static let names = ["version", "owner", "provider", "views", "loading", "error"] }
+enum StatusFields: FormatFields { static let names = DaemonStatusViewData.fieldNames }
 
 /// `forecast`: days, or hours with `--hourly`.
 enum ForecastFields: FormatFields {

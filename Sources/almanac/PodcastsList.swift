@@ -1,5 +1,5 @@
 import AlmanacBus
-import AlmanacCore
+import AlmanacViews
 import ArgumentParser
 import DBus
 
@@ -12,9 +12,8 @@ struct PodcastsList: AsyncParsableCommand {
 
     func run() async throws {
         try await withClient(common) { client in
-            let podcasts = try await client.subscriptions().sorted { ($0.title.lowercased(), $0.id) < ($1.title.lowercased(), $1.id) }
-            let rendering = output.rendering()
-            for line in rendering.subscriptions(podcasts) { Terminal().line(line) }
+            let podcasts = PodcastPreviewViewData.list(try await client.subscriptions())
+            for line in output.rendering().subscriptions(podcasts) { Terminal().line(line) }
         }
     }
 }

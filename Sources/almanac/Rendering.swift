@@ -1,5 +1,4 @@
 import AlmanacBus
-import AlmanacCore
 import AlmanacViews
 import DBus
 import FoundationEssentials
@@ -15,34 +14,21 @@ struct Rendering {
     /// The columns a line may take.
     var width: Int { terminal.width }
 
-    func weather(_ state: WeatherState, only location: String?, revision: UInt64, now: Date = Date()) -> [String] {
-        let locations = location.map { [$0] } ?? state.readings.keys.sorted()
-        let views = locations.compactMap { location -> WeatherNowViewData? in
-            guard let reading = state.readings[location] else { return nil }
-            return Self.now(reading, state, now: now)
-        }
+    /// A weather screen (`watch weather`, `get weather`): a line per place (a waybar JSON
+    /// line with `waybar`), and for a place asked for without a reading, why.
+    func weather(_ screen: WeatherScreenViewData, revision: UInt64) -> [String] {
         if waybar {
-            var lines = views.map { view in
-                Self.json(WaybarViewData(now: view, hours: Self.hours(state.readings[view.location], state.units, now: now, count: 6, step: 2), template: template))
-            }
-            if let location, views.isEmpty, let failure = state.failures[location] {
-                lines.append(Self.json(WaybarViewData(location: location, failure: failure)))
-            }
-            return lines
+            return screen.places.map { Self.json($0.waybar(template: template)) } + screen.unavailable.compactMap(\.waybar).map { Self.json($0) }
         }
-        if json { return [Self.json(["document": "weather", "revision": revision, "weather": views] as JSONObject)] }
-        var lines = views.map(line)
-        if let location, views.isEmpty {
-            lines.append(state.failures[location].map { fitted("\(location): \($0)", .alert) } ?? fitted("\(location): no reading yet"))
+        if json { return [Self.json(["document": "weather", "revision": revision, "weather": screen.places.map(\.now)] as JSONObject)] }
+        var lines = screen.entries.map { entry in
+            switch entry {
+            case .place(let place): line(place.now)
+            case .unavailable(let place): fitted(place.text, place.failure == nil ? .plain : .alert)
+            }
         }
         if lines.isEmpty { lines.append(fitted("No weather yet: watch a place with `almanac watch weather --location Berlin`.")) }
         return lines
-    }
-
-    /// A reading as the "now" view shows it, its time on the user's clock.
-    static func now(_ reading: WeatherReading, _ state: WeatherState, now: Date) -> WeatherNowViewData {
-        WeatherNowViewData(reading: reading, units: state.units, now: now, error: state.failures[reading.location],
-                           clockOffset: localUTCOffset(at: reading.fetchedAt))
     }
 
     func line(_ data: WeatherNowViewData) -> String {
@@ -61,20 +47,14 @@ struct Rendering {
     }
 
     /// `almanac weather`: for each place, now, today's range and sun, and the hours ahead.
-    func summary(_ state: WeatherState, locations: [String], revision: UInt64, now: Date = Date()) -> [String] {
-        var places: [PlaceSummary] = []
+    func summary(_ screen: WeatherScreenViewData, revision: UInt64) -> [String] {
+        if json { return [Self.json(["document": "weather", "revision": revision, "places": screen.places] as JSONObject)] }
         var lines: [String] = []
-        for location in locations {
-            guard let reading = state.readings[location] else {
-                lines.append(fitted("\(location): " + (state.failures[location] ?? "no reading yet"), .alert))
+        for entry in screen.entries {
+            guard case .place(let place) = entry else {
+                if case .unavailable(let place) = entry { lines.append(fitted(place.text, .alert)) }
                 continue
             }
-            let place = PlaceSummary(
-                now: Self.now(reading, state, now: now),
-                today: reading.upcomingDays(now: now).first.map { DayViewData(day: $0, units: state.units, utcOffset: reading.utcOffset) },
-                hours: Self.hours(reading, state.units, now: now, count: 6, step: 2)
-            )
-            places.append(place)
             lines.append(line(place.now))
             if template != nil { continue }
             if let today = place.today { lines.append(terminal.render(today.todayLine(width: width))) }
@@ -82,23 +62,19 @@ struct Rendering {
             let strip = HourViewData.strip(place.hours, width: width)
             if !strip.isEmpty { lines.append(terminal.render(strip)) }
         }
-        if json { return [Self.json(["document": "weather", "revision": revision, "places": places] as JSONObject)] }
         return lines
     }
 
     /// `almanac forecast`: a table of days, or of hours with `hourly`.
-    func forecast(_ reading: WeatherReading, units: Units, days: Int, hourly: Bool, now: Date = Date()) -> [String] {
-        let updated = "updated \(relativeTime(reading.fetchedAt, now: now))"
+    func forecast(_ view: ForecastViewData, hourly: Bool) -> [String] {
         if hourly {
-            let hours = reading.upcomingHours(now: now).map { HourViewData(hour: $0, units: units, utcOffset: reading.utcOffset) }
-            if json { return [Self.json(["location": reading.location, "place": reading.placeName, "hours": hours] as JSONObject)] }
-            if let template { return hours.map { template.render($0.fields) } }
-            return [title(reading.placeName, "next \(hours.count) hours", updated)] + render(.hours(hours))
+            if json { return [Self.json(["location": view.location, "place": view.place, "hours": view.hours] as JSONObject)] }
+            if let template { return view.hours.map { template.render($0.fields) } }
+            return [title(view.place, view.extent(hourly: true), view.updated)] + render(.hours(view.hours))
         }
-        let table = reading.upcomingDays(now: now).prefix(days).map { DayViewData(day: $0, units: units, utcOffset: reading.utcOffset) }
-        if json { return [Self.json(["location": reading.location, "place": reading.placeName, "days": Array(table)] as JSONObject)] }
-        if let template { return table.map { template.render($0.fields) } }
-        return [title(reading.placeName, "\(table.count) days", updated)] + render(.days(Array(table)))
+        if json { return [Self.json(["location": view.location, "place": view.place, "days": view.days] as JSONObject)] }
+        if let template { return view.days.map { template.render($0.fields) } }
+        return [title(view.place, view.extent(hourly: false), view.updated)] + render(.days(view.days))
     }
 
     /// "Berlin · 7 days · updated just now": a place (cut when long) and what follows.
@@ -110,27 +86,14 @@ struct Rendering {
         ))
     }
 
-    /// Every `step`-th hour from the current one, `count` of them.
-    static func hours(_ reading: WeatherReading?, _ units: Units, now: Date, count: Int, step: Int) -> [HourViewData] {
-        guard let reading else { return [] }
-        let ahead = reading.upcomingHours(now: now)
-        return stride(from: 0, to: ahead.count, by: max(step, 1)).prefix(count).map {
-            HourViewData(hour: ahead[$0], units: units, utcOffset: reading.utcOffset)
-        }
-    }
-
-    /// Episodes, newest first: with `ids` (`almanac episodes`) a table whose first column is
-    /// the id play-state commands take; without (a watch, `get`), a line each.
-    func podcasts(_ state: PodcastsState, only podcast: String?, revision: UInt64, now: Date = Date(), limit: Int = 10, ids: Bool = false) -> [String] {
-        let episodes = state.episodes.values
-            .filter { podcast == nil || $0.podcastID == podcast }
-            .sorted { ($0.published, $0.id) > ($1.published, $1.id) }
-            .prefix(limit)
-            .map { EpisodeViewData(episode: $0, podcast: state.podcasts[$0.podcastID], now: now, clockOffset: localUTCOffset(at:)) }
-        if json { return [Self.json(["document": "podcasts", "revision": revision, "episodes": Array(episodes)] as JSONObject)] }
+    /// Episodes: with `ids` (`almanac episodes`) a table whose first column is the id
+    /// play-state commands take; without (a watch, `get`), a line each.
+    func episodes(_ list: EpisodeListViewData, revision: UInt64, ids: Bool = false) -> [String] {
+        let episodes = list.episodes
+        if json { return [Self.json(["document": "podcasts", "revision": revision, "episodes": episodes] as JSONObject)] }
         if let template { return episodes.map { template.render($0.fields) } }
         if episodes.isEmpty { return ["No episodes yet."] }
-        if ids { return render(.episodes(Array(episodes), ids: true)) }
+        if ids { return render(.episodes(episodes, ids: true)) }
         return episodes.map { terminal.render($0.line(width: width)) }
     }
 
@@ -148,8 +111,7 @@ struct Rendering {
     }
 
     /// `almanac podcasts list`.
-    func subscriptions(_ podcasts: [Podcast]) -> [String] {
-        let previews = podcasts.map(PodcastPreviewViewData.init)
+    func subscriptions(_ previews: [PodcastPreviewViewData]) -> [String] {
         if json { return [Self.json(["podcasts": previews.map(\.fields)] as JSONObject)] }
         if let template { return previews.map { template.render($0.fields) } }
         if previews.isEmpty { return [fitted("No subscriptions yet: `almanac podcasts subscribe https://…/feed.xml`.")] }
@@ -174,12 +136,11 @@ struct Rendering {
         return lines
     }
 
-    func status(_ status: DaemonStatus) -> [String] {
-        if json { return [Self.json(status)] }
-        var lines = [fitted("almanacd \(status.version) is running as \(status.owner) (provider: \(status.provider))")]
+    /// `almanac status`: the daemon, then a line per document.
+    func status(_ status: DaemonStatusViewData) -> [String] {
+        var lines = [fitted(status.headline)]
         for document in status.documents {
-            var line = StyledLine("  \(document.name): revision \(document.revision), \(document.viewCount) view\(document.viewCount == 1 ? "" : "s")")
-            if document.loading { line += ", loading" }
+            var line = StyledLine("  " + document.summary)
             if !document.lastError.isEmpty { line += ", last error: " + StyledLine(document.lastError, .alert) }
             lines.append(terminal.render(line.truncated(to: width)))
         }

@@ -13,10 +13,13 @@ struct Status: AsyncParsableCommand {
         let client = try await common.connect()
         do {
             let status = try await client.status()
-            if let template = output.rendering().template {
-                Terminal().line(template.render(Self.fields(status)))
+            let rendering = output.rendering()
+            if rendering.json {
+                Terminal().line(Rendering.json(status))
+            } else if let template = rendering.template {
+                Terminal().line(template.render(Self.view(status).fields))
             } else {
-                for line in output.rendering().status(status) { Terminal().line(line) }
+                for line in rendering.status(Self.view(status)) { Terminal().line(line) }
             }
             await client.connection.close()
         } catch {
@@ -25,14 +28,10 @@ struct Status: AsyncParsableCommand {
         }
     }
 
-    /// The daemon as `--format` sees it: `views` in all documents, the documents `loading`,
-    /// and the last `error` of each that has one ("weather: …").
-    static func fields(_ status: DaemonStatus) -> [String: String] {
-        [
-            "version": status.version, "owner": status.owner, "provider": status.provider,
-            "views": String(status.documents.reduce(0) { $0 + Int($1.viewCount) }),
-            "loading": status.documents.filter(\.loading).map(\.name).joined(separator: ", "),
-            "error": status.documents.filter { !$0.lastError.isEmpty }.map { "\($0.name): \($0.lastError)" }.joined(separator: "; "),
-        ]
+    /// What the daemon reported, worded for a person or a template.
+    static func view(_ status: DaemonStatus) -> DaemonStatusViewData {
+        DaemonStatusViewData(version: status.version, owner: status.owner, provider: status.provider, documents: status.documents.map {
+            .init(name: $0.name, revision: $0.revision, viewCount: Int($0.viewCount), loading: $0.loading, lastError: $0.lastError)
+        })
     }
 }

@@ -126,9 +126,16 @@ struct Watch: AsyncParsableCommand {
                 var model = model
                 var last = initial.joined(separator: "\n")
                 var dropped = 0
+                var unacknowledged = 0
                 for await message in updates {
                     guard message.path == view, message.sender == owner,
                           let (revision, data) = try? message.arguments(UInt64.self, [String: Value].self) else { continue }
+                    // Flow control: the daemon hears, every few updates, that they were taken.
+                    unacknowledged += 1
+                    if unacknowledged >= AlmanacClient.acknowledgeEvery || data["kind"]?.stringValue == "resync" {
+                        client.acknowledge(view, upTo: revision)
+                        unacknowledged = 0
+                    }
                     if updates.droppedCount != dropped {
                         // Output could not keep up and updates were lost: start again from a snapshot.
                         dropped = updates.droppedCount
@@ -240,15 +247,36 @@ struct Model: @unchecked Sendable {
                 // A template's lines go to a status bar as they are: only readings, never this notice.
                 return rendering.json || rendering.waybar || rendering.template != nil ? [] : ["\(location): waiting for the first reading…"]
             }
-            return rendering.weather(weather, only: location, revision: revision)
+            return rendering.weather(screen(location), revision: revision)
         case .podcasts:
-            return rendering.podcasts(podcasts, only: podcast, revision: revision, limit: 5)
+            return rendering.episodes(EpisodeListViewData(state: podcasts, podcast: podcast, limit: 5, now: Date(), clockOffset: localUTCOffset), revision: revision)
         }
+    }
+
+    /// The weather screen of `location` (`nil`: of every place with a reading).
+    private func screen(_ location: String?) -> WeatherScreenViewData {
+        WeatherScreenViewData(state: weather, locations: location.map { [$0] }, now: Date(), clockOffset: localUTCOffset)
+    }
+
+    /// The newest episodes of `state` this watch shows (of its podcast, or of all).
+    private func list(_ state: PodcastsState) -> EpisodeListViewData {
+        EpisodeListViewData(state: state, podcast: podcast, limit: 10, now: Date(), clockOffset: localUTCOffset)
     }
 
     mutating func apply(revision: UInt64, data: [String: Value]) -> [String] {
         self.revision = revision
         let kind = data["kind"]?.stringValue
+        if kind == "resync", let state = data["state"]?.stringKeyedEntries {
+            // The view fell behind (this watch could not keep up): its whole slice, as at start.
+            switch document {
+            case .weather:
+                weather = WeatherCodec.decodeState(state)
+                if let unitsOverride { weather.units = unitsOverride }
+            case .podcasts:
+                podcasts = PodcastsCodec.decodeState(state)
+            }
+            return initialLines()
+        }
         switch document {
         case .weather:
             switch kind {
@@ -256,14 +284,14 @@ struct Model: @unchecked Sendable {
                 guard let reading = data["reading"].flatMap(WeatherCodec.decodeReading) else { return [] }
                 weather.readings[reading.location] = reading
                 weather.failures[reading.location] = nil
-                return rendering.weather(weather, only: reading.location, revision: revision)
+                return rendering.weather(screen(reading.location), revision: revision)
             case "failed":
                 guard let place = data["location"]?.stringValue else { return [] }
                 weather.failures[place] = data["error"]?.stringValue ?? "failed"
-                return rendering.weather(weather, only: place, revision: revision)
+                return rendering.weather(screen(place), revision: revision)
             case "units":
                 if let units = data["units"]?.stringValue.flatMap(Units.init(rawValue:)) { weather.units = unitsOverride ?? units }
-                return rendering.weather(weather, only: location, revision: revision)
+                return rendering.weather(screen(location), revision: revision)
             default:
                 return []
             }
@@ -277,13 +305,13 @@ struct Model: @unchecked Sendable {
                     podcasts.episodes[episode.id] = episode
                     only.episodes[episode.id] = episode
                 }
-                return rendering.podcasts(only, only: podcast, revision: revision)
+                return rendering.episodes(list(only), revision: revision)
             case "playState":
                 guard let id = data["episode"]?.stringValue, var episode = podcasts.episodes[id] else { return [] }
                 if case .boolean(let played)? = data["played"] { episode.played = played }
                 if case .double(let position)? = data["position"] { episode.position = position }
                 podcasts.episodes[id] = episode
-                return rendering.podcasts(PodcastsState(podcasts: podcasts.podcasts, episodes: [id: episode]), only: podcast, revision: revision)
+                return rendering.episodes(list(PodcastsState(podcasts: podcasts.podcasts, episodes: [id: episode])), revision: revision)
             case "subscribed", "renamed":
                 guard let podcast = data["subscription"].flatMap(PodcastsCodec.decodePodcast) else { return [] }
                 let was = podcasts.podcasts[podcast.id]
@@ -308,11 +336,14 @@ struct Model: @unchecked Sendable {
                     podcasts.episodes[key]?.isNew = false
                 }
                 return rendering.podcastChange(.allPlayed(id, podcast: id.flatMap { podcasts.podcasts[$0] }, count: Int(data["count"]?.integerValue ?? 0)), revision: revision)
+            case "olderEpisodes":
+                guard let id = data["podcast"]?.stringValue else { return [] }
+                return rendering.podcastChange(.olderEpisodes(id, podcast: podcasts.podcasts[id], count: Int(data["count"]?.integerValue ?? 0)), revision: revision)
             case "downloaded":
                 guard let id = data["episode"]?.stringValue, var episode = podcasts.episodes[id] else { return [] }
                 episode.file = data["file"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
                 podcasts.episodes[id] = episode
-                return rendering.podcasts(PodcastsState(podcasts: podcasts.podcasts, episodes: [id: episode]), only: podcast, revision: revision)
+                return rendering.episodes(list(PodcastsState(podcasts: podcasts.podcasts, episodes: [id: episode])), revision: revision)
             default:
                 return []
             }

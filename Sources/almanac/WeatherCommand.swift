@@ -1,7 +1,9 @@
 import AlmanacBus
 import AlmanacCore
+import AlmanacViews
 import DBus
 import ArgumentParser
+import FoundationEssentials
 
 /// `almanac weather [PLACE]`: now, today's range and the hours ahead, for a place or every saved one.
 struct WeatherCommand: AsyncParsableCommand {
@@ -36,7 +38,8 @@ struct WeatherCommand: AsyncParsableCommand {
             // Places with a reading go to standard output; the others are errors, on standard error.
             let shown = locations.filter { state.readings[$0] != nil }
             if !shown.isEmpty {
-                for line in output.rendering().summary(state, locations: shown, revision: revision) { Terminal().line(line) }
+                let screen = WeatherScreenViewData(state: state, locations: shown, now: Date(), clockOffset: localUTCOffset)
+                for line in output.rendering().summary(screen, revision: revision) { Terminal().line(line) }
             }
             let failed = locations.filter { state.readings[$0] == nil }
             guard failed.isEmpty else {

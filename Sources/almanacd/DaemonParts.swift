@@ -54,6 +54,8 @@ struct DaemonParts {
         weatherService.delegate = weather
         podcastService.dataSource = podcasts
         podcastService.delegate = podcasts
+        // Lists of one podcast page past the library into its feed's older pages (RFC 5005).
+        podcasts.olderEpisodes = podcastService as? any OlderEpisodesFetching
         if demo {
             for podcast in DemoPodcastService.catalogue { _ = try? podcasts.subscribe(podcast) }
         }
@@ -74,7 +76,8 @@ struct DaemonParts {
             weather: WeatherAdapter(weather: weather, service: weatherService, places: weatherService as? any PlaceSearching),
             podcasts: PodcastsAdapter(podcasts: podcasts, service: podcastService, inspector: FeedInspector(), opml: FeedInspector(),
                                       downloads: DownloadsExport(manager: downloads, connection: connection),
-                                      search: demo ? nil : Self.podcastSearch(options, logger: logger)),
+                                      search: demo ? nil : Self.podcastSearch(options, logger: logger),
+                                      chapters: demo ? nil : ChaptersFetcher()),
             version: Almanacd.version, provider: options.provider.rawValue
         )
         notifier = DesktopNotifier(podcasts: podcasts, connection: connection, downloads: downloads,

@@ -1,4 +1,5 @@
 import AlmanacCore
+@testable import AlmanacFeeds
 @testable import AlmanacServices
 import Foundation
 import Testing

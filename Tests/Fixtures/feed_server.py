@@ -24,11 +24,16 @@ standard output.
 /fault/<mode>         (none, 500, 304, redirect-loop, garbage, truncated, big (20 MiB), stall (30 s))
 /flaky-count       -> how many /flaky requests came so far
 /feed-log          -> one line per /feeds request: "<file> <status> <If-None-Match or ->"
+/gated/<file>      -> /feeds/<file> once the gate is open (at most 60 s later); logged as "gated/<file>"
+/gate/<open|close> -> opens or closes that gate (open at start)
+/chapters/<file>   -> the file as application/json+chapters (a podcast:chapters file)
+/chapters-log      -> one line per /chapters request: "<file> <status>"
 """
 import gzip
 import hashlib
 import os
 import sys
+import threading
 import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -137,6 +142,16 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(304, b"", {"ETag": etag})
         return self.reply(200, body, {"Content-Type": "application/rss+xml", "ETag": etag})
 
+    def serve_chapters(self, name):
+        path = os.path.join(FEEDS, name)
+        if "/" in name or name.startswith(".") or not os.path.isfile(path):
+            CHAPTERS_LOG.append("%s 404" % name)
+            return self.reply(404, b"no such chapters file")
+        with open(path, "rb") as f:
+            body = f.read()
+        CHAPTERS_LOG.append("%s 200" % name)
+        return self.reply(200, body, {"Content-Type": "application/json+chapters"})
+
     def do_GET(self):
         return self.do_GET_path(self.path)
 
@@ -150,6 +165,10 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(200, b"ok")
         if parts == ["feed-log"]:
             return self.reply(200, "".join(line + "\n" for line in FEED_LOG).encode(), {"Content-Type": "text/plain"})
+        if parts == ["chapters-log"]:
+            return self.reply(200, "".join(line + "\n" for line in CHAPTERS_LOG).encode(), {"Content-Type": "text/plain"})
+        if len(parts) == 2 and parts[0] == "chapters":
+            return self.serve_chapters(parts[1])
         if parts == ["flaky-count"]:
             return self.reply(200, str(FLAKY["count"]).encode())
         if len(parts) == 2 and parts[0] == "flaky":
@@ -200,12 +219,22 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(int(parts[1]), b"status page")
         if len(parts) == 2 and parts[0] == "feeds":
             return self.serve_feed(parts[1])
+        if len(parts) == 2 and parts[0] == "gate" and parts[1] in ("open", "close"):
+            (GATE.set if parts[1] == "open" else GATE.clear)()
+            return self.reply(200, b"ok")
+        if len(parts) == 2 and parts[0] == "gated":
+            GATE.wait(60)
+            FEED_LOG.append("gated/%s 200 -" % parts[1])
+            return self.serve_feed(parts[1])
         self.reply(404, b"not here")
 
 
 REQUESTS = []
 FEED_LOG = []
+CHAPTERS_LOG = []
 FLAKY = {"fault": "none", "count": 0}
+GATE = threading.Event()
+GATE.set()
 GARBAGE = bytes((i * 7919 + 13) % 256 for i in range(64 * 1024))
 BOMB = gzip.compress(b"\0" * (64 * 1024 * 1024))
 server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)

@@ -26,3 +26,29 @@ import Testing
         #expect(!daemon.process.hasExited)
     }
 }
+
+extension ValidatorsAcrossRestartTests {
+    /// A feed backing off after failures goes on backing off after a restart: the new daemon
+    /// does not read it at once, as it reads feeds it knows nothing of.
+    @Test func aFeedThatBacksOffIsNotReadAtOnceAfterARestart() async throws {
+        let bus = try PrivateBus()
+        let server = try FixtureServer.feeds()
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        let flaky = server.baseURL.appendingPathComponent("flaky/rss2-itunes.xml").absoluteString
+        let subscribed = try await almanac(["podcasts", "subscribe", flaky], bus: bus)
+        let id = try #require(subscribed.output.split(separator: " ").first.map(String.init), "\(subscribed.errorOutput)")
+        func count() throws -> Int { Int(try String(contentsOf: server.baseURL.appendingPathComponent("flaky-count"), encoding: .utf8)) ?? -1 }
+        _ = try String(contentsOf: server.baseURL.appendingPathComponent("fault/500"), encoding: .utf8)
+        let failed = try await almanac(["podcasts", "refresh", id], bus: bus)
+        #expect(failed.status == 65, "\(failed.errorOutput)")
+        let before = try count()
+        try await daemon.restart()
+        // Time for the new daemon's first round of reads, which this feed is not part of.
+        try await Task.sleep(for: .seconds(2))
+        #expect(try count() == before, "the backing-off feed was read at start")
+        // Asked for, it is read all the same.
+        #expect(try await almanac(["podcasts", "refresh", id], bus: bus).status == 65)
+        #expect(try count() == before + 1)
+        #expect(!daemon.process.hasExited)
+    }
+}

@@ -145,6 +145,16 @@ public struct AlmanacClient: Sendable {
         return (episode, fields["podcastTitle"]?.stringValue)
     }
 
+    /// One episode's full record (`GetEpisodeDetails`): notes, chapters and the rest. The
+    /// daemon may fetch the episode's chapters file first, hence the longer wait.
+    public func episodeRecord(_ id: String) async throws -> EpisodeRecord {
+        let fields = try await podcastsCall("GetEpisodeDetails", timeout: .seconds(60), id).arguments([String: Value].self)
+        guard let record = PodcastsCodec.decodeRecord(fields) else {
+            throw BusError.invalidArgs("The daemon's record of episode '\(id.prefix(200))' has no id.")
+        }
+        return record
+    }
+
     /// Podcasts a directory finds for `term` (`Podcasts1.Search`), best first.
     public func searchPodcasts(_ term: String, limit: Int) async throws -> [PodcastSearchResult] {
         let items = try await podcastsCall("Search", timeout: .seconds(60), term, ["limit": Value.uint32(UInt32(clamping: limit))])
@@ -252,6 +262,17 @@ public struct AlmanacClient: Sendable {
     }
 
     /// Removes a view without waiting for the answer (for a process about to exit).
+    /// Flow control: tells the daemon this client has `view`'s updates up to `revision`
+    /// (`View1.Ack`, no reply wanted). A client that acknowledges as it renders is never
+    /// held back (docs/bus-api.md, "Flow control").
+    public func acknowledge(_ view: ObjectPath, upTo revision: UInt64) {
+        try? connection.callWithoutReply(BusContract.serviceName, path: view, interface: BusContract.viewInterface,
+                                         method: BusContract.View1.ack) { try $0.write(revision) }
+    }
+
+    /// How many updates a view's client renders between two acknowledgements.
+    public static let acknowledgeEvery = UpdateWindow.size / 4
+
     public func removeViewWithoutWaiting(_ document: DocumentName, _ view: ObjectPath) {
         try? connection.callWithoutReply(BusContract.serviceName, path: BusContract.documentPath(document),
                                          interface: BusContract.documentInterface, method: "RemoveView") { try $0.write(view) }

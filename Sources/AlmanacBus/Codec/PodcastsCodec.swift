@@ -131,7 +131,20 @@ public enum PodcastsCodec {
             ["kind": .string("settings"), "settings": encode(settings)]
         case .allPlayed(let podcastID, let count):
             ["kind": .string("allPlayed"), "podcast": .string(podcastID ?? ""), "count": .uint32(UInt32(clamping: count))]
+        case .olderEpisodes(let podcastID, let count):
+            ["kind": .string("olderEpisodes"), "podcast": .string(podcastID), "count": .uint32(UInt32(clamping: count))]
         }
+    }
+
+    /// The state as a view of `podcast` (or of all, when `nil`) sees it: that podcast and its
+    /// episodes in the window.
+    public static func snapshot(_ state: PodcastsState, forPodcast podcast: String?) -> [String: Value] {
+        guard let podcast else { return encode(state) }
+        var narrowed = state
+        narrowed.podcasts = state.podcasts.filter { $0.key == podcast }
+        narrowed.episodes = state.episodes.filter { $0.value.podcastID == podcast }
+        narrowed.episodeCount = narrowed.episodes.count
+        return encode(narrowed)
     }
 
     /// What a view watching `podcast` (or all, when `nil`) is told of `change`.
@@ -141,9 +154,9 @@ public enum PodcastsCodec {
     }
 
     /// Reads `ListEpisodes`'s query: `limit` (1–500), `cursor`, `order` ("newest"|"oldest"),
-    /// `new`, `unplayed`, `downloaded`.
+    /// `new`, `unplayed`, `downloaded`, `search` (words in titles and notes).
     public static func query(podcastID: String?, _ values: [String: Value]) throws -> EpisodeQuery {
-        let options = try OptionsReader(values, allowed: ["limit", "cursor", "order", "new", "unplayed", "downloaded"], what: "episode query")
+        let options = try OptionsReader(values, allowed: ["limit", "cursor", "order", "new", "unplayed", "downloaded", "search"], what: "episode query")
         var query = EpisodeQuery(podcastID: podcastID)
         if let limit = try options.number("limit") {
             guard limit >= 1, limit <= Double(EpisodeQuery.maximumLimit), limit == limit.rounded() else {
@@ -161,6 +174,12 @@ public enum PodcastsCodec {
         query.onlyNew = try options.bool("new") ?? false
         query.onlyUnplayed = try options.bool("unplayed") ?? false
         query.onlyDownloaded = try options.bool("downloaded") ?? false
+        if let search = try options.string("search") {
+            guard search.contains(where: { !$0.isWhitespace }) else {
+                throw BusError.invalidArgs("'search' needs at least one word to look for in titles and show notes.")
+            }
+            query.search = search
+        }
         return query
     }
 

@@ -239,6 +239,16 @@ public enum WeatherCodec {
 
     /// What a view watching `location` (or every place, when `nil`) is told of `change`;
     /// `nil` when the change is not its concern.
+    /// The state as a view of `location` (or of everything, when `nil`) sees it: with only
+    /// that place's reading and failure.
+    public static func snapshot(_ state: WeatherState, forLocation location: String?) -> [String: Value] {
+        guard let location else { return encode(state) }
+        var narrowed = state
+        narrowed.readings = state.readings.filter { $0.key == location }
+        narrowed.failures = state.failures.filter { $0.key == location }
+        return encode(narrowed)
+    }
+
     public static func slice(_ change: WeatherChange, forLocation location: String?) -> [String: Value]? {
         if let location, let concerned = change.location, concerned != location { return nil }
         return encode(change)

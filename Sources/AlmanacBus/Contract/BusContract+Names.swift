@@ -39,6 +39,8 @@ extension BusContract {
         public static let loadMore: MemberName = "LoadMore"
         /// `RefreshList() → b`, owner only.
         public static let refreshList: MemberName = "RefreshList"
+        /// `Ack(t)`, owner only, no reply wanted: the owner has the view's updates up to a revision.
+        public static let ack: MemberName = "Ack"
         /// The unicast signal `Updated(t, a{sv})`.
         public static let updated: MemberName = "Updated"
         /// The property `Owner` (`s`).
@@ -75,6 +77,8 @@ extension BusContract {
         public static let search: MemberName = "Search"
         /// `GetEpisode(s) → a{sv}`.
         public static let getEpisode: MemberName = "GetEpisode"
+        /// `GetEpisodeDetails(s) → a{sv}`: `GetEpisode`'s keys, the show notes, chapters and the rest.
+        public static let getEpisodeDetails: MemberName = "GetEpisodeDetails"
         /// `Inspect(s) → a{sv}`.
         public static let inspect: MemberName = "Inspect"
         /// `InspectDescriptor(s) → h`: `Inspect`'s reply in a sealed memory file.

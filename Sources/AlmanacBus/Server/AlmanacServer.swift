@@ -66,10 +66,11 @@ public final class AlmanacServer: Sendable {
         }
     }
 
-    /// Refreshes both documents now.
+    /// Refreshes both documents now (at start): every place, and every feed that is due — a
+    /// feed backing off after failures is left until its time, across restarts too.
     public func refreshAll() async {
         async let w: Void = weather.refresh()
-        async let p: Void = podcasts.refresh()
+        async let p: Void = podcasts.refresh(.due)
         _ = await (w, p)
     }
 

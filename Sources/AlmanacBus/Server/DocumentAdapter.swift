@@ -19,6 +19,9 @@ public protocol DocumentAdapter: Sendable {
 
     func encode(state: State) -> [String: Value]
     func encode(change: Change) -> [String: Value]
+    /// A view's slice of the whole state, in `GetState`'s shape: what a view with `options`
+    /// is sent as its `resync` after it fell behind.
+    func snapshot(_ state: State, for options: [String: String]) -> [String: Value]
     /// What a view with `options` is told of `change`, or `nil` if it is not its concern.
     func slice(_ change: Change, for options: [String: String], in state: State) -> [String: Value]?
     /// The failure a change reports, for `LastError`; `nil` for a change that is not a failure.

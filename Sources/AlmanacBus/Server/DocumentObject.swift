@@ -23,6 +23,10 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     let connection: Connection
     let path: ObjectPath
     private let views = Locked(Views())
+    /// The clients a flow-control probe is under way for (`probe`).
+    private let probing = Locked<Set<BusName>>([])
+    /// How long a client has to answer a probe's `Peer.Ping` before the bus is asked.
+    static var probeTimeout: Duration { .seconds(2) }
     /// The last slice made for a view, with the change and the options it was made for.
     private let lastSlice = Locked<(revision: UInt64, options: [String: String], data: [String: Value]?)?>(nil)
     /// Each view's list, made on its first `LoadMore`/`RefreshList`.
@@ -205,17 +209,130 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         return options
     }
 
+    /// Tells a view's owner its slice of a change, within the view's `UpdateWindow`: past it
+    /// the view is behind and hears nothing until it catches up, then one `resync`.
     private func deliver(_ event: DocumentEvent<Adapter.State, Adapter.Change>, to path: ObjectPath) {
-        guard case .changed(let revision, let change, _) = event,
-              let view = views.withLock({ $0.byPath[path] }),
-              let data = slice(change, at: revision, for: view.options)
-        else { return }
-        do {
-            try emitChange(BusContract.View1.updated, of: BusContract.viewInterface, at: path, to: view.owner, revision: revision, data)
-        } catch {
-            // The view's owner missed this change.
-            logger.error("could not update a view", metadata: ["view": "\(path)", "revision": "\(revision)", "error": "\(error)"])
+        switch event {
+        case .changed(let revision, let change, _):
+            guard let view = views.withLock({ $0.byPath[path] }), !view.window.behind,
+                  let data = slice(change, at: revision, for: view.options)
+            else { return }
+            guard views.withLock({ $0.byPath[path]?.window.admit() ?? false }) else {
+                logger.debug("a view fell behind", metadata: ["view": "\(path)", "revision": "\(revision)"])
+                probe(view.owner)
+                return
+            }
+            do {
+                try emitChange(BusContract.View1.updated, of: BusContract.viewInterface, at: path, to: view.owner, revision: revision, data)
+            } catch {
+                // The view's owner missed this change.
+                logger.error("could not update a view", metadata: ["view": "\(path)", "revision": "\(revision)", "error": "\(error)"])
+                return
+            }
+            if views.withLock({ views in
+                views.byPath[path]?.window.sent(revision)
+                return views.byPath[path]?.window.wantsProbe ?? false
+            }) { probe(view.owner) }
+        case .resynchronised(let revision, let state):
+            guard let view = views.withLock({ $0.byPath[path] }) else { return }
+            let data: [String: Value] = ["kind": .string("resync"),
+                                         "state": .dictionary(key: .string, value: .variant, adapter.snapshot(state, for: view.options)
+                                            .sorted { $0.key < $1.key }.map { .init(.string($0.key), .variant($0.value)) })]
+            do {
+                try emitChange(BusContract.View1.updated, of: BusContract.viewInterface, at: path, to: view.owner, revision: revision, data)
+            } catch {
+                logger.error("could not resynchronise a view", metadata: ["view": "\(path)", "revision": "\(revision)", "error": "\(error)"])
+            }
+            views.withLock { $0.byPath[path]?.window.resynced(at: revision) }
         }
+    }
+
+    // MARK: Flow control
+
+    /// `View1.Ack`: the owner has the view's updates up to `revision`.
+    func acknowledge(_ path: ObjectPath, caller: BusName?, upTo revision: UInt64) throws {
+        let catchingUp = try views.withLock { views -> Bool in
+            guard let view = views.byPath[path] else { throw BusError(BusContract.noSuchView, "\(path) is not a view of the \(adapter.name) document.") }
+            guard caller == view.owner else {
+                throw BusError.accessDenied("View \(path) belongs to \(view.owner); only its owner acknowledges its updates.")
+            }
+            return views.byPath[path]?.window.acknowledge(upTo: revision) ?? false
+        }
+        if catchingUp { adapter.document.resynchronise(view: ViewKey(path.rawValue)) }
+    }
+
+    /// The client `owner` has read every update of its views up to `revisions` (per view;
+    /// `nil`: the newest each was sent). Views that were behind and can catch up are
+    /// resynchronised: the document delivers their resync in order with its changes.
+    func acknowledge(_ owner: BusName, upTo revisions: [ObjectPath: UInt64]? = nil) {
+        let catchingUp = views.withLock { views -> [ObjectPath] in
+            var catchingUp: [ObjectPath] = []
+            for (path, view) in views.byPath where view.owner == owner {
+                // A view added after a probe went out: the probe says nothing of it.
+                let revision: UInt64 = if let revisions { revisions[path] ?? 0 } else { view.window.newestSent ?? 0 }
+                if views.byPath[path]?.window.acknowledge(upTo: revision) == true { catchingUp.append(path) }
+            }
+            return catchingUp
+        }
+        for path in catchingUp {
+            logger.debug("a view caught up", metadata: ["view": "\(path)"])
+            adapter.document.resynchronise(view: ViewKey(path.rawValue))
+        }
+    }
+
+    /// Finds out how far `owner` has read, when none of its probes is under way: it is sent
+    /// `Peer.Ping`, which it can only answer after reading everything sent to it before (the
+    /// bus keeps one connection's messages in order). An answer, or an error it sent back,
+    /// acknowledges those updates. No answer within `probeTimeout`: the bus is asked how
+    /// many messages it holds for the client (`Debug.Stats.GetConnectionStats`, where the
+    /// bus offers it); few means the client reads, and acknowledges as well. While the
+    /// client's views are behind, the probe is sent again.
+    private func probe(_ owner: BusName) {
+        let sentBefore: [ObjectPath: UInt64]? = probing.withLock { probing in
+            guard probing.insert(owner).inserted else { return nil }
+            return views.withLock { views in
+                Dictionary(views.byPath.values.filter { $0.owner == owner }.map { ($0.path, $0.window.newestSent ?? 0) }, uniquingKeysWith: max)
+            }
+        }
+        guard let sentBefore else { return }
+        Task { [weak self, connection] in
+            var acknowledged = false
+            do {
+                _ = try await connection.call(owner, path: .root, interface: .peer, method: "Ping", timeout: Self.probeTimeout) { _ in }
+                acknowledged = true
+            } catch let error as BusError where error.name != .noReply && error.name != .serviceUnknown && error.name != .disconnected
+                && error.name != .nameHasNoOwner && error.name != .timeout {
+                // The client read the ping and said it has no such method: it read what came before.
+                acknowledged = true
+            } catch {}
+            guard let self else { return }
+            var upTo = sentBefore
+            if !acknowledged, let queued = await self.queuedMessages(for: owner) {
+                // What the bus holds for the client now covers everything sent until now.
+                if queued < UpdateWindow.size / 2 {
+                    acknowledged = true
+                    upTo = self.views.withLock { views in
+                        Dictionary(views.byPath.values.filter { $0.owner == owner }.map { ($0.path, $0.window.newestSent ?? 0) }, uniquingKeysWith: max)
+                    }
+                }
+            }
+            self.probing.withLock { _ = $0.remove(owner) }
+            if acknowledged { self.acknowledge(owner, upTo: upTo) }
+            // Still waiting for a client that does not read: ask again (one probe at a time).
+            let waiting = self.views.withLock { $0.byPath.values.contains { $0.owner == owner && $0.window.wantsProbe } }
+            if waiting, self.views.withLock({ $0.byPath.values.contains { $0.owner == owner } }) { self.probe(owner) }
+        }
+    }
+
+    /// How many messages the bus holds for `owner`, from `Debug.Stats.GetConnectionStats`;
+    /// `nil` where the bus does not offer it.
+    private func queuedMessages(for owner: BusName) async -> Int? {
+        guard let reply = try? await connection.call(.bus, path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus.Debug.Stats",
+                                                    method: "GetConnectionStats", timeout: .seconds(5), arguments: owner.rawValue),
+              let (stats) = try? reply.arguments([String: Value].self),
+              case .uint32(let queued)? = stats["OutgoingMessages"]?.unwrapped
+        else { return nil }
+        return Int(queued)
     }
 
     /// What a view with `options` is told of the change at `revision`. Views with the same
@@ -341,6 +458,11 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             },
             Method("Remove") { [weak self] call, _ in
                 try self?.removeView(path, caller: call.sender)
+            },
+            // Flow control: the owner has its updates up to a revision (sent without a reply wanted).
+            Method("Ack", inputs: [Argument("revision", .uint64)]) { [weak self] call, _ in
+                let (revision) = try call.arguments(UInt64.self)
+                try self?.acknowledge(path, caller: call.sender, upTo: revision)
             },
             Method("LoadMore", outputs: [Argument("started", .boolean)], async: { [weak self] call, reply in
                 guard let self else { return }

@@ -2,10 +2,15 @@ import AlmanacCore
 import DBus
 
 /// A podcasts view's list: the library's episodes, of one podcast or all, newest first,
-/// encoded as they travel.
+/// encoded as they travel. A list of one podcast goes on past the library: once its stored
+/// episodes are shown, and while its feed has older pages (RFC 5005), the next page is the
+/// feed's next older page, read then (`PodcastsDocument.loadOlderEpisodes`), under the same
+/// "Loading…" row.
 final class EpisodeListSource: PagingDataSource, Sendable {
     private let podcasts: PodcastsDocument
     private let podcastID: String?
+    /// The cursor that stands for "the feed's next older page" (the library's cursors have a colon).
+    static let olderPagesCursor = "older-pages"
 
     init(podcasts: PodcastsDocument, podcastID: String?) {
         self.podcasts = podcasts
@@ -13,7 +18,13 @@ final class EpisodeListSource: PagingDataSource, Sendable {
     }
 
     func loadPage(after cursor: String?, limit: Int) async throws -> Page<Value> {
+        if cursor == Self.olderPagesCursor, let podcastID {
+            let older = try await podcasts.loadOlderEpisodes(of: podcastID)
+            return Page(items: older.episodes.map(PodcastsCodec.encode), nextCursor: older.hasMore ? Self.olderPagesCursor : nil)
+        }
         let page = try podcasts.page(EpisodeQuery(podcastID: podcastID, limit: limit, cursor: cursor))
-        return Page(items: page.episodes.map(PodcastsCodec.encode), nextCursor: page.nextCursor)
+        var next = page.nextCursor
+        if next == nil, let podcastID, podcasts.hasOlderPages(podcastID) { next = Self.olderPagesCursor }
+        return Page(items: page.episodes.map(PodcastsCodec.encode), nextCursor: next)
     }
 }

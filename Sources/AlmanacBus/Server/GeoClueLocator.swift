@@ -1,5 +1,5 @@
 public import AlmanacCore
-public import DBus
+import DBus
 import Locking
 import Synchronization
 public import Logging

@@ -14,15 +14,18 @@ public struct PodcastsAdapter: DocumentAdapter {
     public let downloads: DownloadsExport?
     /// Finds podcasts for `Search` (none: `Search` answers `NotSupported`).
     public let search: (any PodcastSearching)?
+    /// Fetches chapters files for `GetEpisodeDetails` (none: they are not fetched, and the record says so).
+    public let chapters: (any ChaptersFetching)?
 
     public init(podcasts: PodcastsDocument, service: any PodcastService, inspector: any FeedInspecting, opml: any OPMLConverting,
-                downloads: DownloadsExport? = nil, search: (any PodcastSearching)? = nil) {
+                downloads: DownloadsExport? = nil, search: (any PodcastSearching)? = nil, chapters: (any ChaptersFetching)? = nil) {
         self.podcasts = podcasts
         self.service = service
         self.inspector = inspector
         self.opml = opml
         self.downloads = downloads
         self.search = search
+        self.chapters = chapters
     }
 
     /// The most results one `Search` gives.
@@ -35,6 +38,10 @@ public struct PodcastsAdapter: DocumentAdapter {
 
     public func encode(state: PodcastsState) -> [String: Value] { PodcastsCodec.encode(state) }
     public func encode(change: PodcastsChange) -> [String: Value] { PodcastsCodec.encode(change) }
+
+    public func snapshot(_ state: PodcastsState, for options: [String: String]) -> [String: Value] {
+        PodcastsCodec.snapshot(state, forPodcast: options[PodcastsDocument.podcastOption])
+    }
 
     public func slice(_ change: PodcastsChange, for options: [String: String], in state: PodcastsState) -> [String: Value]? {
         PodcastsCodec.slice(change, forPodcast: options[PodcastsDocument.podcastOption], in: state)
@@ -90,7 +97,10 @@ public struct PodcastsAdapter: DocumentAdapter {
         if let known = podcasts.podcast(feedURL) { return (known.id, false) }
         let podcast = FeedMapping.podcast(from: feed, feedURL: feedURL)
         // Two calls for one new feed at once: the second finds it subscribed and changes nothing.
-        let revision = try Refusals.translated { try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: feed, podcastID: podcast.id)) }
+        let revision = try Refusals.translated {
+            try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: feed, podcastID: podcast.id),
+                                   details: FeedMapping.details(from: feed, podcastID: podcast.id), olderPagesURL: FeedMapping.olderPagesURL(of: feed))
+        }
         return (podcast.id, revision != nil)
     }
 
@@ -216,6 +226,16 @@ public struct PodcastsAdapter: DocumentAdapter {
                 if let podcast = podcasts.document.snapshot.state.podcasts[episode.podcastID] { record["podcastTitle"] = .string(podcast.title) }
                 try record.encode(to: &reply)
             },
+            // Async: the episode's chapters file may be fetched first (once; then it is kept).
+            Method("GetEpisodeDetails", inputs: [Argument("episode", .string)], outputs: [Argument("record", .dictionary(key: .string, value: .variant))],
+                   async: { [chapters] call, reply in
+                let (given) = try call.arguments(String.self)
+                guard let record = await podcasts.episodeRecord(given, chapters: chapters) else {
+                    throw BusError.invalidArgs("There is no episode '\(given.prefix(200))'.")
+                }
+                try PodcastsCodec.encode(record).encode(to: &reply)
+                try LargeAnswers.check(reply.byteCount, on: connection, "The episode's record", instead: "its show notes are too long for this bus; GetEpisode gives the episode without them")
+            }),
             Method("Search", inputs: [Argument("term", .string), Argument("options", .dictionary(key: .string, value: .variant))],
                    outputs: [Argument("results", .array(.dictionary(key: .string, value: .variant)))], async: { [search] call, reply in
                 let (given, values) = try call.arguments(String.self, [String: Value].self)

@@ -1,3 +1,4 @@
+public import AlmanacCore
 public import DBus
 
 /// A view a client registered with `AddView`: who owns it and what it watches.
@@ -8,4 +9,6 @@ public struct RemoteView: Sendable {
     public var rawOptions: [String: Value]
     /// The options as the document reads them.
     public var options: [String: String]
+    /// Its updates sent and not yet acknowledged, and whether it fell behind.
+    public var window = UpdateWindow()
 }

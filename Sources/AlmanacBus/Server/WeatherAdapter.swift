@@ -22,6 +22,10 @@ public struct WeatherAdapter: DocumentAdapter {
     public func encode(state: WeatherState) -> [String: Value] { WeatherCodec.encode(state) }
     public func encode(change: WeatherChange) -> [String: Value] { WeatherCodec.encode(change) }
 
+    public func snapshot(_ state: WeatherState, for options: [String: String]) -> [String: Value] {
+        WeatherCodec.snapshot(state, forLocation: options[WeatherDocument.locationOption])
+    }
+
     public func slice(_ change: WeatherChange, for options: [String: String], in state: WeatherState) -> [String: Value]? {
         WeatherCodec.slice(change, forLocation: options[WeatherDocument.locationOption])
     }

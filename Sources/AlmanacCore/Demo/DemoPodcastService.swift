@@ -90,8 +90,28 @@ public final class DemoPodcastService: PodcastService, Sendable {
                 delegate.podcastService(self, didFailToFetch: podcast.id, error: DemoError("The demo provider has no feed '\(podcast.feedURL)'."))
                 continue
             }
-            delegate.podcastService(self, didFetch: Self.catalogue[index], episodes: listed[index].filter { $0.published <= now })
+            let episodes = listed[index].filter { $0.published <= now }
+            let details = FeedDetails(episodes: Dictionary(episodes.map { ($0.id, Self.details(of: $0)) }, uniquingKeysWith: { first, _ in first }))
+            delegate.podcastService(self, didFetch: Self.catalogue[index], episodes: episodes, details: details)
         }
+    }
+
+    /// Show notes with a link, a number and three chapters, the same for the same episode,
+    /// so that `almanac episode show` has something to show offline.
+    static func details(of episode: Episode) -> EpisodeDetails {
+        let number = episode.id.split(separator: "-").last.flatMap { Int($0) }
+        let page = "https://demo.almanac.invalid/\(episode.podcastID)/\(number ?? 0)"
+        let opening = "\(episode.title): the week's weather, the season ahead and your questions. Notes on "
+        let length = episode.duration ?? 1_800
+        return EpisodeDetails(
+            link: page,
+            description: "<p>\(opening)<a href=\"\(page)\">the episode's page</a>.</p>",
+            descriptionText: opening + "the episode's page.",
+            descriptionLinks: [FeedLink(url: page, end: (opening + "the episode's page").utf8.count)],
+            episodeType: "full", episode: number,
+            chapters: [FeedChapter(start: 0, title: "Opening"), FeedChapter(start: (length / 3).rounded(), title: "The week's weather"),
+                       FeedChapter(start: (length * 2 / 3).rounded(), title: "Your questions")]
+        )
     }
 
     /// Episode `number` of catalogue podcast `index`.

@@ -10,6 +10,9 @@ public struct ParsedEpisode: Sendable, Hashable, Codable {
     public var description: String
     /// `description` as plain text: tags stripped, entities decoded, whitespace collapsed.
     public var descriptionText: String
+    /// The links of `description` (`<a href>`), in order, with where their words end in
+    /// `descriptionText`.
+    public var descriptionLinks: [FeedLink]
     /// Seconds since 1970-01-01 UTC.
     public var published: Int64?
     /// Length in seconds.
@@ -32,12 +35,15 @@ public struct ParsedEpisode: Sendable, Hashable, Codable {
     public var transcripts: [FeedTranscript]
     /// People credited on this episode.
     public var persons: [FeedPerson]
+    /// Podlove Simple Chapters (`<psc:chapters>`) given in the feed itself, in order of start.
+    public var chapters: [FeedChapter]
 
     /// An episode; everything but its identifier and title is optional or empty by default.
     public init(guid: String, title: String, link: String? = nil, description: String = "", descriptionText: String = "",
                 published: Int64? = nil, duration: Double? = nil, enclosures: [FeedEnclosure] = [], image: String? = nil,
                 explicit: Bool? = nil, episodeType: String? = nil, season: Int? = nil, episode: Int? = nil,
-                chaptersURL: String? = nil, transcripts: [FeedTranscript] = [], persons: [FeedPerson] = []) {
+                chaptersURL: String? = nil, transcripts: [FeedTranscript] = [], persons: [FeedPerson] = [],
+                descriptionLinks: [FeedLink] = [], chapters: [FeedChapter] = []) {
         self.guid = guid
         self.title = title
         self.link = link
@@ -54,5 +60,7 @@ public struct ParsedEpisode: Sendable, Hashable, Codable {
         self.chaptersURL = chaptersURL
         self.transcripts = transcripts
         self.persons = persons
+        self.descriptionLinks = descriptionLinks
+        self.chapters = chapters
     }
 }

@@ -19,6 +19,10 @@ public struct EpisodeQuery: Sendable, Hashable {
     public var limit = 50
     /// Start after the episode this cursor names (from the previous page).
     public var cursor: String?
+    /// Only episodes whose title or show notes hold these words (SQLite FTS5 query syntax:
+    /// `"a phrase"`, `OR`, `NOT`, `prefix*`, `title:word`; a query that is not valid FTS5 is
+    /// read as plain words, all of which must be there). The archive applies it, not `matches`.
+    public var search: String?
 
     public static let maximumLimit = 500
 
@@ -36,7 +40,8 @@ public struct EpisodeQuery: Sendable, Hashable {
         "\(episode.publishedSeconds):\(episode.id)"
     }
 
-    /// Whether `episode` is in the list at all (filters, not the page).
+    /// Whether `episode` is in the list at all (filters, not the page; not `search`, which
+    /// needs the notes the archive keeps).
     public func matches(_ episode: Episode) -> Bool {
         (!onlyDownloaded || episode.file != nil) && (podcastID == nil || episode.podcastID == podcastID) && (!onlyNew || episode.isNew) && (!onlyUnplayed || !episode.played)
     }

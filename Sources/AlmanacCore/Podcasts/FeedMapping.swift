@@ -35,6 +35,27 @@ public enum FeedMapping {
         }
     }
 
+    /// Where the feed's older episodes are (RFC 5005 paged or archived feeds), when it says
+    /// so with an http or https address.
+    public static func olderPagesURL(of feed: ParsedFeed) -> String? {
+        guard let url = feed.nextPageURL, let colon = url.firstIndex(of: ":"),
+              ["http", "https"].contains(url[..<colon].lowercased()) else { return nil }
+        return url
+    }
+
+    /// What the feed says beyond the podcast and its episodes: the podcast's art and page,
+    /// and each episode's details, by the ids `episodes(from:podcastID:)` gives (the first
+    /// item of a GUID wins, as there).
+    public static func details(from feed: ParsedFeed, podcastID: String) -> FeedDetails {
+        var details = FeedDetails(podcast: PodcastDetails(image: feed.image, link: feed.link))
+        details.episodes.reserveCapacity(feed.episodes.count)
+        for parsed in feed.episodes {
+            let id = episodeID(podcastID: podcastID, guid: parsed.guid)
+            if details.episodes[id] == nil { details.episodes[id] = EpisodeDetails(parsed) }
+        }
+        return details
+    }
+
     static func shortHash(_ text: String, length: Int) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {

@@ -5,6 +5,16 @@ import Synchronization
 /// anything that need not outlive the process).
 public final class MemoryPodcastArchive: PodcastArchive, Sendable {
     private let library = Locked(PodcastsState())
+    private let older = Locked<[String: OlderPages]>([:])
+    private let backoff = Locked<[String: FeedBackoff]>([:])
+    private let kept = Locked(Kept())
+
+    /// Details, by episode and podcast id, and fetched chapters.
+    private struct Kept {
+        var episodes: [String: EpisodeDetails] = [:]
+        var podcasts: [String: PodcastDetails] = [:]
+        var chapters: [String: FetchedChapters] = [:]
+    }
 
     public init() {}
 
@@ -23,9 +33,19 @@ public final class MemoryPodcastArchive: PodcastArchive, Sendable {
     }
 
     public func removePodcast(_ id: String) throws {
-        library.withLock { library in
+        let gone = library.withLock { library in
             library.podcasts[id] = nil
+            older.withLock { $0[id] = nil }
+            let gone = library.episodes.values.filter { $0.podcastID == id }.map(\.id)
             library.episodes = library.episodes.filter { $0.value.podcastID != id }
+            return gone
+        }
+        kept.withLock { kept in
+            kept.podcasts[id] = nil
+            for episode in gone {
+                kept.episodes[episode] = nil
+                kept.chapters[episode] = nil
+            }
         }
     }
 
@@ -76,7 +96,56 @@ public final class MemoryPodcastArchive: PodcastArchive, Sendable {
         library.withLock { $0.episodes[id] }
     }
 
+    /// Searches as plain words (every one in the title or the notes, ignoring case), not FTS5.
     public func page(_ query: EpisodeQuery) throws -> EpisodePage {
-        try library.withLock { $0 }.page(query)
+        var library = library.withLock { $0 }
+        if let search = query.search {
+            let words = Self.words(search)
+            let notes = kept.withLock { $0.episodes.mapValues(\.descriptionText) }
+            library.episodes = library.episodes.filter { id, episode in
+                let text = (episode.title + "\n" + (notes[id] ?? "")).lowercased()
+                return words.allSatisfy(text.contains)
+            }
+        }
+        return try library.page(query)
+    }
+
+    /// The lowercased words of a search, without FTS5's punctuation.
+    private static func words(_ search: String) -> [String] {
+        search.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init)
+    }
+
+    public func saveDetails(_ details: FeedDetails, of podcastID: String) throws {
+        let known = library.withLock { library in Set(details.episodes.keys.filter { library.episodes[$0]?.podcastID == podcastID }) }
+        kept.withLock { kept in
+            kept.podcasts[podcastID] = details.podcast
+            for (id, episode) in details.episodes where known.contains(id) { kept.episodes[id] = episode }
+        }
+    }
+
+    public func details(of episodeID: String) -> (episode: EpisodeDetails?, podcast: PodcastDetails?, chapters: FetchedChapters?) {
+        let podcastID = library.withLock { $0.episodes[episodeID]?.podcastID }
+        return kept.withLock { kept in (kept.episodes[episodeID], podcastID.flatMap { kept.podcasts[$0] }, kept.chapters[episodeID]) }
+    }
+
+    public func saveChapters(_ chapters: FetchedChapters, of episodeID: String) throws {
+        guard library.withLock({ $0.episodes[episodeID] }) != nil else { return }
+        kept.withLock { $0.chapters[episodeID] = chapters }
+    }
+
+    public func olderPages(of podcastID: String) -> OlderPages {
+        older.withLock { $0[podcastID] ?? .none }
+    }
+
+    public func saveOlderPages(_ pages: OlderPages, of podcastID: String) throws {
+        let known = library.withLock { $0.podcasts[podcastID] != nil }
+        guard known else { return }
+        older.withLock { $0[podcastID] = pages }
+    }
+
+    public func backoffs() -> [String: FeedBackoff] { backoff.withLock { $0 } }
+
+    public func saveBackoff(_ value: FeedBackoff?, of podcastID: String) throws {
+        backoff.withLock { $0[podcastID] = value }
     }
 }

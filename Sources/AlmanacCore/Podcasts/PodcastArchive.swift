@@ -25,6 +25,23 @@ public protocol PodcastArchive: Sendable {
     func episode(audioURL url: String?, file: String?) -> Episode?
     /// Keeps the podcast settings.
     func saveSettings(_ settings: PodcastSettings) throws
-    /// A page of the library; `SubmissionError` for a cursor no page handed out.
+    /// A page of the library, searched when the query says (titles and notes);
+    /// `SubmissionError` for a cursor no page handed out.
     func page(_ query: EpisodeQuery) throws -> EpisodePage
+    /// What is known of a podcast's older feed pages (`.none` for an unknown podcast).
+    func olderPages(of podcastID: String) -> OlderPages
+    /// Records what is known of a podcast's older feed pages.
+    func saveOlderPages(_ pages: OlderPages, of podcastID: String) throws
+    /// The feeds backing off after failures, by podcast.
+    func backoffs() -> [String: FeedBackoff]
+    /// Records a feed's backoff (`nil`: it was read again, and has none).
+    func saveBackoff(_ backoff: FeedBackoff?, of podcastID: String) throws
+    /// Keeps what a read of a podcast's feed said beyond its episodes: the podcast's details,
+    /// and the details of each of its episodes the library holds (others are skipped).
+    func saveDetails(_ details: FeedDetails, of podcastID: String) throws
+    /// What is kept of an episode beyond `Episode`: its details (`nil` until its feed is read
+    /// by an Almanac that keeps them), its podcast's, and the chapters fetched for it.
+    func details(of episodeID: String) -> (episode: EpisodeDetails?, podcast: PodcastDetails?, chapters: FetchedChapters?)
+    /// Keeps the chapters fetched from an episode's chapters file.
+    func saveChapters(_ chapters: FetchedChapters, of episodeID: String) throws
 }

@@ -14,6 +14,9 @@ public enum PodcastsChange: Sendable, Hashable {
     case settings(PodcastSettings)
     /// Every episode of a podcast (`nil`: of all) was marked played at once; `count` of them changed.
     case allPlayed(podcastID: String?, count: Int)
+    /// `count` older episodes of a podcast were read from its feed's older pages (a list
+    /// paged past the library) and kept; they are not new.
+    case olderEpisodes(podcastID: String, count: Int)
 
     /// What a failed read reads as in `LastError` ("<podcast>: <why>"); `nil` for a change
     /// that is not a failure.
@@ -31,6 +34,7 @@ public enum PodcastsChange: Sendable, Hashable {
         case .playState(_, let id, _, _), .downloaded(_, let id, _): id
         case .settings: nil
         case .allPlayed(let id, _): id
+        case .olderEpisodes(let id, _): id
         }
     }
 }

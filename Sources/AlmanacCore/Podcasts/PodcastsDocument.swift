@@ -41,6 +41,12 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         var waiting: [String: [UInt64: CheckedContinuation<Void, Never>]] = [:]
         var nextWaiter: UInt64 = 0
     }
+    /// The podcasts whose backoff is kept in the archive (to clear when they are read again).
+    private let backingOff: Locked<Set<String>>
+    /// Reads feeds' older pages for lists that go past the library (held weakly).
+    private let olderPagesReader = WeakReference<any OlderEpisodesFetching>()
+    /// The most older pages one `loadOlderEpisodes` reads while they give nothing new.
+    public static let olderPagesPerLoad = 5
     private let clock: @Sendable () -> Date
     private let jitter: @Sendable () -> Double
     private let logger: Logger
@@ -56,7 +62,12 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
                 logger: Logger = Logger(label: "almanac.podcasts")) {
         document = Model(archive.podcastsState())
         self.archive = archive
-        schedule = Locked(RefreshSchedule(policy: policy))
+        // Feeds that were backing off when the daemon stopped go on backing off.
+        var schedule = RefreshSchedule(policy: policy)
+        let backoffs = archive.backoffs()
+        for (id, backoff) in backoffs { schedule.restore(id, due: backoff.retryAt, failures: backoff.failures) }
+        self.schedule = Locked(schedule)
+        backingOff = Locked(Set(backoffs.keys))
         cadenceFloor = min(900, policy.interval)
         self.clock = clock
         self.jitter = jitter
@@ -143,7 +154,18 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         let cadence = serverCadence.withLock { $0.removeValue(forKey: podcastID) }
         schedule.withLock { $0.succeeded(podcastID, now: now, after: cadence) }
         activity.succeeded(podcastID)
+        if backingOff.withLock({ $0.remove(podcastID) != nil }) { keepBackoff(nil, of: podcastID) }
         scheduleChanged()
+    }
+
+    /// Keeps a feed's backoff (or its end) in the archive; a disk that refuses costs only that
+    /// a restart reads the feed at once.
+    private func keepBackoff(_ backoff: FeedBackoff?, of podcastID: String) {
+        do {
+            try archive.saveBackoff(backoff, of: podcastID)
+        } catch {
+            logger.error("could not keep a feed's backoff", metadata: ["podcast": "\(podcastID)", "error": "\(error)"])
+        }
     }
 
     /// How many reads of a podcast's feed have ended, and why the last one failed (`nil`: it
@@ -192,12 +214,95 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         freshUntil.withLock { $0[podcastID] = min(date, now.addingTimeInterval(Self.cadenceCeiling)) }
     }
 
+    // MARK: Older pages
+
+    /// Who reads feeds' older pages (RFC 5005) when a list of one podcast goes past what the
+    /// library holds (held weakly; the daemon sets its podcast service).
+    public var olderEpisodes: (any OlderEpisodesFetching)? {
+        get { olderPagesReader.object }
+        set { olderPagesReader.object = newValue }
+    }
+
+    public func podcastService(_ service: any PodcastService, podcast podcastID: String, announcesOlderPagesAt url: String) {
+        rememberOlderPages(at: url, of: podcastID)
+    }
+
+    /// Keeps where a podcast's older pages begin, unless they were found before (a list may
+    /// already have paged further, or to the end).
+    private func rememberOlderPages(at url: String, of podcastID: String) {
+        guard archive.olderPages(of: podcastID) == .none else { return }
+        do {
+            try archive.saveOlderPages(.at(url), of: podcastID)
+        } catch {
+            logger.error("could not keep where a feed's older pages are", metadata: ["podcast": "\(podcastID)", "error": "\(error)"])
+        }
+    }
+
+    /// Whether a podcast's feed has older pages not read yet.
+    public func hasOlderPages(_ podcastID: String) -> Bool {
+        olderEpisodes != nil && archive.olderPages(of: podcastID).next != nil
+    }
+
+    /// Episodes older than the library holds, for a list of one podcast that reached its
+    /// end: the feed's next older page is read (and, while pages give only episodes the
+    /// library has, the ones after it, at most `olderPagesPerLoad`); what is new is kept, not
+    /// new and unplayed, and announced as `olderEpisodes`. Returns those episodes, newest
+    /// first, and whether older pages remain. Throws `SubmissionError` for an unknown
+    /// podcast, and what the reader throws when a page cannot be read (nothing changes).
+    public func loadOlderEpisodes(of podcastID: String) async throws -> (episodes: [Episode], hasMore: Bool) {
+        guard let podcast = document.snapshot.state.podcasts[podcastID] else { throw Self.unknownPodcast(podcastID, in: document.state) }
+        guard let reader = olderEpisodes, var url = archive.olderPages(of: podcastID).next else { return ([], false) }
+        for _ in 0..<Self.olderPagesPerLoad {
+            let page = try await reader.olderPage(at: url, of: podcast)
+            // A page that links to itself, or back, ends the walk.
+            let next = page.nextPageURL.flatMap { $0 == url ? nil : $0 }
+            let kept = archive.episodeIDs(of: podcastID)
+            var seen = Set<String>()
+            let room = max(0, Self.maximumEpisodesPerPodcast - kept.count)
+            let older = Array(page.episodes
+                .filter { !kept.contains($0.id) && seen.insert($0.id).inserted }
+                .map { episode in
+                    var episode = episode
+                    episode.isNew = false
+                    return episode
+                }
+                .sorted { ($0.published, $0.id) > ($1.published, $1.id) }
+                .prefix(room))
+            let pages: OlderPages = (next.map { .at($0) } ?? .readToTheEnd)
+            try keepOlder(older, of: podcastID, pages: pages)
+            if !older.isEmpty, let details = page.details { keep(details, of: podcast) }
+            if !older.isEmpty || next == nil || room == 0 { return (older, next != nil && room > older.count) }
+            url = next!
+        }
+        return ([], archive.olderPages(of: podcastID).next != nil)
+    }
+
+    /// Keeps older episodes of a podcast and where its older pages go on, in one change.
+    private func keepOlder(_ episodes: [Episode], of podcastID: String, pages: OlderPages) throws {
+        try document.update { state in
+            guard let podcast = state.podcasts[podcastID] else { return nil }  // unsubscribed meanwhile
+            if !episodes.isEmpty { try archive.save(podcast, newEpisodes: episodes) }
+            try archive.saveOlderPages(pages, of: podcastID)
+            guard !episodes.isEmpty else { return nil }
+            // Usually older than the window; in a small library some belong in it.
+            for episode in episodes { state.episodes[episode.id] = episode }
+            state.episodeCount += episodes.count
+            state.trimToWindow()
+            return .olderEpisodes(podcastID: podcastID, count: episodes.count)
+        }
+    }
+
+    // MARK: Subscriptions
+
     /// Subscribes to a podcast (no change if subscribed already). Its `episodes` (from the
     /// feed just read) come in as already seen, all but the newest, which is new: a fresh
-    /// subscription should not announce a back catalogue of hundreds. `origin` marks who
-    /// asked, for the views that hear it (the sync's own subscriptions are not sent back).
+    /// subscription should not announce a back catalogue of hundreds. `details` (what the
+    /// feed said beyond the episodes) are kept once it is subscribed. `olderPagesURL`: where
+    /// the feed says its older episodes are (RFC 5005), for lists that go past them. `origin`
+    /// marks who asked, for the views that hear it (the sync's own subscriptions are not sent back).
     @discardableResult
-    public func subscribe(_ podcast: Podcast, episodes: [Episode] = [], origin: ViewKey? = nil) throws -> UInt64? {
+    public func subscribe(_ podcast: Podcast, episodes: [Episode] = [], details: FeedDetails? = nil, olderPagesURL: String? = nil,
+                          origin: ViewKey? = nil) throws -> UInt64? {
         let newest = episodes.max { ($0.published, $0.id) < ($1.published, $1.id) }?.id
         let seen = episodes.sorted { ($0.published, $0.id) > ($1.published, $1.id) }.prefix(Self.maximumEpisodesPerPodcast).map { episode in
             var episode = episode
@@ -207,9 +312,10 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         let now = clock()
         // After the change: a new feed is due at once.
         defer { scheduleChanged() }
-        return try document.update(origin: origin) { state in
+        let revision = try document.update(origin: origin) { state in
             guard state.podcasts[podcast.id] == nil else { return nil }
             try archive.save(podcast, newEpisodes: seen)
+            if let olderPagesURL { try archive.saveOlderPages(.at(olderPagesURL), of: podcast.id) }
             // Its feed was just read (or, without episodes, is read on the next tick).
             if !seen.isEmpty { schedule.withLock { $0.succeeded(podcast.id, now: now) } }
             state.podcasts[podcast.id] = podcast
@@ -217,6 +323,18 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             state.episodeCount += seen.count
             state.trimToWindow()
             return .subscribed(podcast)
+        }
+        if revision != nil, let details { keep(details, of: podcast) }
+        return revision
+    }
+
+    /// Keeps what a feed said beyond its episodes. A failure is logged, not fatal: the
+    /// episodes are kept, and the next whole read of the feed brings the details again.
+    private func keep(_ details: FeedDetails, of podcast: Podcast) {
+        do {
+            try archive.saveDetails(details, of: podcast.id)
+        } catch {
+            logger.error("could not keep the details of a feed's episodes", metadata: ["feed": "\(FeedCredentials.redacted(podcast.feedURL))", "error": "\(error)"])
         }
     }
 
@@ -267,11 +385,25 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     }
 
     public func podcastService(_ service: any PodcastService, didFetch podcast: Podcast, episodes: [Episode]) {
+        fetched(podcast, episodes: episodes, details: nil)
+    }
+
+    /// New episodes are saved and announced; the details of every episode the library holds
+    /// are kept (those kept before Almanac kept details get them here).
+    public func podcastService(_ service: any PodcastService, didFetch podcast: Podcast, episodes: [Episode], details: FeedDetails) {
+        fetched(podcast, episodes: episodes, details: details)
+    }
+
+    private func fetched(_ podcast: Podcast, episodes: [Episode], details: FeedDetails?) {
         succeeded(podcast.id)
         var failure: String?
+        var subscribed = false
         defer { readEnded(podcast.id, failure: failure) }
+        // After the update (its new episodes are in the archive), before the read is said to have ended.
+        defer { if subscribed, failure == nil, let details { keep(details, of: podcast) } }
         document.update { state in
             guard let known = state.podcasts[podcast.id] else { return nil }  // unsubscribed meanwhile
+            subscribed = true
             // The user's title stays; the feed's URL may have moved.
             var updated = podcast
             updated.title = known.title
@@ -301,7 +433,9 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
 
     public func podcastService(_ service: any PodcastService, didFailToFetch podcastID: String, error: any Error) {
         let (now, jitter) = (clock(), jitter())
-        _ = schedule.withLock { $0.failed(podcastID, now: now, jitter: jitter) }
+        let (delay, failures) = schedule.withLock { ($0.failed(podcastID, now: now, jitter: jitter), $0.failures(of: podcastID)) }
+        backingOff.withLock { _ = $0.insert(podcastID) }
+        keepBackoff(FeedBackoff(failures: failures, retryAt: now.addingTimeInterval(delay)), of: podcastID)
         serverCadence.withLock { _ = $0.removeValue(forKey: podcastID) }
         scheduleChanged()
         let change = PodcastsChange.failed(podcastID: podcastID, message: String(describing: error))
@@ -396,6 +530,54 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             }
         }
         return revision
+    }
+
+    /// One episode's full record (`Podcasts1.GetEpisodeDetails`), `nil` for an unknown id.
+    /// The chapters file its feed names is fetched with `fetcher` the first time it is asked
+    /// for (and again only when the feed names another file) and kept: a file that is not
+    /// chapters JSON is kept as such, with a note saying why there are no chapters from it;
+    /// one that could not be fetched is noted and asked for again next time. Chapters from
+    /// the file win over the feed's own Podlove Simple Chapters.
+    public func episodeRecord(_ id: String, chapters fetcher: (any ChaptersFetching)?) async -> EpisodeRecord? {
+        guard let episode = episode(id) else { return nil }
+        let kept = archive.details(of: id)
+        var record = EpisodeRecord(episode: episode, podcastTitle: document.snapshot.state.podcasts[episode.podcastID]?.title,
+                                   podcast: kept.podcast ?? PodcastDetails(), details: kept.episode)
+        var fetched = kept.chapters
+        if let url = kept.episode?.chaptersURL, fetched?.url != url {
+            if let fetcher {
+                do throws(ChaptersError) {
+                    fetched = FetchedChapters(url: url, chapters: try await fetcher.chapters(at: url))
+                } catch where error.code == .invalid {
+                    fetched = FetchedChapters(url: url, chapters: [], note: error.message)
+                } catch {
+                    // Not kept: asked for again next time.
+                    fetched = nil
+                    record.chaptersNote = error.message
+                }
+                if let fetched {
+                    do {
+                        try archive.saveChapters(fetched, of: id)
+                    } catch {
+                        logger.error("could not keep an episode's chapters", metadata: ["episode": "\(id)", "error": "\(error)"])
+                    }
+                }
+            } else {
+                record.chaptersNote = "This almanacd does not fetch chapters files (\(url))."
+            }
+        }
+        if let fetched, fetched.url == kept.episode?.chaptersURL {
+            record.chaptersNote = record.chaptersNote ?? fetched.note
+            if !fetched.chapters.isEmpty {
+                record.chapters = fetched.chapters
+                record.chaptersSource = .json
+            }
+        }
+        if record.chapters.isEmpty, let own = kept.episode?.chapters, !own.isEmpty {
+            record.chapters = own
+            record.chaptersSource = .feed
+        }
+        return record
     }
 
     /// One episode, in the window or anywhere in the library.

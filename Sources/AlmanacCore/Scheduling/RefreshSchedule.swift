@@ -67,6 +67,16 @@ public struct RefreshSchedule: Sendable {
         return delay
     }
 
+    /// Takes up an item's backoff as it was kept (after a restart): `failures` in a row, next
+    /// tried at `due`.
+    public mutating func restore(_ item: String, due: Date, failures: Int) {
+        guard entries[item]?.inFlight != true else { return }
+        entries[item] = Entry(due: due, failures: max(failures, 0), inFlight: false)
+    }
+
+    /// When `item` is next due, if it has been seen.
+    public func due(of item: String) -> Date? { entries[item]?.due }
+
     /// Failures in a row of `item` (0 after a success).
     public func failures(of item: String) -> Int { entries[item]?.failures ?? 0 }
 

@@ -34,10 +34,27 @@ public protocol PodcastServiceDataSource: AnyObject, Sendable {
 public protocol PodcastServiceDelegate: AnyObject, Sendable {
     /// A feed was read: the podcast as it describes itself and all the episodes it lists.
     func podcastService(_ service: any PodcastService, didFetch podcast: Podcast, episodes: [Episode])
+    /// A feed was read, with what it says beyond the episodes (notes, art, chapters …).
+    /// By default the details are dropped and `didFetch:episodes:` is told.
+    func podcastService(_ service: any PodcastService, didFetch podcast: Podcast, episodes: [Episode], details: FeedDetails)
     /// A feed was checked and found unchanged (`304 Not Modified`).
     func podcastService(_ service: any PodcastService, didFindUnchanged podcastID: String)
     /// The server says its answer stays fresh until `date` (`Cache-Control: max-age`,
     /// `Expires`): no need to ask before then. Told before `didFetch`/`didFindUnchanged`.
     func podcastService(_ service: any PodcastService, podcast podcastID: String, isFreshUntil date: Date)
     func podcastService(_ service: any PodcastService, didFailToFetch podcastID: String, error: any Error)
+    /// The feed announces a page of older episodes at `url` (RFC 5005: `atom:link rel="next"`
+    /// or `rel="prev-archive"`). Told before `didFetch`.
+    func podcastService(_ service: any PodcastService, podcast podcastID: String, announcesOlderPagesAt url: String)
+}
+
+extension PodcastServiceDelegate {
+    /// A delegate that does not page past its library ignores older pages.
+    public func podcastService(_ service: any PodcastService, podcast podcastID: String, announcesOlderPagesAt url: String) {}
+}
+
+extension PodcastServiceDelegate {
+    public func podcastService(_ service: any PodcastService, didFetch podcast: Podcast, episodes: [Episode], details: FeedDetails) {
+        podcastService(service, didFetch: podcast, episodes: episodes)
+    }
 }

@@ -226,7 +226,9 @@ extension PodcastSync {
                     do {
                         let (feedURL, feed) = try await inspector.locate(url: url)
                         let podcast = podcasts.podcast(feedURL) ?? FeedMapping.podcast(from: feed, feedURL: feedURL)
-                        try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: feed, podcastID: podcast.id), origin: PodcastSync.origin)
+                        try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: feed, podcastID: podcast.id),
+                                               details: FeedMapping.details(from: feed, podcastID: podcast.id),
+                                               olderPagesURL: FeedMapping.olderPagesURL(of: feed), origin: PodcastSync.origin)
                         return (url, .success(feedURL))
                     } catch {
                         return (url, .failure("\(error)"))

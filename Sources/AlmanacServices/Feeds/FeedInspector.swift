@@ -1,4 +1,5 @@
 public import AlmanacCore
+import AlmanacFeeds
 import Foundation
 
 /// Reads podcast feeds for `Podcasts1.Inspect` and `Subscribe`: over HTTP with the daemon's

@@ -1,4 +1,5 @@
 public import AlmanacCore
+import AlmanacFeeds
 import Foundation
 import Locking
 import Synchronization
@@ -19,6 +20,8 @@ public final class RSSPodcastService: PodcastService, Sendable {
     private let fullReads = Locked<[String: Date]>([:])
     /// The cadence each feed last asked for in its body (`ttl`, `sy:*`), for its `304`s.
     private let feedCadences = Locked<[String: Double]>([:])
+    /// Where each feed read just now says its older pages are, for `fetchAndReport`.
+    private let olderPages = Locked<[String: String]>([:])
     /// How often a feed is read in full.
     static let fullReadEvery: Double = 86_400
 
@@ -44,19 +47,23 @@ public final class RSSPodcastService: PodcastService, Sendable {
             let (result, freshUntil) = try await fetch(podcast)
             if let freshUntil { delegate?.podcastService(self, podcast: podcast.id, isFreshUntil: freshUntil) }
             // `nil`: the server says nothing changed since the last read.
-            guard let (updated, episodes) = result else {
+            guard let (updated, episodes, details) = result else {
                 delegate?.podcastService(self, didFindUnchanged: podcast.id)
                 return
             }
-            delegate?.podcastService(self, didFetch: updated, episodes: episodes)
+            if let older = olderPages.withLock({ $0.removeValue(forKey: podcast.id) }) {
+                delegate?.podcastService(self, podcast: podcast.id, announcesOlderPagesAt: older)
+            }
+            delegate?.podcastService(self, didFetch: updated, episodes: episodes, details: details)
         } catch {
             delegate?.podcastService(self, didFailToFetch: podcast.id, error: error)
         }
     }
 
-    /// The podcast as its feed describes it now, and the feed's episodes (`nil` when the
-    /// server answered `304 Not Modified`); and until when the server says the answer is fresh.
-    func fetch(_ podcast: Podcast) async throws -> (result: (Podcast, [Episode])?, freshUntil: Date?) {
+    /// The podcast as its feed describes it now, the feed's episodes and what it says of them
+    /// beyond (`nil` when the server answered `304 Not Modified`); and until when the server
+    /// says the answer is fresh.
+    func fetch(_ podcast: Podcast) async throws -> (result: (Podcast, [Episode], FeedDetails)?, freshUntil: Date?) {
         guard let url = URL(string: podcast.feedURL), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
             throw FetchError("The feed address '\(FeedCredentials.redacted(podcast.feedURL).prefix(200))' is not an http or https URL.")
         }
@@ -95,8 +102,9 @@ public final class RSSPodcastService: PodcastService, Sendable {
         }
         let updated = FeedMapping.podcast(from: feed, feedURL: feedURL, id: podcast.id)
         feedCadences.withLock { $0[podcast.id] = feed.refreshInterval }
+        olderPages.withLock { $0[podcast.id] = FeedMapping.olderPagesURL(of: feed) }
         let freshUntil = Self.later(httpFresh, feed.refreshInterval.map(now.addingTimeInterval))
-        return ((updated, FeedMapping.episodes(from: feed, podcastID: podcast.id)), freshUntil)
+        return ((updated, FeedMapping.episodes(from: feed, podcastID: podcast.id), FeedMapping.details(from: feed, podcastID: podcast.id)), freshUntil)
     }
 
     /// The later of two "not before" times the server gave (HTTP headers, the feed itself):
@@ -108,5 +116,37 @@ public final class RSSPodcastService: PodcastService, Sendable {
         case (nil, let b?): b
         case (nil, nil): nil
         }
+    }
+}
+
+extension RSSPodcastService: OlderEpisodesFetching {
+    /// Reads an older page of a podcast's feed in full (no validators: a page is read once),
+    /// with the feed's password when it is on the feed's own host.
+    public func olderPage(at address: String, of podcast: Podcast) async throws -> OlderEpisodePage {
+        var address = address
+        if let credentials = FeedCredentials.of(podcast.feedURL), FeedCredentials.of(address) == nil,
+           URL(string: address)?.host?.lowercased() == URL(string: podcast.feedURL)?.host?.lowercased() {
+            address = FeedCredentials.adding(user: credentials.user, password: credentials.password, to: address)
+        }
+        guard let url = URL(string: address), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+            throw FetchError("The older page '\(FeedCredentials.redacted(address).prefix(200))' is not an http or https URL.")
+        }
+        await limiter.acquire()
+        let response: HTTPClient.Response
+        do {
+            response = try await http.get(url, conditional: false)
+        } catch {
+            await limiter.release()
+            throw error
+        }
+        await limiter.release()
+        let feed: ParsedFeed
+        do {
+            feed = try FeedParser.parse(response.body, feedURL: response.url?.absoluteString ?? address)
+        } catch {
+            throw FetchError("The feed's older page at \(FeedCredentials.redacted(address).prefix(200)) is not a feed: \(error)")
+        }
+        return OlderEpisodePage(episodes: FeedMapping.episodes(from: feed, podcastID: podcast.id),
+                                details: FeedMapping.details(from: feed, podcastID: podcast.id), nextPageURL: FeedMapping.olderPagesURL(of: feed))
     }
 }

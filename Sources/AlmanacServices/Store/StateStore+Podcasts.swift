@@ -111,13 +111,29 @@ extension StateStore: PodcastArchive {
         return row.flatMap(Self.episode)
     }
 
+    /// A search is FTS5 query syntax over titles and notes (StateStore+EpisodeDetails.swift);
+    /// one SQLite refuses (an unbalanced quote, a lone operator) is searched as plain words.
     public func page(_ query: EpisodeQuery) throws -> EpisodePage {
+        guard let search = query.search else { return try page(query, match: nil) }
+        do {
+            return try page(query, match: search)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+            guard let words = Self.plainWords(search) else { return EpisodePage(episodes: [], total: 0, nextCursor: nil) }
+            return try page(query, match: words)
+        }
+    }
+
+    private func page(_ query: EpisodeQuery, match: String?) throws -> EpisodePage {
         let position = try query.cursorPosition()
         var filters: [String] = []
         var arguments: [(any DatabaseValueConvertible)?] = []
         if let podcastID = query.podcastID {
             filters.append("podcastID = ?")
             arguments.append(podcastID)
+        }
+        if let match {
+            filters.append(Self.searchFilter)
+            arguments.append(match)
         }
         if query.onlyNew { filters.append("isNew = 1") }
         if query.onlyUnplayed { filters.append("played = 0") }
@@ -142,6 +158,47 @@ extension StateStore: PodcastArchive {
         let episodes = rows.compactMap(Self.episode)
         let page = Array(episodes.prefix(query.limit))
         return EpisodePage(episodes: page, total: total, nextCursor: episodes.count > page.count ? page.last.map(EpisodeQuery.cursor(after:)) : nil)
+    }
+
+    public func olderPages(of podcastID: String) -> OlderPages {
+        let value = try? database.read { db in
+            try Row.fetchOne(db, sql: "SELECT olderPages FROM podcast WHERE id = ?", arguments: [podcastID]).flatMap { Self.text($0, "olderPages") }
+        }
+        switch value {
+        case nil: return .none
+        case ""?: return .readToTheEnd
+        case let url?: return .at(url)
+        }
+    }
+
+    public func saveOlderPages(_ pages: OlderPages, of podcastID: String) throws {
+        let value: String? = switch pages {
+        case .none: nil
+        case .readToTheEnd: ""
+        case .at(let url): url
+        }
+        try writeStatement("the older pages of \(podcastID)") { db in
+            try db.execute(sql: "UPDATE podcast SET olderPages = ? WHERE id = ?", arguments: [value, podcastID])
+        }
+    }
+
+    public func backoffs() -> [String: FeedBackoff] {
+        let rows = (try? database.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, failures, retryAt FROM podcast WHERE failures > 0 AND retryAt IS NOT NULL")
+        }) ?? []
+        var backoffs: [String: FeedBackoff] = [:]
+        for row in rows {
+            guard let id = Self.text(row, "id"), let failures = Self.number(row, "failures"), let retryAt = Self.number(row, "retryAt") else { continue }
+            backoffs[id] = FeedBackoff(failures: Int(min(max(failures, 0), 1_000)), retryAt: Date(timeIntervalSince1970: retryAt))
+        }
+        return backoffs
+    }
+
+    public func saveBackoff(_ backoff: FeedBackoff?, of podcastID: String) throws {
+        try writeStatement("the backoff of \(podcastID)") { db in
+            try db.execute(sql: "UPDATE podcast SET failures = ?, retryAt = ? WHERE id = ?",
+                           arguments: [backoff?.failures ?? 0, backoff?.retryAt.timeIntervalSince1970, podcastID])
+        }
     }
 
     private static let episodeColumns = "id, podcastID, title, published, duration, isNew, played, position, audioURL, file"

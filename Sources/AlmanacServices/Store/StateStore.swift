@@ -138,6 +138,21 @@ public final class StateStore: Sendable {
                 table.column("lastModified", .text)
             }
         }
+        migrator.registerMigration("v6: older feed pages") { db in
+            // NULL: the feed announced none; "": read to the end; else the next page to read.
+            try db.alter(table: "podcast") { table in table.add(column: "olderPages", .text) }
+        }
+        migrator.registerMigration("v7: feed backoff") { db in
+            // Failures in a row and when the feed is tried again; 0 and NULL when it is well.
+            try db.alter(table: "podcast") { table in
+                table.add(column: "failures", .integer).notNull().defaults(to: 0)
+                table.add(column: "retryAt", .double)
+            }
+        }
+        // New tables and triggers only: see StateStore+EpisodeDetails.swift.
+        migrator.registerMigration("notes1: episode details and full-text search") { db in
+            try StateStore.createEpisodeDetails(db)
+        }
         // The sync's tables (new tables only); keep it the last registration.
         registerSyncMigration(&migrator)
         return migrator

@@ -1,4 +1,5 @@
 public import AlmanacCore
+import AlmanacFeeds
 import Foundation
 import Locking
 import Synchronization

@@ -1,4 +1,4 @@
-public import AlmanacCore
+import AlmanacCore
 public import Foundation
 import Locking
 

@@ -95,7 +95,8 @@ public struct EpisodeListState: Sendable, Hashable {
                 episodes[index].played = true
                 episodes[index].isNew = false
             }
-        case .failed, .settings:
+        case .failed, .settings, .olderEpisodes:
+            // Older episodes reach the list that asked for them as its page.
             return
         }
         reselect(keep)

@@ -5,7 +5,7 @@ import FoundationEssentials
 /// a subscription made, dropped, renamed, a feed that failed, or the settings — worded for
 /// `almanac watch podcasts`, with its `--json` object.
 public struct PodcastChangeViewData: Sendable, Hashable, JSONRepresentable {
-    /// "subscribed", "unsubscribed", "renamed", "failed", "settings".
+    /// "subscribed", "unsubscribed", "renamed", "failed", "allPlayed", "olderEpisodes", "settings".
     public let change: String
     /// "subscribed: The Almanac Hour (3f2a…)".
     public let text: String
@@ -55,6 +55,13 @@ public struct PodcastChangeViewData: Sendable, Hashable, JSONRepresentable {
         return Self(change: "allPlayed", text: "marked played: \(count) episode\(count == 1 ? "" : "s") \(which)",
                     ["podcast": id.map { .object(["id": .string($0), "title": .text(podcast.map { PodcastPreviewViewData(podcast: $0).title })]) } ?? .null,
                      "count": .integer(Int64(count))])
+    }
+
+    /// Older episodes read from a feed's older pages (a list paged past the library).
+    public static func olderEpisodes(_ id: String, podcast: Podcast?, count: Int) -> Self {
+        let title = podcast.map { PodcastPreviewViewData(podcast: $0).title }
+        return Self(change: "olderEpisodes", text: "older episodes: \(count) from the feed's archive of " + (title ?? id),
+                    ["podcast": .object(["id": .string(id), "title": .text(title)]), "count": .integer(Int64(count))])
     }
 
     public static func settings(_ settings: PodcastSettings) -> Self {

@@ -15,6 +15,11 @@ public struct PodcastPreviewViewData: Sendable, Hashable, Codable {
         feedURL = podcast.feedURL
     }
 
+    /// The subscriptions as `almanac podcasts list` shows them: by title, case ignored, then id.
+    public static func list(_ podcasts: [Podcast]) -> [PodcastPreviewViewData] {
+        podcasts.sorted { ($0.title.lowercased(), $0.id) < ($1.title.lowercased(), $1.id) }.map(PodcastPreviewViewData.init)
+    }
+
     /// The names `fields` has.
     public static let fieldNames = ["id", "title", "author", "feedURL"]
 

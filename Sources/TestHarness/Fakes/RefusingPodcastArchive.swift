@@ -51,7 +51,35 @@ public final class RefusingPodcastArchive: PodcastArchive, Sendable {
 
     public func page(_ query: EpisodeQuery) throws -> EpisodePage { try inner.page(query) }
 
+    public func saveDetails(_ details: FeedDetails, of podcastID: String) throws {
+        try refuseIfAsked()
+        try inner.saveDetails(details, of: podcastID)
+    }
+
+    public func details(of episodeID: String) -> (episode: EpisodeDetails?, podcast: PodcastDetails?, chapters: FetchedChapters?) {
+        inner.details(of: episodeID)
+    }
+
+    public func saveChapters(_ chapters: FetchedChapters, of episodeID: String) throws {
+        try refuseIfAsked()
+        try inner.saveChapters(chapters, of: episodeID)
+    }
+
     private func refuseIfAsked() throws {
         if refusing.load(ordering: .relaxed) { throw StorageError("the disk is full") }
+    }
+
+    public func olderPages(of podcastID: String) -> OlderPages { inner.olderPages(of: podcastID) }
+
+    public func saveOlderPages(_ pages: OlderPages, of podcastID: String) throws {
+        try refuseIfAsked()
+        try inner.saveOlderPages(pages, of: podcastID)
+    }
+
+    public func backoffs() -> [String: FeedBackoff] { inner.backoffs() }
+
+    public func saveBackoff(_ backoff: FeedBackoff?, of podcastID: String) throws {
+        try refuseIfAsked()
+        try inner.saveBackoff(backoff, of: podcastID)
     }
 }

@@ -43,6 +43,9 @@ public struct Tool: Sendable {
             }
         }
 
+        /// The program's process id (to stop it with SIGSTOP, say).
+        public var pid: Int32 { process.pid }
+
         /// What the program printed so far.
         public var output: String {
             lock.lock()

@@ -1,9 +1,15 @@
+import AlmanacCore
+
 /// HTML to plain text, for `descriptionText` and for titles and names that arrive with
 /// markup: tags are dropped (`<script>` and `<style>` with their content), entities decoded,
 /// `<br>` becomes a line break and block elements (`<p>`, `<div>`, `<li>`, headings …) a
 /// blank line; runs of whitespace become one space, and the ends are trimmed. A `<` that
-/// cannot start a tag (`a < b`, `<3`) is text.
+/// cannot start a tag (`a < b`, `<3`) is text. `linkedText` also gives the links (`<a href>`)
+/// and where their words end in the text, for show notes read in a terminal.
 enum HTMLText {
+    /// The most links `linkedText` gives for one text; later ones are left out.
+    static let maximumLinks = 256
+
     static func plainText(_ text: String, singleLine: Bool = false) -> String {
         var text = text
         return text.withUTF8 { plainText($0, singleLine: singleLine) }
@@ -18,6 +24,23 @@ enum HTMLText {
             convert(bytes, into: &output)
             return output.count
         }
+    }
+
+    /// The plain text `plainText` gives, and the links of the HTML as written (`href`,
+    /// entities decoded, not resolved) with where the words each was on end in the text, in
+    /// UTF-8 bytes. A link with no words (an image) or to a place in the page (`#…`) is left
+    /// out; at most `maximumLinks`.
+    static func linkedText(_ bytes: UnsafeBufferPointer<UInt8>) -> (text: String, links: [(href: String, end: Int)]) {
+        var links: [(href: String, end: Int)] = []
+        let text = String(unsafeUninitializedCapacity: bytes.count + 8) { buffer in
+            var output = Output(buffer: buffer, singleLine: false)
+            output.collectsLinks = true
+            convert(bytes, into: &output)
+            output.closeLink()
+            links = output.links
+            return output.count
+        }
+        return (text, links)
     }
 
     private static func convert(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout Output) {
@@ -92,6 +115,12 @@ enum HTMLText {
         guard i < end else { return nil }
         let after = i + 1
         switch TagName(name) {
+        case .anchor:
+            guard output.collectsLinks else { break }
+            output.closeLink()
+            if !closing, let href = attribute("href", in: UnsafeBufferPointer(rebasing: bytes[(nameStart + name.count)..<i])) {
+                output.openLink(href)
+            }
         case .br, .line:
             output.lineBreak(1)
         case .block:
@@ -128,6 +157,8 @@ enum HTMLText {
         case cell
         /// `<script>` and `<style>`, dropped with their content.
         case hidden
+        /// `<a>`: a link.
+        case anchor
         case inline
 
         init(_ name: UnsafeBufferPointer<UInt8>) {
@@ -142,6 +173,8 @@ enum HTMLText {
                 self = .cell
             } else if key == Self.scriptKey || key == Self.styleKey {
                 self = .hidden
+            } else if key == Self.anchorKey {
+                self = .anchor
             } else {
                 self = .inline
             }
@@ -160,6 +193,7 @@ enum HTMLText {
         }
 
         private static let brKey = packed("br")
+        private static let anchorKey = packed("a")
         private static let tdKey = packed("td")
         private static let thKey = packed("th")
         private static let scriptKey = packed("script")
@@ -169,6 +203,43 @@ enum HTMLText {
             "p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "ul", "ol", "table", "pre", "section",
             "article", "header", "footer", "figure", "hr", "dl", "address", "aside", "nav", "main",
         ].map(packed))
+    }
+
+    /// The value of attribute `name` (lowercase) among a tag's attributes, entities decoded;
+    /// `nil` when the tag has none, or an empty one.
+    private static func attribute(_ name: StaticString, in attributes: UnsafeBufferPointer<UInt8>) -> String? {
+        let end = attributes.count
+        var i = 0
+        while i < end {
+            while i < end, !ASCII.isNameStart(attributes[i]) { i += 1 }
+            let nameStart = i
+            while i < end, ASCII.isNameByte(attributes[i]) { i += 1 }
+            let found = nameStart..<i
+            while i < end, ASCII.isWhitespace(attributes[i]) { i += 1 }
+            guard i < end, attributes[i] == ASCII.equals else { continue } // an attribute without a value
+            i += 1
+            while i < end, ASCII.isWhitespace(attributes[i]) { i += 1 }
+            var valueStart = i
+            var valueEnd = i
+            if i < end, attributes[i] == ASCII.doubleQuote || attributes[i] == ASCII.singleQuote {
+                let quote = attributes[i]
+                valueStart = i + 1
+                valueEnd = valueStart
+                while valueEnd < end, attributes[valueEnd] != quote { valueEnd += 1 }
+                i = min(valueEnd + 1, end)
+            } else {
+                while valueEnd < end, !ASCII.isWhitespace(attributes[valueEnd]), attributes[valueEnd] != ASCII.greaterThan { valueEnd += 1 }
+                i = valueEnd
+            }
+            guard found.count == name.utf8CodeUnitCount,
+                  (0..<found.count).allSatisfy({ ASCII.lowercased(attributes[found.lowerBound + $0]) == name.utf8Start[$0] })
+            else { continue }
+            var decoded: [UInt8] = []
+            XMLEntities.appendDecoded(attributes, valueStart..<valueEnd, to: &decoded, limit: 8_192)
+            let value = String(decoding: decoded, as: UTF8.self).trimmed
+            return value.isEmpty ? nil : value
+        }
+        return nil
     }
 
     private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: StaticString, at index: Int) -> Bool {
@@ -187,6 +258,12 @@ enum HTMLText {
         private(set) var count = 0
         private var pendingSpace = false
         private var pendingBreaks = 0
+        /// Whether `<a href>`s are gathered into `links`.
+        var collectsLinks = false
+        private(set) var links: [(href: String, end: Int)] = []
+        /// The link open now and where the text was when it opened.
+        private var openLinkHref: String?
+        private var openLinkStart = 0
 
         init(buffer: UnsafeMutableBufferPointer<UInt8>, singleLine: Bool) {
             self.buffer = buffer
@@ -240,5 +317,18 @@ enum HTMLText {
         }
 
         mutating func space() { pendingSpace = true }
+
+        mutating func openLink(_ href: String) {
+            guard !href.hasPrefix("#"), links.count < HTMLText.maximumLinks else { return }
+            openLinkHref = href
+            openLinkStart = count
+        }
+
+        /// Ends the open link (if any) here: kept when words were written since it opened.
+        mutating func closeLink() {
+            guard let href = openLinkHref else { return }
+            openLinkHref = nil
+            if count > openLinkStart { links.append((href, count)) }
+        }
     }
 }

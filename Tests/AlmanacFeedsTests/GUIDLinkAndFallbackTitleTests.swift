@@ -1,5 +1,5 @@
 import AlmanacCore
-@testable import AlmanacServices
+@testable import AlmanacFeeds
 import Foundation
 import Testing
 

@@ -36,6 +36,8 @@ struct EpisodeDraft {
     var chaptersURL: String?
     var transcripts: [FeedTranscript] = []
     var persons: [FeedPerson] = []
+    /// Podlove Simple Chapters, in document order.
+    var chapters: [FeedChapter] = []
 
     /// The episode, or nil when the item holds nothing worth keeping (no title, identifier,
     /// link, enclosure or description). Without a link, a GUID that is a permalink
@@ -58,12 +60,13 @@ struct EpisodeDraft {
         let ownIdentifier = guid ?? atomID ?? rdfAbout
         if ownIdentifier == nil, title.isEmpty, link == nil, enclosures.isEmpty, descriptionBytes.isEmpty { return nil }
         let identifier = ownIdentifier ?? enclosures.first?.url ?? link ?? Self.stableHash(title: title, published: published)
+        let (descriptionText, links) = descriptionBytes.withUnsafeBufferPointer { HTMLText.linkedText($0) }
         return ParsedEpisode(
             guid: identifier,
             title: title,
             link: link,
             description: String(decoding: descriptionBytes, as: UTF8.self),
-            descriptionText: descriptionBytes.withUnsafeBufferPointer { HTMLText.plainText($0, singleLine: false) },
+            descriptionText: descriptionText,
             published: published,
             duration: duration,
             enclosures: enclosures,
@@ -74,7 +77,12 @@ struct EpisodeDraft {
             episode: itunesEpisode ?? podcastEpisode,
             chaptersURL: chaptersURL,
             transcripts: transcripts,
-            persons: persons
+            persons: persons,
+            descriptionLinks: links.compactMap { link in
+                guard let url = resolver.resolve(link.href), !url.lowercased().hasPrefix("javascript:") else { return nil }
+                return FeedLink(url: url, end: link.end)
+            },
+            chapters: chapters.sorted { $0.start < $1.start }
         )
     }
 

@@ -4,7 +4,7 @@
 /// or not, because real feeds leave declarations out. Atom and unprefixed names share one
 /// vocabulary, so RSS and Atom elements are understood in either kind of document.
 enum FeedNamespace: UInt8 {
-    case plain, itunes, podcast, media, content, dublinCore, rdf, googlePlay, syndication, other
+    case plain, itunes, podcast, media, content, dublinCore, rdf, googlePlay, syndication, podloveChapters, other
 
     /// The namespace a URI names, compared without scheme, case or trailing `/` or `#`.
     init?(uri: UnsafeBufferPointer<UInt8>) {
@@ -32,6 +32,8 @@ enum FeedNamespace: UInt8 {
             self = .googlePlay
         case "purl.org/rss/1.0/modules/syndication":
             self = .syndication
+        case "podlove.org/simple-chapters":
+            self = .podloveChapters
         default:
             return nil
         }
@@ -49,6 +51,7 @@ enum FeedNamespace: UInt8 {
         case "rdf": self = .rdf
         case "googleplay": self = .googlePlay
         case "sy": self = .syndication
+        case "psc": self = .podloveChapters
         default: self = .other
         }
     }

@@ -1,5 +1,5 @@
 import AlmanacCore
-@testable import AlmanacServices
+@testable import AlmanacFeeds
 import Foundation
 import TestHarness
 import Testing
@@ -51,7 +51,8 @@ enum FeedFixtures {
                     explicit: true,
                     episodeType: "full",
                     season: 1,
-                    episode: 2
+                    episode: 2,
+                    descriptionLinks: [FeedLink(url: "https://almanac.example/clouds", end: 20)]
                 ),
                 ParsedEpisode(
                     guid: "https://almanac.example/episodes/trailer",
@@ -255,6 +256,24 @@ enum FeedFixtures {
         #expect(feed.newFeedURL == "https://new.example/feed.xml")
         #expect(feed.nextPageURL == "https://old.example/feed.xml?page=2")
         #expect(feed.episodes.map(\.guid) == ["p1-1"])
+    }
+
+    /// RFC 5005 archived feeds: the subscription document points to the archive before it
+    /// (`prev-archive`); an archive's `next-archive` (newer) is not where older episodes are.
+    @Test func anArchivedFeedSaysWhereItsOlderEpisodesAre() throws {
+        let archived = try FeedParser.parse(Array("""
+            <rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>A</title>
+            <atom:link rel="current" href="https://a.example/feed.xml"/>
+            <atom:link rel="prev-archive" href="/archive/2025.xml"/>
+            <item><guid>1</guid><title>One</title></item></channel></rss>
+            """.utf8), feedURL: "https://a.example/feed.xml")
+        #expect(archived.nextPageURL == "https://a.example/archive/2025.xml")
+        let archive = try FeedParser.parse(Array("""
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>A</title>
+            <link rel="next-archive" href="https://a.example/archive/2026.xml"/>
+            <entry><id>0</id><title>Zero</title></entry></feed>
+            """.utf8))
+        #expect(archive.nextPageURL == nil)
     }
 
     // MARK: - Text

@@ -16,6 +16,8 @@ enum FeedElement: UInt8 {
     case mediaThumbnail, contentEncoded, dublinCoreDate, dublinCoreCreator, dublinCoreLanguage, googlePlayImage
     // How often to read the feed: RSS `ttl`, and the syndication module's `sy:updatePeriod`/`sy:updateFrequency`
     case ttl, syUpdatePeriod, syUpdateFrequency
+    // Podlove Simple Chapters
+    case pscChapters, pscChapter
 
     /// Whether this element, met inside a description that holds HTML, means the description
     /// was never closed. Names HTML shares (`<image>` in SVG, `<summary>`) do not.
@@ -76,6 +78,7 @@ enum FeedElement: UInt8 {
             (.googlePlay, "image", .googlePlayImage),
             (.plain, "ttl", .ttl), (.syndication, "updateperiod", .syUpdatePeriod),
             (.syndication, "updatefrequency", .syUpdateFrequency),
+            (.podloveChapters, "chapters", .pscChapters), (.podloveChapters, "chapter", .pscChapter),
         ]
         var table: [Key: FeedElement] = [:]
         for (namespace, name, element) in names { table[Key(namespace: namespace, name: name.utf8)] = element }

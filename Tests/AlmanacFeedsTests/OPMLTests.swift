@@ -1,4 +1,4 @@
-@testable import AlmanacServices
+@testable import AlmanacFeeds
 import Testing
 
 @Suite struct OPMLTests {

@@ -1,5 +1,5 @@
 import AlmanacCore
-@testable import AlmanacServices
+@testable import AlmanacFeeds
 import Testing
 
 /// The small parsers the feed reader uses for dates, durations, numbers, URLs and HTML text.

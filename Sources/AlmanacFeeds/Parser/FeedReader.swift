@@ -13,6 +13,8 @@ struct FeedReader {
     static let maximumEpisodes = 100_000
     /// Text beyond this many bytes in one field is dropped.
     static let maximumFieldBytes = 1 << 20
+    /// Podlove Simple Chapters beyond this many in one item are ignored.
+    static let maximumChapters = 1_000
 
     private struct OpenElement {
         var name: Range<Int>
@@ -369,11 +371,22 @@ struct FeedReader {
                 )
                 episode?.transcripts.append(transcript)
             }
-        case .other, .html, .rss, .rdf, .channel, .image, .itunesOwner, .mediaGroup:
+        case .pscChapter:
+            if episode != nil, parent == .pscChapters, (episode?.chapters.count ?? 0) < Self.maximumChapters,
+               let start = attribute("start").flatMap(Self.playTime) {
+                let chapter = FeedChapter(
+                    start: start,
+                    title: attribute("title").map { HTMLText.plainText($0, singleLine: true) } ?? "",
+                    url: attribute("href").flatMap(resolver.resolve),
+                    image: attribute("image").flatMap(resolver.resolve)
+                )
+                episode?.chapters.append(chapter)
+            }
+        case .other, .html, .rss, .rdf, .channel, .image, .itunesOwner, .mediaGroup, .pscChapters:
             break
         }
         switch element {
-        case .enclosure, .mediaThumbnail, .podcastChapters, .podcastTranscript, .googlePlayImage: return true
+        case .enclosure, .mediaThumbnail, .podcastChapters, .podcastTranscript, .googlePlayImage, .pscChapter: return true
         default: return false
         }
     }
@@ -387,7 +400,9 @@ struct FeedReader {
             if inChannel, channel.alternateLink == nil { channel.alternateLink = url }
         case "enclosure":
             if inItem { addEnclosure(FeedEnclosure(url: url, length: integerAttribute("length"), type: attribute("type").flatMap(Self.nonEmpty))) }
-        case "next":
+        case "next", "prev-archive":
+            // RFC 5005: the next page of a paged feed, or the archive before an archived
+            // feed's subscription document; either holds older episodes.
             if inChannel, channel.nextPageURL == nil { channel.nextPageURL = url }
         default:
             break
@@ -560,6 +575,12 @@ struct FeedReader {
         guard let text = attribute(name) else { return nil }
         var copy = text
         return copy.withUTF8 { FeedValue.integer($0) }
+    }
+
+    /// A Podlove chapter's `start`: Normal Play Time, `HH:MM:SS.mmm`, `MM:SS` or seconds.
+    private static func playTime(_ text: String) -> Double? {
+        var copy = text
+        return copy.withUTF8 { FeedValue.duration($0) }
     }
 
     private static func nonEmpty(_ text: String) -> String? {

@@ -1,0 +1,32 @@
+public import AlmanacCore
+import Foundation
+
+/// Fetches the chapters file an episode's `<podcast:chapters>` names, over the daemon's HTTP
+/// client (a User-Agent, timeouts, redirects, at most `maximumBytes`), and reads it with
+/// `ChaptersJSON`.
+public struct ChaptersFetcher: ChaptersFetching {
+    /// The largest chapters file read: real ones are a few KiB.
+    public static let maximumBytes = 4 * 1024 * 1024
+    /// The `Accept` header for chapters files.
+    public static let accept = "application/json+chapters, application/json;q=0.9, */*;q=0.5"
+
+    private let http: HTTPClient
+
+    /// Asks every time it is called (the podcasts document keeps what it gets).
+    public init(http: HTTPClient = HTTPClient(accept: ChaptersFetcher.accept, maximumBytes: ChaptersFetcher.maximumBytes, conditional: false)) {
+        self.http = http
+    }
+
+    public func chapters(at url: String) async throws(ChaptersError) -> [FeedChapter] {
+        guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host != nil else {
+            throw ChaptersError(.invalid, "The chapters file '\(FeedCredentials.redacted(url).prefix(200))' is not at an http or https URL.")
+        }
+        let response: HTTPClient.Response
+        do {
+            response = try await http.get(parsed)
+        } catch {
+            throw ChaptersError(.unreadable, "The chapters file \(FeedCredentials.redacted(url)) could not be read: \(error)")
+        }
+        return try ChaptersJSON.parse(response.body, url: response.url ?? parsed)
+    }
+}

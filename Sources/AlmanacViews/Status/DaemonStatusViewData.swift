@@ -1,0 +1,43 @@
+/// `almanac status`: the daemon's version and name, and a line per document, worded once
+/// from what the daemon reported.
+public struct DaemonStatusViewData: Sendable, Hashable {
+    /// One document's line: "podcasts: revision 42, 2 views, loading" and its last error.
+    public struct Document: Sendable, Hashable {
+        public let name: String
+        /// "podcasts: revision 42, 2 views" (", loading" while it fetches).
+        public let summary: String
+        /// The document's last error, "" when none.
+        public let lastError: String
+        public let loading: Bool
+        public let viewCount: Int
+
+        public init(name: String, revision: UInt64, viewCount: Int, loading: Bool, lastError: String) {
+            self.name = name
+            summary = "\(name): revision \(revision), \(viewCount) view\(viewCount == 1 ? "" : "s")" + (loading ? ", loading" : "")
+            self.lastError = lastError
+            self.loading = loading
+            self.viewCount = viewCount
+        }
+    }
+
+    /// "almanacd 0.1.0 is running as :1.5 (provider: demo)".
+    public let headline: String
+    public let documents: [Document]
+    /// What a `--format` template can use: `version`, `owner`, `provider`, `views` (in all
+    /// documents), `loading` (the documents fetching) and `error` ("weather: …; podcasts: …").
+    public let fields: [String: String]
+
+    public init(version: String, owner: String, provider: String, documents: [Document]) {
+        headline = "almanacd \(version) is running as \(owner) (provider: \(provider))"
+        self.documents = documents
+        fields = [
+            "version": version, "owner": owner, "provider": provider,
+            "views": String(documents.reduce(0) { $0 + $1.viewCount }),
+            "loading": documents.filter(\.loading).map(\.name).joined(separator: ", "),
+            "error": documents.filter { !$0.lastError.isEmpty }.map { "\($0.name): \($0.lastError)" }.joined(separator: "; "),
+        ]
+    }
+
+    /// The names `fields` has.
+    public static let fieldNames = ["version", "owner", "provider", "views", "loading", "error"]
+}

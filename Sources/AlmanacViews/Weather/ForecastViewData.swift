@@ -1,0 +1,28 @@
+public import AlmanacCore
+public import FoundationEssentials
+
+/// `almanac forecast`: a place's days ahead (or hours, for `--hourly`) and how old they are.
+public struct ForecastViewData: Sendable, Hashable {
+    public let location: String
+    /// The place's name as its provider gives it ("Berlin, Germany").
+    public let place: String
+    /// "updated 3 minutes ago".
+    public let updated: String
+    /// Today and the days after it, at most as many as asked for.
+    public let days: [DayViewData]
+    /// The current hour and those after it.
+    public let hours: [HourViewData]
+
+    public init(reading: WeatherReading, units: Units, days count: Int, now: Date) {
+        location = reading.location
+        place = reading.placeName
+        updated = "updated \(relativeTime(reading.fetchedAt, now: now))"
+        days = reading.upcomingDays(now: now).prefix(max(count, 0)).map { DayViewData(day: $0, units: units, utcOffset: reading.utcOffset) }
+        hours = reading.upcomingHours(now: now).map { HourViewData(hour: $0, units: units, utcOffset: reading.utcOffset) }
+    }
+
+    /// "7 days" / "next 24 hours": what the table under the title holds.
+    public func extent(hourly: Bool) -> String {
+        hourly ? "next \(hours.count) hours" : "\(days.count) day\(days.count == 1 ? "" : "s")"
+    }
+}

@@ -1,0 +1,37 @@
+public import AlmanacCore
+public import FoundationEssentials
+
+/// What a weather screen shows of the weather document (`almanac weather`, `watch weather`,
+/// `get weather`): each place asked for, in order, with its reading or why it has none.
+/// Made once from the state; the CLI only lays it out.
+public struct WeatherScreenViewData: Sendable, Hashable {
+    /// One place asked for.
+    public enum Entry: Sendable, Hashable {
+        case place(PlaceSummaryViewData)
+        case unavailable(UnavailablePlaceViewData)
+    }
+
+    public let entries: [Entry]
+
+    /// - Parameters:
+    ///   - locations: the places asked for, in order; `nil`: every place with a reading, by name.
+    ///   - clockOffset: the user's offset from UTC, in seconds, at a date.
+    public init(state: WeatherState, locations: [String]?, now: Date, clockOffset: (Date) -> Int) {
+        entries = (locations ?? state.readings.keys.sorted()).map { location in
+            guard let reading = state.readings[location] else {
+                return .unavailable(UnavailablePlaceViewData(location: location, failure: state.failures[location]))
+            }
+            return .place(PlaceSummaryViewData(reading: reading, units: state.units, now: now, error: state.failures[location], clockOffset: clockOffset))
+        }
+    }
+
+    /// The places that have a reading, in order.
+    public var places: [PlaceSummaryViewData] {
+        entries.compactMap { if case .place(let place) = $0 { place } else { nil } }
+    }
+
+    /// The places that have none, in order.
+    public var unavailable: [UnavailablePlaceViewData] {
+        entries.compactMap { if case .unavailable(let place) = $0 { place } else { nil } }
+    }
+}
