@@ -82,6 +82,15 @@ struct Almanacd: AsyncParsableCommand {
     @Option(help: "Seconds between podcast feed refreshes (default: 3600 with the real provider, 5 with demo).")
     var podcastInterval: Double?
 
+    @Option(help: "Seconds between syncs with the podcast sync server when nothing changes here (`almanac sync login`).")
+    var syncInterval: Double = 900
+
+    @Option(help: "Seconds a change here waits for others before they are synced together.")
+    var syncDebounce: Double = 30
+
+    @Option(help: ArgumentHelp("Seconds before the first retry of a failed sync (doubling up to an hour).", visibility: .hidden))
+    var syncFirstRetry: Double = 60
+
     /// The weather cadence in force: Open-Meteo is polled every 15 minutes unless told otherwise.
     var effectiveWeatherInterval: Double { weatherInterval ?? (provider == .real ? 900 : 3) }
     var effectivePodcastInterval: Double { podcastInterval ?? (provider == .real ? 3_600 : 5) }
@@ -94,6 +103,9 @@ struct Almanacd: AsyncParsableCommand {
         guard (0.05...3_600).contains(mprisPoll) else { throw ValidationError("--mpris-poll goes from 0.05 to 3600 seconds.") }
         guard (0...60).contains(notificationGathering) else { throw ValidationError("--notification-gathering goes from 0 to 60 seconds.") }
         guard (0...86_400).contains(downloadLinger) else { throw ValidationError("--download-linger goes from 0 to 86400 seconds, not \(downloadLinger).") }
+        guard (1...86_400).contains(syncInterval) else { throw ValidationError("--sync-interval goes from 1 to 86400 seconds, not \(syncInterval).") }
+        guard (0...3_600).contains(syncDebounce) else { throw ValidationError("--sync-debounce goes from 0 to 3600 seconds, not \(syncDebounce).") }
+        guard (0.05...3_600).contains(syncFirstRetry) else { throw ValidationError("--sync-first-retry goes from 0.05 to 3600 seconds.") }
         for interval in [effectiveWeatherInterval, effectivePodcastInterval] where !(0.1...86_400).contains(interval) {
             throw ValidationError("Refresh intervals go from 0.1 seconds to 86400 (a day), not \(interval).")
         }

@@ -34,7 +34,10 @@ struct Daemon {
         let connection = try await connect()
         let parts = DaemonParts(options: options, store: store, folders: folders, connection: connection, logger: logger)
 
+        // Before clients can change anything: every local change is heard by the sync.
+        parts.sync.start()
         try await parts.server.export()
+        try parts.syncExport.export()
         parts.downloads.start()
         try await parts.notifier.start()
         try await parts.players.start()
@@ -56,12 +59,14 @@ struct Daemon {
         parts.notifier.stop()
         parts.players.stop()
         parts.here.stop()
+        parts.sync.stop()
         // Transfers stop where they are; their temporary files let the next start resume them.
         parts.downloads.stop()
         switch ending {
         case .signal(let number):
             logger.info("received signal \(number); releasing \(BusContract.serviceName) and exiting")
             _ = try? await connection.releaseName(BusContract.serviceName)
+            parts.syncExport.unexport()
             parts.server.unexport()
             await connection.close()
             return 0
@@ -101,11 +106,16 @@ struct Daemon {
             here.wantedChanged()
         }
         podcasts.whenScheduleChanges { podcastScheduler.wake() }
+        // The sync: soon after a change here, on its interval, and after a failure's backoff.
+        let sync = parts.sync
+        let syncScheduler = RefreshScheduler(nextDue: { sync.nextDue }) { Task { _ = try? await sync.sync() } }
+        sync.whenScheduleChanges { syncScheduler.wake() }
         await withTaskGroup(of: Void.self) { group in
             // Not awaited before the schedulers: a stalled first fetch must not hold them up.
             group.addTask { await server.refreshAll() }
             group.addTask { await weatherScheduler.run() }
             group.addTask { await podcastScheduler.run() }
+            group.addTask { await syncScheduler.run() }
         }
     }
 }

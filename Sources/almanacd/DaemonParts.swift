@@ -24,6 +24,9 @@ struct DaemonParts {
     let here: GeoClueLocator
     let weather: WeatherDocument
     let podcasts: PodcastsDocument
+    /// The sync with a gpodder.net-compatible server, and its object on the bus.
+    let sync: PodcastSync
+    let syncExport: SyncExport
 
     init(options: Almanacd, store: StateStore, folders: DaemonFolders, connection: Connection, logger: Logger) {
         // A week-old reading is no longer worth serving as "last known".
@@ -83,6 +86,15 @@ struct DaemonParts {
                                        let notice = NewEpisodesNotice(feeds, markup: markup)
                                        return (notice.summary, notice.body)
                                    })
+        let host = ProcessInfo.processInfo.hostName
+        sync = PodcastSync(
+            podcasts: podcasts, inspector: FeedInspector(), archive: store,
+            secrets: SessionSecrets(connection: connection, fallback: FileSyncSecrets(folder: folders.state)),
+            policy: SyncPolicy(interval: options.syncInterval, debounce: options.syncDebounce, firstRetry: options.syncFirstRetry,
+                               defaultDevice: SyncRules.defaultDevice(hostName: host), defaultCaption: "Almanac on \(host)"),
+            connect: { GpodderClient($0) }
+        )
+        syncExport = SyncExport(sync: sync, connection: connection)
         here = GeoClueLocator(weather: weather, systemBusAddress: options.systemBusAddress)
         players = MPRISListener(podcasts: podcasts, connection: connection, pollInterval: .milliseconds(Int(options.mprisPoll * 1000)))
     }

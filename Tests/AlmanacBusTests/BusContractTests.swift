@@ -20,6 +20,8 @@ import Testing
         #expect(BusContract.viewPath(.podcasts, 1).rawValue == "/org/almanac/Almanac1/podcasts/views/1")
         #expect(BusContract.downloadsPath.rawValue == "/org/almanac/Almanac1/downloads")
         #expect(BusContract.downloadPath(7).rawValue == "/org/almanac/Almanac1/downloads/7")
+        #expect(BusContract.syncInterface.rawValue == "org.almanac.Sync1")
+        #expect(BusContract.syncPath.rawValue == "/org/almanac/Almanac1/sync")
     }
 
     @Test func errorNamesAreTheDocumentedOnes() {
@@ -27,6 +29,9 @@ import Testing
         #expect(BusContract.unknownLocation.rawValue == "org.almanac.Error.UnknownLocation")
         #expect(BusContract.notAFeed.rawValue == "org.almanac.Error.NotAFeed")
         #expect(BusContract.fetchFailed.rawValue == "org.almanac.Error.FetchFailed")
+        #expect(BusContract.syncFailed.rawValue == "org.almanac.Error.SyncFailed")
+        #expect(BusContract.authenticationFailed.rawValue == "org.almanac.Error.AuthenticationFailed")
+        #expect(BusContract.notLoggedIn.rawValue == "org.almanac.Error.NotLoggedIn")
     }
 
     @Test func memberNamesAreTheDocumentedOnes() {
@@ -46,6 +51,8 @@ import Testing
             (BusContract.Podcasts1.listEpisodes, "ListEpisodes"), (BusContract.Podcasts1.inspect, "Inspect"),
             (BusContract.Podcasts1.download, "Download"), (BusContract.Podcasts1.getEpisodeDetails, "GetEpisodeDetails"),
             (BusContract.Download1.cancel, "Cancel"), (BusContract.Download1.state, "State"),
+            (BusContract.Sync1.login, "Login"), (BusContract.Sync1.logout, "Logout"), (BusContract.Sync1.sync, "Sync"),
+            (BusContract.Sync1.lastError, "LastError"), (BusContract.Sync1.queued, "Queued"),
         ]
         for (member, documented) in members { #expect(member.rawValue == documented) }
     }

@@ -287,3 +287,49 @@ extension StateStoreTests {
         #expect(try store.page(downloaded).total == 0)
     }
 }
+
+/// The sync's tables in a real SQLite file: the queue outlives the process.
+@Suite struct SyncStoreTests {
+    let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("almanac-sync-store-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    @Test func theAccountAndTheQueueAreInTheFileWhenAWriteReturns() throws {
+        let time = Date(timeIntervalSince1970: 1_800_000_000)
+        let account = SyncAccount(server: "https://gpodder.net", user: "alice", device: "laptop", caption: "Laptop", flavour: .gpodder)
+        let action = EpisodeAction(podcast: "https://show.example/feed.xml", episode: "https://show.example/1.mp3", kind: .play, timestamp: time,
+                                   started: 0, position: 60, total: 3_600)
+        do {
+            let store = try StateStore(folder: folder)
+            try store.saveSyncRecord(SyncRecord(account: account, subscriptionsSince: 12, actionsSince: 34, lastSync: time, lastError: "offline",
+                                                passwordStore: "file", initialSyncDone: true))
+            try store.enqueue([.subscribe("https://show.example/feed.xml"), .action(action), .allPlayed(podcast: nil, at: time)],
+                              episodes: [SyncedEpisode(episodeID: "e1", played: false, position: 60, timestamp: time)], at: time)
+            try store.saveSyncURLRewrites(["https://a.example/x ": "https://a.example/x"])
+        }
+        let reopened = try StateStore(folder: folder)
+        let record = try #require(reopened.syncRecord())
+        #expect(record.account == account && record.subscriptionsSince == 12 && record.actionsSince == 34 && record.lastSync == time)
+        #expect(record.lastError == "offline" && record.passwordStore == "file" && record.initialSyncDone)
+        let queue = reopened.queuedSyncItems()
+        #expect(queue.map(\.item) == [.subscribe("https://show.example/feed.xml"), .action(action), .allPlayed(podcast: nil, at: time)])
+        #expect(reopened.queuedSyncCount() == 3)
+        #expect(reopened.syncedEpisode("e1") == SyncedEpisode(episodeID: "e1", played: false, position: 60, timestamp: time))
+        #expect(reopened.syncURLRewrites() == ["https://a.example/x ": "https://a.example/x"])
+
+        try reopened.dequeue([queue[0].id], episodes: [SyncedEpisode(episodeID: "e1", played: true, position: 3_600, timestamp: time.addingTimeInterval(9))])
+        #expect(reopened.queuedSyncItems().map(\.id) == queue.dropFirst().map(\.id))
+        #expect(reopened.syncedEpisode("e1")?.played == true)
+        try reopened.forgetSync()
+        #expect(reopened.syncRecord() == nil && reopened.queuedSyncCount() == 0 && reopened.syncedEpisode("e1") == nil && reopened.syncURLRewrites().isEmpty)
+    }
+
+    @Test func theSyncMigrationIsTheLastAndAddsOnlyItsOwnTables() throws {
+        let names = StateStore.migrator.migrations
+        #expect(names.last == "sync1: sync account and queue")
+        #expect(names.filter { $0.hasPrefix("sync") }.count == 1)
+    }
+}

@@ -101,6 +101,20 @@ extension BusContract {
         public static let state: MemberName = "State"
     }
 
+    /// `org.almanac.Sync1`'s members.
+    public enum Sync1 {
+        /// `Login(s server, s user, s password, a{sv} options) → a{sv}`.
+        public static let login: MemberName = "Login"
+        /// `Logout() → b`.
+        public static let logout: MemberName = "Logout"
+        /// `Sync() → a{sv}`, answered when the sync is done.
+        public static let sync: MemberName = "Sync"
+        /// The property `LastError` (`s`).
+        public static let lastError: MemberName = "LastError"
+        /// The property `Queued` (`u`).
+        public static let queued: MemberName = "Queued"
+    }
+
     /// The object path of view `number` of `document` (`…/weather/views/1`).
     public static func viewPath(_ document: DocumentName, _ number: UInt64) -> ObjectPath {
         viewsPath(of: document).appending(number)

@@ -22,6 +22,11 @@ public enum BusContract {
     /// `/org/almanac/Almanac1/downloads`, below which the jobs are.
     public static let downloadsPath: ObjectPath = "/org/almanac/Almanac1/downloads"
 
+    /// `org.almanac.Sync1`, on the sync object.
+    public static let syncInterface: InterfaceName = "org.almanac.Sync1"
+    /// `/org/almanac/Almanac1/sync`: the sync with a gpodder.net-compatible server.
+    public static let syncPath: ObjectPath = "/org/almanac/Almanac1/sync"
+
     /// The object path of download job `id`.
     public static func downloadPath(_ id: UInt64) -> ObjectPath {
         downloadsPath.appending(id)
@@ -40,4 +45,10 @@ public enum BusContract {
     public static let unknownLocation: ErrorName = "org.almanac.Error.UnknownLocation"
     public static let notAFeed: ErrorName = "org.almanac.Error.NotAFeed"
     public static let fetchFailed: ErrorName = "org.almanac.Error.FetchFailed"
+    /// The sync server could not be asked, or refused, or answered what the API does not allow.
+    public static let syncFailed: ErrorName = "org.almanac.Error.SyncFailed"
+    /// The sync server refused the user name and password.
+    public static let authenticationFailed: ErrorName = "org.almanac.Error.AuthenticationFailed"
+    /// `Sync()` with no account: log in first.
+    public static let notLoggedIn: ErrorName = "org.almanac.Error.NotLoggedIn"
 }

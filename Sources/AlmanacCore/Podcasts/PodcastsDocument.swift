@@ -298,9 +298,11 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     /// feed just read) come in as already seen, all but the newest, which is new: a fresh
     /// subscription should not announce a back catalogue of hundreds. `details` (what the
     /// feed said beyond the episodes) are kept once it is subscribed. `olderPagesURL`: where
-    /// the feed says its older episodes are (RFC 5005), for lists that go past them.
+    /// the feed says its older episodes are (RFC 5005), for lists that go past them. `origin`
+    /// marks who asked, for the views that hear it (the sync's own subscriptions are not sent back).
     @discardableResult
-    public func subscribe(_ podcast: Podcast, episodes: [Episode] = [], details: FeedDetails? = nil, olderPagesURL: String? = nil) throws -> UInt64? {
+    public func subscribe(_ podcast: Podcast, episodes: [Episode] = [], details: FeedDetails? = nil, olderPagesURL: String? = nil,
+                          origin: ViewKey? = nil) throws -> UInt64? {
         let newest = episodes.max { ($0.published, $0.id) < ($1.published, $1.id) }?.id
         let seen = episodes.sorted { ($0.published, $0.id) > ($1.published, $1.id) }.prefix(Self.maximumEpisodesPerPodcast).map { episode in
             var episode = episode
@@ -310,7 +312,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         let now = clock()
         // After the change: a new feed is due at once.
         defer { scheduleChanged() }
-        let revision = try document.update { state in
+        let revision = try document.update(origin: origin) { state in
             guard state.podcasts[podcast.id] == nil else { return nil }
             try archive.save(podcast, newEpisodes: seen)
             if let olderPagesURL { try archive.saveOlderPages(.at(olderPagesURL), of: podcast.id) }
@@ -337,10 +339,11 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     }
 
     /// Gives up a podcast and its episodes; `SubmissionError` when it is not subscribed.
+    /// `origin` marks who asked, as for `subscribe`.
     @discardableResult
-    public func unsubscribe(_ podcastID: String) throws -> UInt64 {
+    public func unsubscribe(_ podcastID: String, origin: ViewKey? = nil) throws -> UInt64 {
         defer { scheduleChanged() }
-        return try document.update { state in
+        return try document.update(origin: origin) { state in
             guard state.podcasts[podcastID] != nil else { throw Self.unknownPodcast(podcastID, in: state) }
             try archive.removePodcast(podcastID)
             state.podcasts[podcastID] = nil

@@ -9,8 +9,9 @@ import AlmanacCore
 ///   `±hh:mm` and `±hh`; extra spaces and trailing text are ignored; no zone means UTC.
 /// * ISO 8601 / RFC 3339: `2024-01-05`, `2024-01-05T10:30`, `…:45`, `…:45.123`, with `Z`,
 ///   `±hh:mm`, `±hhmm` or `±hh`, or none (UTC); a space may stand for the `T`.
-enum FeedDate {
-    static func unixTime(_ text: String) -> Int64? {
+public enum FeedDate {
+    /// Seconds since 1970 UTC of a date as feeds (and the gpodder.net API) write it; `nil` when it is none.
+    public static func unixTime(_ text: String) -> Int64? {
         var text = text
         return text.withUTF8 { unixTime($0) }
     }

@@ -37,14 +37,21 @@ public struct HTTPClient: Sendable {
     ///     answered with the body kept from last time when it was small (at most 256 KiB),
     ///     and with an empty body otherwise: the caller knows nothing changed.
     ///   - validators: where the validators outlive the process (none: in memory only).
+    ///   - cookies: whether URLSession keeps and sends cookies by itself; a client that
+    ///     handles its own (the sync's session cookie) turns it off.
     public init(timeout: Double = 20, accept: String = "application/json", maximumBytes: Int = 32 * 1024 * 1024, conditional: Bool = true,
-                validators archive: (any ValidatorArchive)? = nil) {
+                validators archive: (any ValidatorArchive)? = nil, cookies: Bool = true) {
         session = LazySession(delegate: downloads) {
             let configuration = URLSessionConfiguration.ephemeral
             configuration.timeoutIntervalForRequest = timeout
             configuration.timeoutIntervalForResource = timeout * 2
             configuration.httpAdditionalHeaders = ["User-Agent": Self.userAgent, "Accept": accept]
             configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+            if !cookies {
+                configuration.httpShouldSetCookies = false
+                configuration.httpCookieAcceptPolicy = .never
+                configuration.httpCookieStorage = nil
+            }
             return configuration
         }
         self.timeout = timeout
@@ -76,7 +83,7 @@ public struct HTTPClient: Sendable {
                 ? "\(url.host ?? "The server") answered HTTP 401: it wants a user name and password (https://NAME:PASSWORD@host/…)."
                 : "\(url.host ?? "The server") answered HTTP 401: it refused the user name and password given.")
         } catch is BoundedDownloads.TooLarge {
-            throw FetchError("\(url.host ?? "The server") sent more than the \(maximumBytes / 1024 / 1024) MiB Almanac reads.")
+            throw FetchError("\(url.host ?? "The server") sent more than the \(maximumBytes / 1024 / 1024) MiB Almanac reads.", tooLarge: true)
         } catch {
             throw FetchError("Could not reach \(url.host ?? url.absoluteString): \(error.localizedDescription)")
         }
@@ -95,16 +102,55 @@ public struct HTTPClient: Sendable {
             return Response(status: 304, body: kept.body ?? Data(), headers: headers, url: http.url, movedTo: movedTo)
         }
         guard data.count <= maximumBytes else {
-            throw FetchError("\(url.host ?? "The server") sent \(data.count / 1024 / 1024) MiB, more than the \(maximumBytes / 1024 / 1024) MiB Almanac reads.")
+            throw FetchError("\(url.host ?? "The server") sent \(data.count / 1024 / 1024) MiB, more than the \(maximumBytes / 1024 / 1024) MiB Almanac reads.", tooLarge: true)
         }
         validators?[url] = ConditionalCache.Entry(etag: headers["etag"], lastModified: headers["last-modified"],
                                                   body: data.count <= ConditionalCache.maximumKeptBody ? data : nil)
         return Response(status: http.statusCode, body: data, headers: headers, url: http.url, movedTo: movedTo)
+    }
+
+    /// Sends a request of any method (`POST` with a JSON body, say) and returns the answer
+    /// whatever its status: a `401` challenge is answered with nothing and returned as status
+    /// 401 with an empty body. Never conditional. Throws `FetchError` only when no answer came
+    /// (unreachable, timeout) or it was larger than `maximumBytes` (`tooLarge`).
+    public func send(_ method: String, _ url: URL, body: Data? = nil, headers: [String: String] = [:]) async throws -> Response {
+        var request = URLRequest(url: url, timeoutInterval: timeout)
+        request.httpMethod = method
+        if let body { request.httpBody = body }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let data: Data
+        let response: URLResponse
+        let movedTo: URL?
+        do {
+            (data, response, movedTo) = try await downloads.data(for: request, session: session.session, limit: maximumBytes)
+        } catch is BoundedDownloads.AuthenticationRequired {
+            return Response(status: 401, body: Data(), headers: [:], url: url)
+        } catch is BoundedDownloads.TooLarge {
+            throw FetchError("\(url.host ?? "The server") sent more than the \(maximumBytes / 1024 / 1024) MiB Almanac reads.", tooLarge: true)
+        } catch {
+            throw FetchError("Could not reach \(url.host ?? url.absoluteString): \(error.localizedDescription)")
+        }
+        guard let http = response as? HTTPURLResponse else {
+            throw FetchError("\(url.host ?? "The server") did not answer over HTTP.")
+        }
+        var fields: [String: String] = [:]
+        for (key, value) in http.allHeaderFields {
+            if let key = key as? String, let value = value as? String { fields[key.lowercased()] = value }
+        }
+        guard data.count <= maximumBytes else {
+            throw FetchError("\(url.host ?? "The server") sent more than the \(maximumBytes / 1024 / 1024) MiB Almanac reads.", tooLarge: true)
+        }
+        return Response(status: http.statusCode, body: data, headers: fields, url: http.url, movedTo: movedTo)
     }
 }
 
 /// Fetching failed; the message says where and why.
 public struct FetchError: Error, Sendable, CustomStringConvertible {
     public let description: String
-    public init(_ description: String) { self.description = description }
+    /// The answer was larger than the client reads (else: no answer, or an HTTP error).
+    public var tooLarge = false
+    public init(_ description: String, tooLarge: Bool = false) {
+        self.description = description
+        self.tooLarge = tooLarge
+    }
 }

@@ -153,6 +153,8 @@ public final class StateStore: Sendable {
         migrator.registerMigration("notes1: episode details and full-text search") { db in
             try StateStore.createEpisodeDetails(db)
         }
+        // The sync's tables (new tables only); keep it the last registration.
+        registerSyncMigration(&migrator)
         return migrator
     }
 

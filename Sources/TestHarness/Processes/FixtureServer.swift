@@ -35,6 +35,13 @@ extension FixtureServer {
         try FixtureServer(script: SourceTree.path("Tests/Fixtures/directory_server.py"))
     }
 
+    /// `Tests/Fixtures/gpodder_server.py`: a podcast sync server speaking the gpodder.net
+    /// API v2 (`gpodder`) or the Nextcloud gPodder Sync app's (`nextcloud`), user `alice`
+    /// with password `s3cret`, with failures a test switches on (`/_control/fault?mode=…`).
+    public static func gpodder(flavour: String = "gpodder") throws -> FixtureServer {
+        try FixtureServer(script: SourceTree.path("Tests/Fixtures/gpodder_server.py"), arguments: ["--flavour", flavour])
+    }
+
     /// `Tests/Fixtures/feed_server.py`: the feeds in `Tests/Fixtures/feeds`, or in `folder`
     /// (which a test may change between reads), with audio, redirects and failures.
     public static func feeds(serving folder: URL? = nil) throws -> FixtureServer {

@@ -1,0 +1,98 @@
+public import AlmanacCore
+public import DBus
+import FoundationEssentials
+
+/// The sync's values on the bus: `Sync1`'s properties, `Login`'s and `Sync`'s answers, and
+/// back again for the CLI. Never the password.
+public enum SyncCodec {
+    /// `Sync1`'s properties and their types, in the order introspection lists them.
+    static let propertyTypes: [(String, ValueType)] = [
+        ("LoggedIn", .boolean), ("Server", .string), ("User", .string), ("Device", .string), ("Caption", .string), ("Flavour", .string),
+        ("LastSync", .int64), ("Queued", .uint32), ("LastError", .string), ("Syncing", .boolean), ("PasswordStore", .string),
+    ]
+
+    /// The properties `status` makes.
+    public static func properties(_ status: SyncStatus) -> [String: Value] {
+        let account = status.account
+        return [
+            "LoggedIn": .boolean(account != nil), "Server": .string(account?.server ?? ""), "User": .string(account?.user ?? ""),
+            "Device": .string(account?.device ?? ""), "Caption": .string(account?.caption ?? ""), "Flavour": .string(account?.flavour.rawValue ?? ""),
+            "LastSync": .int64(status.lastSync.map { Int64($0.timeIntervalSince1970.rounded(.down)) } ?? 0),
+            "Queued": .uint32(UInt32(clamping: status.queued)), "LastError": .string(status.lastError), "Syncing": .boolean(status.syncing),
+            "PasswordStore": .string(status.passwordStore),
+        ]
+    }
+
+    /// The status the properties (`GetAll`) say.
+    public static func status(_ properties: [String: Value]) -> SyncStatus {
+        var status = SyncStatus()
+        if properties["LoggedIn"]?.unwrapped == .boolean(true),
+           let server = properties["Server"]?.stringValue, let user = properties["User"]?.stringValue, let device = properties["Device"]?.stringValue,
+           let flavour = properties["Flavour"]?.stringValue.flatMap(SyncFlavour.init(rawValue:)) {
+            status.account = SyncAccount(server: server, user: user, device: device, caption: properties["Caption"]?.stringValue ?? "", flavour: flavour)
+        }
+        if let seconds = properties["LastSync"]?.integerValue, seconds > 0 { status.lastSync = Date(timeIntervalSince1970: Double(seconds)) }
+        status.queued = Int(properties["Queued"]?.integerValue ?? 0)
+        status.lastError = properties["LastError"]?.stringValue ?? ""
+        status.syncing = properties["Syncing"]?.unwrapped == .boolean(true)
+        status.passwordStore = properties["PasswordStore"]?.stringValue ?? ""
+        return status
+    }
+
+    /// `Login`'s answer.
+    public static func encode(_ account: SyncAccount) -> Value {
+        .stringVariantDictionary([
+            "server": .string(account.server), "user": .string(account.user), "device": .string(account.device),
+            "caption": .string(account.caption), "flavour": .string(account.flavour.rawValue),
+        ])
+    }
+
+    /// `Sync`'s answer: `subscribed as`, `unsubscribed as`, `episodesUpdated u`, `sent u`,
+    /// `unreadFeeds a{ss}` (feed URL → why it could not be read).
+    public static func encode(_ report: SyncReport) -> Value {
+        .stringVariantDictionary([
+            "subscribed": .array(.string, report.subscribed.map(Value.string)),
+            "unsubscribed": .array(.string, report.unsubscribed.map(Value.string)),
+            "episodesUpdated": .uint32(UInt32(clamping: report.episodesUpdated)),
+            "sent": .uint32(UInt32(clamping: report.sent)),
+            "unreadFeeds": .dictionary(key: .string, value: .string, report.unreadFeeds.sorted { $0.key < $1.key }.map {
+                Value.DictionaryEntry(.string($0.key), .string($0.value))
+            }),
+        ])
+    }
+
+    /// The report `Sync` answered.
+    public static func report(_ values: [String: Value]) -> SyncReport {
+        var report = SyncReport()
+        func strings(_ key: String) -> [String] {
+            guard case .array(_, let items)? = values[key]?.unwrapped else { return [] }
+            return items.compactMap(\.stringValue)
+        }
+        report.subscribed = strings("subscribed")
+        report.unsubscribed = strings("unsubscribed")
+        report.episodesUpdated = Int(values["episodesUpdated"]?.integerValue ?? 0)
+        report.sent = Int(values["sent"]?.integerValue ?? 0)
+        if case .dictionary(_, _, let entries)? = values["unreadFeeds"]?.unwrapped {
+            for entry in entries {
+                if let url = entry.key.stringValue, let why = entry.value.stringValue { report.unreadFeeds[url] = why }
+            }
+        }
+        return report
+    }
+
+    /// A sync failure as a bus error: `InvalidArgs` for input refused, `NotLoggedIn`,
+    /// `AuthenticationFailed` for a refused password, `SyncFailed` for the rest.
+    public static func busError(_ error: any Error) -> BusError {
+        switch error {
+        case let error as BusError: return error
+        case let error as SyncError:
+            switch error.code {
+            case .invalid: return BusError.invalidArgs(error.message)
+            case .notLoggedIn: return BusError(BusContract.notLoggedIn, error.message)
+            case .refused: return BusError(BusContract.authenticationFailed, error.message)
+            default: return BusError(BusContract.syncFailed, error.message)
+            }
+        default: return BusError(BusContract.syncFailed, "\(error)")
+        }
+    }
+}

@@ -1,0 +1,94 @@
+public import AlmanacCore
+public import DBus
+import Locking
+public import Logging
+import Synchronization
+
+/// The sync on the bus: `org.almanac.Sync1` at `/org/almanac/Almanac1/sync` — `Login`,
+/// `Logout`, `Sync` and the state as properties, each change announced with
+/// `PropertiesChanged`. A view of the sync's status document; the rules are the core's.
+public final class SyncExport: Sendable {
+    public let sync: PodcastSync
+    private let connection: Connection
+    private let logger: Logger
+    /// What the properties said last, to announce only what changed.
+    private let announced = Locked<[String: Value]>([:])
+    private static let viewKey = ViewKey("almanacd:bus:sync")
+
+    public init(sync: PodcastSync, connection: Connection, logger: Logger = Logger(label: "almanac.sync")) {
+        self.sync = sync
+        self.connection = connection
+        self.logger = logger
+    }
+
+    /// Exports the object and announces the status's changes from now on.
+    public func export() throws {
+        announced.withLock { $0 = SyncCodec.properties(sync.status.state) }
+        sync.status.addView(key: Self.viewKey) { [weak self] event in
+            guard let self, case .changed(_, let status, _) = event else { return }
+            announce(status)
+        }
+        try connection.export([interface()], at: BusContract.syncPath)
+    }
+
+    public func unexport() {
+        sync.status.removeView(key: Self.viewKey)
+        try? connection.unexport(BusContract.syncPath)
+    }
+
+    private func announce(_ status: SyncStatus) {
+        let properties = SyncCodec.properties(status)
+        let changed = announced.withLock { announced -> [(String, Value)] in
+            defer { announced = properties }
+            return properties.keys.sorted().compactMap { key in announced[key] == properties[key] ? nil : (key, properties[key]!) }
+        }
+        guard !changed.isEmpty else { return }
+        do {
+            try connection.emitPropertiesChanged(path: BusContract.syncPath, interface: BusContract.syncInterface, values: changed)
+        } catch {
+            logger.error("could not announce the sync's state", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private func interface() throws -> Interface {
+        let sync = self.sync
+        let options = Argument("options", .dictionary(key: .string, value: .variant))
+        let status = { @Sendable (key: String) -> Value in SyncCodec.properties(sync.status.state)[key] ?? .string("") }
+        return try Interface(BusContract.syncInterface.rawValue, methods: [
+            Method("Login", inputs: [Argument("server", .string), Argument("user", .string), Argument("password", .string), options],
+                   outputs: [Argument("account", .dictionary(key: .string, value: .variant))], async: { call, reply in
+                let (server, user, password, values) = try call.arguments(String.self, String.self, String.self, [String: Value].self)
+                let reader = try OptionsReader(values, allowed: ["device", "caption", "flavour"], what: "login option")
+                let flavourName = try reader.string("flavour")
+                let flavour = try flavourName.map { name in
+                    guard let flavour = SyncFlavour(rawValue: name) else {
+                        throw BusError.invalidArgs("'flavour' is \(SyncFlavour.allCases.map { "'\($0.rawValue)'" }.joined(separator: " or ")), not '\(name.prefix(80))'.")
+                    }
+                    return flavour
+                }
+                let account: SyncAccount
+                do {
+                    account = try await sync.logIn(server: server, user: user, password: password, device: try reader.string("device"),
+                                                   caption: try reader.string("caption"), flavour: flavour)
+                } catch {
+                    throw SyncCodec.busError(error)
+                }
+                try reply.write(SyncCodec.encode(account))
+            }),
+            Method("Logout", outputs: [Argument("wasLoggedIn", .boolean)], async: { _, reply in
+                do {
+                    try reply.write(try await sync.logOut())
+                } catch {
+                    throw SyncCodec.busError(error)
+                }
+            }),
+            Method("Sync", outputs: [Argument("report", .dictionary(key: .string, value: .variant))], async: { _, reply in
+                do {
+                    try reply.write(SyncCodec.encode(try await sync.sync()))
+                } catch {
+                    throw SyncCodec.busError(error)
+                }
+            }),
+        ], properties: SyncCodec.propertyTypes.map { name, type in try Property(name, type) { status(name) } })
+    }
+}

@@ -1,0 +1,324 @@
+public import FoundationEssentials
+import Locking
+public import Logging
+import Synchronization
+
+/// Two-way sync of the podcasts document with a gpodder.net-compatible server: the user's
+/// subscriptions and play state, shared with their other devices.
+///
+/// It is an in-process view of the podcasts document (Document–View): every local change it
+/// hears (a subscription, a played mark, a position, a download) becomes a queued change in
+/// its `SyncArchive`, kept on disk until the server has it. A run (`sync()`) reads the
+/// server's changes since the last run, applies the newer ones to the document marked with
+/// its own origin (`origin`) so they are not queued back, then sends the queue. The rules
+/// are `SyncRules`'; the wire is a `SyncServer`'s; the password is its `SyncSecrets`'.
+/// `status` is a document of its own that the bus shows.
+public final class PodcastSync: Sendable {
+    /// The origin of the changes the sync makes to the podcasts document, and its view's key.
+    public static let origin = ViewKey("almanacd:sync")
+    /// The item the sync's failures are kept under in the podcasts document's `LastError`.
+    public static let activityItem = "sync"
+
+    /// What the sync shows; its views (the bus) hear each change of it.
+    public let status = Document<SyncStatus, SyncStatus>(SyncStatus())
+    public let policy: SyncPolicy
+
+    let podcasts: PodcastsDocument
+    let inspector: any FeedInspecting
+    let archive: any SyncArchive
+    let secrets: any SyncSecrets
+    let connect: @Sendable (SyncCredentials) -> any SyncServer
+    let clock: @Sendable () -> Date
+    let jitter: @Sendable () -> Double
+    let logger: Logger
+
+    /// One run, login or logout at a time.
+    let gate = AsyncGate()
+    /// Which calls of `sync()` the runs so far covered, so that callers waiting behind a run
+    /// that started after they asked share its outcome instead of running again.
+    let tickets = Locked(Tickets())
+    /// The server client of the account logged in, kept between runs (its session cookie).
+    let session = Locked<(account: SyncAccount, server: any SyncServer)?>(nil)
+    let timing = Locked(Timing())
+    /// Each podcast's feed URL, as this view last heard: an unsubscribed podcast's URL is
+    /// gone from the document by the time its change is heard.
+    let feeds = Locked<[String: String]>([:])
+    let loggedIn = Atomic<Bool>(false)
+    let scheduleChanges = Locked<(@Sendable () -> Void)?>(nil)
+    /// The last revision of the podcasts document this view has heard (and queued), and the
+    /// runs waiting for it to reach theirs.
+    let heard = Locked(Heard())
+
+    struct Heard {
+        var revision: UInt64 = 0
+        var waiters: [(revision: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    struct Tickets {
+        var requested: UInt64 = 0
+        var covered: UInt64 = 0
+        var last: Result<SyncReport, SyncError> = .failure(SyncError(.notLoggedIn, "No sync has run."))
+    }
+
+    struct Timing {
+        /// The first local change not yet sent arrived then.
+        var pendingSince: Date?
+        var lastAttempt: Date?
+        var failures = 0
+        var retryAt: Date?
+        /// Run as soon as possible (just logged in).
+        var soon = false
+        var syncing = false
+    }
+
+    /// - Parameters:
+    ///   - podcasts: the document synced.
+    ///   - inspector: reads the feeds the server lists, to subscribe to them.
+    ///   - archive: the account, the queue and the episodes' sync state (the state file).
+    ///   - secrets: where the password is kept.
+    ///   - connect: makes the client of an account (`GpodderClient` in the daemon).
+    ///   - clock, jitter: the time and the randomness of backoff, for tests.
+    public init(podcasts: PodcastsDocument, inspector: any FeedInspecting, archive: any SyncArchive = MemorySyncArchive(),
+                secrets: any SyncSecrets, policy: SyncPolicy = SyncPolicy(), connect: @escaping @Sendable (SyncCredentials) -> any SyncServer,
+                clock: @escaping @Sendable () -> Date = { Date() }, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
+                logger: Logger = Logger(label: "almanac.sync")) {
+        self.podcasts = podcasts
+        self.inspector = inspector
+        self.archive = archive
+        self.secrets = secrets
+        self.policy = policy
+        self.connect = connect
+        self.clock = clock
+        self.jitter = jitter
+        self.logger = logger
+    }
+
+    // MARK: Lifecycle
+
+    /// Starts hearing the podcasts document's changes (before any client can make one) and
+    /// shows the state kept from the last run.
+    public func start() {
+        podcasts.document.addView(key: Self.origin) { [weak self] event in
+            self?.heard(event)
+            self?.caughtUp(to: event.revision)
+        }
+        let (revision, state) = podcasts.document.snapshot
+        caughtUp(to: revision)
+        feeds.withLock { feeds in
+            for podcast in state.podcasts.values { feeds[podcast.id] = podcast.feedURL }
+        }
+        let record = archive.syncRecord()
+        loggedIn.store(record != nil, ordering: .releasing)
+        if record != nil, hasLocalChanges(archive.queuedSyncItems()) {
+            let now = clock()
+            timing.withLock { $0.pendingSince = now }
+        }
+        if let record, !record.lastError.isEmpty {
+            podcasts.activity.failed(Self.activityItem, "sync: \(record.lastError)")
+        }
+        publish()
+    }
+
+    /// Stops hearing the podcasts document.
+    public func stop() {
+        podcasts.document.removeView(key: Self.origin)
+    }
+
+    /// Calls `body` whenever the schedule may have changed (the daemon's `RefreshScheduler.wake`).
+    public func whenScheduleChanges(_ body: @escaping @Sendable () -> Void) {
+        scheduleChanges.withLock { $0 = body }
+    }
+
+    func scheduleChanged() {
+        scheduleChanges.withLock { $0 }?()
+    }
+
+    var isLoggedIn: Bool { loggedIn.load(ordering: .acquiring) }
+
+    /// When the next run is due: soon after a login, `debounce` after the first change not yet
+    /// sent, `interval` after the last run, or when a failure's backoff ends; `nil` when logged
+    /// out or while a run is under way (its end wakes the scheduler).
+    public var nextDue: Date? {
+        guard isLoggedIn else { return nil }
+        let policy = self.policy
+        return timing.withLock { timing in
+            if timing.syncing { return nil }
+            if let retryAt = timing.retryAt { return retryAt }
+            if timing.soon { return .distantPast }
+            var due = (timing.lastAttempt ?? .distantPast).addingTimeInterval(policy.interval)
+            if let pending = timing.pendingSince { due = min(due, pending.addingTimeInterval(policy.debounce)) }
+            return due
+        }
+    }
+
+    // MARK: Account
+
+    /// Logs in: checks the user name and password with the server (finding its flavour when
+    /// not given), checks its clock, registers this device, and only then keeps the password
+    /// (`secrets`) and the account. What another account had queued is forgotten, and every
+    /// subscription here is queued to be sent; the same account again (a changed password)
+    /// keeps its queue. A sync follows at once. Throws `SyncError`, and then nothing was kept.
+    @discardableResult
+    public func logIn(server: String, user: String, password: String, device: String? = nil, caption: String? = nil,
+                      flavour: SyncFlavour? = nil) async throws -> SyncAccount {
+        let server = try SyncRules.server(server)
+        let user = try SyncRules.user(user)
+        let device = try SyncRules.device(device ?? policy.defaultDevice)
+        guard !password.isEmpty, password.utf8.count <= 4_096, !password.contains("\n") else {
+            throw SyncError(.invalid, "A password has 1 to 4096 bytes on one line.")
+        }
+        let caption = caption.map { $0.printableLine(maximumLength: 200) }.flatMap { $0.isEmpty ? nil : $0 } ?? policy.defaultCaption
+        let candidate = connect(SyncCredentials(server: server, user: user, password: password, device: device, flavour: flavour))
+        let login = try await candidate.logIn()
+        try SyncRules.checkClock(server: login.serverTime, local: clock(), tolerance: policy.clockTolerance)
+        try await candidate.register(caption: caption)
+        let account = SyncAccount(server: server, user: user, device: device, caption: caption, flavour: login.flavour)
+        try await gate.withGate {
+            let previous = archive.syncRecord()
+            // The same account again (a new password, say): its queue and progress stay.
+            let same = previous.map { $0.account.server == server && $0.account.user == user && $0.account.device == device && $0.account.flavour == login.flavour } ?? false
+            if let previous, !same { await secrets.forget(previous.account) }
+            try await secrets.store(password, for: account)
+            do {
+                if var previous, same {
+                    previous.account = account
+                    previous.lastError = ""
+                    previous.passwordStore = secrets.place
+                    try archive.saveSyncRecord(previous)
+                } else {
+                    try archive.forgetSync()
+                    try archive.saveSyncRecord(SyncRecord(account: account, passwordStore: secrets.place))
+                    let urls = podcasts.document.snapshot.state.podcasts.values.map(\.feedURL).sorted()
+                    try archive.enqueue(urls.map(SyncItem.subscribe), episodes: [], at: clock())
+                }
+            } catch {
+                if !same {
+                    await secrets.forget(account)
+                    try? archive.forgetSync()
+                }
+                throw SyncError(.storage, "The account could not be kept: \(error)")
+            }
+            session.withLock { $0 = (account, candidate) }
+            loggedIn.store(true, ordering: .releasing)
+            timing.withLock { $0 = Timing(soon: true) }
+            podcasts.activity.succeeded(Self.activityItem)
+        }
+        logger.info("logged in to sync", metadata: ["server": "\(server)", "user": "\(user)", "device": "\(device)", "flavour": "\(login.flavour.rawValue)"])
+        publish()
+        scheduleChanged()
+        return account
+    }
+
+    /// Logs out: ends the server session (best effort), forgets the password, the account,
+    /// the queue and what was known of episodes. Returns whether there was an account.
+    @discardableResult
+    public func logOut() async throws -> Bool {
+        let had = try await gate.withGate { () async throws -> Bool in
+            guard let record = archive.syncRecord() else { return false }
+            let server = session.withLock { session in defer { session = nil }; return session?.server }
+            await server?.logOut()
+            await secrets.forget(record.account)
+            do {
+                try archive.forgetSync()
+            } catch {
+                throw SyncError(.storage, "The sync state could not be forgotten: \(error)")
+            }
+            loggedIn.store(false, ordering: .releasing)
+            timing.withLock { $0 = Timing() }
+            podcasts.activity.succeeded(Self.activityItem)
+            logger.info("logged out of sync", metadata: ["server": "\(record.account.server)", "user": "\(record.account.user)"])
+            return true
+        }
+        publish()
+        scheduleChanged()
+        return had
+    }
+
+    // MARK: Running
+
+    /// Syncs both ways and returns when done: the server's changes applied here, the queue
+    /// sent. One run at a time; a caller that asks while a run is under way gets the next run,
+    /// which includes every change made before it asked. Throws `SyncError` (then the queue
+    /// is kept and `LastError` says why).
+    @discardableResult
+    public func sync() async throws -> SyncReport {
+        let ticket = tickets.withLock { tickets -> UInt64 in
+            tickets.requested += 1
+            return tickets.requested
+        }
+        let result = await gate.withGate { () async -> Result<SyncReport, SyncError> in
+            let (covered, last) = tickets.withLock { ($0.covered, $0.last) }
+            if covered >= ticket { return last }
+            let covers = tickets.withLock { $0.requested }
+            let result = await run()
+            tickets.withLock { tickets in
+                tickets.covered = covers
+                tickets.last = result
+            }
+            return result
+        }
+        return try result.get()
+    }
+
+    // MARK: Hearing every change first
+
+    /// This view has heard every change up to `revision`.
+    func caughtUp(to revision: UInt64) {
+        let ready = heard.withLock { heard -> [CheckedContinuation<Void, Never>] in
+            heard.revision = max(heard.revision, revision)
+            let ready = heard.waiters.filter { $0.revision <= heard.revision }.map(\.continuation)
+            heard.waiters.removeAll { $0.revision <= heard.revision }
+            return ready
+        }
+        for continuation in ready { continuation.resume() }
+    }
+
+    /// Waits until this view has heard (and queued) every change the podcasts document made
+    /// so far. A change is told to its views by whichever thread is delivering already, so
+    /// the call that made it may return before the sync heard of it: a run waits, so that
+    /// it sends every change made before it was asked for. At most `timeout`.
+    func hearEverything(timeout: Duration = .seconds(5)) async {
+        let target = podcasts.document.revision
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = heard.withLock { heard -> Bool in
+                guard heard.revision < target else { return true }
+                heard.waiters.append((target, continuation))
+                return false
+            }
+            if now { continuation.resume() }
+            guard !now else { return }
+            Task { [weak self] in
+                try? await Task.sleep(for: timeout)
+                let late = self?.heard.withLock { heard -> [CheckedContinuation<Void, Never>] in
+                    let late = heard.waiters.filter { $0.revision == target }.map(\.continuation)
+                    heard.waiters.removeAll { $0.revision == target }
+                    return late
+                }
+                for continuation in late ?? [] { continuation.resume() }
+            }
+        }
+    }
+
+    // MARK: Status
+
+    /// Shows the current state in `status` (its views hear it when it changed).
+    func publish() {
+        let record = archive.syncRecord()
+        let syncing = timing.withLock { $0.syncing }
+        let current = SyncStatus(account: record?.account, lastSync: record?.lastSync, queued: record == nil ? 0 : archive.queuedSyncCount(),
+                                 lastError: record?.lastError ?? "", syncing: syncing, passwordStore: record?.passwordStore ?? "")
+        status.update { state in
+            guard state != current else { return nil }
+            state = current
+            return current
+        }
+    }
+
+    /// Whether the queue holds changes made here (feeds waiting to be read again do not count).
+    func hasLocalChanges(_ entries: [SyncQueueEntry]) -> Bool {
+        entries.contains { entry in
+            if case .remoteSubscribe = entry.item { return false }
+            return true
+        }
+    }
+}

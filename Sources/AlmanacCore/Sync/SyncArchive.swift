@@ -1,0 +1,26 @@
+public import FoundationEssentials
+
+/// Where the sync keeps its account, its queue and what it knows of each episode: the
+/// daemon's SQLite file (AlmanacServices' `StateStore`), so queued changes survive a restart
+/// and `kill -9`. Every write is on disk before it returns; a write that fails throws
+/// `StorageError`.
+public protocol SyncArchive: Sendable {
+    /// The account and its progress; `nil` when logged out.
+    func syncRecord() -> SyncRecord?
+    func saveSyncRecord(_ record: SyncRecord) throws
+    /// Forgets the account, the queue, what is known of episodes and the URL rewrites.
+    func forgetSync() throws
+    /// Appends `items` to the queue and records `episodes`' sync state, in one transaction.
+    func enqueue(_ items: [SyncItem], episodes: [SyncedEpisode], at time: Date) throws
+    /// The queue, oldest first.
+    func queuedSyncItems() -> [SyncQueueEntry]
+    /// How many changes wait.
+    func queuedSyncCount() -> Int
+    /// Removes entries from the queue and records `episodes`' sync state, in one transaction.
+    func dequeue(_ ids: [Int64], episodes: [SyncedEpisode]) throws
+    /// What the sync knows of an episode.
+    func syncedEpisode(_ id: String) -> SyncedEpisode?
+    /// Every URL the server rewrote: local URL → the server's.
+    func syncURLRewrites() -> [String: String]
+    func saveSyncURLRewrites(_ rewrites: [String: String]) throws
+}

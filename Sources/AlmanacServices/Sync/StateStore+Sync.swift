@@ -1,0 +1,160 @@
+public import AlmanacCore
+public import Foundation
+import GRDB
+
+/// The sync's account, queue and episode sync state in the state file (migration
+/// `sync1`): a queued change is in the file before the view that heard it returns, so it
+/// survives a restart and `kill -9`. Rows are read as raw values and a damaged one is
+/// skipped, as everywhere in the store.
+extension StateStore: SyncArchive {
+    /// The migration of the sync's tables: new tables only, so it may run in any order
+    /// after the others.
+    static func registerSyncMigration(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("sync1: sync account and queue") { db in
+            try db.create(table: "syncAccount") { table in
+                table.primaryKey("id", .integer).check { $0 == 1 }
+                table.column("server", .text).notNull()
+                table.column("user", .text).notNull()
+                table.column("device", .text).notNull()
+                table.column("caption", .text).notNull()
+                table.column("flavour", .text).notNull()
+                table.column("subscriptionsSince", .integer).notNull()
+                table.column("actionsSince", .integer).notNull()
+                table.column("lastSync", .double)
+                table.column("lastError", .text).notNull()
+                table.column("passwordStore", .text).notNull()
+                table.column("initialSyncDone", .boolean).notNull()
+            }
+            try db.create(table: "syncQueue") { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("item", .blob).notNull()
+                table.column("queuedAt", .double).notNull()
+            }
+            try db.create(table: "syncEpisode") { table in
+                table.primaryKey("episodeID", .text)
+                table.column("played", .boolean).notNull()
+                table.column("position", .double).notNull()
+                table.column("timestamp", .double).notNull()
+            }
+            try db.create(table: "syncURLRewrite") { table in
+                table.primaryKey("local", .text)
+                table.column("server", .text).notNull()
+            }
+        }
+    }
+
+    public func syncRecord() -> SyncRecord? {
+        guard let row = try? database.read({ db in try Row.fetchOne(db, sql: "SELECT * FROM syncAccount WHERE id = 1") }),
+              let server = Self.text(row, "server"), let user = Self.text(row, "user"), let device = Self.text(row, "device"),
+              let flavour = Self.text(row, "flavour").flatMap(SyncFlavour.init(rawValue:)) else { return nil }
+        let account = SyncAccount(server: server, user: user, device: device, caption: Self.text(row, "caption") ?? "", flavour: flavour)
+        return SyncRecord(account: account, subscriptionsSince: Self.integer(row, "subscriptionsSince") ?? 0,
+                          actionsSince: Self.integer(row, "actionsSince") ?? 0,
+                          lastSync: Self.double(row, "lastSync").map { Date(timeIntervalSince1970: $0) },
+                          lastError: Self.text(row, "lastError") ?? "", passwordStore: Self.text(row, "passwordStore") ?? "",
+                          initialSyncDone: Self.integer(row, "initialSyncDone") == 1)
+    }
+
+    public func saveSyncRecord(_ record: SyncRecord) throws {
+        try write("the sync account") { db in
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO syncAccount (id, server, user, device, caption, flavour, subscriptionsSince, actionsSince, lastSync,
+                                                   lastError, passwordStore, initialSyncDone)
+                VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [record.account.server, record.account.user, record.account.device, record.account.caption,
+                                 record.account.flavour.rawValue, record.subscriptionsSince, record.actionsSince,
+                                 record.lastSync?.timeIntervalSince1970, record.lastError, record.passwordStore, record.initialSyncDone])
+        }
+    }
+
+    public func forgetSync() throws {
+        try write("the end of the sync") { db in
+            for table in ["syncAccount", "syncQueue", "syncEpisode", "syncURLRewrite"] { try db.execute(sql: "DELETE FROM \(table)") }
+        }
+    }
+
+    public func enqueue(_ items: [SyncItem], episodes: [SyncedEpisode], at time: Date) throws {
+        let encoder = Self.syncEncoder
+        let encoded = try items.map { try encoder.encode($0) }
+        try write("a change for the sync server") { db in
+            for data in encoded {
+                try db.execute(sql: "INSERT INTO syncQueue (item, queuedAt) VALUES (?, ?)", arguments: [data, time.timeIntervalSince1970])
+            }
+            try Self.saveSynced(episodes, db)
+        }
+    }
+
+    public func queuedSyncItems() -> [SyncQueueEntry] {
+        let rows = (try? database.read { db in try Row.fetchAll(db, sql: "SELECT id, item, queuedAt FROM syncQueue ORDER BY id") }) ?? []
+        let decoder = Self.syncDecoder
+        return rows.compactMap { row in
+            guard let id = Self.integer(row, "id"), let data = Data.fromDatabaseValue(row["item"] as DatabaseValue),
+                  let item = try? decoder.decode(SyncItem.self, from: data) else { return nil }
+            return SyncQueueEntry(id: id, item: item, queuedAt: Date(timeIntervalSince1970: Self.double(row, "queuedAt") ?? 0))
+        }
+    }
+
+    public func queuedSyncCount() -> Int {
+        (try? database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM syncQueue") }) ?? 0
+    }
+
+    public func dequeue(_ ids: [Int64], episodes: [SyncedEpisode]) throws {
+        guard !ids.isEmpty || !episodes.isEmpty else { return }
+        try write("the sync queue") { db in
+            for id in ids { try db.execute(sql: "DELETE FROM syncQueue WHERE id = ?", arguments: [id]) }
+            try Self.saveSynced(episodes, db)
+        }
+    }
+
+    public func syncedEpisode(_ id: String) -> SyncedEpisode? {
+        guard let row = try? database.read({ db in try Row.fetchOne(db, sql: "SELECT * FROM syncEpisode WHERE episodeID = ?", arguments: [id]) }),
+              let timestamp = Self.double(row, "timestamp") else { return nil }
+        return SyncedEpisode(episodeID: id, played: Self.integer(row, "played") == 1, position: Self.double(row, "position") ?? 0,
+                             timestamp: Date(timeIntervalSince1970: timestamp))
+    }
+
+    public func syncURLRewrites() -> [String: String] {
+        let rows = (try? database.read { db in try Row.fetchAll(db, sql: "SELECT local, server FROM syncURLRewrite") }) ?? []
+        var rewrites: [String: String] = [:]
+        for row in rows {
+            if let local = Self.text(row, "local"), let server = Self.text(row, "server") { rewrites[local] = server }
+        }
+        return rewrites
+    }
+
+    public func saveSyncURLRewrites(_ rewrites: [String: String]) throws {
+        try write("the server's URLs") { db in
+            try db.execute(sql: "DELETE FROM syncURLRewrite")
+            for (local, server) in rewrites.sorted(by: { $0.key < $1.key }) {
+                try db.execute(sql: "INSERT INTO syncURLRewrite (local, server) VALUES (?, ?)", arguments: [local, server])
+            }
+        }
+    }
+
+    private static func saveSynced(_ episodes: [SyncedEpisode], _ db: Database) throws {
+        for episode in episodes {
+            try db.execute(sql: "INSERT OR REPLACE INTO syncEpisode (episodeID, played, position, timestamp) VALUES (?, ?, ?, ?)",
+                           arguments: [episode.episodeID, episode.played, episode.position, episode.timestamp.timeIntervalSince1970])
+        }
+    }
+
+    private static var syncEncoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        return encoder
+    }
+
+    private static var syncDecoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return decoder
+    }
+
+    private static func integer(_ row: Row, _ column: String) -> Int64? {
+        Int64.fromDatabaseValue(row[column] as DatabaseValue)
+    }
+
+    private static func double(_ row: Row, _ column: String) -> Double? {
+        Double.fromDatabaseValue(row[column] as DatabaseValue).flatMap { $0.isFinite ? $0 : nil }
+    }
+}

@@ -1,0 +1,35 @@
+import AlmanacBus
+import AlmanacCore
+import AlmanacViews
+import ArgumentParser
+import FoundationEssentials
+
+/// `almanac sync status [--json]`: server, user, device, last sync, queued changes, last error.
+struct SyncStatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Shows the sync's server, user, device, last sync, queued changes and last error."
+    )
+
+    @OptionGroup var common: CommonOptions
+
+    func run() async throws {
+        try await withClient(common) { client in
+            let status = try await client.syncStatus()
+            let now = Date()
+            let view = SyncStatusViewData(status: status, now: now, utcOffset: localUTCOffset(at: now))
+            if common.json {
+                Terminal().line(Rendering.json(view.json))
+                return
+            }
+            guard status.account != nil else {
+                Terminal().line("not logged in to a sync server; log in with `almanac sync login SERVER USER`")
+                return
+            }
+            let width = view.rows.map(\.label.count).max() ?? 0
+            for row in view.rows {
+                Terminal().line(row.label + String(repeating: " ", count: width - row.label.count + 2) + row.value)
+            }
+        }
+    }
+}

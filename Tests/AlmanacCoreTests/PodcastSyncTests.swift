@@ -1,0 +1,331 @@
+import AlmanacCore
+import Foundation
+import Locking
+import Synchronization
+import TestHarness
+import Testing
+
+/// The sync engine in process: podcasts documents in memory, a sync server in memory
+/// (`MemorySyncServer`, with the API's semantics), feeds a test serves. Two devices share
+/// one server, as a desktop and a phone would.
+@Suite struct PodcastSyncTests {
+    let clock = TestClock()
+    let server = MemorySyncServer()
+    let feeds = ServedFeeds()
+    let feedURL = "https://show.example/feed.xml"
+
+    struct Device {
+        let podcasts: PodcastsDocument
+        let sync: PodcastSync
+        let archive: MemorySyncArchive
+        let secrets: MemorySyncSecrets
+    }
+
+    init() {
+        feeds.publish(Self.feed(episodes: 3), at: feedURL)
+    }
+
+    static func feed(episodes: Int, title: String = "The Show") -> ParsedFeed {
+        ParsedFeed(title: title, episodes: (1...episodes).map { number in
+            ParsedEpisode(guid: "ep\(number)", title: "Episode \(number)", published: 1_700_000_000 + Int64(number) * 86_400, duration: 3_600,
+                          enclosures: [FeedEnclosure(url: "https://show.example/\(number).mp3")])
+        })
+    }
+
+    func device(_ name: String) -> Device {
+        let clock = self.clock
+        let server = self.server
+        let podcasts = PodcastsDocument(clock: { clock.now })
+        let archive = MemorySyncArchive()
+        let secrets = MemorySyncSecrets()
+        let sync = PodcastSync(podcasts: podcasts, inspector: feeds, archive: archive, secrets: secrets,
+                               policy: SyncPolicy(interval: 900, debounce: 30, firstRetry: 60, defaultDevice: name),
+                               connect: { server.client(device: $0.device, password: $0.password) }, clock: { clock.now }, jitter: { 1 })
+        sync.start()
+        return Device(podcasts: podcasts, sync: sync, archive: archive, secrets: secrets)
+    }
+
+    func loggedIn(_ name: String) async throws -> Device {
+        let device = device(name)
+        try await device.sync.logIn(server: "https://sync.example", user: "alice", password: "s3cret")
+        return device
+    }
+
+    /// Subscribes as the bus does: the feed read, then the podcast and its episodes kept.
+    func subscribe(_ device: Device, _ url: String? = nil) throws -> Podcast {
+        let url = url ?? feedURL
+        let feed = try #require(feeds.feed(at: url))
+        let podcast = FeedMapping.podcast(from: feed, feedURL: url)
+        try device.podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: feed, podcastID: podcast.id))
+        return podcast
+    }
+
+    func episode(_ device: Device, _ number: Int, of podcast: Podcast) -> Episode? {
+        device.podcasts.episode(FeedMapping.episodeID(podcastID: podcast.id, guid: "ep\(number)"))
+    }
+
+    @Test func aSubscriptionAndAPositionReachTheOtherDeviceAndGoNoFurther() async throws {
+        let desktop = try await loggedIn("desktop")
+        let phone = try await loggedIn("phone")
+        try await desktop.sync.sync()
+        try await phone.sync.sync()
+
+        let podcast = try subscribe(desktop)
+        #expect(desktop.sync.status.state.queued == 1)
+        try await desktop.sync.sync()
+        #expect(server.subscriptions == [feedURL])
+        let report = try await phone.sync.sync()
+        #expect(report.subscribed == [feedURL])
+        #expect(phone.podcasts.document.snapshot.state.podcasts[podcast.id]?.feedURL == feedURL)
+
+        clock.advance(10)
+        let id = try #require(episode(desktop, 2, of: podcast)).id
+        try desktop.podcasts.submit(PlayStateSubmission(episodeID: id, position: 1_800), from: ViewKey("player"))
+        try await desktop.sync.sync()
+        #expect(server.actions.map(\.position) == [1_800] && server.actions.first?.total == 3_600)
+        #expect(try await phone.sync.sync().episodesUpdated == 1)
+        let resumed = try #require(episode(phone, 2, of: podcast))
+        #expect(resumed.position == 1_800 && !resumed.played)
+
+        // What the phone took from the server goes back to no one.
+        #expect(phone.sync.status.state.queued == 0)
+        let uploads = server.requests.filter { $0.hasPrefix("POST actions") || $0.hasPrefix("POST subscriptions") }.count
+        try await phone.sync.sync()
+        try await desktop.sync.sync()
+        #expect(server.requests.filter { $0.hasPrefix("POST actions") || $0.hasPrefix("POST subscriptions") }.count == uploads)
+        #expect(try await desktop.sync.sync().episodesUpdated == 0, "its own action came back with the same time: nothing to apply")
+
+        try desktop.podcasts.unsubscribe(podcast.id)
+        try await desktop.sync.sync()
+        #expect(server.subscriptions.isEmpty)
+        #expect(try await phone.sync.sync().unsubscribed == [feedURL])
+        #expect(phone.podcasts.document.snapshot.state.podcasts.isEmpty)
+    }
+
+    @Test func theNewestChangeWinsAndAChangeItOvertookIsNotSent() async throws {
+        let desktop = try await loggedIn("desktop")
+        let podcast = try subscribe(desktop)
+        try await desktop.sync.sync()
+        let episode = try #require(self.episode(desktop, 1, of: podcast))
+
+        // A change here, then a newer one on the phone: the phone's wins, ours is dropped.
+        clock.advance(10)
+        try desktop.podcasts.submit(PlayStateSubmission(episodeID: episode.id, position: 600), from: ViewKey("player"))
+        server.upload(EpisodeAction(podcast: feedURL, episode: "https://show.example/1.mp3", kind: .play, timestamp: clock.now.addingTimeInterval(5),
+                                    started: 0, position: 1_200, total: 3_600, device: "phone"))
+        try await desktop.sync.sync()
+        #expect(desktop.podcasts.episode(episode.id)?.position == 1_200)
+        #expect(!server.actions.contains { $0.device == "desktop" }, "the overtaken position was not sent")
+
+        // A newer change here beats an older one from the phone, and is sent.
+        clock.advance(60)
+        try desktop.podcasts.submit(PlayStateSubmission(episodeID: episode.id, position: 2_400), from: ViewKey("player"))
+        server.upload(EpisodeAction(podcast: feedURL, episode: "https://show.example/1.mp3", kind: .play, timestamp: clock.now.addingTimeInterval(-30),
+                                    started: 0, position: 900, total: 3_600, device: "phone"))
+        try await desktop.sync.sync()
+        #expect(desktop.podcasts.episode(episode.id)?.position == 2_400)
+        #expect(server.actions.last?.position == 2_400 && server.actions.last?.device == "desktop")
+
+        // Past the played-at share, another device's play marks it played; `new` unmarks it.
+        clock.advance(60)
+        server.upload(EpisodeAction(podcast: feedURL, episode: "https://show.example/1.mp3", kind: .play, timestamp: clock.now, started: 0, position: 3_500, total: 3_600))
+        try await desktop.sync.sync()
+        #expect(desktop.podcasts.episode(episode.id)?.played == true)
+        clock.advance(60)
+        server.upload(EpisodeAction(podcast: feedURL, episode: "https://show.example/1.mp3", kind: .new, timestamp: clock.now))
+        try await desktop.sync.sync()
+        #expect(desktop.podcasts.episode(episode.id).map { !$0.played && $0.position == 0 } == true)
+        #expect(desktop.sync.status.state.queued == 0)
+    }
+
+    @Test func aSyncWaitsForTheChangesMadeBeforeItThatItHasNotHeardYet() async throws {
+        let desktop = try await loggedIn("desktop")
+        try await desktop.sync.sync()
+        // Another thread is delivering a change to a slow view: the next change's call returns
+        // before the views hear it.
+        let release = DispatchSemaphore(value: 0)
+        let blocked = Atomic<Bool>(false)
+        desktop.podcasts.document.addView(key: ViewKey("slow")) { event in
+            guard case .changed(_, .settings, _) = event else { return }
+            blocked.store(true, ordering: .releasing)
+            release.wait()
+        }
+        Thread { _ = try? desktop.podcasts.submit(SettingsSubmission(notify: true), from: nil) }.start()
+        #expect(await eventually { blocked.load(ordering: .acquiring) })
+        _ = try subscribe(desktop)
+        #expect(desktop.sync.status.state.queued == 0, "not heard yet")
+        let run = Task { try await desktop.sync.sync() }
+        try await Task.sleep(for: .milliseconds(200))
+        release.signal()
+        try await run.value
+        #expect(server.subscriptions == [feedURL], "the run waited for it")
+    }
+
+    @Test func anActionFromTheFutureIsLeftOut() async throws {
+        let desktop = try await loggedIn("desktop")
+        let podcast = try subscribe(desktop)
+        try await desktop.sync.sync()
+        server.upload(EpisodeAction(podcast: feedURL, episode: "https://show.example/1.mp3", kind: .play, timestamp: clock.now.addingTimeInterval(86_400),
+                                    started: 0, position: 600, total: 3_600, device: "phone-with-a-wrong-clock"))
+        #expect(try await desktop.sync.sync().episodesUpdated == 0)
+        #expect(episode(desktop, 1, of: podcast)?.position == 0)
+    }
+
+    @Test func theCredentialsNeverPrintThePassword() {
+        let credentials = SyncCredentials(server: "https://sync.example", user: "alice", password: "s3cret", device: "laptop", flavour: .gpodder)
+        #expect(!"\(credentials)".contains("s3cret") && !String(reflecting: credentials).contains("s3cret"))
+    }
+
+    @Test func everyEpisodeMarkedPlayedAtOnceIsAPlayActionEach() async throws {
+        let desktop = try await loggedIn("desktop")
+        let podcast = try subscribe(desktop)
+        try await desktop.sync.sync()
+        clock.advance(5)
+        try desktop.podcasts.markAllPlayed(podcast.id, from: nil)
+        #expect(desktop.sync.status.state.queued == 1, "one row for the whole podcast")
+        try await desktop.sync.sync()
+        #expect(server.actions.count == 3 && server.actions.allSatisfy { $0.kind == .play && $0.position == 3_600 && $0.total == 3_600 })
+        try await desktop.sync.sync()
+        #expect(server.actions.count == 3)
+    }
+
+    @Test func aFailureKeepsTheQueueSaysWhyAndBacksOff() async throws {
+        let desktop = try await loggedIn("desktop")
+        try await desktop.sync.sync()
+        server.fail(with: SyncError(.unreachable, "Could not reach sync.example: offline."))
+        _ = try subscribe(desktop)
+        let failure = await #expect(throws: SyncError.self) { try await desktop.sync.sync() }
+        #expect(failure?.code == .unreachable)
+        let status = desktop.sync.status.state
+        #expect(status.queued == 1 && status.lastError.contains("offline"))
+        #expect(desktop.podcasts.activity.lastError.hasPrefix("sync: Could not reach"))
+        #expect(desktop.sync.nextDue == clock.now.addingTimeInterval(60), "the first retry after a minute")
+        _ = await #expect(throws: SyncError.self) { try await desktop.sync.sync() }
+        #expect(desktop.sync.nextDue == clock.now.addingTimeInterval(120), "then twice as long")
+
+        server.fail(with: nil)
+        try await desktop.sync.sync()
+        #expect(desktop.sync.status.state.queued == 0 && desktop.sync.status.state.lastError.isEmpty)
+        #expect(desktop.podcasts.activity.lastError.isEmpty)
+        #expect(server.subscriptions == [feedURL])
+        #expect(desktop.sync.nextDue == clock.now.addingTimeInterval(900))
+    }
+
+    @Test func aLocalChangeIsSyncedWithinTheDebounce() async throws {
+        let desktop = try await loggedIn("desktop")
+        #expect(desktop.sync.nextDue == .distantPast, "a first sync at once after the login")
+        try await desktop.sync.sync()
+        clock.advance(100)
+        _ = try subscribe(desktop)
+        #expect(desktop.sync.nextDue == clock.now.addingTimeInterval(30))
+    }
+
+    @Test func aLoginTheServerRefusesKeepsNothing() async throws {
+        let desktop = device("desktop")
+        let refused = await #expect(throws: SyncError.self) {
+            try await desktop.sync.logIn(server: "https://sync.example", user: "alice", password: "guess")
+        }
+        #expect(refused?.code == .refused)
+        #expect(desktop.secrets.passwords.isEmpty && desktop.archive.syncRecord() == nil && desktop.sync.status.state.account == nil)
+        #expect(desktop.sync.nextDue == nil)
+        let invalid = await #expect(throws: SyncError.self) {
+            try await desktop.sync.logIn(server: "https://sync.example", user: "alice", password: "s3cret", device: "my laptop")
+        }
+        #expect(invalid?.code == .invalid)
+    }
+
+    @Test func aClockFarOffIsRefusedAndNothingChanges() async throws {
+        let desktop = try await loggedIn("desktop")
+        try await desktop.sync.sync()
+        server.change(feedURL, subscribed: true)
+        server.setServerTime(clock.now.addingTimeInterval(3 * 3_600))
+        let podcast = try subscribe(desktop, feedURL)
+        try desktop.podcasts.unsubscribe(podcast.id)
+        let queued = desktop.sync.status.state.queued
+        let error = await #expect(throws: SyncError.self) { try await desktop.sync.sync() }
+        #expect(error?.code == .clock)
+        #expect(desktop.podcasts.document.snapshot.state.podcasts.isEmpty && desktop.sync.status.state.queued == queued)
+        #expect(desktop.sync.status.state.lastError.contains("3 h 0 min apart"))
+    }
+
+    @Test func aFeedTheServerListsThatCannotBeReadIsTriedAgain() async throws {
+        let desktop = try await loggedIn("desktop")
+        let other = "https://other.example/feed.xml"
+        server.change(other, subscribed: true)
+        let report = try await desktop.sync.sync()
+        #expect(report.unreadFeeds[other]?.contains("Nothing is served") == true)
+        #expect(desktop.sync.status.state.queued == 1)
+        #expect(desktop.sync.nextDue == clock.now.addingTimeInterval(900), "a feed waiting is no reason to sync sooner")
+        feeds.publish(Self.feed(episodes: 1, title: "Other"), at: other)
+        #expect(try await desktop.sync.sync().subscribed == [other])
+        #expect(desktop.sync.status.state.queued == 0)
+        #expect(desktop.podcasts.document.snapshot.state.podcasts.values.map(\.title) == ["Other"])
+    }
+
+    @Test func nothingIsSentForAPodcastGivenUpMeanwhile() async throws {
+        let desktop = try await loggedIn("desktop")
+        let podcast = try subscribe(desktop)
+        try await desktop.sync.sync()
+        let id = try #require(episode(desktop, 1, of: podcast)).id
+        try desktop.podcasts.submit(PlayStateSubmission(episodeID: id, played: true), from: nil)
+        try desktop.podcasts.unsubscribe(podcast.id)
+        try await desktop.sync.sync()
+        #expect(server.actions.isEmpty && server.subscriptions.isEmpty)
+        #expect(desktop.sync.status.state.queued == 0)
+    }
+
+    @Test func theFirstSyncSendsWhatWasPlayedBeforeTheLogin() async throws {
+        let desktop = device("desktop")
+        let podcast = try subscribe(desktop)
+        let id = try #require(episode(desktop, 3, of: podcast)).id
+        try desktop.podcasts.submit(PlayStateSubmission(episodeID: id, position: 300), from: nil)
+        #expect(desktop.sync.status.state.queued == 0, "nothing is queued while logged out")
+        try await desktop.sync.logIn(server: "https://sync.example", user: "alice", password: "s3cret")
+        try await desktop.sync.sync()
+        #expect(server.subscriptions == [feedURL])
+        #expect(server.actions.map(\.position) == [300] && server.actions.first?.episode == "https://show.example/3.mp3")
+    }
+
+    @Test func theServersURLRewritesAreUsedFromThenOn() async throws {
+        let desktop = try await loggedIn("desktop")
+        server.rewrite(feedURL, to: "https://show.example/feed")
+        let podcast = try subscribe(desktop)
+        try await desktop.sync.sync()
+        #expect(server.subscriptions == ["https://show.example/feed"])
+        let id = try #require(episode(desktop, 1, of: podcast)).id
+        clock.advance(5)
+        try desktop.podcasts.submit(PlayStateSubmission(episodeID: id, position: 60), from: nil)
+        try await desktop.sync.sync()
+        #expect(server.actions.last?.podcast == "https://show.example/feed")
+        // The server's spelling names the local podcast: its removal is applied here.
+        server.change("https://show.example/feed", subscribed: false)
+        #expect(try await desktop.sync.sync().unsubscribed == [feedURL])
+    }
+
+    @Test func loggingInAgainAsTheSameAccountKeepsTheQueueAndAnotherForgetsIt() async throws {
+        let desktop = try await loggedIn("desktop")
+        try await desktop.sync.sync()
+        server.fail(with: SyncError(.unreachable, "offline"))
+        _ = try subscribe(desktop)
+        _ = try? await desktop.sync.sync()
+        server.fail(with: nil)
+        try await desktop.sync.logIn(server: "https://sync.example", user: "alice", password: "s3cret", caption: "New name")
+        #expect(desktop.sync.status.state.queued == 1 && desktop.sync.status.state.lastError.isEmpty)
+        #expect(desktop.sync.status.state.account?.caption == "New name")
+        try await desktop.sync.logIn(server: "https://sync.example", user: "alice", password: "s3cret", device: "other")
+        #expect(desktop.archive.queuedSyncItems().map(\.item) == [.subscribe(feedURL)], "the new device's queue: every subscription, once")
+    }
+
+    @Test func loggingOutForgetsThePasswordAndTheQueue() async throws {
+        let desktop = try await loggedIn("desktop")
+        _ = try subscribe(desktop)
+        #expect(desktop.secrets.passwords == ["alice@https://sync.example": "s3cret"])
+        #expect(try await desktop.sync.logOut())
+        #expect(desktop.secrets.passwords.isEmpty && desktop.archive.queuedSyncCount() == 0 && desktop.archive.syncRecord() == nil)
+        #expect(desktop.sync.status.state == SyncStatus())
+        #expect(try await desktop.sync.logOut() == false)
+        let error = await #expect(throws: SyncError.self) { try await desktop.sync.sync() }
+        #expect(error?.code == .notLoggedIn)
+        #expect(server.requests.contains("POST logout desktop"))
+    }
+}

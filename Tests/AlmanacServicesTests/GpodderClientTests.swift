@@ -1,0 +1,165 @@
+import AlmanacCore
+@testable import AlmanacServices
+import Foundation
+import TestHarness
+import Testing
+
+/// The sync client against Tests/Fixtures/gpodder_server.py, a real HTTP server on
+/// 127.0.0.1 built from the gpodder.net API documentation and the Nextcloud app's routes.
+@Suite(.timeLimit(.minutes(2))) struct GpodderClientTests {
+    func client(_ server: FixtureServer, password: String = "s3cret", device: String = "laptop", flavour: SyncFlavour? = nil) -> GpodderClient {
+        GpodderClient(SyncCredentials(server: server.baseURL.absoluteString, user: "alice", password: password, device: device, flavour: flavour))
+    }
+
+    func control(_ server: FixtureServer, _ path: String) throws -> String {
+        try String(contentsOf: URL(string: server.baseURL.absoluteString + "/_control/" + path)!, encoding: .utf8)
+    }
+
+    func post(_ server: FixtureServer, _ path: String, _ json: String) async throws {
+        _ = try await HTTPClient(conditional: false).send("POST", URL(string: server.baseURL.absoluteString + "/_control/" + path)!, body: Data(json.utf8))
+    }
+
+    @Test func gpodderNetIsFoundByAskingAndItsSessionCookieIsUsed() async throws {
+        let server = try FixtureServer.gpodder()
+        let client = client(server)
+        let before = Date()
+        let login = try await client.logIn()
+        let after = Date()
+        #expect(login.flavour == .gpodder)
+        // The server's `Date`, to the second: between the call and its answer.
+        let time = try #require(login.serverTime)
+        #expect(time >= before.addingTimeInterval(-1) && time <= after)
+        try await client.register(caption: "Almanac on test")
+        _ = try await client.subscriptionChanges(since: 0)
+        _ = try await client.logIn()
+        let log = try control(server, "log").split(separator: "\n")
+        #expect(log == [
+            "POST /api/2/auth/alice/login.json basic", "GET /api/2/devices/alice.json basic", "POST /api/2/devices/alice/laptop.json cookie",
+            "GET /api/2/sync-devices/alice.json cookie", "GET /api/2/subscriptions/alice/laptop.json cookie",
+            "POST /api/2/auth/alice/login.json cookie",
+        ])
+        let state = try control(server, "state")
+        #expect(state.contains("\"laptop\": {\"caption\": \"Almanac on test\", \"type\": \"desktop\"}"), "\(state)")
+
+        // A session that ended: logged in again once, and the request repeated.
+        _ = try control(server, "expire")
+        _ = try await client.episodeActions(since: 0)
+        let renewed = try control(server, "log").split(separator: "\n").suffix(3)
+        #expect(Array(renewed) == ["GET /api/2/episodes/alice.json none", "POST /api/2/auth/alice/login.json basic", "GET /api/2/episodes/alice.json cookie"])
+    }
+
+    @Test func aNewDeviceJoinsTheOthersSoSubscriptionsAreShared() async throws {
+        let server = try FixtureServer.gpodder()
+        _ = try control(server, "subscribe?user=alice&device=phone&url=https://show.example/feed.xml")
+        let laptop = client(server)
+        _ = try await laptop.logIn()
+        try await laptop.register(caption: "Laptop")
+        let changes = try await laptop.subscriptionChanges(since: 0)
+        #expect(changes.add == ["https://show.example/feed.xml"] && changes.remove.isEmpty && changes.timestamp > 0)
+        // And what the laptop changes, the phone hears.
+        let upload = try await laptop.uploadSubscriptions(add: ["https://other.example/feed.xml "], remove: ["https://show.example/feed.xml"])
+        #expect(upload.rewrites == [URLRewrite(from: "https://other.example/feed.xml ", to: "https://other.example/feed.xml")])
+        let state = try control(server, "state")
+        #expect(state.contains("\"phone\": [\"https://other.example/feed.xml\"]"), "\(state)")
+    }
+
+    @Test func episodeActionsGoUpAndComeBackWithTheirTimes() async throws {
+        let server = try FixtureServer.gpodder()
+        let client = client(server, flavour: .gpodder)
+        _ = try await client.logIn()
+        try await client.register(caption: "Laptop")
+        let time = Date(timeIntervalSince1970: 1_800_000_000)
+        let sent = [
+            EpisodeAction(podcast: "https://show.example/feed.xml", episode: "https://show.example/1.mp3", kind: .play, timestamp: time, started: 60, position: 1_800, total: 3_600),
+            EpisodeAction(podcast: "https://show.example/feed.xml", episode: "https://show.example/2.mp3", kind: .new, timestamp: time.addingTimeInterval(1)),
+            EpisodeAction(podcast: "https://show.example/feed.xml", episode: "https://show.example/2.mp3", kind: .download, timestamp: time.addingTimeInterval(2)),
+        ]
+        _ = try await client.uploadActions(sent)
+        let state = try control(server, "state")
+        #expect(state.contains("\"timestamp\": \"2027-01-15T08:00:00\""), "\(state)")
+        let back = try await client.episodeActions(since: 0)
+        #expect(back.actions == sent.map { action in
+            var action = action
+            action.device = "laptop"
+            return action
+        })
+        // Another device's, with a time zone and a fraction of a second.
+        try await post(server, "action", #"[{"podcast": "https://show.example/feed.xml", "episode": "https://show.example/3.mp3", "action": "PLAY", "timestamp": "2027-01-15T09:00:00.250+01:00", "position": 30, "total": -1}]"#)
+        // (`since` counts from the second the last answer was given: what came in that second comes again.)
+        let more = try #require(try await client.episodeActions(since: back.timestamp).actions.last)
+        #expect(more.episode == "https://show.example/3.mp3" && more.kind == .play && more.timestamp == time && more.total == nil && more.position == 30)
+    }
+
+    @Test func nextcloudIsFoundByAskingAndKeepsOnlyPlays() async throws {
+        let server = try FixtureServer.gpodder(flavour: "nextcloud")
+        let client = client(server)
+        #expect(try await client.logIn().flavour == .nextcloud)
+        try await client.register(caption: "Laptop")
+        _ = try await client.uploadSubscriptions(add: ["https://show.example/feed.xml"], remove: [])
+        let changes = try await client.subscriptionChanges(since: 0)
+        #expect(changes.add == ["https://show.example/feed.xml"])
+        let time = Date(timeIntervalSince1970: 1_800_000_000)
+        _ = try await client.uploadActions([
+            EpisodeAction(podcast: "https://show.example/feed.xml", episode: "https://show.example/1.mp3", kind: .play, timestamp: time, started: 0, position: 90, total: 3_600),
+            EpisodeAction(podcast: "https://show.example/feed.xml", episode: "https://show.example/1.mp3", kind: .download, timestamp: time),
+        ])
+        let actions = try await client.episodeActions(since: 0).actions
+        #expect(actions.count == 1 && actions.first?.kind == .play && actions.first?.timestamp == time && actions.first?.position == 90)
+        let log = try control(server, "log")
+        #expect(log.contains("GET /index.php/apps/gpoddersync/subscriptions basic") && log.contains("POST /index.php/apps/gpoddersync/episode_action/create basic"))
+        #expect(!log.contains("/api/2/auth/alice/login.json basic\nPOST"), "the probe asked gpodder.net's login first, once")
+    }
+
+    @Test func aWrongPasswordIsARefusalWhicheverTheFlavour() async throws {
+        for flavour in ["gpodder", "nextcloud"] {
+            let server = try FixtureServer.gpodder(flavour: flavour)
+            let error = await #expect(throws: SyncError.self) { try await client(server, password: "guess").logIn() }
+            #expect(error?.code == .refused && error?.message.contains("refused the user name and password of 'alice'") == true)
+        }
+    }
+
+    @Test func aServerThatIsNoSyncServerIsSaidToBeNone() async throws {
+        let feeds = try FixtureServer.feeds()
+        let error = await #expect(throws: SyncError.self) { try await client(feeds).logIn() }
+        #expect(error?.code == .notASyncServer && error?.message.contains("does not answer as a gpodder.net server") == true)
+        let site = try FixtureServer.gpodder()
+        _ = try control(site, "fault?mode=html")
+        let html = await #expect(throws: SyncError.self) { try await client(site).logIn() }
+        #expect(html?.code == .notASyncServer, "\(String(describing: html))")
+        let given = await #expect(throws: SyncError.self) { try await client(site, flavour: .gpodder).logIn() }
+        #expect(given?.code == .notASyncServer, "\(String(describing: given))")
+    }
+
+    @Test(arguments: [("malformed", SyncError.Code.malformed), ("huge", .tooLarge), ("503", .httpStatus), ("offline", .unreachable)])
+    func aBadAnswerIsAClearError(fault: String, code: SyncError.Code) async throws {
+        let server = try FixtureServer.gpodder()
+        let client = client(server)
+        _ = try await client.logIn()
+        try await client.register(caption: "Laptop")
+        _ = try control(server, "fault?mode=\(fault)")
+        let error = await #expect(throws: SyncError.self) { try await client.subscriptionChanges(since: 0) }
+        #expect(error?.code == code, "\(String(describing: error))")
+        #expect(error?.message.contains("127.0.0.1") == true)
+    }
+
+    @Test func theServersReasonIsPassedOn() async throws {
+        let server = try FixtureServer.gpodder()
+        let client = client(server)
+        _ = try await client.logIn()
+        try await client.register(caption: "Laptop")
+        let error = await #expect(throws: SyncError.self) {
+            try await client.uploadSubscriptions(add: ["https://show.example/feed.xml"], remove: ["https://show.example/feed.xml"])
+        }
+        #expect(error?.code == .httpStatus && error?.message.contains("HTTP 400: can not add and remove the same URL at the same time") == true,
+                "\(String(describing: error))")
+    }
+
+    @Test func theServersClockIsReported() async throws {
+        let server = try FixtureServer.gpodder()
+        _ = try control(server, "clock?offset=7200")
+        let before = Date()
+        let time = try #require(try await client(server).logIn().serverTime)
+        let after = Date()
+        #expect(time >= before.addingTimeInterval(7_200 - 1) && time <= after.addingTimeInterval(7_200))
+    }
+}

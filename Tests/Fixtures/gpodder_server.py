@@ -1,0 +1,499 @@
+#!/usr/bin/env python3
+"""A podcast sync server for tests, built from the gpodder.net API v2 documentation
+(https://gpoddernet.readthedocs.io/en/latest/api/reference/) and from the Nextcloud app
+"gPodder Sync" (its README and routes). Listens on 127.0.0.1 only and prints its port on the
+first line of standard output. Standard library only.
+
+    gpodder_server.py [--flavour gpodder|nextcloud] [--user NAME:PASSWORD]...
+
+Users (alice:s3cret unless --user is given) authenticate with HTTP Basic; a wrong password
+or an unknown user is a 401 with `WWW-Authenticate: Basic`.
+
+gpodder flavour (the paths of gpodder.net and mygpo):
+  POST /api/2/auth/USER/login.json       Basic auth; sets the `sessionid` cookie, which later
+                                          requests may send instead of Basic
+  POST /api/2/auth/USER/logout.json      forgets the session
+  POST /api/2/devices/USER/DEVICE.json   {"caption", "type"}: registers or updates a device
+  GET  /api/2/devices/USER.json          [{"id", "caption", "type", "subscriptions"}]
+  GET  /api/2/sync-devices/USER.json     {"synchronized": [[...]], "not-synchronized": [...]}
+  POST /api/2/sync-devices/USER.json     {"synchronize": [[...]], "stop-synchronize": [...]}
+  GET  /api/2/subscriptions/USER/DEVICE.json?since=T   {"add", "remove", "timestamp"}: the
+                                          device's net changes after T (404 for an unknown device)
+  POST /api/2/subscriptions/USER/DEVICE.json {"add", "remove"} -> {"timestamp", "update_urls"};
+                                          400 when a URL is both added and removed. Devices
+                                          that are synchronized share each change.
+  GET  /api/2/episodes/USER.json?since=T[&device=D][&podcast=P][&aggregated=true]
+                                          {"actions", "timestamp"}: actions uploaded after T
+                                          (as documented: by upload time, whatever the action's
+                                          own timestamp)
+  POST /api/2/episodes/USER.json         [actions] -> {"timestamp", "update_urls"}; 400 for
+                                          an unknown action or one without podcast/episode
+
+nextcloud flavour (the paths of the Nextcloud app, one library per user, no devices):
+  GET  /index.php/apps/gpoddersync/subscriptions?since=T          {"add", "remove", "timestamp"}
+  POST /index.php/apps/gpoddersync/subscription_change/create     {"add", "remove"} -> {"timestamp"}
+  GET  /index.php/apps/gpoddersync/episode_action?since=T         {"actions", "timestamp"}: the
+                                          latest action of each episode whose own timestamp is
+                                          after T; `action` in capitals, `timestamp` as
+                                          2024-05-01T10:00:00+00:00, -1 for what was not said
+  POST /index.php/apps/gpoddersync/episode_action/create          [actions] -> {"timestamp"};
+                                          only `play` actions are kept (as the app does)
+
+Timestamps the server gives are Unix seconds; action timestamps are ISO 8601 in UTC.
+URLs are sanitised as gpodder.net does (surrounding spaces trimmed; anything not http(s)
+becomes ""), and /_control/rewrite makes the server rewrite more: each rewritten URL is
+reported in `update_urls` (gpodder flavour).
+
+Control (no authentication):
+  /_control/fault?mode=M     none | offline (the connection is closed unanswered) | 500 | 503 |
+                             malformed (half a JSON document) | huge (40 MiB of JSON) |
+                             html (every answer a web page)
+  /_control/clock?offset=S   the server's clock runs S seconds ahead (negative: behind); its
+                             `Date` header and timestamps follow
+  /_control/rewrite?from=A&to=B   the server rewrites URL A to B from now on
+  /_control/expire           every session ends (their cookies are refused from now on)
+  /_control/log              one line per API request: "METHOD PATH auth" (auth: basic,
+                             cookie or none)
+  /_control/state            the whole state as JSON (subscriptions per device, actions)
+  /_control/subscribe?user=U&device=D&url=X[&remove=1]   a change as if device D uploaded it
+  /_control/action           POST a JSON list of actions as if another device uploaded them
+"""
+import base64
+import datetime
+import email.utils
+import json
+import secrets
+import socket
+import sys
+import threading
+import time
+import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+FLAVOUR = "gpodder"
+USERS = {}
+args = sys.argv[1:]
+while args:
+    if args[0] == "--flavour":
+        FLAVOUR = args[1]
+        args = args[2:]
+    elif args[0] == "--user":
+        name, password = args[1].split(":", 1)
+        USERS[name] = password
+        args = args[2:]
+    else:
+        sys.exit("unknown argument " + args[0])
+if not USERS:
+    USERS["alice"] = "s3cret"
+
+LOCK = threading.Lock()
+STATE = {
+    "fault": "none",
+    "offset": 0.0,
+    "rewrites": {},
+    "log": [],
+    "sessions": {},          # sessionid -> user
+    "devices": {},           # user -> {device: {"caption", "type"}}
+    "groups": {},            # user -> [[device, ...], ...]
+    "history": {},           # user -> [(time, device, "add"|"remove", url)]
+    "actions": {},           # user -> [(received, action dict)]
+    "nc_subscriptions": {},  # user -> {url: (subscribed, updated)}
+    "nc_actions": {},        # user -> {episode url: action dict with "epoch"}
+}
+NEXTCLOUD = "/index.php/apps/gpoddersync/"
+ACTIONS = ("download", "delete", "play", "new", "flattr")
+
+
+def now():
+    return time.time() + STATE["offset"]
+
+
+def iso(epoch):
+    return datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
+
+
+def parse_iso(text):
+    text = text.strip()
+    if text.endswith("Z"):
+        text = text[:-1] + "+00:00"
+    value = datetime.datetime.fromisoformat(text)
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=datetime.timezone.utc)
+    return value.timestamp()
+
+
+def sanitise(url, update_urls):
+    clean = url.strip()
+    if not (clean.startswith("http://") or clean.startswith("https://")):
+        clean = ""
+    clean = STATE["rewrites"].get(clean, clean)
+    if clean != url:
+        update_urls.append([url, clean])
+    return clean
+
+
+def group_of(user, device):
+    for group in STATE["groups"].get(user, []):
+        if device in group:
+            return group
+    return [device]
+
+
+def subscribed(user, device, until):
+    current = set()
+    for (when, dev, kind, url) in STATE["history"].get(user, []):
+        if dev == device and when <= until:
+            if kind == "add":
+                current.add(url)
+            else:
+                current.discard(url)
+    return current
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def date_time_string(self, timestamp=None):
+        return email.utils.formatdate(now(), usegmt=True)
+
+    def reply(self, status, body=b"", headers=None, content_type="application/json"):
+        if isinstance(body, (dict, list)):
+            body = json.dumps(body).encode()
+        self.send_response(status)
+        if body:
+            self.send_header("Content-Type", content_type)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def body(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length) if length else b""
+
+    def json_body(self):
+        return json.loads(self.body().decode("utf-8") or "null")
+
+    # Authentication: Basic, or (gpodder flavour) the session cookie.
+    def authenticated(self):
+        header = self.headers.get("Authorization") or ""
+        if header.lower().startswith("basic "):
+            try:
+                name, password = base64.b64decode(header[6:]).decode("utf-8").split(":", 1)
+            except Exception:
+                return None, "basic"
+            if USERS.get(name) == password:
+                return name, "basic"
+            return None, "basic"
+        cookie = self.headers.get("Cookie") or ""
+        for part in cookie.split(";"):
+            key, _, value = part.strip().partition("=")
+            if key == "sessionid" and value in STATE["sessions"]:
+                return STATE["sessions"][value], "cookie"
+        return None, "none"
+
+    def refuse(self):
+        self.reply(401, b"", {"WWW-Authenticate": 'Basic realm="%s"' % ("Nextcloud" if FLAVOUR == "nextcloud" else "gpodder.net")})
+
+    def handle_any(self, method):
+        url = urllib.parse.urlsplit(self.path)
+        path = url.path
+        query = urllib.parse.parse_qs(url.query)
+        payload = self.body() if method == "POST" else b""
+        if path.startswith("/_control/"):
+            return self.control(path[len("/_control/"):], query, payload)
+        fault = STATE["fault"]
+        if fault == "offline":
+            self.close_connection = True
+            try:
+                self.connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            return
+        if fault in ("500", "503"):
+            return self.reply(int(fault), b"<html><body>Service unavailable</body></html>", content_type="text/html")
+        if fault == "html":
+            return self.reply(200, b"<!doctype html><html><head><title>Welcome</title></head><body>Just a web site.</body></html>", content_type="text/html")
+        user, how = self.authenticated()
+        with LOCK:
+            STATE["log"].append("%s %s %s" % (method, path, how))
+        if fault == "malformed":
+            return self.reply(200, b'{"add": ["http://example.com/feed.xml", ', content_type="application/json")
+        if fault == "huge":
+            return self.reply(200, b'{"add": [' + b'"http://example.com/' + b"x" * (40 * 1024 * 1024) + b'"], "remove": [], "timestamp": 1}')
+        try:
+            self.payload = json.loads(payload.decode("utf-8")) if payload else None
+        except ValueError:
+            return self.reply(400, b"could not decode the body as JSON", content_type="text/plain")
+        if FLAVOUR == "nextcloud":
+            if not path.startswith(NEXTCLOUD):
+                return self.reply(404, b"<html>Page not found</html>", content_type="text/html")
+            if user is None:
+                return self.refuse()
+            return self.nextcloud(method, path[len(NEXTCLOUD):], query, user)
+        if not path.startswith("/api/2/"):
+            return self.reply(404, b"<html>Page not found</html>", content_type="text/html")
+        parts = path[len("/api/2/"):].split("/")
+        if user is None:
+            return self.refuse()
+        return self.gpodder(method, parts, query, user, how)
+
+    def do_GET(self):
+        self.handle_any("GET")
+
+    def do_POST(self):
+        self.handle_any("POST")
+
+    def do_PUT(self):
+        self.handle_any("PUT")
+
+    # gpodder.net API v2
+    def gpodder(self, method, parts, query, user, how):
+        data = self.payload
+        owner = parts[1] if len(parts) > 1 else ""
+        if owner.endswith(".json"):
+            owner = owner[:-5]
+        if owner != user:
+            return self.reply(400, b"the user in the path is not the one logged in", content_type="text/plain")
+        stamp = now()
+        with LOCK:
+            if parts[0] == "auth" and len(parts) == 3 and method == "POST":
+                if parts[2] == "login.json":
+                    if how == "cookie":
+                        return self.reply(200, b"")
+                    session = secrets.token_hex(16)
+                    STATE["sessions"][session] = user
+                    return self.reply(200, b"", {"Set-Cookie": "sessionid=%s; HttpOnly; Path=/; Max-Age=31536000" % session})
+                if parts[2] == "logout.json":
+                    cookie = self.headers.get("Cookie") or ""
+                    for part in cookie.split(";"):
+                        key, _, value = part.strip().partition("=")
+                        if key == "sessionid":
+                            STATE["sessions"].pop(value, None)
+                    return self.reply(200, b"")
+            if parts[0] == "devices" and len(parts) == 3 and method == "POST":
+                device = parts[2][:-5] if parts[2].endswith(".json") else parts[2]
+                entry = STATE["devices"].setdefault(user, {}).setdefault(device, {"caption": "", "type": "other"})
+                if isinstance(data, dict):
+                    if "caption" in data:
+                        if not data["caption"]:
+                            return self.reply(400, b"caption must not be empty", content_type="text/plain")
+                        entry["caption"] = data["caption"]
+                    if "type" in data:
+                        if data["type"] not in ("desktop", "laptop", "mobile", "server", "other"):
+                            return self.reply(400, b"invalid device type", content_type="text/plain")
+                        entry["type"] = data["type"]
+                return self.reply(200, b"")
+            if parts[0] == "devices" and len(parts) == 2 and method == "GET":
+                devices = STATE["devices"].get(user, {})
+                return self.reply(200, [{"id": d, "caption": e["caption"], "type": e["type"],
+                                         "subscriptions": len(subscribed(user, d, stamp))} for d, e in sorted(devices.items())])
+            if parts[0] == "sync-devices" and len(parts) == 2:
+                if method == "POST":
+                    if not isinstance(data, dict):
+                        return self.reply(400, b"expected an object", content_type="text/plain")
+                    for device in data.get("stop-synchronize", []):
+                        STATE["groups"][user] = [[d for d in g if d != device] for g in STATE["groups"].get(user, [])]
+                    for wanted in data.get("synchronize", []):
+                        merged = set(wanted)
+                        for group in STATE["groups"].get(user, []):
+                            if merged & set(group):
+                                merged |= set(group)
+                        groups = [g for g in STATE["groups"].get(user, []) if not (set(g) & merged)]
+                        groups.append(sorted(merged))
+                        STATE["groups"][user] = groups
+                        # Synchronised devices share one list: each gets what the others have.
+                        union = set()
+                        for device in merged:
+                            union |= subscribed(user, device, stamp)
+                        for device in merged:
+                            for url in sorted(union - subscribed(user, device, stamp)):
+                                STATE["history"].setdefault(user, []).append((stamp, device, "add", url))
+                    STATE["groups"][user] = [g for g in STATE["groups"].get(user, []) if len(g) > 1]
+                grouped = [g for g in STATE["groups"].get(user, [])]
+                inside = {d for g in grouped for d in g}
+                return self.reply(200, {"synchronized": grouped,
+                                        "not-synchronized": sorted(d for d in STATE["devices"].get(user, {}) if d not in inside)})
+            if parts[0] == "subscriptions" and len(parts) == 3:
+                device = parts[2][:-5] if parts[2].endswith(".json") else parts[2]
+                if method == "GET":
+                    if device not in STATE["devices"].get(user, {}):
+                        return self.reply(404, b"no such device", content_type="text/plain")
+                    try:
+                        since = float(query.get("since", ["0"])[0])
+                    except ValueError:
+                        return self.reply(400, b"since-value is not a valid timestamp", content_type="text/plain")
+                    before = subscribed(user, device, since)
+                    after = subscribed(user, device, stamp)
+                    return self.reply(200, {"add": sorted(after - before), "remove": sorted(before - after), "timestamp": int(stamp)})
+                if method == "POST":
+                    if not isinstance(data, dict):
+                        return self.reply(400, b"expected an object with add and remove", content_type="text/plain")
+                    add, remove = data.get("add", []), data.get("remove", [])
+                    if not isinstance(add, list) or not isinstance(remove, list):
+                        return self.reply(400, b"add and remove are lists", content_type="text/plain")
+                    if set(add) & set(remove):
+                        return self.reply(400, b"can not add and remove the same URL at the same time", content_type="text/plain")
+                    STATE["devices"].setdefault(user, {}).setdefault(device, {"caption": "", "type": "other"})
+                    update_urls = []
+                    add = [u for u in (sanitise(u, update_urls) for u in add) if u]
+                    remove = [u for u in (sanitise(u, update_urls) for u in remove) if u and u not in add]
+                    for target in group_of(user, device):
+                        for url in add:
+                            STATE["history"].setdefault(user, []).append((stamp, target, "add", url))
+                        for url in remove:
+                            STATE["history"].setdefault(user, []).append((stamp, target, "remove", url))
+                    return self.reply(200, {"timestamp": int(stamp), "update_urls": update_urls})
+            if parts[0] == "episodes" and len(parts) == 2:
+                if method == "GET":
+                    try:
+                        since = float(query.get("since", ["0"])[0])
+                    except ValueError:
+                        return self.reply(400, b"since-value is not a valid timestamp", content_type="text/plain")
+                    device = query.get("device", [None])[0]
+                    podcast = query.get("podcast", [None])[0]
+                    found = [a for (received, a) in STATE["actions"].get(user, [])
+                             if received >= since and received < stamp + 1
+                             and (device is None or a.get("device") == device) and (podcast is None or a["podcast"] == podcast)]
+                    if query.get("aggregated", ["false"])[0] == "true":
+                        found = list({a["episode"]: a for a in found}.values())
+                    return self.reply(200, {"actions": found, "timestamp": int(stamp)})
+                if method == "POST":
+                    if not isinstance(data, list):
+                        return self.reply(400, b"expected a list of actions", content_type="text/plain")
+                    update_urls = []
+                    accepted = []
+                    for action in data:
+                        if not isinstance(action, dict) or action.get("action") not in ACTIONS:
+                            return self.reply(400, b"invalid action", content_type="text/plain")
+                        podcast = sanitise(action.get("podcast", ""), update_urls)
+                        episode = sanitise(action.get("episode", ""), update_urls)
+                        if not podcast or not episode:
+                            continue
+                        stored = {"podcast": podcast, "episode": episode, "action": action["action"]}
+                        try:
+                            stored["timestamp"] = iso(parse_iso(action["timestamp"])) if action.get("timestamp") else iso(stamp)
+                        except ValueError:
+                            return self.reply(400, b"invalid timestamp", content_type="text/plain")
+                        if action.get("device"):
+                            stored["device"] = action["device"]
+                            STATE["devices"].setdefault(user, {}).setdefault(action["device"], {"caption": "", "type": "other"})
+                        if action["action"] == "play":
+                            for key in ("started", "position", "total"):
+                                if key in action:
+                                    stored[key] = int(action[key])
+                        accepted.append(stored)
+                    for stored in accepted:
+                        STATE["actions"].setdefault(user, []).append((stamp, stored))
+                    return self.reply(200, {"timestamp": int(stamp), "update_urls": update_urls})
+        return self.reply(404, b"no such API call", content_type="text/plain")
+
+    # Nextcloud gPodder Sync
+    def nextcloud(self, method, path, query, user):
+        data = self.payload
+        stamp = now()
+        try:
+            since = int(query.get("since", ["0"])[0])
+        except ValueError:
+            return self.reply(400, b"since is a number", content_type="text/plain")
+        with LOCK:
+            subscriptions = STATE["nc_subscriptions"].setdefault(user, {})
+            actions = STATE["nc_actions"].setdefault(user, {})
+            if path == "subscriptions" and method == "GET":
+                return self.reply(200, {"add": sorted(u for u, (s, t) in subscriptions.items() if s and t > since),
+                                        "remove": sorted(u for u, (s, t) in subscriptions.items() if not s and t > since),
+                                        "timestamp": int(stamp)})
+            if path == "subscription_change/create" and method == "POST":
+                if not isinstance(data, dict):
+                    return self.reply(400, b"expected add and remove", content_type="text/plain")
+                for url in data.get("add", []):
+                    subscriptions[url] = (True, stamp)
+                for url in data.get("remove", []):
+                    subscriptions[url] = (False, stamp)
+                return self.reply(200, {"timestamp": int(stamp)})
+            if path == "episode_action" and method == "GET":
+                return self.reply(200, {"actions": [dict((k, v) for k, v in a.items() if k != "epoch") for a in actions.values() if a["epoch"] > since],
+                                        "timestamp": int(stamp)})
+            if path == "episode_action/create" and method == "POST":
+                if not isinstance(data, list):
+                    return self.reply(400, b"expected a list", content_type="text/plain")
+                for action in data:
+                    if not all(k in action for k in ("podcast", "episode", "action", "timestamp")):
+                        return self.reply(500, b"Client sent incomplete or invalid data", content_type="text/plain")
+                    if str(action["action"]).lower() != "play":
+                        continue
+                    epoch = int(parse_iso(action["timestamp"]))
+                    actions[action["episode"]] = {
+                        "podcast": action["podcast"], "episode": action["episode"], "guid": action.get("guid"),
+                        "action": "PLAY", "timestamp": datetime.datetime.fromtimestamp(epoch, datetime.timezone.utc).isoformat(),
+                        "started": action.get("started", -1), "position": action.get("position", -1), "total": action.get("total", -1),
+                        "epoch": epoch,
+                    }
+                return self.reply(200, {"timestamp": int(stamp)})
+        return self.reply(404, b"no such route", content_type="text/plain")
+
+    def control(self, name, query, payload):
+        with LOCK:
+            if name == "fault":
+                STATE["fault"] = query.get("mode", ["none"])[0]
+                return self.reply(200, b"ok", content_type="text/plain")
+            if name == "expire":
+                STATE["sessions"].clear()
+                return self.reply(200, b"ok", content_type="text/plain")
+            if name == "clock":
+                STATE["offset"] = float(query.get("offset", ["0"])[0])
+                return self.reply(200, b"ok", content_type="text/plain")
+            if name == "rewrite":
+                STATE["rewrites"][query["from"][0]] = query["to"][0]
+                return self.reply(200, b"ok", content_type="text/plain")
+            if name == "log":
+                return self.reply(200, "".join(line + "\n" for line in STATE["log"]).encode(), content_type="text/plain")
+            if name == "state":
+                stamp = now()
+                users = {}
+                for user in USERS:
+                    users[user] = {
+                        "devices": STATE["devices"].get(user, {}),
+                        "groups": STATE["groups"].get(user, []),
+                        "subscriptions": {d: sorted(subscribed(user, d, stamp)) for d in STATE["devices"].get(user, {})},
+                        "actions": [a for (_, a) in STATE["actions"].get(user, [])],
+                        "nextcloudSubscriptions": sorted(u for u, (s, _) in STATE["nc_subscriptions"].get(user, {}).items() if s),
+                        "nextcloudActions": [dict((k, v) for k, v in a.items() if k != "epoch") for a in STATE["nc_actions"].get(user, {}).values()],
+                    }
+                return self.reply(200, users)
+            if name == "subscribe":
+                user, device, url = query["user"][0], query["device"][0], query["url"][0]
+                kind = "remove" if query.get("remove", ["0"])[0] == "1" else "add"
+                stamp = now()
+                if FLAVOUR == "nextcloud":
+                    STATE["nc_subscriptions"].setdefault(user, {})[url] = (kind == "add", stamp)
+                else:
+                    STATE["devices"].setdefault(user, {}).setdefault(device, {"caption": "", "type": "mobile"})
+                    for target in group_of(user, device):
+                        STATE["history"].setdefault(user, []).append((stamp, target, kind, url))
+                return self.reply(200, b"ok", content_type="text/plain")
+            if name == "action":
+                user = query.get("user", ["alice"])[0]
+                stamp = now()
+                for action in json.loads(payload.decode("utf-8")):
+                    if FLAVOUR == "nextcloud":
+                        epoch = int(parse_iso(action["timestamp"]))
+                        entry = dict(action)
+                        entry["action"] = entry["action"].upper()
+                        entry["timestamp"] = datetime.datetime.fromtimestamp(epoch, datetime.timezone.utc).isoformat()
+                        entry["epoch"] = epoch
+                        STATE["nc_actions"].setdefault(user, {})[action["episode"]] = entry
+                    else:
+                        STATE["actions"].setdefault(user, []).append((stamp, action))
+                return self.reply(200, b"ok", content_type="text/plain")
+        return self.reply(404, b"no such control", content_type="text/plain")
+
+
+server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+server.daemon_threads = True
+print(server.server_address[1], flush=True)
+server.serve_forever()
