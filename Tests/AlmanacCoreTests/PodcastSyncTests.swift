@@ -157,7 +157,7 @@ import Testing
         let run = Task { try await desktop.sync.sync() }
         try await Task.sleep(for: .milliseconds(200))
         release.signal()
-        try await run.value
+        _ = try await run.value
         #expect(server.subscriptions == [feedURL], "the run waited for it")
     }
 
