@@ -7,7 +7,7 @@ import DBus
 struct PodcastsRefresh: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "refresh", abstract: "Reads one podcast's feed now, or every feed; returns when done.",
-        discussion: "Every feed: eight at a time, at most two from one server, with a progress line on a terminal. Feeds that could not be read are named on standard error, and the exit status is then 65."
+        discussion: "Every feed: the daemon reads them eight at a time, at most two from one server, with a progress line here on a terminal. Feeds that could not be read are named on standard error, and the exit status is then 65."
     )
 
     @ArgumentParser.Argument(help: "A podcast id or feed URL (default: all).")
@@ -15,17 +15,10 @@ struct PodcastsRefresh: AsyncParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
-    /// Feeds read at once, and at most from one host.
-    static let atOnce = 8
-    static let perHost = 2
-
-    /// The host of a feed URL, lower-cased ("" when it has none).
-    static func host(_ url: String) -> String {
-        guard let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") else { return "" }
-        let rest = url[url.index(colon, offsetBy: 3)...]
-        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        return String(authority.split(separator: "@").last ?? "").lowercased()
-    }
+    /// `RefreshPodcast` calls in flight: the daemon reads eight at a time, at most two from one
+    /// server, and queues the rest; this only bounds the calls waiting for an answer (a
+    /// strict bus allows a client 128).
+    static let callsInFlight = 100
 
     func run() async throws {
         try await withClient(common) { client in
@@ -33,39 +26,32 @@ struct PodcastsRefresh: AsyncParsableCommand {
                 try await client.refreshPodcasts(podcast)
                 return
             }
-            // Several at once (a server 100 ms away no longer makes 200 feeds wait in line),
-            // at most two per host (as newsboat and browsers spare a server); each failure is
-            // told with its feed, in the order the feeds are listed.
+            // Every feed asked for at once: the daemon's feed reader reads them as its scheduled
+            // reads are read (eight at a time, at most two from one server), so a server 100 ms
+            // away no longer makes 200 feeds wait in line. Each failure is told with its feed, in
+            // the order the feeds are listed.
             let subscriptions = try await client.subscriptions()
             let progress = RefreshProgress(total: subscriptions.count, terminal: Terminal())
             var failures: [Int: (Podcast, BusError)] = [:]
-            var pending = Array(subscriptions.enumerated())
-            var perHost: [String: Int] = [:]
-            try await withThrowingTaskGroup(of: (Int, Podcast, String, BusError?).self) { group in
-                var running = 0
-                func startWhatFits() {
-                    while running < Self.atOnce, let next = pending.firstIndex(where: { perHost[Self.host($0.element.feedURL), default: 0] < Self.perHost }) {
-                        let (index, subscription) = pending.remove(at: next)
-                        let host = Self.host(subscription.feedURL)
-                        perHost[host, default: 0] += 1
-                        running += 1
-                        group.addTask {
-                            do {
-                                try await client.refreshPodcasts(subscription.id)
-                                return (index, subscription, host, nil)
-                            } catch let error as BusError where error.name == BusContract.fetchFailed {
-                                return (index, subscription, host, error)
-                            }
+            try await withThrowingTaskGroup(of: (Int, Podcast, BusError?).self) { group in
+                for (index, subscription) in subscriptions.enumerated() {
+                    if index >= Self.callsInFlight, let (done, podcast, error) = try await group.next() {
+                        if let error { failures[done] = (podcast, error) }
+                        progress.finished(one: error == nil)
+                    }
+                    group.addTask {
+                        do {
+                            // Long: the call waits its turn in the daemon's queue.
+                            try await client.refreshPodcast(subscription.id, timeout: .seconds(600))
+                            return (index, subscription, nil)
+                        } catch let error as BusError where error.name == BusContract.fetchFailed {
+                            return (index, subscription, error)
                         }
                     }
                 }
-                startWhatFits()
-                while let (index, subscription, host, error) = try await group.next() {
-                    running -= 1
-                    perHost[host, default: 1] -= 1
-                    if let error { failures[index] = (subscription, error) }
+                for try await (done, podcast, error) in group {
+                    if let error { failures[done] = (podcast, error) }
                     progress.finished(one: error == nil)
-                    startWhatFits()
                 }
             }
             progress.clear()

@@ -1,3 +1,5 @@
+import AlmanacBus
+import DBus
 import Foundation
 import TestHarness
 import Testing
@@ -25,6 +27,17 @@ import Testing
         let hosts = try #require(seen["hosts"] as? [String: Int])
         #expect(hosts.count == 2 && hosts.values.allSatisfy { $0 <= 2 }, "\(seen)")
         #expect((seen["all"] as? Int ?? 0) >= 3, "the feeds were read one after another: \(seen)")
+
+        // The daemon's own reads (here `Document1.Refresh`, as busctl asks; its scheduled
+        // reads take the same path) are bounded the same way.
+        _ = try Data(contentsOf: URL(string: server.baseURL.absoluteString + "/concurrency?reset=1")!)
+        let refresh = try await busctlCall(on: bus, BusContract.documentPath(.podcasts), BusContract.documentInterface, "Refresh", [],
+                                           options: ["--timeout=120"])
+        #expect(refresh.status == 0, "\(refresh.errorOutput)")
+        let daemons = try most()
+        let daemonHosts = try #require(daemons["hosts"] as? [String: Int])
+        #expect(daemonHosts.count == 2 && daemonHosts.values.allSatisfy { $0 <= 2 }, "\(daemons)")
+        #expect((daemons["all"] as? Int ?? 0) >= 3, "\(daemons)")
         #expect(!daemon.process.hasExited)
     }
 }

@@ -189,6 +189,12 @@ public struct AlmanacClient: Sendable {
     }
 
     /// Fetches one podcast's feed now, or every feed when `nil`; returns when done.
+    /// Reads one podcast's feed now (`RefreshPodcast`), waiting at most `timeout` (the call
+    /// may wait its turn behind the daemon's other reads).
+    public func refreshPodcast(_ podcast: String, timeout: Duration) async throws {
+        _ = try await podcastsCall("RefreshPodcast", timeout: timeout, podcast)
+    }
+
     public func refreshPodcasts(_ podcast: String?) async throws {
         if let podcast {
             _ = try await podcastsCall("RefreshPodcast", timeout: .seconds(120), podcast)

@@ -15,7 +15,11 @@ import Synchronization
 public final class RSSPodcastService: PodcastService, Sendable {
     public let links = ServiceLinks<any PodcastServiceDataSource, any PodcastServiceDelegate>()
     private let http: HTTPClient
-    private let limiter = FetchLimiter(width: 8)
+    /// Feeds read at once, and at most from one server: the daemon's scheduled reads and
+    /// every `RefreshPodcast` (what `almanac podcasts refresh` sends) share them.
+    public static let readsAtOnce = 8
+    public static let readsPerHost = 2
+    private let limiter = FetchLimiter(width: RSSPodcastService.readsAtOnce, perHost: RSSPodcastService.readsPerHost)
     /// When each feed was last read in full (unconditionally).
     private let fullReads = Locked<[String: Date]>([:])
     /// The cadence each feed last asked for in its body (`ttl`, `sy:*`), for its `304`s.
@@ -34,9 +38,10 @@ public final class RSSPodcastService: PodcastService, Sendable {
         await withTaskGroup(of: Void.self) { group in
             for podcast in podcasts {
                 group.addTask {
-                    await self.limiter.acquire()
+                    let host = FetchLimiter.host(of: podcast.feedURL)
+                    await self.limiter.acquire(host: host)
                     await self.fetchAndReport(podcast)
-                    await self.limiter.release()
+                    await self.limiter.release(host: host)
                 }
             }
         }
@@ -131,15 +136,16 @@ extension RSSPodcastService: OlderEpisodesFetching {
         guard let url = URL(string: address), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
             throw FetchError("The older page '\(FeedCredentials.redacted(address).prefix(200))' is not an http or https URL.")
         }
-        await limiter.acquire()
+        let host = FetchLimiter.host(of: address)
+        await limiter.acquire(host: host)
         let response: HTTPClient.Response
         do {
             response = try await http.get(url, conditional: false)
         } catch {
-            await limiter.release()
+            await limiter.release(host: host)
             throw error
         }
-        await limiter.release()
+        await limiter.release(host: host)
         let feed: ParsedFeed
         do {
             feed = try FeedParser.parse(response.body, feedURL: response.url?.absoluteString ?? address)
