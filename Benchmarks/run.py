@@ -135,7 +135,7 @@ class Bench:
         for path in needed:
             if not os.access(path, os.X_OK):
                 raise BenchFailure(f"{path} is missing (make bench builds it)")
-        for tool in ["dbus-daemon", "dbus-send", "gdbus", "busctl", "hyperfine"]:
+        for tool in ["dbus-daemon", "dbus-send", "gdbus", "busctl", "hyperfine", "newsboat", "curl"]:
             if not shutil.which(tool):
                 raise BenchFailure(f"{tool} is not installed (make bench installs it through apt-get)")
         run([self.python, "-c", "import podcastparser, feedparser, feedparser_rs"])
@@ -302,6 +302,100 @@ class Bench:
                                              "stddev_ms": measured[name]["stddev"] * 1000} for name in commands}}
         self.stop(server)
         self.stop(daemon)
+
+    def refresh_figures(self):
+        """`almanac podcasts refresh` of 200 subscriptions against newsboat's `-x reload`
+        (`reload-threads 4`), the same feeds from the same local server, spread over 20
+        loopback addresses as real subscriptions come from many servers: the first read
+        (almanac: `podcasts import` of the OPML into a new daemon; newsboat: an empty cache),
+        every feed changed, nothing changed (both ask conditionally), and every feed changed
+        with 100 ms per answer. Whole commands, wall time, rounds interleaved."""
+        count, hosts = 200, 20
+        folder = os.path.join(self.options.cache, "refresh-feeds")
+        if not os.path.exists(os.path.join(folder, "show%03d.xml" % (count - 1))):
+            log("generating 200 feeds")
+            run([sys.executable, os.path.join(ROOT, "Benchmarks/feeds/generate.py"), "library", folder,
+                 "--feeds", str(count), "--episodes", "100"])
+        server = self.spawn([sys.executable, os.path.join(ROOT, "Benchmarks/feeds/refresh_server.py"), folder, str(hosts)],
+                            stdout=subprocess.PIPE, text=True)
+        port = int(server.stdout.readline())
+        control = f"http://127.0.0.2:{port}"
+        urls = [f"http://127.0.0.{2 + n % hosts}:{port}/feed/{n}.xml" for n in range(count)]
+        opml = os.path.join(self.work, "refresh.opml")
+        with open(opml, "w") as out:
+            out.write('<?xml version="1.0"?><opml version="2.0"><body>\n')
+            out.writelines(f'<outline type="rss" text="Show {n}" xmlUrl="{url}"/>\n' for n, url in enumerate(urls))
+            out.write("</body></opml>\n")
+        newsboat = os.path.join(self.work, "newsboat")
+        os.makedirs(newsboat, exist_ok=True)
+        with open(os.path.join(newsboat, "urls"), "w") as out:
+            out.writelines(url + "\n" for url in urls)
+        with open(os.path.join(newsboat, "config"), "w") as out:
+            out.write("reload-threads 4\n")
+
+        def mode(changed, delay=0.0):
+            run(["curl", "-s", f"{control}/mode?changed={int(changed)}&delay={delay}"])
+
+        def stats():
+            return json.loads(run(["curl", "-s", f"{control}/stats?reset=1"]))
+
+        def timed(command, env=None):
+            began = time.perf_counter()
+            subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600)
+            return time.perf_counter() - began
+
+        def newsboat_reload(cache):
+            return timed(["newsboat", "-q", "-u", os.path.join(newsboat, "urls"), "-c", cache,
+                          "-C", os.path.join(newsboat, "config"), "-x", "reload"])
+
+        bus = self.bus("refresh")
+        rounds = 2 if self.quick else 3
+        results = {}
+
+        # The first read: every feed unknown.
+        mode(False)
+        first = {"almanac": [], "newsboat": []}
+        daemon = None
+        for round in range(rounds):
+            if daemon:
+                self.stop(daemon)
+            daemon = self.daemon(bus, os.path.join(self.work, f"refresh-state-{round}"), "--provider", "real",
+                                 "--weather-url", "http://127.0.0.1:9", "--geocoding-url", "http://127.0.0.1:9",
+                                 "--podcast-interval", "86400")
+            stats()
+            first["almanac"].append(timed([f"{self.bin}/almanac", "podcasts", "import", opml], env=bus.env()))
+            almanac_requests = stats()
+            first["newsboat"].append(newsboat_reload(os.path.join(newsboat, f"cache-{round}.db")))
+            newsboat_requests = stats()
+        subscribed = len(json.loads(self.almanac(bus, "podcasts", "list", "--json"))["podcasts"])
+        if subscribed != count:
+            raise BenchFailure(f"almanac subscribed to {subscribed} feeds of {count}")
+        results["first"] = {side: {"median_s": statistics.median(v)} for side, v in first.items()}
+        results["first"]["requests"] = {"almanac": almanac_requests, "newsboat": newsboat_requests}
+        log(f"refresh: first read's requests: {results['first']['requests']}")
+        cache = os.path.join(newsboat, f"cache-{rounds - 1}.db")
+
+        def refresh_almanac():
+            return timed([f"{self.bin}/almanac", "podcasts", "refresh"], env=bus.env())
+
+        for name, changed, delay in [("changed", True, 0.0), ("unchanged", False, 0.0), ("changed_latency", True, 0.1)]:
+            log(f"refresh: {name.replace('_', ' with ')} (200 feeds, {hosts} hosts)")
+            mode(changed, delay)
+            if not changed:
+                # Both have read the feeds' current version once, so both can ask conditionally.
+                refresh_almanac()
+                newsboat_reload(cache)
+                stats()
+            sides = self.alternate(rounds, {"almanac": refresh_almanac, "newsboat": lambda: newsboat_reload(cache)})
+            results[name] = {side: {"median_s": statistics.median(v)} for side, v in sides.items()}
+            results[name]["requests_both_sides"] = stats()
+            log(f"refresh: {name}: requests in its rounds, both sides: {results[name]['requests_both_sides']}")
+        mode(False)
+        self.stop(daemon)
+        self.stop(server)
+        results["feeds"] = count
+        results["hosts"] = hosts
+        self.results["refresh"] = results
 
     def memory_figures(self):
         bus = self.bus("memory")
@@ -540,6 +634,13 @@ class Bench:
                     speedup = i[peer]["median_ms"] / i[ours]["median_ms"]
                     row(f"`{ours.removeprefix('almanac ')}`, {i['feed_mb']:.0f} MB / {i['episodes']:,} episodes, whole process (vs {peer})",
                         f"{i[ours]['median_ms']:.0f} ms", f"{i[peer]['median_ms']:.0f} ms", speedup, f"≥ {target:g}× faster", speedup >= target)
+        if "refresh" in r:
+            f = r["refresh"]
+            for name, label, target in [("first", "first read (almanac: import)", 1.0), ("changed", "every feed changed", 1.0),
+                                        ("unchanged", "nothing changed", 1.0), ("changed_latency", "every feed changed, 100 ms an answer", 0.3)]:
+                ours, theirs = f[name]["almanac"]["median_s"], f[name]["newsboat"]["median_s"]
+                row(f"refresh {f['feeds']} feeds on {f['hosts']} hosts, {label} (vs newsboat, 4 reload threads)",
+                    f"{ours:.2f} s", f"{theirs:.2f} s", ours / theirs, f"≤ {target:g}×", ours / theirs <= target)
         if "parse" in r:
             p = r["parse"]
             ours = p["almanac"]["rate"]
@@ -619,14 +720,14 @@ def main():
     parser.add_argument("--python", required=True)
     parser.add_argument("--cache", required=True, help="where generated feeds are kept between runs")
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--only", default="change,inspect,parse,memory,start,idle")
+    parser.add_argument("--only", default="change,inspect,refresh,parse,memory,start,idle")
     options = parser.parse_args()
     bench = Bench(options)
     started = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     began = time.time()
     try:
         bench.preflight()
-        figures = {"change": bench.change_figures, "inspect": bench.inspect_figures, "parse": bench.parse_figures,
+        figures = {"change": bench.change_figures, "inspect": bench.inspect_figures, "refresh": bench.refresh_figures, "parse": bench.parse_figures,
                    "memory": bench.memory_figures, "start": bench.start_figures, "idle": bench.idle_figures}
         for name in options.only.split(","):
             figures[name]()

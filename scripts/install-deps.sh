@@ -19,7 +19,7 @@ if [ "${1:-}" = stress ]; then
   packages+=(bubblewrap strace)  # the unit's sandbox emulated; its system calls
 fi
 if [ "${1:-}" = bench ]; then
-  packages+=(hyperfine gcc python3-venv)  # CLI timing; the C peers; the Python parsers' venv
+  packages+=(hyperfine gcc python3-venv newsboat)  # CLI timing; the C peers; the Python parsers' venv; the refresh peer
 fi
 
 missing=()

@@ -8,7 +8,7 @@ import Glibc
 struct PodcastsImport: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Subscribes to every feed an OPML file lists (the daemon reads each feed; four at a time).",
+        abstract: "Subscribes to every feed an OPML file lists (the daemon reads each feed; sixteen at a time, two from one server).",
         discussion: "Prints each feed as subscribed or already subscribed; feeds that could not be read are listed on standard error, and the exit status is then 65."
     )
 

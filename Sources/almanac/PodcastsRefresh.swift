@@ -7,7 +7,7 @@ import DBus
 struct PodcastsRefresh: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "refresh", abstract: "Reads one podcast's feed now, or every feed; returns when done.",
-        discussion: "Every feed: the daemon reads them eight at a time, at most two from one server, with a progress line here on a terminal. Feeds that could not be read are named on standard error, and the exit status is then 65."
+        discussion: "Every feed: the daemon reads them sixteen at a time, at most two from one server, with a progress line here on a terminal. Feeds that could not be read are named on standard error, and the exit status is then 65."
     )
 
     @ArgumentParser.Argument(help: "A podcast id or feed URL (default: all).")
@@ -15,7 +15,7 @@ struct PodcastsRefresh: AsyncParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
-    /// `RefreshPodcast` calls in flight: the daemon reads eight at a time, at most two from one
+    /// `RefreshPodcast` calls in flight: the daemon reads sixteen at a time, at most two from one
     /// server, and queues the rest; this only bounds the calls waiting for an answer (a
     /// strict bus allows a client 128).
     static let callsInFlight = 100
@@ -27,7 +27,7 @@ struct PodcastsRefresh: AsyncParsableCommand {
                 return
             }
             // Every feed asked for at once: the daemon's feed reader reads them as its scheduled
-            // reads are read (eight at a time, at most two from one server), so a server 100 ms
+            // reads are read (sixteen at a time, at most two from one server), so a server 100 ms
             // away no longer makes 200 feeds wait in line. Each failure is told with its feed, in
             // the order the feeds are listed.
             let subscriptions = try await client.subscriptions()

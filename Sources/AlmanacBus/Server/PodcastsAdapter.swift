@@ -108,13 +108,17 @@ public struct PodcastsAdapter: DocumentAdapter {
     /// becomes a newly subscribed podcast's (so an export lists what was imported; a title the
     /// user already gave a podcast stays). Returns the feed URLs subscribed and, for the
     /// others, why not.
+    /// Feeds of an OPML import under way at once; the inspector bounds the reads themselves
+    /// (sixteen at a time, two from one server).
+    static let subscriptionsAtOnce = 32
+
     static func subscribeAll(_ outlines: [(title: String, feedURL: String)], podcasts: PodcastsDocument,
                              inspector: any FeedInspecting) async -> (subscribed: [String], failed: [String: String]) {
         var subscribed: [String] = []
         var failed: [String: String] = [:]
         await withTaskGroup(of: (String, String?).self) { group in
             for (index, outline) in outlines.enumerated() {
-                if index >= 4, let (url, failure) = await group.next() {
+                if index >= Self.subscriptionsAtOnce, let (url, failure) = await group.next() {
                     if let failure { failed[url] = failure } else { subscribed.append(url) }
                 }
                 group.addTask {

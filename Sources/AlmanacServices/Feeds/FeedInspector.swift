@@ -10,6 +10,9 @@ public struct FeedInspector: FeedInspecting, OPMLConverting {
     public static let maximumBytes = 32 * 1024 * 1024
 
     private let http: HTTPClient
+    /// Feeds read at once, and from one server (an OPML import reads hundreds), as the feed
+    /// reader's.
+    private let limiter = FetchLimiter(width: RSSPodcastService.readsAtOnce, perHost: RSSPodcastService.readsPerHost)
 
     /// The `Accept` header for feeds.
     public static let accept = "application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5"
@@ -82,9 +85,14 @@ public struct FeedInspector: FeedInspecting, OPMLConverting {
     }
 
     private func fetch(_ url: URL) async throws -> HTTPClient.Response {
+        let host = FetchLimiter.host(of: url.absoluteString)
+        await limiter.acquire(host: host)
         do {
-            return try await http.get(url)
+            let response = try await http.get(url)
+            await limiter.release(host: host)
+            return response
         } catch {
+            await limiter.release(host: host)
             throw FeedInspectionError.unreadable("\(error)")
         }
     }

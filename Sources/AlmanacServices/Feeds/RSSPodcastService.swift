@@ -17,7 +17,7 @@ public final class RSSPodcastService: PodcastService, Sendable {
     private let http: HTTPClient
     /// Feeds read at once, and at most from one server: the daemon's scheduled reads and
     /// every `RefreshPodcast` (what `almanac podcasts refresh` sends) share them.
-    public static let readsAtOnce = 8
+    public static let readsAtOnce = 16
     public static let readsPerHost = 2
     private let limiter = FetchLimiter(width: RSSPodcastService.readsAtOnce, perHost: RSSPodcastService.readsPerHost)
     /// When each feed was last read in full (unconditionally).
