@@ -11,6 +11,7 @@ packages=(
   libglib2.0-bin systemd        # gdbus, busctl, systemd-analyze: clients nobody here wrote
   python3 python3-dbus          # a D-Bus library of another language, for interop tests
   python3-gi                    # its GLib main loop, for a view client that listens (flow-control tests)
+  python3-jeepney               # a D-Bus library that answers no Peer.Ping by itself (flow-control tests)
   valgrind tmux                 # leak checks, terminal tests
   libcurl4 libcurl4-openssl-dev # FoundationNetworking's HTTP (the -dev package for static builds: make install)
   libsqlite3-dev                # SQLite, under GRDB: the state store

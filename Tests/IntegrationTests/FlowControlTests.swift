@@ -102,6 +102,28 @@ import Testing
         _ = daemon.stop()
     }
 
+    /// jeepney's blocking connection answers nothing, not even `Peer.Ping`: the daemon reads
+    /// the bus's count of what it holds for the client instead, and the client, which
+    /// reads, gets to the latest revision.
+    @Test func aClientWhoseLibraryAnswersNoPingIsNotStarvedEither() async throws {
+        let daemon = try await RunningDaemon(bus: bus, .offline)
+        let status = bus.directory.appendingPathComponent("jeepney.json")
+        let reader = try Tool.Background("/usr/bin/python3", [SourceTree.path("Tests/Fixtures/jeepney_view_client.py"), bus.address, "120", status.path])
+        #expect(await reader.waitFor("ready", timeout: 30), "\(reader.output)")
+        let client = try await AlmanacClient.connect(address: bus.address)
+        let final = try await changes(600, on: client)
+        struct Seen: Decodable { let newest: UInt64; let updates: Int; let resyncs: Int; let pings: Int }
+        let seen = try await eventually(timeout: .seconds(30)) { () -> Seen? in
+            guard let seen = try? JSONDecoder().decode(Seen.self, from: Data(contentsOf: status)) else { return nil }
+            return seen.newest >= final ? seen : nil
+        }
+        #expect(seen != nil, "\(String(describing: try? String(contentsOf: status, encoding: .utf8))), final revision \(final)")
+        #expect((seen?.pings ?? 0) > 0, "the daemon probed it")
+        reader.stop()
+        await client.connection.close()
+        _ = daemon.stop()
+    }
+
     @Test func watchAcknowledgesAsItRendersAndHandlesAResync() async throws {
         let daemon = try await RunningDaemon(bus: bus, .offline)
         let watch = try Tool.Background(Binaries.almanac, ["watch", "podcasts", "--json"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
