@@ -267,11 +267,22 @@ extension PodcastSync {
 
         // The server's newer play state, applied here; queued changes it overtook are dropped.
         // An action dated well into the future (a device whose clock is wrong) would win
-        // against every change here until then: it is left out.
+        // against every change here until then: it is left out. An action for an episode
+        // this library does not have yet (another device read the feed first; a feed the
+        // server listed that could not be read yet) is kept and tried again at the next
+        // syncs: the server gives it once.
         let latest = clock().addingTimeInterval(policy.clockTolerance)
-        for action in SyncRules.newestPlayState(remote.actions.filter { $0.timestamp <= latest }) {
-            guard let episode = localEpisode(podcast: action.podcast, episode: action.episode, urls),
-                  SyncRules.isNewer(action.timestamp, than: archive.syncedEpisode(episode.id)) else { continue }
+        let waitingFeeds = Set(queue.compactMap { entry -> String? in
+            if case .remoteSubscribe(let url) = entry.item { return url } else { return nil }
+        })
+        var unmatched: [EpisodeAction] = []
+        for action in SyncRules.newestPlayState(archive.keptRemoteActions() + remote.actions.filter { $0.timestamp <= latest }) {
+            guard localPodcast(action.podcast, urls) != nil || waitingFeeds.contains(action.podcast) else { continue }
+            guard let episode = localEpisode(podcast: action.podcast, episode: action.episode, urls) else {
+                unmatched.append(action)
+                continue
+            }
+            guard SyncRules.isNewer(action.timestamp, than: archive.syncedEpisode(episode.id)) else { continue }
             if let submission = SyncRules.submission(for: action, on: episode, playedAt: playedAt) {
                 do {
                     try podcasts.submit(submission, from: Self.origin)
@@ -293,6 +304,7 @@ extension PodcastSync {
             }
             report.episodesUpdated += 1
         }
+        try storing { try archive.saveKeptRemoteActions(SyncRules.keptActions(unmatched, now: clock())) }
         record.actionsSince = remote.timestamp
         try keep(record)
 
