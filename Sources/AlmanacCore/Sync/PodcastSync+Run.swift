@@ -283,7 +283,8 @@ extension PodcastSync {
                 continue
             }
             guard SyncRules.isNewer(action.timestamp, than: archive.syncedEpisode(episode.id)) else { continue }
-            if let submission = SyncRules.submission(for: action, on: episode, playedAt: playedAt) {
+            let submission = SyncRules.submission(for: action, on: episode, playedAt: playedAt)
+            if let submission {
                 do {
                     try podcasts.submit(submission, from: Self.origin)
                 } catch let error as SubmissionError {
@@ -298,8 +299,13 @@ extension PodcastSync {
                 guard case .action(let queued) = entry.item else { return false }
                 return queued.isPlayState && queued.episode == episode.audioURL && queued.timestamp <= action.timestamp
             }.map(\.id)
+            // A play short of the end leaves a played mark as it is. Before the first sync that
+            // mark is one the server never heard of (played here before the login, another
+            // device's older position on the server): the server's state is kept for it, so
+            // the first sync sends the mark (`queueUnknownPlayState`).
+            let played = now.played && (record.initialSyncDone || submission?.played == true)
             try storing {
-                try archive.dequeue(overtaken, episodes: [SyncedEpisode(episodeID: episode.id, played: now.played, position: now.position,
+                try archive.dequeue(overtaken, episodes: [SyncedEpisode(episodeID: episode.id, played: played, position: now.position,
                                                                         timestamp: action.timestamp)])
             }
             report.episodesUpdated += 1
@@ -386,7 +392,8 @@ extension PodcastSync {
         return (actions, rows)
     }
 
-    /// Queues the play state of every started or played episode the sync knows nothing of.
+    /// Queues the play state of every started or played episode the sync knows nothing of,
+    /// and of every played one it knows only as unplayed (from the server's actions).
     private func queueUnknownPlayState() throws {
         let state = podcasts.document.snapshot.state
         let now = clock()
@@ -394,8 +401,9 @@ extension PodcastSync {
         var rows: [SyncedEpisode] = []
         for show in state.podcasts.values.sorted(by: { $0.id < $1.id }) {
             forEachEpisode(of: show.id) { episode in
-                guard episode.played || episode.position >= 1, archive.syncedEpisode(episode.id) == nil,
-                      let (action, synced) = SyncRules.action(for: episode, played: episode.played, position: episode.position, previous: nil,
+                let known = archive.syncedEpisode(episode.id)
+                guard episode.played || episode.position >= 1, known == nil || (episode.played && known?.played == false),
+                      let (action, synced) = SyncRules.action(for: episode, played: episode.played, position: episode.position, previous: known,
                                                               podcastURL: show.feedURL, at: now) else { return }
                 items.append(.action(action))
                 rows.append(synced)
