@@ -8,7 +8,9 @@ first line of standard output. Standard library only.
                       [--user NAME:PASSWORD]...
 
 Users (alice:s3cret unless --user is given) authenticate with HTTP Basic; a wrong password
-or an unknown user is a 401 with `WWW-Authenticate: Basic`.
+or an unknown user is a 401 with `WWW-Authenticate: Basic`. gpodder flavour: any call made
+with HTTP Basic and no session opens one and sets its `sessionid` cookie (as mygpo and
+opodsync do), which later calls may send instead.
 
 gpodder flavour (the paths of gpodder.net and mygpo), as mygpo's code does it (--like mygpo,
 the default; mygpo is the server gpodder.net runs):
@@ -216,7 +218,7 @@ class Handler(BaseHTTPRequestHandler):
         self.send_response(status)
         if body:
             self.send_header("Content-Type", content_type)
-        for name, value in (headers or {}).items():
+        for name, value in list(getattr(self, "extra", {}).items()) + list((headers or {}).items()):
             self.send_header(name, value)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
@@ -257,7 +259,7 @@ class Handler(BaseHTTPRequestHandler):
         return None
 
     def refuse(self, message="Invalid username/password"):
-        realm = {"nextcloud": "Nextcloud"}.get(FLAVOUR, "Please login" if LIKE == "opodsync" else "gpodder.net")
+        realm = {"nextcloud": "Nextcloud"}.get(FLAVOUR, "Please login" if LIKE == "opodsync" else "")
         body = json.dumps({"code": 401, "message": message}).encode() if FLAVOUR == "gpodder" and LIKE == "opodsync" else b""
         return self.reply(401, body, {"WWW-Authenticate": 'Basic realm="%s"' % realm})
 
@@ -270,6 +272,7 @@ class Handler(BaseHTTPRequestHandler):
         return self.reply(status, message.encode(), content_type="text/plain")
 
     def handle_any(self, method):
+        self.extra = {}  # headers every answer to this request gets (one handler serves a whole connection)
         url = urllib.parse.urlsplit(self.path)
         path = url.path
         query = urllib.parse.parse_qs(url.query)
@@ -310,6 +313,14 @@ class Handler(BaseHTTPRequestHandler):
         parts = path[len("/api/2/"):].split("/")
         if user is None:
             return self.refuse()
+        if how == "basic":
+            # Both mygpo (django.contrib.auth.login) and opodsync (session_start) open a
+            # session for any call made with HTTP Basic and no session: mygpoclient, which
+            # never calls login.json, goes on with the cookie.
+            with LOCK:
+                session = secrets.token_hex(13 if LIKE == "opodsync" else 16)
+                STATE["sessions"][session] = user
+            self.extra = {"Set-Cookie": "sessionid=%s; %s" % (session, "path=/; HttpOnly" if LIKE == "opodsync" else "HttpOnly; Path=/; Max-Age=31536000")}
         return self.gpodder(method, parts, query, user, how)
 
     def do_GET(self):
@@ -337,11 +348,8 @@ class Handler(BaseHTTPRequestHandler):
                     return answered
             if parts[0] == "auth" and len(parts) == 3 and method == "POST":
                 if parts[2] == "login.json":
-                    if how == "cookie":
-                        return self.reply(200, b"")
-                    session = secrets.token_hex(16)
-                    STATE["sessions"][session] = user
-                    return self.reply(200, b"", {"Set-Cookie": "sessionid=%s; HttpOnly; Path=/; Max-Age=31536000" % session})
+                    # With HTTP Basic alone, the session opened above comes with its cookie.
+                    return self.reply(200, b"")
                 if parts[2] == "logout.json":
                     cookie = self.headers.get("Cookie") or ""
                     for part in cookie.split(";"):
@@ -479,12 +487,8 @@ class Handler(BaseHTTPRequestHandler):
             if name == "login":
                 if how == "cookie":
                     return self.refuse("No username or password provided")
-                headers = {}
-                if how != "basic+cookie":
-                    session = secrets.token_hex(13)
-                    STATE["sessions"][session] = user
-                    headers["Set-Cookie"] = "sessionid=%s; path=/; HttpOnly" % session
-                return self.reply(200, {"code": 200, "message": "Logged in!"}, headers)
+                # With HTTP Basic alone, the session opened in handle_any comes with its cookie.
+                return self.reply(200, {"code": 200, "message": "Logged in!"})
             if name == "logout":
                 session = self.session()
                 if session:
