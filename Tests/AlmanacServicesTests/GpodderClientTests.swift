@@ -201,6 +201,20 @@ import Testing
                 "\(String(describing: error))")
     }
 
+    /// opodsync says why in JSON (`{"code": 400, "message": "Invalid URL: …"}`), and
+    /// refuses a whole upload for one URL that is not http(s).
+    @Test func theServersReasonIsReadFromJSONToo() async throws {
+        let server = try FixtureServer(script: SourceTree.path("Tests/Fixtures/gpodder_server.py"), arguments: ["--like", "opodsync"])
+        let client = client(server, flavour: .gpodder)
+        _ = try await client.logIn()
+        let error = await #expect(throws: SyncError.self) {
+            try await client.uploadSubscriptions(add: ["https://show.example/feed.xml", "feed://show.example/other.xml"], remove: [])
+        }
+        #expect(error?.code == .httpStatus && error?.message.hasSuffix("HTTP 400: Invalid URL: feed://show.example/other.xml") == true,
+                "\(String(describing: error))")
+        #expect(try await client.subscriptionChanges(since: 0).add.isEmpty, "nothing of it was kept")
+    }
+
     @Test func theServersClockIsReported() async throws {
         let server = try FixtureServer.gpodder()
         _ = try control(server, "clock?offset=7200")
