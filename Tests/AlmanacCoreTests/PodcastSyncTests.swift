@@ -286,6 +286,57 @@ import Testing
         #expect(server.actions.map(\.position) == [300] && server.actions.first?.episode == "https://show.example/3.mp3")
     }
 
+    /// Another device read the feed first and played an episode this library does not have
+    /// yet: the action is kept, and applied at the first sync after the feed shows it here,
+    /// however long after the server gave it.
+    @Test func anActionForAnEpisodeNotSeenYetIsAppliedOnceItAppears() async throws {
+        let desktop = try await loggedIn("desktop")
+        let podcast = try subscribe(desktop)
+        try await desktop.sync.sync()
+        clock.advance(60)
+        server.upload(EpisodeAction(podcast: feedURL, episode: "https://show.example/4.mp3", kind: .play, timestamp: clock.now,
+                                    started: 0, position: 1_200, total: 3_600, device: "phone"))
+        server.upload(EpisodeAction(podcast: "https://elsewhere.example/feed.xml", episode: "https://elsewhere.example/1.mp3", kind: .play,
+                                    timestamp: clock.now, started: 0, position: 60, total: 3_600, device: "phone"))
+        #expect(try await desktop.sync.sync().episodesUpdated == 0)
+        #expect(desktop.archive.keptRemoteActions().map(\.episode) == ["https://show.example/4.mp3"], "only what is of a podcast subscribed here")
+        clock.advance(3_600)
+        #expect(try await desktop.sync.sync().episodesUpdated == 0)
+
+        // The feed shows it here an hour later.
+        let feed = Self.feed(episodes: 4)
+        desktop.podcasts.podcastService(DemoPodcastService(), didFetch: podcast, episodes: FeedMapping.episodes(from: feed, podcastID: podcast.id))
+        let fourth = try #require(episode(desktop, 4, of: podcast))
+        #expect(fourth.position == 0)
+        #expect(try await desktop.sync.sync().episodesUpdated == 1)
+        #expect(desktop.podcasts.episode(fourth.id)?.position == 1_200)
+        #expect(desktop.archive.keptRemoteActions().isEmpty)
+        #expect(try await desktop.sync.sync().episodesUpdated == 0)
+        #expect(desktop.sync.status.state.queued == 0 && !server.actions.contains { $0.device == "desktop" }, "nothing goes back")
+    }
+
+    /// Played here before the login, while the server has an older position from another
+    /// device: the server's position is taken, the mark stays, and the first sync sends it,
+    /// so the other devices do not keep the episode half-played.
+    @Test func theFirstSyncSendsAPlayedMarkTheServerOnlyKnewAsAPosition() async throws {
+        server.upload(EpisodeAction(podcast: feedURL, episode: "https://show.example/2.mp3", kind: .play, timestamp: clock.now,
+                                    started: 0, position: 1_200, total: 3_600, device: "phone"))
+        clock.advance(60)
+        let desktop = device("desktop")
+        let podcast = try subscribe(desktop)
+        let id = try #require(episode(desktop, 2, of: podcast)).id
+        try desktop.podcasts.submit(PlayStateSubmission(episodeID: id, played: true), from: nil)
+        try await desktop.sync.logIn(server: "https://sync.example", user: "alice", password: "s3cret")
+        try await desktop.sync.sync()
+        #expect(desktop.podcasts.episode(id)?.played == true)
+        let sent = try #require(server.actions.last)
+        #expect(sent.device == "desktop" && sent.episode == "https://show.example/2.mp3" && sent.position == 3_600 && sent.total == 3_600, "\(server.actions)")
+        // And it is not sent again.
+        let count = server.actions.count
+        try await desktop.sync.sync()
+        #expect(server.actions.count == count && desktop.sync.status.state.queued == 0)
+    }
+
     @Test func theServersURLRewritesAreUsedFromThenOn() async throws {
         let desktop = try await loggedIn("desktop")
         server.rewrite(feedURL, to: "https://show.example/feed")

@@ -86,6 +86,17 @@ import Testing
         #expect(SyncRules.newestPlayState([a, b, c, d]) == [c, a])
     }
 
+    @Test func actionsForEpisodesNotSeenYetAreKeptAMonthAtMostAndAThousand() {
+        func action(_ number: Int, daysAgo: Double) -> EpisodeAction {
+            EpisodeAction(podcast: feed, episode: "https://show.example/\(number).mp3", kind: .play, timestamp: time.addingTimeInterval(-daysAgo * 86_400), position: 60)
+        }
+        let kept = SyncRules.keptActions([action(1, daysAgo: 2), action(2, daysAgo: 31), action(3, daysAgo: 29.9), action(4, daysAgo: 0)], now: time)
+        #expect(kept.map(\.episode) == ["https://show.example/3.mp3", "https://show.example/1.mp3", "https://show.example/4.mp3"])
+        let many = (0..<1_005).map { action($0, daysAgo: Double(1_005 - $0) / 100) }
+        let newest = SyncRules.keptActions(many.shuffled(), now: time)
+        #expect(newest.count == 1_000 && newest.first?.episode == "https://show.example/5.mp3" && newest.last?.episode == "https://show.example/1004.mp3")
+    }
+
     @Test func theLastSubscriptionChangeOfAFeedWins() {
         let entries = [SyncItem.subscribe("a"), .subscribe("b"), .unsubscribe("a"), .action(EpisodeAction(podcast: "b", episode: "x", kind: .new, timestamp: time)),
                        .unsubscribe("c"), .subscribe("c")].enumerated().map { SyncQueueEntry(id: Int64($0 + 1), item: $1, queuedAt: time) }

@@ -68,7 +68,7 @@ import Testing
         let client = client(server, flavour: .gpodder)
         _ = try await client.logIn()
         try await client.register(caption: "Laptop")
-        let time = Date(timeIntervalSince1970: 1_800_000_000)
+        let time = Date(timeIntervalSince1970: 1_780_041_600)
         let sent = [
             EpisodeAction(podcast: "https://show.example/feed.xml", episode: "https://show.example/1.mp3", kind: .play, timestamp: time, started: 60, position: 1_800, total: 3_600),
             EpisodeAction(podcast: "https://show.example/feed.xml", episode: "https://show.example/2.mp3", kind: .new, timestamp: time.addingTimeInterval(1)),
@@ -76,18 +76,65 @@ import Testing
         ]
         _ = try await client.uploadActions(sent)
         let state = try control(server, "state")
-        #expect(state.contains("\"timestamp\": \"2027-01-15T08:00:00\""), "\(state)")
+        #expect(state.contains("\"timestamp\": \"2026-05-29T08:00:00\""), "\(state)")
         let back = try await client.episodeActions(since: 0)
         #expect(back.actions == sent.map { action in
             var action = action
             action.device = "laptop"
             return action
         })
-        // Another device's, with a time zone and a fraction of a second.
-        try await post(server, "action", #"[{"podcast": "https://show.example/feed.xml", "episode": "https://show.example/3.mp3", "action": "PLAY", "timestamp": "2027-01-15T09:00:00.250+01:00", "position": 30, "total": -1}]"#)
-        // (`since` counts from the second the last answer was given: what came in that second comes again.)
-        let more = try #require(try await client.episodeActions(since: back.timestamp).actions.last)
-        #expect(more.episode == "https://show.example/3.mp3" && more.kind == .play && more.timestamp == time && more.total == nil && more.position == 30)
+        // As mygpo answers: `timestamp` is the last action's own time.
+        #expect(back.timestamp == Int64(time.timeIntervalSince1970) + 2)
+        // Another device's, with a time zone and a fraction of a second, an hour later.
+        try await post(server, "action", #"[{"podcast": "https://show.example/feed.xml", "episode": "https://show.example/3.mp3", "action": "PLAY", "timestamp": "2026-05-29T10:00:00.250+01:00", "position": 30, "total": -1}]"#)
+        // (`since` counts the actions' own times, from that second on: the last one comes again.)
+        let more = try await client.episodeActions(since: back.timestamp).actions
+        #expect(more.map(\.episode) == ["https://show.example/2.mp3", "https://show.example/3.mp3"])
+        let other = try #require(more.last)
+        #expect(other.kind == .play && other.timestamp == time.addingTimeInterval(3_600) && other.total == nil && other.position == 30)
+    }
+
+    /// mygpo (gpodder.net) answers at most MAX_EPISODE_ACTIONS actions, oldest first, with the
+    /// last one's time as `timestamp`: the client asks on from there until nothing newer comes.
+    @Test func episodeActionsAreReadPastAServersLimitOfActionsPerAnswer() async throws {
+        let server = try FixtureServer(script: SourceTree.path("Tests/Fixtures/gpodder_server.py"), arguments: ["--max-actions", "2"])
+        let client = client(server, flavour: .gpodder)
+        _ = try await client.logIn()
+        let time = Date(timeIntervalSince1970: 1_780_041_600)
+        let sent = (0..<5).map { index in
+            EpisodeAction(podcast: "https://show.example/feed.xml", episode: "https://show.example/\(index).mp3", kind: .play,
+                          timestamp: time.addingTimeInterval(Double(index) * 60), started: 0, position: 60 * index, total: 3_600)
+        }
+        _ = try await client.uploadActions(sent)
+        let back = try await client.episodeActions(since: 0)
+        #expect(Set(back.actions.map(\.episode)) == Set(sent.map(\.episode)), "\(back.actions.map(\.episode))")
+        #expect(back.timestamp == Int64(time.timeIntervalSince1970) + 240)
+        let asked = try control(server, "log").split(separator: "\n").filter { $0.hasPrefix("GET /api/2/episodes/") }
+        #expect(asked.count == 5, "\(asked)")
+        // From the last answer on: the last action again, nothing else, one request.
+        let again = try await client.episodeActions(since: back.timestamp)
+        #expect(again.actions.map(\.episode) == ["https://show.example/4.mp3"] && again.timestamp == back.timestamp)
+    }
+
+    /// opodsync refuses `login.json` with the session cookie alone, and takes it everywhere
+    /// else: after the first refusal, the session check sends HTTP Basic with the cookie, so
+    /// the session goes on and no 401 comes at each sync.
+    @Test func aServerThatWantsThePasswordToCheckTheSessionGetsItWithTheCookie() async throws {
+        let server = try FixtureServer(script: SourceTree.path("Tests/Fixtures/gpodder_server.py"), arguments: ["--like", "opodsync"])
+        let client = client(server)
+        #expect(try await client.logIn().flavour == .gpodder)
+        try await client.register(caption: "Laptop")
+        _ = try await client.subscriptionChanges(since: 0)
+        _ = try await client.logIn()
+        _ = try await client.logIn()
+        _ = try await client.subscriptionChanges(since: 0)
+        let log = try control(server, "log").split(separator: "\n")
+        #expect(log == [
+            "POST /api/2/auth/alice/login.json basic", "GET /api/2/devices/alice.json basic", "POST /api/2/devices/alice/laptop.json cookie",
+            "GET /api/2/sync-devices/alice.json cookie", "GET /api/2/subscriptions/alice/laptop.json cookie",
+            "POST /api/2/auth/alice/login.json cookie", "POST /api/2/auth/alice/login.json basic",
+            "POST /api/2/auth/alice/login.json basic+cookie", "GET /api/2/subscriptions/alice/laptop.json cookie",
+        ])
     }
 
     @Test func nextcloudIsFoundByAskingAndKeepsOnlyPlays() async throws {
@@ -152,6 +199,20 @@ import Testing
         }
         #expect(error?.code == .httpStatus && error?.message.contains("HTTP 400: can not add and remove the same URL at the same time") == true,
                 "\(String(describing: error))")
+    }
+
+    /// opodsync says why in JSON (`{"code": 400, "message": "Invalid URL: …"}`), and
+    /// refuses a whole upload for one URL that is not http(s).
+    @Test func theServersReasonIsReadFromJSONToo() async throws {
+        let server = try FixtureServer(script: SourceTree.path("Tests/Fixtures/gpodder_server.py"), arguments: ["--like", "opodsync"])
+        let client = client(server, flavour: .gpodder)
+        _ = try await client.logIn()
+        let error = await #expect(throws: SyncError.self) {
+            try await client.uploadSubscriptions(add: ["https://show.example/feed.xml", "feed://show.example/other.xml"], remove: [])
+        }
+        #expect(error?.code == .httpStatus && error?.message.hasSuffix("HTTP 400: Invalid URL: feed://show.example/other.xml") == true,
+                "\(String(describing: error))")
+        #expect(try await client.subscriptionChanges(since: 0).add.isEmpty, "nothing of it was kept")
     }
 
     @Test func theServersClockIsReported() async throws {

@@ -323,13 +323,18 @@ extension StateStoreTests {
         try reopened.dequeue([queue[0].id], episodes: [SyncedEpisode(episodeID: "e1", played: true, position: 3_600, timestamp: time.addingTimeInterval(9))])
         #expect(reopened.queuedSyncItems().map(\.id) == queue.dropFirst().map(\.id))
         #expect(reopened.syncedEpisode("e1")?.played == true)
+        let kept = [EpisodeAction(podcast: "https://a.example/feed", episode: "https://a.example/9.mp3", kind: .play, timestamp: time,
+                                  started: 0, position: 90, total: 3_600, device: "phone")]
+        try reopened.saveKeptRemoteActions(kept)
+        #expect(reopened.keptRemoteActions() == kept)
         try reopened.forgetSync()
         #expect(reopened.syncRecord() == nil && reopened.queuedSyncCount() == 0 && reopened.syncedEpisode("e1") == nil && reopened.syncURLRewrites().isEmpty)
+        #expect(reopened.keptRemoteActions().isEmpty)
     }
 
     @Test func theSyncMigrationIsTheLastAndAddsOnlyItsOwnTables() throws {
         let names = StateStore.migrator.migrations
-        #expect(names.last == "sync1: sync account and queue")
-        #expect(names.filter { $0.hasPrefix("sync") }.count == 1)
+        #expect(names.suffix(2) == ["sync1: sync account and queue", "sync2: actions for episodes not seen yet"])
+        #expect(names.filter { $0.hasPrefix("sync") }.count == 2)
     }
 }

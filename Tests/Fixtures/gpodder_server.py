@@ -4,12 +4,16 @@
 "gPodder Sync" (its README and routes). Listens on 127.0.0.1 only and prints its port on the
 first line of standard output. Standard library only.
 
-    gpodder_server.py [--flavour gpodder|nextcloud] [--user NAME:PASSWORD]...
+    gpodder_server.py [--flavour gpodder|nextcloud] [--like mygpo|opodsync] [--max-actions N]
+                      [--user NAME:PASSWORD]...
 
 Users (alice:s3cret unless --user is given) authenticate with HTTP Basic; a wrong password
-or an unknown user is a 401 with `WWW-Authenticate: Basic`.
+or an unknown user is a 401 with `WWW-Authenticate: Basic`. gpodder flavour: any call made
+with HTTP Basic and no session opens one and sets its `sessionid` cookie (as mygpo and
+opodsync do), which later calls may send instead.
 
-gpodder flavour (the paths of gpodder.net and mygpo):
+gpodder flavour (the paths of gpodder.net and mygpo), as mygpo's code does it (--like mygpo,
+the default; mygpo is the server gpodder.net runs):
   POST /api/2/auth/USER/login.json       Basic auth; sets the `sessionid` cookie, which later
                                           requests may send instead of Basic
   POST /api/2/auth/USER/logout.json      forgets the session
@@ -23,11 +27,33 @@ gpodder flavour (the paths of gpodder.net and mygpo):
                                           400 when a URL is both added and removed. Devices
                                           that are synchronized share each change.
   GET  /api/2/episodes/USER.json?since=T[&device=D][&podcast=P][&aggregated=true]
-                                          {"actions", "timestamp"}: actions uploaded after T
-                                          (as documented: by upload time, whatever the action's
-                                          own timestamp)
+                                          {"actions", "timestamp"}: the actions whose own
+                                          timestamp is at or after T and before now, oldest
+                                          first, at most --max-actions (1000, mygpo's
+                                          MAX_EPISODE_ACTIONS) of them; `timestamp` is the last
+                                          one's when there is one, else now. (The API's
+                                          documentation says T counts uploads; mygpo's code
+                                          compares it with the actions' own times.)
   POST /api/2/episodes/USER.json         [actions] -> {"timestamp", "update_urls"}; 400 for
                                           an unknown action or one without podcast/episode
+
+--like opodsync: the gpodder flavour as opodsync 0.5 (a PHP server) answers it, checked against
+it (docs/sync.md, "Checked against"):
+  - login.json refuses the cookie alone (401 "No username or password provided"): it wants
+    HTTP Basic every time; every other call takes the cookie
+  - answers that say nothing are JSON: {"code": 200, "message": "Logged in!"}, and so are
+    errors: {"code": 400, "message": "..."}
+  - sync-devices is not implemented: 200 with an empty body, and nothing is grouped
+  - one subscription list per user, whatever the device (an unknown device is no 404);
+    GET subscriptions?since=T lists every URL whose last change is at or after T, in `add`
+    when subscribed, in `remove` when not (so what a device sent comes back to it), with
+    "update_urls": []
+  - GET episodes: the actions whose own timestamp is at or after T, `timestamp` is now,
+    and action times end in Z (2026-11-23T07:45:00Z); the podcast, device and aggregated
+    parameters are ignored
+  - an action for a podcast that is not in the list adds it to the list (every device then
+    sees it as subscribed)
+  - URLs are not rewritten: one that is not http(s) is a 400 for the whole upload
 
 nextcloud flavour (the paths of the Nextcloud app, one library per user, no devices):
   GET  /index.php/apps/gpoddersync/subscriptions?since=T          {"add", "remove", "timestamp"}
@@ -62,6 +88,7 @@ import base64
 import datetime
 import email.utils
 import json
+import re
 import secrets
 import socket
 import sys
@@ -71,11 +98,21 @@ import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 FLAVOUR = "gpodder"
+LIKE = "mygpo"
+MAX_ACTIONS = 1000
 USERS = {}
 args = sys.argv[1:]
 while args:
     if args[0] == "--flavour":
         FLAVOUR = args[1]
+        args = args[2:]
+    elif args[0] == "--like":
+        LIKE = args[1]
+        if LIKE not in ("mygpo", "opodsync"):
+            sys.exit("--like is mygpo or opodsync")
+        args = args[2:]
+    elif args[0] == "--max-actions":
+        MAX_ACTIONS = int(args[1])
         args = args[2:]
     elif args[0] == "--user":
         name, password = args[1].split(":", 1)
@@ -97,6 +134,7 @@ STATE = {
     "groups": {},            # user -> [[device, ...], ...]
     "history": {},           # user -> [(time, device, "add"|"remove", url)]
     "actions": {},           # user -> [(received, action dict)]
+    "opodsync": {},          # user -> {url: (subscribed, changed)} (--like opodsync)
     "nc_subscriptions": {},  # user -> {url: (subscribed, updated)}
     "nc_actions": {},        # user -> {episode url: action dict with "epoch"}
 }
@@ -139,7 +177,22 @@ def group_of(user, device):
     return [device]
 
 
+def action_time(action, received):
+    """An action's own time (Unix seconds): its timestamp, else when it was received."""
+    try:
+        return parse_iso(action["timestamp"]) if action.get("timestamp") else received
+    except ValueError:
+        return received
+
+
+def opodsync_subscribe(user, url, subscribed, stamp):
+    STATE["opodsync"].setdefault(user, {})[url] = (subscribed, int(stamp))
+
+
 def subscribed(user, device, until):
+    if LIKE == "opodsync":
+        return {u for u, (s, t) in STATE["opodsync"].get(user, {}).items() if s and t <= until}
+
     current = set()
     for (when, dev, kind, url) in STATE["history"].get(user, []):
         if dev == device and when <= until:
@@ -165,11 +218,12 @@ class Handler(BaseHTTPRequestHandler):
         self.send_response(status)
         if body:
             self.send_header("Content-Type", content_type)
-        for name, value in (headers or {}).items():
+        for name, value in list(getattr(self, "extra", {}).items()) + list((headers or {}).items()):
             self.send_header(name, value)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
+        return True
 
     def body(self):
         length = int(self.headers.get("Content-Length") or 0)
@@ -187,7 +241,7 @@ class Handler(BaseHTTPRequestHandler):
             except Exception:
                 return None, "basic"
             if USERS.get(name) == password:
-                return name, "basic"
+                return name, "basic+cookie" if self.session() else "basic"
             return None, "basic"
         cookie = self.headers.get("Cookie") or ""
         for part in cookie.split(";"):
@@ -196,10 +250,29 @@ class Handler(BaseHTTPRequestHandler):
                 return STATE["sessions"][value], "cookie"
         return None, "none"
 
-    def refuse(self):
-        self.reply(401, b"", {"WWW-Authenticate": 'Basic realm="%s"' % ("Nextcloud" if FLAVOUR == "nextcloud" else "gpodder.net")})
+    def session(self):
+        """The `sessionid` cookie's value when it names a session, else None."""
+        for part in (self.headers.get("Cookie") or "").split(";"):
+            key, _, value = part.strip().partition("=")
+            if key == "sessionid" and value in STATE["sessions"]:
+                return value
+        return None
+
+    def refuse(self, message="Invalid username/password"):
+        realm = {"nextcloud": "Nextcloud"}.get(FLAVOUR, "Please login" if LIKE == "opodsync" else "")
+        body = json.dumps({"code": 401, "message": message}).encode() if FLAVOUR == "gpodder" and LIKE == "opodsync" else b""
+        return self.reply(401, body, {"WWW-Authenticate": 'Basic realm="%s"' % realm})
+
+    def said(self, status, message):
+        """An answer that only says something: opodsync's JSON, else plain text (or nothing)."""
+        if LIKE == "opodsync":
+            return self.reply(status, {"code": status, "message": message})
+        if status == 200:
+            return self.reply(200, b"")
+        return self.reply(status, message.encode(), content_type="text/plain")
 
     def handle_any(self, method):
+        self.extra = {}  # headers every answer to this request gets (one handler serves a whole connection)
         url = urllib.parse.urlsplit(self.path)
         path = url.path
         query = urllib.parse.parse_qs(url.query)
@@ -240,6 +313,14 @@ class Handler(BaseHTTPRequestHandler):
         parts = path[len("/api/2/"):].split("/")
         if user is None:
             return self.refuse()
+        if how == "basic":
+            # Both mygpo (django.contrib.auth.login) and opodsync (session_start) open a
+            # session for any call made with HTTP Basic and no session: mygpoclient, which
+            # never calls login.json, goes on with the cookie.
+            with LOCK:
+                session = secrets.token_hex(13 if LIKE == "opodsync" else 16)
+                STATE["sessions"][session] = user
+            self.extra = {"Set-Cookie": "sessionid=%s; %s" % (session, "path=/; HttpOnly" if LIKE == "opodsync" else "HttpOnly; Path=/; Max-Age=31536000")}
         return self.gpodder(method, parts, query, user, how)
 
     def do_GET(self):
@@ -257,17 +338,18 @@ class Handler(BaseHTTPRequestHandler):
         owner = parts[1] if len(parts) > 1 else ""
         if owner.endswith(".json"):
             owner = owner[:-5]
-        if owner != user:
+        if owner != user and LIKE != "opodsync":
             return self.reply(400, b"the user in the path is not the one logged in", content_type="text/plain")
         stamp = now()
         with LOCK:
+            if LIKE == "opodsync":
+                answered = self.opodsync(method, parts, query, user, how, stamp)
+                if answered is not None:
+                    return answered
             if parts[0] == "auth" and len(parts) == 3 and method == "POST":
                 if parts[2] == "login.json":
-                    if how == "cookie":
-                        return self.reply(200, b"")
-                    session = secrets.token_hex(16)
-                    STATE["sessions"][session] = user
-                    return self.reply(200, b"", {"Set-Cookie": "sessionid=%s; HttpOnly; Path=/; Max-Age=31536000" % session})
+                    # With HTTP Basic alone, the session opened above comes with its cookie.
+                    return self.reply(200, b"")
                 if parts[2] == "logout.json":
                     cookie = self.headers.get("Cookie") or ""
                     for part in cookie.split(";"):
@@ -356,12 +438,16 @@ class Handler(BaseHTTPRequestHandler):
                         return self.reply(400, b"since-value is not a valid timestamp", content_type="text/plain")
                     device = query.get("device", [None])[0]
                     podcast = query.get("podcast", [None])[0]
-                    found = [a for (received, a) in STATE["actions"].get(user, [])
-                             if received >= since and received < stamp + 1
-                             and (device is None or a.get("device") == device) and (podcast is None or a["podcast"] == podcast)]
+                    # As mygpo: by the actions' own times, at or after `since` and before now,
+                    # oldest first, at most MAX_ACTIONS; the answer's timestamp is the last one's.
+                    timed = sorted(((action_time(a, received), a) for (received, a) in STATE["actions"].get(user, [])), key=lambda pair: pair[0])
+                    found = [(t, a) for (t, a) in timed if t >= int(since) and t < stamp
+                             and (device is None or a.get("device") == device) and (podcast is None or a["podcast"] == podcast)][:MAX_ACTIONS]
+                    timestamp = int(found[-1][0]) if found else int(stamp)
+                    found = [a for (_, a) in found]
                     if query.get("aggregated", ["false"])[0] == "true":
                         found = list({a["episode"]: a for a in found}.values())
-                    return self.reply(200, {"actions": found, "timestamp": int(stamp)})
+                    return self.reply(200, {"actions": found, "timestamp": timestamp})
                 if method == "POST":
                     if not isinstance(data, list):
                         return self.reply(400, b"expected a list of actions", content_type="text/plain")
@@ -391,6 +477,83 @@ class Handler(BaseHTTPRequestHandler):
                         STATE["actions"].setdefault(user, []).append((stamp, stored))
                     return self.reply(200, {"timestamp": int(stamp), "update_urls": update_urls})
         return self.reply(404, b"no such API call", content_type="text/plain")
+
+    # opodsync 0.5 (server/lib/OPodSync/API.php), where it differs: True once answered;
+    # None: answered as mygpo would.
+    def opodsync(self, method, parts, query, user, how, stamp):
+        data = self.payload
+        name = parts[-1][:-5] if parts[-1].endswith(".json") else parts[-1]
+        if parts[0] == "auth" and len(parts) == 3 and method == "POST":
+            if name == "login":
+                if how == "cookie":
+                    return self.refuse("No username or password provided")
+                # With HTTP Basic alone, the session opened in handle_any comes with its cookie.
+                return self.reply(200, {"code": 200, "message": "Logged in!"})
+            if name == "logout":
+                session = self.session()
+                if session:
+                    STATE["sessions"].pop(session, None)
+                return self.said(200, "Logged out")
+        if parts[0] == "devices" and len(parts) == 3 and method == "POST":
+            if not re.match(r"^[\w.-]+$", name, re.ASCII):
+                return self.said(400, "Invalid device ID")
+            entry = STATE["devices"].setdefault(user, {}).setdefault(name, {"caption": "", "type": "other"})
+            if isinstance(data, dict):
+                entry.update({k: data[k] for k in ("caption", "type") if k in data})
+            return self.said(200, "Device updated")
+        if parts[0] == "sync-devices":
+            return self.reply(200, b"")
+        if parts[0] == "subscriptions" and len(parts) == 3:
+            if not re.match(r"^[\w.-]+$", name, re.ASCII):
+                return self.said(400, "Invalid device ID")
+            if method == "GET":
+                since = int(float(query.get("since", ["0"])[0] or 0))
+                listed = STATE["opodsync"].get(user, {})
+                return self.reply(200, {"add": [u for u, (s, t) in listed.items() if s and t >= since],
+                                        "remove": [u for u, (s, t) in listed.items() if not s and t >= since],
+                                        "update_urls": [], "timestamp": int(stamp)})
+            if method == "POST":
+                add, remove = (data or {}).get("add") or [], (data or {}).get("remove") or []
+                for url in add + remove:
+                    if not re.match(r"^https?://[^/]+", url):
+                        return self.said(400, "Invalid URL: " + url)
+                for url in add:
+                    opodsync_subscribe(user, url, True, stamp)
+                for url in remove:
+                    opodsync_subscribe(user, url, False, stamp)
+                return self.reply(200, {"timestamp": int(stamp), "update_urls": []})
+        if parts[0] == "episodes" and len(parts) == 2:
+            if method == "GET":
+                since = int(float(query.get("since", ["0"])[0] or 0))
+                found = []
+                for (received, action) in STATE["actions"].get(user, []):
+                    epoch = int(action_time(action, received))
+                    if epoch >= since:
+                        shown = dict(action)
+                        shown["timestamp"] = datetime.datetime.fromtimestamp(epoch, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+                        found.append(shown)
+                return self.reply(200, {"timestamp": int(stamp), "actions": found})
+            if method == "POST":
+                if not isinstance(data, list):
+                    return self.said(400, "No valid array found")
+                accepted = []
+                for action in data:
+                    if not isinstance(action, dict) or not all(k in action for k in ("podcast", "action", "episode")):
+                        return self.said(400, "Missing required key in action")
+                    for url in (action["podcast"], action["episode"]):
+                        if not re.match(r"^https?://[^/]+", url):
+                            return self.said(400, "Invalid URL: " + url)
+                    stored = dict(action)
+                    stored["action"] = str(action["action"]).lower()
+                    stored["timestamp"] = iso(parse_iso(action["timestamp"]) if action.get("timestamp") else stamp)
+                    accepted.append(stored)
+                for stored in accepted:
+                    # INSERT OR IGNORE INTO subscriptions: an unknown podcast becomes subscribed.
+                    if stored["podcast"] not in STATE["opodsync"].get(user, {}):
+                        opodsync_subscribe(user, stored["podcast"], True, stamp)
+                    STATE["actions"].setdefault(user, []).append((stamp, stored))
+                return self.reply(200, {"timestamp": int(stamp), "update_urls": []})
+        return None
 
     # Nextcloud gPodder Sync
     def nextcloud(self, method, path, query, user):
@@ -471,6 +634,9 @@ class Handler(BaseHTTPRequestHandler):
                 stamp = now()
                 if FLAVOUR == "nextcloud":
                     STATE["nc_subscriptions"].setdefault(user, {})[url] = (kind == "add", stamp)
+                elif LIKE == "opodsync":
+                    STATE["devices"].setdefault(user, {}).setdefault(device, {"caption": "", "type": "mobile"})
+                    opodsync_subscribe(user, url, kind == "add", stamp)
                 else:
                     STATE["devices"].setdefault(user, {}).setdefault(device, {"caption": "", "type": "mobile"})
                     for target in group_of(user, device):

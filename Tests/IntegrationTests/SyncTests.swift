@@ -67,15 +67,21 @@ import Testing
         try await almanac(["podcasts", "list", "--format", "{{feedURL}}"], bus: daemon.bus).output
     }
 
-    @Test(arguments: ["gpodder", "nextcloud"])
+    /// "opodsync": the gpodder.net API as opodsync answers it (`--like opodsync`): one list
+    /// for every device, `since` inclusive, the session check wanting the password.
+    @Test(arguments: ["gpodder", "nextcloud", "opodsync"])
     func subscriptionsAndPlayPositionsGoFromOneDeviceToTheOther(flavour: String) async throws {
-        let server = flavour == "gpodder" ? self.server : try FixtureServer.gpodder(flavour: "nextcloud")
+        let server = switch flavour {
+        case "gpodder": self.server
+        case "opodsync": try FixtureServer(script: SourceTree.path("Tests/Fixtures/gpodder_server.py"), arguments: ["--like", "opodsync"])
+        default: try FixtureServer.gpodder(flavour: flavour)
+        }
         let base = server.baseURL.absoluteString
         let desktop = try await daemon()
         let phone = try await daemon()
         let loggedIn = try await login(desktop, server: base, ["--device", "desktop", "--caption", "Desktop"])
         #expect(loggedIn.status == 0, "\(loggedIn.errorOutput)")
-        let flavourName = flavour == "gpodder" ? "gpodder.net API v2" : "Nextcloud gPodder Sync"
+        let flavourName = flavour == "nextcloud" ? "Nextcloud gPodder Sync" : "gpodder.net API v2"
         #expect(loggedIn.output == "logged in to \(base) as alice, device desktop (\(flavourName)); the first sync is under way\n")
         #expect(try await login(phone, server: base, ["--device", "phone"]).status == 0)
 
@@ -119,6 +125,13 @@ import Testing
         if flavour == "gpodder" {
             let state = try String(contentsOf: URL(string: base + "/_control/state")!, encoding: .utf8)
             #expect(state.contains("\"groups\": [[\"desktop\", \"phone\"]]"), "the phone joined the desktop's devices: \(state)")
+        }
+        if flavour == "opodsync" {
+            // Each daemon's session check was refused once (with the cookie alone), then sent
+            // with the password: no 401 at every sync.
+            let log = try String(contentsOf: URL(string: base + "/_control/log")!, encoding: .utf8).split(separator: "\n")
+            #expect(log.filter { $0 == "POST /api/2/auth/alice/login.json cookie" }.count == 2, "\(log)")
+            #expect(log.filter { $0 == "POST /api/2/auth/alice/login.json basic+cookie" }.count >= 10, "\(log)")
         }
         #expect(!desktop.process.hasExited && !phone.process.hasExited)
     }

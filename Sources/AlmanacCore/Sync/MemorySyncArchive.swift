@@ -10,6 +10,7 @@ public final class MemorySyncArchive: SyncArchive, Sendable {
         var nextID: Int64 = 1
         var episodes: [String: SyncedEpisode] = [:]
         var rewrites: [String: String] = [:]
+        var kept: [EpisodeAction] = []
     }
 
     private let contents = Locked(Contents())
@@ -45,6 +46,10 @@ public final class MemorySyncArchive: SyncArchive, Sendable {
     }
 
     public func syncedEpisode(_ id: String) -> SyncedEpisode? { contents.withLock { $0.episodes[id] } }
+
+    public func keptRemoteActions() -> [EpisodeAction] { contents.withLock { $0.kept } }
+
+    public func saveKeptRemoteActions(_ actions: [EpisodeAction]) throws { contents.withLock { $0.kept = actions } }
 
     public func syncURLRewrites() -> [String: String] { contents.withLock { $0.rewrites } }
 

@@ -267,12 +267,24 @@ extension PodcastSync {
 
         // The server's newer play state, applied here; queued changes it overtook are dropped.
         // An action dated well into the future (a device whose clock is wrong) would win
-        // against every change here until then: it is left out.
+        // against every change here until then: it is left out. An action for an episode
+        // this library does not have yet (another device read the feed first; a feed the
+        // server listed that could not be read yet) is kept and tried again at the next
+        // syncs: the server gives it once.
         let latest = clock().addingTimeInterval(policy.clockTolerance)
-        for action in SyncRules.newestPlayState(remote.actions.filter { $0.timestamp <= latest }) {
-            guard let episode = localEpisode(podcast: action.podcast, episode: action.episode, urls),
-                  SyncRules.isNewer(action.timestamp, than: archive.syncedEpisode(episode.id)) else { continue }
-            if let submission = SyncRules.submission(for: action, on: episode, playedAt: playedAt) {
+        let waitingFeeds = Set(queue.compactMap { entry -> String? in
+            if case .remoteSubscribe(let url) = entry.item { return url } else { return nil }
+        })
+        var unmatched: [EpisodeAction] = []
+        for action in SyncRules.newestPlayState(archive.keptRemoteActions() + remote.actions.filter { $0.timestamp <= latest }) {
+            guard localPodcast(action.podcast, urls) != nil || waitingFeeds.contains(action.podcast) else { continue }
+            guard let episode = localEpisode(podcast: action.podcast, episode: action.episode, urls) else {
+                unmatched.append(action)
+                continue
+            }
+            guard SyncRules.isNewer(action.timestamp, than: archive.syncedEpisode(episode.id)) else { continue }
+            let submission = SyncRules.submission(for: action, on: episode, playedAt: playedAt)
+            if let submission {
                 do {
                     try podcasts.submit(submission, from: Self.origin)
                 } catch let error as SubmissionError {
@@ -287,12 +299,18 @@ extension PodcastSync {
                 guard case .action(let queued) = entry.item else { return false }
                 return queued.isPlayState && queued.episode == episode.audioURL && queued.timestamp <= action.timestamp
             }.map(\.id)
+            // A play short of the end leaves a played mark as it is. Before the first sync that
+            // mark is one the server never heard of (played here before the login, another
+            // device's older position on the server): the server's state is kept for it, so
+            // the first sync sends the mark (`queueUnknownPlayState`).
+            let played = now.played && (record.initialSyncDone || submission?.played == true)
             try storing {
-                try archive.dequeue(overtaken, episodes: [SyncedEpisode(episodeID: episode.id, played: now.played, position: now.position,
+                try archive.dequeue(overtaken, episodes: [SyncedEpisode(episodeID: episode.id, played: played, position: now.position,
                                                                         timestamp: action.timestamp)])
             }
             report.episodesUpdated += 1
         }
+        try storing { try archive.saveKeptRemoteActions(SyncRules.keptActions(unmatched, now: clock())) }
         record.actionsSince = remote.timestamp
         try keep(record)
 
@@ -374,7 +392,8 @@ extension PodcastSync {
         return (actions, rows)
     }
 
-    /// Queues the play state of every started or played episode the sync knows nothing of.
+    /// Queues the play state of every started or played episode the sync knows nothing of,
+    /// and of every played one it knows only as unplayed (from the server's actions).
     private func queueUnknownPlayState() throws {
         let state = podcasts.document.snapshot.state
         let now = clock()
@@ -382,8 +401,9 @@ extension PodcastSync {
         var rows: [SyncedEpisode] = []
         for show in state.podcasts.values.sorted(by: { $0.id < $1.id }) {
             forEachEpisode(of: show.id) { episode in
-                guard episode.played || episode.position >= 1, archive.syncedEpisode(episode.id) == nil,
-                      let (action, synced) = SyncRules.action(for: episode, played: episode.played, position: episode.position, previous: nil,
+                let known = archive.syncedEpisode(episode.id)
+                guard episode.played || episode.position >= 1, known == nil || (episode.played && known?.played == false),
+                      let (action, synced) = SyncRules.action(for: episode, played: episode.played, position: episode.position, previous: known,
                                                               podcastURL: show.feedURL, at: now) else { return }
                 items.append(.action(action))
                 rows.append(synced)

@@ -20,6 +20,11 @@ public protocol SyncArchive: Sendable {
     func dequeue(_ ids: [Int64], episodes: [SyncedEpisode]) throws
     /// What the sync knows of an episode.
     func syncedEpisode(_ id: String) -> SyncedEpisode?
+    /// The server's play-state actions kept for episodes not in the library yet (their feed
+    /// here had not shown them), to be applied at a later sync once it does.
+    func keptRemoteActions() -> [EpisodeAction]
+    /// Replaces the kept actions with `actions`.
+    func saveKeptRemoteActions(_ actions: [EpisodeAction]) throws
     /// Every URL the server rewrote: local URL → the server's.
     func syncURLRewrites() -> [String: String]
     func saveSyncURLRewrites(_ rewrites: [String: String]) throws

@@ -85,6 +85,20 @@ public enum SyncRules {
         return newest.values.sorted { ($0.action.timestamp, $0.index) < ($1.action.timestamp, $1.index) }.map(\.action)
     }
 
+    /// How long a server's action for an episode not in the library yet is kept.
+    public static let keptActionLifetime: TimeInterval = 30 * 86_400
+    /// The most such actions kept (the newest).
+    public static let maximumKeptActions = 1_000
+
+    /// Of the server's actions for episodes not in the library yet, those worth keeping for
+    /// later syncs: at most `maximumKeptActions`, the newest, none older than
+    /// `keptActionLifetime`, oldest first.
+    public static func keptActions(_ actions: [EpisodeAction], now: Date) -> [EpisodeAction] {
+        let oldest = now.addingTimeInterval(-keptActionLifetime)
+        let recent = actions.filter { $0.timestamp >= oldest }.sorted { $0.timestamp < $1.timestamp }
+        return Array(recent.suffix(maximumKeptActions))
+    }
+
     // MARK: The queue → uploads
 
     /// The subscription changes among queued entries, the last change of each URL winning:

@@ -29,6 +29,9 @@ public final class GpodderClient: SyncServer {
         var cookie: String?
         /// The server answered as the flavour expects at least once.
         var verified = false
+        /// The server refused the session check (`login.json` with the cookie alone), as
+        /// opodsync does: later checks send HTTP Basic with the cookie, which keeps the session.
+        var checkWithPassword = false
     }
 
     public init(_ credentials: SyncCredentials,
@@ -91,9 +94,35 @@ public final class GpodderClient: SyncServer {
         return try upload(answer, "POST \(what)")
     }
 
+    /// The most answers one call reads: mygpo (gpodder.net) gives at most 1,000 actions an
+    /// answer, so 100 pages are 100,000 actions.
+    static let maximumActionPages = 100
+
+    /// Every action after `since`, over as many answers as the server needs. mygpo gives at
+    /// most `MAX_EPISODE_ACTIONS` (1,000) oldest first, with the last one's time as the
+    /// answer's `timestamp`: while an answer's newest action is of the very second of its
+    /// `timestamp`, the actions from that second on are asked for again (those of that
+    /// second come twice and are kept once). A server whose `timestamp` is its clock
+    /// (opodsync, Nextcloud) is asked once, unless an action came in that very second.
     public func episodeActions(since: Int64) async throws -> EpisodeActionChanges {
+        var from = max(since, 0)
+        var actions: [EpisodeAction] = []
+        var seen = Set<EpisodeAction>()
+        for _ in 0..<Self.maximumActionPages {
+            let page = try await episodeActionPage(since: from)
+            actions += page.actions.filter { seen.insert($0).inserted }
+            let newest = page.actions.map { Int64($0.timestamp.timeIntervalSince1970.rounded(.down)) }.max()
+            guard newest == page.timestamp, page.timestamp > from else {
+                return EpisodeActionChanges(actions: actions, timestamp: page.timestamp)
+            }
+            from = page.timestamp
+        }
+        return EpisodeActionChanges(actions: actions, timestamp: from)
+    }
+
+    private func episodeActionPage(since: Int64) async throws -> EpisodeActionChanges {
         let (path, what) = flavourPaths(gpodder: "/api/2/episodes/\(user).json", nextcloud: "/index.php/apps/gpoddersync/episode_action")
-        let answer = try await api("GET", path, query: [("since", String(max(since, 0)))])
+        let answer = try await api("GET", path, query: [("since", String(since))])
         try check(answer, "GET \(what)")
         let object = try self.object(answer, "GET \(what)")
         guard let timestamp = Self.integer(object["timestamp"]), let list = object["actions"] as? [Any] else {
@@ -162,19 +191,28 @@ public final class GpodderClient: SyncServer {
         let path = "/api/2/auth/\(user)/login.json"
         // With a session already: the same call with its cookie checks that it is still
         // valid (as the API suggests), without opening another.
-        if let cookie = state.withLock({ $0.cookie }) {
+        // opodsync refuses that call without HTTP Basic (401, "No username or password
+        // provided") while it takes the cookie everywhere else: after one such refusal, the
+        // check sends both, so the same session goes on and no 401 comes at each sync.
+        let (kept, withPassword) = state.withLock { ($0.cookie, $0.checkWithPassword) }
+        if let cookie = kept, !withPassword {
             let answer = try await send("POST", path, headers: ["Cookie": cookie])
             if answer.status == 200 {
                 if let renewed = Self.sessionCookie(answer.headers["set-cookie"]) { state.withLock { $0.cookie = renewed } }
                 return Self.date(answer.headers["date"])
             }
-            state.withLock { $0.cookie = nil }
+            state.withLock { state in
+                state.cookie = nil
+                state.checkWithPassword = answer.status == 401
+            }
         }
-        let answer = try await send("POST", path, headers: ["Authorization": basic])
+        var headers = ["Authorization": basic]
+        if withPassword, let kept { headers["Cookie"] = kept }
+        let answer = try await send("POST", path, headers: headers)
         if answer.status == 401 { throw refused() }
         if probing, answer.status != 200 { throw Probe(status: answer.status) }
         try check(answer, "POST /api/2/auth/…/login.json")
-        let cookie = Self.sessionCookie(answer.headers["set-cookie"])
+        let cookie = Self.sessionCookie(answer.headers["set-cookie"]) ?? (withPassword ? kept : nil)
         state.withLock { $0.cookie = cookie }
         if !state.withLock({ $0.verified }) {
             let devices = try await api("GET", "/api/2/devices/\(user).json")

@@ -2,8 +2,8 @@ public import AlmanacCore
 public import Foundation
 import GRDB
 
-/// The sync's account, queue and episode sync state in the state file (migration
-/// `sync1`): a queued change is in the file before the view that heard it returns, so it
+/// The sync's account, queue and episode sync state in the state file (migrations
+/// `sync1`, `sync2`): a queued change is in the file before the view that heard it returns, so it
 /// survives a restart and `kill -9`. Rows are read as raw values and a damaged one is
 /// skipped, as everywhere in the store.
 extension StateStore: SyncArchive {
@@ -41,6 +41,12 @@ extension StateStore: SyncArchive {
                 table.column("server", .text).notNull()
             }
         }
+        migrator.registerMigration("sync2: actions for episodes not seen yet") { db in
+            try db.create(table: "syncKeptAction") { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("action", .blob).notNull()
+            }
+        }
     }
 
     public func syncRecord() -> SyncRecord? {
@@ -69,7 +75,7 @@ extension StateStore: SyncArchive {
 
     public func forgetSync() throws {
         try write("the end of the sync") { db in
-            for table in ["syncAccount", "syncQueue", "syncEpisode", "syncURLRewrite"] { try db.execute(sql: "DELETE FROM \(table)") }
+            for table in ["syncAccount", "syncQueue", "syncEpisode", "syncURLRewrite", "syncKeptAction"] { try db.execute(sql: "DELETE FROM \(table)") }
         }
     }
 
@@ -111,6 +117,23 @@ extension StateStore: SyncArchive {
               let timestamp = Self.double(row, "timestamp") else { return nil }
         return SyncedEpisode(episodeID: id, played: Self.integer(row, "played") == 1, position: Self.double(row, "position") ?? 0,
                              timestamp: Date(timeIntervalSince1970: timestamp))
+    }
+
+    public func keptRemoteActions() -> [EpisodeAction] {
+        let rows = (try? database.read { db in try Row.fetchAll(db, sql: "SELECT action FROM syncKeptAction ORDER BY id") }) ?? []
+        let decoder = Self.syncDecoder
+        return rows.compactMap { row in
+            Data.fromDatabaseValue(row["action"] as DatabaseValue).flatMap { try? decoder.decode(EpisodeAction.self, from: $0) }
+        }
+    }
+
+    public func saveKeptRemoteActions(_ actions: [EpisodeAction]) throws {
+        let encoder = Self.syncEncoder
+        let encoded = try actions.map { try encoder.encode($0) }
+        try write("the server's actions kept for later") { db in
+            try db.execute(sql: "DELETE FROM syncKeptAction")
+            for data in encoded { try db.execute(sql: "INSERT INTO syncKeptAction (action) VALUES (?)", arguments: [data]) }
+        }
     }
 
     public func syncURLRewrites() -> [String: String] {
