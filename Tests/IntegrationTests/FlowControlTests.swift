@@ -113,7 +113,7 @@ import Testing
         let client = try await AlmanacClient.connect(address: bus.address)
         let final = try await changes(600, on: client)
         struct Seen: Decodable { let newest: UInt64; let updates: Int; let resyncs: Int; let pings: Int }
-        let seen = try await eventually(timeout: .seconds(30)) { () -> Seen? in
+        let seen = await eventually(timeout: .seconds(30)) { () -> Seen? in
             guard let seen = try? JSONDecoder().decode(Seen.self, from: Data(contentsOf: status)) else { return nil }
             return seen.newest >= final ? seen : nil
         }
