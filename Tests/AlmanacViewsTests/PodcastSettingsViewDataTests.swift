@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test(arguments: [("0", 0.0), ("512", 512), ("500MiB", 524_288_000), ("500M", 524_288_000), ("2GiB", 2_147_483_648), ("2 GB", 2e9),
-                      ("1.5GiB", 1_610_612_736), ("1kb", 1_000), ("1TiB", 1_099_511_627_776)])
+                      ("1.5GiB", 1_610_612_736), ("1kb", 1_000), ("1TiB", 1_099_511_627_776), ("1PiB", 1_125_899_906_842_624)])
     func sizesAreRead(text: String, bytes: Double) {
         #expect(parseByteCount(text) == bytes)
     }

@@ -50,16 +50,16 @@ public func parseCompactDuration(_ text: String) -> Double? {
     return total
 }
 
-/// Bytes from "500MiB", "1GiB", "2 GB", "750M", "0": binary units (KiB, MiB, GiB, TiB; K, M,
-/// G, T alone are binary too, as `df -h` counts) or decimal ones (kB, MB, GB, TB), or a plain
+/// Bytes from "500MiB", "1GiB", "2 GB", "750M", "0": binary units (KiB, MiB, GiB, TiB, PiB; K,
+/// M, G, T, P alone are binary too, as `df -h` counts) or decimal ones (kB, MB, GB, TB, PB), or a plain
 /// number of bytes; `nil` for anything else.
 public func parseByteCount(_ text: String) -> Double? {
     let text = text.filter { $0 != " " }
     let digits = text.prefix { $0.isNumber || $0 == "." }
     guard let value = Double(digits), value.isFinite, value >= 0 else { return nil }
-    let (kib, mib, gib, tib) = (1024.0, 1_048_576.0, 1_073_741_824.0, 1_099_511_627_776.0)
+    let (kib, mib, gib, tib, pib) = (1024.0, 1_048_576.0, 1_073_741_824.0, 1_099_511_627_776.0, 1_125_899_906_842_624.0)
     let units: [String: Double] = ["": 1, "b": 1, "k": kib, "kib": kib, "kb": 1e3, "m": mib, "mib": mib, "mb": 1e6,
-                                   "g": gib, "gib": gib, "gb": 1e9, "t": tib, "tib": tib, "tb": 1e12]
+                                   "g": gib, "gib": gib, "gb": 1e9, "t": tib, "tib": tib, "tb": 1e12, "p": pib, "pib": pib, "pb": 1e15]
     guard let size = units[text.dropFirst(digits.count).lowercased()] else { return nil }
     return (value * size).rounded()
 }
