@@ -11,14 +11,18 @@ struct PodcastsSettings: AsyncParsableCommand {
         commandName: "settings",
         abstract: "Shows or changes one podcast's own settings: refresh-interval, auto-download, keep, delete-played-after, notify.",
         discussion: """
-            Without NAME and VALUE, a table of the podcast's settings; with them, changes one:
-              refresh-interval 2h|server     how often its feed is read (at least 5m), replacing the cadence its server gives; server: the server's (default)
-              auto-download on|off           download new episodes by themselves, newest first, at most `keep` (off)
-              keep 5|all                     how many of the newest downloads stay; older ones are deleted (all)
-              delete-played-after 7d|off     delete a download this long after its episode was played (off)
-              notify on|off|default          desktop notifications of its new episodes; default: the global `notify` setting
-            Times: 30m, 12h, 7d, 1h30m (s, m, h, d). Episodes kept with `almanac episode keep ID` are never deleted,
-            nor is a file a media player has open. Every view hears a change (`almanac watch podcasts`).
+            Without NAME and VALUE, a table of the podcast's settings; with them,
+            changes one:
+              refresh-interval 2h|server   how often its feed is read, at least 5m,
+                                           instead of its server's cadence (server)
+              auto-download on|off         download its new episodes by themselves,
+                                           newest first, at most `keep` (off)
+              keep 5|all                   how many of the newest downloads stay (all)
+              delete-played-after 7d|off   delete a download that long after playing
+              notify on|off|default        notifications of its new episodes
+                                           (default: the global `notify` setting)
+            Times: 30m, 12h, 7d, 1h30m. No cleanup deletes an episode kept with
+            `almanac episode keep ID`, nor a file a media player has open.
             """
     )
 
