@@ -21,6 +21,20 @@ import Testing
                                       "delete-played-after": .number(604_800), "notify": .boolean(false)]))
     }
 
+    @Test func aWatchSaysWhatChanged() {
+        let podcast = Podcast(id: "k3x9q2mz", title: "Garden Weather", author: "R. Fern", feedURL: "https://garden.example/feed.xml")
+        let settings = PodcastChangeViewData.podcastSettings("k3x9q2mz", podcast: podcast, preferences: own)
+        #expect(settings.change == "podcastSettings")
+        #expect(settings.text == "settings of Garden Weather (k3x9q2mz): refresh every 2h, auto-download on, keep 5, delete played after 7d, notify off")
+        #expect(settings.json["podcast"] == .object(["id": .string("k3x9q2mz"), "title": .string("Garden Weather")]))
+        #expect(settings.json["settings"] == PodcastSettingsViewData(own).json)
+        let episode = Episode(id: "k3x9q2mz-1", podcastID: "k3x9q2mz", title: "Frost", published: Date(timeIntervalSince1970: 0), duration: nil)
+        #expect(PodcastChangeViewData.kept("k3x9q2mz-1", episode: episode, kept: true).text == "kept: Frost (k3x9q2mz-1)")
+        #expect(PodcastChangeViewData.kept("k3x9q2mz-1", episode: nil, kept: false).text == "no longer kept: k3x9q2mz-1")
+        #expect(PodcastChangeViewData.kept("k3x9q2mz-1", episode: nil, kept: false).json["kept"] == .boolean(false))
+        #expect(PodcastChangeViewData.settings(PodcastSettings(minimumFreeSpace: 3 << 30)).text.hasSuffix("minimum-free-space 3.0 GiB"))
+    }
+
     @Test func theListShowsOnlySettingsThatDifferAndGivesThemRoomLast() {
         let podcasts = [
             (Podcast(id: "k3x9q2mz", title: "Garden Weather", author: "R. Fern", feedURL: "https://garden.example/feed.xml"), own),
