@@ -54,11 +54,13 @@ struct DownloadDisplay {
     }
 
     mutating func finish(_ jobs: [ObjectPath: [String: Value]]) {
-        guard rendering.terminal.capable, !rendering.json, rendering.template == nil else { return }
+        guard !rendering.json, rendering.template == nil else { return }
+        // Plain lines are cut to the width: why a job failed is said whole on standard error too.
+        let capable = rendering.terminal.capable
         for path in order {
             guard let job = DownloadsCodec.decode(path: path, jobs[path] ?? [:]) else { continue }
             switch job.state {
-            case .completed: rendering.terminal.line("Saved \(job.file)")
+            case .completed: if capable { rendering.terminal.line("Saved \(job.file)") }
             case .failed: Terminal.error("the download of \(job.episodeID) failed: \(job.error)", hint: "try again with `almanac episode download \(job.episodeID)`", exit: 1)
             case .cancelled: Terminal.error("the download of \(job.episodeID) was cancelled", hint: "start it again with `almanac episode download \(job.episodeID)`", exit: 1)
             default: break

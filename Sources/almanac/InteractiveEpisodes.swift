@@ -201,6 +201,8 @@ struct InteractiveEpisodes {
         case "downloaded":
             let file = data["file"]?.stringValue ?? ""
             return .downloaded(episodeID: episode, podcastID: podcast, file: file.isEmpty ? nil : file)
+        case "kept":
+            return .kept(episodeID: episode, podcastID: podcast, kept: data["kept"]?.unwrapped == .boolean(true))
         case "unsubscribed":
             return .unsubscribed(podcastID: podcast)
         case "allPlayed":

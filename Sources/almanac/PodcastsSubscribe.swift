@@ -35,7 +35,7 @@ struct PodcastsSubscribe: AsyncParsableCommand {
                 if common.json {
                     Terminal().line(Rendering.json(["id": id, "title": title, "feedURL": feedURL] as Rendering.JSONObject))
                 } else if let template = output.rendering().template {
-                    let preview = podcast.map(PodcastPreviewViewData.init)
+                    let preview = podcast.map { PodcastPreviewViewData(podcast: $0) }
                     Terminal().line(template.render(preview?.fields ?? ["id": id, "title": title, "feedURL": feedURL]))
                 } else {
                     Terminal().line("\(id)  \(title)")

@@ -112,7 +112,7 @@ struct Rendering {
 
     /// `almanac podcasts list`.
     func subscriptions(_ previews: [PodcastPreviewViewData]) -> [String] {
-        if json { return [Self.json(["podcasts": previews.map(\.fields)] as JSONObject)] }
+        if json { return [Self.json(["podcasts": previews.map(\.json)] as JSONObject)] }
         if let template { return previews.map { template.render($0.fields) } }
         if previews.isEmpty { return [fitted("No subscriptions yet: `almanac podcasts subscribe https://…/feed.xml`.")] }
         return render(.podcasts(previews))

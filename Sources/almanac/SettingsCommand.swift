@@ -8,20 +8,23 @@ import DBus
 struct SettingsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "settings",
-        abstract: "Shows or changes settings: notify, delete-when-played, played-at, player, units, provider.",
+        abstract: "Shows or changes settings: notify, delete-when-played, played-at, player, minimum-free-space, units, provider.",
         discussion: """
             notify on|off               desktop notifications when a refresh finds new episodes (off)
             delete-when-played on|off   delete an episode's download when it is marked played (off)
             played-at 95%               how far a media player must get for an episode to count as played
             player CMD|automatic        what `episode play` runs; automatic: mpv, vlc, xdg-open
+            minimum-free-space 1GiB     no download starts that would leave the disk less free (0: no check)
             units metric|imperial       weather units
             provider open-meteo|met-norway  weather asked first (the other when it fails)
+            Each podcast's own settings (refresh interval, auto-download, keep, delete-played-after, notify):
+            `almanac podcasts settings PODCAST`.
             """,
         subcommands: [List.self, Get.self, Set.self],
         defaultSubcommand: List.self
     )
 
-    static let names = ["notify", "delete-when-played", "played-at", "player", "units", "provider"]
+    static let names = ["notify", "delete-when-played", "played-at", "player", "minimum-free-space", "units", "provider"]
 
     /// What each setting does, for `settings list`.
     static let meanings = [
@@ -29,6 +32,7 @@ struct SettingsCommand: AsyncParsableCommand {
         "delete-when-played": "delete an episode's download when it is marked played",
         "played-at": "how far a media player must get for an episode to count as played",
         "player": "the command `almanac episode play` runs",
+        "minimum-free-space": "no download starts that would leave the downloads' disk with less free (0: no check)",
         "units": "weather units",
         "provider": "where weather is asked first; the other provider when it fails",
     ]
@@ -39,7 +43,8 @@ struct SettingsCommand: AsyncParsableCommand {
         let weather = WeatherCodec.decodeState(try await client.state(of: .weather).state)
         return .object([
             "notify": .boolean(podcasts.notify), "delete-when-played": .boolean(podcasts.deleteWhenPlayed),
-            "played-at": .number(podcasts.playedAt, decimals: 4), "player": .string(podcasts.player), "units": .string(weather.units.rawValue), "provider": .string(weather.provider.rawValue),
+            "played-at": .number(podcasts.playedAt, decimals: 4), "player": .string(podcasts.player),
+            "minimum-free-space": .integer(Int64(clamping: podcasts.minimumFreeSpace)), "units": .string(weather.units.rawValue), "provider": .string(weather.provider.rawValue),
         ])
     }
 
@@ -52,6 +57,7 @@ struct SettingsCommand: AsyncParsableCommand {
             ("delete-when-played", podcasts.deleteWhenPlayed ? "on" : "off"),
             ("played-at", "\(Int((podcasts.playedAt * 100).rounded()))%"),
             ("player", podcasts.player.isEmpty ? "automatic" : podcasts.player),
+            ("minimum-free-space", FreeSpace.bytes(podcasts.minimumFreeSpace)),
             ("units", weather.units.rawValue),
             ("provider", weather.provider.rawValue),
         ]
@@ -81,7 +87,7 @@ struct SettingsCommand: AsyncParsableCommand {
 
     struct Get: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "get", abstract: "Prints one setting's value.")
-        @ArgumentParser.Argument(help: ArgumentHelp("notify, delete-when-played, played-at, player, units or provider.", valueName: "name")) var name: String
+        @ArgumentParser.Argument(help: ArgumentHelp("notify, delete-when-played, played-at, player, minimum-free-space, units or provider.", valueName: "name")) var name: String
         @OptionGroup var common: CommonOptions
 
         func validate() throws {
@@ -97,8 +103,8 @@ struct SettingsCommand: AsyncParsableCommand {
 
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "set", abstract: "Changes one setting.")
-        @ArgumentParser.Argument(help: ArgumentHelp("notify, delete-when-played, played-at, player, units or provider.", valueName: "name")) var name: String
-        @ArgumentParser.Argument(help: ArgumentHelp("on|off, a percentage (50%–100%), a command or automatic, metric|imperial, or open-meteo|met-norway.", valueName: "value")) var value: String
+        @ArgumentParser.Argument(help: ArgumentHelp("notify, delete-when-played, played-at, player, minimum-free-space, units or provider.", valueName: "name")) var name: String
+        @ArgumentParser.Argument(help: ArgumentHelp("on|off, a percentage (50%–100%), a command or automatic, a size (500MiB, 2GiB, 0), metric|imperial, or open-meteo|met-norway.", valueName: "value")) var value: String
         @OptionGroup var common: CommonOptions
 
         func validate() throws {
@@ -126,6 +132,11 @@ struct SettingsCommand: AsyncParsableCommand {
             case "player":
                 let command = value.trimmed
                 return (.podcasts, ["player": .string(command.lowercased() == "automatic" ? "" : command)])
+            case "minimum-free-space":
+                guard let bytes = parseByteCount(value), bytes <= Double(PodcastSettings.maximumMinimumFreeSpace) else {
+                    throw ValidationError("'minimum-free-space' is a size such as 500MiB, 2GiB or 0 (no check), at most 1PiB; not '\(value)'.")
+                }
+                return (.podcasts, ["minimumFreeSpace": .uint64(UInt64(bytes))])
             case "provider":
                 guard let provider = WeatherProvider(rawValue: value.lowercased()) else {
                     throw ValidationError("'provider' is open-meteo or met-norway, not '\(value)'.")

@@ -339,6 +339,16 @@ struct Model: @unchecked Sendable {
             case "olderEpisodes":
                 guard let id = data["podcast"]?.stringValue else { return [] }
                 return rendering.podcastChange(.olderEpisodes(id, podcast: podcasts.podcasts[id], count: Int(data["count"]?.integerValue ?? 0)), revision: revision)
+            case "podcastSettings":
+                guard let id = data["podcast"]?.stringValue else { return [] }
+                let preferences = PodcastsCodec.decodePreferences(data["settings"])
+                podcasts.preferences[id] = preferences.isDefault ? nil : preferences
+                return rendering.podcastChange(.podcastSettings(id, podcast: podcasts.podcasts[id], preferences: preferences), revision: revision)
+            case "kept":
+                guard let id = data["episode"]?.stringValue else { return [] }
+                let kept = data["kept"]?.unwrapped == .boolean(true)
+                podcasts.episodes[id]?.kept = kept
+                return rendering.podcastChange(.kept(id, episode: podcasts.episodes[id], kept: kept), revision: revision)
             case "downloaded":
                 guard let id = data["episode"]?.stringValue, var episode = podcasts.episodes[id] else { return [] }
                 episode.file = data["file"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }

@@ -68,6 +68,9 @@ struct Almanacd: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds between readings of a playing media player's position.", visibility: .hidden))
     var mprisPoll: Double = 15
 
+    @Option(help: ArgumentHelp("The shortest refresh interval a podcast's own settings may name, in seconds (for tests).", visibility: .hidden))
+    var refreshIntervalFloor: Double = PodcastPreferences.minimumRefreshInterval
+
     enum LogLevel: String, ExpressibleByArgument, CaseIterable {
         case trace, debug, info, notice, warning, error, critical
         var level: Logger.Level { Logger.Level(rawValue: rawValue) ?? .info }
@@ -101,6 +104,9 @@ struct Almanacd: AsyncParsableCommand {
     func validate() throws {
         guard (1...16).contains(downloadsAtOnce) else { throw ValidationError("--downloads-at-once goes from 1 to 16, not \(downloadsAtOnce).") }
         guard (0.05...3_600).contains(mprisPoll) else { throw ValidationError("--mpris-poll goes from 0.05 to 3600 seconds.") }
+        guard (0.1...PodcastPreferences.minimumRefreshInterval).contains(refreshIntervalFloor) else {
+            throw ValidationError("--refresh-interval-floor goes from 0.1 to \(Int(PodcastPreferences.minimumRefreshInterval)) seconds, not \(refreshIntervalFloor).")
+        }
         guard (0...60).contains(notificationGathering) else { throw ValidationError("--notification-gathering goes from 0 to 60 seconds.") }
         guard (0...86_400).contains(downloadLinger) else { throw ValidationError("--download-linger goes from 0 to 86400 seconds, not \(downloadLinger).") }
         guard (1...86_400).contains(syncInterval) else { throw ValidationError("--sync-interval goes from 1 to 86400 seconds, not \(syncInterval).") }

@@ -39,6 +39,7 @@ struct Daemon {
         try await parts.server.export()
         try parts.syncExport.export()
         parts.downloads.start()
+        parts.cleaner.start()
         try await parts.notifier.start()
         try await parts.players.start()
 
@@ -60,6 +61,7 @@ struct Daemon {
         parts.players.stop()
         parts.here.stop()
         parts.sync.stop()
+        parts.cleaner.stop()
         // Transfers stop where they are; their temporary files let the next start resume them.
         parts.downloads.stop()
         switch ending {
@@ -110,12 +112,18 @@ struct Daemon {
         let sync = parts.sync
         let syncScheduler = RefreshScheduler(nextDue: { sync.nextDue }) { Task { _ = try? await sync.sync() } }
         sync.whenScheduleChanges { syncScheduler.wake() }
+        // Downloads' cleanup: after the changes that may make a file go, and when the next
+        // played file's time is up (an hour at most while a player holds one); else asleep.
+        let cleaner = parts.cleaner
+        let cleanupScheduler = RefreshScheduler(nextDue: { cleaner.nextDue }) { Task { cleaner.clean() } }
+        cleaner.whenScheduleChanges { cleanupScheduler.wake() }
         await withTaskGroup(of: Void.self) { group in
             // Not awaited before the schedulers: a stalled first fetch must not hold them up.
             group.addTask { await server.refreshAll() }
             group.addTask { await weatherScheduler.run() }
             group.addTask { await podcastScheduler.run() }
             group.addTask { await syncScheduler.run() }
+            group.addTask { await cleanupScheduler.run() }
         }
     }
 }

@@ -8,12 +8,14 @@ import Logging
 
 /// What the daemon is made of, and what is built from what: the store feeds the two
 /// documents; each document is its service's data source and delegate; the downloads follow
-/// the podcasts document; the server puts the documents on the bus; the notifier and the
+/// the podcasts document; the cleaner deletes the downloads no longer wanted (sparing what
+/// media players have open); the server puts the documents on the bus; the notifier and the
 /// media-player listener watch the podcasts document. Built here and nowhere else; started
 /// and stopped by `Daemon`.
 struct DaemonParts {
     let server: AlmanacServer
     let downloads: DownloadManager
+    let cleaner: DownloadCleaner
     let notifier: DesktopNotifier
     let players: MPRISListener
     /// Held here: a service's document holds it only weakly, as its data source and delegate.
@@ -35,7 +37,8 @@ struct DaemonParts {
                                       archive: store)
         podcasts = PodcastsDocument(
             archive: store,
-            policy: RefreshSchedule.Policy(interval: options.effectivePodcastInterval, firstRetry: 60, longestRetry: 86_400)
+            policy: RefreshSchedule.Policy(interval: options.effectivePodcastInterval, firstRetry: 60, longestRetry: 86_400),
+            minimumRefreshInterval: options.refreshIntervalFloor
         )
         let demo = options.provider == .demo
         if demo {
@@ -60,10 +63,12 @@ struct DaemonParts {
             for podcast in DemoPodcastService.catalogue { _ = try? podcasts.subscribe(podcast) }
         }
 
+        let downloader: any EpisodeDownloading = demo ? DemoEpisodeDownloader() : HTTPEpisodeDownloader()
         downloads = DownloadManager(
-            podcasts: podcasts, downloader: demo ? DemoEpisodeDownloader() : HTTPEpisodeDownloader(),
+            podcasts: podcasts, downloader: downloader,
             root: folders.data.path, archive: store,
-            limits: DownloadLimits(concurrent: options.downloadsAtOnce, linger: options.downloadLinger)
+            limits: DownloadLimits(concurrent: options.downloadsAtOnce, linger: options.downloadLinger),
+            diskSpace: StatvfsDiskSpace()
         )
         // Partial downloads no kept job will resume would otherwise stay on disk unseen.
         let resumable = Set(downloads.document.snapshot.state.values.map { $0.folder + "/" + $0.temporaryName })
@@ -96,7 +101,12 @@ struct DaemonParts {
         )
         syncExport = SyncExport(sync: sync, connection: connection)
         here = GeoClueLocator(weather: weather, systemBusAddress: options.systemBusAddress)
-        players = MPRISListener(podcasts: podcasts, connection: connection, pollInterval: .milliseconds(Int(options.mprisPoll * 1000)))
+        let players = MPRISListener(podcasts: podcasts, connection: connection, pollInterval: .milliseconds(Int(options.mprisPoll * 1000)))
+        self.players = players
+        // What a media player has open is never deleted; when one moves on, a file it spared may go.
+        let cleaner = DownloadCleaner(podcasts: podcasts, downloader: downloader, inUse: [players])
+        players.whenTracksChange { cleaner.filesInUseChanged() }
+        self.cleaner = cleaner
     }
 
     /// Open-Meteo at the URLs the options or the environment give, else its public ones.

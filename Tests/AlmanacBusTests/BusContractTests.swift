@@ -50,6 +50,8 @@ import Testing
             (BusContract.Podcasts1.subscribe, "Subscribe"), (BusContract.Podcasts1.rename, "Rename"),
             (BusContract.Podcasts1.listEpisodes, "ListEpisodes"), (BusContract.Podcasts1.inspect, "Inspect"),
             (BusContract.Podcasts1.download, "Download"), (BusContract.Podcasts1.getEpisodeDetails, "GetEpisodeDetails"),
+            (BusContract.Podcasts1.getPodcastSettings, "GetPodcastSettings"), (BusContract.Podcasts1.setPodcastSettings, "SetPodcastSettings"),
+            (BusContract.Podcasts1.subscriptions, "Subscriptions"),
             (BusContract.Download1.cancel, "Cancel"), (BusContract.Download1.state, "State"),
             (BusContract.Sync1.login, "Login"), (BusContract.Sync1.logout, "Logout"), (BusContract.Sync1.sync, "Sync"),
             (BusContract.Sync1.lastError, "LastError"), (BusContract.Sync1.queued, "Queued"),

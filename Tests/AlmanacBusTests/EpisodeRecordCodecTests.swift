@@ -21,7 +21,7 @@ import Testing
                                    details: Self.details, chapters: [FeedChapter(start: 61.5, title: "Main", url: "https://e/main", image: "https://e/main.jpg")],
                                    chaptersSource: .json, chaptersNote: nil)
         let fields = PodcastsCodec.encode(record)
-        #expect(Set(fields.keys) == ["id", "podcast", "title", "published", "new", "played", "position", "duration", "audioURL",
+        #expect(Set(fields.keys) == ["id", "podcast", "title", "published", "new", "played", "position", "kept", "duration", "audioURL",
                                      "podcastTitle", "podcastImage", "podcastLink", "detailsKnown", "description", "descriptionText", "links",
                                      "link", "image", "explicit", "episodeType", "season", "episode", "chaptersURL", "transcripts", "persons",
                                      "chapters", "chaptersSource"])

@@ -295,19 +295,86 @@ final class ScriptedDownloader: EpisodeDownloading, Sendable {
 
     @Test func playedFilesAreDeletedOnlyWhenTheUserAskedFor() async throws {
         let manager = manager()
+        // The daemon's cleanup, run as almanacd runs it: a pass whenever it is due.
+        let cleaner = DownloadCleaner(podcasts: podcasts, downloader: downloader)
+        cleaner.start()
+        let scheduler = RefreshScheduler(nextDue: { cleaner.nextDue }) { cleaner.clean() }
+        cleaner.whenScheduleChanges { scheduler.wake() }
+        let cleaning = Task { await scheduler.run() }
+        defer { cleaning.cancel() }
         _ = try manager.download("e1", for: ":1.1")
         #expect(await eventually { downloader.episodesRunning == ["e1"] })
         downloader.finish("e1")
         #expect(await eventually { podcasts.episode("e1")?.file != nil })
         try podcasts.submit(PlayStateSubmission(episodeID: "e1", played: true), from: nil)
-        try await Task.sleep(for: .milliseconds(50))
+        #expect(await eventually { cleaner.nextDue == nil }, "the pass after the change found nothing to do and nothing to wait for")
         #expect(podcasts.episode("e1")?.file != nil)
         try podcasts.submit(SettingsSubmission(deleteWhenPlayed: true), from: nil)
-        try podcasts.submit(PlayStateSubmission(episodeID: "e1", played: false), from: nil)
-        try podcasts.submit(PlayStateSubmission(episodeID: "e1", played: true), from: nil)
         #expect(await eventually { podcasts.episode("e1")?.file == nil })
         #expect(podcasts.episode("e1")?.file == nil)
         #expect(downloader.deleted.withLock { $0 } == ["/downloads/A Show - With Slashes/Episode 1.mp3"])
+        manager.stop()
+        cleaner.stop()
+    }
+}
+
+/// Reports whatever free space the test says (a fake of our own protocol).
+final class FakeDiskSpace: DiskSpace, Sendable {
+    let free = Atomic<UInt64>(100 << 30)
+    func freeSpace(at path: String) throws -> FreeSpace { FreeSpace(available: free.load(ordering: .relaxed), mountPoint: "/fake") }
+}
+
+/// The free-space guard and auto-download, in the manager.
+@Suite(.timeLimit(.minutes(1))) struct DownloadManagerRulesTests {
+    let podcasts = PodcastsDocument()
+    let downloader = ScriptedDownloader()
+    let disk = FakeDiskSpace()
+
+    init() throws {
+        let episodes = (1...3).map { Episode(id: "e\($0)", podcastID: "p", title: "Episode \($0)", published: Date(timeIntervalSince1970: Double($0) * 1000),
+                                             duration: 600, audioURL: "https://example.com/\($0).mp3") }
+        try podcasts.subscribe(Podcast(id: "p", title: "Show", author: "", feedURL: "https://example.com/feed"), episodes: episodes)
+    }
+
+    func manager() -> DownloadManager {
+        let manager = DownloadManager(podcasts: podcasts, downloader: downloader, root: "/downloads",
+                                      limits: DownloadLimits(concurrent: 2, linger: 3600), diskSpace: disk)
+        manager.start()
+        return manager
+    }
+
+    @Test func aDownloadThatWouldFillTheDiskFailsSayingWhyAndTheNextOneStarts() async throws {
+        let manager = manager()
+        disk.free.store(512 << 20, ordering: .relaxed)
+        let refused = try manager.download("e1", for: ":1.1")
+        let job = try #require(manager.document.snapshot.state[refused.id])
+        #expect(job.state == .failed)
+        #expect(job.error.contains("the disk at /fake (holding /downloads/Show) has 512.0 MiB free") && job.error.contains("1.0 GiB"), "\(job.error)")
+        #expect(downloader.episodesRunning.isEmpty)
+        // With the threshold lowered (or room made), downloads start again.
+        try podcasts.submit(SettingsSubmission(minimumFreeSpace: Double(100 << 20)), from: nil)
+        _ = try manager.download("e1", for: ":1.1")
+        #expect(await eventually { downloader.episodesRunning == ["e1"] })
+        try podcasts.submit(SettingsSubmission(minimumFreeSpace: 0), from: nil)
+        disk.free.store(0, ordering: .relaxed)
+        _ = try manager.download("e2", for: ":1.1")
+        #expect(await eventually { downloader.episodesRunning == ["e1", "e2"] }, "0 turns the check off")
+        manager.stop()
+    }
+
+    @Test func newEpisodesOfAPodcastThatAsksAreDownloadedNewestFirstUpToKeep() async throws {
+        let manager = manager()
+        let fresh = (4...7).map { Episode(id: "e\($0)", podcastID: "p", title: "Episode \($0)", published: Date(timeIntervalSince1970: Double($0) * 1000),
+                                          duration: 600, audioURL: "https://example.com/\($0).mp3") }
+        // Not asked: nothing downloads.
+        podcasts.podcastService(DemoPodcastService(), didFetch: Podcast(id: "p", title: "Show", author: "", feedURL: "https://example.com/feed"), episodes: [fresh[0]])
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(manager.document.snapshot.state.isEmpty)
+        try podcasts.setPreferences(PreferencesSubmission(autoDownload: true, keep: 2), of: "p")
+        podcasts.podcastService(DemoPodcastService(), didFetch: Podcast(id: "p", title: "Show", author: "", feedURL: "https://example.com/feed"), episodes: fresh)
+        #expect(await eventually { downloader.episodesRunning == ["e7", "e6"] })
+        let jobs = manager.document.snapshot.state.values.sorted { $0.id < $1.id }
+        #expect(jobs.map(\.episodeID) == ["e7", "e6"] && jobs.allSatisfy { $0.owner.isEmpty }, "the daemon's own jobs, newest first")
         manager.stop()
     }
 }

@@ -42,7 +42,7 @@ import Testing
         #expect(followed, "\(place)")
         // Nothing wants it any more: GeoClue is told to stop.
         #expect(try await almanac(["locations", "remove", "here"], bus: bus).status == 0)
-        #expect(try await eventually { geoclue.state.withLock { $0.active.isEmpty && $0.stops >= 1 } }, "GeoClue was not stopped")
+        #expect(await eventually { geoclue.state.withLock { $0.active.isEmpty && $0.stops >= 1 } }, "GeoClue was not stopped")
         #expect(!daemon.process.hasExited)
     }
 

@@ -206,9 +206,27 @@ public struct AlmanacClient: Sendable {
 
     /// Every subscribed podcast.
     public func subscriptions() async throws -> [Podcast] {
+        try await subscriptionsWithSettings().map(\.podcast)
+    }
+
+    /// Every subscribed podcast with its own settings.
+    public func subscriptionsWithSettings() async throws -> [(podcast: Podcast, preferences: PodcastPreferences)] {
         let value = try await properties(at: BusContract.documentPath(.podcasts), BusContract.podcastsInterface)["Subscriptions"]
         guard case .array(_, let items)? = value?.unwrapped else { return [] }
-        return items.compactMap(PodcastsCodec.decodePodcast)
+        return items.compactMap { item in
+            PodcastsCodec.decodePodcast(item).map { ($0, PodcastsCodec.decodePreferences(item.stringKeyedEntries?["settings"])) }
+        }
+    }
+
+    /// One podcast's own settings (by id or feed URL).
+    public func podcastPreferences(_ podcast: String) async throws -> PodcastPreferences {
+        let (settings) = try await podcastsCall(BusContract.Podcasts1.getPodcastSettings.rawValue, podcast).arguments([String: Value].self)
+        return PodcastsCodec.decodePreferences(settings.asVariantDictionary)
+    }
+
+    /// Changes some of one podcast's own settings (`SetPodcastSettings`; keys in docs/bus-api.md).
+    public func setPodcastPreferences(_ podcast: String, _ settings: [String: Value]) async throws {
+        _ = try await podcastsCall(BusContract.Podcasts1.setPodcastSettings.rawValue, podcast, settings)
     }
 
     private func podcastsCall<each A: BusEncodable>(_ method: String, timeout: Duration = Connection.defaultTimeout, _ arguments: repeat each A) async throws -> Message {

@@ -15,6 +15,69 @@ public enum PodcastsCodec {
         ])
     }
 
+    /// A podcast with its own settings (`settings a{sv}`, as `GetPodcastSettings` gives them):
+    /// how the state and `Subscriptions` list it.
+    public static func encode(_ podcast: Podcast, preferences: PodcastPreferences) -> Value {
+        .stringVariantDictionary([
+            "id": .string(podcast.id), "title": .string(podcast.title),
+            "author": .string(podcast.author), "feedURL": .string(FeedCredentials.redacted(podcast.feedURL)),
+            "settings": encode(preferences),
+        ])
+    }
+
+    /// A podcast's own settings: `refreshInterval d` (seconds; 0: the server's cadence),
+    /// `autoDownload b`, `keep u` (0: every download), `deletePlayedAfter d` (seconds after
+    /// playing; 0: never), `notify s` (`default`, `on` or `off`).
+    public static func encode(_ preferences: PodcastPreferences) -> Value {
+        .stringVariantDictionary([
+            "refreshInterval": .double(preferences.refreshInterval ?? 0), "autoDownload": .boolean(preferences.autoDownload),
+            "keep": .uint32(UInt32(clamping: preferences.keep ?? 0)), "deletePlayedAfter": .double(preferences.deletePlayedAfter ?? 0),
+            "notify": .string(PreferencesSubmission.Notify(preferences.notify).rawValue),
+        ])
+    }
+
+    /// A podcast's own settings as `encode` gives them (the defaults where a key is missing or of another type).
+    public static func decodePreferences(_ value: Value?) -> PodcastPreferences {
+        var preferences = PodcastPreferences()
+        guard let fields = value?.stringKeyedEntries else { return preferences }
+        func number(_ key: String) -> Double? {
+            if case .double(let number)? = fields[key]?.unwrapped { return number }
+            return fields[key]?.integerValue.map(Double.init)
+        }
+        preferences.refreshInterval = number("refreshInterval").flatMap { $0 > 0 ? $0 : nil }
+        if case .boolean(let flag)? = fields["autoDownload"]?.unwrapped { preferences.autoDownload = flag }
+        preferences.keep = number("keep").flatMap { $0 >= 1 ? Int(min($0, Double(Int32.max))) : nil }
+        preferences.deletePlayedAfter = number("deletePlayedAfter").flatMap { $0 > 0 ? $0 : nil }
+        preferences.notify = fields["notify"]?.stringValue.flatMap(PreferencesSubmission.Notify.init(rawValue:))?.value
+        return preferences
+    }
+
+    /// Reads `SetPodcastSettings`'s `a{sv}`: any of `refreshInterval` (seconds, 0 for the
+    /// server's cadence), `autoDownload` (b), `keep` (0 for all), `deletePlayedAfter`
+    /// (seconds, 0 for never), `notify` (`b`, or `s`: `on`, `off`, `default`). Values are
+    /// checked by the core (`PreferencesSubmission.applied`).
+    public static func preferencesSubmission(_ values: [String: Value]) throws -> PreferencesSubmission {
+        let keys = ["refreshInterval", "autoDownload", "keep", "deletePlayedAfter", "notify"]
+        let options = try OptionsReader(values, allowed: keys, what: "podcast settings")
+        guard !options.isEmpty else {
+            throw BusError.invalidArgs("Name at least one podcast setting: \(keys.joined(separator: ", ")).")
+        }
+        var submission = PreferencesSubmission(refreshInterval: try options.number("refreshInterval"), autoDownload: try options.bool("autoDownload"),
+                                               keep: try options.number("keep"), deletePlayedAfter: try options.number("deletePlayedAfter"))
+        switch values["notify"] {
+        case nil: break
+        case .boolean(let flag)?: submission.notify = flag ? .on : .off
+        case .string(let word)?:
+            guard let notify = PreferencesSubmission.Notify(rawValue: word) else {
+                throw BusError.invalidArgs("'notify' is true or false, or one of the strings \"on\", \"off\", \"default\" (the global setting); not \"\(word.prefix(40))\".")
+            }
+            submission.notify = notify
+        case let other?:
+            throw BusError.invalidArgs("'notify' must be a boolean (b) or a string (s), not '\(other.type.signature)'.")
+        }
+        return submission
+    }
+
     public static func encode(_ episode: Episode) -> Value {
         var fields: [Value.DictionaryEntry] = [
             .init(.string("id"), .variant(.string(episode.id))),
@@ -24,6 +87,7 @@ public enum PodcastsCodec {
             .init(.string("new"), .variant(.boolean(episode.isNew))),
             .init(.string("played"), .variant(.boolean(episode.played))),
             .init(.string("position"), .variant(.double(episode.position))),
+            .init(.string("kept"), .variant(.boolean(episode.kept))),
         ]
         if let duration = episode.duration { fields.append(.init(.string("duration"), .variant(.double(duration)))) }
         if let audioURL = episode.audioURL { fields.append(.init(.string("audioURL"), .variant(.string(audioURL)))) }
@@ -66,14 +130,15 @@ public enum PodcastsCodec {
             id: id, podcastID: fields["podcast"]?.stringValue ?? "", title: fields["title"]?.stringValue ?? id,
             published: Date(timeIntervalSince1970: double("published") ?? 0), duration: double("duration"),
             isNew: fields["new"]?.unwrapped == .boolean(true), played: fields["played"]?.unwrapped == .boolean(true),
-            position: double("position") ?? 0, audioURL: fields["audioURL"]?.stringValue, file: fields["file"]?.stringValue
+            position: double("position") ?? 0, audioURL: fields["audioURL"]?.stringValue, file: fields["file"]?.stringValue,
+            kept: fields["kept"]?.unwrapped == .boolean(true)
         )
     }
 
     public static func encode(_ state: PodcastsState) -> [String: Value] {
         let newest = state.episodes.values.sorted { ($0.published, $0.id) > ($1.published, $1.id) }.prefix(episodesInState)
         return [
-            "podcasts": .array(.dictionary(key: .string, value: .variant), state.podcasts.values.sorted { $0.id < $1.id }.map(encode)),
+            "podcasts": .array(.dictionary(key: .string, value: .variant), state.podcasts.values.sorted { $0.id < $1.id }.map { encode($0, preferences: state.preferences(of: $0.id)) }),
             "episodes": .array(.dictionary(key: .string, value: .variant), newest.map(encode)),
             "episodeCount": .uint32(UInt32(clamping: state.episodeCount)),
             "settings": encode(state.settings),
@@ -83,7 +148,7 @@ public enum PodcastsCodec {
     public static func encode(_ settings: PodcastSettings) -> Value {
         .stringVariantDictionary([
             "notify": .boolean(settings.notify), "deleteWhenPlayed": .boolean(settings.deleteWhenPlayed),
-            "playedAt": .double(settings.playedAt), "player": .string(settings.player),
+            "playedAt": .double(settings.playedAt), "player": .string(settings.player), "minimumFreeSpace": .uint64(settings.minimumFreeSpace),
         ])
     }
 
@@ -94,13 +159,19 @@ public enum PodcastsCodec {
         if case .boolean(let delete)? = fields["deleteWhenPlayed"]?.unwrapped { settings.deleteWhenPlayed = delete }
         if case .double(let fraction)? = fields["playedAt"]?.unwrapped { settings.playedAt = fraction }
         if let player = fields["player"]?.stringValue { settings.player = player }
+        if let bytes = fields["minimumFreeSpace"]?.integerValue, bytes >= 0 { settings.minimumFreeSpace = UInt64(bytes) }
         return settings
     }
 
     public static func decodeState(_ fields: [String: Value]) -> PodcastsState {
         var state = PodcastsState()
         if case .array(_, let items)? = fields["podcasts"]?.unwrapped {
-            for podcast in items.compactMap(decodePodcast) { state.podcasts[podcast.id] = podcast }
+            for item in items {
+                guard let podcast = decodePodcast(item) else { continue }
+                state.podcasts[podcast.id] = podcast
+                let preferences = decodePreferences(item.stringKeyedEntries?["settings"])
+                if !preferences.isDefault { state.preferences[podcast.id] = preferences }
+            }
         }
         if case .array(_, let items)? = fields["episodes"]?.unwrapped {
             for episode in items.compactMap(decodeEpisode) { state.episodes[episode.id] = episode }
@@ -129,6 +200,10 @@ public enum PodcastsCodec {
             ["kind": .string("downloaded"), "episode": .string(episodeID), "podcast": .string(podcastID), "file": .string(file ?? "")]
         case .settings(let settings):
             ["kind": .string("settings"), "settings": encode(settings)]
+        case .podcastSettings(let podcastID, let preferences):
+            ["kind": .string("podcastSettings"), "podcast": .string(podcastID), "settings": encode(preferences)]
+        case .kept(let episodeID, let podcastID, let kept):
+            ["kind": .string("kept"), "episode": .string(episodeID), "podcast": .string(podcastID), "kept": .boolean(kept)]
         case .allPlayed(let podcastID, let count):
             ["kind": .string("allPlayed"), "podcast": .string(podcastID ?? ""), "count": .uint32(UInt32(clamping: count))]
         case .olderEpisodes(let podcastID, let count):
@@ -191,9 +266,17 @@ public enum PodcastsCodec {
     }
 
     /// Reads a `Submit` to the podcasts document: play state (`episode` with `played` and/or
-    /// `position`) or settings (`notify`, `deleteWhenPlayed`, `playedAt`, `player`), not both at once.
+    /// `position`), an episode kept (`episode` with `kept`), or settings (`notify`,
+    /// `deleteWhenPlayed`, `playedAt`, `player`, `minimumFreeSpace`), one kind at a time.
     public static func submission(_ values: [String: Value]) throws -> PodcastsSubmission {
-        let settingKeys = ["notify", "deleteWhenPlayed", "playedAt", "player"]
+        let settingKeys = ["notify", "deleteWhenPlayed", "playedAt", "player", "minimumFreeSpace"]
+        if values["kept"] != nil {
+            let options = try OptionsReader(values, allowed: ["episode", "kept"], what: "podcasts submission (an episode kept)")
+            guard let episode = try options.string("episode"), let kept = try options.bool("kept") else {
+                throw BusError.invalidArgs("Say which episode to keep: {\"episode\": <s>, \"kept\": <b>}.")
+            }
+            return .kept(episode: episode, kept: kept)
+        }
         if values["allPlayed"] != nil {
             let options = try OptionsReader(values, allowed: ["allPlayed", "podcast"], what: "podcasts submission")
             guard try options.bool("allPlayed") == true else { throw BusError.invalidArgs("'allPlayed' can only be true: marking everything unplayed is not offered.") }
@@ -202,11 +285,12 @@ public enum PodcastsCodec {
         if !values.isEmpty, values.keys.allSatisfy(settingKeys.contains) {
             let options = try OptionsReader(values, allowed: settingKeys, what: "podcasts settings")
             return .settings(SettingsSubmission(notify: try options.bool("notify"), deleteWhenPlayed: try options.bool("deleteWhenPlayed"),
-                                                playedAt: try options.number("playedAt"), player: try options.string("player", allowingEmpty: true)))
+                                                playedAt: try options.number("playedAt"), player: try options.string("player", allowingEmpty: true),
+                                                minimumFreeSpace: try options.number("minimumFreeSpace")))
         }
         let options = try OptionsReader(values, allowed: ["episode", "played", "position"], what: "podcasts submission")
         guard let episode = try options.string("episode") else {
-            throw BusError.invalidArgs("Say which episode: {\"episode\": <s>, \"played\": <b>, \"position\": <d>}, or which settings: {\"notify\": <b>, \"deleteWhenPlayed\": <b>, \"playedAt\": <d>, \"player\": <s>}.")
+            throw BusError.invalidArgs("Say which episode: {\"episode\": <s>, \"played\": <b>, \"position\": <d>} or {\"episode\": <s>, \"kept\": <b>}, or which settings: {\"notify\": <b>, \"deleteWhenPlayed\": <b>, \"playedAt\": <d>, \"player\": <s>, \"minimumFreeSpace\": <t>}.")
         }
         return .playState(PlayStateSubmission(episodeID: episode, played: try options.bool("played"), position: try options.number("position")))
     }

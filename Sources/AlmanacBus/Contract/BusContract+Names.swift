@@ -91,6 +91,12 @@ extension BusContract {
         public static let exportOPMLDescriptor: MemberName = "ExportOPMLDescriptor"
         /// `Download(s) → o`.
         public static let download: MemberName = "Download"
+        /// `GetPodcastSettings(s) → a{sv}`: one podcast's own settings.
+        public static let getPodcastSettings: MemberName = "GetPodcastSettings"
+        /// `SetPodcastSettings(s, a{sv})`: changes some of them.
+        public static let setPodcastSettings: MemberName = "SetPodcastSettings"
+        /// The property `Subscriptions` (`aa{sv}`).
+        public static let subscriptions: MemberName = "Subscriptions"
     }
 
     /// `org.almanac.Download1`'s members.

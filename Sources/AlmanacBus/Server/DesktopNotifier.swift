@@ -4,7 +4,8 @@ import Locking
 public import Logging
 import Synchronization
 
-/// Desktop notifications of new episodes, when the user turned them on (`notify`): the
+/// Desktop notifications of new episodes, when the user turned them on (`notify`, or a
+/// podcast's own `notify`, which wins for its episodes): the
 /// changes one refresh brings are gathered into one notification that names each feed and
 /// its count (newsboat's `notify-format` is the model), sent to
 /// `org.freedesktop.Notifications` and replacing the one before. A refresh of many feeds
@@ -68,8 +69,10 @@ public final class DesktopNotifier: Sendable {
             for await message in signals { self?.handle(message) }
         } }
         podcasts.document.addView(key: Self.viewKey) { [weak self] event in
-            guard let self, case .changed(_, .newEpisodes(let podcastID, let episodes), _) = event,
-                  podcasts.document.snapshot.state.settings.notify else { return }
+            guard let self, case .changed(_, .newEpisodes(let podcastID, let episodes), _) = event else { return }
+            // A podcast's own setting wins over the global one.
+            let state = podcasts.document.snapshot.state
+            guard state.preferences(of: podcastID).notifies(globally: state.settings.notify) else { return }
             gather(podcastID, episodes.map(\.id))
         }
     }

@@ -10,7 +10,12 @@ import Synchronization
 /// when the player pauses, stops, seeks, moves to another track or goes away, and every
 /// `pollInterval` while it plays (what is kept, and when an episode counts as played, is the
 /// podcasts document's `recordPlayback`). Players are untrusted: values of the wrong type are ignored.
-public final class MPRISListener: Sendable {
+///
+/// It also tells which downloads are being played (`FilesInUse`): the files whose `file://`
+/// URL is a player's current track, whatever its status (a paused or stopped player still has
+/// it open), so that no cleanup deletes them; and it says when a player moves on
+/// (`whenTracksChange`).
+public final class MPRISListener: FilesInUse, Sendable {
     static let prefix = "org.mpris.MediaPlayer2."
     static let path: ObjectPath = "/org/mpris/MediaPlayer2"
     static let playerInterface: InterfaceName = "org.mpris.MediaPlayer2.Player"
@@ -47,6 +52,8 @@ public final class MPRISListener: Sendable {
     private let tasks = Locked<[Task<Void, Never>]>([])
     /// Woken when a player starts playing a known episode: only then does the poll run.
     private let playing = Wakeup()
+    /// Told when a player's track changes or a player leaves.
+    private let trackChanges = Locked<(@Sendable () -> Void)?>(nil)
 
     public init(podcasts: PodcastsDocument, connection: Connection, pollInterval: Duration = .seconds(15),
                 logger: Logger = Logger(label: "almanac.mpris")) {
@@ -98,6 +105,22 @@ public final class MPRISListener: Sendable {
         tasks.withLock { $0 = started + [scan] }
     }
 
+    /// Of `files`, those that are a player's current track (`file://` URLs).
+    public func filesInUse(among files: Set<String>) -> Set<String> {
+        let tracks = players.withLock { $0.values.compactMap(\.url) }
+        return Set(tracks.compactMap(FileURL.path(of:))).intersection(files)
+    }
+
+    /// Calls `body` whenever a player's track changes or a player leaves the bus (a file it
+    /// had open may be free now).
+    public func whenTracksChange(_ body: @escaping @Sendable () -> Void) {
+        trackChanges.withLock { $0 = body }
+    }
+
+    private func tracksChanged() {
+        trackChanges.withLock { $0 }?()
+    }
+
     public func stop() {
         for task in tasks.withLock({ $0 }) { task.cancel() }
         // What the players were at is kept.
@@ -135,6 +158,7 @@ public final class MPRISListener: Sendable {
     private func vanished(_ owner: BusName) {
         guard let player = players.withLock({ $0.removeValue(forKey: owner) }) else { return }
         record(player, at: player.estimatedPosition)
+        if player.url != nil { tracksChanged() }
     }
 
     private func handle(_ message: Message) async {
@@ -160,6 +184,7 @@ public final class MPRISListener: Sendable {
             if before.url != after.url {
                 // Another track: the one before is recorded where it was left, and the new one starts where the player says.
                 record(before, at: estimate)
+                tracksChanged()
                 if after.episodeID != nil, let start = await position(of: sender, playing: after.url) {
                     update(sender) { $0.position = start; $0.positionAt = .now }
                 }

@@ -73,7 +73,7 @@ public struct PodcastsAdapter: DocumentAdapter {
 
     public func domainProperties(changedBy change: PodcastsChange) -> (InterfaceName, [String: Value])? {
         switch change {
-        case .subscribed, .unsubscribed, .renamed:
+        case .subscribed, .unsubscribed, .renamed, .podcastSettings:
             return (BusContract.podcastsInterface, ["Subscriptions": Self.subscriptions(podcasts.document.snapshot.state)])
         case .settings(let settings):
             return (BusContract.podcastsInterface, ["Settings": PodcastsCodec.encode(settings)])
@@ -160,7 +160,7 @@ public struct PodcastsAdapter: DocumentAdapter {
     }
 
     static func subscriptions(_ state: PodcastsState) -> Value {
-        .array(.dictionary(key: .string, value: .variant), state.podcasts.values.sorted { $0.id < $1.id }.map(PodcastsCodec.encode))
+        .array(.dictionary(key: .string, value: .variant), state.podcasts.values.sorted { $0.id < $1.id }.map { PodcastsCodec.encode($0, preferences: state.preferences(of: $0.id)) })
     }
 
     /// The most bytes `InspectData` takes (D-Bus itself allows 128 MiB messages).
@@ -309,6 +309,17 @@ public struct PodcastsAdapter: DocumentAdapter {
                 let (episode) = try call.arguments(String.self)
                 guard let downloads else { throw BusError(.notSupported, "This almanacd does not download.") }
                 try reply.write(BusContract.downloadPath(try downloads.download(episode, for: call.sender)))
+            },
+            // A podcast's own settings: the rules (and the refusals) are the document's.
+            Method("GetPodcastSettings", inputs: [podcastArgument], outputs: [Argument("settings", .dictionary(key: .string, value: .variant))]) { call, reply in
+                let (given) = try call.arguments(String.self)
+                let (_, preferences) = try Refusals.translated { try podcasts.preferences(of: given) }
+                try reply.write(PodcastsCodec.encode(preferences))
+            },
+            Method("SetPodcastSettings", inputs: [podcastArgument, Argument("settings", .dictionary(key: .string, value: .variant))]) { call, _ in
+                let (given, values) = try call.arguments(String.self, [String: Value].self)
+                let submission = try PodcastsCodec.preferencesSubmission(values)
+                try Refusals.translated { try podcasts.setPreferences(submission, of: given) }
             },
             Method("Rename", inputs: [podcastArgument, Argument("title", .string)]) { call, _ in
                 let (podcast, title) = try call.arguments(String.self, String.self)

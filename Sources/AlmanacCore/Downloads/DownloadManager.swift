@@ -7,7 +7,9 @@ import FoundationEssentials
 /// and on each client's share), each job's progress announced at a steady rate, finished
 /// jobs removed after a while, unfinished ones resumed after a restart. It is the
 /// `EpisodeDownloading` service's client and tells the podcasts document where each file
-/// went; it also deletes a played episode's file when the user asked for that.
+/// went; it downloads the new episodes of podcasts that ask for it (`AutoDownload`), and
+/// starts no transfer that would leave the disk less free than `minimumFreeSpace`
+/// (`FreeSpace.refusal`). Deleting files is `DownloadCleaner`'s.
 ///
 /// Its jobs are a document: the bus layer registers a view and exports one object per job.
 public final class DownloadManager: Sendable {
@@ -17,6 +19,8 @@ public final class DownloadManager: Sendable {
     private let podcasts: PodcastsDocument
     private let downloader: any EpisodeDownloading
     private let archive: (any DownloadArchive)?
+    /// Reads the disk's free space before a transfer starts (none: no check).
+    private let diskSpace: (any DiskSpace)?
     /// `$XDG_DATA_HOME/almanac`: each podcast's files go into a folder of their own below it.
     private let root: String
     public let limits: DownloadLimits
@@ -35,12 +39,14 @@ public final class DownloadManager: Sendable {
     /// - Parameters:
     ///   - root: the folder downloads go under (one folder per podcast inside).
     ///   - archive: where jobs are kept across restarts (none: in memory only).
+    ///   - diskSpace: reads the free space of the downloads' disk (none: it is not checked).
     public init(podcasts: PodcastsDocument, downloader: any EpisodeDownloading, root: String,
-                archive: (any DownloadArchive)? = nil, limits: DownloadLimits = DownloadLimits(),
+                archive: (any DownloadArchive)? = nil, limits: DownloadLimits = DownloadLimits(), diskSpace: (any DiskSpace)? = nil,
                 logger: Logger = Logger(label: "almanac.downloads")) {
         self.podcasts = podcasts
         self.downloader = downloader
         self.archive = archive
+        self.diskSpace = diskSpace
         self.root = root.hasSuffix("/") ? String(root.dropLast()) : root
         self.limits = limits
         self.logger = logger
@@ -60,18 +66,32 @@ public final class DownloadManager: Sendable {
         document = Model(jobs)
     }
 
-    /// Starts the jobs kept from last time and begins watching play state (to delete the
-    /// files of played episodes when the user asked for that).
+    /// Starts the jobs kept from last time and begins watching the podcasts document: new
+    /// episodes of podcasts that download by themselves, podcasts given up.
     public func start() {
         podcasts.document.addView(key: ViewKey("almanacd:downloads")) { [weak self] event in
             guard let self, case .changed(_, let change, _) = event else { return }
             switch change {
-            case .playState(let episodeID, _, true, _): Task { self.deleteIfPlayed(episodeID) }
+            case .newEpisodes(let podcastID, let episodes):
+                let chosen = AutoDownload.episodes(episodes, preferences: podcasts.document.snapshot.state.preferences(of: podcastID))
+                if !chosen.isEmpty { Task { self.autoDownload(chosen) } }
             case .unsubscribed(let podcastID): Task { self.cancelAll(of: podcastID) }
             default: break
             }
         }
         pump()
+    }
+
+    /// Queues the downloads `AutoDownload` chose, as the daemon's own jobs (no owner).
+    private func autoDownload(_ episodes: [Episode]) {
+        for episode in episodes {
+            do {
+                let job = try download(episode.id, for: "")
+                logger.info("downloading a new episode by itself", metadata: ["episode": "\(episode.id)", "job": "\(job.id)"])
+            } catch {
+                logger.warning("could not download a new episode by itself", metadata: ["episode": "\(episode.id)", "error": "\(error)"])
+            }
+        }
     }
 
     /// Stops every transfer (their temporary files stay, so the next start resumes them).
@@ -208,21 +228,51 @@ public final class DownloadManager: Sendable {
         return job
     }
 
-    /// Starts queued jobs, oldest first, while there are free slots.
+    /// Starts queued jobs, oldest first, while there are free slots. A job that would leave
+    /// the disk less free than `minimumFreeSpace` fails instead, saying so.
     private func pump() {
         while !stopped.load(ordering: .sequentiallyConsistent) {
+            let jobs = document.snapshot.state
+            guard jobs.values.filter({ $0.state == .downloading }).count < limits.concurrent,
+                  let candidate = jobs.values.filter({ $0.state == .queued }).min(by: { $0.id < $1.id }) else { return }
+            // Read before the document's lock is taken: a disk may be slow to answer.
+            let refusal = freeSpaceRefusal(for: candidate)
             var started: DownloadJob?
+            var refused: DownloadJob?
             document.update { jobs -> DownloadChange? in
                 let running = jobs.values.filter { $0.state == .downloading }.count
-                guard running < limits.concurrent,
-                      var next = jobs.values.filter({ $0.state == .queued }).min(by: { $0.id < $1.id }) else { return nil }
-                next.state = .downloading
+                guard running < limits.concurrent, var next = jobs[candidate.id], next.state == .queued else { return nil }
+                if let refusal {
+                    (next.state, next.error) = (.failed, refusal)
+                    refused = next
+                } else {
+                    next.state = .downloading
+                    started = next
+                }
                 jobs[next.id] = next
-                started = next
                 return .updated(next)
             }
-            guard let job = started else { return }
-            run(job)
+            if let refused {
+                logger.warning("a download did not start: the disk is nearly full", metadata: ["job": "\(refused.id)", "episode": "\(refused.episodeID)"])
+                persist(refused)
+                removeLater(refused.id)
+            }
+            if let started { run(started) }
+        }
+    }
+
+    /// Why `job` must not start now for want of disk space (`nil`: it may). What it still
+    /// has to fetch counts when the size is known (a resumed job).
+    private func freeSpaceRefusal(for job: DownloadJob) -> String? {
+        let minimum = podcasts.document.snapshot.state.settings.minimumFreeSpace
+        guard let diskSpace, minimum > 0 else { return nil }
+        do {
+            let free = try diskSpace.freeSpace(at: job.folder)
+            return free.refusal(needed: job.total > job.received ? job.total - job.received : 0, minimum: minimum, folder: job.folder)
+        } catch {
+            // Unknown: the transfer itself finds out whether the disk takes it.
+            logger.warning("could not read the free space of the downloads' disk", metadata: ["folder": "\(job.folder)", "error": "\(error)"])
+            return nil
         }
     }
 
@@ -366,17 +416,6 @@ public final class DownloadManager: Sendable {
                 return .removed(job)
             }
             try? archive?.removeDownloadJob(id)
-        }
-    }
-
-    private func deleteIfPlayed(_ episodeID: String) {
-        guard podcasts.document.snapshot.state.settings.deleteWhenPlayed,
-              let file = podcasts.episode(episodeID)?.file else { return }
-        do {
-            try downloader.delete(file: file)
-            try podcasts.recordFile(nil, of: episodeID)
-        } catch {
-            logger.error("could not delete the file of a played episode", metadata: ["file": "\(file)", "episode": "\(episodeID)", "error": "\(error)"])
         }
     }
 }

@@ -17,9 +17,11 @@ public struct Episode: Sendable, Hashable, Codable {
     public var audioURL: String?
     /// Where its audio was downloaded to (an absolute path), when it was.
     public var file: String?
+    /// The user kept it (`almanac episode keep`): no cleanup deletes its download.
+    public var kept: Bool
 
     public init(id: String, podcastID: String, title: String, published: Date, duration: Double?,
-                isNew: Bool = true, played: Bool = false, position: Double = 0, audioURL: String? = nil, file: String? = nil) {
+                isNew: Bool = true, played: Bool = false, position: Double = 0, audioURL: String? = nil, file: String? = nil, kept: Bool = false) {
         self.id = id
         self.podcastID = podcastID
         self.title = title
@@ -30,5 +32,6 @@ public struct Episode: Sendable, Hashable, Codable {
         self.position = position
         self.audioURL = audioURL
         self.file = file
+        self.kept = kept
     }
 }

@@ -1,5 +1,6 @@
 import Locking
 import Synchronization
+public import FoundationEssentials
 
 /// A `PodcastArchive` in memory: what the document uses when it is given none (tests, and
 /// anything that need not outlive the process).
@@ -8,6 +9,9 @@ public final class MemoryPodcastArchive: PodcastArchive, Sendable {
     private let older = Locked<[String: OlderPages]>([:])
     private let backoff = Locked<[String: FeedBackoff]>([:])
     private let kept = Locked(Kept())
+    /// When each played episode was marked played.
+    private let played = Locked<[String: Date]>([:])
+    private let clock: @Sendable () -> Date
 
     /// Details, by episode and podcast id, and fetched chapters.
     private struct Kept {
@@ -16,7 +20,10 @@ public final class MemoryPodcastArchive: PodcastArchive, Sendable {
         var chapters: [String: FetchedChapters] = [:]
     }
 
-    public init() {}
+    /// - Parameter clock: the time an episode marked played is noted with (`playedAt`).
+    public init(clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.clock = clock
+    }
 
     public func podcastsState() -> PodcastsState {
         var state = library.withLock { $0 }
@@ -35,11 +42,13 @@ public final class MemoryPodcastArchive: PodcastArchive, Sendable {
     public func removePodcast(_ id: String) throws {
         let gone = library.withLock { library in
             library.podcasts[id] = nil
+            library.preferences[id] = nil
             older.withLock { $0[id] = nil }
             let gone = library.episodes.values.filter { $0.podcastID == id }.map(\.id)
             library.episodes = library.episodes.filter { $0.value.podcastID != id }
             return gone
         }
+        played.withLock { played in for episode in gone { played[episode] = nil } }
         kept.withLock { kept in
             kept.podcasts[id] = nil
             for episode in gone {
@@ -50,23 +59,48 @@ public final class MemoryPodcastArchive: PodcastArchive, Sendable {
     }
 
     public func savePlayState(_ episode: Episode) throws {
+        let now = clock()
         library.withLock { library in
             guard var kept = library.episodes[episode.id] else { return }
             (kept.isNew, kept.played, kept.position) = (episode.isNew, episode.played, episode.position)
             library.episodes[episode.id] = kept
+            played.withLock { played in
+                if !episode.played {
+                    played[episode.id] = nil
+                } else if played[episode.id] == nil {
+                    played[episode.id] = now
+                }
+            }
         }
     }
 
     public func markAllPlayed(of podcastID: String?) throws -> Int {
-        library.withLock { library in
+        let now = clock()
+        return library.withLock { library in
             var count = 0
             for (id, episode) in library.episodes where (podcastID == nil || episode.podcastID == podcastID) && (!episode.played || episode.isNew) {
                 library.episodes[id]?.played = true
                 library.episodes[id]?.isNew = false
+                played.withLock { played in if played[id] == nil { played[id] = now } }
                 count += 1
             }
             return count
         }
+    }
+
+    public func playedAt(of episodeIDs: [String]) -> [String: Date] {
+        played.withLock { played in played.filter { episodeIDs.contains($0.key) } }
+    }
+
+    public func savePreferences(_ preferences: PodcastPreferences, of podcastID: String) throws {
+        library.withLock { library in
+            guard library.podcasts[podcastID] != nil else { return }
+            library.preferences[podcastID] = preferences.isDefault ? nil : preferences
+        }
+    }
+
+    public func saveKept(_ kept: Bool, of episodeID: String) throws {
+        library.withLock { $0.episodes[episodeID]?.kept = kept }
     }
 
     public func saveFile(_ file: String?, of episodeID: String) throws {

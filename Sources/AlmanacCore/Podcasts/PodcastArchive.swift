@@ -1,19 +1,30 @@
+public import FoundationEssentials
+
 /// Where the podcasts document keeps subscriptions, episodes and play state: the library
 /// itself, which the document's state only windows. Every write is on disk (for the
 /// daemon's SQLite archive) before it returns; a write that fails throws `StorageError` and
 /// the document changes nothing.
 public protocol PodcastArchive: Sendable {
-    /// The podcasts, the newest `PodcastsState.window` episodes, and the count of all.
+    /// The podcasts, the newest `PodcastsState.window` episodes, the count of all, the
+    /// settings and each podcast's own.
     func podcastsState() -> PodcastsState
     /// Adds or updates a podcast and adds `episodes` it does not have yet, in one transaction.
     func save(_ podcast: Podcast, newEpisodes episodes: [Episode]) throws
     /// Removes a podcast and its episodes.
     func removePodcast(_ id: String) throws
-    /// Records an episode's play state.
+    /// Records an episode's play state, and when it was first marked played (`playedAt`;
+    /// forgotten when it is marked unplayed), in one transaction.
     func savePlayState(_ episode: Episode) throws
     /// Marks every unplayed episode (of `podcastID`, or of all when `nil`) played and not
-    /// new, in one transaction; how many it marked.
+    /// new, noting when (`playedAt`), in one transaction; how many it marked.
     func markAllPlayed(of podcastID: String?) throws -> Int
+    /// When each of these episodes was marked played, for those that are (`savePlayState`,
+    /// `markAllPlayed`): what a cleanup counts `deletePlayedAfter` from.
+    func playedAt(of episodeIDs: [String]) -> [String: Date]
+    /// Keeps a podcast's own settings (the defaults: none kept). They go with the podcast.
+    func savePreferences(_ preferences: PodcastPreferences, of podcastID: String) throws
+    /// Records that the user kept an episode's download out of every cleanup (`Episode.kept`), or let it go.
+    func saveKept(_ kept: Bool, of episodeID: String) throws
     /// The ids of every episode a podcast has (to tell the new ones in a feed).
     func episodeIDs(of podcastID: String) -> Set<String>
     /// One episode, wherever it is in the library.

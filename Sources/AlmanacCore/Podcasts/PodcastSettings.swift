@@ -10,22 +10,32 @@ public struct PodcastSettings: Sendable, Hashable, Codable {
     /// The command that plays an episode (`almanac episode play`), as a shell would split it;
     /// empty: the first of mpv, vlc and xdg-open found. See `PlayerCommand`.
     public var player: String
+    /// Bytes the disk holding the downloads keeps free: a download that would leave less does
+    /// not start (its job fails saying so). 0: no check.
+    public var minimumFreeSpace: UInt64
 
     public static let playedAtRange = 0.5...1.0
     /// The longest `player` command kept.
     public static let maximumPlayerLength = 1_000
+    /// `minimumFreeSpace` unless the user says otherwise: 1 GiB.
+    public static let defaultMinimumFreeSpace: UInt64 = 1 << 30
+    /// The largest `minimumFreeSpace`: 1 PiB.
+    public static let maximumMinimumFreeSpace: UInt64 = 1 << 50
 
-    public init(notify: Bool = false, deleteWhenPlayed: Bool = false, playedAt: Double = 0.95, player: String = "") {
+    public init(notify: Bool = false, deleteWhenPlayed: Bool = false, playedAt: Double = 0.95, player: String = "",
+                minimumFreeSpace: UInt64 = PodcastSettings.defaultMinimumFreeSpace) {
         self.notify = notify
         self.deleteWhenPlayed = deleteWhenPlayed
         self.playedAt = playedAt
         self.player = player
+        self.minimumFreeSpace = minimumFreeSpace
     }
 
-    /// Reads settings kept by an older version, which had no `player`.
+    /// Reads settings kept by an older version, which had no `player` nor `minimumFreeSpace`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(notify: try container.decode(Bool.self, forKey: .notify), deleteWhenPlayed: try container.decode(Bool.self, forKey: .deleteWhenPlayed),
-                  playedAt: try container.decode(Double.self, forKey: .playedAt), player: try container.decodeIfPresent(String.self, forKey: .player) ?? "")
+                  playedAt: try container.decode(Double.self, forKey: .playedAt), player: try container.decodeIfPresent(String.self, forKey: .player) ?? "",
+                  minimumFreeSpace: try container.decodeIfPresent(UInt64.self, forKey: .minimumFreeSpace) ?? Self.defaultMinimumFreeSpace)
     }
 }

@@ -12,6 +12,10 @@ public enum PodcastsChange: Sendable, Hashable {
     case downloaded(episodeID: String, podcastID: String, file: String?)
     /// The user changed the podcast settings.
     case settings(PodcastSettings)
+    /// The user changed one podcast's own settings.
+    case podcastSettings(podcastID: String, PodcastPreferences)
+    /// The user kept an episode's download out of every cleanup, or (`false`) let it go again.
+    case kept(episodeID: String, podcastID: String, kept: Bool)
     /// Every episode of a podcast (`nil`: of all) was marked played at once; `count` of them changed.
     case allPlayed(podcastID: String?, count: Int)
     /// `count` older episodes of a podcast were read from its feed's older pages (a list
@@ -31,7 +35,8 @@ public enum PodcastsChange: Sendable, Hashable {
         case .subscribed(let podcast), .renamed(let podcast): podcast.id
         case .unsubscribed(let id): id
         case .newEpisodes(let id, _), .failed(let id, _): id
-        case .playState(_, let id, _, _), .downloaded(_, let id, _): id
+        case .playState(_, let id, _, _), .downloaded(_, let id, _), .kept(_, let id, _): id
+        case .podcastSettings(let id, _): id
         case .settings: nil
         case .allPlayed(let id, _): id
         case .olderEpisodes(let id, _): id

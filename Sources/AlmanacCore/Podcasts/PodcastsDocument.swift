@@ -32,6 +32,9 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     /// interval, when shorter) and a day.
     public let cadenceFloor: Double
     public static let cadenceCeiling: Double = 86_400
+    /// The shortest refresh interval a podcast's own settings may name (5 minutes unless the
+    /// daemon was started with another): it replaces the server's cadence, not this floor.
+    public let minimumRefreshInterval: Double
     /// Per podcast: how many reads of its feed have ended and why the last failed (`nil`: it
     /// did not), and who waits for the next to end. One lock for both, so no end is missed.
     private let reads = Locked(ReadCounts())
@@ -55,9 +58,11 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     ///   - archive: the library (subscriptions, episodes, play state); the document starts from
     ///     what it holds. In memory unless given.
     ///   - policy: how often feeds are read and how failures back off (per feed).
+    ///   - minimumRefreshInterval: the shortest `PodcastPreferences.refreshInterval` accepted.
     ///   - clock, jitter: the time and the randomness of backoff, for tests.
     public init(archive: any PodcastArchive = MemoryPodcastArchive(),
                 policy: RefreshSchedule.Policy = .init(interval: 3_600, firstRetry: 60, longestRetry: 86_400),
+                minimumRefreshInterval: Double = PodcastPreferences.minimumRefreshInterval,
                 clock: @escaping @Sendable () -> Date = { Date() }, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
                 logger: Logger = Logger(label: "almanac.podcasts")) {
         document = Model(archive.podcastsState())
@@ -69,6 +74,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         self.schedule = Locked(schedule)
         backingOff = Locked(Set(backoffs.keys))
         cadenceFloor = min(900, policy.interval)
+        self.minimumRefreshInterval = max(0.01, minimumRefreshInterval)
         self.clock = clock
         self.jitter = jitter
         self.logger = logger
@@ -92,13 +98,14 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         scheduleChanges.withLock { $0 }?()
     }
 
-    /// When the next subscribed feed falls due: its cadence (the server's, within the floor
-    /// and the ceiling, else the interval), its backoff after failures, and the server-given
-    /// freshness all passed. `nil` with no subscriptions, or when every feed is being read.
+    /// When the next subscribed feed falls due: its cadence (its own refresh interval, else
+    /// the server's within the floor and the ceiling, else the interval), its backoff after
+    /// failures, and the server-given freshness (unless its own interval replaces it) all
+    /// passed. `nil` with no subscriptions, or when every feed is being read.
     public var nextDue: Date? {
         let ids = Array(document.snapshot.state.podcasts.keys)
         let now = clock()
-        let fresh = freshUntil.withLock { $0 }
+        let fresh = serverFreshness()
         return schedule.withLock { schedule in
             ids.compactMap { id -> Date? in
                 guard let due = schedule.nextDue(among: [id], now: now) else { return nil }
@@ -131,10 +138,17 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     /// or, when `force`, all that are not being read already.
     public func take(_ podcastIDs: [String], force: Bool = false) -> [String] {
         let now = clock()
-        let fresh = freshUntil.withLock { $0 }
+        let fresh = serverFreshness()
         let candidates = force ? podcastIDs : podcastIDs.filter { (fresh[$0] ?? .distantPast) <= now }
         defer { scheduleChanged() }
         return schedule.withLock { $0.take(candidates, now: now, force: force) }
+    }
+
+    /// The freshness servers gave, by podcast, except for podcasts whose own refresh interval
+    /// replaces their server's say.
+    private func serverFreshness() -> [String: Date] {
+        let preferences = document.snapshot.state.preferences
+        return freshUntil.withLock { $0 }.filter { preferences[$0.key]?.refreshInterval == nil }
     }
 
     /// Failures in a row of a podcast's feed.
@@ -147,11 +161,13 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         readEnded(podcastID, failure: nil)
     }
 
-    /// A read of `podcastID` succeeded: next due after the cadence its server gave in this
-    /// read (within the floor and the ceiling), else after the interval.
+    /// A read of `podcastID` succeeded: next due after its own refresh interval, else the
+    /// cadence its server gave in this read (within the floor and the ceiling), else after
+    /// the interval.
     private func succeeded(_ podcastID: String) {
         let now = clock()
-        let cadence = serverCadence.withLock { $0.removeValue(forKey: podcastID) }
+        let server = serverCadence.withLock { $0.removeValue(forKey: podcastID) }
+        let cadence = document.snapshot.state.preferences[podcastID]?.refreshInterval ?? server
         schedule.withLock { $0.succeeded(podcastID, now: now, after: cadence) }
         activity.succeeded(podcastID)
         if backingOff.withLock({ $0.remove(podcastID) != nil }) { keepBackoff(nil, of: podcastID) }
@@ -347,6 +363,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             guard state.podcasts[podcastID] != nil else { throw Self.unknownPodcast(podcastID, in: state) }
             try archive.removePodcast(podcastID)
             state.podcasts[podcastID] = nil
+            state.preferences[podcastID] = nil
             let remaining = Set(state.podcasts.keys)
             schedule.withLock { $0.keep(only: remaining) }
             activity.keep(only: remaining)
@@ -460,7 +477,90 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         case .playState(let change): try submit(change, from: view)
         case .settings(let change): try submit(change, from: view)
         case .allPlayed(let podcast): try markAllPlayed(podcast, from: view)
+        case .kept(let episode, let kept): try keep(episode, kept, from: view)
         }
+    }
+
+    /// Keeps an episode's download out of every cleanup (`kept`), or lets it go again (the
+    /// next cleanup may then delete it). Throws `SubmissionError` for an unknown episode.
+    @discardableResult
+    public func keep(_ episodeID: String, _ kept: Bool, from view: ViewKey?) throws -> UInt64 {
+        let apply: (inout PodcastsState) throws -> PodcastsChange? = { state in
+            guard var episode = self.find(episodeID, in: state) else {
+                throw SubmissionError("There is no episode '\(episodeID.prefix(200))'.")
+            }
+            guard episode.kept != kept else { return nil }
+            try self.archive.saveKept(kept, of: episode.id)
+            episode.kept = kept
+            if state.episodes[episode.id] != nil { state.episodes[episode.id] = episode }
+            return .kept(episodeID: episode.id, podcastID: episode.podcastID, kept: kept)
+        }
+        if let view { return try document.submit(from: view, apply) }
+        return try document.update(apply) ?? document.revision
+    }
+
+    /// An episode in the window or anywhere in the library, by id or by the GUID its feed gave it.
+    private func find(_ episodeID: String, in state: PodcastsState) -> Episode? {
+        state.episodes[episodeID] ?? archive.episode(episodeID)
+            ?? state.podcasts.keys.lazy.compactMap { self.archive.episode(FeedMapping.episodeID(podcastID: $0, guid: episodeID)) }.first
+    }
+
+    // MARK: A podcast's own settings
+
+    /// Changes a podcast's own settings (`podcast`: its id or feed URL), after validating
+    /// them; saved before they are applied, announced as `podcastSettings`. A refresh
+    /// interval of its own takes effect from the next read, which it brings forward when that
+    /// is further off. Throws `SubmissionError` for an unknown podcast or a value out of
+    /// range, `StorageError` when the disk refused (then nothing changed).
+    @discardableResult
+    public func setPreferences(_ submission: PreferencesSubmission, of podcast: String) throws -> UInt64 {
+        var intervalChanged = false
+        let revision = try document.update { state in
+            guard let id = state.podcasts[podcast]?.id
+                    ?? state.podcasts.values.first(where: { $0.feedURL == podcast || FeedCredentials.redacted($0.feedURL) == podcast })?.id else {
+                throw Self.unknownPodcast(podcast, in: state)
+            }
+            let current = state.preferences(of: id)
+            let updated = try submission.applied(to: current, minimumRefreshInterval: minimumRefreshInterval)
+            guard updated != current else { return nil }
+            try archive.savePreferences(updated, of: id)
+            state.preferences[id] = updated.isDefault ? nil : updated
+            intervalChanged = updated.refreshInterval != current.refreshInterval
+            if let seconds = updated.refreshInterval, seconds != current.refreshInterval {
+                let now = clock()
+                schedule.withLock { $0.bringForward(id, to: now.addingTimeInterval(seconds)) }
+            }
+            return .podcastSettings(podcastID: id, updated)
+        }
+        if intervalChanged { scheduleChanged() }
+        return revision ?? document.revision
+    }
+
+    /// A podcast's own settings (`podcast`: its id or feed URL); `SubmissionError` for an unknown podcast.
+    public func preferences(of podcast: String) throws -> (podcastID: String, preferences: PodcastPreferences) {
+        let state = document.snapshot.state
+        guard let found = self.podcast(podcast) else { throw Self.unknownPodcast(podcast, in: state) }
+        return (found.id, state.preferences(of: found.id))
+    }
+
+    // MARK: Downloads in the library
+
+    /// Every episode with a downloaded file, in the whole library (not only the window), newest first.
+    public func downloadedEpisodes() -> [Episode] {
+        var episodes: [Episode] = []
+        var query = EpisodeQuery(limit: EpisodeQuery.maximumLimit)
+        query.onlyDownloaded = true
+        while let page = try? archive.page(query) {
+            episodes += page.episodes
+            guard let next = page.nextCursor else { break }
+            query.cursor = next
+        }
+        return episodes
+    }
+
+    /// When each of these episodes was marked played (those played and noted).
+    public func playedAt(of episodeIDs: [String]) -> [String: Date] {
+        archive.playedAt(of: episodeIDs)
     }
 
     /// Marks every episode of `podcast` (id or feed URL; `nil`: of every podcast) played,

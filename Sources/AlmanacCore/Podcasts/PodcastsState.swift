@@ -12,13 +12,21 @@ public struct PodcastsState: Sendable, Hashable {
     public var episodeCount: Int
     /// The user's podcast settings.
     public var settings: PodcastSettings
+    /// Each podcast's own settings, by podcast id (absent: the defaults).
+    public var preferences: [String: PodcastPreferences]
 
     public init(podcasts: [String: Podcast] = [:], episodes: [String: Episode] = [:], episodeCount: Int? = nil,
-                settings: PodcastSettings = PodcastSettings()) {
+                settings: PodcastSettings = PodcastSettings(), preferences: [String: PodcastPreferences] = [:]) {
         self.podcasts = podcasts
         self.settings = settings
+        self.preferences = preferences
         self.episodes = episodes
         self.episodeCount = episodeCount ?? episodes.count
+    }
+
+    /// A podcast's own settings (the defaults when it has none).
+    public func preferences(of podcastID: String) -> PodcastPreferences {
+        preferences[podcastID] ?? PodcastPreferences()
     }
 
     /// A podcast's episodes in the window, newest first.

@@ -6,12 +6,15 @@ public struct SettingsSubmission: Sendable, Hashable {
     public var deleteWhenPlayed: Bool?
     public var playedAt: Double?
     public var player: String?
+    /// Bytes, a whole number (0: no check).
+    public var minimumFreeSpace: Double?
 
-    public init(notify: Bool? = nil, deleteWhenPlayed: Bool? = nil, playedAt: Double? = nil, player: String? = nil) {
+    public init(notify: Bool? = nil, deleteWhenPlayed: Bool? = nil, playedAt: Double? = nil, player: String? = nil, minimumFreeSpace: Double? = nil) {
         self.notify = notify
         self.deleteWhenPlayed = deleteWhenPlayed
         self.playedAt = playedAt
         self.player = player
+        self.minimumFreeSpace = minimumFreeSpace
     }
 
     /// `settings` with this submission applied; `SubmissionError` when a value is out of range.
@@ -33,6 +36,13 @@ public struct SettingsSubmission: Sendable, Hashable {
             }
             _ = try PlayerCommand.words(player)
             settings.player = player
+        }
+        if let minimumFreeSpace {
+            let maximum = PodcastSettings.maximumMinimumFreeSpace
+            guard minimumFreeSpace.isFinite, minimumFreeSpace == minimumFreeSpace.rounded(), minimumFreeSpace >= 0, minimumFreeSpace <= Double(maximum) else {
+                throw SubmissionError("'minimumFreeSpace' is the bytes the downloads' disk keeps free, a whole number from 0 (no check) to \(maximum) (1 PiB); not \(minimumFreeSpace).")
+            }
+            settings.minimumFreeSpace = UInt64(minimumFreeSpace)
         }
         if let notify { settings.notify = notify }
         if let deleteWhenPlayed { settings.deleteWhenPlayed = deleteWhenPlayed }

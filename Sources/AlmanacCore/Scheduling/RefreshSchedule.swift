@@ -74,6 +74,14 @@ public struct RefreshSchedule: Sendable {
         entries[item] = Entry(due: due, failures: max(failures, 0), inFlight: false)
     }
 
+    /// Makes `item` due no later than `date` (a shorter cadence chosen meanwhile), unless it is
+    /// in flight or backing off after failures; an item never seen is due at once already.
+    public mutating func bringForward(_ item: String, to date: Date) {
+        guard var entry = entries[item], !entry.inFlight, entry.failures == 0, date < entry.due else { return }
+        entry.due = date
+        entries[item] = entry
+    }
+
     /// When `item` is next due, if it has been seen.
     public func due(of item: String) -> Date? { entries[item]?.due }
 

@@ -64,7 +64,7 @@ extension PodcastSync {
                 return ([.allPlayed(podcast: url, at: clock())], [])
             }
             return ([.allPlayed(podcast: nil, at: clock())], [])
-        case .newEpisodes, .olderEpisodes, .failed, .settings:
+        case .newEpisodes, .olderEpisodes, .failed, .settings, .podcastSettings, .kept:
             return ([], [])
         }
     }

@@ -25,9 +25,12 @@ extension StateStore: PodcastArchive {
             case "podcasts.playedAt":
                 if let fraction = Double(value), PodcastSettings.playedAtRange.contains(fraction) { state.settings.playedAt = fraction }
             case "podcasts.player": state.settings.player = String(value.prefix(PodcastSettings.maximumPlayerLength))
+            case "podcasts.minimumFreeSpace":
+                if let bytes = UInt64(value), bytes <= PodcastSettings.maximumMinimumFreeSpace { state.settings.minimumFreeSpace = bytes }
             default: continue
             }
         }
+        state.preferences = podcastPreferences().filter { state.podcasts[$0.key] != nil }
         if let newest = try? page(EpisodeQuery(limit: PodcastsState.window)) {
             for episode in newest.episodes where state.podcasts[episode.podcastID] != nil { state.episodes[episode.id] = episode }
             state.episodeCount = newest.total
@@ -64,6 +67,13 @@ extension StateStore: PodcastArchive {
         try write("the play state of \(episode.id)") { db in
             try db.execute(sql: "UPDATE episode SET isNew = ?, played = ?, position = ? WHERE id = ?",
                            arguments: [episode.isNew, episode.played, episode.position, episode.id])
+            // When it was first marked played (StateStore+Preferences.swift).
+            if episode.played {
+                try db.execute(sql: "INSERT OR IGNORE INTO episodePlayed (episodeID, playedAt) SELECT id, ? FROM episode WHERE id = ?",
+                               arguments: [Date().timeIntervalSince1970, episode.id])
+            } else {
+                try db.execute(sql: "DELETE FROM episodePlayed WHERE episodeID = ?", arguments: [episode.id])
+            }
         }
     }
 
@@ -76,6 +86,14 @@ extension StateStore: PodcastArchive {
                 try db.execute(sql: "UPDATE episode SET played = 1, isNew = 0 WHERE played = 0 OR isNew = 1")
             }
             count = db.changesCount
+            // When each was first marked played (StateStore+Preferences.swift).
+            let now = Date().timeIntervalSince1970
+            if let podcastID {
+                try db.execute(sql: "INSERT OR IGNORE INTO episodePlayed (episodeID, playedAt) SELECT id, ? FROM episode WHERE played = 1 AND podcastID = ?",
+                               arguments: [now, podcastID])
+            } else {
+                try db.execute(sql: "INSERT OR IGNORE INTO episodePlayed (episodeID, playedAt) SELECT id, ? FROM episode WHERE played = 1", arguments: [now])
+            }
         }
         return count
     }
@@ -96,8 +114,8 @@ extension StateStore: PodcastArchive {
 
     public func saveSettings(_ settings: PodcastSettings) throws {
         try write("the podcast settings") { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('podcasts.notify', ?), ('podcasts.deleteWhenPlayed', ?), ('podcasts.playedAt', ?), ('podcasts.player', ?)",
-                           arguments: [settings.notify ? "1" : "0", settings.deleteWhenPlayed ? "1" : "0", String(settings.playedAt), settings.player])
+            try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('podcasts.notify', ?), ('podcasts.deleteWhenPlayed', ?), ('podcasts.playedAt', ?), ('podcasts.player', ?), ('podcasts.minimumFreeSpace', ?)",
+                           arguments: [settings.notify ? "1" : "0", settings.deleteWhenPlayed ? "1" : "0", String(settings.playedAt), settings.player, String(settings.minimumFreeSpace)])
         }
     }
 
@@ -203,7 +221,8 @@ extension StateStore: PodcastArchive {
         }
     }
 
-    private static let episodeColumns = "id, podcastID, title, published, duration, isNew, played, position, audioURL, file"
+    private static let episodeColumns = "id, podcastID, title, published, duration, isNew, played, position, audioURL, file, "
+        + "EXISTS (SELECT 1 FROM episodeKept WHERE episodeKept.episodeID = episode.id) AS kept"
 
     private static func episode(_ row: Row) -> Episode? {
         guard let id = text(row, "id"), let podcastID = text(row, "podcastID") else { return nil }
@@ -211,7 +230,7 @@ extension StateStore: PodcastArchive {
             id: id, podcastID: podcastID, title: text(row, "title") ?? id,
             published: Date(timeIntervalSince1970: min(max(number(row, "published") ?? 0, -1e11), 1e11)), duration: number(row, "duration"),
             isNew: number(row, "isNew") == 1, played: number(row, "played") == 1,
-            position: number(row, "position") ?? 0, audioURL: text(row, "audioURL"), file: text(row, "file")
+            position: number(row, "position") ?? 0, audioURL: text(row, "audioURL"), file: text(row, "file"), kept: number(row, "kept") == 1
         )
     }
 

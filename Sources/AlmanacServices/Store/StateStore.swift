@@ -153,8 +153,10 @@ public final class StateStore: Sendable {
         migrator.registerMigration("notes1: episode details and full-text search") { db in
             try StateStore.createEpisodeDetails(db)
         }
-        // The sync's tables (new tables only); keep it the last registration.
+        // The sync's tables (new tables only).
         registerSyncMigration(&migrator)
+        // Podcast settings, kept episodes, played times (new tables only): StateStore+Preferences.swift.
+        registerAutoMigration(&migrator)
         return migrator
     }
 

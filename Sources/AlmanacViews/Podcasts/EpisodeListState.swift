@@ -95,7 +95,10 @@ public struct EpisodeListState: Sendable, Hashable {
                 episodes[index].played = true
                 episodes[index].isNew = false
             }
-        case .failed, .settings, .olderEpisodes:
+        case .kept(let id, _, let kept):
+            guard let index = episodes.firstIndex(where: { $0.id == id }) else { return }
+            episodes[index].kept = kept
+        case .failed, .settings, .podcastSettings, .olderEpisodes:
             // Older episodes reach the list that asked for them as its page.
             return
         }

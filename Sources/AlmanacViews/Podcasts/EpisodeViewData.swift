@@ -27,6 +27,8 @@ public struct EpisodeViewData: Sendable, Hashable, JSONRepresentable {
     public let positionSeconds: Double
     public let played: Bool
     public let isNew: Bool
+    /// The user kept it: no cleanup deletes its download.
+    public let kept: Bool
 
     /// `clockOffset`: the user's offset from UTC, in seconds, at a date (for `--json`'s ISO times).
     public init(episode: Episode, podcast: Podcast?, now: Date, clockOffset: (Date) -> Int = { _ in 0 }) {
@@ -46,21 +48,22 @@ public struct EpisodeViewData: Sendable, Hashable, JSONRepresentable {
         positionSeconds = episode.position.isFinite ? max(0, episode.position) : 0
         played = episode.played
         isNew = episode.isNew
+        kept = episode.kept
     }
 
     public var downloaded: Bool { !file.isEmpty }
 
     /// The names `fields` has.
     public static let fieldNames = ["id", "title", "podcast", "published", "duration", "progress", "remaining", "file",
-                                    "new", "played", "downloaded"]
+                                    "new", "played", "downloaded", "kept"]
 
     /// The fields a `--format` template can use: values, without labels ("1 h 12 min", not
-    /// "… left"); the flags `new`, `played` and `downloaded` are their name or empty, for
+    /// "… left"); the flags `new`, `played`, `downloaded` and `kept` are their name or empty, for
     /// `{{#played}}…{{/played}}`.
     public var fields: [String: String] {
         ["id": id, "title": title, "podcast": podcast, "published": published, "duration": duration, "progress": progress,
          "remaining": remaining.hasSuffix(" left") ? String(remaining.dropLast(5)) : remaining, "file": file,
-         "new": isNew ? "new" : "", "played": played ? "played" : "", "downloaded": downloaded ? "downloaded" : ""]
+         "new": isNew ? "new" : "", "played": played ? "played" : "", "downloaded": downloaded ? "downloaded" : "", "kept": kept ? "kept" : ""]
     }
 
     /// How far along, 0…1: 1 when played, `null` when the length is unknown and it was started.
@@ -85,7 +88,7 @@ public struct EpisodeViewData: Sendable, Hashable, JSONRepresentable {
             "position": .number(positionSeconds, decimals: 3),
             "remaining": .number(remainingSeconds, decimals: 3), "remainingText": .string(remaining),
             "progress": .number(fraction, decimals: 4), "progressText": .string(progress),
-            "played": .boolean(played), "new": .boolean(isNew), "downloaded": .boolean(downloaded), "file": .text(file),
+            "played": .boolean(played), "new": .boolean(isNew), "downloaded": .boolean(downloaded), "kept": .boolean(kept), "file": .text(file),
         ])
     }
 }

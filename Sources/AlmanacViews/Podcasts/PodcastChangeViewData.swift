@@ -5,7 +5,8 @@ import FoundationEssentials
 /// a subscription made, dropped, renamed, a feed that failed, or the settings — worded for
 /// `almanac watch podcasts`, with its `--json` object.
 public struct PodcastChangeViewData: Sendable, Hashable, JSONRepresentable {
-    /// "subscribed", "unsubscribed", "renamed", "failed", "allPlayed", "olderEpisodes", "settings".
+    /// "subscribed", "unsubscribed", "renamed", "failed", "allPlayed", "olderEpisodes", "settings",
+    /// "podcastSettings", "kept".
     public let change: String
     /// "subscribed: The Almanac Hour (3f2a…)".
     public let text: String
@@ -64,12 +65,28 @@ public struct PodcastChangeViewData: Sendable, Hashable, JSONRepresentable {
                     ["podcast": .object(["id": .string(id), "title": .text(title)]), "count": .integer(Int64(count))])
     }
 
+    /// A podcast's own settings changed.
+    public static func podcastSettings(_ id: String, podcast: Podcast?, preferences: PodcastPreferences) -> Self {
+        let title = podcast.map { PodcastPreviewViewData(podcast: $0).title }
+        let settings = PodcastSettingsViewData(preferences)
+        return Self(change: "podcastSettings", text: "settings of \(title.map { "\($0) (\(id))" } ?? id): \(settings.summary)",
+                    ["podcast": .object(["id": .string(id), "title": .text(title)]), "settings": settings.json])
+    }
+
+    /// An episode kept out of every cleanup, or let go again.
+    public static func kept(_ id: String, episode: Episode?, kept: Bool) -> Self {
+        let title = episode?.title
+        return Self(change: "kept", text: (kept ? "kept: " : "no longer kept: ") + (title.map { "\($0) (\(id))" } ?? id),
+                    ["episode": .object(["id": .string(id), "title": .text(title)]), "kept": .boolean(kept)])
+    }
+
     public static func settings(_ settings: PodcastSettings) -> Self {
         let percent = "\(wholeNumber(settings.playedAt * 100) ?? 95)%"
-        let text = "settings: notify \(settings.notify ? "on" : "off"), delete-when-played \(settings.deleteWhenPlayed ? "on" : "off"), played-at \(percent), player \(settings.player.isEmpty ? "automatic" : settings.player)"
+        let text = "settings: notify \(settings.notify ? "on" : "off"), delete-when-played \(settings.deleteWhenPlayed ? "on" : "off"), played-at \(percent), player \(settings.player.isEmpty ? "automatic" : settings.player), minimum-free-space \(FreeSpace.bytes(settings.minimumFreeSpace))"
         return Self(change: "settings", text: text, ["settings": .object([
             "notify": .boolean(settings.notify), "delete-when-played": .boolean(settings.deleteWhenPlayed),
             "played-at": .number(settings.playedAt, decimals: 4), "player": .string(settings.player),
+            "minimum-free-space": .integer(Int64(clamping: settings.minimumFreeSpace)),
         ])])
     }
 }

@@ -1,3 +1,5 @@
+import AlmanacCore
+
 // How podcast views are laid out within a terminal's width.
 
 extension EpisodeViewData {
@@ -46,8 +48,10 @@ extension Table {
         )
     }
 
-    /// `almanac podcasts list`: id, title, author and feed. Too wide, the feed is cut and
-    /// then goes, then the author, and the title is cut.
+    /// `almanac podcasts list`: id, title, author and feed, and each podcast's own settings
+    /// where they are not the defaults (blank: the default; a column nobody changed is left
+    /// out). Too wide, the feed is cut and then goes, then the author, the settings' columns
+    /// (notify first, refresh last), and the title is cut.
     public static func podcasts(_ podcasts: [PodcastPreviewViewData]) -> Table {
         Table(
             [
@@ -55,9 +59,19 @@ extension Table {
                 TableColumn("Title", shrink: (minimum: 16, priority: 40)),
                 TableColumn("Author", shrink: (minimum: 12, priority: 20), drop: 30),
                 TableColumn("Feed", shrink: (minimum: 24, priority: 5), drop: 10),
+                TableColumn("Refresh", drop: 38),
+                TableColumn("Auto", drop: 37),
+                TableColumn("Keep", alignment: .right, drop: 36),
+                TableColumn("Delete played", drop: 35),
+                TableColumn("Notify", drop: 34),
             ],
             rows: podcasts.map { podcast in
-                [StyledLine(podcast.id), StyledLine(podcast.title, .bold), StyledLine(podcast.fields["author"] ?? ""), StyledLine(podcast.feedURL, .dim)]
+                let own = podcast.settings.preferences
+                return [StyledLine(podcast.id), StyledLine(podcast.title, .bold), StyledLine(podcast.fields["author"] ?? ""), StyledLine(podcast.feedURL, .dim),
+                        StyledLine(own.refreshInterval == nil ? "" : "every " + podcast.settings.refreshInterval),
+                        StyledLine(own.autoDownload ? "on" : ""), StyledLine(own.keep == nil ? "" : podcast.settings.keep),
+                        StyledLine(own.deletePlayedAfter == nil ? "" : "after " + podcast.settings.deletePlayedAfter),
+                        StyledLine(own.notify == nil ? "" : podcast.settings.notify)]
             }
         )
     }

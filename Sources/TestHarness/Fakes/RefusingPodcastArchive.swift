@@ -1,5 +1,6 @@
 public import AlmanacCore
 public import Synchronization
+public import Foundation
 
 /// The core's `MemoryPodcastArchive`, told to refuse writes when a test asks (a fake of our
 /// own protocol): while `refusing` is set, every write throws `StorageError`.
@@ -31,6 +32,18 @@ public final class RefusingPodcastArchive: PodcastArchive, Sendable {
     public func markAllPlayed(of podcastID: String?) throws -> Int {
         try refuseIfAsked()
         return try inner.markAllPlayed(of: podcastID)
+    }
+
+    public func playedAt(of episodeIDs: [String]) -> [String: Date] { inner.playedAt(of: episodeIDs) }
+
+    public func savePreferences(_ preferences: PodcastPreferences, of podcastID: String) throws {
+        try refuseIfAsked()
+        try inner.savePreferences(preferences, of: podcastID)
+    }
+
+    public func saveKept(_ kept: Bool, of episodeID: String) throws {
+        try refuseIfAsked()
+        try inner.saveKept(kept, of: episodeID)
     }
 
     public func saveFile(_ file: String?, of episodeID: String) throws {

@@ -1,0 +1,46 @@
+/// One podcast's own settings (`Podcasts1.SetPodcastSettings`, `almanac podcasts settings`):
+/// how often its feed is read, whether its new episodes are downloaded, how many downloads
+/// stay, when played ones go, and whether its news is notified. The defaults change nothing:
+/// the server's cadence, no downloads of its own, every download kept, the global settings.
+public struct PodcastPreferences: Sendable, Hashable {
+    /// Seconds between reads of its feed, in place of the cadence its server gives (`nil`:
+    /// the server's, within the document's floor and ceiling).
+    public var refreshInterval: Double?
+    /// Download the new episodes a refresh finds (newest first, at most `keep`).
+    public var autoDownload: Bool
+    /// How many of its newest downloads stay (`nil`: all); the older ones are deleted.
+    /// Episodes the user kept (`Episode.kept`) are not counted and never deleted.
+    public var keep: Int?
+    /// Seconds after an episode was played that its download is deleted (`nil`: never, unless
+    /// the global `deleteWhenPlayed` says at once).
+    public var deletePlayedAfter: Double?
+    /// Desktop notifications of its new episodes (`nil`: the global `notify` setting).
+    public var notify: Bool?
+
+    /// The shortest refresh interval a user may set, unless the daemon says otherwise: 5 minutes.
+    public static let minimumRefreshInterval: Double = 300
+    /// The longest refresh interval: a week.
+    public static let maximumRefreshInterval: Double = 7 * 86_400
+    /// The most downloads `keep` may name.
+    public static let maximumKeep = 1_000
+    /// The longest `deletePlayedAfter`: ten years.
+    public static let maximumDeletePlayedAfter: Double = 3_650 * 86_400
+
+    public init(refreshInterval: Double? = nil, autoDownload: Bool = false, keep: Int? = nil, deletePlayedAfter: Double? = nil, notify: Bool? = nil) {
+        self.refreshInterval = refreshInterval
+        self.autoDownload = autoDownload
+        self.keep = keep
+        self.deletePlayedAfter = deletePlayedAfter
+        self.notify = notify
+    }
+
+    /// Whether these are the defaults (nothing of the podcast's own).
+    public var isDefault: Bool { self == PodcastPreferences() }
+
+    /// Whether desktop notifications of its new episodes are wanted, given the global setting.
+    public func notifies(globally: Bool) -> Bool { notify ?? globally }
+
+    /// How long after it was played an episode's download goes (`nil`: never), given the global
+    /// `deleteWhenPlayed` (at once) which a delay of its own overrides.
+    public func deletionDelay(deleteWhenPlayed: Bool) -> Double? { deletePlayedAfter ?? (deleteWhenPlayed ? 0 : nil) }
+}

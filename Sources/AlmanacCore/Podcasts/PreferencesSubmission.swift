@@ -1,0 +1,77 @@
+/// A change to one podcast's settings (`PodcastPreferences`), in the numbers the bus carries:
+/// the settings it names, the rest unchanged. `0` stands for the default where a setting has
+/// one that is no number (the server's cadence, every download kept, never deleted).
+public struct PreferencesSubmission: Sendable, Hashable {
+    /// Whether the podcast's notifications follow the global setting or say on or off.
+    public enum Notify: String, Sendable, Hashable, CaseIterable {
+        case on, off, `default`
+
+        /// `PodcastPreferences.notify`'s value.
+        public var value: Bool? {
+            switch self {
+            case .on: true
+            case .off: false
+            case .default: nil
+            }
+        }
+
+        public init(_ value: Bool?) {
+            self = value.map { $0 ? .on : .off } ?? .default
+        }
+    }
+
+    /// Seconds between reads; 0: the cadence the feed's server gives.
+    public var refreshInterval: Double?
+    public var autoDownload: Bool?
+    /// Downloads kept; 0: all.
+    public var keep: Double?
+    /// Seconds after playing; 0: never.
+    public var deletePlayedAfter: Double?
+    public var notify: Notify?
+
+    public init(refreshInterval: Double? = nil, autoDownload: Bool? = nil, keep: Double? = nil, deletePlayedAfter: Double? = nil, notify: Notify? = nil) {
+        self.refreshInterval = refreshInterval
+        self.autoDownload = autoDownload
+        self.keep = keep
+        self.deletePlayedAfter = deletePlayedAfter
+        self.notify = notify
+    }
+
+    /// Whether it names no setting at all.
+    public var isEmpty: Bool { self == PreferencesSubmission() }
+
+    /// `preferences` with this submission applied; `SubmissionError` for a value out of range
+    /// (then nothing is applied). `minimumRefreshInterval`: the shortest interval allowed (the
+    /// daemon's floor, 5 minutes unless it was started with another).
+    public func applied(to preferences: PodcastPreferences,
+                        minimumRefreshInterval: Double = PodcastPreferences.minimumRefreshInterval) throws -> PodcastPreferences {
+        var preferences = preferences
+        if let refreshInterval {
+            let range = minimumRefreshInterval...PodcastPreferences.maximumRefreshInterval
+            guard refreshInterval.isFinite, refreshInterval == 0 || range.contains(refreshInterval) else {
+                throw SubmissionError("'refreshInterval' is the seconds between reads of the feed, from \(Self.seconds(minimumRefreshInterval)) to \(Self.seconds(range.upperBound)) (a week), or 0 for the cadence the feed's server gives; not \(Self.seconds(refreshInterval)).")
+            }
+            preferences.refreshInterval = refreshInterval == 0 ? nil : refreshInterval
+        }
+        if let keep {
+            guard keep.isFinite, keep == keep.rounded(), (0...Double(PodcastPreferences.maximumKeep)).contains(keep) else {
+                throw SubmissionError("'keep' is how many of the newest downloads stay, a whole number from 1 to \(PodcastPreferences.maximumKeep), or 0 to keep them all; not \(Self.seconds(keep)).")
+            }
+            preferences.keep = keep == 0 ? nil : Int(keep)
+        }
+        if let deletePlayedAfter {
+            guard deletePlayedAfter.isFinite, (0...PodcastPreferences.maximumDeletePlayedAfter).contains(deletePlayedAfter) else {
+                throw SubmissionError("'deletePlayedAfter' is the seconds after an episode was played that its download is deleted, up to \(Self.seconds(PodcastPreferences.maximumDeletePlayedAfter)) (ten years), or 0 never to delete it; not \(Self.seconds(deletePlayedAfter)).")
+            }
+            preferences.deletePlayedAfter = deletePlayedAfter == 0 ? nil : deletePlayedAfter
+        }
+        if let autoDownload { preferences.autoDownload = autoDownload }
+        if let notify { preferences.notify = notify.value }
+        return preferences
+    }
+
+    /// A number of seconds as it was given: whole ones without ".0".
+    static func seconds(_ value: Double) -> String {
+        value.isFinite && value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
+    }
+}

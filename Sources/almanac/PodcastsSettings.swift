@@ -1,0 +1,104 @@
+import AlmanacBus
+import AlmanacCore
+import AlmanacViews
+import ArgumentParser
+import DBus
+
+/// `almanac podcasts settings PODCAST [NAME VALUE]`: one podcast's own settings, shown, or one
+/// of them changed (`Podcasts1.GetPodcastSettings`/`SetPodcastSettings`).
+struct PodcastsSettings: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "settings",
+        abstract: "Shows or changes one podcast's own settings: refresh-interval, auto-download, keep, delete-played-after, notify.",
+        discussion: """
+            Without NAME and VALUE, a table of the podcast's settings; with them,
+            changes one:
+              refresh-interval 2h|server   how often its feed is read, at least 5m,
+                                           instead of its server's cadence (server)
+              auto-download on|off         download its new episodes by themselves,
+                                           newest first, at most `keep` (off)
+              keep 5|all                   how many of the newest downloads stay (all)
+              delete-played-after 7d|off   delete a download that long after playing
+              notify on|off|default        notifications of its new episodes
+                                           (default: the global `notify` setting)
+            Times: 30m, 12h, 7d, 1h30m. No cleanup deletes an episode kept with
+            `almanac episode keep ID`, nor a file a media player has open.
+            """
+    )
+
+    @ArgumentParser.Argument(help: "The podcast: its id (`almanac podcasts list`) or feed URL.")
+    var podcast: String
+
+    @ArgumentParser.Argument(help: ArgumentHelp("A setting to change: \(PodcastSettingsViewData.names.joined(separator: ", ")).", valueName: "name"))
+    var name: String?
+
+    @ArgumentParser.Argument(help: ArgumentHelp("Its new value: a time (2h, 7d) or server/off, on|off, a number or all, on|off|default.", valueName: "value"))
+    var value: String?
+
+    @OptionGroup var output: OutputOptions<SettingFields>
+    var common: CommonOptions { output.common }
+
+    func validate() throws {
+        guard let name else { return }
+        guard value != nil else { throw ValidationError("Give '\(name)' a value, such as `almanac podcasts settings \(podcast) keep 5`.") }
+        _ = try Self.change(name, value ?? "")
+    }
+
+    func run() async throws {
+        try await withClient(common) { client in
+            if let name, let value {
+                let (key, setting) = try Self.change(name, value)
+                try await client.setPodcastPreferences(podcast, [key: setting])
+                return
+            }
+            let preferences = try await client.podcastPreferences(podcast)
+            let view = PodcastSettingsViewData(preferences)
+            if common.json {
+                let id = try await client.subscriptions().first { $0.id == podcast || $0.feedURL == podcast }?.id ?? podcast
+                Terminal().line(Rendering.json(["podcast": id, "settings": view.json] as Rendering.JSONObject))
+            } else if let template = output.rendering().template {
+                for row in view.rows { Terminal().line(template.render(["name": row.name, "value": row.value])) }
+            } else {
+                for line in common.rendering().settings(view.rows) { Terminal().line(line) }
+            }
+        }
+    }
+
+    /// The `SetPodcastSettings` key and value for `name VALUE`; a usage error for anything else.
+    static func change(_ name: String, _ value: String) throws -> (String, Value) {
+        let word = value.lowercased()
+        switch name {
+        case "refresh-interval":
+            if ["server", "default"].contains(word) { return ("refreshInterval", .double(0)) }
+            guard let seconds = parseCompactDuration(word), seconds > 0 else {
+                throw ValidationError("'refresh-interval' is a time such as 30m, 2h or 1d (at least 5m), or server; not '\(value)'.")
+            }
+            return ("refreshInterval", .double(seconds))
+        case "auto-download":
+            return ("autoDownload", .boolean(try flag(name, value)))
+        case "keep":
+            if word == "all" { return ("keep", .uint32(0)) }
+            guard let count = UInt32(word), count > 0 else { throw ValidationError("'keep' is a number of downloads such as 5, or all; not '\(value)'.") }
+            return ("keep", .uint32(count))
+        case "delete-played-after":
+            if ["off", "never"].contains(word) { return ("deletePlayedAfter", .double(0)) }
+            guard let seconds = parseCompactDuration(word), seconds > 0 else {
+                throw ValidationError("'delete-played-after' is a time such as 12h or 7d, or off; not '\(value)'.")
+            }
+            return ("deletePlayedAfter", .double(seconds))
+        case "notify":
+            if word == "default" { return ("notify", .string("default")) }
+            return ("notify", .boolean(try flag(name, value)))
+        default:
+            throw ValidationError("There is no podcast setting '\(name)'; there are: \(PodcastSettingsViewData.names.joined(separator: ", ")).")
+        }
+    }
+
+    private static func flag(_ name: String, _ value: String) throws -> Bool {
+        switch value.lowercased() {
+        case "on", "yes", "true", "1": return true
+        case "off", "no", "false", "0": return false
+        default: throw ValidationError("'\(name)' is on or off\(name == "notify" ? " or default" : ""), not '\(value)'.")
+        }
+    }
+}

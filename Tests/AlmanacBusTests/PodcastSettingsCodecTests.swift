@@ -1,0 +1,62 @@
+import AlmanacBus
+import AlmanacCore
+import DBus
+import Foundation
+import Testing
+
+/// A podcast's own settings, kept episodes and the new change kinds as `a{sv}` and back
+/// (docs/bus-api.md): keys and types, and strict reading of what a client sends.
+@Suite struct PodcastSettingsCodecTests {
+    let own = PodcastPreferences(refreshInterval: 7_200, autoDownload: true, keep: 5, deletePlayedAfter: 604_800, notify: false)
+
+    @Test func settingsHaveDocumentedKeysAndRoundTrip() {
+        let encoded = PodcastsCodec.encode(own)
+        #expect(encoded.stringKeyedEntries?.mapValues(\.unwrapped) == [
+            "refreshInterval": .double(7_200), "autoDownload": .boolean(true), "keep": .uint32(5), "deletePlayedAfter": .double(604_800), "notify": .string("off"),
+        ])
+        #expect(PodcastsCodec.decodePreferences(encoded) == own)
+        #expect(PodcastsCodec.encode(PodcastPreferences()).stringKeyedEntries?.mapValues(\.unwrapped) == [
+            "refreshInterval": .double(0), "autoDownload": .boolean(false), "keep": .uint32(0), "deletePlayedAfter": .double(0), "notify": .string("default"),
+        ])
+        #expect(PodcastsCodec.decodePreferences(nil) == PodcastPreferences())
+    }
+
+    @Test func theStateCarriesEachPodcastsSettingsAndEachEpisodesKeptMark() {
+        let podcast = Podcast(id: "p", title: "Show", author: "A", feedURL: "demo:p")
+        let episode = Episode(id: "e1", podcastID: "p", title: "One", published: Date(timeIntervalSince1970: 1_800_000_000), duration: 61, kept: true)
+        let state = PodcastsState(podcasts: ["p": podcast, "q": Podcast(id: "q", title: "Q", author: "", feedURL: "demo:q")], episodes: ["e1": episode],
+                                  settings: PodcastSettings(minimumFreeSpace: 5 << 30), preferences: ["p": own])
+        #expect(PodcastsCodec.decodeState(PodcastsCodec.encode(state)) == state)
+        #expect(PodcastsCodec.encode(episode).stringKeyedEntries?["kept"]?.unwrapped == .boolean(true))
+        #expect(PodcastsCodec.encode(state.settings).stringKeyedEntries?["minimumFreeSpace"]?.unwrapped == .uint64(5 << 30))
+    }
+
+    @Test func theNewChangesHaveTheirKindsAndReachTheirPodcastsViews() {
+        let settings = PodcastsChange.podcastSettings(podcastID: "p", own)
+        #expect(PodcastsCodec.encode(settings)["kind"] == .string("podcastSettings") && PodcastsCodec.encode(settings)["podcast"] == .string("p"))
+        let kept = PodcastsChange.kept(episodeID: "e1", podcastID: "p", kept: true)
+        #expect(PodcastsCodec.encode(kept) == ["kind": .string("kept"), "episode": .string("e1"), "podcast": .string("p"), "kept": .boolean(true)])
+        #expect(PodcastsCodec.slice(kept, forPodcast: "p", in: PodcastsState()) != nil)
+        #expect(PodcastsCodec.slice(settings, forPodcast: "q", in: PodcastsState()) == nil)
+    }
+
+    @Test func whatAClientSendsIsReadStrictly() throws {
+        let submission = try PodcastsCodec.preferencesSubmission(["refreshInterval": .uint32(600), "keep": .int32(3), "notify": .boolean(true),
+                                                                  "autoDownload": .boolean(false), "deletePlayedAfter": .double(86_400)])
+        #expect(submission == PreferencesSubmission(refreshInterval: 600, autoDownload: false, keep: 3, deletePlayedAfter: 86_400, notify: .on))
+        #expect(try PodcastsCodec.preferencesSubmission(["notify": .string("default")]).notify == .default)
+        func refusal(_ values: [String: Value]) throws -> String {
+            try #require(throws: BusError.self) { _ = try PodcastsCodec.preferencesSubmission(values) }.message
+        }
+        #expect(try refusal([:]) == "Name at least one podcast setting: refreshInterval, autoDownload, keep, deletePlayedAfter, notify.")
+        #expect(try refusal(["keep": .string("5")]) == "'keep' must be a number (d, i, u, x or t), not 's'.")
+        #expect(try refusal(["notify": .string("loud")]).hasPrefix("'notify' is true or false, or one of the strings \"on\", \"off\", \"default\""))
+        #expect(try refusal(["notify": .int32(1)]) == "'notify' must be a boolean (b) or a string (s), not 'i'.")
+        #expect(try refusal(["autoDownload": .string("on")]) == "'autoDownload' must be a boolean (b), not 's'.")
+
+        #expect(try PodcastsCodec.submission(["episode": .string("e1"), "kept": .boolean(true)]) == .kept(episode: "e1", kept: true))
+        #expect(throws: BusError.self) { _ = try PodcastsCodec.submission(["episode": .string("e1"), "kept": .boolean(true), "played": .boolean(true)]) }
+        #expect(throws: BusError.self) { _ = try PodcastsCodec.submission(["kept": .boolean(true)]) }
+        #expect(try PodcastsCodec.submission(["minimumFreeSpace": .uint64(1 << 30)]) == .settings(SettingsSubmission(minimumFreeSpace: Double(1 << 30))))
+    }
+}
