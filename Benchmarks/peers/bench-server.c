@@ -7,6 +7,7 @@
  *                              Changed(t, a{sv}) and the two PropertiesChanged almanacd
  *                              sends for a units change, sends Updated(t, a{sv}) to every
  *                              view's owner, and replies with the revision
+ *   View1.Ack(t)               read and dropped (almanacd's flow control; no reply wanted)
  *   GetState() -> (t, a{sv})   (with STATE-SOURCE) the state STATE-SOURCE's weather document
  *                              gave on the first call, marshalled again value by value into
  *                              every reply, as a server encoding its state would
@@ -219,6 +220,8 @@ int main(int argc, char **argv) {
             else if (dbus_message_is_method_call(message, DOC_IFACE, "AddView")) add_view(bus, message);
             else if (dbus_message_is_method_call(message, DOC_IFACE, "GetState")) get_state(bus, message, source);
             else if (dbus_message_is_signal(message, "org.freedesktop.DBus", "NameOwnerChanged")) owner_left(message);
+            /* Flow control (View1.Ack, no reply wanted): read, as almanacd reads it; nothing to keep. */
+            else if (dbus_message_is_method_call(message, "org.almanac.View1", "Ack")) {}
             else if (dbus_message_get_type(message) == DBUS_MESSAGE_TYPE_METHOD_CALL)
                 reply_error(bus, message, DBUS_ERROR_UNKNOWN_METHOD, "bench-server serves Submit, AddView and GetState only.");
             dbus_message_unref(message);
