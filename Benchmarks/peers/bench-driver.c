@@ -6,7 +6,7 @@
  *       more connection keeps INFLIGHT Submit({"units": …}) calls in flight for SECONDS
  *       (the first tenth is warm-up) and listens for the broadcast Changed. An event is
  *       done when the Submit's reply, its Changed and an Updated at every view have all
- *       arrived. Each view acknowledges every 8th Updated (View1.Ack, as almanac does) and
+ *       arrived. Each view acknowledges every 32nd Updated (View1.Ack, as almanac does) and
  *       answers Peer.Ping. Prints: events, seconds, events/s, p50 and p99 of Submit -> done (µs).
  *   getstate ADDRESS DEST SECONDS
  *       GetState on the weather document, one call after another, each reply read to
@@ -109,10 +109,10 @@ static double percentile(double *sorted, long n, double p) {
 /* One event (a revision) in flight or done. */
 struct event { double sent, done; int updates; char replied, changed, measured; };
 
-/* Flow control, as almanac's own views do it: every 8 updates a view acknowledges the
+/* Flow control, as almanac's own views do it: every 32 updates a view acknowledges the
  * newest with View1.Ack(t), sent without a reply wanted (docs/bus-api.md). */
 static void acknowledge(DBusConnection *bus, DBusMessage *updated, dbus_uint64_t revision, int *unacknowledged) {
-    if (++*unacknowledged < 8) return;
+    if (++*unacknowledged < 32) return;
     *unacknowledged = 0;
     DBusMessage *ack = dbus_message_new_method_call(dbus_message_get_sender(updated), dbus_message_get_path(updated),
                                                     "org.almanac.View1", "Ack");
@@ -129,6 +129,7 @@ static void answer_ping(DBusConnection *bus, DBusMessage *message) {
     if (!dbus_message_is_method_call(message, "org.freedesktop.DBus.Peer", "Ping")) return;
     DBusMessage *reply = dbus_message_new_method_return(message);
     dbus_connection_send(bus, reply, NULL);
+    dbus_connection_flush(bus);
     dbus_message_unref(reply);
 }
 

@@ -58,4 +58,17 @@ import Testing
         _ = window.acknowledge(upTo: 3)
         #expect(!window.wantsProbe)
     }
+
+    @Test func bigUpdatesFillTheWindowByTheirBytes() {
+        var window = UpdateWindow()
+        var revision: UInt64 = 0
+        while window.admit() {
+            revision += 1
+            window.sent(revision, bytes: 16_500)  // a weather reading with its forecast
+        }
+        #expect(window.behind && window.unacknowledged.count < UpdateWindow.size)
+        #expect(window.unacknowledgedBytes >= UpdateWindow.byteBudget && window.unacknowledgedBytes < UpdateWindow.byteBudget + 16_500)
+        let caughtUp = window.acknowledge(upTo: revision)
+        #expect(caughtUp && window.unacknowledgedBytes == 0)
+    }
 }

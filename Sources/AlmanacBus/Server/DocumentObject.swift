@@ -102,17 +102,19 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     /// Sends `Changed` or `Updated` with `data`; one too large for a bus message goes as
     /// `{"kind": "tooLarge", "was": <its kind>}` at the same revision instead, which tells
     /// the client to read the state again (bus-api.md).
+    /// Returns the signal's body length in bytes.
+    @discardableResult
     private func emitChange(_ signal: MemberName, of interface: InterfaceName, at path: ObjectPath, to destination: BusName?,
-                            revision: UInt64, _ data: [String: Value]) throws {
+                            revision: UInt64, _ data: [String: Value]) throws -> Int {
         do {
-            try connection.emit(path: path, interface: interface, signal: signal, destination: destination) { writer in
+            return try connection.emit(path: path, interface: interface, signal: signal, destination: destination) { writer in
                 try writer.write(revision)
                 try writer.write(data)
             }
         } catch let error as BusError where error.name == .limitsExceeded {
             logger.warning("a change too large for the bus went as tooLarge", metadata: ["signal": "\(signal)", "revision": "\(revision)", "error": "\(error.message)"])
             let marker: [String: Value] = ["kind": .string("tooLarge"), "was": data["kind"] ?? .string("")]
-            try connection.emit(path: path, interface: interface, signal: signal, destination: destination) { writer in
+            return try connection.emit(path: path, interface: interface, signal: signal, destination: destination) { writer in
                 try writer.write(revision)
                 try writer.write(marker)
             }
@@ -222,15 +224,16 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
                 probe(view.owner)
                 return
             }
+            let bytes: Int
             do {
-                try emitChange(BusContract.View1.updated, of: BusContract.viewInterface, at: path, to: view.owner, revision: revision, data)
+                bytes = try emitChange(BusContract.View1.updated, of: BusContract.viewInterface, at: path, to: view.owner, revision: revision, data)
             } catch {
                 // The view's owner missed this change.
                 logger.error("could not update a view", metadata: ["view": "\(path)", "revision": "\(revision)", "error": "\(error)"])
                 return
             }
             if views.withLock({ views in
-                views.byPath[path]?.window.sent(revision)
+                views.byPath[path]?.window.sent(revision, bytes: bytes)
                 return views.byPath[path]?.window.wantsProbe ?? false
             }) { probe(view.owner) }
         case .resynchronised(let revision, let state):
@@ -238,12 +241,13 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             let data: [String: Value] = ["kind": .string("resync"),
                                          "state": .dictionary(key: .string, value: .variant, adapter.snapshot(state, for: view.options)
                                             .sorted { $0.key < $1.key }.map { .init(.string($0.key), .variant($0.value)) })]
+            var bytes = 0
             do {
-                try emitChange(BusContract.View1.updated, of: BusContract.viewInterface, at: path, to: view.owner, revision: revision, data)
+                bytes = try emitChange(BusContract.View1.updated, of: BusContract.viewInterface, at: path, to: view.owner, revision: revision, data)
             } catch {
                 logger.error("could not resynchronise a view", metadata: ["view": "\(path)", "revision": "\(revision)", "error": "\(error)"])
             }
-            views.withLock { $0.byPath[path]?.window.resynced(at: revision) }
+            views.withLock { $0.byPath[path]?.window.resynced(at: revision, bytes: bytes) }
         }
     }
 

@@ -1,12 +1,14 @@
 extension Connection {
     /// Emits a signal; `destination` makes it unicast (only that peer receives it), otherwise
-    /// it is broadcast to everyone whose match rules accept it.
+    /// it is broadcast to everyone whose match rules accept it. Returns the length of its body
+    /// in bytes.
+    @discardableResult
     public func emit(
         path: ObjectPath, interface: InterfaceName, signal: MemberName, destination: BusName? = nil,
         body: (inout MessageWriter) throws -> Void
-    ) throws {
+    ) throws -> Int {
         guard isConnected else { throw BusError.disconnected }
-        try core.emit(path: path, interface: interface, member: signal, destination: destination, body)
+        return try core.emit(path: path, interface: interface, member: signal, destination: destination, body)
     }
 
     /// Emits a signal with typed arguments.

@@ -208,11 +208,13 @@ extension ConnectionCore {
 
     // MARK: Emitting
 
+    @discardableResult
     func emit(path: ObjectPath, interface: InterfaceName, member: MemberName, destination: BusName?,
-              _ body: (inout MessageWriter) throws -> Void) throws {
+              _ body: (inout MessageWriter) throws -> Void) throws -> Int {
         let signal = try Message.signal(path: path, interface: interface, member: member, destination: destination, body)
         try checkSize(signal, "The signal \(interface).\(member)")
         send(signal)
+        return signal.bodyLength
     }
 
     func emitPropertiesChanged(path: ObjectPath, interface: InterfaceName, changed: [(String, Value)], invalidated: [String]) throws {
