@@ -20,7 +20,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     public let document: Model
     /// Reads under way and the last failure.
     public let activity = DocumentActivity()
-    private let archive: any PodcastArchive
+    let archive: any PodcastArchive
     private let schedule: Locked<RefreshSchedule>
     /// Server-given freshness per podcast: not asked again before this.
     private let freshUntil = Locked<[String: Date]>([:])
@@ -47,12 +47,12 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     /// The podcasts whose backoff is kept in the archive (to clear when they are read again).
     private let backingOff: Locked<Set<String>>
     /// Reads feeds' older pages for lists that go past the library (held weakly).
-    private let olderPagesReader = WeakReference<any OlderEpisodesFetching>()
+    let olderPagesReader = WeakReference<any OlderEpisodesFetching>()
     /// The most older pages one `loadOlderEpisodes` reads while they give nothing new.
     public static let olderPagesPerLoad = 5
     private let clock: @Sendable () -> Date
     private let jitter: @Sendable () -> Double
-    private let logger: Logger
+    let logger: Logger
 
     /// - Parameters:
     ///   - archive: the library (subscriptions, episodes, play state); the document starts from
@@ -230,84 +230,6 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         freshUntil.withLock { $0[podcastID] = min(date, now.addingTimeInterval(Self.cadenceCeiling)) }
     }
 
-    // MARK: Older pages
-
-    /// Who reads feeds' older pages (RFC 5005) when a list of one podcast goes past what the
-    /// library holds (held weakly; the daemon sets its podcast service).
-    public var olderEpisodes: (any OlderEpisodesFetching)? {
-        get { olderPagesReader.object }
-        set { olderPagesReader.object = newValue }
-    }
-
-    public func podcastService(_ service: any PodcastService, podcast podcastID: String, announcesOlderPagesAt url: String) {
-        rememberOlderPages(at: url, of: podcastID)
-    }
-
-    /// Keeps where a podcast's older pages begin, unless they were found before (a list may
-    /// already have paged further, or to the end).
-    private func rememberOlderPages(at url: String, of podcastID: String) {
-        guard archive.olderPages(of: podcastID) == .none else { return }
-        do {
-            try archive.saveOlderPages(.at(url), of: podcastID)
-        } catch {
-            logger.error("could not keep where a feed's older pages are", metadata: ["podcast": "\(podcastID)", "error": "\(error)"])
-        }
-    }
-
-    /// Whether a podcast's feed has older pages not read yet.
-    public func hasOlderPages(_ podcastID: String) -> Bool {
-        olderEpisodes != nil && archive.olderPages(of: podcastID).next != nil
-    }
-
-    /// Episodes older than the library holds, for a list of one podcast that reached its
-    /// end: the feed's next older page is read (and, while pages give only episodes the
-    /// library has, the ones after it, at most `olderPagesPerLoad`); what is new is kept, not
-    /// new and unplayed, and announced as `olderEpisodes`. Returns those episodes, newest
-    /// first, and whether older pages remain. Throws `SubmissionError` for an unknown
-    /// podcast, and what the reader throws when a page cannot be read (nothing changes).
-    public func loadOlderEpisodes(of podcastID: String) async throws -> (episodes: [Episode], hasMore: Bool) {
-        guard let podcast = document.snapshot.state.podcasts[podcastID] else { throw Self.unknownPodcast(podcastID, in: document.state) }
-        guard let reader = olderEpisodes, var url = archive.olderPages(of: podcastID).next else { return ([], false) }
-        for _ in 0..<Self.olderPagesPerLoad {
-            let page = try await reader.olderPage(at: url, of: podcast)
-            // A page that links to itself, or back, ends the walk.
-            let next = page.nextPageURL.flatMap { $0 == url ? nil : $0 }
-            let kept = archive.episodeIDs(of: podcastID)
-            var seen = Set<String>()
-            let room = max(0, Self.maximumEpisodesPerPodcast - kept.count)
-            let older = Array(page.episodes
-                .filter { !kept.contains($0.id) && seen.insert($0.id).inserted }
-                .map { episode in
-                    var episode = episode
-                    episode.isNew = false
-                    return episode
-                }
-                .sorted { ($0.published, $0.id) > ($1.published, $1.id) }
-                .prefix(room))
-            let pages: OlderPages = (next.map { .at($0) } ?? .readToTheEnd)
-            try keepOlder(older, of: podcastID, pages: pages)
-            if !older.isEmpty, let details = page.details { keep(details, of: podcast) }
-            if !older.isEmpty || next == nil || room == 0 { return (older, next != nil && room > older.count) }
-            url = next!
-        }
-        return ([], archive.olderPages(of: podcastID).next != nil)
-    }
-
-    /// Keeps older episodes of a podcast and where its older pages go on, in one change.
-    private func keepOlder(_ episodes: [Episode], of podcastID: String, pages: OlderPages) throws {
-        try document.update { state in
-            guard let podcast = state.podcasts[podcastID] else { return nil }  // unsubscribed meanwhile
-            if !episodes.isEmpty { try archive.save(podcast, newEpisodes: episodes) }
-            try archive.saveOlderPages(pages, of: podcastID)
-            guard !episodes.isEmpty else { return nil }
-            // Usually older than the window; in a small library some belong in it.
-            for episode in episodes { state.episodes[episode.id] = episode }
-            state.episodeCount += episodes.count
-            state.trimToWindow()
-            return .olderEpisodes(podcastID: podcastID, count: episodes.count)
-        }
-    }
-
     // MARK: Subscriptions
 
     /// Subscribes to a podcast (no change if subscribed already). Its `episodes` (from the
@@ -346,7 +268,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
 
     /// Keeps what a feed said beyond its episodes. A failure is logged, not fatal: the
     /// episodes are kept, and the next whole read of the feed brings the details again.
-    private func keep(_ details: FeedDetails, of podcast: Podcast) {
+    func keep(_ details: FeedDetails, of podcast: Podcast) {
         do {
             try archive.saveDetails(details, of: podcast.id)
         } catch {
