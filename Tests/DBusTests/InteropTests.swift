@@ -81,7 +81,7 @@ import Testing
         let pair = try await start()
         let monitor = try Tool.Background("dbus-monitor", ["--address", pair.bus.address, "type='signal',interface='org.almanac.Test1'"])
         // dbus-monitor says nothing when it starts listening: emit until it has seen one.
-        let seen = try await eventually(timeout: .seconds(10), every: .zero) {
+        let seen = try await eventually(every: .zero) {
             _ = try await pair.call("Emit") { try $0.write(UInt32(1)) }
             return await monitor.waitFor("member=Tick", timeout: 0.5)
         }

@@ -91,7 +91,7 @@ import Testing
         first = nil
         second = nil
         _ = (first, second)
-        #expect(try await eventually(timeout: .seconds(2)) { try await matchRules() == before })
+        #expect(try await eventually { try await matchRules() == before })
         await pair.close()
     }
 

@@ -84,7 +84,9 @@ import Testing
         _ = daemon.stop()
     }
 
-    @Test func aKilledWatcherLosesItsViewWithinASecond() async throws {
+    /// The view goes when the bus says its owner left (there is no periodic sweep to do it).
+    /// No time limit beyond the harness's: on a loaded CI machine seconds can pass.
+    @Test func aKilledWatcherLosesItsViewWhenTheBusSaysItLeft() async throws {
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)
         let observer = try await AlmanacClient.connect(address: bus.address)
@@ -92,7 +94,7 @@ import Testing
         #expect(try await eventually(every: .milliseconds(25)) { try await observer.property(BusContract.Document1.viewCount, of: .weather) == .uint32(1) })
         watcher.send(SIGKILL)
         watcher.wait()
-        #expect(try await eventually(timeout: .seconds(5), every: .milliseconds(10)) {
+        #expect(try await eventually(every: .milliseconds(10)) {
             try await observer.property(BusContract.Document1.viewCount, of: .weather) == .uint32(0)
         })
         await observer.connection.close()
@@ -106,7 +108,7 @@ import Testing
         let client = try await AlmanacClient.connect(address: bus.address)
         // dbus-monitor says nothing when it starts listening: submit until it has seen a change.
         var attempt = 0
-        let seen = try await eventually(timeout: .seconds(10), every: .zero) {
+        let seen = try await eventually(every: .zero) {
             _ = try await client.submit(.weather, ["units": .string(attempt % 2 == 0 ? "imperial" : "metric")])
             attempt += 1
             return await monitor.waitFor("member=\(BusContract.Document1.changed)", timeout: 0.5)

@@ -35,7 +35,7 @@ import Testing
     /// What player `name` was started with (waits for it), without the END mark.
     func arguments(of name: String) async throws -> [String] {
         let file = records.appendingPathComponent("\(name).args")
-        try #require(await eventually(timeout: .seconds(10)) { FileManager.default.fileExists(atPath: file.path) }, "\(name) was not started")
+        try #require(await eventually { FileManager.default.fileExists(atPath: file.path) }, "\(name) was not started")
         let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         try FileManager.default.removeItem(at: file)
         return Array(lines.prefix { $0 != "END" })

@@ -51,10 +51,10 @@ final class MPRISPlayer: Sendable {
         if let name { _ = try await connection.requestName(BusName(name), flags: .doNotQueue) }
     }
 
-    /// Waits (up to 5 s) until somebody asks for `Position` more than `count` times in all;
+    /// Waits (as long as the harness's `eventually` does) until somebody asks for `Position` more than `count` times in all;
     /// throws when nobody does.
     func waitForPositionRead(after count: Int) async throws {
-        if await eventually(timeout: .seconds(5), every: .milliseconds(10), { positionReads > count }) { return }
+        if await eventually(every: .milliseconds(10), { positionReads > count }) { return }
         throw HarnessError(message: "nobody asked the player for its Position (read \(positionReads) times, waited for more than \(count))")
     }
 

@@ -14,7 +14,7 @@ import Testing
         let monitor = try Tool.Background("dbus-monitor", ["--address", bus.address,
                                                            "type='method_call',interface='\(BusContract.documentInterface)',member='RemoveView'"])
         // dbus-monitor says nothing when it starts listening: ask it something until it has heard.
-        let listening = await eventually(timeout: .seconds(10), every: .zero) {
+        let listening = await eventually(every: .zero) {
             _ = try? await observer.removeView(.weather, BusContract.viewPath(.weather, 999))
             return await monitor.waitFor("/999", timeout: 0.5)
         }
