@@ -42,8 +42,10 @@ public final class AlmanacServer: Sendable {
         Task { [weak self] in
             var dropped = 0
             for await message in departures {
-                guard let self, let change = try? NameOwnerChange(message) else { return }
-                if change.name.isUnique { removeViews(of: change.name) }
+                guard let self else { return }
+                // A message that does not read as NameOwnerChanged is skipped, not the end of
+                // the watch: every later departure must still remove its views.
+                if let change = try? NameOwnerChange(message), change.name.isUnique { removeViews(of: change.name) }
                 if departures.droppedCount != dropped {
                     dropped = departures.droppedCount
                     await sweep()
