@@ -362,6 +362,28 @@ final class FakeDiskSpace: DiskSpace, Sendable {
         manager.stop()
     }
 
+    @Test func aTransferWhoseSizeWouldFillTheDiskStopsWhenItLearnsIt() async throws {
+        let manager = manager()
+        disk.free.store(1536 << 20, ordering: .relaxed)
+        // The size is unknown until the server answers: it starts.
+        let job = try manager.download("e1", for: ":1.1")
+        #expect(await eventually { downloader.episodesRunning == ["e1"] })
+        // 400 MiB would leave 1.1 GiB: on it goes.
+        downloader.progress("e1", 0, of: 400 << 20)
+        #expect(manager.document.snapshot.state[job.id]?.state == .downloading)
+        #expect(downloader.episodesRunning == ["e1"])
+        // A second one learns 800 MiB: 736 MiB would be left.
+        let second = try manager.download("e2", for: ":1.1")
+        #expect(await eventually { downloader.episodesRunning == ["e1", "e2"] })
+        downloader.progress("e2", 0, of: 800 << 20)
+        let stopped = try #require(manager.document.snapshot.state[second.id])
+        #expect(stopped.state == .failed)
+        #expect(stopped.error.contains("has 1.5 GiB free") && stopped.error.contains("1.0 GiB"), "\(stopped.error)")
+        #expect(await eventually { downloader.episodesRunning == ["e1"] }, "its transfer was cancelled")
+        #expect(downloader.discarded.withLock { $0 } == ["e2"])
+        manager.stop()
+    }
+
     @Test func newEpisodesOfAPodcastThatAsksAreDownloadedNewestFirstUpToKeep() async throws {
         let manager = manager()
         let fresh = (4...7).map { Episode(id: "e\($0)", podcastID: "p", title: "Episode \($0)", published: Date(timeIntervalSince1970: Double($0) * 1000),

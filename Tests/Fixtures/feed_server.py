@@ -16,6 +16,8 @@ standard output.
                       (ETag "<name>-<N>"); rate: bytes per second; cut: a request without
                       Range sends only K bytes and hangs up (cutalways: every request does)
                       stall=K: a request without a Range sends K bytes, then nothing for 60 s
+                      claim=C: a request without a Range says Content-Length C (with stall:
+                      a size no disk holds, announced without sending it)
 /audio-redirect/<name>?… -> 302 to /audio/<name>?…
 /requests          -> one line per /audio request so far: "<path> <Range header or ->", and
                       " if-range=<If-Range header>" when it came with one
@@ -84,7 +86,8 @@ class Handler(BaseHTTPRequestHandler):
         self.send_response(status)
         for key, value in headers.items():
             self.send_header(key, value)
-        self.send_header("Content-Length", str(len(part)))
+        claim = query.get("claim", [None])[0]
+        self.send_header("Content-Length", claim if claim and not wanted else str(len(part)))
         self.end_headers()
         if cut >= 0 and (cut_always or not wanted):
             part = part[:cut]

@@ -133,4 +133,29 @@ import Testing
         #expect(exists("Big"))
         _ = daemon
     }
+
+    /// A size the feed did not give is learned from the server's answer: the transfer stops
+    /// there and fails the same way, and nothing is left in the folder.
+    @Test func aDownloadWhoseAnswerIsTooBigForTheDiskStopsWhenTheSizeIsKnown() async throws {
+        // The server announces 4 GiB, sends a byte and nothing more.
+        try feed.publish([("Huge", "/audio/huge?size=3000&stall=1&claim=\(4 << 30)")])
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        let (_, episodes) = try await feed.subscribe(on: bus)
+        let id = try #require(episodes["Huge"])
+        // A threshold the disk passes now by 2 GiB, and would not with 4 GiB more on it
+        // (on a disk with less than 2 GiB free, a mebibyte): the size unknown, it starts.
+        var disk = statvfs()
+        try #require(statvfs(bus.directory.path, &disk) == 0)
+        let free = UInt64(disk.f_bavail) * UInt64(disk.f_frsize)
+        let threshold = free > (2 << 30) + (1 << 20) ? free - (2 << 30) : 1 << 20
+        #expect(try await almanac(["settings", "set", "minimum-free-space", "\(threshold)"], bus: bus).status == 0)
+        let refused = try await almanac(["episode", "download", id], bus: bus)
+        #expect(refused.status == 1)
+        #expect(refused.errorOutput.contains("Not enough free space: the disk at /") && refused.errorOutput.contains("this download (4.0 GiB more) would leave less than the "),
+                "\(refused.errorOutput)")
+        #expect(try feed.requests().count == 1, "it was asked for")
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(left.isEmpty, "\(left)")
+        _ = daemon
+    }
 }

@@ -367,12 +367,16 @@ public final class DownloadManager: Sendable {
 
     /// Puts a transfer's progress into its job: when `due`, or at once when the total or the
     /// server's validator changed (a validator is kept on disk, for a resume after a restart).
+    /// A transfer that learns a size the disk cannot take stops there, as one that knew it
+    /// would not have started.
     private func announce(_ id: UInt64, _ progress: DownloadProgress, due: Bool) {
         var validatorChanged = false
+        var sizeLearned = false
         var updated: DownloadJob?
         document.update { jobs -> DownloadChange? in
             guard var job = jobs[id], job.state == .downloading else { return nil }
             validatorChanged = job.validator != progress.validator
+            sizeLearned = job.total != progress.total && progress.total > progress.received
             guard due || validatorChanged || job.total != progress.total,
                   (job.received, job.total, job.validator) != (progress.received, progress.total, progress.validator) else { return nil }
             (job.received, job.total, job.validator) = (progress.received, progress.total, progress.validator)
@@ -381,6 +385,22 @@ public final class DownloadManager: Sendable {
             return .updated(job)
         }
         if validatorChanged, let updated { persist(updated) }
+        if sizeLearned, let updated, let refusal = freeSpaceRefusal(for: updated) { stop(updated, refusal: refusal) }
+    }
+
+    /// Stops a running transfer whose size would leave the disk too full: the job fails saying
+    /// so, and what it fetched goes (a try once there is room starts afresh).
+    private func stop(_ job: DownloadJob, refusal: String) {
+        var stopped = false
+        finish(job.id) { job in
+            guard job.state == .downloading else { return }
+            (job.state, job.error, stopped) = (.failed, refusal, true)
+        }
+        guard stopped else { return }
+        logger.warning("a download stopped: its size would leave the disk nearly full", metadata: ["job": "\(job.id)", "episode": "\(job.episodeID)"])
+        transfers.withLock { $0.removeValue(forKey: job.id) }?.cancel()
+        downloader.discard(job)
+        pump()
     }
 
     /// Changes an unfinished job into a finished one (a `change` that leaves it unfinished changes nothing).
