@@ -133,7 +133,8 @@ struct DaemonParts {
     /// Creates the state folder if needed and opens the store in it.
     static func openStore(in folder: URL, logger: Logger) throws -> StateStore {
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            // Only the user's, as the XDG base directory specification asks of folders it creates.
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw DaemonError("Cannot create the state folder \(folder.path): \(error.localizedDescription). Pass another with --state-dir.")
         }

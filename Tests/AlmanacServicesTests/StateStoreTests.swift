@@ -28,6 +28,28 @@ import Testing
         )
     }
 
+    /// Feed passwords live in subscription URLs: nobody but the user may read the file, or
+    /// its log, whatever the umask; a file left readable by an earlier version is made private.
+    @Test func theFileAndItsLogAreTheUsersAlone() throws {
+        func mode(_ file: String) -> Int { (try? FileManager.default.attributesOfItem(atPath: file))?[.posixPermissions] as? Int ?? -1 }
+        let previous = umask(0o022)
+        defer { umask(previous) }
+        let path: String
+        do {
+            let store = try StateStore(folder: folder)
+            try store.saveSettings(units: .imperial, savedLocations: ["Berlin"])
+            path = store.path
+            #expect(mode(path) == 0o600)
+            #expect(mode(path + "-wal") == 0o600)
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+        // A log left by a killed daemon of an earlier version (closing removed this one).
+        #expect(FileManager.default.createFile(atPath: path + "-wal", contents: nil, attributes: [.posixPermissions: 0o644]))
+        let reopened = try StateStore(folder: folder)
+        #expect(mode(path) == 0o600 && mode(path + "-wal") == 0o600)
+        #expect(reopened.weatherState().units == .imperial)
+    }
+
     @Test func settingsAndReadingsSurviveReopening() throws {
         do {
             let store = try StateStore(folder: folder)

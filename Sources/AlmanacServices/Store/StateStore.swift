@@ -70,6 +70,7 @@ public final class StateStore: Sendable {
     }
 
     private static func open(_ path: String) throws -> DatabaseQueue {
+        keepPrivate(path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         // Write-ahead log, synced at checkpoints: a commit is a write into the WAL file, not
@@ -83,6 +84,21 @@ public final class StateStore: Sendable {
         let database = try DatabaseQueue(path: path, configuration: configuration)
         try migrator.migrate(database)
         return database
+    }
+
+    /// The file holds what only the user should read (feed passwords in subscription URLs,
+    /// the sync queue): it is created, or made, readable by the user alone. SQLite gives its
+    /// `-wal` and `-shm` files the database's mode; ones left from before are made so too.
+    static func keepPrivate(_ path: String) {
+        let files = FileManager.default
+        if !files.fileExists(atPath: path) {
+            // An empty file is an empty database: SQLite fills it in, keeping its mode.
+            _ = files.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
+        for file in [path, path + "-wal", path + "-shm"] {
+            guard let mode = (try? files.attributesOfItem(atPath: file))?[.posixPermissions] as? Int, mode & 0o077 != 0 else { continue }
+            try? files.setAttributes([.posixPermissions: mode & 0o700], ofItemAtPath: file)
+        }
     }
 
     static var migrator: DatabaseMigrator {
