@@ -54,7 +54,7 @@ import Testing
 
     @Test func podcastSubmissionsNeedAnEpisodeAndTakeAnyNumber() throws {
         let submission = try PodcastsCodec.submission(["episode": .string("e1"), "position": .uint32(30), "played": .boolean(false)])
-        #expect(submission == .playState(PlayStateSubmission(episodeID: "e1", played: false, position: 30)))
+        #expect(submission == .playState(PlayStateSubmission(episodeID: "e1", played: false, position: 30, resumes: true)), "a client's position is a resume")
         #expect(try PodcastsCodec.submission(["notify": .boolean(true), "playedAt": .double(0.9)]) == .settings(SettingsSubmission(notify: true, playedAt: 0.9)))
         // Settings and play state do not mix, and settings keep their types.
         #expect(throws: BusError.self) { _ = try PodcastsCodec.submission(["notify": .boolean(true), "episode": .string("e1")]) }

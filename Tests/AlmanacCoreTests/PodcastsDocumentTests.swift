@@ -59,6 +59,25 @@ import Testing
         #expect(podcasts.document.revision == revision + 1)
     }
 
+    /// A person resuming a played episode un-marks it (as AntennaPod and gPodder do); a
+    /// position past the played point, a player reporting where it stopped, or a position
+    /// from elsewhere does not.
+    @Test func aPositionGivenForAPlayedEpisodeResumesIt() async throws {
+        let (podcasts, service) = subscribedDocument()
+        await service.refresh()
+        func episode() throws -> Episode { try #require(podcasts.document.snapshot.state.episodes["demo-swift-2"]) }
+        let length = try #require(try episode().duration)
+        try podcasts.submit(PlayStateSubmission(episodeID: "demo-swift-2", played: true), from: nil)
+        try podcasts.submit(PlayStateSubmission(episodeID: "demo-swift-2", position: length * 0.97, resumes: true), from: nil)
+        #expect(try episode().played, "past 95 %: still played")
+        try podcasts.recordPlayback(of: "demo-swift-2", at: 0, length: length)
+        #expect(try episode().played && episode().position == 0, "a player's report keeps the mark")
+        try podcasts.submit(PlayStateSubmission(episodeID: "demo-swift-2", position: 300), from: nil)
+        #expect(try episode().played && episode().position == 300, "another device's position keeps it too")
+        try podcasts.submit(PlayStateSubmission(episodeID: "demo-swift-2", position: 600, resumes: true), from: nil)
+        #expect(try !episode().played && episode().position == 600)
+    }
+
     @Test func episodesAreListedNewestFirst() async {
         let (podcasts, service) = subscribedDocument()
         await service.refresh()

@@ -91,6 +91,11 @@ import Testing
         result = try await play(["--next"], path: [mpv])
         #expect(result.status == 65)
         #expect(result.errorOutput.contains("there is no unplayed episode"), "\(result.errorOutput)")
+        // Told where to resume, a played episode is unplayed again and plays from there.
+        #expect(try await almanac(["episode", "position", try #require(episodes["Beta"]), "5:00"], bus: bus).status == 0)
+        result = try await play(["--next"], path: [mpv])
+        #expect(result.output == "Playing “Beta” of The Download Show in mpv from 5:00.\n", "\(result.output)")
+        #expect(try await arguments(of: "mpv") == ["--start=300", bus.directory.appendingPathComponent("data/The Download Show/Beta.mp3").path])
 
         // The record `play` reads, asked by busctl: any episode of the library, by id.
         let record = try await busctlCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.getEpisode,

@@ -292,6 +292,6 @@ public enum PodcastsCodec {
         guard let episode = try options.string("episode") else {
             throw BusError.invalidArgs("Say which episode: {\"episode\": <s>, \"played\": <b>, \"position\": <d>} or {\"episode\": <s>, \"kept\": <b>}, or which settings: {\"notify\": <b>, \"deleteWhenPlayed\": <b>, \"playedAt\": <d>, \"player\": <s>, \"minimumFreeSpace\": <t>}.")
         }
-        return .playState(PlayStateSubmission(episodeID: episode, played: try options.bool("played"), position: try options.number("position")))
+        return .playState(PlayStateSubmission(episodeID: episode, played: try options.bool("played"), position: try options.number("position"), resumes: true))
     }
 }

@@ -3,11 +3,18 @@ public struct PlayStateSubmission: Sendable, Hashable {
     public var episodeID: String
     public var played: Bool?
     public var position: Double?
+    /// A person asked to resume at `position` (`almanac episode position`, a client's
+    /// `Submit`): a played episode is unplayed again unless the position is past the
+    /// `playedAt` share of its length, as AntennaPod and gPodder do. Players' reports and
+    /// other devices' positions do not resume (a player reports 0 as it stops; a server may
+    /// hold a position older than the mark).
+    public var resumes: Bool
 
-    public init(episodeID: String, played: Bool? = nil, position: Double? = nil) {
+    public init(episodeID: String, played: Bool? = nil, position: Double? = nil, resumes: Bool = false) {
         self.episodeID = episodeID
         self.played = played
         self.position = position
+        self.resumes = resumes
     }
 
     /// Checks the submission against the episode it names (`nil`: there is none), throwing

@@ -641,7 +641,11 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             try submission.validate(against: found)
             guard var episode = found else { return nil }
             let before = episode
-            if let played = submission.played { episode.played = played }
+            if let played = submission.played {
+                episode.played = played
+            } else if submission.resumes, let position = submission.position, episode.played {
+                episode.played = episode.duration.map { $0 > 0 && position >= $0 * state.settings.playedAt } ?? false
+            }
             if let position = submission.position { episode.position = position }
             episode.isNew = false
             guard episode != before else { return nil }
