@@ -33,8 +33,11 @@ final class TableChapters: ChaptersFetching {
     ])
     static let fromFile = [FeedChapter(start: 0, title: "Intro", url: "https://e/intro", image: "https://e/intro.jpg"), FeedChapter(start: 90.5, title: "Main")]
 
+    let clock = TestClock()
+
     func subscribed() throws -> (PodcastsDocument, Podcast) {
-        let podcasts = PodcastsDocument(archive: MemoryPodcastArchive())
+        let clock = self.clock
+        let podcasts = PodcastsDocument(archive: MemoryPodcastArchive(), clock: { clock.now })
         let podcast = FeedMapping.podcast(from: Self.feed, feedURL: "https://e/feed")
         try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: Self.feed, podcastID: podcast.id),
                                details: FeedMapping.details(from: Self.feed, podcastID: podcast.id))
@@ -81,6 +84,22 @@ final class TableChapters: ChaptersFetching {
         #expect(withoutFetcher.chaptersNote?.contains("does not fetch chapters files") == true)
         let plain = try #require(await podcasts.episodeRecord(id("plain", podcast), chapters: fetcher))
         #expect(plain.chapters == Self.inline && plain.chaptersSource == .feed && plain.chaptersNote == nil)
+    }
+
+    /// Not asked for again at once: a stalled server would hold up every look at the episode.
+    @Test func aFileWhoseServerDoesNotAnswerIsAskedForAgainAfterAnHour() async throws {
+        let (podcasts, podcast) = try subscribed()
+        let fetcher = TableChapters(["https://e/down.json": .failure(ChaptersError(.unanswered, "nothing at https://e/down.json"))])
+        for _ in 0..<2 {
+            let record = try #require(await podcasts.episodeRecord(id("down", podcast), chapters: fetcher))
+            #expect(record.chapters.isEmpty && record.chaptersSource == nil
+                    && record.chaptersNote == "nothing at https://e/down.json. It is asked for again after an hour.", "\(record.chaptersNote ?? "")")
+            clock.advance(PodcastsDocument.chaptersRetry - 1)
+        }
+        #expect(fetcher.asked.withLock { $0.count } == 1)
+        clock.advance(1)
+        _ = await podcasts.episodeRecord(id("down", podcast), chapters: fetcher)
+        #expect(fetcher.asked.withLock { $0.count } == 2)
     }
 
     @Test func episodesKeptWithoutDetailsGetThemWhenTheFeedIsReadAgain() async throws {

@@ -67,5 +67,12 @@ import Testing
         #expect(missing?.code == .unreadable && missing?.message.contains("HTTP 404") == true, "\(String(describing: missing))")
         let notHTTP = await #expect(throws: ChaptersError.self) { try await fetcher.chapters(at: "file:///etc/passwd") }
         #expect(notHTTP?.code == .invalid)
+        // Larger than any chapters file: as it is, not asked for again.
+        let big = await #expect(throws: ChaptersError.self) { try await fetcher.chapters(at: base + "/big/5") }
+        #expect(big?.code == .invalid && big?.message.contains("larger than the 4 MiB") == true, "\(String(describing: big))")
+        // A server that says nothing: not answered, in words, not Foundation's error number.
+        let impatient = ChaptersFetcher(http: HTTPClient(timeout: 1, accept: ChaptersFetcher.accept, conditional: false))
+        let slow = await #expect(throws: ChaptersError.self) { try await impatient.chapters(at: base + "/slow/good.json") }
+        #expect(slow?.code == .unanswered && slow?.message.contains("127.0.0.1 sent nothing for 1 s") == true, "\(String(describing: slow))")
     }
 }

@@ -554,28 +554,38 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         return revision
     }
 
+    /// How long a chapters file that could not be fetched is left before it is asked for again.
+    public static let chaptersRetry: TimeInterval = 3_600
+    static let chaptersRetryWords = "an hour"
+
     /// One episode's full record (`Podcasts1.GetEpisodeDetails`), `nil` for an unknown id.
     /// The chapters file its feed names is fetched with `fetcher` the first time it is asked
     /// for (and again only when the feed names another file) and kept: a file that is not
     /// chapters JSON is kept as such, with a note saying why there are no chapters from it;
-    /// one that could not be fetched is noted and asked for again next time. Chapters from
-    /// the file win over the feed's own Podlove Simple Chapters.
+    /// one that could not be fetched is noted and asked for again next time, or, when its
+    /// server did not answer, once `chaptersRetry` has passed (a stalled server would
+    /// otherwise hold up every look at the episode). Chapters from the file win over the
+    /// feed's own Podlove Simple Chapters.
     public func episodeRecord(_ id: String, chapters fetcher: (any ChaptersFetching)?) async -> EpisodeRecord? {
         guard let episode = episode(id) else { return nil }
         let kept = archive.details(of: id)
         var record = EpisodeRecord(episode: episode, podcastTitle: document.snapshot.state.podcasts[episode.podcastID]?.title,
                                    podcast: kept.podcast ?? PodcastDetails(), details: kept.episode)
         var fetched = kept.chapters
-        if let url = kept.episode?.chaptersURL, fetched?.url != url {
+        let now = clock()
+        if let url = kept.episode?.chaptersURL, fetched?.url != url || fetched?.retryAfter.map({ now >= $0 }) == true {
             if let fetcher {
                 do throws(ChaptersError) {
                     fetched = FetchedChapters(url: url, chapters: try await fetcher.chapters(at: url))
                 } catch where error.code == .invalid {
                     fetched = FetchedChapters(url: url, chapters: [], note: error.message)
-                } catch {
+                } catch where error.code == .unreadable {
                     // Not kept: asked for again next time.
                     fetched = nil
                     record.chaptersNote = error.message
+                } catch {
+                    let retry = now.addingTimeInterval(Self.chaptersRetry)
+                    fetched = FetchedChapters(url: url, chapters: [], note: error.message + (error.message.hasSuffix(".") ? " " : ". ") + "It is asked for again after \(Self.chaptersRetryWords).", retryAfter: retry)
                 }
                 if let fetched {
                     do {

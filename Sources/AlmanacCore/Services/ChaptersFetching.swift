@@ -13,11 +13,14 @@ public protocol ChaptersFetching: Sendable {
 public struct ChaptersError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure.
     public struct Code: Sendable, Hashable {
-        private enum Kind: Hashable { case unreadable, invalid }
+        private enum Kind: Hashable { case unreadable, unanswered, invalid }
         private let kind: Kind
-        /// The file could not be fetched (network, HTTP status, too large): try again later.
+        /// The file could not be fetched (an HTTP error status): try again next time.
         public static let unreadable = Code(kind: .unreadable)
-        /// The file is not chapters JSON.
+        /// Its server did not answer (a timeout, unreachable): try again, but not at once, as
+        /// each try may wait a long time.
+        public static let unanswered = Code(kind: .unanswered)
+        /// The file is not chapters JSON, or too large to be: trying again gives the same.
         public static let invalid = Code(kind: .invalid)
     }
 

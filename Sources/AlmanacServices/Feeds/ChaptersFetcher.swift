@@ -24,6 +24,11 @@ public struct ChaptersFetcher: ChaptersFetching {
         let response: HTTPClient.Response
         do {
             response = try await http.get(parsed)
+        } catch let error as FetchError where error.tooLarge {
+            // As it is: asking again would bring the same.
+            throw ChaptersError(.invalid, "The chapters file \(FeedCredentials.redacted(url)) is larger than the \(Self.maximumBytes / 1024 / 1024) MiB Almanac reads (real ones are a few KiB).")
+        } catch let error as FetchError where error.unanswered {
+            throw ChaptersError(.unanswered, "The chapters file \(FeedCredentials.redacted(url)) could not be read: \(error)")
         } catch {
             throw ChaptersError(.unreadable, "The chapters file \(FeedCredentials.redacted(url)) could not be read: \(error)")
         }

@@ -85,7 +85,7 @@ public struct HTTPClient: Sendable {
         } catch is BoundedDownloads.TooLarge {
             throw FetchError("\(url.host ?? "The server") sent more than the \(maximumBytes / 1024 / 1024) MiB Almanac reads.", tooLarge: true)
         } catch {
-            throw FetchError("Could not reach \(url.host ?? url.absoluteString): \(error.localizedDescription)")
+            throw FetchError.noAnswer(from: url, error, timeout: timeout)
         }
         guard let http = response as? HTTPURLResponse else {
             throw FetchError("\(url.host ?? "The server") did not answer over HTTP.")
@@ -128,7 +128,7 @@ public struct HTTPClient: Sendable {
         } catch is BoundedDownloads.TooLarge {
             throw FetchError("\(url.host ?? "The server") sent more than the \(maximumBytes / 1024 / 1024) MiB Almanac reads.", tooLarge: true)
         } catch {
-            throw FetchError("Could not reach \(url.host ?? url.absoluteString): \(error.localizedDescription)")
+            throw FetchError.noAnswer(from: url, error, timeout: timeout)
         }
         guard let http = response as? HTTPURLResponse else {
             throw FetchError("\(url.host ?? "The server") did not answer over HTTP.")
@@ -141,16 +141,5 @@ public struct HTTPClient: Sendable {
             throw FetchError("\(url.host ?? "The server") sent more than the \(maximumBytes / 1024 / 1024) MiB Almanac reads.", tooLarge: true)
         }
         return Response(status: http.statusCode, body: data, headers: fields, url: http.url, movedTo: movedTo)
-    }
-}
-
-/// Fetching failed; the message says where and why.
-public struct FetchError: Error, Sendable, CustomStringConvertible {
-    public let description: String
-    /// The answer was larger than the client reads (else: no answer, or an HTTP error).
-    public var tooLarge = false
-    public init(_ description: String, tooLarge: Bool = false) {
-        self.description = description
-        self.tooLarge = tooLarge
     }
 }

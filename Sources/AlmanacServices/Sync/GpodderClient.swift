@@ -286,14 +286,16 @@ public final class GpodderClient: SyncServer {
         } catch let error as FetchError where error.tooLarge {
             throw SyncError(.tooLarge, "\(host) sent more than the \(Self.maximumAnswerBytes / 1024 / 1024) MiB Almanac reads in one answer (\(method) \(path.replacingOccurrences(of: "/\(user)", with: "/…"))); nothing was changed.")
         } catch {
-            throw SyncError(.unreachable, "Could not reach \(host): \(Self.reason(error)).")
+            throw SyncError(.unreachable, Self.unreachable(host, error))
         }
     }
 
-    private static func reason(_ error: any Error) -> String {
-        var text = "\(error)"
-        if text.hasPrefix("Could not reach "), let colon = text.firstIndex(of: ":") { text = String(text[text.index(after: colon)...]).trimmed }
-        return text
+    /// The client's words for no answer, naming the sync server as the user gave it.
+    private static func unreachable(_ host: String, _ error: any Error) -> String {
+        let text = "\(error)"
+        guard text.hasPrefix("Could not reach "), let colon = text.firstIndex(of: ":") else { return text }
+        let reason = String(text[text.index(after: colon)...]).trimmed
+        return "Could not reach \(host): \(reason)" + (reason.hasSuffix(".") ? "" : ".")
     }
 
     /// Throws for anything but a 2xx: a refusal for 401, else the status with the server's

@@ -1,0 +1,48 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Fetching failed; the message says where and why.
+public struct FetchError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    /// The answer was larger than the client reads (else: no answer, or an HTTP error).
+    public var tooLarge = false
+    /// No answer came at all (a timeout, a refused connection, an unknown host).
+    public var unanswered = false
+    public init(_ description: String, tooLarge: Bool = false, unanswered: Bool = false) {
+        self.description = description
+        self.tooLarge = tooLarge
+        self.unanswered = unanswered
+    }
+
+    /// No answer came from `url`'s server, said as a person can act on it rather than in
+    /// Foundation's words ("NSURLErrorDomain error -1001"): a wait that ran out names the
+    /// wait, a refused connection or an unknown host says so.
+    static func noAnswer(from url: URL, _ error: any Error, timeout: Double) -> FetchError {
+        var answer = noAnswerWords(from: url, error, timeout: timeout)
+        answer.unanswered = true
+        return answer
+    }
+
+    private static func noAnswerWords(from url: URL, _ error: any Error, timeout: Double) -> FetchError {
+        let host = url.host ?? url.absoluteString
+        switch (error as? URLError)?.code {
+        case .timedOut?:
+            return FetchError("\(host) sent nothing for \(Int(timeout.rounded())) s, so Almanac gave up waiting; the server may be down or overloaded.")
+        case .cannotConnectToHost?:
+            return FetchError("Could not reach \(host): nothing answers there (the connection was refused).")
+        case .cannotFindHost?, .dnsLookupFailed?:
+            return FetchError("Could not reach \(host): no such host is known (check the address, or the network).")
+        case .notConnectedToInternet?:
+            return FetchError("Could not reach \(host): this computer is not connected to a network.")
+        case .networkConnectionLost?:
+            return FetchError("\(host) closed the connection before its answer was complete.")
+        case .secureConnectionFailed?, .serverCertificateUntrusted?, .serverCertificateHasBadDate?, .serverCertificateNotYetValid?,
+             .serverCertificateHasUnknownRoot?, .clientCertificateRejected?, .clientCertificateRequired?:
+            return FetchError("Could not make a secure connection to \(host): its certificate was not accepted (\(error.localizedDescription)).")
+        default:
+            return FetchError("Could not reach \(host): \(error.localizedDescription)")
+        }
+    }
+}
