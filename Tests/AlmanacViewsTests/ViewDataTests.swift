@@ -165,6 +165,18 @@ import Testing
         #expect(played.fields["played"] == "played" && played.fields["new"] == "" && played.fields["downloaded"] == "downloaded")
     }
 
+    /// A feed that gives no date: not 1970 (how it is kept, so that it sorts last) but unknown.
+    @Test func anEpisodeWithoutADateSaysSo() {
+        let episode = Episode(id: "e1", podcastID: "p", title: "Undated", published: Date(timeIntervalSince1970: 0), duration: nil)
+        let data = EpisodeViewData(episode: episode, podcast: nil, now: Self.now, clockOffset: { _ in 7_200 })
+        #expect(data.json["published"] == .null && data.json["publishedUnix"] == .null && data.json["publishedText"] == .string("date unknown"))
+        #expect(data.fields["published"] == "", "empty, so that {{published|-}} falls back")
+        #expect(EpisodeProgressViewData(episode: episode, now: Self.now).published == "date unknown")
+        let detail = EpisodeDetailViewData(record: EpisodeRecord(episode: episode, podcastTitle: "Show", podcast: PodcastDetails(), details: nil), now: Self.now)
+        #expect(detail.json["publishedDay"] == .null)
+        #expect(detail.lines(width: 80)[1].plain == "Show · date unknown · new", "\(detail.lines(width: 80).map(\.plain))")
+    }
+
     @Test func weatherNowHasNumbersInItsUnits() {
         let metric = WeatherNowViewData(reading: ViewDataTests.reading, units: .metric, now: Self.now, clockOffset: 3_600).json
         #expect(metric["temperature"] == .number(21.34) && metric["temperatureText"] == .string("21.3°C"))

@@ -5,6 +5,8 @@ public struct Episode: Sendable, Hashable, Codable {
     public var id: String
     public var podcastID: String
     public var title: String
+    /// When it was published; the Unix epoch when its feed gave no date (so it sorts last):
+    /// `knownPublished` tells the two apart.
     public var published: Date
     /// Length in seconds, when the feed says.
     public var duration: Double?
@@ -34,4 +36,9 @@ public struct Episode: Sendable, Hashable, Codable {
         self.file = file
         self.kept = kept
     }
+}
+
+extension Episode {
+    /// When it was published, `nil` when its feed gave no date (kept as the Unix epoch).
+    public var knownPublished: Date? { published.timeIntervalSince1970 == 0 ? nil : published }
 }

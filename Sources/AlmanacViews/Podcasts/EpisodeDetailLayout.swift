@@ -14,7 +14,9 @@ extension EpisodeDetailViewData {
         let progressText = episode.progress.isEmpty ? "" : episode.progress + (episode.remaining.isEmpty ? "" : ", \(episode.remaining)")
         lines.append(fitLine([
             LineField([StyledLine(episode.podcast), StyledLine(truncated(episode.podcast, to: 24))], priority: 20),
-            .optional(StyledLine("\(publishedDay) (\(episode.published))", .dim), StyledLine(publishedDay, .dim), shorten: 30, drop: 5, separator: " · "),
+            publishedDay.isEmpty
+                ? .optional(StyledLine(episode.published, .dim), priority: 5, separator: " · ")
+                : .optional(StyledLine("\(publishedDay) (\(episode.published))", .dim), StyledLine(publishedDay, .dim), shorten: 30, drop: 5, separator: " · "),
             episode.duration.isEmpty ? .kept(StyledLine()) : .optional(StyledLine(episode.duration), priority: 10, separator: " · "),
             progressText.isEmpty ? .kept(StyledLine()) : LineField([StyledLine(progressText), StyledLine(episode.progress)], priority: 25, separator: " · "),
         ], width: width))

@@ -9,7 +9,7 @@ public import FoundationEssentials
 public struct EpisodeDetailViewData: Sendable, Hashable, JSONRepresentable {
     /// Title, podcast, age, length, progress, as in a list.
     public let episode: EpisodeViewData
-    /// "2026-11-20": the day it was published, on the user's clock.
+    /// "2026-11-20": the day it was published, on the user's clock ("" when unknown).
     public let publishedDay: String
     /// "Season 2, episode 7", "Episode 7", "Season 2" or "".
     public let numbering: String
@@ -49,7 +49,7 @@ public struct EpisodeDetailViewData: Sendable, Hashable, JSONRepresentable {
         let details = record.details ?? EpisodeDetails()
         episode = EpisodeViewData(episode: record.episode, podcast: record.podcastTitle.map { Podcast(id: record.episode.podcastID, title: $0, author: "", feedURL: "") },
                                   now: now, clockOffset: clockOffset)
-        publishedDay = String(isoTimestamp(record.episode.published, utcOffset: clockOffset(record.episode.published)).prefix(10))
+        publishedDay = record.episode.knownPublished.map { String(isoTimestamp($0, utcOffset: clockOffset($0)).prefix(10)) } ?? ""
         numbering = Self.numbering(season: details.season, episode: details.episode)
         season = details.season
         episodeNumber = details.episode
@@ -125,7 +125,7 @@ public struct EpisodeDetailViewData: Sendable, Hashable, JSONRepresentable {
     public var json: JSONValue {
         guard case .object(var object) = episode.json else { return episode.json }
         let number = { (value: Int?) in value.map { JSONValue.integer(Int64($0)) } ?? .null }
-        object["publishedDay"] = .string(publishedDay)
+        object["publishedDay"] = .text(publishedDay)
         object["season"] = number(season)
         object["episode"] = number(episodeNumber)
         object["episodeType"] = .text(episodeType)

@@ -12,7 +12,7 @@ public struct EpisodeProgressViewData: Sendable, Hashable, Codable {
     public let remaining: String
 
     public init(episode: Episode, now: Date) {
-        published = "published " + relativeTime(episode.published, now: now)
+        published = episode.knownPublished.map { "published " + relativeTime($0, now: now) } ?? EpisodeViewData.dateUnknown
         if episode.played {
             progress = "played"
             remaining = ""

@@ -9,7 +9,7 @@ public struct EpisodeViewData: Sendable, Hashable, JSONRepresentable {
     public let title: String
     public let podcast: String
     public let podcastID: String
-    /// "3 days ago".
+    /// "3 days ago", or "date unknown" when the feed gave none.
     public let published: String
     public let duration: String
     /// "new", "played", "45% complete" or "".
@@ -20,7 +20,8 @@ public struct EpisodeViewData: Sendable, Hashable, JSONRepresentable {
     public let file: String
 
     // Machine values, for `--json` and template sections.
-    public let publishedAt: Date
+    /// `nil` when the feed gave no date.
+    public let publishedAt: Date?
     /// The user's offset from UTC at `publishedAt`, in seconds.
     public let publishedOffset: Int
     public let durationSeconds: Double?
@@ -37,12 +38,12 @@ public struct EpisodeViewData: Sendable, Hashable, JSONRepresentable {
         title = episode.title
         self.podcast = podcast?.title ?? episode.podcastID
         podcastID = episode.podcastID
-        published = relativeTime(episode.published, now: now)
+        published = episode.knownPublished.map { relativeTime($0, now: now) } ?? Self.dateUnknown
         duration = episode.duration.map(clockDuration) ?? ""
         self.progress = progress.progress
         remaining = progress.remaining
         file = episode.file ?? ""
-        publishedAt = episode.published
+        publishedAt = episode.knownPublished
         publishedOffset = clockOffset(episode.published)
         durationSeconds = episode.duration.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
         positionSeconds = episode.position.isFinite ? max(0, episode.position) : 0
@@ -53,6 +54,9 @@ public struct EpisodeViewData: Sendable, Hashable, JSONRepresentable {
 
     public var downloaded: Bool { !file.isEmpty }
 
+    /// What stands for the date of an episode whose feed gave none.
+    public static let dateUnknown = "date unknown"
+
     /// The names `fields` has.
     public static let fieldNames = ["id", "title", "podcast", "published", "duration", "progress", "remaining", "file",
                                     "new", "played", "downloaded", "kept"]
@@ -61,7 +65,7 @@ public struct EpisodeViewData: Sendable, Hashable, JSONRepresentable {
     /// "… left"); the flags `new`, `played`, `downloaded` and `kept` are their name or empty, for
     /// `{{#played}}…{{/played}}`.
     public var fields: [String: String] {
-        ["id": id, "title": title, "podcast": podcast, "published": published, "duration": duration, "progress": progress,
+        ["id": id, "title": title, "podcast": podcast, "published": publishedAt == nil ? "" : published, "duration": duration, "progress": progress,
          "remaining": remaining.hasSuffix(" left") ? String(remaining.dropLast(5)) : remaining, "file": file,
          "new": isNew ? "new" : "", "played": played ? "played" : "", "downloaded": downloaded ? "downloaded" : "", "kept": kept ? "kept" : ""]
     }
