@@ -12,7 +12,9 @@ func syncFailure(_ error: any Error, next hint: String) -> any Error {
         return CLIError.refused(error.message, "check the user name and password (the password is asked for, or read from standard input)",
                                 name: error.name.rawValue)
     case BusContract.notLoggedIn:
-        return CLIError.refused(error.message, "log in first with `almanac sync login SERVER USER`", name: error.name.rawValue)
+        // The daemon's words may say how already.
+        let hint = error.message.contains("sync login") ? "" : "log in first with `almanac sync login SERVER USER`"
+        return CLIError.refused(error.message, hint, name: error.name.rawValue)
     case BusContract.syncFailed:
         return CLIError.refused(error.message, hint, name: error.name.rawValue)
     default:
