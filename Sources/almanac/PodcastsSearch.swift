@@ -20,13 +20,17 @@ struct PodcastsSearch: AsyncParsableCommand {
     func validate() throws {
         guard (1...200).contains(limit) else { throw ValidationError("--limit goes from 1 to 200, not \(limit).") }
         if let subscribe, subscribe < 1 { throw ValidationError("--subscribe takes a result's number, from 1, not \(subscribe).") }
+        // Only a result the same search shows: a number past the list would be one never seen.
+        if let subscribe, subscribe > limit {
+            throw ValidationError("--subscribe \(subscribe) is past the \(limit) result\(limit == 1 ? "" : "s") this search shows; give --limit \(subscribe) or more, or a number it shows.")
+        }
         guard !term.joined().trimmed.isEmpty else { throw ValidationError("Say what to look for, such as `almanac podcasts search history`.") }
     }
 
     func run() async throws {
         let text = term.joined(separator: " ")
         try await withClient(common) { client in
-            let results = try await client.searchPodcasts(text, limit: max(limit, subscribe ?? 0)).enumerated()
+            let results = try await client.searchPodcasts(text, limit: limit).enumerated()
                 .map { PodcastSearchResultViewData(result: $1, number: $0 + 1) }
             if let subscribe {
                 guard let chosen = results.first(where: { $0.number == subscribe }) else {
@@ -34,10 +38,13 @@ struct PodcastsSearch: AsyncParsableCommand {
                                          "run it without --subscribe to see the numbers")
                 }
                 let id = try await client.subscribe(chosen.feedURL)
+                // The library's name for it (the feed's title), as `podcasts list` shows it.
+                let podcast = try await client.subscriptions().first { $0.id == id }
+                let title = podcast?.title ?? chosen.title
                 if common.json {
-                    Terminal().line(Rendering.json(["id": id, "title": chosen.title, "feedURL": chosen.feedURL] as Rendering.JSONObject))
+                    Terminal().line(Rendering.json(["id": id, "title": title, "feedURL": podcast?.feedURL ?? chosen.feedURL] as Rendering.JSONObject))
                 } else {
-                    Terminal().line("\(id)  \(chosen.title)")
+                    Terminal().line("\(id)  \(title)")
                 }
                 return
             }

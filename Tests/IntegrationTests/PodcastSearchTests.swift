@@ -46,13 +46,18 @@ import Testing
 
         let subscribed = try await almanac(["podcasts", "search", "history", "--subscribe", "2"], bus: bus)
         #expect(subscribed.status == 0, "\(subscribed.errorOutput)")
-        #expect(subscribed.output.hasSuffix("  A Short History of Computing\n"), "\(subscribed.output)")
+        // Named as the library names it (the feed's title), not as the directory does.
+        #expect(subscribed.output.hasSuffix("  Le Ciel\n"), "\(subscribed.output)")
         let list = try await almanac(["podcasts", "list", "--format", "{{title}} {{feedURL}}"], bus: bus)
         #expect(list.output == "Le Ciel \(base)/feeds/atom.xml\n")
 
         let beyond = try await almanac(["podcasts", "search", "history", "--subscribe", "3"], bus: bus)
         #expect(beyond.status == 64)
         #expect(beyond.errorOutput.contains("the search found 2 podcasts, so there is no result 3"), "\(beyond.errorOutput)")
+        // Never a result the search did not show.
+        let unseen = try await almanac(["podcasts", "search", "history", "--limit", "1", "--subscribe", "2"], bus: bus)
+        #expect(unseen.status == 64)
+        #expect(unseen.errorOutput.contains("--subscribe 2 is past the 1 result this search shows"), "\(unseen.errorOutput)")
         #expect(!daemon.process.hasExited)
     }
 
