@@ -125,6 +125,11 @@ import Testing
         #expect(throws: SyncError.self) { try SyncRules.server("ftp://gpodder.net") }
         #expect(throws: SyncError.self) { try SyncRules.server("https://alice:pw@gpodder.net") }
         #expect(throws: SyncError.self) { try SyncRules.server("https://") }
+        #expect(throws: SyncError(.invalid, "Give the sync server's address, such as https://gpodder.net or https://cloud.example.org.")) { try SyncRules.server(" ") }
+        for walking in ["http://127.0.0.1:8080/../..", "https://cloud.example.org/./nextcloud", "https://cloud.example.org//nextcloud"] {
+            let error = #expect(throws: SyncError.self) { try SyncRules.server(walking) }
+            #expect(error?.message.contains("has '.', '..' or '//' in its path") == true, "\(walking): \(String(describing: error))")
+        }
         #expect(try SyncRules.user(" alice ") == "alice")
         #expect(throws: SyncError.self) { try SyncRules.user("a/b") }
         #expect(try SyncRules.device("almanac-laptop_2.x") == "almanac-laptop_2.x")

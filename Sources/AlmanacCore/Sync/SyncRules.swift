@@ -184,6 +184,7 @@ public enum SyncRules {
     /// no trailing slash. Throws `SyncError.invalid` saying what is wrong.
     public static func server(_ text: String) throws -> String {
         var text = text.trimmed
+        guard !text.isEmpty else { throw SyncError(.invalid, "Give the sync server's address, such as https://gpodder.net or https://cloud.example.org.") }
         if !text.contains("://") { text = "https://" + text }
         let lower = text.lowercased()
         guard lower.hasPrefix("https://") || lower.hasPrefix("http://") else {
@@ -198,6 +199,11 @@ public enum SyncRules {
         while text.hasSuffix("/") { text.removeLast() }
         let host = text.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false).dropFirst(2).first ?? ""
         guard !host.isEmpty else { throw SyncError(.invalid, "'\(text.prefix(200))' has no host name; give one such as https://gpodder.net.") }
+        // Kept and shown as given: a path that walks ('.', '..', '//') would be neither.
+        let path = text.split(separator: "/", omittingEmptySubsequences: false).dropFirst(3)
+        guard !path.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) else {
+            throw SyncError(.invalid, "'\(text.prefix(200))' has '.', '..' or '//' in its path; give the server's address as it is, such as https://cloud.example.org/nextcloud.")
+        }
         return text
     }
 
