@@ -13,7 +13,9 @@ final class EpisodePages: PagingDataSource, Sendable {
     /// The error of the last page that failed, as thrown (the mediator keeps only its text),
     /// so that an absent daemon still exits 69 and a refusal 65.
     var lastError: (any Error)? { state.withLock { $0.error } }
-    private let state = Mutex<(total: Int, error: (any Error)?)>((0, nil))
+    /// The document's revision when the first page was answered.
+    var revision: UInt64 { state.withLock { $0.revision ?? 0 } }
+    private let state = Mutex<(total: Int, error: (any Error)?, revision: UInt64?)>((0, nil, nil))
 
     init(client: AlmanacClient, podcast: String, filters: [String: Value]) {
         self.client = client
@@ -27,7 +29,10 @@ final class EpisodePages: PagingDataSource, Sendable {
         if let cursor { query["cursor"] = .string(cursor) }
         do {
             let page = try await client.listEpisodes(podcast: podcast, query: query)
-            state.withLock { $0.total = page.total }
+            state.withLock { state in
+                state.total = page.total
+                state.revision = state.revision ?? page.revision
+            }
             return Page(items: page.episodes, nextCursor: page.nextCursor)
         } catch {
             state.withLock { $0.error = error }

@@ -83,7 +83,7 @@ struct EpisodesCommand: AsyncParsableCommand {
             }
             let podcasts = Dictionary(try await client.subscriptions().map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             let list = EpisodeListViewData(episodes: shown, podcasts: podcasts, now: Date(), clockOffset: localUTCOffset)
-            for line in output.rendering().episodes(list, revision: 0, ids: true) { Terminal().line(line) }
+            for line in output.rendering().episodes(list, revision: source.revision, ids: true) { Terminal().line(line) }
             // Where this page stands, on standard error so that standard output stays the list.
             let pages = pageCount(source.total)
             if !all, page < pages, !common.json {

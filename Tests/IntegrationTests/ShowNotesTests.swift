@@ -200,11 +200,14 @@ import Testing
         #expect(blank.status == 64 && blank.errorOutput.contains("--search needs a word to look for"), "\(blank.errorOutput)")
         let found = try json(try await almanac(["episodes", "--search", "cirrus", "--json"], bus: bus).output)
         #expect((found["episodes"] as? [[String: Any]])?.map { $0["title"] as? String } == ["Episode 2: Clouds"])
+        // At the document's revision, as `get podcasts` says it.
+        let document = try json(try await almanac(["get", "podcasts", "--json"], bus: bus).output)
+        #expect(found["revision"] as? Int == document["revision"] as? Int && (found["revision"] as? Int ?? 0) > 0, "\(found["revision"] ?? "none")")
 
         // Over the bus, from busctl: the `search` query key.
         let listed = try await busctlCall(on: bus, Self.podcastsPath, BusContract.podcastsInterface, BusContract.Podcasts1.listEpisodes,
                                           ["sa{sv}", "", "2", "search", "s", "\"unbalanced", "limit", "u", "5"])
-        #expect(listed.status == 0 && listed.output.hasPrefix("aa{sv}a{sv} 0 1 \"total\" u 0"), "\(listed.output)\(listed.errorOutput)")
+        #expect(listed.status == 0 && listed.output.hasPrefix("aa{sv}a{sv} 0 2 ") && listed.output.contains("\"total\" u 0"), "\(listed.output)\(listed.errorOutput)")
         let empty = try await busctlCall(on: bus, Self.podcastsPath, BusContract.podcastsInterface, BusContract.Podcasts1.listEpisodes,
                                          ["sa{sv}", "", "1", "search", "s", " "])
         #expect(empty.status != 0 && empty.errorOutput.contains("'search' needs at least one word"), "\(empty.errorOutput)")

@@ -131,9 +131,10 @@ public struct AlmanacClient: Sendable {
     }
 
     /// A page of episodes (`podcast` empty: every podcast's), as `Podcasts1.ListEpisodes`.
-    public func listEpisodes(podcast: String, query: [String: Value]) async throws -> (episodes: [Episode], total: Int, nextCursor: String?) {
+    public func listEpisodes(podcast: String, query: [String: Value]) async throws -> (episodes: [Episode], total: Int, nextCursor: String?, revision: UInt64) {
         let (items, info) = try await podcastsCall("ListEpisodes", podcast, query).arguments([[String: Value]].self, [String: Value].self)
-        return (items.map(\.asVariantDictionary).compactMap(PodcastsCodec.decodeEpisode), Int(info["total"]?.integerValue ?? 0), info["nextCursor"]?.stringValue)
+        return (items.map(\.asVariantDictionary).compactMap(PodcastsCodec.decodeEpisode), Int(info["total"]?.integerValue ?? 0), info["nextCursor"]?.stringValue,
+                UInt64(clamping: info["revision"]?.integerValue ?? 0))
     }
 
     /// One episode's record (`GetEpisode`) and its podcast's title.

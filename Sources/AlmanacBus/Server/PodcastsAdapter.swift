@@ -217,8 +217,11 @@ public struct PodcastsAdapter: DocumentAdapter {
                     podcastID = podcast.id
                 }
                 let query = try PodcastsCodec.query(podcastID: podcastID, values)
+                // Read first: the page holds at least every change up to it.
+                let revision = podcasts.document.revision
                 let page = try Refusals.translated { try podcasts.page(query) }
-                let (episodes, info) = PodcastsCodec.encode(page)
+                var (episodes, info) = PodcastsCodec.encode(page)
+                info["revision"] = .uint64(revision)
                 try reply.write(episodes)
                 try info.encode(to: &reply)
                 try LargeAnswers.check(reply.byteCount, on: connection, "A page of up to \(query.limit) episodes", instead: "ask for fewer (a smaller `limit`)")
