@@ -207,6 +207,22 @@ import Testing
         #expect(!activity.isLoading)
     }
 
+    /// LastError never names an item that has recovered while another still fails.
+    @Test func lastErrorFollowsTheItemsStillFailing() {
+        let activity = DocumentActivity()
+        let heard = Locked<[DocumentActivity.Event]>([])
+        activity.observe { event in heard.withLock { $0.append(event) } }
+        activity.failed("a", "a: HTTP 500")
+        activity.failed("b", "b: HTTP 503")
+        activity.failed("c", "c: timed out")
+        activity.succeeded("a")
+        #expect(activity.lastError == "c: timed out" && heard.withLock { $0 }.isEmpty, "not a's: nothing to change")
+        activity.succeeded("c")
+        #expect(activity.lastError == "b: HTTP 503" && heard.withLock { $0 } == [.replaced("b: HTTP 503")])
+        activity.keep(only: ["a", "c"])
+        #expect(activity.lastError.isEmpty && heard.withLock { $0 } == [.replaced("b: HTTP 503"), .cleared])
+    }
+
     @Test func aFailedFetchIsTheDocumentsLastError() async throws {
         let weather = weather()
         let service = DemoWeatherService(clock: { [clock] in clock.now })

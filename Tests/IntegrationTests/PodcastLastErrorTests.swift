@@ -42,4 +42,34 @@ import Testing
         await client.connection.close()
         #expect(!daemon.process.hasExited)
     }
+
+    /// Two feeds fail; the one `LastError` names recovers: it now names the other, which
+    /// still fails, never a feed that is fine.
+    @Test func lastErrorNamesAFeedStillFailing() async throws {
+        let bus = try PrivateBus()
+        let server = try FixtureServer.feeds()
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        func fault(_ mode: String) throws { _ = try Data(contentsOf: server.baseURL.appendingPathComponent("fault/\(mode)")) }
+        try fault("none")
+        var ids: [String] = []
+        for feed in ["rss2-itunes.xml", "atom.xml"] {
+            let subscribed = try await almanac(["podcasts", "subscribe", server.baseURL.appendingPathComponent("flaky/\(feed)").absoluteString], bus: bus)
+            ids.append(try #require(subscribed.output.split(separator: " ").first.map(String.init)))
+        }
+        let client = try await AlmanacClient.connect(address: bus.address)
+        func lastError() async throws -> String { try await client.property(BusContract.Document1.lastError, of: .podcasts).stringValue ?? "" }
+        try fault("500")
+        #expect(try await almanac(["podcasts", "refresh"], bus: bus).status == 65)
+        let first = try await lastError()
+        let named = try #require(ids.first { first.hasPrefix("\($0): ") }, "\(first)")
+        let other = try #require(ids.first { $0 != named })
+        try fault("none")
+        #expect(try await almanac(["podcasts", "refresh", named], bus: bus).status == 0)
+        let now = try await lastError()
+        #expect(now.hasPrefix("\(other): ") && now.contains("HTTP 500"), "\(now)")
+        #expect(try await almanac(["podcasts", "refresh", other], bus: bus).status == 0)
+        #expect(try await lastError() == "")
+        await client.connection.close()
+        #expect(!daemon.process.hasExited)
+    }
 }

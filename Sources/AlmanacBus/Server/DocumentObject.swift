@@ -53,6 +53,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             switch event {
             case .loading(let loading): try? self?.emitProperties([("Loading", .boolean(loading))])
             case .cleared: try? self?.emitProperties([("LastError", .string(""))])
+            case .replaced(let message): try? self?.emitProperties([("LastError", .string(message))])
             }
         }
         connection.afterDispatching { [weak self] in self?.adapter.commitSubmissions() }

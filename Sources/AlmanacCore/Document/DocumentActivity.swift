@@ -6,9 +6,10 @@ import Synchronization
 /// shows them as `Loading` and `LastError`, and announces what `observe` reports.
 ///
 /// The `LastError` rule: a failure sets it ("<what>: <why>") and marks its item (a place, a
-/// feed) failing; a success of that item clears the mark; once no item is failing (every
-/// item whose latest attempt failed has since succeeded, or is no longer wanted) it is ""
-/// again.
+/// feed) failing; a success of that item clears the mark, and when `LastError` was that
+/// item's, it becomes the latest failure of an item still failing; once no item is failing
+/// (every item whose latest attempt failed has since succeeded, or is no longer wanted) it
+/// is "" again.
 public final class DocumentActivity: Sendable {
     /// What an observer hears, under the lock (so in order).
     public enum Event: Sendable, Equatable {
@@ -16,13 +17,19 @@ public final class DocumentActivity: Sendable {
         case loading(Bool)
         /// `lastError` became "": every failing item has recovered (or was let go).
         case cleared
+        /// `lastError`'s item recovered (or was let go) while others still fail: it is now
+        /// the latest of theirs.
+        case replaced(String)
     }
 
     private struct Counts {
         var fetches = 0
         var lastError = ""
-        /// Items whose latest attempt failed.
-        var failing: Set<String> = []
+        /// The item `lastError` is of (`nil`: none, or a failure of no one item).
+        var lastErrorItem: String?
+        /// Items whose latest attempt failed: why, and in which order they failed.
+        var failing: [String: (message: String, order: Int)] = [:]
+        var failures = 0
         /// Items the service claimed itself (through the data source), each counted as a
         /// fetch until it is reported back.
         var claimed: Set<String> = []
@@ -67,7 +74,7 @@ public final class DocumentActivity: Sendable {
     public func succeeded(_ item: String) {
         counts.withLock { counts in
             Self.end(item, in: &counts)
-            counts.failing.remove(item)
+            counts.failing[item] = nil
             Self.clearIfRecovered(&counts)
         }
     }
@@ -76,14 +83,15 @@ public final class DocumentActivity: Sendable {
     public func failed(_ item: String, _ message: String) {
         counts.withLock { counts in
             Self.end(item, in: &counts)
-            counts.failing.insert(item)
-            counts.lastError = message
+            counts.failures += 1
+            counts.failing[item] = (message, counts.failures)
+            (counts.lastError, counts.lastErrorItem) = (message, item)
         }
     }
 
     /// A failure not tied to one item's fetch (it clears only with the others).
     public func failed(_ message: String) {
-        counts.withLock { $0.lastError = message }
+        counts.withLock { ($0.lastError, $0.lastErrorItem) = (message, nil) }
     }
 
     /// Only `wanted` items matter from now on: a failing item let go (an unsubscribed feed,
@@ -91,7 +99,7 @@ public final class DocumentActivity: Sendable {
     /// counted until it is reported back.
     public func keep(only wanted: Set<String>) {
         counts.withLock { counts in
-            counts.failing.formIntersection(wanted)
+            counts.failing = counts.failing.filter { wanted.contains($0.key) }
             Self.clearIfRecovered(&counts)
         }
     }
@@ -112,8 +120,14 @@ public final class DocumentActivity: Sendable {
     }
 
     private static func clearIfRecovered(_ counts: inout Counts) {
-        guard counts.failing.isEmpty, !counts.lastError.isEmpty else { return }
-        counts.lastError = ""
-        counts.observer?(.cleared)
+        guard !counts.lastError.isEmpty else { return }
+        if counts.failing.isEmpty {
+            (counts.lastError, counts.lastErrorItem) = ("", nil)
+            counts.observer?(.cleared)
+        } else if let item = counts.lastErrorItem, counts.failing[item] == nil,
+                  let latest = counts.failing.max(by: { $0.value.order < $1.value.order }) {
+            (counts.lastError, counts.lastErrorItem) = (latest.value.message, latest.key)
+            counts.observer?(.replaced(latest.value.message))
+        }
     }
 }
