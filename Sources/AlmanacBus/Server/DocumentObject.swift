@@ -373,7 +373,8 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             pages[path] = list
             return list
         }
-        return refresh ? await list.mediator.refresh() : await list.mediator.loadMore()
+        // Answered as the load starts: the page comes as `Updated`, however long a feed takes.
+        return list.mediator.start(refresh: refresh)
     }
 
     // MARK: Refreshing

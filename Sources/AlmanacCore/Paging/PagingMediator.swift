@@ -27,6 +27,8 @@ public final class PagingMediator<Item: Sendable>: Sendable {
     private let dataSource: any PagingDataSource<Item>
     private let delegateReference = WeakReference<any PagingMediatorDelegate<Item>>()
     private let state = Locked(Snapshot())
+    /// Held while the delegate hears an event, so that events reach it in order.
+    private let delivery = Locked(())
 
     /// Pages through `dataSource` (held strongly: the mediator is the list's owner of it),
     /// `pageSize` items at a time (at least 1).
@@ -55,14 +57,34 @@ public final class PagingMediator<Item: Sendable>: Sendable {
         await load(refresh: false)
     }
 
+    /// Starts a load (the next page, or the first again when `refresh`) and returns at once:
+    /// `false` when a load is under way or there is no more. The delegate hears the rest.
+    /// For callers that must answer before the page comes (a bus method, whose caller
+    /// would otherwise wait as long as a feed takes).
+    public func start(refresh: Bool) -> Bool {
+        guard let after = claim(refresh: refresh) else { return false }
+        Task { await self.run(refresh: refresh, after: after) }
+        return true
+    }
+
     private func load(refresh: Bool) async -> Bool {
-        let cursor: String?? = state.withLock { state in
+        guard let after = claim(refresh: refresh) else { return false }
+        await run(refresh: refresh, after: after)
+        return true
+    }
+
+    /// Takes the one load slot: where the load starts (`.some(nil)`: the first page), or
+    /// `nil` when it cannot start.
+    private func claim(refresh: Bool) -> String?? {
+        state.withLock { state in
             guard state.loading == nil, refresh || state.hasMore else { return .none }
             state.loading = refresh
             return .some(refresh ? nil : state.nextCursor)
         }
-        guard case .some(let after) = cursor else { return false }
-        delegate?.mediator(self, did: .loading(refresh: refresh))
+    }
+
+    private func run(refresh: Bool, after: String?) async {
+        delivery.withLock { _ in delegate?.mediator(self, did: .loading(refresh: refresh)) }
         let event: PagingEvent<Item>
         do {
             let page = try await dataSource.loadPage(after: after, limit: pageSize)
@@ -81,10 +103,13 @@ public final class PagingMediator<Item: Sendable>: Sendable {
             }
             event = .failed(refresh: refresh, message: message)
         }
-        // The slot is freed only after the delegate heard the outcome: otherwise the next load
-        // could start, and its events overtake this one's (a client saw page 2 before page 1).
-        delegate?.mediator(self, did: event)
-        state.withLock { $0.loading = nil }
-        return true
+        // The slot is freed as the delegate hears the outcome, so that whoever hears it may
+        // load the next page at once (a bus client calls LoadMore as the page arrives). The
+        // next load's events wait for this delivery to end: they never overtake it (a client
+        // once saw page 2 before page 1).
+        delivery.withLock { _ in
+            state.withLock { $0.loading = nil }
+            delegate?.mediator(self, did: event)
+        }
     }
 }
