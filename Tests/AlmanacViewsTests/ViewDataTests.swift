@@ -151,6 +151,12 @@ import Testing
         #expect(json["duration"] == .number(1_800) && json["durationText"] == .string("30:00"))
         #expect(json["position"] == .number(450) && json["remaining"] == .number(1_350))
         #expect(json["progress"] == .number(0.25) && json["progressText"] == .string("25% complete"))
+        #expect(json["remainingText"] == .string("22 min left"))
+        // Words only where there are some, null otherwise, each beside its number.
+        let fresh = EpisodeViewData(episode: Episode(id: "e2", podcastID: "p", title: "Two", published: Self.now, duration: 600, isNew: false),
+                                    podcast: nil, now: Self.now).json
+        #expect(fresh["remaining"] == .number(600) && fresh["remainingText"] == .string("10 min left"))
+        #expect(fresh["progress"] == .number(0) && fresh["progressText"] == .null)
         #expect(json["played"] == .boolean(false) && json["new"] == .boolean(false) && json["downloaded"] == .boolean(false))
         #expect(json["file"] == .null && json["podcastID"] == .string("p"))
         episode.played = true
@@ -159,6 +165,7 @@ import Testing
         let played = EpisodeViewData(episode: episode, podcast: nil, now: Self.now)
         #expect(played.json["progress"] == .number(1) && played.json["played"] == .boolean(true))
         #expect(played.json["duration"] == .null && played.json["remaining"] == .null)
+        #expect(played.json["durationText"] == .null && played.json["remainingText"] == .null)
         #expect(played.json["downloaded"] == .boolean(true) && played.json["file"] == .string("/tmp/one.mp3"))
         #expect(played.json["published"] == .string("2027-01-12T08:00:00Z"))
         // The template's flags, for sections.

@@ -88,10 +88,10 @@ public struct EpisodeViewData: Sendable, Hashable, JSONRepresentable {
         .object([
             "id": .string(id), "title": .string(title), "podcast": .string(podcast), "podcastID": .string(podcastID),
             "published": .time(publishedAt, utcOffset: publishedOffset), "publishedUnix": .unix(publishedAt), "publishedText": .string(published),
-            "duration": .number(durationSeconds, decimals: 3), "durationText": .string(duration),
+            "duration": .number(durationSeconds, decimals: 3), "durationText": .text(duration),
             "position": .number(positionSeconds, decimals: 3),
-            "remaining": .number(remainingSeconds, decimals: 3), "remainingText": .string(remaining),
-            "progress": .number(fraction, decimals: 4), "progressText": .string(progress),
+            "remaining": .number(remainingSeconds, decimals: 3), "remainingText": .text(remainingSeconds.map(EpisodeProgressViewData.left)),
+            "progress": .number(fraction, decimals: 4), "progressText": .text(progress),
             "played": .boolean(played), "new": .boolean(isNew), "downloaded": .boolean(downloaded), "kept": .boolean(kept), "file": .text(file),
         ])
     }
