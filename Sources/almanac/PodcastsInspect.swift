@@ -82,25 +82,25 @@ struct PodcastsInspect: AsyncParsableCommand {
         guard status.st_size <= maximumFileBytes else {
             throw unreadable("it has \(status.st_size) bytes, more than the \(maximumFileBytes >> 20) MiB a feed may have")
         }
-        // A regular file's size is known; a pipe's is read until it ends.
+        // A regular file's size is known: read into place. A pipe's is read until it ends, a
+        // chunk at a time, each copied on whole (not grown element by element).
         let regular = status.st_mode & S_IFMT == S_IFREG
-        var bytes = [UInt8](repeating: 0, count: regular ? Int(status.st_size) : 1 << 20)
+        var bytes = [UInt8](repeating: 0, count: regular ? Int(status.st_size) : 0)
+        var chunk = [UInt8](repeating: 0, count: regular ? 0 : 1 << 20)
         var count = 0
-        while true {
-            if count == bytes.count {
-                if regular { break }
-                guard bytes.count < maximumFileBytes else { throw unreadable("it is longer than the \(maximumFileBytes >> 20) MiB a feed may have") }
-                bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, maximumFileBytes - bytes.count)))
-            }
-            let read = bytes.withUnsafeMutableBufferPointer { buffer in
-                Glibc.read(descriptor, buffer.baseAddress! + count, buffer.count - count)
-            }
+        while !regular || count < bytes.count {
+            let read = regular
+                ? bytes.withUnsafeMutableBufferPointer { Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count) }
+                : chunk.withUnsafeMutableBufferPointer { Glibc.read(descriptor, $0.baseAddress!, $0.count) }
             if read < 0, errno == EINTR { continue }
             guard read >= 0 else { throw unreadable(String(cString: strerror(errno))) }
             if read == 0 { break }
             count += read
+            guard !regular else { continue }
+            guard count <= maximumFileBytes else { throw unreadable("it is longer than the \(maximumFileBytes >> 20) MiB a feed may have") }
+            chunk.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<read])) }
         }
-        bytes.removeLast(bytes.count - count)
+        if regular { bytes.removeLast(bytes.count - count) }
         return bytes
     }
 }

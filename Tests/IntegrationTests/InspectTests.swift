@@ -35,6 +35,15 @@ import Testing
         // From a pipe, as `<(curl …)` gives it.
         let piped = try await Tool.runDetached("/bin/sh", ["-c", "cat '\(Self.feeds)/atom.xml' | '\(Binaries.almanac)' podcasts inspect /dev/stdin --json"])
         #expect(piped.status == 0 && piped.output.hasPrefix("{\"author\":\"Camille"), "\(piped.output.prefix(200)) \(piped.errorOutput)")
+        // A pipe of several reads' worth (3 MiB) says what the file says.
+        let large = FileManager.default.temporaryDirectory.appendingPathComponent("almanac-inspect-\(UUID().uuidString.prefix(8)).xml")
+        defer { try? FileManager.default.removeItem(at: large) }
+        let items = (0..<6_000).map { "<item><title>Episode \($0)</title><guid>g\($0)</guid><description>\(String(repeating: "words ", count: 80))</description></item>" }
+        try Data(("<rss version=\"2.0\"><channel><title>Large</title>" + items.joined() + "</channel></rss>").utf8).write(to: large)
+        let fromFile = try await almanac(["podcasts", "inspect", large.path, "--json"], bus: bus)
+        let fromPipe = try await Tool.runDetached("/bin/sh", ["-c", "cat '\(large.path)' | '\(Binaries.almanac)' podcasts inspect /dev/stdin --json"])
+        #expect(fromFile.status == 0 && fromPipe.status == 0 && fromPipe.output == fromFile.output && fromFile.output.contains("Episode 5999"),
+                "\(fromPipe.errorOutput)")
     }
 
     @Test func aURLIsFetchedByTheDaemonFollowingRedirects() async throws {
