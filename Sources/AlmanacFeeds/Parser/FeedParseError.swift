@@ -43,7 +43,7 @@ public struct FeedParseError: Error, Sendable, Hashable, CustomStringConvertible
     /// The message.
     public var description: String { message }
 
-    static let empty = FeedParseError(code: .empty, message: "The feed is empty: the server sent no content. Check the address, or try again later.")
+    static let empty = FeedParseError(code: .empty, message: "The feed is empty: it holds nothing but blank space, or nothing at all. Check that it is the feed's address or file.")
     static let notXML = FeedParseError(
         code: .notXML,
         message: "This is not a podcast feed: the document has no XML markup. Check that the address is the feed's, not a download or a web page."

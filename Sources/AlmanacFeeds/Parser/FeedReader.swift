@@ -600,7 +600,7 @@ struct FeedReader {
 
     private func notAFeedError() -> FeedParseError {
         if !sawElement {
-            let isBlank = bytes.allSatisfy { ASCII.isWhitespace($0) || $0 == 0 }
+            let isBlank = bytes.allSatisfy { ASCII.isWhitespace($0) }
             return isBlank ? .empty : .notXML
         }
         if sawHTML { return .htmlPage }
