@@ -58,6 +58,7 @@ extension RSSPodcastServiceTests {
             Issue.record("a redirect to file:// was followed")
         } catch {
             #expect(!"\(error)".contains("root:"), "\(error)")
+            #expect("\(error)" == "127.0.0.1 redirected to a file: address, which Almanac does not follow: only http and https.", "\(error)")
         }
     }
 

@@ -21,6 +21,8 @@ final class BoundedDownloads: NSObject, URLSessionDataDelegate, @unchecked Senda
         var movedTo: URL?
         /// The server asked for a user name and password (401 with `WWW-Authenticate`).
         var challenged = false
+        /// A redirect not followed: to this address, of another scheme than http(s).
+        var refusedRedirect: URL?
     }
 
     /// The body passed the limit; the transfer was cancelled.
@@ -28,6 +30,8 @@ final class BoundedDownloads: NSObject, URLSessionDataDelegate, @unchecked Senda
     /// The server wants a user name and password (HTTP 401) that the request did not have or
     /// that it refused.
     struct AuthenticationRequired: Error {}
+    /// The server redirected to an address of another scheme (`file:`, `ftp:`), not followed.
+    struct RedirectRefused: Error { let to: URL }
 
     private let transfers = Locked<[Int: Transfer]>([:])
 
@@ -78,11 +82,18 @@ final class BoundedDownloads: NSObject, URLSessionDataDelegate, @unchecked Senda
 
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-        // Only to the web: a redirect must not lead the daemon to another scheme.
+        // Only to the web: a redirect must not lead the daemon to another scheme. What the
+        // server said counts (swift-corelibs-foundation turns `Location: file:///x` into a
+        // request for http://host/x).
+        let location = response.value(forHTTPHeaderField: "Location").flatMap { URL(string: $0, relativeTo: response.url) }
         let scheme = request.url?.scheme?.lowercased()
-        let allowed = scheme == "http" || scheme == "https"
+        let said = location?.scheme?.lowercased() ?? scheme
+        let allowed = (scheme == "http" || scheme == "https") && (said == "http" || said == "https")
         if allowed, [301, 308].contains(response.statusCode) {
             transfers.withLock { $0[task.taskIdentifier]?.movedTo = request.url }
+        }
+        if !allowed, let url = location ?? request.url {
+            transfers.withLock { $0[task.taskIdentifier]?.refusedRedirect = url }
         }
         // A feed's password goes to its own server only, not to wherever it redirects.
         var next = request
@@ -108,6 +119,8 @@ final class BoundedDownloads: NSObject, URLSessionDataDelegate, @unchecked Senda
             transfer.continuation.resume(throwing: TooLarge())
         } else if transfer.challenged {
             transfer.continuation.resume(throwing: AuthenticationRequired())
+        } else if let refused = transfer.refusedRedirect {
+            transfer.continuation.resume(throwing: RedirectRefused(to: refused))
         } else if let error {
             transfer.continuation.resume(throwing: error)
         } else if let response = transfer.response ?? task.response {

@@ -16,6 +16,12 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
         self.unanswered = unanswered
     }
 
+    /// `url`'s server redirected to an address that is not on the web (`file:`, `ftp:`).
+    static func redirectRefused(from url: URL, to target: URL) -> FetchError {
+        let scheme = target.scheme.map { "a \($0):" } ?? "an"
+        return FetchError("\(url.host ?? "The server") redirected to \(scheme) address, which Almanac does not follow: only http and https.")
+    }
+
     /// No answer came from `url`'s server, said as a person can act on it rather than in
     /// Foundation's words ("NSURLErrorDomain error -1001"): a wait that ran out names the
     /// wait, a refused connection or an unknown host says so.

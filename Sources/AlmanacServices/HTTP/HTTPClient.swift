@@ -84,6 +84,8 @@ public struct HTTPClient: Sendable {
                 : "\(url.host ?? "The server") answered HTTP 401: it refused the user name and password given.")
         } catch is BoundedDownloads.TooLarge {
             throw FetchError("\(url.host ?? "The server") sent more than the \(maximumBytes / 1024 / 1024) MiB Almanac reads.", tooLarge: true)
+        } catch let refused as BoundedDownloads.RedirectRefused {
+            throw FetchError.redirectRefused(from: url, to: refused.to)
         } catch {
             throw FetchError.noAnswer(from: url, error, timeout: timeout)
         }
@@ -127,6 +129,8 @@ public struct HTTPClient: Sendable {
             return Response(status: 401, body: Data(), headers: [:], url: url)
         } catch is BoundedDownloads.TooLarge {
             throw FetchError("\(url.host ?? "The server") sent more than the \(maximumBytes / 1024 / 1024) MiB Almanac reads.", tooLarge: true)
+        } catch let refused as BoundedDownloads.RedirectRefused {
+            throw FetchError.redirectRefused(from: url, to: refused.to)
         } catch {
             throw FetchError.noAnswer(from: url, error, timeout: timeout)
         }
