@@ -63,6 +63,11 @@ func nextStep(after error: BusError) -> String {
     if message.hasPrefix("There is no podcast") { return "`almanac podcasts list` lists them with their ids" }
     if message.contains("answered HTTP 401") { return "subscribe with `almanac podcasts subscribe --username NAME URL`, which asks for the password" }
     if error.name == BusContract.unknownLocation { return "`almanac locations` lists the saved places" }
+    if error.name == BusContract.fetchFailed {
+        // Too large for the daemon to read: the CLI reads a file up to 1 GiB itself.
+        if message.contains("MiB Almanac reads") { return "download it and give the file instead: `almanac podcasts inspect FILE` reads up to 1 GiB" }
+        return "check the address, or try again later"
+    }
     switch error.name {
     case .invalidArgs: return "check what you typed; `\(CommandPath.current) --help` says what it takes"
     case .limitsExceeded where message.contains("D-Bus message") || message.contains("max_message_size") || message.contains("can be at most"):
