@@ -33,6 +33,9 @@ import Testing
         #expect(PodcastChangeViewData.kept("k3x9q2mz-1", episode: nil, kept: false).text == "no longer kept: k3x9q2mz-1")
         #expect(PodcastChangeViewData.kept("k3x9q2mz-1", episode: nil, kept: false).json["kept"] == .boolean(false))
         #expect(PodcastChangeViewData.settings(PodcastSettings(minimumFreeSpace: 3 << 30)).text.hasSuffix("minimum-free-space 3.0 GiB"))
+        // A podcast in a change: the four keys cli.md names, no settings in words.
+        #expect(PodcastChangeViewData.subscribed(podcast).json["podcast"] == .object(["id": .string("k3x9q2mz"), "title": .string("Garden Weather"),
+                                                                                     "author": .string("R. Fern"), "feedURL": .string("https://garden.example/feed.xml")]))
     }
 
     @Test func theListShowsOnlySettingsThatDifferAndGivesThemRoomLast() {

@@ -21,9 +21,12 @@ public struct PodcastChangeViewData: Sendable, Hashable, JSONRepresentable {
         json = .object(fields.merging(["change": .string(change)]) { $1 })
     }
 
+    /// The podcast as cli.md says: `id`, `title`, `author` and `feedURL` of
+    /// `podcasts list --json` (its settings come as `podcastSettings` changes).
     static func podcastJSON(_ podcast: Podcast) -> JSONValue {
-        let preview = PodcastPreviewViewData(podcast: podcast).fields
-        return .object(preview.mapValues { JSONValue.string($0) })
+        guard case .object(var fields) = PodcastPreviewViewData(podcast: podcast).json else { return .null }
+        fields["settings"] = nil
+        return .object(fields)
     }
 
     public static func subscribed(_ podcast: Podcast) -> Self {
