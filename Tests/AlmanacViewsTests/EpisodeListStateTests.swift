@@ -87,6 +87,11 @@ import Testing
         state.apply(.newEpisodes(podcastID: "p2", [Self.episode(0, podcast: "p2")]))
         #expect(state.episodes.map(\.id) == ["e1"])
         #expect(Self.text(state.screen(width: 40, height: 4, now: Self.now))[0].hasPrefix("Night Radio"))
+        // Its podcast given up elsewhere: said on the screen, not "No episodes yet".
+        state.apply(.unsubscribed(podcastID: "p1"))
+        #expect(state.message == "Night Radio was unsubscribed (q quits)" && state.episodes.isEmpty)
+        state.message = nil
+        #expect(Self.text(state.screen(width: 40, height: 4, now: Self.now))[1] == "  No longer subscribed.")
     }
 
     @Test func aRefreshReplacesTheListAndAFailureSaysSoAndKeepsIt() {

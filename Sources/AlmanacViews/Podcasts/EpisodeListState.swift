@@ -30,6 +30,8 @@ public struct EpisodeListState: Sendable, Hashable {
     public private(set) var top = 0
     /// A line for the foot of the screen ("Marked played.", a failure); `nil`: the keys.
     public var message: String?
+    /// The list's own podcast was unsubscribed meanwhile (by anyone).
+    public private(set) var podcastGone = false
 
     public init(podcasts: [String: Podcast] = [:], podcastID: String? = nil) {
         self.podcasts = podcasts
@@ -87,6 +89,11 @@ public struct EpisodeListState: Sendable, Hashable {
             episodes[index].file = file
         case .unsubscribed(let podcast):
             episodes.removeAll { $0.podcastID == podcast }
+            // The list's own podcast: it stays empty, and says why.
+            if podcast == podcastID {
+                podcastGone = true
+                message = "\(podcasts[podcast]?.title ?? podcast) was unsubscribed (q quits)"
+            }
             podcasts[podcast] = nil
         case .subscribed(let podcast), .renamed(let podcast):
             podcasts[podcast.id] = podcast
@@ -166,6 +173,7 @@ public struct EpisodeListState: Sendable, Hashable {
             body.append(row(episode, selected: index == selected, width: width, now: now))
         }
         if loading == false { body.append(StyledLine("  Loading…", .dim)) }
+        if body.isEmpty, podcastGone { body.append(StyledLine("  No longer subscribed.", .dim)) }
         if body.isEmpty, loadedOnce { body.append(StyledLine("  No episodes yet.", .dim)) }
         lines += body.prefix(rows)
         while lines.count < rows + 1 { lines.append(StyledLine("")) }
