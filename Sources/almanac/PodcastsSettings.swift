@@ -48,7 +48,12 @@ struct PodcastsSettings: AsyncParsableCommand {
         try await withClient(common) { client in
             if let name, let value {
                 let (key, setting) = try Self.change(name, value)
-                try await client.setPodcastPreferences(podcast, [key: setting])
+                do {
+                    try await client.setPodcastPreferences(podcast, [key: setting])
+                } catch let error as BusError where error.name == .invalidArgs && !error.message.hasPrefix("There is no podcast") {
+                    // A value the daemon refuses (a refresh-interval under its floor): what was typed.
+                    throw CLIError(message: error.message, hint: "`almanac podcasts settings --help` says what each setting takes", exit: 64, name: error.name.rawValue)
+                }
                 return
             }
             let preferences = try await client.podcastPreferences(podcast)
@@ -71,19 +76,25 @@ struct PodcastsSettings: AsyncParsableCommand {
         case "refresh-interval":
             if ["server", "default"].contains(word) { return ("refreshInterval", .double(0)) }
             guard let seconds = parseCompactDuration(word), seconds > 0 else {
-                throw ValidationError("'refresh-interval' is a time such as 30m, 2h or 1d (at least 5m), or server; not '\(value)'.")
+                throw ValidationError("'refresh-interval' is a time such as 30m, 2h or 1d (at least 5m, at most 7d), or server; not '\(value)'.")
+            }
+            // The floor is the daemon's to say (tests lower it); the ceiling is fixed.
+            guard seconds <= PodcastPreferences.maximumRefreshInterval else {
+                throw ValidationError("'refresh-interval' is at most 7d (a feed is read at least weekly), or server; not '\(value)'.")
             }
             return ("refreshInterval", .double(seconds))
         case "auto-download":
             return ("autoDownload", .boolean(try flag(name, value)))
         case "keep":
             if word == "all" { return ("keep", .uint32(0)) }
-            guard let count = UInt32(word), count > 0 else { throw ValidationError("'keep' is a number of downloads such as 5, or all; not '\(value)'.") }
+            guard let count = UInt32(word), count > 0, count <= PodcastPreferences.maximumKeep else {
+                throw ValidationError("'keep' is a number of downloads from 1 to \(PodcastPreferences.maximumKeep), such as 5, or all; not '\(value)'.")
+            }
             return ("keep", .uint32(count))
         case "delete-played-after":
             if ["off", "never"].contains(word) { return ("deletePlayedAfter", .double(0)) }
-            guard let seconds = parseCompactDuration(word), seconds > 0 else {
-                throw ValidationError("'delete-played-after' is a time such as 12h or 7d, or off; not '\(value)'.")
+            guard let seconds = parseCompactDuration(word), seconds > 0, seconds <= PodcastPreferences.maximumDeletePlayedAfter else {
+                throw ValidationError("'delete-played-after' is a time such as 12h or 7d (at most 3650d), or off; not '\(value)'.")
             }
             return ("deletePlayedAfter", .double(seconds))
         case "notify":

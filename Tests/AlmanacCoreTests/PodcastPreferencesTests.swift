@@ -34,7 +34,7 @@ import Testing
         let podcasts = try document()
         let before = podcasts.document.revision
         let refused: [(PreferencesSubmission, String)] = [
-            (PreferencesSubmission(refreshInterval: 60), "from 300 to 604800 (a week), or 0 for the cadence the feed's server gives; not 60"),
+            (PreferencesSubmission(refreshInterval: 60), "from 300 (5m) to 604800 (7d), or 0 for the cadence the feed's server gives; not 60 (1m)"),
             (PreferencesSubmission(refreshInterval: 700_000), "not 700000"),
             (PreferencesSubmission(refreshInterval: .infinity), "not inf"),
             (PreferencesSubmission(autoDownload: true, keep: 2.5), "'keep' is how many of the newest downloads stay"),

@@ -67,7 +67,7 @@ import Testing
         let refusals: [([String], String)] = [
             (["sa{sv}", podcast, "1", "keep", "s", "five"], "'keep' must be a number"),
             (["sa{sv}", podcast, "1", "colour", "s", "red"], "Unknown podcast settings key 'colour'; accepted: refreshInterval, autoDownload, keep, deletePlayedAfter, notify."),
-            (["sa{sv}", podcast, "1", "refreshInterval", "d", "60"], "from 300 to 604800 (a week), or 0 for the cadence the feed's server gives; not 60"),
+            (["sa{sv}", podcast, "1", "refreshInterval", "d", "60"], "from 300 (5m) to 604800 (7d), or 0 for the cadence the feed's server gives; not 60 (1m)"),
             (["sa{sv}", podcast, "2", "keep", "u", "1", "notify", "s", "sometimes"], "'notify' is true or false, or one of the strings"),
             (["sa{sv}", podcast, "2", "keep", "u", "2", "keep", "u", "3000"], "from 1 to 1000"),
             (["sa{sv}", podcast, "0"], "Name at least one podcast setting"),
@@ -91,7 +91,13 @@ import Testing
         let list = try await almanac(["podcasts", "list", "--json"], bus: bus)
         #expect(list.output.contains("\"settings\":{\"auto-download\":true,\"delete-played-after\":604800,\"keep\":5,\"notify\":false,\"refresh-interval\":7200}"), "\(list.output)")
         let refused = try await almanac(["podcasts", "settings", podcast, "keep", "lots"], bus: bus)
-        #expect(refused.status == 64 && refused.errorOutput.contains("'keep' is a number of downloads such as 5, or all; not 'lots'"), "\(refused.errorOutput)")
+        #expect(refused.status == 64 && refused.errorOutput.contains("'keep' is a number of downloads from 1 to 1000, such as 5, or all; not 'lots'"), "\(refused.errorOutput)")
+        // Limits in the words typed: the CLI's own, and the daemon's floor.
+        for (setting, value, says) in [("keep", "1001", "from 1 to 1000"), ("refresh-interval", "8d", "at most 7d"), ("delete-played-after", "99999d", "at most 3650d"),
+                                       ("refresh-interval", "4m", "from 300 (5m) to 604800 (7d), or 0 for the cadence the feed's server gives; not 240 (4m)")] {
+            let result = try await almanac(["podcasts", "settings", podcast, setting, value], bus: bus)
+            #expect(result.status == 64 && result.errorOutput.contains(says), "\(setting) \(value): \(result.status) \(result.errorOutput)")
+        }
         _ = daemon
     }
 

@@ -49,7 +49,7 @@ public struct PreferencesSubmission: Sendable, Hashable {
         if let refreshInterval {
             let range = minimumRefreshInterval...PodcastPreferences.maximumRefreshInterval
             guard refreshInterval.isFinite, refreshInterval == 0 || range.contains(refreshInterval) else {
-                throw SubmissionError("'refreshInterval' is the seconds between reads of the feed, from \(Self.seconds(minimumRefreshInterval)) to \(Self.seconds(range.upperBound)) (a week), or 0 for the cadence the feed's server gives; not \(Self.seconds(refreshInterval)).")
+                throw SubmissionError("'refreshInterval' is the seconds between reads of the feed, from \(Self.timed(minimumRefreshInterval)) to \(Self.timed(range.upperBound)), or 0 for the cadence the feed's server gives; not \(Self.timed(refreshInterval)).")
             }
             preferences.refreshInterval = refreshInterval == 0 ? nil : refreshInterval
         }
@@ -71,7 +71,18 @@ public struct PreferencesSubmission: Sendable, Hashable {
     }
 
     /// A number of seconds as it was given: whole ones without ".0".
+    /// Seconds as given and, when they make whole minutes, hours or days, as those too:
+    /// "300 (5m)", "240 (4m)", "604800 (7d)", so that a bus client and a CLI user both read it.
+    static func timed(_ value: Double) -> String {
+        let given = seconds(value)
+        guard value.isFinite, value > 0, value == value.rounded(), value < 9e18 else { return given }
+        for (unit, size) in [("d", 86_400.0), ("h", 3_600.0), ("m", 60.0)] where value.truncatingRemainder(dividingBy: size) == 0 {
+            return "\(given) (\(seconds(value / size))\(unit))"
+        }
+        return given
+    }
+
     static func seconds(_ value: Double) -> String {
-        value.isFinite && value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
+        value.isFinite && value == value.rounded() && abs(value) < 9e18 ? String(Int64(value)) : "\(value)"
     }
 }
