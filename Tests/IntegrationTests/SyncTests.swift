@@ -180,6 +180,21 @@ import Testing
         #expect(await eventually(timeout: .seconds(20)) { (try? control("state"))?.contains("\"desktop\": [\"\(feed.url)\"]") == true })
     }
 
+    /// Logging in to another account replaces the one there was, as gPodder and AntennaPod
+    /// do, and says so.
+    @Test func aLoginToAnotherServerSaysWhichAccountItReplaced() async throws {
+        let desktop = try await daemon()
+        #expect(try await login(desktop, []).status == 0)
+        let other = try FixtureServer.gpodder()
+        let again = try await login(desktop, server: other.baseURL.absoluteString, [])
+        #expect(again.status == 0, "\(again.errorOutput)")
+        #expect(again.output.hasPrefix("logged out of \(base) (alice); its queued changes were forgotten\nlogged in to \(other.baseURL.absoluteString) as alice"),
+                "\(again.output)")
+        // The same account again: nothing replaced, nothing said of it.
+        let same = try await login(desktop, server: other.baseURL.absoluteString, [])
+        #expect(same.status == 0 && same.output.hasPrefix("logged in to "), "\(same.output)")
+    }
+
     @Test func aLoginThatFailsKeepsNothing() async throws {
         let desktop = try await daemon()
         let wrong = try await login(desktop, password: "guess", [])

@@ -51,6 +51,8 @@ struct SyncLogin: AsyncParsableCommand {
         if let flavour { options["flavour"] = .string(flavour) }
         let client = try await common.connect()
         do {
+            // Another account is replaced (as in gPodder and AntennaPod): said, not silent.
+            let previous = try? await client.syncStatus().account
             let account = try await client.syncLogin(server: server, user: username, password: password, options: options)
             await client.connection.close()
             guard let account else { return }
@@ -60,6 +62,9 @@ struct SyncLogin: AsyncParsableCommand {
                     "caption": .string(account.caption), "flavour": .string(account.flavour.rawValue),
                 ])))
             } else {
+                if let previous, previous.server != account.server || previous.user != account.user {
+                    Terminal().line("logged out of \(previous.server) (\(previous.user)); its queued changes were forgotten")
+                }
                 Terminal().line("logged in to \(account.server) as \(account.user), device \(account.device) (\(SyncStatusViewData.flavourName(account.flavour))); the first sync is under way")
             }
         } catch {
