@@ -43,6 +43,35 @@ import Testing
         try String(contentsOf: URL(string: server.baseURL.absoluteString + "/feed-log")!, encoding: .utf8).split(separator: "\n").map(String.init)
     }
 
+    /// A view removed, or given other options, while its page is read from the feed: when
+    /// the read ends, `Loading` goes back to false (the load is counted to its end).
+    @Test(arguments: ["RemoveView", "SetOptions"]) func aViewLetGoDuringALoadLeavesLoadingFalse(removal: String) async throws {
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        let client = try await AlmanacClient.connect(address: bus.address)
+        let id = try await client.subscribe(server.baseURL.absoluteString + "/feeds/show.xml")
+        func loading() async throws -> Bool { try await client.property(BusContract.Document1.loading, of: .podcasts) == .boolean(true) }
+        let view = try await client.addView(.podcasts, options: ["podcast": .string(id)])
+        func load() async throws -> Bool {
+            try await client.connection.call(BusContract.serviceName, path: view, interface: BusContract.viewInterface, method: BusContract.View1.loadMore).arguments(Bool.self)
+        }
+        // The library's page, then the feed's second, held back by the server.
+        try gate("close")
+        #expect(try await load())
+        #expect(try await eventually { try await load() })
+        #expect(try await eventually { try await loading() })
+        if removal == "RemoveView" {
+            try await client.removeView(.podcasts, view)
+        } else {
+            try await client.connection.call(BusContract.serviceName, path: view, interface: BusContract.viewInterface, method: BusContract.View1.setOptions) {
+                try [String: Value]().encode(to: &$0)
+            }
+        }
+        try gate("open")
+        #expect(try await eventually { try await !loading() })
+        await client.connection.close()
+        _ = daemon.stop()
+    }
+
     @Test func loadMoreReadsTheFeedsOlderPagesOneAtATimeAndTheyStay() async throws {
         var daemon = try await RunningDaemon(bus: bus, .fixtures())
         let client = try await AlmanacClient.connect(address: bus.address)

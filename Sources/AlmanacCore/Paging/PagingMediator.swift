@@ -63,13 +63,14 @@ public final class PagingMediator<Item: Sendable>: Sendable {
     /// would otherwise wait as long as a feed takes).
     public func start(refresh: Bool) -> Bool {
         guard let after = claim(refresh: refresh) else { return false }
-        Task { await self.run(refresh: refresh, after: after) }
+        let delegate = delegate
+        Task { await self.run(refresh: refresh, after: after, delegate: delegate) }
         return true
     }
 
     private func load(refresh: Bool) async -> Bool {
         guard let after = claim(refresh: refresh) else { return false }
-        await run(refresh: refresh, after: after)
+        await run(refresh: refresh, after: after, delegate: delegate)
         return true
     }
 
@@ -83,7 +84,9 @@ public final class PagingMediator<Item: Sendable>: Sendable {
         }
     }
 
-    private func run(refresh: Bool, after: String?) async {
+    /// `delegate` is held for the whole load: one that heard it begin hears it end (a view
+    /// that counted a fetch as its page began must uncount it, though it was let go meanwhile).
+    private func run(refresh: Bool, after: String?, delegate: (any PagingMediatorDelegate<Item>)?) async {
         delivery.withLock { _ in delegate?.mediator(self, did: .loading(refresh: refresh)) }
         let event: PagingEvent<Item>
         do {
