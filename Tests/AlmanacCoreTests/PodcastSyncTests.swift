@@ -211,6 +211,17 @@ import Testing
         #expect(desktop.sync.nextDue == clock.now.addingTimeInterval(900))
     }
 
+    /// The sync's failure is the document's too, and unsubscribing a podcast lets it be.
+    @Test func anUnsubscriptionLeavesTheSyncsErrorStanding() async throws {
+        let desktop = try await loggedIn("desktop")
+        try await desktop.sync.sync()
+        let podcast = try subscribe(desktop)
+        server.fail(with: SyncError(.unreachable, "Could not reach sync.example: offline."))
+        _ = await #expect(throws: SyncError.self) { try await desktop.sync.sync() }
+        try desktop.podcasts.unsubscribe(podcast.id)
+        #expect(desktop.podcasts.activity.lastError.hasPrefix("sync: Could not reach"), "\(desktop.podcasts.activity.lastError)")
+    }
+
     @Test func aLocalChangeIsSyncedWithinTheDebounce() async throws {
         let desktop = try await loggedIn("desktop")
         #expect(desktop.sync.nextDue == .distantPast, "a first sync at once after the login")

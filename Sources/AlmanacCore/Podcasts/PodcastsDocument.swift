@@ -288,7 +288,8 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             state.preferences[podcastID] = nil
             let remaining = Set(state.podcasts.keys)
             schedule.withLock { $0.keep(only: remaining) }
-            activity.keep(only: remaining)
+            // The sync is an item of the document's activity too: an unsubscription lets it be.
+            activity.keep(only: remaining.union([PodcastSync.activityItem]))
             // The window is refilled from what the library still holds.
             let library = archive.podcastsState()
             state.episodes = library.episodes
