@@ -184,15 +184,18 @@ import Testing
     /// do, and says so.
     @Test func aLoginToAnotherServerSaysWhichAccountItReplaced() async throws {
         let desktop = try await daemon()
-        #expect(try await login(desktop, []).status == 0)
+        #expect(try await login(desktop, ["--device", "desktop"]).status == 0)
         let other = try FixtureServer.gpodder()
-        let again = try await login(desktop, server: other.baseURL.absoluteString, [])
+        let again = try await login(desktop, server: other.baseURL.absoluteString, ["--device", "desktop"])
         #expect(again.status == 0, "\(again.errorOutput)")
-        #expect(again.output.hasPrefix("logged out of \(base) (alice); its queued changes were forgotten\nlogged in to \(other.baseURL.absoluteString) as alice"),
+        #expect(again.output.hasPrefix("replaced alice on \(base), device desktop; its queued changes were forgotten\nlogged in to \(other.baseURL.absoluteString) as alice"),
                 "\(again.output)")
         // The same account again: nothing replaced, nothing said of it.
-        let same = try await login(desktop, server: other.baseURL.absoluteString, [])
+        let same = try await login(desktop, server: other.baseURL.absoluteString, ["--device", "desktop"])
         #expect(same.status == 0 && same.output.hasPrefix("logged in to "), "\(same.output)")
+        // Another device of it is another account to the daemon: replaced, and said.
+        let device = try await login(desktop, server: other.baseURL.absoluteString, ["--device", "laptop"])
+        #expect(device.status == 0 && device.output.hasPrefix("replaced alice on \(other.baseURL.absoluteString), device desktop;"), "\(device.output)")
     }
 
     @Test func aLoginThatFailsKeepsNothing() async throws {
