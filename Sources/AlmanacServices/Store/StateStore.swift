@@ -91,10 +91,10 @@ public final class StateStore: Sendable {
     /// `-wal` and `-shm` files the database's mode; ones left from before are made so too.
     static func keepPrivate(_ path: String) {
         let files = FileManager.default
-        if !files.fileExists(atPath: path) {
-            // An empty file is an empty database: SQLite fills it in, keeping its mode.
-            _ = files.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
-        }
+        // An empty file is an empty database: SQLite fills it in, keeping its mode. Created
+        // only if absent (never replacing one another daemon has just made), 0600 from the start.
+        let created = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if created >= 0 { close(created) }
         for file in [path, path + "-wal", path + "-shm"] {
             guard let mode = (try? files.attributesOfItem(atPath: file))?[.posixPermissions] as? Int, mode & 0o077 != 0 else { continue }
             try? files.setAttributes([.posixPermissions: mode & 0o700], ofItemAtPath: file)
