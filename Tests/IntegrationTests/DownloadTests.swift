@@ -90,6 +90,17 @@ import Testing
         _ = daemon
     }
 
+    /// Audio that redirects off the web (`file:`) is refused in words, nothing written.
+    @Test func audioRedirectedToAFileIsRefusedSayingSo() async throws {
+        try publish([("Sly", "/redirect-to-file")])
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        let (_, episodes) = try await subscribe()
+        let result = try await almanac(["episode", "download", try #require(episodes["Sly"])], bus: bus)
+        #expect(result.status != 0 && result.errorOutput.contains("redirects to a file: address; only http and https are followed"), "\(result.output) \(result.errorOutput)")
+        #expect(files().isEmpty, "\(files())")
+        _ = daemon
+    }
+
     @Test func aTerminalShowsABarWithBytesRateAndTimeLeft() async throws {
         // Twelve seconds at 200 kB/s: time for a bar with a rate even on a slow (sanitized) build.
         try publish([("Slow", "/audio/slow?size=2400000&rate=200000")])

@@ -159,11 +159,15 @@ final class FileTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
 
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-        let scheme = request.url?.scheme?.lowercased()
-        if scheme == "http" || scheme == "https" {
+        // What the server said counts: swift-corelibs-foundation turns `Location: file:///x`
+        // into a request for http://host/x.
+        let location = response.value(forHTTPHeaderField: "Location").flatMap { URL(string: $0, relativeTo: response.url) }
+        let scheme = (location ?? request.url)?.scheme?.lowercased()
+        let requested = request.url?.scheme?.lowercased()
+        if (scheme == "http" || scheme == "https") && (requested == "http" || requested == "https") {
             completionHandler(request)
         } else {
-            fail(DownloadError("The episode's audio redirects to \(request.url?.scheme ?? "another kind of") address; only http and https are followed."))
+            fail(DownloadError("The episode's audio redirects to \(scheme.map { "a \($0):" } ?? "another kind of") address; only http and https are followed."))
             completionHandler(nil)
         }
     }
