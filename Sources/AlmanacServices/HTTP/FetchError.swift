@@ -26,6 +26,10 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
     /// Foundation's words ("NSURLErrorDomain error -1001"): a wait that ran out names the
     /// wait, a refused connection or an unknown host says so.
     static func noAnswer(from url: URL, _ error: any Error, timeout: Double) -> FetchError {
+        // Cancelled here (the daemon stopping, a caller gone): no word about the server.
+        if error is CancellationError || (error as? URLError)?.code == .cancelled {
+            return FetchError("The request to \(url.host ?? url.absoluteString) was cancelled.")
+        }
         var answer = noAnswerWords(from: url, error, timeout: timeout)
         answer.unanswered = true
         return answer
@@ -43,7 +47,7 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
         case .notConnectedToInternet?:
             return FetchError("Could not reach \(host): this computer is not connected to a network.")
         case .networkConnectionLost?:
-            return FetchError("\(host) closed the connection before its answer was complete.")
+            return FetchError("Could not reach \(host): it closed the connection before its answer was complete.")
         case .secureConnectionFailed?, .serverCertificateUntrusted?, .serverCertificateHasBadDate?, .serverCertificateNotYetValid?,
              .serverCertificateHasUnknownRoot?, .clientCertificateRejected?, .clientCertificateRequired?:
             return FetchError("Could not make a secure connection to \(host): its certificate was not accepted (\(error.localizedDescription)).")

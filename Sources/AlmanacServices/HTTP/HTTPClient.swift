@@ -114,7 +114,8 @@ public struct HTTPClient: Sendable {
     /// Sends a request of any method (`POST` with a JSON body, say) and returns the answer
     /// whatever its status: a `401` challenge is answered with nothing and returned as status
     /// 401 with an empty body. Never conditional. Throws `FetchError` only when no answer came
-    /// (unreachable, timeout) or it was larger than `maximumBytes` (`tooLarge`).
+    /// (unreachable, timeout), it was larger than `maximumBytes` (`tooLarge`), or it was a
+    /// redirect to an address not on the web (`file:`).
     public func send(_ method: String, _ url: URL, body: Data? = nil, headers: [String: String] = [:]) async throws -> Response {
         var request = URLRequest(url: url, timeoutInterval: timeout)
         request.httpMethod = method
