@@ -64,9 +64,11 @@ func nextStep(after error: BusError) -> String {
     if message.contains("answered HTTP 401") { return "subscribe with `almanac podcasts subscribe --username NAME URL`, which asks for the password" }
     if error.name == BusContract.unknownLocation { return "`almanac locations` lists the saved places" }
     if error.name == BusContract.fetchFailed {
-        // Too large for the daemon to read: the CLI reads a file up to 1 GiB itself.
-        if message.contains("MiB Almanac reads") { return "download it and give the file instead: `almanac podcasts inspect FILE` reads up to 1 GiB" }
-        return "check the address, or try again later"
+        // Too large for the daemon to read: only inspect can be given the file instead.
+        let inspecting = CommandPath.current.hasSuffix("podcasts inspect")
+        if message.contains("MiB Almanac reads"), inspecting { return "download it and give the file instead: `almanac podcasts inspect FILE` reads up to 1 GiB" }
+        if inspecting || CommandPath.current.hasSuffix("podcasts subscribe") { return "check the address, or try again later" }
+        return "try again later"
     }
     switch error.name {
     case .invalidArgs: return "check what you typed; `\(CommandPath.current) --help` says what it takes"
