@@ -20,11 +20,18 @@ struct Rendering {
         if waybar {
             return screen.places.map { Self.json($0.waybar(template: template)) } + screen.unavailable.compactMap(\.waybar).map { Self.json($0) }
         }
-        if json { return [Self.json(["document": "weather", "revision": revision, "weather": screen.places.map(\.now)] as JSONObject)] }
-        var lines = screen.entries.map { entry in
+        if json {
+            // A place that failed is data a script must see: its location and why.
+            let failures = Dictionary(screen.unavailable.compactMap { place in place.failure.map { (place.location, $0) } }, uniquingKeysWith: { first, _ in first })
+            return [Self.json(["document": "weather", "revision": revision, "weather": screen.places.map(\.now), "failures": failures] as JSONObject)]
+        }
+        var lines = screen.entries.compactMap { entry -> String? in
             switch entry {
             case .place(let place): line(place.now)
-            case .unavailable(let place): fitted(place.text, place.failure == nil ? .plain : .alert)
+            case .unavailable(let place):
+                // A status bar's template shows the failure in its own words ({{error}}), whole.
+                if let template { place.failure == nil ? nil : template.render(place.fields) }
+                else { fitted(place.text, place.failure == nil ? .plain : .alert) }
             }
         }
         if lines.isEmpty { lines.append(fitted("No weather yet: watch a place with `almanac watch weather --location Berlin`.")) }

@@ -244,8 +244,11 @@ struct Model: @unchecked Sendable {
         switch document {
         case .weather:
             if let location, weather.readings[location] == nil, weather.failures[location] == nil {
-                // A template's lines go to a status bar as they are: only readings, never this notice.
-                return rendering.json || rendering.waybar || rendering.template != nil ? [] : ["\(location): waiting for the first reading…"]
+                // A notice, not data: on standard error, and never where a status bar reads.
+                if !(rendering.json || rendering.waybar || rendering.template != nil) {
+                    Terminal.write(2, "\(location): waiting for the first reading…\n")
+                }
+                return []
             }
             return rendering.weather(screen(location), revision: revision)
         case .podcasts:

@@ -87,4 +87,26 @@ import Testing
         #expect((object["tooltip"] as? String)?.contains("does not know 'Atlantis'") == true)
         _ = daemon.stop()
     }
+
+    /// A place that cannot be fetched is data to a script and a bar: `--json` names it under
+    /// `failures`, a template renders with `{{error}}` (the rest empty, so fallbacks apply),
+    /// whole, never cut to the terminal.
+    @Test func aWatchOfAPlaceThatFailsSaysSoInJSONAndTemplates() async throws {
+        let bus = try PrivateBus()
+        let daemon = try await RunningDaemon(bus: bus)
+        func lines(_ arguments: [String], until wanted: (String) -> Bool) -> String? {
+            guard let watch = try? ChildProcess(URL(fileURLWithPath: Binaries.almanac), ["watch", "weather", "--location", "Atlantis"] + arguments,
+                                                environment: bus.environment.merging(["COLUMNS": "40"]) { $1 }) else { return nil }
+            defer { watch.send(SIGINT); watch.wait() }
+            while let line = watch.firstLine(timeout: 15) { if wanted(line) { return line } }
+            return nil
+        }
+        let json = try #require(lines(["--json"]) { $0.contains("Atlantis") })
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "\(json)")
+        #expect((object["failures"] as? [String: String])?["Atlantis"]?.contains("does not know 'Atlantis'") == true, "\(json)")
+        #expect((object["weather"] as? [Any])?.isEmpty == true)
+        let line = try #require(lines(["--format", "{{temperature|-}}|{{error}}"]) { !$0.isEmpty })
+        #expect(line.hasPrefix("-|The demo provider does not know 'Atlantis'") && line.count > 40, "\(line)")
+        _ = daemon.stop()
+    }
 }

@@ -13,6 +13,16 @@ public struct UnavailablePlaceViewData: Sendable, Hashable {
     /// "Atlantis: no such place" / "Berlin: no reading yet".
     public var text: String { "\(location): \(failure ?? "no reading yet")" }
 
+    /// A template's fields for it: every weather field empty but `location`, `place` and
+    /// `error`, so that `{{temperature|-}}` falls back and `{{error}}` says why.
+    public var fields: [String: String] {
+        var fields = Dictionary(uniqueKeysWithValues: WeatherNowViewData.fieldNames.map { ($0, "") })
+        fields["location"] = location
+        fields["place"] = location
+        fields["error"] = failure ?? ""
+        return fields
+    }
+
     /// The place as a waybar module shows a failure; `nil` while none failed.
     public var waybar: WaybarViewData? { failure.map { WaybarViewData(location: location, failure: $0) } }
 }
