@@ -43,6 +43,8 @@ import Testing
         let failing = Self.nowView(error: "HTTP 500 from the provider, which is down for maintenance")
         #expect(failing.line(width: 80).width <= 80)
         #expect(failing.line(width: 80).plain.hasSuffix("(stale)"), "\(failing.line(width: 80).plain)")
+        // Why it is stale gives way before the condition, the time and the place.
+        #expect(failing.line(width: 80).plain == "Berlin  ⛅ Partly cloudy  9.7°C  · 08:59  (stale)", "\(failing.line(width: 80).plain)")
         for width in 10...140 { #expect(failing.line(width: width).width <= width) }
     }
 

@@ -4,24 +4,26 @@
 extension WeatherNowViewData {
     /// "Berlin  ⛅ Partly cloudy  9.7°C (feels 7.2°C)  humidity 35%  wind 4 km/h S
     /// precipitation 0.0 mm  · 14:05" within `width`: precipitation goes first, then
-    /// humidity, wind, the feeling temperature, the condition's words (its symbol stays) and
-    /// the time; the place and the temperature stay.
+    /// humidity, wind, the feeling temperature, why it is stale ("(stale)" stays), the
+    /// condition's words (its symbol stays) and the time; the place and the temperature stay.
     public func line(width: Int) -> StyledLine {
         var fields: [LineField] = [
             LineField([StyledLine(place, .bold), StyledLine(truncated(place, to: 20), .bold)], priority: 50),
             LineField([StyledLine("\(symbol) \(condition)"), StyledLine(symbol)], priority: 40),
             .kept(StyledLine(temperature, .bold)),
             .optional(StyledLine("(feels \(feelsLike))"), priority: 30, separator: " "),
-            .optional(StyledLine("humidity \(humidity)"), priority: 10),
-            .optional(StyledLine("wind \(wind)"), priority: 20),
+            humidity.isEmpty ? .kept(StyledLine()) : .optional(StyledLine("humidity \(humidity)"), priority: 10),
+            wind.isEmpty ? .kept(StyledLine()) : .optional(StyledLine("wind \(wind)"), priority: 20),
             .optional(StyledLine("precipitation \(precipitation)"), priority: 5),
         ]
         let stamp = time.isEmpty ? observed : time
         fields.append(.optional(StyledLine("· \(stamp)", .dim), priority: 45))
+        // "(stale)" always stays; why and since when give way after the feeling temperature,
+        // before the condition's words, the time and the place.
         if let error {
-            fields.append(LineField([StyledLine("(stale, updated \(updated): \(error))", .alert), StyledLine("(stale)", .alert)], priority: 60))
+            fields.append(LineField([StyledLine("(stale, updated \(updated): \(error))", .alert), StyledLine("(stale)", .alert)], priority: 35))
         } else if stale {
-            fields.append(LineField([StyledLine("(stale, updated \(updated))", .alert), StyledLine("(stale)", .alert)], priority: 60))
+            fields.append(LineField([StyledLine("(stale, updated \(updated))", .alert), StyledLine("(stale)", .alert)], priority: 35))
         }
         return fitLine(fields, width: width)
     }

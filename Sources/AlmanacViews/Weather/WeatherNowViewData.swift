@@ -56,8 +56,10 @@ public struct WeatherNowViewData: Sendable, Hashable, JSONRepresentable {
         feelsLike = Self.temperature(reading.apparentTemperature, units)
         self.condition = condition.text
         symbol = condition.symbol
-        humidity = fixedPoint(reading.humidity, decimals: 0) + "%"
-        wind = Self.speed(reading.windSpeed, units) + " " + Self.compass(reading.windDirection)
+        // Unknown (NaN) is "": a template's `{{humidity|-}}` falls back, JSON says null.
+        humidity = reading.humidity.isFinite ? fixedPoint(reading.humidity, decimals: 0) + "%" : ""
+        wind = reading.windSpeed.isFinite ? [Self.speed(reading.windSpeed, units), Self.compass(reading.windDirection)].filter { !$0.isEmpty }.joined(separator: " ") : ""
+        
         precipitation = Self.length(reading.precipitation, units)
         observed = relativeTime(reading.observedAt, now: now)
         updated = relativeTime(reading.fetchedAt, now: now)
@@ -92,8 +94,8 @@ public struct WeatherNowViewData: Sendable, Hashable, JSONRepresentable {
             "condition": .string(condition), "symbol": .string(symbol), "conditionClass": .string(conditionClass),
             "temperature": .number(temperatureValue, decimals: 2), "temperatureText": .string(temperature),
             "feelsLike": .number(feelsLikeValue, decimals: 2), "feelsLikeText": .string(feelsLike),
-            "humidity": .number(humidityValue, decimals: 1), "humidityText": .string(humidity),
-            "windSpeed": .number(windSpeedValue, decimals: 2), "windDirection": .number(windDirection, decimals: 1), "windText": .string(wind),
+            "humidity": .number(humidityValue, decimals: 1), "humidityText": .text(humidity),
+            "windSpeed": .number(windSpeedValue, decimals: 2), "windDirection": .number(windDirection, decimals: 1), "windText": .text(wind),
             "precipitation": .number(precipitationValue, decimals: 3), "precipitationText": .string(precipitation),
             "todayHigh": .number(todayHigh, decimals: 2), "todayLow": .number(todayLow, decimals: 2), "todayText": .text(todayRange),
             "observed": .time(observedAt, utcOffset: clockOffset), "observedUnix": .unix(observedAt), "observedText": .string(observed),
@@ -160,7 +162,7 @@ public struct WeatherNowViewData: Sendable, Hashable, JSONRepresentable {
     static func compass(_ degrees: Double) -> String {
         let points = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"]
         let normalised = (degrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
-        guard let point = wholeNumber(normalised / 22.5) else { return "?" }
+        guard degrees.isFinite, let point = wholeNumber(normalised / 22.5) else { return "" }
         return points[point % 16]
     }
 }
