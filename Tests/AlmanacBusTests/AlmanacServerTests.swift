@@ -29,6 +29,26 @@ import Testing
         }
     }
 
+    /// A view's place is named by something: blank space or a line break is refused, on
+    /// AddView and SetOptions alike, and no view is made.
+    @Test func aBlankOrBrokenLocationMakesNoView() async throws {
+        try await withInProcessAlmanac { almanac in
+            let client = try await almanac.connect()
+            for bad in ["   ", "a\nb"] {
+                let error = try await #require(throws: BusError.self) { _ = try await client.addView(.weather, options: ["location": .string(bad)]) }
+                #expect(error.name == .invalidArgs && error.message.contains("not blank, on one line"), "\(error)")
+            }
+            #expect(almanac.server.weather.owners.isEmpty, "no view was made")
+            let view = try await client.addView(.weather, options: ["location": .string("Paris")])
+            let error = try await #require(throws: BusError.self) {
+                try await client.connection.call(BusContract.serviceName, path: view, interface: BusContract.viewInterface, method: BusContract.View1.setOptions) {
+                    try ["location": Value.variant(.string("  "))].encode(to: &$0)
+                }
+            }
+            #expect(error.name == .invalidArgs)
+        }
+    }
+
     @Test func everyChangeIsBroadcastAsChangedToAnyoneListening() async throws {
         try await withInProcessAlmanac { almanac in
             let client = try await almanac.connect()

@@ -27,6 +27,14 @@ import Testing
         #expect(weather.document.snapshot.state.savedLocations == ["Paris", "Berlin"])
         try weather.submit(.removeLocation(" Paris"), from: nil)
         #expect(weather.document.snapshot.state.savedLocations == ["Berlin"])
+        // One Berlin whatever its case, as GNOME Weather keeps it; removed in any case too.
+        #expect(try weather.submit(.addLocation("  berlin "), from: nil) == weather.document.revision)
+        #expect(weather.document.snapshot.state.savedLocations == ["Berlin"])
+        try weather.submit(.removeLocation("BERLIN"), from: nil)
+        #expect(weather.document.snapshot.state.savedLocations.isEmpty)
+        // A name on one line: a line break would print as two places that cannot be removed.
+        let broken = try #require(throws: SubmissionError.self) { try weather.submit(.addLocation("a\nb"), from: nil) }
+        #expect(broken.message.contains("cannot hold control characters"))
     }
 
     @Test func removingAPlaceThatIsNotSavedSaysWhichAreAndChangesNothing() throws {

@@ -36,12 +36,17 @@ public enum WeatherSubmission: Sendable, Hashable {
         case .addLocation(let location):
             return .savedLocations(try Self.cleaned(saved + [location]))
         case .removeLocation(let location):
-            guard saved.contains(location) else { throw LocationNotSaved(location: location, saved: saved) }
-            return .savedLocations(saved.filter { $0 != location })
+            // As saved, or as typed in another case ("berlin" for "Berlin").
+            let given = location.trimmed
+            guard let match = saved.first(where: { $0 == given }) ?? saved.first(where: { $0.lowercased() == given.lowercased() }) else {
+                throw LocationNotSaved(location: location, saved: saved)
+            }
+            return .savedLocations(saved.filter { $0 != match })
         }
     }
 
-    /// The places trimmed, each once, or `SubmissionError` saying which rule one breaks.
+    /// The places trimmed, each once (whatever its case: "berlin" is "Berlin"), or
+    /// `SubmissionError` saying which rule one breaks.
     private static func cleaned(_ locations: [String]) throws -> [String] {
         var cleaned: [String] = []
         for location in locations {
@@ -50,7 +55,10 @@ public enum WeatherSubmission: Sendable, Hashable {
             guard trimmed.utf8.count <= Self.maximumLocationLength else {
                 throw SubmissionError("A location name can be at most \(Self.maximumLocationLength) bytes long.")
             }
-            if !cleaned.contains(trimmed) { cleaned.append(trimmed) }
+            guard !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                throw SubmissionError("A location name cannot hold control characters (a line break, a tab): give it on one line.")
+            }
+            if !cleaned.contains(where: { $0.lowercased() == trimmed.lowercased() }) { cleaned.append(trimmed) }
             // Counted after duplicates go: saving a saved place changes nothing, even at the limit.
             guard cleaned.count <= Self.maximumSavedLocations else {
                 throw SubmissionError("At most \(Self.maximumSavedLocations) saved locations are allowed; remove some first.")
