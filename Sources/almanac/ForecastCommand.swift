@@ -46,7 +46,8 @@ struct ForecastCommand: AsyncParsableCommand {
             units.apply(to: &state)
             await client.connection.close()
             guard let reading = state.readings[location] else {
-                throw CLIError.refused("no forecast for '\(location)': \(state.failures[location] ?? "no reading yet")", WeatherLookup.placeHint)
+                throw CLIError.refused("no forecast for '\(location)': \(state.failures[location] ?? "no reading yet")",
+                                       WeatherLookup.hint(after: state.failures[location], of: location))
             }
             let view = ForecastViewData(reading: reading, units: state.units, days: days, now: Date())
             for line in output.rendering().forecast(view, hourly: hourly) { Terminal().line(line) }

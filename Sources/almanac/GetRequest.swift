@@ -66,7 +66,7 @@ struct GetRequest {
     /// Prints the weather in the units asked for, or why the provider refused the place asked for.
     private func show(weather state: WeatherState, revision: UInt64) throws {
         if let location, state.readings[location] == nil, let failure = state.failures[location] {
-            throw CLIError.refused("no weather for '\(location)': \(failure)", WeatherLookup.placeHint)
+            throw CLIError.refused("no weather for '\(location)': \(failure)", WeatherLookup.hint(after: failure, of: location))
         }
         var state = state
         if let units { state.units = units }

@@ -43,9 +43,9 @@ struct WeatherCommand: AsyncParsableCommand {
             }
             let failed = locations.filter { state.readings[$0] == nil }
             guard failed.isEmpty else {
-                let reasons = failed.map { "no weather for '\($0)': \(state.failures[$0] ?? "no reading yet")" }
-                for reason in reasons.dropLast() { Terminal.error(reason, hint: WeatherLookup.placeHint) }
-                throw CLIError.refused(reasons.last ?? "", WeatherLookup.placeHint)
+                let reasons = failed.map { ("no weather for '\($0)': \(state.failures[$0] ?? "no reading yet")", WeatherLookup.hint(after: state.failures[$0], of: $0)) }
+                for (reason, hint) in reasons.dropLast() { Terminal.error(reason, hint: hint) }
+                throw CLIError.refused(reasons.last?.0 ?? "", reasons.last?.1 ?? "")
             }
         } catch {
             await client.connection.close()

@@ -13,6 +13,15 @@ struct WeatherLookup {
     static let freshEnough: Double = WeatherDocument.freshFor
     /// What to do when the provider refuses a place.
     static let placeHint = "check the name, or give coordinates such as 52.52,13.41"
+
+    /// What to do after `failure` of `location`: nothing more when the failure says it
+    /// already (a name not found suggests coordinates, several matches ask which) or when
+    /// the place is "here", which no other name stands for.
+    static func hint(after failure: String?, of location: String) -> String {
+        guard location.lowercased() != "here", let failure else { return failure == nil ? placeHint : "" }
+        let advised = ["coordinates", "Say which", "its id"].contains { failure.contains($0) }
+        return advised ? "" : placeHint
+    }
     /// How long to wait for the first answer.
     static let patience: Duration = .seconds(15)
 

@@ -58,6 +58,8 @@ import Testing
         let atlantis = try await almanac(["get", "weather", "--location", "Atlantis"], bus: bus)
         #expect(atlantis.status == 65)
         #expect(atlantis.errorOutput.contains("No place called 'Atlantis' was found"))
+        // Its advice said once: the provider's words suggest coordinates already.
+        #expect(atlantis.errorOutput.components(separatedBy: "coordinates").count == 2, "\(atlantis.errorOutput)")
         let status = try await almanac(["status"], bus: bus)
         #expect(status.output.contains("(provider: real)"))
         _ = daemon.stop()
