@@ -77,6 +77,10 @@ struct Rendering {
         if hourly {
             if json { return [Self.json(["location": view.location, "place": view.place, "hours": view.hours] as JSONObject)] }
             if let template { return view.hours.map { template.render($0.fields) } }
+            // A reading whose hours are all past (an old one kept while the provider fails).
+            guard !view.hours.isEmpty else {
+                return [title(view.place, view.updated), fitted("No hours ahead in this reading: the provider's next answer brings them.", .dim)]
+            }
             return [title(view.place, view.extent(hourly: true), view.updated)] + render(.hours(view.hours))
         }
         if json { return [Self.json(["location": view.location, "place": view.place, "days": view.days] as JSONObject)] }

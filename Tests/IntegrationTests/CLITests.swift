@@ -55,6 +55,9 @@ import Testing
         let berlin = try await almanac(["get", "weather", "--location", "Berlin", "--format", "{{place}} {{temperature}} {{condition}}"], bus: bus)
         #expect(berlin.status == 0, "\(berlin.errorOutput)")
         #expect(berlin.output == "Berlin, Land Berlin, Germany 5.3°C Overcast\n")
+        // The fixture's hours are all in the past (22 November 2026): said, not an empty table.
+        let hourly = try await almanac(["forecast", "Berlin", "--hourly"], bus: bus)
+        #expect(hourly.status == 0 && hourly.output.contains("No hours ahead in this reading"), "\(hourly.output)")
         let atlantis = try await almanac(["get", "weather", "--location", "Atlantis"], bus: bus)
         #expect(atlantis.status == 65)
         #expect(atlantis.errorOutput.contains("No place called 'Atlantis' was found"))
