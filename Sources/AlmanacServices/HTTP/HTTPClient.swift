@@ -73,42 +73,24 @@ public struct HTTPClient: Sendable {
         let kept = conditional ? validators?[url] : nil
         if let etag = kept?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
         if let lastModified = kept?.lastModified { request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since") }
-        let data: Data
-        let response: URLResponse
-        let movedTo: URL?
+        let (data, http, fields, movedTo): (Data, HTTPURLResponse, [String: String], URL?)
         do {
-            (data, response, movedTo) = try await downloads.data(for: request, session: session.session, limit: maximumBytes)
+            (data, http, fields, movedTo) = try await exchange(request, for: url)
         } catch is BoundedDownloads.AuthenticationRequired {
             throw FetchError(credentials == nil
                 ? "\(url.host ?? "The server") answered HTTP 401: it wants a user name and password (https://NAME:PASSWORD@host/…)."
                 : "\(url.host ?? "The server") answered HTTP 401: it refused the user name and password given.")
-        } catch is BoundedDownloads.TooLarge {
-            throw FetchError("\(url.host ?? "The server") sent more than the \(maximumBytes / 1024 / 1024) MiB Almanac reads.", tooLarge: true)
-        } catch let refused as BoundedDownloads.RedirectRefused {
-            throw FetchError.redirectRefused(from: url, to: refused.to)
-        } catch {
-            throw FetchError.noAnswer(from: url, error, timeout: timeout)
-        }
-        guard let http = response as? HTTPURLResponse else {
-            throw FetchError("\(url.host ?? "The server") did not answer over HTTP.")
-        }
-        var headers: [String: String] = [:]
-        for (key, value) in http.allHeaderFields {
-            if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
         }
         guard (200..<300).contains(http.statusCode) || http.statusCode == 304 else {
             throw FetchError("\(url.host ?? "The server") answered HTTP \(http.statusCode).")
         }
         if http.statusCode == 304 {
             guard let kept else { throw FetchError("\(url.host ?? "The server") answered 304 Not Modified to a request that was not conditional.") }
-            return Response(status: 304, body: kept.body ?? Data(), headers: headers, url: http.url, movedTo: movedTo)
+            return Response(status: 304, body: kept.body ?? Data(), headers: fields, url: http.url, movedTo: movedTo)
         }
-        guard data.count <= maximumBytes else {
-            throw FetchError("\(url.host ?? "The server") sent \(data.count / 1024 / 1024) MiB, more than the \(maximumBytes / 1024 / 1024) MiB Almanac reads.", tooLarge: true)
-        }
-        validators?[url] = ConditionalCache.Entry(etag: headers["etag"], lastModified: headers["last-modified"],
+        validators?[url] = ConditionalCache.Entry(etag: fields["etag"], lastModified: fields["last-modified"],
                                                   body: data.count <= ConditionalCache.maximumKeptBody ? data : nil)
-        return Response(status: http.statusCode, body: data, headers: headers, url: http.url, movedTo: movedTo)
+        return Response(status: http.statusCode, body: data, headers: fields, url: http.url, movedTo: movedTo)
     }
 
     /// Sends a request of any method (`POST` with a JSON body, say) and returns the answer
@@ -121,13 +103,26 @@ public struct HTTPClient: Sendable {
         request.httpMethod = method
         if let body { request.httpBody = body }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        do {
+            let (data, http, fields, movedTo) = try await exchange(request, for: url)
+            return Response(status: http.statusCode, body: data, headers: fields, url: http.url, movedTo: movedTo)
+        } catch is BoundedDownloads.AuthenticationRequired {
+            return Response(status: 401, body: Data(), headers: [:], url: url)
+        }
+    }
+
+    /// Runs `request` (for `url`, as the caller named it) and gives the answer with its
+    /// header names lowercased, or throws `FetchError` in words: no answer, too large, a
+    /// redirect off the web, not HTTP. A 401 challenge is left to the caller
+    /// (`BoundedDownloads.AuthenticationRequired`).
+    private func exchange(_ request: URLRequest, for url: URL) async throws -> (Data, HTTPURLResponse, [String: String], URL?) {
         let data: Data
         let response: URLResponse
         let movedTo: URL?
         do {
             (data, response, movedTo) = try await downloads.data(for: request, session: session.session, limit: maximumBytes)
-        } catch is BoundedDownloads.AuthenticationRequired {
-            return Response(status: 401, body: Data(), headers: [:], url: url)
+        } catch let challenge as BoundedDownloads.AuthenticationRequired {
+            throw challenge
         } catch is BoundedDownloads.TooLarge {
             throw FetchError("\(url.host ?? "The server") sent more than the \(maximumBytes / 1024 / 1024) MiB Almanac reads.", tooLarge: true)
         } catch let refused as BoundedDownloads.RedirectRefused {
@@ -138,13 +133,13 @@ public struct HTTPClient: Sendable {
         guard let http = response as? HTTPURLResponse else {
             throw FetchError("\(url.host ?? "The server") did not answer over HTTP.")
         }
-        var fields: [String: String] = [:]
-        for (key, value) in http.allHeaderFields {
-            if let key = key as? String, let value = value as? String { fields[key.lowercased()] = value }
-        }
         guard data.count <= maximumBytes else {
             throw FetchError("\(url.host ?? "The server") sent more than the \(maximumBytes / 1024 / 1024) MiB Almanac reads.", tooLarge: true)
         }
-        return Response(status: http.statusCode, body: data, headers: fields, url: http.url, movedTo: movedTo)
+        var headers: [String: String] = [:]
+        for (key, value) in http.allHeaderFields {
+            if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
+        }
+        return (data, http, headers, movedTo)
     }
 }
