@@ -235,8 +235,7 @@ public enum PodcastsCodec {
         var query = EpisodeQuery(podcastID: podcastID)
         if let limit = try options.number("limit") {
             guard limit >= 1, limit <= Double(EpisodeQuery.maximumLimit), limit == limit.rounded() else {
-                let given = limit.isFinite && limit == limit.rounded() && abs(limit) < 9e18 ? String(Int64(limit)) : "\(limit)"
-                throw BusError.invalidArgs("'limit' is a whole number from 1 to \(EpisodeQuery.maximumLimit), not \(given).")
+                throw BusError.invalidArgs("'limit' is a whole number from 1 to \(EpisodeQuery.maximumLimit), not \(limit.echoedText).")
             }
             query.limit = Int(limit)
         }

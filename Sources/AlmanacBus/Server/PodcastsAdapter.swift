@@ -249,8 +249,7 @@ public struct PodcastsAdapter: DocumentAdapter {
                 let options = try OptionsReader(values, allowed: ["limit"], what: "search option")
                 let limit = try options.number("limit") ?? 25
                 guard limit.rounded() == limit, (1...Double(Self.maximumSearchResults)).contains(limit) else {
-                    let given = limit.isFinite && limit == limit.rounded() && abs(limit) < 9e18 ? String(Int64(limit)) : "\(limit)"
-                    throw BusError.invalidArgs("'limit' is a whole number from 1 to \(Self.maximumSearchResults), not \(given).")
+                    throw BusError.invalidArgs("'limit' is a whole number from 1 to \(Self.maximumSearchResults), not \(limit.echoedText).")
                 }
                 let term = given.trimmed
                 guard !term.isEmpty, term.utf8.count <= 200 else { throw BusError.invalidArgs("Search for 1 to 200 bytes of text, such as a podcast's name.") }

@@ -55,13 +55,13 @@ public struct PreferencesSubmission: Sendable, Hashable {
         }
         if let keep {
             guard keep.isFinite, keep == keep.rounded(), (0...Double(PodcastPreferences.maximumKeep)).contains(keep) else {
-                throw SubmissionError("'keep' is how many of the newest downloads stay, a whole number from 1 to \(PodcastPreferences.maximumKeep), or 0 to keep them all; not \(Self.seconds(keep)).")
+                throw SubmissionError("'keep' is how many of the newest downloads stay, a whole number from 1 to \(PodcastPreferences.maximumKeep), or 0 to keep them all; not \(keep.echoedText).")
             }
             preferences.keep = keep == 0 ? nil : Int(keep)
         }
         if let deletePlayedAfter {
             guard deletePlayedAfter.isFinite, (0...PodcastPreferences.maximumDeletePlayedAfter).contains(deletePlayedAfter) else {
-                throw SubmissionError("'deletePlayedAfter' is the seconds after an episode was played that its download is deleted, up to \(Self.seconds(PodcastPreferences.maximumDeletePlayedAfter)) (ten years), or 0 never to delete it; not \(Self.seconds(deletePlayedAfter)).")
+                throw SubmissionError("'deletePlayedAfter' is the seconds after an episode was played that its download is deleted, up to \(PodcastPreferences.maximumDeletePlayedAfter.echoedText) (ten years), or 0 never to delete it; not \(deletePlayedAfter.echoedText).")
             }
             preferences.deletePlayedAfter = deletePlayedAfter == 0 ? nil : deletePlayedAfter
         }
@@ -70,19 +70,14 @@ public struct PreferencesSubmission: Sendable, Hashable {
         return preferences
     }
 
-    /// A number of seconds as it was given: whole ones without ".0".
     /// Seconds as given and, when they make whole minutes, hours or days, as those too:
     /// "300 (5m)", "240 (4m)", "604800 (7d)", so that a bus client and a CLI user both read it.
     static func timed(_ value: Double) -> String {
-        let given = seconds(value)
+        let given = value.echoedText
         guard value.isFinite, value > 0, value == value.rounded(), value < 9e18 else { return given }
         for (unit, size) in [("d", 86_400.0), ("h", 3_600.0), ("m", 60.0)] where value.truncatingRemainder(dividingBy: size) == 0 {
-            return "\(given) (\(seconds(value / size))\(unit))"
+            return "\(given) (\((value / size).echoedText)\(unit))"
         }
         return given
-    }
-
-    static func seconds(_ value: Double) -> String {
-        value.isFinite && value == value.rounded() && abs(value) < 9e18 ? String(Int64(value)) : "\(value)"
     }
 }

@@ -40,7 +40,7 @@ public struct SettingsSubmission: Sendable, Hashable {
         if let minimumFreeSpace {
             let maximum = PodcastSettings.maximumMinimumFreeSpace
             guard minimumFreeSpace.isFinite, minimumFreeSpace == minimumFreeSpace.rounded(), minimumFreeSpace >= 0, minimumFreeSpace <= Double(maximum) else {
-                throw SubmissionError("'minimumFreeSpace' is the bytes the downloads' disk keeps free, a whole number from 0 (no check) to \(maximum) (1 PiB); not \(PreferencesSubmission.seconds(minimumFreeSpace)).")
+                throw SubmissionError("'minimumFreeSpace' is the bytes the downloads' disk keeps free, a whole number from 0 (no check) to \(maximum) (1 PiB); not \(minimumFreeSpace.echoedText).")
             }
             settings.minimumFreeSpace = UInt64(minimumFreeSpace)
         }
