@@ -20,11 +20,7 @@ struct Rendering {
         if waybar {
             return screen.places.map { Self.json($0.waybar(template: template)) } + screen.unavailable.compactMap(\.waybar).map { Self.json($0) }
         }
-        if json {
-            // A place that failed is data a script must see: its location and why.
-            let failures = Dictionary(screen.unavailable.compactMap { place in place.failure.map { (place.location, $0) } }, uniquingKeysWith: { first, _ in first })
-            return [Self.json(["document": "weather", "revision": revision, "weather": screen.places.map(\.now), "failures": failures] as JSONObject)]
-        }
+        if json { return [Self.json(["document": "weather", "revision": revision, "weather": screen.places.map(\.now), "failures": screen.failures] as JSONObject)] }
         var lines = screen.entries.compactMap { entry -> String? in
             switch entry {
             case .place(let place): line(place.now)

@@ -16,6 +16,9 @@ public protocol DocumentAdapter: Sendable {
     var activity: DocumentActivity { get }
     /// The `AddView` option keys this document accepts.
     var viewOptionKeys: [String] { get }
+    /// Throws `BusError` (`InvalidArgs`) for option values this document refuses, on
+    /// `AddView` and `SetOptions` alike (the keys and their types are checked already).
+    func validate(viewOptions: [String: String]) throws
 
     func encode(state: State) -> [String: Value]
     func encode(change: Change) -> [String: Value]

@@ -207,13 +207,9 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         let reader = try OptionsReader(rawOptions, allowed: adapter.viewOptionKeys, what: "view option")
         var options: [String: String] = [:]
         for key in adapter.viewOptionKeys {
-            guard let value = try reader.string(key) else { continue }
-            // A place is named by something: not blank space, not a line break.
-            if key == "location", value.trimmed.isEmpty || value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
-                throw BusError.invalidArgs("The view option 'location' names a place, such as \"Berlin\" or \"52.52,13.41\": not blank, on one line.")
-            }
-            options[key] = value
+            if let value = try reader.string(key) { options[key] = value }
         }
+        try adapter.validate(viewOptions: options)
         return options
     }
 

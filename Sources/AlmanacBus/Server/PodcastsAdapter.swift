@@ -36,6 +36,9 @@ public struct PodcastsAdapter: DocumentAdapter {
     public var activity: DocumentActivity { podcasts.activity }
     public var viewOptionKeys: [String] { [PodcastsDocument.podcastOption] }
 
+    /// Any value: a view may follow a podcast by id or feed URL before it is subscribed.
+    public func validate(viewOptions: [String: String]) throws {}
+
     public func encode(state: PodcastsState) -> [String: Value] { PodcastsCodec.encode(state) }
     public func encode(change: PodcastsChange) -> [String: Value] { PodcastsCodec.encode(change) }
 

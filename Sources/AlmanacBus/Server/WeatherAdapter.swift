@@ -19,6 +19,14 @@ public struct WeatherAdapter: DocumentAdapter {
     public var activity: DocumentActivity { weather.activity }
     public var viewOptionKeys: [String] { [WeatherDocument.locationOption] }
 
+    /// A place is named by something: not blank space, not a line break.
+    public func validate(viewOptions: [String: String]) throws {
+        guard let location = viewOptions[WeatherDocument.locationOption] else { return }
+        if location.trimmed.isEmpty || location.hasControlCharacters {
+            throw BusError.invalidArgs("The view option 'location' names a place, such as \"Berlin\" or \"52.52,13.41\": not blank, on one line.")
+        }
+    }
+
     public func encode(state: WeatherState) -> [String: Value] { WeatherCodec.encode(state) }
     public func encode(change: WeatherChange) -> [String: Value] { WeatherCodec.encode(change) }
 

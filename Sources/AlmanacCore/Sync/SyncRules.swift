@@ -210,7 +210,7 @@ public enum SyncRules {
     /// A user name as the API's paths take it (1–200 bytes, no `/`, no control characters).
     public static func user(_ text: String) throws -> String {
         let user = text.trimmed
-        guard !user.isEmpty, user.utf8.count <= 200, !user.contains("/"), !user.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+        guard !user.isEmpty, user.utf8.count <= 200, !user.contains("/"), !user.hasControlCharacters else {
             throw SyncError(.invalid, "A user name has 1 to 200 bytes and no '/'.")
         }
         return user

@@ -55,7 +55,7 @@ public enum WeatherSubmission: Sendable, Hashable {
             guard trimmed.utf8.count <= Self.maximumLocationLength else {
                 throw SubmissionError("A location name can be at most \(Self.maximumLocationLength) bytes long.")
             }
-            guard !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            guard !trimmed.hasControlCharacters else {
                 throw SubmissionError("A location name cannot hold control characters (a line break, a tab): give it on one line.")
             }
             if !cleaned.contains(where: { $0.lowercased() == trimmed.lowercased() }) { cleaned.append(trimmed) }

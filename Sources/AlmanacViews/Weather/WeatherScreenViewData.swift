@@ -31,6 +31,12 @@ public struct WeatherScreenViewData: Sendable, Hashable {
     }
 
     /// The places that have none, in order.
+    /// Why each place asked for has no reading, by location (`--json`'s `failures`): only
+    /// those whose fetch failed, not those still to come.
+    public var failures: [String: String] {
+        Dictionary(unavailable.compactMap { place in place.failure.map { (place.location, $0) } }, uniquingKeysWith: { first, _ in first })
+    }
+
     public var unavailable: [UnavailablePlaceViewData] {
         entries.compactMap { if case .unavailable(let place) = $0 { place } else { nil } }
     }
