@@ -36,7 +36,8 @@ public struct PodcastsAdapter: DocumentAdapter {
     public var activity: DocumentActivity { podcasts.activity }
     public var viewOptionKeys: [String] { [PodcastsDocument.podcastOption] }
 
-    /// Any value: a view may follow a podcast by id or feed URL before it is subscribed.
+    /// Any value, for now: a view of a podcast the library lacks hears none of its changes.
+    /// (Refusing it, as `GetPodcastSettings` does, is still to do.)
     public func validate(viewOptions: [String: String]) throws {}
 
     public func encode(state: PodcastsState) -> [String: Value] { PodcastsCodec.encode(state) }
