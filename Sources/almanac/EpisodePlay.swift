@@ -52,7 +52,7 @@ struct EpisodePlay: AsyncParsableCommand {
                 ? (start >= 1 ? " from \(clockDuration(start))" : "")
                 : (start >= 1 ? " (from the start: \(command.name) cannot be told to start at \(clockDuration(start)))" : "")
             let podcast = podcastTitle.map { " of \($0)" } ?? ""
-            Terminal().line("Playing “\(episode.title)”\(podcast) in \(command.name)\(from).")
+            Terminal().textLine("Playing “\(episode.title)”\(podcast) in \(command.name)\(from).")
         }
     }
 

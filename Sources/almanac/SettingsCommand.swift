@@ -96,7 +96,7 @@ struct SettingsCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await withClient(common) { client in
-                if let value = try await SettingsCommand.current(client).first(where: { $0.0 == name })?.1 { Terminal().line(value) }
+                if let value = try await SettingsCommand.current(client).first(where: { $0.0 == name })?.1 { Terminal().textLine(value) }
             }
         }
     }

@@ -129,7 +129,8 @@ public struct PodcastsAdapter: DocumentAdapter {
                     do {
                         let (id, isNew) = try await subscribe(outline.feedURL, podcasts: podcasts, inspector: inspector)
                         if isNew, outline.title != outline.feedURL {
-                            var title = outline.title
+                            // The file's title becomes the podcast's: one line, no control characters.
+                            var title = outline.title.printableLine(maximumLength: 1_000).trimmed
                             while title.utf8.count > 200 { title.removeLast() }
                             do {
                                 try podcasts.rename(id, to: title)

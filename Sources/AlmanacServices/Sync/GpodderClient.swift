@@ -342,7 +342,7 @@ public final class GpodderClient: SyncServer {
         let object = try self.object(answer, what)
         let pairs = (object["update_urls"] as? [Any] ?? []).compactMap { pair -> URLRewrite? in
             guard let pair = pair as? [Any], pair.count == 2, let from = pair[0] as? String, let to = pair[1] as? String,
-                  from.utf8.count <= Self.maximumURLBytes, to.utf8.count <= Self.maximumURLBytes else { return nil }
+                  from.utf8.count <= Self.maximumURLBytes, to.isEmpty || Self.isWebURL(to) else { return nil }
             return URLRewrite(from: from, to: to)
         }
         return SyncUpload(timestamp: Self.integer(object["timestamp"]), rewrites: pairs)
@@ -376,7 +376,8 @@ public final class GpodderClient: SyncServer {
             return Int(number)
         }
         return EpisodeAction(podcast: podcast, episode: episode, kind: kind, timestamp: Date(timeIntervalSince1970: Double(seconds)),
-                             started: value("started"), position: value("position"), total: value("total"), device: item["device"] as? String)
+                             started: value("started"), position: value("position"), total: value("total"),
+                             device: (item["device"] as? String).map { $0.printableLine(maximumLength: 200) })
     }
 
     static func integer(_ value: Any?) -> Int64? {

@@ -64,9 +64,9 @@ struct SyncLogin: AsyncParsableCommand {
             } else {
                 // The daemon's rule for "the same account" (PodcastSync.logIn): all four alike.
                 if let previous, (previous.server, previous.user, previous.device, previous.flavour) != (account.server, account.user, account.device, account.flavour) {
-                    Terminal().line("replaced \(previous.user) on \(previous.server), device \(previous.device); its queued changes were forgotten")
+                    Terminal().textLine("replaced \(previous.user) on \(previous.server), device \(previous.device); its queued changes were forgotten")
                 }
-                Terminal().line("logged in to \(account.server) as \(account.user), device \(account.device) (\(SyncStatusViewData.flavourName(account.flavour))); the first sync is under way")
+                Terminal().textLine("logged in to \(account.server) as \(account.user), device \(account.device) (\(SyncStatusViewData.flavourName(account.flavour))); the first sync is under way")
             }
         } catch {
             await client.connection.close()
