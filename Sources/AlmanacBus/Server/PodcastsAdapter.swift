@@ -190,7 +190,9 @@ public struct PodcastsAdapter: DocumentAdapter {
             throw Self.inspectError(error)
         }
         let results = await Self.subscribeAll(outlines, podcasts: podcasts, inspector: inspector)
-        return (results.subscribed, results.failed)
+        // The answer names the feeds as every other place does: without their passwords.
+        return (results.subscribed.map(FeedCredentials.redacted),
+                Dictionary(results.failed.map { (FeedCredentials.redacted($0.key), $0.value) }, uniquingKeysWith: { first, _ in first }))
     }
 
     /// The subscriptions as OPML, sorted by title, for `ExportOPML`/`ExportOPMLDescriptor`.

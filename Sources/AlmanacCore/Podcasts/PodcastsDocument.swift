@@ -360,7 +360,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
                 try archive.save(updated, newEpisodes: new)
             } catch {
                 // Not kept, so not shown: the next refresh finds the same episodes new again.
-                logger.error("could not keep what a feed said", metadata: ["feed": "\(podcast.feedURL)", "error": "\(error)"])
+                logger.error("could not keep what a feed said", metadata: ["feed": "\(FeedCredentials.redacted(podcast.feedURL))", "error": "\(error)"])
                 failure = "\(error)"
                 let change = PodcastsChange.failed(podcastID: podcast.id, message: "\(error)")
                 activity.failed(podcast.id, change.failure ?? "\(error)")
