@@ -198,6 +198,24 @@ import Testing
         #expect(device.status == 0 && device.output.hasPrefix("replaced alice on \(other.baseURL.absoluteString), device desktop;"), "\(device.output)")
     }
 
+    /// The session cookie and the password stay with the sync server: a redirect to another
+    /// origin (here another port) is not followed, and the failure says why; the other
+    /// server hears nothing (before, it was asked with the cookie: only `Authorization` was dropped).
+    @Test func aRedirectToAnotherServerIsNotFollowedWithTheSession() async throws {
+        let desktop = try await daemon()
+        #expect(try await login(desktop, ["--device", "desktop"]).status == 0)
+        #expect(try control("headers").contains("cookie=sessionid="), "the session is a cookie")
+        let elsewhere = try FixtureServer.gpodder()
+        _ = try control("redirect?to=\(elsewhere.baseURL.absoluteString)")
+        let now = try await almanac(["sync", "now"], bus: desktop.bus)
+        #expect(now.status == 65 && now.errorOutput.contains("which Almanac does not follow"), "\(now.errorOutput)")
+        let heard = try String(contentsOf: elsewhere.baseURL.appendingPathComponent("_control/headers"), encoding: .utf8)
+        #expect(heard.isEmpty, "\(heard)")
+        // Back where it was, the sync goes on with the same session.
+        _ = try control("redirect?to=-")
+        #expect(try await almanac(["sync", "now"], bus: desktop.bus).status == 0)
+    }
+
     @Test func aLoginThatFailsKeepsNothing() async throws {
         let desktop = try await daemon()
         let wrong = try await login(desktop, password: "guess", [])

@@ -12,7 +12,8 @@ import Synchronization
 /// `sessionid` cookie the server sets; later requests send the cookie alone, and a `401`
 /// then logs in again once and repeats the request. Nextcloud: HTTP Basic on every request.
 /// Every answer is read whole (at most `maximumAnswerBytes`) and checked before anything is
-/// returned; failures are `SyncError`s that say which server, which request and why.
+/// returned; failures are `SyncError`s that say which server, which request and why. A
+/// redirect to another origin is not followed: the cookie and password are for this server.
 public final class GpodderClient: SyncServer {
     /// The most bytes of one answer.
     public static let maximumAnswerBytes = 16 * 1024 * 1024
@@ -36,7 +37,7 @@ public final class GpodderClient: SyncServer {
 
     public init(_ credentials: SyncCredentials,
                 http: HTTPClient = HTTPClient(timeout: 30, accept: "application/json", maximumBytes: GpodderClient.maximumAnswerBytes,
-                                              conditional: false, cookies: false)) {
+                                              conditional: false, cookies: false, redirectsElsewhere: false)) {
         self.credentials = credentials
         self.http = http
         state = Locked(State(flavour: credentials.flavour))
