@@ -51,7 +51,8 @@ struct SyncLogin: AsyncParsableCommand {
         if let flavour { options["flavour"] = .string(flavour) }
         let client = try await common.connect()
         do {
-            // Another account is replaced (as in gPodder and AntennaPod): said, not silent.
+            // Another account is refused by the daemon (log out first); the same one again
+            // with another device name starts afresh, and says so.
             let previous = try? await client.syncStatus().account
             let account = try await client.syncLogin(server: server, user: username, password: password, options: options)
             await client.connection.close()
