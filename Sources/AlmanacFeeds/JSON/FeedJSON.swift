@@ -156,26 +156,14 @@ public enum FeedJSON {
         }
 
         /// A string literal: `"` and `\` escaped, control characters as `\n`, `\t`, … or
-        /// `\u00XX` (DEL and C1 ones too, which a terminal would obey); everything else (any
-        /// UTF-8, `/` included) as it is.
+        /// `\u00XX`; everything else (any UTF-8, `/` included) as it is.
         mutating func string(_ text: String) {
             bytes.append(UInt8(ascii: "\""))
             var text = text
             text.withUTF8 { utf8 in
                 var start = 0
-                var index = 0
-                while index < utf8.count {
-                    defer { index += 1 }
+                for index in 0..<utf8.count {
                     let byte = utf8[index]
-                    if byte == 0x7F || (byte == 0xC2 && index + 1 < utf8.count && (0x80...0x9F).contains(utf8[index + 1])) {
-                        if start < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index])) }
-                        let value = byte == 0x7F ? byte : utf8[index + 1]
-                        let hex = Array("0123456789abcdef".utf8)
-                        bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(value >> 4)], hex[Int(value & 0xF)]])
-                        if byte == 0xC2 { index += 1 }
-                        start = index + 1
-                        continue
-                    }
                     guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
                     if start < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index])) }
                     start = index + 1
