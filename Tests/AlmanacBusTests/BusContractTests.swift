@@ -1,10 +1,11 @@
 import AlmanacBus
 import DBus
+import TestHarness
 import Testing
 
 /// The contract's names as docs/bus-api.md fixes them: every other test (and every client)
 /// names the bus through `BusContract`, so this is where a changed name is caught.
-@Suite struct BusContractTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct BusContractTests {
     @Test func namesAndPathsAreTheDocumentedOnes() {
         #expect(BusContract.serviceName.rawValue == "org.almanac.Almanac1")
         #expect(BusContract.rootPath.rawValue == "/org/almanac/Almanac1")

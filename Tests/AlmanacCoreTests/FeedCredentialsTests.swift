@@ -1,7 +1,9 @@
 import AlmanacCore
+import TestHarness
 import Testing
 
 /// User names and passwords in feed URLs: read, added, and kept out of sight.
+@Suite(.onTestThreads, .timeLimit(.hang))
 struct FeedCredentialsTests {
     @Test func readsAndRedacts() throws {
         let url = "https://alice:s3cret%20%C3%A9%3Ax@feeds.example:8443/p/feed.xml?k=a@b#x"

@@ -1,7 +1,9 @@
 import AlmanacCore
+import TestHarness
 import Testing
 
 /// Which command `almanac episode play` runs, from the `player` setting and what is installed.
+@Suite(.onTestThreads, .timeLimit(.hang))
 struct PlayerCommandTests {
     /// Programs "installed" for these tests: name → path.
     func find(_ installed: [String]) -> (String) -> String? {

@@ -1,7 +1,8 @@
 import AlmanacCore
+import TestHarness
 import Testing
 
-@Suite struct StringCleaningTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct StringCleaningTests {
     @Test func trimmedDropsOuterWhiteSpaceOnly() {
         #expect("  \tLe Ciel  \n".trimmed == "Le Ciel")
         #expect("a  b".trimmed == "a  b")

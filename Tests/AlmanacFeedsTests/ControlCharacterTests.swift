@@ -1,12 +1,13 @@
 import AlmanacCore
 @testable import AlmanacFeeds
 import Foundation
+import TestHarness
 import Testing
 
 /// A feed cannot command the reader's terminal: control characters — raw, as character
 /// references (`&#27;`), inside CDATA, as C1 bytes — are gone from everything the parser
 /// gives, and the notes keep their paragraphs.
-@Suite struct ControlCharacterTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct ControlCharacterTests {
     /// Every string in `value`, however deep.
     static func strings(in value: Any) -> [String] {
         if let text = value as? String { return [text] }

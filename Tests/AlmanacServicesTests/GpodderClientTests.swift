@@ -6,7 +6,7 @@ import Testing
 
 /// The sync client against Tests/Fixtures/gpodder_server.py, a real HTTP server on
 /// 127.0.0.1 built from the gpodder.net API documentation and the Nextcloud app's routes.
-@Suite(.timeLimit(.minutes(2))) struct GpodderClientTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct GpodderClientTests {
     func client(_ server: FixtureServer, password: String = "s3cret", device: String = "laptop", flavour: SyncFlavour? = nil) -> GpodderClient {
         GpodderClient(SyncCredentials(server: server.baseURL.absoluteString, user: "alice", password: password, device: device, flavour: flavour))
     }

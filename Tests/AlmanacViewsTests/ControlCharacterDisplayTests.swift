@@ -1,10 +1,11 @@
 @testable import AlmanacViews
+import TestHarness
 import Testing
 
 /// What the CLI's renderer gives a terminal of data that still holds control characters
 /// (a library kept before the daemon removed them, another program's data): the characters
 /// shown, never sent — in lines, tables and templates.
-@Suite struct ControlCharacterDisplayTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct ControlCharacterDisplayTests {
     static let hostile = "Clip\u{1B}]52;c;cm0=\u{07}board \u{1B}[2J\u{9B}31m\u{7F}\r\nend"
 
     @Test func controlCharactersAreShownAsPictures() {

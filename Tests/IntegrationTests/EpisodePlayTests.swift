@@ -6,7 +6,7 @@ import Testing
 
 /// `almanac episode play` through the real binaries: fake players (scripts named mpv, vlc,
 /// xdg-open or anything) record the arguments they were started with.
-@Suite(.timeLimit(.minutes(2))) struct EpisodePlayTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct EpisodePlayTests {
     let feed: AudioFeed
     let bus: PrivateBus
     /// Where the fake players live (each test puts in PATH only the ones it wants).

@@ -6,7 +6,7 @@ import Testing
 
 /// Feeds behind HTTP Basic authentication through the real binaries: the password in the URL
 /// or given once, sent to the feed's own host only, and never shown.
-@Suite(.timeLimit(.minutes(2))) struct FeedAuthenticationTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct FeedAuthenticationTests {
     let bus: PrivateBus
     let server: FixtureServer
     var base: String { server.baseURL.absoluteString }

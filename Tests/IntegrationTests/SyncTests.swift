@@ -9,7 +9,7 @@ import Testing
 /// on its own private bus with its own state folder (a desktop and a phone, as far as the
 /// server can tell), against Tests/Fixtures/gpodder_server.py, with feeds from
 /// Tests/Fixtures/feed_server.py.
-@Suite(.timeLimit(.minutes(3))) struct SyncTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct SyncTests {
     let server: FixtureServer
     let feed: AudioFeed
     var base: String { server.baseURL.absoluteString }
@@ -139,13 +139,13 @@ import Testing
     @Test func offlineChangesSurviveAKillAndAreSentWhenTheServerAnswers() async throws {
         let desktop = try await daemon([("--sync-debounce", "0.2"), ("--sync-first-retry", "0.3")])
         #expect(try await login(desktop, ["--device", "desktop"]).status == 0)
-        #expect(await eventually(timeout: .seconds(20)) { (try? await status(desktop)["lastSync"] as? String) != nil })
+        #expect(await eventually(timeout: .seconds(60)) { (try? await status(desktop)["lastSync"] as? String) != nil })
 
         _ = try control("fault?mode=offline")
         let (_, ids) = try await feed.subscribe(on: desktop.bus)
         #expect(try await almanac(["episode", "position", try #require(ids["Episode 1"]), "12:00"], bus: desktop.bus).status == 0)
         // The daemon tries by itself, fails, and says why.
-        #expect(await eventually(timeout: .seconds(20)) {
+        #expect(await eventually(timeout: .seconds(60)) {
             (try? await status(desktop)["lastError"] as? String)?.contains("Could not reach 127.0.0.1") == true
         })
         #expect(try await status(desktop)["queued"] as? Int == 2)
@@ -161,7 +161,7 @@ import Testing
 
         // The server answers again: the retry sends the queue, nobody asking.
         _ = try control("fault?mode=none")
-        #expect(await eventually(timeout: .seconds(30)) { (try? await status(desktop)["queued"] as? Int) == 0 })
+        #expect(await eventually(timeout: .seconds(60)) { (try? await status(desktop)["queued"] as? Int) == 0 })
         #expect(try await status(desktop)["lastError"] is NSNull)
         let state = try control("state")
         #expect(state.contains("\"desktop\": [\"\(feed.url)\"]") && state.contains("\"position\": 720"), "\(state)")
@@ -177,7 +177,7 @@ import Testing
         let desktop = try await daemon([("--sync-debounce", "0.5")])
         #expect(try await login(desktop, ["--device", "desktop"]).status == 0)
         _ = try await feed.subscribe(on: desktop.bus)
-        #expect(await eventually(timeout: .seconds(20)) { (try? control("state"))?.contains("\"desktop\": [\"\(feed.url)\"]") == true })
+        #expect(await eventually(timeout: .seconds(60)) { (try? control("state"))?.contains("\"desktop\": [\"\(feed.url)\"]") == true })
     }
 
     /// Logging in to another account while logged in is refused, by the CLI and over the bus,

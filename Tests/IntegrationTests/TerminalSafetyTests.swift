@@ -9,7 +9,7 @@ import Testing
 /// OSC 0 (window title), CSI 2J (clear), OSC 8 (hyperlink), `&#27;`, raw ESC and C1 bytes,
 /// read by the real daemon and shown by the real CLI; `Rename` with an escape refused; and
 /// what an older library kept shown, not sent, in every output mode.
-@Suite(.timeLimit(.minutes(3))) struct TerminalSafetyTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct TerminalSafetyTests {
     let bus: PrivateBus
     let server: FixtureServer
     var feedURL: String { server.baseURL.absoluteString + "/feeds/control-characters.xml" }
