@@ -33,6 +33,7 @@ import Testing
         #expect(BusContract.syncFailed.rawValue == "org.almanac.Error.SyncFailed")
         #expect(BusContract.authenticationFailed.rawValue == "org.almanac.Error.AuthenticationFailed")
         #expect(BusContract.notLoggedIn.rawValue == "org.almanac.Error.NotLoggedIn")
+        #expect(BusContract.alreadyLoggedIn.rawValue == "org.almanac.Error.AlreadyLoggedIn")
     }
 
     @Test func memberNamesAreTheDocumentedOnes() {

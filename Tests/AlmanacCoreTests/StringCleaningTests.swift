@@ -18,4 +18,14 @@ import Testing
         #expect("Île-de-France ☂".printableLine(maximumLength: 100) == "Île-de-France ☂")
         #expect(String(repeating: "x", count: 600).printableLine(maximumLength: 500).count == 500)
     }
+
+    @Test func controlCharactersAreFoundAndStripped() {
+        for control in ["\u{1B}", "\n", "\t", "\u{7F}", "\u{85}", "\u{9B}", "\u{0}"] {
+            #expect("a\(control)b".hasControlCharacters, "\(control.debugDescription)")
+            #expect("a\(control)b".strippingControlCharacters() == "ab")
+        }
+        #expect(!"Île-de-France \u{A0}☂ 日本".hasControlCharacters, "no-break space and other non-ASCII are text")
+        #expect("one\n\ttwo\u{1B}[2J\r".strippingControlCharacters(keepingLineBreaks: true) == "one\n\ttwo[2J")
+        #expect("plain".strippingControlCharacters() == "plain")
+    }
 }

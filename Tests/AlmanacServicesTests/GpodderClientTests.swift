@@ -223,4 +223,11 @@ import Testing
         let after = Date()
         #expect(time >= before.addingTimeInterval(7_200 - 1) && time <= after.addingTimeInterval(7_200))
     }
+
+    @Test func aDeviceNameFromTheServerIsOnePrintableLine() {
+        let action = GpodderClient.action(["podcast": "https://a.example/feed", "episode": "https://a.example/1.mp3", "action": "play",
+                                           "timestamp": 1_700_000_000, "device": "phone\u{1B}]0;x\u{07}\u{9B}"])
+        #expect(action?.device == "phone ]0;x  ")
+        #expect(GpodderClient.action(["podcast": "https://a.example/\u{1B}[2J", "episode": "https://a.example/1.mp3", "action": "play", "timestamp": 1]) == nil)
+    }
 }

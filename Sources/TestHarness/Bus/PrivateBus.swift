@@ -103,10 +103,13 @@ public final class PrivateBus: Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// An environment in which `DBUS_SESSION_BUS_ADDRESS` names this bus.
+    /// An environment in which `DBUS_SESSION_BUS_ADDRESS` names this bus, and
+    /// `XDG_CONFIG_HOME` a folder of its own (the CLI's `cli.conf`: a test never reads or
+    /// writes the user's).
     public var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = address
+        environment["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
         return environment
     }
 
