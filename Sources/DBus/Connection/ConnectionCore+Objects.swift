@@ -77,7 +77,11 @@ extension ConnectionCore {
                 reply.fail(error)
             }
         case .async(let handler):
+            // Counted against its sender's calls under way until the task ends (`CallQueue`).
+            let sender = message.senderKey
+            loop.began(sender)
             Task { [self] in
+                defer { loop.ended(sender) }
                 do {
                     let reply = try Message.headerless(DBUS_MESSAGE_TYPE_METHOD_RETURN)
                     var writer = MessageWriter(appendingTo: reply.raw)
