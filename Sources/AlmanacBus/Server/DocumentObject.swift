@@ -414,20 +414,23 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     private func documentInterface() throws -> Interface {
         let document = adapter.document
         return try Interface("org.almanac.Document1", methods: [
-            Method("GetState", outputs: [Argument("revision", .uint64), Argument("state", .dictionary(key: .string, value: .variant))]) { [adapter, weak connection] _, reply in
+            // In tasks of their own, as every method whose cost grows with the library: encoding
+            // a big state must not hold up other clients' calls (reliability.md).
+            Method("GetState", outputs: [Argument("revision", .uint64), Argument("state", .dictionary(key: .string, value: .variant))],
+                   async: { [adapter, weak connection] _, reply in
                 let (revision, state) = document.snapshot
                 try reply.write(revision)
                 try adapter.encode(state: state).encode(to: &reply)
                 try LargeAnswers.check(reply.byteCount, on: connection, "The state", instead: "call GetStateDescriptor to receive it as a file descriptor")
-            },
-            Method("GetStateDescriptor", outputs: [Argument("payload", .unixFD)]) { [adapter] _, reply in
+            }),
+            Method("GetStateDescriptor", outputs: [Argument("payload", .unixFD)], async: { [adapter] _, reply in
                 let (revision, state) = document.snapshot
                 let encoded = adapter.encode(state: state)
                 try reply.write(try LargeAnswers.payload("The state") { writer in
                     try writer.write(revision)
                     try encoded.encode(to: &writer)
                 })
-            },
+            }),
             Method("AddView", inputs: [Argument("options", .dictionary(key: .string, value: .variant))], outputs: [Argument("view", .objectPath)]) { [weak self] call, reply in
                 guard let self else { throw BusError.failed("The daemon is shutting down.") }
                 guard let owner = call.sender else { throw BusError.accessDenied("Views can only be added over a message bus.") }

@@ -210,8 +210,11 @@ public struct PodcastsAdapter: DocumentAdapter {
                 let (given) = try call.arguments(String.self)
                 try reply.write(try await Self.subscribe(given, podcasts: podcasts, inspector: inspector).id)
             }),
+            // Every method whose cost grows with its input or the library runs in a task of its
+            // own (ListEpisodes, ExportOPML, InspectData, …), off the connection's thread.
             Method("ListEpisodes", inputs: [podcastArgument, Argument("query", .dictionary(key: .string, value: .variant))],
-                   outputs: [Argument("page", .array(.dictionary(key: .string, value: .variant))), Argument("info", .dictionary(key: .string, value: .variant))]) { call, reply in
+                   outputs: [Argument("page", .array(.dictionary(key: .string, value: .variant))), Argument("info", .dictionary(key: .string, value: .variant))],
+                   async: { call, reply in
                 let (given, values) = try call.arguments(String.self, [String: Value].self)
                 var podcastID: String?
                 if !given.isEmpty {
@@ -229,7 +232,7 @@ public struct PodcastsAdapter: DocumentAdapter {
                 try reply.write(episodes)
                 try info.encode(to: &reply)
                 try LargeAnswers.check(reply.byteCount, on: connection, "A page of up to \(query.limit) episodes", instead: "ask for fewer (a smaller `limit`)")
-            },
+            }),
             Method("GetEpisode", inputs: [Argument("episode", .string)], outputs: [Argument("record", .dictionary(key: .string, value: .variant))]) { call, reply in
                 let (given) = try call.arguments(String.self)
                 guard let episode = podcasts.episode(given) else { throw BusError.invalidArgs("There is no episode '\(given.prefix(200))'.") }
@@ -280,14 +283,14 @@ public struct PodcastsAdapter: DocumentAdapter {
                 let results = try await Self.importOPML(data, opml: opml, podcasts: podcasts, inspector: inspector)
                 try reply.write(arguments: results.subscribed, results.failed)
             }),
-            Method("ExportOPML", outputs: [Argument("opml", .string)]) { [opml] _, reply in
+            Method("ExportOPML", outputs: [Argument("opml", .string)], async: { [opml] _, reply in
                 try reply.write(Self.exportOPML(podcasts: podcasts, opml: opml))
                 try LargeAnswers.check(reply.byteCount, on: connection, "The OPML document", instead: "call ExportOPMLDescriptor to receive it as a file descriptor")
-            },
-            Method("ExportOPMLDescriptor", outputs: [Argument("payload", .unixFD)]) { [opml] _, reply in
+            }),
+            Method("ExportOPMLDescriptor", outputs: [Argument("payload", .unixFD)], async: { [opml] _, reply in
                 let text = Self.exportOPML(podcasts: podcasts, opml: opml)
                 try reply.write(try LargeAnswers.payload("The OPML document") { try $0.write(text) })
-            },
+            }),
             Method("Unsubscribe", inputs: [podcastArgument]) { call, _ in
                 let (podcast) = try call.arguments(String.self)
                 try Refusals.translated { try podcasts.unsubscribe(podcasts.podcast(podcast)?.id ?? podcast) }
@@ -369,7 +372,7 @@ public struct PodcastsAdapter: DocumentAdapter {
                 let feed = FeedCodec.encode(parsed)
                 try reply.write(try LargeAnswers.payload("The feed's answer") { try $0.write(feed) })
             }),
-            Method("InspectData", inputs: [Argument("data", .array(.byte)), Argument("baseURL", .string)], outputs: [feed]) { call, reply in
+            Method("InspectData", inputs: [Argument("data", .array(.byte)), Argument("baseURL", .string)], outputs: [feed], async: { call, reply in
                 let (data, baseURL) = try call.arguments([UInt8].self, String.self)
                 guard data.count <= Self.maximumInspectBytes else {
                     throw BusError.invalidArgs("A feed can be at most \(Self.maximumInspectBytes / 1024 / 1024) MiB, not \(data.count / 1024 / 1024) MiB.")
@@ -380,7 +383,7 @@ public struct PodcastsAdapter: DocumentAdapter {
                     throw Self.inspectError(error)
                 }
                 try LargeAnswers.check(reply.byteCount, on: connection, "The feed's answer", instead: "pass the file to InspectFile to receive it as a file descriptor")
-            },
+            }),
         ], properties: [
             Property("Subscriptions", .array(.dictionary(key: .string, value: .variant))) {
                 Self.subscriptions(podcasts.document.snapshot.state)
