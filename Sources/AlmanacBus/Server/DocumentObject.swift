@@ -422,22 +422,26 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     private func documentInterface() throws -> Interface {
         let document = adapter.document
         return try Interface("org.almanac.Document1", methods: [
-            // In tasks of their own, as every method whose cost grows with the library: encoding
-            // a big state must not hold up other clients' calls (reliability.md).
+            // The snapshot is taken in order with the other calls; encoding it, which grows with
+            // the library, happens in a task, so it holds up no other client (reliability.md).
             Method("GetState", outputs: [Argument("revision", .uint64), Argument("state", .dictionary(key: .string, value: .variant))],
-                   async: { [adapter, weak connection] _, reply in
+                   offloading: { [adapter, weak connection] _ in
                 let (revision, state) = document.snapshot
-                try reply.write(revision)
-                try adapter.encode(state: state).encode(to: &reply)
-                try LargeAnswers.check(reply.byteCount, on: connection, "The state", instead: "call GetStateDescriptor to receive it as a file descriptor")
+                return { [weak connection] reply in
+                    try reply.write(revision)
+                    try adapter.encode(state: state).encode(to: &reply)
+                    try LargeAnswers.check(reply.byteCount, on: connection, "The state", instead: "call GetStateDescriptor to receive it as a file descriptor")
+                }
             }),
-            Method("GetStateDescriptor", outputs: [Argument("payload", .unixFD)], async: { [adapter] _, reply in
+            Method("GetStateDescriptor", outputs: [Argument("payload", .unixFD)], offloading: { [adapter] _ in
                 let (revision, state) = document.snapshot
-                let encoded = adapter.encode(state: state)
-                try reply.write(try LargeAnswers.payload("The state") { writer in
-                    try writer.write(revision)
-                    try encoded.encode(to: &writer)
-                })
+                return { reply in
+                    let encoded = adapter.encode(state: state)
+                    try reply.write(try LargeAnswers.payload("The state") { writer in
+                        try writer.write(revision)
+                        try encoded.encode(to: &writer)
+                    })
+                }
             }),
             Method("AddView", inputs: [Argument("options", .dictionary(key: .string, value: .variant))], outputs: [Argument("view", .objectPath)]) { [weak self] call, reply in
                 guard let self else { throw BusError.failed("The daemon is shutting down.") }
