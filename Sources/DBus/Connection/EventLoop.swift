@@ -73,6 +73,10 @@ final class EventLoop: @unchecked Sendable {
     /// While calls wait, the socket is read again at least this often (nanoseconds), so that
     /// a call that came in behind a long backlog gets its turn (and a `Ping` its answer) soon.
     static let readInterval: Int64 = 500_000
+    /// While more than this many bytes wait to be written to the socket, no further call is
+    /// handled: an answer (a `Ping`'s too) waits behind what is queued before it, so one
+    /// client's large answers must not pile up ahead of everyone else's.
+    static let outgoingLimit = 1 << 20
 
     init() {
         wakeFD = cdbus_make_wakeup_fd()
@@ -184,7 +188,7 @@ final class EventLoop: @unchecked Sendable {
     /// queues the calls that came in).
     private func serveCalls(_ connection: OpaquePointer) {
         var lastRead = Self.nanoseconds()
-        while !stopRequested, let (sender, call) = calls.next() {
+        while !stopRequested, dbus_connection_get_outgoing_size(connection) <= Self.outgoingLimit, let (sender, call) = calls.next() {
             handleCall?(call)
             calls.served(sender)
             let now = Self.nanoseconds()
