@@ -73,10 +73,12 @@ final class EventLoop: @unchecked Sendable {
     /// While calls wait, the socket is read again at least this often (nanoseconds), so that
     /// a call that came in behind a long backlog gets its turn (and a `Ping` its answer) soon.
     static let readInterval: Int64 = 500_000
-    /// While more than this many bytes wait to be written to the socket, no further call is
-    /// handled: an answer (a `Ping`'s too) waits behind what is queued before it, so one
-    /// client's large answers must not pile up ahead of everyone else's.
-    static let outgoingLimit = 1 << 20
+    /// While more than this many bytes wait for the bus to read them (in libdbus's queue and
+    /// the socket's), no further call is handled: an answer (a `Ping`'s too) waits behind what
+    /// is queued before it, so one client's answers must not pile up ahead of everyone else's.
+    /// (At 1 MiB of libdbus's queue alone, a flood of 10,000 `GetAll` still kept another
+    /// client's `Ping` waiting up to 0.45 s while a busy dbus-daemon read the backlog.)
+    static let outgoingLimit = 64 * 1024
 
     init() {
         wakeFD = cdbus_make_wakeup_fd()
@@ -185,10 +187,13 @@ final class EventLoop: @unchecked Sendable {
 
     /// Handles the waiting calls one sender after another until none may start, reading the
     /// socket again every `readInterval` meanwhile (which answers `Peer.Ping`s at once and
-    /// queues the calls that came in).
-    private func serveCalls(_ connection: OpaquePointer) {
+    /// queues the calls that came in). Returns whether calls wait for the bus to read what
+    /// is queued for it (`outgoingLimit`).
+    private func serveCalls(_ connection: OpaquePointer) -> Bool {
         var lastRead = Self.nanoseconds()
-        while !stopRequested, dbus_connection_get_outgoing_size(connection) <= Self.outgoingLimit, let (sender, call) = calls.next() {
+        while !stopRequested {
+            guard cdbus_unsent_bytes(connection) <= Self.outgoingLimit else { return !calls.isEmpty }
+            guard let (sender, call) = calls.next() else { return false }
             handleCall?(call)
             calls.served(sender)
             let now = Self.nanoseconds()
@@ -197,6 +202,7 @@ final class EventLoop: @unchecked Sendable {
                 lastRead = Self.nanoseconds()
             }
         }
+        return false
     }
 
     /// Reads what the socket holds now, without waiting, and dispatches it (a bounded number
@@ -239,10 +245,11 @@ final class EventLoop: @unchecked Sendable {
                 dbus_connection_close(connection)
             }
             dispatchAll(connection)
-            serveCalls(connection)
+            // Bytes in the socket's buffer wake nobody as the bus reads them: look again soon.
+            let waitingForTheBus = serveCalls(connection)
             runBurstEnds()
             if dbus_connection_get_is_connected(connection) == 0 { break }
-            waitAndHandle(waiting: true)
+            waitAndHandle(waiting: true, atMostMilliseconds: waitingForTheBus ? 1 : nil)
         }
 
         // Deliver what is left (the Disconnected signal among it) and finish what it started, then let go.
@@ -312,12 +319,13 @@ final class EventLoop: @unchecked Sendable {
     /// Polls the watches (until one is ready or the next timeout is due when `waiting`, else
     /// not at all), handles those ready and the timeouts due; whether any watch was ready.
     @discardableResult
-    private func waitAndHandle(waiting: Bool) -> Bool {
+    private func waitAndHandle(waiting: Bool, atMostMilliseconds limit: Int32? = nil) -> Bool {
         if table.withLock({ $0.stale }) { rebuildPollDescriptors() }
         var waitMilliseconds: Int32 = waiting ? -1 : 0
         if waiting, let next = table.withLock({ $0.timeouts.lazy.map(\.deadline).min() }) {
             waitMilliseconds = Int32(clamping: max(0, next - Self.now()))
         }
+        if let limit, waitMilliseconds < 0 || waitMilliseconds > limit { waitMilliseconds = limit }
         let ready = poll(&pollDescriptors, nfds_t(pollDescriptors.count), waitMilliseconds)
         if ready > 0 {
             if pollDescriptors[0].revents != 0 {
