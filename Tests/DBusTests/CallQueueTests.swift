@@ -1,9 +1,10 @@
 @testable import DBus
+import TestHarness
 import Testing
 
 /// `CallQueue`: callers in turn, each one's calls in order, a bound on one caller's calls
 /// under way, and a departed caller's calls forgotten.
-@Suite struct CallQueueTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct CallQueueTests {
     /// Takes every call that may start now, marking none as under way.
     static func drain(_ queue: inout CallQueue<String>) -> [String] {
         var taken: [String] = []
