@@ -155,6 +155,11 @@ import Testing
         #expect(state.units == .imperial)
         #expect(state.savedLocations == ["Oslo", "Lima"])
         #expect(throws: StorageError.self) { try store.saveSettings(units: .metric, savedLocations: []) }
+        // Writable again: the next write succeeds, without a restart, on top of what the log held.
+        try #require(try Tool.run("mount", ["-o", "remount,rw", mount.path]).status == 0)
+        try store.saveSettings(units: .metric, savedLocations: ["Oslo", "Lima", "Quito"])
+        #expect(!store.openedReadOnly)
+        #expect(try StateStore(folder: mount).weatherState().savedLocations == ["Oslo", "Lima", "Quito"])
     }
 
     @Test func oldReadingsArePruned() throws {
@@ -181,8 +186,11 @@ import Testing
         let store = try StateStore(folder: folder)
         try store.saveSettings(units: .metric, savedLocations: ["Oslo"])
         let weather = WeatherDocument(store.weatherState(), archive: store)
-        // Make the database read-only underneath the open store, as a full or read-only disk would.
-        try store.database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA query_only = 1") }
+        // Every write refused underneath the open store, as by a disk that refuses them (one
+        // that opening the file again does not cure).
+        try store.database.writeWithoutTransaction { db in
+            try db.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON setting BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END")
+        }
         #expect {
             try weather.submit(.units(.imperial), from: nil)
         } throws: { error in
@@ -190,7 +198,7 @@ import Testing
         }
         #expect(weather.document.snapshot.state.units == .metric)
         #expect(weather.document.revision == 0)
-        try store.database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA query_only = 0") }
+        try store.database.writeWithoutTransaction { db in try db.execute(sql: "DROP TRIGGER refuse") }
         try weather.submit(.units(.imperial), from: nil)
         #expect(try StateStore(folder: folder).weatherState().units == .imperial)
     }
