@@ -40,9 +40,11 @@ public final class DownloadManager: Sendable {
     ///   - root: the folder downloads go under (one folder per podcast inside).
     ///   - archive: where jobs are kept across restarts (none: in memory only).
     ///   - diskSpace: reads the free space of the downloads' disk (none: it is not checked).
+    /// Throws `StorageError` when the kept jobs could not be read: starting without them would
+    /// give their numbers out again.
     public init(podcasts: PodcastsDocument, downloader: any EpisodeDownloading, root: String,
                 archive: (any DownloadArchive)? = nil, limits: DownloadLimits = DownloadLimits(), diskSpace: (any DiskSpace)? = nil,
-                logger: Logger = Logger(label: "almanac.downloads")) {
+                logger: Logger = Logger(label: "almanac.downloads")) throws {
         self.podcasts = podcasts
         self.downloader = downloader
         self.archive = archive
@@ -51,7 +53,7 @@ public final class DownloadManager: Sendable {
         self.limits = limits
         self.logger = logger
         var jobs: [UInt64: DownloadJob] = [:]
-        let kept = archive?.downloadJobs() ?? []
+        let kept = try archive?.downloadJobs() ?? []
         for var job in kept {
             if job.state.isFinished {
                 // The daemon ended while it lingered: it is gone now.
@@ -62,7 +64,7 @@ public final class DownloadManager: Sendable {
             (job.state, job.owner) = (.queued, "")
             jobs[job.id] = job
         }
-        nextID = Atomic(max(kept.map(\.id).max() ?? 0, archive?.lastDownloadJobID() ?? 0) + 1)
+        nextID = Atomic(max(kept.map(\.id).max() ?? 0, try archive?.lastDownloadJobID() ?? 0) + 1)
         document = Model(jobs)
     }
 
@@ -107,8 +109,11 @@ public final class DownloadManager: Sendable {
     /// downloaded and `DownloadRefusal.limit` past a limit.
     public func download(_ episodeID: String, for owner: String) throws -> DownloadJob {
         let state = podcasts.document.snapshot.state
-        guard let episode = podcasts.episode(episodeID)
-                ?? state.podcasts.keys.lazy.compactMap({ self.podcasts.episode(FeedMapping.episodeID(podcastID: $0, guid: episodeID)) }).first else {
+        var found = try podcasts.episode(episodeID)
+        for podcastID in state.podcasts.keys where found == nil {
+            found = try podcasts.episode(FeedMapping.episodeID(podcastID: podcastID, guid: episodeID))
+        }
+        guard let episode = found else {
             throw SubmissionError("There is no episode '\(episodeID.prefix(200))'.")
         }
         guard let url = episode.audioURL else {
@@ -336,7 +341,7 @@ public final class DownloadManager: Sendable {
         }
         guard !completed else { return }
         try? downloader.delete(file: file)
-        if podcasts.episode(job.episodeID)?.file == file { _ = try? podcasts.recordFile(nil, of: job.episodeID) }
+        if (try? podcasts.episode(job.episodeID))??.file == file { _ = try? podcasts.recordFile(nil, of: job.episodeID) }
     }
 
     private func progressed(_ id: UInt64, _ progress: DownloadProgress) {

@@ -215,10 +215,13 @@ public final class StateStore: Sendable {
     /// what could not be read, logged as an error: a read that fails is never taken for an
     /// empty answer. A read that met a connection closed under it (a write reopened the
     /// file meanwhile) is tried again on the new one.
+    /// A statement SQLite refuses as such (`SQLITE_ERROR`: a search's syntax) is rethrown as it is.
     func read<T>(_ what: String, _ body: (Database) throws -> T) throws -> T {
         let used = database
         do {
             return try used.read(body)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+            throw error
         } catch let error as DatabaseError where Self.mayRecover(error) {
             do {
                 let current = database
