@@ -384,6 +384,27 @@ final class FakeDiskSpace: DiskSpace, Sendable {
         manager.stop()
     }
 
+    /// A size the server never says (chunked): the free space is read again as the file
+    /// grows, and the transfer stops once the disk is short.
+    @Test func aTransferOfUnknownSizeStopsWhenTheDiskRunsShortAsItGrows() async throws {
+        let manager = manager()
+        disk.free.store(1536 << 20, ordering: .relaxed)
+        let job = try manager.download("e1", for: ":1.1")
+        #expect(await eventually { downloader.episodesRunning == ["e1"] })
+        downloader.progress("e1", 4 << 20, of: 0)
+        #expect(manager.document.snapshot.state[job.id]?.state == .downloading)
+        // Another program (or this file) filled the disk meanwhile.
+        disk.free.store(900 << 20, ordering: .relaxed)
+        downloader.progress("e1", 4 << 20 + 1000, of: 0)
+        #expect(manager.document.snapshot.state[job.id]?.state == .downloading, "read again only each MiB")
+        downloader.progress("e1", 6 << 20, of: 0)
+        let stopped = try #require(manager.document.snapshot.state[job.id])
+        #expect(stopped.state == .failed)
+        #expect(stopped.error.contains("has 900.0 MiB free") && stopped.error.contains("1.0 GiB"), "\(stopped.error)")
+        #expect(await eventually { downloader.episodesRunning.isEmpty }, "its transfer was cancelled")
+        manager.stop()
+    }
+
     @Test func newEpisodesOfAPodcastThatAsksAreDownloadedNewestFirstUpToKeep() async throws {
         let manager = manager()
         let fresh = (4...7).map { Episode(id: "e\($0)", podcastID: "p", title: "Episode \($0)", published: Date(timeIntervalSince1970: Double($0) * 1000),

@@ -29,6 +29,11 @@ public final class DownloadManager: Sendable {
     /// Per running job: when its progress was last announced, and what came since (told
     /// once the interval has passed, so a transfer that stalls still shows where it is).
     private let pacing = Locked<[UInt64: (last: ContinuousClock.Instant, pending: DownloadProgress?)]>([:])
+    /// Per running job: how many bytes it held when the free space was last read.
+    private let spaceChecked = Locked<[UInt64: UInt64]>([:])
+    /// Bytes a transfer receives between two readings of the free space: one whose size
+    /// the server did not say (chunked) is stopped once the disk is short, not when full.
+    public static let spaceCheckInterval: UInt64 = 1 << 20
     /// Set by `stop()`: no transfer starts after it.
     private let stopped = Atomic<Bool>(false)
     /// Unique names that have left the bus (never reused while the bus lives), newest last,
@@ -312,6 +317,7 @@ public final class DownloadManager: Sendable {
             transfers.withLock { _ = $0.removeValue(forKey: job.id) }
             // Its progress can come no more.
             pacing.withLock { _ = $0.removeValue(forKey: job.id) }
+            spaceChecked.withLock { _ = $0.removeValue(forKey: job.id) }
             pump()
         }
         transfers.withLock { $0[job.id] = task }
@@ -357,6 +363,7 @@ public final class DownloadManager: Sendable {
             return (false, entry.pending == nil ? interval - entry.last.duration(to: now) : nil)
         }
         announce(id, progress, due: due)
+        checkSpace(id, progress)
         guard let wait else { return }
         Task { [weak self] in
             try? await Task.sleep(for: wait)
@@ -391,6 +398,21 @@ public final class DownloadManager: Sendable {
         }
         if validatorChanged, let updated { persist(updated) }
         if sizeLearned, let updated, let refusal = freeSpaceRefusal(for: updated) { stop(updated, refusal: refusal) }
+    }
+
+    /// Reads the free space again each `spaceCheckInterval` bytes a transfer grows, and stops
+    /// it, saying why, once what is left (after what it still has to fetch, when its size is
+    /// known) is under `minimumFreeSpace`.
+    private func checkSpace(_ id: UInt64, _ progress: DownloadProgress) {
+        let due = spaceChecked.withLock { checked -> Bool in
+            let last = checked[id] ?? 0
+            guard progress.received >= last &+ Self.spaceCheckInterval || progress.received < last else { return false }
+            checked[id] = progress.received
+            return true
+        }
+        guard due, var job = document.snapshot.state[id], job.state == .downloading else { return }
+        (job.received, job.total) = (progress.received, progress.total)
+        if let refusal = freeSpaceRefusal(for: job) { stop(job, refusal: refusal) }
     }
 
     /// Stops a running transfer whose size would leave the disk too full: the job fails saying
