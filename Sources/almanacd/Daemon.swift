@@ -31,6 +31,9 @@ struct Daemon {
         // Dispatch registers the handlers.
         let endings = Ending.stream(of: [SIGTERM, SIGINT])
         let folders = DaemonFolders(stateDir: options.stateDir, dataDir: options.dataDir)
+        let notes = folders.notes()
+        for note in notes.differences { logger.notice("\(note)") }
+        for problem in notes.problems { logger.warning("\(problem)") }
         let store = try DaemonParts.openStore(in: folders.state, logger: logger)
         let connection = try await connect()
         let parts = try DaemonParts(options: options, store: store, folders: folders, connection: connection, logger: logger)
