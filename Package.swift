@@ -48,7 +48,7 @@ let package = Package(
         // libFuzzer targets (`make fuzz`); the plain build only says how to run them.
         .executableTarget(name: "almanac-fuzz", dependencies: ["AlmanacCore", "AlmanacFeeds", "AlmanacServices", "DBus"], path: "Examples/almanac-fuzz"),
         .testTarget(name: "AlmanacCoreTests", dependencies: ["AlmanacCore", "TestHarness"]),
-        .testTarget(name: "AlmanacViewsTests", dependencies: ["AlmanacViews", "AlmanacCore"]),
+        .testTarget(name: "AlmanacViewsTests", dependencies: ["AlmanacViews", "AlmanacCore", "TestHarness"]),
         .testTarget(name: "AlmanacFeedsTests", dependencies: ["AlmanacFeeds", "AlmanacCore", "TestHarness"]),
         .testTarget(name: "AlmanacServicesTests", dependencies: [
             "AlmanacServices", "AlmanacFeeds", "AlmanacCore", "TestHarness", .product(name: "GRDB", package: "GRDB.swift"),

@@ -7,7 +7,7 @@
 ///
 ///     #expect(await eventually { downloader.episodesRunning == ["e1"] })
 @discardableResult
-public func eventually(timeout: Duration = .seconds(30), every interval: Duration = .milliseconds(20),
+public func eventually(timeout: Duration = .seconds(60), every interval: Duration = .milliseconds(20),
                        _ condition: () async throws -> Bool) async rethrows -> Bool {
     try await eventually(timeout: timeout, every: interval) { try await condition() ? true : nil } ?? false
 }
@@ -16,7 +16,7 @@ public func eventually(timeout: Duration = .seconds(30), every interval: Duratio
 /// gave, or `nil`.
 ///
 ///     let job = try await eventually { try await jobs().first { $0["state"] == "completed" } }
-public func eventually<Value>(timeout: Duration = .seconds(30), every interval: Duration = .milliseconds(20),
+public func eventually<Value>(timeout: Duration = .seconds(60), every interval: Duration = .milliseconds(20),
                               _ value: () async throws -> Value?) async rethrows -> Value? {
     let deadline = ContinuousClock.now + timeout
     while true {

@@ -1,3 +1,4 @@
+import AlmanacViews
 import ArgumentParser
 import DBus
 
@@ -39,7 +40,8 @@ struct CLIError: Error {
         if ErrorVoice.json {
             Terminal.write(2, json + "\n")
         } else {
-            Terminal.write(2, "almanac: " + text + "\n" + (detail.isEmpty ? "" : detail + "\n"))
+            // The message may quote a feed or a server: its control characters are shown, not sent.
+            Terminal.write(2, "almanac: " + text.visibleControlCharacters() + "\n" + (detail.isEmpty ? "" : detail.visibleControlCharacters(keepingLineBreaks: true) + "\n"))
         }
     }
 

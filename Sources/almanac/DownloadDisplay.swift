@@ -60,7 +60,7 @@ struct DownloadDisplay {
         for path in order {
             guard let job = DownloadsCodec.decode(path: path, jobs[path] ?? [:]) else { continue }
             switch job.state {
-            case .completed: if capable { rendering.terminal.line("Saved \(job.file)") }
+            case .completed: if capable { rendering.terminal.textLine("Saved \(job.file)") }
             case .failed: Terminal.error("the download of \(job.episodeID) failed: \(job.error)", hint: "try again with `almanac episode download \(job.episodeID)`", exit: 1)
             case .cancelled: Terminal.error("the download of \(job.episodeID) was cancelled", hint: "start it again with `almanac episode download \(job.episodeID)`", exit: 1)
             default: break

@@ -13,7 +13,7 @@ struct EpisodePlay: AsyncParsableCommand {
         commandName: "play",
         abstract: "Plays an episode from where you left off, in your media player.",
         discussion: """
-            Plays the downloaded file when there is one, else the audio URL, starting at the saved position (from the start when the episode was played to the end). The player is the `player` setting (`almanac settings set player "mpv --no-video"`; `{media}` and `{start}` in it are replaced by the audio and the start in seconds), else the first of mpv, vlc and xdg-open installed; mpv, VLC and MPlayer are told where to start, xdg-open cannot be. The player runs on its own: this command returns at once.
+            Plays the downloaded file when there is one, else the audio URL — only an http or https one: a feed's file:, smb: or other address is refused —, starting at the saved position (from the start when the episode was played to the end). The player is the `player` setting, kept in almanac's own file $XDG_CONFIG_HOME/almanac/cli.conf (`almanac settings set player "mpv --no-video"`; `{media}` and `{start}` in it are replaced by the audio and the start in seconds), else the first of mpv, vlc and xdg-open installed; mpv, VLC and MPlayer are told where to start, xdg-open cannot be. The player runs on its own: this command returns at once.
             """
     )
 
@@ -29,10 +29,8 @@ struct EpisodePlay: AsyncParsableCommand {
     func run() async throws {
         try await withClient(common) { client in
             let (episode, podcastTitle) = try await client.episode(try await chosenID(client))
-            guard let media = Self.media(of: episode) else {
-                throw CLIError.refused("“\(episode.title)” has no audio to play: its feed gives no enclosure", "")
-            }
-            let setting = try await client.podcastSettings().player
+            let media = try Self.media(of: episode)
+            let setting = try await PlayerSetting.current(client)
             let start = episode.played ? 0 : episode.position
             let command: PlayerCommand
             do {
@@ -52,7 +50,7 @@ struct EpisodePlay: AsyncParsableCommand {
                 ? (start >= 1 ? " from \(clockDuration(start))" : "")
                 : (start >= 1 ? " (from the start: \(command.name) cannot be told to start at \(clockDuration(start)))" : "")
             let podcast = podcastTitle.map { " of \($0)" } ?? ""
-            Terminal().line("Playing “\(episode.title)”\(podcast) in \(command.name)\(from).")
+            Terminal().textLine("Playing “\(episode.title)”\(podcast) in \(command.name)\(from).")
         }
     }
 
@@ -67,10 +65,19 @@ struct EpisodePlay: AsyncParsableCommand {
         return newest.id
     }
 
-    /// The downloaded file while it is there, else the audio URL.
-    static func media(of episode: Episode) -> String? {
+    /// The downloaded file while it is there, else the audio URL when it is on the web: what
+    /// a player is handed is almanacd's own download or an http(s) address, never a feed's
+    /// `file:` or `smb:` (a player, or `xdg-open`, would open whatever the feed chose).
+    static func media(of episode: Episode) throws -> String {
         if let file = episode.file, access(file, R_OK) == 0 { return file }
-        return episode.audioURL
+        guard let url = episode.audioURL else {
+            throw CLIError.refused("“\(episode.title)” has no audio to play: its feed gives no enclosure", "")
+        }
+        guard PlayerCommand.isWebAddress(url) else {
+            throw CLIError.refused("“\(episode.title)” has its audio at \(url.prefix(200)), which is not an http or https address: Almanac hands a player only web addresses and the files almanacd downloaded",
+                                   "nothing was played; if you trust the file, open it yourself")
+        }
+        return url
     }
 
     /// The path of `program` (a name looked up in PATH, or a path), `nil` when it cannot be run.

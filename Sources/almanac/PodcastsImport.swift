@@ -32,8 +32,8 @@ struct PodcastsImport: AsyncParsableCommand {
             if common.json {
                 Terminal().line(Rendering.json(["subscribed": added, "alreadySubscribed": already, "failed": failed] as Rendering.JSONObject))
             } else {
-                for url in added { Terminal().line("subscribed          \(url)") }
-                for url in already { Terminal().line("already subscribed  \(url)") }
+                for url in added { Terminal().textLine("subscribed          \(url)") }
+                for url in already { Terminal().textLine("already subscribed  \(url)") }
             }
             let reasons = failed.sorted(by: { $0.key < $1.key })
             for (url, reason) in reasons.dropLast() { Terminal.error("not subscribed: \(url): \(reason)", hint: Self.hint(url)) }

@@ -51,7 +51,8 @@ struct PodcastsInspect: AsyncParsableCommand {
             throw Self.notAFeed(error, isURL ? source : "'\(source)'")
         }
         if common.json {
-            var json = FeedJSON.bytes(feed)
+            // DEL and C1 escaped as \u00XX, as every --json line of the CLI has them.
+            var json = Rendering.escapingC1Controls(FeedJSON.bytes(feed))
             json.append(UInt8(ascii: "\n"))
             Terminal.write(1, bytes: json)
             return

@@ -44,7 +44,7 @@ struct PodcastsSearch: AsyncParsableCommand {
                 if common.json {
                     Terminal().line(Rendering.json(["id": id, "title": title, "feedURL": podcast?.feedURL ?? chosen.feedURL] as Rendering.JSONObject))
                 } else {
-                    Terminal().line("\(id)  \(title)")
+                    Terminal().textLine("\(id)  \(title)")
                 }
                 return
             }
@@ -58,8 +58,8 @@ struct PodcastsSearch: AsyncParsableCommand {
             let width = String(results.count).count
             for result in results {
                 let number = String(repeating: " ", count: width - String(result.number).count) + String(result.number)
-                Terminal().line("\(number)  \(result.title)" + (result.details.isEmpty ? "" : " — \(result.details)"))
-                Terminal().line(String(repeating: " ", count: width + 2) + result.feedURL)
+                Terminal().textLine("\(number)  \(result.title)" + (result.details.isEmpty ? "" : " — \(result.details)"))
+                Terminal().textLine(String(repeating: " ", count: width + 2) + result.feedURL)
             }
         }
     }

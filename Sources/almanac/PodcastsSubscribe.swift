@@ -38,7 +38,7 @@ struct PodcastsSubscribe: AsyncParsableCommand {
                     let preview = podcast.map { PodcastPreviewViewData(podcast: $0) }
                     Terminal().line(template.render(preview?.fields ?? ["id": id, "title": title, "feedURL": feedURL]))
                 } else {
-                    Terminal().line("\(id)  \(title)")
+                    Terminal().textLine("\(id)  \(title)")
                 }
             }
         }

@@ -186,10 +186,34 @@ struct Rendering {
 
     typealias JSONObject = [String: any Encodable & Sendable]
 
+    /// `value` as one line of JSON. JSONEncoder escapes C0 controls (`\u001b`); DEL and C1
+    /// ones, which a terminal would obey too, are escaped here (`\u009b`): still the same
+    /// JSON, losslessly, and nothing a terminal takes for a command.
     static func json(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? String(decoding: encoder.encode(value), as: UTF8.self)) ?? "{}"
+        guard let bytes = try? encoder.encode(value) else { return "{}" }
+        return String(decoding: escapingC1Controls(Array(bytes)), as: UTF8.self)
+    }
+
+    /// JSON text with DEL and C1 controls (which only string literals can hold) as `\u00XX`.
+    static func escapingC1Controls(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.contains(where: { $0 == 0x7F || $0 == 0xC2 }) else { return bytes }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + 16)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            let value: UInt8? = byte == 0x7F ? 0x7F : (byte == 0xC2 && index + 1 < bytes.count && (0x80...0x9F).contains(bytes[index + 1]) ? bytes[index + 1] : nil)
+            if let value {
+                output += Array("\\u00".utf8) + Array(String(value, radix: 16).utf8)
+                index += byte == 0xC2 ? 2 : 1
+            } else {
+                output.append(byte)
+                index += 1
+            }
+        }
+        return output
     }
 
     static func json(_ object: JSONObject) -> String {

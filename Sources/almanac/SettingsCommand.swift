@@ -4,7 +4,8 @@ import AlmanacCore
 import ArgumentParser
 import DBus
 
-/// `almanac settings [list] | get NAME | set NAME VALUE`: the daemon's settings, kept across restarts.
+/// `almanac settings [list] | get NAME | set NAME VALUE`: the daemon's settings, kept across
+/// restarts, and `player`, which the CLI keeps in its own file (`CLIConfiguration`).
 struct SettingsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "settings",
@@ -14,6 +15,7 @@ struct SettingsCommand: AsyncParsableCommand {
             delete-when-played on|off   delete an episode's download when it is marked played (off)
             played-at 95%               how far a media player must get for an episode to count as played
             player CMD|automatic        what `episode play` runs; automatic: mpv, vlc, xdg-open
+                                        (kept by almanac itself in $XDG_CONFIG_HOME/almanac/cli.conf)
             minimum-free-space 1GiB     no download starts that would leave the disk less free (0: no check)
             units metric|imperial       weather units
             provider open-meteo|met-norway  weather asked first (the other when it fails)
@@ -31,7 +33,7 @@ struct SettingsCommand: AsyncParsableCommand {
         "notify": "desktop notifications when a refresh finds new episodes",
         "delete-when-played": "delete an episode's download when it is marked played",
         "played-at": "how far a media player must get for an episode to count as played",
-        "player": "the command `almanac episode play` runs",
+        "player": "the command `almanac episode play` runs (kept by almanac itself, not almanacd)",
         "minimum-free-space": "no download starts that would leave the downloads' disk with less free (0: no check)",
         "units": "weather units",
         "provider": "where weather is asked first; the other provider when it fails",
@@ -43,7 +45,7 @@ struct SettingsCommand: AsyncParsableCommand {
         let weather = WeatherCodec.decodeState(try await client.state(of: .weather).state)
         return .object([
             "notify": .boolean(podcasts.notify), "delete-when-played": .boolean(podcasts.deleteWhenPlayed),
-            "played-at": .number(podcasts.playedAt, decimals: 4), "player": .string(podcasts.player),
+            "played-at": .number(podcasts.playedAt, decimals: 4), "player": .string(try await PlayerSetting.current(client)),
             "minimum-free-space": .integer(Int64(clamping: podcasts.minimumFreeSpace)), "units": .string(weather.units.rawValue), "provider": .string(weather.provider.rawValue),
         ])
     }
@@ -56,7 +58,7 @@ struct SettingsCommand: AsyncParsableCommand {
             ("notify", podcasts.notify ? "on" : "off"),
             ("delete-when-played", podcasts.deleteWhenPlayed ? "on" : "off"),
             ("played-at", "\(Int((podcasts.playedAt * 100).rounded()))%"),
-            ("player", podcasts.player.isEmpty ? "automatic" : podcasts.player),
+            ("player", try await PlayerSetting.current(client).nonEmpty ?? "automatic"),
             ("minimum-free-space", FreeSpace.bytes(podcasts.minimumFreeSpace)),
             ("units", weather.units.rawValue),
             ("provider", weather.provider.rawValue),
@@ -96,7 +98,7 @@ struct SettingsCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await withClient(common) { client in
-                if let value = try await SettingsCommand.current(client).first(where: { $0.0 == name })?.1 { Terminal().line(value) }
+                if let value = try await SettingsCommand.current(client).first(where: { $0.0 == name })?.1 { Terminal().textLine(value) }
             }
         }
     }
@@ -108,7 +110,7 @@ struct SettingsCommand: AsyncParsableCommand {
         @OptionGroup var common: CommonOptions
 
         func validate() throws {
-            _ = try change()
+            if name != "player" { _ = try change() }
         }
 
         /// The document and the `Submit` that makes the change.
@@ -130,8 +132,7 @@ struct SettingsCommand: AsyncParsableCommand {
                 guard PodcastSettings.playedAtRange.contains(fraction) else { throw ValidationError("'played-at' goes from 50% to 100%, not '\(value)'.") }
                 return (.podcasts, ["playedAt": .double(fraction)])
             case "player":
-                let command = value.trimmed
-                return (.podcasts, ["player": .string(command.lowercased() == "automatic" ? "" : command)])
+                throw ValidationError("'player' is kept by almanac itself, not by almanacd.")  // `run` keeps it
             case "minimum-free-space":
                 guard let bytes = parseByteCount(value), bytes <= Double(PodcastSettings.maximumMinimumFreeSpace) else {
                     throw ValidationError("'minimum-free-space' is a size such as 500MiB, 2GiB or 0 (no check), at most 1PiB; not '\(value)'.")
@@ -151,8 +152,21 @@ struct SettingsCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
+            if name == "player" {
+                // The CLI's own file: no other client of the bus can say what `episode play` runs.
+                do {
+                    try PlayerSetting.set(value)
+                } catch let error as SubmissionError {
+                    throw CLIError.refused(error.message, "quote it as a shell would: `almanac settings set player \"mpv --no-video\"`")
+                }
+                return
+            }
             let (document, values) = try change()
             try await withClient(common) { client in _ = try await client.submit(document, values) }
         }
     }
+}
+
+private extension String {
+    var nonEmpty: String? { isEmpty ? nil : self }
 }

@@ -58,6 +58,13 @@ struct Terminal: Sendable {
         }
     }
 
+    /// Writes a line of plain text that may quote data (a title, a URL, a server's words):
+    /// its control characters are shown (␛), never sent. Lines built by `render` and
+    /// templates are safe already; this is for the rest.
+    func textLine(_ text: String) {
+        line(text.visibleControlCharacters())
+    }
+
     /// A transient status on a capable terminal ("⠋ Loading…"), replaced by the next line
     /// or status; "" clears it. Nothing at all elsewhere.
     func status(_ text: String) {

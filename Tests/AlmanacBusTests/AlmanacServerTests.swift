@@ -8,7 +8,7 @@ import Testing
 
 /// `AlmanacServer` in this process on a private bus, driven by `AlmanacClient` from other
 /// connections: the bus contract without spawning `almanacd`.
-@Suite(.timeLimit(.minutes(1))) struct AlmanacServerTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct AlmanacServerTests {
     @Test func aViewHearsUpdatedWhenASubmitChangesWhatItWatches() async throws {
         try await withInProcessAlmanac { almanac in
             let client = try await almanac.connect()

@@ -1,10 +1,11 @@
 import AlmanacBus
 import DBus
+import TestHarness
 import Testing
 
 /// The contract's names as docs/bus-api.md fixes them: every other test (and every client)
 /// names the bus through `BusContract`, so this is where a changed name is caught.
-@Suite struct BusContractTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct BusContractTests {
     @Test func namesAndPathsAreTheDocumentedOnes() {
         #expect(BusContract.serviceName.rawValue == "org.almanac.Almanac1")
         #expect(BusContract.rootPath.rawValue == "/org/almanac/Almanac1")
@@ -32,6 +33,7 @@ import Testing
         #expect(BusContract.syncFailed.rawValue == "org.almanac.Error.SyncFailed")
         #expect(BusContract.authenticationFailed.rawValue == "org.almanac.Error.AuthenticationFailed")
         #expect(BusContract.notLoggedIn.rawValue == "org.almanac.Error.NotLoggedIn")
+        #expect(BusContract.alreadyLoggedIn.rawValue == "org.almanac.Error.AlreadyLoggedIn")
     }
 
     @Test func memberNamesAreTheDocumentedOnes() {

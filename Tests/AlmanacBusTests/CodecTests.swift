@@ -2,9 +2,10 @@ import AlmanacBus
 import AlmanacCore
 import DBus
 import Foundation
+import TestHarness
 import Testing
 
-@Suite struct CodecTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct CodecTests {
     static let reading = WeatherReading(
         location: "Berlin", placeName: "Berlin, Germany", latitude: 52.52, longitude: 13.41, temperature: 9.5,
         apparentTemperature: 7.25, humidity: 81, windSpeed: 14.4, windDirection: 250, precipitation: 0.2,

@@ -7,7 +7,7 @@ import Testing
 
 /// `GetEpisodeDetails` and `ListEpisodes`' search, served in this process over the demo
 /// podcasts (which give notes and chapters), driven by `AlmanacClient`.
-@Suite(.timeLimit(.minutes(1))) struct EpisodeDetailsServerTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct EpisodeDetailsServerTests {
     @Test func theDemoEpisodesHaveNotesAndChaptersOverTheBus() async throws {
         try await withInProcessAlmanac { almanac in
             for podcast in DemoPodcastService.catalogue { try almanac.podcasts.subscribe(podcast) }

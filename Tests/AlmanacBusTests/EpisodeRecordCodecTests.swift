@@ -2,10 +2,11 @@ import AlmanacBus
 import AlmanacCore
 import DBus
 import Foundation
+import TestHarness
 import Testing
 
 /// `GetEpisodeDetails`'s record and `ListEpisodes`' `search`, as the bus carries them.
-@Suite struct EpisodeRecordCodecTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct EpisodeRecordCodecTests {
     static let episode = Episode(id: "p1-a", podcastID: "p1", title: "Seas", published: Date(timeIntervalSince1970: 1_700_000_000),
                                  duration: 3_600, isNew: false, played: false, position: 120, audioURL: "https://e/a.mp3")
     static let details = EpisodeDetails(

@@ -1,9 +1,10 @@
 import AlmanacBus
 import AlmanacCore
 import DBus
+import TestHarness
 import Testing
 
-@Suite struct FeedCodecTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct FeedCodecTests {
     @Test func everyFieldRoundTripsAndMissingOnesStayMissing() throws {
         let episode = ParsedEpisode(
             guid: "g1", title: "One", link: "https://e/1", description: "<p>Hi &amp; bye</p>", descriptionText: "Hi & bye",

@@ -2,11 +2,12 @@ import AlmanacBus
 import AlmanacCore
 import DBus
 import Foundation
+import TestHarness
 import Testing
 
 /// A podcast's own settings, kept episodes and the new change kinds as `a{sv}` and back
 /// (docs/bus-api.md): keys and types, and strict reading of what a client sends.
-@Suite struct PodcastSettingsCodecTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct PodcastSettingsCodecTests {
     let own = PodcastPreferences(refreshInterval: 7_200, autoDownload: true, keep: 5, deletePlayedAfter: 604_800, notify: false)
 
     @Test func settingsHaveDocumentedKeysAndRoundTrip() {

@@ -8,7 +8,7 @@ import Testing
 /// A read of the library that fails is an error, never an empty answer: it is reported
 /// (`LastError`) and changes nothing — no episode is taken for new, no download deleted.
 /// (`RefusingPodcastArchive` is a fake of our own protocol that fails reads when told.)
-@Suite(.timeLimit(.minutes(1))) struct ArchiveReadFaultTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct ArchiveReadFaultTests {
     static func episode(_ n: Int) -> Episode {
         Episode(id: "p:e\(n)", podcastID: "p", title: "Episode \(n)", published: Date(timeIntervalSince1970: Double(n) * 1000), duration: 600,
                 audioURL: "https://example.com/\(n).mp3")

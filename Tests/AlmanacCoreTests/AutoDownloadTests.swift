@@ -1,9 +1,10 @@
 import AlmanacCore
 import Foundation
+import TestHarness
 import Testing
 
 /// `AutoDownload`: which of a refresh's new episodes download by themselves.
-@Suite struct AutoDownloadTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct AutoDownloadTests {
     func episode(_ id: String, _ published: Double, audio: Bool = true, played: Bool = false, file: String? = nil) -> Episode {
         Episode(id: id, podcastID: "p", title: id, published: Date(timeIntervalSince1970: published), duration: nil, played: played,
                 audioURL: audio ? "https://example.com/\(id).mp3" : nil, file: file)

@@ -8,7 +8,7 @@ import Testing
 /// The rules that live in the documents, tested without a bus: saved places added and
 /// removed, what a refresh claims, what a media player's position becomes, and the
 /// document's activity (`Loading`, `LastError`).
-@Suite struct CoreRulesTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct CoreRulesTests {
     let clock = TestClock()
 
     func weather(archive: MemoryWeatherArchive? = nil) -> WeatherDocument {

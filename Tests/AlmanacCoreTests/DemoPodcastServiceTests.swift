@@ -6,7 +6,7 @@ import Testing
 
 /// The demo podcasts: episodes never from the future, and a simulation that goes on after a
 /// restart instead of starting again.
-@Suite struct DemoPodcastServiceTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct DemoPodcastServiceTests {
     static let seeds: [UInt64] = [0, 1, 18, 99, .max] + (0..<10).map { UInt64($0) &* 0x2545_F491_4F6C_DD1D }
 
     /// A document subscribed to the catalogue, with `service` as its provider.

@@ -6,7 +6,7 @@ import Testing
 
 /// The demo weather tells no contradictions: its invariants over many seeds, places and
 /// steps (and clock times, so that the hours ahead cross midnight at every offset).
-@Suite struct DemoWeatherServiceTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct DemoWeatherServiceTests {
     // Six seeds and 100 steps: the same invariants, at a third of the CPU (these run on the
     // test pool's few threads, beside tests that wait for tasks to be scheduled).
     static let seeds: [UInt64] = [0, 1, 0xDEAD_BEEF, .max] + (1..<3).map { UInt64($0) &* 0x9E37_79B9_7F4A_7C15 }

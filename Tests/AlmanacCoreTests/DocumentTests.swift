@@ -1,6 +1,7 @@
 import AlmanacCore
 import Locking
 import Synchronization
+import TestHarness
 import Testing
 
 /// Collects what one view hears.
@@ -13,7 +14,7 @@ final class RecordingView: Sendable {
     func record(_ event: DocumentEvent<[String], String>) { events.withLock { $0.append(event) } }
 }
 
-@Suite struct DocumentTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct DocumentTests {
     typealias Notes = Document<[String], String>
 
     func append(_ document: Notes, _ text: String, origin: ViewKey? = nil) -> UInt64? {

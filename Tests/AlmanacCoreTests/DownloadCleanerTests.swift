@@ -12,7 +12,7 @@ final class OpenFiles: FilesInUse, Sendable {
 }
 
 /// `DownloadCleaner`: the cleanup rule applied to the library, with a test clock.
-@Suite(.timeLimit(.minutes(1))) struct DownloadCleanerTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct DownloadCleanerTests {
     let clock = TestClock()
     let downloader = ScriptedDownloader()
     let player = OpenFiles()

@@ -1,9 +1,10 @@
 import AlmanacCore
 import Foundation
+import TestHarness
 import Testing
 
 /// `DownloadCleanup`, the pure rule: which downloads go, why, and when to look again.
-@Suite struct DownloadCleanupTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct DownloadCleanupTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
     let day = 86_400.0
 

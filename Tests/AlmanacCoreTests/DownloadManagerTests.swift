@@ -50,7 +50,7 @@ final class ScriptedDownloader: EpisodeDownloading, Sendable {
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct DownloadManagerTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct DownloadManagerTests {
     let podcasts = try! PodcastsDocument()
     let downloader = ScriptedDownloader()
 
@@ -325,7 +325,7 @@ final class FakeDiskSpace: DiskSpace, Sendable {
 }
 
 /// The free-space guard and auto-download, in the manager.
-@Suite(.timeLimit(.minutes(1))) struct DownloadManagerRulesTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct DownloadManagerRulesTests {
     let podcasts = try! PodcastsDocument()
     let downloader = ScriptedDownloader()
     let disk = FakeDiskSpace()

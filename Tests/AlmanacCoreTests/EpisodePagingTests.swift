@@ -1,8 +1,9 @@
 import AlmanacCore
 import Foundation
+import TestHarness
 import Testing
 
-@Suite struct EpisodePagingTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct EpisodePagingTests {
     static func state(_ count: Int, podcast: String = "p") -> PodcastsState {
         var state = PodcastsState(podcasts: [podcast: Podcast(id: podcast, title: "P", author: "", feedURL: "https://p")])
         for number in 0..<count {

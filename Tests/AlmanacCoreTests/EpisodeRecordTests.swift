@@ -22,7 +22,7 @@ final class TableChapters: ChaptersFetching {
     }
 }
 
-@Suite struct EpisodeRecordTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct EpisodeRecordTests {
     static let inline = [FeedChapter(start: 0, title: "Start"), FeedChapter(start: 60, title: "Later")]
     static let feed = ParsedFeed(title: "Show", link: "https://e/", image: "https://e/cover.jpg", episodes: [
         ParsedEpisode(guid: "json", title: "With a chapters file", description: "<p>Notes</p>", descriptionText: "Notes", published: 1_700_100_000,

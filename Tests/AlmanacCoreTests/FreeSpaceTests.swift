@@ -1,9 +1,10 @@
 import AlmanacCore
 import Foundation
+import TestHarness
 import Testing
 
 /// `FreeSpace.refusal`: a download must not leave the disk fuller than the threshold.
-@Suite struct FreeSpaceTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct FreeSpaceTests {
     let disk = FreeSpace(available: 5 << 30, mountPoint: "/home")
 
     @Test func aDownloadStartsOnlyWhenItLeavesTheThresholdFree() throws {

@@ -1,9 +1,11 @@
 @testable import AlmanacCore
 import Locking
 import Synchronization
+import TestHarness
 import Testing
 
 /// Changes queued, written once per commit, applied in order, each answered after the write.
+@Suite(.onTestThreads, .timeLimit(.hang))
 struct GroupCommitTests {
     /// A recording commit body: the batches it got, and a switch that makes the write fail.
     final class Recorder: Sendable {

@@ -2,11 +2,12 @@ import AlmanacCore
 import Foundation
 import Locking
 import Synchronization
+import TestHarness
 import Testing
 
 /// A list of one podcast goes on past the library into its feed's older pages (RFC 5005),
 /// by the rules in `PodcastsDocument.loadOlderEpisodes`.
-@Suite struct OlderPagesTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct OlderPagesTests {
     static let podcast = Podcast(id: "p", title: "Paged Show", author: "", feedURL: "https://example.com/feed.xml")
 
     /// A feed's older pages, kept in memory: a fake of our own `OlderEpisodesFetching`.

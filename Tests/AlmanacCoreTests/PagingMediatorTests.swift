@@ -49,7 +49,7 @@ final class RecordingMediatorDelegate: PagingMediatorDelegate, Sendable {
     }
 }
 
-@Suite struct PagingMediatorTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct PagingMediatorTests {
     @Test func pagesUntilTheEndThenRefusesMore() async {
         let source = NumberPages(count: 25)
         let mediator = PagingMediator(dataSource: source, pageSize: 10)

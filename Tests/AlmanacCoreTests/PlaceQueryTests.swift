@@ -1,7 +1,9 @@
 import AlmanacCore
+import TestHarness
 import Testing
 
 /// Which place a name means among the geocoder's matches.
+@Suite(.onTestThreads, .timeLimit(.hang))
 struct PlaceQueryTests {
     static func place(_ id: Int, _ region: String, _ country: String, _ code: String, population: Int?) -> PlaceMatch {
         PlaceMatch(id: id, name: "Springfield", region: region, country: country, countryCode: code, latitude: 1, longitude: 2, population: population)

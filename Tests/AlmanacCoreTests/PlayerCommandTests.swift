@@ -1,7 +1,9 @@
 import AlmanacCore
+import TestHarness
 import Testing
 
 /// Which command `almanac episode play` runs, from the `player` setting and what is installed.
+@Suite(.onTestThreads, .timeLimit(.hang))
 struct PlayerCommandTests {
     /// Programs "installed" for these tests: name → path.
     func find(_ installed: [String]) -> (String) -> String? {
@@ -44,12 +46,18 @@ struct PlayerCommandTests {
         #expect(try PlayerCommand.make(setting: "mpv", media: "m", start: 5, find: find(["vlc"])) == nil)
     }
 
-    @Test func theSettingIsCheckedWhenSubmitted() throws {
-        let settings = PodcastSettings()
-        #expect(try SettingsSubmission(player: "  mpv --no-video ").applied(to: settings).player == "mpv --no-video")
-        #expect(try SettingsSubmission(player: "").applied(to: PodcastSettings(player: "vlc")).player == "")
-        #expect(throws: SubmissionError.self) { try SettingsSubmission(player: "mpv\n--evil").applied(to: settings) }
-        #expect(throws: SubmissionError.self) { try SettingsSubmission(player: "mpv \"open").applied(to: settings) }
-        #expect(throws: SubmissionError.self) { try SettingsSubmission(player: String(repeating: "x", count: 1_001)).applied(to: settings) }
+    @Test func aPlayerCommandIsCheckedBeforeItIsKept() throws {
+        #expect(try PlayerCommand.checked("  mpv --no-video ") == "mpv --no-video")
+        #expect(throws: SubmissionError.self) { try PlayerCommand.checked("mpv\n--evil") }
+        #expect(throws: SubmissionError.self) { try PlayerCommand.checked("mpv \u{1B}]0;x") }
+        #expect(throws: SubmissionError.self) { try PlayerCommand.checked("mpv \"open") }
+        #expect(throws: SubmissionError.self) { try PlayerCommand.checked(String(repeating: "x", count: 1_001)) }
+    }
+
+    @Test func onlyWebAddressesAreHandedToAPlayer() {
+        for media in ["https://host/a.mp3", "HTTP://host/a.mp3?x=1"] { #expect(PlayerCommand.isWebAddress(media), "\(media)") }
+        for media in ["file:///etc/passwd", "smb://host/share/a.mp3", "javascript:alert(1)", "/etc/passwd", "--script=x.lua", "http://host/\u{1B}[2J", ""] {
+            #expect(!PlayerCommand.isWebAddress(media), "\(media)")
+        }
     }
 }

@@ -4,7 +4,7 @@ import Synchronization
 import TestHarness
 import Testing
 
-@Suite struct PodcastLibraryDocumentTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct PodcastLibraryDocumentTests {
     static let feed = ParsedFeed(title: "Show", author: "Ada", episodes: [
         ParsedEpisode(guid: "a", title: "Old", published: 1_700_000_000, enclosures: [FeedEnclosure(url: "https://x/a.mp3")]),
         ParsedEpisode(guid: "b", title: "Newest", published: 1_700_100_000),

@@ -7,7 +7,7 @@ import Testing
 
 /// A podcast's own settings (`PodcastPreferences`, `PodcastsDocument.setPreferences`), kept
 /// episodes and played times, in the document without a bus.
-@Suite struct PodcastPreferencesTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct PodcastPreferencesTests {
     let clock = TestClock()
     let podcast = Podcast(id: "p", title: "P", author: "A", feedURL: "https://example.com/feed")
 

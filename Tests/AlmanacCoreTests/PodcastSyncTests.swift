@@ -8,7 +8,7 @@ import Testing
 /// The sync engine in process: podcasts documents in memory, a sync server in memory
 /// (`MemorySyncServer`, with the API's semantics), feeds a test serves. Two devices share
 /// one server, as a desktop and a phone would.
-@Suite struct PodcastSyncTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct PodcastSyncTests {
     let clock = TestClock()
     let server = MemorySyncServer()
     let feeds = ServedFeeds()

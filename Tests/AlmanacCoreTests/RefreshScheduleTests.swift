@@ -1,8 +1,9 @@
 import AlmanacCore
 import Foundation
+import TestHarness
 import Testing
 
-@Suite struct RefreshScheduleTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct RefreshScheduleTests {
     let start = Date(timeIntervalSince1970: 1_800_000_000)
     let policy = RefreshSchedule.Policy(interval: 900, firstRetry: 30, longestRetry: 3600)
 

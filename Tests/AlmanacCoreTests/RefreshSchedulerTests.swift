@@ -8,7 +8,7 @@ import Testing
 /// The scheduler sleeps until the data source's next due time, not on a tick, and wakes
 /// only when told the schedule changed. Time is a `TestClock`; the sleeper records what it
 /// was asked to sleep until and, for a near deadline, moves the clock there at once.
-@Suite struct RefreshSchedulerTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct RefreshSchedulerTests {
     final class Harness: Sendable {
         let clock = TestClock()
         let due = Locked<Date?>(nil)

@@ -1,8 +1,9 @@
 import AlmanacCore
+import TestHarness
 import Testing
 
 /// What a feed says cannot choose where a download goes.
-@Suite struct SafeFileNameTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct SafeFileNameTests {
     @Test(arguments: [
         ("../../etc/passwd", "etc-passwd"),
         ("/absolute/path", "absolute-path"),

@@ -1,9 +1,10 @@
 import AlmanacCore
 import Foundation
+import TestHarness
 import Testing
 
 /// The sync's rules, without network or disk.
-@Suite struct SyncRulesTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct SyncRulesTests {
     let time = Date(timeIntervalSince1970: 1_800_000_000)
     let feed = "https://show.example/feed.xml"
 

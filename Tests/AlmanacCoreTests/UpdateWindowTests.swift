@@ -1,9 +1,10 @@
 import AlmanacCore
+import TestHarness
 import Testing
 
 /// The flow-control rule of a remote view (`UpdateWindow`): a window of unacknowledged
 /// updates, behind past it, one resync to catch up.
-@Suite struct UpdateWindowTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct UpdateWindowTests {
     /// Sends updates for revisions `from...` while the window admits them; returns the last sent.
     static func fill(_ window: inout UpdateWindow, from first: UInt64) -> UInt64 {
         var revision = first

@@ -12,7 +12,7 @@ final class FixedLocations: WeatherServiceDataSource, Sendable {
     func locationsToFetch(for service: any WeatherService) -> [String] { locations }
 }
 
-@Suite struct WeatherDocumentTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct WeatherDocumentTests {
     static let fixedDate = Date(timeIntervalSince1970: 1_800_000_000)
 
     @Test func serviceAsksItsDataSourceAndReportsToItsDelegate() async {

@@ -7,7 +7,7 @@ import Testing
 
 
 /// The weather document as the schedule's keeper: what is due, claims, backoff, last-known readings.
-@Suite struct WeatherScheduleTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct WeatherScheduleTests {
     let clock = TestClock()
 
     func document(archive: MemoryWeatherArchive? = nil) -> (WeatherDocument, DemoWeatherService) {

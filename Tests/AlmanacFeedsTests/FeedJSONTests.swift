@@ -7,7 +7,7 @@ import Testing
 
 /// `FeedJSON` writes what `almanac podcasts inspect --json` printed when it built a JSON tree
 /// with Foundation's encoder: the same bytes, so scripts see no difference.
-@Suite struct FeedJSONTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct FeedJSONTests {
     /// The feeds of Tests/Fixtures/feeds whose JSON was recorded (Tests/Fixtures/inspect-json)
     /// from the CLI before it wrote JSON itself.
     static let recorded = (try? FileManager.default.contentsOfDirectory(atPath: SourceTree.path("Tests/Fixtures/inspect-json")))?

@@ -22,7 +22,7 @@ enum FeedFixtures {
     }
 }
 
-@Suite struct FeedParserTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct FeedParserTests {
     // MARK: - Formats
 
     @Test func readsAnRSSFeedWithITunesTags() throws {

@@ -1,9 +1,10 @@
 import AlmanacCore
 @testable import AlmanacFeeds
+import TestHarness
 import Testing
 
 /// The small parsers the feed reader uses for dates, durations, numbers, URLs and HTML text.
-@Suite struct FeedParserValueTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct FeedParserValueTests {
     static let sixThirty: Int64 = 1_704_781_800 // 2024-01-09 06:30:00 UTC
 
     @Test(arguments: [

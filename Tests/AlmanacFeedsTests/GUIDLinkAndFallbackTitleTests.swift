@@ -1,10 +1,12 @@
 import AlmanacCore
 @testable import AlmanacFeeds
 import Foundation
+import TestHarness
 import Testing
 
 /// Items without a link or a title, as real feeds have them: the GUID stands in for the link
 /// when it is a permalink to a web page, and a title a person can recognise stands in for none.
+@Suite(.onTestThreads, .timeLimit(.hang))
 struct GUIDLinkAndFallbackTitleTests {
     let feed: ParsedFeed
 

@@ -1,7 +1,8 @@
 @testable import AlmanacFeeds
+import TestHarness
 import Testing
 
-@Suite struct OPMLTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct OPMLTests {
     @Test func readsNestedOutlinesAsAppsExportThem() throws {
         let opml = """
             <?xml version="1.0" encoding="utf-8"?>

@@ -1,11 +1,12 @@
 import AlmanacCore
 @testable import AlmanacFeeds
 import Foundation
+import TestHarness
 import Testing
 
 /// What `episode show` needs from a feed: the links of the notes, with where their words end
 /// in the plain text, and Podlove Simple Chapters given inline.
-@Suite struct ShowNotesParsingTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct ShowNotesParsingTests {
     static let feedURL = "https://verse.example/feed.xml"
 
     @Test func readsPodloveSimpleChaptersInOrderOfStart() throws {

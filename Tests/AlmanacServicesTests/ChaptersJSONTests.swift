@@ -5,7 +5,7 @@ import TestHarness
 import Testing
 
 /// Podcasting 2.0 chapters files: read from bytes, and fetched from the local feed server.
-@Suite struct ChaptersJSONTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct ChaptersJSONTests {
     static let base = URL(string: "https://show.example/chapters/ep1.json")
 
     func parse(_ json: String) throws(ChaptersError) -> [FeedChapter] {

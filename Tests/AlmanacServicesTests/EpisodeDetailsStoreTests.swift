@@ -2,10 +2,11 @@ import AlmanacCore
 @testable import AlmanacServices
 import Foundation
 import GRDB
+import TestHarness
 import Testing
 
 /// Episode details and the full-text search, against real SQLite files in a temporary folder.
-@Suite struct EpisodeDetailsStoreTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct EpisodeDetailsStoreTests {
     let folder: URL
 
     init() throws {

@@ -1,8 +1,10 @@
 @testable import AlmanacServices
 import Foundation
+import TestHarness
 import Testing
 
 /// Feed autodiscovery on web pages as sites write them.
+@Suite(.onTestThreads, .timeLimit(.hang))
 struct FeedDiscoveryTests {
     let page = URL(string: "https://show.example/episodes/index.html")!
 

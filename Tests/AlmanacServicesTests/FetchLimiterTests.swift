@@ -5,7 +5,7 @@ import TestHarness
 import Testing
 
 /// `FetchLimiter`: so many fetches at once, so many from one host, the others in order.
-@Suite struct FetchLimiterTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct FetchLimiterTests {
     @Test func aFullHostWaitsWhileOtherHostsGoAhead() async {
         let limiter = FetchLimiter(width: 3, perHost: 2)
         await limiter.acquire(host: "a")

@@ -2,11 +2,12 @@ import AlmanacCore
 @testable import AlmanacFeeds
 @testable import AlmanacServices
 import Foundation
+import TestHarness
 import Testing
 
 /// The inputs `make fuzz` saved (Tests/Fixtures/fuzz/<target>: crashers once fixed, and small
 /// seeds), fed through the code each fuzz target drives: each ends in a value or an error.
-@Suite struct FuzzRegressionTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct FuzzRegressionTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/fuzz")
 

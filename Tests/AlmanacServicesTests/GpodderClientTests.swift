@@ -6,7 +6,7 @@ import Testing
 
 /// The sync client against Tests/Fixtures/gpodder_server.py, a real HTTP server on
 /// 127.0.0.1 built from the gpodder.net API documentation and the Nextcloud app's routes.
-@Suite(.timeLimit(.minutes(2))) struct GpodderClientTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct GpodderClientTests {
     func client(_ server: FixtureServer, password: String = "s3cret", device: String = "laptop", flavour: SyncFlavour? = nil) -> GpodderClient {
         GpodderClient(SyncCredentials(server: server.baseURL.absoluteString, user: "alice", password: password, device: device, flavour: flavour))
     }
@@ -222,5 +222,12 @@ import Testing
         let time = try #require(try await client(server).logIn().serverTime)
         let after = Date()
         #expect(time >= before.addingTimeInterval(7_200 - 1) && time <= after.addingTimeInterval(7_200))
+    }
+
+    @Test func aDeviceNameFromTheServerIsOnePrintableLine() {
+        let action = GpodderClient.action(["podcast": "https://a.example/feed", "episode": "https://a.example/1.mp3", "action": "play",
+                                           "timestamp": 1_700_000_000, "device": "phone\u{1B}]0;x\u{07}\u{9B}"])
+        #expect(action?.device == "phone ]0;x  ")
+        #expect(GpodderClient.action(["podcast": "https://a.example/\u{1B}[2J", "episode": "https://a.example/1.mp3", "action": "play", "timestamp": 1]) == nil)
     }
 }

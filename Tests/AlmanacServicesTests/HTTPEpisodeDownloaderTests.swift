@@ -8,7 +8,7 @@ import Testing
 
 /// `HTTPEpisodeDownloader` and the download manager against the local fixture server and
 /// real files: slow servers, planted links, a disk that fills.
-@Suite(.timeLimit(.minutes(2))) struct HTTPEpisodeDownloaderTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct HTTPEpisodeDownloaderTests {
     let folder: URL
     let server: FixtureServer
 

@@ -1,8 +1,9 @@
 @testable import AlmanacServices
 import Foundation
+import TestHarness
 import Testing
 
-@Suite struct HTTPFreshnessTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct HTTPFreshnessTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     @Test func maxAgeThenExpiresThenNothing() {

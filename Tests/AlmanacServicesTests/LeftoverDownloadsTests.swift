@@ -1,8 +1,10 @@
 import AlmanacServices
 import Foundation
+import TestHarness
 import Testing
 
 /// Partial downloads no job resumes are removed at start; everything else stays.
+@Suite(.onTestThreads, .timeLimit(.hang))
 struct LeftoverDownloadsTests {
     @Test func onlyTemporaryFilesNoJobResumesAreRemoved() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("leftovers-\(UUID().uuidString)").path

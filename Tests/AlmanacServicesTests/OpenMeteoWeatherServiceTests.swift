@@ -7,7 +7,7 @@ import TestHarness
 import Testing
 
 /// Against a real local HTTP server that answers like Open-Meteo.
-@Suite(.timeLimit(.minutes(2))) struct OpenMeteoWeatherServiceTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct OpenMeteoWeatherServiceTests {
     func service(_ server: FixtureServer) -> (OpenMeteoWeatherService, RecordingDelegate) {
         let service = OpenMeteoWeatherService(weatherURL: server.baseURL, geocodingURL: server.baseURL, http: HTTPClient(timeout: 10))
         let delegate = RecordingDelegate()

@@ -2,11 +2,12 @@ import AlmanacCore
 @testable import AlmanacServices
 import Foundation
 import GRDB
+import TestHarness
 import Testing
 
 /// Each podcast's own settings, kept episodes and played times (StateStore+Preferences.swift),
 /// against real SQLite files in a temporary folder; and the disk's free space, from the real disk.
-@Suite struct PreferencesStoreTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct PreferencesStoreTests {
     let folder: URL
     let podcast = Podcast(id: "p1", title: "Show", author: "Ada", feedURL: "https://e/feed")
     let episodes = (1...3).map { Episode(id: "p1-\($0)", podcastID: "p1", title: "\($0)", published: Date(timeIntervalSince1970: Double($0) * 1_000), duration: 60) }

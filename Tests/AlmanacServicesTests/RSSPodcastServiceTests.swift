@@ -7,7 +7,7 @@ import TestHarness
 import Testing
 
 /// The real feed service against a real local HTTP server.
-@Suite(.timeLimit(.minutes(2))) struct RSSPodcastServiceTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct RSSPodcastServiceTests {
     @Test func everyKindOfAnswerIsReportedAndNoneHoldsUpTheOthers() async throws {
         let server = try FixtureServer.feeds()
         let base = server.baseURL.absoluteString

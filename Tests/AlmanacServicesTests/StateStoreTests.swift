@@ -9,7 +9,7 @@ import TestHarness
 import Testing
 
 /// Against real SQLite files in a temporary folder.
-@Suite struct StateStoreTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct StateStoreTests {
     let folder: URL
 
     init() throws {
@@ -319,7 +319,7 @@ extension StateStoreTests {
 }
 
 /// The sync's tables in a real SQLite file: the queue outlives the process.
-@Suite struct SyncStoreTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct SyncStoreTests {
     let folder: URL
 
     init() throws {

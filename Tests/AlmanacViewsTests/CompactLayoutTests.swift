@@ -1,11 +1,12 @@
 import AlmanacCore
 @testable import AlmanacViews
 import Foundation
+import TestHarness
 import Testing
 
 /// Each view at 120 columns (everything) and at 80 (the compact layout: the least useful
 /// fields shortened or gone, nothing wider than the terminal).
-@Suite struct CompactLayoutTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct CompactLayoutTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)  // 2027-01-15 08:00 UTC
 
     static let reading = WeatherReading(

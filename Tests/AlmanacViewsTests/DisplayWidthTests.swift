@@ -1,8 +1,9 @@
 @testable import AlmanacViews
+import TestHarness
 import Testing
 
 /// Terminal columns of text, and padding and cutting by them.
-@Suite struct DisplayWidthTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct DisplayWidthTests {
     @Test(arguments: [
         ("", 0), ("Berlin", 6), ("9.7°C", 5), ("· 14:05", 7),
         // East Asian wide: two columns each.

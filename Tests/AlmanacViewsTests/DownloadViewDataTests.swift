@@ -1,10 +1,11 @@
 import AlmanacCore
 import AlmanacViews
 import Foundation
+import TestHarness
 import Testing
 
 /// The words and bars of downloads and of new-episode notifications.
-@Suite struct DownloadViewDataTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct DownloadViewDataTests {
     func job(_ state: DownloadState, received: UInt64, total: UInt64) -> DownloadJob {
         DownloadJob(id: 7, episodeID: "e1", podcastID: "p", url: "https://x/e1.mp3", folder: "/d", name: "E1", owner: "",
                     state: state, received: received, total: total)

@@ -1,11 +1,12 @@
 import AlmanacCore
 @testable import AlmanacViews
 import Foundation
+import TestHarness
 import Testing
 
 /// `almanac episode show`'s view data: from the daemon's record to notes with numbered
 /// links, chapters and the rest, laid out at 80 and 120 columns, and its `--json`.
-@Suite struct EpisodeDetailViewDataTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct EpisodeDetailViewDataTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)  // 2027-01-15 08:00 UTC
     static let notes = "Über the Baltic and the North Sea — see the map.\n\nThanks to Ada, and to 日本 listeners."
     static func end(of words: String, in text: String = notes) -> Int {

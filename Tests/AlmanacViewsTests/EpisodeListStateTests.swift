@@ -1,11 +1,12 @@
 import AlmanacCore
 @testable import AlmanacViews
 import Foundation
+import TestHarness
 import Testing
 
 /// The interactive episode list's state: pages, the loading row, live changes, keys, and the
 /// lines the terminal shows.
-@Suite struct EpisodeListStateTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct EpisodeListStateTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
     static let podcast = Podcast(id: "p1", title: "Night Radio", author: "A", feedURL: "https://example.org/feed")
 

@@ -1,9 +1,10 @@
 import AlmanacCore
 @testable import AlmanacViews
 import Foundation
+import TestHarness
 import Testing
 
-@Suite struct FeedViewDataTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct FeedViewDataTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     @Test func aFeedAtAGlance() {

@@ -1,9 +1,10 @@
 import AlmanacCore
 @testable import AlmanacViews
 import Foundation
+import TestHarness
 import Testing
 
-@Suite struct ForecastViewDataTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct ForecastViewDataTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)  // 2027-01-15 08:00 UTC
 
     @Test(arguments: [

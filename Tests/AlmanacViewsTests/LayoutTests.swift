@@ -1,8 +1,9 @@
 @testable import AlmanacViews
+import TestHarness
 import Testing
 
 /// Fitting lines and tables into a width: what gives way first, and that nothing is wider.
-@Suite struct LayoutTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct LayoutTests {
     @Test func aLineDropsItsLeastUsefulFieldsFirst() {
         let fields: [LineField] = [
             .kept("Berlin"),

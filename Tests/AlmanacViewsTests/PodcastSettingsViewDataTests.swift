@@ -1,11 +1,12 @@
 import AlmanacCore
 @testable import AlmanacViews
 import Foundation
+import TestHarness
 import Testing
 
 /// A podcast's own settings in words (`PodcastSettingsViewData`), in `podcasts list` at 80
 /// and 120 columns, and the times and sizes the CLI reads.
-@Suite struct PodcastSettingsViewDataTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct PodcastSettingsViewDataTests {
     let own = PodcastPreferences(refreshInterval: 7_200, autoDownload: true, keep: 5, deletePlayedAfter: 7 * 86_400, notify: false)
 
     @Test func settingsAreWordedAsTheCommandTakesThem() {

@@ -1,11 +1,12 @@
 import AlmanacCore
 import AlmanacViews
 import Foundation
+import TestHarness
 import Testing
 
 /// The screens the CLI lays out, made from the documents' state by pure transformations:
 /// what the renderer gets is all it shows.
-@Suite struct ScreenViewDataTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct ScreenViewDataTests {
     static let now = ForecastViewDataTests.now
 
     static func hourly(_ count: Int) -> [HourlyForecast] {

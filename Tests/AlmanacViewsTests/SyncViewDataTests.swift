@@ -1,10 +1,11 @@
 import AlmanacCore
 import AlmanacViews
 import Foundation
+import TestHarness
 import Testing
 
 /// What `almanac sync status` and `almanac sync now` print, from the values alone.
-@Suite struct SyncViewDataTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct SyncViewDataTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
     let account = SyncAccount(server: "https://gpodder.net", user: "alice", device: "almanac-laptop", caption: "Almanac on laptop", flavour: .gpodder)
 

@@ -1,9 +1,10 @@
 import AlmanacCore
 @testable import AlmanacViews
 import Foundation
+import TestHarness
 import Testing
 
-@Suite struct ViewDataTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct ViewDataTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
     static let reading = WeatherReading(
         location: "berlin", placeName: "Berlin", latitude: 52.52, longitude: 13.41, temperature: 21.34,
@@ -114,7 +115,7 @@ import Testing
     }
 }
 
-@Suite struct FixedPointTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct FixedPointTests {
     @Test(arguments: [(21.34, 1, "21.3"), (21.35, 1, "21.4"), (-3.96, 1, "-4.0"), (-0.04, 1, "0.0"), (0.1, 2, "0.10"),
                       (16.09, 0, "16"), (2.5, 0, "3"), (-2.5, 0, "-3"), (1_000_000.25, 1, "1000000.3"), (7, 3, "7.000")])
     func formatsWithAFixedNumberOfDecimals(_ value: Double, _ decimals: Int, _ text: String) {
@@ -129,7 +130,7 @@ import Testing
 }
 
 /// What `--json` prints: machine values beside the words (docs/cli.md, "JSON keys").
-@Suite struct JSONValueTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct JSONValueTests {
     static let now = ViewDataTests.now
 
     @Test func isoTimestampsCarryTheirOffset() {

@@ -2,7 +2,7 @@ import DBus
 import TestHarness
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct BlockingConnectionTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct BlockingConnectionTests {
     @Test func callGetsTheReplyOnTheCallingThread() async throws {
         let pair = try await BusPair.start()
         let blocking = try BlockingConnection(address: pair.bus.address)

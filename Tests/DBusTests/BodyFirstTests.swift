@@ -1,9 +1,11 @@
-@testable import DBus
 internal import CDBus
+@testable import DBus
+import TestHarness
 import Testing
 
 /// Signals and replies are built body first and addressed last (`Message.signal`, `reply`): the
 /// message must be the one `dbus_message_new_signal` / `new_method_return` would have made.
+@Suite(.onTestThreads, .timeLimit(.hang))
 struct BodyFirstTests {
     static let values: [Value] = [.uint64(42), .stringVariantDictionary(["kind": .string("units"), "units": .string("imperial")])]
 

@@ -3,7 +3,7 @@ import Foundation
 import TestHarness
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct ConnectionTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct ConnectionTests {
     @Test func connectsAndGetsAUniqueName() async throws {
         let bus = try PrivateBus()
         let connection = try await Connection.connect(to: bus.address)

@@ -1,11 +1,12 @@
 @testable import DBus
 import Foundation
+import TestHarness
 import Testing
 
 /// D-Bus messages in their wire form, as `make fuzz` feeds them to `Message(marshalled:)`:
 /// the inputs it saved (Tests/Fixtures/fuzz/dbus) and hand-made broken ones are refused or
 /// read, never a crash.
-@Suite struct DBusFuzzRegressionTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct DBusFuzzRegressionTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/fuzz/dbus")
 

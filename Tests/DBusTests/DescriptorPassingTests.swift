@@ -6,7 +6,7 @@ import Testing
 /// Unix file descriptors (`h`) end to end: sealed memory files, descriptors passed both
 /// ways and closed exactly once, payloads too large for a message, and the size guard that
 /// keeps a connection on a bus with dbus-daemon's default limits.
-@Suite(.timeLimit(.minutes(2))) struct DescriptorPassingTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct DescriptorPassingTests {
     static let path = ObjectPath("/files")
     static let interfaceName = InterfaceName("org.almanac.Files1")
 

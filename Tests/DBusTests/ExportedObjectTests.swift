@@ -6,7 +6,7 @@ import Synchronization
 import TestHarness
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct ExportedObjectTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct ExportedObjectTests {
     func callStandard(_ pair: BusPair, _ interface: InterfaceName, _ method: String, at path: ObjectPath = TestObject.path,
                       body: (inout MessageWriter) throws -> Void = { _ in }) async throws -> Message {
         try await pair.client.call(pair.serverName, path: path, interface: interface, method: MemberName(method), body: body)

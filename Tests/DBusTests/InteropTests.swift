@@ -4,7 +4,7 @@ import TestHarness
 import Testing
 
 /// The exported test object, driven by D-Bus tools and libraries nobody on the team wrote.
-@Suite(.timeLimit(.minutes(2))) struct InteropTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct InteropTests {
     static let serviceName = "org.almanac.TestService"
 
     func start() async throws -> BusPair {

@@ -1,5 +1,6 @@
 import CDBus
 @testable import DBus
+import TestHarness
 import Testing
 
 /// Writes a message, marshals it to bytes and has libdbus parse (and so validate) those bytes
@@ -20,7 +21,7 @@ func roundTrip(_ body: (inout MessageWriter) throws -> Void) throws -> Message {
     return Message(taking: parsed)
 }
 
-@Suite struct MarshallingTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct MarshallingTests {
     static let everyBasicValue: [Value] = [
         .byte(0), .byte(255), .boolean(true), .boolean(false),
         .int16(.min), .int16(.max), .uint16(.max), .int32(.min), .int32(-1), .uint32(.max),

@@ -3,7 +3,7 @@ import CDBus
 import TestHarness
 import Testing
 
-@Suite struct NameTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct NameTests {
     @Test(arguments: ["/", "/org", "/org/almanac/Almanac1", "/a/b_c/D9", "/_"])
     func acceptsValidObjectPaths(_ text: String) throws {
         #expect(try ObjectPath(text).rawValue == text)

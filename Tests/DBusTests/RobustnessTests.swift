@@ -6,7 +6,7 @@ import Testing
 
 /// Regressions for what a review found: ways to abort the process, hang a caller, stall a
 /// connection or leak a match rule.
-@Suite(.timeLimit(.minutes(2))) struct RobustnessTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct RobustnessTests {
     @Test func aWriterThatFailedStaysFailedEvenIfTheErrorWasCaught() async throws {
         let pair = try await BusPair.start()
         let inStructure = try await #require(throws: BusError.self) {

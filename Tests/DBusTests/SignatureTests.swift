@@ -3,7 +3,7 @@ import CDBus
 import TestHarness
 import Testing
 
-@Suite struct SignatureTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct SignatureTests {
     @Test(arguments: ["", "s", "ta{sv}", "a{oa{sa{sv}}}", "(i(s(y)))", "aaai", "v", "h", "a(sv)", "ybnqiuxtdsogh"])
     func acceptsValidSignatures(_ text: String) throws {
         #expect(try Signature(text).rawValue == text)

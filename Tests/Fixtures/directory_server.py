@@ -16,6 +16,8 @@
                       (401 with WWW-Authenticate otherwise)
 /private-elsewhere/<file> -> after authentication, 302 to http://localhost:<port>/open/<file>
                       (another host name for this server)
+/private-moving/<name>?to=URL -> after authentication, a feed that says it moved to URL
+                      (<itunes:new-feed-url>) and has older episodes there (<atom:link rel="next">)
 /open/<file>       -> /feeds/<file>, for anyone
 /auth-log          -> "<path> <Authorization header or ->" of every /private*, /open request
 /delayed/<file>?…  -> /feeds/<file> after 0.3 s, counting how many such requests run at once,
@@ -92,14 +94,23 @@ class Handler(BaseHTTPRequestHandler):
                 RUNNING["all"] -= 1
                 RUNNING["hosts"][host] -= 1
             parts = ["feeds", parts[1]]
-        if parts[0] in ("private", "private-elsewhere", "open"):
+        if parts[0] in ("private", "private-elsewhere", "private-moving", "open"):
             AUTH_LOG.append("%s %s" % (split.path, self.headers.get("Authorization", "-")))
-        if len(parts) == 2 and parts[0] in ("private", "private-elsewhere") and self.headers.get("Authorization") != PASSWORD:
+        if len(parts) == 2 and parts[0] in ("private", "private-elsewhere", "private-moving") and self.headers.get("Authorization") != PASSWORD:
             self.send_response(401)
             self.send_header("WWW-Authenticate", 'Basic realm="members"')
             self.send_header("Content-Length", "0")
             self.end_headers()
             return
+        if len(parts) == 2 and parts[0] == "private-moving":
+            to = query.get("to", [""])[0].replace("&", "&amp;").replace("<", "&lt;")
+            feed = ('<?xml version="1.0" encoding="UTF-8"?>'
+                    '<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:atom="http://www.w3.org/2005/Atom">'
+                    '<channel><title>Moving %s</title><itunes:new-feed-url>%s</itunes:new-feed-url>'
+                    '<atom:link rel="next" href="%s"/>'
+                    '<item><title>Last here</title><guid>moving-1</guid><pubDate>Mon, 02 Nov 2026 08:00:00 GMT</pubDate></item>'
+                    '</channel></rss>') % (parts[1], to, to)
+            return self.reply(200, feed.encode(), "application/rss+xml")
         if len(parts) == 2 and parts[0] == "private-elsewhere":
             self.send_response(302)
             self.send_header("Location", "http://localhost:%d/open/%s" % (self.server.server_address[1], parts[1]))

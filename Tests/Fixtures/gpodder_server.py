@@ -80,6 +80,10 @@ Control (no authentication):
   /_control/expire           every session ends (their cookies are refused from now on)
   /_control/log              one line per API request: "METHOD PATH auth" (auth: basic,
                              cookie or none)
+  /_control/headers          one line per request but control ones, as it came:
+                             "METHOD PATH cookie=<Cookie header or -> authorization=<scheme or ->"
+  /_control/redirect?to=BASE every request but control ones is answered 307 to BASE + its path
+                             and query from now on (to=- stops it): a server that moved
   /_control/state            the whole state as JSON (subscriptions per device, actions)
   /_control/subscribe?user=U&device=D&url=X[&remove=1]   a change as if device D uploaded it
   /_control/action           POST a JSON list of actions as if another device uploaded them
@@ -128,6 +132,8 @@ STATE = {
     "fault": "none",
     "offset": 0.0,
     "rewrites": {},
+    "headers": [],
+    "redirect": None,
     "log": [],
     "sessions": {},          # sessionid -> user
     "devices": {},           # user -> {device: {"caption", "type"}}
@@ -279,6 +285,11 @@ class Handler(BaseHTTPRequestHandler):
         payload = self.body() if method == "POST" else b""
         if path.startswith("/_control/"):
             return self.control(path[len("/_control/"):], query, payload)
+        with LOCK:
+            authorization = (self.headers.get("Authorization") or "-").split(" ")[0]
+            STATE["headers"].append("%s %s cookie=%s authorization=%s" % (method, path, self.headers.get("Cookie") or "-", authorization))
+        if STATE["redirect"]:
+            return self.reply(307, b"", {"Location": STATE["redirect"] + self.path})
         fault = STATE["fault"]
         if fault == "offline":
             self.close_connection = True
@@ -612,6 +623,12 @@ class Handler(BaseHTTPRequestHandler):
                 return self.reply(200, b"ok", content_type="text/plain")
             if name == "rewrite":
                 STATE["rewrites"][query["from"][0]] = query["to"][0]
+                return self.reply(200, b"ok", content_type="text/plain")
+            if name == "headers":
+                return self.reply(200, "".join(line + "\n" for line in STATE["headers"]).encode(), content_type="text/plain")
+            if name == "redirect":
+                target = query.get("to", ["-"])[0]
+                STATE["redirect"] = None if target == "-" else target.rstrip("/")
                 return self.reply(200, b"ok", content_type="text/plain")
             if name == "log":
                 return self.reply(200, "".join(line + "\n" for line in STATE["log"]).encode(), content_type="text/plain")

@@ -5,7 +5,7 @@ import TestHarness
 import Testing
 
 /// `almanac episode played --all [PODCAST]`: every episode marked in one change, however many.
-@Suite(.timeLimit(.minutes(2))) struct AllPlayedTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct AllPlayedTests {
     @Test func everyEpisodeOfAPodcastOrOfAllInOneChange() async throws {
         let bus = try PrivateBus()
         let feed = try AudioFeed()

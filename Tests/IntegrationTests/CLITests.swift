@@ -4,7 +4,7 @@ import Foundation
 import TestHarness
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct CLITests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct CLITests {
     @Test func statusWithoutADaemonSaysSoAndExits69() async throws {
         let bus = try PrivateBus()
         let result = try await almanac(["status"], bus: bus)

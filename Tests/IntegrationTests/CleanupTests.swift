@@ -8,7 +8,7 @@ import Testing
 /// feed server's /audio endpoint and a fake MPRIS player: new episodes downloaded by
 /// themselves, keep N, delete played after a time (given in seconds over the bus), kept
 /// episodes and playing files spared, and the free-space guard.
-@Suite(.timeLimit(.minutes(2))) struct CleanupTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct CleanupTests {
     let feed: AudioFeed
     let bus: PrivateBus
 

@@ -7,7 +7,7 @@ import Testing
 /// `almanac podcasts refresh` reads feeds several at once but spares each server: against a
 /// local server that holds every answer 0.3 s and counts what runs at once, under two host
 /// names.
-@Suite(.timeLimit(.minutes(2))) struct ConcurrentRefreshTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct ConcurrentRefreshTests {
     @Test func severalAtOnceAtMostTwoPerHost() async throws {
         let bus = try PrivateBus()
         let server = try FixtureServer.directory()

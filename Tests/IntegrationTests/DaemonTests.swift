@@ -4,7 +4,7 @@ import Foundation
 import TestHarness
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct DaemonTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct DaemonTests {
     static let weatherPath = BusContract.documentPath(.weather)
 
     /// `Submit` is answered once its change is on disk (a deferred reply): clients nobody here

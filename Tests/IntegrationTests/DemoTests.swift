@@ -5,7 +5,7 @@ import Testing
 /// `make demo` as a newcomer meets it: in a terminal 80 columns wide, under make, two views
 /// render the third client's change, and Ctrl-C brings back a clean prompt — make exits 0
 /// and nothing the demo started is left.
-@Suite(.timeLimit(.minutes(3))) struct DemoTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct DemoTests {
     /// The processes started with `TMPDIR=folder` (what the demo started, and what they
     /// started in turn), by pid, with their command lines.
     static func processes(underTemporary folder: String) -> [String: String] {
@@ -63,7 +63,7 @@ import Testing
         #expect(running.contains { $0.contains("dbus-monitor") }, "\(running)")
 
         _ = try await tmux(["send-keys", "-t", "demo", "C-c"])
-        let ended = try await eventually(timeout: .seconds(30), every: .milliseconds(100)) {
+        let ended = try await eventually(timeout: .seconds(60), every: .milliseconds(100)) {
             text = try await screen()
             return text.contains("exit=")
         }

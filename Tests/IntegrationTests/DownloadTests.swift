@@ -7,7 +7,7 @@ import Testing
 /// Episode downloads with `--provider real` against a local HTTP server that serves audio
 /// with ranges, throttling and broken transfers: safe names, resume (within a download and
 /// across a `kill -9` of the daemon), cancel, ownership, limits, delete-when-played.
-@Suite(.timeLimit(.minutes(2))) struct DownloadTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct DownloadTests {
     let feed: AudioFeed
     let bus: PrivateBus
 
@@ -115,7 +115,7 @@ import Testing
         defer { _ = try? Tool.run("tmux", ["-L", session, "kill-server"]) }
         func screen() async throws -> String { try await Tool.runDetached("tmux", ["-L", session, "capture-pane", "-p", "-t", session]).output }
         var seen = ""
-        try await eventually(timeout: .seconds(30)) {
+        try await eventually(timeout: .seconds(60)) {
             seen = try await screen()
             return seen.contains("/s") && seen.contains(" left")
         }
@@ -266,7 +266,7 @@ import Testing
         #expect(try await almanac(["settings", "set", "delete-when-played", "on"], bus: bus).status == 0)
         #expect(try await almanac(["episode", "played", kept], bus: bus).status == 0)
         #expect(await eventually { !files().contains("The Download Show/Kept.mp3") })
-        try await eventually(timeout: .seconds(20)) {
+        try await eventually(timeout: .seconds(60)) {
             try await almanac(["episodes", "--downloaded", "--format", "{{id}}"], bus: bus).output.isEmpty
         }
         #expect(try await almanac(["episodes", "--downloaded", "--format", "{{id}}"], bus: bus).output == "")
@@ -297,7 +297,7 @@ import Testing
         let result = try await Tool.runDetached("/usr/bin/python3", ["-c", script])
         #expect(result.output == "\(BusContract.downloadPath(1)) completed 600000 600000 True\n", "\(result.output) \(result.errorOutput)")
         // Gone from the bus after it lingered a second.
-        #expect(await monitor.waitFor("InterfacesRemoved", timeout: 10))
+        #expect(await monitor.waitFor("InterfacesRemoved"))
         let seen = monitor.output
         monitor.stop()
         #expect(seen.contains("member=InterfacesAdded") && seen.contains("object path \"\(BusContract.downloadPath(1))\""))

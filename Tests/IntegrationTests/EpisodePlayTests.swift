@@ -1,11 +1,12 @@
 import AlmanacBus
+import DBus
 import Foundation
 import TestHarness
 import Testing
 
 /// `almanac episode play` through the real binaries: fake players (scripts named mpv, vlc,
 /// xdg-open or anything) record the arguments they were started with.
-@Suite(.timeLimit(.minutes(2))) struct EpisodePlayTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct EpisodePlayTests {
     let feed: AudioFeed
     let bus: PrivateBus
     /// Where the fake players live (each test puts in PATH only the ones it wants).
@@ -148,6 +149,88 @@ import Testing
         #expect(try await almanac(["settings", "get", "player"], bus: bus).output == "automatic\n")
         result = try await play([alpha], path: [mine, mpv])
         #expect(try await arguments(of: "mpv") == ["--start=90", feed.base + "/audio/alpha?size=1000"])
+        #expect(!daemon.process.hasExited)
+    }
+
+    /// The program `episode play` runs is the user's choice, not any bus client's: `Submit`
+    /// with `player` is refused (naming where the setting lives now) and changes nothing; the
+    /// CLI keeps it in its own file, 0600 (docs/security.md, "Programs the user runs").
+    @Test func noBusClientChoosesTheProgramEpisodePlayRuns() async throws {
+        try feed.publish([("Alpha", "/audio/alpha?size=1000")])
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        let alpha = try #require(try await feed.subscribe(on: bus).episodes["Alpha"])
+        let marker = bus.directory.appendingPathComponent("pwned").path
+        let submitted = try await busctlCall(on: bus, BusContract.documentPath(.podcasts), BusContract.documentInterface, BusContract.Document1.submit,
+                                             ["a{sv}", "1", "player", "s", "/bin/sh -c 'touch \(marker)' sh"])
+        #expect(submitted.status != 0 && submitted.errorOutput.contains("cli.conf") && submitted.errorOutput.contains("almanac settings set player"),
+                "\(submitted.output) \(submitted.errorOutput)")
+        let settings = try await busctlGetProperty(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, "Settings")
+        #expect(!settings.output.contains("touch"), "\(settings.output)")
+        #expect(try await almanac(["settings", "get", "player"], bus: bus).output == "automatic\n")
+        // Played: by the first player installed, not the shell.
+        let mpv = try install("mpv")
+        let result = try await play([alpha], path: [mpv])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(try await arguments(of: "mpv") == [feed.base + "/audio/alpha?size=1000"])
+        #expect(!FileManager.default.fileExists(atPath: marker))
+
+        // The user's own word goes to the CLI's file, only the user's to read.
+        #expect(try await almanac(["settings", "set", "player", "mpv --no-video"], bus: bus).status == 0)
+        let file = bus.directory.appendingPathComponent("config/almanac/cli.conf").path
+        #expect(try String(contentsOfFile: file, encoding: .utf8).contains("\nplayer = mpv --no-video\n"))
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int)
+        #expect(mode == 0o600, "\(String(mode, radix: 8))")
+        #expect(try await almanac(["settings", "get", "player"], bus: bus).output == "mpv --no-video\n")
+        #expect(!daemon.process.hasExited)
+    }
+
+    /// A `player` almanacd kept from before is carried over into the CLI's file once, and said.
+    @Test func aPlayerTheDaemonKeptIsCarriedOverOnce() async throws {
+        try feed.publish([("Alpha", "/audio/alpha?size=1000")])
+        var daemon = try await RunningDaemon(bus: bus, .fixtures())
+        let alpha = try #require(try await feed.subscribe(on: bus).episodes["Alpha"])
+        _ = daemon.stop()
+        let keep = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.execute("INSERT OR REPLACE INTO setting (key, value) VALUES ('podcasts.player', 'myplayer --old {media}')")
+            db.commit()
+            """
+        let kept = try await Tool.runDetached("python3", ["-c", keep, bus.directory.appendingPathComponent("state/almanac.sqlite").path])
+        try #require(kept.status == 0, "\(kept.errorOutput)")
+        daemon = try await RunningDaemon(bus: bus, .fixtures())
+        let mine = try install("myplayer")
+        var result = try await play([alpha], path: [mine])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(result.errorOutput.contains("carried over from almanacd: myplayer --old {media}"), "\(result.errorOutput)")
+        #expect(try await arguments(of: "myplayer") == ["--old", feed.base + "/audio/alpha?size=1000"])
+        // Once: from now on the file says, without a word.
+        result = try await play([alpha], path: [mine])
+        #expect(result.status == 0 && result.errorOutput.isEmpty, "\(result.errorOutput)")
+        _ = try await arguments(of: "myplayer")
+        #expect(try await almanac(["settings", "set", "player", "automatic"], bus: bus).status == 0)
+        #expect(try await almanac(["settings", "get", "player"], bus: bus).output == "automatic\n")
+        #expect(!daemon.process.hasExited)
+    }
+
+    /// A feed's enclosure that is not on the web (`file:`, `smb:`) is never handed to a
+    /// player (nor to `xdg-open`, which opens anything): refused, saying why.
+    @Test func onlyWebAddressesAndDownloadsAreHandedToThePlayer() async throws {
+        let items = ["file:///etc/passwd", "smb://host/share/a.mp3"].enumerated().map { index, url in
+            "<item><title>Item \(index)</title><guid>i\(index)</guid><enclosure url=\"\(url)\" type=\"audio/mpeg\" length=\"1\"/></item>"
+        }.joined()
+        try "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Elsewhere</title>\(items)</channel></rss>"
+            .write(to: feed.folder.appendingPathComponent("show.xml"), atomically: true, encoding: .utf8)
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        let episodes = try await feed.subscribe(on: bus).episodes
+        let (mpv, xdgOpen) = (try install("mpv"), try install("xdg-open"))
+        for (title, url) in [("Item 0", "file:///etc/passwd"), ("Item 1", "smb://host/share/a.mp3")] {
+            let result = try await play([try #require(episodes[title])], path: [xdgOpen, mpv])
+            #expect(result.status == 65, "\(result.output)")
+            #expect(result.errorOutput.contains("\(url), which is not an http or https address"), "\(result.errorOutput)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: records.appendingPathComponent("mpv.args").path))
+        #expect(!FileManager.default.fileExists(atPath: records.appendingPathComponent("xdg-open.args").path))
         #expect(!daemon.process.hasExited)
     }
 }

@@ -6,7 +6,7 @@ import Testing
 /// The weather of "here", through the real binaries: the daemon asks a GeoClue service on a
 /// private bus standing for the system bus, follows it as the user moves, lets it go when no
 /// view wants it, and says why when it cannot be had — while every other place goes on.
-@Suite(.timeLimit(.minutes(2))) struct HereTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct HereTests {
     let bus: PrivateBus
     let system: PrivateBus
     let server: FixtureServer

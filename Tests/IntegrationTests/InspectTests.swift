@@ -6,7 +6,7 @@ import Testing
 
 /// `almanac podcasts inspect` and `Podcasts1.Inspect` against the real daemon, feed files and
 /// a local HTTP server.
-@Suite(.timeLimit(.minutes(2))) struct InspectTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct InspectTests {
     static let feeds = SourceTree.path("Tests/Fixtures/feeds")
 
     /// A file is parsed by the CLI itself: no daemon runs on this bus.

@@ -4,7 +4,7 @@ import Testing
 
 /// `almanac episodes` on a terminal: the daemon's view paged with `LoadMore`, in tmux, read
 /// back from the screen.
-@Suite(.timeLimit(.minutes(3))) struct InteractiveEpisodesTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct InteractiveEpisodesTests {
     /// A feed of `count` items, "Item 1" the oldest, an hour apart.
     static func feed(items count: Int) -> String {
         let formatter = DateFormatter()

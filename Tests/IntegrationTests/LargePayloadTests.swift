@@ -9,7 +9,7 @@ import Testing
 /// refuses with a clear error, and never loses its bus connection over what it sends.
 // Serialized: each parses tens of megabytes in a debug build; side by side on two cores they
 // starve each other past the CLI's patience.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct LargePayloadTests {
+@Suite(.onTestThreads, .serialized, .timeLimit(.hang)) struct LargePayloadTests {
     /// An RSS feed of `episodes` items of ~2.3 KB each (19 MB for 8,000, 100 MB for 46,000).
     static func writeFeed(episodes: Int, to url: URL) throws {
         let paragraph = "<p>" + String(repeating: "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. ", count: 4) + "</p>"

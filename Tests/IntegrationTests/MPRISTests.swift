@@ -7,7 +7,7 @@ import Testing
 /// Play state from any media player: a small MPRIS player on the private bus plays the
 /// feed's episodes (by enclosure URL, and by the file:// URL of a download), seeks, pauses,
 /// moves on and quits; the daemon records positions and marks episodes played near the end.
-@Suite(.timeLimit(.minutes(2))) struct MPRISTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct MPRISTests {
     let feed: AudioFeed
     let bus: PrivateBus
 

@@ -8,7 +8,7 @@ import Testing
 /// Desktop notifications of new episodes, against a notification server the test runs on
 /// the private bus: off until asked for, one notification per refresh naming the feed and
 /// the count, each replacing the last, and a "Download" action when the server has actions.
-@Suite(.timeLimit(.minutes(2))) struct NotificationTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct NotificationTests {
     let feed: AudioFeed
     let bus: PrivateBus
 
@@ -52,7 +52,7 @@ import Testing
 
         // "Download" downloads the episodes that notification announced.
         try notifications.invoke("download", on: second[1].id)
-        let downloaded = try await eventually(timeout: .seconds(20)) { () -> String? in
+        let downloaded = try await eventually(timeout: .seconds(60)) { () -> String? in
             let listed = try await almanac(["episodes", "--downloaded", "--format", "{{title}}"], bus: bus).output
             return listed.isEmpty ? nil : listed
         }

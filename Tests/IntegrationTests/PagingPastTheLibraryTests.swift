@@ -8,7 +8,7 @@ import Testing
 /// (RFC 5005 `atom:link rel="next"`), with the real binaries: on the bus (`LoadMore`, one
 /// load at a time, `Loading` while the page is read) and in `almanac episodes` on a terminal
 /// (the "Loading…" row while the server holds the page back).
-@Suite(.timeLimit(.minutes(3))) struct PagingPastTheLibraryTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct PagingPastTheLibraryTests {
     let folder: URL
     let server: FixtureServer
     let bus: PrivateBus

@@ -6,7 +6,7 @@ import Testing
 
 /// Places that share a name, through the real binaries against a local server that answers
 /// like Open-Meteo's geocoder: listed apart, named exactly, and kept once resolved.
-@Suite(.timeLimit(.minutes(2))) struct PlaceResolutionTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct PlaceResolutionTests {
     @Test func searchListsThemApartAndAQualifierOrAnIdPicksOne() async throws {
         let bus = try PrivateBus()
         let server = try FixtureServer.openMeteo()

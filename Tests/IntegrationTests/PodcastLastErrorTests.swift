@@ -6,7 +6,7 @@ import Testing
 
 /// The podcasts document's `LastError` through the real binaries: a feed that fails sets it
 /// (announced), and once that feed is read again it clears to "" (announced too).
-@Suite(.timeLimit(.minutes(2))) struct PodcastLastErrorTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct PodcastLastErrorTests {
     @Test func aFailingFeedSetsLastErrorAndItsRecoveryClearsIt() async throws {
         let bus = try PrivateBus()
         let server = try FixtureServer.feeds()

@@ -7,7 +7,7 @@ import Testing
 /// The podcast library with `--provider real`: subscriptions, refreshes that find new
 /// episodes, play state, and what survives `kill -9`, against feeds a local server serves
 /// from a folder the test changes.
-@Suite(.timeLimit(.minutes(2))) struct PodcastLibraryTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct PodcastLibraryTests {
     static let podcastsPath = BusContract.documentPath(.podcasts)
 
     let folder: URL

@@ -6,7 +6,7 @@ import Testing
 /// Finding podcasts through the real binaries: `almanac podcasts search` against a local
 /// server that answers like the iTunes Search API, and subscribing to a web page that
 /// announces its feed (autodiscovery).
-@Suite(.timeLimit(.minutes(2))) struct PodcastSearchTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct PodcastSearchTests {
     let bus: PrivateBus
     let directory: FixtureServer
     var base: String { directory.baseURL.absoluteString }

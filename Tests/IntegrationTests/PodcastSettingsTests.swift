@@ -9,7 +9,7 @@ import Testing
 /// and gdbus (clients nobody on the team wrote) and the CLI, announced to every view, bad
 /// input refused with nothing changed, kept across a restart; the refresh interval replacing
 /// the feed's cadence, and notify of its own winning over the global setting.
-@Suite(.timeLimit(.minutes(2))) struct PodcastSettingsTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct PodcastSettingsTests {
     let feed: AudioFeed
     let bus: PrivateBus
 

@@ -6,7 +6,7 @@ import Testing
 
 /// Issue 19's show notes, artwork and chapters, and the full-text search, through the real
 /// binaries on a private bus, with feeds and chapters files from the local fixture server.
-@Suite(.timeLimit(.minutes(3))) struct ShowNotesTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct ShowNotesTests {
     static let podcastsPath = BusContract.documentPath(.podcasts)
 
     let folder: URL

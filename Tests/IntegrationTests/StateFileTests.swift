@@ -6,7 +6,7 @@ import Testing
 
 /// The state file through the real binaries: one found damaged between runs is never
 /// written over; it is moved aside, and the daemon says so where a user and a client look.
-@Suite(.timeLimit(.minutes(2))) struct StateFileTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct StateFileTests {
     @Test func aDamagedStateFileIsMovedAsideAndStatusAndLastErrorSaySo() async throws {
         let bus = try PrivateBus()
         let server = try FixtureServer.feeds()

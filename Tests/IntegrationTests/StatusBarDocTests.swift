@@ -8,7 +8,7 @@ import Testing
 /// this test cannot drift) and run through a shell exactly as a bar runs them, against the
 /// real provider and the local Open-Meteo stand-in: first a fresh reading, then a stale one
 /// (the server fails, the last good reading is kept and marked stale).
-@Suite(.timeLimit(.minutes(2))) struct StatusBarDocTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct StatusBarDocTests {
     /// The command lines of the page: waybar's `"exec": "…"`, polybar's `exec = …` and
     /// i3blocks' `command=…`, each inside a fenced block.
     static func documentedCommands() throws -> [(bar: String, command: String)] {

@@ -4,7 +4,7 @@ import TestHarness
 import Testing
 
 /// The user unit in `systemd/`: valid for systemd, and as sandboxed as a user unit allows.
-@Suite struct SystemdUnitTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct SystemdUnitTests {
     static var unit: String { SourceTree.path("systemd/almanacd.service") }
 
     /// A home with `~/.local/bin/almanacd` (what `ExecStart` names) and a private runtime

@@ -6,7 +6,7 @@ import Testing
 /// The CLI as a person sees it in a terminal: real commands against `almanacd --provider
 /// demo`, run in tmux at 80 and 120 columns and read back from the screen; and what a dumb
 /// terminal or a pipe receives.
-@Suite(.timeLimit(.minutes(3))) struct TerminalLayoutTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct TerminalLayoutTests {
     /// Columns as the terminal counts them (tmux asks the C library's wcwidth, as here).
     static func columns(_ text: some StringProtocol) -> Int {
         _ = Self.locale
@@ -197,7 +197,7 @@ import Testing
         // The fixture server takes 30 s to answer for latitude 77.7.
         let screen = try await Screen(width: 80, script: Self.shell(bus, ["watch weather --location 77.7,0"]), raw: file)
         defer { screen.kill() }
-        let frames = await eventually(timeout: .seconds(20), every: .milliseconds(100)) { () -> Set<Character>? in
+        let frames = await eventually(timeout: .seconds(60), every: .milliseconds(100)) { () -> Set<Character>? in
             let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
             let drawn = Set(text.filter { "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏".contains($0) })
             return drawn.count >= 3 ? drawn : nil

@@ -4,7 +4,7 @@ import Testing
 
 /// An item without a title, subscribed through the real binaries, is listed under a name a
 /// person can recognise (its audio's file name), never as an empty line.
-@Suite(.timeLimit(.minutes(2))) struct UntitledEpisodeTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct UntitledEpisodeTests {
     @Test func anUntitledEpisodeIsListedByItsFileName() async throws {
         let feed = try AudioFeed()
         let bus = try PrivateBus()

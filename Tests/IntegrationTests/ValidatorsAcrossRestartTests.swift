@@ -4,7 +4,7 @@ import Testing
 
 /// After a restart, refreshing unchanged feeds asks conditionally and downloads no body: the
 /// validators are kept in the state file.
-@Suite(.timeLimit(.minutes(2))) struct ValidatorsAcrossRestartTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct ValidatorsAcrossRestartTests {
     @Test func unchangedFeedsCostA304AfterARestart() async throws {
         let bus = try PrivateBus()
         let server = try FixtureServer.feeds()

@@ -7,7 +7,7 @@ import Testing
 /// `almanac: what went wrong — what to do` (or one JSON object with `--json`), the exit
 /// statuses of docs/cli.md, "did you mean", templates that say what is wrong, and the small
 /// things a person meets (page hints, empty lists).
-@Suite(.timeLimit(.minutes(2))) struct VoiceTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct VoiceTests {
     /// The JSON error object on standard error: `{"error": {...}}`.
     func jsonError(_ result: Tool.Result) throws -> [String: Any] {
         let lines = result.errorOutput.split(separator: "\n")

@@ -5,7 +5,7 @@ import Testing
 /// `almanac watch podcasts` as a user runs it, against `--provider real` and a local feed
 /// server, while the library is changed through the CLI: every kind of change gets a line,
 /// and with `--json` an object of machine values (docs/cli.md, "JSON keys").
-@Suite(.timeLimit(.minutes(2))) struct WatchPodcastsTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct WatchPodcastsTests {
     let folder: URL
     let server: FixtureServer
     let bus: PrivateBus

@@ -5,7 +5,7 @@ import Testing
 
 /// `almanac weather`, `forecast`, `locations` and `watch --waybar`, as real processes against
 /// `almanacd --provider demo` (deterministic forecasts) on a private bus.
-@Suite(.timeLimit(.minutes(2))) struct WeatherCLITests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct WeatherCLITests {
     @Test func savedPlacesAreAddedListedAndRemoved() async throws {
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)
@@ -61,7 +61,7 @@ import Testing
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)
         let watch = try ChildProcess(URL(fileURLWithPath: Binaries.almanac), ["watch", "weather", "--location", "Paris", "--waybar"], environment: bus.environment)
-        let line = try #require(watch.firstLine(timeout: 15))
+        let line = try #require(watch.firstLine(timeout: 60))
         watch.send(SIGINT)
         #expect(watch.wait() == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
@@ -78,7 +78,7 @@ import Testing
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)
         let watch = try ChildProcess(URL(fileURLWithPath: Binaries.almanac), ["watch", "weather", "--location", "Atlantis", "--waybar"], environment: bus.environment)
-        let line = try #require(watch.firstLine(timeout: 15))
+        let line = try #require(watch.firstLine(timeout: 60))
         watch.send(SIGINT)
         #expect(watch.wait() == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
@@ -98,7 +98,7 @@ import Testing
             guard let watch = try? ChildProcess(URL(fileURLWithPath: Binaries.almanac), ["watch", "weather", "--location", "Atlantis"] + arguments,
                                                 environment: bus.environment.merging(["COLUMNS": "40"]) { $1 }) else { return nil }
             defer { watch.send(SIGINT); watch.wait() }
-            while let line = watch.firstLine(timeout: 15) { if wanted(line) { return line } }
+            while let line = watch.firstLine(timeout: 60) { if wanted(line) { return line } }
             return nil
         }
         let json = try #require(lines(["--json"]) { $0.contains("Atlantis") })

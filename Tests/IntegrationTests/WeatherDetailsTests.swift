@@ -7,7 +7,7 @@ import Testing
 /// The numbers people check, through the real binaries against a local server that answers
 /// like Open-Meteo's forecast and air-quality APIs: on the bus, in `--json` with units named,
 /// on the screen and in `--format`, in either units.
-@Suite(.timeLimit(.minutes(2))) struct WeatherDetailsTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct WeatherDetailsTests {
     @Test func uvPressureVisibilityCloudsGustsDewPointAndTheAir() async throws {
         let bus = try PrivateBus()
         let server = try FixtureServer.openMeteo()

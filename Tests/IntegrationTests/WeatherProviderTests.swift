@@ -7,7 +7,7 @@ import Testing
 /// MET Norway as a second provider, through the real binaries against a local server that
 /// answers like Locationforecast 2.0: chosen by the `provider` setting, tried when Open-Meteo
 /// fails, asked as its terms say, and named in the reading.
-@Suite(.timeLimit(.minutes(2))) struct WeatherProviderTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct WeatherProviderTests {
     let bus: PrivateBus
     let server: FixtureServer
 

@@ -267,9 +267,13 @@ public enum PodcastsCodec {
 
     /// Reads a `Submit` to the podcasts document: play state (`episode` with `played` and/or
     /// `position`), an episode kept (`episode` with `kept`), or settings (`notify`,
-    /// `deleteWhenPlayed`, `playedAt`, `player`, `minimumFreeSpace`), one kind at a time.
+    /// `deleteWhenPlayed`, `playedAt`, `minimumFreeSpace`), one kind at a time. `player` is
+    /// refused: what `episode play` runs is no bus client's to say (docs/security.md).
     public static func submission(_ values: [String: Value]) throws -> PodcastsSubmission {
-        let settingKeys = ["notify", "deleteWhenPlayed", "playedAt", "player", "minimumFreeSpace"]
+        if values["player"] != nil {
+            throw BusError.invalidArgs("'player' is not a setting of almanacd any more: the command `almanac episode play` runs is kept by the CLI, in $XDG_CONFIG_HOME/almanac/cli.conf, and changed with `almanac settings set player COMMAND`. Nothing was changed.")
+        }
+        let settingKeys = ["notify", "deleteWhenPlayed", "playedAt", "minimumFreeSpace"]
         if values["kept"] != nil {
             let options = try OptionsReader(values, allowed: ["episode", "kept"], what: "podcasts submission (an episode kept)")
             guard let episode = try options.string("episode"), let kept = try options.bool("kept") else {
@@ -285,12 +289,12 @@ public enum PodcastsCodec {
         if !values.isEmpty, values.keys.allSatisfy(settingKeys.contains) {
             let options = try OptionsReader(values, allowed: settingKeys, what: "podcasts settings")
             return .settings(SettingsSubmission(notify: try options.bool("notify"), deleteWhenPlayed: try options.bool("deleteWhenPlayed"),
-                                                playedAt: try options.number("playedAt"), player: try options.string("player", allowingEmpty: true),
+                                                playedAt: try options.number("playedAt"),
                                                 minimumFreeSpace: try options.number("minimumFreeSpace")))
         }
         let options = try OptionsReader(values, allowed: ["episode", "played", "position"], what: "podcasts submission")
         guard let episode = try options.string("episode") else {
-            throw BusError.invalidArgs("Say which episode: {\"episode\": <s>, \"played\": <b>, \"position\": <d>} or {\"episode\": <s>, \"kept\": <b>}, or which settings: {\"notify\": <b>, \"deleteWhenPlayed\": <b>, \"playedAt\": <d>, \"player\": <s>, \"minimumFreeSpace\": <t>}.")
+            throw BusError.invalidArgs("Say which episode: {\"episode\": <s>, \"played\": <b>, \"position\": <d>} or {\"episode\": <s>, \"kept\": <b>}, or which settings: {\"notify\": <b>, \"deleteWhenPlayed\": <b>, \"playedAt\": <d>, \"minimumFreeSpace\": <t>}.")
         }
         return .playState(PlayStateSubmission(episodeID: episode, played: try options.bool("played"), position: try options.number("position"), resumes: true))
     }

@@ -51,4 +51,6 @@ public enum BusContract {
     public static let authenticationFailed: ErrorName = "org.almanac.Error.AuthenticationFailed"
     /// `Sync()` with no account: log in first.
     public static let notLoggedIn: ErrorName = "org.almanac.Error.NotLoggedIn"
+    /// `Login` to another account while logged in: `Logout` first.
+    public static let alreadyLoggedIn: ErrorName = "org.almanac.Error.AlreadyLoggedIn"
 }

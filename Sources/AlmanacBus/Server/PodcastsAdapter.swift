@@ -129,7 +129,8 @@ public struct PodcastsAdapter: DocumentAdapter {
                     do {
                         let (id, isNew) = try await subscribe(outline.feedURL, podcasts: podcasts, inspector: inspector)
                         if isNew, outline.title != outline.feedURL {
-                            var title = outline.title
+                            // The file's title becomes the podcast's: one line, no control characters.
+                            var title = outline.title.printableLine(maximumLength: 1_000).trimmed
                             while title.utf8.count > 200 { title.removeLast() }
                             do {
                                 try podcasts.rename(id, to: title)
@@ -189,7 +190,9 @@ public struct PodcastsAdapter: DocumentAdapter {
             throw Self.inspectError(error)
         }
         let results = await Self.subscribeAll(outlines, podcasts: podcasts, inspector: inspector)
-        return (results.subscribed, results.failed)
+        // The answer names the feeds as every other place does: without their passwords.
+        return (results.subscribed.map(FeedCredentials.redacted),
+                Dictionary(results.failed.map { (FeedCredentials.redacted($0.key), $0.value) }, uniquingKeysWith: { first, _ in first }))
     }
 
     /// The subscriptions as OPML, sorted by title, for `ExportOPML`/`ExportOPMLDescriptor`.

@@ -89,6 +89,7 @@ public enum SyncCodec {
             switch error.code {
             case .invalid: return BusError.invalidArgs(error.message)
             case .notLoggedIn: return BusError(BusContract.notLoggedIn, error.message)
+            case .loggedIn: return BusError(BusContract.alreadyLoggedIn, error.message)
             case .refused: return BusError(BusContract.authenticationFailed, error.message)
             default: return BusError(BusContract.syncFailed, error.message)
             }

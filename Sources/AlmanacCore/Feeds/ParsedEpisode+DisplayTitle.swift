@@ -16,7 +16,8 @@ extension ParsedEpisode {
         return "Untitled episode"
     }
 
-    /// "show-12.mp3" of "https://host/a/show-12.mp3?x=1#t", percent-decoded; `nil` when the
+    /// "show-12.mp3" of "https://host/a/show-12.mp3?x=1#t", percent-decoded (without control
+    /// characters); `nil` when the
     /// path ends without one.
     static func lastPathPart(_ url: String) -> String? {
         var rest = Substring(url)
@@ -25,7 +26,8 @@ extension ParsedEpisode {
             rest = rest[rest.index(colon, offsetBy: 3)...].drop { $0 != "/" }
         }
         guard let part = rest.split(separator: "/").last, !part.isEmpty else { return nil }
-        let decoded = part.percentDecoded.trimmed
+        // `%1B` decodes to an escape: a file's name is no place for control characters.
+        let decoded = part.percentDecoded.strippingControlCharacters().trimmed
         return decoded.isEmpty ? nil : decoded
     }
 }

@@ -1,6 +1,6 @@
 /// A feed behind HTTP Basic authentication keeps its user name and password in its URL
 /// (`https://alice:s3cret@host/feed.xml`), as gPodder and newsboat store them. The daemon
-/// sends them to that host only; everything a person or another program sees — the bus,
+/// sends them to that origin only (scheme, host and port: `sameOrigin`); everything a person or another program sees — the bus,
 /// the CLI, OPML exports, logs, error messages — shows the URL without the password
 /// (`https://alice@host/feed.xml`).
 public enum FeedCredentials {
@@ -8,6 +8,28 @@ public enum FeedCredentials {
     public static func redacted(_ url: String) -> String {
         guard let (start, end, userinfo) = userinfo(of: url), let colon = userinfo.firstIndex(of: ":") else { return url }
         return String(url[..<start]) + userinfo[..<colon] + "@" + String(url[end...])
+    }
+
+    /// `text` with the password of every URL in it left out (`http://alice:s3cret@host/` →
+    /// `http://alice@host/`): for text that may quote an address, such as the title a feed
+    /// without one was given before titles were made without passwords.
+    public static func redactingURLs(in text: String) -> String {
+        guard text.contains("@"), text.contains("://") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let separator = rest.firstRange(of: "://") {
+            let start = separator.upperBound
+            let end = rest[start...].firstIndex { "/?#\"'<> \t\n".contains($0) } ?? rest.endIndex
+            let authority = rest[start..<end]
+            result += rest[..<start]
+            if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
+                result += authority[..<colon] + authority[at...]
+            } else {
+                result += authority
+            }
+            rest = rest[end...]
+        }
+        return result + rest
     }
 
     /// `url` without user name and password.
@@ -32,6 +54,42 @@ public enum FeedCredentials {
         guard let scheme = bare.firstIndex(of: ":"), bare[scheme...].hasPrefix("://") else { return url }
         let authority = bare.index(scheme, offsetBy: 3)
         return String(bare[..<authority]) + encoded(user) + ":" + encoded(password) + "@" + String(bare[authority...])
+    }
+
+    /// Whether `url` and `other` are of one origin — the same scheme, host and port (a port
+    /// left out is the scheme's own: 80 for http, 443 for https): the only place a feed's
+    /// password is sent again when the feed moves (`new-feed-url`, a permanent redirect) or
+    /// pages (`rel="next"`). Not from https to http, nor to another port of the same host.
+    public static func sameOrigin(_ url: String, _ other: String) -> Bool {
+        guard let first = origin(of: url), let second = origin(of: other) else { return false }
+        return first == second
+    }
+
+    /// The scheme, host and port of an http(s) `url` (lowercased; the port made explicit).
+    static func origin(of url: String) -> (scheme: String, host: String, port: Int)? {
+        guard let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") else { return nil }
+        let scheme = url[..<colon].lowercased()
+        let defaultPort: Int
+        switch scheme {
+        case "http": defaultPort = 80
+        case "https": defaultPort = 443
+        default: return nil
+        }
+        let start = url.index(colon, offsetBy: 3)
+        var authority = url[start..<(url[start...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? url.endIndex)]
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        var host = authority
+        var port: Substring = ""
+        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {  // [::1]:8080
+            host = authority[...close]
+            port = authority[authority.index(after: close)...].drop { $0 == ":" }
+        } else if let portColon = authority.lastIndex(of: ":") {
+            host = authority[..<portColon]
+            port = authority[authority.index(after: portColon)...]
+        }
+        guard !host.isEmpty else { return nil }
+        guard let number = port.isEmpty ? defaultPort : Int(port) else { return nil }
+        return (scheme, host.lowercased(), number)
     }
 
     /// Where the user info of `url` starts and ends (its `@` included) and the text before the `@`.

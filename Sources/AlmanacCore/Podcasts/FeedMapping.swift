@@ -15,8 +15,10 @@ public enum FeedMapping {
         podcastID + "-" + shortHash(guid, length: 10)
     }
 
+    /// The podcast a feed describes; a feed without a title is called by its address,
+    /// without the user name and password it may hold (a title is shown everywhere).
     public static func podcast(from feed: ParsedFeed, feedURL: String, id: String? = nil) -> Podcast {
-        Podcast(id: id ?? podcastID(feedURL: feedURL), title: feed.title.isEmpty ? feedURL : feed.title,
+        Podcast(id: id ?? podcastID(feedURL: feedURL), title: feed.title.isEmpty ? FeedCredentials.removed(from: feedURL) : feed.title,
                 author: feed.author ?? "", feedURL: feedURL)
     }
 

@@ -41,6 +41,31 @@ public struct PlayerCommand: Sendable, Hashable {
         return PlayerCommand(arguments: arguments, name: name, startsAtPosition: placed.start || seconds == 0 || startOption != nil)
     }
 
+    /// The longest command kept.
+    public static let maximumLength = 1_000
+
+    /// `setting` as kept: trimmed, one line of at most `maximumLength` characters without
+    /// control characters, its quotes closed; `SubmissionError` otherwise. What the command
+    /// does is the user's choice: a `sh -c` around `{media}` runs a shell on what a feed gave
+    /// (docs/security.md).
+    public static func checked(_ setting: String) throws -> String {
+        let command = setting.trimmed
+        guard command.count <= maximumLength else {
+            throw SubmissionError("The player is a command of at most \(maximumLength) characters, not \(command.count).")
+        }
+        guard !command.hasControlCharacters else { throw SubmissionError("The player is a command on one line, without control characters.") }
+        _ = try words(command)
+        return command
+    }
+
+    /// Whether `media` may be handed to a player: an http or https address (a downloaded file
+    /// is the daemon's own path and is given as it is). A feed's `file:`, `smb:` or any other
+    /// scheme would make the player (or `xdg-open`, any handler) open what the feed chose.
+    public static func isWebAddress(_ media: String) -> Bool {
+        let lower = media.lowercased()
+        return (lower.hasPrefix("http://") || lower.hasPrefix("https://")) && !media.hasControlCharacters
+    }
+
     /// `text` split into words as a shell would (without expansions): blanks separate words,
     /// '…' is literal, "…" is literal but for \" and \\, and \ outside quotes takes the next character.
     public static func words(_ text: String) throws -> [String] {

@@ -7,8 +7,9 @@ public struct PodcastSettings: Sendable, Hashable, Codable {
     public var deleteWhenPlayed: Bool
     /// How far through an episode (0.5–1) a media player must get for it to count as played.
     public var playedAt: Double
-    /// The command that plays an episode (`almanac episode play`), as a shell would split it;
-    /// empty: the first of mpv, vlc and xdg-open found. See `PlayerCommand`.
+    /// Read-only, kept for the CLI to carry over once: the `player` command a bus client set
+    /// before the CLI kept it in its own file (`$XDG_CONFIG_HOME/almanac/cli.conf`). No
+    /// `Submit` changes it any more (docs/security.md, "Programs the user runs").
     public var player: String
     /// Bytes the disk holding the downloads keeps free: a download that would leave less does
     /// not start (its job fails saying so). 0: no check.

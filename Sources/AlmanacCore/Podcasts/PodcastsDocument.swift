@@ -308,11 +308,15 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         } ?? document.revision
     }
 
-    /// Gives a podcast another title; `SubmissionError` when it is not subscribed or the title is empty.
+    /// Gives a podcast another title; `SubmissionError` when it is not subscribed, or the
+    /// title is empty or holds a control character (which a terminal would take for a command).
     @discardableResult
     public func rename(_ podcastID: String, to title: String) throws -> UInt64 {
         let title = title.trimmed
         guard !title.isEmpty, title.utf8.count <= 200 else { throw SubmissionError("A podcast's title must have 1 to 200 bytes.") }
+        guard !title.hasControlCharacters else {
+            throw SubmissionError("A podcast's title is one line of text: this one holds a control character (an escape, a line break or a tab); give it without.")
+        }
         return try document.update { state in
             guard var podcast = state.podcasts[podcastID] else { throw Self.unknownPodcast(podcastID, in: state) }
             guard podcast.title != title else { return nil }
@@ -377,7 +381,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
                 try archive.save(updated, newEpisodes: new)
             } catch {
                 // Not kept, so not shown: the next refresh finds the same episodes new again.
-                logger.error("could not keep what a feed said", metadata: ["feed": "\(podcast.feedURL)", "error": "\(error)"])
+                logger.error("could not keep what a feed said", metadata: ["feed": "\(FeedCredentials.redacted(podcast.feedURL))", "error": "\(error)"])
                 failure = "\(error)"
                 let change = PodcastsChange.failed(podcastID: podcast.id, message: "\(error)")
                 activity.failed(podcast.id, change.failure ?? "\(error)")

@@ -1,19 +1,18 @@
 import FoundationEssentials
 
 /// A change to the podcast settings a view submits: the settings it names, the rest unchanged.
+/// (Not `player`: the program `episode play` runs is the CLI's own setting, not the bus's.)
 public struct SettingsSubmission: Sendable, Hashable {
     public var notify: Bool?
     public var deleteWhenPlayed: Bool?
     public var playedAt: Double?
-    public var player: String?
     /// Bytes, a whole number (0: no check).
     public var minimumFreeSpace: Double?
 
-    public init(notify: Bool? = nil, deleteWhenPlayed: Bool? = nil, playedAt: Double? = nil, player: String? = nil, minimumFreeSpace: Double? = nil) {
+    public init(notify: Bool? = nil, deleteWhenPlayed: Bool? = nil, playedAt: Double? = nil, minimumFreeSpace: Double? = nil) {
         self.notify = notify
         self.deleteWhenPlayed = deleteWhenPlayed
         self.playedAt = playedAt
-        self.player = player
         self.minimumFreeSpace = minimumFreeSpace
     }
 
@@ -25,17 +24,6 @@ public struct SettingsSubmission: Sendable, Hashable {
                 throw SubmissionError("'playedAt' is a fraction from 0.5 to 1 (0.95 is 95%), not \(playedAt).")
             }
             settings.playedAt = playedAt
-        }
-        if let player {
-            let player = player.trimmed
-            guard player.count <= PodcastSettings.maximumPlayerLength else {
-                throw SubmissionError("'player' is a command of at most \(PodcastSettings.maximumPlayerLength) characters, not \(player.count).")
-            }
-            guard !player.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-                throw SubmissionError("'player' is a command on one line, without control characters.")
-            }
-            _ = try PlayerCommand.words(player)
-            settings.player = player
         }
         if let minimumFreeSpace {
             let maximum = PodcastSettings.maximumMinimumFreeSpace

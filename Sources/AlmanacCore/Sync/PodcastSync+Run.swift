@@ -139,7 +139,7 @@ extension PodcastSync {
             guard let podcast = localPodcast(url, urls), pending[podcast.feedURL] != true else { continue }
             do {
                 try podcasts.unsubscribe(podcast.id, origin: Self.origin)
-                report.unsubscribed.append(podcast.feedURL)
+                report.unsubscribed.append(FeedCredentials.redacted(podcast.feedURL))
             } catch let error as SubmissionError {
                 logger.debug("a podcast the server removed was gone already", metadata: ["podcast": "\(podcast.id)", "why": "\(error.message)"])
             } catch {

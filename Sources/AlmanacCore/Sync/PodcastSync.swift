@@ -168,6 +168,8 @@ public final class PodcastSync: Sendable {
             throw SyncError(.invalid, "A password has 1 to 4096 bytes on one line.")
         }
         let caption = caption.map { $0.printableLine(maximumLength: 200) }.flatMap { $0.isEmpty ? nil : $0 } ?? policy.defaultCaption
+        // Before the server is asked: another account is refused without a word to it.
+        try Self.refuseReplacing(archive.syncRecord()?.account, server: server, user: user)
         let candidate = connect(SyncCredentials(server: server, user: user, password: password, device: device, flavour: flavour))
         let login = try await candidate.logIn()
         try SyncRules.checkClock(server: login.serverTime, local: clock(), tolerance: policy.clockTolerance)
@@ -175,6 +177,8 @@ public final class PodcastSync: Sendable {
         let account = SyncAccount(server: server, user: user, device: device, caption: caption, flavour: login.flavour)
         try await gate.withGate {
             let previous = archive.syncRecord()
+            // Again, in the gate: another login may have ended while this one asked its server.
+            try Self.refuseReplacing(previous?.account, server: server, user: user)
             // The same account again (a new password, say): its queue and progress stay.
             let same = previous.map { $0.account.server == server && $0.account.user == user && $0.account.device == device && $0.account.flavour == login.flavour } ?? false
             if let previous, !same { await secrets.forget(previous.account) }
@@ -207,6 +211,16 @@ public final class PodcastSync: Sendable {
         publish()
         scheduleChanged()
         return account
+    }
+
+    /// Refuses a login to another account than the one logged in (another server or user):
+    /// that would forget the kept password and upload every subscription and play position to
+    /// wherever the caller says, and any client on the session bus may call `Login`. Logging
+    /// out first (`Logout`, `almanac sync logout`) is the explicit step that allows it. The
+    /// same account again (a new password, another device name) is not refused.
+    static func refuseReplacing(_ current: SyncAccount?, server: String, user: String) throws {
+        guard let current, current.server != server || current.user != user else { return }
+        throw SyncError(.loggedIn, "Already logged in to \(current.server) as \(current.user). Log out first (`almanac sync logout`, or Logout on org.almanac.Sync1), then log in to the other account; nothing was changed.")
     }
 
     /// Logs out: ends the server session (best effort), forgets the password, the account,

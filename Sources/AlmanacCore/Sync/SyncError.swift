@@ -4,13 +4,15 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure: an extensible set.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Value: Hashable {
-            case notLoggedIn, refused, notASyncServer, unreachable, httpStatus, malformed, tooLarge, clock, storage, secrets, invalid
+            case notLoggedIn, loggedIn, refused, notASyncServer, unreachable, httpStatus, malformed, tooLarge, clock, storage, secrets, invalid
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
 
         /// No account: `almanac sync login` first.
         public static let notLoggedIn = Code(.notLoggedIn)
+        /// Logged in to another account already: `almanac sync logout` first.
+        public static let loggedIn = Code(.loggedIn)
         /// The server refused the user name and password (HTTP 401).
         public static let refused = Code(.refused)
         /// The server does not answer as a gpodder.net or Nextcloud gPodder Sync server.

@@ -40,7 +40,7 @@ public enum FeedParser {
     }
 
     private static func looksLikeFeed(buffer: UnsafeBufferPointer<UInt8>) -> Bool {
-        switch TextEncoding.prepare(buffer) {
+        switch TextEncoding.prepare(buffer, strippingControls: false) {
         case .original(let start):
             var reader = FeedReader(bytes: buffer, start: start, feedURL: nil)
             return reader.findsFeedElement()

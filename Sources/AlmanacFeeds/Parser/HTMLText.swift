@@ -4,7 +4,8 @@ import AlmanacCore
 /// markup: tags are dropped (`<script>` and `<style>` with their content), entities decoded,
 /// `<br>` becomes a line break and block elements (`<p>`, `<div>`, `<li>`, headings …) a
 /// blank line; runs of whitespace become one space, and the ends are trimmed. A `<` that
-/// cannot start a tag (`a < b`, `<3`) is text. `linkedText` also gives the links (`<a href>`)
+/// cannot start a tag (`a < b`, `<3`) is text; control characters other than whitespace
+/// (C0, DEL, C1, raw or as `&#27;`) are dropped. `linkedText` also gives the links (`<a href>`)
 /// and where their words end in the text, for show notes read in a terminal.
 enum HTMLText {
     /// The most links `linkedText` gives for one text; later ones are left out.
@@ -72,7 +73,7 @@ enum HTMLText {
                 i += 1
             } else if byte == ASCII.ampersand {
                 if let (scalar, after) = XMLEntities.reference(bytes, at: i, end: end) {
-                    if scalar == 0xA0 { output.append(ASCII.space) } else { output.append(scalar: scalar) }
+                    if scalar == 0xA0 { output.append(ASCII.space) } else if let scalar { output.append(scalar: scalar) }
                     i = after
                 } else {
                     output.append(byte)
@@ -81,6 +82,8 @@ enum HTMLText {
             } else if byte == 0xC2, i + 1 < end, bytes[i + 1] == 0xA0 {
                 output.append(ASCII.space) // no-break space
                 i += 2
+            } else if byte == 0xC2, i + 1 < end, (0x80...0x9F).contains(bytes[i + 1]) {
+                i += 2 // a C1 control: dropped, as `Output` drops C0 ones
             } else {
                 output.append(byte)
                 i += 1
@@ -275,6 +278,8 @@ enum HTMLText {
                 pendingSpace = true
                 return
             }
+            // Other control characters (an escape, DEL) would be commands to a terminal.
+            if byte < ASCII.space || byte == 0x7F { return }
             flushPending()
             guard count < buffer.count else { return }
             buffer[count] = byte

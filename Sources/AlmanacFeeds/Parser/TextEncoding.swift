@@ -2,7 +2,9 @@
 /// UTF-16 (with a byte-order mark, or recognisable from `<?` in two bytes), and maps
 /// ISO-8859-1 and Windows-1252 — when the XML declaration names one of them — byte for byte.
 /// A feed that declares Latin-1 but is valid UTF-8 (a common mislabel) is read as UTF-8.
-/// Invalid UTF-8 is left alone: strings are built with U+FFFD in its place.
+/// Invalid UTF-8 is left alone: strings are built with U+FFFD in its place. Control
+/// characters XML does not allow (C0 but tab and line breaks, DEL, C1) are removed, so none
+/// reaches a title, a note or a terminal (docs/security.md).
 enum TextEncoding {
     /// The input to scan: either the original bytes from `start`, or converted bytes.
     enum Prepared {
@@ -10,7 +12,59 @@ enum TextEncoding {
         case converted([UInt8])
     }
 
-    static func prepare(_ bytes: UnsafeBufferPointer<UInt8>) -> Prepared {
+    /// `bytes` as UTF-8 without control characters; with `strippingControls` false, as
+    /// UTF-8 only (enough to find the feed element).
+    static func prepare(_ bytes: UnsafeBufferPointer<UInt8>, strippingControls: Bool = true) -> Prepared {
+        let decoded = utf8(bytes)
+        guard strippingControls else { return decoded }
+        switch decoded {
+        case .original(let start):
+            let rest = UnsafeBufferPointer(rebasing: bytes[start...])
+            guard let first = firstControl(in: rest) else { return decoded }
+            return .converted(withoutControls(rest, from: first))
+        case .converted(let converted):
+            return converted.withUnsafeBufferPointer { buffer in
+                guard let first = firstControl(in: buffer) else { return decoded }
+                return .converted(withoutControls(buffer, from: first))
+            }
+        }
+    }
+
+    /// The index of the first control character in UTF-8 `bytes` (C0 but tab, new line and
+    /// carriage return; DEL; C1, written C2 80 to C2 9F), or nil.
+    static func firstControl(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var i = 0
+        let count = bytes.count
+        while i < count {
+            let byte = bytes[i]
+            if byte < 0x20 {
+                if byte != ASCII.tab, byte != ASCII.newline, byte != ASCII.carriageReturn { return i }
+            } else if byte == 0x7F || (byte == 0xC2 && i + 1 < count && (0x80...0x9F).contains(bytes[i + 1])) {
+                return i
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// `bytes` without their control characters, the first of which is at `first`.
+    private static func withoutControls(_ bytes: UnsafeBufferPointer<UInt8>, from first: Int) -> [UInt8] {
+        var output = Array(bytes[..<first])
+        output.reserveCapacity(bytes.count)
+        var i = first
+        while i < bytes.count {
+            let start = i
+            guard let next = firstControl(in: UnsafeBufferPointer(rebasing: bytes[start...])).map({ $0 + start }) else {
+                output.append(contentsOf: bytes[start...])
+                break
+            }
+            output.append(contentsOf: bytes[start..<next])
+            i = next + (bytes[next] == 0xC2 ? 2 : 1)
+        }
+        return output
+    }
+
+    private static func utf8(_ bytes: UnsafeBufferPointer<UInt8>) -> Prepared {
         let count = bytes.count
         if count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { return .original(start: 3) }
         if count >= 2 {

@@ -25,13 +25,14 @@ enum XMLEntities {
             output.append(ASCII.ampersand)
             return index + 1
         }
-        appendScalar(scalar, to: &output)
+        if let scalar { appendScalar(scalar, to: &output) }
         return after
     }
 
-    /// The scalar meant by the reference that starts with the `&` at `index`, and the index
-    /// after it; nil when the `&` starts no reference we know.
-    static func reference(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, end: Int) -> (scalar: UInt32, end: Int)? {
+    /// The scalar meant by the reference that starts with the `&` at `index` (nil for a
+    /// control character, which is dropped), and the index after it; nil when the `&`
+    /// starts no reference we know.
+    static func reference(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, end: Int) -> (scalar: UInt32?, end: Int)? {
         var i = index + 1
         if i < end, bytes[i] == ASCII.hash {
             i += 1
@@ -69,11 +70,20 @@ enum XMLEntities {
     }
 
     /// The scalar a numeric reference means: C1 controls as Windows-1252 (as browsers do),
-    /// anything that is not a Unicode scalar as U+FFFD.
-    static func numericReference(_ value: UInt32) -> UInt32 {
-        if value >= 0x80, value <= 0x9F { return TextEncoding.windows1252HighHalf[Int(value - 0x80)] }
-        if value == 0 || (value >= 0xD800 && value <= 0xDFFF) || value > 0x10_FFFF { return 0xFFFD }
-        return value
+    /// anything that is not a Unicode scalar as U+FFFD; nil for a control character (`&#27;`
+    /// is an escape to a terminal) other than tab and line breaks, and for the five C1
+    /// controls Windows-1252 leaves undefined.
+    static func numericReference(_ value: UInt32) -> UInt32? {
+        let scalar: UInt32
+        if value >= 0x80, value <= 0x9F {
+            scalar = TextEncoding.windows1252HighHalf[Int(value - 0x80)]
+        } else if value == 0 || (value >= 0xD800 && value <= 0xDFFF) || value > 0x10_FFFF {
+            return 0xFFFD
+        } else {
+            scalar = value
+        }
+        let isControl = (scalar < 0x20 && scalar != 0x09 && scalar != 0x0A && scalar != 0x0D) || (0x7F...0x9F).contains(scalar)
+        return isControl ? nil : scalar
     }
 
     static func appendScalar(_ value: UInt32, to output: inout [UInt8]) {

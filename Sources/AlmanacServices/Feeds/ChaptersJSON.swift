@@ -5,7 +5,7 @@ public import Foundation
 /// `{"version": "1.2.0", "chapters": [{"startTime": 0, "title": "Intro", "url": "…", "img": "…"}]}`.
 /// Forgiving as the feed parser is: a chapter without a usable `startTime` (a number of
 /// seconds, or a string holding one) is skipped, as is one marked `"toc": false` (not for a
-/// table of contents); `title` is plain text, empty when absent; `url` and `img` resolve
+/// table of contents); `title` is plain text without control characters, empty when absent; `url` and `img` resolve
 /// against the file's own address. Chapters come in order of start, at most `maximumChapters`.
 public enum ChaptersJSON {
     /// Chapters beyond this many are left out.
@@ -73,13 +73,15 @@ public enum ChaptersJSON {
         }
     }
 
+    /// An address with a control character is none (it would reach a terminal as one).
     private static func link(_ value: String?, base: URL?) -> String? {
-        guard let text = value?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
+        guard let text = value?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty, !text.hasControlCharacters else { return nil }
         return URL(string: text, relativeTo: base)?.absoluteString ?? text
     }
 
+    /// One line of plain text: white space runs become a space, control characters go.
     private static func oneLine(_ text: String) -> String {
-        text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        text.split(whereSeparator: \.isWhitespace).joined(separator: " ").strippingControlCharacters()
     }
 
     private static func kind(of object: Any) -> String {

@@ -100,9 +100,9 @@ public final class RSSPodcastService: PodcastService, Sendable {
         if let moved = feed.newFeedURL, let target = URL(string: moved), ["http", "https"].contains(target.scheme?.lowercased() ?? ""), moved != feedURL {
             feedURL = moved
         }
-        // A feed behind a password that moves on the same server keeps its password.
+        // A feed behind a password that moves on the same server (scheme, host and port) keeps its password.
         if let credentials = FeedCredentials.of(podcast.feedURL), FeedCredentials.of(feedURL) == nil,
-           URL(string: feedURL)?.host?.lowercased() == url.host?.lowercased() {
+           FeedCredentials.sameOrigin(feedURL, podcast.feedURL) {
             feedURL = FeedCredentials.adding(user: credentials.user, password: credentials.password, to: feedURL)
         }
         let updated = FeedMapping.podcast(from: feed, feedURL: feedURL, id: podcast.id)
@@ -126,11 +126,11 @@ public final class RSSPodcastService: PodcastService, Sendable {
 
 extension RSSPodcastService: OlderEpisodesFetching {
     /// Reads an older page of a podcast's feed in full (no validators: a page is read once),
-    /// with the feed's password when it is on the feed's own host.
+    /// with the feed's password when it is of the feed's own origin (scheme, host and port).
     public func olderPage(at address: String, of podcast: Podcast) async throws -> OlderEpisodePage {
         var address = address
         if let credentials = FeedCredentials.of(podcast.feedURL), FeedCredentials.of(address) == nil,
-           URL(string: address)?.host?.lowercased() == URL(string: podcast.feedURL)?.host?.lowercased() {
+           FeedCredentials.sameOrigin(address, podcast.feedURL) {
             address = FeedCredentials.adding(user: credentials.user, password: credentials.password, to: address)
         }
         guard let url = URL(string: address), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {

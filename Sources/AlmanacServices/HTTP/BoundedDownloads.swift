@@ -21,8 +21,10 @@ final class BoundedDownloads: NSObject, URLSessionDataDelegate, @unchecked Senda
         var movedTo: URL?
         /// The server asked for a user name and password (401 with `WWW-Authenticate`).
         var challenged = false
-        /// A redirect not followed: to this address, of another scheme than http(s).
+        /// A redirect not followed: to this address, of another scheme than http(s), or of
+        /// another origin when the session follows none there.
         var refusedRedirect: URL?
+        var refusedElsewhere = false
     }
 
     /// The body passed the limit; the transfer was cancelled.
@@ -30,10 +32,22 @@ final class BoundedDownloads: NSObject, URLSessionDataDelegate, @unchecked Senda
     /// The server wants a user name and password (HTTP 401) that the request did not have or
     /// that it refused.
     struct AuthenticationRequired: Error {}
-    /// The server redirected to an address of another scheme (`file:`, `ftp:`), not followed.
-    struct RedirectRefused: Error { let to: URL }
+    /// The server redirected to an address of another scheme (`file:`, `ftp:`), or
+    /// (`elsewhere`) of another origin when the session follows none there: not followed.
+    struct RedirectRefused: Error {
+        let to: URL
+        var elsewhere = false
+    }
 
     private let transfers = Locked<[Int: Transfer]>([:])
+    /// Redirects to another origin (scheme, host, port) are refused rather than followed
+    /// without credentials: a sync server's session is for that server alone.
+    private let sameOriginOnly: Bool
+
+    init(sameOriginOnly: Bool = false) {
+        self.sameOriginOnly = sameOriginOnly
+        super.init()
+    }
 
     /// Runs `request` on `session` (whose delegate this is), at most `limit` bytes of body.
     func data(for request: URLRequest, session: URLSession, limit: Int) async throws -> (Data, URLResponse, movedTo: URL?) {
@@ -88,18 +102,25 @@ final class BoundedDownloads: NSObject, URLSessionDataDelegate, @unchecked Senda
         let location = response.value(forHTTPHeaderField: "Location").flatMap { URL(string: $0, relativeTo: response.url) }
         let scheme = request.url?.scheme?.lowercased()
         let said = location?.scheme?.lowercased() ?? scheme
-        let allowed = (scheme == "http" || scheme == "https") && (said == "http" || said == "https")
+        let from = task.originalRequest?.url
+        let elsewhere = from?.host?.lowercased() != request.url?.host?.lowercased() || from?.port != request.url?.port || from?.scheme?.lowercased() != scheme
+        let web = (scheme == "http" || scheme == "https") && (said == "http" || said == "https")
+        let allowed = web && !(elsewhere && sameOriginOnly)
         if allowed, [301, 308].contains(response.statusCode) {
             transfers.withLock { $0[task.taskIdentifier]?.movedTo = request.url }
         }
         if !allowed, let url = location ?? request.url {
-            transfers.withLock { $0[task.taskIdentifier]?.refusedRedirect = url }
+            transfers.withLock { transfer in
+                transfer[task.taskIdentifier]?.refusedRedirect = url
+                transfer[task.taskIdentifier]?.refusedElsewhere = web
+            }
         }
-        // A feed's password goes to its own server only, not to wherever it redirects.
+        // A feed's password, and a sync server's session cookie, go to their own origin
+        // (scheme, host, port) only, not to wherever it redirects.
         var next = request
-        let from = task.originalRequest?.url
-        if from?.host?.lowercased() != request.url?.host?.lowercased() || from?.port != request.url?.port || from?.scheme?.lowercased() != scheme {
+        if elsewhere {
             next.setValue(nil, forHTTPHeaderField: "Authorization")
+            next.setValue(nil, forHTTPHeaderField: "Cookie")
         }
         completionHandler(allowed ? next : nil)
     }
@@ -120,7 +141,7 @@ final class BoundedDownloads: NSObject, URLSessionDataDelegate, @unchecked Senda
         } else if transfer.challenged {
             transfer.continuation.resume(throwing: AuthenticationRequired())
         } else if let refused = transfer.refusedRedirect {
-            transfer.continuation.resume(throwing: RedirectRefused(to: refused))
+            transfer.continuation.resume(throwing: RedirectRefused(to: refused, elsewhere: transfer.refusedElsewhere))
         } else if let error {
             transfer.continuation.resume(throwing: error)
         } else if let response = transfer.response ?? task.response {

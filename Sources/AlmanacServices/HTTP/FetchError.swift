@@ -16,8 +16,13 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
         self.unanswered = unanswered
     }
 
-    /// `url`'s server redirected to an address that is not on the web (`file:`, `ftp:`).
-    static func redirectRefused(from url: URL, to target: URL) -> FetchError {
+    /// `url`'s server redirected to an address that is not on the web (`file:`, `ftp:`), or
+    /// (`elsewhere`) to another origin, for a client that follows none there.
+    static func redirectRefused(from url: URL, to target: URL, elsewhere: Bool = false) -> FetchError {
+        if elsewhere {
+            let there = "\(target.scheme ?? "http")://\(target.host ?? "")" + (target.port.map { ":\($0)" } ?? "")
+            return FetchError("\(url.host ?? "The server") redirected to \(there), which Almanac does not follow: the session and password are for \(url.host ?? "that server") alone. If the server moved, log out and log in at its new address.")
+        }
         let scheme = target.scheme.map { "a \($0):" } ?? "an"
         return FetchError("\(url.host ?? "The server") redirected to \(scheme) address, which Almanac does not follow: only http and https.")
     }

@@ -23,7 +23,7 @@ public struct HTTPClient: Sendable {
     public static let userAgent = "almanacd/0.1.0 (+https://github.com/almanac; a per-user weather and podcast daemon)"
 
     private let session: LazySession
-    private let downloads = BoundedDownloads()
+    private let downloads: BoundedDownloads
     private let timeout: Double
     private let maximumBytes: Int
     /// `nil` when requests are never conditional.
@@ -39,8 +39,13 @@ public struct HTTPClient: Sendable {
     ///   - validators: where the validators outlive the process (none: in memory only).
     ///   - cookies: whether URLSession keeps and sends cookies by itself; a client that
     ///     handles its own (the sync's session cookie) turns it off.
+    ///   - redirectsElsewhere: whether a redirect to another origin (scheme, host, port) is
+    ///     followed (without the request's `Authorization` and `Cookie`) or refused, as the
+    ///     sync's client has it: its session and password are for its server alone.
     public init(timeout: Double = 20, accept: String = "application/json", maximumBytes: Int = 32 * 1024 * 1024, conditional: Bool = true,
-                validators archive: (any ValidatorArchive)? = nil, cookies: Bool = true) {
+                validators archive: (any ValidatorArchive)? = nil, cookies: Bool = true, redirectsElsewhere: Bool = true) {
+        let downloads = BoundedDownloads(sameOriginOnly: !redirectsElsewhere)
+        self.downloads = downloads
         session = LazySession(delegate: downloads) {
             let configuration = URLSessionConfiguration.ephemeral
             configuration.timeoutIntervalForRequest = timeout
@@ -126,7 +131,7 @@ public struct HTTPClient: Sendable {
         } catch is BoundedDownloads.TooLarge {
             throw FetchError("\(url.host ?? "The server") sent more than the \(maximumBytes / 1024 / 1024) MiB Almanac reads.", tooLarge: true)
         } catch let refused as BoundedDownloads.RedirectRefused {
-            throw FetchError.redirectRefused(from: url, to: refused.to)
+            throw FetchError.redirectRefused(from: url, to: refused.to, elsewhere: refused.elsewhere)
         } catch {
             throw FetchError.noAnswer(from: url, error, timeout: timeout)
         }

@@ -54,13 +54,18 @@ public struct ITunesPodcastSearch: PodcastSearching {
             throw PodcastSearchError("The podcast directory answered with something that is not a list of results.")
         }
         return answer.results.prefix(limit).compactMap { item in
-            guard let feed = item.feedUrl?.trimmed, feed.hasPrefix("http://") || feed.hasPrefix("https://") else { return nil }
+            guard let feed = item.feedUrl?.trimmed, feed.hasPrefix("http://") || feed.hasPrefix("https://"), !feed.hasControlCharacters else { return nil }
             let title = (item.collectionName ?? item.trackName ?? "").printableLine(maximumLength: 200)
             return PodcastSearchResult(
                 title: title.isEmpty ? feed : title, author: (item.artistName ?? "").printableLine(maximumLength: 200), feedURL: feed,
                 episodeCount: item.trackCount.flatMap { $0 >= 0 ? $0 : nil }, genre: item.primaryGenreName?.printableLine(maximumLength: 100),
-                artworkURL: item.artworkUrl600 ?? item.artworkUrl100, pageURL: item.collectionViewUrl
+                artworkURL: (item.artworkUrl600 ?? item.artworkUrl100).flatMap(Self.address), pageURL: item.collectionViewUrl.flatMap(Self.address)
             )
         }
+    }
+
+    /// An address as the directory gave it, none when it holds a control character.
+    private static func address(_ text: String) -> String? {
+        text.hasControlCharacters ? nil : text
     }
 }

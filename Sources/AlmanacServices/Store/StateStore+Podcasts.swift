@@ -11,7 +11,9 @@ extension StateStore: PodcastArchive {
         let rows = try read("the podcasts") { db in try Row.fetchAll(db, sql: "SELECT id, title, author, feedURL FROM podcast") }
         for row in rows {
             guard let id = Self.text(row, "id"), let feedURL = Self.text(row, "feedURL") else { continue }
-            state.podcasts[id] = Podcast(id: id, title: Self.text(row, "title") ?? feedURL, author: Self.text(row, "author") ?? "", feedURL: feedURL)
+            // A title with a password in it (an untitled feed was once called by its address) shows without.
+            let title = Self.text(row, "title").map(FeedCredentials.redactingURLs) ?? FeedCredentials.removed(from: feedURL)
+            state.podcasts[id] = Podcast(id: id, title: title, author: Self.text(row, "author") ?? "", feedURL: feedURL)
         }
         let settings = try read("the podcast settings") { db in
             try Row.fetchAll(db, sql: "SELECT key, value FROM setting WHERE key LIKE 'podcasts.%'")

@@ -12,7 +12,8 @@ import Synchronization
 /// `sessionid` cookie the server sets; later requests send the cookie alone, and a `401`
 /// then logs in again once and repeats the request. Nextcloud: HTTP Basic on every request.
 /// Every answer is read whole (at most `maximumAnswerBytes`) and checked before anything is
-/// returned; failures are `SyncError`s that say which server, which request and why.
+/// returned; failures are `SyncError`s that say which server, which request and why. A
+/// redirect to another origin is not followed: the cookie and password are for this server.
 public final class GpodderClient: SyncServer {
     /// The most bytes of one answer.
     public static let maximumAnswerBytes = 16 * 1024 * 1024
@@ -36,7 +37,7 @@ public final class GpodderClient: SyncServer {
 
     public init(_ credentials: SyncCredentials,
                 http: HTTPClient = HTTPClient(timeout: 30, accept: "application/json", maximumBytes: GpodderClient.maximumAnswerBytes,
-                                              conditional: false, cookies: false)) {
+                                              conditional: false, cookies: false, redirectsElsewhere: false)) {
         self.credentials = credentials
         self.http = http
         state = Locked(State(flavour: credentials.flavour))
@@ -342,7 +343,7 @@ public final class GpodderClient: SyncServer {
         let object = try self.object(answer, what)
         let pairs = (object["update_urls"] as? [Any] ?? []).compactMap { pair -> URLRewrite? in
             guard let pair = pair as? [Any], pair.count == 2, let from = pair[0] as? String, let to = pair[1] as? String,
-                  from.utf8.count <= Self.maximumURLBytes, to.utf8.count <= Self.maximumURLBytes else { return nil }
+                  from.utf8.count <= Self.maximumURLBytes, to.isEmpty || Self.isWebURL(to) else { return nil }
             return URLRewrite(from: from, to: to)
         }
         return SyncUpload(timestamp: Self.integer(object["timestamp"]), rewrites: pairs)
@@ -376,7 +377,8 @@ public final class GpodderClient: SyncServer {
             return Int(number)
         }
         return EpisodeAction(podcast: podcast, episode: episode, kind: kind, timestamp: Date(timeIntervalSince1970: Double(seconds)),
-                             started: value("started"), position: value("position"), total: value("total"), device: item["device"] as? String)
+                             started: value("started"), position: value("position"), total: value("total"),
+                             device: (item["device"] as? String).map { $0.printableLine(maximumLength: 200) })
     }
 
     static func integer(_ value: Any?) -> Int64? {

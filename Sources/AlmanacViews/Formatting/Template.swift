@@ -92,14 +92,16 @@ public struct Template: Sendable, Hashable {
     }
 
     /// Renders with `fields`: a missing or empty field without a fallback renders as
-    /// `defaultValue` (empty unless a caller asks otherwise).
+    /// `defaultValue` (empty unless a caller asks otherwise). Control characters in a
+    /// field's value are made visible (tabs and new lines stay): the template's own text is
+    /// the user's, the fields' come from feeds and servers.
     public func render(_ fields: [String: String], defaultValue: String = "") -> String {
         func render(_ parts: [Part]) -> String {
             parts.map { part in
                 switch part {
                 case .text(let text): text
                 case .field(let name, let fallback):
-                    fields[name].flatMap { $0.isEmpty ? nil : $0 } ?? fallback ?? defaultValue
+                    fields[name].flatMap { $0.isEmpty ? nil : $0.visibleControlCharacters(keepingLineBreaks: true) } ?? fallback ?? defaultValue
                 case .section(let name, let inverted, let inner):
                     (fields[name]?.isEmpty ?? true) == inverted ? render(inner) : ""
                 }

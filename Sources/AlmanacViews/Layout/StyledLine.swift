@@ -3,13 +3,14 @@ public enum TextStyle: Sendable, Hashable {
     case plain, bold, dim, alert
 }
 
-/// A piece of a line in one style.
+/// A piece of a line in one style. Its text never holds a control character: they are
+/// made visible (`visibleControlCharacters`), so a line is only ever what it shows.
 public struct Span: Sendable, Hashable {
-    public var text: String
+    public internal(set) var text: String
     public var style: TextStyle
 
     public init(_ text: String, _ style: TextStyle = .plain) {
-        self.text = text
+        self.text = text.visibleControlCharacters()
         self.style = style
     }
 }

@@ -35,7 +35,7 @@ public final class PrivateBus: Sendable {
         environment["DBUS_SESSION_BUS_ADDRESS"] = nil
         let process = try Self.launch(configFile, environment)
         // The first line on stdout is the address, printed once the bus listens.
-        guard let line = process.firstLine(timeout: 20), !line.isEmpty else {
+        guard let line = process.firstLine(timeout: 60), !line.isEmpty else {
             throw HarnessError(message: "dbus-daemon did not print its address")
         }
         self.address = Self.withoutGUID(line)
@@ -87,7 +87,7 @@ public final class PrivateBus: Sendable {
     public func restart() throws {
         kill()
         let fresh = try Self.launch(configFile, launchEnvironment)
-        guard let line = fresh.firstLine(timeout: 20), Self.withoutGUID(line) == address else {
+        guard let line = fresh.firstLine(timeout: 60), Self.withoutGUID(line) == address else {
             fresh.send(SIGKILL)
             fresh.wait()
             throw HarnessError(message: "the restarted dbus-daemon did not listen at \(address)")
@@ -103,10 +103,13 @@ public final class PrivateBus: Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// An environment in which `DBUS_SESSION_BUS_ADDRESS` names this bus.
+    /// An environment in which `DBUS_SESSION_BUS_ADDRESS` names this bus, and
+    /// `XDG_CONFIG_HOME` a folder of its own (the CLI's `cli.conf`: a test never reads or
+    /// writes the user's).
     public var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = address
+        environment["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
         return environment
     }
 

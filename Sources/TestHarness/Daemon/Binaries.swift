@@ -12,7 +12,7 @@ public enum Binaries {
 
 /// Runs `almanac` with `arguments` against `bus`, without colours; `extra` is added to the
 /// environment; it is killed after `timeout` seconds.
-public func almanac(_ arguments: [String], bus: PrivateBus, environment extra: [String: String] = [:], timeout: Double = 20) async throws -> Tool.Result {
+public func almanac(_ arguments: [String], bus: PrivateBus, environment extra: [String: String] = [:], timeout: Double = 60) async throws -> Tool.Result {
     var environment = bus.environment
     environment["NO_COLOR"] = "1"
     environment.merge(extra) { $1 }

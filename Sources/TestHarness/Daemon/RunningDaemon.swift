@@ -46,14 +46,21 @@ public final class RunningDaemon: @unchecked Sendable {
 
     /// Waits until the daemon owns `org.almanac.Almanac1`; throws when it exits first or
     /// `timeout` passes.
-    public func waitForName(timeout: Duration = .seconds(10)) async throws {
+    public func waitForName(timeout: Duration = .seconds(60)) async throws {
         let watcher = try await Connection.connect(to: bus.address)
-        defer { Task { await watcher.close() } }
-        let owned = try await eventually(timeout: timeout) {
-            if try await watcher.nameOwner(of: BusContract.serviceName) != nil { return true }
-            if process.hasExited { throw HarnessError(message: "almanacd exited with \(process.wait())") }
-            return false
+        let owned: Bool
+        do {
+            owned = try await eventually(timeout: timeout) {
+                if try await watcher.nameOwner(of: BusContract.serviceName) != nil { return true }
+                if process.hasExited { throw HarnessError(message: "almanacd exited with \(process.wait())") }
+                return false
+            }
+        } catch {
+            await watcher.close()
+            throw error
         }
+        // Gone before the test goes on: its leaving is no later wake-up of the daemon's.
+        await watcher.close()
         guard owned else { throw HarnessError(message: "almanacd did not take its name within \(timeout)") }
     }
 

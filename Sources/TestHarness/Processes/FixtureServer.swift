@@ -10,7 +10,7 @@ public final class FixtureServer: Sendable {
     /// Starts `script` (a path) with `arguments`; waits for it to print its port.
     public init(script: String, arguments: [String] = []) throws {
         process = try ChildProcess(PrivateBus.find("python3"), [script] + arguments)
-        guard let line = process.firstLine(timeout: 20), let port = Int(line) else {
+        guard let line = process.firstLine(timeout: 60), let port = Int(line) else {
             throw HarnessError(message: "the fixture server \(script) did not print its port")
         }
         baseURL = URL(string: "http://127.0.0.1:\(port)")!

@@ -12,7 +12,7 @@ public struct Tool: Sendable {
 
     /// Runs `program` with `arguments` and waits at most `timeout` seconds for it.
     public static func run(
-        _ program: String, _ arguments: [String], environment: [String: String]? = nil, timeout: Double = 20
+        _ program: String, _ arguments: [String], environment: [String: String]? = nil, timeout: Double = 60
     ) throws -> Result {
         let process = try ChildProcess(PrivateBus.find(program), arguments, environment: environment, captureErrors: true)
         let collected = process.collect(timeout: timeout)
@@ -53,8 +53,8 @@ public struct Tool: Sendable {
             return String(decoding: collected, as: UTF8.self)
         }
 
-        /// Waits up to `timeout` seconds for the output to contain `text`.
-        public func waitFor(_ text: String, timeout: Double = 10) async -> Bool {
+        /// Waits up to `timeout` seconds (a budget for a loaded machine) for the output to contain `text`.
+        public func waitFor(_ text: String, timeout: Double = 60) async -> Bool {
             await eventually(timeout: .milliseconds(Int(timeout * 1000))) { output.contains(text) }
         }
 
@@ -72,7 +72,7 @@ extension Tool {
     /// `run`, on a thread of its own, so that waiting for the program never blocks the
     /// cooperative thread pool the code under test may need.
     public static func runDetached(
-        _ program: String, _ arguments: [String], environment: [String: String]? = nil, timeout: Double = 20
+        _ program: String, _ arguments: [String], environment: [String: String]? = nil, timeout: Double = 60
     ) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
             let thread = Thread {

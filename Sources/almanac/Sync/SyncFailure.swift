@@ -15,6 +15,8 @@ func syncFailure(_ error: any Error, next hint: String) -> any Error {
         // The daemon's words may say how already.
         let hint = error.message.contains("sync login") ? "" : "log in first with `almanac sync login SERVER USER`"
         return CLIError.refused(error.message, hint, name: error.name.rawValue)
+    case BusContract.alreadyLoggedIn:
+        return CLIError.refused(error.message, "", name: error.name.rawValue)
     case BusContract.syncFailed:
         return CLIError.refused(error.message, hint, name: error.name.rawValue)
     default:

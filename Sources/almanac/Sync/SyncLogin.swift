@@ -51,7 +51,8 @@ struct SyncLogin: AsyncParsableCommand {
         if let flavour { options["flavour"] = .string(flavour) }
         let client = try await common.connect()
         do {
-            // Another account is replaced (as in gPodder and AntennaPod): said, not silent.
+            // Another account is refused by the daemon (log out first); the same one again
+            // with another device name starts afresh, and says so.
             let previous = try? await client.syncStatus().account
             let account = try await client.syncLogin(server: server, user: username, password: password, options: options)
             await client.connection.close()
@@ -64,9 +65,9 @@ struct SyncLogin: AsyncParsableCommand {
             } else {
                 // The daemon's rule for "the same account" (PodcastSync.logIn): all four alike.
                 if let previous, (previous.server, previous.user, previous.device, previous.flavour) != (account.server, account.user, account.device, account.flavour) {
-                    Terminal().line("replaced \(previous.user) on \(previous.server), device \(previous.device); its queued changes were forgotten")
+                    Terminal().textLine("replaced \(previous.user) on \(previous.server), device \(previous.device); its queued changes were forgotten")
                 }
-                Terminal().line("logged in to \(account.server) as \(account.user), device \(account.device) (\(SyncStatusViewData.flavourName(account.flavour))); the first sync is under way")
+                Terminal().textLine("logged in to \(account.server) as \(account.user), device \(account.device) (\(SyncStatusViewData.flavourName(account.flavour))); the first sync is under way")
             }
         } catch {
             await client.connection.close()

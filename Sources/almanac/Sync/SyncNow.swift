@@ -23,7 +23,7 @@ struct SyncNow: AsyncParsableCommand {
             if common.json {
                 Terminal().line(Rendering.json(view.json))
             } else {
-                Terminal().line(view.summary)
+                Terminal().textLine(view.summary)
             }
             for feed in view.unreadFeeds {
                 CLIError(message: "a feed the server lists could not be read: \(feed)", hint: "it is tried again at the next sync", exit: 0).report()

@@ -28,7 +28,7 @@ struct SyncStatusCommand: AsyncParsableCommand {
             }
             let width = view.rows.map(\.label.count).max() ?? 0
             for row in view.rows {
-                Terminal().line(row.label + String(repeating: " ", count: width - row.label.count + 2) + row.value)
+                Terminal().textLine(row.label + String(repeating: " ", count: width - row.label.count + 2) + row.value)
             }
         }
     }
