@@ -1,4 +1,4 @@
-public import AlmanacCore
+import AlmanacCore
 
 /// When a transfer that still moves counts as stalled: fewer than `minimumBytes` in each of
 /// `windows` spells of `window` in a row. A server that trickles a byte now and then is
