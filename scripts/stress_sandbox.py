@@ -1,8 +1,8 @@
 """`make stress`, section sandbox (scripts/stress.py runs it).
 
 The daemon under the user unit's file-system sandbox, emulated with bubblewrap: the
-whole tree read-only (ProtectSystem=strict, ProtectHome=read-only) except the state and
-data folders (ReadWritePaths=), a private /tmp, /dev and /proc of its own, a user, PID,
+whole tree read-only (ProtectSystem=strict), home empty (ProtectHome=tmpfs) but the state
+and data folders (BindPaths=, given with --state-dir/--data-dir as ExecStart= does), a private /tmp, /dev and /proc of its own, a user, PID,
 IPC and UTS namespace of its own (PrivateUsers=, …). It must serve, save and download.
 (The system-call filter and the rest of the unit are systemd's; `SystemdUnitTests` checks
 the unit itself.)"""
@@ -26,7 +26,7 @@ def run():
         home = os.path.join(s.folder, "home")
         state, data = os.path.join(home, ".local/state/almanac"), os.path.join(home, ".local/share/almanac")
         for folder in [state, data]:
-            os.makedirs(folder)  # ExecStartPre=+mkdir -p
+            os.makedirs(folder, mode=0o700)  # ExecStartPre=+install -d -m 0700
         log_path = os.path.join(s.folder, "almanacd.log")
         # The daemon finds its home in the user database, as %h does: its folders there are
         # this section's, mounted over an empty home.
@@ -38,6 +38,8 @@ def run():
                 "--tmpfs", user_home, "--bind", state, user_home + "/.local/state/almanac",
                 "--bind", data, user_home + "/.local/share/almanac", "--remount-ro", user_home,
                 os.path.join(BIN, "almanacd"), "--address", bus.address, "--provider", "real",
+                # As the unit's ExecStart= gives them.
+                "--state-dir", user_home + "/.local/state/almanac", "--data-dir", user_home + "/.local/share/almanac",
                 "--weather-interval", "3600", "--podcast-interval", "3600"]
         with open(log_path, "w") as log_file:
             daemon = s.spawn(argv, env=env, stdout=log_file, stderr=log_file)

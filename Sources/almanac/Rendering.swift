@@ -147,9 +147,9 @@ struct Rendering {
     func status(_ status: DaemonStatusViewData) -> [String] {
         var lines = [fitted(status.headline)]
         for document in status.documents {
-            var line = StyledLine("  " + document.summary)
-            if !document.lastError.isEmpty { line += ", last error: " + StyledLine(document.lastError, .alert) }
-            lines.append(terminal.render(line.truncated(to: width)))
+            lines.append(terminal.render(StyledLine("  " + document.summary).truncated(to: width)))
+            // Whole, on a line of its own: what went wrong names files and what to do.
+            if !document.lastError.isEmpty { lines.append(terminal.render(StyledLine("    last error: ") + StyledLine(document.lastError, .alert))) }
         }
         return lines
     }

@@ -1,5 +1,6 @@
 import AlmanacBus
 import AlmanacCore
+import AlmanacServices
 import DBus
 import Foundation
 import Logging
@@ -30,9 +31,17 @@ struct Daemon {
         // Dispatch registers the handlers.
         let endings = Ending.stream(of: [SIGTERM, SIGINT])
         let folders = DaemonFolders(stateDir: options.stateDir, dataDir: options.dataDir)
+        let notes = folders.notes()
+        for note in notes.differences { logger.notice("\(note)") }
+        for problem in notes.problems { logger.warning("\(problem)") }
         let store = try DaemonParts.openStore(in: folders.state, logger: logger)
         let connection = try await connect()
-        let parts = DaemonParts(options: options, store: store, folders: folders, connection: connection, logger: logger)
+        let parts = try DaemonParts(options: options, store: store, folders: folders, connection: connection, logger: logger)
+        if let recovered = store.recovered {
+            // Said where a client looks too (`LastError`, `almanac status`), until the next start.
+            parts.weather.activity.standing(recovered)
+            parts.podcasts.activity.standing(recovered)
+        }
 
         // Before clients can change anything: every local change is heard by the sync.
         parts.sync.start()

@@ -1,16 +1,41 @@
 import Foundation
 
 /// Where the daemon keeps its state and puts downloads: the options' folders, else the XDG
-/// base directories.
+/// base directories. The user unit passes both options, so they are the folders its sandbox
+/// lets the daemon write whatever the environment says (docs/security.md).
 struct DaemonFolders {
     /// Settings, readings, the library: `--state-dir`, else `$XDG_STATE_HOME/almanac`.
     let state: URL
     /// Downloaded episodes: `--data-dir`, else `$XDG_DATA_HOME/almanac`.
     let data: URL
+    /// What the XDG variables alone would have chosen.
+    private let xdgState: URL
+    private let xdgData: URL
 
     init(stateDir: String?, dataDir: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
-        state = stateDir.map { URL(fileURLWithPath: $0) } ?? Self.xdg("XDG_STATE_HOME", or: ".local/state", environment)
-        data = dataDir.map { URL(fileURLWithPath: $0) } ?? Self.xdg("XDG_DATA_HOME", or: ".local/share", environment)
+        xdgState = Self.xdg("XDG_STATE_HOME", or: ".local/state", environment)
+        xdgData = Self.xdg("XDG_DATA_HOME", or: ".local/share", environment)
+        state = stateDir.map { URL(fileURLWithPath: $0) } ?? xdgState
+        data = dataDir.map { URL(fileURLWithPath: $0) } ?? xdgData
+    }
+
+    /// What a person should know at start: a folder given that is not the one the XDG
+    /// variables name (under the unit: its folders win over a custom `XDG_*_HOME`), and a
+    /// download folder the daemon cannot write (a sandbox that does not allow it), which
+    /// would otherwise fail every download.
+    func notes() -> (differences: [String], problems: [String]) {
+        var notes: [String] = []
+        var problems: [String] = []
+        for (what, used, xdg, option) in [("state", state, xdgState, "--state-dir"), ("downloads", data, xdgData, "--data-dir")]
+        where used.standardizedFileURL.path != xdg.standardizedFileURL.path {
+            notes.append("\(what) in \(used.path) (\(option)), not in \(xdg.path) where the XDG base directories point")
+        }
+        let files = FileManager.default
+        if (try? files.createDirectory(at: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])) == nil
+            || access(data.path, W_OK) != 0 {
+            problems.append("the download folder \(data.path) cannot be written: every download will fail. Under systemd, the unit must allow it (BindPaths=); or pass another with --data-dir")
+        }
+        return (notes, problems)
     }
 
     private static func xdg(_ variable: String, or fallback: String, _ environment: [String: String]) -> URL {

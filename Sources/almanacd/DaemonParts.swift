@@ -30,12 +30,13 @@ struct DaemonParts {
     let sync: PodcastSync
     let syncExport: SyncExport
 
-    init(options: Almanacd, store: StateStore, folders: DaemonFolders, connection: Connection, logger: Logger) {
+    init(options: Almanacd, store: StateStore, folders: DaemonFolders, connection: Connection, logger: Logger) throws {
         // A week-old reading is no longer worth serving as "last known".
-        try? store.pruneReadings(olderThan: Date().addingTimeInterval(-7 * 86_400), keeping: store.weatherState().savedLocations)
-        weather = WeatherDocument(store.weatherState(), policy: RefreshSchedule.Policy(interval: options.effectiveWeatherInterval),
+        let kept = try store.weatherState()
+        try? store.pruneReadings(olderThan: Date().addingTimeInterval(-7 * 86_400), keeping: kept.savedLocations)
+        weather = WeatherDocument(kept, policy: RefreshSchedule.Policy(interval: options.effectiveWeatherInterval),
                                       archive: store)
-        podcasts = PodcastsDocument(
+        podcasts = try PodcastsDocument(
             archive: store,
             policy: RefreshSchedule.Policy(interval: options.effectivePodcastInterval, firstRetry: 60, longestRetry: 86_400),
             minimumRefreshInterval: options.refreshIntervalFloor
@@ -47,7 +48,7 @@ struct DaemonParts {
             let seed = options.demoSeed ?? DemoSeed.fromClock()
             logger.info("demo provider, seed \(seed) (almanacd --demo-seed \(seed) replays it)")
             weatherService = DemoWeatherService(seed: seed)
-            let kept = DemoPodcastService.catalogue.flatMap { store.episodeIDs(of: $0.id) }
+            let kept = try DemoPodcastService.catalogue.flatMap { try store.episodeIDs(of: $0.id) }
             podcastService = DemoPodcastService(seed: seed, continuingFrom: kept)
         } else {
             weatherService = Self.openMeteo(options, logger: logger)
@@ -64,7 +65,7 @@ struct DaemonParts {
         }
 
         let downloader: any EpisodeDownloading = demo ? DemoEpisodeDownloader() : HTTPEpisodeDownloader()
-        downloads = DownloadManager(
+        downloads = try DownloadManager(
             podcasts: podcasts, downloader: downloader,
             root: folders.data.path, archive: store,
             limits: DownloadLimits(concurrent: options.downloadsAtOnce, linger: options.downloadLinger),

@@ -51,7 +51,7 @@ final class ScriptedDownloader: EpisodeDownloading, Sendable {
 }
 
 @Suite(.onTestThreads, .timeLimit(.hang)) struct DownloadManagerTests {
-    let podcasts = PodcastsDocument()
+    let podcasts = try! PodcastsDocument()
     let downloader = ScriptedDownloader()
 
     init() throws {
@@ -64,7 +64,7 @@ final class ScriptedDownloader: EpisodeDownloading, Sendable {
     }
 
     func manager(_ limits: DownloadLimits = DownloadLimits(concurrent: 2, queued: 5, perClient: 3, linger: 3600), archive: MemoryDownloadArchive? = nil) -> DownloadManager {
-        let manager = DownloadManager(podcasts: podcasts, downloader: downloader, root: "/downloads", archive: archive, limits: limits)
+        let manager = try! DownloadManager(podcasts: podcasts, downloader: downloader, root: "/downloads", archive: archive, limits: limits)
         manager.start()
         return manager
     }
@@ -83,7 +83,7 @@ final class ScriptedDownloader: EpisodeDownloading, Sendable {
         downloader.finish("e1")
         #expect(await eventually { downloader.episodesRunning == ["e2", "e3"] })
         #expect(states(manager)["e1"] == .completed)
-        #expect(podcasts.episode("e1")?.file == "/downloads/A Show - With Slashes/Episode 1.mp3")
+        #expect(try podcasts.episode("e1")?.file == "/downloads/A Show - With Slashes/Episode 1.mp3")
         manager.stop()
     }
 
@@ -160,11 +160,11 @@ final class ScriptedDownloader: EpisodeDownloading, Sendable {
             if case .changed(_, .downloaded(let episodeID, _, let file), _) = event { heard.withLock { $0.append("\(episodeID) \(file ?? "none")") } }
         }
         try podcasts.recordFile("/downloads/x.mp3", of: "e2")
-        #expect(podcasts.episode("e1")?.file == nil && podcasts.episode("e2")?.file == "/downloads/x.mp3")
+        #expect(try podcasts.episode("e1")?.file == nil && podcasts.episode("e2")?.file == "/downloads/x.mp3")
         // The episode that lost the file hears so: views must not show it a file that is another's.
         #expect(heard.withLock { $0 } == ["e2 /downloads/x.mp3", "e1 none"])
         #expect(podcasts.document.snapshot.state.episodes["e1"]?.file == nil)
-        #expect(podcasts.episode(playing: "file:///downloads/x.mp3")?.id == "e2")
+        #expect(try podcasts.episode(playing: "file:///downloads/x.mp3")?.id == "e2")
     }
 
     @Test func eachClientAndTheQueueHaveLimits() async throws {
@@ -305,13 +305,13 @@ final class ScriptedDownloader: EpisodeDownloading, Sendable {
         _ = try manager.download("e1", for: ":1.1")
         #expect(await eventually { downloader.episodesRunning == ["e1"] })
         downloader.finish("e1")
-        #expect(await eventually { podcasts.episode("e1")?.file != nil })
+        #expect(await eventually { try! podcasts.episode("e1")?.file != nil })
         try podcasts.submit(PlayStateSubmission(episodeID: "e1", played: true), from: nil)
         #expect(await eventually { cleaner.nextDue == nil }, "the pass after the change found nothing to do and nothing to wait for")
-        #expect(podcasts.episode("e1")?.file != nil)
+        #expect(try podcasts.episode("e1")?.file != nil)
         try podcasts.submit(SettingsSubmission(deleteWhenPlayed: true), from: nil)
-        #expect(await eventually { podcasts.episode("e1")?.file == nil })
-        #expect(podcasts.episode("e1")?.file == nil)
+        #expect(await eventually { try! podcasts.episode("e1")?.file == nil })
+        #expect(try podcasts.episode("e1")?.file == nil)
         #expect(downloader.deleted.withLock { $0 } == ["/downloads/A Show - With Slashes/Episode 1.mp3"])
         manager.stop()
         cleaner.stop()
@@ -326,7 +326,7 @@ final class FakeDiskSpace: DiskSpace, Sendable {
 
 /// The free-space guard and auto-download, in the manager.
 @Suite(.onTestThreads, .timeLimit(.hang)) struct DownloadManagerRulesTests {
-    let podcasts = PodcastsDocument()
+    let podcasts = try! PodcastsDocument()
     let downloader = ScriptedDownloader()
     let disk = FakeDiskSpace()
 
@@ -337,7 +337,7 @@ final class FakeDiskSpace: DiskSpace, Sendable {
     }
 
     func manager() -> DownloadManager {
-        let manager = DownloadManager(podcasts: podcasts, downloader: downloader, root: "/downloads",
+        let manager = try! DownloadManager(podcasts: podcasts, downloader: downloader, root: "/downloads",
                                       limits: DownloadLimits(concurrent: 2, linger: 3600), diskSpace: disk)
         manager.start()
         return manager
@@ -381,6 +381,27 @@ final class FakeDiskSpace: DiskSpace, Sendable {
         #expect(stopped.error.contains("has 1.5 GiB free") && stopped.error.contains("1.0 GiB"), "\(stopped.error)")
         #expect(await eventually { downloader.episodesRunning == ["e1"] }, "its transfer was cancelled")
         #expect(downloader.discarded.withLock { $0 } == ["e2"])
+        manager.stop()
+    }
+
+    /// A size the server never says (chunked): the free space is read again as the file
+    /// grows, and the transfer stops once the disk is short.
+    @Test func aTransferOfUnknownSizeStopsWhenTheDiskRunsShortAsItGrows() async throws {
+        let manager = manager()
+        disk.free.store(1536 << 20, ordering: .relaxed)
+        let job = try manager.download("e1", for: ":1.1")
+        #expect(await eventually { downloader.episodesRunning == ["e1"] })
+        downloader.progress("e1", 4 << 20, of: 0)
+        #expect(manager.document.snapshot.state[job.id]?.state == .downloading)
+        // Another program (or this file) filled the disk meanwhile.
+        disk.free.store(900 << 20, ordering: .relaxed)
+        downloader.progress("e1", 4 << 20 + 1000, of: 0)
+        #expect(manager.document.snapshot.state[job.id]?.state == .downloading, "read again only each MiB")
+        downloader.progress("e1", 6 << 20, of: 0)
+        let stopped = try #require(manager.document.snapshot.state[job.id])
+        #expect(stopped.state == .failed)
+        #expect(stopped.error.contains("has 900.0 MiB free") && stopped.error.contains("1.0 GiB"), "\(stopped.error)")
+        #expect(await eventually { downloader.episodesRunning.isEmpty }, "its transfer was cancelled")
         manager.stop()
     }
 

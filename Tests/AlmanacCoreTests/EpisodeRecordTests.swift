@@ -37,7 +37,7 @@ final class TableChapters: ChaptersFetching {
 
     func subscribed() throws -> (PodcastsDocument, Podcast) {
         let clock = self.clock
-        let podcasts = PodcastsDocument(archive: MemoryPodcastArchive(), clock: { clock.now })
+        let podcasts = try PodcastsDocument(archive: MemoryPodcastArchive(), clock: { clock.now })
         let podcast = FeedMapping.podcast(from: Self.feed, feedURL: "https://e/feed")
         try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: Self.feed, podcastID: podcast.id),
                                details: FeedMapping.details(from: Self.feed, podcastID: podcast.id))
@@ -55,10 +55,10 @@ final class TableChapters: ChaptersFetching {
         #expect(record.details?.descriptionText == "Notes" && record.details?.season == 1 && record.details?.episode == 2)
         // The file's chapters win over the feed's own.
         #expect(record.chapters == Self.fromFile && record.chaptersSource == .json && record.chaptersNote == nil)
-        let again = await podcasts.episodeRecord(id("json", podcast), chapters: fetcher)
+        let again = try await podcasts.episodeRecord(id("json", podcast), chapters: fetcher)
         #expect(again == record)
         #expect(fetcher.asked.withLock { $0 } == ["https://e/good.json"])
-        #expect(await podcasts.episodeRecord("nope", chapters: fetcher) == nil)
+        #expect(try await podcasts.episodeRecord("nope", chapters: fetcher) == nil)
     }
 
     @Test func aFileThatIsNotChaptersIsKeptWithANoteAndTheFeedsChaptersShow() async throws {
@@ -98,12 +98,12 @@ final class TableChapters: ChaptersFetching {
         }
         #expect(fetcher.asked.withLock { $0.count } == 1)
         clock.advance(1)
-        _ = await podcasts.episodeRecord(id("down", podcast), chapters: fetcher)
+        _ = try await podcasts.episodeRecord(id("down", podcast), chapters: fetcher)
         #expect(fetcher.asked.withLock { $0.count } == 2)
     }
 
     @Test func episodesKeptWithoutDetailsGetThemWhenTheFeedIsReadAgain() async throws {
-        let podcasts = PodcastsDocument(archive: MemoryPodcastArchive())
+        let podcasts = try PodcastsDocument(archive: MemoryPodcastArchive())
         let podcast = FeedMapping.podcast(from: Self.feed, feedURL: "https://e/feed")
         try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: Self.feed, podcastID: podcast.id))
         let before = try #require(await podcasts.episodeRecord(id("json", podcast), chapters: nil))

@@ -23,19 +23,19 @@ import Testing
 
     @Test func aNewSubscriptionAnnouncesOnlyItsNewestEpisodeAsNew() throws {
         let archive = RefusingPodcastArchive()
-        let podcasts = PodcastsDocument(archive: archive)
+        let podcasts = try PodcastsDocument(archive: archive)
         let podcast = FeedMapping.podcast(from: Self.feed, feedURL: "https://e/feed")
         try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: Self.feed, podcastID: podcast.id))
         let episodes = podcasts.document.snapshot.state.episodes(of: podcast.id)
         #expect(episodes.map(\.title) == ["Newest", "Old"])
         #expect(episodes.map(\.isNew) == [true, false])
-        #expect(archive.podcastsState() == podcasts.document.snapshot.state)
+        #expect(try archive.podcastsState() == podcasts.document.snapshot.state)
         #expect(podcasts.podcast("https://e/feed")?.id == podcast.id)
     }
 
     @Test func theUsersTitleSurvivesARefreshAndAMovedFeedIsRemembered() throws {
         let archive = RefusingPodcastArchive()
-        let podcasts = PodcastsDocument(archive: archive)
+        let podcasts = try PodcastsDocument(archive: archive)
         let service = DemoPodcastService()
         let podcast = Podcast(id: "p", title: "Feed Title", author: "A", feedURL: "https://old/feed")
         try podcasts.subscribe(podcast)
@@ -43,14 +43,14 @@ import Testing
         podcasts.podcastService(service, didFetch: Podcast(id: "p", title: "Feed Title 2", author: "A", feedURL: "https://new/feed"), episodes: [])
         let kept = try #require(podcasts.document.snapshot.state.podcasts["p"])
         #expect(kept.title == "Mine" && kept.feedURL == "https://new/feed")
-        #expect(archive.podcastsState().podcasts["p"] == kept)
+        #expect(try archive.podcastsState().podcasts["p"] == kept)
         #expect(throws: SubmissionError.self) { try podcasts.rename("p", to: "   ") }
         #expect(throws: SubmissionError.self) { try podcasts.rename("q", to: "Other") }
     }
 
     @Test func aWriteTheDiskRefusesChangesNothing() throws {
         let archive = RefusingPodcastArchive()
-        let podcasts = PodcastsDocument(archive: archive)
+        let podcasts = try PodcastsDocument(archive: archive)
         let podcast = FeedMapping.podcast(from: Self.feed, feedURL: "https://e/feed")
         try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: Self.feed, podcastID: podcast.id))
         let before = podcasts.document.snapshot
@@ -65,6 +65,6 @@ import Testing
         #expect(after.revision == before.revision + 1)
         archive.refusing.store(false, ordering: .relaxed)
         try podcasts.unsubscribe(podcast.id)
-        #expect(podcasts.document.snapshot.state.episodes.isEmpty && archive.podcastsState().episodes.isEmpty)
+        #expect(try podcasts.document.snapshot.state.episodes.isEmpty && archive.podcastsState().episodes.isEmpty)
     }
 }

@@ -10,7 +10,7 @@ import Testing
 
     func subscribedDocument() -> (PodcastsDocument, DemoPodcastService) {
         let clock = self.clock
-        let podcasts = PodcastsDocument(policy: .init(interval: 60), clock: { clock.now }, jitter: { 1 })
+        let podcasts = try! PodcastsDocument(policy: .init(interval: 60), clock: { clock.now }, jitter: { 1 })
         for podcast in DemoPodcastService.catalogue { _ = try? podcasts.subscribe(podcast) }
         let service = DemoPodcastService(newEpisodeEvery: 1)
         service.dataSource = podcasts
@@ -89,7 +89,7 @@ import Testing
 extension PodcastsDocumentTests {
     @Test func feedsBackOffAfterFailuresAndHonourTheServersFreshness() async throws {
         let clock = self.clock
-        let podcasts = PodcastsDocument(policy: .init(interval: 3600, firstRetry: 60, longestRetry: 86_400), clock: { clock.now }, jitter: { 1 })
+        let podcasts = try PodcastsDocument(policy: .init(interval: 3600, firstRetry: 60, longestRetry: 86_400), clock: { clock.now }, jitter: { 1 })
         let service = DemoPodcastService()
         try podcasts.subscribe(Podcast(id: "a", title: "A", author: "", feedURL: "https://a"))
         try podcasts.subscribe(Podcast(id: "b", title: "B", author: "", feedURL: "https://b"))
@@ -113,7 +113,7 @@ extension PodcastsDocumentTests {
     }
 
     @Test func eachEndedReadIsCountedWithWhyItFailed() throws {
-        let podcasts = PodcastsDocument()
+        let podcasts = try PodcastsDocument()
         let service = DemoPodcastService()
         try podcasts.subscribe(Podcast(id: "a", title: "A", author: "", feedURL: "https://a"))
         #expect(podcasts.reads(of: "a").count == 0)
@@ -127,7 +127,7 @@ extension PodcastsDocumentTests {
     }
 
     @Test(.timeLimit(.hang)) func aWaiterHearsTheReadUnderWayEndOrItsTimeRunOut() async throws {
-        let podcasts = PodcastsDocument()
+        let podcasts = try PodcastsDocument()
         let service = DemoPodcastService()
         try podcasts.subscribe(Podcast(id: "a", title: "A", author: "", feedURL: "https://a"))
         // Told as the read ends, with its outcome: its own time (an hour) would fail the test's limit.
@@ -145,7 +145,7 @@ extension PodcastsDocumentTests {
     /// interval; `nextDue` says so, and nothing is due with no subscriptions.
     @Test func theServerSetsEachFeedsCadenceWithinTheFloorAndTheCeiling() throws {
         let clock = self.clock
-        let podcasts = PodcastsDocument(policy: .init(interval: 3_600), clock: { clock.now }, jitter: { 1 })
+        let podcasts = try PodcastsDocument(policy: .init(interval: 3_600), clock: { clock.now }, jitter: { 1 })
         let service = DemoPodcastService()
         #expect(podcasts.nextDue == nil, "no subscriptions: nothing is ever due")
         try podcasts.subscribe(Podcast(id: "a", title: "A", author: "", feedURL: "https://a"))
@@ -173,7 +173,7 @@ extension PodcastsDocumentTests {
     /// again (or let go).
     @Test func lastErrorClearsOnceEveryFailingFeedRecovered() throws {
         let clock = self.clock
-        let podcasts = PodcastsDocument(policy: .init(interval: 60), clock: { clock.now }, jitter: { 1 })
+        let podcasts = try PodcastsDocument(policy: .init(interval: 60), clock: { clock.now }, jitter: { 1 })
         let service = DemoPodcastService()
         let events = Locked<[DocumentActivity.Event]>([])
         podcasts.activity.observe { event in events.withLock { $0.append(event) } }

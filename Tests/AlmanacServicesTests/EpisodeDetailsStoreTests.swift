@@ -52,11 +52,11 @@ import Testing
     @Test func detailsSurviveReopeningOnlyForEpisodesTheLibraryHolds() throws {
         _ = try filled()
         let store = try StateStore(folder: folder)
-        let kept = store.details(of: "p1-b")
+        let kept = try store.details(of: "p1-b")
         #expect(kept.episode == Self.seas)
         #expect(kept.podcast == PodcastDetails(image: "https://e/cover.jpg", link: "https://e/"))
         #expect(kept.chapters == nil)
-        #expect(store.details(of: "p1-gone").episode == nil && store.details(of: "nope").podcast == nil)
+        #expect(try store.details(of: "p1-gone").episode == nil && store.details(of: "nope").podcast == nil)
         try store.saveChapters(FetchedChapters(url: "https://e/seas.json", chapters: [FeedChapter(start: 1.5, title: "One", image: "https://e/1.jpg")]), of: "p1-b")
         // The same feed read again keeps what was fetched; changed notes replace the old ones.
         var changed = Self.seas
@@ -102,7 +102,7 @@ import Testing
         let store = try filled()
         try store.removePodcast("p1")
         #expect(try search(store, "sea").isEmpty)
-        #expect(store.details(of: "p1-b").episode == nil)
+        #expect(try store.details(of: "p1-b").episode == nil)
         let counts = try store.database.read { db in
             (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM episodeDetail"), try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM podcastDetail"))
         }
@@ -130,13 +130,13 @@ import Testing
             }
         }
         let store = try StateStore(folder: folder)
-        #expect(store.episode("p1-a")?.played == true)
+        #expect(try store.episode("p1-a")?.played == true)
         // Searchable by title at once; details once the feed is read, which the next read does in full.
         #expect(try search(store, "europe") == ["p1-a"])
-        #expect(store.details(of: "p1-a").episode == nil)
+        #expect(try store.details(of: "p1-a").episode == nil)
         #expect(store.validators(for: "https://e/feed") == nil)
         try store.saveDetails(FeedDetails(episodes: ["p1-a": EpisodeDetails(descriptionText: "The Danube.")]), of: "p1")
-        #expect(store.details(of: "p1-a").episode?.descriptionText == "The Danube.")
+        #expect(try store.details(of: "p1-a").episode?.descriptionText == "The Danube.")
         #expect(try search(store, "danube") == ["p1-a"])
     }
 }

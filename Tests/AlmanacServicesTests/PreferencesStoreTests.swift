@@ -33,24 +33,24 @@ import Testing
             try store.saveSettings(PodcastSettings(minimumFreeSpace: 5 << 30))
         }
         let store = try StateStore(folder: folder)
-        let state = store.podcastsState()
+        let state = try store.podcastsState()
         #expect(state.preferences == ["p1": preferences], "a podcast that is not subscribed has none")
         #expect(state.episodes["p1-2"]?.kept == true && state.episodes["p1-1"]?.kept == false)
-        #expect(store.episode("p1-2")?.kept == true)
+        #expect(try store.episode("p1-2")?.kept == true)
         #expect(try store.page(EpisodeQuery(podcastID: "p1")).episodes.filter(\.kept).map(\.id) == ["p1-2"])
         #expect(state.settings.minimumFreeSpace == 5 << 30)
         let playedAt = try #require(store.playedAt(of: ["p1-1", "p1-2"])["p1-1"])
-        #expect(playedAt >= before.addingTimeInterval(-1) && store.playedAt(of: ["p1-2"]).isEmpty)
+        #expect(try playedAt >= before.addingTimeInterval(-1) && store.playedAt(of: ["p1-2"]).isEmpty)
 
         // The defaults are no row; an unplayed episode has no played time; all played are noted.
         try store.savePreferences(PodcastPreferences(), of: "p1")
-        #expect(store.podcastsState().preferences.isEmpty)
+        #expect(try store.podcastsState().preferences.isEmpty)
         try store.saveKept(false, of: "p1-2")
-        #expect(store.episode("p1-2")?.kept == false)
+        #expect(try store.episode("p1-2")?.kept == false)
         try store.savePlayState(episodes[0])
-        #expect(store.playedAt(of: ["p1-1"]).isEmpty)
+        #expect(try store.playedAt(of: ["p1-1"]).isEmpty)
         #expect(try store.markAllPlayed(of: "p1") == 3)
-        #expect(Set(store.playedAt(of: episodes.map(\.id)).keys) == Set(episodes.map(\.id)))
+        #expect(try Set(store.playedAt(of: episodes.map(\.id)).keys) == Set(episodes.map(\.id)))
 
         try store.savePreferences(preferences, of: "p1")
         try store.saveKept(true, of: "p1-3")
@@ -75,7 +75,7 @@ import Testing
         }
         let before = Date()
         let store = try StateStore(folder: folder)
-        let stamped = store.playedAt(of: ["a", "b"])
+        let stamped = try store.playedAt(of: ["a", "b"])
         #expect(Array(stamped.keys) == ["a"])
         #expect((stamped["a"] ?? .distantPast) >= before.addingTimeInterval(-1))
     }

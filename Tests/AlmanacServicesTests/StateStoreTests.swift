@@ -47,7 +47,7 @@ import Testing
         #expect(FileManager.default.createFile(atPath: path + "-wal", contents: nil, attributes: [.posixPermissions: 0o644]))
         let reopened = try StateStore(folder: folder)
         #expect(mode(path) == 0o600 && mode(path + "-wal") == 0o600)
-        #expect(reopened.weatherState().units == .imperial)
+        #expect(try reopened.weatherState().units == .imperial)
     }
 
     @Test func settingsAndReadingsSurviveReopening() throws {
@@ -58,7 +58,7 @@ import Testing
             try store.saveReading(Self.reading("Elsewhere"))
         }
         let reopened = try StateStore(folder: folder)
-        let state = reopened.weatherState()
+        let state = try reopened.weatherState()
         #expect(state.units == .imperial)
         #expect(state.savedLocations == ["Berlin", "52.52,13.41"])
         // Only saved places come back in the state; others wait for a view to ask.
@@ -67,8 +67,8 @@ import Testing
         let expected = Self.reading("Berlin")
         #expect(berlin.humidity.isNaN && berlin.hourly[0].precipitationProbability.isNaN)
         #expect(berlin.daily == expected.daily && berlin.placeName == expected.placeName && berlin.fetchedAt == expected.fetchedAt)
-        #expect(reopened.lastReading(at: "Elsewhere")?.location == "Elsewhere")
-        #expect(reopened.lastReading(at: "Nowhere") == nil)
+        #expect(try reopened.lastReading(at: "Elsewhere")?.location == "Elsewhere")
+        #expect(try reopened.lastReading(at: "Nowhere") == nil)
         #expect(try reopened.integrityCheck())
     }
 
@@ -114,7 +114,7 @@ import Testing
 
         let store = try StateStore(folder: mount)
         #expect(store.openedReadOnly)
-        #expect(store.weatherState().savedLocations == ["Oslo"])
+        #expect(try store.weatherState().savedLocations == ["Oslo"])
         #expect(throws: StorageError.self) { try store.saveSettings(units: .imperial, savedLocations: ["Oslo"]) }
         #expect(try Tool.run("mount", ["-o", "remount,rw", mount.path]).status == 0)
         // SQLite keeps a file it opened read-only so; the store opens it again.
@@ -151,10 +151,15 @@ import Testing
 
         let store = try StateStore(folder: mount)
         #expect(store.openedReadOnly)
-        let state = store.weatherState()
+        let state = try store.weatherState()
         #expect(state.units == .imperial)
         #expect(state.savedLocations == ["Oslo", "Lima"])
         #expect(throws: StorageError.self) { try store.saveSettings(units: .metric, savedLocations: []) }
+        // Writable again: the next write succeeds, without a restart, on top of what the log held.
+        try #require(try Tool.run("mount", ["-o", "remount,rw", mount.path]).status == 0)
+        try store.saveSettings(units: .metric, savedLocations: ["Oslo", "Lima", "Quito"])
+        #expect(!store.openedReadOnly)
+        #expect(try StateStore(folder: mount).weatherState().savedLocations == ["Oslo", "Lima", "Quito"])
     }
 
     @Test func oldReadingsArePruned() throws {
@@ -162,8 +167,8 @@ import Testing
         try store.saveReading(Self.reading("Old", fetchedAt: Date(timeIntervalSince1970: 1_000)))
         try store.saveReading(Self.reading("New"))
         try store.pruneReadings(olderThan: Date(timeIntervalSince1970: 2_000))
-        #expect(store.lastReading(at: "Old") == nil)
-        #expect(store.lastReading(at: "New") != nil)
+        #expect(try store.lastReading(at: "Old") == nil)
+        #expect(try store.lastReading(at: "New") != nil)
     }
 
     @Test func anUnreadableFileIsMovedAsideAndANewOneBegun() throws {
@@ -172,7 +177,7 @@ import Testing
         let store = try StateStore(folder: folder)
         #expect(store.recovered?.contains("moved to") == true)
         try store.saveSettings(units: .metric, savedLocations: ["Oslo"])
-        #expect(store.weatherState().savedLocations == ["Oslo"])
+        #expect(try store.weatherState().savedLocations == ["Oslo"])
         let kept = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("unreadable") }
         #expect(kept.count == 1)
     }
@@ -180,9 +185,12 @@ import Testing
     @Test func aWriteTheDiskRefusesIsAClearErrorAndTheDocumentChangesNothing() throws {
         let store = try StateStore(folder: folder)
         try store.saveSettings(units: .metric, savedLocations: ["Oslo"])
-        let weather = WeatherDocument(store.weatherState(), archive: store)
-        // Make the database read-only underneath the open store, as a full or read-only disk would.
-        try store.database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA query_only = 1") }
+        let weather = WeatherDocument(try store.weatherState(), archive: store)
+        // Every write refused underneath the open store, as by a disk that refuses them (one
+        // that opening the file again does not cure).
+        try store.database.writeWithoutTransaction { db in
+            try db.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON setting BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END")
+        }
         #expect {
             try weather.submit(.units(.imperial), from: nil)
         } throws: { error in
@@ -190,7 +198,7 @@ import Testing
         }
         #expect(weather.document.snapshot.state.units == .metric)
         #expect(weather.document.revision == 0)
-        try store.database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA query_only = 0") }
+        try store.database.writeWithoutTransaction { db in try db.execute(sql: "DROP TRIGGER refuse") }
         try weather.submit(.units(.imperial), from: nil)
         #expect(try StateStore(folder: folder).weatherState().units == .imperial)
     }
@@ -205,7 +213,7 @@ extension StateStoreTests {
             try db.execute(sql: "UPDATE setting SET value = X'FF00' WHERE key = 'weather.units'")
             try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('weather.savedLocations', 'not json')")
         }
-        let state = store.weatherState()
+        let state = try store.weatherState()
         #expect(state.units == .metric && state.savedLocations.isEmpty)
     }
 }
@@ -215,25 +223,25 @@ extension StateStoreTests {
     /// even once every job it was given to is gone.
     @Test func downloadJobNumbersAreNotGivenOutAgainAfterTheJobsAreGone() throws {
         let store = try StateStore(folder: folder)
-        #expect(store.lastDownloadJobID() == 0)
+        #expect(try store.lastDownloadJobID() == 0)
         func save(_ id: UInt64) throws {
             try store.saveDownloadJob(DownloadJob(id: id, episodeID: "e\(id)", podcastID: "p", url: "https://x/\(id).mp3",
                                                   folder: "/d", name: "E\(id)", owner: ""))
         }
         // Compared as numbers, not text ("9" > "10").
         for id: UInt64 in [3, 9, 10, 5] { try save(id) }
-        #expect(store.lastDownloadJobID() == 10)
+        #expect(try store.lastDownloadJobID() == 10)
         for id: UInt64 in [3, 9, 10, 5] { try store.removeDownloadJob(id) }
-        #expect(store.downloadJobs().isEmpty)
+        #expect(try store.downloadJobs().isEmpty)
         #expect(try StateStore(folder: folder).lastDownloadJobID() == 10)
 
         // A damaged mark is not trusted, and the next save mends it.
         let other = try DatabaseQueue(path: store.path)
         try other.write { db in try db.execute(sql: "UPDATE setting SET value = 'abc' WHERE key = 'downloads.lastJobID'") }
-        #expect(store.lastDownloadJobID() == 0)
+        #expect(try store.lastDownloadJobID() == 0)
         try save(11)
         try store.removeDownloadJob(11)
-        #expect(store.lastDownloadJobID() == 11)
+        #expect(try store.lastDownloadJobID() == 11)
     }
 
     @Test func podcastsEpisodesAndPlayStateSurviveReopening() throws {
@@ -300,9 +308,9 @@ extension StateStoreTests {
             #expect(fromFile == fromMemory, "\(query)")
         }
         // The state keeps a window of the newest, and counts the whole library.
-        let state = store.podcastsState()
+        let state = try store.podcastsState()
         #expect(state.episodes.count == PodcastsState.window && state.episodeCount == 240)
-        #expect(store.episode("a-5")?.played == true && store.episodeIDs(of: "b").count == 120)
+        #expect(try store.episode("a-5")?.played == true && store.episodeIDs(of: "b").count == 120)
         #expect(throws: SubmissionError.self) { try store.page(EpisodeQuery(cursor: "garbage")) }
         var downloaded = EpisodeQuery()
         downloaded.onlyDownloaded = true

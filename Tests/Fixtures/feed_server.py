@@ -18,6 +18,8 @@ standard output.
                       stall=K: a request without a Range sends K bytes, then nothing for 60 s
                       claim=C: a request without a Range says Content-Length C (with stall:
                       a size no disk holds, announced without sending it)
+                      chunked=1: no Content-Length, the body in chunks (Transfer-Encoding: chunked)
+                      trickle=S: one byte every S seconds (a server that never quite stops)
 /audio-redirect/<name>?… -> 302 to /audio/<name>?…
 /requests          -> one line per /audio request so far: "<path> <Range header or ->", and
                       " if-range=<If-Range header>" when it came with one
@@ -87,8 +89,15 @@ class Handler(BaseHTTPRequestHandler):
         for key, value in headers.items():
             self.send_header(key, value)
         claim = query.get("claim", [None])[0]
-        self.send_header("Content-Length", claim if claim and not wanted else str(len(part)))
+        chunked = query.get("chunked", ["0"])[0] == "1"
+        trickle = float(query.get("trickle", ["0"])[0])
+        if chunked:
+            self.send_header("Transfer-Encoding", "chunked")
+        else:
+            self.send_header("Content-Length", claim if claim and not wanted else str(len(part)))
         self.end_headers()
+        if chunked or trickle > 0:
+            return self.send_slowly(part, rate, trickle, chunked)
         if cut >= 0 and (cut_always or not wanted):
             part = part[:cut]
             self.close_connection = True
@@ -109,6 +118,25 @@ class Handler(BaseHTTPRequestHandler):
                 self.wfile.flush()
                 if rate > 0:
                     time.sleep(chunk / rate)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+
+    def send_slowly(self, part, rate, trickle, chunked):
+        """The body in pieces: one byte every `trickle` seconds, else 16 KiB at `rate` bytes a
+        second (as fast as it goes without one); framed as chunks when `chunked`."""
+        size = 1 if trickle > 0 else 16384
+        try:
+            for offset in range(0, len(part), size):
+                piece = part[offset:offset + size]
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece) if chunked else piece)
+                self.wfile.flush()
+                if trickle > 0:
+                    time.sleep(trickle)
+                elif rate > 0:
+                    time.sleep(size / rate)
+            if chunked:
+                self.wfile.write(b"0\r\n\r\n")
+                self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
 

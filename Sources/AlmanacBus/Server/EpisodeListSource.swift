@@ -24,7 +24,7 @@ final class EpisodeListSource: PagingDataSource, Sendable {
         }
         let page = try podcasts.page(EpisodeQuery(podcastID: podcastID, limit: limit, cursor: cursor))
         var next = page.nextCursor
-        if next == nil, let podcastID, podcasts.hasOlderPages(podcastID) { next = Self.olderPagesCursor }
+        if next == nil, let podcastID, try podcasts.hasOlderPages(podcastID) { next = Self.olderPagesCursor }
         return Page(items: page.episodes.map(PodcastsCodec.encode), nextCursor: next)
     }
 }

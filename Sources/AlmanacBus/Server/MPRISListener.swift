@@ -250,7 +250,7 @@ public final class MPRISListener: FilesInUse, Sendable {
         guard let metadata = properties["Metadata"]?.stringKeyedEntries else { return nil }
         let url = metadata["xesam:url"]?.stringValue
         if let player, player.url == url { return (url, player.episodeID) }
-        return (url, url.flatMap { podcasts.episode(playing: $0)?.id })
+        return (url, url.flatMap { (try? podcasts.episode(playing: $0))??.id })
     }
 
     /// Reads what a player says of itself into `player`; values of the wrong type are ignored.

@@ -241,7 +241,7 @@ public struct PodcastsAdapter: DocumentAdapter {
             }),
             Method("GetEpisode", inputs: [Argument("episode", .string)], outputs: [Argument("record", .dictionary(key: .string, value: .variant))]) { call, reply in
                 let (given) = try call.arguments(String.self)
-                guard let episode = podcasts.episode(given) else { throw BusError.invalidArgs("There is no episode '\(given.prefix(200))'.") }
+                guard let episode = try podcasts.episode(given) else { throw BusError.invalidArgs("There is no episode '\(given.prefix(200))'.") }
                 var record = (PodcastsCodec.encode(episode).stringKeyedEntries ?? [:]).mapValues(\.unwrapped)
                 if let podcast = podcasts.document.snapshot.state.podcasts[episode.podcastID] { record["podcastTitle"] = .string(podcast.title) }
                 try record.encode(to: &reply)
@@ -250,7 +250,7 @@ public struct PodcastsAdapter: DocumentAdapter {
             Method("GetEpisodeDetails", inputs: [Argument("episode", .string)], outputs: [Argument("record", .dictionary(key: .string, value: .variant))],
                    async: { [chapters] call, reply in
                 let (given) = try call.arguments(String.self)
-                guard let record = await podcasts.episodeRecord(given, chapters: chapters) else {
+                guard let record = try await podcasts.episodeRecord(given, chapters: chapters) else {
                     throw BusError.invalidArgs("There is no episode '\(given.prefix(200))'.")
                 }
                 try PodcastsCodec.encode(record).encode(to: &reply)

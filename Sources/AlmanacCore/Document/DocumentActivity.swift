@@ -9,7 +9,7 @@ import Synchronization
 /// feed) failing; a success of that item clears the mark, and when `LastError` was that
 /// item's, it becomes the latest failure of an item still failing; once no item is failing
 /// (every item whose latest attempt failed has since succeeded, or is no longer wanted) it
-/// is "" again.
+/// is "" again — or the standing note, when there is one (`standing`).
 public final class DocumentActivity: Sendable {
     /// What an observer hears, under the lock (so in order).
     public enum Event: Sendable, Equatable {
@@ -30,6 +30,8 @@ public final class DocumentActivity: Sendable {
         /// Items whose latest attempt failed: why, and in which order they failed.
         var failing: [String: (message: String, order: Int)] = [:]
         var failures = 0
+        /// What `lastError` comes back to once no item is failing (`standing`).
+        var standing = ""
         /// Items the service claimed itself (through the data source), each counted as a
         /// fetch until it is reported back.
         var claimed: Set<String> = []
@@ -94,6 +96,15 @@ public final class DocumentActivity: Sendable {
         counts.withLock { ($0.lastError, $0.lastErrorItem) = (message, nil) }
     }
 
+    /// A fault that no later success undoes (the state file was found unreadable and moved
+    /// aside): `LastError` says it now, and comes back to it whenever no item is failing.
+    public func standing(_ message: String) {
+        counts.withLock { counts in
+            counts.standing = message
+            if counts.failing.isEmpty { (counts.lastError, counts.lastErrorItem) = (message, nil) }
+        }
+    }
+
     /// Only `wanted` items matter from now on: a failing item let go (an unsubscribed feed,
     /// a place no longer watched) no longer holds `LastError`. A claimed one is still
     /// counted until it is reported back.
@@ -120,10 +131,10 @@ public final class DocumentActivity: Sendable {
     }
 
     private static func clearIfRecovered(_ counts: inout Counts) {
-        guard !counts.lastError.isEmpty else { return }
+        guard counts.lastError != counts.standing || counts.lastErrorItem != nil else { return }
         if counts.failing.isEmpty {
-            (counts.lastError, counts.lastErrorItem) = ("", nil)
-            counts.observer?(.cleared)
+            (counts.lastError, counts.lastErrorItem) = (counts.standing, nil)
+            counts.observer?(counts.standing.isEmpty ? .cleared : .replaced(counts.standing))
         } else if let item = counts.lastErrorItem, counts.failing[item] == nil,
                   let latest = counts.failing.max(by: { $0.value.order < $1.value.order }) {
             (counts.lastError, counts.lastErrorItem) = (latest.value.message, latest.key)

@@ -1,12 +1,12 @@
 /// Where the download manager keeps its jobs, so a restart resumes the unfinished ones.
 public protocol DownloadArchive: Sendable {
-    /// Every job kept.
-    func downloadJobs() -> [DownloadJob]
+    /// Every job kept; `StorageError` when they could not be read (never none instead).
+    func downloadJobs() throws -> [DownloadJob]
     func saveDownloadJob(_ job: DownloadJob) throws
     func removeDownloadJob(_ id: UInt64) throws
     /// The highest job number ever saved, kept or not, so that numbers (and with them the
     /// jobs' object paths) are not given out again after a restart.
-    func lastDownloadJobID() -> UInt64
+    func lastDownloadJobID() throws -> UInt64
 }
 
 extension DownloadArchive {

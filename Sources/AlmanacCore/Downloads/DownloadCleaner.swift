@@ -30,6 +30,8 @@ public final class DownloadCleaner: Sendable {
     private let state = Locked(State())
     private let scheduleChanges = Locked<(@Sendable () -> Void)?>(nil)
     private static let viewKey = ViewKey("almanacd:cleanup")
+    /// Seconds before a pass whose reading of the library failed is tried again.
+    static let retryAfterFailedRead: TimeInterval = 600
 
     /// - Parameters:
     ///   - inUse: who knows which files media players have open (their files are not deleted).
@@ -102,7 +104,14 @@ public final class DownloadCleaner: Sendable {
             state.withLock { $0.wanted = true }
             return nil
         }
-        let plan = planNow()
+        let plan: DownloadCleanup.Plan
+        do {
+            plan = try planNow()
+        } catch {
+            // A library that did not answer deletes nothing; the pass is tried again later.
+            logger.error("could not read which downloads may go; none was deleted", metadata: ["error": "\(error)"])
+            plan = DownloadCleanup.Plan(nextPass: clock().addingTimeInterval(Self.retryAfterFailedRead))
+        }
         for deletion in plan.deletions {
             do {
                 try downloader.delete(file: deletion.file)
@@ -123,9 +132,9 @@ public final class DownloadCleaner: Sendable {
     }
 
     /// What a pass at this moment does: media players are asked only about the files that would go.
-    private func planNow() -> DownloadCleanup.Plan {
-        let episodes = podcasts.downloadedEpisodes()
-        let playedAt = podcasts.playedAt(of: episodes.filter(\.played).map(\.id))
+    private func planNow() throws -> DownloadCleanup.Plan {
+        let episodes = try podcasts.downloadedEpisodes()
+        let playedAt = try podcasts.playedAt(of: episodes.filter(\.played).map(\.id))
         let downloads = episodes.compactMap { DownloadCleanup.Download($0, playedAt: playedAt[$0.id]) }
         let state = podcasts.document.snapshot.state
         let now = clock()

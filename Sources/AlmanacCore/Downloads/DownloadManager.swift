@@ -29,6 +29,11 @@ public final class DownloadManager: Sendable {
     /// Per running job: when its progress was last announced, and what came since (told
     /// once the interval has passed, so a transfer that stalls still shows where it is).
     private let pacing = Locked<[UInt64: (last: ContinuousClock.Instant, pending: DownloadProgress?)]>([:])
+    /// Per running job: how many bytes it held when the free space was last read.
+    private let spaceChecked = Locked<[UInt64: UInt64]>([:])
+    /// Bytes a transfer receives between two readings of the free space: one whose size
+    /// the server did not say (chunked) is stopped once the disk is short, not when full.
+    public static let spaceCheckInterval: UInt64 = 1 << 20
     /// Set by `stop()`: no transfer starts after it.
     private let stopped = Atomic<Bool>(false)
     /// Unique names that have left the bus (never reused while the bus lives), newest last,
@@ -40,9 +45,11 @@ public final class DownloadManager: Sendable {
     ///   - root: the folder downloads go under (one folder per podcast inside).
     ///   - archive: where jobs are kept across restarts (none: in memory only).
     ///   - diskSpace: reads the free space of the downloads' disk (none: it is not checked).
+    /// Throws `StorageError` when the kept jobs could not be read: starting without them would
+    /// give their numbers out again.
     public init(podcasts: PodcastsDocument, downloader: any EpisodeDownloading, root: String,
                 archive: (any DownloadArchive)? = nil, limits: DownloadLimits = DownloadLimits(), diskSpace: (any DiskSpace)? = nil,
-                logger: Logger = Logger(label: "almanac.downloads")) {
+                logger: Logger = Logger(label: "almanac.downloads")) throws {
         self.podcasts = podcasts
         self.downloader = downloader
         self.archive = archive
@@ -51,7 +58,7 @@ public final class DownloadManager: Sendable {
         self.limits = limits
         self.logger = logger
         var jobs: [UInt64: DownloadJob] = [:]
-        let kept = archive?.downloadJobs() ?? []
+        let kept = try archive?.downloadJobs() ?? []
         for var job in kept {
             if job.state.isFinished {
                 // The daemon ended while it lingered: it is gone now.
@@ -62,7 +69,7 @@ public final class DownloadManager: Sendable {
             (job.state, job.owner) = (.queued, "")
             jobs[job.id] = job
         }
-        nextID = Atomic(max(kept.map(\.id).max() ?? 0, archive?.lastDownloadJobID() ?? 0) + 1)
+        nextID = Atomic(max(kept.map(\.id).max() ?? 0, try archive?.lastDownloadJobID() ?? 0) + 1)
         document = Model(jobs)
     }
 
@@ -107,8 +114,11 @@ public final class DownloadManager: Sendable {
     /// downloaded and `DownloadRefusal.limit` past a limit.
     public func download(_ episodeID: String, for owner: String) throws -> DownloadJob {
         let state = podcasts.document.snapshot.state
-        guard let episode = podcasts.episode(episodeID)
-                ?? state.podcasts.keys.lazy.compactMap({ self.podcasts.episode(FeedMapping.episodeID(podcastID: $0, guid: episodeID)) }).first else {
+        var found = try podcasts.episode(episodeID)
+        for podcastID in state.podcasts.keys where found == nil {
+            found = try podcasts.episode(FeedMapping.episodeID(podcastID: podcastID, guid: episodeID))
+        }
+        guard let episode = found else {
             throw SubmissionError("There is no episode '\(episodeID.prefix(200))'.")
         }
         guard let url = episode.audioURL else {
@@ -307,6 +317,7 @@ public final class DownloadManager: Sendable {
             transfers.withLock { _ = $0.removeValue(forKey: job.id) }
             // Its progress can come no more.
             pacing.withLock { _ = $0.removeValue(forKey: job.id) }
+            spaceChecked.withLock { _ = $0.removeValue(forKey: job.id) }
             pump()
         }
         transfers.withLock { $0[job.id] = task }
@@ -336,7 +347,7 @@ public final class DownloadManager: Sendable {
         }
         guard !completed else { return }
         try? downloader.delete(file: file)
-        if podcasts.episode(job.episodeID)?.file == file { _ = try? podcasts.recordFile(nil, of: job.episodeID) }
+        if (try? podcasts.episode(job.episodeID))??.file == file { _ = try? podcasts.recordFile(nil, of: job.episodeID) }
     }
 
     private func progressed(_ id: UInt64, _ progress: DownloadProgress) {
@@ -352,6 +363,7 @@ public final class DownloadManager: Sendable {
             return (false, entry.pending == nil ? interval - entry.last.duration(to: now) : nil)
         }
         announce(id, progress, due: due)
+        checkSpace(id, progress)
         guard let wait else { return }
         Task { [weak self] in
             try? await Task.sleep(for: wait)
@@ -386,6 +398,21 @@ public final class DownloadManager: Sendable {
         }
         if validatorChanged, let updated { persist(updated) }
         if sizeLearned, let updated, let refusal = freeSpaceRefusal(for: updated) { stop(updated, refusal: refusal) }
+    }
+
+    /// Reads the free space again each `spaceCheckInterval` bytes a transfer grows, and stops
+    /// it, saying why, once what is left (after what it still has to fetch, when its size is
+    /// known) is under `minimumFreeSpace`.
+    private func checkSpace(_ id: UInt64, _ progress: DownloadProgress) {
+        let due = spaceChecked.withLock { checked -> Bool in
+            let last = checked[id] ?? 0
+            guard progress.received >= last &+ Self.spaceCheckInterval || progress.received < last else { return false }
+            checked[id] = progress.received
+            return true
+        }
+        guard due, var job = document.snapshot.state[id], job.state == .downloading else { return }
+        (job.received, job.total) = (progress.received, progress.total)
+        if let refusal = freeSpaceRefusal(for: job) { stop(job, refusal: refusal) }
     }
 
     /// Stops a running transfer whose size would leave the disk too full: the job fails saying

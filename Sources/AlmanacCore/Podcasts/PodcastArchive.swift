@@ -3,11 +3,12 @@ public import FoundationEssentials
 /// Where the podcasts document keeps subscriptions, episodes and play state: the library
 /// itself, which the document's state only windows. Every write is on disk (for the
 /// daemon's SQLite archive) before it returns; a write that fails throws `StorageError` and
-/// the document changes nothing.
+/// the document changes nothing. A read that fails throws `StorageError` too, never an empty
+/// answer: no episode is taken for new, and nothing is deleted, for a disk that did not answer.
 public protocol PodcastArchive: Sendable {
     /// The podcasts, the newest `PodcastsState.window` episodes, the count of all, the
     /// settings and each podcast's own.
-    func podcastsState() -> PodcastsState
+    func podcastsState() throws -> PodcastsState
     /// Adds or updates a podcast and adds `episodes` it does not have yet, in one transaction.
     func save(_ podcast: Podcast, newEpisodes episodes: [Episode]) throws
     /// Removes a podcast and its episodes.
@@ -20,31 +21,31 @@ public protocol PodcastArchive: Sendable {
     func markAllPlayed(of podcastID: String?) throws -> Int
     /// When each of these episodes was marked played, for those that are (`savePlayState`,
     /// `markAllPlayed`): what a cleanup counts `deletePlayedAfter` from.
-    func playedAt(of episodeIDs: [String]) -> [String: Date]
+    func playedAt(of episodeIDs: [String]) throws -> [String: Date]
     /// Keeps a podcast's own settings (the defaults: none kept). They go with the podcast.
     func savePreferences(_ preferences: PodcastPreferences, of podcastID: String) throws
     /// Records that the user kept an episode's download out of every cleanup (`Episode.kept`), or let it go.
     func saveKept(_ kept: Bool, of episodeID: String) throws
     /// The ids of every episode a podcast has (to tell the new ones in a feed).
-    func episodeIDs(of podcastID: String) -> Set<String>
+    func episodeIDs(of podcastID: String) throws -> Set<String>
     /// One episode, wherever it is in the library.
-    func episode(_ id: String) -> Episode?
+    func episode(_ id: String) throws -> Episode?
     /// Records where an episode's audio was downloaded to (`nil`: its file is gone). A file
     /// belongs to one episode: any other that named the same path no longer does.
     func saveFile(_ file: String?, of episodeID: String) throws
     /// The episode whose audio is at `url` (its enclosure URL) or whose downloaded file is `file`.
-    func episode(audioURL url: String?, file: String?) -> Episode?
+    func episode(audioURL url: String?, file: String?) throws -> Episode?
     /// Keeps the podcast settings.
     func saveSettings(_ settings: PodcastSettings) throws
     /// A page of the library, searched when the query says (titles and notes);
     /// `SubmissionError` for a cursor no page handed out.
     func page(_ query: EpisodeQuery) throws -> EpisodePage
     /// What is known of a podcast's older feed pages (`.none` for an unknown podcast).
-    func olderPages(of podcastID: String) -> OlderPages
+    func olderPages(of podcastID: String) throws -> OlderPages
     /// Records what is known of a podcast's older feed pages.
     func saveOlderPages(_ pages: OlderPages, of podcastID: String) throws
     /// The feeds backing off after failures, by podcast.
-    func backoffs() -> [String: FeedBackoff]
+    func backoffs() throws -> [String: FeedBackoff]
     /// Records a feed's backoff (`nil`: it was read again, and has none).
     func saveBackoff(_ backoff: FeedBackoff?, of podcastID: String) throws
     /// Keeps what a read of a podcast's feed said beyond its episodes: the podcast's details,
@@ -52,7 +53,7 @@ public protocol PodcastArchive: Sendable {
     func saveDetails(_ details: FeedDetails, of podcastID: String) throws
     /// What is kept of an episode beyond `Episode`: its details (`nil` until its feed is read
     /// by an Almanac that keeps them), its podcast's, and the chapters fetched for it.
-    func details(of episodeID: String) -> (episode: EpisodeDetails?, podcast: PodcastDetails?, chapters: FetchedChapters?)
+    func details(of episodeID: String) throws -> (episode: EpisodeDetails?, podcast: PodcastDetails?, chapters: FetchedChapters?)
     /// Keeps the chapters fetched from an episode's chapters file.
     func saveChapters(_ chapters: FetchedChapters, of episodeID: String) throws
 }

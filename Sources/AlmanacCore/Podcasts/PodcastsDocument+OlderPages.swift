@@ -18,17 +18,17 @@ extension PodcastsDocument {
     /// Keeps where a podcast's older pages begin, unless they were found before (a list may
     /// already have paged further, or to the end).
     private func rememberOlderPages(at url: String, of podcastID: String) {
-        guard archive.olderPages(of: podcastID) == .none else { return }
         do {
+            guard try archive.olderPages(of: podcastID) == .none else { return }
             try archive.saveOlderPages(.at(url), of: podcastID)
         } catch {
             logger.error("could not keep where a feed's older pages are", metadata: ["podcast": "\(podcastID)", "error": "\(error)"])
         }
     }
 
-    /// Whether a podcast's feed has older pages not read yet.
-    public func hasOlderPages(_ podcastID: String) -> Bool {
-        olderEpisodes != nil && archive.olderPages(of: podcastID).next != nil
+    /// Whether a podcast's feed has older pages not read yet; `StorageError` when that could not be read.
+    public func hasOlderPages(_ podcastID: String) throws -> Bool {
+        try olderEpisodes != nil && archive.olderPages(of: podcastID).next != nil
     }
 
     /// Episodes older than the library holds, for a list of one podcast that reached its
@@ -39,12 +39,12 @@ extension PodcastsDocument {
     /// podcast, and what the reader throws when a page cannot be read (nothing changes).
     public func loadOlderEpisodes(of podcastID: String) async throws -> (episodes: [Episode], hasMore: Bool) {
         guard let podcast = document.snapshot.state.podcasts[podcastID] else { throw Self.unknownPodcast(podcastID, in: document.state) }
-        guard let reader = olderEpisodes, var url = archive.olderPages(of: podcastID).next else { return ([], false) }
+        guard let reader = olderEpisodes, var url = try archive.olderPages(of: podcastID).next else { return ([], false) }
         for _ in 0..<Self.olderPagesPerLoad {
             let page = try await reader.olderPage(at: url, of: podcast)
             // A page that links to itself, or back, ends the walk.
             let next = page.nextPageURL.flatMap { $0 == url ? nil : $0 }
-            let kept = archive.episodeIDs(of: podcastID)
+            let kept = try archive.episodeIDs(of: podcastID)
             var seen = Set<String>()
             let room = max(0, Self.maximumEpisodesPerPodcast - kept.count)
             let older = Array(page.episodes
@@ -62,7 +62,7 @@ extension PodcastsDocument {
             if !older.isEmpty || next == nil || room == 0 { return (older, next != nil && room > older.count) }
             url = next!
         }
-        return ([], archive.olderPages(of: podcastID).next != nil)
+        return ([], try archive.olderPages(of: podcastID).next != nil)
     }
 
     /// Keeps older episodes of a podcast and where its older pages go on, in one change.

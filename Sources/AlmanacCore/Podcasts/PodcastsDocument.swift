@@ -60,16 +60,18 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     ///   - policy: how often feeds are read and how failures back off (per feed).
     ///   - minimumRefreshInterval: the shortest `PodcastPreferences.refreshInterval` accepted.
     ///   - clock, jitter: the time and the randomness of backoff, for tests.
+    /// Throws `StorageError` when the archive could not be read: a library that did not answer
+    /// is not taken for an empty one.
     public init(archive: any PodcastArchive = MemoryPodcastArchive(),
                 policy: RefreshSchedule.Policy = .init(interval: 3_600, firstRetry: 60, longestRetry: 86_400),
                 minimumRefreshInterval: Double = PodcastPreferences.minimumRefreshInterval,
                 clock: @escaping @Sendable () -> Date = { Date() }, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
-                logger: Logger = Logger(label: "almanac.podcasts")) {
-        document = Model(archive.podcastsState())
+                logger: Logger = Logger(label: "almanac.podcasts")) throws {
+        document = Model(try archive.podcastsState())
         self.archive = archive
         // Feeds that were backing off when the daemon stopped go on backing off.
         var schedule = RefreshSchedule(policy: policy)
-        let backoffs = archive.backoffs()
+        let backoffs = try archive.backoffs()
         for (id, backoff) in backoffs { schedule.restore(id, due: backoff.retryAt, failures: backoff.failures) }
         self.schedule = Locked(schedule)
         backingOff = Locked(Set(backoffs.keys))
@@ -290,10 +292,18 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             schedule.withLock { $0.keep(only: remaining) }
             // The sync is an item of the document's activity too: an unsubscription lets it be.
             activity.keep(only: remaining.union([PodcastSync.activityItem]))
-            // The window is refilled from what the library still holds.
-            let library = archive.podcastsState()
-            state.episodes = library.episodes
-            state.episodeCount = library.episodeCount
+            // The window is refilled from what the library still holds; when that cannot be
+            // read, the podcast's episodes leave the window and it refills at the next start.
+            do {
+                let library = try archive.podcastsState()
+                state.episodes = library.episodes
+                state.episodeCount = library.episodeCount
+            } catch {
+                reportRead(error)
+                let gone = state.episodes.values.filter { $0.podcastID == podcastID }
+                for episode in gone { state.episodes[episode.id] = nil }
+                state.episodeCount = max(0, state.episodeCount - gone.count)
+            }
             return .unsubscribed(podcastID: podcastID)
         } ?? document.revision
     }
@@ -351,7 +361,18 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             // The user's title stays; the feed's URL may have moved.
             var updated = podcast
             updated.title = known.title
-            let kept = archive.episodeIDs(of: podcast.id)
+            // A library that did not answer is not taken for an empty one (every episode new):
+            // the read fails, saying why, and the next one tries again.
+            let kept: Set<String>
+            do {
+                kept = try archive.episodeIDs(of: podcast.id)
+            } catch {
+                logger.error("could not read which episodes a podcast has", metadata: ["feed": "\(FeedCredentials.redacted(podcast.feedURL))", "error": "\(error)"])
+                failure = "\(error)"
+                let change = PodcastsChange.failed(podcastID: podcast.id, message: "\(error)")
+                activity.failed(podcast.id, change.failure ?? "\(error)")
+                return change
+            }
             let new = Array(episodes.filter { !kept.contains($0.id) }
                 .sorted { ($0.published, $0.id) > ($1.published, $1.id) }
                 .prefix(max(0, Self.maximumEpisodesPerPodcast - kept.count)))
@@ -413,7 +434,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     @discardableResult
     public func keep(_ episodeID: String, _ kept: Bool, from view: ViewKey?) throws -> UInt64 {
         let apply: (inout PodcastsState) throws -> PodcastsChange? = { state in
-            guard var episode = self.find(episodeID, in: state) else {
+            guard var episode = try self.find(episodeID, in: state) else {
                 throw SubmissionError("There is no episode '\(episodeID.prefix(200))'.")
             }
             guard episode.kept != kept else { return nil }
@@ -427,9 +448,28 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     }
 
     /// An episode in the window or anywhere in the library, by id or by the GUID its feed gave it.
-    private func find(_ episodeID: String, in state: PodcastsState) -> Episode? {
-        state.episodes[episodeID] ?? archive.episode(episodeID)
-            ?? state.podcasts.keys.lazy.compactMap { self.archive.episode(FeedMapping.episodeID(podcastID: $0, guid: episodeID)) }.first
+    private func find(_ episodeID: String, in state: PodcastsState) throws -> Episode? {
+        if let episode = try state.episodes[episodeID] ?? reading({ try archive.episode(episodeID) }) { return episode }
+        for podcastID in state.podcasts.keys {
+            if let episode = try reading({ try archive.episode(FeedMapping.episodeID(podcastID: podcastID, guid: episodeID)) }) { return episode }
+        }
+        return nil
+    }
+
+    /// Runs a read of the archive; one that fails is reported (`LastError`, the log) and
+    /// rethrown, never taken for an empty answer.
+    func reading<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            reportRead(error)
+            throw error
+        }
+    }
+
+    private func reportRead(_ error: any Error) {
+        logger.error("could not read the library", metadata: ["error": "\(error)"])
+        activity.failed("\(error)")
     }
 
     // MARK: A podcast's own settings
@@ -472,12 +512,14 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
 
     // MARK: Downloads in the library
 
-    /// Every episode with a downloaded file, in the whole library (not only the window), newest first.
-    public func downloadedEpisodes() -> [Episode] {
+    /// Every episode with a downloaded file, in the whole library (not only the window),
+    /// newest first; `StorageError` when the library could not be read (never some of them).
+    public func downloadedEpisodes() throws -> [Episode] {
         var episodes: [Episode] = []
         var query = EpisodeQuery(limit: EpisodeQuery.maximumLimit)
         query.onlyDownloaded = true
-        while let page = try? archive.page(query) {
+        while true {
+            let page = try reading { try archive.page(query) }
             episodes += page.episodes
             guard let next = page.nextCursor else { break }
             query.cursor = next
@@ -486,8 +528,8 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     }
 
     /// When each of these episodes was marked played (those played and noted).
-    public func playedAt(of episodeIDs: [String]) -> [String: Date] {
-        archive.playedAt(of: episodeIDs)
+    public func playedAt(of episodeIDs: [String]) throws -> [String: Date] {
+        try reading { try archive.playedAt(of: episodeIDs) }
     }
 
     /// Marks every episode of `podcast` (id or feed URL; `nil`: of every podcast) played,
@@ -535,7 +577,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     public func recordFile(_ file: String?, of episodeID: String) throws -> UInt64? {
         var others: [Episode] = []
         let revision = try document.update { state in
-            guard var episode = state.episodes[episodeID] ?? archive.episode(episodeID) else {
+            guard var episode = try state.episodes[episodeID] ?? reading({ try archive.episode(episodeID) }) else {
                 throw SubmissionError("There is no episode '\(episodeID.prefix(200))'.")
             }
             guard episode.file != file else { return nil }
@@ -571,9 +613,9 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     /// server did not answer, once `chaptersRetry` has passed (a stalled server would
     /// otherwise hold up every look at the episode). Chapters from the file win over the
     /// feed's own Podlove Simple Chapters.
-    public func episodeRecord(_ id: String, chapters fetcher: (any ChaptersFetching)?) async -> EpisodeRecord? {
-        guard let episode = episode(id) else { return nil }
-        let kept = archive.details(of: id)
+    public func episodeRecord(_ id: String, chapters fetcher: (any ChaptersFetching)?) async throws -> EpisodeRecord? {
+        guard let episode = try episode(id) else { return nil }
+        let kept = try reading { try archive.details(of: id) }
         var record = EpisodeRecord(episode: episode, podcastTitle: document.snapshot.state.podcasts[episode.podcastID]?.title,
                                    podcast: kept.podcast ?? PodcastDetails(), details: kept.episode)
         var fetched = kept.chapters
@@ -617,16 +659,17 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         return record
     }
 
-    /// One episode, in the window or anywhere in the library.
-    public func episode(_ id: String) -> Episode? {
-        document.snapshot.state.episodes[id] ?? archive.episode(id)
+    /// One episode, in the window or anywhere in the library; `StorageError` when the library
+    /// could not be read.
+    public func episode(_ id: String) throws -> Episode? {
+        try document.snapshot.state.episodes[id] ?? reading { try archive.episode(id) }
     }
 
     /// The episode a media player is playing: the one whose enclosure is at `url`, or whose
     /// downloaded file `url` names (`file://`).
-    public func episode(playing url: String) -> Episode? {
+    public func episode(playing url: String) throws -> Episode? {
         let file = FileURL.path(of: url)
-        return archive.episode(audioURL: file == nil ? url : nil, file: file)
+        return try reading { try archive.episode(audioURL: file == nil ? url : nil, file: file) }
     }
 
     /// A media player was at `position` seconds of an episode whose length it gave as
@@ -637,7 +680,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     @discardableResult
     public func recordPlayback(of episodeID: String, at position: Double, length: Double?) throws -> UInt64? {
         guard position.isFinite else { return nil }
-        let episode = episode(episodeID)
+        let episode = try episode(episodeID)
         let length = length ?? episode?.duration
         let playedAt = document.snapshot.state.settings.playedAt
         let played = length.map { $0 > 0 && position >= $0 * playedAt } ?? false
@@ -651,8 +694,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     public func submit(_ submission: PlayStateSubmission, from view: ViewKey?) throws -> UInt64 {
         let apply: (inout PodcastsState) throws -> PodcastsChange? = { state in
             // In the window, or anywhere in the library; by id, or by the GUID its feed gave it.
-            let found = state.episodes[submission.episodeID] ?? self.archive.episode(submission.episodeID)
-                ?? state.podcasts.keys.lazy.compactMap { self.archive.episode(FeedMapping.episodeID(podcastID: $0, guid: submission.episodeID)) }.first
+            let found = try self.find(submission.episodeID, in: state)
             try submission.validate(against: found)
             guard var episode = found else { return nil }
             let before = episode

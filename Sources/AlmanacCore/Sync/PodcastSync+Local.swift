@@ -47,14 +47,14 @@ extension PodcastSync {
             guard queue, let old, old != podcast.feedURL else { return ([], []) }
             return ([.unsubscribe(old), .subscribe(podcast.feedURL)], [])
         case .playState(let episodeID, let podcastID, let played, let position):
-            guard queue, let podcastURL = feeds.withLock({ $0[podcastID] }), let episode = podcasts.episode(episodeID) else { return ([], []) }
+            guard queue, let podcastURL = feeds.withLock({ $0[podcastID] }), let episode = try? podcasts.episode(episodeID) else { return ([], []) }
             guard let (action, synced) = SyncRules.action(for: episode, played: played, position: position,
                                                           previous: archive.syncedEpisode(episodeID), podcastURL: podcastURL, at: clock()) else {
                 return ([], [])
             }
             return ([.action(action)], [synced])
         case .downloaded(let episodeID, let podcastID, let file):
-            guard queue, let podcastURL = feeds.withLock({ $0[podcastID] }), let episode = podcasts.episode(episodeID),
+            guard queue, let podcastURL = feeds.withLock({ $0[podcastID] }), let episode = try? podcasts.episode(episodeID),
                   let action = SyncRules.action(for: episode, file: file, podcastURL: podcastURL, at: clock()) else { return ([], []) }
             return ([.action(action)], [])
         case .allPlayed(let podcastID, _):

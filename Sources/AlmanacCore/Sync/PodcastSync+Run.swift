@@ -105,6 +105,15 @@ extension PodcastSync {
         }
     }
 
+    /// The library read by `body`; `SyncError(.storage)` when it could not be.
+    private func reading<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            throw SyncError(.storage, "The library could not be read: \(error)")
+        }
+    }
+
     private func storing(_ body: () throws -> Void) throws {
         do {
             try body()
@@ -278,7 +287,7 @@ extension PodcastSync {
         var unmatched: [EpisodeAction] = []
         for action in SyncRules.newestPlayState(archive.keptRemoteActions() + remote.actions.filter { $0.timestamp <= latest }) {
             guard localPodcast(action.podcast, urls) != nil || waitingFeeds.contains(action.podcast) else { continue }
-            guard let episode = localEpisode(podcast: action.podcast, episode: action.episode, urls) else {
+            guard let episode = try localEpisode(podcast: action.podcast, episode: action.episode, urls) else {
                 unmatched.append(action)
                 continue
             }
@@ -294,7 +303,7 @@ extension PodcastSync {
                     throw SyncError(.storage, "Another device's play state could not be kept: \(error)")
                 }
             }
-            let now = podcasts.episode(episode.id) ?? episode
+            let now = try podcasts.episode(episode.id) ?? episode
             let overtaken = queue.filter { entry in
                 guard case .action(let queued) = entry.item else { return false }
                 return queued.isPlayState && queued.episode == episode.audioURL && queued.timestamp <= action.timestamp
@@ -362,12 +371,13 @@ extension PodcastSync {
         publish()
     }
 
-    /// The local episode the server calls `episode` of `podcast`.
-    private func localEpisode(podcast: String, episode: String, _ urls: SyncURLs) -> Episode? {
+    /// The local episode the server calls `episode` of `podcast`; `SyncError(.storage)` when
+    /// the library could not be read (the action is not skipped as unknown).
+    private func localEpisode(podcast: String, episode: String, _ urls: SyncURLs) throws -> Episode? {
         guard let found = localPodcast(podcast, urls) else { return nil }
         let candidates = [episode] + urls.rewrites.filter { $0.value == episode }.map(\.key).sorted()
         for url in candidates {
-            if let match = podcasts.episode(playing: url), match.podcastID == found.id { return match }
+            if let match = try reading({ try podcasts.episode(playing: url) }), match.podcastID == found.id { return match }
         }
         return nil
     }

@@ -7,8 +7,8 @@ public protocol WeatherArchive: Sendable {
     func saveSettings(units: Units, savedLocations: [String], provider: WeatherProvider) throws
     /// Keeps `reading` as its place's last known one.
     func saveReading(_ reading: WeatherReading) throws
-    /// The last reading kept for `location`, however old.
-    func lastReading(at location: String) -> WeatherReading?
+    /// The last reading kept for `location`, however old; `StorageError` when it could not be read.
+    func lastReading(at location: String) throws -> WeatherReading?
 }
 
 extension WeatherArchive {

@@ -103,7 +103,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
             case nil: throw PlaceNotFound("Where you are is not known yet: waiting for the location service (GeoClue).")
             }
         }
-        guard let reading = document.snapshot.state.readings[location] ?? archive?.lastReading(at: location),
+        guard let reading = try document.snapshot.state.readings[location] ?? archive?.lastReading(at: location),
               reading.latitude.isFinite, reading.longitude.isFinite else { return nil }
         return ResolvedPlace(name: reading.placeName, latitude: reading.latitude, longitude: reading.longitude)
     }
@@ -325,7 +325,16 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     /// less than an interval (at most 15 minutes, what clients call fresh) ago is not
     /// fetched again before the interval after it.
     public func restoreLastKnown(_ location: String) {
-        guard document.snapshot.state.readings[location] == nil, let reading = archive?.lastReading(at: location) else { return }
+        guard document.snapshot.state.readings[location] == nil else { return }
+        let kept: WeatherReading?
+        do {
+            kept = try archive?.lastReading(at: location)
+        } catch {
+            // Nothing is served for it until a fetch brings a reading; the fault is said.
+            logger.error("could not read the last reading of a place", metadata: ["location": "\(location)", "error": "\(error)"])
+            return
+        }
+        guard let reading = kept else { return }
         let now = clock()
         schedule.withLock { schedule in
             let age = now.timeIntervalSince(reading.fetchedAt)

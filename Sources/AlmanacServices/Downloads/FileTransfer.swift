@@ -11,6 +11,8 @@ import Synchronization
 /// `206` is appended where the file ended (checked against `Content-Range`), a `200`
 /// starts the file over, a `416` for a file already whole is accepted. Redirects go only to
 /// http and https; more than `limit` bytes, or a write the disk refuses, ends the transfer.
+/// The temporary file is never reached through a symbolic link (`O_NOFOLLOW`), and a new one
+/// is created, never opened (`O_EXCL`): a link planted at its path is refused, not followed.
 final class FileTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     // @unchecked Sendable: all mutable state is behind `state`'s Mutex.
     struct Outcome: Sendable {
@@ -32,6 +34,7 @@ final class FileTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         /// How it ended, kept until `run` waits for it (the task may end before).
         var result: Result<Outcome, any Error>?
         var continuation: CheckedContinuation<Outcome, any Error>?
+        var task: URLSessionDataTask?
     }
 
     private let path: String
@@ -54,6 +57,7 @@ final class FileTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         let session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
         let task = session.dataTask(with: request)
+        state.withLock { $0.task = task }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let ended = state.withLock { state -> Result<Outcome, any Error>? in
@@ -108,10 +112,10 @@ final class FileTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
             fail(DownloadError("\(host) offers \(total / 1_048_576) MiB, more than the \(limit / 1_048_576) MiB Almanac downloads."))
             return completionHandler(.cancel)
         }
-        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (start == 0 ? O_TRUNC : O_APPEND)
-        let fd = open(path, flags, 0o600)
+        let fd = start == 0 ? Self.create(path) : open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else {
-            fail(DownloadError("Cannot write \(path): \(String(cString: strerror(errno)))."))
+            let why = errno == ELOOP || errno == EEXIST ? "it is a symbolic link or not a file, which Almanac does not write through" : String(cString: strerror(errno))
+            fail(DownloadError("Cannot write \(path): \(why)."))
             return completionHandler(.cancel)
         }
         let outcome = state.withLock { state -> Outcome in
@@ -190,6 +194,30 @@ final class FileTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
             return (state.continuation, result)
         }
         continuation?.resume(with: result)
+    }
+
+    /// The bytes the file holds so far.
+    var received: UInt64 { state.withLock { $0.outcome.received } }
+
+    /// Ends the transfer with `error` (what `run` throws).
+    func abandon(_ error: DownloadError) {
+        fail(error)
+        state.withLock { $0.task }?.cancel()
+    }
+
+    /// A new temporary file, made by this call: one left by an earlier try (a regular file)
+    /// is removed first; anything else at the path (a symbolic link, a folder) is left alone
+    /// and the call fails (-1, `errno` set).
+    static func create(_ path: String) -> Int32 {
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW
+        let fd = open(path, flags, 0o600)
+        guard fd < 0, errno == EEXIST else { return fd }
+        var found = stat()
+        guard lstat(path, &found) == 0, found.st_mode & S_IFMT == S_IFREG, unlink(path) == 0 else {
+            errno = EEXIST
+            return -1
+        }
+        return open(path, flags, 0o600)
     }
 
     private func fail(_ error: DownloadError) {

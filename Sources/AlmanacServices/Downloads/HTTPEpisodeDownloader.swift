@@ -18,15 +18,18 @@ public struct HTTPEpisodeDownloader: EpisodeDownloading {
     private let timeout: Double
     private let maximumBytes: UInt64
     private let retryDelay: Double
+    private let stall: DownloadStall
 
     /// - Parameters:
     ///   - timeout: seconds without data before a transfer counts as broken.
     ///   - maximumBytes: a larger file is refused.
     ///   - retryDelay: seconds before the first retry (doubling after).
-    public init(timeout: Double = 30, maximumBytes: UInt64 = 8 << 30, retryDelay: Double = 1) {
+    ///   - stall: when a transfer that still trickles is given up (not tried again).
+    public init(timeout: Double = 30, maximumBytes: UInt64 = 8 << 30, retryDelay: Double = 1, stall: DownloadStall = DownloadStall()) {
         self.timeout = timeout
         self.maximumBytes = maximumBytes
         self.retryDelay = retryDelay
+        self.stall = stall
     }
 
     public func download(_ job: DownloadJob, progress: @escaping @Sendable (DownloadProgress) -> Void) async throws -> String {
@@ -60,6 +63,21 @@ public struct HTTPEpisodeDownloader: EpisodeDownloading {
                 validator.withLock { $0 = outcome.validator }
                 progress(DownloadProgress(received: outcome.received, total: outcome.total, validator: outcome.validator))
             }
+            // Watches the bytes coming: a server that all but stopped is given up, saying so.
+            let watchdog = Task { [stall] in
+                var (last, slow) = (transfer.received, 0)
+                while true {
+                    do { try await Task.sleep(for: stall.window) } catch { return }
+                    let now = transfer.received
+                    slow = now &- last < stall.minimumBytes ? slow + 1 : 0
+                    last = now
+                    if slow >= stall.windows {
+                        transfer.abandon(DownloadError(stall.reason(host: url.host ?? "The server")))
+                        return
+                    }
+                }
+            }
+            defer { watchdog.cancel() }
             let outcome: FileTransfer.Outcome
             do {
                 outcome = try await transfer.run(request, configuration: configuration)

@@ -4,8 +4,8 @@ import GRDB
 
 /// The download manager's archive: one row per job, the job as JSON.
 extension StateStore: DownloadArchive {
-    public func downloadJobs() -> [DownloadJob] {
-        let rows = (try? database.read { db in try Row.fetchAll(db, sql: "SELECT job FROM download ORDER BY id") }) ?? []
+    public func downloadJobs() throws -> [DownloadJob] {
+        let rows = try read("the download jobs") { db in try Row.fetchAll(db, sql: "SELECT job FROM download ORDER BY id") }
         // A damaged row is skipped, not trusted.
         return rows.compactMap { Data.fromDatabaseValue($0["job"] as DatabaseValue) }.compactMap { try? JSONDecoder().decode(DownloadJob.self, from: $0) }
     }
@@ -22,10 +22,10 @@ extension StateStore: DownloadArchive {
         }
     }
 
-    public func lastDownloadJobID() -> UInt64 {
-        let mark = (try? database.read { db in
+    public func lastDownloadJobID() throws -> UInt64 {
+        let mark = try read("the last download job's number") { db in
             try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'downloads.lastJobID'")
-        }) ?? nil
+        }
         // A damaged mark is ignored, not trusted.
         return mark.flatMap { UInt64($0) } ?? 0
     }

@@ -78,8 +78,8 @@ extension StateStore {
         }
     }
 
-    public func details(of episodeID: String) -> (episode: EpisodeDetails?, podcast: PodcastDetails?, chapters: FetchedChapters?) {
-        let row = try? database.read { db in
+    public func details(of episodeID: String) throws -> (episode: EpisodeDetails?, podcast: PodcastDetails?, chapters: FetchedChapters?) {
+        let row = try read("the details of \(episodeID)") { db in
             try Row.fetchOne(db, sql: """
                 SELECT d.notes, d.detail, d.chapters, p.podcastID AS podcast, p.image, p.link
                 FROM episodeDetail d JOIN episode e ON e.id = d.episodeID LEFT JOIN podcastDetail p ON p.podcastID = e.podcastID

@@ -6,18 +6,18 @@ import GRDB
 /// episode, play state in the episode's row. Pages are read by keyset (publication second,
 /// then id) over an index, so no page needs the whole library in memory.
 extension StateStore: PodcastArchive {
-    public func podcastsState() -> PodcastsState {
+    public func podcastsState() throws -> PodcastsState {
         var state = PodcastsState()
-        let rows = (try? database.read { db in try Row.fetchAll(db, sql: "SELECT id, title, author, feedURL FROM podcast") }) ?? []
+        let rows = try read("the podcasts") { db in try Row.fetchAll(db, sql: "SELECT id, title, author, feedURL FROM podcast") }
         for row in rows {
             guard let id = Self.text(row, "id"), let feedURL = Self.text(row, "feedURL") else { continue }
             // A title with a password in it (an untitled feed was once called by its address) shows without.
             let title = Self.text(row, "title").map(FeedCredentials.redactingURLs) ?? FeedCredentials.removed(from: feedURL)
             state.podcasts[id] = Podcast(id: id, title: title, author: Self.text(row, "author") ?? "", feedURL: feedURL)
         }
-        let settings = (try? database.read { db in
+        let settings = try read("the podcast settings") { db in
             try Row.fetchAll(db, sql: "SELECT key, value FROM setting WHERE key LIKE 'podcasts.%'")
-        }) ?? []
+        }
         for row in settings {
             // A damaged row is skipped: the default stands.
             guard let key = Self.text(row, "key"), let value = Self.text(row, "value") else { continue }
@@ -32,11 +32,10 @@ extension StateStore: PodcastArchive {
             default: continue
             }
         }
-        state.preferences = podcastPreferences().filter { state.podcasts[$0.key] != nil }
-        if let newest = try? page(EpisodeQuery(limit: PodcastsState.window)) {
-            for episode in newest.episodes where state.podcasts[episode.podcastID] != nil { state.episodes[episode.id] = episode }
-            state.episodeCount = newest.total
-        }
+        state.preferences = try podcastPreferences().filter { state.podcasts[$0.key] != nil }
+        let newest = try page(EpisodeQuery(limit: PodcastsState.window))
+        for episode in newest.episodes where state.podcasts[episode.podcastID] != nil { state.episodes[episode.id] = episode }
+        state.episodeCount = newest.total
         return state
     }
 
@@ -107,8 +106,8 @@ extension StateStore: PodcastArchive {
         }
     }
 
-    public func episode(audioURL url: String?, file: String?) -> Episode? {
-        let row = try? database.read { db in
+    public func episode(audioURL url: String?, file: String?) throws -> Episode? {
+        let row = try read("the episode of a file") { db in
             try Row.fetchOne(db, sql: "SELECT \(Self.episodeColumns) FROM episode WHERE audioURL = ? OR file = ? LIMIT 1", arguments: [url, file])
         }
         return row.flatMap(Self.episode)
@@ -121,13 +120,13 @@ extension StateStore: PodcastArchive {
         }
     }
 
-    public func episodeIDs(of podcastID: String) -> Set<String> {
-        let rows = (try? database.read { db in try Row.fetchAll(db, sql: "SELECT id FROM episode WHERE podcastID = ?", arguments: [podcastID]) }) ?? []
+    public func episodeIDs(of podcastID: String) throws -> Set<String> {
+        let rows = try read("the episodes of \(podcastID)") { db in try Row.fetchAll(db, sql: "SELECT id FROM episode WHERE podcastID = ?", arguments: [podcastID]) }
         return Set(rows.compactMap { Self.text($0, "id") })
     }
 
-    public func episode(_ id: String) -> Episode? {
-        let row = try? database.read { db in try Row.fetchOne(db, sql: "SELECT \(Self.episodeColumns) FROM episode WHERE id = ?", arguments: [id]) }
+    public func episode(_ id: String) throws -> Episode? {
+        let row = try read("the episode \(id)") { db in try Row.fetchOne(db, sql: "SELECT \(Self.episodeColumns) FROM episode WHERE id = ?", arguments: [id]) }
         return row.flatMap(Self.episode)
     }
 
@@ -171,7 +170,7 @@ extension StateStore: PodcastArchive {
             + (pageFilters.isEmpty ? "" : "WHERE " + pageFilters.joined(separator: " AND "))
             + " ORDER BY published \(direction), id \(direction) LIMIT ?"
         pageArguments.append(query.limit + 1)
-        let (rows, total) = try database.read { db in
+        let (rows, total) = try read("a page of the library") { db in
             (try Row.fetchAll(db, sql: pageSQL, arguments: StatementArguments(pageArguments)),
              try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM episode \(filtered)", arguments: StatementArguments(arguments)) ?? 0)
         }
@@ -180,8 +179,8 @@ extension StateStore: PodcastArchive {
         return EpisodePage(episodes: page, total: total, nextCursor: episodes.count > page.count ? page.last.map(EpisodeQuery.cursor(after:)) : nil)
     }
 
-    public func olderPages(of podcastID: String) -> OlderPages {
-        let value = try? database.read { db in
+    public func olderPages(of podcastID: String) throws -> OlderPages {
+        let value = try read("the older pages of \(podcastID)") { db in
             try Row.fetchOne(db, sql: "SELECT olderPages FROM podcast WHERE id = ?", arguments: [podcastID]).flatMap { Self.text($0, "olderPages") }
         }
         switch value {
@@ -202,10 +201,10 @@ extension StateStore: PodcastArchive {
         }
     }
 
-    public func backoffs() -> [String: FeedBackoff] {
-        let rows = (try? database.read { db in
+    public func backoffs() throws -> [String: FeedBackoff] {
+        let rows = try read("the feeds' backoffs") { db in
             try Row.fetchAll(db, sql: "SELECT id, failures, retryAt FROM podcast WHERE failures > 0 AND retryAt IS NOT NULL")
-        }) ?? []
+        }
         // Row by row in a function of its own: a loop filling a dictionary here crashed the
         // Swift 6.3.1 optimizer (CopyPropagation) in release builds.
         return Dictionary(rows.compactMap(Self.backoff), uniquingKeysWith: { first, _ in first })

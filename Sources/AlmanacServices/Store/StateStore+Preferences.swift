@@ -39,10 +39,10 @@ extension StateStore {
     }
 
     /// Every podcast's own settings (a damaged value counts as the default).
-    func podcastPreferences() -> [String: PodcastPreferences] {
-        let rows = (try? database.read { db in
+    func podcastPreferences() throws -> [String: PodcastPreferences] {
+        let rows = try read("the podcasts' own settings") { db in
             try Row.fetchAll(db, sql: "SELECT podcastID, refreshInterval, autoDownload, keep, deletePlayedAfter, notify FROM podcastPreference")
-        }) ?? []
+        }
         return Dictionary(rows.compactMap(Self.preferences), uniquingKeysWith: { first, _ in first })
     }
 
@@ -83,16 +83,16 @@ extension StateStore {
         }
     }
 
-    public func playedAt(of episodeIDs: [String]) -> [String: Date] {
+    public func playedAt(of episodeIDs: [String]) throws -> [String: Date] {
         guard !episodeIDs.isEmpty else { return [:] }
         var found: [String: Date] = [:]
         // In slices: SQLite limits a statement's arguments.
         for start in stride(from: 0, to: episodeIDs.count, by: 500) {
             let slice = Array(episodeIDs[start..<min(start + 500, episodeIDs.count)])
-            let rows = (try? database.read { db in
+            let rows = try read("when episodes were played") { db in
                 try Row.fetchAll(db, sql: "SELECT episodeID, playedAt FROM episodePlayed WHERE episodeID IN (\(slice.map { _ in "?" }.joined(separator: ",")))",
                                  arguments: StatementArguments(slice))
-            }) ?? []
+            }
             for row in rows {
                 guard let id = Self.text(row, "episodeID"), let seconds = Double.fromDatabaseValue(row["playedAt"] as DatabaseValue), seconds.isFinite else { continue }
                 found[id] = Date(timeIntervalSince1970: seconds)

@@ -3,7 +3,7 @@ import GRDB
 /// The feed client's validators, one row per URL (migration v5).
 extension StateStore: ValidatorArchive {
     public func validators(for url: String) -> (etag: String?, lastModified: String?)? {
-        let row = try? database.read { db in try Row.fetchOne(db, sql: "SELECT etag, lastModified FROM httpValidator WHERE url = ?", arguments: [url]) }
+        let row = try? read("the validators of a feed") { db in try Row.fetchOne(db, sql: "SELECT etag, lastModified FROM httpValidator WHERE url = ?", arguments: [url]) }
         guard let row else { return nil }
         return (Self.text(row, "etag"), Self.text(row, "lastModified"))
     }

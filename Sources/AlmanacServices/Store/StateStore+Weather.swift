@@ -23,19 +23,19 @@ extension StateStore: WeatherArchive {
         }
     }
 
-    public func lastReading(at location: String) -> WeatherReading? {
-        let data = try? database.read { db in
+    public func lastReading(at location: String) throws -> WeatherReading? {
+        let data = try read("the last reading of \(location)") { db in
             try Data.fetchOne(db, sql: "SELECT reading FROM weatherReading WHERE location = ?", arguments: [location])
         }
         return data.flatMap { try? Self.readingDecoder.decode(WeatherReading.self, from: $0) }
     }
 
     /// The weather state kept from last time: settings, and the last readings of the saved places.
-    public func weatherState() -> WeatherState {
+    public func weatherState() throws -> WeatherState {
         var state = WeatherState()
-        let settings = (try? database.read { db in
+        let settings = try read("the weather settings") { db in
             try Row.fetchAll(db, sql: "SELECT key, value FROM setting WHERE key LIKE 'weather.%'")
-        }) ?? []
+        }
         for row in settings {
             // A damaged row (NULL, not text) is skipped, not trusted: the default stands.
             // (Read as raw database values: GRDB's typed subscripts trap on a mismatch.)
@@ -49,7 +49,7 @@ extension StateStore: WeatherArchive {
             }
         }
         for location in state.savedLocations {
-            if let reading = lastReading(at: location) { state.readings[location] = reading }
+            if let reading = try lastReading(at: location) { state.readings[location] = reading }
         }
         return state
     }

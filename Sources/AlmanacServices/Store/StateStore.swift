@@ -14,8 +14,8 @@ import Synchronization
 public final class StateStore: Sendable {
     /// The file's path.
     public let path: String
-    /// The connection; replaced only when it was opened read-only and a write finds the
-    /// folder writable again.
+    /// The connection; replaced only when a write failed in a way reopening may cure (a
+    /// connection SQLite keeps read-only, an I/O error) and the folder is writable again.
     var database: DatabaseQueue { connection.withLock { $0 } }
     private let connection: Locked<DatabaseQueue>
     /// Set when the file found at start was unreadable: where it was moved and why.
@@ -188,24 +188,87 @@ public final class StateStore: Sendable {
     }
 
     private func writing<T>(_ what: String, _ write: (DatabaseQueue) throws -> T) throws -> T {
+        let used = database
         do {
-            return try write(database)
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY && openedReadOnly {
-            // SQLite opened the file read-only (its folder was read-only when the daemon
-            // started) and keeps it so: open it again, which works once the folder is writable.
+            return try write(used)
+        } catch let error as DatabaseError where Self.mayRecover(error) && folderIsWritable {
+            // The folder was read-only or full and is writable again, but SQLite keeps a
+            // connection it opened read-only so (and one that lost its files may stay broken):
+            // the file is opened anew, and the write tried once more.
             do {
-                let reopened = try Self.open(path)
-                connection.withLock { $0 = reopened }
-                return try write(reopened)
+                return try write(try reconnect(replacing: used))
             } catch {
-                let failure = StorageError("Could not save \(what) in \(path): \(Self.describe(error)).")
-                logger.error("\(failure.description)")
-                throw failure
+                throw failure(saving: what, error)
             }
         } catch {
-            let failure = StorageError("Could not save \(what) in \(path): \(Self.describe(error)).")
-            logger.error("\(failure.description)")
-            throw failure
+            throw failure(saving: what, error)
+        }
+    }
+
+    private func failure(saving what: String, _ error: any Error) -> StorageError {
+        let failure = StorageError("Could not save \(what) in \(path): \(Self.describe(error)).")
+        logger.error("\(failure.description)")
+        return failure
+    }
+
+    /// Runs `body` on the file for reading, turning failures into a `StorageError` that says
+    /// what could not be read, logged as an error: a read that fails is never taken for an
+    /// empty answer. A read that met a connection closed under it (a write reopened the
+    /// file meanwhile) is tried again on the new one.
+    /// A statement SQLite refuses as such (`SQLITE_ERROR`: a search's syntax) is rethrown as it is.
+    func read<T>(_ what: String, _ body: (Database) throws -> T) throws -> T {
+        let used = database
+        do {
+            return try used.read(body)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+            throw error
+        } catch let error as DatabaseError where Self.mayRecover(error) {
+            do {
+                let current = database
+                return try (current !== used ? current : try reconnect(replacing: used)).read(body)
+            } catch {
+                throw failure(reading: what, error)
+            }
+        } catch {
+            throw failure(reading: what, error)
+        }
+    }
+
+    private func failure(reading what: String, _ error: any Error) -> StorageError {
+        let failure = StorageError("Could not read \(what) from \(path): \(Self.describe(error)).")
+        logger.error("\(failure.description)")
+        return failure
+    }
+
+    /// Failures that opening the file again may cure: a connection SQLite keeps read-only
+    /// (`SQLITE_READONLY`), an I/O error left by a full or vanished disk, a file it could
+    /// not open then, or a connection closed by an earlier reopening (`SQLITE_MISUSE`).
+    private static func mayRecover(_ error: DatabaseError) -> Bool {
+        [.SQLITE_READONLY, .SQLITE_IOERR, .SQLITE_CANTOPEN, .SQLITE_MISUSE].contains(error.resultCode)
+    }
+
+    private var folderIsWritable: Bool {
+        access((path as NSString).deletingLastPathComponent, W_OK) == 0
+    }
+
+    /// Closes `failed` and opens the file again, read-write when its folder allows, else as
+    /// at start for a read-only folder. The old connection is closed first: SQLite shares one
+    /// file's locks and shared memory between the connections of a process, so a new one
+    /// beside it would inherit its read-only mapping. A connection another caller replaced
+    /// meanwhile is not replaced twice.
+    private func reconnect(replacing failed: DatabaseQueue) throws -> DatabaseQueue {
+        try connection.withLock { current in
+            guard current === failed else { return current }
+            try? current.close()
+            do {
+                current = try Self.open(path)
+                logger.notice("reopened the state file \(path)")
+            } catch {
+                // Still read-only (or worse): reads go on as at start; the write fails saying why.
+                if let readOnly = try? Self.openReadOnly(path) { current = readOnly }
+                throw error
+            }
+            return current
         }
     }
 

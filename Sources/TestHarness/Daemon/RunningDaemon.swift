@@ -72,6 +72,13 @@ public final class RunningDaemon: @unchecked Sendable {
         try await waitForName()
     }
 
+    /// Starts a new daemon with the same preset and folders, after `stop()`.
+    public func start() async throws {
+        precondition(process.hasExited, "start() follows stop()")
+        process = try Self.launch(bus, preset, folder: bus.directory)
+        try await waitForName()
+    }
+
     /// Stops the daemon with SIGTERM; its exit status.
     @discardableResult
     public func stop() -> Int32 {

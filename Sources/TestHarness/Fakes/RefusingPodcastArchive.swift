@@ -2,17 +2,20 @@ public import AlmanacCore
 public import Synchronization
 public import Foundation
 
-/// The core's `MemoryPodcastArchive`, told to refuse writes when a test asks (a fake of our
-/// own protocol): while `refusing` is set, every write throws `StorageError`.
+/// The core's `MemoryPodcastArchive`, told to refuse writes or reads when a test asks (a fake
+/// of our own protocol): while `refusing` is set, every write throws `StorageError`; while
+/// `refusingReads` is, every read does.
 public final class RefusingPodcastArchive: PodcastArchive, Sendable {
     /// The archive that keeps what is written while writes are taken.
     public let inner = MemoryPodcastArchive()
     /// While set, every write throws `StorageError("the disk is full")`.
     public let refusing = Atomic<Bool>(false)
+    /// While set, every read throws `StorageError("… disk I/O error")`.
+    public let refusingReads = Atomic<Bool>(false)
 
     public init() {}
 
-    public func podcastsState() -> PodcastsState { inner.podcastsState() }
+    public func podcastsState() throws -> PodcastsState { try readIfAllowed("the podcasts") { inner.podcastsState() } }
 
     public func save(_ podcast: Podcast, newEpisodes episodes: [Episode]) throws {
         try refuseIfAsked()
@@ -34,7 +37,7 @@ public final class RefusingPodcastArchive: PodcastArchive, Sendable {
         return try inner.markAllPlayed(of: podcastID)
     }
 
-    public func playedAt(of episodeIDs: [String]) -> [String: Date] { inner.playedAt(of: episodeIDs) }
+    public func playedAt(of episodeIDs: [String]) throws -> [String: Date] { try readIfAllowed("when episodes were played") { inner.playedAt(of: episodeIDs) } }
 
     public func savePreferences(_ preferences: PodcastPreferences, of podcastID: String) throws {
         try refuseIfAsked()
@@ -51,26 +54,26 @@ public final class RefusingPodcastArchive: PodcastArchive, Sendable {
         try inner.saveFile(file, of: episodeID)
     }
 
-    public func episode(audioURL url: String?, file: String?) -> Episode? { inner.episode(audioURL: url, file: file) }
+    public func episode(audioURL url: String?, file: String?) throws -> Episode? { try readIfAllowed("the episode of a file") { inner.episode(audioURL: url, file: file) } }
 
     public func saveSettings(_ settings: PodcastSettings) throws {
         try refuseIfAsked()
         try inner.saveSettings(settings)
     }
 
-    public func episodeIDs(of podcastID: String) -> Set<String> { inner.episodeIDs(of: podcastID) }
+    public func episodeIDs(of podcastID: String) throws -> Set<String> { try readIfAllowed("the episodes of \(podcastID)") { inner.episodeIDs(of: podcastID) } }
 
-    public func episode(_ id: String) -> Episode? { inner.episode(id) }
+    public func episode(_ id: String) throws -> Episode? { try readIfAllowed("the episode \(id)") { inner.episode(id) } }
 
-    public func page(_ query: EpisodeQuery) throws -> EpisodePage { try inner.page(query) }
+    public func page(_ query: EpisodeQuery) throws -> EpisodePage { try readIfAllowed("a page of the library") { try inner.page(query) } }
 
     public func saveDetails(_ details: FeedDetails, of podcastID: String) throws {
         try refuseIfAsked()
         try inner.saveDetails(details, of: podcastID)
     }
 
-    public func details(of episodeID: String) -> (episode: EpisodeDetails?, podcast: PodcastDetails?, chapters: FetchedChapters?) {
-        inner.details(of: episodeID)
+    public func details(of episodeID: String) throws -> (episode: EpisodeDetails?, podcast: PodcastDetails?, chapters: FetchedChapters?) {
+        try readIfAllowed("the details of \(episodeID)") { inner.details(of: episodeID) }
     }
 
     public func saveChapters(_ chapters: FetchedChapters, of episodeID: String) throws {
@@ -82,14 +85,19 @@ public final class RefusingPodcastArchive: PodcastArchive, Sendable {
         if refusing.load(ordering: .relaxed) { throw StorageError("the disk is full") }
     }
 
-    public func olderPages(of podcastID: String) -> OlderPages { inner.olderPages(of: podcastID) }
+    private func readIfAllowed<T>(_ what: String, _ body: () throws -> T) throws -> T {
+        if refusingReads.load(ordering: .relaxed) { throw StorageError("Could not read \(what): disk I/O error.") }
+        return try body()
+    }
+
+    public func olderPages(of podcastID: String) throws -> OlderPages { try readIfAllowed("the older pages of \(podcastID)") { inner.olderPages(of: podcastID) } }
 
     public func saveOlderPages(_ pages: OlderPages, of podcastID: String) throws {
         try refuseIfAsked()
         try inner.saveOlderPages(pages, of: podcastID)
     }
 
-    public func backoffs() -> [String: FeedBackoff] { inner.backoffs() }
+    public func backoffs() throws -> [String: FeedBackoff] { try readIfAllowed("the feeds' backoffs") { inner.backoffs() } }
 
     public func saveBackoff(_ backoff: FeedBackoff?, of podcastID: String) throws {
         try refuseIfAsked()

@@ -32,7 +32,7 @@ public final class InProcessAlmanac: Sendable {
         bus = try PrivateBus()
         weatherArchive = MemoryWeatherArchive()
         weather = WeatherDocument(archive: weatherArchive)
-        podcasts = PodcastsDocument(archive: MemoryPodcastArchive())
+        podcasts = try PodcastsDocument(archive: MemoryPodcastArchive())
         weatherService.dataSource = weather
         weatherService.delegate = weather
         podcastService.dataSource = podcasts
