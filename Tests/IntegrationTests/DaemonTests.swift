@@ -106,15 +106,16 @@ import Testing
         let daemon = try await RunningDaemon(bus: bus)
         let monitor = try Tool.Background("dbus-monitor", ["--address", bus.address, "type='signal',interface='\(BusContract.documentInterface)'"])
         let client = try await AlmanacClient.connect(address: bus.address)
-        // dbus-monitor says nothing when it starts listening: submit until it has seen a change.
+        // dbus-monitor says nothing when it starts listening: submit until it has seen a change
+        // of weather (the demo podcasts' first refresh may broadcast one of its own first).
+        let weatherChanged = "path=\(Self.weatherPath); interface=\(BusContract.documentInterface); member=\(BusContract.Document1.changed)"
         var attempt = 0
         let seen = try await eventually(every: .zero) {
             _ = try await client.submit(.weather, ["units": .string(attempt % 2 == 0 ? "imperial" : "metric")])
             attempt += 1
-            return await monitor.waitFor("member=\(BusContract.Document1.changed)", timeout: 0.5)
+            return await monitor.waitFor(weatherChanged, timeout: 0.5)
         }
-        #expect(seen)
-        #expect(monitor.output.contains("path=\(Self.weatherPath); interface=\(BusContract.documentInterface); member=\(BusContract.Document1.changed)"))
+        #expect(seen, "\(monitor.output.suffix(2_000))")
         monitor.stop()
         await client.connection.close()
         _ = daemon.stop()
