@@ -5,8 +5,14 @@
 set -euo pipefail
 count="${LOAD_PROCESSES:-2}"
 loops=()
-stop() { ((${#loops[@]})) && kill "${loops[@]}" 2>/dev/null; wait 2>/dev/null || true; }
-trap stop EXIT INT TERM
+stop() {
+  if ((${#loops[@]})); then kill "${loops[@]}" 2>/dev/null || true; fi
+  wait 2>/dev/null || true
+  loops=()
+}
+trap stop EXIT
+trap 'stop; exit 130' INT
+trap 'stop; exit 143' TERM
 for ((i = 0; i < count; i++)); do
   bash -c 'while :; do :; done' &
   loops+=("$!")
