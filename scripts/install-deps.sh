@@ -2,7 +2,7 @@
 # Installs the system packages Almanac builds and tests with, when any is missing.
 # Debian/Ubuntu only (apt-get); uses sudo when not root. A Swift 6 toolchain must be on PATH.
 # `install-deps.sh bench` adds what `make bench` needs besides; `install-deps.sh stress` what
-# `make stress` does.
+# `make stress` does, `install-deps.sh deb` what `make deb` does.
 set -euo pipefail
 
 packages=(
@@ -18,6 +18,9 @@ packages=(
 )
 if [ "${1:-}" = stress ]; then
   packages+=(bubblewrap strace)  # the unit's sandbox emulated; its system calls
+fi
+if [ "${1:-}" = deb ]; then
+  packages+=(dpkg-dev lintian)   # dpkg-shlibdeps and dpkg-deb; the package's checks
 fi
 if [ "${1:-}" = bench ]; then
   packages+=(hyperfine gcc python3-venv newsboat)  # CLI timing; the C peers; the Python parsers' venv; the refresh peer
