@@ -21,7 +21,7 @@ TEST_TIMEOUT ?= 1200
 TEST_WIDTH ?= 6
 SWIFT_TEST = SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) timeout --kill-after=30 $(TEST_TIMEOUT) $(SWIFT) test --skip-build $(SWIFT_FLAGS)
 
-.PHONY: all deps build test test-under-load demo dbus-demo leakcheck install deb bench clean stress fuzz asan tsan hot-functions
+.PHONY: all deps build test test-under-load demo dbus-demo leakcheck install deb deb-check bench clean stress fuzz asan tsan hot-functions
 
 # `make install`'s folders: your home by default; packagers set PREFIX=/usr (the user unit then
 # goes to $(PREFIX)/lib/systemd/user) and DESTDIR. STRIP=true keeps the symbols.
@@ -156,6 +156,13 @@ deb:
 		BASHCOMPDIR=/usr/share/bash-completion/completions ZSHCOMPDIR=/usr/share/zsh/vendor-completions \
 		FISHCOMPDIR=/usr/share/fish/vendor_completions.d
 	scripts/deb.sh "$(DEB_ROOT)" .
+
+# In a fresh Debian 12 root without Swift (debootstrap, chroot; needs root): installs the .deb
+# with apt, runs both binaries on a private bus, opens man pages, completes in bash, removes
+# it and finds nothing left. Not part of `make test`: see docs/packaging.md.
+deb-check:
+	@scripts/install-deps.sh deb-check
+	scripts/deb-check.sh "$$(ls -t almanac_*.deb | head -n 1)"
 
 # Every performance figure as a ratio against a peer run side by side (docs/performance.md):
 # prints a table, writes bench/results.json and docs/performance.md. QUICK=1 for a short run.
