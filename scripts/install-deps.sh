@@ -16,6 +16,7 @@ packages=(
   valgrind tmux                 # leak checks, terminal tests
   libcurl4 libcurl4-openssl-dev # FoundationNetworking's HTTP (the -dev package for static builds: make install)
   libsqlite3-dev                # SQLite, under GRDB: the state store
+  man-db                        # man renders the generated man pages (GeneratedFilesTests)
 )
 if [ "${1:-}" = stress ]; then
   packages+=(bubblewrap strace)  # the unit's sandbox emulated; its system calls
