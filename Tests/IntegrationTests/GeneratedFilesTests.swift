@@ -4,7 +4,7 @@ import Testing
 
 /// What `make install` and `make deb` generate from the built binaries
 /// (`scripts/generated-files.sh`): a man page per command and the shells' completions.
-@Suite struct GeneratedFilesTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct GeneratedFilesTests {
     /// The command tree as `--experimental-dump-help` gives it, as much as the pages need.
     private struct Command: Decodable {
         var commandName: String
