@@ -21,11 +21,28 @@ TEST_TIMEOUT ?= 1200
 TEST_WIDTH ?= 6
 SWIFT_TEST = SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) timeout --kill-after=30 $(TEST_TIMEOUT) $(SWIFT) test --skip-build $(SWIFT_FLAGS)
 
-.PHONY: all deps build test test-under-load demo dbus-demo leakcheck install bench clean stress fuzz asan tsan hot-functions
+.PHONY: all deps build test test-under-load demo dbus-demo leakcheck install deb deb-check bench clean stress fuzz asan tsan hot-functions
 
-BINDIR ?= $(HOME)/.local/bin
+# `make install`'s folders: your home by default; packagers set PREFIX=/usr (the user unit then
+# goes to $(PREFIX)/lib/systemd/user) and DESTDIR. STRIP=true keeps the symbols.
+PREFIX ?= $(HOME)/.local
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+DBUSDIR ?= $(DATADIR)/dbus-1/services
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
+FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
+ifeq ($(PREFIX),$(HOME)/.local)
 UNITDIR ?= $(HOME)/.config/systemd/user
-DBUSDIR ?= $(HOME)/.local/share/dbus-1/services
+else
+UNITDIR ?= $(PREFIX)/lib/systemd/user
+endif
+STRIP ?= strip
+# What dh_strip removes: symbols and debug information nothing links against, and the notes.
+STRIP_FLAGS ?= --strip-unneeded --remove-section=.comment --remove-section=.note
+# Where `make deb` stages the package's files.
+DEB_ROOT = $(CURDIR)/.build-release/deb/root
 
 all: build
 
@@ -108,16 +125,44 @@ tsan: deps
 		timeout --kill-after=30 $(TEST_TIMEOUT) $(SWIFT) test --skip-build --scratch-path .build-tsan -Xswiftc -sanitize=thread -Xswiftc -DTSAN $(SWIFT_FLAGS); \
 		status=$$?; echo "ThreadSanitizer reports: $$(cat .build-tsan/reports/tsan.* 2>/dev/null | grep -c 'WARNING: ThreadSanitizer')"; exit $$status
 
-# Installs almanacd and almanac (release builds, static Swift runtime: RELEASE_FLAGS), the systemd user
-# unit and the D-Bus activation file into your home; then `systemctl --user enable --now almanacd`.
+# Installs almanacd and almanac (release builds, static Swift runtime: RELEASE_FLAGS; stripped),
+# their man pages and bash, zsh and fish completions, the systemd user unit and the D-Bus
+# activation file: into your home by default (PREFIX, DESTDIR and the folders above change
+# where); then `systemctl --user enable --now almanacd`.
 install: deps
 	bin="$$(SWIFT=$(SWIFT) scripts/release-build.sh $(RELEASE_FLAGS) $(RELEASE_SCRATCH) $(SWIFT_FLAGS))" && \
-		install -Dm755 "$$bin/almanacd" "$(BINDIR)/almanacd" && install -Dm755 "$$bin/almanac" "$(BINDIR)/almanac"
-	mkdir -p "$(UNITDIR)" "$(DBUSDIR)"
-	sed 's|%h/.local/bin|$(BINDIR)|' systemd/almanacd.service > "$(UNITDIR)/almanacd.service"
-	sed 's|@bindir@|$(BINDIR)|' systemd/org.almanac.Almanac1.service > "$(DBUSDIR)/org.almanac.Almanac1.service"
-	@systemctl --user daemon-reload 2>/dev/null || echo "(no systemd user manager here: run 'systemctl --user daemon-reload' in your desktop session)"
-	@echo "Installed. Start it with: systemctl --user enable --now almanacd"
+		install -Dm755 "$$bin/almanacd" "$(DESTDIR)$(BINDIR)/almanacd" && install -Dm755 "$$bin/almanac" "$(DESTDIR)$(BINDIR)/almanac" && \
+		$(STRIP) $(STRIP_FLAGS) "$(DESTDIR)$(BINDIR)/almanacd" "$(DESTDIR)$(BINDIR)/almanac" && \
+		rm -rf "$$bin/generated" && scripts/generated-files.sh "$$bin" "$$bin/generated" && \
+		install -Dm644 -t "$(DESTDIR)$(MANDIR)/man1" "$$bin"/generated/man1/*.1 && \
+		install -Dm644 "$$bin/generated/almanac.bash" "$(DESTDIR)$(BASHCOMPDIR)/almanac" && \
+		install -Dm644 "$$bin/generated/_almanac" "$(DESTDIR)$(ZSHCOMPDIR)/_almanac" && \
+		install -Dm644 "$$bin/generated/almanac.fish" "$(DESTDIR)$(FISHCOMPDIR)/almanac.fish"
+	mkdir -p "$(DESTDIR)$(UNITDIR)" "$(DESTDIR)$(DBUSDIR)"
+	sed 's|%h/.local/bin|$(BINDIR)|' systemd/almanacd.service > "$(DESTDIR)$(UNITDIR)/almanacd.service"
+	sed 's|@bindir@|$(BINDIR)|' systemd/org.almanac.Almanac1.service > "$(DESTDIR)$(DBUSDIR)/org.almanac.Almanac1.service"
+	@if [ -z "$(DESTDIR)" ]; then \
+		systemctl --user daemon-reload 2>/dev/null || echo "(no systemd user manager here: run 'systemctl --user daemon-reload' in your desktop session)"; \
+		echo "Installed. Start it with: systemctl --user enable --now almanacd"; \
+	fi
+
+# almanac_VERSION_ARCH.deb: what `make install` installs with PREFIX=/usr, plus the docs and
+# Depends from dpkg-shlibdeps; lintian must report no errors (docs/packaging.md).
+deb:
+	@scripts/install-deps.sh deb
+	rm -rf "$(DEB_ROOT)"
+	$(MAKE) --no-print-directory install DESTDIR="$(DEB_ROOT)" PREFIX=/usr BINDIR=/usr/bin DATADIR=/usr/share \
+		MANDIR=/usr/share/man DBUSDIR=/usr/share/dbus-1/services UNITDIR=/usr/lib/systemd/user \
+		BASHCOMPDIR=/usr/share/bash-completion/completions ZSHCOMPDIR=/usr/share/zsh/vendor-completions \
+		FISHCOMPDIR=/usr/share/fish/vendor_completions.d
+	scripts/deb.sh "$(DEB_ROOT)" .
+
+# In a fresh Debian 12 root without Swift (debootstrap, chroot; needs root): installs the .deb
+# with apt, runs both binaries on a private bus, opens man pages, completes in bash, removes
+# it and finds nothing left. Not part of `make test`: see docs/packaging.md.
+deb-check:
+	@scripts/install-deps.sh deb-check
+	scripts/deb-check.sh "$$(ls -t almanac_*.deb | head -n 1)"
 
 # Every performance figure as a ratio against a peer run side by side (docs/performance.md):
 # prints a table, writes bench/results.json and docs/performance.md. QUICK=1 for a short run.

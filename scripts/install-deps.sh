@@ -2,7 +2,8 @@
 # Installs the system packages Almanac builds and tests with, when any is missing.
 # Debian/Ubuntu only (apt-get); uses sudo when not root. A Swift 6 toolchain must be on PATH.
 # `install-deps.sh bench` adds what `make bench` needs besides; `install-deps.sh stress` what
-# `make stress` does.
+# `make stress` does, `install-deps.sh deb` what `make deb` does; `install-deps.sh deb-check`
+# installs only debootstrap (the check runs a built .deb, without Swift).
 set -euo pipefail
 
 packages=(
@@ -15,9 +16,16 @@ packages=(
   valgrind tmux                 # leak checks, terminal tests
   libcurl4 libcurl4-openssl-dev # FoundationNetworking's HTTP (the -dev package for static builds: make install)
   libsqlite3-dev                # SQLite, under GRDB: the state store
+  man-db                        # man renders the generated man pages (GeneratedFilesTests)
 )
 if [ "${1:-}" = stress ]; then
   packages+=(bubblewrap strace)  # the unit's sandbox emulated; its system calls
+fi
+if [ "${1:-}" = deb ]; then
+  packages+=(dpkg-dev lintian)   # dpkg-shlibdeps and dpkg-deb; the package's checks
+fi
+if [ "${1:-}" = deb-check ]; then
+  packages=(debootstrap)         # a fresh Debian root; the check needs no toolchain
 fi
 if [ "${1:-}" = bench ]; then
   packages+=(hyperfine gcc python3-venv newsboat)  # CLI timing; the C peers; the Python parsers' venv; the refresh peer
@@ -37,7 +45,7 @@ if ((${#missing[@]})); then
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-if ! command -v swift >/dev/null 2>&1; then
+if [ "${1:-}" != deb-check ] && ! command -v swift >/dev/null 2>&1; then
   echo "error: no Swift toolchain on PATH. Install Swift 6 (https://www.swift.org/install/linux/) and run this again." >&2
   exit 1
 fi

@@ -9,5 +9,9 @@ bin=$($swift build "$@" --show-bin-path)
 for binary in almanacd almanac; do
   if [ -e "$bin/$binary" ] && [ "$bin/$binary" -ot release/hot-functions.txt ]; then rm -f "$bin/$binary"; fi
 done
-$swift build "$@" >&2
+# The products it is for, one by one: `swift build` alone would build every target, and
+# TestHarness (Swift Testing) does not build with --static-swift-stdlib (no static Testing).
+for product in almanacd almanac almanac-bench; do
+  $swift build "$@" --product "$product" >&2
+done
 echo "$bin"
