@@ -145,6 +145,10 @@ class Handler(BaseHTTPRequestHandler):
         if "gzip" in self.headers.get("Accept-Encoding", "") and status == 200:
             data = gzip.compress(data)
             headers = dict(headers or {}, **{"Content-Encoding": "gzip"})
+        # Recorded before the answer goes: a client that asks /requests as soon as it has
+        # its answer must find the request there (each request has a thread of its own).
+        with LOCK:
+            self.server.requests.append({"path": self.path, "headers": dict(self.headers.items()), "status": status})
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(data)))
@@ -152,8 +156,6 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header(name, value)
         self.end_headers()
         self.wfile.write(data)
-        with LOCK:
-            self.server.requests.append({"path": self.path, "headers": dict(self.headers.items()), "status": status})
 
     def do_GET(self):
         url = urlparse(self.path)
@@ -222,12 +224,12 @@ class Handler(BaseHTTPRequestHandler):
             body = json.dumps(data)
             etag = '"%s"' % hashlib.sha1(body.encode()).hexdigest()[:16]
             if self.headers.get("If-None-Match") == etag:
+                with LOCK:
+                    self.server.requests.append({"path": self.path, "headers": dict(self.headers.items()), "status": 304})
                 self.send_response(304)
                 self.send_header("ETag", etag)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
-                with LOCK:
-                    self.server.requests.append({"path": self.path, "headers": dict(self.headers.items()), "status": 304})
                 return
             return self.send(200, body, headers={"ETag": etag})
         if url.path == "/weatherapi/locationforecast/2.0/complete":
@@ -241,11 +243,11 @@ class Handler(BaseHTTPRequestHandler):
             if failing:
                 return self.send(500, "{\"error\": true, \"reason\": \"failing on purpose\"}")
             if self.headers.get("If-Modified-Since") == MET_MODIFIED:
+                with LOCK:
+                    self.server.requests.append({"path": self.path, "headers": dict(self.headers.items()), "status": 304})
                 self.send_response(304)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
-                with LOCK:
-                    self.server.requests.append({"path": self.path, "headers": dict(self.headers.items()), "status": 304})
                 return
             expires = time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(time.time() + float(query.get("expires", "1800"))))
             return self.send(200, json.dumps(met_forecast(float(lat), float(lon))),
