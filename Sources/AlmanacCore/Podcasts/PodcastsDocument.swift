@@ -363,15 +363,19 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             updated.title = known.title
             // A library that did not answer is not taken for an empty one (every episode new):
             // the read fails, saying why, and the next one tries again.
-            let kept: Set<String>
-            do {
-                kept = try archive.episodeIDs(of: podcast.id)
-            } catch {
-                logger.error("could not read which episodes a podcast has", metadata: ["feed": "\(FeedCredentials.redacted(podcast.feedURL))", "error": "\(error)"])
+            // A store fault: logged, the podcast's failure, and nothing else changes.
+            func failed(_ what: String, _ error: any Error) -> PodcastsChange {
+                logger.error("\(what)", metadata: ["feed": "\(FeedCredentials.redacted(podcast.feedURL))", "error": "\(error)"])
                 failure = "\(error)"
                 let change = PodcastsChange.failed(podcastID: podcast.id, message: "\(error)")
                 activity.failed(podcast.id, change.failure ?? "\(error)")
                 return change
+            }
+            let kept: Set<String>
+            do {
+                kept = try archive.episodeIDs(of: podcast.id)
+            } catch {
+                return failed("could not read which episodes a podcast has", error)
             }
             let new = Array(episodes.filter { !kept.contains($0.id) }
                 .sorted { ($0.published, $0.id) > ($1.published, $1.id) }
@@ -381,11 +385,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
                 try archive.save(updated, newEpisodes: new)
             } catch {
                 // Not kept, so not shown: the next refresh finds the same episodes new again.
-                logger.error("could not keep what a feed said", metadata: ["feed": "\(FeedCredentials.redacted(podcast.feedURL))", "error": "\(error)"])
-                failure = "\(error)"
-                let change = PodcastsChange.failed(podcastID: podcast.id, message: "\(error)")
-                activity.failed(podcast.id, change.failure ?? "\(error)")
-                return change
+                return failed("could not keep what a feed said", error)
             }
             state.podcasts[podcast.id] = updated
             for episode in new { state.episodes[episode.id] = episode }
