@@ -97,6 +97,31 @@ import Testing
 
     /// libdbus stops reading once 63 MiB of received messages are alive; releasing them on
     /// another thread must wake the connection's loop to read on.
+    /// Asked to close while it dispatches a burst, a connection closed only after the next
+    /// message came: work run between two dispatched messages set the stop, and the loop then
+    /// slept without looking at it (a test's `close()` waited forever). Many rounds, because
+    /// the stop must land inside the burst.
+    @Test func aConnectionAskedToCloseDuringABurstCloses() async throws {
+        for round in 0..<40 {
+            let pair = try await BusPair.start()
+            let callers = Task {
+                await withTaskGroup(of: Void.self) { group in
+                    for _ in 0..<200 { group.addTask { _ = try? await pair.call("Echo") { try $0.write("burst") } } }
+                }
+            }
+            try await Task.sleep(for: .milliseconds(round % 8))
+            let closed = Atomic<Bool>(false)
+            Task {
+                await pair.server.close()
+                closed.store(true, ordering: .relaxed)
+            }
+            #expect(await eventually { closed.load(ordering: .relaxed) }, "round \(round): the server's close() never returned")
+            await callers.value
+            await pair.client.close()
+            pair.bus.stop()
+        }
+    }
+
     @Test func readingResumesWhenBigMessagesAreReleasedOnAnotherThread() async throws {
         let pair = try await BusPair.start()
         let stream = try await pair.client.signals(matching: MatchRule(interface: TestObject.interfaceName, member: "Big"))

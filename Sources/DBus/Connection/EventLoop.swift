@@ -177,6 +177,9 @@ final class EventLoop: @unchecked Sendable {
             dispatchAll(connection)
             runBurstEnds()
             if dbus_connection_get_is_connected(connection) == 0 { break }
+            // Work run between dispatched messages may have asked the loop to stop: act on
+            // it now, for nothing may come to wake the wait below.
+            if stopRequested { continue }
             waitAndHandle()
         }
 
