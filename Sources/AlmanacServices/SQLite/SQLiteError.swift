@@ -34,6 +34,18 @@ struct SQLiteError: Error, CustomStringConvertible {
         "SQLite error \(code): \(reason)" + (sql.map { " - while executing `\($0)`" } ?? "")
     }
 
+    /// The primary result codes callers tell apart (so that only this folder imports CSQLite).
+    enum Code {
+        /// SQLite refused the statement as written (a search's syntax, a missing table).
+        static let error = SQLITE_ERROR
+        static let readOnly = SQLITE_READONLY
+        static let ioError = SQLITE_IOERR
+        static let cannotOpen = SQLITE_CANTOPEN
+        static let misuse = SQLITE_MISUSE
+        static let corrupt = SQLITE_CORRUPT
+        static let notADatabase = SQLITE_NOTADB
+    }
+
     /// What a closed connection answers, as GRDB's did: opening it again may cure it.
     static let closed = SQLiteError(code: SQLITE_MISUSE, message: "Connection is closed")
 }

@@ -1,5 +1,4 @@
 public import AlmanacCore
-import CSQLite
 import FoundationEssentials
 
 /// The podcasts document's archive, and the library itself: one row per podcast and per
@@ -136,7 +135,7 @@ extension StateStore: PodcastArchive {
         guard let search = query.search else { return try page(query, match: nil) }
         do {
             return try page(query, match: search)
-        } catch let error as SQLiteError where error.code == SQLITE_ERROR {
+        } catch let error as SQLiteError where error.code == SQLiteError.Code.error {
             guard let words = Self.plainWords(search) else { return EpisodePage(episodes: [], total: 0, nextCursor: nil) }
             return try page(query, match: words)
         }

@@ -1,6 +1,5 @@
 public import FoundationEssentials
 import AlmanacCore
-import CSQLite
 import Glibc
 import Locking
 public import Logging
@@ -35,7 +34,7 @@ public final class StateStore: Sendable {
         do {
             connection = Locked(try Self.open(path))
             recovered = nil
-        } catch let error as SQLiteError where ![SQLITE_NOTADB, SQLITE_CORRUPT].contains(error.code) {
+        } catch let error as SQLiteError where ![SQLiteError.Code.notADatabase, SQLiteError.Code.corrupt].contains(error.code) {
             // A folder that cannot be written (a read-only or full mount): the file is served
             // as it is and writes are refused until the folder is writable again (see `write`).
             if access(folder.path, W_OK) != 0, FileManager.default.fileExists(atPath: path), let readOnly = try? Self.openReadOnly(path) {
@@ -229,7 +228,7 @@ public final class StateStore: Sendable {
         let used = database
         do {
             return try used.read(body)
-        } catch let error as SQLiteError where error.code == SQLITE_ERROR {
+        } catch let error as SQLiteError where error.code == SQLiteError.Code.error {
             throw error
         } catch let error as SQLiteError where Self.mayRecover(error) {
             do {
@@ -253,7 +252,7 @@ public final class StateStore: Sendable {
     /// (`SQLITE_READONLY`), an I/O error left by a full or vanished disk, a file it could
     /// not open then, or a connection closed by an earlier reopening (`SQLITE_MISUSE`).
     private static func mayRecover(_ error: SQLiteError) -> Bool {
-        [SQLITE_READONLY, SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_MISUSE].contains(error.code)
+        [SQLiteError.Code.readOnly, SQLiteError.Code.ioError, SQLiteError.Code.cannotOpen, SQLiteError.Code.misuse].contains(error.code)
     }
 
     private var folderIsWritable: Bool {
