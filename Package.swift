@@ -12,13 +12,18 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
             name: "CDBus",
             pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]
+        ),
+        // The state file's SQLite, under AlmanacServices' own small layer (Sources/AlmanacServices/SQLite).
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
         ),
         // `Locked`: Mutex, told to ThreadSanitizer in `make tsan` builds. Every target depends on it (below).
         .target(name: "Locking"),
@@ -30,7 +35,7 @@ let package = Package(
         .target(name: "AlmanacFeeds", dependencies: ["AlmanacCore"]),
         .target(name: "AlmanacBus", dependencies: ["AlmanacCore", "DBus", .product(name: "Logging", package: "swift-log")]),
         .target(name: "AlmanacServices", dependencies: [
-            "AlmanacCore", "AlmanacFeeds", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+            "AlmanacCore", "AlmanacFeeds", "CSQLite", .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "almanacd", dependencies: [
             "AlmanacBus", "AlmanacCore", "AlmanacServices", "AlmanacViews",
@@ -51,8 +56,7 @@ let package = Package(
         .testTarget(name: "AlmanacViewsTests", dependencies: ["AlmanacViews", "AlmanacCore", "TestHarness"]),
         .testTarget(name: "AlmanacFeedsTests", dependencies: ["AlmanacFeeds", "AlmanacCore", "TestHarness"]),
         .testTarget(name: "AlmanacServicesTests", dependencies: [
-            "AlmanacServices", "AlmanacFeeds", "AlmanacCore", "TestHarness", .product(name: "GRDB", package: "GRDB.swift"),
-            .product(name: "Logging", package: "swift-log"),
+            "AlmanacServices", "AlmanacFeeds", "AlmanacCore", "CSQLite", "TestHarness", .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "AlmanacBusTests", dependencies: ["AlmanacBus", "AlmanacCore", "DBus", "TestHarness"]),
         .testTarget(name: "IntegrationTests", dependencies: ["AlmanacBus", "DBus", "TestHarness", "almanacd", "almanac"]),

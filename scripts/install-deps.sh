@@ -15,7 +15,7 @@ packages=(
   python3-jeepney               # a D-Bus library that answers no Peer.Ping by itself (flow-control tests)
   valgrind tmux                 # leak checks, terminal tests
   libcurl4 libcurl4-openssl-dev # FoundationNetworking's HTTP (the -dev package for static builds: make install)
-  libsqlite3-dev                # SQLite, under GRDB: the state store
+  libsqlite3-dev                # SQLite (CSQLite, under our own layer): the state store
   man-db                        # man renders the generated man pages (GeneratedFilesTests)
 )
 if [ "${1:-}" = stress ]; then

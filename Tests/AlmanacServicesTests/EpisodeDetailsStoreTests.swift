@@ -1,7 +1,6 @@
 import AlmanacCore
 @testable import AlmanacServices
 import Foundation
-import GRDB
 import TestHarness
 import Testing
 
@@ -104,11 +103,11 @@ import Testing
         #expect(try search(store, "sea").isEmpty)
         #expect(try store.details(of: "p1-b").episode == nil)
         let counts = try store.database.read { db in
-            (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM episodeDetail"), try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM podcastDetail"))
+            (try db.value("SELECT COUNT(*) FROM episodeDetail").integer, try db.value("SELECT COUNT(*) FROM podcastDetail").integer)
         }
         #expect(counts.0 == 0 && counts.1 == 0)
         // The index matches its table.
-        try store.database.write { db in try db.execute(sql: "INSERT INTO episodeSearch (episodeSearch, rank) VALUES ('integrity-check', 1)") }
+        try store.database.write { db in try db.execute("INSERT INTO episodeSearch (episodeSearch, rank) VALUES ('integrity-check', 1)") }
         // Subscribed again, the episodes are searchable by title at once.
         try store.save(Self.podcast, newEpisodes: Self.episodes)
         #expect(try search(store, "seas") == ["p1-b"])
@@ -118,15 +117,15 @@ import Testing
         // A file as the migrations before "notes1" left it, with a library and validators.
         let path = folder.appendingPathComponent("almanac.sqlite").path
         do {
-            let queue = try DatabaseQueue(path: path)
+            let queue = SQLiteQueue(try SQLiteConnection(path: path, mode: .readWrite, busyTimeout: 5_000))
             try StateStore.migrator.migrate(queue, upTo: "v5: HTTP validators")
             try queue.write { db in
-                try db.execute(sql: "INSERT INTO podcast (id, title, author, feedURL) VALUES ('p1', 'Show', '', 'https://e/feed')")
-                try db.execute(sql: """
+                try db.execute("INSERT INTO podcast (id, title, author, feedURL) VALUES ('p1', 'Show', '', 'https://e/feed')")
+                try db.execute("""
                     INSERT INTO episode (id, podcastID, title, published, duration, isNew, played, position, audioURL)
                     VALUES ('p1-a', 'p1', 'Rivers of Europe', 1700000000, 60, 0, 1, 0, NULL)
                     """)
-                try db.execute(sql: "INSERT INTO httpValidator (url, etag) VALUES ('https://e/feed', '\"abc\"')")
+                try db.execute("INSERT INTO httpValidator (url, etag) VALUES ('https://e/feed', '\"abc\"')")
             }
         }
         let store = try StateStore(folder: folder)

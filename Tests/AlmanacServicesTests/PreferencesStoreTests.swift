@@ -1,7 +1,6 @@
 import AlmanacCore
 @testable import AlmanacServices
 import Foundation
-import GRDB
 import TestHarness
 import Testing
 
@@ -56,7 +55,7 @@ import Testing
         try store.saveKept(true, of: "p1-3")
         try store.removePodcast("p1")
         let rows = try store.database.read { db in
-            try ["podcastPreference", "episodeKept", "episodePlayed"].map { try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \($0)") ?? -1 }
+            try ["podcastPreference", "episodeKept", "episodePlayed"].map { try db.value("SELECT COUNT(*) FROM \($0)").integer ?? -1 }
         }
         #expect(rows == [0, 0, 0])
     }
@@ -66,11 +65,11 @@ import Testing
         // A state file from before it: one episode played, one not.
         let path = folder.appendingPathComponent("almanac.sqlite").path
         do {
-            let queue = try DatabaseQueue(path: path)
+            let queue = SQLiteQueue(try SQLiteConnection(path: path, mode: .readWrite, busyTimeout: 5_000))
             try StateStore.migrator.migrate(queue, upTo: "sync1: sync account and queue")
             try queue.write { db in
-                try db.execute(sql: "INSERT INTO podcast (id, title, author, feedURL) VALUES ('p1', 'Show', '', 'https://e/feed')")
-                try db.execute(sql: "INSERT INTO episode (id, podcastID, title, published, isNew, played, position) VALUES ('a', 'p1', 'A', 0, 0, 1, 0), ('b', 'p1', 'B', 0, 0, 0, 0)")
+                try db.execute("INSERT INTO podcast (id, title, author, feedURL) VALUES ('p1', 'Show', '', 'https://e/feed')")
+                try db.execute("INSERT INTO episode (id, podcastID, title, published, isNew, played, position) VALUES ('a', 'p1', 'A', 0, 0, 1, 0), ('b', 'p1', 'B', 0, 0, 0, 0)")
             }
         }
         let before = Date()

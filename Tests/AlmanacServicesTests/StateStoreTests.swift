@@ -1,7 +1,6 @@
 import AlmanacCore
 @testable import AlmanacServices
 import Foundation
-import GRDB
 import Locking
 import Logging
 import Synchronization
@@ -77,8 +76,8 @@ import Testing
         let store = try StateStore(folder: folder, logger: log.logger)
         try store.saveSettings(units: .imperial, savedLocations: ["Oslo"])
         // The table goes from under the store, so its next write fails as on a disk that refuses.
-        let other = try DatabaseQueue(path: store.path)
-        try other.inDatabase { db in try db.execute(sql: "DROP TABLE setting") }
+        let other = SQLiteQueue(try SQLiteConnection(path: store.path, mode: .readWrite, busyTimeout: 5_000))
+        try other.writeWithoutTransaction { db in try db.execute("DROP TABLE setting") }
         #expect(throws: StorageError.self) { try store.saveSettings(units: .metric, savedLocations: ["Oslo"]) }
         let messages = log.messages(at: .error)
         #expect(messages.count == 1)
@@ -189,7 +188,7 @@ import Testing
         // Every write refused underneath the open store, as by a disk that refuses them (one
         // that opening the file again does not cure).
         try store.database.writeWithoutTransaction { db in
-            try db.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON setting BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END")
+            try db.execute("CREATE TRIGGER refuse BEFORE INSERT ON setting BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END")
         }
         #expect {
             try weather.submit(.units(.imperial), from: nil)
@@ -198,7 +197,7 @@ import Testing
         }
         #expect(weather.document.snapshot.state.units == .metric)
         #expect(weather.document.revision == 0)
-        try store.database.writeWithoutTransaction { db in try db.execute(sql: "DROP TRIGGER refuse") }
+        try store.database.writeWithoutTransaction { db in try db.execute("DROP TRIGGER refuse") }
         try weather.submit(.units(.imperial), from: nil)
         #expect(try StateStore(folder: folder).weatherState().units == .imperial)
     }
@@ -209,9 +208,9 @@ extension StateStoreTests {
         let store = try StateStore(folder: folder)
         try store.saveSettings(units: .imperial, savedLocations: ["Oslo"])
         try store.database.write { db in
-            try db.execute(sql: "PRAGMA ignore_check_constraints = 1")
-            try db.execute(sql: "UPDATE setting SET value = X'FF00' WHERE key = 'weather.units'")
-            try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('weather.savedLocations', 'not json')")
+            try db.execute("PRAGMA ignore_check_constraints = 1")
+            try db.execute("UPDATE setting SET value = X'FF00' WHERE key = 'weather.units'")
+            try db.execute("INSERT OR REPLACE INTO setting (key, value) VALUES ('weather.savedLocations', 'not json')")
         }
         let state = try store.weatherState()
         #expect(state.units == .metric && state.savedLocations.isEmpty)
@@ -236,8 +235,8 @@ extension StateStoreTests {
         #expect(try StateStore(folder: folder).lastDownloadJobID() == 10)
 
         // A damaged mark is not trusted, and the next save mends it.
-        let other = try DatabaseQueue(path: store.path)
-        try other.write { db in try db.execute(sql: "UPDATE setting SET value = 'abc' WHERE key = 'downloads.lastJobID'") }
+        let other = SQLiteQueue(try SQLiteConnection(path: store.path, mode: .readWrite, busyTimeout: 5_000))
+        try other.write { db in try db.execute("UPDATE setting SET value = 'abc' WHERE key = 'downloads.lastJobID'") }
         #expect(try store.lastDownloadJobID() == 0)
         try save(11)
         try store.removeDownloadJob(11)

@@ -1,6 +1,5 @@
 public import AlmanacCore
-import Foundation
-import GRDB
+import FoundationEssentials
 
 /// What the library keeps of episodes and podcasts beyond their rows, and the full-text
 /// search over titles and show notes. The state's window carries none of it: it is read
@@ -17,8 +16,8 @@ import GRDB
 /// - `episodeSearch`: an FTS5 index over `episodeDetail`'s title and notes (external
 ///   content, kept in step by triggers on insert, update and delete).
 extension StateStore {
-    static func createEpisodeDetails(_ db: Database) throws {
-        try db.execute(sql: """
+    static func createEpisodeDetails(_ db: SQLiteConnection) throws {
+        try db.execute("""
             CREATE TABLE episodeDetail (
                 docid INTEGER PRIMARY KEY,
                 episodeID TEXT NOT NULL UNIQUE REFERENCES episode(id) ON DELETE CASCADE,
@@ -55,36 +54,36 @@ extension StateStore {
             """)
         // Episodes kept before have no details until their feed is read in full again; with
         // the validators kept (v5), the first reads after the upgrade would all be `304`s.
-        try db.execute(sql: "DELETE FROM httpValidator")
+        try db.execute("DELETE FROM httpValidator")
     }
 
     public func saveDetails(_ details: FeedDetails, of podcastID: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys // the same details give the same bytes: unchanged rows are not written
         try write("the details of podcast \(podcastID)'s episodes") { db in
-            try db.execute(sql: """
+            try db.execute("""
                 INSERT INTO podcastDetail (podcastID, image, link) SELECT id, ?, ? FROM podcast WHERE id = ?
                 ON CONFLICT(podcastID) DO UPDATE SET image = excluded.image, link = excluded.link
                 WHERE image IS NOT excluded.image OR link IS NOT excluded.link
-                """, arguments: [details.podcast.image, details.podcast.link, podcastID])
-            let update = try db.makeStatement(sql: "UPDATE episodeDetail SET notes = ?, detail = ? WHERE episodeID = ? AND (detail IS NOT ? OR notes IS NOT ?)")
+                """, [details.podcast.image, details.podcast.link, podcastID])
+            let update = try db.prepare("UPDATE episodeDetail SET notes = ?, detail = ? WHERE episodeID = ? AND (detail IS NOT ? OR notes IS NOT ?)")
             for (id, episode) in details.episodes where id.hasPrefix(podcastID + "-") {
                 // The notes' text is kept once, in its own (searched) column.
                 var rest = episode
                 rest.descriptionText = ""
                 let data = try encoder.encode(rest)
-                try update.execute(arguments: [episode.descriptionText, data, id, data, episode.descriptionText])
+                try update.execute([episode.descriptionText, data, id, data, episode.descriptionText])
             }
         }
     }
 
     public func details(of episodeID: String) throws -> (episode: EpisodeDetails?, podcast: PodcastDetails?, chapters: FetchedChapters?) {
         let row = try read("the details of \(episodeID)") { db in
-            try Row.fetchOne(db, sql: """
+            try db.row("""
                 SELECT d.notes, d.detail, d.chapters, p.podcastID AS podcast, p.image, p.link
                 FROM episodeDetail d JOIN episode e ON e.id = d.episodeID LEFT JOIN podcastDetail p ON p.podcastID = e.podcastID
                 WHERE d.episodeID = ?
-                """, arguments: [episodeID])
+                """, [episodeID])
         }
         guard let row else { return (nil, nil, nil) }
         // A damaged value reads as none: the next read of the feed writes it again.
@@ -99,7 +98,7 @@ extension StateStore {
     public func saveChapters(_ chapters: FetchedChapters, of episodeID: String) throws {
         let data = try JSONEncoder().encode(chapters)
         try writeStatement("the chapters of \(episodeID)") { db in
-            try db.execute(sql: "UPDATE episodeDetail SET chapters = ? WHERE episodeID = ?", arguments: [data, episodeID])
+            try db.execute("UPDATE episodeDetail SET chapters = ? WHERE episodeID = ?", [data, episodeID])
         }
     }
 
@@ -112,11 +111,11 @@ extension StateStore {
     /// A search as plain words, every one required: each quoted as an FTS5 string (quotes
     /// inside doubled), so no character is syntax. `nil` when there is no word.
     static func plainWords(_ search: String) -> String? {
-        let words = search.split(whereSeparator: \.isWhitespace).map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        let words = search.split(whereSeparator: \.isWhitespace).map { "\"" + $0.replacing("\"", with: "\"\"") + "\"" }
         return words.isEmpty ? nil : words.joined(separator: " ")
     }
 
-    private static func blob(_ row: Row, _ column: String) -> Data? {
-        Data.fromDatabaseValue(row[column] as DatabaseValue)
+    private static func blob(_ row: SQLiteRow, _ column: String) -> Data? {
+        row[column].blob
     }
 }

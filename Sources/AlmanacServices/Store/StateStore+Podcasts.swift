@@ -1,6 +1,5 @@
 public import AlmanacCore
-import Foundation
-import GRDB
+import FoundationEssentials
 
 /// The podcasts document's archive, and the library itself: one row per podcast and per
 /// episode, play state in the episode's row. Pages are read by keyset (publication second,
@@ -8,7 +7,7 @@ import GRDB
 extension StateStore: PodcastArchive {
     public func podcastsState() throws -> PodcastsState {
         var state = PodcastsState()
-        let rows = try read("the podcasts") { db in try Row.fetchAll(db, sql: "SELECT id, title, author, feedURL FROM podcast") }
+        let rows = try read("the podcasts") { db in try db.rows("SELECT id, title, author, feedURL FROM podcast") }
         for row in rows {
             guard let id = Self.text(row, "id"), let feedURL = Self.text(row, "feedURL") else { continue }
             // A title with a password in it (an untitled feed was once called by its address) shows without.
@@ -16,7 +15,7 @@ extension StateStore: PodcastArchive {
             state.podcasts[id] = Podcast(id: id, title: title, author: Self.text(row, "author") ?? "", feedURL: feedURL)
         }
         let settings = try read("the podcast settings") { db in
-            try Row.fetchAll(db, sql: "SELECT key, value FROM setting WHERE key LIKE 'podcasts.%'")
+            try db.rows("SELECT key, value FROM setting WHERE key LIKE 'podcasts.%'")
         }
         for row in settings {
             // A damaged row is skipped: the default stands.
@@ -41,17 +40,17 @@ extension StateStore: PodcastArchive {
 
     public func save(_ podcast: Podcast, newEpisodes episodes: [Episode]) throws {
         try write("the podcast \(podcast.title)") { db in
-            try db.execute(sql: """
+            try db.execute("""
                 INSERT INTO podcast (id, title, author, feedURL) VALUES (?, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET title = excluded.title, author = excluded.author, feedURL = excluded.feedURL
-                """, arguments: [podcast.id, podcast.title, podcast.author, podcast.feedURL])
-            let insert = try db.makeStatement(sql: """
+                """, [podcast.id, podcast.title, podcast.author, podcast.feedURL])
+            let insert = try db.prepare("""
                 INSERT OR IGNORE INTO episode (id, podcastID, title, published, duration, isNew, played, position, audioURL)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             for episode in episodes {
                 // Whole seconds, as pages are keyed.
-                try insert.execute(arguments: [episode.id, podcast.id, episode.title, episode.publishedSeconds,
+                try insert.execute([episode.id, podcast.id, episode.title, episode.publishedSeconds,
                                                episode.duration, episode.isNew, episode.played, episode.position, episode.audioURL])
             }
         }
@@ -59,21 +58,21 @@ extension StateStore: PodcastArchive {
 
     public func removePodcast(_ id: String) throws {
         try write("the removal of podcast \(id)") { db in
-            try db.execute(sql: "DELETE FROM episode WHERE podcastID = ?", arguments: [id])
-            try db.execute(sql: "DELETE FROM podcast WHERE id = ?", arguments: [id])
+            try db.execute("DELETE FROM episode WHERE podcastID = ?", [id])
+            try db.execute("DELETE FROM podcast WHERE id = ?", [id])
         }
     }
 
     public func savePlayState(_ episode: Episode) throws {
         try write("the play state of \(episode.id)") { db in
-            try db.execute(sql: "UPDATE episode SET isNew = ?, played = ?, position = ? WHERE id = ?",
-                           arguments: [episode.isNew, episode.played, episode.position, episode.id])
+            try db.execute("UPDATE episode SET isNew = ?, played = ?, position = ? WHERE id = ?",
+                           [episode.isNew, episode.played, episode.position, episode.id])
             // When it was first marked played (StateStore+Preferences.swift).
             if episode.played {
-                try db.execute(sql: "INSERT OR IGNORE INTO episodePlayed (episodeID, playedAt) SELECT id, ? FROM episode WHERE id = ?",
-                               arguments: [Date().timeIntervalSince1970, episode.id])
+                try db.execute("INSERT OR IGNORE INTO episodePlayed (episodeID, playedAt) SELECT id, ? FROM episode WHERE id = ?",
+                               [Date().timeIntervalSince1970, episode.id])
             } else {
-                try db.execute(sql: "DELETE FROM episodePlayed WHERE episodeID = ?", arguments: [episode.id])
+                try db.execute("DELETE FROM episodePlayed WHERE episodeID = ?", [episode.id])
             }
         }
     }
@@ -82,18 +81,18 @@ extension StateStore: PodcastArchive {
         var count = 0
         try write("the played marks of \(podcastID ?? "every podcast")") { db in
             if let podcastID {
-                try db.execute(sql: "UPDATE episode SET played = 1, isNew = 0 WHERE podcastID = ? AND (played = 0 OR isNew = 1)", arguments: [podcastID])
+                try db.execute("UPDATE episode SET played = 1, isNew = 0 WHERE podcastID = ? AND (played = 0 OR isNew = 1)", [podcastID])
             } else {
-                try db.execute(sql: "UPDATE episode SET played = 1, isNew = 0 WHERE played = 0 OR isNew = 1")
+                try db.execute("UPDATE episode SET played = 1, isNew = 0 WHERE played = 0 OR isNew = 1")
             }
-            count = db.changesCount
+            count = db.changes
             // When each was first marked played (StateStore+Preferences.swift).
             let now = Date().timeIntervalSince1970
             if let podcastID {
-                try db.execute(sql: "INSERT OR IGNORE INTO episodePlayed (episodeID, playedAt) SELECT id, ? FROM episode WHERE played = 1 AND podcastID = ?",
-                               arguments: [now, podcastID])
+                try db.execute("INSERT OR IGNORE INTO episodePlayed (episodeID, playedAt) SELECT id, ? FROM episode WHERE played = 1 AND podcastID = ?",
+                               [now, podcastID])
             } else {
-                try db.execute(sql: "INSERT OR IGNORE INTO episodePlayed (episodeID, playedAt) SELECT id, ? FROM episode WHERE played = 1", arguments: [now])
+                try db.execute("INSERT OR IGNORE INTO episodePlayed (episodeID, playedAt) SELECT id, ? FROM episode WHERE played = 1", [now])
             }
         }
         return count
@@ -101,32 +100,32 @@ extension StateStore: PodcastArchive {
 
     public func saveFile(_ file: String?, of episodeID: String) throws {
         try write("the download of \(episodeID)") { db in
-            if let file { try db.execute(sql: "UPDATE episode SET file = NULL WHERE file = ? AND id != ?", arguments: [file, episodeID]) }
-            try db.execute(sql: "UPDATE episode SET file = ? WHERE id = ?", arguments: [file, episodeID])
+            if let file { try db.execute("UPDATE episode SET file = NULL WHERE file = ? AND id != ?", [file, episodeID]) }
+            try db.execute("UPDATE episode SET file = ? WHERE id = ?", [file, episodeID])
         }
     }
 
     public func episode(audioURL url: String?, file: String?) throws -> Episode? {
         let row = try read("the episode of a file") { db in
-            try Row.fetchOne(db, sql: "SELECT \(Self.episodeColumns) FROM episode WHERE audioURL = ? OR file = ? LIMIT 1", arguments: [url, file])
+            try db.row("SELECT \(Self.episodeColumns) FROM episode WHERE audioURL = ? OR file = ? LIMIT 1", [url, file])
         }
         return row.flatMap(Self.episode)
     }
 
     public func saveSettings(_ settings: PodcastSettings) throws {
         try write("the podcast settings") { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('podcasts.notify', ?), ('podcasts.deleteWhenPlayed', ?), ('podcasts.playedAt', ?), ('podcasts.player', ?), ('podcasts.minimumFreeSpace', ?)",
-                           arguments: [settings.notify ? "1" : "0", settings.deleteWhenPlayed ? "1" : "0", String(settings.playedAt), settings.player, String(settings.minimumFreeSpace)])
+            try db.execute("INSERT OR REPLACE INTO setting (key, value) VALUES ('podcasts.notify', ?), ('podcasts.deleteWhenPlayed', ?), ('podcasts.playedAt', ?), ('podcasts.player', ?), ('podcasts.minimumFreeSpace', ?)",
+                           [settings.notify ? "1" : "0", settings.deleteWhenPlayed ? "1" : "0", String(settings.playedAt), settings.player, String(settings.minimumFreeSpace)])
         }
     }
 
     public func episodeIDs(of podcastID: String) throws -> Set<String> {
-        let rows = try read("the episodes of \(podcastID)") { db in try Row.fetchAll(db, sql: "SELECT id FROM episode WHERE podcastID = ?", arguments: [podcastID]) }
+        let rows = try read("the episodes of \(podcastID)") { db in try db.rows("SELECT id FROM episode WHERE podcastID = ?", [podcastID]) }
         return Set(rows.compactMap { Self.text($0, "id") })
     }
 
     public func episode(_ id: String) throws -> Episode? {
-        let row = try read("the episode \(id)") { db in try Row.fetchOne(db, sql: "SELECT \(Self.episodeColumns) FROM episode WHERE id = ?", arguments: [id]) }
+        let row = try read("the episode \(id)") { db in try db.row("SELECT \(Self.episodeColumns) FROM episode WHERE id = ?", [id]) }
         return row.flatMap(Self.episode)
     }
 
@@ -136,7 +135,7 @@ extension StateStore: PodcastArchive {
         guard let search = query.search else { return try page(query, match: nil) }
         do {
             return try page(query, match: search)
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+        } catch let error as SQLiteError where error.code == SQLiteError.Code.error {
             guard let words = Self.plainWords(search) else { return EpisodePage(episodes: [], total: 0, nextCursor: nil) }
             return try page(query, match: words)
         }
@@ -145,7 +144,7 @@ extension StateStore: PodcastArchive {
     private func page(_ query: EpisodeQuery, match: String?) throws -> EpisodePage {
         let position = try query.cursorPosition()
         var filters: [String] = []
-        var arguments: [(any DatabaseValueConvertible)?] = []
+        var arguments: [any SQLiteArgument] = []
         if let podcastID = query.podcastID {
             filters.append("podcastID = ?")
             arguments.append(podcastID)
@@ -171,8 +170,8 @@ extension StateStore: PodcastArchive {
             + " ORDER BY published \(direction), id \(direction) LIMIT ?"
         pageArguments.append(query.limit + 1)
         let (rows, total) = try read("a page of the library") { db in
-            (try Row.fetchAll(db, sql: pageSQL, arguments: StatementArguments(pageArguments)),
-             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM episode \(filtered)", arguments: StatementArguments(arguments)) ?? 0)
+            (try db.rows(pageSQL, pageArguments),
+             Int(try db.value("SELECT COUNT(*) FROM episode \(filtered)", arguments).integer ?? 0))
         }
         let episodes = rows.compactMap(Self.episode)
         let page = Array(episodes.prefix(query.limit))
@@ -181,7 +180,7 @@ extension StateStore: PodcastArchive {
 
     public func olderPages(of podcastID: String) throws -> OlderPages {
         let value = try read("the older pages of \(podcastID)") { db in
-            try Row.fetchOne(db, sql: "SELECT olderPages FROM podcast WHERE id = ?", arguments: [podcastID]).flatMap { Self.text($0, "olderPages") }
+            try db.row("SELECT olderPages FROM podcast WHERE id = ?", [podcastID]).flatMap { Self.text($0, "olderPages") }
         }
         switch value {
         case nil: return .none
@@ -197,35 +196,35 @@ extension StateStore: PodcastArchive {
         case .at(let url): url
         }
         try writeStatement("the older pages of \(podcastID)") { db in
-            try db.execute(sql: "UPDATE podcast SET olderPages = ? WHERE id = ?", arguments: [value, podcastID])
+            try db.execute("UPDATE podcast SET olderPages = ? WHERE id = ?", [value, podcastID])
         }
     }
 
     public func backoffs() throws -> [String: FeedBackoff] {
         let rows = try read("the feeds' backoffs") { db in
-            try Row.fetchAll(db, sql: "SELECT id, failures, retryAt FROM podcast WHERE failures > 0 AND retryAt IS NOT NULL")
+            try db.rows("SELECT id, failures, retryAt FROM podcast WHERE failures > 0 AND retryAt IS NOT NULL")
         }
         // Row by row in a function of its own: a loop filling a dictionary here crashed the
         // Swift 6.3.1 optimizer (CopyPropagation) in release builds.
         return Dictionary(rows.compactMap(Self.backoff), uniquingKeysWith: { first, _ in first })
     }
 
-    private static func backoff(_ row: Row) -> (String, FeedBackoff)? {
+    private static func backoff(_ row: SQLiteRow) -> (String, FeedBackoff)? {
         guard let id = text(row, "id"), let failures = number(row, "failures"), let retryAt = number(row, "retryAt") else { return nil }
         return (id, FeedBackoff(failures: Int(min(max(failures, 0), 1_000)), retryAt: Date(timeIntervalSince1970: retryAt)))
     }
 
     public func saveBackoff(_ backoff: FeedBackoff?, of podcastID: String) throws {
         try writeStatement("the backoff of \(podcastID)") { db in
-            try db.execute(sql: "UPDATE podcast SET failures = ?, retryAt = ? WHERE id = ?",
-                           arguments: [backoff?.failures ?? 0, backoff?.retryAt.timeIntervalSince1970, podcastID])
+            try db.execute("UPDATE podcast SET failures = ?, retryAt = ? WHERE id = ?",
+                           [backoff?.failures ?? 0, backoff?.retryAt.timeIntervalSince1970, podcastID])
         }
     }
 
     private static let episodeColumns = "id, podcastID, title, published, duration, isNew, played, position, audioURL, file, "
         + "EXISTS (SELECT 1 FROM episodeKept WHERE episodeKept.episodeID = episode.id) AS kept"
 
-    private static func episode(_ row: Row) -> Episode? {
+    private static func episode(_ row: SQLiteRow) -> Episode? {
         guard let id = text(row, "id"), let podcastID = text(row, "podcastID") else { return nil }
         return Episode(
             id: id, podcastID: podcastID, title: text(row, "title") ?? id,
@@ -235,12 +234,12 @@ extension StateStore: PodcastArchive {
         )
     }
 
-    // Rows read as raw values: GRDB's typed subscripts trap on a mismatch, and the file is input.
-    static func text(_ row: Row, _ column: String) -> String? {
-        String.fromDatabaseValue(row[column] as DatabaseValue)
+    // Rows read as raw values that never trap on a mismatch: the file is input.
+    static func text(_ row: SQLiteRow, _ column: String) -> String? {
+        row[column].text
     }
 
-    private static func number(_ row: Row, _ column: String) -> Double? {
-        Double.fromDatabaseValue(row[column] as DatabaseValue).flatMap { $0.isFinite ? $0 : nil }
+    private static func number(_ row: SQLiteRow, _ column: String) -> Double? {
+        row[column].double.flatMap { $0.isFinite ? $0 : nil }
     }
 }

@@ -1,6 +1,5 @@
 public import AlmanacCore
-public import Foundation
-import GRDB
+public import FoundationEssentials
 
 /// Each podcast's own settings, the episodes the user kept, and when episodes were marked
 /// played (what `deletePlayedAfter` counts from).
@@ -14,9 +13,9 @@ import GRDB
 ///   state in one transaction (`savePlayState`, `markAllPlayed`), removed when it is marked
 ///   unplayed. Episodes played before the migration count as played when it ran.
 extension StateStore {
-    static func registerAutoMigration(_ migrator: inout DatabaseMigrator) {
+    static func registerAutoMigration(_ migrator: inout SQLiteMigrator) {
         migrator.registerMigration("auto1: podcast settings, kept episodes and played times") { db in
-            try db.execute(sql: """
+            try db.execute("""
                 CREATE TABLE podcastPreference (
                     podcastID TEXT PRIMARY KEY REFERENCES podcast(id) ON DELETE CASCADE,
                     refreshInterval DOUBLE,
@@ -33,23 +32,23 @@ extension StateStore {
                     playedAt DOUBLE NOT NULL
                 );
                 """)
-            try db.execute(sql: "INSERT INTO episodePlayed (episodeID, playedAt) SELECT id, ? FROM episode WHERE played = 1",
-                           arguments: [Date().timeIntervalSince1970])
+            try db.execute("INSERT INTO episodePlayed (episodeID, playedAt) SELECT id, ? FROM episode WHERE played = 1",
+                           [Date().timeIntervalSince1970])
         }
     }
 
     /// Every podcast's own settings (a damaged value counts as the default).
     func podcastPreferences() throws -> [String: PodcastPreferences] {
         let rows = try read("the podcasts' own settings") { db in
-            try Row.fetchAll(db, sql: "SELECT podcastID, refreshInterval, autoDownload, keep, deletePlayedAfter, notify FROM podcastPreference")
+            try db.rows("SELECT podcastID, refreshInterval, autoDownload, keep, deletePlayedAfter, notify FROM podcastPreference")
         }
         return Dictionary(rows.compactMap(Self.preferences), uniquingKeysWith: { first, _ in first })
     }
 
-    private static func preferences(_ row: Row) -> (String, PodcastPreferences)? {
+    private static func preferences(_ row: SQLiteRow) -> (String, PodcastPreferences)? {
         guard let id = text(row, "podcastID") else { return nil }
         func number(_ column: String) -> Double? {
-            Double.fromDatabaseValue(row[column] as DatabaseValue).flatMap { $0.isFinite ? $0 : nil }
+            row[column].double.flatMap { $0.isFinite ? $0 : nil }
         }
         var preferences = PodcastPreferences()
         preferences.refreshInterval = number("refreshInterval").flatMap { $0 > 0 ? $0 : nil }
@@ -63,22 +62,22 @@ extension StateStore {
     public func savePreferences(_ preferences: PodcastPreferences, of podcastID: String) throws {
         try write("the settings of podcast \(podcastID)") { db in
             guard !preferences.isDefault else {
-                try db.execute(sql: "DELETE FROM podcastPreference WHERE podcastID = ?", arguments: [podcastID])
+                try db.execute("DELETE FROM podcastPreference WHERE podcastID = ?", [podcastID])
                 return
             }
-            try db.execute(sql: """
+            try db.execute("""
                 INSERT OR REPLACE INTO podcastPreference (podcastID, refreshInterval, autoDownload, keep, deletePlayedAfter, notify)
                 SELECT id, ?, ?, ?, ?, ? FROM podcast WHERE id = ?
-                """, arguments: [preferences.refreshInterval, preferences.autoDownload, preferences.keep, preferences.deletePlayedAfter, preferences.notify, podcastID])
+                """, [preferences.refreshInterval, preferences.autoDownload, preferences.keep, preferences.deletePlayedAfter, preferences.notify, podcastID])
         }
     }
 
     public func saveKept(_ kept: Bool, of episodeID: String) throws {
         try writeStatement("the kept mark of \(episodeID)") { db in
             if kept {
-                try db.execute(sql: "INSERT OR IGNORE INTO episodeKept (episodeID) SELECT id FROM episode WHERE id = ?", arguments: [episodeID])
+                try db.execute("INSERT OR IGNORE INTO episodeKept (episodeID) SELECT id FROM episode WHERE id = ?", [episodeID])
             } else {
-                try db.execute(sql: "DELETE FROM episodeKept WHERE episodeID = ?", arguments: [episodeID])
+                try db.execute("DELETE FROM episodeKept WHERE episodeID = ?", [episodeID])
             }
         }
     }
@@ -90,11 +89,11 @@ extension StateStore {
         for start in stride(from: 0, to: episodeIDs.count, by: 500) {
             let slice = Array(episodeIDs[start..<min(start + 500, episodeIDs.count)])
             let rows = try read("when episodes were played") { db in
-                try Row.fetchAll(db, sql: "SELECT episodeID, playedAt FROM episodePlayed WHERE episodeID IN (\(slice.map { _ in "?" }.joined(separator: ",")))",
-                                 arguments: StatementArguments(slice))
+                try db.rows("SELECT episodeID, playedAt FROM episodePlayed WHERE episodeID IN (\(slice.map { _ in "?" }.joined(separator: ",")))",
+                                 slice)
             }
             for row in rows {
-                guard let id = Self.text(row, "episodeID"), let seconds = Double.fromDatabaseValue(row["playedAt"] as DatabaseValue), seconds.isFinite else { continue }
+                guard let id = Self.text(row, "episodeID"), let seconds = row["playedAt"].double, seconds.isFinite else { continue }
                 found[id] = Date(timeIntervalSince1970: seconds)
             }
         }

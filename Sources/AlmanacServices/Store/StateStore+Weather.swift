@@ -1,6 +1,5 @@
 public import AlmanacCore
-public import Foundation
-import GRDB
+public import FoundationEssentials
 
 /// The weather document's archive: units and saved places as settings, and one row per place
 /// with its last reading as JSON.
@@ -10,22 +9,22 @@ extension StateStore: WeatherArchive {
         // One statement, so atomic without BEGIN/COMMIT around it; cached. A units Submit
         // writes this before it is acknowledged, and both showed in profiles (performance.md).
         try writeStatement("the weather settings") { db in
-            try db.cachedStatement(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('weather.units', ?), ('weather.savedLocations', ?), ('weather.provider', ?)")
-                .execute(arguments: [units.rawValue, locations, provider.rawValue])
+            try db.cached("INSERT OR REPLACE INTO setting (key, value) VALUES ('weather.units', ?), ('weather.savedLocations', ?), ('weather.provider', ?)")
+                .execute([units.rawValue, locations, provider.rawValue])
         }
     }
 
     public func saveReading(_ reading: WeatherReading) throws {
         let data = try Self.readingEncoder.encode(reading)
         try write("the reading of \(reading.location)") { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO weatherReading (location, reading, fetchedAt) VALUES (?, ?, ?)",
-                           arguments: [reading.location, data, reading.fetchedAt.timeIntervalSince1970])
+            try db.execute("INSERT OR REPLACE INTO weatherReading (location, reading, fetchedAt) VALUES (?, ?, ?)",
+                           [reading.location, data, reading.fetchedAt.timeIntervalSince1970])
         }
     }
 
     public func lastReading(at location: String) throws -> WeatherReading? {
         let data = try read("the last reading of \(location)") { db in
-            try Data.fetchOne(db, sql: "SELECT reading FROM weatherReading WHERE location = ?", arguments: [location])
+            try db.value("SELECT reading FROM weatherReading WHERE location = ?", [location]).blob
         }
         return data.flatMap { try? Self.readingDecoder.decode(WeatherReading.self, from: $0) }
     }
@@ -34,13 +33,11 @@ extension StateStore: WeatherArchive {
     public func weatherState() throws -> WeatherState {
         var state = WeatherState()
         let settings = try read("the weather settings") { db in
-            try Row.fetchAll(db, sql: "SELECT key, value FROM setting WHERE key LIKE 'weather.%'")
+            try db.rows("SELECT key, value FROM setting WHERE key LIKE 'weather.%'")
         }
         for row in settings {
             // A damaged row (NULL, not text) is skipped, not trusted: the default stands.
-            // (Read as raw database values: GRDB's typed subscripts trap on a mismatch.)
-            guard let key = String.fromDatabaseValue(row["key"] as DatabaseValue),
-                  let value = String.fromDatabaseValue(row["value"] as DatabaseValue) else { continue }
+            guard let key = row["key"].text, let value = row["value"].text else { continue }
             switch key {
             case "weather.units": state.units = Units(rawValue: value) ?? .metric
             case "weather.provider": state.provider = WeatherProvider(rawValue: value) ?? .openMeteo
@@ -60,8 +57,8 @@ extension StateStore: WeatherArchive {
     public func pruneReadings(olderThan date: Date, keeping saved: [String] = []) throws {
         try write("the pruning of old readings") { db in
             let marks = Array(repeating: "?", count: saved.count).joined(separator: ", ")
-            try db.execute(sql: "DELETE FROM weatherReading WHERE fetchedAt < ?" + (saved.isEmpty ? "" : " AND location NOT IN (\(marks))"),
-                           arguments: StatementArguments([date.timeIntervalSince1970] + saved.map { $0 as any DatabaseValueConvertible }))
+            try db.execute("DELETE FROM weatherReading WHERE fetchedAt < ?" + (saved.isEmpty ? "" : " AND location NOT IN (\(marks))"),
+                           [date.timeIntervalSince1970] + saved.map { $0 as any SQLiteArgument })
         }
     }
 

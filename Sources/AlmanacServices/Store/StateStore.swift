@@ -1,7 +1,6 @@
-public import Foundation
-import GRDB
-import GRDBSQLite
+public import FoundationEssentials
 import AlmanacCore
+import Glibc
 import Locking
 public import Logging
 import Synchronization
@@ -11,13 +10,16 @@ import Synchronization
 /// returns, so `kill -9` loses nothing the daemon acknowledged (a write-ahead log, synced
 /// at checkpoints: a power cut may lose the last commits, never the file). The schema is grown by numbered
 /// migrations. A file that is not a readable database is moved aside and a new one begun.
+/// Reached through Almanac's own SQLite layer (`Sources/AlmanacServices/SQLite`, docs/decisions.md).
 public final class StateStore: Sendable {
     /// The file's path.
     public let path: String
+    /// The folder holding it.
+    private let folder: String
     /// The connection; replaced only when a write failed in a way reopening may cure (a
     /// connection SQLite keeps read-only, an I/O error) and the folder is writable again.
-    var database: DatabaseQueue { connection.withLock { $0 } }
-    private let connection: Locked<DatabaseQueue>
+    var database: SQLiteQueue { connection.withLock { $0 } }
+    private let connection: Locked<SQLiteQueue>
     /// Set when the file found at start was unreadable: where it was moved and why.
     public let recovered: String?
     /// Logs every write the disk refused (full, read-only, gone), with what failed and why:
@@ -26,12 +28,13 @@ public final class StateStore: Sendable {
 
     /// Opens (or creates) the store at `folder/almanac.sqlite`.
     public init(folder: URL, logger: Logger = Logger(label: "almanac.store")) throws {
+        self.folder = folder.path
         path = folder.appendingPathComponent("almanac.sqlite").path
         self.logger = logger
         do {
             connection = Locked(try Self.open(path))
             recovered = nil
-        } catch let error as DatabaseError where ![.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
+        } catch let error as SQLiteError where ![SQLiteError.Code.notADatabase, SQLiteError.Code.corrupt].contains(error.code) {
             // A folder that cannot be written (a read-only or full mount): the file is served
             // as it is and writes are refused until the folder is writable again (see `write`).
             if access(folder.path, W_OK) != 0, FileManager.default.fileExists(atPath: path), let readOnly = try? Self.openReadOnly(path) {
@@ -61,29 +64,45 @@ public final class StateStore: Sendable {
     /// read-only (`mode=ro`, which reads the log through the shared-memory file left with
     /// it), so nothing acknowledged is missed; without one, as `immutable`: a write-ahead-log
     /// database otherwise needs a shared-memory file, which a read-only folder cannot hold.
-    private static func openReadOnly(_ path: String) throws -> DatabaseQueue {
-        var configuration = Configuration()
-        configuration.readonly = true
-        let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+    private static func openReadOnly(_ path: String) throws -> SQLiteQueue {
         let logged = ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int ?? 0) > 0
-        return try DatabaseQueue(path: "file:\(escaped)?" + (logged ? "mode=ro" : "immutable=1"), configuration: configuration)
+        let uri = "file:\(uriEscaped(path))?" + (logged ? "mode=ro" : "immutable=1")
+        return SQLiteQueue(try SQLiteConnection(path: uri, mode: .readOnly, busyTimeout: busyTimeout, setUp: setUp))
     }
 
-    private static func open(_ path: String) throws -> DatabaseQueue {
+    private static func open(_ path: String) throws -> SQLiteQueue {
         keepPrivate(path)
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(5)
-        // Write-ahead log, synced at checkpoints: a commit is a write into the WAL file, not
-        // three fsyncs, which made every Submit wait ~15 ms for the disk (docs/performance.md).
-        // What the daemon acknowledged is in the file before the reply, so `kill -9` loses
-        // nothing; only a power cut may lose the last commits (never corrupt the file).
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA journal_mode = WAL")
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-        }
-        let database = try DatabaseQueue(path: path, configuration: configuration)
+        let database = SQLiteQueue(try SQLiteConnection(path: path, mode: .readWrite, busyTimeout: busyTimeout, setUp: setUp))
         try migrator.migrate(database)
         return database
+    }
+
+    /// How long a statement waits for another connection's lock before failing (`SQLITE_BUSY`).
+    private static let busyTimeout: Int32 = 5_000
+
+    /// Write-ahead log, synced at checkpoints: a commit is a write into the WAL file, not
+    /// three fsyncs, which made every Submit wait ~15 ms for the disk (docs/performance.md).
+    /// What the daemon acknowledged is in the file before the reply, so `kill -9` loses
+    /// nothing; only a power cut may lose the last commits (never corrupt the file).
+    private static func setUp(_ connection: SQLiteConnection) throws {
+        try connection.execute("PRAGMA journal_mode = WAL")
+        try connection.execute("PRAGMA synchronous = NORMAL")
+    }
+
+    /// `path` as a `file:` URI's path: bytes other than unreserved ones and `/` percent-encoded.
+    static func uriEscaped(_ path: String) -> String {
+        var escaped = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                escaped.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF".unicodeScalars)
+                escaped.unicodeScalars.append(contentsOf: ["%", hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            }
+        }
+        return escaped
     }
 
     /// The file holds what only the user should read (feed passwords in subscription URLs,
@@ -101,69 +120,58 @@ public final class StateStore: Sendable {
         }
     }
 
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
+    /// The schema's migrations, in order. Their SQL is what GRDB's table builder wrote for
+    /// the first ones (v1–v7, sync1, sync2), word for word, so new files are the same as
+    /// files made before (`StateFileCompatibilityTests`).
+    static var migrator: SQLiteMigrator {
+        var migrator = SQLiteMigrator()
         migrator.registerMigration("v1: settings and weather readings") { db in
-            try db.create(table: "setting") { table in
-                table.primaryKey("key", .text)
-                table.column("value", .text).notNull()
-            }
-            try db.create(table: "weatherReading") { table in
-                table.primaryKey("location", .text)
-                table.column("reading", .blob).notNull()
-                table.column("fetchedAt", .double).notNull()
-            }
+            try db.execute("""
+                CREATE TABLE "setting" ("key" TEXT PRIMARY KEY NOT NULL, "value" TEXT NOT NULL);
+                CREATE TABLE "weatherReading" ("location" TEXT PRIMARY KEY NOT NULL, "reading" BLOB NOT NULL, "fetchedAt" DOUBLE NOT NULL);
+                """)
         }
         migrator.registerMigration("v2: podcasts and episodes") { db in
-            try db.create(table: "podcast") { table in
-                table.primaryKey("id", .text)
-                table.column("title", .text).notNull()
-                table.column("author", .text).notNull()
-                table.column("feedURL", .text).notNull()
-            }
-            try db.create(table: "episode") { table in
-                table.primaryKey("id", .text)
-                table.column("podcastID", .text).notNull().indexed().references("podcast", onDelete: .cascade)
-                table.column("title", .text).notNull()
-                table.column("published", .double).notNull()
-                table.column("duration", .double)
-                table.column("isNew", .boolean).notNull()
-                table.column("played", .boolean).notNull()
-                table.column("position", .double).notNull()
-                table.column("audioURL", .text)
-            }
+            try db.execute("""
+                CREATE TABLE "podcast" ("id" TEXT PRIMARY KEY NOT NULL, "title" TEXT NOT NULL, "author" TEXT NOT NULL, "feedURL" TEXT NOT NULL);
+                CREATE TABLE "episode" ("id" TEXT PRIMARY KEY NOT NULL, "podcastID" TEXT NOT NULL REFERENCES "podcast"("id") ON DELETE CASCADE, \
+                "title" TEXT NOT NULL, "published" DOUBLE NOT NULL, "duration" DOUBLE, "isNew" BOOLEAN NOT NULL, "played" BOOLEAN NOT NULL, \
+                "position" DOUBLE NOT NULL, "audioURL" TEXT);
+                CREATE INDEX "episode_on_podcastID" ON "episode"("podcastID");
+                """)
         }
         migrator.registerMigration("v3: episodes paged by publication time") { db in
-            try db.execute(sql: "UPDATE episode SET published = CAST(published AS INTEGER) WHERE published != CAST(published AS INTEGER)")
-            try db.create(index: "episodeByTime", on: "episode", columns: ["published", "id"])
-            try db.create(index: "episodeByPodcastAndTime", on: "episode", columns: ["podcastID", "published", "id"])
+            try db.execute("""
+                UPDATE episode SET published = CAST(published AS INTEGER) WHERE published != CAST(published AS INTEGER);
+                CREATE INDEX "episodeByTime" ON "episode"("published", "id");
+                CREATE INDEX "episodeByPodcastAndTime" ON "episode"("podcastID", "published", "id");
+                """)
         }
         migrator.registerMigration("v4: downloads and podcast settings") { db in
-            try db.alter(table: "episode") { table in table.add(column: "file", .text) }
-            try db.create(index: "episodeByAudio", on: "episode", columns: ["audioURL"])
-            try db.create(index: "episodeByFile", on: "episode", columns: ["file"])
-            try db.create(table: "download") { table in
-                table.primaryKey("id", .integer)
-                table.column("job", .blob).notNull()
-            }
+            try db.execute("""
+                ALTER TABLE "episode" ADD COLUMN "file" TEXT;
+                CREATE INDEX "episodeByAudio" ON "episode"("audioURL");
+                CREATE INDEX "episodeByFile" ON "episode"("file");
+                CREATE TABLE "download" ("id" INTEGER PRIMARY KEY, "job" BLOB NOT NULL);
+                """)
         }
         migrator.registerMigration("v5: HTTP validators") { db in
-            try db.create(table: "httpValidator") { table in
-                table.primaryKey("url", .text)
-                table.column("etag", .text)
-                table.column("lastModified", .text)
-            }
+            try db.execute("""
+                CREATE TABLE "httpValidator" ("url" TEXT PRIMARY KEY NOT NULL, "etag" TEXT, "lastModified" TEXT);
+                """)
         }
         migrator.registerMigration("v6: older feed pages") { db in
             // NULL: the feed announced none; "": read to the end; else the next page to read.
-            try db.alter(table: "podcast") { table in table.add(column: "olderPages", .text) }
+            try db.execute("""
+                ALTER TABLE "podcast" ADD COLUMN "olderPages" TEXT;
+                """)
         }
         migrator.registerMigration("v7: feed backoff") { db in
             // Failures in a row and when the feed is tried again; 0 and NULL when it is well.
-            try db.alter(table: "podcast") { table in
-                table.add(column: "failures", .integer).notNull().defaults(to: 0)
-                table.add(column: "retryAt", .double)
-            }
+            try db.execute("""
+                ALTER TABLE "podcast" ADD COLUMN "failures" INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE "podcast" ADD COLUMN "retryAt" DOUBLE;
+                """)
         }
         // New tables and triggers only: see StateStore+EpisodeDetails.swift.
         migrator.registerMigration("notes1: episode details and full-text search") { db in
@@ -177,21 +185,21 @@ public final class StateStore: Sendable {
     }
 
     /// Runs `body` in a write transaction, turning failures into a `StorageError` that says what failed.
-    func write<T>(_ what: String, _ body: (Database) throws -> T) throws -> T {
+    func write<T: Sendable>(_ what: String, _ body: (SQLiteConnection) throws -> T) throws -> T {
         try writing(what) { try $0.write(body) }
     }
 
     /// Runs `body`, a single SQL statement (atomic by itself), without a transaction around
     /// it: no BEGIN and COMMIT to run (performance.md). Failures as `write`'s.
-    func writeStatement(_ what: String, _ body: (Database) throws -> Void) throws {
+    func writeStatement(_ what: String, _ body: (SQLiteConnection) throws -> Void) throws {
         try writing(what) { try $0.writeWithoutTransaction(body) }
     }
 
-    private func writing<T>(_ what: String, _ write: (DatabaseQueue) throws -> T) throws -> T {
+    private func writing<T: Sendable>(_ what: String, _ write: (SQLiteQueue) throws -> T) throws -> T {
         let used = database
         do {
             return try write(used)
-        } catch let error as DatabaseError where Self.mayRecover(error) && folderIsWritable {
+        } catch let error as SQLiteError where Self.mayRecover(error) && folderIsWritable {
             // The folder was read-only or full and is writable again, but SQLite keeps a
             // connection it opened read-only so (and one that lost its files may stay broken):
             // the file is opened anew, and the write tried once more.
@@ -216,13 +224,13 @@ public final class StateStore: Sendable {
     /// empty answer. A read that met a connection closed under it (a write reopened the
     /// file meanwhile) is tried again on the new one.
     /// A statement SQLite refuses as such (`SQLITE_ERROR`: a search's syntax) is rethrown as it is.
-    func read<T>(_ what: String, _ body: (Database) throws -> T) throws -> T {
+    func read<T: Sendable>(_ what: String, _ body: (SQLiteConnection) throws -> T) throws -> T {
         let used = database
         do {
             return try used.read(body)
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+        } catch let error as SQLiteError where error.code == SQLiteError.Code.error {
             throw error
-        } catch let error as DatabaseError where Self.mayRecover(error) {
+        } catch let error as SQLiteError where Self.mayRecover(error) {
             do {
                 let current = database
                 return try (current !== used ? current : try reconnect(replacing: used)).read(body)
@@ -243,12 +251,12 @@ public final class StateStore: Sendable {
     /// Failures that opening the file again may cure: a connection SQLite keeps read-only
     /// (`SQLITE_READONLY`), an I/O error left by a full or vanished disk, a file it could
     /// not open then, or a connection closed by an earlier reopening (`SQLITE_MISUSE`).
-    private static func mayRecover(_ error: DatabaseError) -> Bool {
-        [.SQLITE_READONLY, .SQLITE_IOERR, .SQLITE_CANTOPEN, .SQLITE_MISUSE].contains(error.resultCode)
+    private static func mayRecover(_ error: SQLiteError) -> Bool {
+        [SQLiteError.Code.readOnly, SQLiteError.Code.ioError, SQLiteError.Code.cannotOpen, SQLiteError.Code.misuse].contains(error.code)
     }
 
     private var folderIsWritable: Bool {
-        access((path as NSString).deletingLastPathComponent, W_OK) == 0
+        access(folder, W_OK) == 0
     }
 
     /// Closes `failed` and opens the file again, read-write when its folder allows, else as
@@ -256,10 +264,10 @@ public final class StateStore: Sendable {
     /// file's locks and shared memory between the connections of a process, so a new one
     /// beside it would inherit its read-only mapping. A connection another caller replaced
     /// meanwhile is not replaced twice.
-    private func reconnect(replacing failed: DatabaseQueue) throws -> DatabaseQueue {
+    private func reconnect(replacing failed: SQLiteQueue) throws -> SQLiteQueue {
         try connection.withLock { current in
             guard current === failed else { return current }
-            try? current.close()
+            current.close()
             do {
                 current = try Self.open(path)
                 logger.notice("reopened the state file \(path)")
@@ -275,16 +283,16 @@ public final class StateStore: Sendable {
     /// Whether SQLite opened the file read-only (it does when the file or its folder cannot
     /// be written), which it never changes by itself.
     public var openedReadOnly: Bool {
-        (try? database.read { db in sqlite3_db_readonly(db.sqliteConnection, "main") == 1 }) ?? false
+        (try? database.read { db in db.isReadOnly }) ?? false
     }
 
     /// Whether SQLite finds the file sound (`PRAGMA integrity_check`).
     public func integrityCheck() throws -> Bool {
-        try database.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") == "ok" }
+        try database.read { db in try db.value("PRAGMA integrity_check").text == "ok" }
     }
 
     static func describe(_ error: any Error) -> String {
-        if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
+        if let error = error as? SQLiteError { return error.reason }
         return "\(error)"
     }
 }

@@ -1,6 +1,5 @@
 public import AlmanacCore
-public import Foundation
-import GRDB
+public import FoundationEssentials
 
 /// The sync's account, queue and episode sync state in the state file (migrations
 /// `sync1`, `sync2`): a queued change is in the file before the view that heard it returns, so it
@@ -9,48 +8,29 @@ import GRDB
 extension StateStore: SyncArchive {
     /// The migration of the sync's tables: new tables only, so it may run in any order
     /// after the others.
-    static func registerSyncMigration(_ migrator: inout DatabaseMigrator) {
+    static func registerSyncMigration(_ migrator: inout SQLiteMigrator) {
+        // As GRDB's table builder wrote them.
         migrator.registerMigration("sync1: sync account and queue") { db in
-            try db.create(table: "syncAccount") { table in
-                table.primaryKey("id", .integer).check { $0 == 1 }
-                table.column("server", .text).notNull()
-                table.column("user", .text).notNull()
-                table.column("device", .text).notNull()
-                table.column("caption", .text).notNull()
-                table.column("flavour", .text).notNull()
-                table.column("subscriptionsSince", .integer).notNull()
-                table.column("actionsSince", .integer).notNull()
-                table.column("lastSync", .double)
-                table.column("lastError", .text).notNull()
-                table.column("passwordStore", .text).notNull()
-                table.column("initialSyncDone", .boolean).notNull()
-            }
-            try db.create(table: "syncQueue") { table in
-                table.autoIncrementedPrimaryKey("id")
-                table.column("item", .blob).notNull()
-                table.column("queuedAt", .double).notNull()
-            }
-            try db.create(table: "syncEpisode") { table in
-                table.primaryKey("episodeID", .text)
-                table.column("played", .boolean).notNull()
-                table.column("position", .double).notNull()
-                table.column("timestamp", .double).notNull()
-            }
-            try db.create(table: "syncURLRewrite") { table in
-                table.primaryKey("local", .text)
-                table.column("server", .text).notNull()
-            }
+            try db.execute("""
+                CREATE TABLE "syncAccount" ("id" INTEGER PRIMARY KEY CHECK ("id" = 1), "server" TEXT NOT NULL, "user" TEXT NOT NULL, \
+                "device" TEXT NOT NULL, "caption" TEXT NOT NULL, "flavour" TEXT NOT NULL, "subscriptionsSince" INTEGER NOT NULL, \
+                "actionsSince" INTEGER NOT NULL, "lastSync" DOUBLE, "lastError" TEXT NOT NULL, "passwordStore" TEXT NOT NULL, \
+                "initialSyncDone" BOOLEAN NOT NULL);
+                CREATE TABLE "syncQueue" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "item" BLOB NOT NULL, "queuedAt" DOUBLE NOT NULL);
+                CREATE TABLE "syncEpisode" ("episodeID" TEXT PRIMARY KEY NOT NULL, "played" BOOLEAN NOT NULL, "position" DOUBLE NOT NULL, \
+                "timestamp" DOUBLE NOT NULL);
+                CREATE TABLE "syncURLRewrite" ("local" TEXT PRIMARY KEY NOT NULL, "server" TEXT NOT NULL);
+                """)
         }
         migrator.registerMigration("sync2: actions for episodes not seen yet") { db in
-            try db.create(table: "syncKeptAction") { table in
-                table.autoIncrementedPrimaryKey("id")
-                table.column("action", .blob).notNull()
-            }
+            try db.execute("""
+                CREATE TABLE "syncKeptAction" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "action" BLOB NOT NULL);
+                """)
         }
     }
 
     public func syncRecord() -> SyncRecord? {
-        guard let row = try? database.read({ db in try Row.fetchOne(db, sql: "SELECT * FROM syncAccount WHERE id = 1") }),
+        guard let row = try? database.read({ db in try db.row("SELECT * FROM syncAccount WHERE id = 1") }),
               let server = Self.text(row, "server"), let user = Self.text(row, "user"), let device = Self.text(row, "device"),
               let flavour = Self.text(row, "flavour").flatMap(SyncFlavour.init(rawValue:)) else { return nil }
         let account = SyncAccount(server: server, user: user, device: device, caption: Self.text(row, "caption") ?? "", flavour: flavour)
@@ -63,11 +43,11 @@ extension StateStore: SyncArchive {
 
     public func saveSyncRecord(_ record: SyncRecord) throws {
         try write("the sync account") { db in
-            try db.execute(sql: """
+            try db.execute("""
                 INSERT OR REPLACE INTO syncAccount (id, server, user, device, caption, flavour, subscriptionsSince, actionsSince, lastSync,
                                                    lastError, passwordStore, initialSyncDone)
                 VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [record.account.server, record.account.user, record.account.device, record.account.caption,
+                """, [record.account.server, record.account.user, record.account.device, record.account.caption,
                                  record.account.flavour.rawValue, record.subscriptionsSince, record.actionsSince,
                                  record.lastSync?.timeIntervalSince1970, record.lastError, record.passwordStore, record.initialSyncDone])
         }
@@ -75,7 +55,9 @@ extension StateStore: SyncArchive {
 
     public func forgetSync() throws {
         try write("the end of the sync") { db in
-            for table in ["syncAccount", "syncQueue", "syncEpisode", "syncURLRewrite", "syncKeptAction"] { try db.execute(sql: "DELETE FROM \(table)") }
+            try db.execute("""
+                DELETE FROM syncAccount; DELETE FROM syncQueue; DELETE FROM syncEpisode; DELETE FROM syncURLRewrite; DELETE FROM syncKeptAction;
+                """)
         }
     }
 
@@ -84,46 +66,46 @@ extension StateStore: SyncArchive {
         let encoded = try items.map { try encoder.encode($0) }
         try write("a change for the sync server") { db in
             for data in encoded {
-                try db.execute(sql: "INSERT INTO syncQueue (item, queuedAt) VALUES (?, ?)", arguments: [data, time.timeIntervalSince1970])
+                try db.execute("INSERT INTO syncQueue (item, queuedAt) VALUES (?, ?)", [data, time.timeIntervalSince1970])
             }
             try Self.saveSynced(episodes, db)
         }
     }
 
     public func queuedSyncItems() -> [SyncQueueEntry] {
-        let rows = (try? database.read { db in try Row.fetchAll(db, sql: "SELECT id, item, queuedAt FROM syncQueue ORDER BY id") }) ?? []
+        let rows = (try? database.read { db in try db.rows("SELECT id, item, queuedAt FROM syncQueue ORDER BY id") }) ?? []
         let decoder = Self.syncDecoder
         return rows.compactMap { row in
-            guard let id = Self.integer(row, "id"), let data = Data.fromDatabaseValue(row["item"] as DatabaseValue),
+            guard let id = Self.integer(row, "id"), let data = row["item"].blob,
                   let item = try? decoder.decode(SyncItem.self, from: data) else { return nil }
             return SyncQueueEntry(id: id, item: item, queuedAt: Date(timeIntervalSince1970: Self.double(row, "queuedAt") ?? 0))
         }
     }
 
     public func queuedSyncCount() -> Int {
-        (try? database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM syncQueue") }) ?? 0
+        (try? database.read { db in try db.value("SELECT COUNT(*) FROM syncQueue").integer }).flatMap { $0.map(Int.init) } ?? 0
     }
 
     public func dequeue(_ ids: [Int64], episodes: [SyncedEpisode]) throws {
         guard !ids.isEmpty || !episodes.isEmpty else { return }
         try write("the sync queue") { db in
-            for id in ids { try db.execute(sql: "DELETE FROM syncQueue WHERE id = ?", arguments: [id]) }
+            for id in ids { try db.execute("DELETE FROM syncQueue WHERE id = ?", [id]) }
             try Self.saveSynced(episodes, db)
         }
     }
 
     public func syncedEpisode(_ id: String) -> SyncedEpisode? {
-        guard let row = try? database.read({ db in try Row.fetchOne(db, sql: "SELECT * FROM syncEpisode WHERE episodeID = ?", arguments: [id]) }),
+        guard let row = try? database.read({ db in try db.row("SELECT * FROM syncEpisode WHERE episodeID = ?", [id]) }),
               let timestamp = Self.double(row, "timestamp") else { return nil }
         return SyncedEpisode(episodeID: id, played: Self.integer(row, "played") == 1, position: Self.double(row, "position") ?? 0,
                              timestamp: Date(timeIntervalSince1970: timestamp))
     }
 
     public func keptRemoteActions() -> [EpisodeAction] {
-        let rows = (try? database.read { db in try Row.fetchAll(db, sql: "SELECT action FROM syncKeptAction ORDER BY id") }) ?? []
+        let rows = (try? database.read { db in try db.rows("SELECT action FROM syncKeptAction ORDER BY id") }) ?? []
         let decoder = Self.syncDecoder
         return rows.compactMap { row in
-            Data.fromDatabaseValue(row["action"] as DatabaseValue).flatMap { try? decoder.decode(EpisodeAction.self, from: $0) }
+            row["action"].blob.flatMap { try? decoder.decode(EpisodeAction.self, from: $0) }
         }
     }
 
@@ -131,13 +113,13 @@ extension StateStore: SyncArchive {
         let encoder = Self.syncEncoder
         let encoded = try actions.map { try encoder.encode($0) }
         try write("the server's actions kept for later") { db in
-            try db.execute(sql: "DELETE FROM syncKeptAction")
-            for data in encoded { try db.execute(sql: "INSERT INTO syncKeptAction (action) VALUES (?)", arguments: [data]) }
+            try db.execute("DELETE FROM syncKeptAction")
+            for data in encoded { try db.execute("INSERT INTO syncKeptAction (action) VALUES (?)", [data]) }
         }
     }
 
     public func syncURLRewrites() -> [String: String] {
-        let rows = (try? database.read { db in try Row.fetchAll(db, sql: "SELECT local, server FROM syncURLRewrite") }) ?? []
+        let rows = (try? database.read { db in try db.rows("SELECT local, server FROM syncURLRewrite") }) ?? []
         var rewrites: [String: String] = [:]
         for row in rows {
             if let local = Self.text(row, "local"), let server = Self.text(row, "server") { rewrites[local] = server }
@@ -147,17 +129,17 @@ extension StateStore: SyncArchive {
 
     public func saveSyncURLRewrites(_ rewrites: [String: String]) throws {
         try write("the server's URLs") { db in
-            try db.execute(sql: "DELETE FROM syncURLRewrite")
+            try db.execute("DELETE FROM syncURLRewrite")
             for (local, server) in rewrites.sorted(by: { $0.key < $1.key }) {
-                try db.execute(sql: "INSERT INTO syncURLRewrite (local, server) VALUES (?, ?)", arguments: [local, server])
+                try db.execute("INSERT INTO syncURLRewrite (local, server) VALUES (?, ?)", [local, server])
             }
         }
     }
 
-    private static func saveSynced(_ episodes: [SyncedEpisode], _ db: Database) throws {
+    private static func saveSynced(_ episodes: [SyncedEpisode], _ db: SQLiteConnection) throws {
         for episode in episodes {
-            try db.execute(sql: "INSERT OR REPLACE INTO syncEpisode (episodeID, played, position, timestamp) VALUES (?, ?, ?, ?)",
-                           arguments: [episode.episodeID, episode.played, episode.position, episode.timestamp.timeIntervalSince1970])
+            try db.execute("INSERT OR REPLACE INTO syncEpisode (episodeID, played, position, timestamp) VALUES (?, ?, ?, ?)",
+                           [episode.episodeID, episode.played, episode.position, episode.timestamp.timeIntervalSince1970])
         }
     }
 
@@ -173,11 +155,11 @@ extension StateStore: SyncArchive {
         return decoder
     }
 
-    private static func integer(_ row: Row, _ column: String) -> Int64? {
-        Int64.fromDatabaseValue(row[column] as DatabaseValue)
+    private static func integer(_ row: SQLiteRow, _ column: String) -> Int64? {
+        row[column].integer
     }
 
-    private static func double(_ row: Row, _ column: String) -> Double? {
-        Double.fromDatabaseValue(row[column] as DatabaseValue).flatMap { $0.isFinite ? $0 : nil }
+    private static func double(_ row: SQLiteRow, _ column: String) -> Double? {
+        row[column].double.flatMap { $0.isFinite ? $0 : nil }
     }
 }
