@@ -37,7 +37,7 @@ public final class GpodderClient: SyncServer {
 
     public init(_ credentials: SyncCredentials,
                 http: HTTPClient = HTTPClient(timeout: 30, accept: "application/json", maximumBytes: GpodderClient.maximumAnswerBytes,
-                                              conditional: false, cookies: false, redirectsElsewhere: false)) {
+                                              conditional: false, redirectsElsewhere: false)) {
         self.credentials = credentials
         self.http = http
         state = Locked(State(flavour: credentials.flavour))
