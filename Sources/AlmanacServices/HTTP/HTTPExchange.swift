@@ -35,6 +35,8 @@ final class HTTPExchange: Sendable {
                 return current.cancelled
             }
             if cancelled { throw CancellationError() }
+            // Let go of the hop when it ends: a handler that holds this exchange (FileTransfer) would otherwise keep itself alive.
+            defer { current.withLock { $0.transfer = nil } }
             switch try await transfer.run() {
             case .answered(let head):
                 return (head, movedTo)
