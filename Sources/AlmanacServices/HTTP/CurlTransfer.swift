@@ -26,6 +26,8 @@ final class CurlTransfer: @unchecked Sendable {
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
     private var cleanedUp = false
+    /// libcurl took the limit to http and https (set up in `init`).
+    private var webOnly = false
 
     // Loop-thread state.
     private var lines: [String] = []
@@ -56,6 +58,9 @@ final class CurlTransfer: @unchecked Sendable {
     /// `CancellationError` when the task was cancelled.
     func run() async throws -> Ending {
         try Task.checkCancellation()
+        guard webOnly else {
+            throw TransportError(kind: .other, detail: "this libcurl is older than 7.85, which Almanac needs (it cannot limit a transfer to http and https)")
+        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 self.continuation = continuation
@@ -182,8 +187,8 @@ final class CurlTransfer: @unchecked Sendable {
         }
         set(CURLOPT_URL, request.url.absoluteString)
         // Only the web, never a redirect by libcurl itself, no signals (threads), no progress meter.
-        set(CURLOPT_PROTOCOLS_STR, "http,https")
-        set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        // A libcurl older than 7.85 knows no *_PROTOCOLS_STR: such a transfer fails rather than run unrestricted.
+        webOnly = set(CURLOPT_PROTOCOLS_STR, "http,https") == CURLE_OK && set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https") == CURLE_OK
         ccurl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
         ccurl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         ccurl_setopt_long(easy, CURLOPT_NOPROGRESS, 1)
@@ -224,9 +229,10 @@ final class CurlTransfer: @unchecked Sendable {
         ccurl_setopt_pointer(easy, CURLOPT_HTTPHEADER, headerList)
     }
 
-    private func set(_ option: CURLoption, _ text: String) {
+    @discardableResult
+    private func set(_ option: CURLoption, _ text: String) -> CURLcode {
         // libcurl copies string options.
-        _ = text.withCString { ccurl_setopt_pointer(easy, option, $0) }
+        text.withCString { ccurl_setopt_pointer(easy, option, $0) }
     }
 
     private func cleanUp() {
