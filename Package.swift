@@ -25,6 +25,12 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // libcurl, under the daemon's HTTP client (AlmanacServices/HTTP).
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
         // `Locked`: Mutex, told to ThreadSanitizer in `make tsan` builds. Every target depends on it (below).
         .target(name: "Locking"),
         .target(name: "DBus", dependencies: ["CDBus"]),
@@ -35,7 +41,7 @@ let package = Package(
         .target(name: "AlmanacFeeds", dependencies: ["AlmanacCore"]),
         .target(name: "AlmanacBus", dependencies: ["AlmanacCore", "DBus", .product(name: "Logging", package: "swift-log")]),
         .target(name: "AlmanacServices", dependencies: [
-            "AlmanacCore", "AlmanacFeeds", "CSQLite", .product(name: "Logging", package: "swift-log"),
+            "AlmanacCore", "AlmanacFeeds", "CCurl", "CSQLite", .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "almanacd", dependencies: [
             "AlmanacBus", "AlmanacCore", "AlmanacServices", "AlmanacViews",

@@ -14,7 +14,7 @@ packages=(
   python3-gi                    # its GLib main loop, for a view client that listens (flow-control tests)
   python3-jeepney               # a D-Bus library that answers no Peer.Ping by itself (flow-control tests)
   valgrind tmux                 # leak checks, terminal tests
-  libcurl4 libcurl4-openssl-dev # FoundationNetworking's HTTP (the -dev package for static builds: make install)
+  libcurl4 libcurl4-openssl-dev # the daemon's HTTP client (AlmanacServices/HTTP, over CCurl)
   libsqlite3-dev                # SQLite (CSQLite, under our own layer): the state store
   man-db                        # man renders the generated man pages (GeneratedFilesTests)
 )

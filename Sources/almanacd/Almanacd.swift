@@ -3,7 +3,7 @@ import AlmanacCore
 import ArgumentParser
 import DBus
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Logging
 
 @main

@@ -2,7 +2,8 @@ import AlmanacBus
 import AlmanacCore
 import AlmanacServices
 import DBus
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 
 /// The daemon's lifecycle: connect, build its parts (`DaemonParts`), export, take the name

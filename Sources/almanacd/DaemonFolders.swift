@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Where the daemon keeps its state and puts downloads: the options' folders, else the XDG
 /// base directories. The user unit passes both options, so they are the folders its sandbox
@@ -39,7 +40,7 @@ struct DaemonFolders {
     }
 
     private static func xdg(_ variable: String, or fallback: String, _ environment: [String: String]) -> URL {
-        let base = environment[variable].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/" + fallback)
+        let base = environment[variable].flatMap { $0.isEmpty ? nil : $0 } ?? (FileManager.default.homeDirectoryForCurrentUser.path + "/" + fallback)
         return URL(fileURLWithPath: base).appendingPathComponent("almanac")
     }
 }

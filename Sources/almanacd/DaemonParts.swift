@@ -3,7 +3,7 @@ import AlmanacCore
 import AlmanacServices
 import AlmanacViews
 import DBus
-import Foundation
+import FoundationEssentials
 import Logging
 
 /// What the daemon is made of, and what is built from what: the store feeds the two
@@ -133,11 +133,8 @@ struct DaemonParts {
 
     /// Creates the state folder if needed and opens the store in it.
     static func openStore(in folder: URL, logger: Logger) throws -> StateStore {
-        do {
-            // Only the user's, as the XDG base directory specification asks of folders it creates.
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw DaemonError("Cannot create the state folder \(folder.path): \(error.localizedDescription). Pass another with --state-dir.")
+        if let why = PrivateFolder.create(folder.path) {
+            throw DaemonError("Cannot create the state folder \(folder.path): \(why). Pass another with --state-dir.")
         }
         let store: StateStore
         do {

@@ -1,6 +1,7 @@
 import DBus
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How the daemon's run ends: a signal asked it to stop (exit 0), or the bus went away
 /// (exit 1, so that the service manager restarts it).

@@ -40,6 +40,21 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: slow)).count == 40000)
     }
 
+    /// Cancelling a download's task ends its transfer in the middle of the body: the task
+    /// ends with `CancellationError` and the server sees the connection hung up.
+    @Test func aCancelledDownloadHangsUpMidBody() async throws {
+        let received = Locked<UInt64>(0)
+        let slow = job("size=8000000&rate=65536")
+        let download = Task { try await HTTPEpisodeDownloader().download(slow) { progress in received.withLock { $0 = progress.received } } }
+        #expect(await eventually { received.withLock { $0 } > 0 })
+        download.cancel()
+        await #expect(throws: CancellationError.self) { try await download.value }
+        #expect(await eventually {
+            (try? String(contentsOf: server.baseURL.appendingPathComponent("hangups"), encoding: .utf8))?.contains("/audio/e1") == true
+        })
+        #expect(received.withLock { $0 } < 8_000_000)
+    }
+
     /// A link planted where the temporary file goes is refused, not followed: the file it
     /// points at is not created or written.
     @Test func aLinkPlantedAtThePartFileIsRefused() async throws {

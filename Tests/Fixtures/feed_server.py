@@ -23,6 +23,7 @@ standard output.
 /audio-redirect/<name>?… -> 302 to /audio/<name>?…
 /requests          -> one line per /audio request so far: "<path> <Range header or ->", and
                       " if-range=<If-Range header>" when it came with one
+/hangups           -> one line per /audio answer the client hung up on before its end: "<path>"
 /redirect-loop     -> 302 to itself, for ever
 /flaky/<file>      -> /feeds/<file> while the fault is "none"; otherwise the fault set with
 /fault/<mode>         (none, 500, 304, redirect-loop, garbage, truncated, big (20 MiB), stall (30 s))
@@ -119,6 +120,7 @@ class Handler(BaseHTTPRequestHandler):
                 if rate > 0:
                     time.sleep(chunk / rate)
         except (BrokenPipeError, ConnectionResetError):
+            HANGUPS.append(self.path.split("?")[0])
             self.close_connection = True
 
     def send_slowly(self, part, rate, trickle, chunked):
@@ -138,6 +140,7 @@ class Handler(BaseHTTPRequestHandler):
                 self.wfile.write(b"0\r\n\r\n")
                 self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
+            HANGUPS.append(self.path.split("?")[0])
             self.close_connection = True
 
     def flaky(self, name):
@@ -210,6 +213,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(302, b"", {"Location": "/audio/" + parts[1] + ("?" + urllib.parse.urlsplit(self.path).query if "?" in self.path else "")})
         if parts == ["requests"]:
             return self.reply(200, "".join(line + "\n" for line in REQUESTS).encode(), {"Content-Type": "text/plain"})
+        if parts == ["hangups"]:
+            return self.reply(200, "".join(line + "\n" for line in HANGUPS).encode(), {"Content-Type": "text/plain"})
         if parts == ["bomb"]:
             return self.reply(200, BOMB, {"Content-Encoding": "gzip", "Content-Type": "application/rss+xml"})
         if parts == ["redirect-to-file"]:
@@ -261,6 +266,7 @@ class Handler(BaseHTTPRequestHandler):
 
 
 REQUESTS = []
+HANGUPS = []
 FEED_LOG = []
 CHAPTERS_LOG = []
 FLAKY = {"fault": "none", "count": 0}

@@ -1,5 +1,5 @@
 import AlmanacCore
-import Foundation
+import FoundationEssentials
 
 /// Feed autodiscovery: the feeds a web page announces with
 /// `<link rel="alternate" type="application/rss+xml" href="…">` (or Atom's
@@ -16,8 +16,8 @@ enum FeedDiscovery {
         var found: [String] = []
         var base = base
         var rest = text[...]
-        while let open = rest.range(of: "<") {
-            rest = rest[open.upperBound...]
+        while let open = rest.firstIndex(of: "<") {
+            rest = rest[rest.index(after: open)...]
             let name = rest.prefix { $0.isLetter }.lowercased()
             guard name == "link" || name == "base" else { continue }
             let end = rest.firstIndex(of: ">") ?? rest.endIndex
@@ -67,7 +67,7 @@ enum FeedDiscovery {
     }
 
     private static func decoded(_ value: String) -> String {
-        value.replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&quot;", with: "\"")
-            .replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+        value.replacing("&amp;", with: "&").replacing("&quot;", with: "\"")
+            .replacing("&#39;", with: "'").replacing("&lt;", with: "<").replacing("&gt;", with: ">")
     }
 }

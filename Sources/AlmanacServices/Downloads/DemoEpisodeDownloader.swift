@@ -1,5 +1,6 @@
 public import AlmanacCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The offline demo's downloads: no network, but real files, written a slice at a time so
 /// that progress shows (about three seconds a download).
@@ -14,20 +15,21 @@ public struct DemoEpisodeDownloader: EpisodeDownloading {
         let temporary = job.folder + "/" + job.temporaryName
         var received = DownloadFolder.size(of: temporary)
         // What an earlier try left is kept and continued.
-        if !FileManager.default.fileExists(atPath: temporary) { _ = FileManager.default.createFile(atPath: temporary, contents: nil) }
-        guard let handle = FileHandle(forWritingAtPath: temporary) else {
-            throw DownloadError("Cannot write \(temporary).")
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else {
+            throw DownloadError("Cannot write \(temporary): \(String(cString: strerror(errno))).")
         }
-        defer { try? handle.close() }
-        try handle.seekToEnd()
-        let slice = Data(repeating: 0, count: 64 << 10)
+        defer { close(fd) }
+        let slice = [UInt8](repeating: 0, count: 64 << 10)
         while received < Self.size {
             try await Task.sleep(for: .milliseconds(60))
-            try handle.write(contentsOf: slice.prefix(Int(min(UInt64(slice.count), Self.size - received))))
+            let count = Int(min(UInt64(slice.count), Self.size - received))
+            guard write(fd, slice, count) == count else {
+                throw DownloadError("Cannot write \(temporary): \(String(cString: strerror(errno))).")
+            }
             received = min(Self.size, received + UInt64(slice.count))
             progress(DownloadProgress(received: received, total: Self.size, validator: "demo"))
         }
-        try handle.close()
         return try DownloadFolder.finish(temporary, in: job.folder, as: SafeFileName.fileName(title: job.name, fallback: job.episodeID, extension: "mp3"))
     }
 

@@ -1,5 +1,5 @@
 import AlmanacCore
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// The file operations of a download: the folder, the temporary file the bytes go to, and
@@ -8,10 +8,8 @@ import Glibc
 enum DownloadFolder {
     /// Creates `folder` (and its parents) for the user alone.
     static func prepare(_ folder: String) throws {
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw DownloadError("Cannot create the download folder \(folder): \(error.localizedDescription).")
+        if let why = PrivateFolder.create(folder) {
+            throw DownloadError("Cannot create the download folder \(folder): \(why).")
         }
     }
 

@@ -1,8 +1,5 @@
 import AlmanacCore
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import FoundationEssentials
 import Glibc
 import Locking
 import Synchronization
@@ -13,8 +10,7 @@ import Synchronization
 /// http and https; more than `limit` bytes, or a write the disk refuses, ends the transfer.
 /// The temporary file is never reached through a symbolic link (`O_NOFOLLOW`), and a new one
 /// is created, never opened (`O_EXCL`): a link planted at its path is refused, not followed.
-final class FileTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    // @unchecked Sendable: all mutable state is behind `state`'s Mutex.
+final class FileTransfer: HTTPResponseHandler {
     struct Outcome: Sendable {
         var received: UInt64
         /// 0 when the server did not say.
@@ -28,13 +24,9 @@ final class FileTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     private struct State {
         var fd: Int32 = -1
         var outcome: Outcome
-        var failure: (any Error)?
+        var failure: DownloadError?
         /// The server said the file is whole already (`416` for the rest of it).
         var wholeAlready = false
-        /// How it ended, kept until `run` waits for it (the task may end before).
-        var result: Result<Outcome, any Error>?
-        var continuation: CheckedContinuation<Outcome, any Error>?
-        var task: URLSessionDataTask?
     }
 
     private let path: String
@@ -42,6 +34,12 @@ final class FileTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     private let limit: UInt64
     private let progress: @Sendable (Outcome) -> Void
     private let state: Locked<State>
+    /// Only http and https, wherever they lead.
+    private let exchange = HTTPExchange { _, target in
+        let scheme = target.scheme?.lowercased()
+        guard scheme != "http" && scheme != "https" else { return nil }
+        return DownloadError("The episode's audio redirects to \(scheme.map { "a \($0):" } ?? "another kind of") address; only http and https are followed.")
+    }
 
     init(path: String, resumeFrom: UInt64, limit: UInt64, progress: @escaping @Sendable (Outcome) -> Void) {
         self.path = path
@@ -51,42 +49,43 @@ final class FileTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         state = Locked(State(outcome: Outcome(received: resumeFrom, total: 0)))
     }
 
-    /// Runs `request` on a session of its own; throws what went wrong.
-    func run(_ request: URLRequest, configuration: URLSessionConfiguration) async throws -> Outcome {
-        try Task.checkCancellation()
-        let session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
-        defer { session.finishTasksAndInvalidate() }
-        let task = session.dataTask(with: request)
-        state.withLock { $0.task = task }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                let ended = state.withLock { state -> Result<Outcome, any Error>? in
-                    if state.result == nil { state.continuation = continuation }
-                    return state.result
-                }
-                if let ended { continuation.resume(with: ended) } else { task.resume() }
-            }
-        } onCancel: {
-            task.cancel()
+    /// Runs `request`; throws what went wrong (`CancellationError` when the task was cancelled).
+    func run(_ request: HTTPRequest) async throws -> Outcome {
+        let ending: Result<HTTPHead?, any Error>
+        do {
+            ending = .success(try await exchange.run(request, handler: self).head)
+        } catch {
+            ending = .failure(error)
         }
+        return try state.withLock { state -> Result<Outcome, any Error> in
+            if state.fd >= 0 { close(state.fd); state.fd = -1 }
+            if let failure = state.failure { return .failure(failure) }
+            switch ending {
+            case .success(let head?) where (200..<300).contains(head.status):
+                return .success(state.outcome)
+            case .success:
+                return state.wholeAlready ? .success(state.outcome) : .failure(DownloadError("The transfer ended before the file began."))
+            case .failure(let error as DownloadError):
+                return .failure(error)
+            case .failure(let error as CancellationError):
+                return .failure(error)
+            case .failure(let error):
+                return .failure(DownloadError("The transfer broke off: \(error)."))
+            }
+        }.get()
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        guard let http = response as? HTTPURLResponse else {
-            fail(DownloadError("The server did not answer over HTTP."))
-            return completionHandler(.cancel)
-        }
-        let header = { (name: String) in http.value(forHTTPHeaderField: name) }
-        let host = http.url?.host ?? "The server"
+    func received(_ http: HTTPHead) -> Bool {
+        let header = { (name: String) in http.headers[name.lowercased()] }
+        let host = http.url.host ?? "The server"
         var start: UInt64 = 0
-        var total: UInt64 = http.expectedContentLength >= 0 ? UInt64(http.expectedContentLength) : 0
-        switch http.statusCode {
+        var total: UInt64 = http.expectedLength ?? 0
+        switch http.status {
         case 206:
             guard let range = header("Content-Range").flatMap(Self.contentRange), range.start == resumeFrom else {
                 let said = header("Content-Range").map { $0.printableLine(maximumLength: 100) }
                 fail(DownloadError("\(host) resumed the download at another place than asked (\(said ?? "no Content-Range"))."))
-                return completionHandler(.cancel)
+                return false
             }
             start = resumeFrom
             total = range.total ?? (total > 0 ? resumeFrom + total : 0)
@@ -99,24 +98,24 @@ final class FileTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
                     state.outcome.total = resumeFrom
                     state.wholeAlready = true
                 }
-                return completionHandler(.cancel)
+                return false
             }
             fail(DownloadError("\(host) could not resume the download (HTTP 416); it starts over next time."))
             unlink(path)
-            return completionHandler(.cancel)
+            return false
         default:
-            fail(DownloadError("\(host) answered HTTP \(http.statusCode) for the episode's audio."))
-            return completionHandler(.cancel)
+            fail(DownloadError("\(host) answered HTTP \(http.status) for the episode's audio."))
+            return false
         }
         guard total <= limit else {
             fail(DownloadError("\(host) offers \(total / 1_048_576) MiB, more than the \(limit / 1_048_576) MiB Almanac downloads."))
-            return completionHandler(.cancel)
+            return false
         }
         let fd = start == 0 ? Self.create(path) : open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else {
             let why = errno == ELOOP || errno == EEXIST ? "it is a symbolic link or not a file, which Almanac does not write through" : String(cString: strerror(errno))
             fail(DownloadError("Cannot write \(path): \(why)."))
-            return completionHandler(.cancel)
+            return false
         }
         let outcome = state.withLock { state -> Outcome in
             state.fd = fd
@@ -129,71 +128,35 @@ final class FileTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
             return state.outcome
         }
         progress(outcome)
-        completionHandler(.allow)
+        return true
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    func received(_ data: UnsafeRawBufferPointer) -> Bool {
         let result = state.withLock { state -> Result<Outcome, DownloadError> in
             guard state.fd >= 0, state.failure == nil else { return .failure(DownloadError("")) }
             guard state.outcome.received + UInt64(data.count) <= limit else {
                 return .failure(DownloadError("The server sent more than the \(limit / 1_048_576) MiB Almanac downloads."))
             }
-            let written = data.withUnsafeBytes { buffer -> Int in
-                var offset = 0
-                while offset < buffer.count {
-                    let n = write(state.fd, buffer.baseAddress! + offset, buffer.count - offset)
-                    if n < 0 { if errno == EINTR { continue }; return -1 }
-                    offset += n
+            var offset = 0
+            while offset < data.count {
+                let n = write(state.fd, data.baseAddress! + offset, data.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return .failure(DownloadError("Cannot write \(path): \(String(cString: strerror(errno)))."))
                 }
-                return offset
-            }
-            guard written == data.count else {
-                return .failure(DownloadError("Cannot write \(path): \(String(cString: strerror(errno)))."))
+                offset += n
             }
             state.outcome.received += UInt64(data.count)
             return .success(state.outcome)
         }
         switch result {
-        case .success(let outcome): progress(outcome)
+        case .success(let outcome):
+            progress(outcome)
+            return true
         case .failure(let error):
             if !error.description.isEmpty { fail(error) }
-            dataTask.cancel()
+            return false
         }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-        // What the server said counts: swift-corelibs-foundation turns `Location: file:///x`
-        // into a request for http://host/x.
-        let location = response.value(forHTTPHeaderField: "Location").flatMap { URL(string: $0, relativeTo: response.url) }
-        let scheme = (location ?? request.url)?.scheme?.lowercased()
-        let requested = request.url?.scheme?.lowercased()
-        if (scheme == "http" || scheme == "https") && (requested == "http" || requested == "https") {
-            completionHandler(request)
-        } else {
-            fail(DownloadError("The episode's audio redirects to \(scheme.map { "a \($0):" } ?? "another kind of") address; only http and https are followed."))
-            completionHandler(nil)
-        }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let (continuation, result) = state.withLock { state -> (CheckedContinuation<Outcome, any Error>?, Result<Outcome, any Error>) in
-            if state.fd >= 0 { close(state.fd); state.fd = -1 }
-            let result: Result<Outcome, any Error>
-            if let failure = state.failure {
-                result = .failure(failure)
-            } else if state.wholeAlready || error == nil {
-                result = .success(state.outcome)
-            } else if (error as? URLError)?.code == .cancelled {
-                result = .failure(CancellationError())
-            } else {
-                result = .failure(DownloadError("The transfer broke off: \(error!.localizedDescription)"))
-            }
-            defer { state.continuation = nil }
-            if state.continuation == nil { state.result = result }
-            return (state.continuation, result)
-        }
-        continuation?.resume(with: result)
     }
 
     /// The bytes the file holds so far.
@@ -202,7 +165,7 @@ final class FileTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     /// Ends the transfer with `error` (what `run` throws).
     func abandon(_ error: DownloadError) {
         fail(error)
-        state.withLock { $0.task }?.cancel()
+        exchange.cancel()
     }
 
     /// A new temporary file, made by this call: one left by an earlier try (a regular file)
@@ -226,7 +189,7 @@ final class FileTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
 
     /// `bytes START-END/TOTAL` (TOTAL may be `*`), or `bytes */TOTAL`.
     static func contentRange(_ header: String) -> (start: UInt64?, total: UInt64?)? {
-        let parts = header.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
+        let parts = header.trimmed.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bytes" else { return nil }
         let rangeAndTotal = parts[1].split(separator: "/", maxSplits: 1)
         guard rangeAndTotal.count == 2 else { return nil }

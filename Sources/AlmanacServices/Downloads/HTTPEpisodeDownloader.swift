@@ -1,8 +1,5 @@
 public import AlmanacCore
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import FoundationEssentials
 import Glibc
 import Locking
 import Synchronization
@@ -38,11 +35,6 @@ public struct HTTPEpisodeDownloader: EpisodeDownloading {
         }
         try DownloadFolder.prepare(job.folder)
         let temporary = job.folder + "/" + job.temporaryName
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = 7 * 86_400
-        configuration.httpAdditionalHeaders = ["User-Agent": HTTPClient.userAgent]
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         // The validator of the bytes the temporary file holds (the progress reports it as each response comes).
         let validator = Locked(job.validator)
         var lastError: any Error = DownloadError("The download did not start.")
@@ -52,12 +44,12 @@ public struct HTTPEpisodeDownloader: EpisodeDownloading {
             // the file may have changed since, and a mix of two files is worse than starting over.
             let current = validator.withLock { $0 }
             let have = current == nil ? 0 : DownloadFolder.size(of: temporary)
-            var request = URLRequest(url: url, timeoutInterval: timeout)
             // Compressed bytes cannot be resumed by offset.
-            request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+            var request = HTTPRequest(url: url, headers: [("Accept-Encoding", "identity")], idleTimeout: timeout,
+                                      totalTimeout: 7 * 86_400, decompress: false)
             if have > 0, let current {
-                request.setValue("bytes=\(have)-", forHTTPHeaderField: "Range")
-                request.setValue(current, forHTTPHeaderField: "If-Range")
+                request.setHeader("Range", "bytes=\(have)-")
+                request.setHeader("If-Range", current)
             }
             let transfer = FileTransfer(path: temporary, resumeFrom: have, limit: maximumBytes) { outcome in
                 validator.withLock { $0 = outcome.validator }
@@ -80,7 +72,7 @@ public struct HTTPEpisodeDownloader: EpisodeDownloading {
             defer { watchdog.cancel() }
             let outcome: FileTransfer.Outcome
             do {
-                outcome = try await transfer.run(request, configuration: configuration)
+                outcome = try await transfer.run(request)
             } catch let error as DownloadError where error.description.hasPrefix("The transfer broke off") {
                 lastError = error
                 continue

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Temporary download files that no job will resume: left by jobs the daemon no longer keeps
 /// (a crash between a job's end and its file's removal) or named as an older Almanac named
@@ -13,8 +14,8 @@ public enum LeftoverDownloads {
         var removed: [String] = []
         for folder in folders.sorted() {
             let path = root + "/" + folder
-            var isFolder: ObjCBool = false
-            guard files.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue,
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR,
                   let names = try? files.contentsOfDirectory(atPath: path) else { continue }
             for name in names.sorted() where name.hasPrefix(".") && name.hasSuffix(".part") {
                 let file = path + "/" + name

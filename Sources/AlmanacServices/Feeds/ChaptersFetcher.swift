@@ -1,5 +1,5 @@
 public import AlmanacCore
-import Foundation
+import FoundationEssentials
 
 /// Fetches the chapters file an episode's `<podcast:chapters>` names, over the daemon's HTTP
 /// client (a User-Agent, timeouts, redirects, at most `maximumBytes`), and reads it with

@@ -1,5 +1,5 @@
 public import AlmanacCore
-public import Foundation
+public import FoundationEssentials
 
 /// Reads a Podcasting 2.0 chapters file (`application/json+chapters`):
 /// `{"version": "1.2.0", "chapters": [{"startTime": 0, "title": "Intro", "url": "…", "img": "…"}]}`.
@@ -17,7 +17,7 @@ public enum ChaptersJSON {
         let name = url?.absoluteString ?? "The chapters file"
         let object: Any
         do {
-            object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            object = try LooseJSON.value(from: data)
         } catch {
             let start = String(decoding: data.prefix(40), as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
             throw ChaptersError(.invalid, "\(name) is not chapters JSON: it is not JSON at all\(start.isEmpty ? " (it is empty)" : " (it begins “\(start)”)").")
@@ -28,7 +28,7 @@ public enum ChaptersJSON {
         guard let list = file["chapters"] as? [Any] else {
             throw ChaptersError(.invalid, "\(name) is not chapters JSON: it has no \"chapters\" list.")
         }
-        // Read again as types: a number is a number there (JSONSerialization's `true` is one too).
+        // Read again as types: a number is a number there (an untyped `true` could pass for one).
         let items = (try? JSONDecoder().decode(File.self, from: data))?.chapters ?? []
         var chapters: [FeedChapter] = []
         for item in items.compactMap(\.item) {
@@ -65,7 +65,7 @@ public enum ChaptersJSON {
         init(from decoder: any Decoder) throws {
             let fields = try decoder.container(keyedBy: CodingKeys.self)
             startTime = (try? fields.decode(Double.self, forKey: .startTime))
-                ?? (try? fields.decode(String.self, forKey: .startTime)).flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+                ?? (try? fields.decode(String.self, forKey: .startTime)).flatMap { Double($0.trimmed) }
             title = try? fields.decode(String.self, forKey: .title)
             url = try? fields.decode(String.self, forKey: .url)
             img = try? fields.decode(String.self, forKey: .img)
@@ -75,7 +75,7 @@ public enum ChaptersJSON {
 
     /// An address with a control character is none (it would reach a terminal as one).
     private static func link(_ value: String?, base: URL?) -> String? {
-        guard let text = value?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty, !text.hasControlCharacters else { return nil }
+        guard let text = value?.trimmed, !text.isEmpty, !text.hasControlCharacters else { return nil }
         return URL(string: text, relativeTo: base)?.absoluteString ?? text
     }
 
@@ -88,7 +88,8 @@ public enum ChaptersJSON {
         switch object {
         case is [Any]: "a list"
         case is String: "a string"
-        case is NSNumber: "a number"
+        case is Int, is Double: "a number"
+        case is Bool: "a boolean"
         default: "nothing usable"
         }
     }

@@ -1,6 +1,6 @@
 public import AlmanacCore
 import AlmanacFeeds
-import Foundation
+import FoundationEssentials
 
 /// Reads podcast feeds for `Podcasts1.Inspect` and `Subscribe`: over HTTP with the daemon's
 /// client (gzip, a User-Agent, timeouts), at most `maximumBytes`, parsed by `FeedParser`;

@@ -1,6 +1,6 @@
 public import AlmanacCore
 import AlmanacFeeds
-import Foundation
+import FoundationEssentials
 import Locking
 import Synchronization
 

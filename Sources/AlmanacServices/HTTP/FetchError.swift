@@ -1,7 +1,4 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import FoundationEssentials
 
 /// Fetching failed; the message says where and why.
 public struct FetchError: Error, Sendable, CustomStringConvertible {
@@ -28,11 +25,11 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
     }
 
     /// No answer came from `url`'s server, said as a person can act on it rather than in
-    /// Foundation's words ("NSURLErrorDomain error -1001"): a wait that ran out names the
-    /// wait, a refused connection or an unknown host says so.
+    /// libcurl's words: a wait that ran out names the wait, a refused connection or an
+    /// unknown host says so.
     static func noAnswer(from url: URL, _ error: any Error, timeout: Double) -> FetchError {
         // Cancelled here (the daemon stopping, a caller gone): no word about the server.
-        if error is CancellationError || (error as? URLError)?.code == .cancelled {
+        if error is CancellationError {
             return FetchError("The request to \(url.host ?? url.absoluteString) was cancelled.")
         }
         var answer = noAnswerWords(from: url, error, timeout: timeout)
@@ -42,22 +39,21 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
 
     private static func noAnswerWords(from url: URL, _ error: any Error, timeout: Double) -> FetchError {
         let host = url.host ?? url.absoluteString
-        switch (error as? URLError)?.code {
+        switch (error as? TransportError)?.kind {
         case .timedOut?:
             return FetchError("\(host) sent nothing for \(Int(timeout.rounded())) s, so Almanac gave up waiting; the server may be down or overloaded.")
-        case .cannotConnectToHost?:
+        case .refused?:
             return FetchError("Could not reach \(host): nothing answers there (the connection was refused).")
-        case .cannotFindHost?, .dnsLookupFailed?:
+        case .unknownHost?:
             return FetchError("Could not reach \(host): no such host is known (check the address, or the network).")
-        case .notConnectedToInternet?:
+        case .offline?:
             return FetchError("Could not reach \(host): this computer is not connected to a network.")
-        case .networkConnectionLost?:
+        case .connectionLost?:
             return FetchError("Could not reach \(host): it closed the connection before its answer was complete.")
-        case .secureConnectionFailed?, .serverCertificateUntrusted?, .serverCertificateHasBadDate?, .serverCertificateNotYetValid?,
-             .serverCertificateHasUnknownRoot?, .clientCertificateRejected?, .clientCertificateRequired?:
-            return FetchError("Could not make a secure connection to \(host): its certificate was not accepted (\(error.localizedDescription)).")
+        case .insecure?:
+            return FetchError("Could not make a secure connection to \(host): its certificate was not accepted (\(error)).")
         default:
-            return FetchError("Could not reach \(host): \(error.localizedDescription)")
+            return FetchError("Could not reach \(host): \(error).")
         }
     }
 }

@@ -1,11 +1,8 @@
 import AlmanacCore
-public import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+public import FoundationEssentials
 
-/// A small HTTP GET client over URLSession: an identifying User-Agent, a timeout, gzip
-/// (URLSession asks for and inflates it), conditional requests (a URL fetched before is
+/// A small HTTP client over libcurl (`CurlTransfer`): an identifying User-Agent, a timeout,
+/// compression (libcurl asks for and inflates it), conditional requests (a URL fetched before is
 /// asked for with `If-None-Match`/`If-Modified-Since`, and a `304` is answered from the body
 /// kept from last time), and errors that say what failed.
 public struct HTTPClient: Sendable {
@@ -22,9 +19,9 @@ public struct HTTPClient: Sendable {
 
     public static let userAgent = "almanacd/0.1.0 (+https://github.com/almanac; a per-user weather and podcast daemon)"
 
-    private let session: LazySession
     private let downloads: BoundedDownloads
     private let timeout: Double
+    private let accept: String
     private let maximumBytes: Int
     /// `nil` when requests are never conditional.
     private let validators: ConditionalCache?
@@ -37,29 +34,16 @@ public struct HTTPClient: Sendable {
     ///     answered with the body kept from last time when it was small (at most 256 KiB),
     ///     and with an empty body otherwise: the caller knows nothing changed.
     ///   - validators: where the validators outlive the process (none: in memory only).
-    ///   - cookies: whether URLSession keeps and sends cookies by itself; a client that
-    ///     handles its own (the sync's session cookie) turns it off.
     ///   - redirectsElsewhere: whether a redirect to another origin (scheme, host, port) is
     ///     followed (without the request's `Authorization` and `Cookie`) or refused, as the
     ///     sync's client has it: its session and password are for its server alone.
+    ///
+    /// No client keeps cookies: the sync's client sends its session's itself.
     public init(timeout: Double = 20, accept: String = "application/json", maximumBytes: Int = 32 * 1024 * 1024, conditional: Bool = true,
-                validators archive: (any ValidatorArchive)? = nil, cookies: Bool = true, redirectsElsewhere: Bool = true) {
-        let downloads = BoundedDownloads(sameOriginOnly: !redirectsElsewhere)
-        self.downloads = downloads
-        session = LazySession(delegate: downloads) {
-            let configuration = URLSessionConfiguration.ephemeral
-            configuration.timeoutIntervalForRequest = timeout
-            configuration.timeoutIntervalForResource = timeout * 2
-            configuration.httpAdditionalHeaders = ["User-Agent": Self.userAgent, "Accept": accept]
-            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-            if !cookies {
-                configuration.httpShouldSetCookies = false
-                configuration.httpCookieAcceptPolicy = .never
-                configuration.httpCookieStorage = nil
-            }
-            return configuration
-        }
+                validators archive: (any ValidatorArchive)? = nil, redirectsElsewhere: Bool = true) {
+        downloads = BoundedDownloads(sameOriginOnly: !redirectsElsewhere)
         self.timeout = timeout
+        self.accept = accept
         self.maximumBytes = maximumBytes
         validators = conditional ? ConditionalCache(archive: archive) : nil
     }
@@ -69,16 +53,14 @@ public struct HTTPClient: Sendable {
         // A user name and password in the URL are sent as HTTP Basic authentication, to this
         // host only (BoundedDownloads drops them on a redirect elsewhere), never in the URL.
         let credentials = FeedCredentials.of(url.absoluteString)
-        var request = URLRequest(url: credentials == nil ? url : URL(string: FeedCredentials.removed(from: url.absoluteString)) ?? url,
-                                 timeoutInterval: timeout)
+        var request = makeRequest(credentials == nil ? url : URL(string: FeedCredentials.removed(from: url.absoluteString)) ?? url, headers: headers)
         if let credentials {
-            request.setValue("Basic " + Data("\(credentials.user):\(credentials.password)".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+            request.setHeader("Authorization", "Basic " + Data("\(credentials.user):\(credentials.password)".utf8).base64EncodedString())
         }
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let kept = conditional ? validators?[url] : nil
-        if let etag = kept?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        if let lastModified = kept?.lastModified { request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since") }
-        let (data, http, fields, movedTo): (Data, HTTPURLResponse, [String: String], URL?)
+        if let etag = kept?.etag { request.setHeader("If-None-Match", etag) }
+        if let lastModified = kept?.lastModified { request.setHeader("If-Modified-Since", lastModified) }
+        let (data, http, fields, movedTo): (Data, HTTPHead, [String: String], URL?)
         do {
             (data, http, fields, movedTo) = try await exchange(request, for: url)
         } catch is BoundedDownloads.AuthenticationRequired {
@@ -86,16 +68,16 @@ public struct HTTPClient: Sendable {
                 ? "\(url.host ?? "The server") answered HTTP 401: it wants a user name and password (https://NAME:PASSWORD@host/…)."
                 : "\(url.host ?? "The server") answered HTTP 401: it refused the user name and password given.")
         }
-        guard (200..<300).contains(http.statusCode) || http.statusCode == 304 else {
-            throw FetchError("\(url.host ?? "The server") answered HTTP \(http.statusCode).")
+        guard (200..<300).contains(http.status) || http.status == 304 else {
+            throw FetchError("\(url.host ?? "The server") answered HTTP \(http.status).")
         }
-        if http.statusCode == 304 {
+        if http.status == 304 {
             guard let kept else { throw FetchError("\(url.host ?? "The server") answered 304 Not Modified to a request that was not conditional.") }
             return Response(status: 304, body: kept.body ?? Data(), headers: fields, url: http.url, movedTo: movedTo)
         }
         validators?[url] = ConditionalCache.Entry(etag: fields["etag"], lastModified: fields["last-modified"],
                                                   body: data.count <= ConditionalCache.maximumKeptBody ? data : nil)
-        return Response(status: http.statusCode, body: data, headers: fields, url: http.url, movedTo: movedTo)
+        return Response(status: http.status, body: data, headers: fields, url: http.url, movedTo: movedTo)
     }
 
     /// Sends a request of any method (`POST` with a JSON body, say) and returns the answer
@@ -104,28 +86,34 @@ public struct HTTPClient: Sendable {
     /// (unreachable, timeout), it was larger than `maximumBytes` (`tooLarge`), or it was a
     /// redirect to an address not on the web (`file:`).
     public func send(_ method: String, _ url: URL, body: Data? = nil, headers: [String: String] = [:]) async throws -> Response {
-        var request = URLRequest(url: url, timeoutInterval: timeout)
-        request.httpMethod = method
-        if let body { request.httpBody = body }
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        var request = makeRequest(url, headers: headers)
+        request.method = method
+        request.body = body
         do {
             let (data, http, fields, movedTo) = try await exchange(request, for: url)
-            return Response(status: http.statusCode, body: data, headers: fields, url: http.url, movedTo: movedTo)
+            return Response(status: http.status, body: data, headers: fields, url: http.url, movedTo: movedTo)
         } catch is BoundedDownloads.AuthenticationRequired {
             return Response(status: 401, body: Data(), headers: [:], url: url)
         }
     }
 
+    /// A request for `url` with the client's `Accept` and waits, and `headers`.
+    private func makeRequest(_ url: URL, headers: [String: String]) -> HTTPRequest {
+        var request = HTTPRequest(url: url, headers: [("Accept", accept)], idleTimeout: timeout, totalTimeout: timeout * 2)
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { request.setHeader(name, value) }
+        return request
+    }
+
     /// Runs `request` (for `url`, as the caller named it) and gives the answer with its
     /// header names lowercased, or throws `FetchError` in words: no answer, too large, a
-    /// redirect off the web, not HTTP. A 401 challenge is left to the caller
+    /// redirect off the web. A 401 challenge is left to the caller
     /// (`BoundedDownloads.AuthenticationRequired`).
-    private func exchange(_ request: URLRequest, for url: URL) async throws -> (Data, HTTPURLResponse, [String: String], URL?) {
+    private func exchange(_ request: HTTPRequest, for url: URL) async throws -> (Data, HTTPHead, [String: String], URL?) {
         let data: Data
-        let response: URLResponse
+        let head: HTTPHead
         let movedTo: URL?
         do {
-            (data, response, movedTo) = try await downloads.data(for: request, session: session.session, limit: maximumBytes)
+            (data, head, movedTo) = try await downloads.data(for: request, limit: maximumBytes)
         } catch let challenge as BoundedDownloads.AuthenticationRequired {
             throw challenge
         } catch is BoundedDownloads.TooLarge {
@@ -135,16 +123,6 @@ public struct HTTPClient: Sendable {
         } catch {
             throw FetchError.noAnswer(from: url, error, timeout: timeout)
         }
-        guard let http = response as? HTTPURLResponse else {
-            throw FetchError("\(url.host ?? "The server") did not answer over HTTP.")
-        }
-        guard data.count <= maximumBytes else {
-            throw FetchError("\(url.host ?? "The server") sent more than the \(maximumBytes / 1024 / 1024) MiB Almanac reads.", tooLarge: true)
-        }
-        var headers: [String: String] = [:]
-        for (key, value) in http.allHeaderFields {
-            if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
-        }
-        return (data, http, headers, movedTo)
+        return (data, head, head.headers, movedTo)
     }
 }

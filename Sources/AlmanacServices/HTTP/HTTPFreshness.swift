@@ -1,14 +1,15 @@
-import Foundation
+import AlmanacCore
+import FoundationEssentials
 
 /// How long a server says its answer stays fresh: `Cache-Control: max-age` (or `s-maxage`),
 /// else `Expires`; `no-cache`/`no-store` mean not at all.
 enum HTTPFreshness {
     static func freshUntil(_ headers: [String: String], now: Date) -> Date? {
         if let control = headers["cache-control"]?.lowercased() {
-            let directives = control.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            let directives = control.split(separator: ",").map(\.trimmed)
             if directives.contains(where: { $0 == "no-cache" || $0 == "no-store" }) { return nil }
             for directive in directives where directive.hasPrefix("max-age=") || directive.hasPrefix("s-maxage=") {
-                let value = directive.split(separator: "=", maxSplits: 1).last.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\" ")) }
+                let value = directive.split(separator: "=", maxSplits: 1).last.map { $0.filter { $0 != "\"" && $0 != " " } }  // a number, quoted or not
                 if let seconds = value.flatMap(Double.init), seconds.isFinite, seconds > 0 { return now.addingTimeInterval(min(seconds, 86_400 * 7)) }
             }
         }

@@ -1,5 +1,5 @@
 public import AlmanacCore
-public import Foundation
+public import FoundationEssentials
 
 /// Podcasts from the iTunes Search API (no key needed; what gPodder, AntennaPod and most
 /// podcast apps ask): `GET <base>/search?media=podcast&entity=podcast&term=…&limit=…`.

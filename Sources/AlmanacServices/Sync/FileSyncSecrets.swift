@@ -1,5 +1,6 @@
 public import AlmanacCore
-public import Foundation
+public import FoundationEssentials
+import Glibc
 
 /// The sync password in a file only the user can read (mode 0600), `sync-password` in the
 /// state folder: where it goes when no Secret Service is on the session bus. Written to a

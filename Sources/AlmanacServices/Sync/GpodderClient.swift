@@ -1,6 +1,6 @@
 public import AlmanacCore
 import AlmanacFeeds
-import Foundation
+import FoundationEssentials
 import Locking
 import Synchronization
 
@@ -37,7 +37,7 @@ public final class GpodderClient: SyncServer {
 
     public init(_ credentials: SyncCredentials,
                 http: HTTPClient = HTTPClient(timeout: 30, accept: "application/json", maximumBytes: GpodderClient.maximumAnswerBytes,
-                                              conditional: false, cookies: false, redirectsElsewhere: false)) {
+                                              conditional: false, redirectsElsewhere: false)) {
         self.credentials = credentials
         self.http = http
         state = Locked(State(flavour: credentials.flavour))
@@ -67,7 +67,7 @@ public final class GpodderClient: SyncServer {
         // Synchronized devices share their subscriptions (gpodder.net keeps them per device):
         // this one joins the user's largest group, or, without one, the user's other devices.
         guard let status = try? await api("GET", "/api/2/sync-devices/\(user).json"), status.status == 200,
-              let object = (try? JSONSerialization.jsonObject(with: status.body)) as? [String: Any] else { return }
+              let object = (try? LooseJSON.value(from: status.body)) as? [String: Any] else { return }
         let groups = (object["synchronized"] as? [[Any]] ?? []).map { $0.compactMap { $0 as? String } }
         if groups.contains(where: { $0.contains(credentials.device) }) { return }
         let others = (object["not-synchronized"] as? [Any] ?? []).compactMap { $0 as? String }.filter { $0 != credentials.device }
@@ -217,7 +217,7 @@ public final class GpodderClient: SyncServer {
         state.withLock { $0.cookie = cookie }
         if !state.withLock({ $0.verified }) {
             let devices = try await api("GET", "/api/2/devices/\(user).json")
-            let list = devices.status == 200 ? (try? JSONSerialization.jsonObject(with: devices.body)) as? [Any] : nil
+            let list = devices.status == 200 ? (try? LooseJSON.value(from: devices.body)) as? [Any] : nil
             guard list != nil else {
                 if probing { throw Probe(status: devices.status == 200 ? 0 : devices.status) }
                 try check(devices, "GET /api/2/devices/…")
@@ -234,7 +234,7 @@ public final class GpodderClient: SyncServer {
         let now = String(Int64(Date().timeIntervalSince1970) + 86_400)
         let answer = try await send("GET", "/index.php/apps/gpoddersync/subscriptions", query: [("since", now)], headers: ["Authorization": basic])
         if answer.status == 401 { throw refused() }
-        let object = answer.status == 200 ? (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any] : nil
+        let object = answer.status == 200 ? (try? LooseJSON.value(from: answer.body)) as? [String: Any] : nil
         guard let object, object["add"] is [Any], object["remove"] is [Any] else {
             if probing { throw Probe(status: answer.status == 200 ? 0 : answer.status) }
             try check(answer, "GET /index.php/apps/gpoddersync/subscriptions")
@@ -252,13 +252,13 @@ public final class GpodderClient: SyncServer {
 
     private func flavourPaths(gpodder: String, nextcloud: String) -> (path: String, what: String) {
         if state.withLock({ $0.flavour }) == .nextcloud { return (nextcloud, nextcloud) }
-        return (gpodder, gpodder.replacingOccurrences(of: "/\(user)", with: "/…"))
+        return (gpodder, gpodder.replacing("/\(user)", with: "/…"))
     }
 
     /// An API request: Nextcloud with HTTP Basic; gpodder.net with the session cookie (HTTP
     /// Basic before there is one), logging in again once when the cookie is refused.
     private func api(_ method: String, _ path: String, query: [(String, String)] = [], json: Any? = nil) async throws -> HTTPClient.Response {
-        let body = try json.map { try JSONSerialization.data(withJSONObject: $0) }
+        let body = try json.map { try LooseJSON.data(from: $0) }
         var headers = body == nil ? [:] : ["Content-Type": "application/json"]
         guard state.withLock({ $0.flavour }) == .gpodder, let cookie = state.withLock({ $0.cookie }) else {
             headers["Authorization"] = basic
@@ -285,7 +285,7 @@ public final class GpodderClient: SyncServer {
         do {
             return try await http.send(method, url, body: body, headers: headers)
         } catch let error as FetchError where error.tooLarge {
-            throw SyncError(.tooLarge, "\(host) sent more than the \(Self.maximumAnswerBytes / 1024 / 1024) MiB Almanac reads in one answer (\(method) \(path.replacingOccurrences(of: "/\(user)", with: "/…"))); nothing was changed.")
+            throw SyncError(.tooLarge, "\(host) sent more than the \(Self.maximumAnswerBytes / 1024 / 1024) MiB Almanac reads in one answer (\(method) \(path.replacing("/\(user)", with: "/…"))); nothing was changed.")
         } catch {
             throw SyncError(.unreachable, Self.unreachable(host, error))
         }
@@ -322,12 +322,12 @@ public final class GpodderClient: SyncServer {
         let type = answer.headers["content-type"]?.lowercased() ?? ""
         guard !type.contains("html"), answer.body.count <= 4_096 else { return "" }
         var text = String(decoding: answer.body, as: UTF8.self)
-        if let object = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any], let message = object["message"] as? String { text = message }
+        if let object = (try? LooseJSON.value(from: answer.body)) as? [String: Any], let message = object["message"] as? String { text = message }
         return text.printableLine(maximumLength: 300)
     }
 
     private func object(_ answer: HTTPClient.Response, _ what: String) throws -> [String: Any] {
-        guard let object = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any] else {
+        guard let object = (try? LooseJSON.value(from: answer.body)) as? [String: Any] else {
             throw malformed(what, "it is not JSON")
         }
         return object
@@ -385,10 +385,6 @@ public final class GpodderClient: SyncServer {
         if let number = value as? Int { return Int64(number) }
         if let number = value as? Int64 { return number }
         if let number = value as? Double, number.isFinite, abs(number) < 9e15 { return Int64(number.rounded(.down)) }
-        if let number = value as? NSNumber {
-            let double = number.doubleValue
-            return double.isFinite && abs(double) < 9e15 ? Int64(double.rounded(.down)) : nil
-        }
         return nil
     }
 
@@ -409,7 +405,7 @@ public final class GpodderClient: SyncServer {
     static func sessionCookie(_ header: String?) -> String? {
         guard let header else { return nil }
         for piece in header.split(whereSeparator: { $0 == "," || $0 == ";" }) {
-            let part = piece.trimmingCharacters(in: .whitespaces)
+            let part = piece.trimmed
             if part.hasPrefix("sessionid="), part.count > "sessionid=".count { return part }
         }
         return nil
@@ -417,6 +413,16 @@ public final class GpodderClient: SyncServer {
 
     /// Percent-encodes a path segment or query value (everything but unreserved characters).
     static func segment(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? text
+        var encoded = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                encoded += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+            }
+        }
+        return encoded
     }
 }

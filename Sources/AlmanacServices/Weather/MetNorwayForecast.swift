@@ -1,5 +1,5 @@
 import AlmanacCore
-public import Foundation
+public import FoundationEssentials
 import Locking
 
 /// Weather from MET Norway's Locationforecast 2.0 (`/weatherapi/locationforecast/2.0/complete`),

@@ -1,5 +1,5 @@
 public import AlmanacCore
-public import Foundation
+public import FoundationEssentials
 import Locking
 import Synchronization
 
