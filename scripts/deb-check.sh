@@ -143,8 +143,13 @@ ok "bash completes almanac <TAB>: $(echo $completions)"
 
 # The installed unit as systemd reads it, in the root (systemd-analyze --user needs a runtime
 # folder even offline; --root does not work with --user in systemd 252).
-grep -qx "ExecStart=/usr/bin/almanacd" "$root/usr/lib/systemd/user/almanacd.service" \
-  || fail "the unit's ExecStart is not /usr/bin/almanacd"
+unit="$root/usr/lib/systemd/user/almanacd.service"
+grep -Eq "^ExecStart=/usr/bin/almanacd( |$)" "$unit" || fail "the unit's ExecStart is not /usr/bin/almanacd: $(grep ^ExecStart= "$unit")"
+# The sandbox binds the daemon's binary into its empty /home view: a path there that does not
+# exist (a home-relative one left over from make install's default) stops the unit at start.
+grep -Eq "^BindReadOnlyPaths=/usr/bin/almanacd( |$)" "$unit" \
+  || fail "the unit's BindReadOnlyPaths does not bind /usr/bin/almanacd: $(grep ^BindReadOnlyPaths= "$unit")"
+if grep -n "\.local/bin" "$unit"; then fail "the installed unit still names ~/.local/bin"; fi
 grep -qx "Exec=/usr/bin/almanacd" "$root/usr/share/dbus-1/services/org.almanac.Almanac1.service" \
   || fail "the activation file's Exec is not /usr/bin/almanacd"
 in_root install -d -m 700 -o tester -g tester /tmp/runtime
