@@ -11,7 +11,8 @@
 #   --provider demo` answers `almanac status`; D-Bus activation alone starts /usr/bin/almanacd
 #   for `almanac status`; `man almanac`, `man almanac-podcasts` and `man almanacd` open;
 #   bash completes `almanac <TAB>` with the subcommands from the installed completion; the
-#   installed unit passes `systemd-analyze verify --user` and `security --user` (≤ 3.0);
+#   installed unit runs and binds /usr/bin/almanacd (ExecStart=, BindReadOnlyPaths=) and
+#   passes `systemd-analyze verify --user` and `security --user` (≤ 3.0);
 #   `apt remove almanac` leaves none of its files, and a second install and remove leaves the
 #   whole tree as it was (apt's and dpkg's records, logs, caches and the homes aside).
 set -euo pipefail
