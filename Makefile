@@ -166,10 +166,11 @@ deb-check:
 
 # Every performance figure as a ratio against a peer run side by side (docs/performance.md):
 # prints a table, writes bench/results.json and docs/performance.md. QUICK=1 for a short run.
+# The binaries are measured stripped as `make install` strips them (STRIP, STRIP_FLAGS).
 # Fails when a peer cannot run or a result is missing, never because a target was missed.
 bench:
 	@scripts/install-deps.sh bench
-	SWIFT=$(SWIFT) RELEASE_FLAGS="$(RELEASE_FLAGS) $(RELEASE_SCRATCH)" scripts/bench.sh
+	SWIFT=$(SWIFT) RELEASE_FLAGS="$(RELEASE_FLAGS) $(RELEASE_SCRATCH)" STRIP="$(STRIP)" STRIP_FLAGS="$(STRIP_FLAGS)" scripts/bench.sh
 
 # Rewrites release/hot-functions.txt from callgrind runs of the release binaries (start-up and
 # idle, `almanac get`, a day's work) on a private bus with the test fixtures.

@@ -7,7 +7,10 @@ cannot run or a result that is missing fails the run (exit 1); a missed target d
 (the table says MISS). QUICK=1 (--quick) runs fewer and shorter rounds and a smaller
 library for the memory figure.
 
-usage: run.py --bin DIR --peers DIR --python PYTHON [--quick] [--only NAME,…]
+usage: run.py --bin DIR --installed DIR --peers DIR --python PYTHON [--quick] [--only NAME,…]
+
+--installed: almanacd and almanac stripped as `make install` ships them (scripts/bench.sh
+makes the copy); their sizes are measured and the daemon's memory is measured on it.
 """
 import argparse
 import datetime
@@ -31,6 +34,13 @@ DAEMON = "org.almanac.Almanac1"
 PEER = "org.almanac.BenchPeer1"
 STUB = "org.almanac.BenchStub1"
 WEATHER = "/org/almanac/Almanac1/weather"
+# How long the daemon is left after a step before its memory is read: its idle pool threads
+# end 5 s after their last work.
+SETTLE_SECONDS = 7
+# Issue 27's targets: installed (stripped) sizes in MB (10^6 bytes), RSS in MiB.
+SIZE_TARGETS_MB = {"almanacd": 20, "almanac": 14}
+IDLE_RSS_TARGET_MIB = 14
+FETCHED_RSS_TARGET_MIB = 18
 
 
 class BenchFailure(Exception):
@@ -68,6 +78,7 @@ class Bench:
         self.options = options
         self.quick = options.quick
         self.bin = os.path.abspath(options.bin)
+        self.installed = os.path.abspath(options.installed)
         self.peers = os.path.abspath(options.peers)
         self.python = options.python
         self.work = tempfile.mkdtemp(prefix="almanac-bench-")
@@ -111,9 +122,10 @@ class Bench:
         self.buses.append(bus)
         return bus
 
-    def daemon(self, bus, state, *arguments):
-        """almanacd on `bus` with its state in `state`, once it owns its name; its process."""
-        daemon = harness.Daemon(self.bin, bus, state, os.path.join(self.work, os.path.basename(state) + ".log"),
+    def daemon(self, bus, state, *arguments, installed=False):
+        """almanacd on `bus` with its state in `state`, once it owns its name; its process.
+        `installed`: the stripped copy `make install` would ship, not the build's."""
+        daemon = harness.Daemon(self.installed if installed else self.bin, bus, state, os.path.join(self.work, os.path.basename(state) + ".log"),
                                 arguments=arguments, timeout=60)
         self.children.append(daemon.process)
         return daemon.process
@@ -131,6 +143,7 @@ class Bench:
 
     def preflight(self):
         needed = [f"{self.bin}/almanacd", f"{self.bin}/almanac", f"{self.bin}/almanac-bench",
+                  f"{self.installed}/almanacd", f"{self.installed}/almanac",
                   f"{self.peers}/bench-driver", f"{self.peers}/bench-server", f"{self.peers}/bench-stub"]
         for path in needed:
             if not os.access(path, os.X_OK):
@@ -332,6 +345,10 @@ class Bench:
             out.writelines(url + "\n" for url in urls)
         with open(os.path.join(newsboat, "config"), "w") as out:
             out.write("reload-threads 4\n")
+        # A home of its own: nothing read from or left in the user's ~/.newsboat or XDG folders.
+        newsboat_env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": newsboat, "LANG": "C.UTF-8",
+                        "XDG_CONFIG_HOME": os.path.join(newsboat, "xdg-config"),
+                        "XDG_DATA_HOME": os.path.join(newsboat, "xdg-data"), "TERM": "dumb"}
 
         def mode(changed, delay=0.0):
             run(["curl", "-s", f"{control}/mode?changed={int(changed)}&delay={delay}"])
@@ -344,9 +361,19 @@ class Bench:
             subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600)
             return time.perf_counter() - began
 
+        # newsboat's peak RSS in each reload (its VmHWM, KiB), by phase: `-x reload` exits
+        # when done, so its peak is what there is to compare; almanacd's is its VmHWM over
+        # the same phase (reset before it).
+        newsboat_peaks = {}
+        phase = ["first"]
+
         def newsboat_reload(cache):
-            return timed(["newsboat", "-q", "-u", os.path.join(newsboat, "urls"), "-c", cache,
-                          "-C", os.path.join(newsboat, "config"), "-x", "reload"])
+            began = time.perf_counter()
+            usage = self.peak_of([
+                "newsboat", "-q", "-u", os.path.join(newsboat, "urls"), "-c", cache,
+                "-C", os.path.join(newsboat, "config"), "-x", "reload"], env=newsboat_env)
+            newsboat_peaks.setdefault(phase[0], []).append(usage / 1024)
+            return time.perf_counter() - began
 
         bus = self.bus("refresh")
         rounds = 2 if self.quick else 3
@@ -356,14 +383,16 @@ class Bench:
         mode(False)
         first = {"almanac": [], "newsboat": []}
         daemon = None
+        almanac_peaks = {"first": []}
         for round in range(rounds):
             if daemon:
                 self.stop(daemon)
             daemon = self.daemon(bus, os.path.join(self.work, f"refresh-state-{round}"), "--provider", "real",
                                  "--weather-url", "http://127.0.0.1:9", "--geocoding-url", "http://127.0.0.1:9",
-                                 "--podcast-interval", "86400")
+                                 "--podcast-interval", "86400", installed=True)
             stats()
             first["almanac"].append(timed([f"{self.bin}/almanac", "podcasts", "import", opml], env=bus.env()))
+            almanac_peaks["first"].append(self.memory(daemon.pid)["hwm_mib"])
             almanac_requests = stats()
             first["newsboat"].append(newsboat_reload(os.path.join(newsboat, f"cache-{round}.db")))
             newsboat_requests = stats()
@@ -381,28 +410,50 @@ class Bench:
         for name, changed, delay in [("changed", True, 0.0), ("unchanged", False, 0.0), ("changed_latency", True, 0.1)]:
             log(f"refresh: {name.replace('_', ' with ')} (200 feeds, {hosts} hosts)")
             mode(changed, delay)
+            phase[0] = "warm-up"
             if not changed:
                 # Both have read the feeds' current version once, so both can ask conditionally.
                 refresh_almanac()
                 newsboat_reload(cache)
                 stats()
+            phase[0] = name
+            self.reset_peak(daemon.pid)
             sides = self.alternate(rounds, {"almanac": refresh_almanac, "newsboat": lambda: newsboat_reload(cache)})
+            almanac_peaks[name] = [self.memory(daemon.pid)["hwm_mib"]]
             results[name] = {side: {"median_s": statistics.median(v)} for side, v in sides.items()}
             results[name]["requests_both_sides"] = stats()
             log(f"refresh: {name}: requests in its rounds, both sides: {results[name]['requests_both_sides']}")
         mode(False)
+        time.sleep(SETTLE_SECONDS)
+        settled = self.memory(daemon.pid)
         self.stop(daemon)
         self.stop(server)
+        results["memory"] = {
+            "almanacd_peak_mib": {name: max(peaks) for name, peaks in almanac_peaks.items()},
+            "newsboat_peak_mib": {name: max(peaks) for name, peaks in newsboat_peaks.items() if name != "warm-up"},
+            "almanacd_settled": settled,
+        }
         results["feeds"] = count
         results["hosts"] = hosts
         self.results["refresh"] = results
 
     def memory_figures(self):
+        """The installed (stripped) daemon, real provider pointed at nothing, on a private
+        bus, SETTLE_SECONDS after each step: idle (it has fetched nothing, so libcurl is not
+        started), beside a C stub that only holds a name; with 1,000 views; a fresh daemon
+        after its first fetch of a few small feeds from a local server; a fresh daemon after
+        subscribing a library of generated feeds (100 × 5,000 episodes; QUICK 100 × 500)."""
         bus = self.bus("memory")
-        log("memory: idle")
-        daemon = self.daemon(bus, os.path.join(self.work, "memory-state"))
-        time.sleep(2)
+        offline = ["--provider", "real", "--weather-url", "http://127.0.0.1:9", "--geocoding-url", "http://127.0.0.1:9"]
+        log(f"memory: idle, {SETTLE_SECONDS} s after start (installed daemon; a C stub beside it)")
+        daemon = self.daemon(bus, os.path.join(self.work, "memory-state"), *offline, installed=True)
+        stub = self.spawn([f"{self.peers}/bench-stub", STUB],
+                          env={**os.environ, "DBUS_STARTER_ADDRESS": bus.address, "DBUS_STARTER_BUS_TYPE": "session"})
+        bus.wait_for(STUB, stub)
+        time.sleep(SETTLE_SECONDS)
         idle = self.memory(daemon.pid)
+        stub_idle = self.memory(stub.pid)
+        self.stop(stub)
         log("memory: 1,000 views")
         holder = self.spawn([f"{self.peers}/bench-driver", "hold-views", bus.address, DAEMON, "1000"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -416,30 +467,29 @@ class Bench:
         self.children.remove(holder)
         self.stop(daemon)
         # The idle daemon has fetched nothing, so it has not started libcurl (HTTPClient makes
-        # its URLSession on first use). A fresh daemon after one small fetch, for comparison.
-        log("memory: after a first fetch")
-        small = os.path.join(self.work, "small-feed")
+        # its session on first use). A fresh daemon after its first fetch, for comparison.
+        fixtures = ["atom.xml", "rss2-itunes.xml", "podcasting20.xml"]
+        log(f"memory: after a first fetch ({len(fixtures)} small feeds from a local server)")
+        small = os.path.join(self.work, "small-feeds")
         os.makedirs(small, exist_ok=True)
-        shutil.copy(os.path.join(ROOT, "Tests/Fixtures/feeds/atom.xml"), small)
+        for name in fixtures:
+            shutil.copy(os.path.join(ROOT, "Tests/Fixtures/feeds", name), small)
         server, base = self.serve(small)
-        daemon = self.daemon(bus, os.path.join(self.work, "fetch-state"))
-        self.almanac(bus, "podcasts", "subscribe", f"{base}/atom.xml")
-        time.sleep(2)
+        daemon = self.daemon(bus, os.path.join(self.work, "fetch-state"), *offline, installed=True)
+        self.almanac(bus, "podcasts", "subscribe", *[f"{base}/{name}" for name in fixtures])
+        time.sleep(SETTLE_SECONDS)
         fetched = self.memory(daemon.pid)
         self.stop(server)
         self.stop(daemon)
 
         feeds, episodes = (100, 500) if self.quick else (100, 5000)
+        log(f"memory: generating {feeds} feeds x {episodes} episodes")
+        library = os.path.join(self.work, f"library-{feeds}x{episodes}")
+        run([sys.executable, os.path.join(ROOT, "Benchmarks/feeds/generate.py"), "library", library,
+             "--feeds", str(feeds), "--episodes", str(episodes)])
         log(f"memory: {feeds} feeds x {episodes} episodes")
-        library = os.path.join(self.options.cache, f"library-{feeds}x{episodes}")
-        stamp = os.path.join(library, ".complete")
-        if not os.path.exists(stamp):
-            shutil.rmtree(library, ignore_errors=True)
-            run([sys.executable, os.path.join(ROOT, "Benchmarks/feeds/generate.py"), "library", library,
-                 "--feeds", str(feeds), "--episodes", str(episodes)])
-            open(stamp, "w").close()
         server, base = self.serve(library)
-        daemon = self.daemon(bus, os.path.join(self.work, "library-state"))
+        daemon = self.daemon(bus, os.path.join(self.work, "library-state"), *offline, installed=True)
         urls = [f"{base}/{name}" for name in sorted(os.listdir(library)) if name.endswith(".xml")]
         started = time.time()
         for first in range(0, len(urls), 10):
@@ -449,13 +499,28 @@ class Bench:
         listed = self.almanac(bus, "podcasts", "list", "--format", "{{feedURL}}")
         if len([line for line in listed.splitlines() if base in line]) < feeds:
             raise BenchFailure(f"after subscribing {feeds} feeds, `almanac podcasts list` shows fewer:\n{listed[:500]}")
-        time.sleep(2)
+        time.sleep(SETTLE_SECONDS)
         loaded = self.memory(daemon.pid)
         self.stop(daemon)
         self.stop(server)
-        self.results["memory"] = {"idle": idle, "views_1000": views, "after_first_fetch": fetched, "library": loaded,
+        shutil.rmtree(library, ignore_errors=True)
+        self.results["memory"] = {"idle": idle, "stub_idle": stub_idle, "views_1000": views, "after_first_fetch": fetched,
+                                  "first_fetch_feeds": len(fixtures), "library": loaded,
                                   "library_feeds": feeds, "library_episodes": episodes,
-                                  "library_subscribe_seconds": subscribing}
+                                  "library_subscribe_seconds": subscribing, "settle_seconds": SETTLE_SECONDS}
+
+    def size_figures(self):
+        """The installed binaries' sizes (stripped as `make install` strips them), and
+        newsboat's as Debian ships it (stripped by dh_strip)."""
+        sizes = {name: os.path.getsize(os.path.join(self.installed, name)) for name in ["almanacd", "almanac"]}
+        unstripped = {name: os.path.getsize(os.path.join(self.bin, name)) for name in ["almanacd", "almanac"]}
+        newsboat = os.path.realpath(shutil.which("newsboat"))
+        for path in [*(os.path.join(self.installed, name) for name in sizes), newsboat]:
+            if "not stripped" in run(["file", "-b", path]):
+                raise BenchFailure(f"{path} is not stripped: its size is not what is installed")
+        self.results["size"] = {"installed_bytes": sizes, "unstripped_bytes": unstripped,
+                                "newsboat_bytes": os.path.getsize(newsboat),
+                                "newsboat_version": run(["newsboat", "-v"]).split(" - ")[0].strip()}
 
     def idle_figures(self):
         """Context switches of almanacd (voluntary + involuntary, over all its threads) while
@@ -517,9 +582,55 @@ class Bench:
                     values[key] = int(rest.split()[0])
         if "VmRSS" not in values:
             raise BenchFailure(f"no VmRSS for {pid}")
+        # Pss: each shared page divided among the processes that map it (libc's, libdbus's…).
+        with open(f"/proc/{pid}/smaps_rollup") as rollup:
+            for line in rollup:
+                key, _, rest = line.partition(":")
+                if key in ("Pss", "Pss_Anon", "Pss_File"):
+                    values[key] = int(rest.split()[0])
+        if "Pss" not in values:
+            raise BenchFailure(f"no Pss for {pid}")
         return {"rss_mib": values["VmRSS"] / 1024, "hwm_mib": values["VmHWM"] / 1024,
                 "anon_mib": values["RssAnon"] / 1024, "file_mib": values["RssFile"] / 1024,
-                "threads": values["Threads"]}
+                "pss_mib": values["Pss"] / 1024, "pss_anon_mib": values.get("Pss_Anon", 0) / 1024,
+                "pss_file_mib": values.get("Pss_File", 0) / 1024, "threads": values["Threads"]}
+
+    @staticmethod
+    def reset_peak(pid):
+        """Starts VmHWM afresh at the current RSS (proc(5): clear_refs, 5)."""
+        with open(f"/proc/{pid}/clear_refs", "w") as out:
+            out.write("5")
+
+    def peak_of(self, command, env=None, timeout=600):
+        """Runs `command` to the end; its peak RSS, KiB: its VmHWM, read every 10 ms until it
+        exits. Not wait4's ru_maxrss: Linux carries the maximum over exec, so a child of this
+        Python process would report this process's RSS (300 MiB after the inspect figures)
+        whenever that is larger. What rises in the last 10 ms before exit is missed."""
+        process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.children.append(process)
+        deadline = time.monotonic() + timeout
+        peak = 0
+        while True:
+            try:
+                with open(f"/proc/{process.pid}/status") as status:
+                    for line in status:
+                        if line.startswith("VmHWM:"):
+                            peak = max(peak, int(line.split()[1]))
+            except OSError:
+                pass
+            if process.poll() is not None:
+                break
+            if time.monotonic() > deadline:
+                process.kill()
+                process.wait()
+                raise BenchFailure(f"{command[0]} did not finish within {timeout} s")
+            time.sleep(0.01)
+        self.children.remove(process)
+        if process.returncode != 0:
+            raise BenchFailure(f"{' '.join(command)} exited {process.returncode}")
+        if peak == 0:
+            raise BenchFailure(f"no VmHWM read for {command[0]}")
+        return peak
 
     def start_figures(self):
         services = os.path.join(self.work, "services")
@@ -650,18 +761,39 @@ class Bench:
                     f"≥ {target:g}×" if target else "(reported)", ours / theirs >= target if target else True)
             row("feed parsing MB/s, whole corpus", f"{p['almanac_full_corpus']['rate']:.1f} MB/s",
                 f"{p['corpus_mb']:.0f} MB, {p['corpus_files']} feeds", None, "(reported)", True)
+        if "size" in r:
+            z = r["size"]
+            theirs = z["newsboat_bytes"] / 1e6
+            for name, target in SIZE_TARGETS_MB.items():
+                ours = z["installed_bytes"][name] / 1e6
+                row(f"installed size of `{name}`, stripped as `make install` ships it (vs {z['newsboat_version']}, Debian's)",
+                    f"{ours:.1f} MB", f"{theirs:.1f} MB", ours / theirs, f"≤ {target} MB (issue 27)", ours <= target)
+        def split(x):
+            return f"{x['rss_mib']:.1f} MiB (anon {x['anon_mib']:.1f} + file {x['file_mib']:.1f}; Pss {x['pss_mib']:.1f})"
+
         if "memory" in r:
             m = r["memory"]
-            def split(x):
-                return f"anon {x['anon_mib']:.1f} + file {x['file_mib']:.1f} MiB"
-
-            row("daemon RSS idle", f"{m['idle']['rss_mib']:.1f} MiB", split(m["idle"]), None, "≤ 25 MiB", m["idle"]["rss_mib"] <= 25)
-            row(f"daemon RSS, {m['library_feeds']} feeds × {m['library_episodes']} episodes",
-                f"{m['library']['rss_mib']:.1f} MiB", f"{split(m['library'])}; peak {m['library']['hwm_mib']:.1f} MiB", None,
+            stub = m["stub_idle"]
+            row(f"daemon RSS idle, {m['settle_seconds']} s after start, nothing fetched (vs a C libdbus stub holding a name)",
+                split(m["idle"]), split(stub), m["idle"]["rss_mib"] / stub["rss_mib"],
+                f"≤ {IDLE_RSS_TARGET_MIB} MiB (issue 27)", m["idle"]["rss_mib"] <= IDLE_RSS_TARGET_MIB)
+            row(f"daemon RSS after its first fetch ({m['first_fetch_feeds']} small feeds, local server)",
+                split(m["after_first_fetch"]), f"itself idle: {m['idle']['rss_mib']:.1f} MiB",
+                m["after_first_fetch"]["rss_mib"] / m["idle"]["rss_mib"], f"≤ {FETCHED_RSS_TARGET_MIB} MiB (issue 27)",
+                m["after_first_fetch"]["rss_mib"] <= FETCHED_RSS_TARGET_MIB)
+            row(f"daemon RSS, {m['library_feeds']} feeds × {m['library_episodes']:,} episodes (local server)",
+                split(m["library"]), f"peak {m['library']['hwm_mib']:.1f} MiB", None,
                 "≤ 60 MiB", m["library"]["rss_mib"] <= 60)
-            row("daemon RSS, 1,000 views", f"{m['views_1000']['rss_mib']:.1f} MiB", split(m["views_1000"]), None, "(reported)", True)
-            row("daemon RSS after its first fetch (one small feed)", f"{m['after_first_fetch']['rss_mib']:.1f} MiB",
-                split(m["after_first_fetch"]), None, "(reported)", True)
+            row("daemon RSS, 1,000 views", split(m["views_1000"]), "—", None, "(reported)", True)
+        if "refresh" in r and "memory" in r["refresh"]:
+            f = r["refresh"]["memory"]
+            for name, label in [("first", "first read (almanac: import; newsboat: empty cache)"),
+                                ("changed", "every feed changed")]:
+                ours, theirs = f["almanacd_peak_mib"][name], f["newsboat_peak_mib"][name]
+                row(f"peak RSS refreshing {r['refresh']['feeds']} feeds, {label}: almanacd's VmHWM (vs newsboat `-x reload`'s)",
+                    f"{ours:.1f} MiB", f"{theirs:.1f} MiB", ours / theirs, "(reported)", True)
+            row(f"daemon RSS after all four refresh phases of {r['refresh']['feeds']} feeds above, settled", split(f["almanacd_settled"]),
+                "newsboat: exits after `-x reload`", None, "(reported)", True)
         if "idle" in r:
             i = r["idle"]
             # The floor: libdispatch's Linux worker-pool monitor wakes its manager thread once a second.
@@ -716,11 +848,12 @@ class Bench:
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", required=True)
+    parser.add_argument("--installed", required=True, help="almanacd and almanac stripped as make install ships them")
     parser.add_argument("--peers", required=True)
     parser.add_argument("--python", required=True)
     parser.add_argument("--cache", required=True, help="where generated feeds are kept between runs")
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--only", default="change,inspect,refresh,parse,memory,start,idle")
+    parser.add_argument("--only", default="change,inspect,refresh,parse,size,memory,start,idle")
     options = parser.parse_args()
     bench = Bench(options)
     started = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
@@ -728,7 +861,8 @@ def main():
     try:
         bench.preflight()
         figures = {"change": bench.change_figures, "inspect": bench.inspect_figures, "refresh": bench.refresh_figures, "parse": bench.parse_figures,
-                   "memory": bench.memory_figures, "start": bench.start_figures, "idle": bench.idle_figures}
+                   "size": bench.size_figures, "memory": bench.memory_figures, "start": bench.start_figures,
+                   "idle": bench.idle_figures}
         for name in options.only.split(","):
             figures[name]()
         rows = bench.table()

@@ -8,6 +8,17 @@ cd "$(dirname "$0")/.."
 release_flags=(${RELEASE_FLAGS:?run this through make bench, which passes RELEASE_FLAGS})
 bin=$(scripts/release-build.sh "${release_flags[@]}")
 
+# The binaries as `make install` and `make deb` ship them: stripped with the Makefile's
+# STRIP and STRIP_FLAGS. Their sizes are measured, and the daemon's memory on this copy.
+installed=.build-release/bench-installed
+mkdir -p "$installed"
+for binary in almanacd almanac; do
+  install -m755 "$bin/$binary" "$installed/$binary"
+done
+strip_flags=${STRIP_FLAGS-"--strip-unneeded --remove-section=.comment --remove-section=.note"}
+# shellcheck disable=SC2086
+${STRIP:-strip} $strip_flags "$installed/almanacd" "$installed/almanac"
+
 peers=.build-release/bench-peers
 mkdir -p "$peers"
 for peer in bench-driver bench-server bench-stub; do
@@ -24,5 +35,5 @@ fi
 quick=()
 if [ -n "${QUICK:-}" ] && [ "${QUICK}" != 0 ]; then quick=(--quick); fi
 # Bounded: a run that hangs fails instead of holding the machine.
-exec timeout --kill-after=30 "${BENCH_TIMEOUT:-1800}" python3 Benchmarks/run.py --bin "$bin" --peers "$peers" \
+exec timeout --kill-after=30 "${BENCH_TIMEOUT:-1800}" python3 Benchmarks/run.py --bin "$bin" --installed "$installed" --peers "$peers" \
   --python bench/.venv/bin/python --cache .build-release/bench-cache "${quick[@]}" ${BENCH_ARGS:-}

@@ -11,7 +11,8 @@
 #   --provider demo` answers `almanac status`; D-Bus activation alone starts /usr/bin/almanacd
 #   for `almanac status`; `man almanac`, `man almanac-podcasts` and `man almanacd` open;
 #   bash completes `almanac <TAB>` with the subcommands from the installed completion; the
-#   installed unit passes `systemd-analyze verify --user` and `security --user` (≤ 3.0);
+#   installed unit runs and binds /usr/bin/almanacd (ExecStart=, BindReadOnlyPaths=) and
+#   passes `systemd-analyze verify --user` and `security --user` (≤ 3.0);
 #   `apt remove almanac` leaves none of its files, and a second install and remove leaves the
 #   whole tree as it was (apt's and dpkg's records, logs, caches and the homes aside).
 set -euo pipefail
@@ -143,8 +144,13 @@ ok "bash completes almanac <TAB>: $(echo $completions)"
 
 # The installed unit as systemd reads it, in the root (systemd-analyze --user needs a runtime
 # folder even offline; --root does not work with --user in systemd 252).
-grep -qx "ExecStart=/usr/bin/almanacd" "$root/usr/lib/systemd/user/almanacd.service" \
-  || fail "the unit's ExecStart is not /usr/bin/almanacd"
+unit="$root/usr/lib/systemd/user/almanacd.service"
+grep -Eq "^ExecStart=/usr/bin/almanacd( |$)" "$unit" || fail "the unit's ExecStart is not /usr/bin/almanacd: $(grep ^ExecStart= "$unit")"
+# The sandbox binds the daemon's binary into its empty /home view: a path there that does not
+# exist (a home-relative one left over from make install's default) stops the unit at start.
+grep -Eq "^BindReadOnlyPaths=/usr/bin/almanacd( |$)" "$unit" \
+  || fail "the unit's BindReadOnlyPaths does not bind /usr/bin/almanacd: $(grep ^BindReadOnlyPaths= "$unit")"
+if grep -n "\.local/bin" "$unit"; then fail "the installed unit still names ~/.local/bin"; fi
 grep -qx "Exec=/usr/bin/almanacd" "$root/usr/share/dbus-1/services/org.almanac.Almanac1.service" \
   || fail "the activation file's Exec is not /usr/bin/almanacd"
 in_root install -d -m 700 -o tester -g tester /tmp/runtime
