@@ -18,8 +18,10 @@ public final class AlmanacServer: Sendable {
     public init(connection: Connection, weather: WeatherAdapter, podcasts: PodcastsAdapter,
                 version: String, provider: String, logger: Logger = Logger(label: "almanac.bus")) {
         self.connection = connection
-        self.weather = DocumentObject(adapter: weather, connection: connection, logger: logger)
-        self.podcasts = DocumentObject(adapter: podcasts, connection: connection, logger: logger)
+        // One allowance for both documents: the cap is the daemon's, not a document's.
+        let allowance = ViewAllowance()
+        self.weather = DocumentObject(adapter: weather, connection: connection, allowance: allowance, logger: logger)
+        self.podcasts = DocumentObject(adapter: podcasts, connection: connection, allowance: allowance, logger: logger)
         downloads = podcasts.downloads
         self.version = version
         self.provider = provider

@@ -123,6 +123,7 @@ final class ConnectionCore: @unchecked Sendable {
             throw BusError.noMemory
         }
         loop.onFinish = { [self] in markDisconnected() }
+        loop.handleCall = { [self] call in handleMethodCall(call) }
         return raw
     }
 
@@ -230,7 +231,8 @@ final class ConnectionCore: @unchecked Sendable {
     private func handle(_ raw: OpaquePointer) -> DBusHandlerResult {
         switch dbus_message_get_type(raw) {
         case DBUS_MESSAGE_TYPE_METHOD_CALL:
-            handleMethodCall(Message(retaining: raw))
+            // Handled in its sender's turn (`CallQueue`); `Peer` calls libdbus answered already.
+            loop.enqueue(Message(retaining: raw))
             return DBUS_HANDLER_RESULT_HANDLED
         case DBUS_MESSAGE_TYPE_SIGNAL:
             if dbus_message_is_signal(raw, DBUS_INTERFACE_LOCAL, "Disconnected") != 0 {
@@ -247,6 +249,8 @@ final class ConnectionCore: @unchecked Sendable {
     private func route(_ message: Message) {
         if message.isSignal("org.freedesktop.DBus", "NameOwnerChanged"), message.sender == .bus,
            let change = try? NameOwnerChange(message) {
+            // The bus sends this after everything the client sent: its waiting calls can go.
+            if change.name.isUnique, change.newOwner == nil { loop.dropCalls(from: change.name.rawValue) }
             signals.withLock { table in
                 if table.ownerWatchers[change.name] != nil {
                     table.owners[change.name] = change.newOwner
