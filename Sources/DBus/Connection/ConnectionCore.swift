@@ -50,6 +50,8 @@ final class ConnectionCore: @unchecked Sendable {
     let lifecycle = Locked(Lifecycle())
     /// Calls waiting for a reply, so that losing the connection can answer them.
     let pendingCalls = Locked<[ObjectIdentifier: PendingReply]>([:])
+    /// Told on the loop thread of each unique name that leaves the bus (`Connection.whenPeersLeave`).
+    let departureHandlers = Locked<[@Sendable (BusName) -> Void]>([])
 
     // MARK: Opening
 
@@ -249,8 +251,12 @@ final class ConnectionCore: @unchecked Sendable {
     private func route(_ message: Message) {
         if message.isSignal("org.freedesktop.DBus", "NameOwnerChanged"), message.sender == .bus,
            let change = try? NameOwnerChange(message) {
-            // The bus sends this after everything the client sent: its waiting calls can go.
-            if change.name.isUnique, change.newOwner == nil { loop.dropCalls(from: change.name.rawValue) }
+            // The bus sends this after everything the client sent: its waiting calls can go,
+            // and what it left behind is cleared before the next call is handled.
+            if change.name.isUnique, change.newOwner == nil {
+                loop.dropCalls(from: change.name.rawValue)
+                for handler in departureHandlers.withLock({ $0 }) { handler(change.name) }
+            }
             signals.withLock { table in
                 if table.ownerWatchers[change.name] != nil {
                     table.owners[change.name] = change.newOwner
