@@ -4,6 +4,7 @@
 #include <dbus/dbus.h>
 #include <stdint.h>
 #include <sys/eventfd.h>
+#include <sys/ioctl.h>
 #include <fcntl.h>
 #include <unistd.h>
 #include <sys/syscall.h>
@@ -52,6 +53,18 @@ static inline DBusBasicValue cdbus_get_basic(DBusMessageIter *iter) {
 // The descriptor the connection thread polls to be woken by other threads.
 static inline int cdbus_make_wakeup_fd(void) {
     return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+}
+
+// What a connection has queued for the bus: libdbus's outgoing queue and the bytes the
+// kernel holds in the socket that the bus has not read yet (SIOCOUTQ); -1 if unknown.
+static inline long cdbus_unsent_bytes(DBusConnection *connection) {
+    long queued = dbus_connection_get_outgoing_size(connection);
+    int fd = -1;
+    int inKernel = 0;
+    if (dbus_connection_get_socket(connection, &fd) && fd >= 0 && ioctl(fd, TIOCOUTQ, &inKernel) == 0) {
+        return queued + inKernel;
+    }
+    return queued;
 }
 
 // Sealed memory files for payloads passed by descriptor. Glibc hides memfd_create and

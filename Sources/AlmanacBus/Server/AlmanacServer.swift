@@ -18,8 +18,10 @@ public final class AlmanacServer: Sendable {
     public init(connection: Connection, weather: WeatherAdapter, podcasts: PodcastsAdapter,
                 version: String, provider: String, logger: Logger = Logger(label: "almanac.bus")) {
         self.connection = connection
-        self.weather = DocumentObject(adapter: weather, connection: connection, logger: logger)
-        self.podcasts = DocumentObject(adapter: podcasts, connection: connection, logger: logger)
+        // One allowance for both documents: the cap is the daemon's, not a document's.
+        let allowance = ViewAllowance()
+        self.weather = DocumentObject(adapter: weather, connection: connection, allowance: allowance, logger: logger)
+        self.podcasts = DocumentObject(adapter: podcasts, connection: connection, allowance: allowance, logger: logger)
         downloads = podcasts.downloads
         self.version = version
         self.provider = provider
@@ -34,38 +36,15 @@ public final class AlmanacServer: Sendable {
         try weather.export()
         try podcasts.export()
         try downloads?.export()
-        // Only departures (the new owner is empty). Should the stream ever overflow, the
-        // views are checked against the bus instead, so no departed owner keeps a view.
-        let departures = try await connection.signals(matching: MatchRule(
-            sender: .bus, interface: .bus, member: "NameOwnerChanged", arguments: [2: ""]
-        ), bufferLimit: 8_192)
-        Task { [weak self] in
-            var dropped = 0
-            for await message in departures {
-                guard let self else { return }
-                // A message that does not read as NameOwnerChanged is skipped, not the end of
-                // the watch: every later departure must still remove its views.
-                if let change = try? NameOwnerChange(message), change.name.isUnique { removeViews(of: change.name) }
-                if departures.droppedCount != dropped {
-                    dropped = departures.droppedCount
-                    await sweep()
-                }
-            }
-        }
+        // A client that leaves loses its views and downloads on the connection's thread, before
+        // the next call is handled: however fast clients come and go, none is left behind.
+        try await connection.whenPeersLeave { [weak self] owner in self?.removeViews(of: owner) }
     }
 
     private func removeViews(of owner: BusName) {
         downloads?.ownerLeft(owner)
         let removed = weather.removeViews(ownedBy: owner) + podcasts.removeViews(ownedBy: owner)
         if removed > 0 { logger.debug("a client left the bus; its views were removed", metadata: ["client": "\(owner)", "views": "\(removed)"]) }
-    }
-
-    /// Removes the views of every owner no longer on the bus.
-    public func sweep() async {
-        // Only a definite "no owner" removes views; a failed question removes nothing.
-        for owner in Set(weather.owners + podcasts.owners) where (try? await connection.nameOwner(of: owner)) == .some(nil) {
-            removeViews(of: owner)
-        }
     }
 
     /// Refreshes both documents now (at start): every place, and every feed that is due — a

@@ -34,10 +34,14 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     /// Items per page of a view's list.
     public static var pageSize: Int { 50 }
     private let logger: Logger
+    /// The daemon's places for views, shared by its documents.
+    let allowance: ViewAllowance
     private static var broadcaster: ViewKey { ViewKey("almanacd:broadcast") }
 
-    public init(adapter: Adapter, connection: Connection, logger: Logger = Logger(label: "almanac.bus")) {
+    public init(adapter: Adapter, connection: Connection, allowance: ViewAllowance = ViewAllowance(),
+                logger: Logger = Logger(label: "almanac.bus")) {
         self.adapter = adapter
+        self.allowance = allowance
         self.connection = connection
         self.path = BusContract.documentPath(adapter.name)
         var logger = logger
@@ -69,6 +73,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             defer { views.byPath.removeAll() }
             return Array(views.byPath.keys)
         }
+        allowance.giveBack(paths.count)
         for path in paths {
             adapter.document.removeView(key: ViewKey(path.rawValue))
             try? connection.unexport(path)
@@ -136,6 +141,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             guard owned < Self.maximumViewsPerClient else {
                 throw BusError(.limitsExceeded, "A client may hold at most \(Self.maximumViewsPerClient) views of the \(adapter.name) document; remove some first.")
             }
+            try allowance.take()
             let path = BusContract.viewPath(adapter.name, views.nextNumber)
             views.nextNumber += 1
             views.byPath[path] = RemoteView(path: path, owner: owner, rawOptions: rawOptions, options: options)
@@ -145,6 +151,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             try connection.export([viewInterface(path: path)], at: path)
         } catch {
             _ = views.withLock { $0.byPath.removeValue(forKey: path) }
+            allowance.giveBack()
             throw error
         }
         adapter.document.addView(key: ViewKey(path.rawValue), options: options) { [weak self] event in
@@ -167,6 +174,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             }
             views.byPath[path] = nil
         }
+        allowance.giveBack()
         _ = pages.withLock { $0.removeValue(forKey: path) }
         adapter.document.removeView(key: ViewKey(path.rawValue))
         try? connection.unexport(path)
@@ -414,20 +422,27 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     private func documentInterface() throws -> Interface {
         let document = adapter.document
         return try Interface("org.almanac.Document1", methods: [
-            Method("GetState", outputs: [Argument("revision", .uint64), Argument("state", .dictionary(key: .string, value: .variant))]) { [adapter, weak connection] _, reply in
+            // The snapshot is taken in order with the other calls; encoding it, which grows with
+            // the library, happens in a task, so it holds up no other client (reliability.md).
+            Method("GetState", outputs: [Argument("revision", .uint64), Argument("state", .dictionary(key: .string, value: .variant))],
+                   offloading: { [adapter, weak connection] _ in
                 let (revision, state) = document.snapshot
-                try reply.write(revision)
-                try adapter.encode(state: state).encode(to: &reply)
-                try LargeAnswers.check(reply.byteCount, on: connection, "The state", instead: "call GetStateDescriptor to receive it as a file descriptor")
-            },
-            Method("GetStateDescriptor", outputs: [Argument("payload", .unixFD)]) { [adapter] _, reply in
+                return { [weak connection] reply in
+                    try reply.write(revision)
+                    try adapter.encode(state: state).encode(to: &reply)
+                    try LargeAnswers.check(reply.byteCount, on: connection, "The state", instead: "call GetStateDescriptor to receive it as a file descriptor")
+                }
+            }),
+            Method("GetStateDescriptor", outputs: [Argument("payload", .unixFD)], offloading: { [adapter] _ in
                 let (revision, state) = document.snapshot
-                let encoded = adapter.encode(state: state)
-                try reply.write(try LargeAnswers.payload("The state") { writer in
-                    try writer.write(revision)
-                    try encoded.encode(to: &writer)
-                })
-            },
+                return { reply in
+                    let encoded = adapter.encode(state: state)
+                    try reply.write(try LargeAnswers.payload("The state") { writer in
+                        try writer.write(revision)
+                        try encoded.encode(to: &writer)
+                    })
+                }
+            }),
             Method("AddView", inputs: [Argument("options", .dictionary(key: .string, value: .variant))], outputs: [Argument("view", .objectPath)]) { [weak self] call, reply in
                 guard let self else { throw BusError.failed("The daemon is shutting down.") }
                 guard let owner = call.sender else { throw BusError.accessDenied("Views can only be added over a message bus.") }

@@ -196,8 +196,8 @@ public struct PodcastsAdapter: DocumentAdapter {
     }
 
     /// The subscriptions as OPML, sorted by title, for `ExportOPML`/`ExportOPMLDescriptor`.
-    static func exportOPML(podcasts: PodcastsDocument, opml: any OPMLConverting) -> String {
-        let all = podcasts.document.snapshot.state.podcasts.values.sorted { ($0.title.lowercased(), $0.id) < ($1.title.lowercased(), $1.id) }
+    static func exportOPML(_ state: PodcastsState, opml: any OPMLConverting) -> String {
+        let all = state.podcasts.values.sorted { ($0.title.lowercased(), $0.id) < ($1.title.lowercased(), $1.id) }
         return opml.opml(all)
     }
 
@@ -213,8 +213,12 @@ public struct PodcastsAdapter: DocumentAdapter {
                 let (given) = try call.arguments(String.self)
                 try reply.write(try await Self.subscribe(given, podcasts: podcasts, inspector: inspector).id)
             }),
+            // Every method whose cost grows with its input or the library makes its answer in a
+            // task of its own (ListEpisodes, ExportOPML, InspectData, …), off the connection's
+            // thread; what it answers from is taken in order with the other calls.
             Method("ListEpisodes", inputs: [podcastArgument, Argument("query", .dictionary(key: .string, value: .variant))],
-                   outputs: [Argument("page", .array(.dictionary(key: .string, value: .variant))), Argument("info", .dictionary(key: .string, value: .variant))]) { call, reply in
+                   outputs: [Argument("page", .array(.dictionary(key: .string, value: .variant))), Argument("info", .dictionary(key: .string, value: .variant))],
+                   offloading: { call in
                 let (given, values) = try call.arguments(String.self, [String: Value].self)
                 var podcastID: String?
                 if !given.isEmpty {
@@ -226,13 +230,15 @@ public struct PodcastsAdapter: DocumentAdapter {
                 let query = try PodcastsCodec.query(podcastID: podcastID, values)
                 // Read first: the page holds at least every change up to it.
                 let revision = podcasts.document.revision
-                let page = try Refusals.translated { try podcasts.page(query) }
-                var (episodes, info) = PodcastsCodec.encode(page)
-                info["revision"] = .uint64(revision)
-                try reply.write(episodes)
-                try info.encode(to: &reply)
-                try LargeAnswers.check(reply.byteCount, on: connection, "A page of up to \(query.limit) episodes", instead: "ask for fewer (a smaller `limit`)")
-            },
+                return { reply in
+                    let page = try Refusals.translated { try podcasts.page(query) }
+                    var (episodes, info) = PodcastsCodec.encode(page)
+                    info["revision"] = .uint64(revision)
+                    try reply.write(episodes)
+                    try info.encode(to: &reply)
+                    try LargeAnswers.check(reply.byteCount, on: connection, "A page of up to \(query.limit) episodes", instead: "ask for fewer (a smaller `limit`)")
+                }
+            }),
             Method("GetEpisode", inputs: [Argument("episode", .string)], outputs: [Argument("record", .dictionary(key: .string, value: .variant))]) { call, reply in
                 let (given) = try call.arguments(String.self)
                 guard let episode = try podcasts.episode(given) else { throw BusError.invalidArgs("There is no episode '\(given.prefix(200))'.") }
@@ -283,14 +289,20 @@ public struct PodcastsAdapter: DocumentAdapter {
                 let results = try await Self.importOPML(data, opml: opml, podcasts: podcasts, inspector: inspector)
                 try reply.write(arguments: results.subscribed, results.failed)
             }),
-            Method("ExportOPML", outputs: [Argument("opml", .string)]) { [opml] _, reply in
-                try reply.write(Self.exportOPML(podcasts: podcasts, opml: opml))
-                try LargeAnswers.check(reply.byteCount, on: connection, "The OPML document", instead: "call ExportOPMLDescriptor to receive it as a file descriptor")
-            },
-            Method("ExportOPMLDescriptor", outputs: [Argument("payload", .unixFD)]) { [opml] _, reply in
-                let text = Self.exportOPML(podcasts: podcasts, opml: opml)
-                try reply.write(try LargeAnswers.payload("The OPML document") { try $0.write(text) })
-            },
+            Method("ExportOPML", outputs: [Argument("opml", .string)], offloading: { [opml] _ in
+                let state = podcasts.document.snapshot.state
+                return { reply in
+                    try reply.write(Self.exportOPML(state, opml: opml))
+                    try LargeAnswers.check(reply.byteCount, on: connection, "The OPML document", instead: "call ExportOPMLDescriptor to receive it as a file descriptor")
+                }
+            }),
+            Method("ExportOPMLDescriptor", outputs: [Argument("payload", .unixFD)], offloading: { [opml] _ in
+                let state = podcasts.document.snapshot.state
+                return { reply in
+                    let text = Self.exportOPML(state, opml: opml)
+                    try reply.write(try LargeAnswers.payload("The OPML document") { try $0.write(text) })
+                }
+            }),
             Method("Unsubscribe", inputs: [podcastArgument]) { call, _ in
                 let (podcast) = try call.arguments(String.self)
                 try Refusals.translated { try podcasts.unsubscribe(podcasts.podcast(podcast)?.id ?? podcast) }
@@ -372,7 +384,7 @@ public struct PodcastsAdapter: DocumentAdapter {
                 let feed = FeedCodec.encode(parsed)
                 try reply.write(try LargeAnswers.payload("The feed's answer") { try $0.write(feed) })
             }),
-            Method("InspectData", inputs: [Argument("data", .array(.byte)), Argument("baseURL", .string)], outputs: [feed]) { call, reply in
+            Method("InspectData", inputs: [Argument("data", .array(.byte)), Argument("baseURL", .string)], outputs: [feed], async: { call, reply in
                 let (data, baseURL) = try call.arguments([UInt8].self, String.self)
                 guard data.count <= Self.maximumInspectBytes else {
                     throw BusError.invalidArgs("A feed can be at most \(Self.maximumInspectBytes / 1024 / 1024) MiB, not \(data.count / 1024 / 1024) MiB.")
@@ -383,7 +395,7 @@ public struct PodcastsAdapter: DocumentAdapter {
                     throw Self.inspectError(error)
                 }
                 try LargeAnswers.check(reply.byteCount, on: connection, "The feed's answer", instead: "pass the file to InspectFile to receive it as a file descriptor")
-            },
+            }),
         ], properties: [
             Property("Subscriptions", .array(.dictionary(key: .string, value: .variant))) {
                 Self.subscriptions(podcasts.document.snapshot.state)

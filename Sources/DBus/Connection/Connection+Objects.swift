@@ -15,6 +15,15 @@ extension Connection {
         try core.unexport(at: path, interfaces: interfaces)
     }
 
+    /// Calls `handler` with each unique name that leaves the bus, on the connection's thread,
+    /// before the loop handles another call: a server clears what a departed client left
+    /// (views, downloads) in order with the calls it serves, so a client that comes and goes
+    /// faster than it could be cleared up after is slowed instead of leaving a backlog. The
+    /// handler must not block. Adds the bus match rule for departures.
+    public func whenPeersLeave(_ handler: @escaping @Sendable (BusName) -> Void) async throws {
+        try await core.watchDepartures(handler)
+    }
+
     /// Runs `work` on the connection's thread each time it has handled every message received
     /// so far, before it waits for more: the place to finish what a burst of calls started
     /// (one disk write for all of them, then their `DeferredReply`s). It also runs before any

@@ -76,8 +76,25 @@ extension ConnectionCore {
             } catch {
                 reply.fail(error)
             }
-        case .async(let handler):
+        case .offloaded(let prepare):
+            let write: @Sendable (inout MessageWriter) throws -> Void
+            do {
+                write = try prepare(call)
+            } catch {
+                return replyError(message, error)
+            }
+            let sender = message.senderKey
+            loop.began(sender)
             Task { [self] in
+                defer { loop.ended(sender) }
+                reply(to: message) { try write(&$0) }
+            }
+        case .async(let handler):
+            // Counted against its sender's calls under way until the task ends (`CallQueue`).
+            let sender = message.senderKey
+            loop.began(sender)
+            Task { [self] in
+                defer { loop.ended(sender) }
                 do {
                     let reply = try Message.headerless(DBUS_MESSAGE_TYPE_METHOD_RETURN)
                     var writer = MessageWriter(appendingTo: reply.raw)

@@ -57,6 +57,14 @@ extension ConnectionCore {
         if let untracked { removeMatch(Self.ownerRule(for: untracked)) }
     }
 
+    /// Asks the bus for every departure and tells `handler` of each on the loop thread.
+    func watchDepartures(_ handler: @escaping @Sendable (BusName) -> Void) async throws {
+        departureHandlers.withLock { $0.append(handler) }
+        guard isBus else { return }
+        try await addMatch(MatchRule(sender: .bus, interface: .bus, member: MemberName(unchecked: "NameOwnerChanged"),
+                                     path: Connection.busPath, arguments: [2: ""]))
+    }
+
     static func ownerRule(for name: BusName) -> MatchRule {
         MatchRule(sender: .bus, interface: .bus, member: MemberName(unchecked: "NameOwnerChanged"),
                   path: Connection.busPath, arguments: [0: name.rawValue])

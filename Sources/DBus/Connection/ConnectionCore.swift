@@ -50,6 +50,8 @@ final class ConnectionCore: @unchecked Sendable {
     let lifecycle = Locked(Lifecycle())
     /// Calls waiting for a reply, so that losing the connection can answer them.
     let pendingCalls = Locked<[ObjectIdentifier: PendingReply]>([:])
+    /// Told on the loop thread of each unique name that leaves the bus (`Connection.whenPeersLeave`).
+    let departureHandlers = Locked<[@Sendable (BusName) -> Void]>([])
 
     // MARK: Opening
 
@@ -123,6 +125,7 @@ final class ConnectionCore: @unchecked Sendable {
             throw BusError.noMemory
         }
         loop.onFinish = { [self] in markDisconnected() }
+        loop.handleCall = { [self] call in handleMethodCall(call) }
         return raw
     }
 
@@ -230,7 +233,8 @@ final class ConnectionCore: @unchecked Sendable {
     private func handle(_ raw: OpaquePointer) -> DBusHandlerResult {
         switch dbus_message_get_type(raw) {
         case DBUS_MESSAGE_TYPE_METHOD_CALL:
-            handleMethodCall(Message(retaining: raw))
+            // Handled in its sender's turn (`CallQueue`); `Peer` calls libdbus answered already.
+            loop.enqueue(Message(retaining: raw))
             return DBUS_HANDLER_RESULT_HANDLED
         case DBUS_MESSAGE_TYPE_SIGNAL:
             if dbus_message_is_signal(raw, DBUS_INTERFACE_LOCAL, "Disconnected") != 0 {
@@ -247,6 +251,12 @@ final class ConnectionCore: @unchecked Sendable {
     private func route(_ message: Message) {
         if message.isSignal("org.freedesktop.DBus", "NameOwnerChanged"), message.sender == .bus,
            let change = try? NameOwnerChange(message) {
+            // The bus sends this after everything the client sent: its waiting calls can go,
+            // and what it left behind is cleared before the next call is handled.
+            if change.name.isUnique, change.newOwner == nil {
+                loop.dropCalls(from: change.name.rawValue)
+                for handler in departureHandlers.withLock({ $0 }) { handler(change.name) }
+            }
             signals.withLock { table in
                 if table.ownerWatchers[change.name] != nil {
                     table.owners[change.name] = change.newOwner

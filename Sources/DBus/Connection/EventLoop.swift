@@ -66,6 +66,19 @@ final class EventLoop: @unchecked Sendable {
     private let burstEnds = Locked<[@Sendable () -> Void]>([])
     /// A deferred call was dispatched since the burst-end work last ran (loop thread only).
     private var deferredSinceBurstEnd = false
+    /// Method calls read but not handled yet, served one sender after another (loop thread only).
+    private var calls = CallQueue<Message>()
+    /// Handles one method call (set by the connection before the loop starts; loop thread).
+    var handleCall: ((Message) -> Void)?
+    /// While calls wait, the socket is read again at least this often (nanoseconds), so that
+    /// a call that came in behind a long backlog gets its turn (and a `Ping` its answer) soon.
+    static let readInterval: Int64 = 500_000
+    /// While more than this many bytes wait for the bus to read them (in libdbus's queue and
+    /// the socket's), no further call is handled: an answer (a `Ping`'s too) waits behind what
+    /// is queued before it, so one client's answers must not pile up ahead of everyone else's.
+    /// (At 1 MiB of libdbus's queue alone, a flood of 10,000 `GetAll` still kept another
+    /// client's `Ping` waiting up to 0.45 s while a busy dbus-daemon read the backlog.)
+    static let outgoingLimit = 64 * 1024
 
     init() {
         wakeFD = cdbus_make_wakeup_fd()
@@ -148,6 +161,63 @@ final class EventLoop: @unchecked Sendable {
         if deferredSinceBurstEnd { runBurstEnds() }
     }
 
+    // MARK: Method calls, in turn
+
+    /// Loop thread: queues a method call just read; it is handled in its sender's turn.
+    func enqueue(_ call: Message) {
+        calls.append(call, from: call.senderKey)
+    }
+
+    /// Loop thread: a call from `sender` went on in a task; `ended(_:)` once it is over.
+    func began(_ sender: String) {
+        calls.began(sender)
+    }
+
+    /// Any thread: a call that went on in a task is over.
+    func ended(_ sender: String) {
+        execute { [self] in
+            calls.ended(sender)
+        }
+    }
+
+    /// Loop thread: `sender` left the bus; its waiting calls are forgotten.
+    func dropCalls(from sender: String) {
+        calls.dropCalls(from: sender)
+    }
+
+    /// Handles the waiting calls one sender after another until none may start, reading the
+    /// socket again every `readInterval` meanwhile (which answers `Peer.Ping`s at once and
+    /// queues the calls that came in). Returns whether calls wait for the bus to read what
+    /// is queued for it (`outgoingLimit`).
+    private func serveCalls(_ connection: OpaquePointer) -> Bool {
+        var lastRead = Self.nanoseconds()
+        while !stopRequested {
+            guard cdbus_unsent_bytes(connection) <= Self.outgoingLimit else { return !calls.isEmpty }
+            guard let (sender, call) = calls.next() else { return false }
+            handleCall?(call)
+            calls.served(sender)
+            let now = Self.nanoseconds()
+            if now - lastRead >= Self.readInterval {
+                readWhatCame(connection)
+                lastRead = Self.nanoseconds()
+            }
+        }
+        return false
+    }
+
+    /// Reads what the socket holds now, without waiting, and dispatches it (a bounded number
+    /// of reads: libdbus reads a few KiB each).
+    private func readWhatCame(_ connection: OpaquePointer) {
+        // A burst ends here too, so a steady stream of deferred calls is still answered.
+        finishBurstIfDeferred()
+        for _ in 0..<64 {
+            guard waitAndHandle(waiting: false) else { break }
+            dispatchAll(connection)
+        }
+        runQueuedWork()
+        dispatchAll(connection)
+    }
+
     private func runBurstEnds() {
         deferredSinceBurstEnd = false
         for work in burstEnds.withLock({ $0 }) { work() }
@@ -175,17 +245,21 @@ final class EventLoop: @unchecked Sendable {
                 dbus_connection_close(connection)
             }
             dispatchAll(connection)
+            // Bytes in the socket's buffer wake nobody as the bus reads them: look again soon.
+            let waitingForTheBus = serveCalls(connection)
             runBurstEnds()
             if dbus_connection_get_is_connected(connection) == 0 { break }
-            // Work run between dispatched messages may have asked the loop to stop: act on
+            // Work run between dispatched messages or served calls may have asked the loop to stop: act on
             // it now, for nothing may come to wake the wait below.
             if stopRequested { continue }
-            waitAndHandle()
+            waitAndHandle(waiting: true, atMostMilliseconds: waitingForTheBus ? 1 : nil)
         }
 
         // Deliver what is left (the Disconnected signal among it) and finish what it started, then let go.
         dispatchAll(connection)
         runBurstEnds()
+        calls.removeAll()
+        handleCall = nil
         burstEnds.withLock { $0.removeAll() }
         dbus_connection_set_watch_functions(connection, nil, nil, nil, nil, nil)
         dbus_connection_set_timeout_functions(connection, nil, nil, nil, nil, nil)
@@ -245,12 +319,16 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    private func waitAndHandle() {
+    /// Polls the watches (until one is ready or the next timeout is due when `waiting`, else
+    /// not at all), handles those ready and the timeouts due; whether any watch was ready.
+    @discardableResult
+    private func waitAndHandle(waiting: Bool, atMostMilliseconds limit: Int32? = nil) -> Bool {
         if table.withLock({ $0.stale }) { rebuildPollDescriptors() }
-        var waitMilliseconds: Int32 = -1
-        if let next = table.withLock({ $0.timeouts.lazy.map(\.deadline).min() }) {
+        var waitMilliseconds: Int32 = waiting ? -1 : 0
+        if waiting, let next = table.withLock({ $0.timeouts.lazy.map(\.deadline).min() }) {
             waitMilliseconds = Int32(clamping: max(0, next - Self.now()))
         }
+        if let limit, waitMilliseconds < 0 || waitMilliseconds > limit { waitMilliseconds = limit }
         let ready = poll(&pollDescriptors, nfds_t(pollDescriptors.count), waitMilliseconds)
         if ready > 0 {
             if pollDescriptors[0].revents != 0 {
@@ -281,12 +359,18 @@ final class EventLoop: @unchecked Sendable {
         for raw in due where table.withLock({ $0.timeouts.contains { $0.raw == raw } }) {
             _ = dbus_timeout_handle(raw)
         }
+        // The wake-up descriptor alone is not the socket.
+        return ready > 0 && pollDescriptors.dropFirst().contains { $0.revents & Int16(POLLIN) != 0 }
     }
 
     static func now() -> Int64 {
+        nanoseconds() / 1_000_000
+    }
+
+    static func nanoseconds() -> Int64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
     // MARK: libdbus callbacks (always on the loop thread)

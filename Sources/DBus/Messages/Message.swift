@@ -42,6 +42,8 @@ public final class Message: @unchecked Sendable, CustomStringConvertible {
     public var errorName: ErrorName? { dbus_message_get_error_name(raw).map { ErrorName(unchecked: String(cString: $0)) } }
     /// The unique name of the sender (set by the bus).
     public var sender: BusName? { dbus_message_get_sender(raw).map { BusName(unchecked: String(cString: $0)) } }
+    /// The sender's unique name as a string; "" when there is none (a peer-to-peer connection).
+    var senderKey: String { dbus_message_get_sender(raw).map { String(cString: $0) } ?? "" }
     /// The destination, for unicast messages.
     public var destination: BusName? { dbus_message_get_destination(raw).map { BusName(unchecked: String(cString: $0)) } }
     /// The signature of the arguments.

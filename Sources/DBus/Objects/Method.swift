@@ -11,11 +11,16 @@ public struct Method: Sendable {
     /// Runs on the I/O thread like a sync handler, but answers through the `DeferredReply`
     /// whenever it is ready (after a write is on disk, say). An error it throws is the answer.
     public typealias DeferredHandler = @Sendable (MethodCall, DeferredReply) throws -> Void
+    /// Runs on the I/O thread, in order with the calls around it (reading what it answers
+    /// from, say a snapshot), and returns what writes the reply, which runs in a task of its
+    /// own: for answers quick to take but slow to make. An error either throws is the answer.
+    public typealias OffloadingHandler = @Sendable (MethodCall) throws -> @Sendable (inout MessageWriter) throws -> Void
 
     enum Handler: Sendable {
         case sync(SyncHandler)
         case async(AsyncHandler)
         case deferred(DeferredHandler)
+        case offloaded(OffloadingHandler)
     }
 
     public let name: MemberName
@@ -32,6 +37,12 @@ public struct Method: Sendable {
     /// A method whose handler runs in its own task and may await.
     public init(_ name: String, inputs: [Argument] = [], outputs: [Argument] = [], async handler: @escaping AsyncHandler) throws {
         try self.init(name, inputs, outputs, .async(handler))
+    }
+
+    /// A method whose handler takes what it needs on the I/O thread, in order with the other
+    /// calls, and writes its reply in a task of its own (see `OffloadingHandler`).
+    public init(_ name: String, inputs: [Argument] = [], outputs: [Argument] = [], offloading handler: @escaping OffloadingHandler) throws {
+        try self.init(name, inputs, outputs, .offloaded(handler))
     }
 
     /// A method whose handler runs on the I/O thread and answers later, through its
