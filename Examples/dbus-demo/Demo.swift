@@ -7,9 +7,9 @@ import DBus
 @main
 struct Demo {
     static func main() async throws {
-        let service = try BusName("org.almanac.Demo")
-        let path = try ObjectPath("/org/almanac/Demo")
-        let interface = try InterfaceName("org.almanac.Demo1")
+        let service = BusName("org.almanac.Demo")
+        let path = ObjectPath("/org/almanac/Demo")
+        let interface = InterfaceName("org.almanac.Demo1")
         let seconds = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 5
 
         let server = try await Connection.session()

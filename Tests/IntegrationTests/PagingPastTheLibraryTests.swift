@@ -62,7 +62,7 @@ import Testing
         if removal == "RemoveView" {
             try await client.removeView(.podcasts, view)
         } else {
-            try await client.connection.call(BusContract.serviceName, path: view, interface: BusContract.viewInterface, method: BusContract.View1.setOptions) {
+            _ = try await client.connection.call(BusContract.serviceName, path: view, interface: BusContract.viewInterface, method: BusContract.View1.setOptions) {
                 try [String: Value]().encode(to: &$0)
             }
         }
