@@ -30,6 +30,20 @@ import Testing
         #expect(reading.observedAt == Date(timeIntervalSince1970: 1_795_317_300))
     }
 
+    /// The geocoder's names are the outside's: read without control characters (an
+    /// `ESC ]0;` would retitle the terminal that prints the place), as feed text is.
+    @Test func aPlaceNameFromTheGeocoderLosesItsControlCharacters() async throws {
+        let server = try FixtureServer.openMeteo()
+        let (service, delegate) = service(server)
+        await service.refresh(["Escapetown"])
+        let reading = try #require(delegate.readings.withLock { $0.first })
+        #expect(reading.placeName == "Escape]0;xtown, Re2Jgion, Country", "\(reading.placeName.debugDescription)")
+        let match = try #require(try await service.searchPlaces("Escapetown", count: 5).first)
+        #expect(match.name == "Escape]0;xtown" && match.region == "Re2Jgion" && match.country == "Country" && match.countryCode == "XY")
+        let byID = try #require(try await service.geocoded(id: 666))
+        #expect(byID.name == "Escape]0;xtown" && byID.admin2 == "District" && byID.timezone == "Etc/UTC")
+    }
+
     @Test func coordinatesSkipGeocoding() async throws {
         let server = try FixtureServer.openMeteo()
         let (service, delegate) = service(server)

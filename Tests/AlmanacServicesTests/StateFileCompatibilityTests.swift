@@ -67,7 +67,7 @@ import Testing
 
         #expect(try store.weatherState().units == .imperial)
         #expect(try store.weatherState().savedLocations == ["Oslo"])
-        let record = try #require(store.syncRecord())
+        let record = try #require(try store.syncRecord())
         #expect(record.account.user == "alice" && record.subscriptionsSince == 12 && record.initialSyncDone)
         #expect(record.lastSync == Date(timeIntervalSince1970: 1_800_000_000))
 

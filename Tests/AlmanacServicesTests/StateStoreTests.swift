@@ -340,25 +340,25 @@ extension StateStoreTests {
             try store.saveSyncURLRewrites(["https://a.example/x ": "https://a.example/x"])
         }
         let reopened = try StateStore(folder: folder)
-        let record = try #require(reopened.syncRecord())
+        let record = try #require(try reopened.syncRecord())
         #expect(record.account == account && record.subscriptionsSince == 12 && record.actionsSince == 34 && record.lastSync == time)
         #expect(record.lastError == "offline" && record.passwordStore == "file" && record.initialSyncDone)
-        let queue = reopened.queuedSyncItems()
+        let queue = try reopened.queuedSyncItems()
         #expect(queue.map(\.item) == [.subscribe("https://show.example/feed.xml"), .action(action), .allPlayed(podcast: nil, at: time)])
-        #expect(reopened.queuedSyncCount() == 3)
-        #expect(reopened.syncedEpisode("e1") == SyncedEpisode(episodeID: "e1", played: false, position: 60, timestamp: time))
-        #expect(reopened.syncURLRewrites() == ["https://a.example/x ": "https://a.example/x"])
+        #expect(try reopened.queuedSyncCount() == 3)
+        #expect(try reopened.syncedEpisode("e1") == SyncedEpisode(episodeID: "e1", played: false, position: 60, timestamp: time))
+        #expect(try reopened.syncURLRewrites() == ["https://a.example/x ": "https://a.example/x"])
 
         try reopened.dequeue([queue[0].id], episodes: [SyncedEpisode(episodeID: "e1", played: true, position: 3_600, timestamp: time.addingTimeInterval(9))])
-        #expect(reopened.queuedSyncItems().map(\.id) == queue.dropFirst().map(\.id))
-        #expect(reopened.syncedEpisode("e1")?.played == true)
+        #expect(try reopened.queuedSyncItems().map(\.id) == queue.dropFirst().map(\.id))
+        #expect(try reopened.syncedEpisode("e1")?.played == true)
         let kept = [EpisodeAction(podcast: "https://a.example/feed", episode: "https://a.example/9.mp3", kind: .play, timestamp: time,
                                   started: 0, position: 90, total: 3_600, device: "phone")]
         try reopened.saveKeptRemoteActions(kept)
-        #expect(reopened.keptRemoteActions() == kept)
+        #expect(try reopened.keptRemoteActions() == kept)
         try reopened.forgetSync()
-        #expect(reopened.syncRecord() == nil && reopened.queuedSyncCount() == 0 && reopened.syncedEpisode("e1") == nil && reopened.syncURLRewrites().isEmpty)
-        #expect(reopened.keptRemoteActions().isEmpty)
+        #expect(try reopened.syncRecord() == nil && reopened.queuedSyncCount() == 0 && reopened.syncedEpisode("e1") == nil && reopened.syncURLRewrites().isEmpty)
+        #expect(try reopened.keptRemoteActions().isEmpty)
     }
 
     @Test func theSyncMigrationComesAfterTheLibrarysAndAddsOnlyItsOwnTables() throws {
@@ -367,5 +367,34 @@ extension StateStoreTests {
         #expect(sync > (names.firstIndex(of: "notes1: episode details and full-text search") ?? .max))
         #expect(names.firstIndex(of: "sync2: actions for episodes not seen yet") == sync + 1)
         #expect(names.filter { $0.hasPrefix("sync") }.count == 2)
+    }
+
+    /// A read of the sync's tables that fails throws; it is not an empty queue, no kept
+    /// actions or no account, which the sync would save over (the tables are renamed under
+    /// the open store, so every statement on them fails).
+    @Test func aSyncReadThatFailsThrowsRatherThanAnsweringEmpty() throws {
+        let store = try StateStore(folder: folder)
+        let time = Date(timeIntervalSince1970: 1_800_000_000)
+        try store.saveSyncRecord(SyncRecord(account: SyncAccount(server: "https://gpodder.net", user: "alice", device: "laptop", caption: "",
+                                                                 flavour: .gpodder), passwordStore: "file"))
+        try store.enqueue([.subscribe("https://show.example/feed.xml")], episodes: [SyncedEpisode(episodeID: "e1", played: true, position: 0, timestamp: time)],
+                          at: time)
+        try store.saveSyncURLRewrites(["https://a.example/x": "http://a.example/x"])
+        try store.saveKeptRemoteActions([EpisodeAction(podcast: "https://a.example/feed", episode: "https://a.example/1.mp3", kind: .new, timestamp: time)])
+        let tables = ["syncAccount", "syncQueue", "syncEpisode", "syncURLRewrite", "syncKeptAction"]
+        try store.database.writeWithoutTransaction { db in
+            for table in tables { try db.execute("ALTER TABLE \(table) RENAME TO \(table)Away") }
+        }
+        #expect(throws: (any Error).self) { try store.syncRecord() }
+        #expect(throws: (any Error).self) { try store.queuedSyncItems() }
+        #expect(throws: (any Error).self) { try store.queuedSyncCount() }
+        #expect(throws: (any Error).self) { try store.syncedEpisode("e1") }
+        #expect(throws: (any Error).self) { try store.keptRemoteActions() }
+        #expect(throws: (any Error).self) { try store.syncURLRewrites() }
+        try store.database.writeWithoutTransaction { db in
+            for table in tables { try db.execute("ALTER TABLE \(table)Away RENAME TO \(table)") }
+        }
+        #expect(try store.syncRecord()?.account.user == "alice")
+        #expect(try store.queuedSyncCount() == 1 && store.keptRemoteActions().count == 1 && store.syncURLRewrites().count == 1)
     }
 }

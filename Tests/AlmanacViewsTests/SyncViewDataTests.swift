@@ -29,6 +29,16 @@ import Testing
         #expect(never.rows.first { $0.label == "last sync" }?.value == "never" && never.rows.count == 7)
     }
 
+    /// No account shown with an error: the daemon could not read its state file. That is not
+    /// "not logged in" (issue 32: a fault is never an empty answer).
+    @Test func aStateThatCouldNotBeReadIsNotLoggedOut() {
+        let status = SyncStatus(lastError: "The state file could not be read, so the sync stopped and kept everything as it was: disk I/O error.")
+        let view = SyncStatusViewData(status: status, now: now, utcOffset: 0)
+        #expect(view.rows.map(\.label) == ["sync", "last error"])
+        #expect(view.rows.map(\.value) == ["unknown", status.lastError])
+        #expect(view.json["loggedIn"] == .null && view.json["lastError"] == .string(status.lastError))
+    }
+
     @Test func aReportCountsWhatChanged() {
         var report = SyncReport()
         #expect(SyncReportViewData(report: report, server: "https://gpodder.net").summary == "synced with https://gpodder.net: nothing to change")

@@ -7,6 +7,8 @@ on 127.0.0.1 and prints its port on the first line of standard output.
 /v1/get?id=N               -> the place with that id (400 for an unknown one)
 /control?reverse=1         -> Springfield's matches come in the opposite order from now on
 /v1/search?name=Broken     -> HTTP 500
+/v1/search?name=Escapetown -> a place whose name, region and country hold control characters
+                              (ESC ]0; … BEL, a C1 CSI, NUL), as JSON escapes them
 /v1/forecast?latitude=…    -> current conditions, 24 hours and forecast_days days (7 unless asked;
                               temperature = latitude / 10, so each place differs), with UV index,
                               pressure_msl, visibility, cloud cover, gusts and dew point when asked
@@ -48,6 +50,9 @@ for (pid, admin1, admin2, lat, lon, pop, tz, code, country) in SPRINGFIELDS:
     PLACES["springfield-%d" % pid] = {"id": pid, "name": "Springfield", "latitude": lat, "longitude": lon, "elevation": 100.0,
                                        "feature_code": "PPLA2", "country_code": code, "timezone": tz, "population": pop,
                                        "country": country, "admin1": admin1, "admin2": admin2}
+PLACES["escapetown"] = {"id": 666, "name": "Escape\u001b]0;x\u0007town", "latitude": 10.5, "longitude": 20.5,
+                        "country": "Coun\u0000try", "country_code": "X\u009bY", "admin1": "Re\u009b2Jgion", "admin2": "Dis\u007ftrict",
+                        "timezone": "Etc/UTC"}
 LOCK = threading.Lock()
 STATE = {"fail": 0, "metfail": 0, "airfail": 0, "temperature": None, "reverse": False}
 MET_MODIFIED = "Sun, 22 Nov 2026 03:00:00 GMT"

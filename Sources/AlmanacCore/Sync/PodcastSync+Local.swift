@@ -48,8 +48,17 @@ extension PodcastSync {
             return ([.unsubscribe(old), .subscribe(podcast.feedURL)], [])
         case .playState(let episodeID, let podcastID, let played, let position):
             guard queue, let podcastURL = feeds.withLock({ $0[podcastID] }), let episode = try? podcasts.episode(episodeID) else { return ([], []) }
+            let previous: SyncedEpisode?
+            do {
+                previous = try archive.syncedEpisode(episodeID)
+            } catch {
+                // The change is queued all the same (as if the sync knew nothing of the
+                // episode): dropping it would lose it for the other devices.
+                logger.error("the sync state of an episode could not be read", metadata: ["episode": "\(episodeID)", "error": "\(error)"])
+                previous = nil
+            }
             guard let (action, synced) = SyncRules.action(for: episode, played: played, position: position,
-                                                          previous: archive.syncedEpisode(episodeID), podcastURL: podcastURL, at: clock()) else {
+                                                          previous: previous, podcastURL: podcastURL, at: clock()) else {
                 return ([], [])
             }
             return ([.action(action)], [synced])

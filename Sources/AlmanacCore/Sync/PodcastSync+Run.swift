@@ -1,13 +1,22 @@
 import FoundationEssentials
 import Locking
 import Logging
+import Synchronization
 
 extension PodcastSync {
     /// One run: log in (or check the session), check the clock, then subscriptions, then
     /// episode actions, each read from the server before the queue is sent. Progress is kept
     /// step by step: a failure keeps what the steps before it did and the queue of the rest.
+    /// A state file that cannot be read fails the run before anything is asked or sent.
     func run() async -> Result<SyncReport, SyncError> {
-        guard archive.syncRecord() != nil else {
+        let record: SyncRecord?
+        do {
+            record = try readingState { try archive.syncRecord() }
+        } catch {
+            return finish(.failure(error), started: clock())
+        }
+        guard record != nil else {
+            loggedIn.store(false, ordering: .releasing)
             return .failure(SyncError(.notLoggedIn, "Almanac is not logged in to a sync server; log in with `almanac sync login SERVER USER`."))
         }
         await hearEverything()
@@ -27,10 +36,17 @@ extension PodcastSync {
         } catch {
             result = .failure(SyncError(.storage, "\(error)"))
         }
+        return finish(result, started: started)
+    }
+
+    /// Keeps the outcome of a run: its schedule, and a failure in `LastError`, the status
+    /// and the log.
+    private func finish(_ result: Result<SyncReport, SyncError>, started: Date) -> Result<SyncReport, SyncError> {
         let now = clock()
-        let localChanges = hasLocalChanges(archive.queuedSyncItems())
         switch result {
         case .success:
+            // A queue that cannot be read is taken as holding changes: the next run is not put off.
+            let localChanges = (try? hasLocalChanges(archive.queuedSyncItems())) ?? true
             timing.withLock { timing in
                 timing.failures = 0
                 timing.retryAt = nil
@@ -39,7 +55,7 @@ extension PodcastSync {
             }
             podcasts.activity.succeeded(Self.activityItem)
         case .failure(let error):
-            if var record = archive.syncRecord() {
+            if var record = try? archive.syncRecord() {
                 record.lastError = error.message
                 try? archive.saveSyncRecord(record)
             }
@@ -62,7 +78,7 @@ extension PodcastSync {
     }
 
     private func runSteps() async throws -> SyncReport {
-        guard var record = archive.syncRecord() else { throw SyncError(.notLoggedIn, "Almanac is not logged in to a sync server.") }
+        guard var record = try readingState({ try archive.syncRecord() }) else { throw SyncError(.notLoggedIn, "Almanac is not logged in to a sync server.") }
         let server = try await client(for: record.account)
         let login = try await server.logIn()
         try SyncRules.checkClock(server: login.serverTime, local: clock(), tolerance: policy.clockTolerance)
@@ -127,9 +143,9 @@ extension PodcastSync {
     // MARK: Subscriptions
 
     private func syncSubscriptions(_ server: any SyncServer, _ record: inout SyncRecord, _ report: inout SyncReport) async throws {
-        let queue = archive.queuedSyncItems()
+        let queue = try readingState { try archive.queuedSyncItems() }
         let pending = SyncRules.pendingSubscriptions(queue)
-        var urls = SyncURLs(rewrites: archive.syncURLRewrites())
+        var urls = SyncURLs(rewrites: try readingState { try archive.syncURLRewrites() })
         let remote = try await server.subscriptionChanges(since: record.subscriptionsSince)
 
         // Removals first: a feed the server no longer lists goes, unless it was subscribed to
@@ -265,14 +281,16 @@ extension PodcastSync {
     // MARK: Episode actions
 
     private func syncActions(_ server: any SyncServer, _ record: inout SyncRecord, _ report: inout SyncReport) async throws {
-        var urls = SyncURLs(rewrites: archive.syncURLRewrites())
+        // What is kept here is read before the server is asked.
+        var urls = SyncURLs(rewrites: try readingState { try archive.syncURLRewrites() })
+        let queue = try readingState { try archive.queuedSyncItems() }
+        let kept = try readingState { try archive.keptRemoteActions() }
         // A little before the last answer: servers that filter by the actions' own times
         // (Nextcloud's, to the second) would otherwise miss one made in the second the last
         // answer came. Actions seen already come again with the same time and do nothing.
         let since = record.actionsSince > 0 ? max(0, record.actionsSince - Int64(policy.actionsOverlap)) : 0
         let remote = try await server.episodeActions(since: since)
         let playedAt = podcasts.document.snapshot.state.settings.playedAt
-        let queue = archive.queuedSyncItems()
 
         // The server's newer play state, applied here; queued changes it overtook are dropped.
         // An action dated well into the future (a device whose clock is wrong) would win
@@ -285,13 +303,13 @@ extension PodcastSync {
             if case .remoteSubscribe(let url) = entry.item { return url } else { return nil }
         })
         var unmatched: [EpisodeAction] = []
-        for action in SyncRules.newestPlayState(archive.keptRemoteActions() + remote.actions.filter { $0.timestamp <= latest }) {
+        for action in SyncRules.newestPlayState(kept + remote.actions.filter { $0.timestamp <= latest }) {
             guard localPodcast(action.podcast, urls) != nil || waitingFeeds.contains(action.podcast) else { continue }
             guard let episode = try localEpisode(podcast: action.podcast, episode: action.episode, urls) else {
                 unmatched.append(action)
                 continue
             }
-            guard SyncRules.isNewer(action.timestamp, than: archive.syncedEpisode(episode.id)) else { continue }
+            guard SyncRules.isNewer(action.timestamp, than: try readingState { try archive.syncedEpisode(episode.id) }) else { continue }
             let submission = SyncRules.submission(for: action, on: episode, playedAt: playedAt)
             if let submission {
                 do {
@@ -325,7 +343,7 @@ extension PodcastSync {
 
         // The first sync also sends the play state of episodes the server has never heard of.
         if !record.initialSyncDone {
-            try storing { try queueUnknownPlayState() }
+            try queueUnknownPlayState()
             record.initialSyncDone = true
             try keep(record)
         }
@@ -336,14 +354,14 @@ extension PodcastSync {
         var actions: [EpisodeAction] = []
         var rows: [SyncedEpisode] = []
         var ids: [Int64] = []
-        for entry in archive.queuedSyncItems() {
+        for entry in try readingState({ try archive.queuedSyncItems() }) {
             switch entry.item {
             case .action(let action):
                 ids.append(entry.id)
                 if subscribed.contains(action.podcast) { actions.append(action) }
             case .allPlayed(let podcast, let time):
                 ids.append(entry.id)
-                let (expanded, synced) = allPlayedActions(podcast: podcast, at: time, in: state)
+                let (expanded, synced) = try allPlayedActions(podcast: podcast, at: time, in: state)
                 actions += expanded
                 rows += synced
             default:
@@ -384,14 +402,14 @@ extension PodcastSync {
 
     /// `play` actions at the end for every episode an "all played" change marked (of
     /// `podcast`, or of all) that the sync did not know as played, nor changed after it.
-    private func allPlayedActions(podcast: String?, at time: Date, in state: PodcastsState) -> ([EpisodeAction], [SyncedEpisode]) {
+    private func allPlayedActions(podcast: String?, at time: Date, in state: PodcastsState) throws -> ([EpisodeAction], [SyncedEpisode]) {
         let scope = state.podcasts.values.filter { podcast == nil || $0.feedURL == podcast }
         var actions: [EpisodeAction] = []
         var rows: [SyncedEpisode] = []
         for show in scope {
-            forEachEpisode(of: show.id) { episode in
+            try forEachEpisode(of: show.id) { episode in
                 guard episode.played else { return }
-                let known = archive.syncedEpisode(episode.id)
+                let known = try readingState { try archive.syncedEpisode(episode.id) }
                 if let known, known.played || known.timestamp > time { return }
                 guard let (action, synced) = SyncRules.action(for: episode, played: true, position: episode.position, previous: known,
                                                               podcastURL: show.feedURL, at: time) else { return }
@@ -410,8 +428,8 @@ extension PodcastSync {
         var items: [SyncItem] = []
         var rows: [SyncedEpisode] = []
         for show in state.podcasts.values.sorted(by: { $0.id < $1.id }) {
-            forEachEpisode(of: show.id) { episode in
-                let known = archive.syncedEpisode(episode.id)
+            try forEachEpisode(of: show.id) { episode in
+                let known = try readingState { try archive.syncedEpisode(episode.id) }
                 guard episode.played || episode.position >= 1, known == nil || (episode.played && known?.played == false),
                       let (action, synced) = SyncRules.action(for: episode, played: episode.played, position: episode.position, previous: known,
                                                               podcastURL: show.feedURL, at: now) else { return }
@@ -419,15 +437,16 @@ extension PodcastSync {
                 rows.append(synced)
             }
         }
-        if !items.isEmpty || !rows.isEmpty { try archive.enqueue(items, episodes: rows, at: now) }
+        if !items.isEmpty || !rows.isEmpty { try storing { try archive.enqueue(items, episodes: rows, at: now) } }
     }
 
-    /// Calls `body` with every episode of a podcast, a page at a time from the library.
-    private func forEachEpisode(of podcastID: String, _ body: (Episode) -> Void) {
+    /// Calls `body` with every episode of a podcast, a page at a time from the library;
+    /// `SyncError(.storage)` when a page could not be read (never a shorter list).
+    private func forEachEpisode(of podcastID: String, _ body: (Episode) throws -> Void) throws {
         var cursor: String?
         repeat {
-            guard let page = try? podcasts.page(EpisodeQuery(podcastID: podcastID, limit: EpisodeQuery.maximumLimit, cursor: cursor)) else { return }
-            page.episodes.forEach(body)
+            let page = try reading { try podcasts.page(EpisodeQuery(podcastID: podcastID, limit: EpisodeQuery.maximumLimit, cursor: cursor)) }
+            try page.episodes.forEach(body)
             cursor = page.nextCursor
         } while cursor != nil
     }

@@ -107,14 +107,25 @@ public final class PodcastSync: Sendable {
         feeds.withLock { feeds in
             for podcast in state.podcasts.values { feeds[podcast.id] = podcast.feedURL }
         }
-        let record = archive.syncRecord()
-        loggedIn.store(record != nil, ordering: .releasing)
-        if record != nil, hasLocalChanges(archive.queuedSyncItems()) {
+        do {
+            let record = try readingState { try archive.syncRecord() }
+            loggedIn.store(record != nil, ordering: .releasing)
+            if record != nil, hasLocalChanges(try readingState { try archive.queuedSyncItems() }) {
+                let now = clock()
+                timing.withLock { $0.pendingSince = now }
+            }
+            if let record, !record.lastError.isEmpty {
+                podcasts.activity.failed(Self.activityItem, "sync: \(record.lastError)")
+            }
+        } catch {
+            // Whether there is an account is not known: taken as logged in, so that the
+            // changes made here are still queued and a run soon says what failed (a run that
+            // finds no account then takes it as logged out).
+            loggedIn.store(true, ordering: .releasing)
             let now = clock()
             timing.withLock { $0.pendingSince = now }
-        }
-        if let record, !record.lastError.isEmpty {
-            podcasts.activity.failed(Self.activityItem, "sync: \(record.lastError)")
+            podcasts.activity.failed(Self.activityItem, "sync: \(error.message)")
+            logger.error("the sync state could not be read", metadata: ["error": "\(error.message)"])
         }
         publish()
     }
@@ -169,14 +180,14 @@ public final class PodcastSync: Sendable {
         }
         let caption = caption.map { $0.printableLine(maximumLength: 200) }.flatMap { $0.isEmpty ? nil : $0 } ?? policy.defaultCaption
         // Before the server is asked: another account is refused without a word to it.
-        try Self.refuseReplacing(archive.syncRecord()?.account, server: server, user: user)
+        try Self.refuseReplacing(readingState { try archive.syncRecord() }?.account, server: server, user: user)
         let candidate = connect(SyncCredentials(server: server, user: user, password: password, device: device, flavour: flavour))
         let login = try await candidate.logIn()
         try SyncRules.checkClock(server: login.serverTime, local: clock(), tolerance: policy.clockTolerance)
         try await candidate.register(caption: caption)
         let account = SyncAccount(server: server, user: user, device: device, caption: caption, flavour: login.flavour)
         try await gate.withGate {
-            let previous = archive.syncRecord()
+            let previous = try readingState { try archive.syncRecord() }
             // Again, in the gate: another login may have ended while this one asked its server.
             try Self.refuseReplacing(previous?.account, server: server, user: user)
             // The same account again (a new password, say): its queue and progress stay.
@@ -228,7 +239,7 @@ public final class PodcastSync: Sendable {
     @discardableResult
     public func logOut() async throws -> Bool {
         let had = try await gate.withGate { () async throws -> Bool in
-            guard let record = archive.syncRecord() else { return false }
+            guard let record = try readingState({ try archive.syncRecord() }) else { return false }
             let server = session.withLock { session in defer { session = nil }; return session?.server }
             await server?.logOut()
             await secrets.forget(record.account)
@@ -315,16 +326,36 @@ public final class PodcastSync: Sendable {
 
     // MARK: Status
 
-    /// Shows the current state in `status` (its views hear it when it changed).
+    /// Shows the current state in `status` (its views hear it when it changed). When the
+    /// state file cannot be read, what was shown stays, with the fault as its `lastError`:
+    /// a fault is not "logged out".
     func publish() {
-        let record = archive.syncRecord()
         let syncing = timing.withLock { $0.syncing }
-        let current = SyncStatus(account: record?.account, lastSync: record?.lastSync, queued: record == nil ? 0 : archive.queuedSyncCount(),
+        var current: SyncStatus
+        do {
+            let record = try readingState { try archive.syncRecord() }
+            current = SyncStatus(account: record?.account, lastSync: record?.lastSync,
+                                 queued: record == nil ? 0 : try readingState { try archive.queuedSyncCount() },
                                  lastError: record?.lastError ?? "", syncing: syncing, passwordStore: record?.passwordStore ?? "")
+        } catch {
+            current = status.state
+            current.lastError = error.message
+            current.syncing = syncing
+        }
         status.update { state in
             guard state != current else { return nil }
             state = current
             return current
+        }
+    }
+
+    /// What `body` reads of the sync's own state (`archive`); `SyncError(.storage)` saying so
+    /// when the state file could not be read, so that the caller stops and changes nothing.
+    func readingState<T>(_ body: () throws -> T) throws(SyncError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw SyncError(.storage, "The state file could not be read, so the sync stopped and kept everything as it was; check the disk (the sync tries again later): \(error)")
         }
     }
 

@@ -4,7 +4,8 @@ public import FoundationEssentials
 /// The sync's account, queue and episode sync state in the state file (migrations
 /// `sync1`, `sync2`): a queued change is in the file before the view that heard it returns, so it
 /// survives a restart and `kill -9`. Rows are read as raw values and a damaged one is
-/// skipped, as everywhere in the store.
+/// skipped, as everywhere in the store; a read that fails throws `StorageError` (logged by
+/// `read`), never an empty answer.
 extension StateStore: SyncArchive {
     /// The migration of the sync's tables: new tables only, so it may run in any order
     /// after the others.
@@ -29,8 +30,8 @@ extension StateStore: SyncArchive {
         }
     }
 
-    public func syncRecord() -> SyncRecord? {
-        guard let row = try? database.read({ db in try db.row("SELECT * FROM syncAccount WHERE id = 1") }),
+    public func syncRecord() throws -> SyncRecord? {
+        guard let row = try read("the sync account", { db in try db.row("SELECT * FROM syncAccount WHERE id = 1") }),
               let server = Self.text(row, "server"), let user = Self.text(row, "user"), let device = Self.text(row, "device"),
               let flavour = Self.text(row, "flavour").flatMap(SyncFlavour.init(rawValue:)) else { return nil }
         let account = SyncAccount(server: server, user: user, device: device, caption: Self.text(row, "caption") ?? "", flavour: flavour)
@@ -72,8 +73,8 @@ extension StateStore: SyncArchive {
         }
     }
 
-    public func queuedSyncItems() -> [SyncQueueEntry] {
-        let rows = (try? database.read { db in try db.rows("SELECT id, item, queuedAt FROM syncQueue ORDER BY id") }) ?? []
+    public func queuedSyncItems() throws -> [SyncQueueEntry] {
+        let rows = try read("the sync queue") { db in try db.rows("SELECT id, item, queuedAt FROM syncQueue ORDER BY id") }
         let decoder = Self.syncDecoder
         return rows.compactMap { row in
             guard let id = Self.integer(row, "id"), let data = row["item"].blob,
@@ -82,8 +83,8 @@ extension StateStore: SyncArchive {
         }
     }
 
-    public func queuedSyncCount() -> Int {
-        (try? database.read { db in try db.value("SELECT COUNT(*) FROM syncQueue").integer }).flatMap { $0.map(Int.init) } ?? 0
+    public func queuedSyncCount() throws -> Int {
+        try read("the size of the sync queue") { db in try db.value("SELECT COUNT(*) FROM syncQueue").integer }.map(Int.init) ?? 0
     }
 
     public func dequeue(_ ids: [Int64], episodes: [SyncedEpisode]) throws {
@@ -94,15 +95,15 @@ extension StateStore: SyncArchive {
         }
     }
 
-    public func syncedEpisode(_ id: String) -> SyncedEpisode? {
-        guard let row = try? database.read({ db in try db.row("SELECT * FROM syncEpisode WHERE episodeID = ?", [id]) }),
+    public func syncedEpisode(_ id: String) throws -> SyncedEpisode? {
+        guard let row = try read("the sync state of \(id)", { db in try db.row("SELECT * FROM syncEpisode WHERE episodeID = ?", [id]) }),
               let timestamp = Self.double(row, "timestamp") else { return nil }
         return SyncedEpisode(episodeID: id, played: Self.integer(row, "played") == 1, position: Self.double(row, "position") ?? 0,
                              timestamp: Date(timeIntervalSince1970: timestamp))
     }
 
-    public func keptRemoteActions() -> [EpisodeAction] {
-        let rows = (try? database.read { db in try db.rows("SELECT action FROM syncKeptAction ORDER BY id") }) ?? []
+    public func keptRemoteActions() throws -> [EpisodeAction] {
+        let rows = try read("the server's actions kept for later") { db in try db.rows("SELECT action FROM syncKeptAction ORDER BY id") }
         let decoder = Self.syncDecoder
         return rows.compactMap { row in
             row["action"].blob.flatMap { try? decoder.decode(EpisodeAction.self, from: $0) }
@@ -118,8 +119,8 @@ extension StateStore: SyncArchive {
         }
     }
 
-    public func syncURLRewrites() -> [String: String] {
-        let rows = (try? database.read { db in try db.rows("SELECT local, server FROM syncURLRewrite") }) ?? []
+    public func syncURLRewrites() throws -> [String: String] {
+        let rows = try read("the server's URLs") { db in try db.rows("SELECT local, server FROM syncURLRewrite") }
         var rewrites: [String: String] = [:]
         for row in rows {
             if let local = Self.text(row, "local"), let server = Self.text(row, "server") { rewrites[local] = server }

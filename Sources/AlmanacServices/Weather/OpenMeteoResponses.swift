@@ -1,3 +1,5 @@
+import AlmanacCore
+
 /// The parts of Open-Meteo's JSON that Almanac reads. Forecast series are arrays of optional
 /// values: Open-Meteo sends `null` where a model has no value.
 enum OpenMeteo {
@@ -16,6 +18,30 @@ enum OpenMeteo {
         let admin2: String?
         let population: Int?
         let timezone: String?
+
+        private enum CodingKeys: String, CodingKey {
+            case id, name, latitude, longitude, country, country_code, admin1, admin2, population, timezone
+        }
+
+        /// The geocoder's text is the outside's: its names are read without control
+        /// characters (an `ESC ]0;` in a place's name would be a command to the terminal that
+        /// prints it), as feed text is. See docs/security.md.
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            func text(_ key: CodingKeys) throws -> String? {
+                try container.decodeIfPresent(String.self, forKey: key)?.strippingControlCharacters()
+            }
+            id = try container.decodeIfPresent(Int.self, forKey: .id)
+            name = try container.decode(String.self, forKey: .name).strippingControlCharacters()
+            latitude = try container.decode(Double.self, forKey: .latitude)
+            longitude = try container.decode(Double.self, forKey: .longitude)
+            country = try text(.country)
+            country_code = try text(.country_code)
+            admin1 = try text(.admin1)
+            admin2 = try text(.admin2)
+            population = try container.decodeIfPresent(Int.self, forKey: .population)
+            timezone = try text(.timezone)
+        }
     }
 
     struct ForecastResponse: Decodable {

@@ -25,11 +25,14 @@ public struct SyncStatusViewData: Sendable, Hashable {
             ]
             if !status.lastError.isEmpty { rows.append(("last error", status.lastError)) }
             self.rows = rows
+        } else if !status.lastError.isEmpty {
+            // No account shown and an error: the state file could not be read, which is not "logged out".
+            rows = [("sync", "unknown"), ("last error", status.lastError)]
         } else {
             rows = [("sync", "not logged in")]
         }
         json = .object([
-            "loggedIn": .boolean(account != nil), "server": .text(account?.server), "user": .text(account?.user),
+            "loggedIn": account == nil && !status.lastError.isEmpty ? .null : .boolean(account != nil), "server": .text(account?.server), "user": .text(account?.user),
             "device": .text(account?.device), "caption": .text(account?.caption), "flavour": .text(account?.flavour.rawValue),
             "passwordStore": .text(status.passwordStore), "lastSync": .time(status.lastSync, utcOffset: utcOffset),
             "lastSyncUnix": .unix(status.lastSync), "lastSyncText": .text(status.lastSync.map { relativeTime($0, now: now) }),

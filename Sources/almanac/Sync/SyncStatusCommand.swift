@@ -22,7 +22,8 @@ struct SyncStatusCommand: AsyncParsableCommand {
                 Terminal().line(Rendering.json(view.json))
                 return
             }
-            guard status.account != nil else {
+            // No account and an error: the daemon could not read its state file, which is not "logged out".
+            guard status.account != nil || !status.lastError.isEmpty else {
                 Terminal().line("not logged in to a sync server; log in with `almanac sync login SERVER USER`")
                 return
             }
