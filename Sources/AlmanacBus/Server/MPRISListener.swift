@@ -53,7 +53,7 @@ public final class MPRISListener: FilesInUse, Sendable {
     /// Woken when a player starts playing a known episode: only then does the poll run.
     private let playing = Wakeup()
     /// Told when a player's track changes or a player leaves.
-    private let trackChanges = Locked<(@Sendable () -> Void)?>(nil)
+    private let trackChanges = Locked<Callback?>(nil)
 
     public init(podcasts: PodcastsDocument, connection: Connection, pollInterval: Duration = .seconds(15),
                 logger: Logger = Logger(label: "almanac.mpris")) {
@@ -114,7 +114,7 @@ public final class MPRISListener: FilesInUse, Sendable {
     /// Calls `body` whenever a player's track changes or a player leaves the bus (a file it
     /// had open may be free now).
     public func whenTracksChange(_ body: @escaping @Sendable () -> Void) {
-        trackChanges.withLock { $0 = body }
+        trackChanges.withLock { $0 = Callback(body) }
     }
 
     private func tracksChanged() {

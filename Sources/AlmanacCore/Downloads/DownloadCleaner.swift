@@ -28,7 +28,7 @@ public final class DownloadCleaner: Sendable {
     private let clock: @Sendable () -> Date
     private let logger: Logger
     private let state = Locked(State())
-    private let scheduleChanges = Locked<(@Sendable () -> Void)?>(nil)
+    private let scheduleChanges = Locked<Callback?>(nil)
     private static let viewKey = ViewKey("almanacd:cleanup")
     /// Seconds before a pass whose reading of the library failed is tried again.
     static let retryAfterFailedRead: TimeInterval = 600
@@ -71,7 +71,7 @@ public final class DownloadCleaner: Sendable {
 
     /// Calls `body` whenever `nextDue` may have changed (the daemon's `RefreshScheduler.wake`).
     public func whenScheduleChanges(_ body: @escaping @Sendable () -> Void) {
-        scheduleChanges.withLock { $0 = body }
+        scheduleChanges.withLock { $0 = Callback(body) }
     }
 
     /// When the next pass is due: now when a change asked for one, else when the last pass

@@ -27,7 +27,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     /// The cadence the server gave in the read under way (`isFreshUntil`), used when it ends.
     private let serverCadence = Locked<[String: Double]>([:])
     /// Told whenever the schedule may have changed (the daemon's `RefreshScheduler.wake`).
-    private let scheduleChanges = Locked<(@Sendable () -> Void)?>(nil)
+    private let scheduleChanges = Locked<Callback?>(nil)
     /// The shortest and longest cadence a server may set: 15 minutes (or the configured
     /// interval, when shorter) and a day.
     public let cadenceFloor: Double
@@ -93,7 +93,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     /// Calls `body` whenever the schedule may have changed: a claim, a read ending, a
     /// subscription. The daemon's `RefreshScheduler` is woken this way.
     public func whenScheduleChanges(_ body: @escaping @Sendable () -> Void) {
-        scheduleChanges.withLock { $0 = body }
+        scheduleChanges.withLock { $0 = Callback(body) }
     }
 
     private func scheduleChanged() {

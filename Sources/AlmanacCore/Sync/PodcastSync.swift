@@ -44,7 +44,7 @@ public final class PodcastSync: Sendable {
     /// gone from the document by the time its change is heard.
     let feeds = Locked<[String: String]>([:])
     let loggedIn = Atomic<Bool>(false)
-    let scheduleChanges = Locked<(@Sendable () -> Void)?>(nil)
+    let scheduleChanges = Locked<Callback?>(nil)
     /// The last revision of the podcasts document this view has heard (and queued), and the
     /// runs waiting for it to reach theirs.
     let heard = Locked(Heard())
@@ -137,7 +137,7 @@ public final class PodcastSync: Sendable {
 
     /// Calls `body` whenever the schedule may have changed (the daemon's `RefreshScheduler.wake`).
     public func whenScheduleChanges(_ body: @escaping @Sendable () -> Void) {
-        scheduleChanges.withLock { $0 = body }
+        scheduleChanges.withLock { $0 = Callback(body) }
     }
 
     func scheduleChanged() {

@@ -27,7 +27,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     private let jitter: @Sendable () -> Double
     private let logger: Logger
     /// Told whenever the schedule may have changed (the daemon's `RefreshScheduler.wake`).
-    private let scheduleChanges = Locked<(@Sendable () -> Void)?>(nil)
+    private let scheduleChanges = Locked<Callback?>(nil)
 
     /// - Parameters:
     ///   - state: where to start (the daemon passes what the archive kept).
@@ -111,7 +111,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     /// Calls `body` whenever the schedule may have changed: a claim, a fetch ending, a place
     /// wanted or let go. The daemon's `RefreshScheduler` is woken this way.
     public func whenScheduleChanges(_ body: @escaping @Sendable () -> Void) {
-        scheduleChanges.withLock { $0 = body }
+        scheduleChanges.withLock { $0 = Callback(body) }
     }
 
     private func scheduleChanged() {
