@@ -79,10 +79,10 @@ public final class RefreshScheduler: Sendable {
         }
     }
 
-    /// Sleeps on the continuous clock until `deadline` (wall-clock changes move it no later
-    /// than the next wake-up).
+    /// Sleeps on the monotonic clock until `deadline` (wall-clock changes move it no later
+    /// than the next wake-up). A `TimerSleep`, not `Task.sleep`: a schedule that changes often
+    /// cancels many sleeps, and a cancelled `Task.sleep` keeps its memory until its deadline.
     public static func sleep(until deadline: Date) async throws {
-        let seconds = max(0, deadline.timeIntervalSinceNow)
-        try await Task.sleep(for: .milliseconds(Int64(min(seconds, 86_400 * 7) * 1000) + 1))
+        try await TimerSleep.sleep(until: deadline)
     }
 }
