@@ -20,7 +20,12 @@ def run():
         bus = s.bus()
         daemon = s.daemon(bus)
         client = connect(bus)
+        # The demo library is read just after the name is taken: wait for it.
+        deadline = time.monotonic() + 60
         episodes = [e["id"] for e in all_episodes(client)]
+        while len(episodes) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+            episodes = [e["id"] for e in all_episodes(client)]
         played_episodes, position_episodes = episodes[: len(episodes) // 2], episodes[len(episodes) // 2:]
         # key -> (last acknowledged value, values written after it without an answer)
         expected = {}
