@@ -25,12 +25,9 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        // libcurl, under the daemon's HTTP client (AlmanacServices/HTTP).
-        .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
+        // libcurl, under the daemon's HTTP client (AlmanacServices/HTTP): loaded at the first
+        // request (dlopen), so only its header (libcurl4-openssl-dev) is needed to build.
+        .target(name: "CCurl"),
         // `Locked`: Mutex, told to ThreadSanitizer in `make tsan` builds. Every target depends on it (below).
         .target(name: "Locking"),
         .target(name: "DBus", dependencies: ["CDBus"]),
@@ -70,7 +67,7 @@ let package = Package(
     ]
 )
 
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.name != "CCurl" {
     if target.name != "Locking" { target.dependencies.append("Locking") }
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))

@@ -32,8 +32,9 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/debian"
 printf 'Source: almanac\n\nPackage: almanac\nArchitecture: any\n' > "$work/debian/control"
 depends=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/bin/almanacd" "$root/usr/bin/almanac" | sed -n 's/^shlibs:Depends=//p')
-# The HTTP client needs libcurl 7.85 (CURLOPT_PROTOCOLS_STR), which no symbol tells dpkg-shlibdeps.
-depends=$(echo "$depends" | sed -E 's/libcurl4 \(>= [0-9.~+-]+\)/libcurl4 (>= 7.85.0)/')
+# libcurl is loaded at the first request (dlopen; docs/performance.md, "Memory"), so no
+# NEEDED entry tells dpkg-shlibdeps about it; the HTTP client needs 7.85 (CURLOPT_PROTOCOLS_STR).
+depends="$depends, libcurl4 (>= 7.85.0)"
 
 mkdir -p "$root/DEBIAN"
 installed_size=$(du -k -s --exclude=DEBIAN "$root" | cut -f1)

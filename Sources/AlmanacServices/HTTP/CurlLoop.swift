@@ -4,8 +4,9 @@ import Locking
 import Synchronization
 
 /// The one thread that runs every HTTP transfer of the process, over one libcurl multi
-/// handle (so connections are kept and reused across requests). Made on the first request:
-/// a daemon with nothing to fetch never starts libcurl (docs/performance.md, "Memory").
+/// handle (so connections are kept and reused across requests). Made on the first request,
+/// which loads libcurl (`ccurl_load`): a daemon with nothing to fetch never maps it
+/// (docs/performance.md, "Memory").
 ///
 /// Only this thread calls libcurl for a running transfer; other threads hand it work through
 /// a locked queue and wake it (`curl_multi_wakeup`). It waits in `curl_multi_poll`, never on
@@ -23,15 +24,22 @@ final class CurlLoop: @unchecked Sendable {
 
     private let multi: UnsafeMutableRawPointer?
     private let commands = Locked<[Command]>([])
-    /// libcurl or the thread did not start: every transfer fails (set in `init` only).
-    private var broken = false
+    /// Why no transfer can run: libcurl could not be loaded or started, or the thread did not
+    /// start (set in `init` only). Every transfer then fails with these words.
+    private(set) var failure: String?
     /// The transfers in the multi handle, by easy handle (loop thread only).
     private var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
 
     private init() {
-        multi = ccurl_global_init() == CURLE_OK ? curl_multi_init() : nil
+        var words = [CChar](repeating: 0, count: 512)
+        guard ccurl_load(&words, words.count) == 0 else {
+            multi = nil
+            failure = String(decoding: words.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return
+        }
+        multi = ccurl_multi_init()
         guard multi != nil else {
-            broken = true
+            failure = "libcurl did not start (curl_multi_init failed)"
             return
         }
         var thread = pthread_t()
@@ -40,25 +48,29 @@ final class CurlLoop: @unchecked Sendable {
             Unmanaged<CurlLoop>.fromOpaque(raw!).takeUnretainedValue().loop()
             return nil
         }, Unmanaged.passUnretained(self).toOpaque())
-        if started == 0 { pthread_detach(thread) } else { broken = true }
+        if started == 0 {
+            pthread_detach(thread)
+        } else {
+            failure = "the HTTP thread did not start (pthread_create: \(started))"
+        }
     }
 
-    /// Starts `transfer` on the loop thread.
+    /// Starts `transfer` on the loop thread (the caller checked `failure`).
     func add(_ transfer: CurlTransfer) {
-        guard !broken else { return transfer.finish(CURLE_FAILED_INIT) }
+        guard failure == nil else { return transfer.finish(CURLE_FAILED_INIT) }
         send(.add(transfer))
     }
 
     /// Ends `transfer` as cancelled: at once when it runs, when it is added if it has not
     /// been yet, not at all when it has ended.
     func cancel(_ transfer: CurlTransfer) {
-        guard !broken else { return }
+        guard failure == nil else { return }
         send(.cancel(transfer))
     }
 
     private func send(_ command: Command) {
         commands.withLock { $0.append(command) }
-        curl_multi_wakeup(multi)
+        ccurl_multi_wakeup(multi)
     }
 
     // MARK: The loop thread
@@ -78,7 +90,7 @@ final class CurlLoop: @unchecked Sendable {
                     } else {
                         let easy = transfer.begin()
                         running[easy] = transfer
-                        curl_multi_add_handle(multi, easy)
+                        ccurl_multi_add_handle(multi, easy)
                     }
                 case .cancel(let transfer):
                     transfer.cancelRequested = true
@@ -86,9 +98,9 @@ final class CurlLoop: @unchecked Sendable {
                 }
             }
             var active: Int32 = 0
-            curl_multi_perform(multi, &active)
+            ccurl_multi_perform(multi, &active)
             var left: Int32 = 0
-            while let message = curl_multi_info_read(multi, &left) {
+            while let message = ccurl_multi_info_read(multi, &left) {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
                 let code = message.pointee.data.result
                 end(easy, code)
@@ -99,16 +111,16 @@ final class CurlLoop: @unchecked Sendable {
             }
             // libcurl's own next deadline, and a look at the idle waits four times a second.
             var wait = -1
-            curl_multi_timeout(multi, &wait)
+            ccurl_multi_timeout(multi, &wait)
             let most = running.isEmpty ? 3_600_000 : 250
-            curl_multi_poll(multi, nil, 0, Int32(wait < 0 ? most : min(wait, most)), nil)
+            ccurl_multi_poll(multi, Int32(wait < 0 ? most : min(wait, most)))
         }
     }
 
     /// Takes `easy` out of the multi handle and ends its transfer with `code`.
     private func end(_ easy: UnsafeMutableRawPointer, _ code: CURLcode) {
         guard let transfer = running.removeValue(forKey: easy) else { return }
-        curl_multi_remove_handle(multi, easy)
+        ccurl_multi_remove_handle(multi, easy)
         transfer.finish(code)
     }
 }

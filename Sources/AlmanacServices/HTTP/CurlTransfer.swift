@@ -20,7 +20,8 @@ final class CurlTransfer: @unchecked Sendable {
         case stopped
     }
 
-    private let easy: UnsafeMutableRawPointer
+    /// `nil` when libcurl is not there (`CurlLoop.shared.failure`): `run` then throws.
+    private let easy: UnsafeMutableRawPointer?
     private let request: HTTPRequest
     private let handler: any HTTPResponseHandler
     private var headerList: UnsafeMutablePointer<curl_slist>?
@@ -44,9 +45,9 @@ final class CurlTransfer: @unchecked Sendable {
     init(_ request: HTTPRequest, handler: any HTTPResponseHandler) {
         self.request = request
         self.handler = handler
-        easy = curl_easy_init()
+        easy = CurlLoop.shared.failure == nil ? ccurl_easy_init() : nil
         errorBuffer[0] = 0
-        configure()
+        if easy != nil { configure() }
     }
 
     deinit {
@@ -58,6 +59,8 @@ final class CurlTransfer: @unchecked Sendable {
     /// `CancellationError` when the task was cancelled.
     func run() async throws -> Ending {
         try Task.checkCancellation()
+        if let failure = CurlLoop.shared.failure { throw TransportError(kind: .other, detail: failure) }
+        guard easy != nil else { throw TransportError(kind: .other, detail: "libcurl could not make a transfer (curl_easy_init failed)") }
         guard webOnly else {
             throw TransportError(kind: .other, detail: "this libcurl is older than 7.85, which Almanac needs (it cannot limit a transfer to http and https)")
         }
@@ -82,7 +85,7 @@ final class CurlTransfer: @unchecked Sendable {
     func begin() -> UnsafeMutableRawPointer {
         lastActivity = .now
         deadline = .now + .milliseconds(Int64(request.totalTimeout * 1000))
-        return easy
+        return easy!  // `run` adds only a transfer that has a handle
     }
 
     /// Whether it waited too long: for a byte, or in all. Marks it so.
@@ -116,7 +119,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private func error(for code: CURLcode) -> TransportError {
-        let words = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
+        let words = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: ccurl_easy_strerror(code))
         switch code {
         case CURLE_OPERATION_TIMEDOUT:
             return TransportError(kind: .timedOut, detail: words)
@@ -225,7 +228,7 @@ final class CurlTransfer: @unchecked Sendable {
         // No `Expect: 100-continue` wait before a body.
         var fields = request.headers.map { "\($0.name): \($0.value)" }
         fields.append("Expect:")
-        for field in fields { headerList = curl_slist_append(headerList, field) }
+        for field in fields { headerList = ccurl_slist_append(headerList, field) }
         ccurl_setopt_pointer(easy, CURLOPT_HTTPHEADER, headerList)
     }
 
@@ -236,10 +239,10 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private func cleanUp() {
-        guard !cleanedUp else { return }
+        guard !cleanedUp, let easy else { return }
         cleanedUp = true
-        curl_easy_cleanup(easy)
-        curl_slist_free_all(headerList)
+        ccurl_easy_cleanup(easy)
+        ccurl_slist_free_all(headerList)
         headerList = nil
     }
 }

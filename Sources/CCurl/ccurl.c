@@ -1,0 +1,117 @@
+#include "ccurl.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+
+// The functions Almanac calls, looked up once in libcurl.so.4.
+static struct {
+    CURLcode (*global_init)(long);
+    CURL *(*easy_init)(void);
+    void (*easy_cleanup)(CURL *);
+    const char *(*easy_strerror)(CURLcode);
+    CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
+    CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+    CURLM *(*multi_init)(void);
+    CURLMcode (*multi_add_handle)(CURLM *, CURL *);
+    CURLMcode (*multi_remove_handle)(CURLM *, CURL *);
+    CURLMcode (*multi_perform)(CURLM *, int *);
+    CURLMcode (*multi_poll)(CURLM *, struct curl_waitfd *, unsigned int, int, int *);
+    CURLMcode (*multi_timeout)(CURLM *, long *);
+    CURLMcode (*multi_wakeup)(CURLM *);
+    CURLMsg *(*multi_info_read)(CURLM *, int *);
+    struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+    void (*slist_free_all)(struct curl_slist *);
+} curl;
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static char failure[512];
+
+#define FIND(field, name)                                                                      \
+    do {                                                                                       \
+        *(void **)(&curl.field) = dlsym(library, name);                                        \
+        if (!curl.field) {                                                                     \
+            snprintf(failure, sizeof failure, "libcurl.so.4 has no %s (Almanac needs libcurl 7.85 or later)", name); \
+            return;                                                                            \
+        }                                                                                      \
+    } while (0)
+
+static void load(void) {
+    void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        snprintf(failure, sizeof failure, "libcurl could not be loaded (%s); install libcurl4", dlerror());
+        return;
+    }
+    FIND(global_init, "curl_global_init");
+    FIND(easy_init, "curl_easy_init");
+    FIND(easy_cleanup, "curl_easy_cleanup");
+    FIND(easy_strerror, "curl_easy_strerror");
+    FIND(easy_setopt, "curl_easy_setopt");
+    FIND(easy_getinfo, "curl_easy_getinfo");
+    FIND(multi_init, "curl_multi_init");
+    FIND(multi_add_handle, "curl_multi_add_handle");
+    FIND(multi_remove_handle, "curl_multi_remove_handle");
+    FIND(multi_perform, "curl_multi_perform");
+    FIND(multi_poll, "curl_multi_poll");
+    FIND(multi_timeout, "curl_multi_timeout");
+    FIND(multi_wakeup, "curl_multi_wakeup");
+    FIND(multi_info_read, "curl_multi_info_read");
+    FIND(slist_append, "curl_slist_append");
+    FIND(slist_free_all, "curl_slist_free_all");
+    if (curl.global_init(CURL_GLOBAL_ALL) != CURLE_OK) {
+        snprintf(failure, sizeof failure, "libcurl did not start (curl_global_init failed)");
+    }
+}
+
+int ccurl_load(char *error, size_t size) {
+    pthread_once(&once, load);
+    if (!failure[0]) return 0;
+    if (error && size) snprintf(error, size, "%s", failure);
+    return -1;
+}
+
+CURL *ccurl_easy_init(void) { return curl.easy_init(); }
+void ccurl_easy_cleanup(CURL *easy) { curl.easy_cleanup(easy); }
+const char *ccurl_easy_strerror(CURLcode code) { return curl.easy_strerror(code); }
+
+CURLcode ccurl_setopt_long(CURL *easy, CURLoption option, long value) {
+    return curl.easy_setopt(easy, option, value);
+}
+
+CURLcode ccurl_setopt_offset(CURL *easy, CURLoption option, curl_off_t value) {
+    return curl.easy_setopt(easy, option, value);
+}
+
+CURLcode ccurl_setopt_pointer(CURL *easy, CURLoption option, const void *value) {
+    return curl.easy_setopt(easy, option, value);
+}
+
+CURLcode ccurl_setopt_write_function(CURL *easy, CURLoption option, curl_write_callback function) {
+    return curl.easy_setopt(easy, option, function);
+}
+
+long ccurl_info_long(CURL *easy, CURLINFO info) {
+    long value = 0;
+    curl.easy_getinfo(easy, info, &value);
+    return value;
+}
+
+CURLM *ccurl_multi_init(void) { return curl.multi_init(); }
+CURLMcode ccurl_multi_add_handle(CURLM *multi, CURL *easy) { return curl.multi_add_handle(multi, easy); }
+CURLMcode ccurl_multi_remove_handle(CURLM *multi, CURL *easy) { return curl.multi_remove_handle(multi, easy); }
+CURLMcode ccurl_multi_perform(CURLM *multi, int *running) { return curl.multi_perform(multi, running); }
+CURLMcode ccurl_multi_poll(CURLM *multi, int timeout_ms) { return curl.multi_poll(multi, NULL, 0, timeout_ms, NULL); }
+CURLMcode ccurl_multi_timeout(CURLM *multi, long *timeout_ms) { return curl.multi_timeout(multi, timeout_ms); }
+CURLMcode ccurl_multi_wakeup(CURLM *multi) { return curl.multi_wakeup(multi); }
+CURLMsg *ccurl_multi_info_read(CURLM *multi, int *left) { return curl.multi_info_read(multi, left); }
+
+struct curl_slist *ccurl_slist_append(struct curl_slist *list, const char *text) { return curl.slist_append(list, text); }
+void ccurl_slist_free_all(struct curl_slist *list) { curl.slist_free_all(list); }
+
+void ccurl_block_sigpipe(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &set, 0);
+}
