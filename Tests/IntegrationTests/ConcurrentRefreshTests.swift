@@ -1,4 +1,5 @@
 import AlmanacBus
+import AlmanacCore
 import DBus
 import Foundation
 import TestHarness
@@ -67,5 +68,37 @@ import Testing
         #expect(result.status == 0, "\(result.errorOutput)")
         let order = result.output.split(whereSeparator: \.isWhitespace).map(String.init)
         #expect(order.count == 16 && order.first == elsewhere, "the order the answers came in: \(result.output)")
+    }
+
+    /// `almanac podcasts refresh` asks for the feeds one server after another (every server's
+    /// first feed, then every server's second, …), not in the order they are listed (by id):
+    /// thirty feeds on 127.0.0.1 held at the fixture server's gate, and one on localhost whose
+    /// id sorts after theirs, is read while the gate is still closed. In list order its call
+    /// would wait behind sixteen for 127.0.0.1, which the daemon reads two at a time.
+    @Test func feedsAreAskedForOneServerAfterAnother() async throws {
+        let bus = try PrivateBus()
+        let server = try FixtureServer.feeds()
+        let port = server.baseURL.port ?? 0
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        defer { withExtendedLifetime(daemon) {} }
+        let held = (1...30).map { "http://127.0.0.1:\(port)/gated/rss2-itunes.xml?n=\($0)" }
+        let last = held.map { FeedMapping.podcastID(feedURL: $0) }.max() ?? ""
+        let elsewhere = try #require((1...10_000).lazy.map { "http://localhost:\(port)/feeds/atom.xml?k=\($0)" }
+            .first { FeedMapping.podcastID(feedURL: $0) > last })
+        let subscribed = try await almanac(["podcasts", "subscribe"] + held + [elsewhere], bus: bus)
+        #expect(subscribed.status == 0, "\(subscribed.errorOutput)")
+        func readsElsewhere() throws -> Int {
+            try String(decoding: Data(contentsOf: server.baseURL.appendingPathComponent("feed-log")), as: UTF8.self)
+                .split(separator: "\n").count { $0.hasPrefix("atom.xml ") }
+        }
+        let before = try readsElsewhere()
+        _ = try Data(contentsOf: server.baseURL.appendingPathComponent("gate/close"))
+        defer { _ = try? Data(contentsOf: server.baseURL.appendingPathComponent("gate/open")) }
+        async let refreshed = almanac(["podcasts", "refresh"], bus: bus, timeout: 600)
+        let readMeanwhile = try await eventually { try readsElsewhere() > before }
+        _ = try Data(contentsOf: server.baseURL.appendingPathComponent("gate/open"))
+        #expect(readMeanwhile, "the localhost feed waited for the 127.0.0.1 feeds held at the gate")
+        let result = try await refreshed
+        #expect(result.status == 0, "\(result.errorOutput)")
     }
 }
