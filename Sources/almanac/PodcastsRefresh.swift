@@ -34,8 +34,8 @@ struct PodcastsRefresh: AsyncParsableCommand {
             let progress = RefreshProgress(total: subscriptions.count, terminal: Terminal())
             var failures: [Int: (Podcast, BusError)] = [:]
             try await withThrowingTaskGroup(of: (Int, Podcast, BusError?).self) { group in
-                for (index, subscription) in subscriptions.enumerated() {
-                    if index >= Self.callsInFlight, let (done, podcast, error) = try await group.next() {
+                for (sent, (index, subscription)) in Self.spreadOverServers(subscriptions).enumerated() {
+                    if sent >= Self.callsInFlight, let (done, podcast, error) = try await group.next() {
                         if let error { failures[done] = (podcast, error) }
                         progress.finished(one: error == nil)
                     }
@@ -60,5 +60,26 @@ struct PodcastsRefresh: AsyncParsableCommand {
             }
             if !failures.isEmpty { throw Exit.refused }
         }
+    }
+
+    /// The feeds, each with its place in `feeds`, one server after another: every server's
+    /// first feed, then every server's second, and so on. The daemon takes 16 of one client's
+    /// calls at a time and reads at most two feeds of one server at once, so a run of one
+    /// server's feeds would leave its reader waiting while other servers' feeds queue behind.
+    static func spreadOverServers(_ feeds: [Podcast]) -> [(index: Int, podcast: Podcast)] {
+        var seen: [String: Int] = [:]
+        let ranks = feeds.map { feed in
+            let server = self.server(of: feed.feedURL)
+            defer { seen[server, default: 0] += 1 }
+            return seen[server, default: 0]
+        }
+        return feeds.indices.sorted { (ranks[$0], $0) < (ranks[$1], $1) }.map { ($0, feeds[$0]) }
+    }
+
+    /// A feed URL's server as the daemon's feed reader counts it: host and port, lower-cased.
+    static func server(of url: String) -> String {
+        guard let start = url.firstRange(of: "://")?.upperBound else { return url }
+        let authority = url[start...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        return (authority.split(separator: "@").last.map(String.init) ?? "").lowercased()
     }
 }

@@ -25,21 +25,22 @@ import Testing
         #expect(queue.isEmpty)
     }
 
-    @Test func aCallerWithEightCallsUnderWayWaitsWhileOthersGoOn() {
+    @Test func aCallerWithItsMostCallsUnderWayWaitsWhileOthersGoOn() {
+        let most = CallQueue<String>.maximumInProgress
         var queue = CallQueue<String>()
-        for n in 1...10 { queue.append("a\(n)", from: ":1.1") }
+        for n in 1...most + 2 { queue.append("a\(n)", from: ":1.1") }
         var started: [String] = []
         while let (sender, call) = queue.next() {
             started.append(call)
             queue.began(sender)
             queue.served(sender)
         }
-        #expect(started == (1...8).map { "a\($0)" })
+        #expect(started == (1...most).map { "a\($0)" })
         queue.append("b1", from: ":1.2")
         #expect(Self.drain(&queue) == ["b1"])
         queue.ended(":1.1")
         let next = queue.next()
-        #expect(next?.call == "a9")
+        #expect(next?.call == "a\(most + 1)")
         queue.began(":1.1")
         queue.served(":1.1")
         #expect(queue.next() == nil)

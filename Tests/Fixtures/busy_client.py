@@ -13,8 +13,14 @@ reach the daemon behind each other exactly as written.
         Submit that changes the weather document's units; once the bus has handed all of
         them to the daemon, a second connection reads the weather document's Revision.
         Prints "before=R during=R' after=R''": during is read while the flood is served.
+
+    busy_client.py ADDRESS refresh GATE_URL FEED...
+        RefreshPodcast of each FEED from one connection, as `almanac podcasts refresh` asks;
+        once the first answer is in, a GET of GATE_URL (the feed server's /gate/open); prints
+        the FEEDs in the order their answers came.
 """
 import sys
+import urllib.request
 
 from jeepney import DBusAddress, HeaderFields, MessageType, new_method_call
 from jeepney.io.blocking import open_dbus_connection
@@ -40,11 +46,12 @@ def write_all(connection, named_calls):
     return serials
 
 
-def answers(connection, serials, order=None, until=None):
+def answers(connection, serials, order=None, until=None, count=None):
     """Receives the answers to `serials`, in the order they come (appended to `order`), all
-    of them or until the one with serial `until`; fails on an error answer."""
+    of them, until the one with serial `until`, or until `order` holds `count`; fails on an
+    error answer."""
     order = [] if order is None else order
-    while len(order) < len(serials):
+    while len(order) < (count or len(serials)):
         message = connection.receive(timeout=600)
         reply_to = message.header.fields.get(HeaderFields.reply_serial)
         if reply_to not in serials:
@@ -95,12 +102,23 @@ def flood(address, count, method):
     print("before=%d during=%d after=%d" % (before, during, after), flush=True)
 
 
+def refresh(address, gate, feeds):
+    connection = open_dbus_connection(bus=address)
+    serials = write_all(connection, [(feed, new_method_call(PODCASTS, "RefreshPodcast", "s", (feed,))) for feed in feeds])
+    order = answers(connection, serials, count=1)
+    urllib.request.urlopen(gate, timeout=60).read()
+    answers(connection, serials, order)
+    print(" ".join(order), flush=True)
+
+
 def main():
     address, mode = sys.argv[1], sys.argv[2]
     if mode == "heavy":
         heavy(address, sys.argv[3])
     elif mode == "flood":
         flood(address, int(sys.argv[3]), sys.argv[4])
+    elif mode == "refresh":
+        refresh(address, sys.argv[3], sys.argv[4:])
     else:
         sys.exit("unknown mode %s" % mode)
 
