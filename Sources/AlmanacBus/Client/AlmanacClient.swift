@@ -235,13 +235,6 @@ public struct AlmanacClient: Sendable {
                                   method: MemberName(method), timeout: timeout, arguments: repeat each arguments)
     }
 
-    /// Reads the feed at `url` without subscribing (the daemon fetches and parses it); the
-    /// answer comes as a descriptor (`InspectDescriptor`), whatever its size.
-    public func inspect(url: String) async throws -> Value {
-        let (payload) = try await podcastsCall("InspectDescriptor", timeout: .seconds(60), url).arguments(UnixFD.self)
-        return try Message(payload: payload).arguments([String: Value].self).asVariantDictionary
-    }
-
     /// The feed at `url` (or the feed a web page there announces), fetched by the daemon and
     /// handed over unparsed, by descriptor (`FetchFeed`): its bytes, its own address, and the
     /// address relative links resolve against.

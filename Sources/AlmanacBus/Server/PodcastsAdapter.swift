@@ -36,10 +36,6 @@ public struct PodcastsAdapter: DocumentAdapter {
     public var activity: DocumentActivity { podcasts.activity }
     public var viewOptionKeys: [String] { [PodcastsDocument.podcastOption] }
 
-    /// Any value, for now: a view of a podcast the library lacks hears none of its changes.
-    /// (Refusing it, as `GetPodcastSettings` does, is still to do.)
-    public func validate(viewOptions: [String: String]) throws {}
-
     public func encode(state: PodcastsState) -> [String: Value] { PodcastsCodec.encode(state) }
     public func encode(change: PodcastsChange) -> [String: Value] { PodcastsCodec.encode(change) }
 
@@ -47,8 +43,8 @@ public struct PodcastsAdapter: DocumentAdapter {
         PodcastsCodec.snapshot(state, forPodcast: options[PodcastsDocument.podcastOption])
     }
 
-    public func slice(_ change: PodcastsChange, for options: [String: String], in state: PodcastsState) -> [String: Value]? {
-        PodcastsCodec.slice(change, forPodcast: options[PodcastsDocument.podcastOption], in: state)
+    public func slice(_ change: PodcastsChange, for options: [String: String]) -> [String: Value]? {
+        PodcastsCodec.slice(change, forPodcast: options[PodcastsDocument.podcastOption])
     }
 
     public func failure(in change: PodcastsChange) -> String? { change.failure }
