@@ -104,14 +104,14 @@ public struct PodcastsAdapter: DocumentAdapter {
         return (podcast.id, revision != nil)
     }
 
-    /// Subscribes to every outline of an OPML file, four feeds at a time; an outline's title
-    /// becomes a newly subscribed podcast's (so an export lists what was imported; a title the
-    /// user already gave a podcast stays). Returns the feed URLs subscribed and, for the
-    /// others, why not.
     /// Feeds of an OPML import under way at once; the inspector bounds the reads themselves
     /// (sixteen at a time, two from one server).
     static let subscriptionsAtOnce = 32
 
+    /// Subscribes to every outline of an OPML file, `subscriptionsAtOnce` feeds at a time; an
+    /// outline's title becomes a newly subscribed podcast's (so an export lists what was
+    /// imported; a title the user already gave a podcast stays). Returns the feed URLs
+    /// subscribed and, for the others, why not.
     static func subscribeAll(_ outlines: [(title: String, feedURL: String)], podcasts: PodcastsDocument,
                              inspector: any FeedInspecting) async -> (subscribed: [String], failed: [String: String]) {
         var subscribed: [String] = []
