@@ -1,7 +1,7 @@
 import AlmanacBus
 import AlmanacCore
 import DBus
-import Synchronization
+import Locking
 
 /// `ListEpisodes` as a paged source, for the CLI's `PagingMediator`.
 final class EpisodePages: PagingDataSource, Sendable {
@@ -15,7 +15,7 @@ final class EpisodePages: PagingDataSource, Sendable {
     var lastError: (any Error)? { state.withLock { $0.error } }
     /// The document's revision when the first page was answered.
     var revision: UInt64 { state.withLock { $0.revision ?? 0 } }
-    private let state = Mutex<(total: Int, error: (any Error)?, revision: UInt64?)>((0, nil, nil))
+    private let state = Locked<(total: Int, error: (any Error)?, revision: UInt64?)>((0, nil, nil))
 
     init(client: AlmanacClient, podcast: String, filters: [String: Value]) {
         self.client = client

@@ -90,7 +90,6 @@ struct Terminal: Sendable {
         CLIError(message: message, hint: hint, exit: exit).report()
     }
 
-    /// Writes all of `text` to `descriptor` (FileHandle would pull all of Foundation in).
     /// Writes `bytes` whole to `descriptor` (a short write is continued).
     static func write(_ descriptor: Int32, bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { buffer in
@@ -103,6 +102,7 @@ struct Terminal: Sendable {
         }
     }
 
+    /// Writes all of `text` to `descriptor` (FileHandle would pull all of Foundation in).
     static func write(_ descriptor: Int32, _ text: String) {
         var text = text
         text.withUTF8 { bytes in

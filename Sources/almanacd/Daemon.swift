@@ -113,21 +113,26 @@ struct Daemon {
         let weatherScheduler = RefreshScheduler(nextDue: { weather.nextDue }) { Task { await weatherService.refresh(nil) } }
         let podcastScheduler = RefreshScheduler(nextDue: { podcasts.nextDue }) { Task { await podcastService.refresh(nil) } }
         let here = parts.here
-        weather.whenScheduleChanges {
-            weatherScheduler.wake()
-            here.wantedChanged()
-        }
-        podcasts.whenScheduleChanges { podcastScheduler.wake() }
         // The sync: soon after a change here, on its interval, and after a failure's backoff.
         let sync = parts.sync
         let syncScheduler = RefreshScheduler(nextDue: { sync.nextDue }) { Task { _ = try? await sync.sync() } }
-        sync.whenScheduleChanges { syncScheduler.wake() }
         // Downloads' cleanup: after the changes that may make a file go, and when the next
         // played file's time is up (an hour at most while a player holds one); else asleep.
         let cleaner = parts.cleaner
         let cleanupScheduler = RefreshScheduler(nextDue: { cleaner.nextDue }) { Task { cleaner.clean() } }
-        cleaner.whenScheduleChanges { cleanupScheduler.wake() }
+        // Each scheduler listens to its schedule's changes (and the locator of "here" to the
+        // weather's), from before the first refresh, so that none is missed.
+        let wakings: [(changes: AsyncStream<Void>, wake: @Sendable () -> Void)] = [
+            (weather.scheduleChanges.stream(), { weatherScheduler.wake() }),
+            (weather.scheduleChanges.stream(), { here.wantedChanged() }),
+            (podcasts.scheduleChanges.stream(), { podcastScheduler.wake() }),
+            (sync.scheduleChanges.stream(), { syncScheduler.wake() }),
+            (cleaner.scheduleChanges.stream(), { cleanupScheduler.wake() }),
+        ]
         await withTaskGroup(of: Void.self) { group in
+            for (changes, wake) in wakings {
+                group.addTask { for await _ in changes { wake() } }
+            }
             // Not awaited before the schedulers: a stalled first fetch must not hold them up.
             group.addTask { await server.refreshAll() }
             group.addTask { await weatherScheduler.run() }

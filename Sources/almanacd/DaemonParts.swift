@@ -21,9 +21,9 @@ struct DaemonParts {
     /// Held here: a service's document holds it only weakly, as its data source and delegate.
     let weatherService: any WeatherService
     let podcastService: any PodcastService
-    /// The documents, which the daemon's schedulers ask when their next item falls due.
     /// Where the user is, for `"here"`, from GeoClue.
     let here: GeoClueLocator
+    /// The documents, which the daemon's schedulers ask when their next item falls due.
     let weather: WeatherDocument
     let podcasts: PodcastsDocument
     /// The sync with a gpodder.net-compatible server, and its object on the bus.

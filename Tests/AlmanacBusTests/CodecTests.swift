@@ -48,9 +48,9 @@ import Testing
         let state = PodcastsState(podcasts: ["p": podcast], episodes: ["e1": episode])
         #expect(PodcastsCodec.decodeState(PodcastsCodec.encode(state)) == state)
         let play = PodcastsChange.playState(episodeID: "e1", podcastID: "p", played: true, position: 3)
-        #expect(PodcastsCodec.slice(play, forPodcast: "p", in: state) != nil)
-        #expect(PodcastsCodec.slice(play, forPodcast: "other", in: state) == nil)
-        #expect(PodcastsCodec.slice(.newEpisodes(podcastID: "other", []), forPodcast: "p", in: state) == nil)
+        #expect(PodcastsCodec.slice(play, forPodcast: "p") != nil)
+        #expect(PodcastsCodec.slice(play, forPodcast: "other") == nil)
+        #expect(PodcastsCodec.slice(.newEpisodes(podcastID: "other", []), forPodcast: "p") == nil)
     }
 
     @Test func podcastSubmissionsNeedAnEpisodeAndTakeAnyNumber() throws {

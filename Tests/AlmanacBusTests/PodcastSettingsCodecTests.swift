@@ -37,8 +37,8 @@ import Testing
         #expect(PodcastsCodec.encode(settings)["kind"] == .string("podcastSettings") && PodcastsCodec.encode(settings)["podcast"] == .string("p"))
         let kept = PodcastsChange.kept(episodeID: "e1", podcastID: "p", kept: true)
         #expect(PodcastsCodec.encode(kept) == ["kind": .string("kept"), "episode": .string("e1"), "podcast": .string("p"), "kept": .boolean(true)])
-        #expect(PodcastsCodec.slice(kept, forPodcast: "p", in: PodcastsState()) != nil)
-        #expect(PodcastsCodec.slice(settings, forPodcast: "q", in: PodcastsState()) == nil)
+        #expect(PodcastsCodec.slice(kept, forPodcast: "p") != nil)
+        #expect(PodcastsCodec.slice(settings, forPodcast: "q") == nil)
     }
 
     @Test func whatAClientSendsIsReadStrictly() throws {

@@ -299,9 +299,10 @@ final class ScriptedDownloader: EpisodeDownloading, Sendable {
         let cleaner = DownloadCleaner(podcasts: podcasts, downloader: downloader)
         cleaner.start()
         let scheduler = RefreshScheduler(nextDue: { cleaner.nextDue }) { cleaner.clean() }
-        cleaner.whenScheduleChanges { scheduler.wake() }
+        let changes = cleaner.scheduleChanges.stream()
+        let waking = Task { for await _ in changes { scheduler.wake() } }
         let cleaning = Task { await scheduler.run() }
-        defer { cleaning.cancel() }
+        defer { cleaning.cancel(); waking.cancel() }
         _ = try manager.download("e1", for: ":1.1")
         #expect(await eventually { downloader.episodesRunning == ["e1"] })
         downloader.finish("e1")

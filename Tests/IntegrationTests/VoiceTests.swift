@@ -147,8 +147,8 @@ import Testing
     @Test func almanacdRunByHandWritesPlainLinesAndTheJournalGetsPriorities() async throws {
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)
-        let lines = daemon.log.split(separator: "\n")
-        #expect(lines.contains { $0.hasPrefix("almanacd 0.1.0 owns ") }, "\(daemon.log)")
+        // The line is written just after the name is taken, which is what the start waited for.
+        #expect(await eventually { daemon.log.split(separator: "\n").contains { $0.hasPrefix("almanacd 0.1.0 owns ") } }, "\(daemon.log)")
         #expect(!daemon.log.contains("<6>"))
         // A second daemon refuses to start: by hand, a plain error line.
         let byHand = try await RunningDaemon.run(on: bus, .offline, folder: "second")

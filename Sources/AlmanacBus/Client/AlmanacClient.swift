@@ -189,13 +189,13 @@ public struct AlmanacClient: Sendable {
         _ = try await podcastsCall("Rename", podcast, title)
     }
 
-    /// Fetches one podcast's feed now, or every feed when `nil`; returns when done.
     /// Reads one podcast's feed now (`RefreshPodcast`), waiting at most `timeout` (the call
     /// may wait its turn behind the daemon's other reads).
     public func refreshPodcast(_ podcast: String, timeout: Duration) async throws {
         _ = try await podcastsCall("RefreshPodcast", timeout: timeout, podcast)
     }
 
+    /// Fetches one podcast's feed now, or every feed when `nil`; returns when done.
     public func refreshPodcasts(_ podcast: String?) async throws {
         if let podcast {
             _ = try await podcastsCall("RefreshPodcast", timeout: .seconds(120), podcast)
@@ -233,13 +233,6 @@ public struct AlmanacClient: Sendable {
     private func podcastsCall<each A: BusEncodable>(_ method: String, timeout: Duration = Connection.defaultTimeout, _ arguments: repeat each A) async throws -> Message {
         try await connection.call(BusContract.serviceName, path: BusContract.documentPath(.podcasts), interface: BusContract.podcastsInterface,
                                   method: MemberName(method), timeout: timeout, arguments: repeat each arguments)
-    }
-
-    /// Reads the feed at `url` without subscribing (the daemon fetches and parses it); the
-    /// answer comes as a descriptor (`InspectDescriptor`), whatever its size.
-    public func inspect(url: String) async throws -> Value {
-        let (payload) = try await podcastsCall("InspectDescriptor", timeout: .seconds(60), url).arguments(UnixFD.self)
-        return try Message(payload: payload).arguments([String: Value].self).asVariantDictionary
     }
 
     /// The feed at `url` (or the feed a web page there announces), fetched by the daemon and
@@ -297,7 +290,6 @@ public struct AlmanacClient: Sendable {
         PodcastsCodec.decodeSettings(try await properties(at: BusContract.documentPath(.podcasts), BusContract.podcastsInterface)["Settings"])
     }
 
-    /// Removes a view without waiting for the answer (for a process about to exit).
     /// Flow control: tells the daemon this client has `view`'s updates up to `revision`
     /// (`View1.Ack`, no reply wanted). A client that acknowledges as it renders is never
     /// held back (docs/bus-api.md, "Flow control").
@@ -309,6 +301,7 @@ public struct AlmanacClient: Sendable {
     /// How many updates a view's client renders between two acknowledgements.
     public static let acknowledgeEvery = UpdateWindow.size / 4
 
+    /// Removes a view without waiting for the answer (for a process about to exit).
     public func removeViewWithoutWaiting(_ document: DocumentName, _ view: ObjectPath) {
         try? connection.callWithoutReply(BusContract.serviceName, path: BusContract.documentPath(document),
                                          interface: BusContract.documentInterface, method: "RemoveView") { try $0.write(view) }

@@ -223,7 +223,7 @@ public enum PodcastsCodec {
     }
 
     /// What a view watching `podcast` (or all, when `nil`) is told of `change`.
-    public static func slice(_ change: PodcastsChange, forPodcast podcast: String?, in state: PodcastsState) -> [String: Value]? {
+    public static func slice(_ change: PodcastsChange, forPodcast podcast: String?) -> [String: Value]? {
         if let podcast, let concerned = change.podcastID, concerned != podcast { return nil }
         return encode(change)
     }

@@ -237,8 +237,6 @@ public enum WeatherCodec {
         }
     }
 
-    /// What a view watching `location` (or every place, when `nil`) is told of `change`;
-    /// `nil` when the change is not its concern.
     /// The state as a view of `location` (or of everything, when `nil`) sees it: with only
     /// that place's reading and failure.
     public static func snapshot(_ state: WeatherState, forLocation location: String?) -> [String: Value] {
@@ -249,6 +247,8 @@ public enum WeatherCodec {
         return encode(narrowed)
     }
 
+    /// What a view watching `location` (or every place, when `nil`) is told of `change`;
+    /// `nil` when the change is not its concern.
     public static func slice(_ change: WeatherChange, forLocation location: String?) -> [String: Value]? {
         if let location, let concerned = change.location, concerned != location { return nil }
         return encode(change)

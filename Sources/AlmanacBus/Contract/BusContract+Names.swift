@@ -7,8 +7,6 @@ extension BusContract {
     public enum Document1 {
         /// `GetState() → (t, a{sv})`.
         public static let getState: MemberName = "GetState"
-        /// `GetStateDescriptor() → h`: `GetState`'s reply in a sealed memory file.
-        public static let getStateDescriptor: MemberName = "GetStateDescriptor"
         /// `AddView(a{sv}) → o`.
         public static let addView: MemberName = "AddView"
         /// `RemoveView(o)`, owner only.
@@ -81,14 +79,6 @@ extension BusContract {
         public static let getEpisodeDetails: MemberName = "GetEpisodeDetails"
         /// `Inspect(s) → a{sv}`.
         public static let inspect: MemberName = "Inspect"
-        /// `InspectDescriptor(s) → h`: `Inspect`'s reply in a sealed memory file.
-        public static let inspectDescriptor: MemberName = "InspectDescriptor"
-        /// `InspectFile(h, s) → h`: a feed file passed by descriptor; `Inspect`'s reply in a sealed memory file.
-        public static let inspectFile: MemberName = "InspectFile"
-        /// `ImportOPMLFile(h) → (as, a{ss})`: an OPML file passed by descriptor.
-        public static let importOPMLFile: MemberName = "ImportOPMLFile"
-        /// `ExportOPMLDescriptor() → h`: `ExportOPML`'s reply in a sealed memory file.
-        public static let exportOPMLDescriptor: MemberName = "ExportOPMLDescriptor"
         /// `Download(s) → o`.
         public static let download: MemberName = "Download"
         /// `GetPodcastSettings(s) → a{sv}`: one podcast's own settings.

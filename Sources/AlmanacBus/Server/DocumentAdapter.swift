@@ -26,7 +26,7 @@ public protocol DocumentAdapter: Sendable {
     /// is sent as its `resync` after it fell behind.
     func snapshot(_ state: State, for options: [String: String]) -> [String: Value]
     /// What a view with `options` is told of `change`, or `nil` if it is not its concern.
-    func slice(_ change: Change, for options: [String: String], in state: State) -> [String: Value]?
+    func slice(_ change: Change, for options: [String: String]) -> [String: Value]?
     /// The failure a change reports, for `LastError`; `nil` for a change that is not a failure.
     func failure(in change: Change) -> String?
     /// Applies a `Submit`: throws `BusError` (`InvalidArgs`) at once for input it refuses;
@@ -55,6 +55,10 @@ public protocol DocumentAdapter: Sendable {
 }
 
 extension DocumentAdapter {
+    /// Accepts any value (the podcasts document's: a view of a podcast the library lacks
+    /// hears none of its changes).
+    public func validate(viewOptions: [String: String]) throws {}
+
     public func commitSubmissions() {}
 
     public func pageSource(for options: [String: String]) -> (any PagingDataSource<Value>)? { nil }

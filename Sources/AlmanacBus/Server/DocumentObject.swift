@@ -353,7 +353,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     /// options (most have none, or one place) are told the same: it is made once per change.
     private func slice(_ change: Adapter.Change, at revision: UInt64, for options: [String: String]) -> [String: Value]? {
         if let last = lastSlice.withLock({ $0 }), last.revision == revision, last.options == options { return last.data }
-        let data = adapter.slice(change, for: options, in: adapter.document.state)
+        let data = adapter.slice(change, for: options)
         lastSlice.withLock { $0 = (revision, options, data) }
         return data
     }

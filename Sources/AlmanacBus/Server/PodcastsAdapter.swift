@@ -36,10 +36,6 @@ public struct PodcastsAdapter: DocumentAdapter {
     public var activity: DocumentActivity { podcasts.activity }
     public var viewOptionKeys: [String] { [PodcastsDocument.podcastOption] }
 
-    /// Any value, for now: a view of a podcast the library lacks hears none of its changes.
-    /// (Refusing it, as `GetPodcastSettings` does, is still to do.)
-    public func validate(viewOptions: [String: String]) throws {}
-
     public func encode(state: PodcastsState) -> [String: Value] { PodcastsCodec.encode(state) }
     public func encode(change: PodcastsChange) -> [String: Value] { PodcastsCodec.encode(change) }
 
@@ -47,8 +43,8 @@ public struct PodcastsAdapter: DocumentAdapter {
         PodcastsCodec.snapshot(state, forPodcast: options[PodcastsDocument.podcastOption])
     }
 
-    public func slice(_ change: PodcastsChange, for options: [String: String], in state: PodcastsState) -> [String: Value]? {
-        PodcastsCodec.slice(change, forPodcast: options[PodcastsDocument.podcastOption], in: state)
+    public func slice(_ change: PodcastsChange, for options: [String: String]) -> [String: Value]? {
+        PodcastsCodec.slice(change, forPodcast: options[PodcastsDocument.podcastOption])
     }
 
     public func failure(in change: PodcastsChange) -> String? { change.failure }
@@ -108,14 +104,14 @@ public struct PodcastsAdapter: DocumentAdapter {
         return (podcast.id, revision != nil)
     }
 
-    /// Subscribes to every outline of an OPML file, four feeds at a time; an outline's title
-    /// becomes a newly subscribed podcast's (so an export lists what was imported; a title the
-    /// user already gave a podcast stays). Returns the feed URLs subscribed and, for the
-    /// others, why not.
     /// Feeds of an OPML import under way at once; the inspector bounds the reads themselves
     /// (sixteen at a time, two from one server).
     static let subscriptionsAtOnce = 32
 
+    /// Subscribes to every outline of an OPML file, `subscriptionsAtOnce` feeds at a time; an
+    /// outline's title becomes a newly subscribed podcast's (so an export lists what was
+    /// imported; a title the user already gave a podcast stays). Returns the feed URLs
+    /// subscribed and, for the others, why not.
     static func subscribeAll(_ outlines: [(title: String, feedURL: String)], podcasts: PodcastsDocument,
                              inspector: any FeedInspecting) async -> (subscribed: [String], failed: [String: String]) {
         var subscribed: [String] = []

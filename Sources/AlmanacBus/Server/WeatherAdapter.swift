@@ -34,7 +34,7 @@ public struct WeatherAdapter: DocumentAdapter {
         WeatherCodec.snapshot(state, forLocation: options[WeatherDocument.locationOption])
     }
 
-    public func slice(_ change: WeatherChange, for options: [String: String], in state: WeatherState) -> [String: Value]? {
+    public func slice(_ change: WeatherChange, for options: [String: String]) -> [String: Value]? {
         WeatherCodec.slice(change, forLocation: options[WeatherDocument.locationOption])
     }
 

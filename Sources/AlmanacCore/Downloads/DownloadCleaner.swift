@@ -9,7 +9,7 @@ public import FoundationEssentials
 /// the settings change, and when a media player moves on while it spared a file; otherwise
 /// at the next file's due time, or an hour after it last spared one. With nothing that could
 /// go, it has no due time at all: the daemon's `RefreshScheduler` (`nextDue`) then sleeps
-/// until a change wakes it (`whenScheduleChanges`).
+/// until a change wakes it (`scheduleChanges`).
 public final class DownloadCleaner: Sendable {
     private struct State {
         /// A change asks for a pass now (and one is due at start: files may have passed their
@@ -28,7 +28,8 @@ public final class DownloadCleaner: Sendable {
     private let clock: @Sendable () -> Date
     private let logger: Logger
     private let state = Locked(State())
-    private let scheduleChanges = Locked<Callback?>(nil)
+    /// Tells its listeners whenever `nextDue` may have changed (the daemon's `RefreshScheduler.wake`).
+    public let scheduleChanges = ScheduleChanges()
     private static let viewKey = ViewKey("almanacd:cleanup")
     /// Seconds before a pass whose reading of the library failed is tried again.
     static let retryAfterFailedRead: TimeInterval = 600
@@ -69,11 +70,6 @@ public final class DownloadCleaner: Sendable {
         }
     }
 
-    /// Calls `body` whenever `nextDue` may have changed (the daemon's `RefreshScheduler.wake`).
-    public func whenScheduleChanges(_ body: @escaping @Sendable () -> Void) {
-        scheduleChanges.withLock { $0 = Callback(body) }
-    }
-
     /// When the next pass is due: now when a change asked for one, else when the last pass
     /// said; `nil` when nothing could go without a change first.
     public var nextDue: Date? {
@@ -88,7 +84,7 @@ public final class DownloadCleaner: Sendable {
 
     private func wanted() {
         state.withLock { $0.wanted = true }
-        scheduleChanges.withLock { $0 }?()
+        scheduleChanges.send()
     }
 
     /// One pass: deletes what `DownloadCleanup` says goes now and notes when to look again.
@@ -127,7 +123,7 @@ public final class DownloadCleaner: Sendable {
         state.withLock { state in
             (state.running, state.nextPass, state.spared) = (false, plan.nextPass, !plan.spared.isEmpty)
         }
-        scheduleChanges.withLock { $0 }?()
+        scheduleChanges.send()
         return plan
     }
 

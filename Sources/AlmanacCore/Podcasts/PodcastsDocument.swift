@@ -26,8 +26,9 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     private let freshUntil = Locked<[String: Date]>([:])
     /// The cadence the server gave in the read under way (`isFreshUntil`), used when it ends.
     private let serverCadence = Locked<[String: Double]>([:])
-    /// Told whenever the schedule may have changed (the daemon's `RefreshScheduler.wake`).
-    private let scheduleChanges = Locked<Callback?>(nil)
+    /// Tells its listeners whenever the schedule may have changed: a claim, a read ending, a
+    /// subscription. The daemon's `RefreshScheduler` is woken this way.
+    public let scheduleChanges = ScheduleChanges()
     /// The shortest and longest cadence a server may set: 15 minutes (or the configured
     /// interval, when shorter) and a day.
     public let cadenceFloor: Double
@@ -90,14 +91,8 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         return podcasts
     }
 
-    /// Calls `body` whenever the schedule may have changed: a claim, a read ending, a
-    /// subscription. The daemon's `RefreshScheduler` is woken this way.
-    public func whenScheduleChanges(_ body: @escaping @Sendable () -> Void) {
-        scheduleChanges.withLock { $0 = Callback(body) }
-    }
-
     private func scheduleChanged() {
-        scheduleChanges.withLock { $0 }?()
+        scheduleChanges.send()
     }
 
     /// When the next subscribed feed falls due: its cadence (its own refresh interval, else

@@ -44,7 +44,8 @@ public final class PodcastSync: Sendable {
     /// gone from the document by the time its change is heard.
     let feeds = Locked<[String: String]>([:])
     let loggedIn = Atomic<Bool>(false)
-    let scheduleChanges = Locked<Callback?>(nil)
+    /// Tells its listeners whenever `nextDue` may have changed (the daemon's `RefreshScheduler.wake`).
+    public let scheduleChanges = ScheduleChanges()
     /// The last revision of the podcasts document this view has heard (and queued), and the
     /// runs waiting for it to reach theirs.
     let heard = Locked(Heard())
@@ -135,13 +136,8 @@ public final class PodcastSync: Sendable {
         podcasts.document.removeView(key: Self.origin)
     }
 
-    /// Calls `body` whenever the schedule may have changed (the daemon's `RefreshScheduler.wake`).
-    public func whenScheduleChanges(_ body: @escaping @Sendable () -> Void) {
-        scheduleChanges.withLock { $0 = Callback(body) }
-    }
-
     func scheduleChanged() {
-        scheduleChanges.withLock { $0 }?()
+        scheduleChanges.send()
     }
 
     var isLoggedIn: Bool { loggedIn.load(ordering: .acquiring) }

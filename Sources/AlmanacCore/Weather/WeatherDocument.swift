@@ -26,8 +26,10 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     private let clock: @Sendable () -> Date
     private let jitter: @Sendable () -> Double
     private let logger: Logger
-    /// Told whenever the schedule may have changed (the daemon's `RefreshScheduler.wake`).
-    private let scheduleChanges = Locked<Callback?>(nil)
+    /// Tells its listeners whenever the schedule may have changed: a claim, a fetch ending, a
+    /// place wanted or let go. The daemon's `RefreshScheduler` is woken this way, and the
+    /// locator of `"here"` hears whether it is wanted.
+    public let scheduleChanges = ScheduleChanges()
 
     /// - Parameters:
     ///   - state: where to start (the daemon passes what the archive kept).
@@ -108,14 +110,8 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         return ResolvedPlace(name: reading.placeName, latitude: reading.latitude, longitude: reading.longitude)
     }
 
-    /// Calls `body` whenever the schedule may have changed: a claim, a fetch ending, a place
-    /// wanted or let go. The daemon's `RefreshScheduler` is woken this way.
-    public func whenScheduleChanges(_ body: @escaping @Sendable () -> Void) {
-        scheduleChanges.withLock { $0 = Callback(body) }
-    }
-
     private func scheduleChanged() {
-        scheduleChanges.withLock { $0 }?()
+        scheduleChanges.send()
     }
 
     /// The places `request` calls for now, each claimed from the schedule so that no other

@@ -15,7 +15,6 @@ enum ASCII {
     static let dot: UInt8 = 0x2E
     static let slash: UInt8 = 0x2F
     static let zero: UInt8 = 0x30
-    static let nine: UInt8 = 0x39
     static let colon: UInt8 = 0x3A
     static let semicolon: UInt8 = 0x3B
     static let lessThan: UInt8 = 0x3C

@@ -30,13 +30,13 @@ public struct WeatherScreenViewData: Sendable, Hashable {
         entries.compactMap { if case .place(let place) = $0 { place } else { nil } }
     }
 
-    /// The places that have none, in order.
     /// Why each place asked for has no reading, by location (`--json`'s `failures`): only
     /// those whose fetch failed, not those still to come.
     public var failures: [String: String] {
         Dictionary(unavailable.compactMap { place in place.failure.map { (place.location, $0) } }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// The places that have none, in order.
     public var unavailable: [UnavailablePlaceViewData] {
         entries.compactMap { if case .unavailable(let place) = $0 { place } else { nil } }
     }

@@ -3,10 +3,6 @@ public struct RequestNameFlags: OptionSet, Sendable, Hashable {
     public let rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
-    /// Let another connection take the name from us with `replaceExisting`.
-    public static let allowReplacement = RequestNameFlags(rawValue: 1)
-    /// Take the name from its owner if that owner allowed replacement.
-    public static let replaceExisting = RequestNameFlags(rawValue: 2)
     /// Fail instead of waiting in the queue.
     public static let doNotQueue = RequestNameFlags(rawValue: 4)
 }

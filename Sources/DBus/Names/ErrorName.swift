@@ -16,8 +16,6 @@ public struct ErrorName: ValidatedName {
     public static let noMemory = standard("NoMemory")
     /// `org.freedesktop.DBus.Error.InvalidArgs`
     public static let invalidArgs = standard("InvalidArgs")
-    /// `org.freedesktop.DBus.Error.InvalidSignature`
-    public static let invalidSignature = standard("InvalidSignature")
     /// `org.freedesktop.DBus.Error.UnknownMethod`
     public static let unknownMethod = standard("UnknownMethod")
     /// `org.freedesktop.DBus.Error.UnknownObject`

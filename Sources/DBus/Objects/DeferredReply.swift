@@ -21,9 +21,6 @@ public final class DeferredReply: Sendable {
         }
     }
 
-    /// Whether it has been answered.
-    public var isAnswered: Bool { answered.load(ordering: .acquiring) }
-
     /// Sends the reply whose arguments `body` writes; an error thrown by `body` becomes an
     /// error reply instead. Returns `false` (and sends nothing) when it was answered already.
     @discardableResult

@@ -31,7 +31,6 @@ struct ObjectRegistry: Sendable {
     }
 
     mutating func addManager(_ path: ObjectPath) { managers.insert(path) }
-    mutating func removeManager(_ path: ObjectPath) { managers.remove(path) }
 
     /// The object manager responsible for an object at `path`: the nearest manager strictly above it.
     func manager(for path: ObjectPath) -> ObjectPath? {

@@ -89,26 +89,4 @@ public indirect enum ValueType: Hashable, Sendable, CustomStringConvertible {
         default: true
         }
     }
-
-    /// The libdbus type code (`DBUS_TYPE_*`) of this type's outermost container.
-    var typeCode: Int32 {
-        switch self {
-        case .byte: 121        // y
-        case .boolean: 98      // b
-        case .int16: 110       // n
-        case .uint16: 113      // q
-        case .int32: 105       // i
-        case .uint32: 117      // u
-        case .int64: 120       // x
-        case .uint64: 116      // t
-        case .double: 100      // d
-        case .string: 115      // s
-        case .objectPath: 111  // o
-        case .signature: 103   // g
-        case .unixFD: 104      // h
-        case .array, .dictionary: 97  // a
-        case .structure: 114   // r
-        case .variant: 118     // v
-        }
-    }
 }

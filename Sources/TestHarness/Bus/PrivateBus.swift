@@ -72,9 +72,6 @@ public final class PrivateBus: Sendable {
 
     deinit { stop() }
 
-    /// The process id of the bus daemon.
-    public var processIdentifier: Int32 { process.withLock { $0.pid } }
-
     /// Kills the bus (SIGKILL) and waits for it; clients see their connection drop.
     public func kill() {
         let process = process.withLock { $0 }
