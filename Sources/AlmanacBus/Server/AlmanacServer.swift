@@ -1,4 +1,5 @@
 import AlmanacCore
+import AlmanacWire
 public import DBus
 public import Logging
 

@@ -1,4 +1,5 @@
 import AlmanacCore
+import AlmanacWire
 import DBus
 
 /// A podcasts view's list: the library's episodes, of one podcast or all, newest first,

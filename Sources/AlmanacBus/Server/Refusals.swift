@@ -1,4 +1,5 @@
 import AlmanacCore
+import AlmanacWire
 import DBus
 
 /// The core's refusals as bus errors, the same for every member: `InvalidArgs` for input it

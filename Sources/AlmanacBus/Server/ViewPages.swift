@@ -1,4 +1,5 @@
 import AlmanacCore
+import AlmanacWire
 import DBus
 
 /// Tells a view's owner what its list's `PagingMediator` does, as `Updated` signals to that

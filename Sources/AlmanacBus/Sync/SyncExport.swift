@@ -1,4 +1,5 @@
 public import AlmanacCore
+import AlmanacWire
 public import DBus
 import Locking
 public import Logging

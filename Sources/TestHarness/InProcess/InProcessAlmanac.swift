@@ -1,5 +1,6 @@
 import Logging
 public import AlmanacBus
+public import AlmanacWire
 public import AlmanacCore
 import DBus
 import Locking
