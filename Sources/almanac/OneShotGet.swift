@@ -1,5 +1,5 @@
 import AlmanacWire
-import AlmanacCore
+import AlmanacModels
 import AlmanacViews
 
 /// The one-shot fast path: `almanac get weather|podcasts` with the options people script

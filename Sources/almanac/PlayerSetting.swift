@@ -1,5 +1,5 @@
 import AlmanacWire
-import AlmanacCore
+import AlmanacModels
 import AlmanacViews
 
 /// The `player` setting: in the CLI's own file (`CLIConfiguration`), never on the bus, so

@@ -1,6 +1,6 @@
 import AlmanacWire
 import AlmanacViews
-import AlmanacCore
+import AlmanacModels
 import ArgumentParser
 import DBus
 

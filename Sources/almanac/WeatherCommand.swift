@@ -1,5 +1,5 @@
 import AlmanacWire
-import AlmanacCore
+import AlmanacModels
 import AlmanacViews
 import DBus
 import ArgumentParser

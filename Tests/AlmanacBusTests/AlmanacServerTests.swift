@@ -1,6 +1,7 @@
+import AlmanacCore
 import AlmanacBus
 import AlmanacWire
-import AlmanacCore
+import AlmanacModels
 import DBus
 import Foundation
 import Locking

@@ -1,6 +1,8 @@
+import AlmanacCore
 import AlmanacBus
 import AlmanacWire
-import AlmanacCore
+import AlmanacModels
+import AlmanacDemo
 import DBus
 import Foundation
 import TestHarness

@@ -1,5 +1,6 @@
-import AlmanacWire
 import AlmanacCore
+import AlmanacWire
+import AlmanacModels
 import DBus
 import Foundation
 import TestHarness

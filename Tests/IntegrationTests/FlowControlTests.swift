@@ -1,5 +1,4 @@
 import AlmanacWire
-import AlmanacCore
 import DBus
 import Foundation
 import Glibc

@@ -1,5 +1,5 @@
-import AlmanacCore
 import AlmanacWire
+import AlmanacCore
 public import DBus
 public import Logging
 

@@ -1,4 +1,5 @@
 public import AlmanacCore
+import AlmanacModels
 import AlmanacWire
 public import DBus
 import Locking
