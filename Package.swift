@@ -39,12 +39,12 @@ let package = Package(
         .target(name: "AlmanacModels"),
         // The documents and every rule (submissions, refresh schedule, downloads, sync), the services' protocols: the daemon's, never the CLI's.
         .target(name: "AlmanacCore", dependencies: ["AlmanacModels", .product(name: "Logging", package: "swift-log")]),
-        // The demo providers (`almanacd --demo`, the tests): weather and podcasts made up from a seed.
+        // The demo providers (`almanacd --provider demo`, the tests): weather and podcasts made up from a seed.
         .target(name: "AlmanacDemo", dependencies: ["AlmanacCore", "AlmanacModels"]),
         .target(name: "AlmanacViews", dependencies: ["AlmanacModels"]),
         // The feed parser and its JSON, without networking: the daemon's services and the CLI (which parses local files itself) share it.
         .target(name: "AlmanacFeeds", dependencies: ["AlmanacModels"]),
-        // The client's side of the bus: the contract's names, the codecs, the proxies (AlmanacClient, BlockingClient). The CLI links this, never AlmanacBus.
+        // The client's side of the bus and what both sides share: the contract's names, the codecs, flow control (UpdateWindow), the proxies (AlmanacClient, BlockingClient). The CLI links this, never AlmanacBus.
         .target(name: "AlmanacWire", dependencies: ["AlmanacModels", "DBus"]),
         // The daemon's side of the bus: the documents as exported objects (AlmanacServer, DocumentObject, the adapters), MPRIS, GeoClue, notifications, Secret Service.
         .target(name: "AlmanacBus", dependencies: ["AlmanacWire", "AlmanacModels", "AlmanacCore", "DBus", .product(name: "Logging", package: "swift-log")]),
@@ -56,6 +56,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // The CLI: the client's modules only, never AlmanacBus, AlmanacCore, AlmanacDemo or AlmanacServices (CLILayerTests checks the binary).
         .executableTarget(name: "almanac", dependencies: [
             "AlmanacViews", "AlmanacWire", "AlmanacModels", "AlmanacFeeds",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
