@@ -31,38 +31,47 @@ let package = Package(
         // `Locked`: Mutex, told to ThreadSanitizer in `make tsan` builds. Every target depends on it (below).
         .target(name: "Locking"),
         .target(name: "DBus", dependencies: ["CDBus"]),
-        .target(name: "TestHarness", dependencies: ["DBus", "AlmanacCore", "AlmanacBus", .product(name: "Logging", package: "swift-log")]),
-        .target(name: "AlmanacCore", dependencies: [.product(name: "Logging", package: "swift-log")]),
-        .target(name: "AlmanacViews", dependencies: ["AlmanacCore"]),
+        .target(name: "TestHarness", dependencies: ["DBus", "AlmanacModels", "AlmanacCore", "AlmanacDemo", "AlmanacWire", "AlmanacBus", .product(name: "Logging", package: "swift-log")]),
+        // The values both ends share: states, changes, submissions, settings, episodes, places, forecasts, sync status; the paging mediator. No documents, no rules that keep state.
+        .target(name: "AlmanacModels"),
+        // The documents and every rule (submissions, refresh schedule, downloads, sync), the services' protocols: the daemon's, never the CLI's.
+        .target(name: "AlmanacCore", dependencies: ["AlmanacModels", .product(name: "Logging", package: "swift-log")]),
+        // The demo providers (`almanacd --provider demo`, the tests): weather and podcasts made up from a seed.
+        .target(name: "AlmanacDemo", dependencies: ["AlmanacCore", "AlmanacModels"]),
+        .target(name: "AlmanacViews", dependencies: ["AlmanacModels"]),
         // The feed parser and its JSON, without networking: the daemon's services and the CLI (which parses local files itself) share it.
-        .target(name: "AlmanacFeeds", dependencies: ["AlmanacCore"]),
-        .target(name: "AlmanacBus", dependencies: ["AlmanacCore", "DBus", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "AlmanacFeeds", dependencies: ["AlmanacModels"]),
+        // The client's side of the bus and what both sides share: the contract's names, the codecs, flow control (UpdateWindow), the proxies (AlmanacClient, BlockingClient). The CLI links this, never AlmanacBus.
+        .target(name: "AlmanacWire", dependencies: ["AlmanacModels", "DBus"]),
+        // The daemon's side of the bus: the documents as exported objects (AlmanacServer, DocumentObject, the adapters), MPRIS, GeoClue, notifications, Secret Service.
+        .target(name: "AlmanacBus", dependencies: ["AlmanacWire", "AlmanacModels", "AlmanacCore", "DBus", .product(name: "Logging", package: "swift-log")]),
         .target(name: "AlmanacServices", dependencies: [
-            "AlmanacCore", "AlmanacFeeds", "CCurl", "CSQLite", .product(name: "Logging", package: "swift-log"),
+            "AlmanacModels", "AlmanacCore", "AlmanacFeeds", "CCurl", "CSQLite", .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "almanacd", dependencies: [
-            "AlmanacBus", "AlmanacCore", "AlmanacServices", "AlmanacViews",
+            "AlmanacBus", "AlmanacWire", "AlmanacModels", "AlmanacCore", "AlmanacDemo", "AlmanacServices", "AlmanacViews",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // The CLI: the client's modules only, never AlmanacBus, AlmanacCore, AlmanacDemo or AlmanacServices (CLILayerTests checks the binary).
         .executableTarget(name: "almanac", dependencies: [
-            "AlmanacViews", "AlmanacBus", "AlmanacFeeds",
+            "AlmanacViews", "AlmanacWire", "AlmanacModels", "AlmanacFeeds",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "dbus-soak", dependencies: ["DBus"], path: "Examples/dbus-soak"),
         .executableTarget(name: "dbus-demo", dependencies: ["DBus"], path: "Examples/dbus-demo"),
         // `make bench`'s Swift driver; built by every `swift build` so CI sees it compile.
-        .executableTarget(name: "almanac-bench", dependencies: ["AlmanacBus", "AlmanacCore", "AlmanacFeeds", "AlmanacServices", "DBus"], path: "Benchmarks/almanac-bench"),
+        .executableTarget(name: "almanac-bench", dependencies: ["AlmanacWire", "AlmanacModels", "AlmanacCore", "AlmanacFeeds", "AlmanacServices", "DBus"], path: "Benchmarks/almanac-bench"),
         // libFuzzer targets (`make fuzz`); the plain build only says how to run them.
-        .executableTarget(name: "almanac-fuzz", dependencies: ["AlmanacCore", "AlmanacFeeds", "AlmanacServices", "DBus"], path: "Examples/almanac-fuzz"),
-        .testTarget(name: "AlmanacCoreTests", dependencies: ["AlmanacCore", "TestHarness"]),
-        .testTarget(name: "AlmanacViewsTests", dependencies: ["AlmanacViews", "AlmanacCore", "TestHarness"]),
-        .testTarget(name: "AlmanacFeedsTests", dependencies: ["AlmanacFeeds", "AlmanacCore", "TestHarness"]),
+        .executableTarget(name: "almanac-fuzz", dependencies: ["AlmanacModels", "AlmanacCore", "AlmanacFeeds", "AlmanacServices", "DBus"], path: "Examples/almanac-fuzz"),
+        .testTarget(name: "AlmanacCoreTests", dependencies: ["AlmanacCore", "AlmanacModels", "AlmanacDemo", "TestHarness"]),
+        .testTarget(name: "AlmanacViewsTests", dependencies: ["AlmanacViews", "AlmanacModels", "TestHarness"]),
+        .testTarget(name: "AlmanacFeedsTests", dependencies: ["AlmanacFeeds", "AlmanacModels", "TestHarness"]),
         .testTarget(name: "AlmanacServicesTests", dependencies: [
-            "AlmanacServices", "AlmanacFeeds", "AlmanacCore", "CSQLite", "TestHarness", .product(name: "Logging", package: "swift-log"),
+            "AlmanacServices", "AlmanacFeeds", "AlmanacModels", "AlmanacCore", "CSQLite", "TestHarness", .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "AlmanacBusTests", dependencies: ["AlmanacBus", "AlmanacCore", "DBus", "TestHarness"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["AlmanacBus", "DBus", "TestHarness", "almanacd", "almanac"]),
+        .testTarget(name: "AlmanacBusTests", dependencies: ["AlmanacBus", "AlmanacWire", "AlmanacModels", "AlmanacCore", "AlmanacDemo", "DBus", "TestHarness"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["AlmanacWire", "AlmanacModels", "DBus", "TestHarness", "almanacd", "almanac"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "CDBus", "TestHarness"]),
     ]
 )

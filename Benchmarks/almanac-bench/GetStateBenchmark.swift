@@ -1,4 +1,4 @@
-import AlmanacBus
+import AlmanacWire
 import DBus
 
 /// GetState calls per second from an in-process Swift client (the DBus module, as

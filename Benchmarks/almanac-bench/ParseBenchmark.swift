@@ -2,6 +2,7 @@ import AlmanacCore
 import AlmanacFeeds
 import AlmanacServices
 import Glibc
+import AlmanacModels
 
 /// Feed parsing throughput: FeedParser over feeds already in memory, in MB/s.
 struct ParseBenchmark {

@@ -1,8 +1,8 @@
 #if FUZZING
+import AlmanacCore
 @testable import AlmanacFeeds
 @testable import AlmanacServices
 import DBus
-import AlmanacCore
 import Foundation
 
 /// What each fuzz target does with one input; every path must end in a value or a thrown

@@ -1,5 +1,5 @@
-import AlmanacBus
-import AlmanacCore
+import AlmanacWire
+import AlmanacModels
 import AlmanacViews
 import ArgumentParser
 import FoundationEssentials

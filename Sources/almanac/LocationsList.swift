@@ -1,6 +1,6 @@
-import AlmanacBus
+import AlmanacWire
 import AlmanacViews
-import AlmanacCore
+import AlmanacModels
 import DBus
 import ArgumentParser
 

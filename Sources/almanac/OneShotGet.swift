@@ -1,5 +1,5 @@
-import AlmanacBus
-import AlmanacCore
+import AlmanacWire
+import AlmanacModels
 import AlmanacViews
 
 /// The one-shot fast path: `almanac get weather|podcasts` with the options people script

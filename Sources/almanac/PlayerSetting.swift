@@ -1,5 +1,5 @@
-import AlmanacBus
-import AlmanacCore
+import AlmanacWire
+import AlmanacModels
 import AlmanacViews
 
 /// The `player` setting: in the CLI's own file (`CLIConfiguration`), never on the bus, so

@@ -1,4 +1,4 @@
-import AlmanacBus
+import AlmanacWire
 import AlmanacViews
 import ArgumentParser
 import DBus

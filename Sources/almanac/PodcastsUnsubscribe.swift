@@ -1,4 +1,4 @@
-import AlmanacBus
+import AlmanacWire
 import ArgumentParser
 import DBus
 

@@ -1,4 +1,4 @@
-import AlmanacBus
+import AlmanacWire
 import ArgumentParser
 
 /// Which document, and which part of it: what `get` and `watch` both take.

@@ -1,4 +1,4 @@
-import AlmanacCore
+import AlmanacModels
 import ArgumentParser
 
 /// `--units metric|imperial`: how to show the weather this time (the saved setting stays).

@@ -1,5 +1,5 @@
-import AlmanacBus
-import AlmanacCore
+import AlmanacWire
+import AlmanacModels
 import DBus
 import FoundationEssentials
 
@@ -10,7 +10,7 @@ struct WeatherLookup {
     let client: AlmanacClient
 
     /// How old a reading may be and still answer at once (what the daemon calls fresh).
-    static let freshEnough: Double = WeatherDocument.freshFor
+    static let freshEnough: Double = WeatherReading.freshFor
     /// What to do when the provider refuses a place.
     static let placeHint = "check the name, or give coordinates such as 52.52,13.41"
 

@@ -1,5 +1,6 @@
-import AlmanacBus
 import AlmanacCore
+import AlmanacBus
+import AlmanacModels
 import ArgumentParser
 import DBus
 import Dispatch

@@ -1,4 +1,5 @@
 import AlmanacBus
+import AlmanacWire
 import AlmanacCore
 import AlmanacServices
 import DBus

@@ -1,5 +1,7 @@
 import AlmanacBus
 import AlmanacCore
+import AlmanacModels
+import AlmanacDemo
 import AlmanacServices
 import AlmanacViews
 import DBus

@@ -1,5 +1,7 @@
-import AlmanacBus
 import AlmanacCore
+import AlmanacBus
+import AlmanacWire
+import AlmanacModels
 import DBus
 import Foundation
 import Locking

@@ -1,5 +1,6 @@
-import AlmanacBus
 import AlmanacCore
+import AlmanacWire
+import AlmanacModels
 import DBus
 import Foundation
 import TestHarness

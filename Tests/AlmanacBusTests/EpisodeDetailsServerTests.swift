@@ -1,5 +1,8 @@
-import AlmanacBus
 import AlmanacCore
+import AlmanacBus
+import AlmanacWire
+import AlmanacModels
+import AlmanacDemo
 import DBus
 import Foundation
 import TestHarness

@@ -1,4 +1,5 @@
 import AlmanacBus
+import AlmanacWire
 import DBus
 import TestHarness
 import Testing

@@ -1,4 +1,5 @@
 import AlmanacCore
+import AlmanacModels
 import Foundation
 import TestHarness
 import Testing

@@ -1,4 +1,5 @@
 @testable import AlmanacCore
+import AlmanacModels
 import Foundation
 import Locking
 import TestHarness

@@ -1,4 +1,6 @@
 @testable import AlmanacCore
+@testable import AlmanacDemo
+import AlmanacModels
 import Foundation
 import Locking
 import Synchronization

@@ -1,8 +1,8 @@
-import AlmanacCore
 @testable import AlmanacFeeds
 import Foundation
 import TestHarness
 import Testing
+import AlmanacModels
 
 /// A feed cannot command the reader's terminal: control characters — raw, as character
 /// references (`&#27;`), inside CDATA, as C1 bytes — are gone from everything the parser

@@ -1,4 +1,4 @@
-import AlmanacCore
+import AlmanacModels
 import AlmanacFeeds
 
 import Foundation

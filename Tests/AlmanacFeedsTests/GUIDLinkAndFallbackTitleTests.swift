@@ -1,4 +1,4 @@
-import AlmanacCore
+import AlmanacModels
 @testable import AlmanacFeeds
 import Foundation
 import TestHarness

@@ -1,4 +1,5 @@
 import AlmanacCore
+import AlmanacModels
 @testable import AlmanacServices
 import Foundation
 import TestHarness

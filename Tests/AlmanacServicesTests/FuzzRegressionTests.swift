@@ -4,6 +4,7 @@ import AlmanacCore
 import Foundation
 import TestHarness
 import Testing
+import AlmanacModels
 
 /// The inputs `make fuzz` saved (Tests/Fixtures/fuzz/<target>: crashers once fixed, and small
 /// seeds), fed through the code each fuzz target drives: each ends in a value or an error.

@@ -1,10 +1,11 @@
-import AlmanacCore
 @testable import AlmanacServices
 import Foundation
 import Locking
 import Synchronization
 import TestHarness
 import Testing
+import AlmanacCore
+import AlmanacModels
 
 /// Against a real local HTTP server that answers like Open-Meteo.
 @Suite(.onTestThreads, .timeLimit(.hang)) struct OpenMeteoWeatherServiceTests {

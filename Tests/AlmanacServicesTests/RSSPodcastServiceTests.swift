@@ -1,10 +1,11 @@
-import AlmanacCore
+import AlmanacModels
 @testable import AlmanacServices
 import Foundation
 import Locking
 import Synchronization
 import TestHarness
 import Testing
+import AlmanacCore
 
 /// The real feed service against a real local HTTP server.
 @Suite(.onTestThreads, .timeLimit(.hang)) struct RSSPodcastServiceTests {

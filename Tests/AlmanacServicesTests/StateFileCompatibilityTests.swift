@@ -1,9 +1,10 @@
-import AlmanacCore
+import AlmanacModels
 @testable import AlmanacServices
 import Foundation
 import Logging
 import TestHarness
 import Testing
+import AlmanacCore
 
 /// State files written while the store used GRDB open and read back unchanged through
 /// Almanac's own SQLite layer, and new files have the schema GRDB made. The fixtures come

@@ -1,4 +1,4 @@
-import AlmanacCore
+import AlmanacModels
 @testable import AlmanacViews
 import Foundation
 import TestHarness

@@ -1,5 +1,5 @@
-import AlmanacBus
-import AlmanacCore
+import AlmanacModels
+import AlmanacWire
 import DBus
 import Foundation
 import TestHarness

@@ -1,5 +1,4 @@
-import AlmanacBus
-import AlmanacCore
+import AlmanacWire
 import DBus
 import Foundation
 import Glibc

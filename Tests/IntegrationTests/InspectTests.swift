@@ -1,4 +1,4 @@
-import AlmanacBus
+import AlmanacWire
 import DBus
 import Foundation
 import TestHarness

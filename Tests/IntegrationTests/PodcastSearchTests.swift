@@ -1,4 +1,4 @@
-import AlmanacBus
+import AlmanacWire
 import Foundation
 import TestHarness
 import Testing

@@ -1,3 +1,4 @@
+import AlmanacWire
 import AlmanacCore
 public import DBus
 public import Logging

@@ -1,4 +1,5 @@
 public import AlmanacCore
+import AlmanacModels
 public import DBus
 import Locking
 public import Logging

@@ -1,4 +1,6 @@
 public import AlmanacCore
+public import AlmanacModels
+public import AlmanacWire
 public import DBus
 
 /// What the bus layer needs to know about one kind of document to serve it: how its state

@@ -1,4 +1,6 @@
 public import AlmanacCore
+import AlmanacWire
+import AlmanacModels
 public import DBus
 import Locking
 public import Logging

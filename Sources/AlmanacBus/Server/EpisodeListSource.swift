@@ -1,4 +1,6 @@
 import AlmanacCore
+import AlmanacModels
+import AlmanacWire
 import DBus
 
 /// A podcasts view's list: the library's episodes, of one podcast or all, newest first,

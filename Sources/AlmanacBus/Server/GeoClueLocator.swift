@@ -1,4 +1,5 @@
 public import AlmanacCore
+import AlmanacModels
 import DBus
 import Locking
 import Synchronization

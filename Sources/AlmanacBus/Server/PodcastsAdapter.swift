@@ -1,4 +1,6 @@
 public import AlmanacCore
+public import AlmanacModels
+public import AlmanacWire
 public import DBus
 import Synchronization
 

@@ -1,4 +1,6 @@
 import AlmanacCore
+import AlmanacModels
+import AlmanacWire
 import DBus
 
 /// The core's refusals as bus errors, the same for every member: `InvalidArgs` for input it

@@ -1,4 +1,5 @@
-public import AlmanacCore
+import AlmanacCore
+public import AlmanacWire
 public import DBus
 
 /// A view a client registered with `AddView`: who owns it and what it watches.

@@ -1,4 +1,6 @@
 import AlmanacCore
+import AlmanacModels
+import AlmanacWire
 import DBus
 
 /// Tells a view's owner what its list's `PagingMediator` does, as `Updated` signals to that

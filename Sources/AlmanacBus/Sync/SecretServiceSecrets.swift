@@ -1,4 +1,5 @@
 public import AlmanacCore
+public import AlmanacModels
 public import DBus
 
 /// The sync password in the Secret Service (`org.freedesktop.secrets`: GNOME Keyring,

@@ -1,4 +1,6 @@
 public import AlmanacCore
+import AlmanacModels
+import AlmanacWire
 public import DBus
 import Locking
 public import Logging

@@ -1,3 +1,4 @@
+public import AlmanacModels
 /// Which of a refresh's new episodes are downloaded by themselves: none unless the podcast
 /// has `autoDownload` on; then those with audio that are neither played nor downloaded yet,
 /// newest first, at most the podcast's `keep` (all when it keeps every download).

@@ -1,3 +1,4 @@
+public import AlmanacModels
 /// Reads how much room the disk holding a folder has left (`statvfs` in AlmanacServices;
 /// a fake in tests).
 public protocol DiskSpace: Sendable {

@@ -1,3 +1,4 @@
+public import AlmanacModels
 /// Where the download manager keeps its jobs, so a restart resumes the unfinished ones.
 public protocol DownloadArchive: Sendable {
     /// Every job kept; `StorageError` when they could not be read (never none instead).

@@ -2,6 +2,7 @@ import Locking
 public import Logging
 import Synchronization
 public import FoundationEssentials
+import AlmanacModels
 
 /// Applies `DownloadCleanup` to the library: deletes the files it names (and tells the
 /// podcasts document each is gone), and says when to look again. It looks after each

@@ -1,4 +1,5 @@
 public import FoundationEssentials
+public import AlmanacModels
 
 /// Which downloaded files a cleanup deletes, and why: a pure rule over the downloads, their
 /// play state, the user's kept marks, what media players have open, and the time.

@@ -2,6 +2,7 @@ import Locking
 public import Logging
 import Synchronization
 import FoundationEssentials
+public import AlmanacModels
 
 /// Downloads episodes: a bounded queue of jobs (a few transfers at once, a cap on the queue
 /// and on each client's share), each job's progress announced at a steady rate, finished

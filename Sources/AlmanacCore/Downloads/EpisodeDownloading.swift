@@ -1,3 +1,4 @@
+public import AlmanacModels
 /// Fetches an episode's audio into a folder: resumes what an earlier try left in the job's
 /// temporary file, reports progress, and moves the complete file to a safe final name.
 /// Cancelling the calling task stops the transfer (the temporary file stays, for a resume).

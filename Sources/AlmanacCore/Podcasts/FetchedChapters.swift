@@ -1,4 +1,5 @@
 public import FoundationEssentials
+public import AlmanacModels
 
 /// The chapters read from an episode's `<podcast:chapters>` JSON file, kept so that it is
 /// fetched once: from which address, what it gave, and, when it could not be used, why.

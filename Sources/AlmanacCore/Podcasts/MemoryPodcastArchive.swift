@@ -1,6 +1,7 @@
 import Locking
 import Synchronization
 public import FoundationEssentials
+public import AlmanacModels
 
 /// A `PodcastArchive` in memory: what the document uses when it is given none (tests, and
 /// anything that need not outlive the process).

@@ -1,4 +1,5 @@
 public import FoundationEssentials
+public import AlmanacModels
 
 /// Where the podcasts document keeps subscriptions, episodes and play state: the library
 /// itself, which the document's state only windows. Every write is on disk (for the

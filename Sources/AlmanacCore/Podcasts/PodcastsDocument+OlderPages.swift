@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Logging
+public import AlmanacModels
 
 /// A podcast's list beyond the library: the older pages of its feed (RFC 5005 paged and
 /// archived feeds), read when a list of the podcast reaches its end.

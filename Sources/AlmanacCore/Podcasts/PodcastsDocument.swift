@@ -2,6 +2,7 @@ import Locking
 public import Logging
 import Synchronization
 public import FoundationEssentials
+public import AlmanacModels
 
 /// The podcasts document: subscriptions, the newest episodes and their play state, and the
 /// podcast service's data source (which feeds are due) and delegate (what the feeds said).

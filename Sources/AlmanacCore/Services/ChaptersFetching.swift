@@ -1,3 +1,4 @@
+public import AlmanacModels
 /// Reads the JSON chapters file an episode's `<podcast:chapters>` names (the Podcasting 2.0
 /// chapters format: `{"version", "chapters": [{"startTime", "title", "url", "img"}]}`). The
 /// daemon gives the podcasts adapter one over its HTTP client; the bus layer never touches

@@ -1,3 +1,4 @@
+public import AlmanacModels
 /// Reads a podcast feed without subscribing to it (`Podcasts1.Inspect`): fetched from a URL,
 /// or parsed from bytes a client sent. The daemon gives the podcasts adapter one over HTTP
 /// and the feed parser; the bus layer never touches the network itself.

@@ -1,3 +1,4 @@
+public import AlmanacModels
 /// Reads and writes OPML subscription lists for `Podcasts1.ImportOPML`/`ExportOPML`; the
 /// daemon gives the podcasts adapter one (the XML lives with the feed parser).
 public protocol OPMLConverting: Sendable {

@@ -1,3 +1,4 @@
+public import AlmanacModels
 /// Reads one older page of a podcast's feed (RFC 5005 paged or archived feeds), for a list
 /// that goes past what the library holds (`PodcastsDocument.loadOlderEpisodes`).
 public protocol OlderEpisodesFetching: AnyObject, Sendable {

@@ -1,3 +1,4 @@
+public import AlmanacModels
 /// Finds the places a name may mean (`Weather1.SearchPlaces`); the daemon gives the weather
 /// adapter its weather provider's geocoder.
 public protocol PlaceSearching: Sendable {

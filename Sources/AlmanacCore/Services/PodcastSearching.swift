@@ -1,3 +1,4 @@
+public import AlmanacModels
 /// Finds podcasts by name in a directory (`Podcasts1.Search`); the daemon gives the podcasts
 /// adapter one over HTTP (the iTunes Search API), so the bus layer never touches the network.
 public protocol PodcastSearching: Sendable {

@@ -1,4 +1,5 @@
 public import FoundationEssentials
+public import AlmanacModels
 
 /// Fetches podcast feeds. It asks its data source which feeds to refresh and reports what it
 /// found, or why it failed, to its delegate; both are weak.

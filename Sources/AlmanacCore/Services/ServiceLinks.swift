@@ -1,3 +1,4 @@
+import AlmanacModels
 /// A service's weak links to its data source and its delegate, readable and replaceable
 /// from any thread. Services keep one; the protocols' extensions expose it as
 /// `dataSource` and `delegate`.

@@ -1,3 +1,4 @@
+public import AlmanacModels
 /// Fetches weather. It asks its data source which places are wanted and reports each result
 /// or failure to its delegate; both are weak, so the service never keeps its owner alive.
 public protocol WeatherService: AnyObject, Sendable {

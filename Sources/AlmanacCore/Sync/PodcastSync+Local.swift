@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Locking
 import Logging
+import AlmanacModels
 
 extension PodcastSync {
     /// A change of the podcasts document, heard as its view: what it becomes in the queue.

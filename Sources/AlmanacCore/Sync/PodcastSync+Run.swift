@@ -2,6 +2,7 @@ import FoundationEssentials
 import Locking
 import Logging
 import Synchronization
+import AlmanacModels
 
 extension PodcastSync {
     /// One run: log in (or check the session), check the clock, then subscriptions, then

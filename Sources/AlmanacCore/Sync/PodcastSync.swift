@@ -2,6 +2,7 @@ public import FoundationEssentials
 import Locking
 public import Logging
 import Synchronization
+public import AlmanacModels
 
 /// Two-way sync of the podcasts document with a gpodder.net-compatible server: the user's
 /// subscriptions and play state, shared with their other devices.

@@ -1,4 +1,5 @@
 public import FoundationEssentials
+public import AlmanacModels
 
 /// What the state file keeps of the sync: the account, where each stream of changes stands
 /// on the server (its `since` timestamps), and how the last sync went.

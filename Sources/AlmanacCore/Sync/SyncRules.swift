@@ -1,4 +1,5 @@
 public import FoundationEssentials
+public import AlmanacModels
 
 /// The rules of the sync, as pure functions: what a local change becomes on the server, what
 /// a server's action does here, which of several actions wins, and what input is accepted.

@@ -1,3 +1,4 @@
+public import AlmanacModels
 /// Where the sync password is kept: the Secret Service (`org.freedesktop.secrets`) when one
 /// is on the session bus, else a file only the user can read. Never in the state file,
 /// never on the bus, never in a log.

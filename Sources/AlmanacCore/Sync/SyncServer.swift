@@ -1,4 +1,5 @@
 public import FoundationEssentials
+public import AlmanacModels
 
 /// The client of one account on a sync server (gpodder.net API v2 or Nextcloud gPodder
 /// Sync): AlmanacServices' `GpodderClient` over HTTP; tests give fakes. Every method throws

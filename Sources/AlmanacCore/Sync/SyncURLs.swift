@@ -1,3 +1,4 @@
+import AlmanacModels
 /// How a local URL (a feed's, an enclosure's) is spelled on the server: without user name
 /// and password (a private feed's password never leaves the machine), and as the server
 /// rewrote it (`update_urls`), so later uploads use the server's spelling and its actions

@@ -1,3 +1,4 @@
+public import AlmanacModels
 /// What a user means by a place: `"Berlin"`, `"Springfield, Illinois"`, `"Springfield, US"`,
 /// `"52.52,13.41"` or `"id:4250542"`, and the rule that picks one place among the geocoder's
 /// matches for it.

@@ -1,3 +1,4 @@
+public import AlmanacModels
 /// Where the weather document keeps what must outlive the daemon: the user's settings and
 /// the last good reading of each place. The daemon gives it one over SQLite; tests may give
 /// none (nothing is kept) or their own.

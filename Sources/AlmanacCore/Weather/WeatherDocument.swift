@@ -2,6 +2,7 @@ import Locking
 public import Logging
 import Synchronization
 public import FoundationEssentials
+public import AlmanacModels
 
 /// The weather document: the state every weather view watches, and the weather service's
 /// data source (what is due to be fetched) and delegate (what arrived). It keeps the
@@ -11,8 +12,6 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
 
     /// The view option that names the place a view watches.
     public static let locationOption = "location"
-    /// How long a kept reading counts as fresh (Open-Meteo's own cadence); clients use the same.
-    public static let freshFor: Double = 15 * 60
 
     public let document: Model
     /// Fetches under way and the last failure.
@@ -334,7 +333,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         let now = clock()
         schedule.withLock { schedule in
             let age = now.timeIntervalSince(reading.fetchedAt)
-            if age >= 0, age < min(schedule.policy.interval, Self.freshFor), schedule.failures(of: location) == 0 {
+            if age >= 0, age < min(schedule.policy.interval, WeatherReading.freshFor), schedule.failures(of: location) == 0 {
                 schedule.succeeded(location, now: reading.fetchedAt)
             }
         }

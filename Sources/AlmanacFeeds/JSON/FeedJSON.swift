@@ -1,4 +1,4 @@
-public import AlmanacCore
+public import AlmanacModels
 
 /// A parsed feed as JSON, written straight from the `ParsedFeed` into bytes: what
 /// `almanac podcasts inspect --json` prints. The keys are the model's field names (those

@@ -1,4 +1,4 @@
-import AlmanacCore
+import AlmanacModels
 
 /// OPML subscription lists, the format podcast apps import and export: every `<outline>`
 /// with an `xmlUrl`, however deeply nested in categories, is a subscription; `title` (else

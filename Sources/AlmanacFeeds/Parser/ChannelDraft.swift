@@ -1,4 +1,4 @@
-import AlmanacCore
+import AlmanacModels
 
 /// What the reader has gathered about the feed itself, every candidate kept until the end.
 struct ChannelDraft {

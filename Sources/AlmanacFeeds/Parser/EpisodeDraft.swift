@@ -1,4 +1,4 @@
-import AlmanacCore
+import AlmanacModels
 
 /// What the reader has gathered for one item or entry, every candidate kept, until its end
 /// tag decides which ones win.

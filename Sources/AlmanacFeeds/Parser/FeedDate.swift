@@ -1,4 +1,4 @@
-import AlmanacCore
+import AlmanacModels
 /// Dates as feeds write them, to seconds since 1970 UTC, by arithmetic alone (no formatter,
 /// no locale). Unparseable text gives nil.
 ///

@@ -1,4 +1,4 @@
-public import AlmanacCore
+public import AlmanacModels
 
 /// Parses podcast feeds — RSS 2.0/0.9x, RDF (RSS 1.0) and Atom, with the iTunes,
 /// Podcasting 2.0, Media RSS, Dublin Core and content namespaces — forgivingly and fast.

@@ -1,4 +1,4 @@
-import AlmanacCore
+import AlmanacModels
 
 /// Reads a feed's tokens into a `ParsedFeed`, keeping whatever it can of a broken document.
 ///

@@ -1,4 +1,4 @@
-import AlmanacCore
+import AlmanacModels
 
 /// HTML to plain text, for `descriptionText` and for titles and names that arrive with
 /// markup: tags are dropped (`<script>` and `<style>` with their content), entities decoded,

@@ -1,4 +1,5 @@
 import AlmanacCore
+import AlmanacModels
 import FoundationEssentials
 
 /// Feed autodiscovery: the feeds a web page announces with

@@ -1,4 +1,5 @@
 public import AlmanacCore
+public import AlmanacModels
 import FoundationEssentials
 import Glibc
 

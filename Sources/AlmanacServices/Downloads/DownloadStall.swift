@@ -1,4 +1,5 @@
 import AlmanacCore
+import AlmanacModels
 
 /// When a transfer that still moves counts as stalled: fewer than `minimumBytes` in each of
 /// `windows` spells of `window` in a row. A server that trickles a byte now and then is

@@ -1,4 +1,5 @@
 public import AlmanacCore
+public import AlmanacModels
 import Glibc
 
 /// The free space of the disk holding a folder, from `statvfs(3)`: the blocks an

@@ -1,4 +1,5 @@
 public import AlmanacCore
+public import AlmanacModels
 import FoundationEssentials
 
 /// Fetches the chapters file an episode's `<podcast:chapters>` names, over the daemon's HTTP

@@ -1,4 +1,5 @@
 public import AlmanacCore
+public import AlmanacModels
 public import FoundationEssentials
 
 /// Reads a Podcasting 2.0 chapters file (`application/json+chapters`):

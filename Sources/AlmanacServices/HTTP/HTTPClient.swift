@@ -1,5 +1,6 @@
-import AlmanacCore
 public import FoundationEssentials
+import AlmanacCore
+import AlmanacModels
 
 /// A small HTTP client over libcurl (`CurlTransfer`): an identifying User-Agent, a timeout,
 /// compression (libcurl asks for and inflates it), conditional requests (a URL fetched before is

@@ -1,4 +1,5 @@
 import AlmanacCore
+import AlmanacModels
 import FoundationEssentials
 
 /// How long a server says its answer stays fresh: `Cache-Control: max-age` (or `s-maxage`),

@@ -1,4 +1,5 @@
 import AlmanacCore
+import AlmanacModels
 import FoundationEssentials
 
 /// The status line and header fields of an answer (not a 1xx one).

@@ -1,4 +1,5 @@
 public import AlmanacCore
+public import AlmanacModels
 public import FoundationEssentials
 
 /// Podcasts from the iTunes Search API (no key needed; what gPodder, AntennaPod and most

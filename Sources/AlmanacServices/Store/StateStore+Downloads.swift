@@ -1,4 +1,5 @@
 public import AlmanacCore
+public import AlmanacModels
 import FoundationEssentials
 
 /// The download manager's archive: one row per job, the job as JSON.

@@ -1,4 +1,5 @@
 public import AlmanacCore
+public import AlmanacModels
 import FoundationEssentials
 
 /// What the library keeps of episodes and podcasts beyond their rows, and the full-text

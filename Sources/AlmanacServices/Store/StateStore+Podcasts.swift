@@ -1,4 +1,5 @@
 public import AlmanacCore
+public import AlmanacModels
 import FoundationEssentials
 
 /// The podcasts document's archive, and the library itself: one row per podcast and per

@@ -1,4 +1,5 @@
-public import AlmanacCore
+import AlmanacCore
+public import AlmanacModels
 public import FoundationEssentials
 
 /// Each podcast's own settings, the episodes the user kept, and when episodes were marked

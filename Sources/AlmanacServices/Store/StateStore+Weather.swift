@@ -1,4 +1,5 @@
 public import AlmanacCore
+public import AlmanacModels
 public import FoundationEssentials
 
 /// The weather document's archive: units and saved places as settings, and one row per place

@@ -1,4 +1,5 @@
 public import AlmanacCore
+import AlmanacModels
 import AlmanacFeeds
 import FoundationEssentials
 import Locking

@@ -1,4 +1,5 @@
 public import AlmanacCore
+import AlmanacModels
 public import FoundationEssentials
 
 /// The sync's account, queue and episode sync state in the state file (migrations

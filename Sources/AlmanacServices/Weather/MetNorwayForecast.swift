@@ -1,4 +1,5 @@
 import AlmanacCore
+import AlmanacModels
 public import FoundationEssentials
 import Locking
 

@@ -1,4 +1,5 @@
 import AlmanacCore
+import AlmanacModels
 
 /// The parts of Open-Meteo's JSON that Almanac reads. Forecast series are arrays of optional
 /// values: Open-Meteo sends `null` where a model has no value.

@@ -1,4 +1,4 @@
-public import AlmanacCore
+public import AlmanacModels
 
 /// One download as a progress line shows it: "[=========>          ] 45%  21.6 MB of 48.0 MB
 /// 1.2 MB/s  0:22 left". Rate and time left come from the caller's measurement (bytes per

@@ -1,5 +1,5 @@
 public import FoundationEssentials
-import AlmanacCore
+import AlmanacModels
 
 /// "07:45": the time of day of `date` at a place `utcOffset` seconds from UTC.
 public func localClock(_ date: Date, utcOffset: Int) -> String {

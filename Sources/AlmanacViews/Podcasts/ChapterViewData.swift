@@ -1,4 +1,4 @@
-public import AlmanacCore
+public import AlmanacModels
 
 /// One chapter as `almanac episode show` lists it: "12:30  Deltas & estuaries [4]".
 public struct ChapterViewData: Sendable, Hashable, JSONRepresentable {

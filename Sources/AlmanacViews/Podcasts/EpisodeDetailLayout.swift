@@ -1,6 +1,6 @@
 // How `almanac episode show` is laid out within a terminal's width.
 
-import AlmanacCore
+import AlmanacModels
 
 extension EpisodeDetailViewData {
     /// The episode in full within `width` columns: the title (wrapped), a line of podcast,

@@ -1,4 +1,4 @@
-public import AlmanacCore
+public import AlmanacModels
 public import FoundationEssentials
 
 /// One episode in full, as `almanac episode show` prints it: the list row's words

@@ -1,4 +1,4 @@
-public import AlmanacCore
+public import AlmanacModels
 public import FoundationEssentials
 
 /// The interactive episode list (`almanac episodes` on a terminal): the episodes paged in so

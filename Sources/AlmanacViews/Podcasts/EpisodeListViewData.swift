@@ -1,4 +1,4 @@
-public import AlmanacCore
+public import AlmanacModels
 public import FoundationEssentials
 
 /// A list of episodes as the CLI shows it (a watch, `get podcasts`, `almanac episodes`),

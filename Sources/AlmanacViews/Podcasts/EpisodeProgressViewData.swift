@@ -1,4 +1,4 @@
-public import AlmanacCore
+public import AlmanacModels
 public import FoundationEssentials
 
 /// How far along an episode is, worded for a list row: "45% complete", "published 3 days

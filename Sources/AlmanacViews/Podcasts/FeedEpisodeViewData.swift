@@ -1,4 +1,4 @@
-public import AlmanacCore
+public import AlmanacModels
 public import FoundationEssentials
 
 /// One episode of an inspected feed: "Episode 12: …  1:02:03  48 MB  · 3 days ago".

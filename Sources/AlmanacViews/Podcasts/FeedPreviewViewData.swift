@@ -1,4 +1,4 @@
-public import AlmanacCore
+public import AlmanacModels
 public import FoundationEssentials
 
 /// A feed at a glance, as `almanac podcasts inspect` shows it: title and author (like the

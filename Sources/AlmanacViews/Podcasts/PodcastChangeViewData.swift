@@ -1,4 +1,4 @@
-public import AlmanacCore
+public import AlmanacModels
 import FoundationEssentials
 
 /// A change to the podcast library that is not an episode row (those are `EpisodeViewData`):

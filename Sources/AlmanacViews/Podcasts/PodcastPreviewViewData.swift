@@ -1,4 +1,4 @@
-public import AlmanacCore
+public import AlmanacModels
 
 /// A podcast at a glance, like the preview view of a podcast app: its title and who makes it.
 public struct PodcastPreviewViewData: Sendable, Hashable {

@@ -1,4 +1,4 @@
-public import AlmanacCore
+public import AlmanacModels
 
 /// One podcast a search found, as `almanac podcasts search` lists it:
 /// " 2  The Daily — The New York Times · 2,512 episodes · News" and its feed below.

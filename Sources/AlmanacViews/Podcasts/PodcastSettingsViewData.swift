@@ -1,4 +1,4 @@
-public import AlmanacCore
+public import AlmanacModels
 
 /// One podcast's own settings as `almanac podcasts settings` shows them: each by the name and
 /// in the words the command takes (`refresh-interval 2h`, `keep 5`, `delete-played-after 7d`),

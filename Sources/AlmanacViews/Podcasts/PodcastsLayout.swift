@@ -1,4 +1,4 @@
-import AlmanacCore
+import AlmanacModels
 
 // How podcast views are laid out within a terminal's width.
 

@@ -1,4 +1,4 @@
-public import AlmanacCore
+public import AlmanacModels
 
 /// What one sync did, as `almanac sync now` says it: "synced with https://…: 2 podcasts
 /// subscribed, 1 given up, 3 episodes updated, 4 changes sent" (or "nothing to change"),

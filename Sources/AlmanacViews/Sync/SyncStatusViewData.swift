@@ -1,4 +1,4 @@
-public import AlmanacCore
+public import AlmanacModels
 public import FoundationEssentials
 
 /// The sync's state as `almanac sync status` shows it: a line per fact for people, and the

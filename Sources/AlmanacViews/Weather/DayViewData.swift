@@ -1,4 +1,4 @@
-public import AlmanacCore
+public import AlmanacModels
 public import FoundationEssentials
 
 /// One row of a daily forecast table: "Mon 23  🌧 Rain  7.0°C / 0.5°C  4.2 mm (80%)  wind 22 km/h".

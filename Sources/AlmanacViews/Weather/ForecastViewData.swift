@@ -1,4 +1,4 @@
-public import AlmanacCore
+public import AlmanacModels
 public import FoundationEssentials
 
 /// `almanac forecast`: a place's days ahead (or hours, for `--hourly`) and how old they are.

@@ -1,4 +1,4 @@
-public import AlmanacCore
+public import AlmanacModels
 public import FoundationEssentials
 
 /// One hour of an hourly strip: "15:00 🌧 5.4°C 40%".

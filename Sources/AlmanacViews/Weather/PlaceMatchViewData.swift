@@ -1,4 +1,4 @@
-public import AlmanacCore
+public import AlmanacModels
 
 /// One place a search found, as `almanac locations search` lists it, with what tells it
 /// apart: "Springfield, Illinois, United States  39.80,-89.64  pop. 116,250  id:4250542".

@@ -1,4 +1,4 @@
-public import AlmanacCore
+public import AlmanacModels
 public import FoundationEssentials
 
 /// One place as `almanac weather` and a status bar show it: now, today, and every

@@ -1,4 +1,4 @@
-public import AlmanacCore
+public import AlmanacModels
 
 /// The numbers people check beside temperature and rain — UV, pressure, visibility, clouds,
 /// gusts, dew point — and the air, as a view shows them in the user's units: each text

@@ -1,4 +1,4 @@
-public import AlmanacCore
+public import AlmanacModels
 public import FoundationEssentials
 
 /// Exactly what a "weather now" view shows, built once from a reading and the user's units.

@@ -1,4 +1,4 @@
-public import AlmanacCore
+public import AlmanacModels
 public import FoundationEssentials
 
 /// What a weather screen shows of the weather document (`almanac weather`, `watch weather`,

@@ -1,4 +1,5 @@
 public import AlmanacCore
+public import AlmanacModels
 public import Locking
 
 /// A `DownloadArchive` in memory (a fake of our own protocol): the jobs kept, and the highest

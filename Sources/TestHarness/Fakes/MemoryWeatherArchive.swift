@@ -1,4 +1,5 @@
 public import AlmanacCore
+public import AlmanacModels
 public import Locking
 public import Synchronization
 

@@ -1,4 +1,5 @@
 public import AlmanacCore
+public import AlmanacModels
 
 /// Reads no feeds (a fake of our own protocols): what the in-process server inspects feeds
 /// and OPML with when a test reads none. Every inspection throws

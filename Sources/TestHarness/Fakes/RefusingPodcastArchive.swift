@@ -1,4 +1,5 @@
 public import AlmanacCore
+public import AlmanacModels
 public import Synchronization
 public import Foundation
 

@@ -1,6 +1,8 @@
 import Logging
 public import AlmanacBus
+public import AlmanacWire
 public import AlmanacCore
+public import AlmanacDemo
 import DBus
 import Locking
 

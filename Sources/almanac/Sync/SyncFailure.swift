@@ -1,4 +1,4 @@
-import AlmanacBus
+import AlmanacWire
 import DBus
 
 /// A failed sync request in the CLI's voice: what the daemon or the server said, and what

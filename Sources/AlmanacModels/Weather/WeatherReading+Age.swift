@@ -1,6 +1,10 @@
 public import FoundationEssentials
 
 extension WeatherReading {
+    /// How long a kept reading counts as fresh (Open-Meteo's own cadence): the daemon does
+    /// not fetch it again sooner, and clients use the same.
+    public static let freshFor: Double = 15 * 60
+
     /// A reading older than this (seconds: four missed 15-minute polls) is stale even when
     /// its place fetches fine.
     public static let staleAfter: Double = 3_600

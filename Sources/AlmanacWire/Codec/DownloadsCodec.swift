@@ -1,4 +1,4 @@
-public import AlmanacCore
+public import AlmanacModels
 public import DBus
 
 /// A download job as a client reads it back from `org.almanac.Download1`'s properties.

@@ -1,4 +1,4 @@
-public import AlmanacCore
+public import AlmanacModels
 public import DBus
 
 /// A parsed feed as `a{sv}` (`Podcasts1.Inspect`). Keys are the model's field names, stable;

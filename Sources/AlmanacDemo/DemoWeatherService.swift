@@ -1,3 +1,5 @@
+public import AlmanacCore
+import AlmanacModels
 public import FoundationEssentials
 import Locking
 

@@ -1,4 +1,4 @@
-public import AlmanacCore
+public import AlmanacModels
 public import DBus
 import FoundationEssentials
 
@@ -6,7 +6,7 @@ import FoundationEssentials
 /// back again for the CLI. Never the password.
 public enum SyncCodec {
     /// `Sync1`'s properties and their types, in the order introspection lists them.
-    static let propertyTypes: [(String, ValueType)] = [
+    public static let propertyTypes: [(String, ValueType)] = [
         ("LoggedIn", .boolean), ("Server", .string), ("User", .string), ("Device", .string), ("Caption", .string), ("Flavour", .string),
         ("LastSync", .int64), ("Queued", .uint32), ("LastError", .string), ("Syncing", .boolean), ("PasswordStore", .string),
     ]

@@ -1,4 +1,4 @@
-import AlmanacCore
+import AlmanacWire
 import TestHarness
 import Testing
 

@@ -1,4 +1,4 @@
-public import AlmanacCore
+public import AlmanacModels
 public import DBus
 
 /// The CLI's side of the bus contract: proxies for the daemon's root, documents and views.

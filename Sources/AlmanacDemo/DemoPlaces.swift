@@ -1,3 +1,4 @@
+import AlmanacModels
 import FoundationEssentials
 
 /// The places the offline demo provider knows, with their coordinates and a base climate.

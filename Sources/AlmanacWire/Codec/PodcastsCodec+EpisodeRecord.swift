@@ -1,4 +1,4 @@
-public import AlmanacCore
+public import AlmanacModels
 public import DBus
 
 /// One episode's full record (`Podcasts1.GetEpisodeDetails`) as `a{sv}` and back. The keys

@@ -1,3 +1,4 @@
+import AlmanacModels
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-public import AlmanacCore
+public import AlmanacModels
 public import DBus
 public import FoundationEssentials
 

@@ -35,7 +35,7 @@ public struct PodcastsState: Sendable, Hashable {
     }
 
     /// Keeps only the newest `window` episodes.
-    mutating func trimToWindow() {
+    public mutating func trimToWindow() {
         guard episodes.count > Self.window else { return }
         let kept = episodes.values.sorted { ($0.published, $0.id) > ($1.published, $1.id) }.prefix(Self.window)
         episodes = Dictionary(uniqueKeysWithValues: kept.map { ($0.id, $0) })
