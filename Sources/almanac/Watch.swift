@@ -185,8 +185,11 @@ struct Watch: AsyncParsableCommand {
     private static func removeViewOnInterrupt() {
         // One serial queue: a second signal waits for the first's ending rather than racing it.
         let queue = DispatchQueue(label: "almanac.watch.signals")
+        // Not `SIG_IGN` first: Dispatch installs its handler on another thread a moment later,
+        // and a Ctrl-C in between was lost for good (the watch ran on; found in a test that
+        // hung). Until the handler is there, the default action ends the process (the daemon
+        // removes a departed client's views itself); below, we wait for it.
         for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
                 if let (client, document, view) = activeView.withLock({ $0 }) {
@@ -204,6 +207,15 @@ struct Watch: AsyncParsableCommand {
             }
             source.resume()
             sources.append(source)
+        }
+        let giveUp = ContinuousClock.now + .seconds(2)
+        for number in [SIGINT, SIGTERM] {
+            while ContinuousClock.now < giveUp {
+                var action = sigaction()
+                sigaction(number, nil, &action)
+                if unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) > 1 { break }  // not SIG_DFL, SIG_IGN
+                usleep(1000)
+            }
         }
     }
 
