@@ -111,7 +111,7 @@ public final class DownloadsExport: Sendable {
             ("Total", .uint64), ("Error", .string), ("File", .string), ("Owner", .string),
         ]
         return try Interface(BusContract.downloadInterface.rawValue, methods: [
-            Method("Cancel") { call, _ in
+            Method(BusContract.Download1.cancel.rawValue) { call, _ in
                 try Refusals.translated { try manager.cancel(id, by: call.sender?.rawValue ?? "") }
             },
         ], properties: types.map { name, type in try Property(name, type) { try current(name) } })
