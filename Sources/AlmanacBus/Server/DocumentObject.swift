@@ -57,9 +57,9 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         // The document's activity decides; the bus announces.
         adapter.activity.observe { [weak self] event in
             switch event {
-            case .loading(let loading): try? self?.emitProperties([("Loading", .boolean(loading))])
-            case .cleared: try? self?.emitProperties([("LastError", .string(""))])
-            case .replaced(let message): try? self?.emitProperties([("LastError", .string(message))])
+            case .loading(let loading): try? self?.emitProperties([(BusContract.Document1.loading.rawValue, .boolean(loading))])
+            case .cleared: try? self?.emitProperties([(BusContract.Document1.lastError.rawValue, .string(""))])
+            case .replaced(let message): try? self?.emitProperties([(BusContract.Document1.lastError.rawValue, .string(message))])
             }
         }
         connection.afterDispatching { [weak self] in self?.adapter.commitSubmissions() }
@@ -95,8 +95,8 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         do {
             let changes = adapter.encode(change: change)
             try emitChange(BusContract.Document1.changed, of: BusContract.documentInterface, at: path, to: nil, revision: revision, changes)
-            var properties: [(String, Value)] = [("Revision", .uint64(revision))]
-            if let failure = adapter.failure(in: change) { properties.append(("LastError", .string(failure))) }
+            var properties: [(String, Value)] = [(BusContract.Document1.revision.rawValue, .uint64(revision))]
+            if let failure = adapter.failure(in: change) { properties.append((BusContract.Document1.lastError.rawValue, .string(failure))) }
             try emitProperties(properties)
             if let (interface, changed) = adapter.domainProperties(changedBy: change), !changed.isEmpty {
                 try emitProperties(changed.sorted { $0.key < $1.key }, of: interface)
@@ -209,7 +209,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         _ = pages.withLock { $0.removeValue(forKey: path) }
         adapter.document.setOptions(options, forView: ViewKey(path.rawValue))
         adapter.viewsChanged()
-        try? connection.emitPropertiesChanged(path: path, interface: BusContract.viewInterface, changed: ["Options": .dictionary(key: .string, value: .variant, rawOptions.sorted { $0.key < $1.key }.map { .init(.string($0.key), .variant($0.value)) })])
+        try? connection.emitPropertiesChanged(path: path, interface: BusContract.viewInterface, changed: [BusContract.View1.options.rawValue: .dictionary(key: .string, value: .variant, rawOptions.sorted { $0.key < $1.key }.map { .init(.string($0.key), .variant($0.value)) })])
         refreshSoon(options)
     }
 
@@ -415,7 +415,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     /// the current count.
     private func announceViewCount() {
         views.withLock { views in
-            try? emitProperties([("ViewCount", .uint32(UInt32(views.byPath.count)))])
+            try? emitProperties([(BusContract.Document1.viewCount.rawValue, .uint32(UInt32(views.byPath.count)))])
         }
     }
 

@@ -76,9 +76,9 @@ public struct PodcastsAdapter: DocumentAdapter {
     public func domainProperties(changedBy change: PodcastsChange) -> (InterfaceName, [String: Value])? {
         switch change {
         case .subscribed, .unsubscribed, .renamed, .podcastSettings:
-            return (BusContract.podcastsInterface, ["Subscriptions": Self.subscriptions(podcasts.document.snapshot.state)])
+            return (BusContract.podcastsInterface, [BusContract.Podcasts1.subscriptions.rawValue: Self.subscriptions(podcasts.document.snapshot.state)])
         case .settings(let settings):
-            return (BusContract.podcastsInterface, ["Settings": PodcastsCodec.encode(settings)])
+            return (BusContract.podcastsInterface, [BusContract.Podcasts1.settings.rawValue: PodcastsCodec.encode(settings)])
         default:
             return nil
         }

@@ -73,8 +73,8 @@ public struct WeatherAdapter: DocumentAdapter {
 
     public func domainProperties(changedBy change: WeatherChange) -> (InterfaceName, [String: Value])? {
         switch change {
-        case .units(let units): (BusContract.weatherInterface, ["Units": .string(units.rawValue)])
-        case .savedLocations(let locations): (BusContract.weatherInterface, ["Locations": .array(.string, locations.map(Value.string))])
+        case .units(let units): (BusContract.weatherInterface, [BusContract.Weather1.units.rawValue: .string(units.rawValue)])
+        case .savedLocations(let locations): (BusContract.weatherInterface, [BusContract.Weather1.locations.rawValue: .array(.string, locations.map(Value.string))])
         default: nil
         }
     }
