@@ -157,7 +157,7 @@ struct Watch: AsyncParsableCommand {
             group.addTask {
                 for await message in properties {
                     guard let (_, changed, _) = try? message.arguments(String.self, [String: Value].self, [String].self),
-                          case .boolean(let loading)? = changed["Loading"] else { continue }
+                          case .boolean(let loading)? = changed[BusContract.Document1.loading.rawValue] else { continue }
                     indicator.loading(loading)
                 }
             }

@@ -66,10 +66,10 @@ public final class AlmanacServer: Sendable {
 
     private func rootInterface() throws -> Interface {
         let documents = DocumentName.allCases.map { Value.objectPath(BusContract.documentPath($0)) }
-        return try Interface("org.almanac.Almanac1", properties: [
-            Property("Version", .string) { [version] in .string(version) },
-            Property("Provider", .string) { [provider] in .string(provider) },
-            Property("Documents", .array(.objectPath)) { .array(.objectPath, documents) },
+        return try Interface(BusContract.rootInterface.rawValue, properties: [
+            Property(BusContract.Almanac1.version.rawValue, .string) { [version] in .string(version) },
+            Property(BusContract.Almanac1.provider.rawValue, .string) { [provider] in .string(provider) },
+            Property(BusContract.Almanac1.documents.rawValue, .array(.objectPath)) { .array(.objectPath, documents) },
         ])
     }
 }

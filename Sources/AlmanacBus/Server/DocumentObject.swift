@@ -57,9 +57,9 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         // The document's activity decides; the bus announces.
         adapter.activity.observe { [weak self] event in
             switch event {
-            case .loading(let loading): try? self?.emitProperties([("Loading", .boolean(loading))])
-            case .cleared: try? self?.emitProperties([("LastError", .string(""))])
-            case .replaced(let message): try? self?.emitProperties([("LastError", .string(message))])
+            case .loading(let loading): try? self?.emitProperties([(BusContract.Document1.loading.rawValue, .boolean(loading))])
+            case .cleared: try? self?.emitProperties([(BusContract.Document1.lastError.rawValue, .string(""))])
+            case .replaced(let message): try? self?.emitProperties([(BusContract.Document1.lastError.rawValue, .string(message))])
             }
         }
         connection.afterDispatching { [weak self] in self?.adapter.commitSubmissions() }
@@ -95,8 +95,8 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         do {
             let changes = adapter.encode(change: change)
             try emitChange(BusContract.Document1.changed, of: BusContract.documentInterface, at: path, to: nil, revision: revision, changes)
-            var properties: [(String, Value)] = [("Revision", .uint64(revision))]
-            if let failure = adapter.failure(in: change) { properties.append(("LastError", .string(failure))) }
+            var properties: [(String, Value)] = [(BusContract.Document1.revision.rawValue, .uint64(revision))]
+            if let failure = adapter.failure(in: change) { properties.append((BusContract.Document1.lastError.rawValue, .string(failure))) }
             try emitProperties(properties)
             if let (interface, changed) = adapter.domainProperties(changedBy: change), !changed.isEmpty {
                 try emitProperties(changed.sorted { $0.key < $1.key }, of: interface)
@@ -209,7 +209,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         _ = pages.withLock { $0.removeValue(forKey: path) }
         adapter.document.setOptions(options, forView: ViewKey(path.rawValue))
         adapter.viewsChanged()
-        try? connection.emitPropertiesChanged(path: path, interface: BusContract.viewInterface, changed: ["Options": .dictionary(key: .string, value: .variant, rawOptions.sorted { $0.key < $1.key }.map { .init(.string($0.key), .variant($0.value)) })])
+        try? connection.emitPropertiesChanged(path: path, interface: BusContract.viewInterface, changed: [BusContract.View1.options.rawValue: .dictionary(key: .string, value: .variant, rawOptions.sorted { $0.key < $1.key }.map { .init(.string($0.key), .variant($0.value)) })])
         refreshSoon(options)
     }
 
@@ -415,7 +415,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     /// the current count.
     private func announceViewCount() {
         views.withLock { views in
-            try? emitProperties([("ViewCount", .uint32(UInt32(views.byPath.count)))])
+            try? emitProperties([(BusContract.Document1.viewCount.rawValue, .uint32(UInt32(views.byPath.count)))])
         }
     }
 
@@ -423,10 +423,10 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
 
     private func documentInterface() throws -> Interface {
         let document = adapter.document
-        return try Interface("org.almanac.Document1", methods: [
+        return try Interface(BusContract.documentInterface.rawValue, methods: [
             // The snapshot is taken in order with the other calls; encoding it, which grows with
             // the library, happens in a task, so it holds up no other client (reliability.md).
-            Method("GetState", outputs: [Argument("revision", .uint64), Argument("state", .dictionary(key: .string, value: .variant))],
+            Method(BusContract.Document1.getState.rawValue, outputs: [Argument("revision", .uint64), Argument("state", .dictionary(key: .string, value: .variant))],
                    offloading: { [adapter, weak connection] _ in
                 let (revision, state) = document.snapshot
                 return { [weak connection] reply in
@@ -435,7 +435,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
                     try LargeAnswers.check(reply.byteCount, on: connection, "The state", instead: "call GetStateDescriptor to receive it as a file descriptor")
                 }
             }),
-            Method("GetStateDescriptor", outputs: [Argument("payload", .unixFD)], offloading: { [adapter] _ in
+            Method(BusContract.Document1.getStateDescriptor.rawValue, outputs: [Argument("payload", .unixFD)], offloading: { [adapter] _ in
                 let (revision, state) = document.snapshot
                 return { reply in
                     let encoded = adapter.encode(state: state)
@@ -445,65 +445,65 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
                     })
                 }
             }),
-            Method("AddView", inputs: [Argument("options", .dictionary(key: .string, value: .variant))], outputs: [Argument("view", .objectPath)]) { [weak self] call, reply in
+            Method(BusContract.Document1.addView.rawValue, inputs: [Argument("options", .dictionary(key: .string, value: .variant))], outputs: [Argument("view", .objectPath)]) { [weak self] call, reply in
                 guard let self else { throw BusError.failed("The daemon is shutting down.") }
                 guard let owner = call.sender else { throw BusError.accessDenied("Views can only be added over a message bus.") }
                 let (options) = try call.arguments([String: Value].self)
                 try reply.write(try addView(owner: owner, rawOptions: options))
             },
-            Method("RemoveView", inputs: [Argument("view", .objectPath)]) { [weak self] call, _ in
+            Method(BusContract.Document1.removeView.rawValue, inputs: [Argument("view", .objectPath)]) { [weak self] call, _ in
                 let (path) = try call.arguments(ObjectPath.self)
                 try self?.removeView(path, caller: call.sender)
             },
             // Answered after the change is saved: the submissions of one burst share one write.
-            Method.deferred("Submit", inputs: [Argument("change", .dictionary(key: .string, value: .variant))], outputs: [Argument("revision", .uint64)]) { [adapter, weak self] call, reply in
+            Method.deferred(BusContract.Document1.submit.rawValue, inputs: [Argument("change", .dictionary(key: .string, value: .variant))], outputs: [Argument("revision", .uint64)]) { [adapter, weak self] call, reply in
                 let (change) = try call.arguments([String: Value].self)
                 let origin = call.sender.flatMap { sender in
                     self?.views.withLock { $0.byPath.values.first { $0.owner == sender } }.map { ViewKey($0.path.rawValue) }
                 }
                 try adapter.submit(change, from: origin) { result in reply.answer(result) { try $0.write($1) } }
             },
-            Method("Refresh", async: { [weak self] _, _ in await self?.refresh() }),
+            Method(BusContract.Document1.refresh.rawValue, async: { [weak self] _, _ in await self?.refresh() }),
         ], properties: [
-            Property("Revision", .uint64) { .uint64(document.revision) },
-            Property("Loading", .boolean) { [activity = adapter.activity] in .boolean(activity.isLoading) },
-            Property("LastError", .string) { [activity = adapter.activity] in .string(activity.lastError) },
-            Property("ViewCount", .uint32) { [weak self] in .uint32(UInt32(self?.viewCount ?? 0)) },
+            Property(BusContract.Document1.revision.rawValue, .uint64) { .uint64(document.revision) },
+            Property(BusContract.Document1.loading.rawValue, .boolean) { [activity = adapter.activity] in .boolean(activity.isLoading) },
+            Property(BusContract.Document1.lastError.rawValue, .string) { [activity = adapter.activity] in .string(activity.lastError) },
+            Property(BusContract.Document1.viewCount.rawValue, .uint32) { [weak self] in .uint32(UInt32(self?.viewCount ?? 0)) },
         ], signals: [
-            SignalDescription("Changed", arguments: [Argument("revision", .uint64), Argument("changes", .dictionary(key: .string, value: .variant))]),
+            SignalDescription(BusContract.Document1.changed.rawValue, arguments: [Argument("revision", .uint64), Argument("changes", .dictionary(key: .string, value: .variant))]),
         ])
     }
 
     private func viewInterface(path: ObjectPath) throws -> Interface {
-        try Interface("org.almanac.View1", methods: [
-            Method("SetOptions", inputs: [Argument("options", .dictionary(key: .string, value: .variant))]) { [weak self] call, _ in
+        try Interface(BusContract.viewInterface.rawValue, methods: [
+            Method(BusContract.View1.setOptions.rawValue, inputs: [Argument("options", .dictionary(key: .string, value: .variant))]) { [weak self] call, _ in
                 let (options) = try call.arguments([String: Value].self)
                 try self?.setOptions(path, caller: call.sender, rawOptions: options)
             },
-            Method("Remove") { [weak self] call, _ in
+            Method(BusContract.View1.remove.rawValue) { [weak self] call, _ in
                 try self?.removeView(path, caller: call.sender)
             },
             // Flow control: the owner has its updates up to a revision (sent without a reply wanted).
-            Method("Ack", inputs: [Argument("revision", .uint64)]) { [weak self] call, _ in
+            Method(BusContract.View1.ack.rawValue, inputs: [Argument("revision", .uint64)]) { [weak self] call, _ in
                 let (revision) = try call.arguments(UInt64.self)
                 try self?.acknowledge(path, caller: call.sender, upTo: revision)
             },
-            Method("LoadMore", outputs: [Argument("started", .boolean)], async: { [weak self] call, reply in
+            Method(BusContract.View1.loadMore.rawValue, outputs: [Argument("started", .boolean)], async: { [weak self] call, reply in
                 guard let self else { return }
                 try reply.write(await self.loadPage(path, caller: call.sender, refresh: false))
             }),
-            Method("RefreshList", outputs: [Argument("started", .boolean)], async: { [weak self] call, reply in
+            Method(BusContract.View1.refreshList.rawValue, outputs: [Argument("started", .boolean)], async: { [weak self] call, reply in
                 guard let self else { return }
                 try reply.write(await self.loadPage(path, caller: call.sender, refresh: true))
             }),
         ], properties: [
-            Property("Owner", .string) { [weak self] in .string(self?.views.withLock { $0.byPath[path]?.owner.rawValue } ?? "") },
-            Property("Options", .dictionary(key: .string, value: .variant)) { [weak self] in
+            Property(BusContract.View1.owner.rawValue, .string) { [weak self] in .string(self?.views.withLock { $0.byPath[path]?.owner.rawValue } ?? "") },
+            Property(BusContract.View1.options.rawValue, .dictionary(key: .string, value: .variant)) { [weak self] in
                 let options = self?.views.withLock { $0.byPath[path]?.rawOptions } ?? [:]
                 return .dictionary(key: .string, value: .variant, options.sorted { $0.key < $1.key }.map { .init(.string($0.key), .variant($0.value)) })
             },
         ], signals: [
-            SignalDescription("Updated", arguments: [Argument("revision", .uint64), Argument("data", .dictionary(key: .string, value: .variant))]),
+            SignalDescription(BusContract.View1.updated.rawValue, arguments: [Argument("revision", .uint64), Argument("data", .dictionary(key: .string, value: .variant))]),
         ])
     }
 }

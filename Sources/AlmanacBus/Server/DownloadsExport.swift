@@ -92,9 +92,9 @@ public final class DownloadsExport: Sendable {
 
     static func properties(of job: DownloadJob) -> [String: Value] {
         [
-            "Episode": .string(job.episodeID), "Podcast": .string(job.podcastID), "URL": .string(job.url),
-            "State": .string(job.state.rawValue), "Received": .uint64(job.received), "Total": .uint64(job.total),
-            "Error": .string(job.error), "File": .string(job.file), "Owner": .string(job.owner),
+            BusContract.Download1.episode.rawValue: .string(job.episodeID), BusContract.Download1.podcast.rawValue: .string(job.podcastID), BusContract.Download1.url.rawValue: .string(job.url),
+            BusContract.Download1.state.rawValue: .string(job.state.rawValue), BusContract.Download1.received.rawValue: .uint64(job.received), BusContract.Download1.total.rawValue: .uint64(job.total),
+            BusContract.Download1.error.rawValue: .string(job.error), BusContract.Download1.file.rawValue: .string(job.file), BusContract.Download1.owner.rawValue: .string(job.owner),
         ]
     }
 
@@ -107,11 +107,11 @@ public final class DownloadsExport: Sendable {
             return value
         }
         let types: [(String, ValueType)] = [
-            ("Episode", .string), ("Podcast", .string), ("URL", .string), ("State", .string), ("Received", .uint64),
-            ("Total", .uint64), ("Error", .string), ("File", .string), ("Owner", .string),
+            (BusContract.Download1.episode.rawValue, .string), (BusContract.Download1.podcast.rawValue, .string), (BusContract.Download1.url.rawValue, .string), (BusContract.Download1.state.rawValue, .string), (BusContract.Download1.received.rawValue, .uint64),
+            (BusContract.Download1.total.rawValue, .uint64), (BusContract.Download1.error.rawValue, .string), (BusContract.Download1.file.rawValue, .string), (BusContract.Download1.owner.rawValue, .string),
         ]
         return try Interface(BusContract.downloadInterface.rawValue, methods: [
-            Method("Cancel") { call, _ in
+            Method(BusContract.Download1.cancel.rawValue) { call, _ in
                 try Refusals.translated { try manager.cancel(id, by: call.sender?.rawValue ?? "") }
             },
         ], properties: types.map { name, type in try Property(name, type) { try current(name) } })

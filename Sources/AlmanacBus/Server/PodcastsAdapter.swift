@@ -76,9 +76,9 @@ public struct PodcastsAdapter: DocumentAdapter {
     public func domainProperties(changedBy change: PodcastsChange) -> (InterfaceName, [String: Value])? {
         switch change {
         case .subscribed, .unsubscribed, .renamed, .podcastSettings:
-            return (BusContract.podcastsInterface, ["Subscriptions": Self.subscriptions(podcasts.document.snapshot.state)])
+            return (BusContract.podcastsInterface, [BusContract.Podcasts1.subscriptions.rawValue: Self.subscriptions(podcasts.document.snapshot.state)])
         case .settings(let settings):
-            return (BusContract.podcastsInterface, ["Settings": PodcastsCodec.encode(settings)])
+            return (BusContract.podcastsInterface, [BusContract.Podcasts1.settings.rawValue: PodcastsCodec.encode(settings)])
         default:
             return nil
         }
@@ -206,15 +206,15 @@ public struct PodcastsAdapter: DocumentAdapter {
         let inspector = self.inspector
         let feed = Argument("feed", .dictionary(key: .string, value: .variant))
         let podcastArgument = Argument("podcast", .string)
-        return try Interface("org.almanac.Podcasts1", methods: [
-            Method("Subscribe", inputs: [Argument("url", .string)], outputs: [podcastArgument], async: { call, reply in
+        return try Interface(BusContract.podcastsInterface.rawValue, methods: [
+            Method(BusContract.Podcasts1.subscribe.rawValue, inputs: [Argument("url", .string)], outputs: [podcastArgument], async: { call, reply in
                 let (given) = try call.arguments(String.self)
                 try reply.write(try await Self.subscribe(given, podcasts: podcasts, inspector: inspector).id)
             }),
             // Every method whose cost grows with its input or the library makes its answer in a
             // task of its own (ListEpisodes, ExportOPML, InspectData, …), off the connection's
             // thread; what it answers from is taken in order with the other calls.
-            Method("ListEpisodes", inputs: [podcastArgument, Argument("query", .dictionary(key: .string, value: .variant))],
+            Method(BusContract.Podcasts1.listEpisodes.rawValue, inputs: [podcastArgument, Argument("query", .dictionary(key: .string, value: .variant))],
                    outputs: [Argument("page", .array(.dictionary(key: .string, value: .variant))), Argument("info", .dictionary(key: .string, value: .variant))],
                    offloading: { call in
                 let (given, values) = try call.arguments(String.self, [String: Value].self)
@@ -237,7 +237,7 @@ public struct PodcastsAdapter: DocumentAdapter {
                     try LargeAnswers.check(reply.byteCount, on: connection, "A page of up to \(query.limit) episodes", instead: "ask for fewer (a smaller `limit`)")
                 }
             }),
-            Method("GetEpisode", inputs: [Argument("episode", .string)], outputs: [Argument("record", .dictionary(key: .string, value: .variant))]) { call, reply in
+            Method(BusContract.Podcasts1.getEpisode.rawValue, inputs: [Argument("episode", .string)], outputs: [Argument("record", .dictionary(key: .string, value: .variant))]) { call, reply in
                 let (given) = try call.arguments(String.self)
                 guard let episode = try podcasts.episode(given) else { throw BusError.invalidArgs("There is no episode '\(given.prefix(200))'.") }
                 var record = (PodcastsCodec.encode(episode).stringKeyedEntries ?? [:]).mapValues(\.unwrapped)
@@ -245,7 +245,7 @@ public struct PodcastsAdapter: DocumentAdapter {
                 try record.encode(to: &reply)
             },
             // Async: the episode's chapters file may be fetched first (once; then it is kept).
-            Method("GetEpisodeDetails", inputs: [Argument("episode", .string)], outputs: [Argument("record", .dictionary(key: .string, value: .variant))],
+            Method(BusContract.Podcasts1.getEpisodeDetails.rawValue, inputs: [Argument("episode", .string)], outputs: [Argument("record", .dictionary(key: .string, value: .variant))],
                    async: { [chapters] call, reply in
                 let (given) = try call.arguments(String.self)
                 guard let record = try await podcasts.episodeRecord(given, chapters: chapters) else {
@@ -254,7 +254,7 @@ public struct PodcastsAdapter: DocumentAdapter {
                 try PodcastsCodec.encode(record).encode(to: &reply)
                 try LargeAnswers.check(reply.byteCount, on: connection, "The episode's record", instead: "its show notes are too long for this bus; GetEpisode gives the episode without them")
             }),
-            Method("Search", inputs: [Argument("term", .string), Argument("options", .dictionary(key: .string, value: .variant))],
+            Method(BusContract.Podcasts1.search.rawValue, inputs: [Argument("term", .string), Argument("options", .dictionary(key: .string, value: .variant))],
                    outputs: [Argument("results", .array(.dictionary(key: .string, value: .variant)))], async: { [search] call, reply in
                 let (given, values) = try call.arguments(String.self, [String: Value].self)
                 let options = try OptionsReader(values, allowed: ["limit"], what: "search option")
@@ -273,39 +273,39 @@ public struct PodcastsAdapter: DocumentAdapter {
                 }
                 try reply.write(Value.array(.dictionary(key: .string, value: .variant), results.map(PodcastsCodec.encode)))
             }),
-            Method("ImportOPML", inputs: [Argument("opml", .array(.byte))],
+            Method(BusContract.Podcasts1.importOPML.rawValue, inputs: [Argument("opml", .array(.byte))],
                    outputs: [Argument("subscribed", .array(.string)), Argument("failed", .dictionary(key: .string, value: .string))], async: { [opml] call, reply in
                 let (data) = try call.arguments([UInt8].self)
                 guard data.count <= Self.maximumInspectBytes else { throw BusError.invalidArgs("An OPML file can be at most \(Self.maximumInspectBytes / 1024 / 1024) MiB.") }
                 let results = try await Self.importOPML(data, opml: opml, podcasts: podcasts, inspector: inspector)
                 try reply.write(arguments: results.subscribed, results.failed)
             }),
-            Method("ImportOPMLFile", inputs: [Argument("opml", .unixFD)],
+            Method(BusContract.Podcasts1.importOPMLFile.rawValue, inputs: [Argument("opml", .unixFD)],
                    outputs: [Argument("subscribed", .array(.string)), Argument("failed", .dictionary(key: .string, value: .string))], async: { [opml] call, reply in
                 let (file) = try call.arguments(UnixFD.self)
                 let data = try LargeAnswers.read(file, limit: Self.maximumInspectBytes, "An OPML file")
                 let results = try await Self.importOPML(data, opml: opml, podcasts: podcasts, inspector: inspector)
                 try reply.write(arguments: results.subscribed, results.failed)
             }),
-            Method("ExportOPML", outputs: [Argument("opml", .string)], offloading: { [opml] _ in
+            Method(BusContract.Podcasts1.exportOPML.rawValue, outputs: [Argument("opml", .string)], offloading: { [opml] _ in
                 let state = podcasts.document.snapshot.state
                 return { reply in
                     try reply.write(Self.exportOPML(state, opml: opml))
                     try LargeAnswers.check(reply.byteCount, on: connection, "The OPML document", instead: "call ExportOPMLDescriptor to receive it as a file descriptor")
                 }
             }),
-            Method("ExportOPMLDescriptor", outputs: [Argument("payload", .unixFD)], offloading: { [opml] _ in
+            Method(BusContract.Podcasts1.exportOPMLDescriptor.rawValue, outputs: [Argument("payload", .unixFD)], offloading: { [opml] _ in
                 let state = podcasts.document.snapshot.state
                 return { reply in
                     let text = Self.exportOPML(state, opml: opml)
                     try reply.write(try LargeAnswers.payload("The OPML document") { try $0.write(text) })
                 }
             }),
-            Method("Unsubscribe", inputs: [podcastArgument]) { call, _ in
+            Method(BusContract.Podcasts1.unsubscribe.rawValue, inputs: [podcastArgument]) { call, _ in
                 let (podcast) = try call.arguments(String.self)
                 try Refusals.translated { try podcasts.unsubscribe(podcasts.podcast(podcast)?.id ?? podcast) }
             },
-            Method("RefreshPodcast", inputs: [podcastArgument], async: { [service] call, _ in
+            Method(BusContract.Podcasts1.refreshPodcast.rawValue, inputs: [podcastArgument], async: { [service] call, _ in
                 let (given) = try call.arguments(String.self)
                 guard let podcast = podcasts.podcast(given) else {
                     throw BusError.invalidArgs(PodcastsDocument.unknownPodcast(given, in: podcasts.document.snapshot.state).message)
@@ -325,33 +325,33 @@ public struct PodcastsAdapter: DocumentAdapter {
                 }
                 if let message = outcome.failure { throw BusError(BusContract.fetchFailed, "\(FeedCredentials.redacted(podcast.feedURL)): \(message)") }
             }),
-            Method("Download", inputs: [Argument("episode", .string)], outputs: [Argument("job", .objectPath)]) { [downloads] call, reply in
+            Method(BusContract.Podcasts1.download.rawValue, inputs: [Argument("episode", .string)], outputs: [Argument("job", .objectPath)]) { [downloads] call, reply in
                 let (episode) = try call.arguments(String.self)
                 guard let downloads else { throw BusError(.notSupported, "This almanacd does not download.") }
                 try reply.write(BusContract.downloadPath(try downloads.download(episode, for: call.sender)))
             },
             // A podcast's own settings: the rules (and the refusals) are the document's.
-            Method("GetPodcastSettings", inputs: [podcastArgument], outputs: [Argument("settings", .dictionary(key: .string, value: .variant))]) { call, reply in
+            Method(BusContract.Podcasts1.getPodcastSettings.rawValue, inputs: [podcastArgument], outputs: [Argument("settings", .dictionary(key: .string, value: .variant))]) { call, reply in
                 let (given) = try call.arguments(String.self)
                 let (_, preferences) = try Refusals.translated { try podcasts.preferences(of: given) }
                 try reply.write(PodcastsCodec.encode(preferences))
             },
-            Method("SetPodcastSettings", inputs: [podcastArgument, Argument("settings", .dictionary(key: .string, value: .variant))]) { call, _ in
+            Method(BusContract.Podcasts1.setPodcastSettings.rawValue, inputs: [podcastArgument, Argument("settings", .dictionary(key: .string, value: .variant))]) { call, _ in
                 let (given, values) = try call.arguments(String.self, [String: Value].self)
                 let submission = try PodcastsCodec.preferencesSubmission(values)
                 try Refusals.translated { try podcasts.setPreferences(submission, of: given) }
             },
-            Method("Rename", inputs: [podcastArgument, Argument("title", .string)]) { call, _ in
+            Method(BusContract.Podcasts1.rename.rawValue, inputs: [podcastArgument, Argument("title", .string)]) { call, _ in
                 let (podcast, title) = try call.arguments(String.self, String.self)
                 try Refusals.translated { try podcasts.rename(podcasts.podcast(podcast)?.id ?? podcast, to: title) }
             },
-            Method("Inspect", inputs: [Argument("url", .string)], outputs: [feed], async: { call, reply in
+            Method(BusContract.Podcasts1.inspect.rawValue, inputs: [Argument("url", .string)], outputs: [feed], async: { call, reply in
                 let (url) = try call.arguments(String.self)
                 try reply.write(FeedCodec.encode(try await Self.inspect(url: url, inspector: inspector)))
                 try LargeAnswers.check(reply.byteCount, on: connection, "The feed's answer", instead: "call InspectDescriptor to receive it as a file descriptor")
             }),
             // The feed's bytes, unparsed, for a client that parses them itself (the CLI).
-            Method("FetchFeed", inputs: [Argument("url", .string)],
+            Method(BusContract.Podcasts1.fetchFeed.rawValue, inputs: [Argument("url", .string)],
                    outputs: [Argument("feed", .unixFD), Argument("feedURL", .string), Argument("baseURL", .string)], async: { call, reply in
                 let (url) = try call.arguments(String.self)
                 let fetched: FetchedFeed
@@ -364,13 +364,13 @@ public struct PodcastsAdapter: DocumentAdapter {
                 try reply.write(FeedCredentials.redacted(fetched.feedURL))
                 try reply.write(FeedCredentials.redacted(fetched.baseURL))
             }),
-            Method("InspectDescriptor", inputs: [Argument("url", .string)], outputs: [Argument("payload", .unixFD)], async: { call, reply in
+            Method(BusContract.Podcasts1.inspectDescriptor.rawValue, inputs: [Argument("url", .string)], outputs: [Argument("payload", .unixFD)], async: { call, reply in
                 let (url) = try call.arguments(String.self)
                 let feed = FeedCodec.encode(try await Self.inspect(url: url, inspector: inspector))
                 try reply.write(try LargeAnswers.payload("The feed's answer") { try $0.write(feed) })
             }),
             // Off the connection's thread: a big file takes a while to parse.
-            Method("InspectFile", inputs: [Argument("feed", .unixFD), Argument("baseURL", .string)], outputs: [Argument("payload", .unixFD)], async: { call, reply in
+            Method(BusContract.Podcasts1.inspectFile.rawValue, inputs: [Argument("feed", .unixFD), Argument("baseURL", .string)], outputs: [Argument("payload", .unixFD)], async: { call, reply in
                 let (file, baseURL) = try call.arguments(UnixFD.self, String.self)
                 let data = try LargeAnswers.read(file, limit: LargeAnswers.maximumFeedFileBytes, "A feed file")
                 let parsed: ParsedFeed
@@ -382,7 +382,7 @@ public struct PodcastsAdapter: DocumentAdapter {
                 let feed = FeedCodec.encode(parsed)
                 try reply.write(try LargeAnswers.payload("The feed's answer") { try $0.write(feed) })
             }),
-            Method("InspectData", inputs: [Argument("data", .array(.byte)), Argument("baseURL", .string)], outputs: [feed], async: { call, reply in
+            Method(BusContract.Podcasts1.inspectData.rawValue, inputs: [Argument("data", .array(.byte)), Argument("baseURL", .string)], outputs: [feed], async: { call, reply in
                 let (data, baseURL) = try call.arguments([UInt8].self, String.self)
                 guard data.count <= Self.maximumInspectBytes else {
                     throw BusError.invalidArgs("A feed can be at most \(Self.maximumInspectBytes / 1024 / 1024) MiB, not \(data.count / 1024 / 1024) MiB.")
@@ -395,10 +395,10 @@ public struct PodcastsAdapter: DocumentAdapter {
                 try LargeAnswers.check(reply.byteCount, on: connection, "The feed's answer", instead: "pass the file to InspectFile to receive it as a file descriptor")
             }),
         ], properties: [
-            Property("Subscriptions", .array(.dictionary(key: .string, value: .variant))) {
+            Property(BusContract.Podcasts1.subscriptions.rawValue, .array(.dictionary(key: .string, value: .variant))) {
                 Self.subscriptions(podcasts.document.snapshot.state)
             },
-            Property("Settings", .dictionary(key: .string, value: .variant)) {
+            Property(BusContract.Podcasts1.settings.rawValue, .dictionary(key: .string, value: .variant)) {
                 PodcastsCodec.encode(podcasts.document.snapshot.state.settings)
             },
         ])

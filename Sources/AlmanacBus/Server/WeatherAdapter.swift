@@ -73,8 +73,8 @@ public struct WeatherAdapter: DocumentAdapter {
 
     public func domainProperties(changedBy change: WeatherChange) -> (InterfaceName, [String: Value])? {
         switch change {
-        case .units(let units): (BusContract.weatherInterface, ["Units": .string(units.rawValue)])
-        case .savedLocations(let locations): (BusContract.weatherInterface, ["Locations": .array(.string, locations.map(Value.string))])
+        case .units(let units): (BusContract.weatherInterface, [BusContract.Weather1.units.rawValue: .string(units.rawValue)])
+        case .savedLocations(let locations): (BusContract.weatherInterface, [BusContract.Weather1.locations.rawValue: .array(.string, locations.map(Value.string))])
         default: nil
         }
     }
@@ -87,12 +87,12 @@ public struct WeatherAdapter: DocumentAdapter {
         let weather = self.weather
         let location = Argument("location", .string)
         let list = ValueType.array(.dictionary(key: .string, value: .variant))
-        return try Interface("org.almanac.Weather1", methods: [
-            Method("Current", inputs: [location], outputs: [Argument("reading", .dictionary(key: .string, value: .variant))]) { call, reply in
+        return try Interface(BusContract.weatherInterface.rawValue, methods: [
+            Method(BusContract.Weather1.current.rawValue, inputs: [location], outputs: [Argument("reading", .dictionary(key: .string, value: .variant))]) { call, reply in
                 let (location) = try call.arguments(String.self)
                 try reply.write(WeatherCodec.current(try Self.reading(location, in: weather), failure: weather.document.snapshot.state.failures[location]))
             },
-            Method("Forecast", inputs: [location, Argument("days", .uint32)], outputs: [Argument("days", list)]) { call, reply in
+            Method(BusContract.Weather1.forecast.rawValue, inputs: [location, Argument("days", .uint32)], outputs: [Argument("days", list)]) { call, reply in
                 let (location, days) = try call.arguments(String.self, UInt32.self)
                 guard days <= Self.maximumDays else {
                     throw BusError.invalidArgs("Ask for 1 to \(Self.maximumDays) days (0 for all there are), not \(days).")
@@ -100,7 +100,7 @@ public struct WeatherAdapter: DocumentAdapter {
                 let daily = try Self.reading(location, in: weather).daily
                 try reply.write(Value.array(.dictionary(key: .string, value: .variant), daily.prefix(days == 0 ? daily.count : Int(days)).map(WeatherCodec.encode)))
             },
-            Method("HourlyForecast", inputs: [location, Argument("hours", .uint32)], outputs: [Argument("hours", list)]) { call, reply in
+            Method(BusContract.Weather1.hourlyForecast.rawValue, inputs: [location, Argument("hours", .uint32)], outputs: [Argument("hours", list)]) { call, reply in
                 let (location, hours) = try call.arguments(String.self, UInt32.self)
                 guard hours <= Self.maximumHours else {
                     throw BusError.invalidArgs("Ask for 1 to \(Self.maximumHours) hours (0 for all there are), not \(hours).")
@@ -108,7 +108,7 @@ public struct WeatherAdapter: DocumentAdapter {
                 let hourly = try Self.reading(location, in: weather).hourly
                 try reply.write(Value.array(.dictionary(key: .string, value: .variant), hourly.prefix(hours == 0 ? hourly.count : Int(hours)).map(WeatherCodec.encode)))
             },
-            Method("SearchPlaces", inputs: [Argument("name", .string), Argument("count", .uint32)], outputs: [Argument("places", list)],
+            Method(BusContract.Weather1.searchPlaces.rawValue, inputs: [Argument("name", .string), Argument("count", .uint32)], outputs: [Argument("places", list)],
                    async: { [places] call, reply in
                 let (name, count) = try call.arguments(String.self, UInt32.self)
                 let query = name.trimmed
@@ -124,17 +124,17 @@ public struct WeatherAdapter: DocumentAdapter {
                 try reply.write(Value.array(.dictionary(key: .string, value: .variant), found.map(WeatherCodec.encode)))
             }),
             // A place never fetched is due at once: the saved place wakes the scheduler.
-            Method.deferred("AddLocation", inputs: [location]) { [self] call, reply in
+            Method.deferred(BusContract.Weather1.addLocation.rawValue, inputs: [location]) { [self] call, reply in
                 let (location) = try call.arguments(String.self)
                 try enqueue(.addLocation(location), from: nil) { reply.answer($0) { _, _ in } }
             },
-            Method.deferred("RemoveLocation", inputs: [location]) { [self] call, reply in
+            Method.deferred(BusContract.Weather1.removeLocation.rawValue, inputs: [location]) { [self] call, reply in
                 let (location) = try call.arguments(String.self)
                 try enqueue(.removeLocation(location), from: nil) { reply.answer($0) { _, _ in } }
             },
         ], properties: [
-            Property("Units", .string) { .string(weather.document.snapshot.state.units.rawValue) },
-            Property("Locations", .array(.string)) { .array(.string, weather.document.snapshot.state.savedLocations.map(Value.string)) },
+            Property(BusContract.Weather1.units.rawValue, .string) { .string(weather.document.snapshot.state.units.rawValue) },
+            Property(BusContract.Weather1.locations.rawValue, .array(.string)) { .array(.string, weather.document.snapshot.state.savedLocations.map(Value.string)) },
         ])
     }
 

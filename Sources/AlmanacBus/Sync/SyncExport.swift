@@ -57,7 +57,7 @@ public final class SyncExport: Sendable {
         let options = Argument("options", .dictionary(key: .string, value: .variant))
         let status = { @Sendable (key: String) -> Value in SyncCodec.properties(sync.status.state)[key] ?? .string("") }
         return try Interface(BusContract.syncInterface.rawValue, methods: [
-            Method("Login", inputs: [Argument("server", .string), Argument("user", .string), Argument("password", .string), options],
+            Method(BusContract.Sync1.login.rawValue, inputs: [Argument("server", .string), Argument("user", .string), Argument("password", .string), options],
                    outputs: [Argument("account", .dictionary(key: .string, value: .variant))], async: { call, reply in
                 let (server, user, password, values) = try call.arguments(String.self, String.self, String.self, [String: Value].self)
                 let reader = try OptionsReader(values, allowed: ["device", "caption", "flavour"], what: "login option")
@@ -77,14 +77,14 @@ public final class SyncExport: Sendable {
                 }
                 try reply.write(SyncCodec.encode(account))
             }),
-            Method("Logout", outputs: [Argument("wasLoggedIn", .boolean)], async: { _, reply in
+            Method(BusContract.Sync1.logout.rawValue, outputs: [Argument("wasLoggedIn", .boolean)], async: { _, reply in
                 do {
                     try reply.write(try await sync.logOut())
                 } catch {
                     throw SyncCodec.busError(error)
                 }
             }),
-            Method("Sync", outputs: [Argument("report", .dictionary(key: .string, value: .variant))], async: { _, reply in
+            Method(BusContract.Sync1.sync.rawValue, outputs: [Argument("report", .dictionary(key: .string, value: .variant))], async: { _, reply in
                 do {
                     try reply.write(SyncCodec.encode(try await sync.sync()))
                 } catch {

@@ -29,14 +29,14 @@ public struct AlmanacClient: Sendable {
             let values = try await properties(at: BusContract.documentPath(name), BusContract.documentInterface)
             documents.append(DaemonStatus.Document(
                 name: name.rawValue,
-                revision: UInt64(values["Revision"]?.integerValue ?? 0),
-                viewCount: UInt32(values["ViewCount"]?.integerValue ?? 0),
-                loading: values["Loading"] == .boolean(true),
-                lastError: values["LastError"]?.stringValue ?? ""
+                revision: UInt64(values[BusContract.Document1.revision.rawValue]?.integerValue ?? 0),
+                viewCount: UInt32(values[BusContract.Document1.viewCount.rawValue]?.integerValue ?? 0),
+                loading: values[BusContract.Document1.loading.rawValue] == .boolean(true),
+                lastError: values[BusContract.Document1.lastError.rawValue]?.stringValue ?? ""
             ))
         }
         let owner = try await daemonOwner()
-        return DaemonStatus(version: root["Version"]?.stringValue ?? "?", provider: root["Provider"]?.stringValue ?? "?",
+        return DaemonStatus(version: root[BusContract.Almanac1.version.rawValue]?.stringValue ?? "?", provider: root[BusContract.Almanac1.provider.rawValue]?.stringValue ?? "?",
                             owner: owner?.rawValue ?? "", documents: documents)
     }
 
@@ -44,20 +44,20 @@ public struct AlmanacClient: Sendable {
     /// message on this bus).
     public func state(of document: DocumentName) async throws -> (revision: UInt64, state: [String: Value]) {
         do {
-            return try await call(document, "GetState").arguments(UInt64.self, [String: Value].self)
+            return try await call(document, BusContract.Document1.getState).arguments(UInt64.self, [String: Value].self)
         } catch let error as BusError where error.name == .limitsExceeded {
-            let (payload) = try await call(document, "GetStateDescriptor").arguments(UnixFD.self)
+            let (payload) = try await call(document, BusContract.Document1.getStateDescriptor).arguments(UnixFD.self)
             return try Message(payload: payload).arguments(UInt64.self, [String: Value].self)
         }
     }
 
     /// Registers a view; the daemon removes it when this connection closes.
     public func addView(_ document: DocumentName, options: [String: Value]) async throws -> ObjectPath {
-        try await call(document, "AddView", options).arguments(ObjectPath.self)
+        try await call(document, BusContract.Document1.addView, options).arguments(ObjectPath.self)
     }
 
     public func removeView(_ document: DocumentName, _ view: ObjectPath) async throws {
-        _ = try await call(document, "RemoveView", view)
+        _ = try await call(document, BusContract.Document1.removeView, view)
     }
 
     /// `LoadMore` of a view of this connection's: `false` when a load is under way or there is
@@ -74,7 +74,7 @@ public struct AlmanacClient: Sendable {
     }
 
     public func submit(_ document: DocumentName, _ change: [String: Value]) async throws -> UInt64 {
-        try await call(document, "Submit", change).arguments(UInt64.self)
+        try await call(document, BusContract.Document1.submit, change).arguments(UInt64.self)
     }
 
     /// The `Updated` signals the daemon (`from`, its unique name) sends to this connection's
@@ -82,7 +82,7 @@ public struct AlmanacClient: Sendable {
     /// the view so that no update is missed.
     public func updates(of document: DocumentName, from daemon: BusName) async throws -> SignalStream {
         try await connection.signals(matching: MatchRule(
-            sender: daemon, interface: BusContract.viewInterface, member: "Updated",
+            sender: daemon, interface: BusContract.viewInterface, member: BusContract.View1.updated,
             pathNamespace: BusContract.documentPath(document)
         ), bufferLimit: 256)
     }
@@ -101,45 +101,45 @@ public struct AlmanacClient: Sendable {
     /// Saves a place: the daemon fetches it from now on, with or without views.
     public func addLocation(_ location: String) async throws {
         _ = try await connection.call(BusContract.serviceName, path: BusContract.documentPath(.weather),
-                                      interface: BusContract.weatherInterface, method: "AddLocation", arguments: location)
+                                      interface: BusContract.weatherInterface, method: BusContract.Weather1.addLocation, arguments: location)
     }
 
     /// Forgets a saved place (`UnknownLocation` when it is not saved).
     public func removeLocation(_ location: String) async throws {
         _ = try await connection.call(BusContract.serviceName, path: BusContract.documentPath(.weather),
-                                      interface: BusContract.weatherInterface, method: "RemoveLocation", arguments: location)
+                                      interface: BusContract.weatherInterface, method: BusContract.Weather1.removeLocation, arguments: location)
     }
 
     /// The places a name may mean (`Weather1.SearchPlaces`), best first.
     public func searchPlaces(_ name: String, count: Int) async throws -> [PlaceMatch] {
         let items = try await connection.call(BusContract.serviceName, path: BusContract.documentPath(.weather), interface: BusContract.weatherInterface,
-                                              method: "SearchPlaces", timeout: .seconds(60), arguments: name, UInt32(clamping: count))
+                                              method: BusContract.Weather1.searchPlaces, timeout: .seconds(60), arguments: name, UInt32(clamping: count))
             .arguments([[String: Value]].self)
         return items.map(\.asVariantDictionary).compactMap(WeatherCodec.decodePlaceMatch)
     }
 
     /// The saved places.
     public func savedLocations() async throws -> [String] {
-        let value = try await properties(at: BusContract.documentPath(.weather), BusContract.weatherInterface)["Locations"]
+        let value = try await properties(at: BusContract.documentPath(.weather), BusContract.weatherInterface)[BusContract.Weather1.locations.rawValue]
         guard case .array(_, let items)? = value?.unwrapped else { return [] }
         return items.compactMap(\.stringValue)
     }
 
     /// Subscribes to the feed at `url` (the daemon reads it first); returns the podcast's id.
     public func subscribe(_ url: String) async throws -> String {
-        try await podcastsCall("Subscribe", timeout: .seconds(60), url).arguments(String.self)
+        try await podcastsCall(BusContract.Podcasts1.subscribe, timeout: .seconds(60), url).arguments(String.self)
     }
 
     /// A page of episodes (`podcast` empty: every podcast's), as `Podcasts1.ListEpisodes`.
     public func listEpisodes(podcast: String, query: [String: Value]) async throws -> (episodes: [Episode], total: Int, nextCursor: String?, revision: UInt64) {
-        let (items, info) = try await podcastsCall("ListEpisodes", podcast, query).arguments([[String: Value]].self, [String: Value].self)
+        let (items, info) = try await podcastsCall(BusContract.Podcasts1.listEpisodes, podcast, query).arguments([[String: Value]].self, [String: Value].self)
         return (items.map(\.asVariantDictionary).compactMap(PodcastsCodec.decodeEpisode), Int(info["total"]?.integerValue ?? 0), info["nextCursor"]?.stringValue,
                 UInt64(clamping: info["revision"]?.integerValue ?? 0))
     }
 
     /// One episode's record (`GetEpisode`) and its podcast's title.
     public func episode(_ id: String) async throws -> (episode: Episode, podcastTitle: String?) {
-        let fields = try await podcastsCall("GetEpisode", id).arguments([String: Value].self)
+        let fields = try await podcastsCall(BusContract.Podcasts1.getEpisode, id).arguments([String: Value].self)
         guard let episode = PodcastsCodec.decodeEpisode(fields.asVariantDictionary) else {
             throw BusError.invalidArgs("The daemon's record of episode '\(id.prefix(200))' has no id.")
         }
@@ -149,7 +149,7 @@ public struct AlmanacClient: Sendable {
     /// One episode's full record (`GetEpisodeDetails`): notes, chapters and the rest. The
     /// daemon may fetch the episode's chapters file first, hence the longer wait.
     public func episodeRecord(_ id: String) async throws -> EpisodeRecord {
-        let fields = try await podcastsCall("GetEpisodeDetails", timeout: .seconds(60), id).arguments([String: Value].self)
+        let fields = try await podcastsCall(BusContract.Podcasts1.getEpisodeDetails, timeout: .seconds(60), id).arguments([String: Value].self)
         guard let record = PodcastsCodec.decodeRecord(fields) else {
             throw BusError.invalidArgs("The daemon's record of episode '\(id.prefix(200))' has no id.")
         }
@@ -158,7 +158,7 @@ public struct AlmanacClient: Sendable {
 
     /// Podcasts a directory finds for `term` (`Podcasts1.Search`), best first.
     public func searchPodcasts(_ term: String, limit: Int) async throws -> [PodcastSearchResult] {
-        let items = try await podcastsCall("Search", timeout: .seconds(60), term, ["limit": Value.uint32(UInt32(clamping: limit))])
+        let items = try await podcastsCall(BusContract.Podcasts1.search, timeout: .seconds(60), term, ["limit": Value.uint32(UInt32(clamping: limit))])
             .arguments([[String: Value]].self)
         return items.compactMap(PodcastsCodec.decodeSearchResult)
     }
@@ -166,42 +166,42 @@ public struct AlmanacClient: Sendable {
     /// Subscribes to every feed an OPML file (passed by descriptor: `ImportOPMLFile`) lists;
     /// the feeds subscribed and, for the rest, why not.
     public func importOPML(file: UnixFD) async throws -> (subscribed: [String], failed: [String: String]) {
-        try await podcastsCall("ImportOPMLFile", timeout: .seconds(1800), file).arguments([String].self, [String: String].self)
+        try await podcastsCall(BusContract.Podcasts1.importOPMLFile, timeout: .seconds(1800), file).arguments([String].self, [String: String].self)
     }
 
     /// The subscriptions as an OPML document (through `ExportOPMLDescriptor` when it is too
     /// large for a message on this bus).
     public func exportOPML() async throws -> String {
         do {
-            return try await podcastsCall("ExportOPML").arguments(String.self)
+            return try await podcastsCall(BusContract.Podcasts1.exportOPML).arguments(String.self)
         } catch let error as BusError where error.name == .limitsExceeded {
-            let (payload) = try await podcastsCall("ExportOPMLDescriptor").arguments(UnixFD.self)
+            let (payload) = try await podcastsCall(BusContract.Podcasts1.exportOPMLDescriptor).arguments(UnixFD.self)
             return try Message(payload: payload).arguments(String.self)
         }
     }
 
     /// Gives up a podcast, named by id or feed URL.
     public func unsubscribe(_ podcast: String) async throws {
-        _ = try await podcastsCall("Unsubscribe", podcast)
+        _ = try await podcastsCall(BusContract.Podcasts1.unsubscribe, podcast)
     }
 
     public func rename(_ podcast: String, to title: String) async throws {
-        _ = try await podcastsCall("Rename", podcast, title)
+        _ = try await podcastsCall(BusContract.Podcasts1.rename, podcast, title)
     }
 
     /// Reads one podcast's feed now (`RefreshPodcast`), waiting at most `timeout` (the call
     /// may wait its turn behind the daemon's other reads).
     public func refreshPodcast(_ podcast: String, timeout: Duration) async throws {
-        _ = try await podcastsCall("RefreshPodcast", timeout: timeout, podcast)
+        _ = try await podcastsCall(BusContract.Podcasts1.refreshPodcast, timeout: timeout, podcast)
     }
 
     /// Fetches one podcast's feed now, or every feed when `nil`; returns when done.
     public func refreshPodcasts(_ podcast: String?) async throws {
         if let podcast {
-            _ = try await podcastsCall("RefreshPodcast", timeout: .seconds(120), podcast)
+            _ = try await podcastsCall(BusContract.Podcasts1.refreshPodcast, timeout: .seconds(120), podcast)
         } else {
             _ = try await connection.call(BusContract.serviceName, path: BusContract.documentPath(.podcasts), interface: BusContract.documentInterface,
-                                          method: "Refresh", timeout: .seconds(300))
+                                          method: BusContract.Document1.refresh, timeout: .seconds(300))
         }
     }
 
@@ -212,7 +212,7 @@ public struct AlmanacClient: Sendable {
 
     /// Every subscribed podcast with its own settings.
     public func subscriptionsWithSettings() async throws -> [(podcast: Podcast, preferences: PodcastPreferences)] {
-        let value = try await properties(at: BusContract.documentPath(.podcasts), BusContract.podcastsInterface)["Subscriptions"]
+        let value = try await properties(at: BusContract.documentPath(.podcasts), BusContract.podcastsInterface)[BusContract.Podcasts1.subscriptions.rawValue]
         guard case .array(_, let items)? = value?.unwrapped else { return [] }
         return items.compactMap { item in
             PodcastsCodec.decodePodcast(item).map { ($0, PodcastsCodec.decodePreferences(item.stringKeyedEntries?["settings"])) }
@@ -221,25 +221,25 @@ public struct AlmanacClient: Sendable {
 
     /// One podcast's own settings (by id or feed URL).
     public func podcastPreferences(_ podcast: String) async throws -> PodcastPreferences {
-        let (settings) = try await podcastsCall(BusContract.Podcasts1.getPodcastSettings.rawValue, podcast).arguments([String: Value].self)
+        let (settings) = try await podcastsCall(BusContract.Podcasts1.getPodcastSettings, podcast).arguments([String: Value].self)
         return PodcastsCodec.decodePreferences(settings.asVariantDictionary)
     }
 
     /// Changes some of one podcast's own settings (`SetPodcastSettings`; keys in docs/bus-api.md).
     public func setPodcastPreferences(_ podcast: String, _ settings: [String: Value]) async throws {
-        _ = try await podcastsCall(BusContract.Podcasts1.setPodcastSettings.rawValue, podcast, settings)
+        _ = try await podcastsCall(BusContract.Podcasts1.setPodcastSettings, podcast, settings)
     }
 
-    private func podcastsCall<each A: BusEncodable>(_ method: String, timeout: Duration = Connection.defaultTimeout, _ arguments: repeat each A) async throws -> Message {
+    private func podcastsCall<each A: BusEncodable>(_ method: MemberName, timeout: Duration = Connection.defaultTimeout, _ arguments: repeat each A) async throws -> Message {
         try await connection.call(BusContract.serviceName, path: BusContract.documentPath(.podcasts), interface: BusContract.podcastsInterface,
-                                  method: MemberName(method), timeout: timeout, arguments: repeat each arguments)
+                                  method: method, timeout: timeout, arguments: repeat each arguments)
     }
 
     /// The feed at `url` (or the feed a web page there announces), fetched by the daemon and
     /// handed over unparsed, by descriptor (`FetchFeed`): its bytes, its own address, and the
     /// address relative links resolve against.
     public func fetchFeed(url: String) async throws -> FetchedFeed {
-        let (file, feedURL, baseURL) = try await podcastsCall("FetchFeed", timeout: .seconds(60), url).arguments(UnixFD.self, String.self, String.self)
+        let (file, feedURL, baseURL) = try await podcastsCall(BusContract.Podcasts1.fetchFeed, timeout: .seconds(60), url).arguments(UnixFD.self, String.self, String.self)
         return FetchedFeed(feedURL: feedURL, baseURL: baseURL, body: try file.readAll(limit: Self.maximumFetchedFeedBytes))
     }
 
@@ -249,13 +249,13 @@ public struct AlmanacClient: Sendable {
     /// Parses a feed file, passed by descriptor (`InspectFile`), without subscribing: the
     /// daemon needs no access to it, and neither way is limited by the bus's message size.
     public func inspect(file: UnixFD, baseURL: String) async throws -> Value {
-        let (payload) = try await podcastsCall("InspectFile", timeout: .seconds(120), file, baseURL).arguments(UnixFD.self)
+        let (payload) = try await podcastsCall(BusContract.Podcasts1.inspectFile, timeout: .seconds(120), file, baseURL).arguments(UnixFD.self)
         return try Message(payload: payload).arguments([String: Value].self).asVariantDictionary
     }
 
     /// Asks the daemon to download an episode; the job's object path.
     public func download(_ episode: String) async throws -> ObjectPath {
-        try await podcastsCall("Download", episode).arguments(ObjectPath.self)
+        try await podcastsCall(BusContract.Podcasts1.download, episode).arguments(ObjectPath.self)
     }
 
     /// A job's properties now (`org.almanac.Download1`).
@@ -275,7 +275,7 @@ public struct AlmanacClient: Sendable {
 
     /// Cancels a job.
     public func cancelDownload(_ path: ObjectPath) async throws {
-        _ = try await connection.call(BusContract.serviceName, path: path, interface: BusContract.downloadInterface, method: "Cancel")
+        _ = try await connection.call(BusContract.serviceName, path: path, interface: BusContract.downloadInterface, method: BusContract.Download1.cancel)
     }
 
     /// Property changes of every download job (subscribe before asking for a download, so none is missed).
@@ -287,7 +287,7 @@ public struct AlmanacClient: Sendable {
 
     /// The podcast settings.
     public func podcastSettings() async throws -> PodcastSettings {
-        PodcastsCodec.decodeSettings(try await properties(at: BusContract.documentPath(.podcasts), BusContract.podcastsInterface)["Settings"])
+        PodcastsCodec.decodeSettings(try await properties(at: BusContract.documentPath(.podcasts), BusContract.podcastsInterface)[BusContract.Podcasts1.settings.rawValue])
     }
 
     /// Flow control: tells the daemon this client has `view`'s updates up to `revision`
@@ -304,7 +304,7 @@ public struct AlmanacClient: Sendable {
     /// Removes a view without waiting for the answer (for a process about to exit).
     public func removeViewWithoutWaiting(_ document: DocumentName, _ view: ObjectPath) {
         try? connection.callWithoutReply(BusContract.serviceName, path: BusContract.documentPath(document),
-                                         interface: BusContract.documentInterface, method: "RemoveView") { try $0.write(view) }
+                                         interface: BusContract.documentInterface, method: BusContract.Document1.removeView) { try $0.write(view) }
     }
 
     /// Property changes of `document` (`Loading`, `Revision`, `LastError`, `ViewCount`).
@@ -319,9 +319,9 @@ public struct AlmanacClient: Sendable {
         try await connection.nameOwnerChanges(of: BusContract.serviceName)
     }
 
-    private func call<each A: BusEncodable>(_ document: DocumentName, _ method: String, _ arguments: repeat each A) async throws -> Message {
+    private func call<each A: BusEncodable>(_ document: DocumentName, _ method: MemberName, _ arguments: repeat each A) async throws -> Message {
         try await connection.call(BusContract.serviceName, path: BusContract.documentPath(document),
-                                  interface: BusContract.documentInterface, method: MemberName(method), arguments: repeat each arguments)
+                                  interface: BusContract.documentInterface, method: method, arguments: repeat each arguments)
     }
 
     private func properties(at path: ObjectPath, _ interface: InterfaceName) async throws -> [String: Value] {

@@ -16,11 +16,11 @@ public struct BlockingClient: ~Copyable {
     public func state(of document: DocumentName) throws -> (revision: UInt64, state: [String: Value]) {
         do {
             let reply = try connection.call(BusContract.serviceName, path: BusContract.documentPath(document),
-                                            interface: BusContract.documentInterface, method: "GetState")
+                                            interface: BusContract.documentInterface, method: BusContract.Document1.getState)
             return try reply.arguments(UInt64.self, [String: Value].self)
         } catch let error as BusError where error.name == .limitsExceeded {
             let reply = try connection.call(BusContract.serviceName, path: BusContract.documentPath(document),
-                                            interface: BusContract.documentInterface, method: "GetStateDescriptor")
+                                            interface: BusContract.documentInterface, method: BusContract.Document1.getStateDescriptor)
             return try Message(payload: try reply.arguments(UnixFD.self)).arguments(UInt64.self, [String: Value].self)
         }
     }

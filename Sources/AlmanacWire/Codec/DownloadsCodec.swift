@@ -11,8 +11,8 @@ public enum DownloadsCodec {
             if case .uint64(let n)? = properties[key]?.unwrapped { return n }
             return 0
         }
-        return DownloadJob(id: id, episodeID: text("Episode"), podcastID: text("Podcast"), url: text("URL"), folder: "", name: "",
-                           owner: text("Owner"), state: DownloadState(rawValue: text("State")) ?? .queued,
-                           received: number("Received"), total: number("Total"), error: text("Error"), file: text("File"))
+        return DownloadJob(id: id, episodeID: text(BusContract.Download1.episode.rawValue), podcastID: text(BusContract.Download1.podcast.rawValue), url: text(BusContract.Download1.url.rawValue), folder: "", name: "",
+                           owner: text(BusContract.Download1.owner.rawValue), state: DownloadState(rawValue: text(BusContract.Download1.state.rawValue)) ?? .queued,
+                           received: number(BusContract.Download1.received.rawValue), total: number(BusContract.Download1.total.rawValue), error: text(BusContract.Download1.error.rawValue), file: text(BusContract.Download1.file.rawValue))
     }
 }

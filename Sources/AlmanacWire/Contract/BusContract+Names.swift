@@ -3,6 +3,16 @@ public import DBus
 // The member names of the contract's interfaces (docs/bus-api.md), for clients and tests
 // that call them by name: methods, signals and properties alike are member names.
 extension BusContract {
+    /// `org.almanac.Almanac1`'s members (the root object's properties).
+    public enum Almanac1 {
+        /// The property `Version` (`s`).
+        public static let version: MemberName = "Version"
+        /// The property `Provider` (`s`).
+        public static let provider: MemberName = "Provider"
+        /// The property `Documents` (`ao`).
+        public static let documents: MemberName = "Documents"
+    }
+
     /// `org.almanac.Document1`'s members.
     public enum Document1 {
         /// `GetState() → (t, a{sv})`.
@@ -25,6 +35,8 @@ extension BusContract {
         public static let lastError: MemberName = "LastError"
         /// The property `ViewCount` (`u`).
         public static let viewCount: MemberName = "ViewCount"
+        /// `GetStateDescriptor() → h`: `GetState`'s answer in a sealed memory file.
+        public static let getStateDescriptor: MemberName = "GetStateDescriptor"
     }
 
     /// `org.almanac.View1`'s members.
@@ -61,6 +73,10 @@ extension BusContract {
         public static let removeLocation: MemberName = "RemoveLocation"
         /// The property `Locations` (`as`).
         public static let locations: MemberName = "Locations"
+        /// `SearchPlaces(s, u) → aa{sv}`.
+        public static let searchPlaces: MemberName = "SearchPlaces"
+        /// The property `Units` (`s`).
+        public static let units: MemberName = "Units"
     }
 
     /// `org.almanac.Podcasts1`'s members.
@@ -87,6 +103,28 @@ extension BusContract {
         public static let setPodcastSettings: MemberName = "SetPodcastSettings"
         /// The property `Subscriptions` (`aa{sv}`).
         public static let subscriptions: MemberName = "Subscriptions"
+        /// `ImportOPML(ay) → (as, a{ss})`: subscribed, and failed with why.
+        public static let importOPML: MemberName = "ImportOPML"
+        /// `ImportOPMLFile(h) → (as, a{ss})`: `ImportOPML` reading a file descriptor.
+        public static let importOPMLFile: MemberName = "ImportOPMLFile"
+        /// `ExportOPML() → s`.
+        public static let exportOPML: MemberName = "ExportOPML"
+        /// `ExportOPMLDescriptor() → h`: `ExportOPML`'s answer in a sealed memory file.
+        public static let exportOPMLDescriptor: MemberName = "ExportOPMLDescriptor"
+        /// `Unsubscribe(s)`.
+        public static let unsubscribe: MemberName = "Unsubscribe"
+        /// `RefreshPodcast(s)`.
+        public static let refreshPodcast: MemberName = "RefreshPodcast"
+        /// `FetchFeed(s) → (h, s, s)`: the feed's bytes as fetched, its URL and base URL.
+        public static let fetchFeed: MemberName = "FetchFeed"
+        /// `InspectDescriptor(s) → h`: `Inspect`'s answer in a sealed memory file.
+        public static let inspectDescriptor: MemberName = "InspectDescriptor"
+        /// `InspectFile(h, s) → h`: inspects a feed read from a file descriptor.
+        public static let inspectFile: MemberName = "InspectFile"
+        /// `InspectData(ay, s) → a{sv}`: inspects a feed's bytes.
+        public static let inspectData: MemberName = "InspectData"
+        /// The property `Settings` (`a{sv}`).
+        public static let settings: MemberName = "Settings"
     }
 
     /// `org.almanac.Download1`'s members.
@@ -95,6 +133,22 @@ extension BusContract {
         public static let cancel: MemberName = "Cancel"
         /// The property `State` (`s`).
         public static let state: MemberName = "State"
+        /// The property `Episode` (`s`).
+        public static let episode: MemberName = "Episode"
+        /// The property `Podcast` (`s`).
+        public static let podcast: MemberName = "Podcast"
+        /// The property `URL` (`s`).
+        public static let url: MemberName = "URL"
+        /// The property `Received` (`t`).
+        public static let received: MemberName = "Received"
+        /// The property `Total` (`t`).
+        public static let total: MemberName = "Total"
+        /// The property `Error` (`s`).
+        public static let error: MemberName = "Error"
+        /// The property `File` (`s`).
+        public static let file: MemberName = "File"
+        /// The property `Owner` (`s`).
+        public static let owner: MemberName = "Owner"
     }
 
     /// `org.almanac.Sync1`'s members.
@@ -109,6 +163,24 @@ extension BusContract {
         public static let lastError: MemberName = "LastError"
         /// The property `Queued` (`u`).
         public static let queued: MemberName = "Queued"
+        /// The property `LoggedIn` (`b`).
+        public static let loggedIn: MemberName = "LoggedIn"
+        /// The property `Server` (`s`).
+        public static let server: MemberName = "Server"
+        /// The property `User` (`s`).
+        public static let user: MemberName = "User"
+        /// The property `Device` (`s`).
+        public static let device: MemberName = "Device"
+        /// The property `Caption` (`s`).
+        public static let caption: MemberName = "Caption"
+        /// The property `Flavour` (`s`).
+        public static let flavour: MemberName = "Flavour"
+        /// The property `LastSync` (`x`).
+        public static let lastSync: MemberName = "LastSync"
+        /// The property `Syncing` (`b`).
+        public static let syncing: MemberName = "Syncing"
+        /// The property `PasswordStore` (`s`).
+        public static let passwordStore: MemberName = "PasswordStore"
     }
 
     /// The object path of view `number` of `document` (`…/weather/views/1`).

@@ -7,35 +7,35 @@ import FoundationEssentials
 public enum SyncCodec {
     /// `Sync1`'s properties and their types, in the order introspection lists them.
     public static let propertyTypes: [(String, ValueType)] = [
-        ("LoggedIn", .boolean), ("Server", .string), ("User", .string), ("Device", .string), ("Caption", .string), ("Flavour", .string),
-        ("LastSync", .int64), ("Queued", .uint32), ("LastError", .string), ("Syncing", .boolean), ("PasswordStore", .string),
+        (BusContract.Sync1.loggedIn.rawValue, .boolean), (BusContract.Sync1.server.rawValue, .string), (BusContract.Sync1.user.rawValue, .string), (BusContract.Sync1.device.rawValue, .string), (BusContract.Sync1.caption.rawValue, .string), (BusContract.Sync1.flavour.rawValue, .string),
+        (BusContract.Sync1.lastSync.rawValue, .int64), (BusContract.Sync1.queued.rawValue, .uint32), (BusContract.Sync1.lastError.rawValue, .string), (BusContract.Sync1.syncing.rawValue, .boolean), (BusContract.Sync1.passwordStore.rawValue, .string),
     ]
 
     /// The properties `status` makes.
     public static func properties(_ status: SyncStatus) -> [String: Value] {
         let account = status.account
         return [
-            "LoggedIn": .boolean(account != nil), "Server": .string(account?.server ?? ""), "User": .string(account?.user ?? ""),
-            "Device": .string(account?.device ?? ""), "Caption": .string(account?.caption ?? ""), "Flavour": .string(account?.flavour.rawValue ?? ""),
-            "LastSync": .int64(status.lastSync.map { Int64($0.timeIntervalSince1970.rounded(.down)) } ?? 0),
-            "Queued": .uint32(UInt32(clamping: status.queued)), "LastError": .string(status.lastError), "Syncing": .boolean(status.syncing),
-            "PasswordStore": .string(status.passwordStore),
+            BusContract.Sync1.loggedIn.rawValue: .boolean(account != nil), BusContract.Sync1.server.rawValue: .string(account?.server ?? ""), BusContract.Sync1.user.rawValue: .string(account?.user ?? ""),
+            BusContract.Sync1.device.rawValue: .string(account?.device ?? ""), BusContract.Sync1.caption.rawValue: .string(account?.caption ?? ""), BusContract.Sync1.flavour.rawValue: .string(account?.flavour.rawValue ?? ""),
+            BusContract.Sync1.lastSync.rawValue: .int64(status.lastSync.map { Int64($0.timeIntervalSince1970.rounded(.down)) } ?? 0),
+            BusContract.Sync1.queued.rawValue: .uint32(UInt32(clamping: status.queued)), BusContract.Sync1.lastError.rawValue: .string(status.lastError), BusContract.Sync1.syncing.rawValue: .boolean(status.syncing),
+            BusContract.Sync1.passwordStore.rawValue: .string(status.passwordStore),
         ]
     }
 
     /// The status the properties (`GetAll`) say.
     public static func status(_ properties: [String: Value]) -> SyncStatus {
         var status = SyncStatus()
-        if properties["LoggedIn"]?.unwrapped == .boolean(true),
-           let server = properties["Server"]?.stringValue, let user = properties["User"]?.stringValue, let device = properties["Device"]?.stringValue,
-           let flavour = properties["Flavour"]?.stringValue.flatMap(SyncFlavour.init(rawValue:)) {
-            status.account = SyncAccount(server: server, user: user, device: device, caption: properties["Caption"]?.stringValue ?? "", flavour: flavour)
+        if properties[BusContract.Sync1.loggedIn.rawValue]?.unwrapped == .boolean(true),
+           let server = properties[BusContract.Sync1.server.rawValue]?.stringValue, let user = properties[BusContract.Sync1.user.rawValue]?.stringValue, let device = properties[BusContract.Sync1.device.rawValue]?.stringValue,
+           let flavour = properties[BusContract.Sync1.flavour.rawValue]?.stringValue.flatMap(SyncFlavour.init(rawValue:)) {
+            status.account = SyncAccount(server: server, user: user, device: device, caption: properties[BusContract.Sync1.caption.rawValue]?.stringValue ?? "", flavour: flavour)
         }
-        if let seconds = properties["LastSync"]?.integerValue, seconds > 0 { status.lastSync = Date(timeIntervalSince1970: Double(seconds)) }
-        status.queued = Int(properties["Queued"]?.integerValue ?? 0)
-        status.lastError = properties["LastError"]?.stringValue ?? ""
-        status.syncing = properties["Syncing"]?.unwrapped == .boolean(true)
-        status.passwordStore = properties["PasswordStore"]?.stringValue ?? ""
+        if let seconds = properties[BusContract.Sync1.lastSync.rawValue]?.integerValue, seconds > 0 { status.lastSync = Date(timeIntervalSince1970: Double(seconds)) }
+        status.queued = Int(properties[BusContract.Sync1.queued.rawValue]?.integerValue ?? 0)
+        status.lastError = properties[BusContract.Sync1.lastError.rawValue]?.stringValue ?? ""
+        status.syncing = properties[BusContract.Sync1.syncing.rawValue]?.unwrapped == .boolean(true)
+        status.passwordStore = properties[BusContract.Sync1.passwordStore.rawValue]?.stringValue ?? ""
         return status
     }
 
