@@ -115,6 +115,28 @@ echo "$status" | sed 's/^/    /'
 echo "$status" | grep -q "almanacd exit: 0" || fail "almanacd did not end cleanly on SIGTERM"
 ok "almanacd --provider demo answers almanac status on a private bus, and ends on SIGTERM with 0"
 
+# The real provider fetches with the libcurl it loads at the first request (dlopen; no NEEDED
+# entry, so only Depends brings it): a feed from a server on the host (the root shares its
+# network) read through the daemon (`inspect URL` is the daemon's FetchFeed).
+feeds_port_file="$cache/feed-server.port"
+python3 Tests/Fixtures/feed_server.py > "$feeds_port_file" 2>/dev/null & feed_server=$!
+for _ in $(seq 100); do [ -s "$feeds_port_file" ] && break; sleep 0.05; done
+feeds_port=$(head -1 "$feeds_port_file")
+inspected=$(as_user dbus-run-session -- sh -c '
+  almanacd --weather-url http://127.0.0.1:9 2>/tmp/almanacd-real.log & daemon=$!
+  for attempt in $(seq 1 300); do
+    dbus-send --session --print-reply --dest=org.freedesktop.DBus / org.freedesktop.DBus.NameHasOwner \
+      string:org.almanac.Almanac1 2>/dev/null | grep -q "boolean true" && break
+    sleep 0.1
+  done
+  almanac podcasts inspect "http://127.0.0.1:'"$feeds_port"'/feeds/rss2-itunes.xml"; result=$?
+  grep -c libcurl /proc/$daemon/maps
+  kill -TERM $daemon; wait $daemon
+  exit $result') || { kill "$feed_server"; echo "$inspected" >&2; cat "$root/tmp/almanacd-real.log" >&2 || true; fail "almanac podcasts inspect URL through the installed almanacd"; }
+kill "$feed_server"
+echo "$inspected" | grep -q "The Almanac Hour" || { echo "$inspected" >&2; fail "inspect URL did not show the feed"; }
+ok "almanacd fetches with the installed libcurl (loaded at the first request): inspect URL shows the feed"
+
 # D-Bus activation alone: no daemon started, the activation file starts /usr/bin/almanacd.
 # The daemon it starts ends by itself when dbus-run-session ends the bus.
 activated=$(as_user dbus-run-session -- almanac status 2>"$cache/activation.log") \
