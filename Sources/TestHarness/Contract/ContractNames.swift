@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The member names `Sources/AlmanacWire/Contract/BusContract+Names.swift` declares, read from
 /// the file itself: the one place in Sources a member of our interfaces is spelled. Each
