@@ -44,6 +44,8 @@ struct DaemonParts {
             minimumRefreshInterval: options.refreshIntervalFloor
         )
         let demo = options.provider == .demo
+        // One limit for every feed the daemon reads, whoever asks (reader, inspect, subscribe, sync).
+        let feedReads = RSSPodcastService.feedReadLimiter()
         if demo {
             // Seeded from the clock unless told (a different run each time); the podcasts go on
             // from the episodes the store keeps.
@@ -54,7 +56,8 @@ struct DaemonParts {
             podcastService = DemoPodcastService(seed: seed, continuingFrom: kept)
         } else {
             weatherService = Self.openMeteo(options, logger: logger)
-            podcastService = RSSPodcastService(http: HTTPClient(accept: FeedInspector.accept, maximumBytes: FeedInspector.maximumBytes, validators: store))
+            podcastService = RSSPodcastService(http: HTTPClient(accept: FeedInspector.accept, maximumBytes: FeedInspector.maximumBytes, validators: store),
+                                               limiter: feedReads)
         }
         weatherService.dataSource = weather
         weatherService.delegate = weather
@@ -82,7 +85,7 @@ struct DaemonParts {
         server = AlmanacServer(
             connection: connection,
             weather: WeatherAdapter(weather: weather, service: weatherService, places: weatherService as? any PlaceSearching),
-            podcasts: PodcastsAdapter(podcasts: podcasts, service: podcastService, inspector: FeedInspector(), opml: FeedInspector(),
+            podcasts: PodcastsAdapter(podcasts: podcasts, service: podcastService, inspector: FeedInspector(limiter: feedReads), opml: FeedInspector(limiter: feedReads),
                                       downloads: DownloadsExport(manager: downloads, connection: connection),
                                       search: demo ? nil : Self.podcastSearch(options, logger: logger),
                                       chapters: demo ? nil : ChaptersFetcher()),
@@ -96,7 +99,7 @@ struct DaemonParts {
                                    })
         let host = ProcessInfo.processInfo.hostName
         sync = PodcastSync(
-            podcasts: podcasts, inspector: FeedInspector(), archive: store,
+            podcasts: podcasts, inspector: FeedInspector(limiter: feedReads), archive: store,
             secrets: SessionSecrets(connection: connection, fallback: FileSyncSecrets(folder: folders.state)),
             policy: SyncPolicy(interval: options.syncInterval, debounce: options.syncDebounce, firstRetry: options.syncFirstRetry,
                                defaultDevice: SyncRules.defaultDevice(hostName: host), defaultCaption: "Almanac on \(host)"),

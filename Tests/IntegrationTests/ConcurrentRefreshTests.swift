@@ -42,6 +42,32 @@ import Testing
         #expect(!daemon.process.hasExited)
     }
 
+    /// Every feed read of the daemon shares one limit, whoever asks: a refresh and feeds
+    /// inspected (or subscribed, or read by the sync) at the same moment still read at most
+    /// two at once from one server. (Each inspector had a limiter of its own: four at once.)
+    @Test func refreshesAndInspectionsShareTheLimitPerHost() async throws {
+        let bus = try PrivateBus()
+        let server = try FixtureServer.directory()
+        let port = server.baseURL.port ?? 0
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        let feeds = (1...6).map { "http://127.0.0.1:\(port)/delayed/rss2-itunes.xml?n=\($0)" }
+        #expect(try await almanac(["podcasts", "subscribe"] + feeds, bus: bus).status == 0)
+        _ = try Data(contentsOf: URL(string: server.baseURL.absoluteString + "/concurrency?reset=1")!)
+        async let refreshed = almanac(["podcasts", "refresh"], bus: bus)
+        let inspected = try await withThrowingTaskGroup(of: Int32.self) { group in
+            for n in 1...4 {
+                group.addTask { try await almanac(["podcasts", "inspect", "http://127.0.0.1:\(port)/delayed/rss2-itunes.xml?i=\(n)"], bus: bus).status }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(try await refreshed.status == 0)
+        #expect(inspected.allSatisfy { $0 == 0 }, "\(inspected)")
+        let seen = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: server.baseURL.appendingPathComponent("concurrency"))) as? [String: Any])
+        let hosts = try #require(seen["hosts"] as? [String: Int])
+        #expect(hosts.values.allSatisfy { $0 <= 2 }, "more than two reads at once from one server: \(seen)")
+        #expect(!daemon.process.hasExited)
+    }
+
     /// `almanac podcasts refresh` asks for every feed in a `RefreshPodcast` call of its own, all
     /// from one connection, and the feed reader takes them sixteen at a time: the daemon lets
     /// one client have as many calls under way, so calls waiting for a busy server do not keep

@@ -11,16 +11,18 @@ public struct FeedInspector: FeedInspecting, OPMLConverting {
     public static let maximumBytes = 32 * 1024 * 1024
 
     private let http: HTTPClient
-    /// Feeds read at once, and from one server (an OPML import reads hundreds), as the feed
-    /// reader's.
-    private let limiter = FetchLimiter(width: RSSPodcastService.readsAtOnce, perHost: RSSPodcastService.readsPerHost)
+    /// Feeds read at once, and from one server (an OPML import reads hundreds): in the daemon
+    /// the feed reader's own limit, shared.
+    private let limiter: FetchLimiter
 
     /// The `Accept` header for feeds.
     public static let accept = "application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5"
 
     /// Inspecting always reads the whole feed: a `304` would leave nothing to show.
-    public init(http: HTTPClient = HTTPClient(accept: FeedInspector.accept, maximumBytes: FeedInspector.maximumBytes, conditional: false)) {
+    public init(http: HTTPClient = HTTPClient(accept: FeedInspector.accept, maximumBytes: FeedInspector.maximumBytes, conditional: false),
+                limiter: FetchLimiter = RSSPodcastService.feedReadLimiter()) {
         self.http = http
+        self.limiter = limiter
     }
 
     public func inspect(url: String) async throws -> ParsedFeed {

@@ -20,7 +20,7 @@ public final class RSSPodcastService: PodcastService, Sendable {
     /// every `RefreshPodcast` (what `almanac podcasts refresh` sends) share them.
     public static let readsAtOnce = 16
     public static let readsPerHost = 2
-    private let limiter = FetchLimiter(width: RSSPodcastService.readsAtOnce, perHost: RSSPodcastService.readsPerHost)
+    private let limiter: FetchLimiter
     /// When each feed was last read in full (unconditionally).
     private let fullReads = Locked<[String: Date]>([:])
     /// The cadence each feed last asked for in its body (`ttl`, `sy:*`), for its `304`s.
@@ -30,8 +30,17 @@ public final class RSSPodcastService: PodcastService, Sendable {
     /// How often a feed is read in full.
     static let fullReadEvery: Double = 86_400
 
-    public init(http: HTTPClient = HTTPClient(accept: FeedInspector.accept, maximumBytes: FeedInspector.maximumBytes)) {
+    /// A limit of `readsAtOnce` feeds, `readsPerHost` from one server: the daemon gives the
+    /// same one to the reader and to every `FeedInspector`, so whoever reads, a server sees
+    /// at most `readsPerHost` of Almanac's reads at once.
+    public static func feedReadLimiter() -> FetchLimiter {
+        FetchLimiter(width: readsAtOnce, perHost: readsPerHost)
+    }
+
+    public init(http: HTTPClient = HTTPClient(accept: FeedInspector.accept, maximumBytes: FeedInspector.maximumBytes),
+                limiter: FetchLimiter = RSSPodcastService.feedReadLimiter()) {
         self.http = http
+        self.limiter = limiter
     }
 
     public func refresh(_ podcasts: [Podcast]? = nil) async {

@@ -2,14 +2,16 @@
 /// many refreshes ask: a caller waits its turn in `acquire` and hands it on in `release`.
 /// Waiters are let in in the order they came, skipping those whose host is full (so one
 /// slow server does not hold up the others), as newsboat and browsers spare a server.
-actor FetchLimiter {
+/// The daemon makes one for every feed read (`RSSPodcastService.feedReadLimiter()`), which
+/// the feed reader and each `FeedInspector` share.
+public actor FetchLimiter {
     private let width: Int
     private let perHost: Int
     private var running = 0
     private var runningByHost: [String: Int] = [:]
     private var waiting: [(host: String?, continuation: CheckedContinuation<Void, Never>)] = []
 
-    init(width: Int, perHost: Int = .max) {
+    public init(width: Int, perHost: Int = .max) {
         self.width = max(1, width)
         self.perHost = max(1, perHost)
     }
