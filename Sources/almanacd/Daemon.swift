@@ -112,7 +112,7 @@ struct Daemon {
         // Not awaited: a stalled fetch must not hold up what falls due meanwhile (what is being
         // fetched is claimed, so it is not fetched twice).
         let weatherScheduler = RefreshScheduler(nextDue: { weather.nextDue }) { Task { await weatherService.refresh(nil) } }
-        let podcastScheduler = RefreshScheduler(nextDue: { podcasts.nextDue }) { Task { await podcastService.refresh(nil) } }
+        let podcastScheduler = RefreshScheduler(nextDue: { podcasts.nextDue }) { Task { await podcastService.refresh() } }
         let here = parts.here
         // The sync: soon after a change here, on its interval, and after a failure's backoff.
         let sync = parts.sync

@@ -1,6 +1,5 @@
 public import AlmanacCore
 public import AlmanacModels
-public import Foundation
 public import Locking
 
 /// What our services tell their delegate, recorded for tests to read (a fake of our own
@@ -16,6 +15,8 @@ public final class RecordingDelegate: WeatherServiceDelegate, PodcastServiceDele
     public let unchanged = Locked<[String]>([])
     /// Why each podcast could not be fetched, by podcast id (the last failure).
     public let podcastFailures = Locked<[String: String]>([:])
+    /// Every read of a feed, in the order they were recorded.
+    public let fetches = Locked<[FeedFetch]>([])
 
     public init() {}
 
@@ -27,17 +28,12 @@ public final class RecordingDelegate: WeatherServiceDelegate, PodcastServiceDele
         weatherFailures.withLock { $0[location] = "\(error)" }
     }
 
-    public func podcastService(_ service: any PodcastService, didFetch podcast: Podcast, episodes: [Episode]) {
-        fetched.withLock { $0[podcast.id] = (podcast, episodes) }
-    }
-
-    public func podcastService(_ service: any PodcastService, didFindUnchanged podcastID: String) {
-        unchanged.withLock { $0.append(podcastID) }
-    }
-
-    public func podcastService(_ service: any PodcastService, podcast podcastID: String, isFreshUntil date: Date) {}
-
-    public func podcastService(_ service: any PodcastService, didFailToFetch podcastID: String, error: any Error) {
-        podcastFailures.withLock { $0[podcastID] = "\(error)" }
+    public func record(_ fetch: FeedFetch) {
+        fetches.withLock { $0.append(fetch) }
+        switch fetch {
+        case .parsed(let podcast, let episodes, _, _, _, _): fetched.withLock { $0[podcast.id] = (podcast, episodes) }
+        case .notModified(let id, _): unchanged.withLock { $0.append(id) }
+        case .failed(let id, let error): podcastFailures.withLock { $0[id] = "\(error)" }
+        }
     }
 }
