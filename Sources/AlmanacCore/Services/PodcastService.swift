@@ -39,7 +39,9 @@ public final class PodcastService: Sendable {
     }
 
     /// Reads `podcasts` (claimed already by the caller); each read is recorded, in the order
-    /// they end, before this returns.
+    /// they end, before this returns. Once this task is cancelled (the daemon stopping),
+    /// the reads it cuts short are not recorded: they say nothing about the feeds, and a
+    /// backoff kept for them would outlive the run.
     public func read(_ podcasts: [Podcast]) async {
         guard !podcasts.isEmpty else { return }
         let fetcher = self.fetcher
@@ -47,14 +49,19 @@ public final class PodcastService: Sendable {
             var running = 0
             for podcast in podcasts {
                 if running == width, let fetch = await group.next() {
-                    delegate?.record(fetch)
+                    record(fetch)
                     running -= 1
                 }
                 let conditional = !(dataSource?.readsInFull(podcast.id) ?? false)
                 group.addTask { await fetcher.fetch(podcast, conditional: conditional) }
                 running += 1
             }
-            for await fetch in group { delegate?.record(fetch) }
+            for await fetch in group { record(fetch) }
         }
+    }
+
+    private func record(_ fetch: FeedFetch) {
+        guard !Task.isCancelled else { return }
+        delegate?.record(fetch)
     }
 }
