@@ -1,4 +1,4 @@
-import AlmanacCore
+@testable import AlmanacCore
 import AlmanacDemo
 import AlmanacModels
 import Foundation

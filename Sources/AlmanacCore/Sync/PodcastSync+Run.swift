@@ -9,7 +9,7 @@ extension PodcastSync {
     /// episode actions, each read from the server before the queue is sent. Progress is kept
     /// step by step: a failure keeps what the steps before it did and the queue of the rest.
     /// A state file that cannot be read fails the run before anything is asked or sent.
-    func run() async -> Result<SyncReport, SyncError> {
+    func runOnce() async -> Result<SyncReport, SyncError> {
         let record: SyncRecord?
         do {
             record = try readingState { try archive.syncRecord() }
