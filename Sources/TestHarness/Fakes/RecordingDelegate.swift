@@ -15,8 +15,6 @@ public final class RecordingDelegate: WeatherServiceDelegate, PodcastServiceDele
     public let unchanged = Locked<[String]>([])
     /// Why each podcast could not be fetched, by podcast id (the last failure).
     public let podcastFailures = Locked<[String: String]>([:])
-    /// Every read of a feed, in the order they were recorded.
-    public let fetches = Locked<[FeedFetch]>([])
 
     public init() {}
 
@@ -29,7 +27,6 @@ public final class RecordingDelegate: WeatherServiceDelegate, PodcastServiceDele
     }
 
     public func record(_ fetch: FeedFetch) {
-        fetches.withLock { $0.append(fetch) }
         switch fetch {
         case .parsed(let podcast, let episodes, _, _, _, _): fetched.withLock { $0[podcast.id] = (podcast, episodes) }
         case .notModified(let id, _): unchanged.withLock { $0.append(id) }
