@@ -55,6 +55,10 @@ extension PodcastSync {
                 timing.pendingSince = localChanges ? (timing.pendingSince.map { max($0, started) } ?? now) : nil
             }
             podcasts.activity.succeeded(Self.activityItem)
+        case .failure where Task.isCancelled:
+            // Cut short by the daemon stopping: nothing failed, and no failure is kept for the
+            // next start to show; the queue stays for the next run.
+            timing.withLock { $0.syncing = false }
         case .failure(let error):
             if var record = try? archive.syncRecord() {
                 record.lastError = error.message
