@@ -72,6 +72,8 @@ public final class DemoFeedFetcher: FeedFetching, Sendable {
         Podcast(id: "demo-swift", title: "Swift on Linux", author: "T. Server", feedURL: "demo:swift"),
     ]
 
+    /// The catalogue podcast's feed as the simulation has it now (`conditional` changes
+    /// nothing: a demo feed is always read in full); a podcast not in the catalogue fails.
     public func fetch(_ podcast: Podcast, conditional: Bool = true) async -> FeedFetch {
         guard let index = Self.catalogue.firstIndex(where: { $0.id == podcast.id }) else {
             return .failed(podcastID: podcast.id, error: DemoError("The demo provider has no feed '\(podcast.feedURL)'."))

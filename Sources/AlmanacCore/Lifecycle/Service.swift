@@ -12,13 +12,3 @@ public protocol Service: Sendable {
 extension Service {
     public func prepare() async throws {}
 }
-
-extension Task where Success == Never, Failure == Never {
-    /// Waits until the current task is cancelled: what a service that only reacts to
-    /// others' calls does in `run()`. Costs nothing meanwhile.
-    public static func untilCancelled() async {
-        let (stream, continuation) = AsyncStream<Void>.makeStream()
-        for await _ in stream {}
-        withExtendedLifetime(continuation) {}
-    }
-}

@@ -27,6 +27,7 @@ public final class ServiceGroup: Sendable {
         let error: (any Error)?
     }
 
+    /// A group of `services`, started in this order and stopped in the reverse.
     public init(_ services: [any Service]) {
         self.services = services
         let signals = services.map { _ in AsyncStream<Void>.makeStream() }

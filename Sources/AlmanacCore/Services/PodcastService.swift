@@ -15,6 +15,7 @@ public final class PodcastService: Sendable {
     /// server too); the rest wait their turn as tasks not yet made.
     public let width: Int
 
+    /// A loop that reads through `fetcher`, at most `width` feeds at once.
     public init(fetcher: any FeedFetching, width: Int = 64) {
         self.fetcher = fetcher
         self.width = max(1, width)

@@ -105,6 +105,7 @@ public final class PodcastSync: Service {
         start()
     }
 
+    /// Waits until cancelled, then stops hearing the podcasts document.
     public func run() async {
         await Task.untilCancelled()
         stop()

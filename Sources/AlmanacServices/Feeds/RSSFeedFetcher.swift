@@ -32,6 +32,7 @@ public final class RSSFeedFetcher: FeedFetching, Sendable {
         self.limiter = limiter
     }
 
+    /// Reads `podcast`'s feed in its turn (the limiter's), conditionally unless told not to.
     public func fetch(_ podcast: Podcast, conditional: Bool = true) async -> FeedFetch {
         let host = FetchLimiter.host(of: podcast.feedURL)
         await limiter.acquire(host: host)
