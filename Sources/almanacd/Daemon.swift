@@ -7,10 +7,11 @@ import FoundationEssentials
 import Glibc
 import Logging
 
-/// The daemon's lifecycle: connect, build its parts (`DaemonParts`), export, take the name
-/// when ready, poll, and end on SIGTERM/SIGINT (release the name, exit 0) or when the bus
-/// goes away (exit 1, so systemd restarts it). Why not swift-service-lifecycle's
-/// `ServiceGroup`: docs/decisions.md.
+/// The daemon's lifecycle: connect, build its parts (`DaemonParts`), run them as one
+/// `ServiceGroup` (the name taken once everything before it is ready: `BusPresence`), and
+/// end on SIGTERM/SIGINT (the services stopped in reverse, then the name released: exit 0)
+/// or when the bus goes away (exit 1, so systemd restarts it). Why our own group rather
+/// than swift-service-lifecycle's: docs/decisions.md.
 struct Daemon {
     let options: Almanacd
     let logger: Logger
@@ -45,36 +46,35 @@ struct Daemon {
             parts.podcasts.activity.standing(recovered)
         }
 
-        // Before clients can change anything: every local change is heard by the sync.
-        parts.sync.start()
-        try await parts.server.export()
-        try parts.syncExport.export()
-        parts.downloads.start()
-        parts.cleaner.start()
-        try await parts.notifier.start()
-        try await parts.players.start()
-
-        // The name is taken last: when clients see it, everything is there — a stop too.
-        await Ending.awaitHandlers([SIGTERM, SIGINT])
-        switch try await connection.requestName(BusContract.serviceName, flags: .doNotQueue) {
-        case .primaryOwner, .alreadyOwner:
-            logger.info("almanacd \(Almanacd.version) owns \(BusContract.serviceName) as \(connection.uniqueName?.rawValue ?? "?") (provider: \(options.provider.rawValue))")
-        case .exists, .inQueue:
-            logger.error("Another almanacd already owns \(BusContract.serviceName) on this bus; stop it first (systemctl --user stop almanacd).")
+        // Started in this order, stopped in the reverse: the sync hears every local change
+        // before clients can make one; the name is taken once everything a client reaches is
+        // there; the schedulers come last. Stopping: the schedulers, the notifier, the
+        // players, "here", the sync, the cleanup, and last the transfers (their temporary
+        // files stay, so the next start resumes them).
+        let services = ServiceGroup([parts.downloads, parts.cleaner, parts.sync, parts.here, parts.players, parts.notifier,
+                                     BusPresence(parts: parts, connection: connection, provider: options.provider.rawValue, logger: logger)]
+                                    + Self.schedulers(parts))
+        let ending: Ending
+        do {
+            ending = try await withThrowingTaskGroup(of: Void.self) { tasks in
+                tasks.addTask {
+                    do {
+                        try await services.run()
+                        endings.continuation.yield(.servicesEnded(nil))
+                    } catch {
+                        endings.continuation.yield(.servicesEnded("\(error)"))
+                    }
+                }
+                try await services.started()
+                let ending = await Ending.first(of: endings, orDisconnectionOf: connection)
+                services.shutdown()
+                try await tasks.waitForAll()
+                return ending
+            }
+        } catch let error as DaemonError where error.reported {
             await connection.close()
             return 1
         }
-
-        let polling = Task { await schedule(parts) }
-        let ending = await Ending.first(of: endings, orDisconnectionOf: connection)
-        polling.cancel()
-        parts.notifier.stop()
-        parts.players.stop()
-        parts.here.stop()
-        parts.sync.stop()
-        parts.cleaner.stop()
-        // Transfers stop where they are; their temporary files let the next start resume them.
-        parts.downloads.stop()
         switch ending {
         case .signal(let number):
             logger.info("received signal \(number); releasing \(BusContract.serviceName) and exiting")
@@ -85,6 +85,11 @@ struct Daemon {
             return 0
         case .disconnected:
             logger.error("lost the connection to the bus; exiting so that the service manager can restart almanacd")
+            return 1
+        case .servicesEnded(let why):
+            logger.error("a part of almanacd ended\(why.map { ": \($0)" } ?? ""); exiting so that the service manager can restart it")
+            _ = try? await connection.releaseName(BusContract.serviceName)
+            await connection.close()
             return 1
         }
     }
@@ -97,49 +102,23 @@ struct Daemon {
         return try await Connection.session()
     }
 
-    /// Refreshes everything once, then runs one `RefreshScheduler` per document: each sleeps
-    /// until its document's next due time and then tells the service to refresh, which asks
-    /// the document (its data source) what is due. The documents wake their scheduler when
-    /// their schedule changes. No tick: idle, the daemon sleeps. Views whose owner left are
-    /// removed by the departure stream (`AlmanacServer.export`), which checks them all
-    /// against the bus should it ever overflow, so no periodic sweep is needed either.
-    private func schedule(_ parts: DaemonParts) async {
-        let server = parts.server
-        let weather = parts.weather
-        let podcasts = parts.podcasts
-        let weatherService = parts.weatherService
-        let podcastService = parts.podcastService
-        // Not awaited: a stalled fetch must not hold up what falls due meanwhile (what is being
-        // fetched is claimed, so it is not fetched twice).
-        let weatherScheduler = RefreshScheduler(nextDue: { weather.nextDue }) { Task { await weatherService.refresh(nil) } }
-        let podcastScheduler = RefreshScheduler(nextDue: { podcasts.nextDue }) { Task { await podcastService.refresh(nil) } }
-        let here = parts.here
-        // The sync: soon after a change here, on its interval, and after a failure's backoff.
-        let sync = parts.sync
-        let syncScheduler = RefreshScheduler(nextDue: { sync.nextDue }) { Task { _ = try? await sync.sync() } }
-        // Downloads' cleanup: after the changes that may make a file go, and when the next
-        // played file's time is up (an hour at most while a player holds one); else asleep.
-        let cleaner = parts.cleaner
-        let cleanupScheduler = RefreshScheduler(nextDue: { cleaner.nextDue }) { Task { cleaner.clean() } }
-        // Each scheduler listens to its schedule's changes (and the locator of "here" to the
-        // weather's), from before the first refresh, so that none is missed.
-        let wakings: [(changes: AsyncStream<Void>, wake: @Sendable () -> Void)] = [
-            (weather.scheduleChanges.stream(), { weatherScheduler.wake() }),
-            (weather.scheduleChanges.stream(), { here.wantedChanged() }),
-            (podcasts.scheduleChanges.stream(), { podcastScheduler.wake() }),
-            (sync.scheduleChanges.stream(), { syncScheduler.wake() }),
-            (cleaner.scheduleChanges.stream(), { cleanupScheduler.wake() }),
+    /// One `RefreshScheduler` per schedule: each sleeps until its next due time and then
+    /// fires (not awaited: a stalled fetch must not hold up what falls due meanwhile; what is
+    /// being fetched is claimed, so it is not fetched twice), and is woken when its schedule
+    /// changes; each listens from now, before the first refresh, so that no change is
+    /// missed. No tick: idle, the daemon sleeps. Views whose owner left are removed by the
+    /// departure stream (`AlmanacServer.export`), so no periodic sweep is needed either.
+    private static func schedulers(_ parts: DaemonParts) -> [RefreshScheduler] {
+        let (weather, podcasts, sync, cleaner) = (parts.weather, parts.podcasts, parts.sync, parts.cleaner)
+        let (weatherService, podcastService) = (parts.weatherService, parts.podcastService)
+        return [
+            RefreshScheduler(nextDue: { weather.nextDue }, changes: weather.scheduleChanges.stream()) { await weatherService.refresh(nil) },
+            RefreshScheduler(nextDue: { podcasts.nextDue }, changes: podcasts.scheduleChanges.stream()) { await podcastService.refresh() },
+            // The sync: soon after a change here, on its interval, and after a failure's backoff.
+            RefreshScheduler(nextDue: { sync.nextDue }, changes: sync.scheduleChanges.stream()) { _ = try? await sync.sync() },
+            // Downloads' cleanup: after the changes that may make a file go, and when the next
+            // played file's time is up (an hour at most while a player holds one); else asleep.
+            RefreshScheduler(nextDue: { cleaner.nextDue }, changes: cleaner.scheduleChanges.stream()) { cleaner.clean() },
         ]
-        await withTaskGroup(of: Void.self) { group in
-            for (changes, wake) in wakings {
-                group.addTask { for await _ in changes { wake() } }
-            }
-            // Not awaited before the schedulers: a stalled first fetch must not hold them up.
-            group.addTask { await server.refreshAll() }
-            group.addTask { await weatherScheduler.run() }
-            group.addTask { await podcastScheduler.run() }
-            group.addTask { await syncScheduler.run() }
-            group.addTask { await cleanupScheduler.run() }
-        }
     }
 }

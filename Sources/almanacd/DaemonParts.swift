@@ -22,7 +22,7 @@ struct DaemonParts {
     let players: MPRISListener
     /// Held here: a service's document holds it only weakly, as its data source and delegate.
     let weatherService: any WeatherService
-    let podcastService: any PodcastService
+    let podcastService: PodcastService
     /// Where the user is, for `"here"`, from GeoClue.
     let here: GeoClueLocator
     /// The documents, which the daemon's schedulers ask when their next item falls due.
@@ -45,28 +45,33 @@ struct DaemonParts {
         )
         let demo = options.provider == .demo
         // One limit for every feed the daemon reads, whoever asks (reader, inspect, subscribe, sync).
-        let feedReads = RSSPodcastService.feedReadLimiter()
+        let feedReads = RSSFeedFetcher.feedReadLimiter()
+        let feeds: any FeedFetching
+        // Lists of one podcast page past the library into its feed's older pages (RFC 5005):
+        // the real feed reader can, the demo cannot.
+        var olderPages: (any OlderEpisodesFetching)?
         if demo {
             // Seeded from the clock unless told (a different run each time); the podcasts go on
             // from the episodes the store keeps.
             let seed = options.demoSeed ?? DemoSeed.fromClock()
             logger.info("demo provider, seed \(seed) (almanacd --demo-seed \(seed) replays it)")
             weatherService = DemoWeatherService(seed: seed)
-            let kept = try DemoPodcastService.catalogue.flatMap { try store.episodeIDs(of: $0.id) }
-            podcastService = DemoPodcastService(seed: seed, continuingFrom: kept)
+            let kept = try DemoFeedFetcher.catalogue.flatMap { try store.episodeIDs(of: $0.id) }
+            feeds = DemoFeedFetcher(seed: seed, continuingFrom: kept)
         } else {
             weatherService = Self.openMeteo(options, logger: logger)
-            podcastService = RSSPodcastService(http: HTTPClient(accept: FeedInspector.accept, maximumBytes: FeedInspector.maximumBytes, validators: store),
-                                               limiter: feedReads)
+            let reader = RSSFeedFetcher(http: HTTPClient(accept: FeedInspector.accept, maximumBytes: FeedInspector.maximumBytes, validators: store),
+                                        limiter: feedReads)
+            feeds = reader
+            olderPages = reader
         }
+        podcastService = PodcastService(fetcher: feeds)
         weatherService.dataSource = weather
         weatherService.delegate = weather
         podcastService.dataSource = podcasts
         podcastService.delegate = podcasts
-        // Lists of one podcast page past the library into its feed's older pages (RFC 5005).
-        podcasts.olderEpisodes = podcastService as? any OlderEpisodesFetching
         if demo {
-            for podcast in DemoPodcastService.catalogue { _ = try? podcasts.subscribe(podcast) }
+            for podcast in DemoFeedFetcher.catalogue { _ = try? podcasts.subscribe(podcast) }
         }
 
         let downloader: any EpisodeDownloading = demo ? DemoEpisodeDownloader() : HTTPEpisodeDownloader()
@@ -85,7 +90,7 @@ struct DaemonParts {
         server = AlmanacServer(
             connection: connection,
             weather: WeatherAdapter(weather: weather, service: weatherService, places: weatherService as? any PlaceSearching),
-            podcasts: PodcastsAdapter(podcasts: podcasts, service: podcastService, inspector: FeedInspector(limiter: feedReads), opml: FeedInspector(limiter: feedReads),
+            podcasts: PodcastsAdapter(podcasts: podcasts, service: podcastService, olderPages: olderPages, inspector: FeedInspector(limiter: feedReads), opml: FeedInspector(limiter: feedReads),
                                       downloads: DownloadsExport(manager: downloads, connection: connection),
                                       search: demo ? nil : Self.podcastSearch(options, logger: logger),
                                       chapters: demo ? nil : ChaptersFetcher()),

@@ -3,11 +3,13 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 
-/// How the daemon's run ends: a signal asked it to stop (exit 0), or the bus went away
-/// (exit 1, so that the service manager restarts it).
+/// How the daemon's run ends: a signal asked it to stop (exit 0), or the bus went away or
+/// one of its services ended by itself (exit 1, so that the service manager restarts it).
 enum Ending: Sendable {
     case signal(Int32)
     case disconnected
+    /// The service group ended unasked (why, when a service threw).
+    case servicesEnded(String?)
 
     /// The endings to wait for: `signals` as they come, from now on. Not `SIG_IGN` first:
     /// Dispatch installs its own handler, but on its manager thread, a moment later — a

@@ -13,7 +13,7 @@ import Testing
 @Suite(.onTestThreads, .timeLimit(.hang)) struct EpisodeDetailsServerTests {
     @Test func theDemoEpisodesHaveNotesAndChaptersOverTheBus() async throws {
         try await withInProcessAlmanac { almanac in
-            for podcast in DemoPodcastService.catalogue { try almanac.podcasts.subscribe(podcast) }
+            for podcast in DemoFeedFetcher.catalogue { try almanac.podcasts.subscribe(podcast) }
             await almanac.server.podcasts.refresh()
             let client = try await almanac.connect()
             let newest = try #require(try await client.listEpisodes(podcast: "demo-garden", query: ["limit": .uint32(1)]).episodes.first)

@@ -22,11 +22,10 @@ import Testing
         let podcasts = try PodcastsDocument(archive: archive)
         try podcasts.subscribe(podcast, episodes: [Self.episode(1), Self.episode(2)])
         try podcasts.submit(PlayStateSubmission(episodeID: "p:e1", played: true), from: nil)
-        let service = DemoPodcastService()
 
         archive.refusingReads.store(true, ordering: .relaxed)
         let revision = podcasts.document.revision
-        podcasts.podcastService(service, didFetch: podcast, episodes: [Self.episode(1), Self.episode(2), Self.episode(3)])
+        podcasts.record(.parsed(podcast: podcast, episodes: [Self.episode(1), Self.episode(2), Self.episode(3)]))
         #expect(podcasts.document.snapshot.state.episodes.count == 2)
         #expect(podcasts.document.snapshot.state.episodes["p:e3"] == nil)
         #expect(podcasts.activity.lastError.contains("disk I/O error"), "\(podcasts.activity.lastError)")
@@ -35,7 +34,7 @@ import Testing
         #expect(podcasts.document.revision == revision + 1, "one change: the failure")
 
         archive.refusingReads.store(false, ordering: .relaxed)
-        podcasts.podcastService(service, didFetch: podcast, episodes: [Self.episode(1), Self.episode(2), Self.episode(3)])
+        podcasts.record(.parsed(podcast: podcast, episodes: [Self.episode(1), Self.episode(2), Self.episode(3)]))
         let state = podcasts.document.snapshot.state
         #expect(state.episodes.keys.sorted() == ["p:e1", "p:e2", "p:e3"])
         #expect(state.episodes["p:e1"]?.played == true, "an old episode is not new again")

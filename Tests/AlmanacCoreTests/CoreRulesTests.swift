@@ -151,12 +151,12 @@ import Testing
     @Test func aPodcastViewClaimsOnlyAPodcastThatExists() {
         let clock = self.clock
         let podcasts = try! PodcastsDocument(policy: .init(interval: 60), clock: { clock.now }, jitter: { 1 })
-        for podcast in DemoPodcastService.catalogue { _ = try? podcasts.subscribe(podcast) }
-        let first = DemoPodcastService.catalogue[0].id
+        for podcast in DemoFeedFetcher.catalogue { _ = try? podcasts.subscribe(podcast) }
+        let first = DemoFeedFetcher.catalogue[0].id
         #expect(podcasts.claim(.view(["podcast": "nope"])).isEmpty)
         #expect(podcasts.claim(.view(["podcast": first])).map(\.id) == [first])
         #expect(podcasts.claim(.view(["podcast": first])).isEmpty)
-        #expect(podcasts.claim(.due).map(\.id) == DemoPodcastService.catalogue.map(\.id).sorted().filter { $0 != first })
+        #expect(podcasts.claim(.due).map(\.id) == DemoFeedFetcher.catalogue.map(\.id).sorted().filter { $0 != first })
         #expect(podcasts.claim(.everything).isEmpty, "all are being read")
     }
 

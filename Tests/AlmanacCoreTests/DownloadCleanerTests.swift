@@ -1,4 +1,4 @@
-import AlmanacCore
+@testable import AlmanacCore
 import AlmanacModels
 import Foundation
 import Locking

@@ -1,4 +1,4 @@
-import AlmanacCore
+@testable import AlmanacCore
 import AlmanacDemo
 import AlmanacModels
 import Foundation
@@ -413,11 +413,11 @@ final class FakeDiskSpace: DiskSpace, Sendable {
         let fresh = (4...7).map { Episode(id: "e\($0)", podcastID: "p", title: "Episode \($0)", published: Date(timeIntervalSince1970: Double($0) * 1000),
                                           duration: 600, audioURL: "https://example.com/\($0).mp3") }
         // Not asked: nothing downloads.
-        podcasts.podcastService(DemoPodcastService(), didFetch: Podcast(id: "p", title: "Show", author: "", feedURL: "https://example.com/feed"), episodes: [fresh[0]])
+        podcasts.record(.parsed(podcast: Podcast(id: "p", title: "Show", author: "", feedURL: "https://example.com/feed"), episodes: [fresh[0]]))
         try await Task.sleep(for: .milliseconds(50))
         #expect(manager.document.snapshot.state.isEmpty)
         try podcasts.setPreferences(PreferencesSubmission(autoDownload: true, keep: 2), of: "p")
-        podcasts.podcastService(DemoPodcastService(), didFetch: Podcast(id: "p", title: "Show", author: "", feedURL: "https://example.com/feed"), episodes: fresh)
+        podcasts.record(.parsed(podcast: Podcast(id: "p", title: "Show", author: "", feedURL: "https://example.com/feed"), episodes: fresh))
         #expect(await eventually { downloader.episodesRunning == ["e7", "e6"] })
         let jobs = manager.document.snapshot.state.values.sorted { $0.id < $1.id }
         #expect(jobs.map(\.episodeID) == ["e7", "e6"] && jobs.allSatisfy { $0.owner.isEmpty }, "the daemon's own jobs, newest first")

@@ -112,8 +112,8 @@ final class TableChapters: ChaptersFetching {
         #expect(before.details == nil && before.chapters.isEmpty)
         // Nothing new in the feed: no change, but the details are kept.
         let revision = podcasts.document.revision
-        podcasts.podcastService(DemoPodcastService(), didFetch: podcast, episodes: FeedMapping.episodes(from: Self.feed, podcastID: podcast.id),
-                                details: FeedMapping.details(from: Self.feed, podcastID: podcast.id))
+        podcasts.record(.parsed(podcast: podcast, episodes: FeedMapping.episodes(from: Self.feed, podcastID: podcast.id),
+                                details: FeedMapping.details(from: Self.feed, podcastID: podcast.id)))
         #expect(podcasts.document.revision == revision)
         let after = try #require(await podcasts.episodeRecord(id("plain", podcast), chapters: nil))
         #expect(after.details?.chapters == Self.inline && after.podcast.image == "https://e/cover.jpg")

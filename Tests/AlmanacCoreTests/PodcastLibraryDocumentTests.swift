@@ -38,11 +38,10 @@ import Testing
     @Test func theUsersTitleSurvivesARefreshAndAMovedFeedIsRemembered() throws {
         let archive = RefusingPodcastArchive()
         let podcasts = try PodcastsDocument(archive: archive)
-        let service = DemoPodcastService()
         let podcast = Podcast(id: "p", title: "Feed Title", author: "A", feedURL: "https://old/feed")
         try podcasts.subscribe(podcast)
         try podcasts.rename("p", to: "  Mine  ")
-        podcasts.podcastService(service, didFetch: Podcast(id: "p", title: "Feed Title 2", author: "A", feedURL: "https://new/feed"), episodes: [])
+        podcasts.record(.parsed(podcast: Podcast(id: "p", title: "Feed Title 2", author: "A", feedURL: "https://new/feed"), episodes: []))
         let kept = try #require(podcasts.document.snapshot.state.podcasts["p"])
         #expect(kept.title == "Mine" && kept.feedURL == "https://new/feed")
         #expect(try archive.podcastsState().podcasts["p"] == kept)
@@ -61,7 +60,7 @@ import Testing
         #expect(throws: StorageError.self) { try podcasts.submit(PlayStateSubmission(episodeID: episode, played: true), from: nil) }
         #expect(throws: StorageError.self) { try podcasts.unsubscribe(podcast.id) }
         // A refresh whose news cannot be kept is reported, and its episodes stay unseen, so the next refresh finds them again.
-        podcasts.podcastService(DemoPodcastService(), didFetch: podcast, episodes: [Episode(id: "x", podcastID: podcast.id, title: "X", published: Date(), duration: nil)])
+        podcasts.record(.parsed(podcast: podcast, episodes: [Episode(id: "x", podcastID: podcast.id, title: "X", published: Date(), duration: nil)]))
         let after = podcasts.document.snapshot
         #expect(after.state == before.state)
         #expect(after.revision == before.revision + 1)

@@ -90,8 +90,7 @@ import Testing
         let start = clock.now
         // A read in which the server says the feed stays fresh for a day.
         #expect(podcasts.take(["p"], force: true) == ["p"])
-        podcasts.podcastService(DemoPodcastService(), podcast: "p", isFreshUntil: start.addingTimeInterval(86_400))
-        podcasts.podcastService(DemoPodcastService(), didFindUnchanged: "p")
+        podcasts.record(.notModified(podcastID: "p", freshUntil: start.addingTimeInterval(86_400)))
         #expect(podcasts.nextDue == start.addingTimeInterval(86_400))
         // Ten minutes of its own: the next read comes forward, the server's freshness no longer counts.
         try podcasts.setPreferences(PreferencesSubmission(refreshInterval: 600), of: "p")
@@ -100,8 +99,7 @@ import Testing
         #expect(podcasts.claim(.due).isEmpty)
         clock.advance(1)
         #expect(podcasts.claim(.due).map(\.id) == ["p"])
-        podcasts.podcastService(DemoPodcastService(), podcast: "p", isFreshUntil: clock.now.addingTimeInterval(86_400))
-        podcasts.podcastService(DemoPodcastService(), didFindUnchanged: "p")
+        podcasts.record(.notModified(podcastID: "p", freshUntil: clock.now.addingTimeInterval(86_400)))
         #expect(podcasts.nextDue == clock.now.addingTimeInterval(600), "its own interval, not the server's day")
         // Back to the server's cadence: its freshness counts again.
         try podcasts.setPreferences(PreferencesSubmission(refreshInterval: 0), of: "p")

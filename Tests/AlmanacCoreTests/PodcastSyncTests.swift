@@ -1,4 +1,4 @@
-import AlmanacCore
+@testable import AlmanacCore
 import AlmanacDemo
 import AlmanacModels
 import Foundation
@@ -318,7 +318,7 @@ import Testing
 
         // The feed shows it here an hour later.
         let feed = Self.feed(episodes: 4)
-        desktop.podcasts.podcastService(DemoPodcastService(), didFetch: podcast, episodes: FeedMapping.episodes(from: feed, podcastID: podcast.id))
+        desktop.podcasts.record(.parsed(podcast: podcast, episodes: FeedMapping.episodes(from: feed, podcastID: podcast.id)))
         let fourth = try #require(episode(desktop, 4, of: podcast))
         #expect(fourth.position == 0)
         #expect(try await desktop.sync.sync().episodesUpdated == 1)

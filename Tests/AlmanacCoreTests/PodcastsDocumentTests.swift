@@ -10,11 +10,11 @@ import Testing
 @Suite(.onTestThreads, .timeLimit(.hang)) struct PodcastsDocumentTests {
     let clock = TestClock()
 
-    func subscribedDocument() -> (PodcastsDocument, DemoPodcastService) {
+    func subscribedDocument() -> (PodcastsDocument, PodcastService) {
         let clock = self.clock
         let podcasts = try! PodcastsDocument(policy: .init(interval: 60), clock: { clock.now }, jitter: { 1 })
-        for podcast in DemoPodcastService.catalogue { _ = try? podcasts.subscribe(podcast) }
-        let service = DemoPodcastService(newEpisodeEvery: 1)
+        for podcast in DemoFeedFetcher.catalogue { _ = try? podcasts.subscribe(podcast) }
+        let service = PodcastService(fetcher: DemoFeedFetcher(newEpisodeEvery: 1))
         service.dataSource = podcasts
         service.delegate = podcasts
         return (podcasts, service)
@@ -92,17 +92,15 @@ extension PodcastsDocumentTests {
     @Test func feedsBackOffAfterFailuresAndHonourTheServersFreshness() async throws {
         let clock = self.clock
         let podcasts = try PodcastsDocument(policy: .init(interval: 3600, firstRetry: 60, longestRetry: 86_400), clock: { clock.now }, jitter: { 1 })
-        let service = DemoPodcastService()
         try podcasts.subscribe(Podcast(id: "a", title: "A", author: "", feedURL: "https://a"))
         try podcasts.subscribe(Podcast(id: "b", title: "B", author: "", feedURL: "https://b"))
         #expect(podcasts.take(["a", "b"]) == ["a", "b"])
-        podcasts.podcastService(service, didFailToFetch: "a", error: DemoError("down"))
-        podcasts.podcastService(service, podcast: "b", isFreshUntil: clock.now.addingTimeInterval(7200))
-        podcasts.podcastService(service, didFindUnchanged: "b")
+        podcasts.record(.failed(podcastID: "a", error: DemoError("down")))
+        podcasts.record(.notModified(podcastID: "b", freshUntil: clock.now.addingTimeInterval(7200)))
         #expect(podcasts.failuresInARow(of: "a") == 1)
         clock.advance(60)
         #expect(podcasts.take(["a", "b"]) == ["a"])
-        podcasts.podcastService(service, didFailToFetch: "a", error: DemoError("down"))
+        podcasts.record(.failed(podcastID: "a", error: DemoError("down")))
         clock.advance(60)
         #expect(podcasts.take(["a"]).isEmpty, "the second retry waits 120 s")
         // b: due by its interval at 3600 s, but the server said fresh until 7200 s.
@@ -116,26 +114,24 @@ extension PodcastsDocumentTests {
 
     @Test func eachEndedReadIsCountedWithWhyItFailed() throws {
         let podcasts = try PodcastsDocument()
-        let service = DemoPodcastService()
         try podcasts.subscribe(Podcast(id: "a", title: "A", author: "", feedURL: "https://a"))
         #expect(podcasts.reads(of: "a").count == 0)
-        podcasts.podcastService(service, didFailToFetch: "a", error: DemoError("HTTP 404"))
+        podcasts.record(.failed(podcastID: "a", error: DemoError("HTTP 404")))
         #expect(podcasts.reads(of: "a").count == 1 && podcasts.reads(of: "a").failure == "HTTP 404")
-        podcasts.podcastService(service, didFindUnchanged: "a")
+        podcasts.record(.notModified(podcastID: "a"))
         #expect(podcasts.reads(of: "a").count == 2 && podcasts.reads(of: "a").failure == nil)
-        podcasts.podcastService(service, didFetch: Podcast(id: "a", title: "A", author: "", feedURL: "https://a"), episodes: [])
+        podcasts.record(.parsed(podcast: Podcast(id: "a", title: "A", author: "", feedURL: "https://a"), episodes: []))
         #expect(podcasts.reads(of: "a").count == 3 && podcasts.reads(of: "a").failure == nil)
         #expect(podcasts.reads(of: "b").count == 0)
     }
 
     @Test(.timeLimit(.hang)) func aWaiterHearsTheReadUnderWayEndOrItsTimeRunOut() async throws {
         let podcasts = try PodcastsDocument()
-        let service = DemoPodcastService()
         try podcasts.subscribe(Podcast(id: "a", title: "A", author: "", feedURL: "https://a"))
         // Told as the read ends, with its outcome: its own time (an hour) would fail the test's limit.
         async let told = podcasts.reads(of: "a", after: 0, within: .seconds(3600))
         try await Task.sleep(for: .milliseconds(100))
-        podcasts.podcastService(service, didFailToFetch: "a", error: DemoError("HTTP 503"))
+        podcasts.record(.failed(podcastID: "a", error: DemoError("HTTP 503")))
         let outcome = await told
         #expect(outcome.count == 1 && outcome.failure == "HTTP 503")
         // A read that ended already answers at once; none ending lets the time run out.
@@ -148,15 +144,13 @@ extension PodcastsDocumentTests {
     @Test func theServerSetsEachFeedsCadenceWithinTheFloorAndTheCeiling() throws {
         let clock = self.clock
         let podcasts = try PodcastsDocument(policy: .init(interval: 3_600), clock: { clock.now }, jitter: { 1 })
-        let service = DemoPodcastService()
         #expect(podcasts.nextDue == nil, "no subscriptions: nothing is ever due")
         try podcasts.subscribe(Podcast(id: "a", title: "A", author: "", feedURL: "https://a"))
         #expect(podcasts.nextDue == clock.now, "a new feed is due at once")
         func read(freshFor seconds: Double?) {
             #expect(podcasts.claim(.due).map(\.id) == ["a"])
             #expect(podcasts.nextDue == nil, "being read")
-            if let seconds { podcasts.podcastService(service, podcast: "a", isFreshUntil: clock.now.addingTimeInterval(seconds)) }
-            podcasts.podcastService(service, didFindUnchanged: "a")
+            podcasts.record(.notModified(podcastID: "a", freshUntil: seconds.map { clock.now.addingTimeInterval($0) }))
         }
         read(freshFor: 7_200)
         #expect(podcasts.nextDue == clock.now.addingTimeInterval(7_200), "the server's two hours, not the hour")
@@ -176,23 +170,23 @@ extension PodcastsDocumentTests {
     @Test func lastErrorClearsOnceEveryFailingFeedRecovered() throws {
         let clock = self.clock
         let podcasts = try PodcastsDocument(policy: .init(interval: 60), clock: { clock.now }, jitter: { 1 })
-        let service = DemoPodcastService()
+        let service = PodcastService(fetcher: DemoFeedFetcher())
         let events = Locked<[DocumentActivity.Event]>([])
         podcasts.activity.observe { event in events.withLock { $0.append(event) } }
         for id in ["a", "b", "c"] { try podcasts.subscribe(Podcast(id: id, title: id, author: "", feedURL: "https://\(id)")) }
         #expect(podcasts.podcastsToRefresh(for: service).map(\.id) == ["a", "b", "c"])
         #expect(podcasts.activity.isLoading, "claimed by the service: being read")
-        podcasts.podcastService(service, didFailToFetch: "a", error: FetchFailure("down"))
-        podcasts.podcastService(service, didFailToFetch: "b", error: FetchFailure("gone"))
-        podcasts.podcastService(service, didFindUnchanged: "c")
+        podcasts.record(.failed(podcastID: "a", error: FetchFailure("down")))
+        podcasts.record(.failed(podcastID: "b", error: FetchFailure("gone")))
+        podcasts.record(.notModified(podcastID: "c"))
         #expect(!podcasts.activity.isLoading)
         #expect(podcasts.activity.lastError.hasSuffix("gone"))
         clock.advance(3_600)
         #expect(podcasts.podcastsToRefresh(for: service).map(\.id) == ["a", "b", "c"])
-        podcasts.podcastService(service, didFindUnchanged: "a")
-        podcasts.podcastService(service, didFindUnchanged: "c")
+        podcasts.record(.notModified(podcastID: "a"))
+        podcasts.record(.notModified(podcastID: "c"))
         #expect(podcasts.activity.lastError.hasSuffix("gone"), "b still fails")
-        podcasts.podcastService(service, didFailToFetch: "b", error: FetchFailure("still gone"))
+        podcasts.record(.failed(podcastID: "b", error: FetchFailure("still gone")))
         try podcasts.unsubscribe("b")
         #expect(podcasts.activity.lastError == "", "the only failing feed was let go")
         #expect(events.withLock { $0 } == [.loading(true), .loading(false), .loading(true), .loading(false), .cleared])

@@ -1,4 +1,4 @@
-import AlmanacCore
+@testable import AlmanacCore
 import AlmanacModels
 @testable import AlmanacServices
 import Foundation

@@ -259,6 +259,29 @@ import Testing
         #expect(second.process.wait() == 1)
     }
 
+    /// SIGTERM while the daemon's own refresh reads a stalled feed: the service group stops
+    /// the read under way (it does not wait out the server), and a read cut short that way
+    /// is not recorded as the feed's failure.
+    @Test func aStopWhileAFeedStallsEndsPromptlyAndRecordsNoFailure() async throws {
+        let bus = try PrivateBus()
+        let server = try FixtureServer.feeds()
+        func fault(_ mode: String) throws { _ = try Data(contentsOf: server.baseURL.appendingPathComponent("fault/\(mode)")) }
+        try fault("none")
+        let first = try await RunningDaemon(bus: bus, .fixtures())
+        #expect(try await almanac(["podcasts", "subscribe", server.baseURL.appendingPathComponent("flaky/rss2-itunes.xml").absoluteString], bus: bus).status == 0)
+        #expect(first.stop() == 0)
+        // Started again, the feed is due at once (a schedule is not kept across a restart).
+        try fault("stall")
+        defer { try? fault("none") }
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        let client = try await AlmanacClient.connect(address: bus.address)
+        #expect(await eventually { (try? await client.property(BusContract.Document1.loading, of: .podcasts)) == .boolean(true) })
+        let start = ContinuousClock.now
+        #expect(daemon.stop() == 0)
+        #expect(start.duration(to: .now) < .seconds(5), "the stalled read (30 s) was not waited out")
+        #expect(!daemon.log.contains("could not read a feed"), "\(daemon.log)")
+    }
+
     @Test func aSecondDaemonOnTheSameBusRefusesToStart() async throws {
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)

@@ -13,7 +13,7 @@ import Synchronization
 /// is one notification as long as its feeds' news comes less than the gathering window
 /// apart (up to ten windows in all). When the server
 /// advertises `actions`, the notification offers "Download", which downloads those episodes.
-public final class DesktopNotifier: Sendable {
+public final class DesktopNotifier: Service {
     static let service: BusName = "org.freedesktop.Notifications"
     static let path: ObjectPath = "/org/freedesktop/Notifications"
     static let interface: InterfaceName = "org.freedesktop.Notifications"
@@ -43,7 +43,10 @@ public final class DesktopNotifier: Sendable {
     private let wording: Wording
     private let logger: Logger
     private let state = Locked(State())
-    private let listener = Locked<Task<Void, Never>?>(nil)
+    /// The notification server's signals, from `prepare` until `run` reads them.
+    private let signals = Locked<SignalStream?>(nil)
+    /// Woken when news waits to be shown.
+    private let flushWanted = Wakeup()
 
     /// The summary and body of a notification: each feed's title and count, and whether the
     /// server reads body markup.
@@ -63,12 +66,11 @@ public final class DesktopNotifier: Sendable {
         self.logger = logger
     }
 
-    /// Starts listening for new episodes and for the notification server's answers.
-    public func start() async throws {
-        let signals = try await connection.signals(matching: MatchRule(interface: Self.interface, path: Self.path), bufferLimit: 64)
-        listener.withLock { $0 = Task { [weak self] in
-            for await message in signals { self?.handle(message) }
-        } }
+    /// Listens for the notification server's answers and for new episodes (before the bus
+    /// name is taken: the group awaits it).
+    public func prepare() async throws {
+        let stream = try await connection.signals(matching: MatchRule(interface: Self.interface, path: Self.path), bufferLimit: 64)
+        signals.withLock { $0 = stream }
         podcasts.document.addView(key: Self.viewKey) { [weak self] event in
             guard let self, case .changed(_, .newEpisodes(let podcastID, let episodes), _) = event else { return }
             // A podcast's own setting wins over the global one.
@@ -78,9 +80,24 @@ public final class DesktopNotifier: Sendable {
         }
     }
 
-    public func stop() {
+    /// A `Service`: handles the server's signals and shows the news gathered, until
+    /// cancelled; then it hears no more new episodes.
+    public func run() async {
+        let stream = signals.withLock { signals in
+            defer { signals = nil }
+            return signals
+        }
+        await withDiscardingTaskGroup { group in
+            if let stream {
+                group.addTask { [weak self] in
+                    for await message in stream { self?.handle(message) }
+                }
+            }
+            group.addTask { [weak self] in await self?.flushing() }
+            await Task.untilCancelled()
+            group.cancelAll()
+        }
         podcasts.document.removeView(key: Self.viewKey)
-        listener.withLock { $0?.cancel() }
     }
 
     private func gather(_ podcastID: String, _ episodes: [String]) {
@@ -91,7 +108,7 @@ public final class DesktopNotifier: Sendable {
             defer { state.flushScheduled = true }
             return !state.flushScheduled
         }
-        if schedule { scheduleFlush() }
+        if schedule { flushWanted.wake() }
     }
 
     private static func add(_ episodes: [String], of podcastID: String, to list: inout [(podcastID: String, episodes: [String])]) {
@@ -102,16 +119,19 @@ public final class DesktopNotifier: Sendable {
         }
     }
 
-    private func scheduleFlush() {
-        Task { [self, gathering] in
+    /// Shows the news each time some waits, once none has come for the gathering window.
+    private func flushing() async {
+        while !Task.isCancelled {
+            await flushWanted.wait()
             // Waits while news keeps coming (one refresh of many feeds), but not for ever.
-            while true {
+            while !Task.isCancelled {
                 let due = state.withLock { state in
                     min(state.lastArrival + gathering, state.firstArrival + gathering * 10)
                 }
                 guard due > .now else { break }
                 try? await Task.sleep(until: due)
             }
+            if Task.isCancelled { return }
             await flush()
         }
     }
@@ -126,7 +146,7 @@ public final class DesktopNotifier: Sendable {
             if state.withLock({ state -> Bool in
                 state.flushScheduled = !state.pending.isEmpty
                 return state.flushScheduled
-            }) { scheduleFlush() }
+            }) { flushWanted.wake() }
         }
         guard !announced.isEmpty else { return }
         let capabilities = (try? await connection.call(Self.service, path: Self.path, interface: Self.interface,

@@ -11,22 +11,25 @@ import DBus
 final class EpisodeListSource: PagingDataSource, Sendable {
     private let podcasts: PodcastsDocument
     private let podcastID: String?
+    /// Reads the feed's older pages (none: the list ends with the library).
+    private let olderPages: (any OlderEpisodesFetching)?
     /// The cursor that stands for "the feed's next older page" (the library's cursors have a colon).
     static let olderPagesCursor = "older-pages"
 
-    init(podcasts: PodcastsDocument, podcastID: String?) {
+    init(podcasts: PodcastsDocument, podcastID: String?, olderPages: (any OlderEpisodesFetching)?) {
         self.podcasts = podcasts
         self.podcastID = podcastID
+        self.olderPages = olderPages
     }
 
     func loadPage(after cursor: String?, limit: Int) async throws -> Page<Value> {
-        if cursor == Self.olderPagesCursor, let podcastID {
-            let older = try await podcasts.loadOlderEpisodes(of: podcastID)
+        if cursor == Self.olderPagesCursor, let podcastID, let olderPages {
+            let older = try await podcasts.loadOlderEpisodes(of: podcastID, from: olderPages)
             return Page(items: older.episodes.map(PodcastsCodec.encode), nextCursor: older.hasMore ? Self.olderPagesCursor : nil)
         }
         let page = try podcasts.page(EpisodeQuery(podcastID: podcastID, limit: limit, cursor: cursor))
         var next = page.nextCursor
-        if next == nil, let podcastID, try podcasts.hasOlderPages(podcastID) { next = Self.olderPagesCursor }
+        if next == nil, let podcastID, olderPages != nil, try podcasts.hasOlderPages(podcastID) { next = Self.olderPagesCursor }
         return Page(items: page.episodes.map(PodcastsCodec.encode), nextCursor: next)
     }
 }

@@ -2,7 +2,6 @@ public import AlmanacCore
 import AlmanacModels
 import DBus
 import Locking
-import Synchronization
 public import Logging
 
 /// Where the user is, for the weather of `"here"`, from GeoClue (`org.freedesktop.GeoClue2`
@@ -11,7 +10,7 @@ public import Logging
 /// every `LocationUpdated` read and told to the weather document; `Stop` (and the connection
 /// closed) when no view or saved place wants `"here"` any more. No GeoClue, a refusal, or no
 /// fix within `patience`: the document hears why, and only `"here"` fails.
-public final class GeoClueLocator: Sendable {
+public final class GeoClueLocator: Service {
     static let service: BusName = "org.freedesktop.GeoClue2"
     static let managerPath: ObjectPath = "/org/freedesktop/GeoClue2/Manager"
     static let manager: InterfaceName = "org.freedesktop.GeoClue2.Manager"
@@ -28,8 +27,8 @@ public final class GeoClueLocator: Sendable {
     private let logger: Logger
     /// The task following GeoClue while `"here"` is wanted, and its session.
     private let following = Locked<(task: Task<Void, Never>, session: Session)?>(nil)
-    /// A check of whether `"here"` is wanted is on its way.
-    private let checkPending = Atomic<Bool>(false)
+    /// The weather schedule's changes: whether `"here"` is wanted may have changed.
+    private let changes: AsyncStream<Void>
 
     public init(weather: WeatherDocument, systemBusAddress: String? = nil, desktopID: String = "almanacd",
                 patience: Duration = .seconds(30), logger: Logger = Logger(label: "almanac.geoclue")) {
@@ -38,18 +37,16 @@ public final class GeoClueLocator: Sendable {
         self.desktopID = desktopID
         self.patience = patience
         self.logger = logger
+        changes = weather.scheduleChanges.stream()
     }
 
-    /// Starts or stops following GeoClue as `"here"` comes to be wanted or stops being wanted
-    /// (called whenever the weather schedule may have changed, perhaps inside the document's
-    /// locks: the check runs on a task of its own, one at a time, bursts coalesced).
-    public func wantedChanged() {
-        guard !checkPending.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        Task { [weak self] in
-            guard let self else { return }
-            checkPending.store(false, ordering: .releasing)
-            check()
-        }
+    /// A `Service`: starts or stops following GeoClue as `"here"` comes to be wanted or stops
+    /// being wanted (looked at again whenever the weather schedule may have changed, bursts
+    /// coalesced: `ScheduleChanges` keeps one change unread), until cancelled; then stops.
+    public func run() async {
+        check()
+        for await _ in changes { check() }
+        stop()
     }
 
     private func check() {
@@ -67,7 +64,7 @@ public final class GeoClueLocator: Sendable {
     }
 
     /// Stops following (the daemon is ending).
-    public func stop() {
+    private func stop() {
         following.withLock { following in
             following?.task.cancel()
             following?.session.end()

@@ -16,7 +16,7 @@ import Synchronization
 /// URL is a player's current track, whatever its status (a paused or stopped player still has
 /// it open), so that no cleanup deletes them; and it says when a player moves on
 /// (`whenTracksChange`).
-public final class MPRISListener: FilesInUse, Sendable {
+public final class MPRISListener: FilesInUse, Service {
     static let prefix = "org.mpris.MediaPlayer2."
     static let path: ObjectPath = "/org/mpris/MediaPlayer2"
     static let playerInterface: InterfaceName = "org.mpris.MediaPlayer2.Player"
@@ -50,7 +50,8 @@ public final class MPRISListener: FilesInUse, Sendable {
     /// Players being asked what they are (`appeared`), and those of them whose change came
     /// meanwhile and was not applied: they are asked again.
     private let asking = Locked<(pending: Set<BusName>, missed: Set<BusName>)>(([], []))
-    private let tasks = Locked<[Task<Void, Never>]>([])
+    /// Players' names and signals, from `prepare` until `run` reads them.
+    private let subscriptions = Locked<(owners: AsyncCompactMapSequence<SignalStream, NameOwnerChange>, changes: SignalStream)?>(nil)
     /// Woken when a player starts playing a known episode: only then does the poll run.
     private let playing = Wakeup()
     /// Told when a player's track changes or a player leaves.
@@ -64,26 +65,38 @@ public final class MPRISListener: FilesInUse, Sendable {
         self.logger = logger
     }
 
-    /// Starts watching players: those on the bus now and those that come.
-    public func start() async throws {
+    /// Starts watching players' names and signals (before the bus name is taken: the group
+    /// awaits it), so that none that comes from then on is missed.
+    public func prepare() async throws {
         let owners = try await connection.nameOwnerChanges()
         let changes = try await connection.signals(matching: MatchRule(path: Self.path), bufferLimit: 256)
-        let started = [
-            Task { [weak self] in
+        subscriptions.withLock { $0 = (owners, changes) }
+    }
+
+    /// A `Service`: follows players (those on the bus now, asked in the background so that a
+    /// slow player holds up nothing, and those that come) until cancelled; then what each
+    /// player was at is kept.
+    public func run() async {
+        guard let (owners, changes) = subscriptions.withLock({ subscriptions in
+            defer { subscriptions = nil }
+            return subscriptions
+        }) else { return }
+        await withDiscardingTaskGroup { group in
+            group.addTask { [weak self] in
                 for await change in owners where change.name.rawValue.hasPrefix(Self.prefix) {
                     guard let self else { return }
                     if let old = change.oldOwner { self.vanished(old) }
                     if let new = change.newOwner { await self.appeared(new) }
                 }
-            },
-            Task { [weak self] in
+            }
+            group.addTask { [weak self] in
                 for await message in changes {
                     guard let self else { return }
                     await self.handle(message)
                 }
-            },
+            }
             // No timer while nothing plays: the loop waits until a player plays a known episode.
-            Task { [weak self, pollInterval, playing] in
+            group.addTask { [weak self, pollInterval, playing] in
                 while !Task.isCancelled {
                     guard self?.anyPlaying == true else {
                         await playing.wait()
@@ -92,18 +105,21 @@ public final class MPRISListener: FilesInUse, Sendable {
                     try? await Task.sleep(for: pollInterval)
                     await self?.poll()
                 }
-            },
-        ]
-        // The players there are now, asked in the background: a slow player must not hold up the daemon's start.
-        let scan = Task { [weak self, connection] in
-            let names = (try? await connection.call(.bus, path: "/org/freedesktop/DBus", interface: .bus,
-                                                    method: "ListNames").arguments([String].self)) ?? []
-            for name in names where name.hasPrefix(Self.prefix) {
-                guard let bus = try? BusName(name), let owner = try? await connection.nameOwner(of: bus) else { continue }
-                await self?.appeared(owner)
             }
+            // The players there are now.
+            group.addTask { [weak self, connection] in
+                let names = (try? await connection.call(.bus, path: "/org/freedesktop/DBus", interface: .bus,
+                                                        method: "ListNames").arguments([String].self)) ?? []
+                for name in names where name.hasPrefix(Self.prefix) {
+                    guard !Task.isCancelled, let bus = try? BusName(name), let owner = try? await connection.nameOwner(of: bus) else { continue }
+                    await self?.appeared(owner)
+                }
+            }
+            await Task.untilCancelled()
+            group.cancelAll()
         }
-        tasks.withLock { $0 = started + [scan] }
+        // What the players were at is kept.
+        for owner in players.withLock({ Array($0.keys) }) { vanished(owner) }
     }
 
     /// Of `files`, those that are a player's current track (`file://` URLs).
@@ -120,12 +136,6 @@ public final class MPRISListener: FilesInUse, Sendable {
 
     private func tracksChanged() {
         trackChanges.withLock { $0 }?()
-    }
-
-    public func stop() {
-        for task in tasks.withLock({ $0 }) { task.cancel() }
-        // What the players were at is kept.
-        for owner in players.withLock({ Array($0.keys) }) { vanished(owner) }
     }
 
     // MARK: Events

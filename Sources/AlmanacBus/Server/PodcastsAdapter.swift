@@ -7,7 +7,10 @@ import Synchronization
 /// Serves the podcasts document on the bus.
 public struct PodcastsAdapter: DocumentAdapter {
     public let podcasts: PodcastsDocument
-    public let service: any PodcastService
+    /// The refresh loop: `Refresh()`, `RefreshPodcast` and a new view's refresh read through it.
+    public let service: PodcastService
+    /// Reads a feed's older pages for a list that goes past the library (none: lists end there).
+    public let olderPages: (any OlderEpisodesFetching)?
     /// Reads feeds for `Inspect`/`InspectData`/`Subscribe`.
     public let inspector: any FeedInspecting
     /// Reads and writes OPML for `ImportOPML`/`ExportOPML`.
@@ -19,10 +22,11 @@ public struct PodcastsAdapter: DocumentAdapter {
     /// Fetches chapters files for `GetEpisodeDetails` (none: they are not fetched, and the record says so).
     public let chapters: (any ChaptersFetching)?
 
-    public init(podcasts: PodcastsDocument, service: any PodcastService, inspector: any FeedInspecting, opml: any OPMLConverting,
+    public init(podcasts: PodcastsDocument, service: PodcastService, olderPages: (any OlderEpisodesFetching)? = nil, inspector: any FeedInspecting, opml: any OPMLConverting,
                 downloads: DownloadsExport? = nil, search: (any PodcastSearching)? = nil, chapters: (any ChaptersFetching)? = nil) {
         self.podcasts = podcasts
         self.service = service
+        self.olderPages = olderPages
         self.inspector = inspector
         self.opml = opml
         self.downloads = downloads
@@ -63,14 +67,14 @@ public struct PodcastsAdapter: DocumentAdapter {
     }
 
     public func perform(_ work: [Podcast]) async {
-        await service.refresh(work)
+        await service.read(work)
     }
 
     public func viewsChanged() {}
 
     /// A podcasts view pages through its podcast's episodes (or everyone's), newest first.
     public func pageSource(for options: [String: String]) -> (any PagingDataSource<Value>)? {
-        EpisodeListSource(podcasts: podcasts, podcastID: options[PodcastsDocument.podcastOption])
+        EpisodeListSource(podcasts: podcasts, podcastID: options[PodcastsDocument.podcastOption], olderPages: olderPages)
     }
 
     public func domainProperties(changedBy change: PodcastsChange) -> (InterfaceName, [String: Value])? {
@@ -314,7 +318,7 @@ public struct PodcastsAdapter: DocumentAdapter {
                 let before = podcasts.reads(of: podcast.id).count
                 let outcome: (count: UInt64, failure: String?)
                 if !podcasts.take([podcast.id], force: true).isEmpty {
-                    await service.refresh([podcast])
+                    await service.read([podcast])
                     outcome = podcasts.reads(of: podcast.id)
                 } else {
                     // Already being read: that read's outcome is the answer.

@@ -11,7 +11,7 @@ import AlmanacModels
 /// at the next file's due time, or an hour after it last spared one. With nothing that could
 /// go, it has no due time at all: the daemon's `RefreshScheduler` (`nextDue`) then sleeps
 /// until a change wakes it (`scheduleChanges`).
-public final class DownloadCleaner: Sendable {
+public final class DownloadCleaner: Service {
     private struct State {
         /// A change asks for a pass now (and one is due at start: files may have passed their
         /// time while the daemon was not running).
@@ -47,15 +47,23 @@ public final class DownloadCleaner: Sendable {
         self.logger = logger
     }
 
+    /// A `Service`: follows the changes that may make a file go until cancelled. (The passes
+    /// themselves are the daemon's `RefreshScheduler`'s, at `nextDue`.)
+    public func run() async {
+        start()
+        await Task.untilCancelled()
+        stop()
+    }
+
     /// Starts following the changes that may make a file go.
-    public func start() {
+    func start() {
         podcasts.document.addView(key: Self.viewKey) { [weak self] event in
             guard let self, case .changed(_, let change, _) = event, Self.mayDelete(change) else { return }
             wanted()
         }
     }
 
-    public func stop() {
+    func stop() {
         podcasts.document.removeView(key: Self.viewKey)
     }
 

@@ -13,7 +13,7 @@ public import AlmanacModels
 /// (`FreeSpace.refusal`). Deleting files is `DownloadCleaner`'s.
 ///
 /// Its jobs are a document: the bus layer registers a view and exports one object per job.
-public final class DownloadManager: Sendable {
+public final class DownloadManager: Service {
     public typealias Model = Document<[UInt64: DownloadJob], DownloadChange>
 
     public let document: Model
@@ -74,9 +74,18 @@ public final class DownloadManager: Sendable {
         document = Model(jobs)
     }
 
+    /// A `Service`: resumes the jobs kept from last time and follows the podcasts document
+    /// until cancelled; then every transfer stops where it is (its temporary file stays, so
+    /// the next start resumes it).
+    public func run() async {
+        start()
+        await Task.untilCancelled()
+        stop()
+    }
+
     /// Starts the jobs kept from last time and begins watching the podcasts document: new
     /// episodes of podcasts that download by themselves, podcasts given up.
-    public func start() {
+    func start() {
         podcasts.document.addView(key: ViewKey("almanacd:downloads")) { [weak self] event in
             guard let self, case .changed(_, let change, _) = event else { return }
             switch change {
@@ -103,7 +112,7 @@ public final class DownloadManager: Sendable {
     }
 
     /// Stops every transfer (their temporary files stay, so the next start resumes them).
-    public func stop() {
+    func stop() {
         stopped.store(true, ordering: .sequentiallyConsistent)
         podcasts.document.removeView(key: ViewKey("almanacd:downloads"))
         for task in transfers.withLock({ $0.values }) { task.cancel() }

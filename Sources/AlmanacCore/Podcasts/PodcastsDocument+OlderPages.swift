@@ -5,20 +5,9 @@ public import AlmanacModels
 /// A podcast's list beyond the library: the older pages of its feed (RFC 5005 paged and
 /// archived feeds), read when a list of the podcast reaches its end.
 extension PodcastsDocument {
-    /// Who reads feeds' older pages (RFC 5005) when a list of one podcast goes past what the
-    /// library holds (held weakly; the daemon sets its podcast service).
-    public var olderEpisodes: (any OlderEpisodesFetching)? {
-        get { olderPagesReader.object }
-        set { olderPagesReader.object = newValue }
-    }
-
-    public func podcastService(_ service: any PodcastService, podcast podcastID: String, announcesOlderPagesAt url: String) {
-        rememberOlderPages(at: url, of: podcastID)
-    }
-
-    /// Keeps where a podcast's older pages begin, unless they were found before (a list may
-    /// already have paged further, or to the end).
-    private func rememberOlderPages(at url: String, of podcastID: String) {
+    /// Keeps where a podcast's older pages begin, as a read of its feed announced, unless they
+    /// were found before (a list may already have paged further, or to the end).
+    func rememberOlderPages(at url: String, of podcastID: String) {
         do {
             guard try archive.olderPages(of: podcastID) == .none else { return }
             try archive.saveOlderPages(.at(url), of: podcastID)
@@ -29,18 +18,19 @@ extension PodcastsDocument {
 
     /// Whether a podcast's feed has older pages not read yet; `StorageError` when that could not be read.
     public func hasOlderPages(_ podcastID: String) throws -> Bool {
-        try olderEpisodes != nil && archive.olderPages(of: podcastID).next != nil
+        try archive.olderPages(of: podcastID).next != nil
     }
 
     /// Episodes older than the library holds, for a list of one podcast that reached its
     /// end: the feed's next older page is read (and, while pages give only episodes the
     /// library has, the ones after it, at most `olderPagesPerLoad`); what is new is kept, not
     /// new and unplayed, and announced as `olderEpisodes`. Returns those episodes, newest
-    /// first, and whether older pages remain. Throws `SubmissionError` for an unknown
-    /// podcast, and what the reader throws when a page cannot be read (nothing changes).
-    public func loadOlderEpisodes(of podcastID: String) async throws -> (episodes: [Episode], hasMore: Bool) {
+    /// first, and whether older pages remain. `reader` reads the pages (the feed reader's
+    /// capability, passed by who has it). Throws `SubmissionError` for an unknown podcast,
+    /// and what the reader throws when a page cannot be read (nothing changes).
+    public func loadOlderEpisodes(of podcastID: String, from reader: any OlderEpisodesFetching) async throws -> (episodes: [Episode], hasMore: Bool) {
         guard let podcast = document.snapshot.state.podcasts[podcastID] else { throw Self.unknownPodcast(podcastID, in: document.state) }
-        guard let reader = olderEpisodes, var url = try archive.olderPages(of: podcastID).next else { return ([], false) }
+        guard var url = try archive.olderPages(of: podcastID).next else { return ([], false) }
         for _ in 0..<Self.olderPagesPerLoad {
             let page = try await reader.olderPage(at: url, of: podcast)
             // A page that links to itself, or back, ends the walk.

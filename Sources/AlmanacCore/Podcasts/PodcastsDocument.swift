@@ -5,7 +5,7 @@ public import FoundationEssentials
 public import AlmanacModels
 
 /// The podcasts document: subscriptions, the newest episodes and their play state, and the
-/// podcast service's data source (which feeds are due) and delegate (what the feeds said).
+/// refresh loop's data source (which feeds are due) and delegate (it records each read).
 /// The library itself is its archive's: the state keeps a window of the newest episodes,
 /// so the daemon's memory does not grow with the library.
 public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDelegate, Sendable {
@@ -25,8 +25,16 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     private let schedule: Locked<RefreshSchedule>
     /// Server-given freshness per podcast: not asked again before this.
     private let freshUntil = Locked<[String: Date]>([:])
-    /// The cadence the server gave in the read under way (`isFreshUntil`), used when it ends.
-    private let serverCadence = Locked<[String: Double]>([:])
+    /// Per feed, what a read leaves for the next: the cadence its body gave at its last full
+    /// read (a `304` has no body), and when it was last read in full.
+    private let feedReads = Locked<[String: FeedReadMemory]>([:])
+
+    private struct FeedReadMemory {
+        var cadence: Double?
+        var lastFullRead: Date?
+    }
+    /// How often a feed is read in full, whatever its validators say.
+    public static let fullReadEvery: Double = 86_400
     /// Tells its listeners whenever the schedule may have changed: a claim, a read ending, a
     /// subscription. The daemon's `RefreshScheduler` is woken this way.
     public let scheduleChanges = ScheduleChanges()
@@ -48,8 +56,6 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     }
     /// The podcasts whose backoff is kept in the archive (to clear when they are read again).
     private let backingOff: Locked<Set<String>>
-    /// Reads feeds' older pages for lists that go past the library (held weakly).
-    let olderPagesReader = WeakReference<any OlderEpisodesFetching>()
     /// The most older pages one `loadOlderEpisodes` reads while they give nothing new.
     public static let olderPagesPerLoad = 5
     private let clock: @Sendable () -> Date
@@ -86,10 +92,26 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
 
     /// The feeds due now, claimed (see `take`); each counts as a read under way (`Loading`)
     /// until the service reports it back.
-    public func podcastsToRefresh(for service: any PodcastService) -> [Podcast] {
+    public func podcastsToRefresh(for service: PodcastService) -> [Podcast] {
         let podcasts = claim(.due)
         activity.claimed(podcasts.map(\.id))
         return podcasts
+    }
+
+    /// Now and then a feed is read in full (`fullReadEvery`): some servers' `ETag`s never
+    /// change. Counted from the first read of this run, so that after a restart the first
+    /// reads stay conditional (the validators are kept on disk).
+    public func readsInFull(_ podcastID: String) -> Bool {
+        let now = clock()
+        return feedReads.withLock { reads in
+            guard let last = reads[podcastID]?.lastFullRead else {
+                reads[podcastID, default: FeedReadMemory()].lastFullRead = now
+                return false
+            }
+            guard last < now.addingTimeInterval(-Self.fullReadEvery) else { return false }
+            reads[podcastID]?.lastFullRead = now
+            return true
+        }
     }
 
     private func scheduleChanged() {
@@ -154,17 +176,55 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         schedule.withLock { $0.failures(of: podcastID) }
     }
 
-    public func podcastService(_ service: any PodcastService, didFindUnchanged podcastID: String) {
-        succeeded(podcastID)
-        readEnded(podcastID, failure: nil)
+    // MARK: Reads of feeds
+
+    /// Records a read of a feed, whatever it gave: how soon the feed wants reading again, its
+    /// next due time (or its backoff), its older pages, its new episodes and details (saved,
+    /// then announced as `newEpisodes`), `Loading`/`LastError`, and the read's end
+    /// (`reads(of:)`) — in that order, here alone.
+    public func record(_ fetch: FeedFetch) {
+        let now = clock()
+        switch fetch {
+        case .parsed(let podcast, let episodes, let details, let olderPagesURL, let freshUntil, let cadence):
+            feedReads.withLock { $0[podcast.id, default: FeedReadMemory()].cadence = cadence }
+            let server = keepFreshness(Self.later(freshUntil, cadence.map(now.addingTimeInterval)), of: podcast.id, now: now)
+            if let olderPagesURL { rememberOlderPages(at: olderPagesURL, of: podcast.id) }
+            fetched(podcast, episodes: episodes, details: details, serverCadence: server)
+        case .notModified(let podcastID, let freshUntil):
+            // A `304` has no body: the feed's own word from its last full read stands.
+            let cadence = feedReads.withLock { $0[podcastID]?.cadence }
+            let server = keepFreshness(Self.later(freshUntil, cadence.map(now.addingTimeInterval)), of: podcastID, now: now)
+            succeeded(podcastID, serverCadence: server)
+            readEnded(podcastID, failure: nil)
+        case .failed(let podcastID, let error):
+            failed(podcastID, error: error, now: now)
+        }
+    }
+
+    /// The later of two "not before" times a server gave (its headers, its feed): each asks
+    /// not to be read again before it.
+    static func later(_ a: Date?, _ b: Date?) -> Date? {
+        switch (a, b) {
+        case (let a?, let b?): max(a, b)
+        case (let a?, nil): a
+        case (nil, let b?): b
+        case (nil, nil): nil
+        }
+    }
+
+    /// Keeps until when a server says its feed is fresh (no sooner than a day from now), and
+    /// returns the cadence that makes: within the floor and the ceiling. `nil` (and nothing
+    /// kept) when the server said nothing.
+    private func keepFreshness(_ date: Date?, of podcastID: String, now: Date) -> Double? {
+        guard let date else { return nil }
+        freshUntil.withLock { $0[podcastID] = min(date, now.addingTimeInterval(Self.cadenceCeiling)) }
+        return min(max(date.timeIntervalSince(now), cadenceFloor), Self.cadenceCeiling)
     }
 
     /// A read of `podcastID` succeeded: next due after its own refresh interval, else the
-    /// cadence its server gave in this read (within the floor and the ceiling), else after
-    /// the interval.
-    private func succeeded(_ podcastID: String) {
+    /// cadence its server gave in this read (`serverCadence`), else after the interval.
+    private func succeeded(_ podcastID: String, serverCadence server: Double?) {
         let now = clock()
-        let server = serverCadence.withLock { $0.removeValue(forKey: podcastID) }
         let cadence = document.snapshot.state.preferences[podcastID]?.refreshInterval ?? server
         schedule.withLock { $0.succeeded(podcastID, now: now, after: cadence) }
         activity.succeeded(podcastID)
@@ -218,14 +278,6 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             return reads.waiting.removeValue(forKey: podcastID) ?? [:]
         }
         for continuation in waiting.values { continuation.resume() }
-    }
-
-    public func podcastService(_ service: any PodcastService, podcast podcastID: String, isFreshUntil date: Date) {
-        // A server sets the cadence, within the floor and the ceiling (a day).
-        let now = clock()
-        let cadence = min(max(date.timeIntervalSince(now), cadenceFloor), Self.cadenceCeiling)
-        serverCadence.withLock { $0[podcastID] = cadence }
-        freshUntil.withLock { $0[podcastID] = min(date, now.addingTimeInterval(Self.cadenceCeiling)) }
     }
 
     // MARK: Subscriptions
@@ -334,18 +386,10 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         SubmissionError("There is no podcast '\(id.prefix(200))'. Subscribed: \(state.podcasts.isEmpty ? "none" : state.podcasts.keys.sorted().joined(separator: ", ")).")
     }
 
-    public func podcastService(_ service: any PodcastService, didFetch podcast: Podcast, episodes: [Episode]) {
-        fetched(podcast, episodes: episodes, details: nil)
-    }
-
-    /// New episodes are saved and announced; the details of every episode the library holds
-    /// are kept (those kept before Almanac kept details get them here).
-    public func podcastService(_ service: any PodcastService, didFetch podcast: Podcast, episodes: [Episode], details: FeedDetails) {
-        fetched(podcast, episodes: episodes, details: details)
-    }
-
-    private func fetched(_ podcast: Podcast, episodes: [Episode], details: FeedDetails?) {
-        succeeded(podcast.id)
+    /// A feed was read: new episodes are saved and announced; the details of every episode
+    /// the library holds are kept (those kept before Almanac kept details get them here).
+    private func fetched(_ podcast: Podcast, episodes: [Episode], details: FeedDetails?, serverCadence: Double?) {
+        succeeded(podcast.id, serverCadence: serverCadence)
         var failure: String?
         var subscribed = false
         defer { readEnded(podcast.id, failure: failure) }
@@ -392,12 +436,12 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         }
     }
 
-    public func podcastService(_ service: any PodcastService, didFailToFetch podcastID: String, error: any Error) {
-        let (now, jitter) = (clock(), jitter())
+    /// A read failed: the feed backs off (kept in the archive), and the failure is announced.
+    private func failed(_ podcastID: String, error: any Error, now: Date) {
+        let jitter = jitter()
         let (delay, failures) = schedule.withLock { ($0.failed(podcastID, now: now, jitter: jitter), $0.failures(of: podcastID)) }
         backingOff.withLock { _ = $0.insert(podcastID) }
         keepBackoff(FeedBackoff(failures: failures, retryAt: now.addingTimeInterval(delay)), of: podcastID)
-        serverCadence.withLock { _ = $0.removeValue(forKey: podcastID) }
         scheduleChanged()
         let change = PodcastsChange.failed(podcastID: podcastID, message: String(describing: error))
         logger.warning("could not read a feed", metadata: ["podcast": "\(podcastID)", "error": "\(error)"])

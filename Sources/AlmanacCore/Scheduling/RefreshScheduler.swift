@@ -10,25 +10,32 @@ public import FoundationEssentials
 /// nothing wanted (`nextDue` is `nil`) it waits for a wake-up alone and costs nothing.
 ///
 /// After firing it waits for the claim's wake-up before asking again, so a claim that has
-/// not happened yet is not fired twice; the fetch itself runs on its own task, so a stalled
-/// fetch does not hold up the items that fall due meanwhile.
-public final class RefreshScheduler: Sendable {
+/// not happened yet is not fired twice; each refresh runs as a child task of `run()`, not
+/// awaited, so a stalled fetch does not hold up the items that fall due meanwhile, and
+/// cancelling `run()` (the daemon stopping) ends them too. A `Service`: the daemon's
+/// `ServiceGroup` runs one per schedule.
+public final class RefreshScheduler: Service {
     /// Sleeps until a time; throws when cancelled.
     public typealias Sleeper = @Sendable (Date) async throws -> Void
 
     private let nextDue: @Sendable () -> Date?
-    private let fire: @Sendable () -> Void
+    private let fire: @Sendable () async -> Void
+    /// The schedule's changes, each a `wake()`.
+    private let changes: AsyncStream<Void>?
     private let clock: @Sendable () -> Date
     private let sleeper: Sleeper
     private let wakeup = Wakeup()
 
     /// - Parameters:
     ///   - nextDue: when the next wanted item falls due (`nil`: none is, or all are being fetched).
-    ///   - fire: starts a refresh of what is due; it must not wait for the fetches.
+    ///   - changes: the schedule's changes (`ScheduleChanges.stream()`, made before whatever
+    ///     it must not miss); each wakes the scheduler while it runs.
     ///   - clock, sleeper: the time and the way to wait for one, for tests.
-    public init(nextDue: @escaping @Sendable () -> Date?, clock: @escaping @Sendable () -> Date = { Date() },
-                sleeper: @escaping Sleeper = RefreshScheduler.sleep(until:), fire: @escaping @Sendable () -> Void) {
+    ///   - fire: a refresh of what is due.
+    public init(nextDue: @escaping @Sendable () -> Date?, changes: AsyncStream<Void>? = nil, clock: @escaping @Sendable () -> Date = { Date() },
+                sleeper: @escaping Sleeper = RefreshScheduler.sleep(until:), fire: @escaping @Sendable () async -> Void) {
         self.nextDue = nextDue
+        self.changes = changes
         self.clock = clock
         self.sleeper = sleeper
         self.fire = fire
@@ -37,24 +44,32 @@ public final class RefreshScheduler: Sendable {
     /// The schedule may have changed: look at `nextDue` again.
     public func wake() { wakeup.wake() }
 
-    /// Runs until cancelled.
+    /// Runs until cancelled; the refreshes under way are cancelled with it.
     public func run() async {
-        while !Task.isCancelled {
-            guard let due = nextDue() else {
+        await withDiscardingTaskGroup { group in
+            if let changes {
+                group.addTask { [wakeup] in
+                    for await _ in changes { wakeup.wake() }
+                }
+            }
+            while !Task.isCancelled {
+                guard let due = nextDue() else {
+                    await wakeup.wait()
+                    continue
+                }
+                if due > clock() {
+                    // Whichever comes first: the due time or a change of schedule.
+                    let woken = await sleep(until: due)
+                    if woken { continue }
+                    // The due time came; what is due is asked again, as it may have moved.
+                    guard let due = nextDue(), due <= clock() else { continue }
+                }
+                wakeup.reset()
+                group.addTask { [fire] in await fire() }
+                // The claim wakes us (the document's schedule changed); only then ask again.
                 await wakeup.wait()
-                continue
             }
-            if due > clock() {
-                // Whichever comes first: the due time or a change of schedule.
-                let woken = await sleep(until: due)
-                if woken { continue }
-                // The due time came; what is due is asked again, as it may have moved.
-                guard let due = nextDue(), due <= clock() else { continue }
-            }
-            wakeup.reset()
-            fire()
-            // The claim wakes us (the document's schedule changed); only then ask again.
-            await wakeup.wait()
+            group.cancelAll()
         }
     }
 

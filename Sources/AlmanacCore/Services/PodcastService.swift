@@ -1,61 +1,68 @@
-public import FoundationEssentials
 public import AlmanacModels
 
-/// Fetches podcast feeds. It asks its data source which feeds to refresh and reports what it
-/// found, or why it failed, to its delegate; both are weak.
-public protocol PodcastService: AnyObject, Sendable {
+/// Keeps podcast feeds read: the refresh loop. It asks its data source which feeds are due
+/// (claimed there, so no other refresh reads them meanwhile), reads them through its
+/// fetcher in one task group of at most `width` reads, and hands each read, as it ends, to
+/// its delegate to record; both are weak. Every refresh takes this path: the scheduler's
+/// (`refresh()`), `Refresh()`, `RefreshPodcast` and a new view's (`read`, with what the
+/// caller claimed).
+public final class PodcastService: Sendable {
     /// The weak links to the data source and the delegate.
-    var links: ServiceLinks<any PodcastServiceDataSource, any PodcastServiceDelegate> { get }
-    /// Reads `podcasts` (already claimed by the caller), or, when `nil`, the feeds the data
-    /// source says are due. Every podcast read is reported back, fetched, unchanged or failed.
-    func refresh(_ podcasts: [Podcast]?) async
-}
+    public let links = ServiceLinks<any PodcastServiceDataSource, any PodcastServiceDelegate>()
+    /// Reads one feed.
+    public let fetcher: any FeedFetching
+    /// The most reads under way at once in one refresh (the fetcher may allow fewer, per
+    /// server too); the rest wait their turn as tasks not yet made.
+    public let width: Int
 
-extension PodcastService {
-    /// Which feeds to refresh (held weakly).
+    /// A loop that reads through `fetcher`, at most `width` feeds at once.
+    public init(fetcher: any FeedFetching, width: Int = 64) {
+        self.fetcher = fetcher
+        self.width = max(1, width)
+    }
+
+    /// Which feeds to read (held weakly).
     public var dataSource: (any PodcastServiceDataSource)? {
         get { links.dataSource }
         set { links.dataSource = newValue }
     }
 
-    /// Who hears what the feeds said (held weakly).
+    /// Who records each read (held weakly).
     public var delegate: (any PodcastServiceDelegate)? {
         get { links.delegate }
         set { links.delegate = newValue }
     }
-}
 
-/// Tells a podcast service which feeds to refresh.
-public protocol PodcastServiceDataSource: AnyObject, Sendable {
-    /// The feeds due now (claimed: the service reports each back, fetched or failed).
-    func podcastsToRefresh(for service: any PodcastService) -> [Podcast]
-}
+    /// Reads the feeds the data source says are due, and returns once each is recorded.
+    public func refresh() async {
+        guard let dataSource else { return }
+        await read(dataSource.podcastsToRefresh(for: self))
+    }
 
-/// Hears what a podcast service found.
-public protocol PodcastServiceDelegate: AnyObject, Sendable {
-    /// A feed was read: the podcast as it describes itself and all the episodes it lists.
-    func podcastService(_ service: any PodcastService, didFetch podcast: Podcast, episodes: [Episode])
-    /// A feed was read, with what it says beyond the episodes (notes, art, chapters …).
-    /// By default the details are dropped and `didFetch:episodes:` is told.
-    func podcastService(_ service: any PodcastService, didFetch podcast: Podcast, episodes: [Episode], details: FeedDetails)
-    /// A feed was checked and found unchanged (`304 Not Modified`).
-    func podcastService(_ service: any PodcastService, didFindUnchanged podcastID: String)
-    /// The server says its answer stays fresh until `date` (`Cache-Control: max-age`,
-    /// `Expires`): no need to ask before then. Told before `didFetch`/`didFindUnchanged`.
-    func podcastService(_ service: any PodcastService, podcast podcastID: String, isFreshUntil date: Date)
-    func podcastService(_ service: any PodcastService, didFailToFetch podcastID: String, error: any Error)
-    /// The feed announces a page of older episodes at `url` (RFC 5005: `atom:link rel="next"`
-    /// or `rel="prev-archive"`). Told before `didFetch`.
-    func podcastService(_ service: any PodcastService, podcast podcastID: String, announcesOlderPagesAt url: String)
-}
+    /// Reads `podcasts` (claimed already by the caller); each read is recorded, in the order
+    /// they end, before this returns. Once this task is cancelled (the daemon stopping),
+    /// the reads it cuts short are not recorded: they say nothing about the feeds, and a
+    /// backoff kept for them would outlive the run.
+    public func read(_ podcasts: [Podcast]) async {
+        guard !podcasts.isEmpty else { return }
+        let fetcher = self.fetcher
+        await withTaskGroup(of: FeedFetch.self) { group in
+            var running = 0
+            for podcast in podcasts {
+                if running == width, let fetch = await group.next() {
+                    record(fetch)
+                    running -= 1
+                }
+                let conditional = !(dataSource?.readsInFull(podcast.id) ?? false)
+                group.addTask { await fetcher.fetch(podcast, conditional: conditional) }
+                running += 1
+            }
+            for await fetch in group { record(fetch) }
+        }
+    }
 
-extension PodcastServiceDelegate {
-    /// A delegate that does not page past its library ignores older pages.
-    public func podcastService(_ service: any PodcastService, podcast podcastID: String, announcesOlderPagesAt url: String) {}
-}
-
-extension PodcastServiceDelegate {
-    public func podcastService(_ service: any PodcastService, didFetch podcast: Podcast, episodes: [Episode], details: FeedDetails) {
-        podcastService(service, didFetch: podcast, episodes: episodes)
+    private func record(_ fetch: FeedFetch) {
+        guard !Task.isCancelled else { return }
+        delegate?.record(fetch)
     }
 }

@@ -9,7 +9,7 @@ extension PodcastSync {
     /// episode actions, each read from the server before the queue is sent. Progress is kept
     /// step by step: a failure keeps what the steps before it did and the queue of the rest.
     /// A state file that cannot be read fails the run before anything is asked or sent.
-    func run() async -> Result<SyncReport, SyncError> {
+    func runOnce() async -> Result<SyncReport, SyncError> {
         let record: SyncRecord?
         do {
             record = try readingState { try archive.syncRecord() }
@@ -55,6 +55,10 @@ extension PodcastSync {
                 timing.pendingSince = localChanges ? (timing.pendingSince.map { max($0, started) } ?? now) : nil
             }
             podcasts.activity.succeeded(Self.activityItem)
+        case .failure where Task.isCancelled:
+            // Cut short by the daemon stopping: nothing failed, and no failure is kept for the
+            // next start to show; the queue stays for the next run.
+            timing.withLock { $0.syncing = false }
         case .failure(let error):
             if var record = try? archive.syncRecord() {
                 record.lastError = error.message

@@ -14,7 +14,7 @@ public import AlmanacModels
 /// its own origin (`origin`) so they are not queued back, then sends the queue. The rules
 /// are `SyncRules`'; the wire is a `SyncServer`'s; the password is its `SyncSecrets`'.
 /// `status` is a document of its own that the bus shows.
-public final class PodcastSync: Sendable {
+public final class PodcastSync: Service {
     /// The origin of the changes the sync makes to the podcasts document, and its view's key.
     public static let origin = ViewKey("almanacd:sync")
     /// The item the sync's failures are kept under in the podcasts document's `LastError`.
@@ -97,9 +97,23 @@ public final class PodcastSync: Sendable {
 
     // MARK: Lifecycle
 
+    /// A `Service`, made ready before any client can change anything (`prepare`: it hears
+    /// the podcasts document's changes from then on, and shows the state kept from the last
+    /// run), that stops hearing them when cancelled. Its runs are the daemon's
+    /// `RefreshScheduler`'s, at `nextDue`.
+    public func prepare() async {
+        start()
+    }
+
+    /// Waits until cancelled, then stops hearing the podcasts document.
+    public func run() async {
+        await Task.untilCancelled()
+        stop()
+    }
+
     /// Starts hearing the podcasts document's changes (before any client can make one) and
     /// shows the state kept from the last run.
-    public func start() {
+    func start() {
         podcasts.document.addView(key: Self.origin) { [weak self] event in
             self?.heard(event)
             self?.caughtUp(to: event.revision)
@@ -133,7 +147,7 @@ public final class PodcastSync: Sendable {
     }
 
     /// Stops hearing the podcasts document.
-    public func stop() {
+    func stop() {
         podcasts.document.removeView(key: Self.origin)
     }
 
@@ -272,7 +286,7 @@ public final class PodcastSync: Sendable {
             let (covered, last) = tickets.withLock { ($0.covered, $0.last) }
             if covered >= ticket { return last }
             let covers = tickets.withLock { $0.requested }
-            let result = await run()
+            let result = await runOnce()
             tickets.withLock { tickets in
                 tickets.covered = covers
                 tickets.last = result

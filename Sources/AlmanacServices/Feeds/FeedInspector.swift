@@ -20,7 +20,7 @@ public struct FeedInspector: FeedInspecting, OPMLConverting {
 
     /// Inspecting always reads the whole feed: a `304` would leave nothing to show.
     public init(http: HTTPClient = HTTPClient(accept: FeedInspector.accept, maximumBytes: FeedInspector.maximumBytes, conditional: false),
-                limiter: FetchLimiter = RSSPodcastService.feedReadLimiter()) {
+                limiter: FetchLimiter = RSSFeedFetcher.feedReadLimiter()) {
         self.http = http
         self.limiter = limiter
     }

@@ -2,7 +2,7 @@
 /// many refreshes ask: a caller waits its turn in `acquire` and hands it on in `release`.
 /// Waiters are let in in the order they came, skipping those whose host is full (so one
 /// slow server does not hold up the others), as newsboat and browsers spare a server.
-/// The daemon makes one for every feed read (`RSSPodcastService.feedReadLimiter()`), which
+/// The daemon makes one for every feed read (`RSSFeedFetcher.feedReadLimiter()`), which
 /// the feed reader and each `FeedInspector` share.
 public actor FetchLimiter {
     private let width: Int

@@ -65,6 +65,8 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
             let reading = try await fetch(location)
             delegate?.weatherService(self, didFetch: reading)
         } catch {
+            // Cut short by the daemon stopping: the place did not fail.
+            guard !Task.isCancelled else { return }
             delegate?.weatherService(self, didFailToFetch: location, error: error)
         }
     }

@@ -9,7 +9,7 @@
 struct CallQueue<Call> {
     /// How many of one sender's calls may be under way in tasks at once; its further calls
     /// wait here, and other senders' calls go first. As many as the feed reader reads at once
-    /// (`RSSPodcastService.readsAtOnce`): `almanac podcasts refresh` asks for every feed in
+    /// (`RSSFeedFetcher.readsAtOnce`): `almanac podcasts refresh` asks for every feed in
     /// its own `RefreshPodcast` call, so a smaller bound would read fewer feeds at once.
     static var maximumInProgress: Int { 16 }
 

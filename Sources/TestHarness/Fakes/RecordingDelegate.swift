@@ -1,6 +1,5 @@
 public import AlmanacCore
 public import AlmanacModels
-public import Foundation
 public import Locking
 
 /// What our services tell their delegate, recorded for tests to read (a fake of our own
@@ -27,17 +26,11 @@ public final class RecordingDelegate: WeatherServiceDelegate, PodcastServiceDele
         weatherFailures.withLock { $0[location] = "\(error)" }
     }
 
-    public func podcastService(_ service: any PodcastService, didFetch podcast: Podcast, episodes: [Episode]) {
-        fetched.withLock { $0[podcast.id] = (podcast, episodes) }
-    }
-
-    public func podcastService(_ service: any PodcastService, didFindUnchanged podcastID: String) {
-        unchanged.withLock { $0.append(podcastID) }
-    }
-
-    public func podcastService(_ service: any PodcastService, podcast podcastID: String, isFreshUntil date: Date) {}
-
-    public func podcastService(_ service: any PodcastService, didFailToFetch podcastID: String, error: any Error) {
-        podcastFailures.withLock { $0[podcastID] = "\(error)" }
+    public func record(_ fetch: FeedFetch) {
+        switch fetch {
+        case .parsed(let podcast, let episodes, _, _, _, _): fetched.withLock { $0[podcast.id] = (podcast, episodes) }
+        case .notModified(let id, _): unchanged.withLock { $0.append(id) }
+        case .failed(let id, let error): podcastFailures.withLock { $0[id] = "\(error)" }
+        }
     }
 }

@@ -26,17 +26,18 @@ public final class InProcessAlmanac: Sendable {
     public let podcasts: PodcastsDocument
     private let clients = Locked<[AlmanacClient]>([])
 
-    /// Builds the documents with `weatherService` and `podcastService` (the demo ones unless
-    /// given) as their services, exports them on a new private bus and takes the daemon's
+    /// Builds the documents with `weatherService` and a refresh loop over `feeds` (the demo
+    /// ones unless given) as their services, exports them on a new private bus and takes the daemon's
     /// name, as `almanacd` does.
     public init(weatherService: any WeatherService = DemoWeatherService(),
-                podcastService: any PodcastService = DemoPodcastService()) async throws {
+                feeds: any FeedFetching = DemoFeedFetcher()) async throws {
         bus = try PrivateBus()
         weatherArchive = MemoryWeatherArchive()
         weather = WeatherDocument(archive: weatherArchive)
         podcasts = try PodcastsDocument(archive: MemoryPodcastArchive())
         weatherService.dataSource = weather
         weatherService.delegate = weather
+        let podcastService = PodcastService(fetcher: feeds)
         podcastService.dataSource = podcasts
         podcastService.delegate = podcasts
         let connection = try await Connection.connect(to: bus.address)

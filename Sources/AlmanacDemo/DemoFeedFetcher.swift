@@ -6,13 +6,13 @@ import Locking
 /// An offline podcast provider for `--provider demo` and tests: a small catalogue that gains
 /// an episode now and then.
 ///
-/// Each podcast starts with three episodes published in the days before the service started
+/// Each podcast starts with three episodes published in the days before the fetcher started
 /// (at seeded times); then one podcast after another, in turn, gains an episode every
-/// `newEpisodeEvery` refreshes, published when it appears — never in the future. Given the
-/// episode ids a store already holds, the simulation goes on from there (numbers and turn)
-/// rather than starting again.
-public final class DemoPodcastService: PodcastService, Sendable {
-    public let links = ServiceLinks<any PodcastServiceDataSource, any PodcastServiceDelegate>()
+/// `newEpisodeEvery` refreshes, published when it appears — never in the future. A refresh
+/// is a round of reads: a feed read again begins the next one. Given the episode ids a store
+/// already holds, the simulation goes on from there (numbers and turn) rather than starting
+/// again.
+public final class DemoFeedFetcher: FeedFetching, Sendable {
     /// A new episode appears every `newEpisodeEvery` refreshes.
     private let newEpisodeEvery: Int
     private let clock: @Sendable () -> Date
@@ -23,6 +23,8 @@ public final class DemoPodcastService: PodcastService, Sendable {
     private struct Simulation {
         /// Refreshes that read something.
         var refreshes = 0
+        /// The feeds read in this refresh.
+        var readThisRound: Set<String> = []
         /// Episodes added since the back catalogue, over all podcasts: whose turn is next.
         var added = 0
         /// Each podcast's highest episode number.
@@ -70,32 +72,31 @@ public final class DemoPodcastService: PodcastService, Sendable {
         Podcast(id: "demo-swift", title: "Swift on Linux", author: "T. Server", feedURL: "demo:swift"),
     ]
 
-    public func refresh(_ podcasts: [Podcast]? = nil) async {
-        let podcasts = podcasts ?? dataSource?.podcastsToRefresh(for: self) ?? []
-        // A refresh that reads nothing does not move the simulation on.
-        guard !podcasts.isEmpty else { return }
+    /// The catalogue podcast's feed as the simulation has it now (`conditional` changes
+    /// nothing: a demo feed is always read in full); a podcast not in the catalogue fails.
+    public func fetch(_ podcast: Podcast, conditional: Bool = true) async -> FeedFetch {
+        guard let index = Self.catalogue.firstIndex(where: { $0.id == podcast.id }) else {
+            return .failed(podcastID: podcast.id, error: DemoError("The demo provider has no feed '\(podcast.feedURL)'."))
+        }
         let now = clock()
         let listed = state.withLock { simulation in
-            simulation.refreshes += 1
-            if simulation.refreshes % newEpisodeEvery == 0 {
-                let turn = simulation.added % Self.catalogue.count
-                simulation.numbers[turn] += 1
-                simulation.episodes[turn].append(episode(of: turn, number: simulation.numbers[turn], published: now))
-                simulation.episodes[turn] = Array(simulation.episodes[turn].suffix(Self.feedLength))
-                simulation.added += 1
+            // A feed read again: the next refresh has begun, and the simulation moves on.
+            if simulation.refreshes == 0 || !simulation.readThisRound.insert(podcast.id).inserted {
+                simulation.readThisRound = [podcast.id]
+                simulation.refreshes += 1
+                if simulation.refreshes % newEpisodeEvery == 0 {
+                    let turn = simulation.added % Self.catalogue.count
+                    simulation.numbers[turn] += 1
+                    simulation.episodes[turn].append(episode(of: turn, number: simulation.numbers[turn], published: now))
+                    simulation.episodes[turn] = Array(simulation.episodes[turn].suffix(Self.feedLength))
+                    simulation.added += 1
+                }
             }
-            return simulation.episodes
+            return simulation.episodes[index]
         }
-        for podcast in podcasts {
-            guard let delegate else { return }
-            guard let index = Self.catalogue.firstIndex(where: { $0.id == podcast.id }) else {
-                delegate.podcastService(self, didFailToFetch: podcast.id, error: DemoError("The demo provider has no feed '\(podcast.feedURL)'."))
-                continue
-            }
-            let episodes = listed[index].filter { $0.published <= now }
-            let details = FeedDetails(episodes: Dictionary(episodes.map { ($0.id, Self.details(of: $0)) }, uniquingKeysWith: { first, _ in first }))
-            delegate.podcastService(self, didFetch: Self.catalogue[index], episodes: episodes, details: details)
-        }
+        let episodes = listed.filter { $0.published <= now }
+        let details = FeedDetails(episodes: Dictionary(episodes.map { ($0.id, Self.details(of: $0)) }, uniquingKeysWith: { first, _ in first }))
+        return .parsed(podcast: Self.catalogue[index], episodes: episodes, details: details)
     }
 
     /// Show notes with a link, a number and three chapters, the same for the same episode,

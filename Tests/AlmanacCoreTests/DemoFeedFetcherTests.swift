@@ -8,13 +8,13 @@ import Testing
 
 /// The demo podcasts: episodes never from the future, and a simulation that goes on after a
 /// restart instead of starting again.
-@Suite(.onTestThreads, .timeLimit(.hang)) struct DemoPodcastServiceTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct DemoFeedFetcherTests {
     static let seeds: [UInt64] = [0, 1, 18, 99, .max] + (0..<10).map { UInt64($0) &* 0x2545_F491_4F6C_DD1D }
 
     /// A document subscribed to the catalogue, with `service` as its provider.
-    static func document(_ service: DemoPodcastService, clock: TestClock, archive: MemoryPodcastArchive = MemoryPodcastArchive()) -> PodcastsDocument {
+    static func document(_ service: PodcastService, clock: TestClock, archive: MemoryPodcastArchive = MemoryPodcastArchive()) -> PodcastsDocument {
         let podcasts = try! PodcastsDocument(archive: archive, policy: .init(interval: 60), clock: { clock.now }, jitter: { 1 })
-        for podcast in DemoPodcastService.catalogue { _ = try? podcasts.subscribe(podcast) }
+        for podcast in DemoFeedFetcher.catalogue { _ = try? podcasts.subscribe(podcast) }
         service.dataSource = podcasts
         service.delegate = podcasts
         return podcasts
@@ -22,7 +22,7 @@ import Testing
 
     @Test(arguments: seeds) func noEpisodeIsEverPublishedInTheFuture(seed: UInt64) async {
         let clock = TestClock()
-        let service = DemoPodcastService(seed: seed, newEpisodeEvery: 1, clock: { clock.now })
+        let service = PodcastService(fetcher: DemoFeedFetcher(seed: seed, newEpisodeEvery: 1, clock: { clock.now }))
         let podcasts = Self.document(service, clock: clock)
         for _ in 0..<40 {
             await service.refresh()
@@ -33,7 +33,7 @@ import Testing
             clock.advance(61)
         }
         // Three each to begin with, one more each refresh.
-        #expect(podcasts.document.snapshot.state.episodes.count == 3 * DemoPodcastService.catalogue.count + 40)
+        #expect(podcasts.document.snapshot.state.episodes.count == 3 * DemoFeedFetcher.catalogue.count + 40)
         // A day later still nothing is in the future (the old simulation dated episode n at day n).
         clock.advance(86_400 * 30)
         #expect(podcasts.document.snapshot.state.episodes.values.allSatisfy { $0.published <= clock.now })
@@ -41,15 +41,15 @@ import Testing
 
     @Test func newEpisodesArePublishedWhenTheyAppearAndStayDatedSo() async {
         let clock = TestClock()
-        let service = DemoPodcastService(seed: 5, newEpisodeEvery: 1, clock: { clock.now })
+        let service = PodcastService(fetcher: DemoFeedFetcher(seed: 5, newEpisodeEvery: 1, clock: { clock.now }))
         let delegate = RecordingDelegate()
         service.delegate = delegate
-        await service.refresh(DemoPodcastService.catalogue)
+        await service.read(DemoFeedFetcher.catalogue)
         let appeared = clock.now
         let fourth = delegate.fetched.withLock { $0["demo-morning"]?.episodes.first { $0.id == "demo-morning-4" } }
         #expect(fourth?.published == appeared)
         clock.advance(600)
-        await service.refresh(DemoPodcastService.catalogue)
+        await service.read(DemoFeedFetcher.catalogue)
         let again = delegate.fetched.withLock { $0["demo-morning"]?.episodes.first { $0.id == "demo-morning-4" } }
         #expect(again == fourth, "a feed lists an episode the same way every time")
         // The back catalogue: in the past, oldest first, a day or more apart.
@@ -62,7 +62,7 @@ import Testing
     @Test func theSimulationGoesOnAfterARestart() async {
         let clock = TestClock()
         let archive = MemoryPodcastArchive()
-        let first = DemoPodcastService(seed: 11, newEpisodeEvery: 1, clock: { clock.now })
+        let first = PodcastService(fetcher: DemoFeedFetcher(seed: 11, newEpisodeEvery: 1, clock: { clock.now }))
         let before = Self.document(first, clock: clock, archive: archive)
         for _ in 0..<5 {
             await first.refresh()
@@ -71,8 +71,8 @@ import Testing
         let kept = Set(before.document.snapshot.state.episodes.keys)
         #expect(kept.count == 9 + 5)
         // The daemon restarts: a new service, told what the store keeps.
-        let ids = DemoPodcastService.catalogue.flatMap { archive.episodeIDs(of: $0.id) }
-        let second = DemoPodcastService(seed: 11, newEpisodeEvery: 1, clock: { clock.now }, continuingFrom: ids)
+        let ids = DemoFeedFetcher.catalogue.flatMap { archive.episodeIDs(of: $0.id) }
+        let second = PodcastService(fetcher: DemoFeedFetcher(seed: 11, newEpisodeEvery: 1, clock: { clock.now }, continuingFrom: ids))
         let after = Self.document(second, clock: clock, archive: archive)
         await second.refresh()
         let now = after.document.snapshot.state.episodes
@@ -86,11 +86,11 @@ import Testing
     @Test func theSameSeedGivesTheSameBackCatalogue() async {
         func catalogue(_ seed: UInt64) async -> [Episode] {
             let clock = TestClock()
-            let service = DemoPodcastService(seed: seed, newEpisodeEvery: 100, clock: { clock.now })
+            let service = PodcastService(fetcher: DemoFeedFetcher(seed: seed, newEpisodeEvery: 100, clock: { clock.now }))
             let delegate = RecordingDelegate()
             service.delegate = delegate
-            await service.refresh(DemoPodcastService.catalogue)
-            return delegate.fetched.withLock { fetched in DemoPodcastService.catalogue.flatMap { fetched[$0.id]?.episodes ?? [] } }
+            await service.read(DemoFeedFetcher.catalogue)
+            return delegate.fetched.withLock { fetched in DemoFeedFetcher.catalogue.flatMap { fetched[$0.id]?.episodes ?? [] } }
         }
         #expect(await catalogue(4) == catalogue(4))
         #expect(await catalogue(4) != catalogue(5))

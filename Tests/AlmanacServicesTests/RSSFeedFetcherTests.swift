@@ -7,12 +7,12 @@ import TestHarness
 import Testing
 import AlmanacCore
 
-/// The real feed service against a real local HTTP server.
-@Suite(.onTestThreads, .timeLimit(.hang)) struct RSSPodcastServiceTests {
+/// The real feed reader, under the refresh loop, against a real local HTTP server.
+@Suite(.onTestThreads, .timeLimit(.hang)) struct RSSFeedFetcherTests {
     @Test func everyKindOfAnswerIsReportedAndNoneHoldsUpTheOthers() async throws {
         let server = try FixtureServer.feeds()
         let base = server.baseURL.absoluteString
-        let service = RSSPodcastService(http: HTTPClient(timeout: 5, accept: FeedInspector.accept))
+        let service = PodcastService(fetcher: RSSFeedFetcher(http: HTTPClient(timeout: 5, accept: FeedInspector.accept)))
         let delegate = RecordingDelegate()
         service.delegate = delegate
         func podcast(_ id: String, _ path: String) -> Podcast { Podcast(id: id, title: id, author: "", feedURL: base + path) }
@@ -21,7 +21,7 @@ import AlmanacCore
             podcast("broken", "/status/500"), podcast("page", "/feeds/html-page.html"), podcast("slow", "/slow/rss2-itunes.xml"),
             podcast("cut", "/truncated/rss2-itunes.xml"), podcast("file", "file:///etc/passwd"),
         ]
-        await service.refresh(podcasts)
+        await service.read(podcasts)
         let fetched = delegate.fetched.withLock { $0 }
         let failed = delegate.podcastFailures.withLock { $0 }
         #expect(Set(fetched.keys) == ["ok", "moved"])
@@ -35,12 +35,12 @@ import AlmanacCore
         #expect(fetched.count + failed.count == podcasts.count)
 
         // Read again: unchanged, so not parsed.
-        await service.refresh([podcast("ok", "/feeds/rss2-itunes.xml")])
+        await service.read([podcast("ok", "/feeds/rss2-itunes.xml")])
         #expect(delegate.unchanged.withLock { $0 } == ["ok"])
     }
 }
 
-extension RSSPodcastServiceTests {
+extension RSSFeedFetcherTests {
     @Test func answersLargerThanTheLimitAreCutOffNotHeldInMemory() async throws {
         let server = try FixtureServer.feeds()
         let http = HTTPClient(timeout: 10, accept: FeedInspector.accept, maximumBytes: 1024 * 1024)
