@@ -141,11 +141,11 @@ struct InteractiveEpisodes {
                     client.acknowledge(view, upTo: revision)
                     unacknowledged = 0
                 }
-                if data["kind"]?.stringValue == "resync" {
+                if case .resynchronised(let resynced)? = PodcastsCodec.decodeUpdate(data) {
                     // This list fell behind the library's changes: it loads its first page again.
                     client.acknowledge(view, upTo: revision)
                     unacknowledged = 0
-                    if let podcasts = data["state"]?.stringKeyedEntries.map(PodcastsCodec.decodeState)?.podcasts { state.podcasts.merge(podcasts) { $1 } }
+                    state.podcasts.merge(resynced.podcasts) { $1 }
                     if state.isLoading { refreshQueued = true } else { load(refresh: true) }
                 }
                 apply(data, to: &state)
@@ -182,36 +182,7 @@ struct InteractiveEpisodes {
         case "loadFailed":
             state.loadFailed(refresh: refresh, message: data["error"]?.stringValue ?? "failed")
         default:
-            if let change = Self.change(data) { state.apply(change) }
-        }
-    }
-
-    /// The podcasts change an `Updated` carries (docs/bus-api.md), when the list shows it.
-    static func change(_ data: [String: Value]) -> PodcastsChange? {
-        let podcast = data["podcast"]?.stringValue ?? ""
-        let episode = data["episode"]?.stringValue ?? ""
-        switch data["kind"]?.stringValue {
-        case "newEpisodes":
-            guard case .array(_, let items)? = data["episodes"]?.unwrapped else { return nil }
-            return .newEpisodes(podcastID: podcast, items.compactMap(PodcastsCodec.decodeEpisode))
-        case "playState":
-            var position = 0.0
-            if case .double(let value)? = data["position"]?.unwrapped { position = value }
-            return .playState(episodeID: episode, podcastID: podcast, played: data["played"]?.unwrapped == .boolean(true), position: position)
-        case "downloaded":
-            let file = data["file"]?.stringValue ?? ""
-            return .downloaded(episodeID: episode, podcastID: podcast, file: file.isEmpty ? nil : file)
-        case "kept":
-            return .kept(episodeID: episode, podcastID: podcast, kept: data["kept"]?.unwrapped == .boolean(true))
-        case "unsubscribed":
-            return .unsubscribed(podcastID: podcast)
-        case "allPlayed":
-            return .allPlayed(podcastID: podcast.isEmpty ? nil : podcast, count: Int(data["count"]?.integerValue ?? 0))
-        case "subscribed", "renamed":
-            guard let subscription = data["subscription"].flatMap(PodcastsCodec.decodePodcast) else { return nil }
-            return data["kind"]?.stringValue == "renamed" ? .renamed(subscription) : .subscribed(subscription)
-        default:
-            return nil
+            if let change = PodcastsCodec.decodeChange(data) { state.apply(change) }
         }
     }
 }

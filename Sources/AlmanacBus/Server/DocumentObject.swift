@@ -121,7 +121,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             }
         } catch let error as BusError where error.name == .limitsExceeded {
             logger.warning("a change too large for the bus went as tooLarge", metadata: ["signal": "\(signal)", "revision": "\(revision)", "error": "\(error.message)"])
-            let marker: [String: Value] = ["kind": .string("tooLarge"), "was": data["kind"] ?? .string("")]
+            let marker = ViewUpdateCodec.tooLarge(standingFor: data)
             return try connection.emit(path: path, interface: interface, signal: signal, destination: destination) { writer in
                 try writer.write(revision)
                 try writer.write(marker)
@@ -250,9 +250,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             }) { probe(view.owner) }
         case .resynchronised(let revision, let state):
             guard let view = views.withLock({ $0.byPath[path] }) else { return }
-            let data: [String: Value] = ["kind": .string("resync"),
-                                         "state": .dictionary(key: .string, value: .variant, adapter.snapshot(state, for: view.options)
-                                            .sorted { $0.key < $1.key }.map { .init(.string($0.key), .variant($0.value)) })]
+            let data = ViewUpdateCodec.resync(adapter.snapshot(state, for: view.options))
             var bytes = 0
             do {
                 bytes = try emitChange(BusContract.View1.updated, of: BusContract.viewInterface, at: path, to: view.owner, revision: revision, data)

@@ -220,23 +220,6 @@ public enum WeatherCodec {
         return state
     }
 
-    public static func encode(_ change: WeatherChange) -> [String: Value] {
-        switch change {
-        case .reading(let reading):
-            ["kind": .string("reading"), "location": .string(reading.location), "reading": encode(reading)]
-        case .failed(let location, let message):
-            ["kind": .string("failed"), "location": .string(location), "error": .string(message)]
-        case .units(let units):
-            ["kind": .string("units"), "units": .string(units.rawValue)]
-        case .provider(let provider):
-            ["kind": .string("provider"), "provider": .string(provider.rawValue)]
-        case .savedLocations(let locations):
-            ["kind": .string("savedLocations"), "savedLocations": .array(.string, locations.map(Value.string))]
-        case .forgotten(let locations):
-            ["kind": .string("forgotten"), "locations": .array(.string, locations.map(Value.string))]
-        }
-    }
-
     /// The state as a view of `location` (or of everything, when `nil`) sees it: with only
     /// that place's reading and failure.
     public static func snapshot(_ state: WeatherState, forLocation location: String?) -> [String: Value] {
