@@ -183,11 +183,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         }
         // A fetch that finishes after every view of its place has gone is not kept.
         guard wantedLocations.contains(reading.location) else { return }
-        document.update { state in
-            state.readings[reading.location] = reading
-            state.failures[reading.location] = nil
-            return .reading(reading)
-        }
+        document.update { state in state.apply(.reading(reading)) }
     }
 
     public func weatherService(_ service: any WeatherService, didFailToFetch location: String, error: any Error) {
@@ -203,8 +199,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         activity.failed(location, WeatherChange.failed(location: location, message: message).failure ?? message)
         document.update { state in
             guard state.failures[location] != message else { return nil }
-            state.failures[location] = message
-            return .failed(location: location, message: message)
+            return state.apply(.failed(location: location, message: message))
         }
     }
 
@@ -219,11 +214,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         return document.update { state in
             let unwanted = Set(state.readings.keys).union(state.failures.keys).subtracting(wanted).sorted()
             guard !unwanted.isEmpty else { return nil }
-            for location in unwanted {
-                state.readings[location] = nil
-                state.failures[location] = nil
-            }
-            return .forgotten(unwanted)
+            return state.apply(.forgotten(unwanted))
         }
     }
 
@@ -297,16 +288,13 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
             switch entry.submission {
             case .units(let units):
                 guard state.units != units else { return nil }
-                state.units = units
-                return .units(units)
+                return state.apply(.units(units))
             case .provider(let provider):
                 guard state.provider != provider else { return nil }
-                state.provider = provider
-                return .provider(provider)
+                return state.apply(.provider(provider))
             case .savedLocations(let locations):
                 guard state.savedLocations != locations else { return nil }
-                state.savedLocations = locations
-                return .savedLocations(locations)
+                return state.apply(.savedLocations(locations))
             case .addLocation, .removeLocation:
                 return nil
             }
@@ -340,7 +328,12 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         scheduleChanged()
         document.update { state in
             guard state.readings[location] == nil else { return nil }
-            state.readings[location] = reading
+            // A reading restored from the archive is the last good one: a failure of the place
+            // since then stands in the document (a view, which hears only `reading`, drops it
+            // until the next fetch fails again).
+            let failure = state.failures[location]
+            state.apply(.reading(reading))
+            state.failures[location] = failure
             return .reading(reading)
         }
     }
