@@ -1,5 +1,3 @@
-public import DBus
-
 /// What one `View1.Updated` tells a view's owner (docs/bus-api.md), decoded: a change to the
 /// view's slice, the whole slice again after the view fell behind (`resync`, "Flow
 /// control"), or that a change happened which was too large for a bus message (`tooLarge`:
