@@ -33,16 +33,14 @@ struct InteractiveEpisodes {
         let updates = try await client.updates(of: .podcasts, from: owner)
         let departures = try await client.daemonChanges()
         let subscriptions = try await client.subscriptions()
-        var options: [String: Value] = [:]
         var podcastID: String?
         if let podcast, !podcast.isEmpty {
             guard let found = subscriptions.first(where: { $0.id == podcast || $0.feedURL == podcast }) else {
                 throw CLIError.refused("'\(podcast)' is not a subscribed podcast", "`almanac podcasts list` lists the subscriptions")
             }
             podcastID = found.id
-            options["podcast"] = .string(found.id)
         }
-        let view = try await client.addView(.podcasts, options: options)
+        let view = try await client.addView(PodcastsViewOptions(podcast: podcastID))
         defer { client.removeViewWithoutWaiting(.podcasts, view) }
 
         let (events, sink) = AsyncStream<Event>.makeStream(bufferingPolicy: .unbounded)

@@ -87,21 +87,13 @@ struct Watch: AsyncParsableCommand {
         }
     }
 
-    /// The view's options; a podcast given by its feed URL is named by its id, as views are.
-    private func viewOptions(_ client: AlmanacClient) async throws -> [String: Value] {
-        var options: [String: Value] = [:]
-        if let location { options["location"] = .string(location) }
-        if let podcast {
-            if podcast.contains("://") {
-                guard let found = try await client.subscriptions().first(where: { $0.feedURL == podcast }) else {
-                    throw CLIError.refused("'\(podcast)' is not a subscribed feed", "`almanac podcasts list` lists the subscriptions")
-                }
-                options["podcast"] = .string(found.id)
-            } else {
-                options["podcast"] = .string(podcast)
-            }
+    /// A podcasts view's options; a podcast given by its feed URL is named by its id, as views are.
+    private func podcastsViewOptions(_ client: AlmanacClient) async throws -> PodcastsViewOptions {
+        guard let podcast, podcast.contains("://") else { return PodcastsViewOptions(podcast: podcast) }
+        guard let found = try await client.subscriptions().first(where: { $0.feedURL == podcast }) else {
+            throw CLIError.refused("'\(podcast)' is not a subscribed feed", "`almanac podcasts list` lists the subscriptions")
         }
-        return options
+        return PodcastsViewOptions(podcast: found.id)
     }
 
     /// One registration with one daemon: returns when that daemon leaves the bus.
@@ -111,7 +103,10 @@ struct Watch: AsyncParsableCommand {
         let updates = try await client.updates(of: name, from: owner)
         let properties = try await client.propertyChanges(of: name)
         let departures = try await client.daemonChanges()
-        let view = try await client.addView(name, options: try await viewOptions(client))
+        let view = switch name {
+        case .weather: try await client.addView(WeatherViewOptions(location: location))
+        case .podcasts: try await client.addView(try await podcastsViewOptions(client))
+        }
         Self.activeView.withLock { $0 = (client, name, view) }
         defer { Self.activeView.withLock { $0 = nil } }
 

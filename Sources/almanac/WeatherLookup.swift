@@ -44,7 +44,7 @@ struct WeatherLookup {
     private func firstUpdate(_ location: String) async throws -> (UInt64, [String: Value]) {
         let owner = try await client.startDaemon()
         let updates = try await client.updates(of: .weather, from: owner)
-        let view = try await client.addView(.weather, options: ["location": .string(location)])
+        let view = try await client.addView(WeatherViewOptions(location: location))
         let answered = await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 for await message in updates where message.path == view {

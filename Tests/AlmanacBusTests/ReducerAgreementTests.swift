@@ -19,7 +19,7 @@ import Testing
     final class Heard<Change: Sendable>: Sendable {
         let changes = Locked<[Change?]>([])
 
-        init<State>(_ document: Document<State, Change>, encode: @escaping @Sendable (Change) -> [String: Value],
+        init<State, Options>(_ document: Document<State, Change, Options>, encode: @escaping @Sendable (Change) -> [String: Value],
                     decode: @escaping @Sendable ([String: Value]) -> Change?) {
             document.addView(key: ViewKey("client")) { [weak self] event in
                 guard case .changed(_, let change, _) = event else { return }
@@ -33,8 +33,8 @@ import Testing
         let service = DemoWeatherService()
         var client = WeatherCodec.decodeState(WeatherCodec.encode(weather.document.state))
         let heard = Heard(weather.document, encode: WeatherCodec.encode, decode: WeatherCodec.decodeChange)
-        weather.document.addView(key: ViewKey("Berlin"), options: ["location": "Berlin"]) { _ in }
-        weather.document.addView(key: ViewKey("Oslo"), options: ["location": "Oslo"]) { _ in }
+        weather.document.addView(key: ViewKey("Berlin"), options: WeatherViewOptions(location: "Berlin")) { _ in }
+        weather.document.addView(key: ViewKey("Oslo"), options: WeatherViewOptions(location: "Oslo")) { _ in }
         weather.weatherService(service, didFetch: StateApplyReading.make("Berlin"))
         weather.weatherService(service, didFetch: StateApplyReading.make("Oslo"))
         weather.weatherService(service, didFailToFetch: "Oslo", error: Unreachable())

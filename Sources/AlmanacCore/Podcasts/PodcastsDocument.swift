@@ -9,14 +9,11 @@ public import AlmanacModels
 /// The library itself is its archive's: the state keeps a window of the newest episodes,
 /// so the daemon's memory does not grow with the library.
 public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDelegate, Sendable {
-    public typealias Model = Document<PodcastsState, PodcastsChange>
+    public typealias Model = Document<PodcastsState, PodcastsChange, PodcastsViewOptions>
 
     /// The most episodes one podcast keeps: a feed that changes its GUIDs on every read must
     /// not grow the library without bound.
     public static let maximumEpisodesPerPodcast = 20_000
-
-    /// The view option that names the podcast a view watches (absent: all of them).
-    public static let podcastOption = "podcast"
 
     public let document: Model
     /// Reads under way and the last failure.
@@ -115,13 +112,13 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     /// The podcasts `request` calls for now, each claimed from the schedule so that no other
     /// refresh reads it meanwhile: a view's podcast when it is due, the due ones, or all of
     /// them.
-    public func claim(_ request: RefreshRequest) -> [Podcast] {
+    public func claim(_ request: RefreshRequest<PodcastsViewOptions>) -> [Podcast] {
         let podcasts = document.snapshot.state.podcasts
         let ids: [String]
         switch request {
         case .view(let options):
             // Only a podcast that exists is claimed: a claim is released only by its read.
-            guard let id = options[Self.podcastOption], podcasts[id] != nil else { return [] }
+            guard let id = options.podcast, podcasts[id] != nil else { return [] }
             ids = take([id])
         case .due:
             ids = take(podcasts.keys.sorted())

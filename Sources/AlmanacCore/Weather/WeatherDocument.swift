@@ -8,10 +8,7 @@ public import AlmanacModels
 /// data source (what is due to be fetched) and delegate (what arrived). It keeps the
 /// refresh schedule (cadence, backoff) and, given an archive, the settings and last readings.
 public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDelegate, Sendable {
-    public typealias Model = Document<WeatherState, WeatherChange>
-
-    /// The view option that names the place a view watches.
-    public static let locationOption = "location"
+    public typealias Model = Document<WeatherState, WeatherChange, WeatherViewOptions>
 
     public let document: Model
     /// Fetches under way and the last failure.
@@ -116,10 +113,10 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     /// The places `request` calls for now, each claimed from the schedule so that no other
     /// refresh fetches it meanwhile (two views of one place share a fetch): a new view's place
     /// (served its last known reading at once), the due ones, or every wanted one.
-    public func claim(_ request: RefreshRequest) -> [String] {
+    public func claim(_ request: RefreshRequest<WeatherViewOptions>) -> [String] {
         switch request {
         case .view(let options):
-            guard let location = options[Self.locationOption] else { return [] }
+            guard let location = options.location else { return [] }
             restoreLastKnown(location)
             return take([location])
         case .due:
@@ -158,7 +155,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     public var wantedLocations: [String] {
         var wanted = document.snapshot.state.savedLocations
         for view in document.views.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            if let location = view.options[Self.locationOption], !wanted.contains(location) { wanted.append(location) }
+            if let location = view.options.location, !wanted.contains(location) { wanted.append(location) }
         }
         return wanted
     }

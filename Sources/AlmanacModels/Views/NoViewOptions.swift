@@ -1,0 +1,4 @@
+/// The options of a document whose views all watch everything (downloads, the sync's status).
+public struct NoViewOptions: ViewOptions {
+    public init() {}
+}
