@@ -169,17 +169,14 @@ struct InteractiveEpisodes {
 
     /// An `Updated` of the view: a step of its list's load, or a change to the podcasts.
     private func apply(_ data: [String: Value], to state: inout EpisodeListState) {
-        let refresh = data["refresh"]?.unwrapped == .boolean(true)
-        switch data["kind"]?.stringValue {
-        case "loading":
+        switch ListUpdateCodec.decode(data) {
+        case .loading(let refresh)?:
             state.loadStarted(refresh: refresh)
-        case "page":
-            guard case .array(_, let items)? = data["items"]?.unwrapped else { return }
-            state.pageLoaded(refresh: refresh, items: items.compactMap(PodcastsCodec.decodeEpisode),
-                             hasMore: data["hasMore"]?.unwrapped == .boolean(true))
-        case "loadFailed":
-            state.loadFailed(refresh: refresh, message: data["error"]?.stringValue ?? "failed")
-        default:
+        case .loaded(let refresh, let items, let hasMore)?:
+            state.pageLoaded(refresh: refresh, items: items.compactMap(PodcastsCodec.decodeEpisode), hasMore: hasMore)
+        case .failed(let refresh, let message)?:
+            state.loadFailed(refresh: refresh, message: message)
+        case nil:
             if let change = PodcastsCodec.decodeChange(data) { state.apply(change) }
         }
     }
