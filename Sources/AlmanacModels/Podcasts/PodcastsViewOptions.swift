@@ -3,8 +3,10 @@ public struct PodcastsViewOptions: ViewOptions {
     /// The podcast's id.
     public var podcast: String?
 
+    /// A view of all podcasts.
     public init() {}
 
+    /// A view of that one (`nil`: of all podcasts).
     public init(podcast: String?) {
         self.podcast = podcast
     }

@@ -10,6 +10,7 @@ public enum ListUpdateCodec {
         case loading, page, loadFailed
     }
 
+    /// A paging step as the view's `Updated` carries it.
     public static func encode(_ event: PagingEvent<Value>) -> [String: Value] {
         switch event {
         case .loading(let refresh):

@@ -9,6 +9,7 @@ extension PodcastsCodec {
         case subscribed, unsubscribed, renamed, newEpisodes, playState, failed, downloaded, settings, podcastSettings, kept, allPlayed, olderEpisodes
     }
 
+    /// A change as `Changed` and `Updated` carry it: its `kind` and that kind's fields.
     public static func encode(_ change: PodcastsChange) -> [String: Value] {
         switch change {
         case .subscribed(let podcast):

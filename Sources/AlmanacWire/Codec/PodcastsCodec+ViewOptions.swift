@@ -13,6 +13,7 @@ extension PodcastsCodec {
         return PodcastsViewOptions(podcast: try reader.string(podcastOption))
     }
 
+    /// The options as `AddView` takes them (none for a view of all podcasts).
     public static func encode(_ options: PodcastsViewOptions) -> [String: Value] {
         options.podcast.map { [podcastOption: .string($0)] } ?? [:]
     }

@@ -9,6 +9,7 @@ extension WeatherCodec {
         case reading, failed, units, provider, savedLocations, forgotten
     }
 
+    /// A change as `Changed` and `Updated` carry it: its `kind` and that kind's fields.
     public static func encode(_ change: WeatherChange) -> [String: Value] {
         switch change {
         case .reading(let reading):

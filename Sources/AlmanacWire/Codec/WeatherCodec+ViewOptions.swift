@@ -17,6 +17,7 @@ extension WeatherCodec {
         return WeatherViewOptions(location: location)
     }
 
+    /// The options as `AddView` takes them (none for a view of every place).
     public static func encode(_ options: WeatherViewOptions) -> [String: Value] {
         options.location.map { [locationOption: .string($0)] } ?? [:]
     }

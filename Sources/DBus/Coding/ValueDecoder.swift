@@ -9,10 +9,12 @@ public struct ValueDecoder: Sendable {
     /// `nil` to decode it as `Codable` says.
     public var override: @Sendable (Value, any Decodable.Type) -> (any Decodable)? = { _, _ in nil }
 
+    /// A decoder with the given overrides (none unless given).
     public init(override: @escaping @Sendable (Value, any Decodable.Type) -> (any Decodable)? = { _, _ in nil }) {
         self.override = override
     }
 
+    /// A `T` from `value`; `DecodingError` when `value` is not one.
     public func decode<T: Decodable>(_ type: T.Type, from value: Value) throws -> T {
         try ValueDecoding(value: value.unwrapped, codingPath: [], options: self).unbox(T.self)
     }

@@ -16,11 +16,13 @@ public struct ValueEncoder: Sendable {
         case encoded
     }
 
+    /// The order of each `a{sv}`'s entries (sorted unless told otherwise).
     public var keyOrder: KeyOrder = .sorted
     /// The `Value` for a value of a type the bus writes its own way, or `nil` to encode it as
     /// `Codable` says.
     public var override: @Sendable (any Encodable) -> Value? = { _ in nil }
 
+    /// An encoder with the given key order and overrides (none unless given).
     public init(keyOrder: KeyOrder = .sorted, override: @escaping @Sendable (any Encodable) -> Value? = { _ in nil }) {
         self.keyOrder = keyOrder
         self.override = override

@@ -1,6 +1,7 @@
 /// A type whose every value has the same D-Bus type, known without a value: what
 /// `ValueEncoder` types an empty array by.
 public protocol ValueTyped {
+    /// The D-Bus type of every value of this type.
     static var valueType: ValueType { get }
 }
 
