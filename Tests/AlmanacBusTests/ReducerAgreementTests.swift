@@ -1,4 +1,4 @@
-@testable import AlmanacCore
+import AlmanacCore
 import AlmanacDemo
 import AlmanacModels
 import AlmanacWire
