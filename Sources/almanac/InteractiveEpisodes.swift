@@ -33,16 +33,14 @@ struct InteractiveEpisodes {
         let updates = try await client.updates(of: .podcasts, from: owner)
         let departures = try await client.daemonChanges()
         let subscriptions = try await client.subscriptions()
-        var options: [String: Value] = [:]
         var podcastID: String?
         if let podcast, !podcast.isEmpty {
             guard let found = subscriptions.first(where: { $0.id == podcast || $0.feedURL == podcast }) else {
                 throw CLIError.refused("'\(podcast)' is not a subscribed podcast", "`almanac podcasts list` lists the subscriptions")
             }
             podcastID = found.id
-            options["podcast"] = .string(found.id)
         }
-        let view = try await client.addView(.podcasts, options: options)
+        let view = try await client.addView(PodcastsViewOptions(podcast: podcastID))
         defer { client.removeViewWithoutWaiting(.podcasts, view) }
 
         let (events, sink) = AsyncStream<Event>.makeStream(bufferingPolicy: .unbounded)
@@ -141,11 +139,11 @@ struct InteractiveEpisodes {
                     client.acknowledge(view, upTo: revision)
                     unacknowledged = 0
                 }
-                if data["kind"]?.stringValue == "resync" {
+                if case .resynchronised(let resynced)? = PodcastsCodec.decodeUpdate(data) {
                     // This list fell behind the library's changes: it loads its first page again.
                     client.acknowledge(view, upTo: revision)
                     unacknowledged = 0
-                    if let podcasts = data["state"]?.stringKeyedEntries.map(PodcastsCodec.decodeState)?.podcasts { state.podcasts.merge(podcasts) { $1 } }
+                    state.podcasts.merge(resynced.podcasts) { $1 }
                     if state.isLoading { refreshQueued = true } else { load(refresh: true) }
                 }
                 apply(data, to: &state)
@@ -171,47 +169,15 @@ struct InteractiveEpisodes {
 
     /// An `Updated` of the view: a step of its list's load, or a change to the podcasts.
     private func apply(_ data: [String: Value], to state: inout EpisodeListState) {
-        let refresh = data["refresh"]?.unwrapped == .boolean(true)
-        switch data["kind"]?.stringValue {
-        case "loading":
+        switch ListUpdateCodec.decode(data) {
+        case .loading(let refresh)?:
             state.loadStarted(refresh: refresh)
-        case "page":
-            guard case .array(_, let items)? = data["items"]?.unwrapped else { return }
-            state.pageLoaded(refresh: refresh, items: items.compactMap(PodcastsCodec.decodeEpisode),
-                             hasMore: data["hasMore"]?.unwrapped == .boolean(true))
-        case "loadFailed":
-            state.loadFailed(refresh: refresh, message: data["error"]?.stringValue ?? "failed")
-        default:
-            if let change = Self.change(data) { state.apply(change) }
-        }
-    }
-
-    /// The podcasts change an `Updated` carries (docs/bus-api.md), when the list shows it.
-    static func change(_ data: [String: Value]) -> PodcastsChange? {
-        let podcast = data["podcast"]?.stringValue ?? ""
-        let episode = data["episode"]?.stringValue ?? ""
-        switch data["kind"]?.stringValue {
-        case "newEpisodes":
-            guard case .array(_, let items)? = data["episodes"]?.unwrapped else { return nil }
-            return .newEpisodes(podcastID: podcast, items.compactMap(PodcastsCodec.decodeEpisode))
-        case "playState":
-            var position = 0.0
-            if case .double(let value)? = data["position"]?.unwrapped { position = value }
-            return .playState(episodeID: episode, podcastID: podcast, played: data["played"]?.unwrapped == .boolean(true), position: position)
-        case "downloaded":
-            let file = data["file"]?.stringValue ?? ""
-            return .downloaded(episodeID: episode, podcastID: podcast, file: file.isEmpty ? nil : file)
-        case "kept":
-            return .kept(episodeID: episode, podcastID: podcast, kept: data["kept"]?.unwrapped == .boolean(true))
-        case "unsubscribed":
-            return .unsubscribed(podcastID: podcast)
-        case "allPlayed":
-            return .allPlayed(podcastID: podcast.isEmpty ? nil : podcast, count: Int(data["count"]?.integerValue ?? 0))
-        case "subscribed", "renamed":
-            guard let subscription = data["subscription"].flatMap(PodcastsCodec.decodePodcast) else { return nil }
-            return data["kind"]?.stringValue == "renamed" ? .renamed(subscription) : .subscribed(subscription)
-        default:
-            return nil
+        case .loaded(let refresh, let items, let hasMore)?:
+            state.pageLoaded(refresh: refresh, items: items.compactMap(PodcastsCodec.decodeEpisode), hasMore: hasMore)
+        case .failed(let refresh, let message)?:
+            state.loadFailed(refresh: refresh, message: message)
+        case nil:
+            if let change = PodcastsCodec.decodeChange(data) { state.apply(change) }
         }
     }
 }

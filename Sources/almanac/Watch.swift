@@ -87,21 +87,13 @@ struct Watch: AsyncParsableCommand {
         }
     }
 
-    /// The view's options; a podcast given by its feed URL is named by its id, as views are.
-    private func viewOptions(_ client: AlmanacClient) async throws -> [String: Value] {
-        var options: [String: Value] = [:]
-        if let location { options["location"] = .string(location) }
-        if let podcast {
-            if podcast.contains("://") {
-                guard let found = try await client.subscriptions().first(where: { $0.feedURL == podcast }) else {
-                    throw CLIError.refused("'\(podcast)' is not a subscribed feed", "`almanac podcasts list` lists the subscriptions")
-                }
-                options["podcast"] = .string(found.id)
-            } else {
-                options["podcast"] = .string(podcast)
-            }
+    /// A podcasts view's options; a podcast given by its feed URL is named by its id, as views are.
+    private func podcastsViewOptions(_ client: AlmanacClient) async throws -> PodcastsViewOptions {
+        guard let podcast, podcast.contains("://") else { return PodcastsViewOptions(podcast: podcast) }
+        guard let found = try await client.subscriptions().first(where: { $0.feedURL == podcast }) else {
+            throw CLIError.refused("'\(podcast)' is not a subscribed feed", "`almanac podcasts list` lists the subscriptions")
         }
-        return options
+        return PodcastsViewOptions(podcast: found.id)
     }
 
     /// One registration with one daemon: returns when that daemon leaves the bus.
@@ -111,11 +103,14 @@ struct Watch: AsyncParsableCommand {
         let updates = try await client.updates(of: name, from: owner)
         let properties = try await client.propertyChanges(of: name)
         let departures = try await client.daemonChanges()
-        let view = try await client.addView(name, options: try await viewOptions(client))
+        let view = switch name {
+        case .weather: try await client.addView(WeatherViewOptions(location: location))
+        case .podcasts: try await client.addView(try await podcastsViewOptions(client))
+        }
         Self.activeView.withLock { $0 = (client, name, view) }
         defer { Self.activeView.withLock { $0 = nil } }
 
-        let model = try await Model(client: client, document: name, rendering: rendering, location: location, podcast: podcast, units: units.units?.units)
+        let model = try await WatchModel(client: client, document: name, rendering: rendering, location: location, podcast: podcast, units: units.units?.units)
         let initial = model.initialLines()
         for line in initial { terminal.line(line) }
 
@@ -127,27 +122,37 @@ struct Watch: AsyncParsableCommand {
                 var last = initial.joined(separator: "\n")
                 var dropped = 0
                 var unacknowledged = 0
+                /// Starts again from a snapshot (`GetState`), as at the start.
+                func startAgain() async {
+                    guard let fresh = try? await WatchModel(client: client, document: name, rendering: model.rendering,
+                                                            location: model.location, podcast: model.podcast, units: model.unitsOverride) else { return }
+                    model = fresh
+                    for line in model.initialLines() { terminal.line(line) }
+                }
                 for await message in updates {
                     guard message.path == view, message.sender == owner,
                           let (revision, data) = try? message.arguments(UInt64.self, [String: Value].self) else { continue }
+                    let update = model.decode(data)
                     // Flow control: the daemon hears, every few updates, that they were taken.
                     unacknowledged += 1
-                    if unacknowledged >= AlmanacClient.acknowledgeEvery || data["kind"]?.stringValue == "resync" {
+                    if unacknowledged >= AlmanacClient.acknowledgeEvery || update?.isResync == true {
                         client.acknowledge(view, upTo: revision)
                         unacknowledged = 0
                     }
                     if updates.droppedCount != dropped {
                         // Output could not keep up and updates were lost: start again from a snapshot.
                         dropped = updates.droppedCount
-                        guard let fresh = try? await Model(client: client, document: name, rendering: model.rendering,
-                                                           location: model.location, podcast: model.podcast, units: model.unitsOverride) else { continue }
-                        model = fresh
-                        for line in model.initialLines() { terminal.line(line) }
+                        await startAgain()
                     }
                     // GetState already covered this revision (or a newer one).
-                    guard revision > model.revision else { continue }
+                    guard revision > model.revision, let update else { continue }
+                    guard !update.isTooLarge else {
+                        // A change too large for a message: its details are only in the state.
+                        await startAgain()
+                        continue
+                    }
                     // The same reading twice in a row (say, fetched for two views) is shown once.
-                    let lines = model.apply(revision: revision, data: data)
+                    let lines = model.apply(update, revision: revision)
                     let text = lines.joined(separator: "\n")
                     guard text != last || model.rendering.json else { continue }
                     last = text
@@ -221,157 +226,4 @@ struct Watch: AsyncParsableCommand {
 
     /// Kept alive for the life of the process; written once at start, before any signal.
     nonisolated(unsafe) static var sources: [any DispatchSourceSignal] = []
-}
-
-/// What a watcher knows of its document, kept current from `Updated` slices.
-struct Model: @unchecked Sendable {
-    // @unchecked Sendable: used by one task at a time (the update loop).
-    let rendering: Rendering
-    let document: DocumentName
-    let location: String?
-    let podcast: String?
-    /// `--units`: shown in these whatever the daemon's setting.
-    let unitsOverride: Units?
-    var revision: UInt64
-    var weather = WeatherState()
-    var podcasts = PodcastsState()
-
-    init(client: AlmanacClient, document: DocumentName, rendering: Rendering, location: String?, podcast: String?, units: Units?) async throws {
-        self.rendering = rendering
-        self.document = document
-        self.location = location
-        self.podcast = podcast
-        unitsOverride = units
-        let (revision, fields) = try await client.state(of: document)
-        self.revision = revision
-        switch document {
-        case .weather:
-            weather = WeatherCodec.decodeState(fields)
-            if let units { weather.units = units }
-        case .podcasts: podcasts = PodcastsCodec.decodeState(fields)
-        }
-    }
-
-    func initialLines() -> [String] {
-        switch document {
-        case .weather:
-            if let location, weather.readings[location] == nil, weather.failures[location] == nil {
-                // A notice, not data: on standard error, and never where a status bar reads.
-                if !(rendering.json || rendering.waybar || rendering.template != nil) {
-                    Terminal.write(2, "\(location): waiting for the first reading…\n")
-                }
-                return []
-            }
-            return rendering.weather(screen(location), revision: revision)
-        case .podcasts:
-            return rendering.episodes(EpisodeListViewData(state: podcasts, podcast: podcast, limit: 5, now: Date(), clockOffset: localUTCOffset), revision: revision)
-        }
-    }
-
-    /// The weather screen of `location` (`nil`: of every place with a reading).
-    private func screen(_ location: String?) -> WeatherScreenViewData {
-        WeatherScreenViewData(state: weather, locations: location.map { [$0] }, now: Date(), clockOffset: localUTCOffset)
-    }
-
-    /// The newest episodes of `state` this watch shows (of its podcast, or of all).
-    private func list(_ state: PodcastsState) -> EpisodeListViewData {
-        EpisodeListViewData(state: state, podcast: podcast, limit: 10, now: Date(), clockOffset: localUTCOffset)
-    }
-
-    mutating func apply(revision: UInt64, data: [String: Value]) -> [String] {
-        self.revision = revision
-        let kind = data["kind"]?.stringValue
-        if kind == "resync", let state = data["state"]?.stringKeyedEntries {
-            // The view fell behind (this watch could not keep up): its whole slice, as at start.
-            switch document {
-            case .weather:
-                weather = WeatherCodec.decodeState(state)
-                if let unitsOverride { weather.units = unitsOverride }
-            case .podcasts:
-                podcasts = PodcastsCodec.decodeState(state)
-            }
-            return initialLines()
-        }
-        switch document {
-        case .weather:
-            switch kind {
-            case "reading":
-                guard let reading = data["reading"].flatMap(WeatherCodec.decodeReading) else { return [] }
-                weather.readings[reading.location] = reading
-                weather.failures[reading.location] = nil
-                return rendering.weather(screen(reading.location), revision: revision)
-            case "failed":
-                guard let place = data["location"]?.stringValue else { return [] }
-                weather.failures[place] = data["error"]?.stringValue ?? "failed"
-                return rendering.weather(screen(place), revision: revision)
-            case "units":
-                if let units = data["units"]?.stringValue.flatMap(Units.init(rawValue:)) { weather.units = unitsOverride ?? units }
-                return rendering.weather(screen(location), revision: revision)
-            default:
-                return []
-            }
-        case .podcasts:
-            switch kind {
-            case "newEpisodes":
-                guard case .array(_, let items)? = data["episodes"] else { return [] }
-                let new = items.compactMap(PodcastsCodec.decodeEpisode)
-                var only = PodcastsState(podcasts: podcasts.podcasts)
-                for episode in new {
-                    podcasts.episodes[episode.id] = episode
-                    only.episodes[episode.id] = episode
-                }
-                return rendering.episodes(list(only), revision: revision)
-            case "playState":
-                guard let id = data["episode"]?.stringValue, var episode = podcasts.episodes[id] else { return [] }
-                if case .boolean(let played)? = data["played"] { episode.played = played }
-                if case .double(let position)? = data["position"] { episode.position = position }
-                podcasts.episodes[id] = episode
-                return rendering.episodes(list(PodcastsState(podcasts: podcasts.podcasts, episodes: [id: episode])), revision: revision)
-            case "subscribed", "renamed":
-                guard let podcast = data["subscription"].flatMap(PodcastsCodec.decodePodcast) else { return [] }
-                let was = podcasts.podcasts[podcast.id]
-                podcasts.podcasts[podcast.id] = podcast
-                return rendering.podcastChange(kind == "subscribed" ? .subscribed(podcast) : .renamed(podcast, was: was), revision: revision)
-            case "unsubscribed":
-                guard let id = data["podcast"]?.stringValue else { return [] }
-                let was = podcasts.podcasts.removeValue(forKey: id)
-                podcasts.episodes = podcasts.episodes.filter { $0.value.podcastID != id }
-                return rendering.podcastChange(.unsubscribed(id, was: was), revision: revision)
-            case "failed":
-                guard let id = data["podcast"]?.stringValue else { return [] }
-                return rendering.podcastChange(.failed(id, podcast: podcasts.podcasts[id], error: data["error"]?.stringValue ?? "failed"), revision: revision)
-            case "settings":
-                let settings = PodcastsCodec.decodeSettings(data["settings"])
-                podcasts.settings = settings
-                return rendering.podcastChange(.settings(settings), revision: revision)
-            case "allPlayed":
-                let id = data["podcast"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
-                for (key, episode) in podcasts.episodes where id == nil || episode.podcastID == id {
-                    podcasts.episodes[key]?.played = true
-                    podcasts.episodes[key]?.isNew = false
-                }
-                return rendering.podcastChange(.allPlayed(id, podcast: id.flatMap { podcasts.podcasts[$0] }, count: Int(data["count"]?.integerValue ?? 0)), revision: revision)
-            case "olderEpisodes":
-                guard let id = data["podcast"]?.stringValue else { return [] }
-                return rendering.podcastChange(.olderEpisodes(id, podcast: podcasts.podcasts[id], count: Int(data["count"]?.integerValue ?? 0)), revision: revision)
-            case "podcastSettings":
-                guard let id = data["podcast"]?.stringValue else { return [] }
-                let preferences = PodcastsCodec.decodePreferences(data["settings"])
-                podcasts.preferences[id] = preferences.isDefault ? nil : preferences
-                return rendering.podcastChange(.podcastSettings(id, podcast: podcasts.podcasts[id], preferences: preferences), revision: revision)
-            case "kept":
-                guard let id = data["episode"]?.stringValue else { return [] }
-                let kept = data["kept"]?.unwrapped == .boolean(true)
-                podcasts.episodes[id]?.kept = kept
-                return rendering.podcastChange(.kept(id, episode: podcasts.episodes[id], kept: kept), revision: revision)
-            case "downloaded":
-                guard let id = data["episode"]?.stringValue, var episode = podcasts.episodes[id] else { return [] }
-                episode.file = data["file"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
-                podcasts.episodes[id] = episode
-                return rendering.episodes(list(PodcastsState(podcasts: podcasts.podcasts, episodes: [id: episode])), revision: revision)
-            default:
-                return []
-            }
-        }
-    }
 }

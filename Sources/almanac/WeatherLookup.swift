@@ -44,16 +44,18 @@ struct WeatherLookup {
     private func firstUpdate(_ location: String) async throws -> (UInt64, [String: Value]) {
         let owner = try await client.startDaemon()
         let updates = try await client.updates(of: .weather, from: owner)
-        let view = try await client.addView(.weather, options: ["location": .string(location)])
+        let view = try await client.addView(WeatherViewOptions(location: location))
         let answered = await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 for await message in updates where message.path == view {
                     guard let (_, data) = try? message.arguments(UInt64.self, [String: Value].self),
-                          data["location"]?.stringValue == location else { continue }
-                    if data["kind"]?.stringValue == "failed" { return true }
+                          case .changed(let change)? = WeatherCodec.decodeUpdate(data), change.location == location else { continue }
+                    switch change {
+                    case .failed: return true
                     // A last-known reading the daemon kept from before is shown only if no fresh one comes.
-                    if data["kind"]?.stringValue == "reading", let reading = data["reading"].flatMap(WeatherCodec.decodeReading),
-                       Date().timeIntervalSince(reading.fetchedAt) < Self.freshEnough { return true }
+                    case .reading(let reading) where Date().timeIntervalSince(reading.fetchedAt) < Self.freshEnough: return true
+                    default: continue
+                    }
                 }
                 return false
             }

@@ -130,12 +130,12 @@ import Testing
         try archive.saveReading(old)
         let clock = self.clock
         let weather = WeatherDocument(policy: .init(interval: 900), archive: archive, clock: { clock.now }, jitter: { 1 })
-        weather.document.addView(key: ViewKey("v"), options: ["location": "Paris"]) { _ in }
-        #expect(weather.claim(.view(["location": "Paris"])) == ["Paris"])
+        weather.document.addView(key: ViewKey("v"), options: WeatherViewOptions(location: "Paris")) { _ in }
+        #expect(weather.claim(.view(WeatherViewOptions(location: "Paris"))) == ["Paris"])
         #expect(weather.document.snapshot.state.readings["Paris"] == old, "the last known reading is served at once")
-        #expect(weather.claim(.view(["location": "Paris"])).isEmpty, "claimed already")
+        #expect(weather.claim(.view(WeatherViewOptions(location: "Paris"))).isEmpty, "claimed already")
         #expect(weather.claim(.due).isEmpty && weather.claim(.everything).isEmpty)
-        #expect(weather.claim(.view([:])).isEmpty, "a view of no place claims nothing")
+        #expect(weather.claim(.view(WeatherViewOptions())).isEmpty, "a view of no place claims nothing")
     }
 
     @Test func everythingClaimsWhatIsNotDueButNotWhatIsBeingFetched() throws {
@@ -153,9 +153,9 @@ import Testing
         let podcasts = try! PodcastsDocument(policy: .init(interval: 60), clock: { clock.now }, jitter: { 1 })
         for podcast in DemoFeedFetcher.catalogue { _ = try? podcasts.subscribe(podcast) }
         let first = DemoFeedFetcher.catalogue[0].id
-        #expect(podcasts.claim(.view(["podcast": "nope"])).isEmpty)
-        #expect(podcasts.claim(.view(["podcast": first])).map(\.id) == [first])
-        #expect(podcasts.claim(.view(["podcast": first])).isEmpty)
+        #expect(podcasts.claim(.view(PodcastsViewOptions(podcast: "nope"))).isEmpty)
+        #expect(podcasts.claim(.view(PodcastsViewOptions(podcast: first))).map(\.id) == [first])
+        #expect(podcasts.claim(.view(PodcastsViewOptions(podcast: first))).isEmpty)
         #expect(podcasts.claim(.due).map(\.id) == DemoFeedFetcher.catalogue.map(\.id).sorted().filter { $0 != first })
         #expect(podcasts.claim(.everything).isEmpty, "all are being read")
     }

@@ -1,4 +1,5 @@
 import AlmanacCore
+import AlmanacModels
 import Locking
 import Synchronization
 import TestHarness
@@ -15,7 +16,7 @@ final class RecordingView: Sendable {
 }
 
 @Suite(.onTestThreads, .timeLimit(.hang)) struct DocumentTests {
-    typealias Notes = Document<[String], String>
+    typealias Notes = Document<[String], String, WeatherViewOptions>
 
     func append(_ document: Notes, _ text: String, origin: ViewKey? = nil) -> UInt64? {
         document.update(origin: origin) { state in
@@ -132,10 +133,10 @@ final class RecordingView: Sendable {
 
     @Test func optionsCanBeChangedAndViewsCounted() {
         let document = Notes([])
-        document.addView(key: ViewKey("a"), options: ["location": "Berlin"]) { _ in }
-        #expect(document.setOptions(["location": "Paris"], forView: ViewKey("a")))
-        #expect(!document.setOptions([:], forView: ViewKey("missing")))
-        #expect(document.views.first?.options == ["location": "Paris"])
+        document.addView(key: ViewKey("a"), options: WeatherViewOptions(location: "Berlin")) { _ in }
+        #expect(document.setOptions(WeatherViewOptions(location: "Paris"), forView: ViewKey("a")))
+        #expect(!document.setOptions(WeatherViewOptions(), forView: ViewKey("missing")))
+        #expect(document.views.first?.options == WeatherViewOptions(location: "Paris"))
         #expect(document.removeView(key: ViewKey("a")) != nil)
         #expect(document.removeView(key: ViewKey("a")) == nil)
         #expect(document.viewCount == 0)

@@ -45,9 +45,9 @@ final class FixedLocations: WeatherServiceDataSource, Sendable {
     @Test func documentWantsSavedPlacesAndWhatViewsAskFor() throws {
         let weather = WeatherDocument()
         try weather.submit(.savedLocations(["Paris"]), from: nil)
-        weather.document.addView(key: ViewKey("/v/1"), options: ["location": "Berlin"]) { _ in }
-        weather.document.addView(key: ViewKey("/v/2"), options: ["location": "Paris"]) { _ in }
-        weather.document.addView(key: ViewKey("/v/3"), options: ["location": "Berlin"]) { _ in }
+        weather.document.addView(key: ViewKey("/v/1"), options: WeatherViewOptions(location: "Berlin")) { _ in }
+        weather.document.addView(key: ViewKey("/v/2"), options: WeatherViewOptions(location: "Paris")) { _ in }
+        weather.document.addView(key: ViewKey("/v/3"), options: WeatherViewOptions(location: "Berlin")) { _ in }
         weather.document.addView(key: ViewKey("/v/4")) { _ in }
         #expect(weather.wantedLocations == ["Paris", "Berlin"])
         weather.document.removeView(key: ViewKey("/v/1"))
@@ -61,7 +61,7 @@ final class FixedLocations: WeatherServiceDataSource, Sendable {
         service.dataSource = weather
         service.delegate = weather
         let heard = Locked<[WeatherChange]>([])
-        weather.document.addView(key: ViewKey("v"), options: ["location": "Tokyo"]) { event in
+        weather.document.addView(key: ViewKey("v"), options: WeatherViewOptions(location: "Tokyo")) { event in
             if case .changed(_, let change, _) = event { heard.withLock { $0.append(change) } }
         }
         await service.refresh()
@@ -86,8 +86,8 @@ final class FixedLocations: WeatherServiceDataSource, Sendable {
         let service = DemoWeatherService(clock: { Self.fixedDate })
         service.dataSource = weather
         service.delegate = weather
-        weather.document.addView(key: ViewKey("a"), options: ["location": "Paris"]) { _ in }
-        weather.document.addView(key: ViewKey("b"), options: ["location": "Atlantis"]) { _ in }
+        weather.document.addView(key: ViewKey("a"), options: WeatherViewOptions(location: "Paris")) { _ in }
+        weather.document.addView(key: ViewKey("b"), options: WeatherViewOptions(location: "Atlantis")) { _ in }
         await service.refresh()
         #expect(weather.document.snapshot.state.readings.keys.sorted() == ["Paris"])
         #expect(weather.document.snapshot.state.failures.keys.sorted() == ["Atlantis"])

@@ -23,8 +23,8 @@ import Testing
 
     @Test func claimsAreReleasedBySuccessAndByFailure() async throws {
         let (weather, service) = document()
-        weather.document.addView(key: ViewKey("a"), options: ["location": "Paris"]) { _ in }
-        weather.document.addView(key: ViewKey("b"), options: ["location": "Atlantis"]) { _ in }
+        weather.document.addView(key: ViewKey("a"), options: WeatherViewOptions(location: "Paris")) { _ in }
+        weather.document.addView(key: ViewKey("b"), options: WeatherViewOptions(location: "Atlantis")) { _ in }
         #expect(weather.take(weather.wantedLocations) == ["Paris", "Atlantis"])
         // Claimed: a second view of Paris arriving now shares the fetch under way.
         #expect(weather.take(["Paris"]).isEmpty)
@@ -40,7 +40,7 @@ import Testing
 
     @Test func aPlaceForgottenMidFetchKeepsItsClaimUntilTheFetchEnds() async throws {
         let (weather, service) = document()
-        weather.document.addView(key: ViewKey("a"), options: ["location": "Oslo"]) { _ in }
+        weather.document.addView(key: ViewKey("a"), options: WeatherViewOptions(location: "Oslo")) { _ in }
         #expect(weather.take(["Oslo"]) == ["Oslo"])
         weather.document.removeView(key: ViewKey("a"))
         weather.forgetUnwanted()
@@ -56,14 +56,14 @@ import Testing
     @Test func aKeptReadingIsServedAtOnceAndFetchedAgainOnlyWhenOld() async throws {
         let archive = MemoryWeatherArchive()
         let (weather, service) = document(archive: archive)
-        weather.document.addView(key: ViewKey("a"), options: ["location": "Tokyo"]) { _ in }
+        weather.document.addView(key: ViewKey("a"), options: WeatherViewOptions(location: "Tokyo")) { _ in }
         await service.refresh(["Tokyo"])
         #expect(archive.lastReading(at: "Tokyo") != nil)
 
         // A daemon started later, with the archive: five minutes on, the kept reading is fresh.
         clock.advance(300)
         let (later, _) = document(archive: archive)
-        later.document.addView(key: ViewKey("b"), options: ["location": "Tokyo"]) { _ in }
+        later.document.addView(key: ViewKey("b"), options: WeatherViewOptions(location: "Tokyo")) { _ in }
         later.restoreLastKnown("Tokyo")
         #expect(later.document.snapshot.state.readings["Tokyo"] == archive.lastReading(at: "Tokyo"))
         #expect(later.take(["Tokyo"]).isEmpty)
@@ -73,7 +73,7 @@ import Testing
         // An hour old: served, but fetched at once.
         clock.advance(3600)
         let (old, _) = document(archive: archive)
-        old.document.addView(key: ViewKey("c"), options: ["location": "Tokyo"]) { _ in }
+        old.document.addView(key: ViewKey("c"), options: WeatherViewOptions(location: "Tokyo")) { _ in }
         old.restoreLastKnown("Tokyo")
         #expect(old.document.snapshot.state.readings["Tokyo"] != nil)
         #expect(old.take(["Tokyo"]) == ["Tokyo"])

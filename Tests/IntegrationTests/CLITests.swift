@@ -141,6 +141,23 @@ import Testing
         #expect(badTemplate.status == 64)
     }
 
+    /// The watch shows a settings change it hears only as a decoded `units` change, applied
+    /// to its state with the document's reducer.
+    @Test func aWatchShowsAUnitsChangeAsItHappens() async throws {
+        let bus = try PrivateBus()
+        let daemon = try await RunningDaemon(bus: bus, .offline)
+        let watcher = try Tool.Background(Binaries.almanac, ["watch", "weather", "--location", "Tokyo", "--json"], environment: bus.environment)
+        defer { watcher.stop() }
+        #expect(await watcher.waitFor("\"units\":\"metric\""), "\(watcher.output)")
+        #expect(try await almanac(["settings", "set", "units", "imperial"], bus: bus).status == 0)
+        #expect(await watcher.waitFor("\"units\":\"imperial\""), "\(watcher.output)")
+        let last = try #require(watcher.output.split(separator: "\n").last)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        let now = try #require((object["weather"] as? [[String: Any]])?.first)
+        #expect(now["place"] as? String == "Tokyo" && (now["temperatureText"] as? String)?.hasSuffix("°F") == true, "\(now)")
+        _ = daemon.stop()
+    }
+
     @Test func watchPrintsJSONPerUpdateAndSurvivesADaemonRestart() async throws {
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus, .offline.with("--weather-interval", "0.2"))

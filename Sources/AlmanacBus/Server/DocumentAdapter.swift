@@ -11,24 +11,24 @@ public protocol DocumentAdapter: Sendable {
     associatedtype Change: Sendable
     /// What one refresh fetches (for weather, the places).
     associatedtype Work: Sendable
+    /// What a view watches (`WeatherViewOptions`, `PodcastsViewOptions`).
+    associatedtype Options: ViewOptions
 
     var name: DocumentName { get }
-    var document: Document<State, Change> { get }
+    var document: Document<State, Change, Options> { get }
     /// Its fetches under way and last failure (`Loading`, `LastError`).
     var activity: DocumentActivity { get }
-    /// The `AddView` option keys this document accepts.
-    var viewOptionKeys: [String] { get }
-    /// Throws `BusError` (`InvalidArgs`) for option values this document refuses, on
-    /// `AddView` and `SetOptions` alike (the keys and their types are checked already).
-    func validate(viewOptions: [String: String]) throws
+    /// Reads a view's options from `AddView`'s or `SetOptions`' `a{sv}`; throws `BusError`
+    /// (`InvalidArgs`) for keys, types or values this document refuses.
+    func viewOptions(_ values: [String: Value]) throws -> Options
 
     func encode(state: State) -> [String: Value]
     func encode(change: Change) -> [String: Value]
     /// A view's slice of the whole state, in `GetState`'s shape: what a view with `options`
     /// is sent as its `resync` after it fell behind.
-    func snapshot(_ state: State, for options: [String: String]) -> [String: Value]
+    func snapshot(_ state: State, for options: Options) -> [String: Value]
     /// What a view with `options` is told of `change`, or `nil` if it is not its concern.
-    func slice(_ change: Change, for options: [String: String]) -> [String: Value]?
+    func slice(_ change: Change, for options: Options) -> [String: Value]?
     /// The failure a change reports, for `LastError`; `nil` for a change that is not a failure.
     func failure(in change: Change) -> String?
     /// Applies a `Submit`: throws `BusError` (`InvalidArgs`) at once for input it refuses;
@@ -41,7 +41,7 @@ public protocol DocumentAdapter: Sendable {
     func commitSubmissions()
     /// What `request` calls for now, claimed by the document so that no other refresh
     /// fetches it as well; `nil` when there is nothing to do (then `Loading` does not flicker).
-    func claim(_ request: RefreshRequest) -> Work?
+    func claim(_ request: RefreshRequest<Options>) -> Work?
     /// Fetches `work`.
     func perform(_ work: Work) async
     /// Views came, went or changed their options.
@@ -51,17 +51,13 @@ public protocol DocumentAdapter: Sendable {
     func domainProperties(changedBy change: Change) -> (InterfaceName, [String: Value])?
     /// The list a view with `options` pages through with `LoadMore`/`RefreshList` (items
     /// encoded as they travel), or `nil` for a document without lists.
-    func pageSource(for options: [String: String]) -> (any PagingDataSource<Value>)?
+    func pageSource(for options: Options) -> (any PagingDataSource<Value>)?
     /// The document's domain interface (`org.almanac.Weather1`, `org.almanac.Podcasts1`).
     func domainInterface(connection: Connection) throws -> Interface
 }
 
 extension DocumentAdapter {
-    /// Accepts any value (the podcasts document's: a view of a podcast the library lacks
-    /// hears none of its changes).
-    public func validate(viewOptions: [String: String]) throws {}
-
     public func commitSubmissions() {}
 
-    public func pageSource(for options: [String: String]) -> (any PagingDataSource<Value>)? { nil }
+    public func pageSource(for options: Options) -> (any PagingDataSource<Value>)? { nil }
 }

@@ -17,7 +17,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     public static var maximumViewsPerClient: Int { 64 }
 
     private struct Views {
-        var byPath: [ObjectPath: RemoteView] = [:]
+        var byPath: [ObjectPath: RemoteView<Adapter.Options>] = [:]
         var nextNumber: UInt64 = 1
     }
 
@@ -30,7 +30,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     /// How long a client has to answer a probe's `Peer.Ping` before the bus is asked.
     static var probeTimeout: Duration { .seconds(2) }
     /// The last slice made for a view, with the change and the options it was made for.
-    private let lastSlice = Locked<(revision: UInt64, options: [String: String], data: [String: Value]?)?>(nil)
+    private let lastSlice = Locked<(revision: UInt64, options: Adapter.Options, data: [String: Value]?)?>(nil)
     /// Each view's list, made on its first `LoadMore`/`RefreshList`.
     private let pages = Locked<[ObjectPath: ViewPages]>([:])
     /// Items per page of a view's list.
@@ -121,7 +121,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             }
         } catch let error as BusError where error.name == .limitsExceeded {
             logger.warning("a change too large for the bus went as tooLarge", metadata: ["signal": "\(signal)", "revision": "\(revision)", "error": "\(error.message)"])
-            let marker: [String: Value] = ["kind": .string("tooLarge"), "was": data["kind"] ?? .string("")]
+            let marker = ViewUpdateCodec.tooLarge(standingFor: data)
             return try connection.emit(path: path, interface: interface, signal: signal, destination: destination) { writer in
                 try writer.write(revision)
                 try writer.write(marker)
@@ -137,7 +137,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     // MARK: Views
 
     func addView(owner: BusName, rawOptions: [String: Value]) throws -> ObjectPath {
-        let options = try parse(rawOptions)
+        let options = try adapter.viewOptions(rawOptions)
         let path: ObjectPath = try views.withLock { views in
             let owned = views.byPath.values.lazy.filter { $0.owner == owner }.count
             guard owned < Self.maximumViewsPerClient else {
@@ -194,7 +194,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     }
 
     func setOptions(_ path: ObjectPath, caller: BusName?, rawOptions: [String: Value]) throws {
-        let options = try parse(rawOptions)
+        let options = try adapter.viewOptions(rawOptions)
         try views.withLock { views in
             guard let view = views.byPath[path] else {
                 throw BusError(BusContract.noSuchView, "\(path) is not a view of the \(adapter.name) document.")
@@ -211,16 +211,6 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         adapter.viewsChanged()
         try? connection.emitPropertiesChanged(path: path, interface: BusContract.viewInterface, changed: [BusContract.View1.options.rawValue: .dictionary(key: .string, value: .variant, rawOptions.sorted { $0.key < $1.key }.map { .init(.string($0.key), .variant($0.value)) })])
         refreshSoon(options)
-    }
-
-    private func parse(_ rawOptions: [String: Value]) throws -> [String: String] {
-        let reader = try OptionsReader(rawOptions, allowed: adapter.viewOptionKeys, what: "view option")
-        var options: [String: String] = [:]
-        for key in adapter.viewOptionKeys {
-            if let value = try reader.string(key) { options[key] = value }
-        }
-        try adapter.validate(viewOptions: options)
-        return options
     }
 
     /// Tells a view's owner its slice of a change, within the view's `UpdateWindow`: past it
@@ -250,9 +240,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             }) { probe(view.owner) }
         case .resynchronised(let revision, let state):
             guard let view = views.withLock({ $0.byPath[path] }) else { return }
-            let data: [String: Value] = ["kind": .string("resync"),
-                                         "state": .dictionary(key: .string, value: .variant, adapter.snapshot(state, for: view.options)
-                                            .sorted { $0.key < $1.key }.map { .init(.string($0.key), .variant($0.value)) })]
+            let data = ViewUpdateCodec.resync(adapter.snapshot(state, for: view.options))
             var bytes = 0
             do {
                 bytes = try emitChange(BusContract.View1.updated, of: BusContract.viewInterface, at: path, to: view.owner, revision: revision, data)
@@ -353,7 +341,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
 
     /// What a view with `options` is told of the change at `revision`. Views with the same
     /// options (most have none, or one place) are told the same: it is made once per change.
-    private func slice(_ change: Adapter.Change, at revision: UInt64, for options: [String: String]) -> [String: Value]? {
+    private func slice(_ change: Adapter.Change, at revision: UInt64, for options: Adapter.Options) -> [String: Value]? {
         if let last = lastSlice.withLock({ $0 }), last.revision == revision, last.options == options { return last.data }
         let data = adapter.slice(change, for: options)
         lastSlice.withLock { $0 = (revision, options, data) }
@@ -366,7 +354,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     /// `Updated` to the owner; `false` when a load for this view is under way (one at a time)
     /// or there is no more. Owner only.
     func loadPage(_ path: ObjectPath, caller: BusName?, refresh: Bool) async throws -> Bool {
-        let view = try views.withLock { views -> RemoteView in
+        let view = try views.withLock { views -> RemoteView<Adapter.Options> in
             guard let view = views.byPath[path] else { throw BusError(BusContract.noSuchView, "\(path) is not a view of the \(adapter.name) document.") }
             guard caller == view.owner else {
                 throw BusError.accessDenied("View \(path) belongs to \(view.owner); only its owner may page its list.")
@@ -392,15 +380,15 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
 
     /// Fetches what `request` calls for, with `Loading` true meanwhile (and untouched when
     /// there is nothing to fetch).
-    public func refresh(_ request: RefreshRequest = .everything) async {
+    public func refresh(_ request: RefreshRequest<Adapter.Options> = .everything) async {
         guard let work = adapter.claim(request) else { return }
         setLoading(true)
         await adapter.perform(work)
         setLoading(false)
     }
 
-    private func refreshSoon(_ options: [String: String]) {
-        guard !options.isEmpty else { return }
+    private func refreshSoon(_ options: Adapter.Options) {
+        guard !options.namesNothing else { return }
         Task { await refresh(.view(options)) }
     }
 

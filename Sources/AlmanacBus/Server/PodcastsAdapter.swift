@@ -40,17 +40,17 @@ public struct PodcastsAdapter: DocumentAdapter {
     public var name: DocumentName { .podcasts }
     public var document: PodcastsDocument.Model { podcasts.document }
     public var activity: DocumentActivity { podcasts.activity }
-    public var viewOptionKeys: [String] { [PodcastsDocument.podcastOption] }
+    public func viewOptions(_ values: [String: Value]) throws -> PodcastsViewOptions { try PodcastsCodec.viewOptions(values) }
 
     public func encode(state: PodcastsState) -> [String: Value] { PodcastsCodec.encode(state) }
     public func encode(change: PodcastsChange) -> [String: Value] { PodcastsCodec.encode(change) }
 
-    public func snapshot(_ state: PodcastsState, for options: [String: String]) -> [String: Value] {
-        PodcastsCodec.snapshot(state, forPodcast: options[PodcastsDocument.podcastOption])
+    public func snapshot(_ state: PodcastsState, for options: PodcastsViewOptions) -> [String: Value] {
+        PodcastsCodec.snapshot(state, forPodcast: options.podcast)
     }
 
-    public func slice(_ change: PodcastsChange, for options: [String: String]) -> [String: Value]? {
-        PodcastsCodec.slice(change, forPodcast: options[PodcastsDocument.podcastOption])
+    public func slice(_ change: PodcastsChange, for options: PodcastsViewOptions) -> [String: Value]? {
+        PodcastsCodec.slice(change, forPodcast: options.podcast)
     }
 
     public func failure(in change: PodcastsChange) -> String? { change.failure }
@@ -61,7 +61,7 @@ public struct PodcastsAdapter: DocumentAdapter {
         answer(.success(try Refusals.translated { try podcasts.submit(submission, from: view) }))
     }
 
-    public func claim(_ request: RefreshRequest) -> [Podcast]? {
+    public func claim(_ request: RefreshRequest<PodcastsViewOptions>) -> [Podcast]? {
         let due = podcasts.claim(request)
         return due.isEmpty ? nil : due
     }
@@ -73,8 +73,8 @@ public struct PodcastsAdapter: DocumentAdapter {
     public func viewsChanged() {}
 
     /// A podcasts view pages through its podcast's episodes (or everyone's), newest first.
-    public func pageSource(for options: [String: String]) -> (any PagingDataSource<Value>)? {
-        EpisodeListSource(podcasts: podcasts, podcastID: options[PodcastsDocument.podcastOption], olderPages: olderPages)
+    public func pageSource(for options: PodcastsViewOptions) -> (any PagingDataSource<Value>)? {
+        EpisodeListSource(podcasts: podcasts, podcastID: options.podcast, olderPages: olderPages)
     }
 
     public func domainProperties(changedBy change: PodcastsChange) -> (InterfaceName, [String: Value])? {

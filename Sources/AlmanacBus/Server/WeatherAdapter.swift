@@ -19,25 +19,17 @@ public struct WeatherAdapter: DocumentAdapter {
     public var name: DocumentName { .weather }
     public var document: WeatherDocument.Model { weather.document }
     public var activity: DocumentActivity { weather.activity }
-    public var viewOptionKeys: [String] { [WeatherDocument.locationOption] }
-
-    /// A place is named by something: not blank space, not a line break.
-    public func validate(viewOptions: [String: String]) throws {
-        guard let location = viewOptions[WeatherDocument.locationOption] else { return }
-        if location.trimmed.isEmpty || location.hasControlCharacters {
-            throw BusError.invalidArgs("The view option 'location' names a place, such as \"Berlin\" or \"52.52,13.41\": not blank, on one line.")
-        }
-    }
+    public func viewOptions(_ values: [String: Value]) throws -> WeatherViewOptions { try WeatherCodec.viewOptions(values) }
 
     public func encode(state: WeatherState) -> [String: Value] { WeatherCodec.encode(state) }
     public func encode(change: WeatherChange) -> [String: Value] { WeatherCodec.encode(change) }
 
-    public func snapshot(_ state: WeatherState, for options: [String: String]) -> [String: Value] {
-        WeatherCodec.snapshot(state, forLocation: options[WeatherDocument.locationOption])
+    public func snapshot(_ state: WeatherState, for options: WeatherViewOptions) -> [String: Value] {
+        WeatherCodec.snapshot(state, forLocation: options.location)
     }
 
-    public func slice(_ change: WeatherChange, for options: [String: String]) -> [String: Value]? {
-        WeatherCodec.slice(change, forLocation: options[WeatherDocument.locationOption])
+    public func slice(_ change: WeatherChange, for options: WeatherViewOptions) -> [String: Value]? {
+        WeatherCodec.slice(change, forLocation: options.location)
     }
 
     public func failure(in change: WeatherChange) -> String? { change.failure }
@@ -60,7 +52,7 @@ public struct WeatherAdapter: DocumentAdapter {
         weather.commitSubmissions()
     }
 
-    public func claim(_ request: RefreshRequest) -> [String]? {
+    public func claim(_ request: RefreshRequest<WeatherViewOptions>) -> [String]? {
         let locations = weather.claim(request)
         return locations.isEmpty ? nil : locations
     }

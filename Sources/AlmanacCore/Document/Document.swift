@@ -1,3 +1,4 @@
+public import AlmanacModels
 import Locking
 import Synchronization
 
@@ -12,14 +13,16 @@ import Synchronization
 ///   (or that is already delivering): they must not block. A handler may add or remove
 ///   views and make further changes; those are delivered after the current event, never
 ///   inside it. A view removed while an event is being delivered hears nothing more.
-public final class Document<State: Sendable, Change: Sendable>: Sendable {
+///
+/// `Options` is what a view watches (its data source), as the document reads it.
+public final class Document<State: Sendable, Change: Sendable, Options: ViewOptions>: Sendable {
     public typealias Event = DocumentEvent<State, Change>
     public typealias Handler = @Sendable (Event) -> Void
 
     /// A registered view: its options (its data source) and its handler.
     public struct View: Sendable {
         public let key: ViewKey
-        public var options: [String: String]
+        public var options: Options
         let handler: Handler
     }
 
@@ -100,13 +103,13 @@ public final class Document<State: Sendable, Change: Sendable>: Sendable {
     // MARK: Views
 
     /// Registers a view (replacing one with the same key).
-    public func addView(key: ViewKey, options: [String: String] = [:], handler: @escaping Handler) {
+    public func addView(key: ViewKey, options: Options = Options(), handler: @escaping Handler) {
         storage.withLock { $0.views[key] = View(key: key, options: options, handler: handler) }
     }
 
     /// Changes a view's options; returns `false` when there is no such view.
     @discardableResult
-    public func setOptions(_ options: [String: String], forView key: ViewKey) -> Bool {
+    public func setOptions(_ options: Options, forView key: ViewKey) -> Bool {
         storage.withLock { storage in
             guard storage.views[key] != nil else { return false }
             storage.views[key]?.options = options

@@ -14,7 +14,7 @@ public import AlmanacModels
 ///
 /// Its jobs are a document: the bus layer registers a view and exports one object per job.
 public final class DownloadManager: Service {
-    public typealias Model = Document<[UInt64: DownloadJob], DownloadChange>
+    public typealias Model = Document<[UInt64: DownloadJob], DownloadChange, NoViewOptions>
 
     public let document: Model
     private let podcasts: PodcastsDocument

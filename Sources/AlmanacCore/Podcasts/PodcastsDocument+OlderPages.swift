@@ -63,11 +63,11 @@ extension PodcastsDocument {
             if !episodes.isEmpty { try archive.save(podcast, newEpisodes: episodes) }
             try archive.saveOlderPages(pages, of: podcastID)
             guard !episodes.isEmpty else { return nil }
-            // Usually older than the window; in a small library some belong in it.
+            // The change counts them; the episodes go to the list that asked (usually older than
+            // the window; in a small library some belong in it).
             for episode in episodes { state.episodes[episode.id] = episode }
-            state.episodeCount += episodes.count
             state.trimToWindow()
-            return .olderEpisodes(podcastID: podcastID, count: episodes.count)
+            return state.apply(.olderEpisodes(podcastID: podcastID, count: episodes.count))
         }
     }
 }

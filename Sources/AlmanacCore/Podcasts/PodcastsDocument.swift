@@ -9,14 +9,11 @@ public import AlmanacModels
 /// The library itself is its archive's: the state keeps a window of the newest episodes,
 /// so the daemon's memory does not grow with the library.
 public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDelegate, Sendable {
-    public typealias Model = Document<PodcastsState, PodcastsChange>
+    public typealias Model = Document<PodcastsState, PodcastsChange, PodcastsViewOptions>
 
     /// The most episodes one podcast keeps: a feed that changes its GUIDs on every read must
     /// not grow the library without bound.
     public static let maximumEpisodesPerPodcast = 20_000
-
-    /// The view option that names the podcast a view watches (absent: all of them).
-    public static let podcastOption = "podcast"
 
     public let document: Model
     /// Reads under way and the last failure.
@@ -137,13 +134,13 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     /// The podcasts `request` calls for now, each claimed from the schedule so that no other
     /// refresh reads it meanwhile: a view's podcast when it is due, the due ones, or all of
     /// them.
-    public func claim(_ request: RefreshRequest) -> [Podcast] {
+    public func claim(_ request: RefreshRequest<PodcastsViewOptions>) -> [Podcast] {
         let podcasts = document.snapshot.state.podcasts
         let ids: [String]
         switch request {
         case .view(let options):
             // Only a podcast that exists is claimed: a claim is released only by its read.
-            guard let id = options[Self.podcastOption], podcasts[id] != nil else { return [] }
+            guard let id = options.podcast, podcasts[id] != nil else { return [] }
             ids = take([id])
         case .due:
             ids = take(podcasts.keys.sorted())
@@ -306,11 +303,11 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             if let olderPagesURL { try archive.saveOlderPages(.at(olderPagesURL), of: podcast.id) }
             // Its feed was just read (or, without episodes, is read on the next tick).
             if !seen.isEmpty { schedule.withLock { $0.succeeded(podcast.id, now: now) } }
-            state.podcasts[podcast.id] = podcast
+            // The episodes just read: the change does not carry them (views page them).
             for episode in seen { state.episodes[episode.id] = episode }
             state.episodeCount += seen.count
             state.trimToWindow()
-            return .subscribed(podcast)
+            return state.apply(.subscribed(podcast))
         }
         if revision != nil, let details { keep(details, of: podcast) }
         return revision
@@ -334,23 +331,20 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         return try document.update(origin: origin) { state in
             guard state.podcasts[podcastID] != nil else { throw Self.unknownPodcast(podcastID, in: state) }
             try archive.removePodcast(podcastID)
-            state.podcasts[podcastID] = nil
-            state.preferences[podcastID] = nil
+            // It, its settings and its episodes go; the window is refilled below.
+            state.apply(.unsubscribed(podcastID: podcastID))
             let remaining = Set(state.podcasts.keys)
             schedule.withLock { $0.keep(only: remaining) }
             // The sync is an item of the document's activity too: an unsubscription lets it be.
             activity.keep(only: remaining.union([PodcastSync.activityItem]))
             // The window is refilled from what the library still holds; when that cannot be
-            // read, the podcast's episodes leave the window and it refills at the next start.
+            // read, it refills at the next start.
             do {
                 let library = try archive.podcastsState()
                 state.episodes = library.episodes
                 state.episodeCount = library.episodeCount
             } catch {
                 reportRead(error)
-                let gone = state.episodes.values.filter { $0.podcastID == podcastID }
-                for episode in gone { state.episodes[episode.id] = nil }
-                state.episodeCount = max(0, state.episodeCount - gone.count)
             }
             return .unsubscribed(podcastID: podcastID)
         } ?? document.revision
@@ -370,8 +364,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             guard podcast.title != title else { return nil }
             podcast.title = title
             try archive.save(podcast, newEpisodes: [])
-            state.podcasts[podcastID] = podcast
-            return .renamed(podcast)
+            return state.apply(.renamed(podcast))
         } ?? document.revision
     }
 
@@ -427,12 +420,10 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
                 // Not kept, so not shown: the next refresh finds the same episodes new again.
                 return failed("could not keep what a feed said", error)
             }
+            if new.isEmpty { return state.apply(.renamed(updated)) }
+            // The podcast's own details change too (its feed may have moved); views hear of the episodes.
             state.podcasts[podcast.id] = updated
-            for episode in new { state.episodes[episode.id] = episode }
-            state.episodeCount += new.count
-            state.trimToWindow()
-            if new.isEmpty { return .renamed(updated) }
-            return .newEpisodes(podcastID: podcast.id, new.sorted { ($0.published, $0.id) > ($1.published, $1.id) })
+            return state.apply(.newEpisodes(podcastID: podcast.id, new.sorted { ($0.published, $0.id) > ($1.published, $1.id) }))
         }
     }
 
@@ -447,7 +438,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         logger.warning("could not read a feed", metadata: ["podcast": "\(podcastID)", "error": "\(error)"])
         activity.failed(podcastID, change.failure ?? "\(error)")
         readEnded(podcastID, failure: String(describing: error))
-        document.update { _ in change }
+        document.update { state in state.apply(change) }
     }
 
     /// A page of the library (`ListEpisodes`), from the archive: the whole library, not only the window.
@@ -474,14 +465,12 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     @discardableResult
     public func keep(_ episodeID: String, _ kept: Bool, from view: ViewKey?) throws -> UInt64 {
         let apply: (inout PodcastsState) throws -> PodcastsChange? = { state in
-            guard var episode = try self.find(episodeID, in: state) else {
+            guard let episode = try self.find(episodeID, in: state) else {
                 throw SubmissionError("There is no episode '\(episodeID.prefix(200))'.")
             }
             guard episode.kept != kept else { return nil }
             try self.archive.saveKept(kept, of: episode.id)
-            episode.kept = kept
-            if state.episodes[episode.id] != nil { state.episodes[episode.id] = episode }
-            return .kept(episodeID: episode.id, podcastID: episode.podcastID, kept: kept)
+            return state.apply(.kept(episodeID: episode.id, podcastID: episode.podcastID, kept: kept))
         }
         if let view { return try document.submit(from: view, apply) }
         return try document.update(apply) ?? document.revision
@@ -531,13 +520,12 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             let updated = try submission.applied(to: current, minimumRefreshInterval: minimumRefreshInterval)
             guard updated != current else { return nil }
             try archive.savePreferences(updated, of: id)
-            state.preferences[id] = updated.isDefault ? nil : updated
             intervalChanged = updated.refreshInterval != current.refreshInterval
             if let seconds = updated.refreshInterval, seconds != current.refreshInterval {
                 let now = clock()
                 schedule.withLock { $0.bringForward(id, to: now.addingTimeInterval(seconds)) }
             }
-            return .podcastSettings(podcastID: id, updated)
+            return state.apply(.podcastSettings(podcastID: id, updated))
         }
         if intervalChanged { scheduleChanged() }
         return revision ?? document.revision
@@ -586,11 +574,8 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
                 podcastID = found.id
             }
             let count = try self.archive.markAllPlayed(of: podcastID)
-            for (id, episode) in state.episodes where podcastID == nil || episode.podcastID == podcastID {
-                state.episodes[id]?.played = true
-                state.episodes[id]?.isNew = false
-            }
-            return count == 0 ? nil : .allPlayed(podcastID: podcastID, count: count)
+            let change = state.apply(.allPlayed(podcastID: podcastID, count: count))
+            return count == 0 ? nil : change
         }
         if let view { return try document.submit(from: view, apply) }
         return try document.update(apply) ?? document.revision
@@ -603,8 +588,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             let settings = try submission.applied(to: state.settings)
             guard settings != state.settings else { return nil }
             try self.archive.saveSettings(settings)
-            state.settings = settings
-            return .settings(settings)
+            return state.apply(.settings(settings))
         }
         if let view { return try document.submit(from: view, apply) }
         return try document.update(apply) ?? document.revision
@@ -617,25 +601,21 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     public func recordFile(_ file: String?, of episodeID: String) throws -> UInt64? {
         var others: [Episode] = []
         let revision = try document.update { state in
-            guard var episode = try state.episodes[episodeID] ?? reading({ try archive.episode(episodeID) }) else {
+            guard let episode = try state.episodes[episodeID] ?? reading({ try archive.episode(episodeID) }) else {
                 throw SubmissionError("There is no episode '\(episodeID.prefix(200))'.")
             }
             guard episode.file != file else { return nil }
-            // The archive forgets the file for the others too, in the same transaction.
+            // The archive forgets the file for the others too, in the same transaction (and so
+            // does `apply`).
             try archive.saveFile(file, of: episodeID)
-            episode.file = file
-            if state.episodes[episodeID] != nil { state.episodes[episodeID] = episode }
-            if let file {
-                others = state.episodes.values.filter { $0.id != episodeID && $0.file == file }
-                for other in others { state.episodes[other.id]?.file = nil }
-            }
-            return .downloaded(episodeID: episodeID, podcastID: episode.podcastID, file: file)
+            if let file { others = state.episodes.values.filter { $0.id != episodeID && $0.file == file } }
+            return state.apply(.downloaded(episodeID: episodeID, podcastID: episode.podcastID, file: file))
         }
         // Each told only while it still has no file (another recordFile may have given it one).
         for other in others.sorted(by: { $0.id < $1.id }) {
             document.update { state in
                 guard let current = state.episodes[other.id], current.file == nil else { return nil }
-                return .downloaded(episodeID: other.id, podcastID: other.podcastID, file: nil)
+                return state.apply(.downloaded(episodeID: other.id, podcastID: other.podcastID, file: nil))
             }
         }
         return revision
@@ -748,8 +728,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             guard episode != before else { return nil }
             // Kept on disk first: a change the caller is told about survives a crash.
             try self.archive.savePlayState(episode)
-            if state.episodes[episode.id] != nil { state.episodes[episode.id] = episode }
-            return .playState(episodeID: episode.id, podcastID: episode.podcastID, played: episode.played, position: episode.position)
+            return state.apply(.playState(episodeID: episode.id, podcastID: episode.podcastID, played: episode.played, position: episode.position))
         }
         if let view { return try document.submit(from: view, apply) }
         return try document.update(apply) ?? document.revision

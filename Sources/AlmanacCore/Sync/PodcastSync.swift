@@ -21,7 +21,7 @@ public final class PodcastSync: Service {
     public static let activityItem = "sync"
 
     /// What the sync shows; its views (the bus) hear each change of it.
-    public let status = Document<SyncStatus, SyncStatus>(SyncStatus())
+    public let status = Document<SyncStatus, SyncStatus, NoViewOptions>(SyncStatus())
     public let policy: SyncPolicy
 
     let podcasts: PodcastsDocument

@@ -8,10 +8,7 @@ public import AlmanacModels
 /// data source (what is due to be fetched) and delegate (what arrived). It keeps the
 /// refresh schedule (cadence, backoff) and, given an archive, the settings and last readings.
 public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDelegate, Sendable {
-    public typealias Model = Document<WeatherState, WeatherChange>
-
-    /// The view option that names the place a view watches.
-    public static let locationOption = "location"
+    public typealias Model = Document<WeatherState, WeatherChange, WeatherViewOptions>
 
     public let document: Model
     /// Fetches under way and the last failure.
@@ -116,10 +113,10 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     /// The places `request` calls for now, each claimed from the schedule so that no other
     /// refresh fetches it meanwhile (two views of one place share a fetch): a new view's place
     /// (served its last known reading at once), the due ones, or every wanted one.
-    public func claim(_ request: RefreshRequest) -> [String] {
+    public func claim(_ request: RefreshRequest<WeatherViewOptions>) -> [String] {
         switch request {
         case .view(let options):
-            guard let location = options[Self.locationOption] else { return [] }
+            guard let location = options.location else { return [] }
             restoreLastKnown(location)
             return take([location])
         case .due:
@@ -158,7 +155,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     public var wantedLocations: [String] {
         var wanted = document.snapshot.state.savedLocations
         for view in document.views.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            if let location = view.options[Self.locationOption], !wanted.contains(location) { wanted.append(location) }
+            if let location = view.options.location, !wanted.contains(location) { wanted.append(location) }
         }
         return wanted
     }
@@ -183,11 +180,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         }
         // A fetch that finishes after every view of its place has gone is not kept.
         guard wantedLocations.contains(reading.location) else { return }
-        document.update { state in
-            state.readings[reading.location] = reading
-            state.failures[reading.location] = nil
-            return .reading(reading)
-        }
+        document.update { state in state.apply(.reading(reading)) }
     }
 
     public func weatherService(_ service: any WeatherService, didFailToFetch location: String, error: any Error) {
@@ -203,8 +196,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         activity.failed(location, WeatherChange.failed(location: location, message: message).failure ?? message)
         document.update { state in
             guard state.failures[location] != message else { return nil }
-            state.failures[location] = message
-            return .failed(location: location, message: message)
+            return state.apply(.failed(location: location, message: message))
         }
     }
 
@@ -219,11 +211,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         return document.update { state in
             let unwanted = Set(state.readings.keys).union(state.failures.keys).subtracting(wanted).sorted()
             guard !unwanted.isEmpty else { return nil }
-            for location in unwanted {
-                state.readings[location] = nil
-                state.failures[location] = nil
-            }
-            return .forgotten(unwanted)
+            return state.apply(.forgotten(unwanted))
         }
     }
 
@@ -297,16 +285,13 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
             switch entry.submission {
             case .units(let units):
                 guard state.units != units else { return nil }
-                state.units = units
-                return .units(units)
+                return state.apply(.units(units))
             case .provider(let provider):
                 guard state.provider != provider else { return nil }
-                state.provider = provider
-                return .provider(provider)
+                return state.apply(.provider(provider))
             case .savedLocations(let locations):
                 guard state.savedLocations != locations else { return nil }
-                state.savedLocations = locations
-                return .savedLocations(locations)
+                return state.apply(.savedLocations(locations))
             case .addLocation, .removeLocation:
                 return nil
             }
@@ -340,7 +325,12 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         scheduleChanged()
         document.update { state in
             guard state.readings[location] == nil else { return nil }
-            state.readings[location] = reading
+            // A reading restored from the archive is the last good one: a failure of the place
+            // since then stands in the document (a view, which hears only `reading`, drops it
+            // until the next fetch fails again).
+            let failure = state.failures[location]
+            state.apply(.reading(reading))
+            state.failures[location] = failure
             return .reading(reading)
         }
     }

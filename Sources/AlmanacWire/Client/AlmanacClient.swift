@@ -56,6 +56,16 @@ public struct AlmanacClient: Sendable {
         try await call(document, BusContract.Document1.addView, options).arguments(ObjectPath.self)
     }
 
+    /// Registers a view of the weather document watching `options`.
+    public func addView(_ options: WeatherViewOptions) async throws -> ObjectPath {
+        try await addView(.weather, options: WeatherCodec.encode(options))
+    }
+
+    /// Registers a view of the podcasts document watching `options`.
+    public func addView(_ options: PodcastsViewOptions) async throws -> ObjectPath {
+        try await addView(.podcasts, options: PodcastsCodec.encode(options))
+    }
+
     public func removeView(_ document: DocumentName, _ view: ObjectPath) async throws {
         _ = try await call(document, BusContract.Document1.removeView, view)
     }

@@ -58,11 +58,7 @@ public enum FeedCodec {
     }
 
     static func encode(_ person: FeedPerson) -> Value {
-        var fields: [String: Value] = ["name": .string(person.name)]
-        fields["role"] = person.role.map(Value.string)
-        fields["href"] = person.href.map(Value.string)
-        fields["image"] = person.image.map(Value.string)
-        return dictionary(fields)
+        WireEncoder.dictionary(person)
     }
 
     static func dictionary(_ fields: [String: Value]) -> Value {

@@ -77,7 +77,8 @@ extension PodcastsCodec {
         return items.compactMap(\.stringKeyedEntries)
     }
 
-    private static func flag(_ value: Value?) -> Bool? {
+    /// A boolean (`b`); `nil` when it is not one.
+    static func flag(_ value: Value?) -> Bool? {
         guard case .boolean(let flag)? = value?.unwrapped else { return nil }
         return flag
     }

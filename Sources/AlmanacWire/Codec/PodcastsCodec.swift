@@ -181,36 +181,6 @@ public enum PodcastsCodec {
         return state
     }
 
-    public static func encode(_ change: PodcastsChange) -> [String: Value] {
-        switch change {
-        case .subscribed(let podcast):
-            ["kind": .string("subscribed"), "podcast": .string(podcast.id), "subscription": encode(podcast)]
-        case .unsubscribed(let podcastID):
-            ["kind": .string("unsubscribed"), "podcast": .string(podcastID)]
-        case .renamed(let podcast):
-            ["kind": .string("renamed"), "podcast": .string(podcast.id), "subscription": encode(podcast)]
-        case .newEpisodes(let podcastID, let episodes):
-            ["kind": .string("newEpisodes"), "podcast": .string(podcastID),
-             "episodes": .array(.dictionary(key: .string, value: .variant), episodes.map(encode))]
-        case .playState(let episodeID, let podcastID, let played, let position):
-            ["kind": .string("playState"), "episode": .string(episodeID), "podcast": .string(podcastID), "played": .boolean(played), "position": .double(position)]
-        case .failed(let podcastID, let message):
-            ["kind": .string("failed"), "podcast": .string(podcastID), "error": .string(message)]
-        case .downloaded(let episodeID, let podcastID, let file):
-            ["kind": .string("downloaded"), "episode": .string(episodeID), "podcast": .string(podcastID), "file": .string(file ?? "")]
-        case .settings(let settings):
-            ["kind": .string("settings"), "settings": encode(settings)]
-        case .podcastSettings(let podcastID, let preferences):
-            ["kind": .string("podcastSettings"), "podcast": .string(podcastID), "settings": encode(preferences)]
-        case .kept(let episodeID, let podcastID, let kept):
-            ["kind": .string("kept"), "episode": .string(episodeID), "podcast": .string(podcastID), "kept": .boolean(kept)]
-        case .allPlayed(let podcastID, let count):
-            ["kind": .string("allPlayed"), "podcast": .string(podcastID ?? ""), "count": .uint32(UInt32(clamping: count))]
-        case .olderEpisodes(let podcastID, let count):
-            ["kind": .string("olderEpisodes"), "podcast": .string(podcastID), "count": .uint32(UInt32(clamping: count))]
-        }
-    }
-
     /// The state as a view of `podcast` (or of all, when `nil`) sees it: that podcast and its
     /// episodes in the window.
     public static func snapshot(_ state: PodcastsState, forPodcast podcast: String?) -> [String: Value] {

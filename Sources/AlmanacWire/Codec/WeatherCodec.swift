@@ -48,12 +48,7 @@ public enum WeatherCodec {
     /// `a{sv}`: `europeanAQI`, `usAQI`, `pm2_5`, `pm10`, `ozone` (µg/m³) when known,
     /// `observedAt x`, `fetchedAt x`.
     public static func encode(_ air: AirQuality) -> Value {
-        var fields: [String: Value] = ["observedAt": .int64(seconds(air.observedAt)), "fetchedAt": .int64(seconds(air.fetchedAt))]
-        for (key, value) in [("europeanAQI", air.europeanAQI), ("usAQI", air.usAQI), ("pm2_5", air.pm2_5), ("pm10", air.pm10), ("ozone", air.ozone)] {
-            if let value { fields[key] = .double(value) }
-        }
-        return .dictionary(key: .string, value: .variant,
-                           fields.sorted { $0.key < $1.key }.map { Value.DictionaryEntry(.string($0.key), .variant($0.value)) })
+        WireEncoder.dictionary(air)
     }
 
     public static func decodeAirQuality(_ value: Value?) -> AirQuality? {
@@ -82,16 +77,9 @@ public enum WeatherCodec {
     /// A place a search found: `name`, `displayName`, `latitude`, `longitude`, and `id x`,
     /// `region`, `country`, `countryCode`, `population x`, `timezone` when the geocoder gives them.
     public static func encode(_ match: PlaceMatch) -> Value {
-        var fields: [String: Value] = ["name": .string(match.name), "displayName": .string(match.displayName),
-                                       "latitude": .double(match.latitude), "longitude": .double(match.longitude)]
-        if let id = match.id { fields["id"] = .int64(Int64(id)) }
-        if let region = match.region { fields["region"] = .string(region) }
-        if let country = match.country { fields["country"] = .string(country) }
-        if let code = match.countryCode { fields["countryCode"] = .string(code) }
-        if let population = match.population { fields["population"] = .int64(Int64(population)) }
-        if let timezone = match.timezone { fields["timezone"] = .string(timezone) }
-        return .dictionary(key: .string, value: .variant,
-                           fields.sorted { $0.key < $1.key }.map { Value.DictionaryEntry(.string($0.key), .variant($0.value)) })
+        var fields = WireEncoder.fields(match)
+        fields["displayName"] = .string(match.displayName)
+        return fields.asVariantDictionary
     }
 
     public static func decodePlaceMatch(_ value: Value) -> PlaceMatch? {
@@ -158,7 +146,8 @@ public enum WeatherCodec {
         )
     }
 
-    private static func seconds(_ date: Date) -> Int64 {
+    /// A time as the bus carries it: whole Unix seconds, rounded; 0 for one that is not finite.
+    static func seconds(_ date: Date) -> Int64 {
         let value = date.timeIntervalSince1970.rounded()
         return value.isFinite ? Int64(clamping: Int64(exactly: value) ?? 0) : 0
     }
@@ -218,23 +207,6 @@ public enum WeatherCodec {
             if let message = value.stringValue { state.failures[location] = message }
         }
         return state
-    }
-
-    public static func encode(_ change: WeatherChange) -> [String: Value] {
-        switch change {
-        case .reading(let reading):
-            ["kind": .string("reading"), "location": .string(reading.location), "reading": encode(reading)]
-        case .failed(let location, let message):
-            ["kind": .string("failed"), "location": .string(location), "error": .string(message)]
-        case .units(let units):
-            ["kind": .string("units"), "units": .string(units.rawValue)]
-        case .provider(let provider):
-            ["kind": .string("provider"), "provider": .string(provider.rawValue)]
-        case .savedLocations(let locations):
-            ["kind": .string("savedLocations"), "savedLocations": .array(.string, locations.map(Value.string))]
-        case .forgotten(let locations):
-            ["kind": .string("forgotten"), "locations": .array(.string, locations.map(Value.string))]
-        }
     }
 
     /// The state as a view of `location` (or of everything, when `nil`) sees it: with only

@@ -41,10 +41,7 @@ public enum SyncCodec {
 
     /// `Login`'s answer.
     public static func encode(_ account: SyncAccount) -> Value {
-        .stringVariantDictionary([
-            "server": .string(account.server), "user": .string(account.user), "device": .string(account.device),
-            "caption": .string(account.caption), "flavour": .string(account.flavour.rawValue),
-        ])
+        WireEncoder.dictionary(account, keys: .encoded)
     }
 
     /// `Sync`'s answer: `subscribed as`, `unsubscribed as`, `episodesUpdated u`, `sent u`,

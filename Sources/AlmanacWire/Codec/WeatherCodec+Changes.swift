@@ -1,0 +1,69 @@
+public import AlmanacModels
+public import DBus
+
+/// The weather document's changes as `a{sv}` (`Changed`, `Updated`) and back: each kind is
+/// spelled once, in `Kind`, for both directions (docs/bus-api.md, "Weather changes").
+extension WeatherCodec {
+    /// A change's `kind`.
+    enum Kind: String, CaseIterable {
+        case reading, failed, units, provider, savedLocations, forgotten
+    }
+
+    /// A change as `Changed` and `Updated` carry it: its `kind` and that kind's fields.
+    public static func encode(_ change: WeatherChange) -> [String: Value] {
+        switch change {
+        case .reading(let reading):
+            [kindKey: Kind.reading.value, "location": .string(reading.location), "reading": encode(reading)]
+        case .failed(let location, let message):
+            [kindKey: Kind.failed.value, "location": .string(location), "error": .string(message)]
+        case .units(let units):
+            [kindKey: Kind.units.value, "units": .string(units.rawValue)]
+        case .provider(let provider):
+            [kindKey: Kind.provider.value, "provider": .string(provider.rawValue)]
+        case .savedLocations(let locations):
+            [kindKey: Kind.savedLocations.value, "savedLocations": .array(.string, locations.map(Value.string))]
+        case .forgotten(let locations):
+            [kindKey: Kind.forgotten.value, "locations": .array(.string, locations.map(Value.string))]
+        }
+    }
+
+    /// The change `encode` made; `nil` for another kind, or a field missing or of another
+    /// type. A reading comes back as `decodeReading` gives it (times in whole seconds).
+    public static func decodeChange(_ fields: [String: Value]) -> WeatherChange? {
+        guard let kind = fields[kindKey]?.stringValue.flatMap(Kind.init(rawValue:)) else { return nil }
+        switch kind {
+        case .reading:
+            return fields["reading"].flatMap(decodeReading).map { .reading($0) }
+        case .failed:
+            guard let location = fields["location"]?.stringValue, let message = fields["error"]?.stringValue else { return nil }
+            return .failed(location: location, message: message)
+        case .units:
+            return fields["units"]?.stringValue.flatMap(Units.init(rawValue:)).map { .units($0) }
+        case .provider:
+            return fields["provider"]?.stringValue.flatMap(WeatherProvider.init(rawValue:)).map { .provider($0) }
+        case .savedLocations:
+            return strings(fields["savedLocations"]).map { .savedLocations($0) }
+        case .forgotten:
+            return strings(fields["locations"]).map { .forgotten($0) }
+        }
+    }
+
+    /// What an `Updated` of a weather view says: a change, or its slice again (`resync`), or
+    /// a change too large to tell; `nil` for an `a{sv}` that is none of them.
+    public static func decodeUpdate(_ data: [String: Value]) -> ViewUpdate<WeatherState, WeatherChange>? {
+        ViewUpdateCodec.decode(data, state: decodeState, change: decodeChange)
+    }
+
+    private static var kindKey: String { ViewUpdateCodec.kind }
+
+    /// A list of strings (`as`); `nil` when it is not one.
+    static func strings(_ value: Value?) -> [String]? {
+        guard case .array(_, let items)? = value?.unwrapped else { return nil }
+        let strings = items.compactMap(\.stringValue)
+        return strings.count == items.count ? strings : nil
+    }
+}
+
+extension WeatherCodec.Kind {
+    var value: Value { .string(rawValue) }
+}
