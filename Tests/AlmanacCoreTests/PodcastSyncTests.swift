@@ -34,7 +34,7 @@ import Testing
         })
     }
 
-    func device(_ name: String) -> Device {
+    func device(_ name: String) async -> Device {
         let clock = self.clock
         let server = self.server
         let podcasts = try! PodcastsDocument(clock: { clock.now })
@@ -43,12 +43,13 @@ import Testing
         let sync = PodcastSync(podcasts: podcasts, inspector: feeds, archive: archive, secrets: secrets,
                                policy: SyncPolicy(interval: 900, debounce: 30, firstRetry: 60, defaultDevice: name),
                                connect: { server.client(device: $0.device, password: $0.password) }, clock: { clock.now }, jitter: { 1 })
-        sync.start()
+        // Made ready as almanacd does before its bus name is taken: it hears every change from here.
+        await sync.prepare()
         return Device(podcasts: podcasts, sync: sync, archive: archive, secrets: secrets)
     }
 
     func loggedIn(_ name: String) async throws -> Device {
-        let device = device(name)
+        let device = await device(name)
         try await device.sync.logIn(server: "https://sync.example", user: "alice", password: "s3cret")
         return device
     }
@@ -234,7 +235,7 @@ import Testing
     }
 
     @Test func aLoginTheServerRefusesKeepsNothing() async throws {
-        let desktop = device("desktop")
+        let desktop = await device("desktop")
         let refused = await #expect(throws: SyncError.self) {
             try await desktop.sync.logIn(server: "https://sync.example", user: "alice", password: "guess")
         }
@@ -288,7 +289,7 @@ import Testing
     }
 
     @Test func theFirstSyncSendsWhatWasPlayedBeforeTheLogin() async throws {
-        let desktop = device("desktop")
+        let desktop = await device("desktop")
         let podcast = try subscribe(desktop)
         let id = try #require(episode(desktop, 3, of: podcast)).id
         try desktop.podcasts.submit(PlayStateSubmission(episodeID: id, position: 300), from: nil)
@@ -335,7 +336,7 @@ import Testing
         server.upload(EpisodeAction(podcast: feedURL, episode: "https://show.example/2.mp3", kind: .play, timestamp: clock.now,
                                     started: 0, position: 1_200, total: 3_600, device: "phone"))
         clock.advance(60)
-        let desktop = device("desktop")
+        let desktop = await device("desktop")
         let podcast = try subscribe(desktop)
         let id = try #require(episode(desktop, 2, of: podcast)).id
         try desktop.podcasts.submit(PlayStateSubmission(episodeID: id, played: true), from: nil)

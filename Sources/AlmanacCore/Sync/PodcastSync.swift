@@ -97,23 +97,10 @@ public final class PodcastSync: Service {
 
     // MARK: Lifecycle
 
-    /// A `Service`, made ready before any client can change anything (`prepare`: it hears
-    /// the podcasts document's changes from then on, and shows the state kept from the last
-    /// run), that stops hearing them when cancelled. Its runs are the daemon's
-    /// `RefreshScheduler`'s, at `nextDue`.
+    /// A `Service`, made ready before any client can change anything: it hears the podcasts
+    /// document's changes from then on, and shows the state kept from the last run. Its runs
+    /// are the daemon's `RefreshScheduler`'s, at `nextDue`.
     public func prepare() async {
-        start()
-    }
-
-    /// Waits until cancelled, then stops hearing the podcasts document.
-    public func run() async {
-        await Task.untilCancelled()
-        stop()
-    }
-
-    /// Starts hearing the podcasts document's changes (before any client can make one) and
-    /// shows the state kept from the last run.
-    func start() {
         podcasts.document.addView(key: Self.origin) { [weak self] event in
             self?.heard(event)
             self?.caughtUp(to: event.revision)
@@ -146,8 +133,9 @@ public final class PodcastSync: Service {
         publish()
     }
 
-    /// Stops hearing the podcasts document.
-    func stop() {
+    /// Waits until cancelled, then stops hearing the podcasts document.
+    public func run() async {
+        await Task.untilCancelled()
         podcasts.document.removeView(key: Self.origin)
     }
 
