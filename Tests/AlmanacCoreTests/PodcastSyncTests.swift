@@ -193,6 +193,31 @@ import Testing
         #expect(await eventually { sync.status.state.queued == 1 }, "the change is heard and kept for the next run")
     }
 
+    /// A run waiting for another (or a login, a logout) to end leaves as soon as its task is
+    /// cancelled, not when the holder ends: the daemon stopping does not wait for a sync a
+    /// client asked for.
+    @Test func aCallerCancelledWhileItWaitsForTheGateLeavesAtOnce() async throws {
+        let gate = AsyncGate()
+        let held = Atomic<Bool>(false)
+        let (release, open) = AsyncStream<Void>.makeStream()
+        let holder = Task {
+            try await gate.withGate {
+                held.store(true, ordering: .releasing)
+                for await _ in release {}
+            }
+        }
+        #expect(await eventually { held.load(ordering: .acquiring) })
+        let ran = Atomic<Bool>(false)
+        let waiter = Task { try await gate.withGate { ran.store(true, ordering: .releasing) } }
+        #expect(await eventually { gate.waiting == 1 })
+        waiter.cancel()
+        await #expect(throws: CancellationError.self) { try await waiter.value }
+        #expect(gate.waiting == 0 && !ran.load(ordering: .acquiring), "it left without running, the gate still held")
+        open.finish()
+        try await holder.value
+        #expect(try await gate.withGate { 1 } == 1, "the gate is free again")
+    }
+
     @Test func anActionFromTheFutureIsLeftOut() async throws {
         let desktop = try await loggedIn("desktop")
         let podcast = try subscribe(desktop)

@@ -266,14 +266,15 @@ public final class PodcastSync: Service {
     /// Syncs both ways and returns when done: the server's changes applied here, the queue
     /// sent. One run at a time; a caller that asks while a run is under way gets the next run,
     /// which includes every change made before it asked. Throws `SyncError` (then the queue
-    /// is kept and `LastError` says why).
+    /// is kept and `LastError` says why), or `CancellationError` when its task is cancelled
+    /// while another run, a login or a logout holds the sync (the daemon stopping).
     @discardableResult
     public func sync() async throws -> SyncReport {
         let ticket = tickets.withLock { tickets -> UInt64 in
             tickets.requested += 1
             return tickets.requested
         }
-        let result = await gate.withGate { () async -> Result<SyncReport, SyncError> in
+        let result = try await gate.withGate { () async -> Result<SyncReport, SyncError> in
             let (covered, last) = tickets.withLock { ($0.covered, $0.last) }
             if covered >= ticket { return last }
             let covers = tickets.withLock { $0.requested }
