@@ -48,6 +48,10 @@ enum Ending: Sendable {
     /// Waits for one of the `endings` signals or for the connection to drop, whichever comes first.
     static func first(of endings: (stream: AsyncStream<Ending>, continuation: AsyncStream<Ending>.Continuation),
                       orDisconnectionOf connection: Connection) async -> Ending {
+        // Unstructured on purpose: `waitUntilDisconnected` cannot be cancelled, so a child task
+        // would keep this from returning until the connection closes, which after a signal
+        // happens only once this has returned (the services stopped, the name released). It
+        // ends when the connection closes; cancelling it only says it is no longer wanted.
         let watcher = Task {
             await connection.waitUntilDisconnected()
             endings.continuation.yield(.disconnected)

@@ -34,21 +34,22 @@ import Testing
         })
     }
 
-    func device(_ name: String) -> Device {
+    func device(_ name: String, catchUpTimeout: Double = 5) async -> Device {
         let clock = self.clock
         let server = self.server
         let podcasts = try! PodcastsDocument(clock: { clock.now })
         let archive = MemorySyncArchive()
         let secrets = MemorySyncSecrets()
         let sync = PodcastSync(podcasts: podcasts, inspector: feeds, archive: archive, secrets: secrets,
-                               policy: SyncPolicy(interval: 900, debounce: 30, firstRetry: 60, defaultDevice: name),
+                               policy: SyncPolicy(interval: 900, debounce: 30, firstRetry: 60, defaultDevice: name, catchUpTimeout: catchUpTimeout),
                                connect: { server.client(device: $0.device, password: $0.password) }, clock: { clock.now }, jitter: { 1 })
-        sync.start()
+        // Made ready as almanacd does before its bus name is taken: it hears every change from here.
+        await sync.prepare()
         return Device(podcasts: podcasts, sync: sync, archive: archive, secrets: secrets)
     }
 
-    func loggedIn(_ name: String) async throws -> Device {
-        let device = device(name)
+    func loggedIn(_ name: String, catchUpTimeout: Double = 5) async throws -> Device {
+        let device = await device(name, catchUpTimeout: catchUpTimeout)
         try await device.sync.logIn(server: "https://sync.example", user: "alice", password: "s3cret")
         return device
     }
@@ -163,6 +164,60 @@ import Testing
         #expect(server.subscriptions == [feedURL], "the run waited for it")
     }
 
+    /// The daemon stopping while a run waits to hear a change ends the run at once: the wait
+    /// is an hour here, so the test returning at all means it did not wait that out.
+    @Test func aStopWhileARunWaitsToHearAChangeEndsTheRunAtOnce() async throws {
+        let desktop = try await loggedIn("desktop", catchUpTimeout: 3_600)
+        // A change the sync's view cannot hear yet: another view holds its delivery.
+        let release = DispatchSemaphore(value: 0)
+        let blocked = Atomic<Bool>(false)
+        desktop.podcasts.document.addView(key: ViewKey("slow")) { event in
+            guard case .changed(_, .settings, _) = event else { return }
+            blocked.store(true, ordering: .releasing)
+            release.wait()
+        }
+        Thread { _ = try? desktop.podcasts.submit(SettingsSubmission(notify: true), from: nil) }.start()
+        #expect(await eventually { blocked.load(ordering: .acquiring) })
+        _ = try subscribe(desktop)
+        // Its runs are its scheduler's, as in almanacd; just logged in, one is due at once.
+        let sync = desktop.sync
+        let scheduler = RefreshScheduler(nextDue: { sync.nextDue }, changes: sync.scheduleChanges.stream()) { _ = try? await sync.sync() }
+        try await whileRunning(scheduler) {
+            #expect(await eventually { sync.heard.withLock { !$0.waiters.isEmpty } }, "the run waits to hear the change")
+        }
+        #expect(sync.heard.withLock { $0.waiters.isEmpty })
+        #expect(server.subscriptions.isEmpty, "nothing was sent")
+        #expect(sync.status.state.lastError.isEmpty && !sync.status.state.syncing)
+        #expect(desktop.podcasts.activity.lastError.isEmpty, "a run cut short by a stop is no failure")
+        release.signal()
+        #expect(await eventually { sync.status.state.queued == 1 }, "the change is heard and kept for the next run")
+    }
+
+    /// A run waiting for another (or a login, a logout) to end leaves as soon as its task is
+    /// cancelled, not when the holder ends: the daemon stopping does not wait for a sync a
+    /// client asked for.
+    @Test func aCallerCancelledWhileItWaitsForTheGateLeavesAtOnce() async throws {
+        let gate = AsyncGate()
+        let held = Atomic<Bool>(false)
+        let (release, open) = AsyncStream<Void>.makeStream()
+        let holder = Task {
+            try await gate.withGate {
+                held.store(true, ordering: .releasing)
+                for await _ in release {}
+            }
+        }
+        #expect(await eventually { held.load(ordering: .acquiring) })
+        let ran = Atomic<Bool>(false)
+        let waiter = Task { try await gate.withGate { ran.store(true, ordering: .releasing) } }
+        #expect(await eventually { gate.waiting == 1 })
+        waiter.cancel()
+        await #expect(throws: CancellationError.self) { try await waiter.value }
+        #expect(gate.waiting == 0 && !ran.load(ordering: .acquiring), "it left without running, the gate still held")
+        open.finish()
+        try await holder.value
+        #expect(try await gate.withGate { 1 } == 1, "the gate is free again")
+    }
+
     @Test func anActionFromTheFutureIsLeftOut() async throws {
         let desktop = try await loggedIn("desktop")
         let podcast = try subscribe(desktop)
@@ -234,7 +289,7 @@ import Testing
     }
 
     @Test func aLoginTheServerRefusesKeepsNothing() async throws {
-        let desktop = device("desktop")
+        let desktop = await device("desktop")
         let refused = await #expect(throws: SyncError.self) {
             try await desktop.sync.logIn(server: "https://sync.example", user: "alice", password: "guess")
         }
@@ -288,7 +343,7 @@ import Testing
     }
 
     @Test func theFirstSyncSendsWhatWasPlayedBeforeTheLogin() async throws {
-        let desktop = device("desktop")
+        let desktop = await device("desktop")
         let podcast = try subscribe(desktop)
         let id = try #require(episode(desktop, 3, of: podcast)).id
         try desktop.podcasts.submit(PlayStateSubmission(episodeID: id, position: 300), from: nil)
@@ -335,7 +390,7 @@ import Testing
         server.upload(EpisodeAction(podcast: feedURL, episode: "https://show.example/2.mp3", kind: .play, timestamp: clock.now,
                                     started: 0, position: 1_200, total: 3_600, device: "phone"))
         clock.advance(60)
-        let desktop = device("desktop")
+        let desktop = await device("desktop")
         let podcast = try subscribe(desktop)
         let id = try #require(episode(desktop, 2, of: podcast)).id
         try desktop.podcasts.submit(PlayStateSubmission(episodeID: id, played: true), from: nil)

@@ -43,7 +43,7 @@ import Testing
         let sync = PodcastSync(podcasts: podcasts, inspector: feeds, archive: archive, secrets: secrets,
                                policy: SyncPolicy(interval: 900, debounce: 30, firstRetry: 60, defaultDevice: "desktop"),
                                connect: { server.client(device: $0.device, password: $0.password) }, clock: { clock.now }, jitter: { 1 })
-        sync.start()
+        await sync.prepare()
         try await sync.logIn(server: "https://sync.example", user: "alice", password: "s3cret")
         let feed = try #require(feeds.feed(at: feedURL))
         let podcast = FeedMapping.podcast(from: feed, feedURL: feedURL)

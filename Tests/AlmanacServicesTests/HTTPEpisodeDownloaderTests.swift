@@ -94,11 +94,11 @@ import Testing
         try podcasts.submit(SettingsSubmission(minimumFreeSpace: Double(8 << 20)), from: nil)
         let manager = try DownloadManager(podcasts: podcasts, downloader: HTTPEpisodeDownloader(), root: mount.path,
                                           limits: DownloadLimits(linger: 3600), diskSpace: StatvfsDiskSpace())
-        manager.start()
-        defer { manager.stop() }
-        let started = try manager.download("p:big", for: ":1.1")
-        #expect(await eventually(timeout: .seconds(60)) { manager.document.snapshot.state[started.id]?.state.isFinished == true })
-        let job = try #require(manager.document.snapshot.state[started.id])
+        let job = try await whileRunning(manager) {
+            let started = try manager.download("p:big", for: ":1.1")
+            #expect(await eventually(timeout: .seconds(60)) { manager.document.snapshot.state[started.id]?.state.isFinished == true })
+            return try #require(manager.document.snapshot.state[started.id])
+        }
         #expect(job.state == .failed)
         #expect(job.error.contains("Not enough free space") && job.error.contains("8.0 MiB"), "\(job.error)")
         let free = try StatvfsDiskSpace().freeSpace(at: mount.path).available

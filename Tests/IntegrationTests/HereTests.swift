@@ -46,6 +46,19 @@ import Testing
         #expect(!daemon.process.hasExited)
     }
 
+    /// GeoClue left started keeps locating the user: the daemon stopping tells it `Stop`, and
+    /// has its answer, before it exits.
+    @Test func aDaemonStoppingWhileItFollowsHereTellsGeoClueToStop() async throws {
+        let geoclue = try await FakeGeoClue(address: system.address)
+        try geoclue.move(to: 52.52, 13.405, description: "Berlin")
+        let daemon = try await daemon()
+        #expect(try await almanac(["locations", "add", "here"], bus: bus).status == 0)
+        #expect(await eventually { geoclue.state.withLock { $0.active.count == 1 } })
+        #expect(daemon.stop() == 0)
+        let state = geoclue.state.withLock { $0 }
+        #expect(state.active.isEmpty && state.stops == 1, "\(state.stops) stops, \(state.active.count) clients still started")
+    }
+
     @Test func withoutGeoClueOrAllowedOnlyHereFails() async throws {
         let daemon = try await daemon()
         let none = try await almanac(["weather", "here"], bus: bus)

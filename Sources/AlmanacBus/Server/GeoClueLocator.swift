@@ -1,7 +1,6 @@
 public import AlmanacCore
 import AlmanacModels
 import DBus
-import Locking
 public import Logging
 
 /// Where the user is, for the weather of `"here"`, from GeoClue (`org.freedesktop.GeoClue2`
@@ -25,8 +24,6 @@ public final class GeoClueLocator: Service {
     private let desktopID: String
     private let patience: Duration
     private let logger: Logger
-    /// The task following GeoClue while `"here"` is wanted, and its session.
-    private let following = Locked<(task: Task<Void, Never>, session: Session)?>(nil)
     /// The weather schedule's changes: whether `"here"` is wanted may have changed.
     private let changes: AsyncStream<Void>
 
@@ -43,65 +40,31 @@ public final class GeoClueLocator: Service {
     /// A `Service`: starts or stops following GeoClue as `"here"` comes to be wanted or stops
     /// being wanted (looked at again whenever the weather schedule may have changed, bursts
     /// coalesced: `ScheduleChanges` keeps one change unread), until cancelled; then stops.
+    /// Each following is a child task, which its signal stops when `"here"` is let go.
     public func run() async {
-        check()
-        for await _ in changes { check() }
-        stop()
-    }
-
-    private func check() {
-        let wanted = weather.wantsHere
-        following.withLock { following in
-            if wanted, following == nil {
-                let session = Session()
-                following = (Task { [weak self] in await self?.follow(session) ?? () }, session)
-            } else if !wanted, let running = following {
-                running.task.cancel()
-                running.session.end()
-                following = nil
-            }
+        await withDiscardingTaskGroup { group in
+            var following: StopSignal?
+            var changes = self.changes.makeAsyncIterator()
+            repeat {
+                let wanted = weather.wantsHere
+                if wanted, following == nil {
+                    let stop = StopSignal()
+                    following = stop
+                    group.addTask { await stop.run { await self.follow() } }
+                } else if !wanted, let stop = following {
+                    stop.stop()
+                    following = nil
+                }
+            } while await changes.next() != nil
+            // Cancelled: the following (a child) is cancelled with it, and tells GeoClue `Stop`.
         }
     }
 
-    /// Stops following (the daemon is ending).
-    private func stop() {
-        following.withLock { following in
-            following?.task.cancel()
-            following?.session.end()
-            following = nil
-        }
-    }
-
-    /// One run of following: its system bus connection and GeoClue client once it has one.
-    /// Ending it tells GeoClue `Stop` and then closes the connection (which ends the run's
-    /// stream of updates), once, whoever ends it first.
-    final class Session: Sendable {
-        private let held = Locked<(connection: Connection, client: ObjectPath)?>(nil)
-        private let ended = Locked(false)
-
-        /// The client is had (a Start that a cancellation cut short may still reach GeoClue,
-        /// so from here on ending stops it).
-        func hold(_ connection: Connection, _ client: ObjectPath) {
-            let endedAlready = ended.withLock { $0 }
-            held.withLock { $0 = (connection, client) }
-            if endedAlready { end(force: true) }
-        }
-
-        func end(force: Bool = false) {
-            guard ended.withLock({ ended in defer { ended = true }; return !ended || force }) else { return }
-            guard let (connection, client) = held.withLock({ held in defer { held = nil }; return held }) else { return }
-            // On a task of its own (the caller's may be cancelled), answered before the
-            // connection closes (a message still queued would be lost).
-            Task.detached {
-                _ = try? await connection.call(GeoClueLocator.service, path: client, interface: GeoClueLocator.client, method: "Stop", timeout: .seconds(5))
-                await connection.close()
-            }
-        }
-
-        var isHeld: Bool { held.withLock { $0 != nil } }
-    }
-
-    private func follow(_ session: Session) async {
+    /// One run of following, until it fails or its task is cancelled: a system bus
+    /// connection, a GeoClue client, its updates told to the weather document. Then GeoClue
+    /// is told `Stop` (once a client was had: a Start that a cancellation cut short may still
+    /// have reached it) and the connection closed.
+    private func follow() async {
         let connection: Connection
         do {
             if let systemBusAddress {
@@ -112,35 +75,16 @@ public final class GeoClueLocator: Service {
         } catch {
             return unavailable("Where you are cannot be found: the system bus is not reachable (\(error)).")
         }
-        // Whatever happens below, the client is stopped and the connection closed once
-        // (`endSession`), or just closed when no client was had.
-        defer {
-            if session.isHeld { session.end(force: true) } else { Task.detached { await connection.close() } }
-        }
+        var client: ObjectPath?
         do {
             let path = try await connection.call(Self.service, path: Self.managerPath, interface: Self.manager, method: "GetClient").arguments(ObjectPath.self)
-            // From here `endSession` owns the client: a Start that a cancellation cut short
-            // may still have reached GeoClue, and is stopped.
-            session.hold(connection, path)
+            client = path
             try await set("DesktopId", .string(desktopID), on: path, connection)
             try await set("RequestedAccuracyLevel", .uint32(Self.cityAccuracy), on: path, connection)
             let updates = try await connection.signals(matching: MatchRule(sender: Self.service, interface: Self.client, member: "LocationUpdated", path: path),
                                                        bufferLimit: 16)
             _ = try await connection.call(Self.service, path: path, interface: Self.client, method: "Start")
-            if Task.isCancelled { return }
-            // No fix for a while: "here" says so, and a fix that comes later still counts.
-            let impatience = Task { [weak self, patience] in
-                try? await Task.sleep(for: patience)
-                guard !Task.isCancelled else { return }
-                self?.unavailable("The location service (GeoClue) has not found where you are yet.")
-            }
-            defer { impatience.cancel() }
-            for await update in updates {
-                guard !Task.isCancelled else { break }
-                guard let (_, new) = try? update.arguments(ObjectPath.self, ObjectPath.self) else { continue }
-                impatience.cancel()
-                await read(new, connection)
-            }
+            if !Task.isCancelled { await follow(updates, connection) }
         } catch where Task.isCancelled {
             // Let go: nothing to report.
         } catch is CancellationError {
@@ -149,6 +93,39 @@ public final class GeoClueLocator: Service {
         } catch {
             unavailable("Where you are cannot be found: \(error).")
         }
+        await Self.end(client, on: connection)
+    }
+
+    /// Reads each location GeoClue announces until the task is cancelled. No fix for a
+    /// while: `"here"` says so (a child task), and a fix that comes later still counts.
+    private func follow(_ updates: SignalStream, _ connection: Connection) async {
+        await withDiscardingTaskGroup { group in
+            group.addTask { [patience] in
+                guard (try? await Task.sleep(for: patience)) != nil else { return }
+                self.unavailable("The location service (GeoClue) has not found where you are yet.")
+            }
+            for await update in updates {
+                guard !Task.isCancelled else { break }
+                guard let (_, new) = try? update.arguments(ObjectPath.self, ObjectPath.self) else { continue }
+                group.cancelAll()
+                await read(new, connection)
+            }
+            group.cancelAll()
+        }
+    }
+
+    /// Tells GeoClue `Stop` when a client was had, answered before the connection closes (a
+    /// message still queued would be lost).
+    private static func end(_ client: ObjectPath?, on connection: Connection) async {
+        if let client {
+            // The one task left unstructured here, and awaited: by now the following's task is
+            // cancelled ("here" let go, or the daemon stopping), and a cancelled task's call
+            // is not sent; this one must reach GeoClue, which otherwise keeps locating.
+            await Task.detached {
+                _ = try? await connection.call(Self.service, path: client, interface: Self.client, method: "Stop", timeout: .seconds(5))
+            }.value
+        }
+        await connection.close()
     }
 
     private func set(_ property: String, _ value: Value, on path: ObjectPath, _ connection: Connection) async throws {

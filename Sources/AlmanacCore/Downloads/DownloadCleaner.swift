@@ -47,23 +47,19 @@ public final class DownloadCleaner: Service {
         self.logger = logger
     }
 
-    /// A `Service`: follows the changes that may make a file go until cancelled. (The passes
-    /// themselves are the daemon's `RefreshScheduler`'s, at `nextDue`.)
-    public func run() async {
-        start()
-        await Task.untilCancelled()
-        stop()
-    }
-
-    /// Starts following the changes that may make a file go.
-    func start() {
+    /// A `Service`, made ready (`prepare`) by following the changes that may make a file go,
+    /// before any client can make one.
+    public func prepare() async {
         podcasts.document.addView(key: Self.viewKey) { [weak self] event in
             guard let self, case .changed(_, let change, _) = event, Self.mayDelete(change) else { return }
             wanted()
         }
     }
 
-    func stop() {
+    /// Follows those changes until cancelled, then stops. (The passes themselves are the
+    /// daemon's `RefreshScheduler`'s, at `nextDue`.)
+    public func run() async {
+        await Task.untilCancelled()
         podcasts.document.removeView(key: Self.viewKey)
     }
 

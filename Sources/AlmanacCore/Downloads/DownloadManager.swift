@@ -26,7 +26,8 @@ public final class DownloadManager: Service {
     private let root: String
     public let limits: DownloadLimits
     private let nextID: Atomic<UInt64>
-    private let transfers = Locked<[UInt64: Task<Void, Never>]>([:])
+    /// Per running transfer: what stops it (a cancel, a disk too full) before it ends.
+    private let transfers = Locked<[UInt64: StopSignal]>([:])
     /// Per running job: when its progress was last announced, and what came since (told
     /// once the interval has passed, so a transfer that stalls still shows where it is).
     private let pacing = Locked<[UInt64: (last: ContinuousClock.Instant, pending: DownloadProgress?)]>([:])
@@ -35,12 +36,34 @@ public final class DownloadManager: Service {
     /// Bytes a transfer receives between two readings of the free space: one whose size
     /// the server did not say (chunked) is stopped once the disk is short, not when full.
     public static let spaceCheckInterval: UInt64 = 1 << 20
-    /// Set by `stop()`: no transfer starts after it.
-    private let stopped = Atomic<Bool>(false)
+    /// Whether transfers start: only while `run()` runs (jobs queued before wait for it).
+    private let phase = Locked(Phase.waiting)
+    /// What `run()` does in child tasks of its own, asked for by calls that cannot wait (a
+    /// bus call, a document's handler, a transfer's progress). Asked before `run()`, it is
+    /// done once it starts; after it ends, never.
+    private let work = AsyncStream<Work>.makeStream()
     /// Unique names that have left the bus (never reused while the bus lives), newest last,
     /// so a `Download` whose caller left while it was being handled gets no owner.
     private let departed = Locked<[String]>([])
     private let logger: Logger
+
+    private enum Phase {
+        case waiting, running, stopped
+    }
+
+    /// A child task of `run()`.
+    private enum Work: Sendable {
+        /// A job's transfer, until it ends or its signal stops it.
+        case transfer(DownloadJob, StopSignal)
+        /// A job's progress kept back, announced after the wait.
+        case announceLater(UInt64, Duration)
+        /// A finished job, removed once it has lingered.
+        case removeLater(UInt64)
+        /// New episodes `AutoDownload` chose.
+        case autoDownload([Episode])
+        /// A podcast given up: its unfinished jobs stop.
+        case cancelAll(podcastID: String)
+    }
 
     /// - Parameters:
     ///   - root: the folder downloads go under (one folder per podcast inside).
@@ -74,29 +97,51 @@ public final class DownloadManager: Service {
         document = Model(jobs)
     }
 
-    /// A `Service`: resumes the jobs kept from last time and follows the podcasts document
-    /// until cancelled; then every transfer stops where it is (its temporary file stays, so
-    /// the next start resumes it).
-    public func run() async {
-        start()
-        await Task.untilCancelled()
-        stop()
-    }
-
-    /// Starts the jobs kept from last time and begins watching the podcasts document: new
-    /// episodes of podcasts that download by themselves, podcasts given up.
-    func start() {
-        podcasts.document.addView(key: ViewKey("almanacd:downloads")) { [weak self] event in
+    /// A `Service`, made ready by following the podcasts document (new episodes of podcasts
+    /// that download by themselves, podcasts given up) before any client can change it.
+    public func prepare() async {
+        podcasts.document.addView(key: Self.viewKey) { [weak self] event in
             guard let self, case .changed(_, let change, _) = event else { return }
             switch change {
             case .newEpisodes(let podcastID, let episodes):
                 let chosen = AutoDownload.episodes(episodes, preferences: podcasts.document.snapshot.state.preferences(of: podcastID))
-                if !chosen.isEmpty { Task { self.autoDownload(chosen) } }
-            case .unsubscribed(let podcastID): Task { self.cancelAll(of: podcastID) }
+                // Not on the delivering thread (the bus's, often): the jobs read the library.
+                if !chosen.isEmpty { work.continuation.yield(.autoDownload(chosen)) }
+            case .unsubscribed(let podcastID): work.continuation.yield(.cancelAll(podcastID: podcastID))
             default: break
             }
         }
+    }
+
+    /// Starts the jobs kept from last time (and those queued since), and runs every transfer,
+    /// progress announcement and lingering job as a child task until cancelled; then every
+    /// transfer stops where it is (its temporary file stays, so the next start resumes it)
+    /// and it returns once they have.
+    public func run() async {
+        // Once: a manager that has stopped starts nothing again.
+        phase.withLock { if $0 == .waiting { $0 = .running } }
         pump()
+        await withDiscardingTaskGroup { group in
+            // Ends when the task is cancelled; nothing asked after that is done.
+            for await next in work.stream {
+                group.addTask { await self.perform(next) }
+            }
+            phase.withLock { $0 = .stopped }
+            podcasts.document.removeView(key: Self.viewKey)
+            group.cancelAll()
+        }
+    }
+
+    private static let viewKey = ViewKey("almanacd:downloads")
+
+    private func perform(_ work: Work) async {
+        switch work {
+        case .transfer(let job, let stop): await transfer(job, until: stop)
+        case .announceLater(let id, let wait): await announceLater(id, after: wait)
+        case .removeLater(let id): await remove(id, after: limits.linger)
+        case .autoDownload(let episodes): autoDownload(episodes)
+        case .cancelAll(let podcastID): cancelAll(of: podcastID)
+        }
     }
 
     /// Queues the downloads `AutoDownload` chose, as the daemon's own jobs (no owner).
@@ -109,13 +154,6 @@ public final class DownloadManager: Service {
                 logger.warning("could not download a new episode by itself", metadata: ["episode": "\(episode.id)", "error": "\(error)"])
             }
         }
-    }
-
-    /// Stops every transfer (their temporary files stay, so the next start resumes them).
-    func stop() {
-        stopped.store(true, ordering: .sequentiallyConsistent)
-        podcasts.document.removeView(key: ViewKey("almanacd:downloads"))
-        for task in transfers.withLock({ $0.values }) { task.cancel() }
     }
 
     /// Queues the download of an episode (by id, or by the GUID its feed gave it) for `owner`.
@@ -207,7 +245,7 @@ public final class DownloadManager: Service {
             return .updated(job)
         }
         guard let job = cancelled else { return }
-        transfers.withLock { $0.removeValue(forKey: id) }?.cancel()
+        transfers.withLock { $0.removeValue(forKey: id) }?.stop()
         downloader.discard(job)
         persist(job)
         removeLater(id)
@@ -251,7 +289,7 @@ public final class DownloadManager: Service {
     /// Starts queued jobs, oldest first, while there are free slots. A job that would leave
     /// the disk less free than `minimumFreeSpace` fails instead, saying so.
     private func pump() {
-        while !stopped.load(ordering: .sequentiallyConsistent) {
+        while phase.withLock({ $0 == .running }) {
             let jobs = document.snapshot.state
             guard jobs.values.filter({ $0.state == .downloading }).count < limits.concurrent,
                   let candidate = jobs.values.filter({ $0.state == .queued }).min(by: { $0.id < $1.id }) else { return }
@@ -277,7 +315,7 @@ public final class DownloadManager: Service {
                 persist(refused)
                 removeLater(refused.id)
             }
-            if let started { run(started) }
+            if let started { start(started) }
         }
     }
 
@@ -312,8 +350,21 @@ public final class DownloadManager: Service {
         }
     }
 
-    private func run(_ job: DownloadJob) {
-        let task = Task {
+    /// Starts a job's transfer, a child task of `run()` that its signal stops.
+    private func start(_ job: DownloadJob) {
+        let stop = StopSignal()
+        transfers.withLock { $0[job.id] = stop }
+        // `run()` has ended meanwhile: the job resumes at the next start.
+        if case .terminated = work.continuation.yield(.transfer(job, stop)) {
+            transfers.withLock { _ = $0.removeValue(forKey: job.id) }
+            return
+        }
+        // A cancel that came before the signal was registered found nothing to stop: stop it now.
+        if document.snapshot.state[job.id]?.state != .downloading { stop.stop() }
+    }
+
+    private func transfer(_ job: DownloadJob, until stop: StopSignal) async {
+        await stop.run { [self] in
             do {
                 let file = try await downloader.download(job) { [weak self] progress in self?.progressed(job.id, progress) }
                 complete(job, with: file)
@@ -324,15 +375,12 @@ public final class DownloadManager: Service {
                 downloader.discard(job)
                 finish(job.id) { $0.state = .failed; $0.error = "\(error)".printableLine(maximumLength: 500) }
             }
-            transfers.withLock { _ = $0.removeValue(forKey: job.id) }
-            // Its progress can come no more.
-            pacing.withLock { _ = $0.removeValue(forKey: job.id) }
-            spaceChecked.withLock { _ = $0.removeValue(forKey: job.id) }
-            pump()
         }
-        transfers.withLock { $0[job.id] = task }
-        // A cancel that came before the task was registered found nothing to stop: stop it now.
-        if document.snapshot.state[job.id]?.state != .downloading { task.cancel() }
+        transfers.withLock { _ = $0.removeValue(forKey: job.id) }
+        // Its progress can come no more.
+        pacing.withLock { _ = $0.removeValue(forKey: job.id) }
+        spaceChecked.withLock { _ = $0.removeValue(forKey: job.id) }
+        pump()
     }
 
     /// A transfer brought the whole file: the job completes and the episode knows its file,
@@ -375,16 +423,19 @@ public final class DownloadManager: Service {
         announce(id, progress, due: due)
         checkSpace(id, progress)
         guard let wait else { return }
-        Task { [weak self] in
-            try? await Task.sleep(for: wait)
-            guard let self else { return }
-            let kept = pacing.withLock { pacing -> DownloadProgress? in
-                guard let entry = pacing[id], let kept = entry.pending else { return nil }
-                pacing[id] = (.now, nil)
-                return kept
-            }
-            if let kept { announce(id, kept, due: true) }
+        work.continuation.yield(.announceLater(id, wait))
+    }
+
+    /// Announces what progress of `id` was kept back, once `wait` has passed.
+    private func announceLater(_ id: UInt64, after wait: Duration) async {
+        // Cancelled: the manager is stopping, and nothing is announced any more.
+        guard (try? await Task.sleep(for: wait)) != nil else { return }
+        let kept = pacing.withLock { pacing -> DownloadProgress? in
+            guard let entry = pacing[id], let kept = entry.pending else { return nil }
+            pacing[id] = (.now, nil)
+            return kept
         }
+        if let kept { announce(id, kept, due: true) }
     }
 
     /// Puts a transfer's progress into its job: when `due`, or at once when the total or the
@@ -435,7 +486,7 @@ public final class DownloadManager: Service {
         }
         guard stopped else { return }
         logger.warning("a download stopped: its size would leave the disk nearly full", metadata: ["job": "\(job.id)", "episode": "\(job.episodeID)"])
-        transfers.withLock { $0.removeValue(forKey: job.id) }?.cancel()
+        transfers.withLock { $0.removeValue(forKey: job.id) }?.stop()
         downloader.discard(job)
         pump()
     }
@@ -461,18 +512,19 @@ public final class DownloadManager: Service {
         do { try archive?.saveDownloadJob(job) } catch { logger.error("could not keep a download job", metadata: ["job": "\(job.id)", "error": "\(error)"]) }
     }
 
-    /// Removes a finished job after `limits.linger` seconds.
+    /// Removes a finished job after `limits.linger` seconds (a child task of `run()`).
     private func removeLater(_ id: UInt64) {
-        let linger = limits.linger
-        Task { [weak self] in
-            try? await Task.sleep(for: .milliseconds(Int(linger * 1000)))
-            guard let self else { return }
-            document.update { jobs -> DownloadChange? in
-                guard let job = jobs[id], job.state.isFinished else { return nil }
-                jobs[id] = nil
-                return .removed(job)
-            }
-            try? archive?.removeDownloadJob(id)
+        work.continuation.yield(.removeLater(id))
+    }
+
+    private func remove(_ id: UInt64, after linger: Double) async {
+        // Cancelled: the manager is stopping, and the next start forgets finished jobs.
+        guard (try? await Task.sleep(for: .milliseconds(Int(linger * 1000)))) != nil else { return }
+        document.update { jobs -> DownloadChange? in
+            guard let job = jobs[id], job.state.isFinished else { return nil }
+            jobs[id] = nil
+            return .removed(job)
         }
+        try? archive?.removeDownloadJob(id)
     }
 }

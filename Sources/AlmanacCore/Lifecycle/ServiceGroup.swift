@@ -10,8 +10,8 @@ import Locking
 /// it is in place) and its own endings (a signal, the bus lost); the rest is this page.
 public final class ServiceGroup: Sendable {
     private let services: [any Service]
-    private let stops: [AsyncStream<Void>.Continuation]
-    private let stopSignals: [AsyncStream<Void>]
+    /// One per service: ends its run (each in reverse order, once the later ones ended).
+    private let stops: [StopSignal]
     private let shutdownSignal: (stream: AsyncStream<Void>, continuation: AsyncStream<Void>.Continuation)
     private let readiness = Locked(Readiness())
 
@@ -30,9 +30,7 @@ public final class ServiceGroup: Sendable {
     /// A group of `services`, started in this order and stopped in the reverse.
     public init(_ services: [any Service]) {
         self.services = services
-        let signals = services.map { _ in AsyncStream<Void>.makeStream() }
-        stops = signals.map(\.continuation)
-        stopSignals = signals.map(\.stream)
+        stops = services.map { _ in StopSignal() }
         shutdownSignal = AsyncStream<Void>.makeStream()
     }
 
@@ -51,7 +49,7 @@ public final class ServiceGroup: Sendable {
                     failure = error
                     break
                 }
-                let stop = stopSignals[index]
+                let stop = stops[index]
                 group.addTask { Ended(index: index, error: await Self.run(service, until: stop)) }
                 started += 1
             }
@@ -71,7 +69,7 @@ public final class ServiceGroup: Sendable {
             if failure == nil, let first = await group.next() { note(first) }
             shutdownSignal.continuation.finish()
             for index in (0..<started).reversed() where !ended.contains(index) {
-                stops[index].finish()
+                stops[index].stop()
                 while !ended.contains(index), let end = await group.next() { note(end) }
             }
             for await end in group { note(end) }
@@ -79,26 +77,16 @@ public final class ServiceGroup: Sendable {
         if let failure { throw failure }
     }
 
-    /// Runs `service` until `stop` ends (or the task is cancelled): then its task is
-    /// cancelled and its end awaited. Its error, if it threw.
-    private static func run(_ service: any Service, until stop: AsyncStream<Void>) async -> (any Error)? {
-        await withTaskGroup(of: (any Error)??.self) { inner in
-            inner.addTask {
-                do {
-                    try await service.run()
-                    return .some(nil)
-                } catch {
-                    return .some(error)
-                }
+    /// Runs `service` until `stop` (or the task is cancelled): then its task is cancelled and
+    /// its end awaited. Its error, if it threw.
+    private static func run(_ service: any Service, until stop: StopSignal) async -> (any Error)? {
+        await stop.run {
+            do {
+                try await service.run()
+                return nil
+            } catch {
+                return error
             }
-            inner.addTask {
-                for await _ in stop {}
-                return .none
-            }
-            let first = await inner.next() ?? nil
-            inner.cancelAll()
-            if let result = first { return result }
-            return (await inner.next() ?? nil) ?? nil
         }
     }
 

@@ -21,6 +21,10 @@ extension PodcastSync {
             return .failure(SyncError(.notLoggedIn, "Almanac is not logged in to a sync server; log in with `almanac sync login SERVER USER`."))
         }
         await hearEverything()
+        guard !Task.isCancelled else {
+            // The daemon is stopping: nothing was asked or sent, the queue stays for the next run.
+            return finish(.failure(SyncError(.unreachable, "The sync stopped before it reached the server: almanacd is stopping.")), started: clock())
+        }
         let started = clock()
         timing.withLock { timing in
             timing.lastAttempt = started

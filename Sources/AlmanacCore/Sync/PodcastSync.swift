@@ -53,7 +53,10 @@ public final class PodcastSync: Service {
 
     struct Heard {
         var revision: UInt64 = 0
-        var waiters: [(revision: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+        /// Runs waiting for `revision` to reach theirs, by a number of their own (a cancelled
+        /// one leaves by it).
+        var waiters: [UInt64: (revision: UInt64, continuation: CheckedContinuation<Void, Never>)] = [:]
+        var nextWaiter: UInt64 = 0
     }
 
     struct Tickets {
@@ -97,23 +100,10 @@ public final class PodcastSync: Service {
 
     // MARK: Lifecycle
 
-    /// A `Service`, made ready before any client can change anything (`prepare`: it hears
-    /// the podcasts document's changes from then on, and shows the state kept from the last
-    /// run), that stops hearing them when cancelled. Its runs are the daemon's
-    /// `RefreshScheduler`'s, at `nextDue`.
+    /// A `Service`, made ready before any client can change anything: it hears the podcasts
+    /// document's changes from then on, and shows the state kept from the last run. Its runs
+    /// are the daemon's `RefreshScheduler`'s, at `nextDue`.
     public func prepare() async {
-        start()
-    }
-
-    /// Waits until cancelled, then stops hearing the podcasts document.
-    public func run() async {
-        await Task.untilCancelled()
-        stop()
-    }
-
-    /// Starts hearing the podcasts document's changes (before any client can make one) and
-    /// shows the state kept from the last run.
-    func start() {
         podcasts.document.addView(key: Self.origin) { [weak self] event in
             self?.heard(event)
             self?.caughtUp(to: event.revision)
@@ -146,8 +136,9 @@ public final class PodcastSync: Service {
         publish()
     }
 
-    /// Stops hearing the podcasts document.
-    func stop() {
+    /// Waits until cancelled, then stops hearing the podcasts document.
+    public func run() async {
+        await Task.untilCancelled()
         podcasts.document.removeView(key: Self.origin)
     }
 
@@ -275,14 +266,15 @@ public final class PodcastSync: Service {
     /// Syncs both ways and returns when done: the server's changes applied here, the queue
     /// sent. One run at a time; a caller that asks while a run is under way gets the next run,
     /// which includes every change made before it asked. Throws `SyncError` (then the queue
-    /// is kept and `LastError` says why).
+    /// is kept and `LastError` says why), or `CancellationError` when its task is cancelled
+    /// while another run, a login or a logout holds the sync (the daemon stopping).
     @discardableResult
     public func sync() async throws -> SyncReport {
         let ticket = tickets.withLock { tickets -> UInt64 in
             tickets.requested += 1
             return tickets.requested
         }
-        let result = await gate.withGate { () async -> Result<SyncReport, SyncError> in
+        let result = try await gate.withGate { () async -> Result<SyncReport, SyncError> in
             let (covered, last) = tickets.withLock { ($0.covered, $0.last) }
             if covered >= ticket { return last }
             let covers = tickets.withLock { $0.requested }
@@ -302,9 +294,9 @@ public final class PodcastSync: Service {
     func caughtUp(to revision: UInt64) {
         let ready = heard.withLock { heard -> [CheckedContinuation<Void, Never>] in
             heard.revision = max(heard.revision, revision)
-            let ready = heard.waiters.filter { $0.revision <= heard.revision }.map(\.continuation)
-            heard.waiters.removeAll { $0.revision <= heard.revision }
-            return ready
+            let ready = heard.waiters.filter { $0.value.revision <= heard.revision }
+            for id in ready.keys { heard.waiters[id] = nil }
+            return ready.values.map(\.continuation)
         }
         for continuation in ready { continuation.resume() }
     }
@@ -312,26 +304,39 @@ public final class PodcastSync: Service {
     /// Waits until this view has heard (and queued) every change the podcasts document made
     /// so far. A change is told to its views by whichever thread is delivering already, so
     /// the call that made it may return before the sync heard of it: a run waits, so that
-    /// it sends every change made before it was asked for. At most `timeout`.
-    func hearEverything(timeout: Duration = .seconds(5)) async {
+    /// it sends every change made before it was asked for. At most `policy.catchUpTimeout`,
+    /// and no longer once the task is cancelled (the daemon stopping).
+    func hearEverything() async {
         let target = podcasts.document.revision
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = heard.withLock { heard -> Bool in
-                guard heard.revision < target else { return true }
-                heard.waiters.append((target, continuation))
-                return false
-            }
-            if now { continuation.resume() }
-            guard !now else { return }
-            Task { [weak self] in
-                try? await Task.sleep(for: timeout)
-                let late = self?.heard.withLock { heard -> [CheckedContinuation<Void, Never>] in
-                    let late = heard.waiters.filter { $0.revision == target }.map(\.continuation)
-                    heard.waiters.removeAll { $0.revision == target }
-                    return late
+        guard heard.withLock({ $0.revision < target }) else { return }
+        // On the computer's clock, not `clock` (a test's clock stands still).
+        let deadline = Date().addingTimeInterval(policy.catchUpTimeout)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.hear(upTo: target) }
+            group.addTask { try? await TimerSleep.sleep(until: deadline) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Waits until this view has heard `target`, or the task is cancelled.
+    private func hear(upTo target: UInt64) async {
+        let id = heard.withLock { heard in
+            defer { heard.nextWaiter += 1 }
+            return heard.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                // Cancelled before this: the handler below ran already and found no waiter.
+                let now = heard.withLock { heard -> Bool in
+                    guard heard.revision < target, !Task.isCancelled else { return true }
+                    heard.waiters[id] = (target, continuation)
+                    return false
                 }
-                for continuation in late ?? [] { continuation.resume() }
+                if now { continuation.resume() }
             }
+        } onCancel: {
+            heard.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume()
         }
     }
 

@@ -56,24 +56,9 @@ public struct HTTPEpisodeDownloader: EpisodeDownloading {
                 validator.withLock { $0 = outcome.validator }
                 progress(DownloadProgress(received: outcome.received, total: outcome.total, validator: outcome.validator))
             }
-            // Watches the bytes coming: a server that all but stopped is given up, saying so.
-            let watchdog = Task { [stall] in
-                var (last, slow) = (transfer.received, 0)
-                while true {
-                    do { try await Task.sleep(for: stall.window) } catch { return }
-                    let now = transfer.received
-                    slow = now &- last < stall.minimumBytes ? slow + 1 : 0
-                    last = now
-                    if slow >= stall.windows {
-                        transfer.abandon(DownloadError(stall.reason(host: url.host ?? "The server")))
-                        return
-                    }
-                }
-            }
-            defer { watchdog.cancel() }
             let outcome: FileTransfer.Outcome
             do {
-                outcome = try await transfer.run(request)
+                outcome = try await Self.run(transfer, request, watched: stall, host: url.host ?? "The server")
             } catch let error as DownloadError where error.description.hasPrefix("The transfer broke off") {
                 lastError = error
                 continue
@@ -90,6 +75,28 @@ public struct HTTPEpisodeDownloader: EpisodeDownloading {
             return try DownloadFolder.finish(temporary, in: job.folder, as: name)
         }
         throw lastError
+    }
+
+    /// Runs `transfer` while a child task watches the bytes coming: a server that all but
+    /// stopped is given up, saying so.
+    private static func run(_ transfer: FileTransfer, _ request: HTTPRequest, watched stall: DownloadStall, host: String) async throws -> FileTransfer.Outcome {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                var (last, slow) = (transfer.received, 0)
+                while true {
+                    do { try await Task.sleep(for: stall.window) } catch { return }
+                    let now = transfer.received
+                    slow = now &- last < stall.minimumBytes ? slow + 1 : 0
+                    last = now
+                    if slow >= stall.windows {
+                        transfer.abandon(DownloadError(stall.reason(host: host)))
+                        return
+                    }
+                }
+            }
+            defer { group.cancelAll() }
+            return try await transfer.run(request)
+        }
     }
 
     public func discard(_ job: DownloadJob) {
