@@ -32,13 +32,10 @@ public protocol DocumentAdapter: Sendable {
     /// The failure a change reports, for `LastError`; `nil` for a change that is not a failure.
     func failure(in change: Change) -> String?
     /// Applies a `Submit`: throws `BusError` (`InvalidArgs`) at once for input it refuses;
-    /// otherwise `answer` gets the new revision, or a `BusError` (`Failed` when the disk
-    /// refused, and then nothing changed), once the change is saved: at once, or at the next
-    /// `commitSubmissions()`.
+    /// otherwise the change goes to the document's owner, and `answer` gets the new revision,
+    /// or a `BusError` (`Failed` when the disk refused, and then nothing changed), once the
+    /// burst that holds it is saved. It must not wait for the owner.
     func submit(_ values: [String: Value], from view: ViewKey?, answer: @escaping @Sendable (Result<UInt64, any Error>) -> Void) throws
-    /// Saves, applies and answers the submissions queued since the last call. The bus layer
-    /// calls it after each burst of calls, so one write serves them all.
-    func commitSubmissions()
     /// What `request` calls for now, claimed by the document so that no other refresh
     /// fetches it as well; `nil` when there is nothing to do (then `Loading` does not flicker).
     func claim(_ request: RefreshRequest) -> Work?
@@ -60,8 +57,6 @@ extension DocumentAdapter {
     /// Accepts any value (the podcasts document's: a view of a podcast the library lacks
     /// hears none of its changes).
     public func validate(viewOptions: [String: String]) throws {}
-
-    public func commitSubmissions() {}
 
     public func pageSource(for options: [String: String]) -> (any PagingDataSource<Value>)? { nil }
 }

@@ -62,14 +62,11 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             case .replaced(let message): try? self?.emitProperties([(BusContract.Document1.lastError.rawValue, .string(message))])
             }
         }
-        connection.afterDispatching { [weak self] in self?.adapter.commitSubmissions() }
         try connection.export([documentInterface(), adapter.domainInterface(connection: connection)], at: path)
     }
 
     /// Stops broadcasting and removes the document and its views from the bus.
     public func unexport() {
-        // Submits still queued are saved and answered, not left waiting for a burst's end.
-        adapter.commitSubmissions()
         adapter.document.removeView(key: Self.broadcaster)
         let paths = views.withLock { views in
             defer { views.byPath.removeAll() }
@@ -455,7 +452,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
                 let (path) = try call.arguments(ObjectPath.self)
                 try self?.removeView(path, caller: call.sender)
             },
-            // Answered after the change is saved: the submissions of one burst share one write.
+            // Answered after the change is saved: the document's owner writes a burst of them at once.
             Method.deferred(BusContract.Document1.submit.rawValue, inputs: [Argument("change", .dictionary(key: .string, value: .variant))], outputs: [Argument("revision", .uint64)]) { [adapter, weak self] call, reply in
                 let (change) = try call.arguments([String: Value].self)
                 let origin = call.sender.flatMap { sender in
