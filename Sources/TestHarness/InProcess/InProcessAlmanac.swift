@@ -28,13 +28,15 @@ public final class InProcessAlmanac: Sendable {
 
     /// Builds the documents with `weatherService` and `podcastService` (the demo ones unless
     /// given) as their services, exports them on a new private bus and takes the daemon's
-    /// name, as `almanacd` does.
+    /// name, as `almanacd` does. `weatherStore` and `podcastStore` replace the in-memory
+    /// archives (a test's real SQLite file; `weatherArchive` is then unused).
     public init(weatherService: any WeatherService = DemoWeatherService(),
-                podcastService: any PodcastService = DemoPodcastService()) async throws {
+                podcastService: any PodcastService = DemoPodcastService(),
+                weatherStore: (any WeatherArchive)? = nil, podcastStore: (any PodcastArchive)? = nil) async throws {
         bus = try PrivateBus()
         weatherArchive = MemoryWeatherArchive()
-        weather = WeatherDocument(archive: weatherArchive)
-        podcasts = try PodcastsDocument(archive: MemoryPodcastArchive())
+        weather = WeatherDocument(archive: weatherStore ?? weatherArchive)
+        podcasts = try PodcastsDocument(archive: podcastStore ?? MemoryPodcastArchive())
         weatherService.dataSource = weather
         weatherService.delegate = weather
         podcastService.dataSource = podcasts
