@@ -36,6 +36,10 @@ public protocol DocumentAdapter: Sendable {
     /// or a `BusError` (`Failed` when the disk refused, and then nothing changed), once the
     /// burst that holds it is saved. It must not wait for the owner.
     func submit(_ values: [String: Value], from view: ViewKey?, answer: @escaping @Sendable (Result<UInt64, any Error>) -> Void) throws
+    /// Runs `work` on the document's owner once it has done everything sent to it before:
+    /// a read that follows a client's `Submit`s (`GetState`) sees them applied. `work` must
+    /// not block.
+    func afterOwner(_ work: @escaping @Sendable () -> Void)
     /// What `request` calls for now, claimed by the document so that no other refresh
     /// fetches it as well; `nil` when there is nothing to do (then `Loading` does not flicker).
     func claim(_ request: RefreshRequest) -> Work?

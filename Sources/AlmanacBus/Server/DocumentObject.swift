@@ -2,6 +2,7 @@ public import AlmanacCore
 import AlmanacWire
 import AlmanacModels
 public import DBus
+import Dispatch
 import Locking
 public import Logging
 import Synchronization
@@ -421,20 +422,24 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     private func documentInterface() throws -> Interface {
         let document = adapter.document
         return try Interface(BusContract.documentInterface.rawValue, methods: [
-            // The snapshot is taken in order with the other calls; encoding it, which grows with
-            // the library, happens in a task, so it holds up no other client (reliability.md).
+            // The snapshot is taken by the document's owner in turn with the changes sent before
+            // it (a client's Submits before it count, its AddLocation after it does not);
+            // encoding it, which grows with the library, happens in a task, so it holds up no
+            // other client (reliability.md), and counts among its caller's calls under way.
             Method(BusContract.Document1.getState.rawValue, outputs: [Argument("revision", .uint64), Argument("state", .dictionary(key: .string, value: .variant))],
                    offloading: { [adapter, weak connection] _ in
-                let (revision, state) = document.snapshot
+                let snapshot = Self.snapshot(after: adapter)
                 return { [weak connection] reply in
+                    let (revision, state) = snapshot()
                     try reply.write(revision)
                     try adapter.encode(state: state).encode(to: &reply)
                     try LargeAnswers.check(reply.byteCount, on: connection, "The state", instead: "call GetStateDescriptor to receive it as a file descriptor")
                 }
             }),
             Method(BusContract.Document1.getStateDescriptor.rawValue, outputs: [Argument("payload", .unixFD)], offloading: { [adapter] _ in
-                let (revision, state) = document.snapshot
+                let snapshot = Self.snapshot(after: adapter)
                 return { reply in
+                    let (revision, state) = snapshot()
                     let encoded = adapter.encode(state: state)
                     try reply.write(try LargeAnswers.payload("The state") { writer in
                         try writer.write(revision)
@@ -469,6 +474,25 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         ], signals: [
             SignalDescription(BusContract.Document1.changed.rawValue, arguments: [Argument("revision", .uint64), Argument("changes", .dictionary(key: .string, value: .variant))]),
         ])
+    }
+
+    /// Asks the document's owner for a snapshot in turn with what was sent to it before (on
+    /// the connection's thread, so in the order the calls came); the function returned waits
+    /// for it (in the reply's task: the owner takes it as soon as its burst under way is done).
+    private static func snapshot(after adapter: Adapter) -> @Sendable () -> (revision: UInt64, state: Adapter.State) {
+        let taken = Locked<(revision: UInt64, state: Adapter.State)?>(nil)
+        let ready = DispatchSemaphore(value: 0)
+        let document = adapter.document
+        adapter.afterOwner {
+            let snapshot = document.snapshot
+            taken.withLock { $0 = snapshot }
+            ready.signal()
+        }
+        return {
+            ready.wait()
+            guard let snapshot = taken.withLock({ $0 }) else { preconditionFailure("the owner took no snapshot") }
+            return snapshot
+        }
     }
 
     private func viewInterface(path: ObjectPath) throws -> Interface {

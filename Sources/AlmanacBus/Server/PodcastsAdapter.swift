@@ -58,6 +58,10 @@ public struct PodcastsAdapter: DocumentAdapter {
         podcasts.send(submission, from: view) { answer(Refusals.translated($0)) }
     }
 
+    public func afterOwner(_ work: @escaping @Sendable () -> Void) {
+        podcasts.onOwner(work)
+    }
+
     public func claim(_ request: RefreshRequest) -> [Podcast]? {
         let due = podcasts.claim(request)
         return due.isEmpty ? nil : due

@@ -57,6 +57,10 @@ public struct WeatherAdapter: DocumentAdapter {
         }
     }
 
+    public func afterOwner(_ work: @escaping @Sendable () -> Void) {
+        weather.onOwner(work)
+    }
+
     public func claim(_ request: RefreshRequest) -> [String]? {
         let locations = weather.claim(request)
         return locations.isEmpty ? nil : locations
