@@ -458,10 +458,12 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
                 try self?.removeView(path, caller: call.sender)
             },
             // Answered after the change is saved: the document's owner writes a burst of them at once.
+            // Its origin is the caller's view when it holds exactly one (View1.Submit names it).
             Method.deferred(BusContract.Document1.submit.rawValue, inputs: [Argument("change", .dictionary(key: .string, value: .variant))], outputs: [Argument("revision", .uint64)]) { [adapter, weak self] call, reply in
                 let (change) = try call.arguments([String: Value].self)
-                let origin = call.sender.flatMap { sender in
-                    self?.views.withLock { $0.byPath.values.first { $0.owner == sender } }.map { ViewKey($0.path.rawValue) }
+                let origin = call.sender.flatMap { sender -> ViewKey? in
+                    let owned = self?.views.withLock { $0.byPath.values.filter { $0.owner == sender }.map(\.path) } ?? []
+                    return owned.count == 1 ? ViewKey(owned[0].rawValue) : nil
                 }
                 try adapter.submit(change, from: origin) { result in reply.answer(result) { try $0.write($1) } }
             },
@@ -497,6 +499,18 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
 
     private func viewInterface(path: ObjectPath) throws -> Interface {
         try Interface(BusContract.viewInterface.rawValue, methods: [
+            // A change from this view: every view hears it with this one as its origin.
+            Method.deferred(BusContract.View1.submit.rawValue, inputs: [Argument("change", .dictionary(key: .string, value: .variant))], outputs: [Argument("revision", .uint64)]) { [adapter, weak self] call, reply in
+                guard let self else { throw BusError.failed("The daemon is shutting down.") }
+                try views.withLock { views in
+                    guard let view = views.byPath[path] else { throw BusError(BusContract.noSuchView, "\(path) is not a view of the \(adapter.name) document.") }
+                    guard call.sender == view.owner else {
+                        throw BusError.accessDenied("View \(path) belongs to \(view.owner); only its owner may submit through it.")
+                    }
+                }
+                let (change) = try call.arguments([String: Value].self)
+                try adapter.submit(change, from: ViewKey(path.rawValue)) { result in reply.answer(result) { try $0.write($1) } }
+            },
             Method(BusContract.View1.setOptions.rawValue, inputs: [Argument("options", .dictionary(key: .string, value: .variant))]) { [weak self] call, _ in
                 let (options) = try call.arguments([String: Value].self)
                 try self?.setOptions(path, caller: call.sender, rawOptions: options)
