@@ -70,7 +70,9 @@ let package = Package(
         .testTarget(name: "AlmanacServicesTests", dependencies: [
             "AlmanacServices", "AlmanacFeeds", "AlmanacModels", "AlmanacCore", "CSQLite", "TestHarness", .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "AlmanacBusTests", dependencies: ["AlmanacBus", "AlmanacWire", "AlmanacModels", "AlmanacCore", "AlmanacDemo", "DBus", "TestHarness"]),
+        .testTarget(name: "AlmanacBusTests", dependencies: [
+            "AlmanacBus", "AlmanacWire", "AlmanacModels", "AlmanacCore", "AlmanacDemo", "AlmanacServices", "DBus", "TestHarness",
+        ]),
         .testTarget(name: "IntegrationTests", dependencies: ["AlmanacWire", "AlmanacModels", "DBus", "TestHarness", "almanacd", "almanac"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "CDBus", "TestHarness"]),
     ]

@@ -52,9 +52,9 @@ import Testing
 
     @Test func anAddedPlaceIsValidatedAtOnce() {
         let weather = weather()
-        #expect(throws: SubmissionError.self) { try weather.enqueue(.addLocation("  "), from: nil) { _ in } }
+        #expect(throws: SubmissionError.self) { try weather.send(.addLocation("  "), from: nil) { _ in } }
         #expect(throws: SubmissionError.self) {
-            try weather.enqueue(.addLocation(String(repeating: "x", count: 201)), from: nil) { _ in }
+            try weather.send(.addLocation(String(repeating: "x", count: 201)), from: nil) { _ in }
         }
     }
 
@@ -72,10 +72,12 @@ import Testing
         let weather = weather(archive: archive)
         let answers = Locked<[Int: Result<UInt64, any Error>]>([:])
         let edits: [WeatherSubmission] = [.addLocation("Oslo"), .removeLocation("Rome"), .addLocation("Rome"), .removeLocation("Oslo")]
+        let hold = OwnerHold(weather.onOwner)
         for (index, edit) in edits.enumerated() {
-            try weather.enqueue(edit, from: nil) { result in answers.withLock { $0[index] = result } }
+            try weather.send(edit, from: nil) { result in answers.withLock { $0[index] = result } }
         }
-        weather.commitSubmissions()
+        hold.release()
+        OwnerHold.drain(weather.onOwner)
         let results = answers.withLock { $0 }
         #expect(results.count == 4)
         #expect((try? results[0]?.get()) != nil && (try? results[2]?.get()) != nil && (try? results[3]?.get()) != nil)
@@ -90,10 +92,12 @@ import Testing
         archive.refusing.store(true, ordering: .relaxed)
         let weather = weather(archive: archive)
         let answers = Locked<[Int: Result<UInt64, any Error>]>([:])
+        let hold = OwnerHold(weather.onOwner)
         for (index, edit) in [WeatherSubmission.addLocation("Oslo"), .removeLocation("Rome")].enumerated() {
-            try weather.enqueue(edit, from: nil) { result in answers.withLock { $0[index] = result } }
+            try weather.send(edit, from: nil) { result in answers.withLock { $0[index] = result } }
         }
-        weather.commitSubmissions()
+        hold.release()
+        OwnerHold.drain(weather.onOwner)
         let results = answers.withLock { $0 }
         guard case .failure(let first)? = results[0], case .failure(let second)? = results[1] else { Issue.record("\(results)"); return }
         #expect(first is StorageError)

@@ -144,16 +144,16 @@ import Testing
     @Test func aSyncWaitsForTheChangesMadeBeforeItThatItHasNotHeardYet() async throws {
         let desktop = try await loggedIn("desktop")
         try await desktop.sync.sync()
-        // Another thread is delivering a change to a slow view: the next change's call returns
-        // before the views hear it.
+        // Another thread is delivering an event to a slow view: the next change's call returns
+        // before the views hear it (they hear it from that thread, in order, afterwards).
         let release = DispatchSemaphore(value: 0)
         let blocked = Atomic<Bool>(false)
         desktop.podcasts.document.addView(key: ViewKey("slow")) { event in
-            guard case .changed(_, .settings, _) = event else { return }
+            guard case .resynchronised = event else { return }
             blocked.store(true, ordering: .releasing)
             release.wait()
         }
-        Thread { _ = try? desktop.podcasts.submit(SettingsSubmission(notify: true), from: nil) }.start()
+        Thread { desktop.podcasts.document.resynchronise(view: ViewKey("slow")) }.start()
         #expect(await eventually { blocked.load(ordering: .acquiring) })
         _ = try subscribe(desktop)
         #expect(desktop.sync.status.state.queued == 0, "not heard yet")

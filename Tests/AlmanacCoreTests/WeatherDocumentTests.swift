@@ -116,7 +116,7 @@ final class FixedLocations: WeatherServiceDataSource, Sendable {
         #expect(weather.document.revision == 2)
     }
 
-    @Test func queuedSubmissionsShareOneWriteAndAreEachAnsweredAfterIt() throws {
+    @Test func submissionsWaitingForTheOwnerShareOneWriteAndAreEachAnsweredAfterIt() throws {
         let archive = MemoryWeatherArchive()
         let weather = WeatherDocument(archive: archive)
         let heard = Locked<[(UInt64, WeatherChange, ViewKey?)]>([])
@@ -125,15 +125,17 @@ final class FixedLocations: WeatherServiceDataSource, Sendable {
         }
         let answers = Locked<[UInt64]>([])
         let submissions: [WeatherSubmission] = [.units(.imperial), .savedLocations(["Oslo"]), .units(.metric), .units(.imperial)]
+        let hold = OwnerHold(weather.onOwner)
         for (index, submission) in submissions.enumerated() {
-            try weather.enqueue(submission, from: ViewKey("v\(index)")) { result in
+            try weather.send(submission, from: ViewKey("v\(index)")) { result in
                 answers.withLock { $0.append((try? result.get()) ?? 0) }
             }
         }
-        // Nothing is visible, written or answered before the commit.
+        // Nothing is visible, written or answered before the owner takes them.
         #expect(weather.document.revision == 0)
         #expect(heard.withLock { $0.isEmpty } && answers.withLock { $0.isEmpty } && archive.settingsWrites.withLock { $0.isEmpty })
-        weather.commitSubmissions()
+        hold.release()
+        OwnerHold.drain(weather.onOwner)
         // One write, of where the submissions lead; then each applied in order, with its own revision.
         #expect(archive.settingsWrites.withLock { $0.map { "\($0.0) \($0.1)" } } == ["imperial [\"Oslo\"]"])
         #expect(answers.withLock { $0 } == [1, 2, 3, 4])
@@ -142,30 +144,34 @@ final class FixedLocations: WeatherServiceDataSource, Sendable {
         #expect(weather.document.snapshot.state.units == .imperial)
 
         // Submissions that end where they began need no write at all.
-        try weather.enqueue(.units(.metric), from: nil) { _ in }
-        try weather.enqueue(.units(.imperial), from: nil) { _ in }
-        weather.commitSubmissions()
+        let again = OwnerHold(weather.onOwner)
+        try weather.send(.units(.metric), from: nil) { _ in }
+        try weather.send(.units(.imperial), from: nil) { _ in }
+        again.release()
+        OwnerHold.drain(weather.onOwner)
         #expect(archive.settingsWrites.withLock { $0.count } == 1)
         #expect(weather.document.revision == 6)
     }
 
-    @Test func aRefusedWriteFailsEveryQueuedSubmissionAndChangesNothing() throws {
+    @Test func aRefusedWriteFailsEverySubmissionOfTheBurstAndChangesNothing() throws {
         let archive = MemoryWeatherArchive()
         let weather = WeatherDocument(archive: archive)
         archive.refusing.store(true, ordering: .relaxed)
         let failures = Locked<[String]>([])
+        let hold = OwnerHold(weather.onOwner)
         for submission in [WeatherSubmission.units(.imperial), .savedLocations(["Oslo"])] {
-            try weather.enqueue(submission, from: ViewKey("v")) { result in
+            try weather.send(submission, from: ViewKey("v")) { result in
                 if case .failure(let error) = result { failures.withLock { $0.append("\(error)") } }
             }
         }
-        weather.commitSubmissions()
+        hold.release()
+        OwnerHold.drain(weather.onOwner)
         #expect(failures.withLock { $0 } == ["The disk is full.", "The disk is full."])
         #expect(weather.document.revision == 0)
         #expect(weather.document.snapshot.state.units == .metric)
         #expect(weather.document.snapshot.state.savedLocations.isEmpty)
-        // Bad input is refused when it is queued, before any commit.
-        #expect(throws: SubmissionError.self) { try weather.enqueue(.savedLocations([" "]), from: nil) { _ in } }
+        // Bad input is refused when it is sent, before any burst.
+        #expect(throws: SubmissionError.self) { try weather.send(.savedLocations([" "]), from: nil) { _ in } }
         // Once the disk takes writes again, so does the document.
         archive.refusing.store(false, ordering: .relaxed)
         #expect(try weather.submit(.units(.imperial), from: nil) == 1)

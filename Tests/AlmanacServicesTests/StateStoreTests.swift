@@ -30,6 +30,39 @@ import Testing
 
     /// Feed passwords live in subscription URLs: nobody but the user may read the file, or
     /// its log, whatever the umask; a file left readable by an earlier version is made private.
+    /// A document owner's burst: the writes inside one `transaction` go to the file
+    /// together; one part that throws in its `savepoint` is undone alone; a transaction that
+    /// throws keeps nothing.
+    @Test func aBurstIsOneTransactionAndARefusedPartIsUndoneAlone() throws {
+        struct Refused: Error {}
+        let store = try StateStore(folder: folder)
+        let podcast = Podcast(id: "p", title: "P", author: "", feedURL: "https://p.example/feed")
+        try store.save(podcast, newEpisodes: (1...3).map { Episode(id: "e\($0)", podcastID: "p", title: "\($0)", published: Date(timeIntervalSince1970: Double($0)), duration: nil) })
+        var played = try (1...3).map { try #require(try store.episode("e\($0)")) }
+        for index in played.indices { played[index].played = true }
+        try store.transaction {
+            try store.savePlayState(played[0])
+            #expect(throws: Refused.self) {
+                try store.savepoint {
+                    try store.savePlayState(played[1])
+                    throw Refused()
+                }
+            }
+            // Read inside the transaction: its own writes, not yet committed.
+            #expect(try store.episode("e1")?.played == true && store.episode("e2")?.played == false)
+        }
+        let reopened = try StateStore(folder: folder)
+        #expect(try reopened.episode("e1")?.played == true)
+        #expect(try reopened.episode("e2")?.played == false)
+        #expect(throws: Refused.self) {
+            try store.transaction {
+                try store.savePlayState(played[2])
+                throw Refused()
+            }
+        }
+        #expect(try reopened.episode("e3")?.played == false)
+    }
+
     @Test func theFileAndItsLogAreTheUsersAlone() throws {
         func mode(_ file: String) -> Int { (try? FileManager.default.attributesOfItem(atPath: file))?[.posixPermissions] as? Int ?? -1 }
         let previous = umask(0o022)

@@ -32,13 +32,14 @@ public protocol DocumentAdapter: Sendable {
     /// The failure a change reports, for `LastError`; `nil` for a change that is not a failure.
     func failure(in change: Change) -> String?
     /// Applies a `Submit`: throws `BusError` (`InvalidArgs`) at once for input it refuses;
-    /// otherwise `answer` gets the new revision, or a `BusError` (`Failed` when the disk
-    /// refused, and then nothing changed), once the change is saved: at once, or at the next
-    /// `commitSubmissions()`.
+    /// otherwise the change goes to the document's owner, and `answer` gets the new revision,
+    /// or a `BusError` (`Failed` when the disk refused, and then nothing changed), once the
+    /// burst that holds it is saved. It must not wait for the owner.
     func submit(_ values: [String: Value], from view: ViewKey?, answer: @escaping @Sendable (Result<UInt64, any Error>) -> Void) throws
-    /// Saves, applies and answers the submissions queued since the last call. The bus layer
-    /// calls it after each burst of calls, so one write serves them all.
-    func commitSubmissions()
+    /// Runs `work` on the document's owner once it has done everything sent to it before:
+    /// a read that follows a client's `Submit`s (`GetState`) sees them applied. `work` must
+    /// not block.
+    func afterOwner(_ work: @escaping @Sendable () -> Void)
     /// What `request` calls for now, claimed by the document so that no other refresh
     /// fetches it as well; `nil` when there is nothing to do (then `Loading` does not flicker).
     func claim(_ request: RefreshRequest<Options>) -> Work?
@@ -57,7 +58,5 @@ public protocol DocumentAdapter: Sendable {
 }
 
 extension DocumentAdapter {
-    public func commitSubmissions() {}
-
     public func pageSource(for options: Options) -> (any PagingDataSource<Value>)? { nil }
 }

@@ -2,6 +2,7 @@ public import AlmanacCore
 import AlmanacWire
 import AlmanacModels
 public import DBus
+import Dispatch
 import Locking
 public import Logging
 import Synchronization
@@ -62,14 +63,11 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             case .replaced(let message): try? self?.emitProperties([(BusContract.Document1.lastError.rawValue, .string(message))])
             }
         }
-        connection.afterDispatching { [weak self] in self?.adapter.commitSubmissions() }
         try connection.export([documentInterface(), adapter.domainInterface(connection: connection)], at: path)
     }
 
     /// Stops broadcasting and removes the document and its views from the bus.
     public func unexport() {
-        // Submits still queued are saved and answered, not left waiting for a burst's end.
-        adapter.commitSubmissions()
         adapter.document.removeView(key: Self.broadcaster)
         let paths = views.withLock { views in
             defer { views.byPath.removeAll() }
@@ -412,20 +410,24 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     private func documentInterface() throws -> Interface {
         let document = adapter.document
         return try Interface(BusContract.documentInterface.rawValue, methods: [
-            // The snapshot is taken in order with the other calls; encoding it, which grows with
-            // the library, happens in a task, so it holds up no other client (reliability.md).
+            // The snapshot is taken by the document's owner in turn with the changes sent before
+            // it (a client's Submits before it count, its AddLocation after it does not);
+            // encoding it, which grows with the library, happens in a task, so it holds up no
+            // other client (reliability.md), and counts among its caller's calls under way.
             Method(BusContract.Document1.getState.rawValue, outputs: [Argument("revision", .uint64), Argument("state", .dictionary(key: .string, value: .variant))],
                    offloading: { [adapter, weak connection] _ in
-                let (revision, state) = document.snapshot
+                let snapshot = Self.snapshot(after: adapter)
                 return { [weak connection] reply in
+                    let (revision, state) = snapshot()
                     try reply.write(revision)
                     try adapter.encode(state: state).encode(to: &reply)
                     try LargeAnswers.check(reply.byteCount, on: connection, "The state", instead: "call GetStateDescriptor to receive it as a file descriptor")
                 }
             }),
             Method(BusContract.Document1.getStateDescriptor.rawValue, outputs: [Argument("payload", .unixFD)], offloading: { [adapter] _ in
-                let (revision, state) = document.snapshot
+                let snapshot = Self.snapshot(after: adapter)
                 return { reply in
+                    let (revision, state) = snapshot()
                     let encoded = adapter.encode(state: state)
                     try reply.write(try LargeAnswers.payload("The state") { writer in
                         try writer.write(revision)
@@ -443,11 +445,13 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
                 let (path) = try call.arguments(ObjectPath.self)
                 try self?.removeView(path, caller: call.sender)
             },
-            // Answered after the change is saved: the submissions of one burst share one write.
+            // Answered after the change is saved: the document's owner writes a burst of them at once.
+            // Its origin is the caller's view when it holds exactly one (View1.Submit names it).
             Method.deferred(BusContract.Document1.submit.rawValue, inputs: [Argument("change", .dictionary(key: .string, value: .variant))], outputs: [Argument("revision", .uint64)]) { [adapter, weak self] call, reply in
                 let (change) = try call.arguments([String: Value].self)
-                let origin = call.sender.flatMap { sender in
-                    self?.views.withLock { $0.byPath.values.first { $0.owner == sender } }.map { ViewKey($0.path.rawValue) }
+                let origin = call.sender.flatMap { sender -> ViewKey? in
+                    let owned = self?.views.withLock { $0.byPath.values.filter { $0.owner == sender }.map(\.path) } ?? []
+                    return owned.count == 1 ? ViewKey(owned[0].rawValue) : nil
                 }
                 try adapter.submit(change, from: origin) { result in reply.answer(result) { try $0.write($1) } }
             },
@@ -462,8 +466,39 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         ])
     }
 
+    /// Asks the document's owner for a snapshot in turn with what was sent to it before (on
+    /// the connection's thread, so in the order the calls came); the function returned waits
+    /// for it (in the reply's task: the owner takes it as soon as its burst under way is done).
+    private static func snapshot(after adapter: Adapter) -> @Sendable () -> (revision: UInt64, state: Adapter.State) {
+        let taken = Locked<(revision: UInt64, state: Adapter.State)?>(nil)
+        let ready = DispatchSemaphore(value: 0)
+        let document = adapter.document
+        adapter.afterOwner {
+            let snapshot = document.snapshot
+            taken.withLock { $0 = snapshot }
+            ready.signal()
+        }
+        return {
+            ready.wait()
+            guard let snapshot = taken.withLock({ $0 }) else { preconditionFailure("the owner took no snapshot") }
+            return snapshot
+        }
+    }
+
     private func viewInterface(path: ObjectPath) throws -> Interface {
         try Interface(BusContract.viewInterface.rawValue, methods: [
+            // A change from this view: every view hears it with this one as its origin.
+            Method.deferred(BusContract.View1.submit.rawValue, inputs: [Argument("change", .dictionary(key: .string, value: .variant))], outputs: [Argument("revision", .uint64)]) { [adapter, weak self] call, reply in
+                guard let self else { throw BusError.failed("The daemon is shutting down.") }
+                try views.withLock { views in
+                    guard let view = views.byPath[path] else { throw BusError(BusContract.noSuchView, "\(path) is not a view of the \(adapter.name) document.") }
+                    guard call.sender == view.owner else {
+                        throw BusError.accessDenied("View \(path) belongs to \(view.owner); only its owner may submit through it.")
+                    }
+                }
+                let (change) = try call.arguments([String: Value].self)
+                try adapter.submit(change, from: ViewKey(path.rawValue)) { result in reply.answer(result) { try $0.write($1) } }
+            },
             Method(BusContract.View1.setOptions.rawValue, inputs: [Argument("options", .dictionary(key: .string, value: .variant))]) { [weak self] call, _ in
                 let (options) = try call.arguments([String: Value].self)
                 try self?.setOptions(path, caller: call.sender, rawOptions: options)

@@ -55,10 +55,15 @@ public struct PodcastsAdapter: DocumentAdapter {
 
     public func failure(in change: PodcastsChange) -> String? { change.failure }
 
-    /// Saves and applies the submission at once (the answer comes before this returns).
+    /// Sends the submission to the document's owner: the answer comes once the burst that
+    /// holds it is saved and published.
     public func submit(_ values: [String: Value], from view: ViewKey?, answer: @escaping @Sendable (Result<UInt64, any Error>) -> Void) throws {
         let submission = try PodcastsCodec.submission(values)
-        answer(.success(try Refusals.translated { try podcasts.submit(submission, from: view) }))
+        podcasts.send(submission, from: view) { answer(Refusals.translated($0)) }
+    }
+
+    public func afterOwner(_ work: @escaping @Sendable () -> Void) {
+        podcasts.onOwner(work)
     }
 
     public func claim(_ request: RefreshRequest<PodcastsViewOptions>) -> [Podcast]? {
@@ -103,9 +108,10 @@ public struct PodcastsAdapter: DocumentAdapter {
         if let known = podcasts.podcast(feedURL) { return (known.id, false) }
         let podcast = FeedMapping.podcast(from: feed, feedURL: feedURL)
         // Two calls for one new feed at once: the second finds it subscribed and changes nothing.
-        let revision = try Refusals.translated {
-            try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: feed, podcastID: podcast.id),
-                                   details: FeedMapping.details(from: feed, podcastID: podcast.id), olderPagesURL: FeedMapping.olderPagesURL(of: feed))
+        let (episodes, details, olderPagesURL) = (FeedMapping.episodes(from: feed, podcastID: podcast.id),
+                                                  FeedMapping.details(from: feed, podcastID: podcast.id), FeedMapping.olderPagesURL(of: feed))
+        let revision = try await podcasts.withOwner {
+            try Refusals.translated { try podcasts.subscribe(podcast, episodes: episodes, details: details, olderPagesURL: olderPagesURL) }
         }
         return (podcast.id, revision != nil)
     }
@@ -135,7 +141,7 @@ public struct PodcastsAdapter: DocumentAdapter {
                             var title = outline.title.printableLine(maximumLength: 1_000).trimmed
                             while title.utf8.count > 200 { title.removeLast() }
                             do {
-                                try podcasts.rename(id, to: title)
+                                _ = try await podcasts.withOwner { [title] in try podcasts.rename(id, to: title) }
                             } catch {
                                 return (outline.feedURL, "subscribed, but its title could not be set: \(error)")
                             }
@@ -241,13 +247,16 @@ public struct PodcastsAdapter: DocumentAdapter {
                     try LargeAnswers.check(reply.byteCount, on: connection, "A page of up to \(query.limit) episodes", instead: "ask for fewer (a smaller `limit`)")
                 }
             }),
-            Method(BusContract.Podcasts1.getEpisode.rawValue, inputs: [Argument("episode", .string)], outputs: [Argument("record", .dictionary(key: .string, value: .variant))]) { call, reply in
+            // Every method that reads or writes the library does so off the connection's thread:
+            // in a task, or on the document's owner (whose writes go into a burst).
+            Method(BusContract.Podcasts1.getEpisode.rawValue, inputs: [Argument("episode", .string)], outputs: [Argument("record", .dictionary(key: .string, value: .variant))],
+                   async: { call, reply in
                 let (given) = try call.arguments(String.self)
                 guard let episode = try podcasts.episode(given) else { throw BusError.invalidArgs("There is no episode '\(given.prefix(200))'.") }
                 var record = (PodcastsCodec.encode(episode).stringKeyedEntries ?? [:]).mapValues(\.unwrapped)
                 if let podcast = podcasts.document.snapshot.state.podcasts[episode.podcastID] { record["podcastTitle"] = .string(podcast.title) }
                 try record.encode(to: &reply)
-            },
+            }),
             // Async: the episode's chapters file may be fetched first (once; then it is kept).
             Method(BusContract.Podcasts1.getEpisodeDetails.rawValue, inputs: [Argument("episode", .string)], outputs: [Argument("record", .dictionary(key: .string, value: .variant))],
                    async: { [chapters] call, reply in
@@ -305,10 +314,10 @@ public struct PodcastsAdapter: DocumentAdapter {
                     try reply.write(try LargeAnswers.payload("The OPML document") { try $0.write(text) })
                 }
             }),
-            Method(BusContract.Podcasts1.unsubscribe.rawValue, inputs: [podcastArgument]) { call, _ in
+            Method(BusContract.Podcasts1.unsubscribe.rawValue, inputs: [podcastArgument], async: { call, _ in
                 let (podcast) = try call.arguments(String.self)
-                try Refusals.translated { try podcasts.unsubscribe(podcasts.podcast(podcast)?.id ?? podcast) }
-            },
+                _ = try await podcasts.withOwner { try Refusals.translated { try podcasts.unsubscribe(podcasts.podcast(podcast)?.id ?? podcast) } }
+            }),
             Method(BusContract.Podcasts1.refreshPodcast.rawValue, inputs: [podcastArgument], async: { [service] call, _ in
                 let (given) = try call.arguments(String.self)
                 guard let podcast = podcasts.podcast(given) else {
@@ -329,26 +338,29 @@ public struct PodcastsAdapter: DocumentAdapter {
                 }
                 if let message = outcome.failure { throw BusError(BusContract.fetchFailed, "\(FeedCredentials.redacted(podcast.feedURL)): \(message)") }
             }),
-            Method(BusContract.Podcasts1.download.rawValue, inputs: [Argument("episode", .string)], outputs: [Argument("job", .objectPath)]) { [downloads] call, reply in
+            // In a task: the episode is looked up in the library.
+            Method(BusContract.Podcasts1.download.rawValue, inputs: [Argument("episode", .string)], outputs: [Argument("job", .objectPath)],
+                   async: { [downloads] call, reply in
                 let (episode) = try call.arguments(String.self)
                 guard let downloads else { throw BusError(.notSupported, "This almanacd does not download.") }
                 try reply.write(BusContract.downloadPath(try downloads.download(episode, for: call.sender)))
-            },
+            }),
             // A podcast's own settings: the rules (and the refusals) are the document's.
             Method(BusContract.Podcasts1.getPodcastSettings.rawValue, inputs: [podcastArgument], outputs: [Argument("settings", .dictionary(key: .string, value: .variant))]) { call, reply in
                 let (given) = try call.arguments(String.self)
                 let (_, preferences) = try Refusals.translated { try podcasts.preferences(of: given) }
                 try reply.write(PodcastsCodec.encode(preferences))
             },
-            Method(BusContract.Podcasts1.setPodcastSettings.rawValue, inputs: [podcastArgument, Argument("settings", .dictionary(key: .string, value: .variant))]) { call, _ in
+            Method(BusContract.Podcasts1.setPodcastSettings.rawValue, inputs: [podcastArgument, Argument("settings", .dictionary(key: .string, value: .variant))],
+                   async: { call, _ in
                 let (given, values) = try call.arguments(String.self, [String: Value].self)
                 let submission = try PodcastsCodec.preferencesSubmission(values)
-                try Refusals.translated { try podcasts.setPreferences(submission, of: given) }
-            },
-            Method(BusContract.Podcasts1.rename.rawValue, inputs: [podcastArgument, Argument("title", .string)]) { call, _ in
+                _ = try await podcasts.withOwner { try Refusals.translated { try podcasts.setPreferences(submission, of: given) } }
+            }),
+            Method(BusContract.Podcasts1.rename.rawValue, inputs: [podcastArgument, Argument("title", .string)], async: { call, _ in
                 let (podcast, title) = try call.arguments(String.self, String.self)
-                try Refusals.translated { try podcasts.rename(podcasts.podcast(podcast)?.id ?? podcast, to: title) }
-            },
+                _ = try await podcasts.withOwner { try Refusals.translated { try podcasts.rename(podcasts.podcast(podcast)?.id ?? podcast, to: title) } }
+            }),
             Method(BusContract.Podcasts1.inspect.rawValue, inputs: [Argument("url", .string)], outputs: [feed], async: { call, reply in
                 let (url) = try call.arguments(String.self)
                 try reply.write(FeedCodec.encode(try await Self.inspect(url: url, inspector: inspector)))

@@ -34,22 +34,23 @@ public struct WeatherAdapter: DocumentAdapter {
 
     public func failure(in change: WeatherChange) -> String? { change.failure }
 
-    /// Queues the submission: its answer comes after the burst's one write of the settings.
+    /// Sends the submission to the document's owner: its answer comes after the burst's one
+    /// write of the settings.
     public func submit(_ values: [String: Value], from view: ViewKey?, answer: @escaping @Sendable (Result<UInt64, any Error>) -> Void) throws {
         try enqueue(WeatherCodec.submission(values), from: view, answer: answer)
     }
 
     /// The one way every weather change from the bus goes (`Submit`, `AddLocation`,
-    /// `RemoveLocation`): queued, then saved and answered with the burst's other changes.
-    /// Refusals come as bus errors, at once or in the answer.
+    /// `RemoveLocation`): into the owner's mailbox, then saved and answered with the burst's
+    /// other changes. Refusals come as bus errors, at once or in the answer.
     func enqueue(_ submission: WeatherSubmission, from view: ViewKey?, answer: @escaping @Sendable (Result<UInt64, any Error>) -> Void) throws {
         try Refusals.translated {
-            try weather.enqueue(submission, from: view) { result in answer(Refusals.translated(result)) }
+            try weather.send(submission, from: view) { result in answer(Refusals.translated(result)) }
         }
     }
 
-    public func commitSubmissions() {
-        weather.commitSubmissions()
+    public func afterOwner(_ work: @escaping @Sendable () -> Void) {
+        weather.onOwner(work)
     }
 
     public func claim(_ request: RefreshRequest<WeatherViewOptions>) -> [String]? {

@@ -57,4 +57,17 @@ public protocol PodcastArchive: Sendable {
     func details(of episodeID: String) throws -> (episode: EpisodeDetails?, podcast: PodcastDetails?, chapters: FetchedChapters?)
     /// Keeps the chapters fetched from an episode's chapters file.
     func saveChapters(_ chapters: FetchedChapters, of episodeID: String) throws
+    /// Runs `body` as one transaction: the calling thread's calls inside it are kept together
+    /// when it returns, none of them when it throws (the document owner's burst).
+    func transaction<T: Sendable>(_ body: () throws -> T) throws -> T
+    /// Within `transaction`: what `body` wrote is undone alone when it throws, and the
+    /// transaction goes on (one refused command does not spoil its burst).
+    func savepoint<T: Sendable>(_ body: () throws -> T) throws -> T
+}
+
+extension PodcastArchive {
+    /// An archive without transactions runs `body` as it is.
+    public func transaction<T: Sendable>(_ body: () throws -> T) throws -> T { try body() }
+    /// An archive without transactions runs `body` as it is.
+    public func savepoint<T: Sendable>(_ body: () throws -> T) throws -> T { try body() }
 }

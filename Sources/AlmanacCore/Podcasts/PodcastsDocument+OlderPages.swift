@@ -9,8 +9,11 @@ extension PodcastsDocument {
     /// were found before (a list may already have paged further, or to the end).
     func rememberOlderPages(at url: String, of podcastID: String) {
         do {
-            guard try archive.olderPages(of: podcastID) == .none else { return }
-            try archive.saveOlderPages(.at(url), of: podcastID)
+            try write { [archive] _ in
+                guard try archive.olderPages(of: podcastID) == .none else { return nil }
+                try archive.saveOlderPages(.at(url), of: podcastID)
+                return nil
+            }
         } catch {
             logger.error("could not keep where a feed's older pages are", metadata: ["podcast": "\(podcastID)", "error": "\(error)"])
         }
@@ -58,7 +61,7 @@ extension PodcastsDocument {
 
     /// Keeps older episodes of a podcast and where its older pages go on, in one change.
     private func keepOlder(_ episodes: [Episode], of podcastID: String, pages: OlderPages) throws {
-        try document.update { state in
+        try write { [archive] state in
             guard let podcast = state.podcasts[podcastID] else { return nil }  // unsubscribed meanwhile
             if !episodes.isEmpty { try archive.save(podcast, newEpisodes: episodes) }
             try archive.saveOlderPages(pages, of: podcastID)

@@ -16,6 +16,9 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     public static let maximumEpisodesPerPodcast = 20_000
 
     public let document: Model
+    /// The one owner of the state and the archive: every change goes into its mailbox, and
+    /// a burst of them is one transaction of the archive, then published (`write(_:)`).
+    let owner: DocumentOwner<Command, UInt64?>
     /// Reads under way and the last failure.
     public let activity = DocumentActivity()
     let archive: any PodcastArchive
@@ -74,6 +77,11 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
                 logger: Logger = Logger(label: "almanac.podcasts")) throws {
         document = Model(try archive.podcastsState())
         self.archive = archive
+        // A burst needs the document, but the owner is made before `self` exists.
+        let podcasts = WeakReference<PodcastsDocument>()
+        owner = DocumentOwner(label: "almanac.podcasts.owner") { burst in
+            podcasts.object?.write(burst) ?? burst.map { _ in .failure(SubmissionError("The podcasts document is gone.")) }
+        }
         // Feeds that were backing off when the daemon stopped go on backing off.
         var schedule = RefreshSchedule(policy: policy)
         let backoffs = try archive.backoffs()
@@ -85,6 +93,80 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         self.clock = clock
         self.jitter = jitter
         self.logger = logger
+        podcasts.object = self
+    }
+
+    // MARK: The owner
+
+    /// How a change is made: validate, write the archive, change the state (in that order,
+    /// throwing before anything is written or changed when it refuses); the change made, or
+    /// `nil` for none.
+    typealias Body = @Sendable (inout PodcastsState) throws -> PodcastsChange?
+
+    /// A change waiting in the owner's mailbox, and the view it came from.
+    struct Command: Sendable {
+        let origin: ViewKey?
+        let body: Body
+    }
+
+    /// Makes a change through the owner, waiting for the burst that holds it; the revision
+    /// after it, or `nil` when nothing changed.
+    @discardableResult
+    func write(origin: ViewKey? = nil, _ body: @escaping Body) throws -> UInt64? {
+        try owner.perform(Command(origin: origin, body: body))
+    }
+
+    /// Runs `work` on the owner's queue, in turn with its bursts: a bus handler's way to the
+    /// document's synchronous API without waiting on the connection's thread.
+    public func withOwner<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await owner.run(work)
+    }
+
+    /// Runs `work` on the owner's queue, in turn with its bursts, without waiting for it: what
+    /// was sent before it is published when it runs.
+    public func onOwner(_ work: @escaping @Sendable () -> Void) {
+        owner.post(work)
+    }
+
+    /// How many changes wait in the owner's mailbox for its next burst.
+    public var commandsWaiting: Int { owner.commandsWaiting }
+
+    /// The owner's burst: every command is staged in turn on a working copy of the state,
+    /// within one transaction of the archive, each in a savepoint of its own (one that refuses
+    /// is undone alone and leaves the working state as it was); once the transaction is on
+    /// disk, each staged change is published in order with its origin. When the transaction
+    /// fails, nothing is published and every command is answered with the failure. The owner
+    /// is the only one that changes the state, so the working copy is the state's future.
+    private func write(_ burst: [Command]) -> [Result<UInt64?, any Error>] {
+        var staged: [Result<(state: PodcastsState, change: PodcastsChange)?, any Error>] = []
+        do {
+            try archive.transaction {
+                staged = []
+                var working = document.state
+                for command in burst {
+                    let before = working
+                    do {
+                        let change = try archive.savepoint { try command.body(&working) }
+                        staged.append(.success(change.map { (working, $0) }))
+                    } catch {
+                        working = before
+                        staged.append(.failure(error))
+                    }
+                }
+            }
+        } catch {
+            return burst.map { _ in .failure(error) }
+        }
+        return zip(burst, staged).map { command, result in
+            result.map { staged in
+                staged.flatMap { staged in
+                    document.update(origin: command.origin) { state in
+                        state = staged.state
+                        return staged.change
+                    }
+                }
+            }
+        }
     }
 
     /// The feeds due now, claimed (see `take`); each counts as a read under way (`Loading`)
@@ -233,7 +315,10 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     /// a restart reads the feed at once.
     private func keepBackoff(_ backoff: FeedBackoff?, of podcastID: String) {
         do {
-            try archive.saveBackoff(backoff, of: podcastID)
+            try write { [archive] _ in
+                try archive.saveBackoff(backoff, of: podcastID)
+                return nil
+            }
         } catch {
             logger.error("could not keep a feed's backoff", metadata: ["podcast": "\(podcastID)", "error": "\(error)"])
         }
@@ -297,7 +382,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         let now = clock()
         // After the change: a new feed is due at once.
         defer { scheduleChanged() }
-        let revision = try document.update(origin: origin) { state in
+        let revision = try write(origin: origin) { [self] state in
             guard state.podcasts[podcast.id] == nil else { return nil }
             try archive.save(podcast, newEpisodes: seen)
             if let olderPagesURL { try archive.saveOlderPages(.at(olderPagesURL), of: podcast.id) }
@@ -317,7 +402,10 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     /// episodes are kept, and the next whole read of the feed brings the details again.
     func keep(_ details: FeedDetails, of podcast: Podcast) {
         do {
-            try archive.saveDetails(details, of: podcast.id)
+            try write { [archive] _ in
+                try archive.saveDetails(details, of: podcast.id)
+                return nil
+            }
         } catch {
             logger.error("could not keep the details of a feed's episodes", metadata: ["feed": "\(FeedCredentials.redacted(podcast.feedURL))", "error": "\(error)"])
         }
@@ -328,7 +416,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     @discardableResult
     public func unsubscribe(_ podcastID: String, origin: ViewKey? = nil) throws -> UInt64 {
         defer { scheduleChanged() }
-        return try document.update(origin: origin) { state in
+        return try write(origin: origin) { [self] state in
             guard state.podcasts[podcastID] != nil else { throw Self.unknownPodcast(podcastID, in: state) }
             try archive.removePodcast(podcastID)
             // It, its settings and its episodes go; the window is refilled below.
@@ -359,7 +447,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         guard !title.hasControlCharacters else {
             throw SubmissionError("A podcast's title is one line of text: this one holds a control character (an escape, a line break or a tab); give it without.")
         }
-        return try document.update { state in
+        return try write { [archive] state in
             guard var podcast = state.podcasts[podcastID] else { throw Self.unknownPodcast(podcastID, in: state) }
             guard podcast.title != title else { return nil }
             podcast.title = title
@@ -383,14 +471,14 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     /// the library holds are kept (those kept before Almanac kept details get them here).
     private func fetched(_ podcast: Podcast, episodes: [Episode], details: FeedDetails?, serverCadence: Double?) {
         succeeded(podcast.id, serverCadence: serverCadence)
-        var failure: String?
-        var subscribed = false
-        defer { readEnded(podcast.id, failure: failure) }
+        let outcome = Locked<(failure: String?, subscribed: Bool)>((nil, false))
+        defer { readEnded(podcast.id, failure: outcome.withLock { $0.failure }) }
         // After the update (its new episodes are in the archive), before the read is said to have ended.
-        defer { if subscribed, failure == nil, let details { keep(details, of: podcast) } }
-        document.update { state in
+        defer { if outcome.withLock({ $0 == (nil, true) }), let details { keep(details, of: podcast) } }
+        // Cannot fail: a store fault becomes the podcast's `failed` change.
+        _ = try? write { [self] state in
             guard let known = state.podcasts[podcast.id] else { return nil }  // unsubscribed meanwhile
-            subscribed = true
+            outcome.withLock { $0.subscribed = true }
             // The user's title stays; the feed's URL may have moved.
             var updated = podcast
             updated.title = known.title
@@ -399,7 +487,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             // A store fault: logged, the podcast's failure, and nothing else changes.
             func failed(_ what: String, _ error: any Error) -> PodcastsChange {
                 logger.error("\(what)", metadata: ["feed": "\(FeedCredentials.redacted(podcast.feedURL))", "error": "\(error)"])
-                failure = "\(error)"
+                outcome.withLock { $0.failure = "\(error)" }
                 let change = PodcastsChange.failed(podcastID: podcast.id, message: "\(error)")
                 activity.failed(podcast.id, change.failure ?? "\(error)")
                 return change
@@ -438,7 +526,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         logger.warning("could not read a feed", metadata: ["podcast": "\(podcastID)", "error": "\(error)"])
         activity.failed(podcastID, change.failure ?? "\(error)")
         readEnded(podcastID, failure: String(describing: error))
-        document.update { state in state.apply(change) }
+        _ = try? write { state in state.apply(change) }
     }
 
     /// A page of the library (`ListEpisodes`), from the archive: the whole library, not only the window.
@@ -452,11 +540,24 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     /// nothing changed).
     @discardableResult
     public func submit(_ submission: PodcastsSubmission, from view: ViewKey?) throws -> UInt64 {
+        try write(origin: view, body(for: submission)) ?? document.revision
+    }
+
+    /// Puts what a view submitted in the owner's mailbox without waiting: `answer` gets the
+    /// revision after it (on the owner's queue) once the burst that holds it is saved and
+    /// published, or why it was refused (then it changed nothing).
+    public func send(_ submission: PodcastsSubmission, from view: ViewKey?, answer: @escaping @Sendable (Result<UInt64, any Error>) -> Void) {
+        owner.send(Command(origin: view, body: body(for: submission))) { [document] result in
+            answer(result.map { $0 ?? document.revision })
+        }
+    }
+
+    private func body(for submission: PodcastsSubmission) -> Body {
         switch submission {
-        case .playState(let change): try submit(change, from: view)
-        case .settings(let change): try submit(change, from: view)
-        case .allPlayed(let podcast): try markAllPlayed(podcast, from: view)
-        case .kept(let episode, let kept): try keep(episode, kept, from: view)
+        case .playState(let change): playing(change)
+        case .settings(let change): changing(change)
+        case .allPlayed(let podcast): markingAllPlayed(podcast)
+        case .kept(let episode, let kept): keeping(episode, kept)
         }
     }
 
@@ -464,7 +565,11 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     /// next cleanup may then delete it). Throws `SubmissionError` for an unknown episode.
     @discardableResult
     public func keep(_ episodeID: String, _ kept: Bool, from view: ViewKey?) throws -> UInt64 {
-        let apply: (inout PodcastsState) throws -> PodcastsChange? = { state in
+        try write(origin: view, keeping(episodeID, kept)) ?? document.revision
+    }
+
+    private func keeping(_ episodeID: String, _ kept: Bool) -> Body {
+        { [self] state in
             guard let episode = try self.find(episodeID, in: state) else {
                 throw SubmissionError("There is no episode '\(episodeID.prefix(200))'.")
             }
@@ -472,8 +577,6 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             try self.archive.saveKept(kept, of: episode.id)
             return state.apply(.kept(episodeID: episode.id, podcastID: episode.podcastID, kept: kept))
         }
-        if let view { return try document.submit(from: view, apply) }
-        return try document.update(apply) ?? document.revision
     }
 
     /// An episode in the window or anywhere in the library, by id or by the GUID its feed gave it.
@@ -510,8 +613,8 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     /// range, `StorageError` when the disk refused (then nothing changed).
     @discardableResult
     public func setPreferences(_ submission: PreferencesSubmission, of podcast: String) throws -> UInt64 {
-        var intervalChanged = false
-        let revision = try document.update { state in
+        let intervalChanged = Locked(false)
+        let revision = try write { [self] state in
             guard let id = state.podcasts[podcast]?.id
                     ?? state.podcasts.values.first(where: { $0.feedURL == podcast || FeedCredentials.redacted($0.feedURL) == podcast })?.id else {
                 throw Self.unknownPodcast(podcast, in: state)
@@ -520,14 +623,14 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             let updated = try submission.applied(to: current, minimumRefreshInterval: minimumRefreshInterval)
             guard updated != current else { return nil }
             try archive.savePreferences(updated, of: id)
-            intervalChanged = updated.refreshInterval != current.refreshInterval
+            intervalChanged.withLock { $0 = updated.refreshInterval != current.refreshInterval }
             if let seconds = updated.refreshInterval, seconds != current.refreshInterval {
                 let now = clock()
                 schedule.withLock { $0.bringForward(id, to: now.addingTimeInterval(seconds)) }
             }
             return state.apply(.podcastSettings(podcastID: id, updated))
         }
-        if intervalChanged { scheduleChanged() }
+        if intervalChanged.withLock({ $0 }) { scheduleChanged() }
         return revision ?? document.revision
     }
 
@@ -565,7 +668,11 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     /// `SubmissionError` for an unknown podcast.
     @discardableResult
     public func markAllPlayed(_ podcast: String?, from view: ViewKey?) throws -> UInt64 {
-        let apply: (inout PodcastsState) throws -> PodcastsChange? = { state in
+        try write(origin: view, markingAllPlayed(podcast)) ?? document.revision
+    }
+
+    private func markingAllPlayed(_ podcast: String?) -> Body {
+        { [self] state in
             var podcastID: String?
             if let podcast {
                 guard let found = state.podcasts[podcast] ?? state.podcasts.values.first(where: { $0.feedURL == podcast || FeedCredentials.redacted($0.feedURL) == podcast }) else {
@@ -577,21 +684,21 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             let change = state.apply(.allPlayed(podcastID: podcastID, count: count))
             return count == 0 ? nil : change
         }
-        if let view { return try document.submit(from: view, apply) }
-        return try document.update(apply) ?? document.revision
     }
 
     /// Changes the settings a view submitted, after validating them.
     @discardableResult
     public func submit(_ submission: SettingsSubmission, from view: ViewKey?) throws -> UInt64 {
-        let apply: (inout PodcastsState) throws -> PodcastsChange? = { state in
+        try write(origin: view, changing(submission)) ?? document.revision
+    }
+
+    private func changing(_ submission: SettingsSubmission) -> Body {
+        { [self] state in
             let settings = try submission.applied(to: state.settings)
             guard settings != state.settings else { return nil }
             try self.archive.saveSettings(settings)
             return state.apply(.settings(settings))
         }
-        if let view { return try document.submit(from: view, apply) }
-        return try document.update(apply) ?? document.revision
     }
 
     /// Records that an episode's audio is now at `file` (`nil`: its file was deleted). A file
@@ -599,8 +706,8 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     /// told so with a change of its own, so views showing it hear of it.
     @discardableResult
     public func recordFile(_ file: String?, of episodeID: String) throws -> UInt64? {
-        var others: [Episode] = []
-        let revision = try document.update { state in
+        let lost = Locked<[Episode]>([])
+        let revision = try write { [self] state in
             guard let episode = try state.episodes[episodeID] ?? reading({ try archive.episode(episodeID) }) else {
                 throw SubmissionError("There is no episode '\(episodeID.prefix(200))'.")
             }
@@ -608,12 +715,15 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             // The archive forgets the file for the others too, in the same transaction (and so
             // does `apply`).
             try archive.saveFile(file, of: episodeID)
-            if let file { others = state.episodes.values.filter { $0.id != episodeID && $0.file == file } }
+            if let file {
+                let others = state.episodes.values.filter { $0.id != episodeID && $0.file == file }
+                lost.withLock { $0 = others }
+            }
             return state.apply(.downloaded(episodeID: episodeID, podcastID: episode.podcastID, file: file))
         }
         // Each told only while it still has no file (another recordFile may have given it one).
-        for other in others.sorted(by: { $0.id < $1.id }) {
-            document.update { state in
+        for other in lost.withLock({ $0 }).sorted(by: { $0.id < $1.id }) {
+            _ = try? write { state in
                 guard let current = state.episodes[other.id], current.file == nil else { return nil }
                 return state.apply(.downloaded(episodeID: other.id, podcastID: other.podcastID, file: nil))
             }
@@ -656,7 +766,10 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
                 }
                 if let fetched {
                     do {
-                        try archive.saveChapters(fetched, of: id)
+                        try write { [archive] _ in
+                            try archive.saveChapters(fetched, of: id)
+                            return nil
+                        }
                     } catch {
                         logger.error("could not keep an episode's chapters", metadata: ["episode": "\(id)", "error": "\(error)"])
                     }
@@ -712,7 +825,11 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     /// Applies a play-state change a view submitted, after validating it.
     @discardableResult
     public func submit(_ submission: PlayStateSubmission, from view: ViewKey?) throws -> UInt64 {
-        let apply: (inout PodcastsState) throws -> PodcastsChange? = { state in
+        try write(origin: view, playing(submission)) ?? document.revision
+    }
+
+    private func playing(_ submission: PlayStateSubmission) -> Body {
+        { [self] state in
             // In the window, or anywhere in the library; by id, or by the GUID its feed gave it.
             let found = try self.find(submission.episodeID, in: state)
             try submission.validate(against: found)
@@ -730,7 +847,5 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             try self.archive.savePlayState(episode)
             return state.apply(.playState(episodeID: episode.id, podcastID: episode.podcastID, played: episode.played, position: episode.position))
         }
-        if let view { return try document.submit(from: view, apply) }
-        return try document.update(apply) ?? document.revision
     }
 }

@@ -10,9 +10,20 @@ public protocol WeatherArchive: Sendable {
     func saveReading(_ reading: WeatherReading) throws
     /// The last reading kept for `location`, however old; `StorageError` when it could not be read.
     func lastReading(at location: String) throws -> WeatherReading?
+    /// Runs `body` as one transaction: the calling thread's calls inside it are kept together
+    /// when it returns, none of them when it throws (the document owner's burst).
+    func transaction<T: Sendable>(_ body: () throws -> T) throws -> T
+    /// Within `transaction`: what `body` wrote is undone alone when it throws, and the
+    /// transaction goes on (one refused command does not spoil its burst).
+    func savepoint<T: Sendable>(_ body: () throws -> T) throws -> T
 }
 
 extension WeatherArchive {
+    /// An archive without transactions runs `body` as it is.
+    public func transaction<T: Sendable>(_ body: () throws -> T) throws -> T { try body() }
+    /// An archive without transactions runs `body` as it is.
+    public func savepoint<T: Sendable>(_ body: () throws -> T) throws -> T { try body() }
+
     /// Saves the settings with the default provider.
     public func saveSettings(units: Units, savedLocations: [String]) throws {
         try saveSettings(units: units, savedLocations: savedLocations, provider: .openMeteo)

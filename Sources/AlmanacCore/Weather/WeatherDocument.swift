@@ -16,8 +16,9 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     /// Where the user is (`"here"`), as the locator last said; `nil` before it said anything.
     private let hereState = Locked<Result<ResolvedPlace, PlaceNotFound>?>(nil)
     private let archive: (any WeatherArchive)?
-    /// Submissions waiting to be saved and applied together.
-    private let submissions: GroupCommit<QueuedSubmission>
+    /// The one owner of the settings: submissions wait in its mailbox, and each burst of them
+    /// is saved with one write, then applied.
+    private let owner: DocumentOwner<QueuedSubmission, UInt64>
     private let schedule: Locked<RefreshSchedule>
     private let clock: @Sendable () -> Date
     private let jitter: @Sendable () -> Double
@@ -38,16 +39,16 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
                 logger: Logger = Logger(label: "almanac.weather")) {
         document = Model(state)
         self.archive = archive
-        // The commit needs the document's rules, but the queue is made before `self` exists.
-        let owner = WeakReference<WeatherDocument>()
-        submissions = GroupCommit { queued in
-            owner.object?.commit(queued) ?? queued.map { _ in .failure(SubmissionError("The weather document is gone.")) }
+        // A burst needs the document's rules, but the owner is made before `self` exists.
+        let weather = WeakReference<WeatherDocument>()
+        owner = DocumentOwner(label: "almanac.weather.owner") { queued in
+            weather.object?.commit(queued) ?? queued.map { _ in .failure(SubmissionError("The weather document is gone.")) }
         }
         schedule = Locked(RefreshSchedule(policy: policy))
         self.clock = clock
         self.jitter = jitter
         self.logger = logger
-        owner.object = self
+        weather.object = self
     }
 
     // MARK: Data source
@@ -218,28 +219,32 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     // MARK: Submissions
 
     /// Applies what a view submitted, after validating it and saving the settings, with
-    /// whatever was queued before it; every view hears the change. Returns the revision
-    /// after it.
+    /// whatever else is in the owner's mailbox; every view hears the change. Returns the
+    /// revision after it. Waits for the owner: callers that must not wait use `send`.
     @discardableResult
     public func submit(_ submission: WeatherSubmission, from view: ViewKey?) throws -> UInt64 {
-        try submissions.commitNow(QueuedSubmission(submission: submission.validated(), view: view))
+        try owner.perform(QueuedSubmission(submission: submission.validated(), view: view))
     }
 
-    /// Validates `submission` (throwing `SubmissionError` at once) and queues it; the next
-    /// `commitSubmissions()` saves it with the others queued, applies it, and then calls
-    /// `answer` with its revision or, when the settings could not be saved, the error (and
-    /// then it changed nothing).
-    public func enqueue(_ submission: WeatherSubmission, from view: ViewKey?,
-                        answer: @escaping @Sendable (Result<UInt64, any Error>) -> Void) throws {
-        submissions.enqueue(QueuedSubmission(submission: try submission.validated(), view: view), answer: answer)
+    /// Validates `submission` (throwing `SubmissionError` at once) and puts it in the owner's
+    /// mailbox: the burst that takes it saves it with the others there, applies it, and then
+    /// calls `answer` (on the owner's queue) with its revision or, when it was refused or the
+    /// settings could not be saved, the error (and then it changed nothing).
+    public func send(_ submission: WeatherSubmission, from view: ViewKey?,
+                     answer: @escaping @Sendable (Result<UInt64, any Error>) -> Void) throws {
+        owner.send(QueuedSubmission(submission: try submission.validated(), view: view), answer: answer)
     }
 
-    /// Saves, applies and answers the queued submissions: one write for all of them.
-    public func commitSubmissions() {
-        submissions.commit()
+    /// Runs `work` on the owner's queue, in turn with its bursts, without waiting for it: what
+    /// was sent before it is published when it runs.
+    public func onOwner(_ work: @escaping @Sendable () -> Void) {
+        owner.post(work)
     }
 
-    /// A validated submission waiting for its commit.
+    /// How many changes wait in the owner's mailbox for its next burst.
+    public var commandsWaiting: Int { owner.commandsWaiting }
+
+    /// A validated submission waiting in the owner's mailbox.
     struct QueuedSubmission: Sendable {
         let submission: WeatherSubmission
         let view: ViewKey?
@@ -253,7 +258,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     /// of them is applied. Places no longer saved nor watched are forgotten after the change
     /// that let them go, and the revision returned is the one after that.
     func commit(_ queued: [QueuedSubmission]) -> [Result<UInt64, any Error>] {
-        // Only commits change the settings, one at a time, so nothing else moves them meanwhile.
+        // Only the owner's bursts change the settings, one at a time, so nothing else moves them meanwhile.
         let current = document.snapshot.state
         var (units, locations, provider) = (current.units, current.savedLocations, current.provider)
         var settled: [Result<QueuedSubmission, any Error>] = []

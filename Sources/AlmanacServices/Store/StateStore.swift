@@ -195,8 +195,31 @@ public final class StateStore: Sendable {
         try writing(what) { try $0.writeWithoutTransaction(body) }
     }
 
+    /// Runs `body` as one transaction of the file: the calling thread's writes inside it are
+    /// savepoints of it (`savepoint`), committed together when it returns (a document owner's
+    /// burst); rolled back when it throws. A failure is a `StorageError` saying what failed.
+    public func transaction<T: Sendable>(_ body: () throws -> T) throws -> T {
+        let used = database
+        do {
+            return try used.transaction(body)
+        } catch let error as StorageError {
+            throw error
+        } catch let error as SQLiteError {
+            throw failure(saving: "a burst of changes", error)
+        }
+    }
+
+    /// Within `transaction`: the writes of `body` are undone alone when it throws.
+    public func savepoint<T: Sendable>(_ body: () throws -> T) throws -> T {
+        try database.savepoint(body)
+    }
+
     private func writing<T: Sendable>(_ what: String, _ write: (SQLiteQueue) throws -> T) throws -> T {
         let used = database
+        // Inside a transaction the file is not reopened under it: the transaction fails.
+        if used.isInTransaction {
+            do { return try write(used) } catch { throw failure(saving: what, error) }
+        }
         do {
             return try write(used)
         } catch let error as SQLiteError where Self.mayRecover(error) && folderIsWritable {

@@ -83,8 +83,16 @@ public struct AlmanacClient: Sendable {
                                   method: BusContract.View1.refreshList) { _ in }.arguments(Bool.self)
     }
 
+    /// `Document1.Submit`: changes a document; the revision after the change.
     public func submit(_ document: DocumentName, _ change: [String: Value]) async throws -> UInt64 {
         try await call(document, BusContract.Document1.submit, change).arguments(UInt64.self)
+    }
+
+    /// `View1.Submit` of a view of this connection's: changes its document with the view as
+    /// the change's origin; the revision after the change.
+    public func submit(through view: ObjectPath, _ change: [String: Value]) async throws -> UInt64 {
+        try await connection.call(BusContract.serviceName, path: view, interface: BusContract.viewInterface,
+                                  method: BusContract.View1.submit) { try $0.write(change) }.arguments(UInt64.self)
     }
 
     /// The `Updated` signals the daemon (`from`, its unique name) sends to this connection's

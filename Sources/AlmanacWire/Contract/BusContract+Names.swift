@@ -51,6 +51,8 @@ extension BusContract {
         public static let refreshList: MemberName = "RefreshList"
         /// `Ack(t)`, owner only, no reply wanted: the owner has the view's updates up to a revision.
         public static let ack: MemberName = "Ack"
+        /// `Submit(a{sv}) → t`, owner only: a change with this view as its origin.
+        public static let submit: MemberName = "Submit"
         /// The unicast signal `Updated(t, a{sv})`.
         public static let updated: MemberName = "Updated"
         /// The property `Owner` (`s`).

@@ -24,14 +24,10 @@ extension Connection {
         try await core.watchDepartures(handler)
     }
 
-    /// Runs `work` on the connection's thread each time it has handled every message received
-    /// so far, before it waits for more: the place to finish what a burst of calls started
-    /// (one disk write for all of them, then their `DeferredReply`s). It also runs before any
-    /// call other than a deferred one that follows a deferred one, so that call finds the
-    /// others finished. It must not block.
-    public func afterDispatching(_ work: @escaping @Sendable () -> Void) {
-        core.loop.afterDispatching(work)
-    }
+    /// Whether the caller runs on the connection's own thread, where every handler of a
+    /// synchronous method and every signal handler runs (code that must never block it, such
+    /// as a disk write, can check).
+    public var isOnConnectionThread: Bool { core.loop.isCurrent }
 
     /// Makes `path` an `org.freedesktop.DBus.ObjectManager` for the objects below it.
     public func addObjectManager(at path: ObjectPath) {

@@ -13,13 +13,6 @@ extension ConnectionCore {
         }
 
         switch (interfaceName, member.rawValue) {
-        case (.introspectable?, _), (.properties?, _), (.objectManager?, _), (nil, "Introspect"), (nil, "GetManagedObjects"):
-            // Property getters read what a deferred call before them changed: finish it first.
-            loop.finishBurstIfDeferred()
-        default:
-            break
-        }
-        switch (interfaceName, member.rawValue) {
         case (.introspectable?, "Introspect"), (nil, "Introspect"):
             guard isKnown || path == .root else { return replyUnknownObject(message, path) }
             guard message.hasSignature("") else { return replyNoArguments(message, member) }
@@ -59,13 +52,6 @@ extension ConnectionCore {
             ))
         }
         let call = MethodCall(message: message, path: path)
-        // Deferred calls in a row are answered together at the burst's end; any other call
-        // after one of them sees it finished first, so calls apply in the order they came.
-        if case .deferred = method.handler {
-            loop.noteDeferredCall()
-        } else {
-            loop.finishBurstIfDeferred()
-        }
         switch method.handler {
         case .sync(let handler):
             reply(to: message) { try handler(call, &$0) }

@@ -62,10 +62,6 @@ final class EventLoop: @unchecked Sendable {
     private var stopped: [@Sendable () -> Void] = []
     /// Called on the loop thread after the connection is gone, just before the thread ends.
     var onFinish: (@Sendable () -> Void)?
-    /// Run on the loop thread after each burst of dispatched messages (see `afterDispatching`).
-    private let burstEnds = Locked<[@Sendable () -> Void]>([])
-    /// A deferred call was dispatched since the burst-end work last ran (loop thread only).
-    private var deferredSinceBurstEnd = false
     /// Method calls read but not handled yet, served one sender after another (loop thread only).
     private var calls = CallQueue<Message>()
     /// Handles one method call (set by the connection before the loop starts; loop thread).
@@ -144,23 +140,6 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// Runs `work` on the loop thread each time it has dispatched every message received so
-    /// far, before it waits for more, and before any other call that follows a deferred one.
-    func afterDispatching(_ work: @escaping @Sendable () -> Void) {
-        burstEnds.withLock { $0.append(work) }
-    }
-
-    /// Loop thread: a deferred call was dispatched; the burst-end work is owed.
-    func noteDeferredCall() {
-        deferredSinceBurstEnd = true
-    }
-
-    /// Loop thread: runs the burst-end work now if a deferred call is waiting for it, so a
-    /// call that comes after it (and may read what it changes) finds it done.
-    func finishBurstIfDeferred() {
-        if deferredSinceBurstEnd { runBurstEnds() }
-    }
-
     // MARK: Method calls, in turn
 
     /// Loop thread: queues a method call just read; it is handled in its sender's turn.
@@ -208,19 +187,12 @@ final class EventLoop: @unchecked Sendable {
     /// Reads what the socket holds now, without waiting, and dispatches it (a bounded number
     /// of reads: libdbus reads a few KiB each).
     private func readWhatCame(_ connection: OpaquePointer) {
-        // A burst ends here too, so a steady stream of deferred calls is still answered.
-        finishBurstIfDeferred()
         for _ in 0..<64 {
             guard waitAndHandle(waiting: false) else { break }
             dispatchAll(connection)
         }
         runQueuedWork()
         dispatchAll(connection)
-    }
-
-    private func runBurstEnds() {
-        deferredSinceBurstEnd = false
-        for work in burstEnds.withLock({ $0 }) { work() }
     }
 
     private func signalWake() {
@@ -247,7 +219,6 @@ final class EventLoop: @unchecked Sendable {
             dispatchAll(connection)
             // Bytes in the socket's buffer wake nobody as the bus reads them: look again soon.
             let waitingForTheBus = serveCalls(connection)
-            runBurstEnds()
             if dbus_connection_get_is_connected(connection) == 0 { break }
             // Work run between dispatched messages or served calls may have asked the loop to stop: act on
             // it now, for nothing may come to wake the wait below.
@@ -257,10 +228,8 @@ final class EventLoop: @unchecked Sendable {
 
         // Deliver what is left (the Disconnected signal among it) and finish what it started, then let go.
         dispatchAll(connection)
-        runBurstEnds()
         calls.removeAll()
         handleCall = nil
-        burstEnds.withLock { $0.removeAll() }
         dbus_connection_set_watch_functions(connection, nil, nil, nil, nil, nil)
         dbus_connection_set_timeout_functions(connection, nil, nil, nil, nil, nil)
         dbus_connection_set_wakeup_main_function(connection, nil, nil, nil)

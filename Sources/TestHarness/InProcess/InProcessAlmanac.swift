@@ -27,14 +27,16 @@ public final class InProcessAlmanac: Sendable {
     private let clients = Locked<[AlmanacClient]>([])
 
     /// Builds the documents with `weatherService` and a refresh loop over `feeds` (the demo
-    /// ones unless given) as their services, exports them on a new private bus and takes the daemon's
-    /// name, as `almanacd` does.
+    /// ones unless given) as their services, exports them on a new private bus and takes the
+    /// daemon's name, as `almanacd` does. `weatherStore` and `podcastStore` replace the
+    /// in-memory archives (a test's real SQLite file; `weatherArchive` is then unused).
     public init(weatherService: any WeatherService = DemoWeatherService(),
-                feeds: any FeedFetching = DemoFeedFetcher()) async throws {
+                feeds: any FeedFetching = DemoFeedFetcher(),
+                weatherStore: (any WeatherArchive)? = nil, podcastStore: (any PodcastArchive)? = nil) async throws {
         bus = try PrivateBus()
         weatherArchive = MemoryWeatherArchive()
-        weather = WeatherDocument(archive: weatherArchive)
-        podcasts = try PodcastsDocument(archive: MemoryPodcastArchive())
+        weather = WeatherDocument(archive: weatherStore ?? weatherArchive)
+        podcasts = try PodcastsDocument(archive: podcastStore ?? MemoryPodcastArchive())
         weatherService.dataSource = weather
         weatherService.delegate = weather
         let podcastService = PodcastService(fetcher: feeds)

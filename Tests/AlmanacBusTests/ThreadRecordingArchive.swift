@@ -1,0 +1,84 @@
+import AlmanacCore
+import AlmanacModels
+import AlmanacServices
+import DBus
+import Foundation
+import Locking
+import Synchronization
+
+/// The daemon's SQLite store behind our own archive protocols, noting every call: its name,
+/// whether it ran on the server connection's own thread, and how many transactions were
+/// opened (a fake of our own protocols around the real store).
+final class ThreadRecordingArchive: PodcastArchive, WeatherArchive, Sendable {
+    let store: StateStore
+    /// The server's connection, once it exists: calls on its thread are noted apart.
+    let connection = Locked<Connection?>(nil)
+    /// Every call, by name, in order.
+    let calls = Locked<[String]>([])
+    /// The calls that ran on the connection's thread.
+    let onConnectionThread = Locked<[String]>([])
+    /// Transactions opened from outside one (each a commit of its own).
+    let transactions = Atomic<Int>(0)
+    /// How long each transaction takes at least, in milliseconds (a slow disk), while set.
+    let slowTransactions = Atomic<Int>(0)
+
+    init(_ store: StateStore) {
+        self.store = store
+    }
+
+    private func noted<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
+        calls.withLock { $0.append(name) }
+        if connection.withLock({ $0 })?.isOnConnectionThread == true { onConnectionThread.withLock { $0.append(name) } }
+        return try body()
+    }
+
+    // MARK: WeatherArchive
+
+    func saveSettings(units: Units, savedLocations: [String], provider: WeatherProvider) throws {
+        try noted("saveSettings(weather)") { try store.saveSettings(units: units, savedLocations: savedLocations, provider: provider) }
+    }
+
+    func saveReading(_ reading: WeatherReading) throws { try noted("saveReading") { try store.saveReading(reading) } }
+    func lastReading(at location: String) throws -> WeatherReading? { try noted("lastReading") { try store.lastReading(at: location) } }
+
+    // MARK: Both
+
+    func transaction<T: Sendable>(_ body: () throws -> T) throws -> T {
+        try noted("transaction") {
+            transactions.add(1, ordering: .relaxed)
+            let slow = slowTransactions.load(ordering: .relaxed)
+            if slow > 0 { Thread.sleep(forTimeInterval: Double(slow) / 1000) }
+            return try store.transaction(body)
+        }
+    }
+
+    func savepoint<T: Sendable>(_ body: () throws -> T) throws -> T { try noted("savepoint") { try store.savepoint(body) } }
+
+    // MARK: PodcastArchive
+
+    func podcastsState() throws -> PodcastsState { try noted("podcastsState") { try store.podcastsState() } }
+    func save(_ podcast: Podcast, newEpisodes episodes: [Episode]) throws { try noted("save") { try store.save(podcast, newEpisodes: episodes) } }
+    func removePodcast(_ id: String) throws { try noted("removePodcast") { try store.removePodcast(id) } }
+    func savePlayState(_ episode: Episode) throws { try noted("savePlayState") { try store.savePlayState(episode) } }
+    func markAllPlayed(of podcastID: String?) throws -> Int { try noted("markAllPlayed") { try store.markAllPlayed(of: podcastID) } }
+    func playedAt(of episodeIDs: [String]) throws -> [String: Date] { try noted("playedAt") { try store.playedAt(of: episodeIDs) } }
+    func savePreferences(_ preferences: PodcastPreferences, of podcastID: String) throws {
+        try noted("savePreferences") { try store.savePreferences(preferences, of: podcastID) }
+    }
+    func saveKept(_ kept: Bool, of episodeID: String) throws { try noted("saveKept") { try store.saveKept(kept, of: episodeID) } }
+    func episodeIDs(of podcastID: String) throws -> Set<String> { try noted("episodeIDs") { try store.episodeIDs(of: podcastID) } }
+    func episode(_ id: String) throws -> Episode? { try noted("episode") { try store.episode(id) } }
+    func saveFile(_ file: String?, of episodeID: String) throws { try noted("saveFile") { try store.saveFile(file, of: episodeID) } }
+    func episode(audioURL url: String?, file: String?) throws -> Episode? { try noted("episode(audioURL:)") { try store.episode(audioURL: url, file: file) } }
+    func saveSettings(_ settings: PodcastSettings) throws { try noted("saveSettings(podcasts)") { try store.saveSettings(settings) } }
+    func page(_ query: EpisodeQuery) throws -> EpisodePage { try noted("page") { try store.page(query) } }
+    func olderPages(of podcastID: String) throws -> OlderPages { try noted("olderPages") { try store.olderPages(of: podcastID) } }
+    func saveOlderPages(_ pages: OlderPages, of podcastID: String) throws { try noted("saveOlderPages") { try store.saveOlderPages(pages, of: podcastID) } }
+    func backoffs() throws -> [String: FeedBackoff] { try noted("backoffs") { try store.backoffs() } }
+    func saveBackoff(_ backoff: FeedBackoff?, of podcastID: String) throws { try noted("saveBackoff") { try store.saveBackoff(backoff, of: podcastID) } }
+    func saveDetails(_ details: FeedDetails, of podcastID: String) throws { try noted("saveDetails") { try store.saveDetails(details, of: podcastID) } }
+    func details(of episodeID: String) throws -> (episode: EpisodeDetails?, podcast: PodcastDetails?, chapters: FetchedChapters?) {
+        try noted("details") { try store.details(of: episodeID) }
+    }
+    func saveChapters(_ chapters: FetchedChapters, of episodeID: String) throws { try noted("saveChapters") { try store.saveChapters(chapters, of: episodeID) } }
+}
