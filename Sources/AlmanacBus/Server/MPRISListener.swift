@@ -196,8 +196,9 @@ public final class MPRISListener: FilesInUse, Service {
                 // Another track: the one before is recorded where it was left, and the new one starts where the player says.
                 record(before, at: estimate)
                 tracksChanged()
+                // Unless a poll answered meanwhile (it is newer).
                 if after.episodeID != nil, let start = await position(of: sender, playing: after.url) {
-                    update(sender) { $0.position = start; $0.positionAt = .now }
+                    update(sender) { if $0.url == after.url && $0.positionAt == after.positionAt { ($0.position, $0.positionAt) = (start, .now) } }
                 }
             } else if stopped {
                 update(sender) { $0.position = estimate; $0.positionAt = .now }
@@ -220,12 +221,21 @@ public final class MPRISListener: FilesInUse, Service {
         players.withLock { $0.values.contains { $0.status == "Playing" && $0.episodeID != nil } }
     }
 
+    /// Asks each player that plays a known episode where it is, and records it. An answer is
+    /// kept only if, when it comes, the player is still on that track and nothing newer was
+    /// learnt while it was asked (a pause, a seek, another track, handled meanwhile): a late
+    /// answer would otherwise put one episode's position on the next, or undo a pause.
     private func poll() async {
-        let playing = players.withLock { $0.filter { $0.value.status == "Playing" && $0.value.episodeID != nil }.map { ($0.key, $0.value.url) } }
-        for (owner, url) in playing {
-            guard let at = await position(of: owner, playing: url),
-                  let player = update(owner, { $0.position = at; $0.positionAt = .now }) else { continue }
-            record(player, at: at)
+        let playing = players.withLock { $0.filter { $0.value.status == "Playing" && $0.value.episodeID != nil }.map { ($0.key, $0.value.url, $0.value.positionAt) } }
+        for (owner, url, asked) in playing {
+            guard let at = await position(of: owner, playing: url) else { continue }
+            let player = players.withLock { players -> Player? in
+                guard var player = players[owner], player.url == url, player.positionAt == asked else { return nil }
+                (player.position, player.positionAt) = (at, .now)
+                players[owner] = player
+                return player
+            }
+            if let player { record(player, at: at) }
         }
     }
 
