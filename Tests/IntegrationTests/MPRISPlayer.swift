@@ -101,11 +101,26 @@ final class MPRISPlayer: Sendable {
         try await change(announcing: []) { $0.position = seconds * 1_000_000 }
     }
 
+    /// Pauses at `seconds` and at once loads the next track and plays it, both on the player's
+    /// thread before it answers anything else: whoever asks about the pause hears of the next
+    /// track (as of a player that moves on by itself, or a user quick on "next").
+    func pause(at seconds: Int64, thenPlay url: Value, length: Value? = nil, at start: Int64 = 0) async throws {
+        enqueue(announcing: ["PlaybackStatus"]) { $0.status = "Paused"; $0.position = seconds * 1_000_000 }
+        try await play(url, length: length, at: start)
+    }
+
     /// Makes a change on the player's own connection thread, where it answers `GetAll`, as
     /// a real player changes and answers on its one main loop: an answer is all from before
     /// the change or all from after, never the old track with the new track's position.
-    /// Returns once the change is made and announced.
+    /// Returns once the change (and any queued before it) is made and announced.
     private func change(announcing names: [String], seeked: Bool = false, _ body: @escaping @Sendable (inout State) -> Void) async throws {
+        enqueue(announcing: names, seeked: seeked, body)
+        guard let me = connection.uniqueName else { throw HarnessError(message: "the player has no name on the bus") }
+        _ = try await connection.call(me, path: Self.path, interface: Self.control, method: MemberName("Apply")) { _ in }
+    }
+
+    /// Queues a change for the next `Apply`.
+    private func enqueue(announcing names: [String], seeked: Bool = false, _ body: @escaping @Sendable (inout State) -> Void) {
         changes.withLock { $0.append { [self] in
             state.withLock { body(&$0) }
             try announce(names)
@@ -113,8 +128,6 @@ final class MPRISPlayer: Sendable {
                 try connection.emit(path: Self.path, interface: Self.player, signal: MemberName("Seeked"), arguments: state.withLock { $0.position })
             }
         } }
-        guard let me = connection.uniqueName else { throw HarnessError(message: "the player has no name on the bus") }
-        _ = try await connection.call(me, path: Self.path, interface: Self.control, method: MemberName("Apply")) { _ in }
     }
 
     private func announce(_ names: [String]) throws {

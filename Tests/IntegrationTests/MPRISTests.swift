@@ -97,6 +97,31 @@ import Testing
         #expect(!daemon.process.hasExited)
     }
 
+    /// A player that pauses and moves to the next track at once: asked where it paused, it
+    /// already names the next track, so its `Position` is not the paused one's. The paused
+    /// episode keeps where it was known to be (or an estimate past it), never 0 and never the
+    /// next track's position.
+    @Test func aPauseAnsweredByTheNextTrackKeepsThePausedEpisodesPosition() async throws {
+        try feed.publish([("Zeta", "/audio/zeta?size=1000"), ("Eta", "/audio/eta?size=1000")])
+        let daemon = try await RunningDaemon(bus: bus, .fixtures().with("--mpris-poll", "0.2"))
+        _ = try await feed.subscribe(on: bus)
+        let player = try await MPRISPlayer(address: bus.address)
+        try await player.waitForPositionRead(after: 0)
+        try await player.play(.string(feed.base + "/audio/zeta?size=1000"), length: .int64(1_000_000_000))
+        try await player.advance(to: 300)
+        try await waitFor("the polled position of Zeta") { $0["Zeta"]?.position == 300 }
+
+        let reads = player.positionReads
+        try await player.pause(at: 310, thenPlay: .string(feed.base + "/audio/eta?size=1000"), length: .int64(2_000_000_000), at: 900)
+        // The poll records Eta's start once the daemon is on Eta: after it handled the pause.
+        try await waitFor("Eta's position where it began") { $0["Eta"]?.position == 900 }
+        #expect(player.positionReads > reads, "the daemon asked the player where it paused")
+        let zeta = try #require(try await playState()["Zeta"])
+        #expect(zeta.position >= 300 && zeta.position < 900, "Zeta recorded at \(zeta.position) s")
+        #expect(!zeta.played)
+        #expect(!daemon.process.hasExited)
+    }
+
     @Test func thePlayedAtSettingIsHonouredAndPausesDoNotCountAsPlaying() async throws {
         try feed.publish([("Delta", "/audio/delta?size=1000")])
         let daemon = try await RunningDaemon(bus: bus, .fixtures())
