@@ -18,6 +18,8 @@ final class MPRISPlayer: Sendable {
         var status = "Stopped"
         var position: Int64 = 0
         var rate = 1.0
+        /// Where to jump (saying so with `Seeked`) the next time `Position` is asked, before answering.
+        var seekWhenAsked: Int64?
     }
 
     let connection: Connection
@@ -48,6 +50,13 @@ final class MPRISPlayer: Sendable {
                 Property("Rate", .double) { [self] in .double(state.withLock { $0.rate }) },
                 Property("Position", .int64, emitsChange: false) { [self] in
                     reads.add(1, ordering: .relaxed)
+                    let jump = state.withLock { state -> Int64? in
+                        defer { state.seekWhenAsked = nil }
+                        if let seconds = state.seekWhenAsked { state.position = seconds * 1_000_000 }
+                        return state.seekWhenAsked
+                    }
+                    // Sent before the answer: whoever asked hears of the seek before the answer comes.
+                    if let jump { try connection.emit(path: Self.path, interface: Self.player, signal: MemberName("Seeked"), arguments: jump * 1_000_000) }
                     return .int64(state.withLock { $0.position })
                 },
             ]),
@@ -58,7 +67,18 @@ final class MPRISPlayer: Sendable {
                 },
             ]),
         ], at: Self.path)
-        if let name { _ = try await connection.requestName(BusName(name), flags: .doNotQueue) }
+        if let name { try await take(name) }
+    }
+
+    /// Takes an `org.mpris.MediaPlayer2.*` name: from then on it is a player.
+    func take(_ name: String = "org.mpris.MediaPlayer2.testplayer") async throws {
+        _ = try await connection.requestName(BusName(name), flags: .doNotQueue)
+    }
+
+    /// The next time somebody asks for `Position`, jumps to `seconds` and says so with
+    /// `Seeked` before it answers (with the new position).
+    func seekWhenAsked(to seconds: Int64) async throws {
+        try await change(announcing: []) { $0.seekWhenAsked = seconds }
     }
 
     /// Waits (as long as the harness's `eventually` does) until somebody asks for `Position` more than `count` times in all;

@@ -122,6 +122,22 @@ import Testing
         #expect(!daemon.process.hasExited)
     }
 
+    /// A player seeks while the daemon, having just seen it, asks what it plays: the `Seeked`
+    /// comes before the answer, from a player the daemon does not know yet. It is not lost: the
+    /// player is asked again and where it is then is recorded, as a seek is.
+    @Test func aSeekWhileThePlayerIsFirstAskedIsRecorded() async throws {
+        try feed.publish([("Theta", "/audio/theta?size=1000")])
+        // No poll within the test's time: only the seek can record the position.
+        let daemon = try await RunningDaemon(bus: bus, .fixtures().with("--mpris-poll", "3600"))
+        _ = try await feed.subscribe(on: bus)
+        let player = try await MPRISPlayer(address: bus.address, name: nil)
+        try await player.play(.string(feed.base + "/audio/theta?size=1000"), length: .int64(1_000_000_000))
+        try await player.seekWhenAsked(to: 70)
+        try await player.take()
+        try await waitFor("the seek to 70 s") { $0["Theta"]?.position == 70 }
+        #expect(!daemon.process.hasExited)
+    }
+
     @Test func thePlayedAtSettingIsHonouredAndPausesDoNotCountAsPlaying() async throws {
         try feed.publish([("Delta", "/audio/delta?size=1000")])
         let daemon = try await RunningDaemon(bus: bus, .fixtures())

@@ -47,9 +47,10 @@ public final class MPRISListener: FilesInUse, Service {
     private let pollInterval: Duration
     private let logger: Logger
     private let players = Locked<[BusName: Player]>([:])
-    /// Players being asked what they are (`appeared`), and those of them whose change came
-    /// meanwhile and was not applied: they are asked again.
-    private let asking = Locked<(pending: Set<BusName>, missed: Set<BusName>)>(([], []))
+    /// Players being asked what they are (`appeared`), those of them whose change came
+    /// meanwhile and was not applied (they are asked again), and those that seeked meanwhile
+    /// (where they are is recorded once asked again).
+    private let asking = Locked<(pending: Set<BusName>, missed: Set<BusName>, seeked: Set<BusName>)>(([], [], []))
     /// Players' names and signals, from `prepare` until `run` reads them.
     private let subscriptions = Locked<(owners: AsyncCompactMapSequence<SignalStream, NameOwnerChange>, changes: SignalStream)?>(nil)
     /// Woken when a player starts playing a known episode: only then does the poll run.
@@ -144,10 +145,10 @@ public final class MPRISListener: FilesInUse, Service {
     /// signals of anyone else are ignored). One that does not answer is still a player.
     /// A change the player signals while it is being asked is handled on another task and
     /// can come first; it is not lost: the player is asked again (what it answers then
-    /// includes the change).
+    /// includes the change), and after a seek where it is then is recorded, as a seek is.
     private func appeared(_ owner: BusName) async {
         asking.withLock { _ = $0.pending.insert(owner) }
-        defer { asking.withLock { _ = ($0.pending.remove(owner), $0.missed.remove(owner)) } }
+        defer { asking.withLock { _ = ($0.pending.remove(owner), $0.missed.remove(owner), $0.seeked.remove(owner)) } }
         // At most three times: a player that keeps changing is caught up by the next poll.
         for _ in 0..<3 {
             let properties = (try? await connection.call(owner, path: Self.path, interface: .properties, method: "GetAll",
@@ -162,7 +163,10 @@ public final class MPRISListener: FilesInUse, Service {
                 return asking.missed.remove(owner) != nil
             }
             if anyPlaying { playing.wake() }
-            if !again { return }
+            if !again { break }
+        }
+        if asking.withLock({ $0.seeked.remove(owner) != nil }), let player = players.withLock({ $0[owner] }) {
+            record(player, at: player.position)
         }
     }
 
@@ -205,7 +209,13 @@ public final class MPRISListener: FilesInUse, Service {
                 record(after, at: estimate)
             }
         case ("org.mpris.MediaPlayer2.Player", "Seeked"):
-            guard let (microseconds) = try? message.arguments(Int64.self) else { return }
+            guard let (microseconds) = try? message.arguments(Int64.self),
+                  asking.withLock({ asking in
+                      players.withLock { $0[sender] != nil } || {
+                          if asking.pending.contains(sender) { asking.missed.insert(sender); asking.seeked.insert(sender) }
+                          return false
+                      }()
+                  }) else { return }
             let player = update(sender) { player in
                 player.position = max(0, Double(microseconds) / 1e6)
                 player.positionAt = .now
