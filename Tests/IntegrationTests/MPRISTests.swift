@@ -138,6 +138,25 @@ import Testing
         #expect(!daemon.process.hasExited)
     }
 
+    /// A player already playing when the daemon first asks it: its answer names the track and
+    /// its `Position` together, and that position is where the episode is (not 0 because the
+    /// track is new to the daemon). Leaving, the player is recorded from there.
+    @Test func aPlayerFirstSeenMidEpisodeIsWhereItSays() async throws {
+        try feed.publish([("Iota", "/audio/iota?size=1000")])
+        // No poll within the test's time: only the player's leaving records the position.
+        let daemon = try await RunningDaemon(bus: bus, .fixtures().with("--mpris-poll", "3600"))
+        _ = try await feed.subscribe(on: bus)
+        let player = try await MPRISPlayer(address: bus.address, name: nil)
+        try await player.play(.string(feed.base + "/audio/iota?size=1000"), length: .int64(1_000_000_000), at: 100)
+        try await player.take()
+        // Once asked, the daemon handles the player's leaving only after it took in the answer
+        // (it follows players' names in order).
+        try await player.waitForPositionRead(after: 0)
+        await player.connection.close()
+        try await waitFor("Iota's position when the player left") { ($0["Iota"]?.position ?? 0) >= 100 }
+        #expect(!daemon.process.hasExited)
+    }
+
     @Test func thePlayedAtSettingIsHonouredAndPausesDoNotCountAsPlaying() async throws {
         try feed.publish([("Delta", "/audio/delta?size=1000")])
         let daemon = try await RunningDaemon(bus: bus, .fixtures())

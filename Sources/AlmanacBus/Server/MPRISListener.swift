@@ -286,6 +286,15 @@ public final class MPRISListener: FilesInUse, Service {
 
     /// Reads what a player says of itself into `player`; values of the wrong type are ignored.
     private func apply(_ properties: [String: Value], track: (url: String?, episodeID: String?)?, to player: inout Player) {
+        // The track first: another track starts at 0 unless the same answer says where it is
+        // (a `GetAll` names the track and its `Position` together).
+        if let metadata = properties["Metadata"]?.stringKeyedEntries, let track {
+            if track.url != player.url {
+                (player.url, player.episodeID) = track
+                (player.position, player.positionAt) = (0, .now)
+            }
+            player.length = metadata["mpris:length"]?.unwrapped.integerValue.map { Double($0) / 1e6 }.flatMap { $0 > 0 ? $0 : nil }
+        }
         if let status = properties["PlaybackStatus"]?.stringValue, ["Playing", "Paused", "Stopped"].contains(status) {
             if player.status == "Playing" {
                 (player.position, player.positionAt) = (player.estimatedPosition, .now)
@@ -304,12 +313,6 @@ public final class MPRISListener: FilesInUse, Service {
             (player.position, player.positionAt) = (player.estimatedPosition, .now)
             player.rate = rate
         }
-        guard let metadata = properties["Metadata"]?.stringKeyedEntries, let track else { return }
-        if track.url != player.url {
-            (player.url, player.episodeID) = track
-            (player.position, player.positionAt) = (0, .now)
-        }
-        player.length = metadata["mpris:length"]?.unwrapped.integerValue.map { Double($0) / 1e6 }.flatMap { $0 > 0 ? $0 : nil }
     }
 
     /// Hands where a player is in its episode to the podcasts document, whose rules say
