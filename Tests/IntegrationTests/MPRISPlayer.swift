@@ -6,7 +6,8 @@ import TestHarness
 
 /// A small MPRIS media player on a private bus that changes its properties the way real
 /// players do: `Metadata` and `PlaybackStatus` announced with `PropertiesChanged`,
-/// `Position` only answered when asked, `Seeked` after a jump.
+/// `Position` only answered when asked, `Seeked` after a jump. Like a real player on its one
+/// main loop, it changes only between the calls it answers, so no `GetAll` mixes two moments.
 final class MPRISPlayer: Sendable {
     static let path = ObjectPath("/org/mpris/MediaPlayer2")
     static let player = InterfaceName("org.mpris.MediaPlayer2.Player")
@@ -23,7 +24,7 @@ final class MPRISPlayer: Sendable {
     }
 
     let connection: Connection
-    let state = Locked(State())
+    private let state = Locked(State())
     private let tracks = Atomic<Int>(0)
     private let reads = Atomic<Int>(0)
     /// Changes waiting for the player's thread (`change`), in order.
