@@ -83,7 +83,7 @@ import Testing
         let player = try await MPRISPlayer(address: bus.address)
         try await player.waitForPositionRead(after: 0)
         let reads = player.positionReads
-        try player.play(.string(URL(fileURLWithPath: path("Playing")).absoluteString), length: .int64(1_000_000_000))
+        try await player.play(.string(URL(fileURLWithPath: path("Playing")).absoluteString), length: .int64(1_000_000_000))
         try await player.waitForPositionRead(after: reads)
 
         // A second after playing, from a client nobody on the team wrote (days in seconds).
@@ -98,7 +98,7 @@ import Testing
         #expect(daemon.log.contains("deleted \(path("Heard")): it was played more than 1 second ago"))
 
         // The player moves on to another track: the file it had open goes.
-        try player.play(.string(feed.base + "/audio/elsewhere?size=10"), length: .int64(1_000_000_000))
+        try await player.play(.string(feed.base + "/audio/elsewhere?size=10"), length: .int64(1_000_000_000))
         #expect(await eventually { !exists("Playing") }, "\(daemon.log.suffix(2000))")
         #expect(exists("Treasured"))
         #expect(try await eventually { try await downloaded() == ["Treasured"] })

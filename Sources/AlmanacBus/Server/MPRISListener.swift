@@ -47,9 +47,10 @@ public final class MPRISListener: FilesInUse, Service {
     private let pollInterval: Duration
     private let logger: Logger
     private let players = Locked<[BusName: Player]>([:])
-    /// Players being asked what they are (`appeared`), and those of them whose change came
-    /// meanwhile and was not applied: they are asked again.
-    private let asking = Locked<(pending: Set<BusName>, missed: Set<BusName>)>(([], []))
+    /// Players being asked what they are (`appeared`), those of them whose change came
+    /// meanwhile and was not applied (they are asked again), and those that seeked meanwhile
+    /// (where they are is recorded once asked again).
+    private let asking = Locked<(pending: Set<BusName>, missed: Set<BusName>, seeked: Set<BusName>)>(([], [], []))
     /// Players' names and signals, from `prepare` until `run` reads them.
     private let subscriptions = Locked<(owners: AsyncCompactMapSequence<SignalStream, NameOwnerChange>, changes: SignalStream)?>(nil)
     /// Woken when a player starts playing a known episode: only then does the poll run.
@@ -144,10 +145,10 @@ public final class MPRISListener: FilesInUse, Service {
     /// signals of anyone else are ignored). One that does not answer is still a player.
     /// A change the player signals while it is being asked is handled on another task and
     /// can come first; it is not lost: the player is asked again (what it answers then
-    /// includes the change).
+    /// includes the change), and after a seek where it is then is recorded, as a seek is.
     private func appeared(_ owner: BusName) async {
         asking.withLock { _ = $0.pending.insert(owner) }
-        defer { asking.withLock { _ = ($0.pending.remove(owner), $0.missed.remove(owner)) } }
+        defer { asking.withLock { _ = ($0.pending.remove(owner), $0.missed.remove(owner), $0.seeked.remove(owner)) } }
         // At most three times: a player that keeps changing is caught up by the next poll.
         for _ in 0..<3 {
             let properties = (try? await connection.call(owner, path: Self.path, interface: .properties, method: "GetAll",
@@ -162,7 +163,10 @@ public final class MPRISListener: FilesInUse, Service {
                 return asking.missed.remove(owner) != nil
             }
             if anyPlaying { playing.wake() }
-            if !again { return }
+            if !again { break }
+        }
+        if asking.withLock({ $0.seeked.remove(owner) != nil }), let player = players.withLock({ $0[owner] }) {
+            record(player, at: player.position)
         }
     }
 
@@ -196,15 +200,22 @@ public final class MPRISListener: FilesInUse, Service {
                 // Another track: the one before is recorded where it was left, and the new one starts where the player says.
                 record(before, at: estimate)
                 tracksChanged()
+                // Unless a poll answered meanwhile (it is newer).
                 if after.episodeID != nil, let start = await position(of: sender, playing: after.url) {
-                    update(sender) { $0.position = start; $0.positionAt = .now }
+                    update(sender) { if $0.url == after.url && $0.positionAt == after.positionAt { ($0.position, $0.positionAt) = (start, .now) } }
                 }
             } else if stopped {
                 update(sender) { $0.position = estimate; $0.positionAt = .now }
                 record(after, at: estimate)
             }
         case ("org.mpris.MediaPlayer2.Player", "Seeked"):
-            guard let (microseconds) = try? message.arguments(Int64.self) else { return }
+            guard let (microseconds) = try? message.arguments(Int64.self),
+                  asking.withLock({ asking in
+                      players.withLock { $0[sender] != nil } || {
+                          if asking.pending.contains(sender) { asking.missed.insert(sender); asking.seeked.insert(sender) }
+                          return false
+                      }()
+                  }) else { return }
             let player = update(sender) { player in
                 player.position = max(0, Double(microseconds) / 1e6)
                 player.positionAt = .now
@@ -220,12 +231,21 @@ public final class MPRISListener: FilesInUse, Service {
         players.withLock { $0.values.contains { $0.status == "Playing" && $0.episodeID != nil } }
     }
 
+    /// Asks each player that plays a known episode where it is, and records it. An answer is
+    /// kept only if, when it comes, the player is still on that track and nothing newer was
+    /// learnt while it was asked (a pause, a seek, another track, handled meanwhile): a late
+    /// answer would otherwise put one episode's position on the next, or undo a pause.
     private func poll() async {
-        let playing = players.withLock { $0.filter { $0.value.status == "Playing" && $0.value.episodeID != nil }.map { ($0.key, $0.value.url) } }
-        for (owner, url) in playing {
-            guard let at = await position(of: owner, playing: url),
-                  let player = update(owner, { $0.position = at; $0.positionAt = .now }) else { continue }
-            record(player, at: at)
+        let playing = players.withLock { $0.filter { $0.value.status == "Playing" && $0.value.episodeID != nil }.map { ($0.key, $0.value.url, $0.value.positionAt) } }
+        for (owner, url, asked) in playing {
+            guard let at = await position(of: owner, playing: url) else { continue }
+            let player = players.withLock { players -> Player? in
+                guard var player = players[owner], player.url == url, player.positionAt == asked else { return nil }
+                (player.position, player.positionAt) = (at, .now)
+                players[owner] = player
+                return player
+            }
+            if let player { record(player, at: at) }
         }
     }
 
@@ -266,6 +286,15 @@ public final class MPRISListener: FilesInUse, Service {
 
     /// Reads what a player says of itself into `player`; values of the wrong type are ignored.
     private func apply(_ properties: [String: Value], track: (url: String?, episodeID: String?)?, to player: inout Player) {
+        // The track first: another track starts at 0 unless the same answer says where it is
+        // (a `GetAll` names the track and its `Position` together).
+        if let metadata = properties["Metadata"]?.stringKeyedEntries, let track {
+            if track.url != player.url {
+                (player.url, player.episodeID) = track
+                (player.position, player.positionAt) = (0, .now)
+            }
+            player.length = metadata["mpris:length"]?.unwrapped.integerValue.map { Double($0) / 1e6 }.flatMap { $0 > 0 ? $0 : nil }
+        }
         if let status = properties["PlaybackStatus"]?.stringValue, ["Playing", "Paused", "Stopped"].contains(status) {
             if player.status == "Playing" {
                 (player.position, player.positionAt) = (player.estimatedPosition, .now)
@@ -284,12 +313,6 @@ public final class MPRISListener: FilesInUse, Service {
             (player.position, player.positionAt) = (player.estimatedPosition, .now)
             player.rate = rate
         }
-        guard let metadata = properties["Metadata"]?.stringKeyedEntries, let track else { return }
-        if track.url != player.url {
-            (player.url, player.episodeID) = track
-            (player.position, player.positionAt) = (0, .now)
-        }
-        player.length = metadata["mpris:length"]?.unwrapped.integerValue.map { Double($0) / 1e6 }.flatMap { $0 > 0 ? $0 : nil }
     }
 
     /// Hands where a player is in its episode to the podcasts document, whose rules say
