@@ -168,15 +168,17 @@ import Testing
     /// is an hour here, so the test returning at all means it did not wait that out.
     @Test func aStopWhileARunWaitsToHearAChangeEndsTheRunAtOnce() async throws {
         let desktop = try await loggedIn("desktop", catchUpTimeout: 3_600)
-        // A change the sync's view cannot hear yet: another view holds its delivery.
+        // A change the sync's view cannot hear yet: another view holds the document's delivery
+        // (on a thread of its own: a handler that blocked the owner's queue would block the
+        // subscription below too).
         let release = DispatchSemaphore(value: 0)
         let blocked = Atomic<Bool>(false)
         desktop.podcasts.document.addView(key: ViewKey("slow")) { event in
-            guard case .changed(_, .settings, _) = event else { return }
+            guard case .resynchronised = event else { return }
             blocked.store(true, ordering: .releasing)
             release.wait()
         }
-        Thread { _ = try? desktop.podcasts.submit(SettingsSubmission(notify: true), from: nil) }.start()
+        Thread { desktop.podcasts.document.resynchronise(view: ViewKey("slow")) }.start()
         #expect(await eventually { blocked.load(ordering: .acquiring) })
         _ = try subscribe(desktop)
         // Its runs are its scheduler's, as in almanacd; just logged in, one is due at once.
