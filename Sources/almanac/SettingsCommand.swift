@@ -26,17 +26,17 @@ struct SettingsCommand: AsyncParsableCommand {
         defaultSubcommand: List.self
     )
 
-    static let names = ["notify", "delete-when-played", "played-at", "player", "minimum-free-space", "units", "provider"]
+    static let names = [Setting.notify.name, Setting.deleteWhenPlayed.name, Setting.playedAt.name, "player", Setting.minimumFreeSpace.name, Setting.units.name, Setting.provider.name]
 
     /// What each setting does, for `settings list`.
     static let meanings = [
-        "notify": "desktop notifications when a refresh finds new episodes",
-        "delete-when-played": "delete an episode's download when it is marked played",
-        "played-at": "how far a media player must get for an episode to count as played",
+        Setting.notify.name: "desktop notifications when a refresh finds new episodes",
+        Setting.deleteWhenPlayed.name: "delete an episode's download when it is marked played",
+        Setting.playedAt.name: "how far a media player must get for an episode to count as played",
         "player": "the command `almanac episode play` runs (kept by almanac itself, not almanacd)",
-        "minimum-free-space": "no download starts that would leave the downloads' disk with less free (0: no check)",
-        "units": "weather units",
-        "provider": "where weather is asked first; the other provider when it fails",
+        Setting.minimumFreeSpace.name: "no download starts that would leave the downloads' disk with less free (0: no check)",
+        Setting.units.name: "weather units",
+        Setting.provider.name: "where weather is asked first; the other provider when it fails",
     ]
 
     /// Every setting as `--json` gives it: flags as booleans, `played-at` as a fraction 0…1.
@@ -44,9 +44,9 @@ struct SettingsCommand: AsyncParsableCommand {
         let podcasts = try await client.podcastSettings()
         let weather = WeatherCodec.decodeState(try await client.state(of: .weather).state)
         return .object([
-            "notify": .boolean(podcasts.notify), "delete-when-played": .boolean(podcasts.deleteWhenPlayed),
-            "played-at": .number(podcasts.playedAt, decimals: 4), "player": .string(try await PlayerSetting.current(client)),
-            "minimum-free-space": .integer(Int64(clamping: podcasts.minimumFreeSpace)), "units": .string(weather.units.rawValue), "provider": .string(weather.provider.rawValue),
+            Setting.notify.name: .boolean(podcasts.notify), Setting.deleteWhenPlayed.name: .boolean(podcasts.deleteWhenPlayed),
+            Setting.playedAt.name: .number(podcasts.playedAt, decimals: 4), "player": .string(try await PlayerSetting.current(client)),
+            Setting.minimumFreeSpace.name: .integer(Int64(clamping: podcasts.minimumFreeSpace)), Setting.units.name: .string(weather.units.rawValue), Setting.provider.name: .string(weather.provider.rawValue),
         ])
     }
 
@@ -55,13 +55,13 @@ struct SettingsCommand: AsyncParsableCommand {
         let podcasts = try await client.podcastSettings()
         let weather = WeatherCodec.decodeState(try await client.state(of: .weather).state)
         return [
-            ("notify", podcasts.notify ? "on" : "off"),
-            ("delete-when-played", podcasts.deleteWhenPlayed ? "on" : "off"),
-            ("played-at", "\(Int((podcasts.playedAt * 100).rounded()))%"),
+            (Setting.notify.name, podcasts.notify ? "on" : "off"),
+            (Setting.deleteWhenPlayed.name, podcasts.deleteWhenPlayed ? "on" : "off"),
+            (Setting.playedAt.name, "\(Int((podcasts.playedAt * 100).rounded()))%"),
             ("player", try await PlayerSetting.current(client).nonEmpty ?? "automatic"),
-            ("minimum-free-space", FreeSpace.bytes(podcasts.minimumFreeSpace)),
-            ("units", weather.units.rawValue),
-            ("provider", weather.provider.rawValue),
+            (Setting.minimumFreeSpace.name, FreeSpace.bytes(podcasts.minimumFreeSpace)),
+            (Setting.units.name, weather.units.rawValue),
+            (Setting.provider.name, weather.provider.rawValue),
         ]
     }
 
@@ -113,8 +113,9 @@ struct SettingsCommand: AsyncParsableCommand {
             if name != "player" { _ = try change() }
         }
 
-        /// The document and the `Submit` that makes the change.
-        func change() throws -> (DocumentName, [String: Value]) {
+        /// The daemon setting and its value on the bus; the daemon sends it to the document
+        /// that owns it (`SetSetting`).
+        func change() throws -> (Setting, Value) {
             func flag() throws -> Bool {
                 switch value.lowercased() {
                 case "on", "yes", "true", "1": return true
@@ -122,32 +123,31 @@ struct SettingsCommand: AsyncParsableCommand {
                 default: throw ValidationError("'\(name)' is on or off, not '\(value)'.")
                 }
             }
-            switch name {
-            case "notify": return (.podcasts, ["notify": .boolean(try flag())])
-            case "delete-when-played": return (.podcasts, ["deleteWhenPlayed": .boolean(try flag())])
-            case "played-at":
-                let text = value.hasSuffix("%") ? String(value.dropLast()) : value
-                guard let number = Double(text), number.isFinite else { throw ValidationError("'played-at' is a percentage such as 95%, not '\(value)'.") }
-                let fraction = value.hasSuffix("%") || number > 1 ? number / 100 : number
-                guard PodcastSettings.playedAtRange.contains(fraction) else { throw ValidationError("'played-at' goes from 50% to 100%, not '\(value)'.") }
-                return (.podcasts, ["playedAt": .double(fraction)])
-            case "player":
-                throw ValidationError("'player' is kept by almanac itself, not by almanacd.")  // `run` keeps it
-            case "minimum-free-space":
-                guard let bytes = parseByteCount(value), bytes <= Double(PodcastSettings.maximumMinimumFreeSpace) else {
-                    throw ValidationError("'minimum-free-space' is a size such as 500MiB, 2GiB or 0 (no check), at most 1PiB; not '\(value)'.")
-                }
-                return (.podcasts, ["minimumFreeSpace": .uint64(UInt64(bytes))])
-            case "provider":
-                guard let provider = WeatherProvider(rawValue: value.lowercased()) else {
-                    throw ValidationError("'provider' is open-meteo or met-norway, not '\(value)'.")
-                }
-                return (.weather, ["provider": .string(provider.rawValue)])
-            case "units":
-                guard let units = Units(rawValue: value.lowercased()) else { throw ValidationError("'units' is metric or imperial, not '\(value)'.") }
-                return (.weather, ["units": .string(units.rawValue)])
-            default:
+            guard let setting = Setting(name: name) else {
+                if name == "player" { throw ValidationError("'player' is kept by almanac itself, not by almanacd.") }  // `run` keeps it
                 throw ValidationError("There is no setting '\(name)'; there are: \(SettingsCommand.names.joined(separator: ", ")).")
+            }
+            switch setting {
+            case .notify, .deleteWhenPlayed: return (setting, .boolean(try flag()))
+            case .playedAt:
+                let text = value.hasSuffix("%") ? String(value.dropLast()) : value
+                guard let number = Double(text), number.isFinite else { throw ValidationError("'\(setting.name)' is a percentage such as 95%, not '\(value)'.") }
+                let fraction = value.hasSuffix("%") || number > 1 ? number / 100 : number
+                guard PodcastSettings.playedAtRange.contains(fraction) else { throw ValidationError("'\(setting.name)' goes from 50% to 100%, not '\(value)'.") }
+                return (setting, .double(fraction))
+            case .minimumFreeSpace:
+                guard let bytes = parseByteCount(value), bytes <= Double(PodcastSettings.maximumMinimumFreeSpace) else {
+                    throw ValidationError("'\(setting.name)' is a size such as 500MiB, 2GiB or 0 (no check), at most 1PiB; not '\(value)'.")
+                }
+                return (setting, .uint64(UInt64(bytes)))
+            case .provider:
+                guard let provider = WeatherProvider(rawValue: value.lowercased()) else {
+                    throw ValidationError("'\(setting.name)' is open-meteo or met-norway, not '\(value)'.")
+                }
+                return (setting, .string(provider.rawValue))
+            case .units:
+                guard let units = Units(rawValue: value.lowercased()) else { throw ValidationError("'\(setting.name)' is metric or imperial, not '\(value)'.") }
+                return (setting, .string(units.rawValue))
             }
         }
 
@@ -161,8 +161,8 @@ struct SettingsCommand: AsyncParsableCommand {
                 }
                 return
             }
-            let (document, values) = try change()
-            try await withClient(common) { client in _ = try await client.submit(document, values) }
+            let (setting, value) = try change()
+            try await withClient(common) { client in _ = try await client.setSetting(setting, value) }
         }
     }
 }

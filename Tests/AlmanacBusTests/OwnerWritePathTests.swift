@@ -20,13 +20,18 @@ import Testing
     }
 
     /// Runs `body` with an in-process server whose documents keep their state in a SQLite
-    /// file of their own (behind `ThreadRecordingArchive`), subscribed to `podcast`.
-    func withStore(_ body: (InProcessAlmanac, ThreadRecordingArchive) async throws -> Void) async throws {
+    /// file of their own (behind `ThreadRecordingArchive`), subscribed to `podcast`. With
+    /// `downloading`, a download manager keeps its jobs in the same file (and downloads
+    /// nothing: it is not run, so its jobs stay queued).
+    func withStore(downloading: Bool = false, _ body: (InProcessAlmanac, ThreadRecordingArchive) async throws -> Void) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("almanac-owner-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let archive = ThreadRecordingArchive(try StateStore(folder: folder))
-        let almanac = try await InProcessAlmanac(weatherStore: archive, podcastStore: archive)
+        let downloads = { (podcasts: PodcastsDocument) in
+            try DownloadManager(podcasts: podcasts, downloader: DemoEpisodeDownloader(), root: folder.appendingPathComponent("downloads").path, archive: archive)
+        }
+        let almanac = try await InProcessAlmanac(weatherStore: archive, podcastStore: archive, downloads: downloading ? downloads : nil)
         archive.connection.withLock { $0 = almanac.server.connection }
         do {
             try almanac.podcasts.subscribe(Self.podcast, episodes: Self.episodes)
@@ -78,6 +83,23 @@ import Testing
             for written in ["saveSettings(weather)", "savePlayState", "saveKept", "saveSettings(podcasts)", "markAllPlayed", "savePreferences", "save", "removePodcast", "page", "details", "saveBackoff"] {
                 #expect(calls.contains(written), "\(written) was not called")
             }
+            #expect(archive.onConnectionThread.withLock { $0 } == [])
+        }
+    }
+
+    /// The download archive too: `Download` queues a job in it and `Download1.Cancel` writes
+    /// the cancelled job there, neither on the connection's thread.
+    @Test func noCallOfTheDownloadArchiveRunsOnTheConnectionsThread() async throws {
+        try await withStore(downloading: true) { almanac, archive in
+            let episode = Episode(id: "audio-1", podcastID: "audio", title: "With audio", published: Date(timeIntervalSince1970: 86_400), duration: 600,
+                                  audioURL: "https://example.com/audio-1.mp3")
+            try almanac.podcasts.subscribe(Podcast(id: "audio", title: "Audio", author: "", feedURL: "https://example.com/audio.xml"), episodes: [episode])
+            let client = try await almanac.connect()
+            let job = try await client.download("audio-1")
+            try await client.cancelDownload(job)
+            // Queued, then cancelled: both written to the file, neither on the connection's thread.
+            #expect(archive.calls.withLock { $0 }.filter { $0 == "saveDownloadJob" }.count == 2)
+            #expect(try archive.store.downloadJobs().map(\.state) == [.cancelled])
             #expect(archive.onConnectionThread.withLock { $0 } == [])
         }
     }

@@ -9,7 +9,7 @@ import Synchronization
 /// The daemon's SQLite store behind our own archive protocols, noting every call: its name,
 /// whether it ran on the server connection's own thread, and how many transactions were
 /// opened (a fake of our own protocols around the real store).
-final class ThreadRecordingArchive: PodcastArchive, WeatherArchive, Sendable {
+final class ThreadRecordingArchive: PodcastArchive, WeatherArchive, DownloadArchive, Sendable {
     let store: StateStore
     /// The server's connection, once it exists: calls on its thread are noted apart.
     let connection = Locked<Connection?>(nil)
@@ -81,4 +81,11 @@ final class ThreadRecordingArchive: PodcastArchive, WeatherArchive, Sendable {
         try noted("details") { try store.details(of: episodeID) }
     }
     func saveChapters(_ chapters: FetchedChapters, of episodeID: String) throws { try noted("saveChapters") { try store.saveChapters(chapters, of: episodeID) } }
+
+    // MARK: DownloadArchive
+
+    func downloadJobs() throws -> [DownloadJob] { try noted("downloadJobs") { try store.downloadJobs() } }
+    func saveDownloadJob(_ job: DownloadJob) throws { try noted("saveDownloadJob") { try store.saveDownloadJob(job) } }
+    func removeDownloadJob(_ id: UInt64) throws { try noted("removeDownloadJob") { try store.removeDownloadJob(id) } }
+    func lastDownloadJobID() throws -> UInt64 { try noted("lastDownloadJobID") { try store.lastDownloadJobID() } }
 }

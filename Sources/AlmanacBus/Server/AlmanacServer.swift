@@ -1,5 +1,6 @@
 import AlmanacWire
 import AlmanacCore
+import AlmanacModels
 public import DBus
 public import Logging
 
@@ -66,7 +67,22 @@ public final class AlmanacServer: Sendable {
 
     private func rootInterface() throws -> Interface {
         let documents = DocumentName.allCases.map { Value.objectPath(BusContract.documentPath($0)) }
-        return try Interface(BusContract.rootInterface.rawValue, properties: [
+        return try Interface(BusContract.rootInterface.rawValue, methods: [
+            // The setting goes to the document that owns it, as that document's `Submit` with no
+            // view as its origin; answered once it is saved, like `Submit`.
+            Method.deferred(BusContract.Almanac1.setSetting.rawValue, inputs: [Argument("name", .string), Argument("value", .variant)],
+                            outputs: [Argument("revision", .uint64)]) { [weather, podcasts] call, reply in
+                let (name, value) = try call.arguments(String.self, Value.self)
+                guard let setting = Setting(busKey: name) else {
+                    throw BusError.invalidArgs("There is no setting '\(name.prefix(200))'; there are: \(Setting.allCases.map(\.busKey).joined(separator: ", ")).")
+                }
+                let answer = { @Sendable (result: Result<UInt64, any Error>) in _ = reply.answer(result) { try $0.write($1) } }
+                switch setting.section {
+                case .weather: try weather.adapter.submit([setting.busKey: value], from: nil, answer: answer)
+                case .podcasts: try podcasts.adapter.submit([setting.busKey: value], from: nil, answer: answer)
+                }
+            },
+        ], properties: [
             Property(BusContract.Almanac1.version.rawValue, .string) { [version] in .string(version) },
             Property(BusContract.Almanac1.provider.rawValue, .string) { [provider] in .string(provider) },
             Property(BusContract.Almanac1.documents.rawValue, .array(.objectPath)) { .array(.objectPath, documents) },

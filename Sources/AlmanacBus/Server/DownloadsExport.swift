@@ -111,9 +111,11 @@ public final class DownloadsExport: Sendable {
             (BusContract.Download1.total.rawValue, .uint64), (BusContract.Download1.error.rawValue, .string), (BusContract.Download1.file.rawValue, .string), (BusContract.Download1.owner.rawValue, .string),
         ]
         return try Interface(BusContract.downloadInterface.rawValue, methods: [
-            Method(BusContract.Download1.cancel.rawValue) { call, _ in
+            // In a task: cancelling writes the job to the archive (SQLite), never on the
+            // connection's thread.
+            Method(BusContract.Download1.cancel.rawValue, async: { call, _ in
                 try Refusals.translated { try manager.cancel(id, by: call.sender?.rawValue ?? "") }
-            },
+            }),
         ], properties: types.map { name, type in try Property(name, type) { try current(name) } })
     }
 }

@@ -22,12 +22,12 @@ extension StateStore: PodcastArchive {
             // A damaged row is skipped: the default stands.
             guard let key = Self.text(row, "key"), let value = Self.text(row, "value") else { continue }
             switch key {
-            case "podcasts.notify": state.settings.notify = value == "1"
-            case "podcasts.deleteWhenPlayed": state.settings.deleteWhenPlayed = value == "1"
-            case "podcasts.playedAt":
+            case Setting.notify.storeKey: state.settings.notify = value == "1"
+            case Setting.deleteWhenPlayed.storeKey: state.settings.deleteWhenPlayed = value == "1"
+            case Setting.playedAt.storeKey:
                 if let fraction = Double(value), PodcastSettings.playedAtRange.contains(fraction) { state.settings.playedAt = fraction }
             case "podcasts.player": state.settings.player = String(value.prefix(PodcastSettings.maximumPlayerLength))
-            case "podcasts.minimumFreeSpace":
+            case Setting.minimumFreeSpace.storeKey:
                 if let bytes = UInt64(value), bytes <= PodcastSettings.maximumMinimumFreeSpace { state.settings.minimumFreeSpace = bytes }
             default: continue
             }
@@ -115,8 +115,9 @@ extension StateStore: PodcastArchive {
 
     public func saveSettings(_ settings: PodcastSettings) throws {
         try write("the podcast settings") { db in
-            try db.execute("INSERT OR REPLACE INTO setting (key, value) VALUES ('podcasts.notify', ?), ('podcasts.deleteWhenPlayed', ?), ('podcasts.playedAt', ?), ('podcasts.player', ?), ('podcasts.minimumFreeSpace', ?)",
-                           [settings.notify ? "1" : "0", settings.deleteWhenPlayed ? "1" : "0", String(settings.playedAt), settings.player, String(settings.minimumFreeSpace)])
+            try db.execute("INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?), (?, ?), (?, ?), ('podcasts.player', ?), (?, ?)",
+                           [Setting.notify.storeKey, settings.notify ? "1" : "0", Setting.deleteWhenPlayed.storeKey, settings.deleteWhenPlayed ? "1" : "0",
+                            Setting.playedAt.storeKey, String(settings.playedAt), settings.player, Setting.minimumFreeSpace.storeKey, String(settings.minimumFreeSpace)])
         }
     }
 

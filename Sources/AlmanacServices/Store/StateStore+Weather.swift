@@ -10,8 +10,8 @@ extension StateStore: WeatherArchive {
         // One statement, so atomic without BEGIN/COMMIT around it; cached. A units Submit
         // writes this before it is acknowledged, and both showed in profiles (performance.md).
         try writeStatement("the weather settings") { db in
-            try db.cached("INSERT OR REPLACE INTO setting (key, value) VALUES ('weather.units', ?), ('weather.savedLocations', ?), ('weather.provider', ?)")
-                .execute([units.rawValue, locations, provider.rawValue])
+            try db.cached("INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?), ('weather.savedLocations', ?), (?, ?)")
+                .execute([Setting.units.storeKey, units.rawValue, locations, Setting.provider.storeKey, provider.rawValue])
         }
     }
 
@@ -40,8 +40,8 @@ extension StateStore: WeatherArchive {
             // A damaged row (NULL, not text) is skipped, not trusted: the default stands.
             guard let key = row["key"].text, let value = row["value"].text else { continue }
             switch key {
-            case "weather.units": state.units = Units(rawValue: value) ?? .metric
-            case "weather.provider": state.provider = WeatherProvider(rawValue: value) ?? .openMeteo
+            case Setting.units.storeKey: state.units = Units(rawValue: value) ?? .metric
+            case Setting.provider.storeKey: state.provider = WeatherProvider(rawValue: value) ?? .openMeteo
             case "weather.savedLocations": state.savedLocations = (try? JSONDecoder().decode([String].self, from: Data(value.utf8))) ?? []
             default: break
             }

@@ -88,6 +88,13 @@ public struct AlmanacClient: Sendable {
         try await call(document, BusContract.Document1.submit, change).arguments(UInt64.self)
     }
 
+    /// `Almanac1.SetSetting`: changes a daemon setting, whichever document owns it; the
+    /// revision of that document after the change.
+    public func setSetting(_ setting: Setting, _ value: Value) async throws -> UInt64 {
+        try await connection.call(BusContract.serviceName, path: BusContract.rootPath, interface: BusContract.rootInterface,
+                                  method: BusContract.Almanac1.setSetting) { try $0.write(arguments: setting.busKey, value) }.arguments(UInt64.self)
+    }
+
     /// `View1.Submit` of a view of this connection's: changes its document with the view as
     /// the change's origin; the revision after the change.
     public func submit(through view: ObjectPath, _ change: [String: Value]) async throws -> UInt64 {

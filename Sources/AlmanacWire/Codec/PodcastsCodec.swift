@@ -243,7 +243,7 @@ public enum PodcastsCodec {
         if values["player"] != nil {
             throw BusError.invalidArgs("'player' is not a setting of almanacd any more: the command `almanac episode play` runs is kept by the CLI, in $XDG_CONFIG_HOME/almanac/cli.conf, and changed with `almanac settings set player COMMAND`. Nothing was changed.")
         }
-        let settingKeys = ["notify", "deleteWhenPlayed", "playedAt", "minimumFreeSpace"]
+        let settingKeys = Setting.allCases.filter { $0.section == .podcasts }.map(\.busKey)
         if values["kept"] != nil {
             let options = try OptionsReader(values, allowed: ["episode", "kept"], what: "podcasts submission (an episode kept)")
             guard let episode = try options.string("episode"), let kept = try options.bool("kept") else {
@@ -258,9 +258,9 @@ public enum PodcastsCodec {
         }
         if !values.isEmpty, values.keys.allSatisfy(settingKeys.contains) {
             let options = try OptionsReader(values, allowed: settingKeys, what: "podcasts settings")
-            return .settings(SettingsSubmission(notify: try options.bool("notify"), deleteWhenPlayed: try options.bool("deleteWhenPlayed"),
-                                                playedAt: try options.number("playedAt"),
-                                                minimumFreeSpace: try options.number("minimumFreeSpace")))
+            return .settings(SettingsSubmission(notify: try options.bool(Setting.notify.busKey), deleteWhenPlayed: try options.bool(Setting.deleteWhenPlayed.busKey),
+                                                playedAt: try options.number(Setting.playedAt.busKey),
+                                                minimumFreeSpace: try options.number(Setting.minimumFreeSpace.busKey)))
         }
         let options = try OptionsReader(values, allowed: ["episode", "played", "position"], what: "podcasts submission")
         guard let episode = try options.string("episode") else {

@@ -228,17 +228,17 @@ public enum WeatherCodec {
 
     /// Reads a `Submit` to the weather document.
     public static func submission(_ values: [String: Value]) throws -> WeatherSubmission {
-        let options = try OptionsReader(values, allowed: ["units", "provider", "locations"], what: "weather submission")
+        let options = try OptionsReader(values, allowed: [Setting.units.busKey, Setting.provider.busKey, "locations"], what: "weather submission")
         guard values.count == 1 else {
             throw BusError.invalidArgs("Submit one change at a time: {\"units\": <\"metric\"|\"imperial\">}, {\"provider\": <\"open-meteo\"|\"met-norway\">} or {\"locations\": <as>}.")
         }
-        if let provider = try options.string("provider") {
+        if let provider = try options.string(Setting.provider.busKey) {
             guard let parsed = WeatherProvider(rawValue: provider) else {
                 throw BusError.invalidArgs("'provider' must be \"open-meteo\" or \"met-norway\", not \"\(provider.prefix(40))\".")
             }
             return .provider(parsed)
         }
-        if let units = try options.string("units") {
+        if let units = try options.string(Setting.units.busKey) {
             guard let parsed = Units(rawValue: units) else {
                 throw BusError.invalidArgs("'units' must be \"metric\" or \"imperial\", not \"\(units.prefix(40))\".")
             }

@@ -3,8 +3,10 @@ public import DBus
 // The member names of the contract's interfaces (docs/bus-api.md), for clients and tests
 // that call them by name: methods, signals and properties alike are member names.
 extension BusContract {
-    /// `org.almanac.Almanac1`'s members (the root object's properties).
+    /// `org.almanac.Almanac1`'s members (the root object's).
     public enum Almanac1 {
+        /// `SetSetting(s name, v value) → t`: a daemon setting, sent to the document that owns it.
+        public static let setSetting: MemberName = "SetSetting"
         /// The property `Version` (`s`).
         public static let version: MemberName = "Version"
         /// The property `Provider` (`s`).

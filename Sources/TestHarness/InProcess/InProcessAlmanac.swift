@@ -30,9 +30,12 @@ public final class InProcessAlmanac: Sendable {
     /// ones unless given) as their services, exports them on a new private bus and takes the
     /// daemon's name, as `almanacd` does. `weatherStore` and `podcastStore` replace the
     /// in-memory archives (a test's real SQLite file; `weatherArchive` is then unused).
+    /// `downloads`, when given, makes the download manager over the podcasts document, and the
+    /// server exports its jobs (without one, `Download` is refused as unsupported).
     public init(weatherService: any WeatherService = DemoWeatherService(),
                 feeds: any FeedFetching = DemoFeedFetcher(),
-                weatherStore: (any WeatherArchive)? = nil, podcastStore: (any PodcastArchive)? = nil) async throws {
+                weatherStore: (any WeatherArchive)? = nil, podcastStore: (any PodcastArchive)? = nil,
+                downloads: ((PodcastsDocument) throws -> DownloadManager)? = nil) async throws {
         bus = try PrivateBus()
         weatherArchive = MemoryWeatherArchive()
         weather = WeatherDocument(archive: weatherStore ?? weatherArchive)
@@ -43,10 +46,13 @@ public final class InProcessAlmanac: Sendable {
         podcastService.dataSource = podcasts
         podcastService.delegate = podcasts
         let connection = try await Connection.connect(to: bus.address)
+        let podcasts = self.podcasts
+        let exported = try downloads.map { DownloadsExport(manager: try $0(podcasts), connection: connection) }
         server = makeInProcessServer(
             connection: connection,
             weather: WeatherAdapter(weather: weather, service: weatherService),
-            podcasts: PodcastsAdapter(podcasts: podcasts, service: podcastService, inspector: OfflineFeedInspector(), opml: OfflineFeedInspector())
+            podcasts: PodcastsAdapter(podcasts: podcasts, service: podcastService, inspector: OfflineFeedInspector(), opml: OfflineFeedInspector(),
+                                      downloads: exported)
         )
         try await server.export()
         guard try await connection.requestName(BusContract.serviceName, flags: .doNotQueue) == .primaryOwner else {
