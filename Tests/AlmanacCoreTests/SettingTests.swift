@@ -1,8 +1,9 @@
 import AlmanacModels
+import TestHarness
 import Testing
 
 /// `Setting` names each daemon setting once; its other spellings are derived from the case.
-@Suite struct SettingTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct SettingTests {
     @Test(arguments: [
         (Setting.notify, "notify", "notify", "podcasts.notify", Setting.Section.podcasts),
         (.deleteWhenPlayed, "delete-when-played", "deleteWhenPlayed", "podcasts.deleteWhenPlayed", .podcasts),
