@@ -141,20 +141,29 @@ import Testing
         #expect(desktop.sync.status.state.queued == 0)
     }
 
+    /// Holds `podcasts`' delivery of changes: a slow view is told a resync on a thread of its
+    /// own and waits there until the semaphore returned is signalled. Changes made meanwhile
+    /// are published (their calls return) but no view hears them yet. On its own thread, not
+    /// the owner's queue: a handler that blocked the owner would block every write too.
+    func holdDelivery(of podcasts: PodcastsDocument) async throws -> DispatchSemaphore {
+        let release = DispatchSemaphore(value: 0)
+        let blocked = Atomic<Bool>(false)
+        podcasts.document.addView(key: ViewKey("slow")) { event in
+            guard case .resynchronised = event else { return }
+            blocked.store(true, ordering: .releasing)
+            release.wait()
+        }
+        Thread { podcasts.document.resynchronise(view: ViewKey("slow")) }.start()
+        try #require(await eventually { blocked.load(ordering: .acquiring) })
+        return release
+    }
+
     @Test func aSyncWaitsForTheChangesMadeBeforeItThatItHasNotHeardYet() async throws {
         let desktop = try await loggedIn("desktop")
         try await desktop.sync.sync()
         // Another thread is delivering an event to a slow view: the next change's call returns
         // before the views hear it (they hear it from that thread, in order, afterwards).
-        let release = DispatchSemaphore(value: 0)
-        let blocked = Atomic<Bool>(false)
-        desktop.podcasts.document.addView(key: ViewKey("slow")) { event in
-            guard case .resynchronised = event else { return }
-            blocked.store(true, ordering: .releasing)
-            release.wait()
-        }
-        Thread { desktop.podcasts.document.resynchronise(view: ViewKey("slow")) }.start()
-        #expect(await eventually { blocked.load(ordering: .acquiring) })
+        let release = try await holdDelivery(of: desktop.podcasts)
         _ = try subscribe(desktop)
         #expect(desktop.sync.status.state.queued == 0, "not heard yet")
         let run = Task { try await desktop.sync.sync() }
@@ -168,18 +177,8 @@ import Testing
     /// is an hour here, so the test returning at all means it did not wait that out.
     @Test func aStopWhileARunWaitsToHearAChangeEndsTheRunAtOnce() async throws {
         let desktop = try await loggedIn("desktop", catchUpTimeout: 3_600)
-        // A change the sync's view cannot hear yet: another view holds the document's delivery
-        // (on a thread of its own: a handler that blocked the owner's queue would block the
-        // subscription below too).
-        let release = DispatchSemaphore(value: 0)
-        let blocked = Atomic<Bool>(false)
-        desktop.podcasts.document.addView(key: ViewKey("slow")) { event in
-            guard case .resynchronised = event else { return }
-            blocked.store(true, ordering: .releasing)
-            release.wait()
-        }
-        Thread { desktop.podcasts.document.resynchronise(view: ViewKey("slow")) }.start()
-        #expect(await eventually { blocked.load(ordering: .acquiring) })
+        // A change the sync's view cannot hear yet: another view holds the document's delivery.
+        let release = try await holdDelivery(of: desktop.podcasts)
         _ = try subscribe(desktop)
         // Its runs are its scheduler's, as in almanacd; just logged in, one is due at once.
         let sync = desktop.sync
