@@ -15,6 +15,18 @@ public final class ChildProcess: @unchecked Sendable {
     /// Held from creating a child's pipes to closing the parent's copies of their write ends.
     private static let spawning = NSLock()
 
+    /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34), which Glibc shows Swift only
+    /// under `_GNU_SOURCE`; found at run time, and skipped on an older C library.
+    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
+
+    /// Closes every descriptor above standard error in the child, after the `dup2`s before it.
+    private static func closeFrom3(_ actions: inout posix_spawn_file_actions_t) {
+        _ = addCloseFrom?(&actions, 3)
+    }
+
     /// Starts `executable` with `arguments`; `environment` replaces the current one when given.
     /// Standard error goes to a pipe (`captureErrors`), appended to the file `errorsTo` (for a
     /// long-lived child whose pipe nobody would drain), or to /dev/null.
@@ -49,6 +61,10 @@ public final class ChildProcess: @unchecked Sendable {
         } else {
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
+        // Nothing else of the test process reaches the child: Foundation opens files without
+        // close-on-exec, and a file another test is writing, held open by a long-lived child,
+        // keeps that test from remounting its folder read-only (EBUSY).
+        ChildProcess.closeFrom3(&actions)
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         let environmentList = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
