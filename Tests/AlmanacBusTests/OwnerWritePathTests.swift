@@ -1,5 +1,6 @@
 import AlmanacBus
 import AlmanacCore
+import AlmanacDemo
 import AlmanacModels
 import AlmanacServices
 import AlmanacWire
@@ -33,6 +34,7 @@ import Testing
         }
         let almanac = try await InProcessAlmanac(weatherStore: archive, podcastStore: archive, downloads: downloading ? downloads : nil)
         archive.connection.withLock { $0 = almanac.server.connection }
+        archive.weather.withLock { $0 = almanac.weather }
         do {
             try almanac.podcasts.subscribe(Self.podcast, episodes: Self.episodes)
             try await body(almanac, archive)
@@ -104,6 +106,67 @@ import Testing
         }
     }
 
+    /// Every call of the weather document's archive runs on its owner's queue, whatever asks
+    /// for it: a `Submit` (the settings), a new view (its place's kept reading, before the
+    /// fetch), a fetch's report (the reading kept, or the failure), a view removed (what no
+    /// one wants is forgotten) and where a place was found; and every change is published
+    /// from there.
+    @Test func everyCallOfTheWeatherArchiveRunsOnItsOwner() async throws {
+        try await withStore { almanac, archive in
+            let weather = almanac.weather
+            var heard = HeardChanges(weather)
+            let client = try await almanac.connect()
+            _ = try await client.submit(.weather, ["units": .string("imperial")])
+            #expect(await heard.wait { $0 == .units(.imperial) })
+            let berlin = try await client.addView(.weather, options: ["location": .string("Berlin")])
+            #expect(await heard.wait { $0.location == "Berlin" && $0.failure == nil })
+            // The demo provider knows no Atlantis: the fetch fails.
+            let atlantis = try await client.addView(.weather, options: ["location": .string("Atlantis")])
+            #expect(await heard.wait { $0.failure != nil })
+            try await client.removeView(.weather, atlantis)
+            #expect(await heard.wait { $0 == .forgotten(["Atlantis"]) })
+            try await client.removeView(.weather, berlin)
+            #expect(await heard.wait { $0 == .forgotten(["Berlin"]) })
+            // Watched again, Berlin is served its kept reading.
+            _ = try await client.addView(.weather, options: ["location": .string("Berlin")])
+            #expect(await heard.wait { $0.location == "Berlin" && $0.failure == nil })
+            _ = try await weather.resolvedPlace(for: "Oslo")
+            let calls = archive.calls.withLock { $0 }
+            for called in ["saveSettings(weather)", "saveReading", "lastReading"] {
+                #expect(calls.contains(called), "\(called) was not called")
+            }
+            #expect(archive.offWeatherOwner.withLock { $0 } == [])
+            #expect(heard.all.filter { !$0.onOwner }.map { HeardChanges.named($0.change) } == [])
+            #expect(heard.all.count == 6)
+        }
+    }
+
+    /// Readings a service reports while the weather document's owner is busy wait in its
+    /// mailbox and are kept in one transaction; each report returns once its reading is shown.
+    @Test func readingsReportedTogetherAreKeptInOneTransaction() async throws {
+        try await withStore { almanac, archive in
+            let weather = almanac.weather
+            let places = ["Berlin", "Paris", "Oslo", "Rome"]
+            for place in places { weather.document.addView(key: ViewKey(place), options: WeatherViewOptions(location: place)) { _ in } }
+            let service = DemoWeatherService()
+            let before = archive.weatherTransactions.load(ordering: .relaxed)
+            let hold = OwnerHold(weather.onOwner)
+            await withTaskGroup(of: Void.self) { group in
+                for place in places {
+                    group.addTask { await weather.weatherService(service, didFetch: StateApplyReading.make(place)) }
+                }
+                #expect(await eventually { weather.commandsWaiting == places.count })
+                hold.release()
+                await group.waitForAll()
+            }
+            #expect(archive.weatherTransactions.load(ordering: .relaxed) - before == 1)
+            #expect(archive.calls.withLock { $0 }.filter { $0 == "saveReading" }.count == places.count)
+            #expect(Set(weather.document.snapshot.state.readings.keys) == Set(places))
+            let kept = try places.map { try archive.store.lastReading(at: $0)?.location }
+            #expect(kept == places)
+        }
+    }
+
     /// Submits that arrive while the owner writes wait in its mailbox and go in one
     /// transaction (each here takes a slow disk's 200 ms); each caller hears its own revision.
     @Test func concurrentSubmitsShareTransactionsAndEachHearsItsOwnRevision() async throws {
@@ -167,5 +230,35 @@ import Testing
             let (first, last, refused) = try (archive.store.episode("show-1"), archive.store.episode("show-2"), archive.store.episode("nowhere"))
             #expect(first?.played == true && last?.position == 42 && refused == nil)
         }
+    }
+}
+
+/// The changes of the weather document as an in-process view hears them, each noted with
+/// whether it was heard on the document's owner (where a change made there is delivered).
+struct HeardChanges {
+    private var changes: AsyncStream<(change: WeatherChange, onOwner: Bool)>.Iterator
+    /// Every change heard so far.
+    private(set) var all: [(change: WeatherChange, onOwner: Bool)] = []
+
+    init(_ weather: WeatherDocument) {
+        let (stream, continuation) = AsyncStream.makeStream(of: (change: WeatherChange, onOwner: Bool).self)
+        weather.document.addView(key: ViewKey("heard")) { [weak weather] event in
+            if case .changed(_, let change, _) = event { continuation.yield((change, weather?.isOnOwner == true)) }
+        }
+        changes = stream.makeAsyncIterator()
+    }
+
+    /// What `change` is, short enough for a failure's message (a reading is long).
+    static func named(_ change: WeatherChange) -> String {
+        if case .reading(let reading) = change { "reading(\(reading.location))" } else { "\(change)" }
+    }
+
+    /// Waits for a change that `matches`, noting every change heard meanwhile.
+    mutating func wait(for matches: (WeatherChange) -> Bool) async -> Bool {
+        while let heard = await changes.next() {
+            all.append(heard)
+            if matches(heard.change) { return true }
+        }
+        return false
     }
 }
