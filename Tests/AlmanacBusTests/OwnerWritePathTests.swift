@@ -143,6 +143,7 @@ import Testing
 
     /// Readings a service reports while the weather document's owner is busy wait in its
     /// mailbox and are kept in one transaction; each report returns once its reading is shown.
+    /// A lone write opens none.
     @Test func readingsReportedTogetherAreKeptInOneTransaction() async throws {
         try await withStore { almanac, archive in
             let weather = almanac.weather
@@ -164,6 +165,10 @@ import Testing
             #expect(Set(weather.document.snapshot.state.readings.keys) == Set(places))
             let kept = try places.map { try archive.store.lastReading(at: $0)?.location }
             #expect(kept == places)
+            // A burst of one write needs no transaction: a single statement is atomic by itself.
+            try weather.submit(.units(.imperial), from: nil)
+            #expect(archive.weatherTransactions.load(ordering: .relaxed) - before == 1)
+            #expect(archive.calls.withLock { $0 }.contains("saveSettings(weather)"))
         }
     }
 

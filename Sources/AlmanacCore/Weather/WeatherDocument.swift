@@ -263,9 +263,9 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
 
     /// The owner's burst. Settles each submission in order against the places the ones before
     /// it leave (`addLocation`/`removeLocation` become the whole list; one that is refused
-    /// changes nothing and does not stop the others); then, in one transaction, saves the
-    /// settings they lead to (once, and only if they differ from the current ones, which are
-    /// on disk already) and every reading; then applies each command in order. A change the
+    /// changes nothing and does not stop the others); then saves, in one transaction (`keep`),
+    /// the settings they lead to (once, and only if they differ from the current ones, which
+    /// are on disk already) and every reading; then applies each command in order. A change the
     /// caller is told about survives a crash; when the settings cannot be written no
     /// submission is applied (a reading that cannot be kept is still shown). Places no longer
     /// saved nor watched are forgotten after the change that let them go.
@@ -291,36 +291,50 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         let readings = commands.compactMap { command -> WeatherReading? in
             if case .reading(let reading) = command { reading } else { nil }
         }
-        var settingsFailure: (any Error)?
-        if let archive, settingsChanged || !readings.isEmpty {
-            do {
-                try archive.transaction {
-                    if settingsChanged {
-                        do {
-                            try archive.saveSettings(units: units, savedLocations: locations, provider: provider)
-                        } catch {
-                            settingsFailure = error
-                        }
-                    }
-                    for reading in readings {
-                        do {
-                            try archive.saveReading(reading)
-                        } catch {
-                            logger.error("could not keep the reading of a place", metadata: ["location": "\(reading.location)", "error": "\(error)"])
-                        }
-                    }
-                }
-            } catch {
-                if settingsChanged { settingsFailure = settingsFailure ?? error }
-                if !readings.isEmpty { logger.error("could not keep the readings of a burst", metadata: ["error": "\(error)"]) }
-            }
-        }
+        let settingsFailure = keep(settings: settingsChanged ? (units, locations, provider) : nil, readings: readings)
         return settled.map { entry in
             entry.flatMap { command in
                 if case .submission = command, let settingsFailure { return .failure(settingsFailure) }
                 return .success(apply(command))
             }
         }
+    }
+
+    /// Writes what a burst keeps: the settings (when they changed) and every reading, in one
+    /// transaction when there is more than one write (a single write is atomic by itself and
+    /// needs no BEGIN and COMMIT: performance.md). Returns why the settings could not be
+    /// written; a reading that could not be kept is logged, and shown all the same.
+    private func keep(settings: (units: Units, locations: [String], provider: WeatherProvider)?,
+                      readings: [WeatherReading]) -> (any Error)? {
+        guard let archive else { return nil }
+        var settingsFailure: (any Error)?
+        func write() {
+            if let settings {
+                do {
+                    try archive.saveSettings(units: settings.units, savedLocations: settings.locations, provider: settings.provider)
+                } catch {
+                    settingsFailure = error
+                }
+            }
+            for reading in readings {
+                do {
+                    try archive.saveReading(reading)
+                } catch {
+                    logger.error("could not keep the reading of a place", metadata: ["location": "\(reading.location)", "error": "\(error)"])
+                }
+            }
+        }
+        guard (settings == nil ? 0 : 1) + readings.count > 1 else {
+            write()
+            return settingsFailure
+        }
+        do {
+            try archive.transaction(write)
+        } catch {
+            if !readings.isEmpty { logger.error("could not keep the readings of a burst", metadata: ["error": "\(error)"]) }
+            return settingsFailure ?? (settings == nil ? nil : error)
+        }
+        return settingsFailure
     }
 
     /// Applies one settled command; the revision after it.
