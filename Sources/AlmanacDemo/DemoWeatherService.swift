@@ -36,9 +36,9 @@ public final class DemoWeatherService: WeatherService, Sendable {
                 }
             } ?? 0
             if let reading = reading(for: location, step: step) {
-                delegate.weatherService(self, didFetch: reading)
+                await delegate.weatherService(self, didFetch: reading)
             } else {
-                delegate.weatherService(self, didFailToFetch: location, error: DemoError(
+                await delegate.weatherService(self, didFailToFetch: location, error: DemoError(
                     "The demo provider does not know '\(location.prefix(80))'. It knows: \(Self.knownPlaces.joined(separator: ", "))."
                 ))
             }

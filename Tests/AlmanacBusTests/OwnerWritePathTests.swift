@@ -1,5 +1,6 @@
 import AlmanacBus
 import AlmanacCore
+import AlmanacDemo
 import AlmanacModels
 import AlmanacServices
 import AlmanacWire
@@ -33,6 +34,7 @@ import Testing
         }
         let almanac = try await InProcessAlmanac(weatherStore: archive, podcastStore: archive, downloads: downloading ? downloads : nil)
         archive.connection.withLock { $0 = almanac.server.connection }
+        archive.weather.withLock { $0 = almanac.weather }
         do {
             try almanac.podcasts.subscribe(Self.podcast, episodes: Self.episodes)
             try await body(almanac, archive)
@@ -101,6 +103,72 @@ import Testing
             #expect(archive.calls.withLock { $0 }.filter { $0 == "saveDownloadJob" }.count == 2)
             #expect(try archive.store.downloadJobs().map(\.state) == [.cancelled])
             #expect(archive.onConnectionThread.withLock { $0 } == [])
+        }
+    }
+
+    /// Every call of the weather document's archive runs on its owner's queue, whatever asks
+    /// for it: a `Submit` (the settings), a new view (its place's kept reading, before the
+    /// fetch), a fetch's report (the reading kept, or the failure), a view removed (what no
+    /// one wants is forgotten) and where a place was found; and every change is published
+    /// from there.
+    @Test func everyCallOfTheWeatherArchiveRunsOnItsOwner() async throws {
+        try await withStore { almanac, archive in
+            let weather = almanac.weather
+            var heard = HeardChanges(weather)
+            let client = try await almanac.connect()
+            _ = try await client.submit(.weather, ["units": .string("imperial")])
+            #expect(await heard.wait { $0 == .units(.imperial) })
+            let berlin = try await client.addView(.weather, options: ["location": .string("Berlin")])
+            #expect(await heard.wait { $0.location == "Berlin" && $0.failure == nil })
+            // The demo provider knows no Atlantis: the fetch fails.
+            let atlantis = try await client.addView(.weather, options: ["location": .string("Atlantis")])
+            #expect(await heard.wait { $0.failure != nil })
+            try await client.removeView(.weather, atlantis)
+            #expect(await heard.wait { $0 == .forgotten(["Atlantis"]) })
+            try await client.removeView(.weather, berlin)
+            #expect(await heard.wait { $0 == .forgotten(["Berlin"]) })
+            // Watched again, Berlin is served its kept reading.
+            _ = try await client.addView(.weather, options: ["location": .string("Berlin")])
+            #expect(await heard.wait { $0.location == "Berlin" && $0.failure == nil })
+            _ = try await weather.resolvedPlace(for: "Oslo")
+            let calls = archive.calls.withLock { $0 }
+            for called in ["saveSettings(weather)", "saveReading", "lastReading"] {
+                #expect(calls.contains(called), "\(called) was not called")
+            }
+            #expect(archive.offWeatherOwner.withLock { $0 } == [])
+            #expect(heard.all.filter { !$0.onOwner }.map { HeardChanges.named($0.change) } == [])
+            #expect(heard.all.count == 6)
+        }
+    }
+
+    /// Readings a service reports while the weather document's owner is busy wait in its
+    /// mailbox and are kept in one transaction; each report returns once its reading is shown.
+    /// A lone write opens none.
+    @Test func readingsReportedTogetherAreKeptInOneTransaction() async throws {
+        try await withStore { almanac, archive in
+            let weather = almanac.weather
+            let places = ["Berlin", "Paris", "Oslo", "Rome"]
+            for place in places { weather.document.addView(key: ViewKey(place), options: WeatherViewOptions(location: place)) { _ in } }
+            let service = DemoWeatherService()
+            let before = archive.weatherTransactions.load(ordering: .relaxed)
+            let hold = OwnerHold(weather.onOwner)
+            await withTaskGroup(of: Void.self) { group in
+                for place in places {
+                    group.addTask { await weather.weatherService(service, didFetch: StateApplyReading.make(place)) }
+                }
+                #expect(await eventually { weather.commandsWaiting == places.count })
+                hold.release()
+                await group.waitForAll()
+            }
+            #expect(archive.weatherTransactions.load(ordering: .relaxed) - before == 1)
+            #expect(archive.calls.withLock { $0 }.filter { $0 == "saveReading" }.count == places.count)
+            #expect(Set(weather.document.snapshot.state.readings.keys) == Set(places))
+            let kept = try places.map { try archive.store.lastReading(at: $0)?.location }
+            #expect(kept == places)
+            // A burst of one write needs no transaction: a single statement is atomic by itself.
+            try weather.submit(.units(.imperial), from: nil)
+            #expect(archive.weatherTransactions.load(ordering: .relaxed) - before == 1)
+            #expect(archive.calls.withLock { $0 }.contains("saveSettings(weather)"))
         }
     }
 

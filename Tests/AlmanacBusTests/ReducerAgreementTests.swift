@@ -28,21 +28,22 @@ import Testing
         }
     }
 
-    @Test func aWeatherClientHoldsWhatTheDocumentHolds() throws {
+    @Test func aWeatherClientHoldsWhatTheDocumentHolds() async throws {
         let weather = WeatherDocument()
         let service = DemoWeatherService()
         var client = WeatherCodec.decodeState(WeatherCodec.encode(weather.document.state))
         let heard = Heard(weather.document, encode: WeatherCodec.encode, decode: WeatherCodec.decodeChange)
         weather.document.addView(key: ViewKey("Berlin"), options: WeatherViewOptions(location: "Berlin")) { _ in }
         weather.document.addView(key: ViewKey("Oslo"), options: WeatherViewOptions(location: "Oslo")) { _ in }
-        weather.weatherService(service, didFetch: StateApplyReading.make("Berlin"))
-        weather.weatherService(service, didFetch: StateApplyReading.make("Oslo"))
-        weather.weatherService(service, didFailToFetch: "Oslo", error: Unreachable())
+        await weather.weatherService(service, didFetch: StateApplyReading.make("Berlin"))
+        await weather.weatherService(service, didFetch: StateApplyReading.make("Oslo"))
+        await weather.weatherService(service, didFailToFetch: "Oslo", error: Unreachable())
         try weather.submit(.units(.imperial), from: nil)
         try weather.submit(.provider(.metNorway), from: nil)
         try weather.submit(.savedLocations(["Berlin", "Paris"]), from: nil)
         weather.document.removeView(key: ViewKey("Oslo"))
         weather.forgetUnwanted()
+        OwnerHold.drain(weather.onOwner)
         let changes = heard.changes.withLock { $0 }
         #expect(changes.count == 7)
         for change in changes { client.apply(try #require(change)) }

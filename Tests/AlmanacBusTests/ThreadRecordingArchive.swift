@@ -7,8 +7,9 @@ import Locking
 import Synchronization
 
 /// The daemon's SQLite store behind our own archive protocols, noting every call: its name,
-/// whether it ran on the server connection's own thread, and how many transactions were
-/// opened (a fake of our own protocols around the real store).
+/// whether it ran on the server connection's own thread (and, for the weather document's
+/// calls, whether on that document's owner), and how many transactions were opened (a fake
+/// of our own protocols around the real store).
 final class ThreadRecordingArchive: PodcastArchive, WeatherArchive, DownloadArchive, Sendable {
     let store: StateStore
     /// The server's connection, once it exists: calls on its thread are noted apart.
@@ -17,8 +18,14 @@ final class ThreadRecordingArchive: PodcastArchive, WeatherArchive, DownloadArch
     let calls = Locked<[String]>([])
     /// The calls that ran on the connection's thread.
     let onConnectionThread = Locked<[String]>([])
+    /// The weather document, once it exists: its calls are checked to run on its owner.
+    let weather = Locked<WeatherDocument?>(nil)
+    /// The weather document's calls (and transactions) that ran off its owner's queue.
+    let offWeatherOwner = Locked<[String]>([])
     /// Transactions opened from outside one (each a commit of its own).
     let transactions = Atomic<Int>(0)
+    /// Of `transactions`, those opened on the weather document's owner.
+    let weatherTransactions = Atomic<Int>(0)
     /// How long each transaction takes at least, in milliseconds (a slow disk), while set.
     let slowTransactions = Atomic<Int>(0)
 
@@ -32,20 +39,27 @@ final class ThreadRecordingArchive: PodcastArchive, WeatherArchive, DownloadArch
         return try body()
     }
 
+    /// Notes a call of the weather document's own, and whether it ran off that document's owner.
+    private func notedForWeather<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
+        if weather.withLock({ $0 })?.isOnOwner != true { offWeatherOwner.withLock { $0.append(name) } }
+        return try noted(name, body)
+    }
+
     // MARK: WeatherArchive
 
     func saveSettings(units: Units, savedLocations: [String], provider: WeatherProvider) throws {
-        try noted("saveSettings(weather)") { try store.saveSettings(units: units, savedLocations: savedLocations, provider: provider) }
+        try notedForWeather("saveSettings(weather)") { try store.saveSettings(units: units, savedLocations: savedLocations, provider: provider) }
     }
 
-    func saveReading(_ reading: WeatherReading) throws { try noted("saveReading") { try store.saveReading(reading) } }
-    func lastReading(at location: String) throws -> WeatherReading? { try noted("lastReading") { try store.lastReading(at: location) } }
+    func saveReading(_ reading: WeatherReading) throws { try notedForWeather("saveReading") { try store.saveReading(reading) } }
+    func lastReading(at location: String) throws -> WeatherReading? { try notedForWeather("lastReading") { try store.lastReading(at: location) } }
 
     // MARK: Both
 
     func transaction<T: Sendable>(_ body: () throws -> T) throws -> T {
         try noted("transaction") {
             transactions.add(1, ordering: .relaxed)
+            if weather.withLock({ $0 })?.isOnOwner == true { weatherTransactions.add(1, ordering: .relaxed) }
             let slow = slowTransactions.load(ordering: .relaxed)
             if slow > 0 { Thread.sleep(forTimeInterval: Double(slow) / 1000) }
             return try store.transaction(body)

@@ -127,7 +127,7 @@ import Testing
 
     // MARK: Refresh claims
 
-    @Test func aViewsPlaceIsClaimedOnceAndServedItsLastKnownReading() throws {
+    @Test func aViewsPlaceIsClaimedOnceAndServedItsLastKnownReading() async throws {
         let archive = MemoryWeatherArchive()
         let hourAgo = clock.now.addingTimeInterval(-3_600)
         let old = try #require(DemoWeatherService(clock: { hourAgo }).reading(for: "Paris", step: 0))
@@ -135,21 +135,22 @@ import Testing
         let clock = self.clock
         let weather = WeatherDocument(policy: .init(interval: 900), archive: archive, clock: { clock.now }, jitter: { 1 })
         weather.document.addView(key: ViewKey("v"), options: WeatherViewOptions(location: "Paris")) { _ in }
-        #expect(weather.claim(.view(WeatherViewOptions(location: "Paris"))) == ["Paris"])
+        #expect(await weather.claim(.view(WeatherViewOptions(location: "Paris"))) == ["Paris"])
         #expect(weather.document.snapshot.state.readings["Paris"] == old, "the last known reading is served at once")
-        #expect(weather.claim(.view(WeatherViewOptions(location: "Paris"))).isEmpty, "claimed already")
-        #expect(weather.claim(.due).isEmpty && weather.claim(.everything).isEmpty)
-        #expect(weather.claim(.view(WeatherViewOptions())).isEmpty, "a view of no place claims nothing")
+        #expect(await weather.claim(.view(WeatherViewOptions(location: "Paris"))).isEmpty, "claimed already")
+        #expect(await weather.claim(.due).isEmpty)
+        #expect(await weather.claim(.everything).isEmpty)
+        #expect(await weather.claim(.view(WeatherViewOptions())).isEmpty, "a view of no place claims nothing")
     }
 
-    @Test func everythingClaimsWhatIsNotDueButNotWhatIsBeingFetched() throws {
+    @Test func everythingClaimsWhatIsNotDueButNotWhatIsBeingFetched() async throws {
         let weather = weather()
         try weather.submit(.savedLocations(["Paris", "Berlin"]), from: nil)
-        #expect(weather.claim(.due) == ["Paris", "Berlin"])
+        #expect(await weather.claim(.due) == ["Paris", "Berlin"])
         let now = clock.now
-        weather.weatherService(DemoWeatherService(), didFetch: try #require(DemoWeatherService(clock: { now }).reading(for: "Paris", step: 0)))
-        #expect(weather.claim(.due).isEmpty, "Paris is fresh, Berlin is being fetched")
-        #expect(weather.claim(.everything) == ["Paris"])
+        await weather.weatherService(DemoWeatherService(), didFetch: try #require(DemoWeatherService(clock: { now }).reading(for: "Paris", step: 0)))
+        #expect(await weather.claim(.due).isEmpty, "Paris is fresh, Berlin is being fetched")
+        #expect(await weather.claim(.everything) == ["Paris"])
     }
 
     @Test func aPodcastViewClaimsOnlyAPodcastThatExists() {

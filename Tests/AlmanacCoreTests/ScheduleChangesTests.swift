@@ -9,7 +9,7 @@ import Testing
         let weather = WeatherDocument()
         var scheduler = weather.scheduleChanges.stream().makeAsyncIterator()
         var locator = weather.scheduleChanges.stream().makeAsyncIterator()
-        _ = weather.forgetUnwanted()
+        weather.forgetUnwanted()
         #expect(await scheduler.next() != nil)
         #expect(await locator.next() != nil)
     }

@@ -44,6 +44,7 @@ import Testing
         #expect(weather.take(["Oslo"]) == ["Oslo"])
         weather.document.removeView(key: ViewKey("a"))
         weather.forgetUnwanted()
+        OwnerHold.drain(weather.onOwner)
         // Wanted again before the fetch ends: still claimed, so not fetched twice.
         #expect(weather.take(["Oslo"]).isEmpty)
         await service.refresh(["Oslo"])
@@ -64,7 +65,7 @@ import Testing
         clock.advance(300)
         let (later, _) = document(archive: archive)
         later.document.addView(key: ViewKey("b"), options: WeatherViewOptions(location: "Tokyo")) { _ in }
-        later.restoreLastKnown("Tokyo")
+        await later.restoreLastKnown("Tokyo")
         #expect(later.document.snapshot.state.readings["Tokyo"] == archive.lastReading(at: "Tokyo"))
         #expect(later.take(["Tokyo"]).isEmpty)
         clock.advance(600)
@@ -74,7 +75,7 @@ import Testing
         clock.advance(3600)
         let (old, _) = document(archive: archive)
         old.document.addView(key: ViewKey("c"), options: WeatherViewOptions(location: "Tokyo")) { _ in }
-        old.restoreLastKnown("Tokyo")
+        await old.restoreLastKnown("Tokyo")
         #expect(old.document.snapshot.state.readings["Tokyo"] != nil)
         #expect(old.take(["Tokyo"]) == ["Tokyo"])
     }

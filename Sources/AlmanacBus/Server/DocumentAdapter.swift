@@ -42,7 +42,9 @@ public protocol DocumentAdapter: Sendable {
     func afterOwner(_ work: @escaping @Sendable () -> Void)
     /// What `request` calls for now, claimed by the document so that no other refresh
     /// fetches it as well; `nil` when there is nothing to do (then `Loading` does not flicker).
-    func claim(_ request: RefreshRequest<Options>) -> Work?
+    /// Async: a new view's claim waits for its document's owner (the weather document serves
+    /// the place's kept reading first), without holding a thread.
+    func claim(_ request: RefreshRequest<Options>) async -> Work?
     /// Fetches `work`.
     func perform(_ work: Work) async
     /// Views came, went or changed their options.

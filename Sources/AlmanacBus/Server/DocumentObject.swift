@@ -379,7 +379,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     /// Fetches what `request` calls for, with `Loading` true meanwhile (and untouched when
     /// there is nothing to fetch).
     public func refresh(_ request: RefreshRequest<Adapter.Options> = .everything) async {
-        guard let work = adapter.claim(request) else { return }
+        guard let work = await adapter.claim(request) else { return }
         setLoading(true)
         await adapter.perform(work)
         setLoading(false)

@@ -53,8 +53,8 @@ public struct WeatherAdapter: DocumentAdapter {
         weather.onOwner(work)
     }
 
-    public func claim(_ request: RefreshRequest<WeatherViewOptions>) -> [String]? {
-        let locations = weather.claim(request)
+    public func claim(_ request: RefreshRequest<WeatherViewOptions>) async -> [String]? {
+        let locations = await weather.claim(request)
         return locations.isEmpty ? nil : locations
     }
 

@@ -29,20 +29,24 @@ public protocol WeatherServiceDataSource: AnyObject, Sendable {
     /// Where `location` was found before, if it was: the service uses it rather than asking
     /// a geocoder again, so a place keeps its match. For `"here"`, where the user is; it
     /// throws `PlaceNotFound` saying why when that is not known.
-    func resolvedPlace(for location: String) throws -> ResolvedPlace?
+    func resolvedPlace(for location: String) async throws -> ResolvedPlace?
     /// Which provider to ask first.
     func weatherProvider(for service: any WeatherService) -> WeatherProvider
 }
 
 extension WeatherServiceDataSource {
     /// Nothing known: the service resolves every name itself.
-    public func resolvedPlace(for location: String) throws -> ResolvedPlace? { nil }
+    public func resolvedPlace(for location: String) async throws -> ResolvedPlace? { nil }
     /// Open-Meteo.
     public func weatherProvider(for service: any WeatherService) -> WeatherProvider { .openMeteo }
 }
 
-/// Hears what a weather service fetched.
+/// Hears what a weather service fetched. Each report returns once the delegate has taken it
+/// in (the weather document: kept and published), so a service's `refresh` ends after its
+/// reports; awaited, it holds no thread meanwhile.
 public protocol WeatherServiceDelegate: AnyObject, Sendable {
-    func weatherService(_ service: any WeatherService, didFetch reading: WeatherReading)
-    func weatherService(_ service: any WeatherService, didFailToFetch location: String, error: any Error)
+    /// `reading` arrived.
+    func weatherService(_ service: any WeatherService, didFetch reading: WeatherReading) async
+    /// `location` could not be fetched, for `error`.
+    func weatherService(_ service: any WeatherService, didFailToFetch location: String, error: any Error) async
 }

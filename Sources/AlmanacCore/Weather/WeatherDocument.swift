@@ -16,9 +16,10 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     /// Where the user is (`"here"`), as the locator last said; `nil` before it said anything.
     private let hereState = Locked<Result<ResolvedPlace, PlaceNotFound>?>(nil)
     private let archive: (any WeatherArchive)?
-    /// The one owner of the settings: submissions wait in its mailbox, and each burst of them
-    /// is saved with one write, then applied.
-    private let owner: DocumentOwner<QueuedSubmission, UInt64>
+    /// The one owner of the state and the archive: every change (a submission, a reading, a
+    /// failure, forgetting, a restored reading) waits in its mailbox, and each burst of them is
+    /// saved in one transaction, then applied (`commit`).
+    private let owner: DocumentOwner<Command, UInt64>
     private let schedule: Locked<RefreshSchedule>
     private let clock: @Sendable () -> Date
     private let jitter: @Sendable () -> Double
@@ -41,8 +42,8 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         self.archive = archive
         // A burst needs the document's rules, but the owner is made before `self` exists.
         let weather = WeakReference<WeatherDocument>()
-        owner = DocumentOwner(label: "almanac.weather.owner") { queued in
-            weather.object?.commit(queued) ?? queued.map { _ in .failure(SubmissionError("The weather document is gone.")) }
+        owner = DocumentOwner(label: "almanac.weather.owner") { burst in
+            weather.object?.commit(burst) ?? burst.map { _ in .failure(SubmissionError("The weather document is gone.")) }
         }
         schedule = Locked(RefreshSchedule(policy: policy))
         self.clock = clock
@@ -56,7 +57,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     /// The wanted places that are due now, claimed (see `take`); each counts as a fetch under
     /// way (`Loading`) until the service reports it back.
     public func locationsToFetch(for service: any WeatherService) -> [String] {
-        let locations = claim(.due)
+        let locations = take(wantedLocations)
         activity.claimed(locations)
         return locations
     }
@@ -93,8 +94,9 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     }
 
     /// Where `location` was found: for `"here"`, the locator's last word; else from its
-    /// reading, in memory or kept (a saved place's last reading is kept while it is saved).
-    public func resolvedPlace(for location: String) throws -> ResolvedPlace? {
+    /// reading, in memory or kept (a saved place's last reading is kept while it is saved; the
+    /// owner reads it).
+    public func resolvedPlace(for location: String) async throws -> ResolvedPlace? {
         if location == Self.here {
             switch hereState.withLock({ $0 }) {
             case .success(let place): return place
@@ -102,8 +104,9 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
             case nil: throw PlaceNotFound("Where you are is not known yet: waiting for the location service (GeoClue).")
             }
         }
-        guard let reading = try document.snapshot.state.readings[location] ?? archive?.lastReading(at: location),
-              reading.latitude.isFinite, reading.longitude.isFinite else { return nil }
+        var known = document.snapshot.state.readings[location]
+        if known == nil, let archive { known = try await owner.run { try archive.lastReading(at: location) } }
+        guard let reading = known, reading.latitude.isFinite, reading.longitude.isFinite else { return nil }
         return ResolvedPlace(name: reading.placeName, latitude: reading.latitude, longitude: reading.longitude)
     }
 
@@ -113,12 +116,12 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
 
     /// The places `request` calls for now, each claimed from the schedule so that no other
     /// refresh fetches it meanwhile (two views of one place share a fetch): a new view's place
-    /// (served its last known reading at once), the due ones, or every wanted one.
-    public func claim(_ request: RefreshRequest<WeatherViewOptions>) -> [String] {
+    /// (served its last known reading at once, by the owner), the due ones, or every wanted one.
+    public func claim(_ request: RefreshRequest<WeatherViewOptions>) async -> [String] {
         switch request {
         case .view(let options):
             guard let location = options.location else { return [] }
-            restoreLastKnown(location)
+            await restoreLastKnown(location)
             return take([location])
         case .due:
             return take(wantedLocations)
@@ -163,7 +166,9 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
 
     // MARK: Delegate
 
-    public func weatherService(_ service: any WeatherService, didFetch reading: WeatherReading) {
+    /// Counts the fetch as done and its place fresh, then hands the reading to the owner, and
+    /// returns once it is kept and published (or left out: no one wants the place any more).
+    public func weatherService(_ service: any WeatherService, didFetch reading: WeatherReading) async {
         let now = clock()
         schedule.withLock { $0.succeeded(reading.location, now: now) }
         scheduleChanged()
@@ -174,17 +179,12 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
            abs(place.latitude - reading.latitude) > 1e-6 || abs(place.longitude - reading.longitude) > 1e-6 {
             fetchHereNow()
         }
-        do {
-            try archive?.saveReading(reading)
-        } catch {
-            logger.error("could not keep the reading of a place", metadata: ["location": "\(reading.location)", "error": "\(error)"])
-        }
-        // A fetch that finishes after every view of its place has gone is not kept.
-        guard wantedLocations.contains(reading.location) else { return }
-        document.update { state in state.apply(.reading(reading)) }
+        _ = try? await owner.submit(.reading(reading))
     }
 
-    public func weatherService(_ service: any WeatherService, didFailToFetch location: String, error: any Error) {
+    /// Backs `location` off, then hands the failure to the owner, and returns once it is
+    /// published (once, not on every retry; not at all for a place no one wants).
+    public func weatherService(_ service: any WeatherService, didFailToFetch location: String, error: any Error) async {
         let (now, jitter) = (clock(), jitter())
         _ = schedule.withLock { $0.failed(location, now: now, jitter: jitter) }
         scheduleChanged()
@@ -195,16 +195,189 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         let message = String(describing: error)
         logger.warning("could not fetch the weather", metadata: ["location": "\(location)", "error": "\(message)"])
         activity.failed(location, WeatherChange.failed(location: location, message: message).failure ?? message)
-        document.update { state in
-            guard state.failures[location] != message else { return nil }
-            return state.apply(.failed(location: location, message: message))
-        }
+        _ = try? await owner.submit(.failure(location: location, message: message))
     }
 
     /// Drops the readings and failures of places no view and no saved location wants, so the
-    /// state cannot grow with every place a client ever asked for. Call when views go or change.
+    /// state cannot grow with every place a client ever asked for. Call when views go or
+    /// change: it goes into the owner's mailbox and returns at once (the bus's thread calls it).
+    public func forgetUnwanted() {
+        owner.send(.forgetUnwanted) { _ in }
+    }
+
+    /// A view now watches `location`: when the document has no reading of it, the archive's
+    /// last one is served at once (its age shows it), until a fresh one arrives. One fetched
+    /// less than an interval (at most 15 minutes, what clients call fresh) ago is not
+    /// fetched again before the interval after it. Returns once the owner has done it.
+    public func restoreLastKnown(_ location: String) async {
+        _ = try? await owner.submit(.restoreLastKnown(location))
+    }
+
+    // MARK: Submissions
+
+    /// Applies what a view submitted, after validating it and saving the settings, with
+    /// whatever else is in the owner's mailbox; every view hears the change. Returns the
+    /// revision after it. Waits for the owner: callers that must not wait use `send`.
     @discardableResult
-    public func forgetUnwanted() -> UInt64? {
+    public func submit(_ submission: WeatherSubmission, from view: ViewKey?) throws -> UInt64 {
+        try owner.perform(.submission(submission.validated(), from: view))
+    }
+
+    /// Validates `submission` (throwing `SubmissionError` at once) and puts it in the owner's
+    /// mailbox: the burst that takes it saves it with the others there, applies it, and then
+    /// calls `answer` (on the owner's queue) with its revision or, when it was refused or the
+    /// settings could not be saved, the error (and then it changed nothing).
+    public func send(_ submission: WeatherSubmission, from view: ViewKey?,
+                     answer: @escaping @Sendable (Result<UInt64, any Error>) -> Void) throws {
+        owner.send(.submission(try submission.validated(), from: view), answer: answer)
+    }
+
+    /// Runs `work` on the owner's queue, in turn with its bursts, without waiting for it: what
+    /// was sent before it is published when it runs.
+    public func onOwner(_ work: @escaping @Sendable () -> Void) {
+        owner.post(work)
+    }
+
+    /// Whether the caller runs on the owner's queue, where every call of the archive is made.
+    public var isOnOwner: Bool { owner.isCurrent }
+
+    /// How many changes wait in the owner's mailbox for its next burst.
+    public var commandsWaiting: Int { owner.commandsWaiting }
+
+    // MARK: The owner
+
+    /// A change waiting in the owner's mailbox. Each is answered with the revision after it
+    /// (the current one when it changed nothing).
+    enum Command: Sendable {
+        /// What a view submitted (validated), and the view.
+        case submission(WeatherSubmission, from: ViewKey?)
+        /// What the service fetched.
+        case reading(WeatherReading)
+        /// Why the service could not fetch a place a view or the saved places want.
+        case failure(location: String, message: String)
+        /// Drop what no view and no saved place wants.
+        case forgetUnwanted
+        /// Serve a newly watched place's kept reading.
+        case restoreLastKnown(String)
+    }
+
+    /// The owner's burst. Settles each submission in order against the places the ones before
+    /// it leave (`addLocation`/`removeLocation` become the whole list; one that is refused
+    /// changes nothing and does not stop the others); then saves, in one transaction (`keep`),
+    /// the settings they lead to (once, and only if they differ from the current ones, which
+    /// are on disk already) and every reading; then applies each command in order. A change the
+    /// caller is told about survives a crash; when the settings cannot be written no
+    /// submission is applied (a reading that cannot be kept is still shown). Places no longer
+    /// saved nor watched are forgotten after the change that let them go.
+    func commit(_ commands: [Command]) -> [Result<UInt64, any Error>] {
+        // Only the owner's bursts change the state, one at a time, so nothing else moves it meanwhile.
+        let current = document.snapshot.state
+        var (units, locations, provider) = (current.units, current.savedLocations, current.provider)
+        var settled: [Result<Command, any Error>] = []
+        for command in commands {
+            settled.append(Result {
+                guard case .submission(let submission, let view) = command else { return command }
+                let settledSubmission = try submission.settled(against: locations)
+                switch settledSubmission {
+                case .units(let value): units = value
+                case .provider(let value): provider = value
+                case .savedLocations(let value): locations = value
+                case .addLocation, .removeLocation: preconditionFailure("a settled submission is units or places")
+                }
+                return .submission(settledSubmission, from: view)
+            })
+        }
+        let settingsChanged = units != current.units || locations != current.savedLocations || provider != current.provider
+        let readings = commands.compactMap { command -> WeatherReading? in
+            if case .reading(let reading) = command { reading } else { nil }
+        }
+        let settingsFailure = keep(settings: settingsChanged ? (units, locations, provider) : nil, readings: readings)
+        return settled.map { entry in
+            entry.flatMap { command in
+                if case .submission = command, let settingsFailure { return .failure(settingsFailure) }
+                return .success(apply(command))
+            }
+        }
+    }
+
+    /// Writes what a burst keeps: the settings (when they changed) and every reading, in one
+    /// transaction when there is more than one write (a single write is atomic by itself and
+    /// needs no BEGIN and COMMIT: performance.md). Returns why the settings could not be
+    /// written; a reading that could not be kept is logged, and shown all the same.
+    private func keep(settings: (units: Units, locations: [String], provider: WeatherProvider)?,
+                      readings: [WeatherReading]) -> (any Error)? {
+        guard let archive else { return nil }
+        var settingsFailure: (any Error)?
+        func write() {
+            if let settings {
+                do {
+                    try archive.saveSettings(units: settings.units, savedLocations: settings.locations, provider: settings.provider)
+                } catch {
+                    settingsFailure = error
+                }
+            }
+            for reading in readings {
+                do {
+                    try archive.saveReading(reading)
+                } catch {
+                    logger.error("could not keep the reading of a place", metadata: ["location": "\(reading.location)", "error": "\(error)"])
+                }
+            }
+        }
+        guard (settings == nil ? 0 : 1) + readings.count > 1 else {
+            write()
+            return settingsFailure
+        }
+        do {
+            try archive.transaction(write)
+        } catch {
+            if !readings.isEmpty { logger.error("could not keep the readings of a burst", metadata: ["error": "\(error)"]) }
+            return settingsFailure ?? (settings == nil ? nil : error)
+        }
+        return settingsFailure
+    }
+
+    /// Applies one settled command; the revision after it.
+    private func apply(_ command: Command) -> UInt64 {
+        switch command {
+        case .submission(let submission, let view):
+            let revision = document.update(origin: view) { state -> WeatherChange? in
+                switch submission {
+                case .units(let units):
+                    guard state.units != units else { return nil }
+                    return state.apply(.units(units))
+                case .provider(let provider):
+                    guard state.provider != provider else { return nil }
+                    return state.apply(.provider(provider))
+                case .savedLocations(let locations):
+                    guard state.savedLocations != locations else { return nil }
+                    return state.apply(.savedLocations(locations))
+                case .addLocation, .removeLocation:
+                    return nil
+                }
+            } ?? document.revision
+            guard case .savedLocations = submission else { return revision }
+            return forget() ?? revision
+        case .reading(let reading):
+            // A fetch that finishes after every view of its place has gone is not shown.
+            guard wantedLocations.contains(reading.location) else { return document.revision }
+            return document.update { state in state.apply(.reading(reading)) } ?? document.revision
+        case .failure(let location, let message):
+            guard wantedLocations.contains(location) else { return document.revision }
+            return document.update { state in
+                guard state.failures[location] != message else { return nil }
+                return state.apply(.failed(location: location, message: message))
+            } ?? document.revision
+        case .forgetUnwanted:
+            return forget() ?? document.revision
+        case .restoreLastKnown(let location):
+            return restore(location) ?? document.revision
+        }
+    }
+
+    /// Drops what no view and no saved place wants (see `forgetUnwanted`); the revision after,
+    /// or `nil` when there was nothing to drop.
+    private func forget() -> UInt64? {
         let wanted = Set(wantedLocations)
         schedule.withLock { $0.keep(only: wanted) }
         activity.keep(only: wanted)
@@ -216,110 +389,19 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         }
     }
 
-    // MARK: Submissions
-
-    /// Applies what a view submitted, after validating it and saving the settings, with
-    /// whatever else is in the owner's mailbox; every view hears the change. Returns the
-    /// revision after it. Waits for the owner: callers that must not wait use `send`.
-    @discardableResult
-    public func submit(_ submission: WeatherSubmission, from view: ViewKey?) throws -> UInt64 {
-        try owner.perform(QueuedSubmission(submission: submission.validated(), view: view))
-    }
-
-    /// Validates `submission` (throwing `SubmissionError` at once) and puts it in the owner's
-    /// mailbox: the burst that takes it saves it with the others there, applies it, and then
-    /// calls `answer` (on the owner's queue) with its revision or, when it was refused or the
-    /// settings could not be saved, the error (and then it changed nothing).
-    public func send(_ submission: WeatherSubmission, from view: ViewKey?,
-                     answer: @escaping @Sendable (Result<UInt64, any Error>) -> Void) throws {
-        owner.send(QueuedSubmission(submission: try submission.validated(), view: view), answer: answer)
-    }
-
-    /// Runs `work` on the owner's queue, in turn with its bursts, without waiting for it: what
-    /// was sent before it is published when it runs.
-    public func onOwner(_ work: @escaping @Sendable () -> Void) {
-        owner.post(work)
-    }
-
-    /// How many changes wait in the owner's mailbox for its next burst.
-    public var commandsWaiting: Int { owner.commandsWaiting }
-
-    /// A validated submission waiting in the owner's mailbox.
-    struct QueuedSubmission: Sendable {
-        let submission: WeatherSubmission
-        let view: ViewKey?
-    }
-
-    /// Settles each of `queued` in order against the places the ones before it leave
-    /// (`addLocation`/`removeLocation` become the whole list; one that is refused changes
-    /// nothing and does not stop the others), saves the settings they lead to (once, and only
-    /// if they differ from the current ones, which are on disk already), then applies each in
-    /// order. A change the caller is told about survives a crash; when the write fails none
-    /// of them is applied. Places no longer saved nor watched are forgotten after the change
-    /// that let them go, and the revision returned is the one after that.
-    func commit(_ queued: [QueuedSubmission]) -> [Result<UInt64, any Error>] {
-        // Only the owner's bursts change the settings, one at a time, so nothing else moves them meanwhile.
-        let current = document.snapshot.state
-        var (units, locations, provider) = (current.units, current.savedLocations, current.provider)
-        var settled: [Result<QueuedSubmission, any Error>] = []
-        for entry in queued {
-            settled.append(Result {
-                let submission = try entry.submission.settled(against: locations)
-                switch submission {
-                case .units(let value): units = value
-                case .provider(let value): provider = value
-                case .savedLocations(let value): locations = value
-                case .addLocation, .removeLocation: preconditionFailure("a settled submission is units or places")
-                }
-                return QueuedSubmission(submission: submission, view: entry.view)
-            })
-        }
-        if units != current.units || locations != current.savedLocations || provider != current.provider {
-            do {
-                try archive?.saveSettings(units: units, savedLocations: locations, provider: provider)
-            } catch {
-                return settled.map { entry in entry.flatMap { _ in .failure(error) } }
-            }
-        }
-        return settled.map { entry in entry.map(apply) }
-    }
-
-    /// Applies one settled submission; the revision after it.
-    private func apply(_ entry: QueuedSubmission) -> UInt64 {
-        let revision = document.update(origin: entry.view) { state -> WeatherChange? in
-            switch entry.submission {
-            case .units(let units):
-                guard state.units != units else { return nil }
-                return state.apply(.units(units))
-            case .provider(let provider):
-                guard state.provider != provider else { return nil }
-                return state.apply(.provider(provider))
-            case .savedLocations(let locations):
-                guard state.savedLocations != locations else { return nil }
-                return state.apply(.savedLocations(locations))
-            case .addLocation, .removeLocation:
-                return nil
-            }
-        } ?? document.revision
-        guard case .savedLocations = entry.submission else { return revision }
-        return forgetUnwanted() ?? revision
-    }
-
-    /// A view now watches `location`: when the document has no reading of it, the archive's
-    /// last one is served at once (its age shows it), until a fresh one arrives. One fetched
-    /// less than an interval (at most 15 minutes, what clients call fresh) ago is not
-    /// fetched again before the interval after it.
-    public func restoreLastKnown(_ location: String) {
-        guard document.snapshot.state.readings[location] == nil else { return }
+    /// Serves the archive's last reading of `location` when the document has none (see
+    /// `restoreLastKnown`); the revision after, or `nil` when nothing was served.
+    private func restore(_ location: String) -> UInt64? {
+        guard document.snapshot.state.readings[location] == nil else { return nil }
         let kept: WeatherReading?
         do {
             kept = try archive?.lastReading(at: location)
         } catch {
             // Nothing is served for it until a fetch brings a reading; the fault is said.
             logger.error("could not read the last reading of a place", metadata: ["location": "\(location)", "error": "\(error)"])
-            return
+            return nil
         }
-        guard let reading = kept else { return }
+        guard let reading = kept else { return nil }
         let now = clock()
         schedule.withLock { schedule in
             let age = now.timeIntervalSince(reading.fetchedAt)
@@ -328,8 +410,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
             }
         }
         scheduleChanged()
-        document.update { state in
-            guard state.readings[location] == nil else { return nil }
+        return document.update { state in
             // A reading restored from the archive is the last good one: a failure of the place
             // since then stands in the document (a view, which hears only `reading`, drops it
             // until the next fetch fails again).

@@ -63,11 +63,11 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
     private func fetchAndReport(_ location: String) async {
         do {
             let reading = try await fetch(location)
-            delegate?.weatherService(self, didFetch: reading)
+            await delegate?.weatherService(self, didFetch: reading)
         } catch {
             // Cut short by the daemon stopping: the place did not fail.
             guard !Task.isCancelled else { return }
-            delegate?.weatherService(self, didFailToFetch: location, error: error)
+            await delegate?.weatherService(self, didFailToFetch: location, error: error)
         }
     }
 
@@ -235,7 +235,7 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
         }
         let known: ResolvedPlace?
         do {
-            known = try dataSource?.resolvedPlace(for: location)
+            known = try await dataSource?.resolvedPlace(for: location)
         } catch {
             throw FetchError("\(error)")
         }

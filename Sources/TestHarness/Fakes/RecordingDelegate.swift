@@ -18,11 +18,11 @@ public final class RecordingDelegate: WeatherServiceDelegate, PodcastServiceDele
 
     public init() {}
 
-    public func weatherService(_ service: any WeatherService, didFetch reading: WeatherReading) {
+    public func weatherService(_ service: any WeatherService, didFetch reading: WeatherReading) async {
         readings.withLock { $0.append(reading) }
     }
 
-    public func weatherService(_ service: any WeatherService, didFailToFetch location: String, error: any Error) {
+    public func weatherService(_ service: any WeatherService, didFailToFetch location: String, error: any Error) async {
         weatherFailures.withLock { $0[location] = "\(error)" }
     }
 

@@ -6,9 +6,16 @@ import Dispatch
 public final class OwnerHold: Sendable {
     private let gate = DispatchSemaphore(value: 0)
 
-    /// Holds the owner that `post` (a document's `onOwner`) runs work on.
+    /// Holds the owner that `post` (a document's `onOwner`) runs work on; returns once it is
+    /// held, so that everything sent after this waits in the mailbox (had the owner not yet
+    /// taken the hold, it could take commands sent next with it, and run them apart).
     public init(_ post: (@escaping @Sendable () -> Void) -> Void) {
-        post { [gate] in gate.wait() }
+        let held = DispatchSemaphore(value: 0)
+        post { [gate] in
+            held.signal()
+            gate.wait()
+        }
+        held.wait()
     }
 
     /// Lets the owner go on.
