@@ -44,12 +44,13 @@ public struct PodcastSettingsViewData: Sendable, Hashable, JSONRepresentable {
         ]
     }
 
-    /// "refresh every 2h, auto-download on, keep 5, delete played after 7d, notify default".
+    /// "refresh every 2h, auto-download on, keep 5, delete played after 7d, notify default"
+    /// (and ", auto-queue on" when it is).
     public var summary: String {
         "refresh " + (preferences.refreshInterval == nil ? "as the server says" : "every \(refreshInterval)")
             + ", auto-download \(autoDownload), keep \(keep), delete played " + (preferences.deletePlayedAfter == nil ? "never" : "after \(deletePlayedAfter)")
             + ", notify \(notify)"
-            + ", auto-queue \(autoQueue)"
+            + (preferences.autoQueue ? ", auto-queue on" : "")
     }
 
     /// The fields of a podcast's `--format` template that come from its settings.
