@@ -66,7 +66,8 @@ enum FeedFixtures {
                     explicit: false,
                     episodeType: "trailer"
                 ),
-            ]
+            ],
+            serial: false
         )
         #expect(feed == expected)
     }
