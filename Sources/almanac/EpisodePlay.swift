@@ -19,7 +19,7 @@ struct EpisodePlay: AsyncParsableCommand {
 
     @ArgumentParser.Argument(help: ArgumentHelp("An episode id; with --next, a podcast (id or feed URL) to take it from.", valueName: "id"))
     var target: String?
-    @Flag(help: "Play the newest unplayed episode (of the podcast given, else of all).") var next = false
+    @Flag(help: "Play the head of the Up Next queue, else the newest unplayed episode (of the podcast given, else of all).") var next = false
     @OptionGroup var common: CommonOptions
 
     func validate() throws {
@@ -54,9 +54,17 @@ struct EpisodePlay: AsyncParsableCommand {
         }
     }
 
-    /// The episode to play: the one named, or the newest unplayed one.
+    /// The episode to play: the one named, or the head of the queue (its first episode of
+    /// the podcast given), else the newest unplayed one.
     private func chosenID(_ client: AlmanacClient) async throws -> String {
         guard next else { return target ?? "" }
+        let queue = try await client.queue()
+        if let target {
+            let podcast = try await client.subscriptions().first { $0.id == target || $0.feedURL == target }?.id ?? target
+            if let head = queue.first(where: { $0.episode.podcastID == podcast }) { return head.episode.id }
+        } else if let head = queue.first {
+            return head.episode.id
+        }
         let page = try await client.listEpisodes(podcast: target ?? "", query: ["unplayed": .boolean(true), "limit": .uint32(1)])
         guard let newest = page.episodes.first else {
             throw CLIError.refused("there is no unplayed episode" + (target.map { " of '\($0)'" } ?? ""),

@@ -51,6 +51,7 @@ struct OutputOptions<Fields: FormatFields>: ParsableArguments {
 
 enum WeatherFields: FormatFields { static let names = WeatherNowViewData.fieldNames }
 enum EpisodeFields: FormatFields { static let names = EpisodeViewData.fieldNames }
+enum QueueFields: FormatFields { static let names = QueueEntryViewData.fieldNames }
 enum PodcastFields: FormatFields { static let names = PodcastPreviewViewData.fieldNames }
 enum FeedEpisodeFields: FormatFields { static let names = FeedEpisodeViewData.fieldNames }
 enum DownloadFields: FormatFields { static let names = DownloadProgressViewData.fieldNames }

@@ -9,7 +9,7 @@ import DBus
 struct PodcastsSettings: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "settings",
-        abstract: "Shows or changes one podcast's own settings: refresh-interval, auto-download, keep, delete-played-after, notify.",
+        abstract: "Shows or changes one podcast's own settings: refresh-interval, auto-download, keep, delete-played-after, notify, auto-queue.",
         discussion: """
             Without NAME and VALUE, a table of the podcast's settings; with them,
             changes one:
@@ -21,6 +21,8 @@ struct PodcastsSettings: AsyncParsableCommand {
               delete-played-after 7d|off   delete a download that long after playing
               notify on|off|default        notifications of its new episodes
                                            (default: the global `notify` setting)
+              auto-queue on|off            its new episodes join the Up Next queue,
+                                           oldest first for a serial show (off)
             Times: 30m, 12h, 7d, 1h30m. No cleanup deletes an episode kept with
             `almanac episode keep ID`, nor a file a media player has open.
             """
@@ -32,7 +34,7 @@ struct PodcastsSettings: AsyncParsableCommand {
     @ArgumentParser.Argument(help: ArgumentHelp("A setting to change: \(PodcastSettingsViewData.names.joined(separator: ", ")).", valueName: "name"))
     var name: String?
 
-    @ArgumentParser.Argument(help: ArgumentHelp("Its new value: a time (2h, 7d) or server/off, on|off, a number or all, on|off|default.", valueName: "value"))
+    @ArgumentParser.Argument(help: ArgumentHelp("Its new value: a time (2h, 7d) or server/off, on|off, a number or all, on|off|default, on|off.", valueName: "value"))
     var value: String?
 
     @OptionGroup var output: OutputOptions<SettingFields>
@@ -100,6 +102,8 @@ struct PodcastsSettings: AsyncParsableCommand {
         case "notify":
             if word == "default" { return ("notify", .string("default")) }
             return ("notify", .boolean(try flag(name, value)))
+        case "auto-queue":
+            return ("autoQueue", .boolean(try flag(name, value)))
         default:
             throw ValidationError("There is no podcast setting '\(name)'; there are: \(PodcastSettingsViewData.names.joined(separator: ", ")).")
         }

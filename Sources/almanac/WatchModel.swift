@@ -156,6 +156,8 @@ struct WatchModel: @unchecked Sendable {
             return rendering.podcastChange(.podcastSettings(id, podcast: podcastOf(id), preferences: preferences), revision: revision)
         case .kept(let id, _, let kept):
             return rendering.podcastChange(.kept(id, episode: podcasts.episodes[id], kept: kept), revision: revision)
+        case .queue(let queue):
+            return rendering.podcastChange(.queue(queue, episodes: podcasts.episodes), revision: revision)
         }
     }
 }

@@ -54,6 +54,7 @@ import Testing
         .kept(episodeID: "p-1", podcastID: "p", kept: false),
         .allPlayed(podcastID: "p", count: 12), .allPlayed(podcastID: nil, count: 0),
         .olderEpisodes(podcastID: "p", count: 40),
+        .queue([QueuedEpisode(episodeID: "p-2", podcastID: "p"), QueuedEpisode(episodeID: "q-1", podcastID: "q")]), .queue([]),
     ]
 
     @Test(arguments: weatherChanges)

@@ -85,6 +85,7 @@ final class ThreadRecordingArchive: PodcastArchive, WeatherArchive, DownloadArch
     func saveFile(_ file: String?, of episodeID: String) throws { try noted("saveFile") { try store.saveFile(file, of: episodeID) } }
     func episode(audioURL url: String?, file: String?) throws -> Episode? { try noted("episode(audioURL:)") { try store.episode(audioURL: url, file: file) } }
     func saveSettings(_ settings: PodcastSettings) throws { try noted("saveSettings(podcasts)") { try store.saveSettings(settings) } }
+    func saveQueue(_ queue: [QueuedEpisode]) throws { try noted("saveQueue") { try store.saveQueue(queue) } }
     func page(_ query: EpisodeQuery) throws -> EpisodePage { try noted("page") { try store.page(query) } }
     func olderPages(of podcastID: String) throws -> OlderPages { try noted("olderPages") { try store.olderPages(of: podcastID) } }
     func saveOlderPages(_ pages: OlderPages, of podcastID: String) throws { try noted("saveOlderPages") { try store.saveOlderPages(pages, of: podcastID) } }

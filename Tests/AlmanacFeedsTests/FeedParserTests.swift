@@ -66,9 +66,20 @@ enum FeedFixtures {
                     explicit: false,
                     episodeType: "trailer"
                 ),
-            ]
+            ],
+            serial: false
         )
         #expect(feed == expected)
+    }
+
+    @Test(arguments: [("<itunes:type>serial</itunes:type>", true as Bool?), ("<itunes:type> Episodic </itunes:type>", false), ("<itunes:type>weekly</itunes:type>", nil), ("", nil)])
+    func theShowsTypeSaysWhetherItIsSerial(_ element: String, _ serial: Bool?) throws {
+        let feed = try FeedParser.parse(Array("""
+            <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><title>Show</title>\(element)
+            <item><title>One</title><guid>1</guid><itunes:type>serial</itunes:type></item></channel></rss>
+            """.utf8))
+        #expect(feed.serial == serial)
+        #expect(FeedMapping.details(from: feed, podcastID: "p").podcast.serial == (serial ?? false))
     }
 
     @Test func readsAnAtomFeed() throws {

@@ -61,8 +61,8 @@ import Testing
         #expect(rows == [0, 0, 0])
     }
 
-    @Test func theMigrationComesLastAndCountsEarlierPlaysFromWhenItRan() throws {
-        #expect(StateStore.migrator.migrations.last == "auto1: podcast settings, kept episodes and played times")
+    @Test func theMigrationComesBeforeTheQueueAndCountsEarlierPlaysFromWhenItRan() throws {
+        #expect(StateStore.migrator.migrations.suffix(2) == ["auto1: podcast settings, kept episodes and played times", "queue1: the Up Next queue"])
         // A state file from before it: one episode played, one not.
         let path = folder.appendingPathComponent("almanac.sqlite").path
         do {

@@ -113,6 +113,33 @@ import Testing
         #expect(!daemon.process.hasExited)
     }
 
+    @Test func nextPlaysTheHeadOfTheQueueBeforeTheNewestUnplayed() async throws {
+        try feed.publish([("Alpha", "/audio/alpha?size=1000"), ("Beta", "/audio/beta?size=1000"), ("Gamma", "/audio/gamma?size=1000")])
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        let (podcast, episodes) = try await feed.subscribe(on: bus)
+        let (alpha, beta) = (try #require(episodes["Alpha"]), try #require(episodes["Beta"]))
+        let mpv = try install("mpv")
+        #expect(try await almanac(["queue", "add", beta, alpha], bus: bus).status == 0)
+        // The head of the queue, of all podcasts or of the one given.
+        var result = try await play(["--next"], path: [mpv])
+        #expect(result.output.hasPrefix("Playing “Beta”"), "\(result.output) \(result.errorOutput)")
+        #expect(try await arguments(of: "mpv") == [feed.base + "/audio/beta?size=1000"])
+        result = try await play(["--next", podcast], path: [mpv])
+        #expect(result.output.hasPrefix("Playing “Beta”"), "\(result.output) \(result.errorOutput)")
+        #expect(try await arguments(of: "mpv") == [feed.base + "/audio/beta?size=1000"])
+        // Played, it leaves the queue: the next head.
+        #expect(try await almanac(["episode", "played", beta], bus: bus).status == 0)
+        result = try await play(["--next"], path: [mpv])
+        #expect(result.output.hasPrefix("Playing “Alpha”"), "\(result.output)")
+        #expect(try await arguments(of: "mpv") == [feed.base + "/audio/alpha?size=1000"])
+        // An empty queue: the newest unplayed, as before.
+        #expect(try await almanac(["queue", "clear"], bus: bus).status == 0)
+        result = try await play(["--next"], path: [mpv])
+        #expect(result.output.hasPrefix("Playing “Gamma”"), "\(result.output)")
+        #expect(try await arguments(of: "mpv") == [feed.base + "/audio/gamma?size=1000"])
+        _ = daemon
+    }
+
     @Test func thePlayerSettingNamesAnyCommand() async throws {
         try feed.publish([("Alpha", "/audio/alpha?size=1000")])
         let daemon = try await RunningDaemon(bus: bus, .fixtures())

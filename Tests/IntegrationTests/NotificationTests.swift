@@ -41,7 +41,7 @@ import Testing
         #expect(first[0].summary == "2 new episodes")
         #expect(first[0].body == "The Download Show: 2 new")
         #expect(first[0].replaces == 0)
-        #expect(first[0].actions == ["download", "Download"])
+        #expect(first[0].actions == ["download", "Download", "queue", "Add to Up Next"])
 
         // The next refresh's notification replaces this one.
         try feed.publish(items(6))
@@ -57,6 +57,13 @@ import Testing
             return listed.isEmpty ? nil : listed
         }
         #expect(downloaded == "Episode 5\n")
+        // "Add to Up Next" queues the episodes the notification announced.
+        try feed.publish(items(8))
+        #expect(try await almanac(["podcasts", "refresh", podcast], bus: bus).status == 0)
+        let third = await notifications.waitForNotifications(3)
+        try #require(third.count == 3)
+        try notifications.invoke("queue", on: third[2].id)
+        #expect(try await eventually { try await almanac(["queue", "--format", "{{title}}"], bus: bus).output == "Episode 7\nEpisode 6\n" })
         _ = daemon
         await notifications.connection.close()
     }

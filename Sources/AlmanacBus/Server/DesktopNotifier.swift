@@ -12,7 +12,8 @@ import Synchronization
 /// `org.freedesktop.Notifications` and replacing the one before. A refresh of many feeds
 /// is one notification as long as its feeds' news comes less than the gathering window
 /// apart (up to ten windows in all). When the server
-/// advertises `actions`, the notification offers "Download", which downloads those episodes.
+/// advertises `actions`, the notification offers "Download", which downloads those episodes,
+/// and "Add to Up Next", which adds them at the end of the queue.
 public final class DesktopNotifier: Service {
     static let service: BusName = "org.freedesktop.Notifications"
     static let path: ObjectPath = "/org/freedesktop/Notifications"
@@ -32,7 +33,7 @@ public final class DesktopNotifier: Service {
         var lastID: UInt32 = 0
         /// The unique name of the server that answered, the only one whose signals count.
         var server: BusName?
-        /// Each shown notification's episodes, for its "Download" action.
+        /// Each shown notification's episodes, for its "Download" and "Add to Up Next" actions.
         var actions: [UInt32: [String]] = [:]
     }
 
@@ -154,12 +155,13 @@ public final class DesktopNotifier: Service {
         let titles = podcasts.document.snapshot.state.podcasts
         let text = wording(announced.map { (titles[$0.podcastID]?.title ?? $0.podcastID, $0.episodes.count) }, capabilities.contains("body-markup"))
         let offersDownload = capabilities.contains("actions") && downloads != nil
+        let actions = (offersDownload ? ["download", "Download"] : []) + (capabilities.contains("actions") ? ["queue", "Add to Up Next"] : [])
         let hints: [String: Value] = ["category": .string("transfer"), "urgency": .byte(0)]
         do {
             let reply = try await connection.call(
                 Self.service, path: Self.path, interface: Self.interface, method: "Notify", timeout: .seconds(5),
                 arguments: "Almanac", replaces, "audio-podcast", text.summary, text.body,
-                offersDownload ? ["download", "Download"] : [String](), hints, Int32(-1)
+                actions, hints, Int32(-1)
             )
             let (id) = try reply.arguments(UInt32.self)
             state.withLock { state in
@@ -178,10 +180,20 @@ public final class DesktopNotifier: Service {
         guard let member = message.member?.rawValue else { return }
         switch member {
         case "ActionInvoked":
-            guard let (id, action) = try? message.arguments(UInt32.self, String.self), action == "download" else { return }
+            guard let (id, action) = try? message.arguments(UInt32.self, String.self), ["download", "queue"].contains(action) else { return }
             let episodes = state.withLock { state -> [String]? in
                 guard state.server == nil || message.sender == state.server else { return nil }
                 return state.actions.removeValue(forKey: id)
+            }
+            if action == "queue" {
+                // Through the owner, without waiting on the connection's thread; one played meanwhile refuses the edit.
+                guard let episodes, !episodes.isEmpty else { return }
+                podcasts.send(.queue(.add(episodes, next: false)), from: nil) { [logger] result in
+                    if case .failure(let error) = result {
+                        logger.error("could not queue the episodes a notification offered", metadata: ["error": "\(error)"])
+                    }
+                }
+                return
             }
             for episode in episodes ?? [] {
                 do { _ = try downloads?.download(episode, for: "") } catch { logger.error("could not download an episode a notification offered", metadata: ["episode": "\(episode)", "error": "\(error)"]) }

@@ -257,6 +257,16 @@ public struct PodcastsAdapter: DocumentAdapter {
                 if let podcast = podcasts.document.snapshot.state.podcasts[episode.podcastID] { record["podcastTitle"] = .string(podcast.title) }
                 try record.encode(to: &reply)
             }),
+            Method(BusContract.Podcasts1.getQueue.rawValue, outputs: [Argument("episodes", .array(.dictionary(key: .string, value: .variant)))],
+                   async: { _, reply in
+                let titles = podcasts.document.snapshot.state.podcasts.mapValues(\.title)
+                let episodes = try Refusals.translated { try podcasts.queuedEpisodes() }
+                try reply.write(Value.array(.dictionary(key: .string, value: .variant), episodes.map { episode in
+                    var record = (PodcastsCodec.encode(episode).stringKeyedEntries ?? [:]).mapValues(\.unwrapped)
+                    if let title = titles[episode.podcastID] { record["podcastTitle"] = .string(title) }
+                    return .dictionary(key: .string, value: .variant, record.sorted { $0.key < $1.key }.map { Value.DictionaryEntry(.string($0.key), .variant($0.value)) })
+                }))
+            }),
             // Async: the episode's chapters file may be fetched first (once; then it is kept).
             Method(BusContract.Podcasts1.getEpisodeDetails.rawValue, inputs: [Argument("episode", .string)], outputs: [Argument("record", .dictionary(key: .string, value: .variant))],
                    async: { [chapters] call, reply in

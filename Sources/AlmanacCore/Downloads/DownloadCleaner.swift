@@ -71,7 +71,7 @@ public final class DownloadCleaner: Service {
         case .playState(_, _, let played, _): played
         case .allPlayed, .podcastSettings, .settings: true
         case .kept(_, _, let kept): !kept
-        case .subscribed, .unsubscribed, .renamed, .newEpisodes, .failed, .olderEpisodes: false
+        case .subscribed, .unsubscribed, .renamed, .newEpisodes, .failed, .olderEpisodes, .queue: false
         }
     }
 

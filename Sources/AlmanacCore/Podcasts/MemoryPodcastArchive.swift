@@ -29,6 +29,7 @@ public final class MemoryPodcastArchive: PodcastArchive, Sendable {
     public func podcastsState() -> PodcastsState {
         var state = library.withLock { $0 }
         state.episodeCount = state.episodes.count
+        state.queue.removeAll { state.episodes[$0.episodeID] == nil }
         state.trimToWindow()
         return state
     }
@@ -121,6 +122,10 @@ public final class MemoryPodcastArchive: PodcastArchive, Sendable {
 
     public func saveSettings(_ settings: PodcastSettings) throws {
         library.withLock { $0.settings = settings }
+    }
+
+    public func saveQueue(_ queue: [QueuedEpisode]) throws {
+        library.withLock { $0.queue = queue }
     }
 
     public func episodeIDs(of podcastID: String) -> Set<String> {

@@ -38,6 +38,9 @@ public protocol PodcastArchive: Sendable {
     func episode(audioURL url: String?, file: String?) throws -> Episode?
     /// Keeps the podcast settings.
     func saveSettings(_ settings: PodcastSettings) throws
+    /// Keeps the Up Next queue, head first, in place of the one kept before
+    /// (`podcastsState()` gives it back, without the episodes no longer in the library).
+    func saveQueue(_ queue: [QueuedEpisode]) throws
     /// A page of the library, searched when the query says (titles and notes);
     /// `SubmissionError` for a cursor no page handed out.
     func page(_ query: EpisodeQuery) throws -> EpisodePage

@@ -137,8 +137,13 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     /// disk, each staged change is published in order with its origin. When the transaction
     /// fails, nothing is published and every command is answered with the failure. The owner
     /// is the only one that changes the state, so the working copy is the state's future.
+    ///
+    /// A command whose body changed the Up Next queue beside its own change (an episode played
+    /// leaves it, new episodes of a podcast that queues them join it) has the queue saved in
+    /// its savepoint and published as a `queue` change right after its own: every client
+    /// hears the queue as it is, in the same transaction as what changed it.
     private func write(_ burst: [Command]) -> [Result<UInt64?, any Error>] {
-        var staged: [Result<(state: PodcastsState, change: PodcastsChange)?, any Error>] = []
+        var staged: [Result<[(state: PodcastsState, change: PodcastsChange)], any Error>] = []
         do {
             try archive.transaction {
                 staged = []
@@ -146,8 +151,16 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
                 for command in burst {
                     let before = working
                     do {
-                        let change = try archive.savepoint { try command.body(&working) }
-                        staged.append(.success(change.map { (working, $0) }))
+                        let changes = try archive.savepoint { () throws -> [(state: PodcastsState, change: PodcastsChange)] in
+                            let change = try command.body(&working)
+                            guard working.queue != before.queue else { return change.map { [(working, $0)] } ?? [] }
+                            try archive.saveQueue(working.queue)
+                            if case .queue(let queue)? = change { return [(working, .queue(queue))] }
+                            var ownChange = working
+                            ownChange.queue = before.queue
+                            return (change.map { [(ownChange, $0)] } ?? []) + [(working, .queue(working.queue))]
+                        }
+                        staged.append(.success(changes))
                     } catch {
                         working = before
                         staged.append(.failure(error))
@@ -159,11 +172,11 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         }
         return zip(burst, staged).map { command, result in
             result.map { staged in
-                staged.flatMap { staged in
+                staged.reduce(nil) { revision, staged in
                     document.update(origin: command.origin) { state in
                         state = staged.state
                         return staged.change
-                    }
+                    } ?? revision
                 }
             }
         }
@@ -421,6 +434,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             try archive.removePodcast(podcastID)
             // It, its settings and its episodes go; the window is refilled below.
             state.apply(.unsubscribed(podcastID: podcastID))
+            state.queue.removeAll { $0.podcastID == podcastID }
             let remaining = Set(state.podcasts.keys)
             schedule.withLock { $0.keep(only: remaining) }
             // The sync is an item of the document's activity too: an unsubscription lets it be.
@@ -511,6 +525,9 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             if new.isEmpty { return state.apply(.renamed(updated)) }
             // The podcast's own details change too (its feed may have moved); views hear of the episodes.
             state.podcasts[podcast.id] = updated
+            if state.preferences(of: podcast.id).autoQueue {
+                state.queue = Self.queue(state.queue, joinedBy: new, serial: details?.podcast.serial ?? false)
+            }
             return state.apply(.newEpisodes(podcastID: podcast.id, new.sorted { ($0.published, $0.id) > ($1.published, $1.id) }))
         }
     }
@@ -558,7 +575,42 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         case .settings(let change): changing(change)
         case .allPlayed(let podcast): markingAllPlayed(podcast)
         case .kept(let episode, let kept): keeping(episode, kept)
+        case .queue(let edit): queueing(edit)
         }
+    }
+
+    // MARK: The Up Next queue
+
+    /// Edits the Up Next queue (`QueueSubmission.applied` says how, and what it refuses);
+    /// episodes are found anywhere in the library, by id or GUID. Announced as `queue`.
+    @discardableResult
+    public func editQueue(_ edit: QueueSubmission, from view: ViewKey?) throws -> UInt64 {
+        try write(origin: view, queueing(edit)) ?? document.revision
+    }
+
+    private func queueing(_ edit: QueueSubmission) -> Body {
+        { [self] state in
+            let queue = try edit.applied(to: state.queue) { name in try self.find(name, in: state) }
+            guard queue != state.queue else { return nil }
+            return state.apply(.queue(queue))
+        }
+    }
+
+    /// The queue after a refresh of an auto-queue podcast found `new` episodes (unplayed):
+    /// they join at the end, newest first, or oldest first for a serial show, as many as fit
+    /// within `QueueSubmission.maximumLength`.
+    static func queue(_ queue: [QueuedEpisode], joinedBy new: [Episode], serial: Bool) -> [QueuedEpisode] {
+        let queued = Set(queue.map(\.episodeID))
+        let ordered = new.filter { !$0.played && !queued.contains($0.id) }
+            .sorted { serial ? ($0.published, $0.id) < ($1.published, $1.id) : ($0.published, $0.id) > ($1.published, $1.id) }
+        let room = max(0, QueueSubmission.maximumLength - queue.count)
+        return queue + ordered.prefix(room).map { QueuedEpisode(episodeID: $0.id, podcastID: $0.podcastID) }
+    }
+
+    /// The queued episodes, head first, as the library holds them now (`Podcasts1.GetQueue`);
+    /// `StorageError` when the library could not be read.
+    public func queuedEpisodes() throws -> [Episode] {
+        try document.snapshot.state.queue.compactMap { try episode($0.episodeID) }
     }
 
     /// Keeps an episode's download out of every cleanup (`kept`), or lets it go again (the
@@ -681,6 +733,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
                 podcastID = found.id
             }
             let count = try self.archive.markAllPlayed(of: podcastID)
+            state.queue.removeAll { podcastID == nil || $0.podcastID == podcastID }
             let change = state.apply(.allPlayed(podcastID: podcastID, count: count))
             return count == 0 ? nil : change
         }
@@ -845,6 +898,8 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             guard episode != before else { return nil }
             // Kept on disk first: a change the caller is told about survives a crash.
             try self.archive.savePlayState(episode)
+            // A played episode leaves the queue (published as its own change after this one).
+            if episode.played { state.queue.removeAll { $0.episodeID == episode.id } }
             return state.apply(.playState(episodeID: episode.id, podcastID: episode.podcastID, played: episode.played, position: episode.position))
         }
     }

@@ -74,7 +74,7 @@ extension PodcastSync {
                 return ([.allPlayed(podcast: url, at: clock())], [])
             }
             return ([.allPlayed(podcast: nil, at: clock())], [])
-        case .newEpisodes, .olderEpisodes, .failed, .settings, .podcastSettings, .kept:
+        case .newEpisodes, .olderEpisodes, .failed, .settings, .podcastSettings, .kept, .queue:
             return ([], [])
         }
     }

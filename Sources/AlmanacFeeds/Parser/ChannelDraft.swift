@@ -28,6 +28,7 @@ struct ChannelDraft {
     var newFeedURL: String?
     var nextPageURL: String?
     var locked: Bool?
+    var serial: Bool?
     var ttlMinutes: Int?
     var updatePeriod: String?
     var updateFrequency: Int?
@@ -58,7 +59,8 @@ struct ChannelDraft {
             funding: funding,
             persons: persons,
             episodes: episodes,
-            refreshInterval: refreshInterval
+            refreshInterval: refreshInterval,
+            serial: serial
         )
     }
 

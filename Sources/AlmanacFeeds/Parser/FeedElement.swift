@@ -9,7 +9,7 @@ enum FeedElement: UInt8 {
     case summary, content, subtitle, published, updated, id, logo, icon, managingEditor
     // iTunes
     case itunesImage, itunesAuthor, itunesSummary, itunesSubtitle, itunesExplicit, itunesDuration, itunesEpisodeType
-    case itunesSeason, itunesEpisode, itunesCategory, itunesNewFeedURL, itunesName, itunesTitle
+    case itunesSeason, itunesEpisode, itunesCategory, itunesNewFeedURL, itunesName, itunesTitle, itunesType
     // Podcasting 2.0
     case podcastChapters, podcastTranscript, podcastPerson, podcastFunding, podcastSeason, podcastEpisode, podcastLocked
     // Others
@@ -66,7 +66,7 @@ enum FeedElement: UInt8 {
             (.itunes, "duration", .itunesDuration), (.itunes, "episodetype", .itunesEpisodeType),
             (.itunes, "season", .itunesSeason), (.itunes, "episode", .itunesEpisode),
             (.itunes, "category", .itunesCategory), (.itunes, "new-feed-url", .itunesNewFeedURL),
-            (.itunes, "owner", .itunesOwner), (.itunes, "name", .itunesName), (.itunes, "title", .itunesTitle),
+            (.itunes, "type", .itunesType), (.itunes, "owner", .itunesOwner), (.itunes, "name", .itunesName), (.itunes, "title", .itunesTitle),
             (.podcast, "chapters", .podcastChapters), (.podcast, "transcript", .podcastTranscript),
             (.podcast, "person", .podcastPerson), (.podcast, "funding", .podcastFunding),
             (.podcast, "season", .podcastSeason), (.podcast, "episode", .podcastEpisode),

@@ -25,7 +25,7 @@ struct FeedReader {
     private enum Target {
         case feedTitle, feedLink, feedDescription, feedContentEncoded, feedItunesSummary, feedSubtitle, feedItunesSubtitle
         case feedItunesAuthor, feedAtomAuthorName, feedDublinCoreCreator, feedRSSAuthor, feedOwnerName, feedManagingEditor
-        case feedLanguage, feedItunesImage, feedImageURL, feedLogo, feedIcon, feedExplicit, feedNewFeedURL, feedLocked
+        case feedLanguage, feedItunesImage, feedImageURL, feedLogo, feedIcon, feedExplicit, feedNewFeedURL, feedLocked, feedSerial
         case feedTTL, feedUpdatePeriod, feedUpdateFrequency
         case feedCategory, feedFunding(url: String?), feedPerson(FeedPerson)
         case episodeTitle, episodeItunesTitle, episodeLink, episodeGUID, episodeAtomID
@@ -327,6 +327,8 @@ struct FeedReader {
             if inItem { begin(.episodeExplicit) } else if inChannel { begin(.feedExplicit) }
         case .itunesDuration:
             if inItem { begin(.episodeDuration) }
+        case .itunesType:
+            if inChannel && !inItem { begin(.feedSerial) }
         case .itunesEpisodeType:
             if inItem { begin(.episodeType) }
         case .itunesSeason:
@@ -488,6 +490,7 @@ struct FeedReader {
         case .feedExplicit: setValue(&channel.explicit, FeedValue.explicit(value))
         case .feedNewFeedURL: setText(&channel.newFeedURL, url(value))
         case .feedLocked: setValue(&channel.locked, FeedValue.yesNo(value))
+        case .feedSerial: setValue(&channel.serial, FeedValue.showType(value))
         case .feedTTL: setValue(&channel.ttlMinutes, FeedValue.integer(value).flatMap { Int(exactly: $0) })
         case .feedUpdatePeriod: setText(&channel.updatePeriod, singleLineText(value)?.lowercased())
         case .feedUpdateFrequency: setValue(&channel.updateFrequency, FeedValue.integer(value).flatMap { Int(exactly: $0) })

@@ -78,6 +78,15 @@ enum FeedValue {
     }
 
     /// `itunes:episodeType`: full, trailer or bonus; anything else is nil.
+    /// `itunes:type`: whether the show is `serial` (to be heard in order) or `episodic`.
+    static func showType(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        switch lowercasedWord(bytes) {
+        case "serial": return true
+        case "episodic": return false
+        default: return nil
+        }
+    }
+
     static func episodeType(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         switch lowercasedWord(bytes) {
         case "full": return "full"

@@ -34,13 +34,16 @@ public struct ParsedFeed: Sendable, Hashable, Codable {
     /// Seconds between reads the feed asks for (RSS `<ttl>`, `sy:updatePeriod` and
     /// `sy:updateFrequency`); `nil` when it does not say.
     public var refreshInterval: Double?
+    /// `itunes:type`: `true` for a serial show (heard oldest first), `false` for an episodic
+    /// one; `nil` when the feed does not say.
+    public var serial: Bool?
 
     /// A feed; everything but its title is optional or empty by default.
     public init(title: String, link: String? = nil, description: String = "", descriptionText: String = "",
                 author: String? = nil, language: String? = nil, image: String? = nil, explicit: Bool? = nil,
                 newFeedURL: String? = nil, nextPageURL: String? = nil, locked: Bool? = nil, categories: [String] = [],
                 funding: [FeedFunding] = [], persons: [FeedPerson] = [], episodes: [ParsedEpisode] = [],
-                refreshInterval: Double? = nil) {
+                refreshInterval: Double? = nil, serial: Bool? = nil) {
         self.title = title
         self.link = link
         self.description = description
@@ -57,5 +60,6 @@ public struct ParsedFeed: Sendable, Hashable, Codable {
         self.persons = persons
         self.episodes = episodes
         self.refreshInterval = refreshInterval
+        self.serial = serial
     }
 }

@@ -49,7 +49,7 @@ public enum FeedMapping {
     /// and each episode's details, by the ids `episodes(from:podcastID:)` gives (the first
     /// item of a GUID wins, as there).
     public static func details(from feed: ParsedFeed, podcastID: String) -> FeedDetails {
-        var details = FeedDetails(podcast: PodcastDetails(image: feed.image, link: feed.link))
+        var details = FeedDetails(podcast: PodcastDetails(image: feed.image, link: feed.link, serial: feed.serial ?? false))
         details.episodes.reserveCapacity(feed.episodes.count)
         for parsed in feed.episodes {
             let id = episodeID(podcastID: podcastID, guid: parsed.guid)

@@ -16,6 +16,8 @@ public struct PodcastPreferences: Sendable, Hashable {
     public var deletePlayedAfter: Double?
     /// Desktop notifications of its new episodes (`nil`: the global `notify` setting).
     public var notify: Bool?
+    /// Its new episodes join the Up Next queue (newest first; oldest first for a serial show).
+    public var autoQueue: Bool = false
 
     /// The shortest refresh interval a user may set, unless the daemon says otherwise: 5 minutes.
     public static let minimumRefreshInterval: Double = 300

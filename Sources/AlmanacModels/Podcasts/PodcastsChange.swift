@@ -21,6 +21,10 @@ public enum PodcastsChange: Sendable, Hashable {
     /// `count` older episodes of a podcast were read from its feed's older pages (a list
     /// paged past the library) and kept; they are not new.
     case olderEpisodes(podcastID: String, count: Int)
+    /// The Up Next queue is now this, head first: edited by a client, or changed by what
+    /// the change before it did (an episode played, a podcast given up, new episodes of a
+    /// podcast that queues them).
+    case queue([QueuedEpisode])
 
     /// What a failed read reads as in `LastError` ("<podcast>: <why>"); `nil` for a change
     /// that is not a failure.
@@ -37,7 +41,7 @@ public enum PodcastsChange: Sendable, Hashable {
         case .newEpisodes(let id, _), .failed(let id, _): id
         case .playState(_, let id, _, _), .downloaded(_, let id, _), .kept(_, let id, _): id
         case .podcastSettings(let id, _): id
-        case .settings: nil
+        case .settings, .queue: nil
         case .allPlayed(let id, _): id
         case .olderEpisodes(let id, _): id
         }

@@ -44,6 +44,8 @@ extension PodcastsState {
             self.settings = settings
         case .podcastSettings(let podcastID, let preferences):
             self.preferences[podcastID] = preferences.isDefault ? nil : preferences
+        case .queue(let queue):
+            self.queue = queue
         case .failed:
             break
         }

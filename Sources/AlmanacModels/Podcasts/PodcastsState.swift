@@ -14,12 +14,16 @@ public struct PodcastsState: Sendable, Hashable {
     public var settings: PodcastSettings
     /// Each podcast's own settings, by podcast id (absent: the defaults).
     public var preferences: [String: PodcastPreferences]
+    /// The Up Next queue, head first (at most `QueueSubmission.maximumLength`): unplayed
+    /// episodes of subscribed podcasts, anywhere in the library.
+    public var queue: [QueuedEpisode]
 
     public init(podcasts: [String: Podcast] = [:], episodes: [String: Episode] = [:], episodeCount: Int? = nil,
-                settings: PodcastSettings = PodcastSettings(), preferences: [String: PodcastPreferences] = [:]) {
+                settings: PodcastSettings = PodcastSettings(), preferences: [String: PodcastPreferences] = [:], queue: [QueuedEpisode] = []) {
         self.podcasts = podcasts
         self.settings = settings
         self.preferences = preferences
+        self.queue = queue
         self.episodes = episodes
         self.episodeCount = episodeCount ?? episodes.count
     }

@@ -28,6 +28,8 @@ public struct PreferencesSubmission: Sendable, Hashable {
     /// Seconds after playing; 0: never.
     public var deletePlayedAfter: Double?
     public var notify: Notify?
+    /// Its new episodes join the Up Next queue.
+    public var autoQueue: Bool?
 
     public init(refreshInterval: Double? = nil, autoDownload: Bool? = nil, keep: Double? = nil, deletePlayedAfter: Double? = nil, notify: Notify? = nil) {
         self.refreshInterval = refreshInterval
@@ -67,6 +69,7 @@ public struct PreferencesSubmission: Sendable, Hashable {
         }
         if let autoDownload { preferences.autoDownload = autoDownload }
         if let notify { preferences.notify = notify.value }
+        if let autoQueue { preferences.autoQueue = autoQueue }
         return preferences
     }
 

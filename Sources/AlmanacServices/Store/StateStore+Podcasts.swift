@@ -33,6 +33,10 @@ extension StateStore: PodcastArchive {
             }
         }
         state.preferences = try podcastPreferences().filter { state.podcasts[$0.key] != nil }
+        for podcastID in try autoQueuedPodcasts() where state.podcasts[podcastID] != nil {
+            state.preferences[podcastID, default: PodcastPreferences()].autoQueue = true
+        }
+        state.queue = try queue().filter { state.podcasts[$0.podcastID] != nil }
         let newest = try page(EpisodeQuery(limit: PodcastsState.window))
         for episode in newest.episodes where state.podcasts[episode.podcastID] != nil { state.episodes[episode.id] = episode }
         state.episodeCount = newest.total

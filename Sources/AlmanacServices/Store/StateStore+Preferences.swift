@@ -61,6 +61,7 @@ extension StateStore {
     }
 
     public func savePreferences(_ preferences: PodcastPreferences, of podcastID: String) throws {
+        try saveAutoQueue(preferences.autoQueue, of: podcastID)
         try write("the settings of podcast \(podcastID)") { db in
             guard !preferences.isDefault else {
                 try db.execute("DELETE FROM podcastPreference WHERE podcastID = ?", [podcastID])

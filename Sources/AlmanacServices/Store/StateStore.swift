@@ -181,6 +181,8 @@ public final class StateStore: Sendable {
         registerSyncMigration(&migrator)
         // Podcast settings, kept episodes, played times (new tables only): StateStore+Preferences.swift.
         registerAutoMigration(&migrator)
+        // The Up Next queue (new tables only): StateStore+Queue.swift.
+        registerQueueMigration(&migrator)
         return migrator
     }
 

@@ -105,7 +105,7 @@ public struct EpisodeListState: Sendable, Hashable {
         case .kept(let id, _, let kept):
             guard let index = episodes.firstIndex(where: { $0.id == id }) else { return }
             episodes[index].kept = kept
-        case .failed, .settings, .podcastSettings, .olderEpisodes:
+        case .failed, .settings, .podcastSettings, .olderEpisodes, .queue:
             // Older episodes reach the list that asked for them as its page.
             return
         }

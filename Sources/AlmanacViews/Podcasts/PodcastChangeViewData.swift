@@ -6,7 +6,7 @@ import FoundationEssentials
 /// `almanac watch podcasts`, with its `--json` object.
 public struct PodcastChangeViewData: Sendable, Hashable, JSONRepresentable {
     /// "subscribed", "unsubscribed", "renamed", "failed", "allPlayed", "olderEpisodes", "settings",
-    /// "podcastSettings", "kept".
+    /// "podcastSettings", "kept", "queue".
     public let change: String
     /// "subscribed: The Almanac Hour (3f2a…)".
     public let text: String
@@ -81,6 +81,17 @@ public struct PodcastChangeViewData: Sendable, Hashable, JSONRepresentable {
         let title = episode?.title
         return Self(change: "kept", text: (kept ? "kept: " : "no longer kept: ") + (title.map { "\($0) (\(id))" } ?? id),
                     ["episode": .object(["id": .string(id), "title": .text(title)]), "kept": .boolean(kept)])
+    }
+
+    /// The Up Next queue as it is now, head first; `episodes`: those the watch knows, for titles.
+    public static func queue(_ queue: [QueuedEpisode], episodes: [String: Episode]) -> Self {
+        let names = queue.map { entry in episodes[entry.episodeID]?.title ?? entry.episodeID }
+        let shown = names.prefix(3).joined(separator: ", ") + (names.count > 3 ? ", …" : "")
+        let text = queue.isEmpty ? "queue: empty" : "queue: \(queue.count) episode\(queue.count == 1 ? "" : "s"): \(shown)"
+        return Self(change: "queue", text: text, ["queue": .array(queue.enumerated().map { index, entry in
+            .object(["position": .integer(Int64(index + 1)), "episode": .string(entry.episodeID), "podcast": .string(entry.podcastID),
+                     "title": .text(episodes[entry.episodeID]?.title)])
+        })])
     }
 
     public static func settings(_ settings: PodcastSettings) -> Self {

@@ -15,6 +15,8 @@ public struct PodcastSettingsViewData: Sendable, Hashable, JSONRepresentable {
     public let deletePlayedAfter: String
     /// "on", "off", or "default" (the global setting).
     public let notify: String
+    /// "on" or "off".
+    public let autoQueue: String
 
     public init(_ preferences: PodcastPreferences) {
         self.preferences = preferences
@@ -23,10 +25,12 @@ public struct PodcastSettingsViewData: Sendable, Hashable, JSONRepresentable {
         keep = preferences.keep.map { "\($0)" } ?? "all"
         deletePlayedAfter = preferences.deletePlayedAfter.map(compactDuration) ?? "off"
         notify = PreferencesSubmission.Notify(preferences.notify).rawValue
+        autoQueue = preferences.autoQueue ? "on" : "off"
     }
 
     /// The names `almanac podcasts settings PODCAST NAME VALUE` takes, in the order shown.
-    public static let names = ["refresh-interval", "auto-download", "keep", "delete-played-after", "notify"]
+    public static let names = ["refresh-interval", "auto-download", "keep", "delete-played-after", "notify",
+                               "auto-queue"]
 
     /// Each setting: its name, its value and what it does (the table of `podcasts settings PODCAST`).
     public var rows: [(name: String, value: String, meaning: String)] {
@@ -36,19 +40,23 @@ public struct PodcastSettingsViewData: Sendable, Hashable, JSONRepresentable {
             ("keep", keep, "how many of the newest downloads stay; older ones are deleted (kept episodes aside)"),
             ("delete-played-after", deletePlayedAfter, "delete a download this long after its episode was played, such as 7d; off: never"),
             ("notify", notify, "desktop notifications of new episodes: on, off, or default (the global notify setting)"),
+            ("auto-queue", autoQueue, "new episodes join the Up Next queue (oldest first for a serial show)"),
         ]
     }
 
-    /// "refresh every 2h, auto-download on, keep 5, delete played after 7d, notify default".
+    /// "refresh every 2h, auto-download on, keep 5, delete played after 7d, notify default"
+    /// (and ", auto-queue on" when it is).
     public var summary: String {
         "refresh " + (preferences.refreshInterval == nil ? "as the server says" : "every \(refreshInterval)")
             + ", auto-download \(autoDownload), keep \(keep), delete played " + (preferences.deletePlayedAfter == nil ? "never" : "after \(deletePlayedAfter)")
             + ", notify \(notify)"
+            + (preferences.autoQueue ? ", auto-queue on" : "")
     }
 
     /// The fields of a podcast's `--format` template that come from its settings.
     public var fields: [String: String] {
-        ["refreshInterval": refreshInterval, "autoDownload": autoDownload, "keep": keep, "deletePlayedAfter": deletePlayedAfter, "notify": notify]
+        ["refreshInterval": refreshInterval, "autoDownload": autoDownload, "keep": keep, "deletePlayedAfter": deletePlayedAfter, "notify": notify,
+         "autoQueue": autoQueue]
     }
 
     /// `--json`: seconds and counts, `null` for the defaults that are not a number (the
@@ -58,6 +66,7 @@ public struct PodcastSettingsViewData: Sendable, Hashable, JSONRepresentable {
             "refresh-interval": .number(preferences.refreshInterval, decimals: 3), "auto-download": .boolean(preferences.autoDownload),
             "keep": preferences.keep.map { .integer(Int64($0)) } ?? .null, "delete-played-after": .number(preferences.deletePlayedAfter, decimals: 3),
             "notify": preferences.notify.map(JSONValue.boolean) ?? .null,
+            "auto-queue": .boolean(preferences.autoQueue),
         ])
     }
 }

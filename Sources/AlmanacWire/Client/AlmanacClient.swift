@@ -171,6 +171,20 @@ public struct AlmanacClient: Sendable {
         return (episode, fields["podcastTitle"]?.stringValue)
     }
 
+    /// The Up Next queue's episodes, head first, each with its podcast's title (`GetQueue`).
+    public func queue() async throws -> [(episode: Episode, podcastTitle: String?)] {
+        let items = try await podcastsCall(BusContract.Podcasts1.getQueue).arguments([[String: Value]].self)
+        return items.compactMap { fields in
+            PodcastsCodec.decodeEpisode(fields.asVariantDictionary).map { ($0, fields["podcastTitle"]?.stringValue) }
+        }
+    }
+
+    /// Edits the Up Next queue (`Submit` to the podcasts document); the revision after it.
+    @discardableResult
+    public func editQueue(_ edit: QueueSubmission) async throws -> UInt64 {
+        try await submit(.podcasts, PodcastsCodec.encode(edit))
+    }
+
     /// One episode's full record (`GetEpisodeDetails`): notes, chapters and the rest. The
     /// daemon may fetch the episode's chapters file first, hence the longer wait.
     public func episodeRecord(_ id: String) async throws -> EpisodeRecord {

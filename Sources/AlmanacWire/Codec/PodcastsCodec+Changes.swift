@@ -6,7 +6,7 @@ public import DBus
 extension PodcastsCodec {
     /// A change's `kind`.
     enum Kind: String, CaseIterable {
-        case subscribed, unsubscribed, renamed, newEpisodes, playState, failed, downloaded, settings, podcastSettings, kept, allPlayed, olderEpisodes
+        case subscribed, unsubscribed, renamed, newEpisodes, playState, failed, downloaded, settings, podcastSettings, kept, allPlayed, olderEpisodes, queue
     }
 
     /// A change as `Changed` and `Updated` carry it: its `kind` and that kind's fields.
@@ -37,6 +37,8 @@ extension PodcastsCodec {
             [kindKey: Kind.allPlayed.value, "podcast": .string(podcastID ?? ""), "count": .uint32(UInt32(clamping: count))]
         case .olderEpisodes(let podcastID, let count):
             [kindKey: Kind.olderEpisodes.value, "podcast": .string(podcastID), "count": .uint32(UInt32(clamping: count))]
+        case .queue(let queue):
+            [kindKey: Kind.queue.value, "queue": encode(queue: queue)]
         }
     }
 
@@ -83,6 +85,8 @@ extension PodcastsCodec {
         case .olderEpisodes:
             guard let podcast, let count = fields["count"]?.integerValue else { return nil }
             return .olderEpisodes(podcastID: podcast, count: Int(clamping: count))
+        case .queue:
+            return decodeQueue(fields["queue"]).map { .queue($0) }
         }
     }
 

@@ -27,12 +27,13 @@ public enum PodcastsCodec {
 
     /// A podcast's own settings: `refreshInterval d` (seconds; 0: the server's cadence),
     /// `autoDownload b`, `keep u` (0: every download), `deletePlayedAfter d` (seconds after
-    /// playing; 0: never), `notify s` (`default`, `on` or `off`).
+    /// playing; 0: never), `notify s` (`default`, `on` or `off`), `autoQueue b`.
     public static func encode(_ preferences: PodcastPreferences) -> Value {
         .stringVariantDictionary([
             "refreshInterval": .double(preferences.refreshInterval ?? 0), "autoDownload": .boolean(preferences.autoDownload),
             "keep": .uint32(UInt32(clamping: preferences.keep ?? 0)), "deletePlayedAfter": .double(preferences.deletePlayedAfter ?? 0),
             "notify": .string(PreferencesSubmission.Notify(preferences.notify).rawValue),
+            "autoQueue": .boolean(preferences.autoQueue),
         ])
     }
 
@@ -49,21 +50,24 @@ public enum PodcastsCodec {
         preferences.keep = number("keep").flatMap { $0 >= 1 ? Int(min($0, Double(Int32.max))) : nil }
         preferences.deletePlayedAfter = number("deletePlayedAfter").flatMap { $0 > 0 ? $0 : nil }
         preferences.notify = fields["notify"]?.stringValue.flatMap(PreferencesSubmission.Notify.init(rawValue:))?.value
+        if case .boolean(let flag)? = fields["autoQueue"]?.unwrapped { preferences.autoQueue = flag }
         return preferences
     }
 
     /// Reads `SetPodcastSettings`'s `a{sv}`: any of `refreshInterval` (seconds, 0 for the
     /// server's cadence), `autoDownload` (b), `keep` (0 for all), `deletePlayedAfter`
-    /// (seconds, 0 for never), `notify` (`b`, or `s`: `on`, `off`, `default`). Values are
-    /// checked by the core (`PreferencesSubmission.applied`).
+    /// (seconds, 0 for never), `notify` (`b`, or `s`: `on`, `off`, `default`), `autoQueue` (b).
+    /// Values are checked by the core (`PreferencesSubmission.applied`).
     public static func preferencesSubmission(_ values: [String: Value]) throws -> PreferencesSubmission {
-        let keys = ["refreshInterval", "autoDownload", "keep", "deletePlayedAfter", "notify"]
+        let keys = ["refreshInterval", "autoDownload", "keep", "deletePlayedAfter", "notify",
+                    "autoQueue"]
         let options = try OptionsReader(values, allowed: keys, what: "podcast settings")
         guard !options.isEmpty else {
             throw BusError.invalidArgs("Name at least one podcast setting: \(keys.joined(separator: ", ")).")
         }
         var submission = PreferencesSubmission(refreshInterval: try options.number("refreshInterval"), autoDownload: try options.bool("autoDownload"),
                                                keep: try options.number("keep"), deletePlayedAfter: try options.number("deletePlayedAfter"))
+        submission.autoQueue = try options.bool("autoQueue")
         switch values["notify"] {
         case nil: break
         case .boolean(let flag)?: submission.notify = flag ? .on : .off
@@ -142,7 +146,25 @@ public enum PodcastsCodec {
             "episodes": .array(.dictionary(key: .string, value: .variant), newest.map(encode)),
             "episodeCount": .uint32(UInt32(clamping: state.episodeCount)),
             "settings": encode(state.settings),
+            "queue": encode(queue: state.queue),
         ]
+    }
+
+    /// The Up Next queue, head first: `aa{sv}` of `episode s`, `podcast s`.
+    public static func encode(queue: [QueuedEpisode]) -> Value {
+        .array(.dictionary(key: .string, value: .variant), queue.map { entry in
+            .stringVariantDictionary(["episode": .string(entry.episodeID), "podcast": .string(entry.podcastID)])
+        })
+    }
+
+    /// The queue as `encode(queue:)` gives it; `nil` when it is not that (an entry without an episode or podcast).
+    public static func decodeQueue(_ value: Value?) -> [QueuedEpisode]? {
+        guard case .array(_, let items)? = value?.unwrapped else { return nil }
+        let entries = items.compactMap { item -> QueuedEpisode? in
+            guard let fields = item.stringKeyedEntries, let episode = fields["episode"]?.stringValue, let podcast = fields["podcast"]?.stringValue else { return nil }
+            return QueuedEpisode(episodeID: episode, podcastID: podcast)
+        }
+        return entries.count == items.count ? entries : nil
     }
 
     public static func encode(_ settings: PodcastSettings) -> Value {
@@ -178,6 +200,7 @@ public enum PodcastsCodec {
         }
         state.episodeCount = fields["episodeCount"]?.integerValue.map { Int($0) } ?? state.episodes.count
         state.settings = decodeSettings(fields["settings"])
+        state.queue = decodeQueue(fields["queue"]) ?? []
         return state
     }
 
@@ -238,7 +261,9 @@ public enum PodcastsCodec {
     /// Reads a `Submit` to the podcasts document: play state (`episode` with `played` and/or
     /// `position`), an episode kept (`episode` with `kept`), or settings (`notify`,
     /// `deleteWhenPlayed`, `playedAt`, `minimumFreeSpace`), one kind at a time. `player` is
-    /// refused: what `episode play` runs is no bus client's to say (docs/security.md).
+    /// refused: what `episode play` runs is no bus client's to say (docs/security.md). An
+    /// edit of the queue: `queueAdd` (with `next`), `queueRemove`, `queueMove` (with `to`),
+    /// `queueClear` (`queueSubmission`).
     public static func submission(_ values: [String: Value]) throws -> PodcastsSubmission {
         if values["player"] != nil {
             throw BusError.invalidArgs("'player' is not a setting of almanacd any more: the command `almanac episode play` runs is kept by the CLI, in $XDG_CONFIG_HOME/almanac/cli.conf, and changed with `almanac settings set player COMMAND`. Nothing was changed.")
@@ -251,6 +276,7 @@ public enum PodcastsCodec {
             }
             return .kept(episode: episode, kept: kept)
         }
+        if let edit = try queueSubmission(values) { return .queue(edit) }
         if values["allPlayed"] != nil {
             let options = try OptionsReader(values, allowed: ["allPlayed", "podcast"], what: "podcasts submission")
             guard try options.bool("allPlayed") == true else { throw BusError.invalidArgs("'allPlayed' can only be true: marking everything unplayed is not offered.") }

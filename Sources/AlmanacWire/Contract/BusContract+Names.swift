@@ -95,6 +95,8 @@ extension BusContract {
         public static let search: MemberName = "Search"
         /// `GetEpisode(s) → a{sv}`.
         public static let getEpisode: MemberName = "GetEpisode"
+        /// `GetQueue() → aa{sv}`: the Up Next queue's episodes, head first, as `GetEpisode` gives them.
+        public static let getQueue: MemberName = "GetQueue"
         /// `GetEpisodeDetails(s) → a{sv}`: `GetEpisode`'s keys, the show notes, chapters and the rest.
         public static let getEpisodeDetails: MemberName = "GetEpisodeDetails"
         /// `Inspect(s) → a{sv}`.

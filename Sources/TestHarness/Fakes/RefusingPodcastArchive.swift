@@ -62,6 +62,11 @@ public final class RefusingPodcastArchive: PodcastArchive, Sendable {
         try inner.saveSettings(settings)
     }
 
+    public func saveQueue(_ queue: [QueuedEpisode]) throws {
+        try refuseIfAsked()
+        try inner.saveQueue(queue)
+    }
+
     public func episodeIDs(of podcastID: String) throws -> Set<String> { try readIfAllowed("the episodes of \(podcastID)") { inner.episodeIDs(of: podcastID) } }
 
     public func episode(_ id: String) throws -> Episode? { try readIfAllowed("the episode \(id)") { inner.episode(id) } }
