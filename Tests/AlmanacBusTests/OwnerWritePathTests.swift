@@ -154,7 +154,7 @@ import Testing
             for (index, submission) in submissions.enumerated() {
                 podcasts.send(submission, from: nil) { result in answers.withLock { $0[index] = result } }
             }
-            #expect(podcasts.commandsWaiting == 3)
+            #expect(podcasts.waitingForOwner == 3)
             hold.release()
             OwnerHold.drain(podcasts.onOwner)
             let results = answers.withLock { $0 }

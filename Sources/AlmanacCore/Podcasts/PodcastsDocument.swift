@@ -128,8 +128,8 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         owner.post(work)
     }
 
-    /// How many changes wait in the owner's mailbox for its next burst.
-    public var commandsWaiting: Int { owner.commandsWaiting }
+    /// How many changes and other work (reads in turn, `onOwner`) wait in the owner's mailbox.
+    public var waitingForOwner: Int { owner.waiting }
 
     /// The owner's burst: every command is staged in turn on a working copy of the state,
     /// within one transaction of the archive, each in a savepoint of its own (one that refuses

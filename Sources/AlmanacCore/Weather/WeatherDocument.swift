@@ -241,8 +241,8 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         owner.post(work)
     }
 
-    /// How many changes wait in the owner's mailbox for its next burst.
-    public var commandsWaiting: Int { owner.commandsWaiting }
+    /// How many changes and other work (reads in turn, `onOwner`) wait in the owner's mailbox.
+    public var waitingForOwner: Int { owner.waiting }
 
     /// A validated submission waiting in the owner's mailbox.
     struct QueuedSubmission: Sendable {

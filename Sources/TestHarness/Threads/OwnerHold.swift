@@ -6,9 +6,15 @@ import Dispatch
 public final class OwnerHold: Sendable {
     private let gate = DispatchSemaphore(value: 0)
 
-    /// Holds the owner that `post` (a document's `onOwner`) runs work on.
+    /// Holds the owner that `post` (a document's `onOwner`) runs work on, and returns once it
+    /// is held: what is sent to it from then on waits in its mailbox.
     public init(_ post: (@escaping @Sendable () -> Void) -> Void) {
-        post { [gate] in gate.wait() }
+        let held = DispatchSemaphore(value: 0)
+        post { [gate] in
+            held.signal()
+            gate.wait()
+        }
+        held.wait()
     }
 
     /// Lets the owner go on.
