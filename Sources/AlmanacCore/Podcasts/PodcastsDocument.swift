@@ -257,6 +257,13 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
 
     // MARK: Reads of feeds
 
+    /// The refresh loop's report of a read: recorded (`record`) on the owner's queue, in turn
+    /// with its bursts, where its writes go straight in; the loop's task awaits it without
+    /// holding a thread of the pool (as `record`'s own waits for the owner would).
+    public func podcastService(_ service: PodcastService, didRead fetch: FeedFetch) async {
+        _ = try? await owner.run { [self] in record(fetch) }
+    }
+
     /// Records a read of a feed, whatever it gave: how soon the feed wants reading again, its
     /// next due time (or its backoff), its older pages, its new episodes and details (saved,
     /// then announced as `newEpisodes`), `Loading`/`LastError`, and the read's end
@@ -766,10 +773,11 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
                 }
                 if let fetched {
                     do {
-                        try write { [archive] _ in
+                        // Through the owner, awaited: this runs in a task of the pool.
+                        _ = try await owner.submit(Command(origin: nil) { [archive] _ in
                             try archive.saveChapters(fetched, of: id)
                             return nil
-                        }
+                        })
                     } catch {
                         logger.error("could not keep an episode's chapters", metadata: ["episode": "\(id)", "error": "\(error)"])
                     }
