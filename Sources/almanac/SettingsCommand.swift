@@ -42,9 +42,14 @@ struct SettingsCommand: AsyncParsableCommand {
         case .notify, .deleteWhenPlayed: ("on|off", "on|off")
         case .playedAt: ("95%", "a percentage (50%–100%)")
         case .minimumFreeSpace: ("1GiB", "a size (500MiB, 2GiB, 0)")
-        case .units: (Units.allCases.map(\.rawValue).joined(separator: "|"), Units.allCases.map(\.rawValue).joined(separator: "|"))
-        case .provider: (WeatherProvider.allCases.map(\.rawValue).joined(separator: "|"), WeatherProvider.allCases.map(\.rawValue).joined(separator: "|"))
+        case .units: (choices(Units.self), choices(Units.self))
+        case .provider: (choices(WeatherProvider.self), choices(WeatherProvider.self))
         }
+    }
+
+    /// Every value of a setting that takes one of a few words: `metric|imperial`.
+    private static func choices<Choice: CaseIterable & RawRepresentable<String>>(_: Choice.Type) -> String {
+        Choice.allCases.map(\.rawValue).joined(separator: "|")
     }
 
     /// The values `settings set` takes, a setting's after another, then `player`'s.
