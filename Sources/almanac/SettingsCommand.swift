@@ -9,16 +9,11 @@ import DBus
 struct SettingsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "settings",
-        abstract: "Shows or changes settings: notify, delete-when-played, played-at, player, minimum-free-space, units, provider.",
-        discussion: """
-            notify on|off               desktop notifications when a refresh finds new episodes (off)
-            delete-when-played on|off   delete an episode's download when it is marked played (off)
-            played-at 95%               how far a media player must get for an episode to count as played
-            player CMD|automatic        what `episode play` runs; automatic: mpv, vlc, xdg-open
-                                        (kept by almanac itself in $XDG_CONFIG_HOME/almanac/cli.conf)
-            minimum-free-space 1GiB     no download starts that would leave the disk less free (0: no check)
-            units metric|imperial       weather units
-            provider open-meteo|met-norway  weather asked first (the other when it fails)
+        abstract: "Shows or changes settings: \(names.joined(separator: ", ")).",
+        discussion: Setting.allCases.map { entry($0.name + " " + usage(of: $0).example, $0.summary) }.joined(separator: "\n") + """
+
+            \(entry("player CMD|automatic", "what `episode play` runs; automatic: mpv, vlc, xdg-open"))
+                (kept by almanac itself in $XDG_CONFIG_HOME/almanac/cli.conf)
             Each podcast's own settings (refresh interval, auto-download, keep, delete-played-after, notify):
             `almanac podcasts settings PODCAST`.
             """,
@@ -26,43 +21,77 @@ struct SettingsCommand: AsyncParsableCommand {
         defaultSubcommand: List.self
     )
 
-    static let names = [Setting.notify.name, Setting.deleteWhenPlayed.name, Setting.playedAt.name, "player", Setting.minimumFreeSpace.name, Setting.units.name, Setting.provider.name]
+    /// The CLI's own setting: what `episode play` runs (`PlayerSetting`), never the daemon's.
+    static let player = "player"
+
+    /// Every setting's name: the daemon's (`Setting`, each named once there), then `player`.
+    static let names = Setting.allCases.map(\.name) + [player]
+
+    /// The names as a sentence: "notify, …, provider or player".
+    static var nameList: String { names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1] }
+
+    /// A setting in the help: `name value`, and below it what it does.
+    private static func entry(_ usage: String, _ summary: String) -> String {
+        usage + "\n    " + summary
+    }
+
+    /// How a daemon setting's value is written: an example for the help's table, and the
+    /// values `settings set` takes.
+    static func usage(of setting: Setting) -> (example: String, values: String) {
+        switch setting {
+        case .notify, .deleteWhenPlayed: ("on|off", "on|off")
+        case .playedAt: ("95%", "a percentage (50%–100%)")
+        case .minimumFreeSpace: ("1GiB", "a size (500MiB, 2GiB, 0)")
+        case .units: (choices(Units.self), choices(Units.self))
+        case .provider: (choices(WeatherProvider.self), choices(WeatherProvider.self))
+        }
+    }
+
+    /// Every value of a setting that takes one of a few words: `metric|imperial`.
+    private static func choices<Choice: CaseIterable & RawRepresentable<String>>(_: Choice.Type) -> String {
+        Choice.allCases.map(\.rawValue).joined(separator: "|")
+    }
+
+    /// The values `settings set` takes, a setting's after another, then `player`'s.
+    static var valueList: String {
+        var forms: [String] = []
+        for setting in Setting.allCases where !forms.contains(usage(of: setting).values) { forms.append(usage(of: setting).values) }
+        return (forms + ["a command or automatic (player)"]).joined(separator: ", ")
+    }
 
     /// What each setting does, for `settings list`.
-    static let meanings = [
-        Setting.notify.name: "desktop notifications when a refresh finds new episodes",
-        Setting.deleteWhenPlayed.name: "delete an episode's download when it is marked played",
-        Setting.playedAt.name: "how far a media player must get for an episode to count as played",
-        "player": "the command `almanac episode play` runs (kept by almanac itself, not almanacd)",
-        Setting.minimumFreeSpace.name: "no download starts that would leave the downloads' disk with less free (0: no check)",
-        Setting.units.name: "weather units",
-        Setting.provider.name: "where weather is asked first; the other provider when it fails",
-    ]
+    static func meaning(of name: String) -> String {
+        Setting(name: name)?.summary ?? "the command `almanac episode play` runs (kept by almanac itself, not almanacd)"
+    }
 
-    /// Every setting as `--json` gives it: flags as booleans, `played-at` as a fraction 0…1.
+    /// A daemon setting's value: as `settings list` and `get` show it, and as `--json` gives
+    /// it (flags as booleans, `played-at` as a fraction 0…1).
+    static func value(of setting: Setting, podcasts: PodcastSettings, weather: WeatherState) -> (text: String, json: JSONValue) {
+        switch setting {
+        case .notify: (podcasts.notify ? "on" : "off", .boolean(podcasts.notify))
+        case .deleteWhenPlayed: (podcasts.deleteWhenPlayed ? "on" : "off", .boolean(podcasts.deleteWhenPlayed))
+        case .playedAt: ("\(Int((podcasts.playedAt * 100).rounded()))%", .number(podcasts.playedAt, decimals: 4))
+        case .minimumFreeSpace: (FreeSpace.bytes(podcasts.minimumFreeSpace), .integer(Int64(clamping: podcasts.minimumFreeSpace)))
+        case .units: (weather.units.rawValue, .string(weather.units.rawValue))
+        case .provider: (weather.provider.rawValue, .string(weather.provider.rawValue))
+        }
+    }
+
+    /// Every setting as `--json` gives it.
     static func json(_ client: AlmanacClient) async throws -> JSONValue {
         let podcasts = try await client.podcastSettings()
         let weather = WeatherCodec.decodeState(try await client.state(of: .weather).state)
-        return .object([
-            Setting.notify.name: .boolean(podcasts.notify), Setting.deleteWhenPlayed.name: .boolean(podcasts.deleteWhenPlayed),
-            Setting.playedAt.name: .number(podcasts.playedAt, decimals: 4), "player": .string(try await PlayerSetting.current(client)),
-            Setting.minimumFreeSpace.name: .integer(Int64(clamping: podcasts.minimumFreeSpace)), Setting.units.name: .string(weather.units.rawValue), Setting.provider.name: .string(weather.provider.rawValue),
-        ])
+        var fields = Dictionary(uniqueKeysWithValues: Setting.allCases.map { ($0.name, value(of: $0, podcasts: podcasts, weather: weather).json) })
+        fields[player] = .string(try await PlayerSetting.current(client))
+        return .object(fields)
     }
 
-    /// Every setting as (name, value) in display form.
+    /// Every setting as (name, value) in display form, in the order of `names`.
     static func current(_ client: AlmanacClient) async throws -> [(String, String)] {
         let podcasts = try await client.podcastSettings()
         let weather = WeatherCodec.decodeState(try await client.state(of: .weather).state)
-        return [
-            (Setting.notify.name, podcasts.notify ? "on" : "off"),
-            (Setting.deleteWhenPlayed.name, podcasts.deleteWhenPlayed ? "on" : "off"),
-            (Setting.playedAt.name, "\(Int((podcasts.playedAt * 100).rounded()))%"),
-            ("player", try await PlayerSetting.current(client).nonEmpty ?? "automatic"),
-            (Setting.minimumFreeSpace.name, FreeSpace.bytes(podcasts.minimumFreeSpace)),
-            (Setting.units.name, weather.units.rawValue),
-            (Setting.provider.name, weather.provider.rawValue),
-        ]
+        return Setting.allCases.map { ($0.name, value(of: $0, podcasts: podcasts, weather: weather).text) }
+            + [(player, try await PlayerSetting.current(client).nonEmpty ?? "automatic")]
     }
 
     struct List: AsyncParsableCommand {
@@ -80,7 +109,7 @@ struct SettingsCommand: AsyncParsableCommand {
                 if let template = output.rendering().template {
                     for (name, value) in settings { Terminal().line(template.render(["name": name, "value": value])) }
                 } else {
-                    let rows = settings.map { (name: $0.0, value: $0.1, meaning: SettingsCommand.meanings[$0.0] ?? "") }
+                    let rows = settings.map { (name: $0.0, value: $0.1, meaning: SettingsCommand.meaning(of: $0.0)) }
                     for line in common.rendering().settings(rows) { Terminal().line(line) }
                 }
             }
@@ -89,7 +118,7 @@ struct SettingsCommand: AsyncParsableCommand {
 
     struct Get: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "get", abstract: "Prints one setting's value.")
-        @ArgumentParser.Argument(help: ArgumentHelp("notify, delete-when-played, played-at, player, minimum-free-space, units or provider.", valueName: "name")) var name: String
+        @ArgumentParser.Argument(help: ArgumentHelp(SettingsCommand.nameList + ".", valueName: "name")) var name: String
         @OptionGroup var common: CommonOptions
 
         func validate() throws {
@@ -105,12 +134,12 @@ struct SettingsCommand: AsyncParsableCommand {
 
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "set", abstract: "Changes one setting.")
-        @ArgumentParser.Argument(help: ArgumentHelp("notify, delete-when-played, played-at, player, minimum-free-space, units or provider.", valueName: "name")) var name: String
-        @ArgumentParser.Argument(help: ArgumentHelp("on|off, a percentage (50%–100%), a command or automatic, a size (500MiB, 2GiB, 0), metric|imperial, or open-meteo|met-norway.", valueName: "value")) var value: String
+        @ArgumentParser.Argument(help: ArgumentHelp(SettingsCommand.nameList + ".", valueName: "name")) var name: String
+        @ArgumentParser.Argument(help: ArgumentHelp(SettingsCommand.valueList + ".", valueName: "value")) var value: String
         @OptionGroup var common: CommonOptions
 
         func validate() throws {
-            if name != "player" { _ = try change() }
+            if name != SettingsCommand.player { _ = try change() }
         }
 
         /// The daemon setting and its value on the bus; the daemon sends it to the document
@@ -124,7 +153,7 @@ struct SettingsCommand: AsyncParsableCommand {
                 }
             }
             guard let setting = Setting(name: name) else {
-                if name == "player" { throw ValidationError("'player' is kept by almanac itself, not by almanacd.") }  // `run` keeps it
+                if name == SettingsCommand.player { throw ValidationError("'\(name)' is kept by almanac itself, not by almanacd.") }  // `run` keeps it
                 throw ValidationError("There is no setting '\(name)'; there are: \(SettingsCommand.names.joined(separator: ", ")).")
             }
             switch setting {
@@ -152,7 +181,7 @@ struct SettingsCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            if name == "player" {
+            if name == SettingsCommand.player {
                 // The CLI's own file: no other client of the bus can say what `episode play` runs.
                 do {
                     try PlayerSetting.set(value)

@@ -118,7 +118,7 @@ struct Daemon {
             RefreshScheduler(nextDue: { sync.nextDue }, changes: sync.scheduleChanges.stream()) { _ = try? await sync.sync() },
             // Downloads' cleanup: after the changes that may make a file go, and when the next
             // played file's time is up (an hour at most while a player holds one); else asleep.
-            RefreshScheduler(nextDue: { cleaner.nextDue }, changes: cleaner.scheduleChanges.stream()) { cleaner.clean() },
+            RefreshScheduler(nextDue: { cleaner.nextDue }, changes: cleaner.scheduleChanges.stream()) { await cleaner.clean() },
         ]
     }
 }

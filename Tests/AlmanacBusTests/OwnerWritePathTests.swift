@@ -156,7 +156,7 @@ import Testing
                 for place in places {
                     group.addTask { await weather.weatherService(service, didFetch: StateApplyReading.make(place)) }
                 }
-                #expect(await eventually { weather.commandsWaiting == places.count })
+                #expect(await eventually { weather.waitingForOwner == places.count })
                 hold.release()
                 await group.waitForAll()
             }
@@ -222,7 +222,7 @@ import Testing
             for (index, submission) in submissions.enumerated() {
                 podcasts.send(submission, from: nil) { result in answers.withLock { $0[index] = result } }
             }
-            #expect(podcasts.commandsWaiting == 3)
+            #expect(podcasts.waitingForOwner == 3)
             hold.release()
             OwnerHold.drain(podcasts.onOwner)
             let results = answers.withLock { $0 }

@@ -9,14 +9,17 @@ import Testing
 /// that owns it, whichever that is, and a wrong value or an unknown name is refused with
 /// nothing changed in either document.
 @Suite(.onTestThreads, .timeLimit(.hang)) struct SetSettingTests {
-    @Test(arguments: [
-        (Setting.units, Value.string("imperial")),
+    /// A value other than the default for every setting.
+    static let changes: [(Setting, Value)] = [
+        (.units, .string("imperial")),
         (.provider, .string("met-norway")),
         (.notify, .boolean(true)),
         (.deleteWhenPlayed, .boolean(true)),
         (.playedAt, .double(0.8)),
         (.minimumFreeSpace, .uint64(2 << 30)),
-    ])
+    ]
+
+    @Test(arguments: changes)
     func eachSettingLandsInTheDocumentThatOwnsIt(setting: Setting, value: Value) async throws {
         try await withInProcessAlmanac { almanac in
             let client = try await almanac.connect()
@@ -41,6 +44,30 @@ import Testing
             case .minimumFreeSpace: #expect(settings.minimumFreeSpace == 2 << 30)
             }
         }
+    }
+
+    /// Each setting is read back under its bus key where the bus shows it: the weather
+    /// document's `GetState`, the podcasts document's `Podcasts1.Settings` property.
+    @Test(arguments: changes)
+    func eachSettingIsShownUnderItsBusKey(setting: Setting, value: Value) async throws {
+        try await withInProcessAlmanac { almanac in
+            let client = try await almanac.connect()
+            _ = try await client.setSetting(setting, value)
+            let shown: [String: Value]
+            switch setting.section {
+            case .weather:
+                shown = try await client.state(of: .weather).state
+            case .podcasts:
+                let reply = try await client.connection.call(BusContract.serviceName, path: BusContract.documentPath(.podcasts), interface: .properties,
+                                                             method: "Get", arguments: BusContract.podcastsInterface.rawValue, BusContract.Podcasts1.settings.rawValue)
+                shown = try #require(try reply.arguments(Value.self).stringKeyedEntries)
+            }
+            #expect(shown[setting.busKey]?.unwrapped == value, "\(setting): \(shown)")
+        }
+    }
+
+    @Test func theChangesCoverEverySetting() {
+        #expect(Set(Self.changes.map(\.0)) == Set(Setting.allCases))
     }
 
     @Test(arguments: [

@@ -56,7 +56,7 @@ import Testing
         #expect(throws: StorageError.self) { try PodcastsDocument(archive: archive) }
     }
 
-    @Test func aCleanupThatCannotReadTheLibraryDeletesNothing() throws {
+    @Test func aCleanupThatCannotReadTheLibraryDeletesNothing() async throws {
         let archive = RefusingPodcastArchive()
         let podcasts = try PodcastsDocument(archive: archive)
         try podcasts.subscribe(podcast, episodes: (1...3).map(Self.episode))
@@ -67,12 +67,12 @@ import Testing
         let cleaner = DownloadCleaner(podcasts: podcasts, downloader: downloader)
 
         archive.refusingReads.store(true, ordering: .relaxed)
-        let plan = try #require(cleaner.clean())
+        let plan = try #require(await cleaner.clean())
         #expect(plan.deletions.isEmpty)
         #expect(downloader.deleted.withLock { $0 }.isEmpty)
         #expect(plan.nextPass != nil, "tried again later")
 
         archive.refusingReads.store(false, ordering: .relaxed)
-        #expect(cleaner.clean()?.deletions.count == 3, "once the library answers, the played files go")
+        #expect(await cleaner.clean()?.deletions.count == 3, "once the library answers, the played files go")
     }
 }

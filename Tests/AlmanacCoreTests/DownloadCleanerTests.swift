@@ -35,7 +35,7 @@ final class OpenFiles: FilesInUse, Sendable {
     @Test func aPassAtStartThenOnlyWhenSomethingCouldGo() async throws {
         try await whileRunning(cleaner) {
             #expect(cleaner.nextDue == clock.now, "files may have passed their time while the daemon was stopped")
-            #expect(cleaner.clean()?.deletions.isEmpty == true)
+            #expect(await cleaner.clean()?.deletions.isEmpty == true)
             #expect(cleaner.nextDue == nil, "nothing could go: no timer")
             // Changes that cannot make a file go ask for no pass.
             try podcasts.submit(PlayStateSubmission(episodeID: "e1", position: 30), from: nil)
@@ -45,10 +45,10 @@ final class OpenFiles: FilesInUse, Sendable {
             // Those that can do.
             try podcasts.keep("e1", false, from: nil)
             #expect(cleaner.nextDue == clock.now)
-            cleaner.clean()
+            await cleaner.clean()
             try podcasts.submit(PlayStateSubmission(episodeID: "e1", played: true), from: nil)
             #expect(cleaner.nextDue == clock.now)
-            cleaner.clean()
+            await cleaner.clean()
             try podcasts.setPreferences(PreferencesSubmission(keep: 4), of: "p")
             #expect(cleaner.nextDue == clock.now)
         }
@@ -56,11 +56,11 @@ final class OpenFiles: FilesInUse, Sendable {
 
     @Test func aStoppedCleanerHearsNoMoreChanges() async throws {
         try await whileRunning(cleaner) {
-            #expect(cleaner.clean()?.deletions.isEmpty == true)
+            #expect(await cleaner.clean()?.deletions.isEmpty == true)
             try podcasts.keep("e1", true, from: nil)
             try podcasts.keep("e1", false, from: nil)
             #expect(cleaner.nextDue == clock.now, "while it runs, a kept mark taken away asks for a pass")
-            cleaner.clean()
+            await cleaner.clean()
         }
         try podcasts.keep("e1", true, from: nil)
         try podcasts.keep("e1", false, from: nil)
@@ -71,7 +71,7 @@ final class OpenFiles: FilesInUse, Sendable {
         try await whileRunning(cleaner) {
             try podcasts.keep("e1", true, from: nil)
             try podcasts.setPreferences(PreferencesSubmission(keep: 2), of: "p")
-            let plan = try #require(cleaner.clean())
+            let plan = try #require(await cleaner.clean())
             #expect(plan.deletions.map(\.episodeID) == ["e2"])
             #expect(downloader.deleted.withLock { $0 } == ["/d/e2.mp3"])
             #expect(files == ["/d/e1.mp3", "/d/e3.mp3", "/d/e4.mp3"], "the kept one stays and does not count")
@@ -84,15 +84,15 @@ final class OpenFiles: FilesInUse, Sendable {
             try podcasts.submit(PlayStateSubmission(episodeID: "e3", played: true), from: nil)
             clock.advance(2 * day)
             try podcasts.submit(PlayStateSubmission(episodeID: "e4", played: true), from: nil)
-            cleaner.clean()
+            await cleaner.clean()
             #expect(files.count == 4)
             #expect(cleaner.nextDue == clock.now.addingTimeInterval(5 * day), "when e3's week is up")
             clock.advance(5 * day)
-            cleaner.clean()
+            await cleaner.clean()
             #expect(files == ["/d/e1.mp3", "/d/e2.mp3", "/d/e4.mp3"])
             #expect(cleaner.nextDue == clock.now.addingTimeInterval(2 * day))
             clock.advance(2 * day)
-            cleaner.clean()
+            await cleaner.clean()
             #expect(files == ["/d/e1.mp3", "/d/e2.mp3"])
             #expect(cleaner.nextDue == nil)
         }
@@ -103,14 +103,14 @@ final class OpenFiles: FilesInUse, Sendable {
             player.open.withLock { $0 = ["/d/e4.mp3"] }
             try podcasts.submit(SettingsSubmission(deleteWhenPlayed: true), from: nil)
             try podcasts.submit(PlayStateSubmission(episodeID: "e4", played: true), from: nil)
-            let plan = try #require(cleaner.clean())
+            let plan = try #require(await cleaner.clean())
             #expect(plan.spared.map(\.episodeID) == ["e4"] && plan.deletions.isEmpty)
             #expect(files.contains("/d/e4.mp3"))
             #expect(cleaner.nextDue == clock.now.addingTimeInterval(3_600), "an hour at most while a player holds it")
             player.open.withLock { $0 = [] }
             cleaner.filesInUseChanged()
             #expect(cleaner.nextDue == clock.now)
-            cleaner.clean()
+            await cleaner.clean()
             #expect(!files.contains("/d/e4.mp3"))
             #expect(cleaner.nextDue == nil)
             // A player moving on when nothing was spared asks for nothing.

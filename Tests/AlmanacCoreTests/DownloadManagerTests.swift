@@ -330,7 +330,7 @@ final class ScriptedDownloader: EpisodeDownloading, Sendable {
         let manager = manager()
         // The daemon's cleanup, run as almanacd runs it: a pass whenever it is due.
         let cleaner = DownloadCleaner(podcasts: podcasts, downloader: downloader)
-        let scheduler = RefreshScheduler(nextDue: { cleaner.nextDue }, changes: cleaner.scheduleChanges.stream()) { cleaner.clean() }
+        let scheduler = RefreshScheduler(nextDue: { cleaner.nextDue }, changes: cleaner.scheduleChanges.stream()) { await cleaner.clean() }
         try await whileRunning(manager, cleaner, scheduler) {
             _ = try manager.download("e1", for: ":1.1")
             #expect(await eventually { downloader.episodesRunning == ["e1"] })

@@ -28,6 +28,37 @@ import Testing
         var description: String { "gone" }
     }
 
+    /// Feeds that fail at once: recording each read writes its backoff and its failure.
+    struct FailingFeeds: FeedFetching {
+        func fetch(_ podcast: Podcast, conditional: Bool) async -> FeedFetch { .failed(podcastID: podcast.id, error: Gone()) }
+    }
+
+    /// Refreshes whose reads wait for a busy owner to record them hold no thread: with more
+    /// of them waiting than Swift's pool has threads, another task of that pool still runs.
+    /// (Were each waiting for its write on a thread, that task would wait for the hold's end.)
+    @Test func readsWaitingForABusyOwnerHoldNoThread() async throws {
+        let podcasts = try PodcastsDocument()
+        let refreshes = ProcessInfo.processInfo.activeProcessorCount * 2 + 2
+        let feeds = (0..<refreshes).map { Podcast(id: "p\($0)", title: "P\($0)", author: "", feedURL: "https://e/\($0)") }
+        for podcast in feeds { try podcasts.subscribe(podcast) }
+        let service = PodcastService(fetcher: FailingFeeds())
+        service.dataSource = podcasts
+        service.delegate = podcasts
+        #expect(podcasts.take(feeds.map(\.id), force: true).count == refreshes)
+        let hold = OwnerHold(podcasts.onOwner)
+        // On Swift's pool, as the daemon's refreshes run.
+        let reads = feeds.map { podcast in Task.detached { await service.read([podcast]) } }
+        let allWaiting = await eventually { podcasts.waitingForOwner == refreshes }
+        let ran = DispatchSemaphore(value: 0)
+        Task.detached { ran.signal() }
+        let another = ran.wait(timeout: .now() + 30) == .success
+        hold.release()
+        for read in reads { await read.value }
+        #expect(allWaiting, "\(refreshes) reads wait for the owner to record them")
+        #expect(another, "a task of the pool ran while they waited")
+        for podcast in feeds { #expect(podcasts.reads(of: podcast.id).failure == "gone") }
+    }
+
     @Test func theDueFeedsAreReadAtMostWidthAtOnceAndEachIsRecordedBeforeTheRefreshEnds() async throws {
         let clock = TestClock()
         let podcasts = try PodcastsDocument(clock: { clock.now }, jitter: { 1 })

@@ -1,3 +1,4 @@
+import AlmanacModels
 import AlmanacWire
 import DBus
 import Foundation
@@ -139,6 +140,26 @@ import Testing
         #expect(both.errorOutput == "{\"error\":{\"exit\":64,\"hint\":\"choose one\",\"message\":\"--json and --format were both given\"}}\n", "\(both.errorOutput)")
         let badTemplate = try await almanac(["get", "weather", "--format", "{{x"], bus: bus)
         #expect(badTemplate.status == 64)
+    }
+
+    /// Every daemon setting, named once in `Setting`, is in `settings --help` (its name and
+    /// what it does), `settings list` and its `--json`, and `settings get` gives its value.
+    @Test func everySettingIsInTheHelpTheListAndGet() async throws {
+        let bus = try PrivateBus()
+        let help = try await almanac(["settings", "--help"], bus: bus)
+        let daemon = try await RunningDaemon(bus: bus, .offline)
+        let list = try await almanac(["settings", "list"], bus: bus, environment: ["COLUMNS": "200"])
+        let json = try await almanac(["settings", "list", "--json"], bus: bus)
+        let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
+        #expect(help.status == 0 && list.status == 0 && json.status == 0, "\(help.errorOutput) \(list.errorOutput) \(json.errorOutput)")
+        for setting in Setting.allCases {
+            #expect(help.output.contains("\n\(setting.name) ") && help.output.contains(setting.summary), "\(setting) in:\n\(help.output)")
+            #expect(list.output.contains("\(setting.name) ") && list.output.contains(setting.summary), "\(setting) in:\n\(list.output)")
+            #expect(object?[setting.name] != nil, "\(setting) in \(json.output)")
+            let get = try await almanac(["settings", "get", setting.name], bus: bus)
+            #expect(get.status == 0 && !get.output.isEmpty, "\(setting): \(get.errorOutput)")
+        }
+        _ = daemon.stop()
     }
 
     /// The watch shows a settings change it hears only as a decoded `units` change, applied

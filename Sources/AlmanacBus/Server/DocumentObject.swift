@@ -2,7 +2,6 @@ public import AlmanacCore
 import AlmanacWire
 import AlmanacModels
 public import DBus
-import Dispatch
 import Locking
 public import Logging
 import Synchronization
@@ -411,14 +410,15 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         let document = adapter.document
         return try Interface(BusContract.documentInterface.rawValue, methods: [
             // The snapshot is taken by the document's owner in turn with the changes sent before
-            // it (a client's Submits before it count, its AddLocation after it does not);
-            // encoding it, which grows with the library, happens in a task, so it holds up no
-            // other client (reliability.md), and counts among its caller's calls under way.
+            // it (a client's Submits before it count, its AddLocation after it does not), and
+            // awaited in the reply's task, which holds no thread meanwhile; encoding it, which
+            // grows with the library, happens there too, so it holds up no other client
+            // (reliability.md), and counts among its caller's calls under way.
             Method(BusContract.Document1.getState.rawValue, outputs: [Argument("revision", .uint64), Argument("state", .dictionary(key: .string, value: .variant))],
                    offloading: { [adapter, weak connection] _ in
                 let snapshot = Self.snapshot(after: adapter)
                 return { [weak connection] reply in
-                    let (revision, state) = snapshot()
+                    let (revision, state) = try await snapshot()
                     try reply.write(revision)
                     try adapter.encode(state: state).encode(to: &reply)
                     try LargeAnswers.check(reply.byteCount, on: connection, "The state", instead: "call GetStateDescriptor to receive it as a file descriptor")
@@ -427,7 +427,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             Method(BusContract.Document1.getStateDescriptor.rawValue, outputs: [Argument("payload", .unixFD)], offloading: { [adapter] _ in
                 let snapshot = Self.snapshot(after: adapter)
                 return { reply in
-                    let (revision, state) = snapshot()
+                    let (revision, state) = try await snapshot()
                     let encoded = adapter.encode(state: state)
                     try reply.write(try LargeAnswers.payload("The state") { writer in
                         try writer.write(revision)
@@ -467,20 +467,20 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     }
 
     /// Asks the document's owner for a snapshot in turn with what was sent to it before (on
-    /// the connection's thread, so in the order the calls came); the function returned waits
-    /// for it (in the reply's task: the owner takes it as soon as its burst under way is done).
-    private static func snapshot(after adapter: Adapter) -> @Sendable () -> (revision: UInt64, state: Adapter.State) {
-        let taken = Locked<(revision: UInt64, state: Adapter.State)?>(nil)
-        let ready = DispatchSemaphore(value: 0)
+    /// the connection's thread, so in the order the calls came); the function returned awaits
+    /// it (in the reply's task, holding no thread: the owner takes it as soon as its burst
+    /// under way is done).
+    private static func snapshot(after adapter: Adapter) -> @Sendable () async throws -> (revision: UInt64, state: Adapter.State) {
+        // A stream of one, so that the snapshot waits for its reader, or the reader for it.
+        let (taken, delivery) = AsyncStream.makeStream(of: (revision: UInt64, state: Adapter.State).self, bufferingPolicy: .bufferingNewest(1))
         let document = adapter.document
         adapter.afterOwner {
-            let snapshot = document.snapshot
-            taken.withLock { $0 = snapshot }
-            ready.signal()
+            delivery.yield(document.snapshot)
+            delivery.finish()
         }
         return {
-            ready.wait()
-            guard let snapshot = taken.withLock({ $0 }) else { preconditionFailure("the owner took no snapshot") }
+            var reader = taken.makeAsyncIterator()
+            guard let snapshot = await reader.next() else { throw BusError.failed("The \(adapter.name) document took no snapshot.") }
             return snapshot
         }
     }

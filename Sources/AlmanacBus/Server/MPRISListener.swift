@@ -86,7 +86,7 @@ public final class MPRISListener: FilesInUse, Service {
             group.addTask { [weak self] in
                 for await change in owners where change.name.rawValue.hasPrefix(Self.prefix) {
                     guard let self else { return }
-                    if let old = change.oldOwner { self.vanished(old) }
+                    if let old = change.oldOwner { await self.vanished(old) }
                     if let new = change.newOwner { await self.appeared(new) }
                 }
             }
@@ -120,7 +120,7 @@ public final class MPRISListener: FilesInUse, Service {
             group.cancelAll()
         }
         // What the players were at is kept.
-        for owner in players.withLock({ Array($0.keys) }) { vanished(owner) }
+        for owner in players.withLock({ Array($0.keys) }) { await vanished(owner) }
     }
 
     /// Of `files`, those that are a player's current track (`file://` URLs).
@@ -166,13 +166,13 @@ public final class MPRISListener: FilesInUse, Service {
             if !again { break }
         }
         if asking.withLock({ $0.seeked.remove(owner) != nil }), let player = players.withLock({ $0[owner] }) {
-            record(player, at: player.position)
+            await record(player, at: player.position)
         }
     }
 
-    private func vanished(_ owner: BusName) {
+    private func vanished(_ owner: BusName) async {
         guard let player = players.withLock({ $0.removeValue(forKey: owner) }) else { return }
-        record(player, at: player.estimatedPosition)
+        await record(player, at: player.estimatedPosition)
         if player.url != nil { tracksChanged() }
     }
 
@@ -198,7 +198,7 @@ public final class MPRISListener: FilesInUse, Service {
             guard let after = update(sender, { apply(changed, track: track, to: &$0) }) else { return }
             if before.url != after.url {
                 // Another track: the one before is recorded where it was left, and the new one starts where the player says.
-                record(before, at: estimate)
+                await record(before, at: estimate)
                 tracksChanged()
                 // Unless a poll answered meanwhile (it is newer).
                 if after.episodeID != nil, let start = await position(of: sender, playing: after.url) {
@@ -206,7 +206,7 @@ public final class MPRISListener: FilesInUse, Service {
                 }
             } else if stopped {
                 update(sender) { $0.position = estimate; $0.positionAt = .now }
-                record(after, at: estimate)
+                await record(after, at: estimate)
             }
         case ("org.mpris.MediaPlayer2.Player", "Seeked"):
             guard let (microseconds) = try? message.arguments(Int64.self),
@@ -220,7 +220,7 @@ public final class MPRISListener: FilesInUse, Service {
                 player.position = max(0, Double(microseconds) / 1e6)
                 player.positionAt = .now
             }
-            if let player { record(player, at: player.position) }
+            if let player { await record(player, at: player.position) }
         default:
             return
         }
@@ -245,7 +245,7 @@ public final class MPRISListener: FilesInUse, Service {
                 players[owner] = player
                 return player
             }
-            if let player { record(player, at: at) }
+            if let player { await record(player, at: at) }
         }
     }
 
@@ -317,10 +317,12 @@ public final class MPRISListener: FilesInUse, Service {
 
     /// Hands where a player is in its episode to the podcasts document, whose rules say
     /// what is kept (and when the episode counts as played).
-    private func record(_ player: Player, at position: Double) {
+    /// On the document's owner, awaited: this runs in a task of Swift's pool, which must not
+    /// wait on a thread for the owner's burst.
+    private func record(_ player: Player, at position: Double) async {
         guard let episodeID = player.episodeID else { return }
         do {
-            try podcasts.recordPlayback(of: episodeID, at: position, length: player.length)
+            _ = try await podcasts.withOwner { [podcasts] in try podcasts.recordPlayback(of: episodeID, at: position, length: player.length) }
         } catch {
             logger.error("could not record the position a media player reported", metadata: ["episode": "\(episodeID)", "error": "\(error)"])
         }

@@ -44,9 +44,9 @@ public final class DocumentOwner<Command: Sendable, Output: Sendable>: Sendable 
         self.burst = burst
     }
 
-    /// How many commands wait in the mailbox for a burst to take them.
-    public var commandsWaiting: Int {
-        mailbox.withLock { $0.waiting.count { if case .command = $0 { true } else { false } } }
+    /// How many commands and other work (`run`, `post`) wait in the mailbox for the owner to take them.
+    public var waiting: Int {
+        mailbox.withLock { $0.waiting.count }
     }
 
     /// Whether the caller runs on the owner's queue.

@@ -95,7 +95,7 @@ public final class DownloadCleaner: Service {
     /// One pass: deletes what `DownloadCleanup` says goes now and notes when to look again.
     /// `nil` when a pass is under way already (it is asked to run again after).
     @discardableResult
-    public func clean() -> DownloadCleanup.Plan? {
+    public func clean() async -> DownloadCleanup.Plan? {
         let start = state.withLock { state -> Bool in
             if state.running { return false }
             (state.running, state.wanted) = (true, false)
@@ -116,7 +116,8 @@ public final class DownloadCleaner: Service {
         for deletion in plan.deletions {
             do {
                 try downloader.delete(file: deletion.file)
-                try podcasts.recordFile(nil, of: deletion.episodeID)
+                // Through the owner, awaited: a pass runs in a task of Swift's pool.
+                _ = try await podcasts.withOwner { [podcasts] in try podcasts.recordFile(nil, of: deletion.episodeID) }
                 logger.info("deleted \(deletion.file): \(deletion.reason)", metadata: ["episode": "\(deletion.episodeID)"])
             } catch {
                 logger.error("could not delete a download", metadata: ["file": "\(deletion.file)", "episode": "\(deletion.episodeID)", "error": "\(error)"])

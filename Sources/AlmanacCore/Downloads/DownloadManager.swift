@@ -367,7 +367,7 @@ public final class DownloadManager: Service {
         await stop.run { [self] in
             do {
                 let file = try await downloader.download(job) { [weak self] progress in self?.progressed(job.id, progress) }
-                complete(job, with: file)
+                await complete(job, with: file)
             } catch is CancellationError {
                 // Cancelled (the job says so already) or the daemon is stopping (the job resumes next time).
             } catch {
@@ -385,7 +385,9 @@ public final class DownloadManager: Service {
 
     /// A transfer brought the whole file: the job completes and the episode knows its file,
     /// unless a cancel came first (then the file goes too: the user said no).
-    private func complete(_ job: DownloadJob, with file: String) {
+    /// The episode's file is recorded through the document's owner, awaited: this runs in a
+    /// task of Swift's pool, which must not wait on a thread for the owner's burst.
+    private func complete(_ job: DownloadJob, with file: String) async {
         // Cancelled meanwhile: the file goes without being announced as the episode's first.
         // (A cancel between here and `finish` is undone below.)
         guard document.snapshot.state[job.id]?.state == .downloading else {
@@ -393,7 +395,7 @@ public final class DownloadManager: Service {
             return
         }
         do {
-            try podcasts.recordFile(file, of: job.episodeID)
+            _ = try await podcasts.withOwner { [podcasts] in try podcasts.recordFile(file, of: job.episodeID) }
         } catch {
             // Unsubscribed meanwhile, or the disk refused: the file stays, the job says where.
             logger.error("downloaded a file but could not record it", metadata: ["file": "\(file)", "error": "\(error)"])
@@ -405,7 +407,9 @@ public final class DownloadManager: Service {
         }
         guard !completed else { return }
         try? downloader.delete(file: file)
-        if (try? podcasts.episode(job.episodeID))??.file == file { _ = try? podcasts.recordFile(nil, of: job.episodeID) }
+        if (try? podcasts.episode(job.episodeID))??.file == file {
+            _ = try? await podcasts.withOwner { [podcasts] in try podcasts.recordFile(nil, of: job.episodeID) }
+        }
     }
 
     private func progressed(_ id: UInt64, _ progress: DownloadProgress) {

@@ -51,8 +51,11 @@ extension PodcastsDocument {
                 .sorted { ($0.published, $0.id) > ($1.published, $1.id) }
                 .prefix(room))
             let pages: OlderPages = (next.map { .at($0) } ?? .readToTheEnd)
-            try keepOlder(older, of: podcastID, pages: pages)
-            if !older.isEmpty, let details = page.details { keep(details, of: podcast) }
+            // On the owner's queue, where their writes go straight in: this runs in a task of the pool.
+            try await withOwner { [self] in
+                try keepOlder(older, of: podcastID, pages: pages)
+                if !older.isEmpty, let details = page.details { keep(details, of: podcast) }
+            }
             if !older.isEmpty || next == nil || room == 0 { return (older, next != nil && room > older.count) }
             url = next!
         }

@@ -128,8 +128,8 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         owner.post(work)
     }
 
-    /// How many changes wait in the owner's mailbox for its next burst.
-    public var commandsWaiting: Int { owner.commandsWaiting }
+    /// How many changes and other work (reads in turn, `onOwner`) wait in the owner's mailbox.
+    public var waitingForOwner: Int { owner.waiting }
 
     /// The owner's burst: every command is staged in turn on a working copy of the state,
     /// within one transaction of the archive, each in a savepoint of its own (one that refuses
@@ -269,6 +269,13 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     }
 
     // MARK: Reads of feeds
+
+    /// The refresh loop's report of a read: recorded (`record`) on the owner's queue, in turn
+    /// with its bursts, where its writes go straight in; the loop's task awaits it without
+    /// holding a thread of the pool (as `record`'s own waits for the owner would).
+    public func podcastService(_ service: PodcastService, didRead fetch: FeedFetch) async {
+        _ = try? await owner.run { [self] in record(fetch) }
+    }
 
     /// Records a read of a feed, whatever it gave: how soon the feed wants reading again, its
     /// next due time (or its backoff), its older pages, its new episodes and details (saved,
@@ -819,10 +826,11 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
                 }
                 if let fetched {
                     do {
-                        try write { [archive] _ in
+                        // Through the owner, awaited: this runs in a task of the pool.
+                        _ = try await owner.submit(Command(origin: nil) { [archive] _ in
                             try archive.saveChapters(fetched, of: id)
                             return nil
-                        }
+                        })
                     } catch {
                         logger.error("could not keep an episode's chapters", metadata: ["episode": "\(id)", "error": "\(error)"])
                     }

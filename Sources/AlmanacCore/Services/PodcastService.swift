@@ -50,19 +50,19 @@ public final class PodcastService: Sendable {
             var running = 0
             for podcast in podcasts {
                 if running == width, let fetch = await group.next() {
-                    record(fetch)
+                    await record(fetch)
                     running -= 1
                 }
                 let conditional = !(dataSource?.readsInFull(podcast.id) ?? false)
                 group.addTask { await fetcher.fetch(podcast, conditional: conditional) }
                 running += 1
             }
-            for await fetch in group { record(fetch) }
+            for await fetch in group { await record(fetch) }
         }
     }
 
-    private func record(_ fetch: FeedFetch) {
+    private func record(_ fetch: FeedFetch) async {
         guard !Task.isCancelled else { return }
-        delegate?.record(fetch)
+        await delegate?.podcastService(self, didRead: fetch)
     }
 }

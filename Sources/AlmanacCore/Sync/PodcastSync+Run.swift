@@ -163,7 +163,7 @@ extension PodcastSync {
         for url in remote.remove {
             guard let podcast = localPodcast(url, urls), pending[podcast.feedURL] != true else { continue }
             do {
-                try podcasts.unsubscribe(podcast.id, origin: Self.origin)
+                _ = try await podcasts.withOwner { [podcasts] in try podcasts.unsubscribe(podcast.id, origin: Self.origin) }
                 report.unsubscribed.append(FeedCredentials.redacted(podcast.feedURL))
             } catch let error as SubmissionError {
                 logger.debug("a podcast the server removed was gone already", metadata: ["podcast": "\(podcast.id)", "why": "\(error.message)"])
@@ -260,9 +260,11 @@ extension PodcastSync {
                     do {
                         let (feedURL, feed) = try await inspector.locate(url: url)
                         let podcast = podcasts.podcast(feedURL) ?? FeedMapping.podcast(from: feed, feedURL: feedURL)
-                        try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: feed, podcastID: podcast.id),
-                                               details: FeedMapping.details(from: feed, podcastID: podcast.id),
-                                               olderPagesURL: FeedMapping.olderPagesURL(of: feed), origin: PodcastSync.origin)
+                        _ = try await podcasts.withOwner {
+                            try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: feed, podcastID: podcast.id),
+                                                   details: FeedMapping.details(from: feed, podcastID: podcast.id),
+                                                   olderPagesURL: FeedMapping.olderPagesURL(of: feed), origin: PodcastSync.origin)
+                        }
                         return (url, .success(feedURL))
                     } catch {
                         return (url, .failure("\(error)"))
@@ -322,7 +324,7 @@ extension PodcastSync {
             let submission = SyncRules.submission(for: action, on: episode, playedAt: playedAt)
             if let submission {
                 do {
-                    try podcasts.submit(submission, from: Self.origin)
+                    _ = try await podcasts.withOwner { [podcasts] in try podcasts.submit(submission, from: Self.origin) }
                 } catch let error as SubmissionError {
                     logger.debug("an episode action did not apply", metadata: ["episode": "\(episode.id)", "why": "\(error.message)"])
                     continue

@@ -242,7 +242,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     public var isOnOwner: Bool { owner.isCurrent }
 
     /// How many changes wait in the owner's mailbox for its next burst.
-    public var commandsWaiting: Int { owner.commandsWaiting }
+    public var waitingForOwner: Int { owner.waiting }
 
     // MARK: The owner
 

@@ -19,7 +19,7 @@ public struct FreeSpace: Sendable, Hashable {
         let (after, overflow) = available.subtractingReportingOverflow(needed)
         guard overflow || after < minimum else { return nil }
         let what = needed > 0 ? "this download (\(Self.bytes(needed)) more) would leave" : "it has"
-        return "Not enough free space: the disk at \(mountPoint) (holding \(folder)) has \(Self.bytes(available)) free, and \(what) less than the \(Self.bytes(minimum)) Almanac keeps free. Free some space, or change the threshold: `almanac settings set minimum-free-space 500MiB` (0 turns the check off)."
+        return "Not enough free space: the disk at \(mountPoint) (holding \(folder)) has \(Self.bytes(available)) free, and \(what) less than the \(Self.bytes(minimum)) Almanac keeps free. Free some space, or change the threshold: `almanac settings set \(Setting.minimumFreeSpace.name) 500MiB` (0 turns the check off)."
     }
 
     /// "812.5 MiB", "1.0 GiB", "512 B": binary units, as `df -h` counts.

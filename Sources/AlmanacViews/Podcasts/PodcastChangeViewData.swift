@@ -96,11 +96,12 @@ public struct PodcastChangeViewData: Sendable, Hashable, JSONRepresentable {
 
     public static func settings(_ settings: PodcastSettings) -> Self {
         let percent = "\(wholeNumber(settings.playedAt * 100) ?? 95)%"
-        let text = "settings: notify \(settings.notify ? "on" : "off"), delete-when-played \(settings.deleteWhenPlayed ? "on" : "off"), played-at \(percent), player \(settings.player.isEmpty ? "automatic" : settings.player), minimum-free-space \(FreeSpace.bytes(settings.minimumFreeSpace))"
+        let text = "settings: \(Setting.notify.name) \(settings.notify ? "on" : "off"), \(Setting.deleteWhenPlayed.name) \(settings.deleteWhenPlayed ? "on" : "off"), "
+            + "\(Setting.playedAt.name) \(percent), player \(settings.player.isEmpty ? "automatic" : settings.player), \(Setting.minimumFreeSpace.name) \(FreeSpace.bytes(settings.minimumFreeSpace))"
         return Self(change: "settings", text: text, ["settings": .object([
-            "notify": .boolean(settings.notify), "delete-when-played": .boolean(settings.deleteWhenPlayed),
-            "played-at": .number(settings.playedAt, decimals: 4), "player": .string(settings.player),
-            "minimum-free-space": .integer(Int64(clamping: settings.minimumFreeSpace)),
+            Setting.notify.name: .boolean(settings.notify), Setting.deleteWhenPlayed.name: .boolean(settings.deleteWhenPlayed),
+            Setting.playedAt.name: .number(settings.playedAt, decimals: 4), "player": .string(settings.player),
+            Setting.minimumFreeSpace.name: .integer(Int64(clamping: settings.minimumFreeSpace)),
         ])])
     }
 }

@@ -169,19 +169,20 @@ public enum PodcastsCodec {
 
     public static func encode(_ settings: PodcastSettings) -> Value {
         .stringVariantDictionary([
-            "notify": .boolean(settings.notify), "deleteWhenPlayed": .boolean(settings.deleteWhenPlayed),
-            "playedAt": .double(settings.playedAt), "player": .string(settings.player), "minimumFreeSpace": .uint64(settings.minimumFreeSpace),
+            Setting.notify.busKey: .boolean(settings.notify), Setting.deleteWhenPlayed.busKey: .boolean(settings.deleteWhenPlayed),
+            Setting.playedAt.busKey: .double(settings.playedAt), "player": .string(settings.player),
+            Setting.minimumFreeSpace.busKey: .uint64(settings.minimumFreeSpace),
         ])
     }
 
     public static func decodeSettings(_ value: Value?) -> PodcastSettings {
         var settings = PodcastSettings()
         guard let fields = value?.stringKeyedEntries else { return settings }
-        if case .boolean(let notify)? = fields["notify"]?.unwrapped { settings.notify = notify }
-        if case .boolean(let delete)? = fields["deleteWhenPlayed"]?.unwrapped { settings.deleteWhenPlayed = delete }
-        if case .double(let fraction)? = fields["playedAt"]?.unwrapped { settings.playedAt = fraction }
+        if case .boolean(let notify)? = fields[Setting.notify.busKey]?.unwrapped { settings.notify = notify }
+        if case .boolean(let delete)? = fields[Setting.deleteWhenPlayed.busKey]?.unwrapped { settings.deleteWhenPlayed = delete }
+        if case .double(let fraction)? = fields[Setting.playedAt.busKey]?.unwrapped { settings.playedAt = fraction }
         if let player = fields["player"]?.stringValue { settings.player = player }
-        if let bytes = fields["minimumFreeSpace"]?.integerValue, bytes >= 0 { settings.minimumFreeSpace = UInt64(bytes) }
+        if let bytes = fields[Setting.minimumFreeSpace.busKey]?.integerValue, bytes >= 0 { settings.minimumFreeSpace = UInt64(bytes) }
         return settings
     }
 

@@ -17,9 +17,9 @@ extension WeatherCodec {
         case .failed(let location, let message):
             [kindKey: Kind.failed.value, "location": .string(location), "error": .string(message)]
         case .units(let units):
-            [kindKey: Kind.units.value, "units": .string(units.rawValue)]
+            [kindKey: Kind.units.value, Setting.units.busKey: .string(units.rawValue)]
         case .provider(let provider):
-            [kindKey: Kind.provider.value, "provider": .string(provider.rawValue)]
+            [kindKey: Kind.provider.value, Setting.provider.busKey: .string(provider.rawValue)]
         case .savedLocations(let locations):
             [kindKey: Kind.savedLocations.value, "savedLocations": .array(.string, locations.map(Value.string))]
         case .forgotten(let locations):
@@ -38,9 +38,9 @@ extension WeatherCodec {
             guard let location = fields["location"]?.stringValue, let message = fields["error"]?.stringValue else { return nil }
             return .failed(location: location, message: message)
         case .units:
-            return fields["units"]?.stringValue.flatMap(Units.init(rawValue:)).map { .units($0) }
+            return fields[Setting.units.busKey]?.stringValue.flatMap(Units.init(rawValue:)).map { .units($0) }
         case .provider:
-            return fields["provider"]?.stringValue.flatMap(WeatherProvider.init(rawValue:)).map { .provider($0) }
+            return fields[Setting.provider.busKey]?.stringValue.flatMap(WeatherProvider.init(rawValue:)).map { .provider($0) }
         case .savedLocations:
             return strings(fields["savedLocations"]).map { .savedLocations($0) }
         case .forgotten:

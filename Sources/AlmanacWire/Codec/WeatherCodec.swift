@@ -185,8 +185,8 @@ public enum WeatherCodec {
 
     public static func encode(_ state: WeatherState) -> [String: Value] {
         [
-            "units": .string(state.units.rawValue),
-            "provider": .string(state.provider.rawValue),
+            Setting.units.busKey: .string(state.units.rawValue),
+            Setting.provider.busKey: .string(state.provider.rawValue),
             "savedLocations": .array(.string, state.savedLocations.map(Value.string)),
             "readings": .dictionary(key: .string, value: .dictionary(key: .string, value: .variant),
                                     state.readings.sorted { $0.key < $1.key }.map { .init(.string($0.key), encode($0.value)) }),
@@ -197,8 +197,8 @@ public enum WeatherCodec {
 
     public static func decodeState(_ fields: [String: Value]) -> WeatherState {
         var state = WeatherState()
-        if let units = fields["units"]?.stringValue.flatMap(Units.init(rawValue:)) { state.units = units }
-        if let provider = fields["provider"]?.stringValue.flatMap(WeatherProvider.init(rawValue:)) { state.provider = provider }
+        if let units = fields[Setting.units.busKey]?.stringValue.flatMap(Units.init(rawValue:)) { state.units = units }
+        if let provider = fields[Setting.provider.busKey]?.stringValue.flatMap(WeatherProvider.init(rawValue:)) { state.provider = provider }
         if case .array(_, let items)? = fields["savedLocations"]?.unwrapped { state.savedLocations = items.compactMap(\.stringValue) }
         for (location, value) in fields["readings"]?.stringKeyedEntries ?? [:] {
             if let reading = decodeReading(value) { state.readings[location] = reading }

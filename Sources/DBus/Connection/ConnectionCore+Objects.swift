@@ -63,40 +63,40 @@ extension ConnectionCore {
                 reply.fail(error)
             }
         case .offloaded(let prepare):
-            let write: @Sendable (inout MessageWriter) throws -> Void
+            let write: @Sendable (inout MessageWriter) async throws -> Void
             do {
                 write = try prepare(call)
             } catch {
                 return replyError(message, error)
             }
-            let sender = message.senderKey
-            loop.began(sender)
-            Task { [self] in
-                defer { loop.ended(sender) }
-                reply(to: message) { try write(&$0) }
-            }
+            answerInTask(message, member) { try await write(&$0) }
         case .async(let handler):
-            // Counted against its sender's calls under way until the task ends (`CallQueue`).
-            let sender = message.senderKey
-            loop.began(sender)
-            Task { [self] in
-                defer { loop.ended(sender) }
-                do {
-                    let reply = try Message.headerless(DBUS_MESSAGE_TYPE_METHOD_RETURN)
-                    var writer = MessageWriter(appendingTo: reply.raw)
-                    try await handler(call, &writer)
-                    try writer.checkUsable()
-                    guard writer.offset <= MessageWriter.maximumMessageLength else {
-                        throw BusError.invalid("The reply of \(writer.offset) bytes exceeds the D-Bus limit of 128 MiB.")
-                    }
-                    reply.bodyLength = writer.offset
-                    _ = consume writer
-                    try checkSize(reply, "The reply to \(member)")
-                    try reply.addressReply(to: message)
-                    if message.expectsReply { send(reply) }
-                } catch {
-                    replyError(message, error)
+            answerInTask(message, member) { try await handler(call, &$0) }
+        }
+    }
+
+    /// Answers `message` with the reply `body` writes, in a task of its own, counted against
+    /// its sender's calls under way until the task ends (`CallQueue`).
+    private func answerInTask(_ message: Message, _ member: MemberName, _ body: @escaping @Sendable (inout MessageWriter) async throws -> Void) {
+        let sender = message.senderKey
+        loop.began(sender)
+        Task { [self] in
+            defer { loop.ended(sender) }
+            do {
+                let reply = try Message.headerless(DBUS_MESSAGE_TYPE_METHOD_RETURN)
+                var writer = MessageWriter(appendingTo: reply.raw)
+                try await body(&writer)
+                try writer.checkUsable()
+                guard writer.offset <= MessageWriter.maximumMessageLength else {
+                    throw BusError.invalid("The reply of \(writer.offset) bytes exceeds the D-Bus limit of 128 MiB.")
                 }
+                reply.bodyLength = writer.offset
+                _ = consume writer
+                try checkSize(reply, "The reply to \(member)")
+                try reply.addressReply(to: message)
+                if message.expectsReply { send(reply) }
+            } catch {
+                replyError(message, error)
             }
         }
     }

@@ -12,9 +12,10 @@ public struct Method: Sendable {
     /// whenever it is ready (after a write is on disk, say). An error it throws is the answer.
     public typealias DeferredHandler = @Sendable (MethodCall, DeferredReply) throws -> Void
     /// Runs on the I/O thread, in order with the calls around it (reading what it answers
-    /// from, say a snapshot), and returns what writes the reply, which runs in a task of its
-    /// own: for answers quick to take but slow to make. An error either throws is the answer.
-    public typealias OffloadingHandler = @Sendable (MethodCall) throws -> @Sendable (inout MessageWriter) throws -> Void
+    /// from, say a snapshot, or asking for it), and returns what writes the reply, which runs
+    /// in a task of its own and may await what was asked for: for answers slow to make, or to
+    /// be had only later, that must follow the calls before them. An error either throws is the answer.
+    public typealias OffloadingHandler = @Sendable (MethodCall) throws -> @Sendable (inout MessageWriter) async throws -> Void
 
     enum Handler: Sendable {
         case sync(SyncHandler)

@@ -26,7 +26,7 @@ public final class RecordingDelegate: WeatherServiceDelegate, PodcastServiceDele
         weatherFailures.withLock { $0[location] = "\(error)" }
     }
 
-    public func record(_ fetch: FeedFetch) {
+    public func podcastService(_ service: PodcastService, didRead fetch: FeedFetch) {
         switch fetch {
         case .parsed(let podcast, let episodes, _, _, _, _): fetched.withLock { $0[podcast.id] = (podcast, episodes) }
         case .notModified(let id, _): unchanged.withLock { $0.append(id) }

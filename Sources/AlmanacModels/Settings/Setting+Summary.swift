@@ -1,0 +1,13 @@
+extension Setting {
+    /// What the setting does, in one line: `almanac settings list` and `settings --help` show it.
+    public var summary: String {
+        switch self {
+        case .notify: "desktop notifications when a refresh finds new episodes"
+        case .deleteWhenPlayed: "delete an episode's download when it is marked played"
+        case .playedAt: "how far a media player must get for an episode to count as played"
+        case .minimumFreeSpace: "no download may leave the downloads' disk with less free (0: no check)"
+        case .units: "weather units"
+        case .provider: "where weather is asked first; the other provider when it fails"
+        }
+    }
+}
