@@ -40,6 +40,7 @@ struct Daemon {
         let store = try DaemonParts.openStore(in: folders.state, logger: logger)
         let connection = try await connect()
         let parts = try DaemonParts(options: options, store: store, folders: folders, connection: connection, logger: logger)
+        await parts.subscribeDemoCatalogue(options)
         if let recovered = store.recovered {
             // Said where a client looks too (`LastError`, `almanac status`), until the next start.
             parts.weather.activity.standing(recovered)

@@ -70,9 +70,6 @@ struct DaemonParts {
         weatherService.delegate = weather
         podcastService.dataSource = podcasts
         podcastService.delegate = podcasts
-        if demo {
-            for podcast in DemoFeedFetcher.catalogue { _ = try? podcasts.subscribe(podcast) }
-        }
 
         let downloader: any EpisodeDownloading = demo ? DemoEpisodeDownloader() : HTTPEpisodeDownloader()
         downloads = try DownloadManager(
@@ -158,5 +155,15 @@ struct DaemonParts {
         }
         logger.debug("state: \(store.path)")
         return store
+    }
+
+    /// With the demo provider, subscribes its catalogue (once: a podcast already there is
+    /// left as it is), through the podcasts owner, awaited.
+    func subscribeDemoCatalogue(_ options: Almanacd) async {
+        guard options.provider == .demo else { return }
+        let podcasts = self.podcasts
+        _ = try? await podcasts.withOwner {
+            for podcast in DemoFeedFetcher.catalogue { _ = try? podcasts.subscribe(podcast) }
+        }
     }
 }

@@ -166,7 +166,7 @@ import Testing
     @Test func aPayloadTooLargeForTheBusTravelsAsADescriptor() async throws {
         let pair = try await Pair.start(limits: .daemonDefaults)
         // ~40 MB of a{sv}: more than the bus takes in one message, fine in a memory file.
-        let (file) = try await pair.call("Payload", timeout: .seconds(60), UInt32(40_000)).arguments(UnixFD.self)
+        let (file) = try await pair.call("Payload", timeout: .seconds(480), UInt32(40_000)).arguments(UnixFD.self)
         let (count, items) = try Message(payload: file).arguments(UInt64.self, [[String: Value]].self)
         #expect(count == 40_000 && items.count == 40_000)
         #expect(items.last?["n"] == .uint32(39_999))
@@ -178,13 +178,13 @@ import Testing
 
     @Test func aReplyOverTheBusLimitIsRefusedAndTheSenderStaysConnected() async throws {
         let pair = try await Pair.start(limits: .daemonDefaults)
-        let error = try await #require(throws: BusError.self) { _ = try await pair.call("Big", timeout: .seconds(60), UInt64(40 << 20)) }
+        let error = try await #require(throws: BusError.self) { _ = try await pair.call("Big", timeout: .seconds(480), UInt64(40 << 20)) }
         #expect(error.name == .limitsExceeded)
         #expect(error.message.contains("The reply to Big would be"))
         #expect(error.message.contains("33554432 bytes (32.0 MiB)"))
         // Still on the bus, still answering: just under the limit goes through.
         #expect(pair.server.isConnected)
-        let (data) = try await pair.call("Big", timeout: .seconds(60), UInt64(30 << 20)).arguments([UInt8].self)
+        let (data) = try await pair.call("Big", timeout: .seconds(480), UInt64(30 << 20)).arguments([UInt8].self)
         #expect(data.count == 30 << 20)
         await pair.close()
     }
@@ -193,7 +193,7 @@ import Testing
         // What the guard prevents, shown: the same reply with the limit raised past the bus's.
         let pair = try await Pair.start(limits: .daemonDefaults)
         pair.server.maximumMessageSize = 128 << 20
-        _ = try? await pair.call("Big", timeout: .seconds(60), UInt64(40 << 20))
+        _ = try? await pair.call("Big", timeout: .seconds(480), UInt64(40 << 20))
         await pair.server.waitUntilDisconnected()
         #expect(!pair.server.isConnected)
         await pair.close()
@@ -201,7 +201,7 @@ import Testing
 
     @Test func aSignalOverTheLimitIsNotSent() async throws {
         let pair = try await Pair.start(limits: .daemonDefaults)
-        let error = try await #require(throws: BusError.self) { _ = try await pair.call("Shout", timeout: .seconds(60), UInt64(40 << 20)) }
+        let error = try await #require(throws: BusError.self) { _ = try await pair.call("Shout", timeout: .seconds(480), UInt64(40 << 20)) }
         #expect(error.name == .limitsExceeded)
         #expect(error.message.contains("The signal org.almanac.Files1.Loud would be"))
         #expect(pair.server.isConnected)

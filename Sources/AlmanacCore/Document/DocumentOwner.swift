@@ -65,6 +65,7 @@ public final class DocumentOwner<Command: Sendable, Output: Sendable>: Sendable 
             precondition(results.count == 1, "a document owner's burst must answer every command")
             return try results[0].get()
         }
+        assert(!Self.onSharedPool, "DocumentOwner.perform would block a thread of Swift's shared pool: await submit or run")
         let outcome = Locked<Result<Output, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         send(command) { result in
@@ -74,6 +75,13 @@ public final class DocumentOwner<Command: Sendable, Output: Sendable>: Sendable 
         done.wait()
         guard let result = outcome.withLock({ $0 }) else { preconditionFailure("a command was not answered") }
         return try result.get()
+    }
+
+    /// Whether the caller is a task on Swift's shared (cooperative) pool: a task with no
+    /// executor of its own to prefer. Waiting there holds one of a few threads (one per core)
+    /// that every other task needs.
+    static var onSharedPool: Bool {
+        withUnsafeCurrentTask { task in task.map { $0.unownedTaskExecutor == nil } ?? false }
     }
 
     /// Sends `command` and waits for its result without holding a thread.
