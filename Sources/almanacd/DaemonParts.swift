@@ -19,6 +19,8 @@ struct DaemonParts {
     let downloads: DownloadManager
     let cleaner: DownloadCleaner
     let notifier: DesktopNotifier
+    /// Desktop notifications of severe and extreme weather alerts.
+    let alertNotifier: AlertNotifier
     let players: MPRISListener
     /// Held here: a service's document holds it only weakly, as its data source and delegate.
     let weatherService: any WeatherService
@@ -99,6 +101,10 @@ struct DaemonParts {
                                        let notice = NewEpisodesNotice(feeds, markup: markup)
                                        return (notice.summary, notice.body)
                                    })
+        alertNotifier = AlertNotifier(weather: weather, connection: connection, wording: { alert, place in
+            let shown = AlertViewData(location: place, alert: alert, utcOffset: 0, stale: false)
+            return ("\(place): \(shown.alert.headline)", shown.alert.instruction)
+        })
         let host = ProcessInfo.processInfo.hostName
         sync = PodcastSync(
             podcasts: podcasts, inspector: FeedInspector(limiter: feedReads), archive: store,
