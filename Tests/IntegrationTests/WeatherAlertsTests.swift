@@ -95,6 +95,12 @@ import Testing
         let fetchedAgain = try alertRequests().count
         #expect(await eventually { ((try? alertRequests())?.count ?? 0) >= fetchedAgain + 3 })
         #expect(notifications.shown.withLock { $0.count } == 1)
+        // Its source failing marks it stale, which is no new alert either.
+        try control("alerts=fail")
+        #expect(await eventually(every: .milliseconds(100)) {
+            (try? await almanac(["alerts", Self.springfield, "--json"], bus: bus))?.output.contains("\"stale\":true") == true
+        })
+        #expect(notifications.shown.withLock { $0.count } == 1)
 
         try control("alerts=off")
         #expect(await eventually { notifications.closed.withLock { $0 } == [shown[0].id] })
