@@ -50,6 +50,7 @@ struct OutputOptions<Fields: FormatFields>: ParsableArguments {
 // MARK: The field sets
 
 enum WeatherFields: FormatFields { static let names = WeatherNowViewData.fieldNames }
+enum AlertFields: FormatFields { static let names = AlertViewData.fieldNames }
 enum EpisodeFields: FormatFields { static let names = EpisodeViewData.fieldNames }
 enum QueueFields: FormatFields { static let names = QueueEntryViewData.fieldNames }
 enum PodcastFields: FormatFields { static let names = PodcastPreviewViewData.fieldNames }

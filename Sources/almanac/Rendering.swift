@@ -1,3 +1,4 @@
+import AlmanacModels
 import AlmanacWire
 import AlmanacViews
 import DBus
@@ -60,12 +61,51 @@ struct Rendering {
             }
             lines.append(line(place.now))
             if template != nil { continue }
+            for alert in place.alerts { lines.append(fitted(alert.line, .alert)) }
             if let today = place.today { lines.append(terminal.render(today.todayLine(width: width))) }
             if !place.now.details.isEmpty { lines.append(terminal.render(place.now.details.line(width: width))) }
             let strip = HourViewData.strip(place.hours, width: width)
             if !strip.isEmpty { lines.append(terminal.render(strip)) }
         }
         return lines
+    }
+
+    /// `almanac alerts`: a line per alert in force (the headline, the area, what to do), or
+    /// for a place with none or whose alerts could not be fetched, a line saying so.
+    func alerts(_ state: WeatherState, locations: [String], revision: UInt64) -> [String] {
+        let alerts = locations.flatMap { AlertViewData.list(state, location: $0) }
+        if json {
+            let failures = Dictionary(locations.compactMap { location in state.alerts[location]?.error.map { (location, $0) } }) { first, _ in first }
+            return [Self.json(["document": "weather", "revision": revision, "alerts": alerts, "failures": failures] as JSONObject)]
+        }
+        if let template { return alerts.map { template.render($0.fields) } }
+        var lines: [String] = []
+        for location in locations {
+            let place = state.readings[location]?.placeName ?? location
+            let shown = AlertViewData.list(state, location: location)
+            if let error = state.alerts[location]?.error { lines.append(fitted("\(place): alerts could not be fetched (\(error))", .dim)) }
+            if shown.isEmpty {
+                lines.append(fitted(state.alerts[location] == nil ? "\(place): no alert source covers it" : "\(place): no alerts"))
+                continue
+            }
+            for alert in shown {
+                lines.append(fitted("\(place): \(alert.line)", .alert))
+                lines.append(fitted("  " + alert.alert.headline))
+                if !alert.alert.instruction.isEmpty { lines.append(fitted("  " + alert.alert.instruction, .dim)) }
+            }
+        }
+        return lines
+    }
+
+    /// `watch weather`: the alerts of `location` that began (their lines) and ended.
+    func alertChange(_ began: [AlertViewData], ended: [AlertViewData], location: String, revision: UInt64) -> [String] {
+        if json {
+            return [Self.json(["document": "weather", "revision": revision, "change": "alerts", "location": location,
+                               "began": began, "ended": ended.map(\.alert.id)] as JSONObject)]
+        }
+        if template != nil { return [] }
+        return began.map { fitted("\(location): \($0.line) — \($0.alert.headline)", .alert) }
+            + ended.map { fitted("\(location): ended: \($0.alert.event)") }
     }
 
     /// `almanac forecast`: a table of days, or of hours with `hourly`.

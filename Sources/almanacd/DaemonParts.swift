@@ -19,6 +19,8 @@ struct DaemonParts {
     let downloads: DownloadManager
     let cleaner: DownloadCleaner
     let notifier: DesktopNotifier
+    /// Desktop notifications of severe and extreme weather alerts.
+    let alertNotifier: AlertNotifier
     let players: MPRISListener
     /// Held here: a service's document holds it only weakly, as its data source and delegate.
     let weatherService: any WeatherService
@@ -99,6 +101,10 @@ struct DaemonParts {
                                        let notice = NewEpisodesNotice(feeds, markup: markup)
                                        return (notice.summary, notice.body)
                                    })
+        alertNotifier = AlertNotifier(weather: weather, connection: connection, wording: { alert, place in
+            let shown = AlertViewData(location: place, alert: alert, utcOffset: 0, stale: false)
+            return ("\(place): \(shown.alert.headline)", shown.alert.instruction)
+        })
         let host = ProcessInfo.processInfo.hostName
         sync = PodcastSync(
             podcasts: podcasts, inspector: FeedInspector(limiter: feedReads), archive: store,
@@ -124,11 +130,16 @@ struct DaemonParts {
         let geocodingURL = options.geocodingURL ?? environment["ALMANAC_GEOCODING_URL"] ?? "https://geocoding-api.open-meteo.com"
         let airQualityURL = options.airQualityURL ?? environment["ALMANAC_AIR_QUALITY_URL"] ?? "https://air-quality-api.open-meteo.com"
         let metNorwayURL = options.metNorwayURL ?? environment["ALMANAC_MET_NORWAY_URL"] ?? "https://api.met.no"
+        let nwsURL = options.nwsURL ?? environment["ALMANAC_NWS_URL"] ?? "https://api.weather.gov"
+        let metalertsURL = options.metalertsURL ?? environment["ALMANAC_METALERTS_URL"] ?? "https://api.met.no"
         logger.info("weather from \(weatherURL) and \(metNorwayURL), places from \(geocodingURL), air quality from \(airQualityURL)")
+        logger.info("alerts from \(nwsURL) and \(metalertsURL)")
         return OpenMeteoWeatherService(weatherURL: URL(string: weatherURL) ?? URL(string: "https://api.open-meteo.com")!,
                                        geocodingURL: URL(string: geocodingURL) ?? URL(string: "https://geocoding-api.open-meteo.com")!,
                                        airQualityURL: URL(string: airQualityURL),
-                                       metNorway: URL(string: metNorwayURL).map { MetNorwayForecast(baseURL: $0) })
+                                       metNorway: URL(string: metNorwayURL).map { MetNorwayForecast(baseURL: $0) },
+                                       alerts: OfficialAlerts(nwsURL: URL(string: nwsURL) ?? URL(string: "https://api.weather.gov")!,
+                                                              metAlertsURL: URL(string: metalertsURL) ?? URL(string: "https://api.met.no")!))
     }
 
     /// The iTunes Search API at the URL the options or the environment give, else Apple's.
