@@ -51,7 +51,7 @@ struct Daemon {
         // there; the schedulers come last. Stopping: the schedulers, the notifier, the
         // players, "here", the sync, the cleanup, and last the transfers (their temporary
         // files stay, so the next start resumes them).
-        let services = ServiceGroup([parts.downloads, parts.cleaner, parts.sync, parts.here, parts.players, parts.notifier,
+        let services = ServiceGroup([parts.downloads, parts.cleaner, parts.sync, parts.here, parts.players, parts.steering, parts.notifier,
                                      BusPresence(parts: parts, connection: connection, provider: options.provider.rawValue, logger: logger)]
                                     + Self.schedulers(parts))
         let ending: Ending
@@ -80,6 +80,7 @@ struct Daemon {
             logger.info("received signal \(number); releasing \(BusContract.serviceName) and exiting")
             _ = try? await connection.releaseName(BusContract.serviceName)
             parts.syncExport.unexport()
+            parts.playerExport.unexport()
             parts.server.unexport()
             await connection.close()
             return 0

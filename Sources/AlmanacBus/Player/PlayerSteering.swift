@@ -1,0 +1,206 @@
+public import AlmanacCore
+import AlmanacModels
+import DBus
+import FoundationEssentials
+import Locking
+public import Logging
+
+/// Almanac steering the media players it watches (`MPRISListener`): the sleep timer, which
+/// pauses a player then (MPRIS `Pause`) and is cancelled when the user pauses or stops it,
+/// and chapter seeking (`SetPosition`). The rules of when and where are the values'
+/// (`SleepTimer`, `ChapterSeek`); here they meet the players. A `Service`: the timer goes with
+/// the daemon.
+public final class PlayerSteering: Service {
+    /// The timer set, with the chapters it counts with and the task waiting for its moment
+    /// (replaced whenever the player moves, so it never waits on an old estimate).
+    private struct Armed: Sendable {
+        var status: SleepTimerStatus
+        var chapters: [FeedChapter]
+        /// The episode's length when the player gave none (the feed's).
+        var length: Double?
+        var generation: UInt64
+        var task: Task<Void, Never>?
+    }
+
+    private let players: MPRISListener
+    private let podcasts: PodcastsDocument
+    private let chapters: (any ChaptersFetching)?
+    private let logger: Logger
+    private let armed = Locked<(timer: Armed?, generations: UInt64)>((nil, 0))
+    private let timerChanges = Locked<Callback?>(nil)
+
+    public init(players: MPRISListener, podcasts: PodcastsDocument, chapters: (any ChaptersFetching)?,
+                logger: Logger = Logger(label: "almanac.mpris")) {
+        self.players = players
+        self.podcasts = podcasts
+        self.chapters = chapters
+        self.logger = logger
+        players.whenPlayersChange { [weak self] owner, change in self?.playerChanged(owner, change) }
+    }
+
+    /// A `Service`: waits; when cancelled, the timer goes (a daemon that stops pauses nobody).
+    public func run() async {
+        await Task.untilCancelled()
+        _ = disarm()
+    }
+
+    /// Calls `body` whenever the timer is set, moves, fires or is cancelled.
+    func whenTimerChanges(_ body: @escaping @Sendable () -> Void) {
+        timerChanges.withLock { $0 = Callback(body) }
+    }
+
+    /// The timer set now, `nil` when none is.
+    var sleepTimer: SleepTimerStatus? {
+        armed.withLock { $0.timer?.status }
+    }
+
+    // MARK: The sleep timer
+
+    /// Sets the sleep timer on the player playing an episode (the one that changed last, when
+    /// several do), replacing any timer set before. `SteeringError` when none plays one, or when
+    /// its end or its chapter's cannot be told.
+    func sleep(_ timer: SleepTimer) async throws -> SleepTimerStatus {
+        guard let playing = players.playingEpisodes().first(where: \.playing) else {
+            throw SteeringError(.noPlayer, "No media player is playing an episode of your library, so there is nothing to pause.")
+        }
+        var chapters: [FeedChapter] = []
+        if timer == .endOfChapter {
+            chapters = try await self.chapters(of: playing.episodeID)
+            guard !chapters.isEmpty else {
+                throw SteeringError(.cannotTell, "The episode playing has no chapters, so it has no end of chapter to pause at. Set a time, or the end of the episode.")
+            }
+        }
+        // The player's length, else the feed's.
+        let length = try playing.length ?? podcasts.episode(playing.episodeID)?.duration
+        guard let delay = timer.delay(position: playing.position, rate: playing.rate, length: length, chapters: chapters) else {
+            throw SteeringError(.cannotTell, "The player does not say how long the episode playing is, nor does its feed, so its end cannot be told. Set a time instead.")
+        }
+        let status = SleepTimerStatus(timer: timer, owner: playing.owner, episodeID: playing.episodeID, pausesAt: Date().addingTimeInterval(delay))
+        let previous = armed.withLock { armed -> Task<Void, Never>? in
+            armed.generations += 1
+            defer { armed.timer = Armed(status: status, chapters: chapters, length: length, generation: armed.generations, task: nil) }
+            return armed.timer?.task
+        }
+        previous?.cancel()
+        schedule()
+        logger.debug("sleep timer set", metadata: ["timer": "\(timer.kind)", "player": "\(playing.owner)", "in": "\(delay)"])
+        return sleepTimer ?? status
+    }
+
+    /// Cancels the timer; whether one was set.
+    func cancelSleep() -> Bool {
+        disarm() != nil
+    }
+
+    @discardableResult
+    private func disarm() -> SleepTimerStatus? {
+        let gone = armed.withLock { armed -> Armed? in
+            defer { armed.timer = nil }
+            return armed.timer
+        }
+        gone?.task?.cancel()
+        if gone != nil { timerChanges.withLock { $0 }?() }
+        return gone?.status
+    }
+
+    /// (Re)starts the wait for the timer's moment, from where its player is now.
+    private func schedule() {
+        let estimates = players.playingEpisodes()
+        let task = armed.withLock { armed -> Task<Void, Never>? in
+            guard var current = armed.timer else { return nil }
+            current.task?.cancel()
+            let status = current.status
+            let player = estimates.first { $0.owner == status.owner }
+            let delay = player.flatMap { status.timer.delay(position: $0.position, rate: $0.rate, length: $0.length ?? current.length, chapters: current.chapters) }
+                ?? (status.timer.delay(position: 0, rate: 1, length: nil, chapters: []))
+            current.status = SleepTimerStatus(timer: status.timer, owner: status.owner, episodeID: status.episodeID,
+                                              pausesAt: delay.map { Date().addingTimeInterval($0) })
+            let generation = current.generation
+            let task = delay.map { delay in
+                Task { [weak self] in
+                    try? await Task.sleep(for: .milliseconds(Int64((delay * 1000).rounded(.up))))
+                    guard !Task.isCancelled else { return }
+                    await self?.fire(generation)
+                }
+            }
+            current.task = task
+            armed.timer = current
+            return task
+        }
+        _ = task
+        timerChanges.withLock { $0 }?()
+    }
+
+    /// The timer's moment: pauses its player, unless the timer was set anew or cancelled meanwhile.
+    private func fire(_ generation: UInt64) async {
+        let status = armed.withLock { armed -> SleepTimerStatus? in
+            guard let current = armed.timer, current.generation == generation else { return nil }
+            armed.timer = nil
+            return current.status
+        }
+        guard let status else { return }
+        timerChanges.withLock { $0 }?()
+        do {
+            try await players.pause(status.owner)
+            logger.info("the sleep timer paused a media player", metadata: ["player": "\(status.owner)", "episode": "\(status.episodeID)"])
+        } catch {
+            logger.error("the sleep timer could not pause a media player", metadata: ["player": "\(status.owner)", "error": "\(error)"])
+        }
+    }
+
+    /// What a player did: the timer on it is cancelled when the user pauses or stops it (or
+    /// it leaves), moved when it seeks or changes rate, and fired when its episode gives way
+    /// to another track (a timer to the end of the episode or chapter has reached it).
+    private func playerChanged(_ owner: BusName, _ change: PlayerChange) {
+        guard let timer = armed.withLock({ $0.timer }), timer.status.owner == owner else { return }
+        switch change {
+        case .left, .status("Paused"), .status("Stopped"):
+            disarm()
+        case .otherTrack where timer.status.timer != SleepTimer.endOfEpisode && timer.status.timer != .endOfChapter:
+            schedule()
+        case .otherTrack:
+            let generation = timer.generation
+            Task { await fire(generation) }
+        case .moved, .status:
+            schedule()
+        }
+    }
+
+    // MARK: Chapters
+
+    /// Seeks the player that has an episode open (playing or paused; the one that changed
+    /// last) `offset` chapters on: 1 the next, -1 the previous (or the start of this one, when
+    /// more than a few seconds in). Returns the chapter it went to.
+    func seekChapter(_ offset: Int) async throws -> FeedChapter {
+        guard let player = players.playingEpisodes().first else {
+            throw SteeringError(.noPlayer, "No media player has an episode of your library open, so there is no chapter to move to.")
+        }
+        let chapters = try await chapters(of: player.episodeID)
+        guard !chapters.isEmpty else {
+            throw SteeringError(.cannotTell, "The episode playing has no chapters.")
+        }
+        guard let target = ChapterSeek.target(chapters, from: player.position, offset: offset) else {
+            throw SteeringError(.cannotTell, "The episode playing is in its last chapter; there is no next one.")
+        }
+        try await seek(player, to: target.start)
+        return target
+    }
+
+    /// Moves a player to `seconds` of its track: `SetPosition` with its track id.
+    private func seek(_ player: PlayingEpisode, to seconds: Double) async throws {
+        guard let track = player.trackID else {
+            throw SteeringError(.playerFailed, "The player names no track id (mpris:trackid), so it cannot be told where to go.")
+        }
+        do {
+            try await players.setPosition(player.owner, track: track, to: seconds)
+        } catch {
+            throw SteeringError(.playerFailed, "The player \(player.owner) did not move: \(error)")
+        }
+    }
+
+    /// The episode's chapters, as `almanac episode show` lists them (from its chapters file,
+    /// fetched once, or its feed).
+    private func chapters(of episodeID: String) async throws -> [FeedChapter] {
+        try await podcasts.episodeRecord(episodeID, chapters: chapters)?.chapters.sorted { $0.start < $1.start } ?? []
+    }
+}
