@@ -1,0 +1,144 @@
+import AlmanacModels
+import AlmanacWire
+import DBus
+import Foundation
+import TestHarness
+import Testing
+
+/// Almanac steering a real player: mpv with mpv-mpris, headless, plays a silent WAV the
+/// fixture server serves as an episode's enclosure; `almanac sleep` pauses it, `almanac
+/// chapter` moves it across the episode's chapters, and what cannot be done is refused.
+@Suite(.onTestThreads, .timeLimit(.hang), .enabled(if: MPV.isInstalled, "mpv and mpv-mpris are not installed (scripts/install-deps.sh installs them)"))
+struct PlayerSteeringTests {
+    let feed: AudioFeed
+    let bus: PrivateBus
+
+    init() throws {
+        feed = try AudioFeed()
+        bus = try PrivateBus()
+    }
+
+    /// Publishes one episode, "Silence", a 5-minute WAV with chapters at 0, 1:00 and 2:00,
+    /// and returns its enclosure URL.
+    func publishSilence() throws -> String {
+        try SilentWAV.write(seconds: 300, to: feed.folder.appendingPathComponent("silence.wav"))
+        let audio = feed.base + "/feeds/silence.wav"
+        let chapters = ["00:00:00" : "Opening", "00:01:00": "Middle", "00:02:00": "Closing"]
+            .sorted { $0.key < $1.key }.map { "<psc:chapter start=\"\($0.key)\" title=\"\($0.value)\"/>" }.joined()
+        let xml = """
+            <?xml version="1.0"?><rss version="2.0" xmlns:psc="http://podlove.org/simple-chapters"><channel><title>The Quiet Show</title>
+            <item><title>Silence</title><guid>silence</guid><pubDate>Sun, 01 Nov 2026 06:00:00 GMT</pubDate>
+            <enclosure url="\(audio)" type="audio/wav" length="2400044"/><psc:chapters version="1.2">\(chapters)</psc:chapters></item>
+            </channel></rss>
+            """
+        try xml.write(to: feed.folder.appendingPathComponent("show.xml"), atomically: true, encoding: .utf8)
+        return audio
+    }
+
+    /// Runs `almanac ARGS` until it succeeds: the daemon hears of a new player a moment after
+    /// the player is on the bus. Returns the last run.
+    func untilAccepted(_ arguments: [String]) async throws -> Tool.Result {
+        var last: Tool.Result?
+        _ = try await eventually(every: .milliseconds(100)) {
+            last = try await almanac(arguments, bus: bus)
+            return last?.status == 0
+        }
+        return try #require(last)
+    }
+
+    @Test func sleepPausesThePlayerAndStatusShowsTheTimerUntilThen() async throws {
+        let audio = try publishSilence()
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        _ = try await feed.subscribe(on: bus)
+
+        // No player: refused with its name, and nothing is set.
+        let alone = try await almanac(["sleep", "5s", "--json"], bus: bus)
+        #expect(alone.status == 65)
+        #expect(alone.errorOutput.contains("org.almanac.Error.NoPlayer"), "\(alone.errorOutput)")
+        #expect(alone.errorOutput.contains("no media player is playing"), "\(alone.errorOutput)")
+
+        let mpv = try await MPV(bus: bus, playing: audio)
+        try await mpv.waitUntil("playing the episode") { mpv in try await mpv.isPlaying(audio) }
+        let set = try await untilAccepted(["sleep", "5s"])
+        #expect(set.output.contains("Sleep timer: pauses in"), "\(set.output) \(set.errorOutput)")
+        let status = try await almanac(["status"], bus: bus)
+        #expect(status.output.contains("sleep timer: pauses in"), "\(status.output)")
+        let json = try await almanac(["status", "--json"], bus: bus)
+        #expect(json.output.contains("\"sleepTimer\":{") && json.output.contains("\"kind\":\"time\""), "\(json.output)")
+
+        try await mpv.waitUntil("the sleep timer's pause") { try await $0.status == "Paused" }
+        // The timer is gone once it fired.
+        #expect(try await almanac(["status"], bus: bus).output.contains("sleep timer") == false)
+        await mpv.stop()
+        #expect(!daemon.process.hasExited)
+    }
+
+    @Test func pausingThePlayerCancelsTheTimer() async throws {
+        let audio = try publishSilence()
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        defer { _ = daemon.stop() }
+        _ = try await feed.subscribe(on: bus)
+        let mpv = try await MPV(bus: bus, playing: audio)
+        try await mpv.waitUntil("playing the episode") { mpv in try await mpv.isPlaying(audio) }
+        _ = try await untilAccepted(["sleep", "--end-of-episode"])
+        let client = try await AlmanacClient.connect(address: bus.address)
+        #expect(try await client.sleepTimer()?.kind == "episode")
+        // The end of the episode is 5 minutes less where it is, less half a second.
+        let remaining = try #require(try await client.sleepTimer()?.pausesAt).timeIntervalSinceNow
+        #expect(remaining > 200 && remaining < 300, "\(remaining)")
+
+        try await mpv.pause()
+        #expect(await eventually(every: .milliseconds(50)) { (try? await client.sleepTimer()) == .some(nil) }, "the user's pause cancels the timer")
+        #expect(try await almanac(["sleep", "--cancel"], bus: bus).output.contains("No sleep timer was set"))
+        await client.connection.close()
+        await mpv.stop()
+    }
+
+    @Test func badTimersAreRefusedWithTheirNames() async throws {
+        _ = try publishSilence()
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        defer { _ = daemon.stop() }
+        // The CLI's own check: a usage error.
+        let typed = try await almanac(["sleep", "soon"], bus: bus)
+        #expect(typed.status == 64)
+        #expect(typed.errorOutput.contains("a sleep timer is a time from 1s to 24h"), "\(typed.errorOutput)")
+        #expect(try await almanac(["sleep", "5m", "--end-of-episode"], bus: bus).status == 64)
+        // The daemon's: InvalidArgs, whatever a client sends.
+        let client = try await AlmanacClient.connect(address: bus.address)
+        for options: [String: Value] in [["seconds": .double(0)], ["seconds": .double(100_000)], ["end": .string("season")],
+                                         ["seconds": .double(60), "end": .string("episode")], ["seconds": .string("60")], [:]] {
+            await #expect(throws: BusError.self) {
+                do {
+                    _ = try await client.connection.call(BusContract.serviceName, path: BusContract.playerPath, interface: BusContract.playerInterface,
+                                                         method: BusContract.Player1.sleep, arguments: options)
+                } catch let error as BusError {
+                    #expect(error.name == .invalidArgs, "\(options): \(error)")
+                    throw error
+                }
+            }
+        }
+        await client.connection.close()
+    }
+
+    @Test func chapterNextAndPreviousMoveThePlayerAcrossTheChapters() async throws {
+        let audio = try publishSilence()
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        defer { _ = daemon.stop() }
+        _ = try await feed.subscribe(on: bus)
+        let none = try await almanac(["chapter", "next"], bus: bus)
+        #expect(none.status == 65 && none.errorOutput.contains("no media player"), "\(none.errorOutput)")
+
+        let mpv = try await MPV(bus: bus, playing: audio)
+        try await mpv.waitUntil("playing the episode") { mpv in try await mpv.isPlaying(audio) }
+        let next = try await untilAccepted(["chapter", "next"])
+        #expect(next.output.contains("Chapter at 1:00: Middle"), "\(next.output)")
+        try await mpv.waitUntil("at the second chapter") { (60..<90).contains(try await $0.position) }
+        _ = try await untilAccepted(["chapter", "next"])
+        try await mpv.waitUntil("at the third chapter") { (120..<150).contains(try await $0.position) }
+        // Within three seconds of its start, "previous" goes to the chapter before.
+        let previous = try await almanac(["chapter", "previous"], bus: bus)
+        #expect(previous.status == 0, "\(previous.errorOutput)")
+        try await mpv.waitUntil("back at the second chapter") { (60..<90).contains(try await $0.position) }
+        await mpv.stop()
+    }
+}
