@@ -181,6 +181,8 @@ public final class StateStore: Sendable {
         registerSyncMigration(&migrator)
         // Podcast settings, kept episodes, played times (new tables only): StateStore+Preferences.swift.
         registerAutoMigration(&migrator)
+        // Skip intro and outro, speed (new columns of podcastPreference): StateStore+Preferences.swift.
+        registerPlayerMigration(&migrator)
         return migrator
     }
 

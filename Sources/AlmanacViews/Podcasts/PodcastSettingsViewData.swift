@@ -15,6 +15,12 @@ public struct PodcastSettingsViewData: Sendable, Hashable, JSONRepresentable {
     public let deletePlayedAfter: String
     /// "on", "off", or "default" (the global setting).
     public let notify: String
+    /// "45s", or "off".
+    public let skipIntro: String
+    /// "30s", or "off".
+    public let skipOutro: String
+    /// "1.5", or "player" (as the player is).
+    public let speed: String
 
     public init(_ preferences: PodcastPreferences) {
         self.preferences = preferences
@@ -23,10 +29,13 @@ public struct PodcastSettingsViewData: Sendable, Hashable, JSONRepresentable {
         keep = preferences.keep.map { "\($0)" } ?? "all"
         deletePlayedAfter = preferences.deletePlayedAfter.map(compactDuration) ?? "off"
         notify = PreferencesSubmission.Notify(preferences.notify).rawValue
+        skipIntro = preferences.skipIntro.map(compactDuration) ?? "off"
+        skipOutro = preferences.skipOutro.map(compactDuration) ?? "off"
+        speed = preferences.speed.map { $0.echoedText } ?? "player"
     }
 
     /// The names `almanac podcasts settings PODCAST NAME VALUE` takes, in the order shown.
-    public static let names = ["refresh-interval", "auto-download", "keep", "delete-played-after", "notify"]
+    public static let names = ["refresh-interval", "auto-download", "keep", "delete-played-after", "notify", "skip-intro", "skip-outro", "speed"]
 
     /// Each setting: its name, its value and what it does (the table of `podcasts settings PODCAST`).
     public var rows: [(name: String, value: String, meaning: String)] {
@@ -36,6 +45,9 @@ public struct PodcastSettingsViewData: Sendable, Hashable, JSONRepresentable {
             ("keep", keep, "how many of the newest downloads stay; older ones are deleted (kept episodes aside)"),
             ("delete-played-after", deletePlayedAfter, "delete a download this long after its episode was played, such as 7d; off: never"),
             ("notify", notify, "desktop notifications of new episodes: on, off, or default (the global notify setting)"),
+            ("skip-intro", skipIntro, "a player starting an episode is moved past this much of its start, such as 45s; off: none"),
+            ("skip-outro", skipOutro, "an episode counts as played this long before its end, such as 30s; off: none"),
+            ("speed", speed, "the rate a player is set to when an episode starts, such as 1.5; player: as the player is"),
         ]
     }
 
@@ -48,7 +60,8 @@ public struct PodcastSettingsViewData: Sendable, Hashable, JSONRepresentable {
 
     /// The fields of a podcast's `--format` template that come from its settings.
     public var fields: [String: String] {
-        ["refreshInterval": refreshInterval, "autoDownload": autoDownload, "keep": keep, "deletePlayedAfter": deletePlayedAfter, "notify": notify]
+        ["refreshInterval": refreshInterval, "autoDownload": autoDownload, "keep": keep, "deletePlayedAfter": deletePlayedAfter, "notify": notify,
+         "skipIntro": skipIntro, "skipOutro": skipOutro, "speed": speed]
     }
 
     /// `--json`: seconds and counts, `null` for the defaults that are not a number (the
@@ -58,6 +71,8 @@ public struct PodcastSettingsViewData: Sendable, Hashable, JSONRepresentable {
             "refresh-interval": .number(preferences.refreshInterval, decimals: 3), "auto-download": .boolean(preferences.autoDownload),
             "keep": preferences.keep.map { .integer(Int64($0)) } ?? .null, "delete-played-after": .number(preferences.deletePlayedAfter, decimals: 3),
             "notify": preferences.notify.map(JSONValue.boolean) ?? .null,
+            "skip-intro": .number(preferences.skipIntro, decimals: 3), "skip-outro": .number(preferences.skipOutro, decimals: 3),
+            "speed": .number(preferences.speed, decimals: 3),
         ])
     }
 }
