@@ -19,17 +19,26 @@ struct PlayerSteeringTests {
     }
 
     /// Publishes one episode, "Silence", a 5-minute WAV with chapters at 0, 1:00 and 2:00,
-    /// and returns its enclosure URL.
-    func publishSilence() throws -> String {
+    /// and returns its enclosure URL; and with `warmUp`, a second episode "Warm-up" (a 5-minute
+    /// WAV at `/feeds/warmup.wav`, no chapters).
+    func publishSilence(warmUp: Bool = false) throws -> String {
         try SilentWAV.write(seconds: 300, to: feed.folder.appendingPathComponent("silence.wav"))
         let audio = feed.base + "/feeds/silence.wav"
+        var other = ""
+        if warmUp {
+            try SilentWAV.write(seconds: 300, to: feed.folder.appendingPathComponent("warmup.wav"))
+            other = """
+                <item><title>Warm-up</title><guid>warm-up</guid><pubDate>Sat, 31 Oct 2026 06:00:00 GMT</pubDate>
+                <enclosure url="\(feed.base)/feeds/warmup.wav" type="audio/wav" length="2400044"/></item>
+                """
+        }
         let chapters = ["00:00:00" : "Opening", "00:01:00": "Middle", "00:02:00": "Closing"]
             .sorted { $0.key < $1.key }.map { "<psc:chapter start=\"\($0.key)\" title=\"\($0.value)\"/>" }.joined()
         let xml = """
             <?xml version="1.0"?><rss version="2.0" xmlns:psc="http://podlove.org/simple-chapters"><channel><title>The Quiet Show</title>
             <item><title>Silence</title><guid>silence</guid><pubDate>Sun, 01 Nov 2026 06:00:00 GMT</pubDate>
             <enclosure url="\(audio)" type="audio/wav" length="2400044"/><psc:chapters version="1.2">\(chapters)</psc:chapters></item>
-            </channel></rss>
+            \(other)</channel></rss>
             """
         try xml.write(to: feed.folder.appendingPathComponent("show.xml"), atomically: true, encoding: .utf8)
         return audio
@@ -139,6 +148,44 @@ struct PlayerSteeringTests {
         let previous = try await almanac(["chapter", "previous"], bus: bus)
         #expect(previous.status == 0, "\(previous.errorOutput)")
         try await mpv.waitUntil("back at the second chapter") { (60..<90).contains(try await $0.position) }
+        await mpv.stop()
+    }
+
+    /// A podcast's skip-intro and speed: when a player starts one of its episodes, Almanac
+    /// moves it past the intro and sets its rate; values out of range are refused.
+    @Test func aPodcastsSkipIntroAndSpeedApplyWhenItsEpisodeStarts() async throws {
+        let audio = try publishSilence(warmUp: true)
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        defer { _ = daemon.stop() }
+        let (podcast, _) = try await feed.subscribe(on: bus)
+
+        // Refused: by the CLI (a usage error) and by the daemon, whatever a client sends.
+        let fast = try await almanac(["podcasts", "settings", podcast, "speed", "9"], bus: bus)
+        #expect(fast.status == 64 && fast.errorOutput.contains("'speed' is a rate from 0.25 to 4"), "\(fast.errorOutput)")
+        #expect(try await almanac(["podcasts", "settings", podcast, "skip-intro", "2h"], bus: bus).status == 64)
+        let client = try await AlmanacClient.connect(address: bus.address)
+        for settings: [String: Value] in [["speed": .double(9)], ["speed": .double(0.1)], ["skipIntro": .double(-5)], ["skipOutro": .double(7_200)]] {
+            await #expect(throws: BusError.self) { try await client.setPodcastPreferences(podcast, settings) }
+        }
+        await client.connection.close()
+
+        #expect(try await almanac(["podcasts", "settings", podcast, "skip-intro", "30s"], bus: bus).status == 0)
+        #expect(try await almanac(["podcasts", "settings", podcast, "speed", "1.5"], bus: bus).status == 0)
+        let shown = try await almanac(["podcasts", "settings", podcast, "--format", "{{name}}={{value}}"], bus: bus)
+        #expect(shown.output.contains("skip-intro=30s") && shown.output.contains("speed=1.5") && shown.output.contains("skip-outro=off"), "\(shown.output)")
+
+        // mpv plays the warm-up episode until the daemon knows it (a timer can be set on it),
+        // then is told to open Silence: the daemon sees it start.
+        let mpv = try await MPV(bus: bus, playing: feed.base + "/feeds/warmup.wav")
+        try await mpv.waitUntil("playing the warm-up") { mpv in try await mpv.isPlaying(feed.base + "/feeds/warmup.wav") }
+        _ = try await untilAccepted(["sleep", "1h"])
+        #expect(try await almanac(["sleep", "--cancel"], bus: bus).status == 0)
+        try await mpv.open(audio)
+        try await mpv.waitUntil("past the intro") { mpv in
+            let (url, position) = (try await mpv.url, try await mpv.position)
+            return url == audio && position >= 30 && position < 60
+        }
+        try await mpv.waitUntil("at 1.5×") { try await $0.property("Rate") == .double(1.5) }
         await mpv.stop()
     }
 }

@@ -20,7 +20,7 @@ extension MPRISListener {
     /// Sets the player's `Rate`.
     func setRate(_ owner: BusName, to rate: Double) async throws {
         _ = try await connection.call(owner, path: Self.path, interface: .properties, method: "Set", timeout: Self.commandTimeout,
-                                      arguments: Self.playerInterface.rawValue, "Rate", Value.variant(.double(rate)))
+                                      arguments: Self.playerInterface.rawValue, "Rate", Value.double(rate))
     }
 
     /// The rates the player says it plays at (`MinimumRate`, `MaximumRate`; MPRIS: 1 when it

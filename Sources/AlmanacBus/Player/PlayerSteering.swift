@@ -7,7 +7,8 @@ public import Logging
 
 /// Almanac steering the media players it watches (`MPRISListener`): the sleep timer, which
 /// pauses a player then (MPRIS `Pause`) and is cancelled when the user pauses or stops it,
-/// and chapter seeking (`SetPosition`). The rules of when and where are the values'
+/// chapter seeking (`SetPosition`), and a podcast's own `speed` (`Rate`) and `skipIntro`
+/// (`SetPosition`) when a player starts one of its episodes. The rules of when and where are the values'
 /// (`SleepTimer`, `ChapterSeek`); here they meet the players. A `Service`: the timer goes with
 /// the daemon.
 public final class PlayerSteering: Service {
@@ -152,6 +153,9 @@ public final class PlayerSteering: Service {
     /// it leaves), moved when it seeks or changes rate, and fired when its episode gives way
     /// to another track (a timer to the end of the episode or chapter has reached it).
     private func playerChanged(_ owner: BusName, _ change: PlayerChange) {
+        if case .otherTrack(let episodeID?) = change {
+            Task { await started(episodeID, on: owner) }
+        }
         guard let timer = armed.withLock({ $0.timer }), timer.status.owner == owner else { return }
         switch change {
         case .left, .status("Paused"), .status("Stopped"):
@@ -163,6 +167,37 @@ public final class PlayerSteering: Service {
             Task { await fire(generation) }
         case .moved, .status:
             schedule()
+        }
+    }
+
+    // MARK: A podcast's own settings
+
+    /// A player started an episode: its podcast's speed is set (when the player plays at it:
+    /// within its `MinimumRate`…`MaximumRate`), and when it starts before the end of the
+    /// podcast's intro, it is moved past it.
+    private func started(_ episodeID: String, on owner: BusName) async {
+        guard let episode = try? podcasts.episode(episodeID) else { return }
+        let preferences = podcasts.document.snapshot.state.preferences(of: episode.podcastID)
+        if let speed = preferences.speed {
+            do {
+                let (rates, canControl) = try await players.rates(of: owner)
+                if canControl && rates.contains(speed) {
+                    try await players.setRate(owner, to: speed)
+                } else {
+                    logger.notice("a media player cannot play at its podcast's speed", metadata: ["player": "\(owner)", "speed": "\(speed)",
+                                                                                                 "rates": "\(rates)", "canControl": "\(canControl)"])
+                }
+            } catch {
+                logger.error("could not set a media player's rate", metadata: ["player": "\(owner)", "error": "\(error)"])
+            }
+        }
+        if let intro = preferences.skipIntro,
+           let player = players.playingEpisodes().first(where: { $0.owner == owner && $0.episodeID == episodeID }), player.position < intro {
+            do {
+                try await seek(player, to: intro)
+            } catch {
+                logger.error("could not move a media player past the intro", metadata: ["player": "\(owner)", "error": "\(error)"])
+            }
         }
     }
 
