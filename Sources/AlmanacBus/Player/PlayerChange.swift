@@ -5,7 +5,7 @@ enum PlayerChange: Sendable, Hashable {
     case otherTrack(episodeID: String?)
     /// Its `PlaybackStatus` changed: `Playing`, `Paused` or `Stopped`.
     case status(String)
-    /// It jumped (`Seeked`) or plays at another rate: where it will be later has changed.
+    /// It jumped (`Seeked`), plays at another rate, or was first seen: where it will be later has changed.
     case moved
     /// It left the bus.
     case left

@@ -13,6 +13,7 @@ public final class PlayerExport: Sendable {
     private let connection: Connection
     private let logger: Logger
     private let announced = Locked<[String: Value]>([:])
+    private let announcedPlaying = Locked<[String: Value]>([:])
 
     public init(steering: PlayerSteering, connection: Connection, logger: Logger = Logger(label: "almanac.mpris")) {
         self.steering = steering
@@ -23,6 +24,7 @@ public final class PlayerExport: Sendable {
     /// Exports the object and announces the timer's changes from now on.
     public func export() throws {
         steering.whenTimerChanges { [weak self] in self?.announce() }
+        steering.whenNowPlayingChanges { [weak self] in self?.announcePlaying() }
         try connection.export([interface()], at: BusContract.playerPath)
     }
 
@@ -43,6 +45,19 @@ public final class PlayerExport: Sendable {
                                                  values: [(BusContract.Player1.sleepTimer.rawValue, Self.value(now))])
         } catch {
             logger.error("could not announce the sleep timer", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// `NowPlaying`, announced after each change of the player (never on a clock: nothing
+    /// changes by itself but a chapter beginning, which the steering tells).
+    private func announcePlaying() {
+        let now = PlayerCodec.encode(steering.nowPlaying())
+        guard announcedPlaying.withLock({ announced in defer { announced = now }; return announced != now }) else { return }
+        do {
+            try connection.emitPropertiesChanged(path: BusContract.playerPath, interface: BusContract.playerInterface,
+                                                 values: [(BusContract.Player1.nowPlaying.rawValue, Self.value(now))])
+        } catch {
+            logger.error("could not announce what plays", metadata: ["error": "\(error)"])
         }
     }
 
@@ -93,6 +108,7 @@ public final class PlayerExport: Sendable {
             }),
         ], properties: [
             Property(BusContract.Player1.sleepTimer.rawValue, dictionary) { [weak self] in Self.value(self?.timer ?? [:]) },
+            Property(BusContract.Player1.nowPlaying.rawValue, dictionary) { Self.value(PlayerCodec.encode(steering.nowPlaying())) },
         ])
     }
 }

@@ -29,6 +29,12 @@ public final class PlayerSteering: Service {
     private let logger: Logger
     private let armed = Locked<(timer: Armed?, generations: UInt64)>((nil, 0))
     private let timerChanges = Locked<Callback?>(nil)
+    /// The chapters of the episode the latest player has open, fetched once per episode.
+    private let openChapters = Locked<(episodeID: String, chapters: [FeedChapter])?>(nil)
+    /// Waits for the next chapter to begin while a player plays (the one moment `NowPlaying`
+    /// changes by itself), replaced at each change of the player.
+    private let chapterTurn = Locked<Task<Void, Never>?>(nil)
+    private let nowPlayingChanges = Locked<Callback?>(nil)
 
     public init(players: MPRISListener, podcasts: PodcastsDocument, chapters: (any ChaptersFetching)?,
                 logger: Logger = Logger(label: "almanac.mpris")) {
@@ -43,6 +49,52 @@ public final class PlayerSteering: Service {
     public func run() async {
         await Task.untilCancelled()
         _ = disarm()
+        chapterTurn.withLock { $0 }?.cancel()
+    }
+
+    // MARK: Now playing
+
+    /// Calls `body` whenever what a player has open changes: another episode, a status, a seek
+    /// or rate, a chapter beginning, the player leaving.
+    func whenNowPlayingChanges(_ body: @escaping @Sendable () -> Void) {
+        nowPlayingChanges.withLock { $0 = Callback(body) }
+    }
+
+    /// What the player that changed last has open, as of now (`nil`: no player has an episode).
+    func nowPlaying() -> NowPlaying? {
+        guard let player = players.playingEpisodes().first, let episode = try? podcasts.episode(player.episodeID) else { return nil }
+        let chapters = openChapters.withLock { $0?.episodeID == player.episodeID ? $0?.chapters : nil } ?? []
+        return NowPlaying(episodeID: episode.id, title: episode.title, podcastTitle: podcasts.document.snapshot.state.podcasts[episode.podcastID]?.title ?? "",
+                          status: player.playing ? "Playing" : "Paused", position: player.position, at: Date(), rate: player.rate,
+                          length: player.length ?? episode.duration, chapter: ChapterSeek.current(chapters, at: player.position))
+    }
+
+    /// A player changed: the chapters of what it has open are fetched when it is another
+    /// episode, the wait for the next chapter starts again, and `NowPlaying` is announced.
+    private func playingChanged() async {
+        if let player = players.playingEpisodes().first, openChapters.withLock({ $0?.episodeID }) != player.episodeID {
+            let chapters = (try? await chapters(of: player.episodeID)) ?? []
+            openChapters.withLock { $0 = (player.episodeID, chapters) }
+        }
+        let next: Double? = {
+            guard let player = players.playingEpisodes().first, player.playing,
+                  let chapters = openChapters.withLock({ $0?.episodeID == player.episodeID ? $0?.chapters : nil }),
+                  let start = chapters.map(\.start).filter({ $0 > player.position + 0.001 }).min() else { return nil }
+            return (start - player.position) / (player.rate > 0 ? player.rate : 1)
+        }()
+        let turn = next.map { delay in
+            Task { [weak self] in
+                // A little past the start, so that the estimate is in the new chapter.
+                try? await Task.sleep(for: .milliseconds(Int64((delay * 1000).rounded(.up)) + 50))
+                guard !Task.isCancelled else { return }
+                await self?.playingChanged()
+            }
+        }
+        chapterTurn.withLock { old in
+            old?.cancel()
+            old = turn
+        }
+        nowPlayingChanges.withLock { $0 }?()
     }
 
     /// Calls `body` whenever the timer is set, moves, fires or is cancelled.
@@ -156,6 +208,7 @@ public final class PlayerSteering: Service {
         if case .otherTrack(let episodeID?) = change {
             Task { await started(episodeID, on: owner) }
         }
+        Task { await playingChanged() }
         guard let timer = armed.withLock({ $0.timer }), timer.status.owner == owner else { return }
         switch change {
         case .left, .status("Paused"), .status("Stopped"):

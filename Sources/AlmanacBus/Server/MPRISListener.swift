@@ -195,6 +195,7 @@ public final class MPRISListener: FilesInUse, Service {
         if asking.withLock({ $0.seeked.remove(owner) != nil }), let player = players.withLock({ $0[owner] }) {
             record(player, at: player.position)
         }
+        tell(owner, .moved)
     }
 
     private func vanished(_ owner: BusName) {

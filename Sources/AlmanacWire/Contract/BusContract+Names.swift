@@ -197,6 +197,8 @@ extension BusContract {
         public static let seekChapter: MemberName = "SeekChapter"
         /// The property `SleepTimer` (`a{sv}`; empty when none is set).
         public static let sleepTimer: MemberName = "SleepTimer"
+        /// The property `NowPlaying` (`a{sv}`; empty when no player has an episode open).
+        public static let nowPlaying: MemberName = "NowPlaying"
     }
 
     /// The object path of view `number` of `document` (`…/weather/views/1`).

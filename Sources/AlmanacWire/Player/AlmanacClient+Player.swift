@@ -1,5 +1,5 @@
 public import AlmanacModels
-import DBus
+public import DBus
 
 extension AlmanacClient {
     /// Sets the sleep timer (`Player1.Sleep`): `seconds` from now, or `end` (`episode`,
@@ -27,6 +27,20 @@ extension AlmanacClient {
                                               arguments: BusContract.playerInterface.rawValue, BusContract.Player1.sleepTimer.rawValue)
         let (value) = try reply.arguments(Value.self)
         return PlayerCodec.decodeTimer(value.stringKeyedEntries ?? [:])
+    }
+
+    /// What a media player has open now (`Player1.NowPlaying`), `nil` when none has an episode.
+    public func nowPlaying() async throws -> NowPlaying? {
+        let reply = try await connection.call(BusContract.serviceName, path: BusContract.playerPath, interface: .properties, method: "Get",
+                                              arguments: BusContract.playerInterface.rawValue, BusContract.Player1.nowPlaying.rawValue)
+        let (value) = try reply.arguments(Value.self)
+        return PlayerCodec.decodeNowPlaying(value.stringKeyedEntries ?? [:])
+    }
+
+    /// `PropertiesChanged` of the player object: `NowPlaying` and `SleepTimer` as they change.
+    public func playerChanges() async throws -> SignalStream {
+        try await connection.signals(matching: MatchRule(interface: .properties, member: "PropertiesChanged", path: BusContract.playerPath),
+                                     bufferLimit: 64)
     }
 
     private func playerCall(_ method: MemberName, body: (inout MessageWriter) throws -> Void) async throws -> Message {

@@ -52,4 +52,36 @@ public enum PlayerCodec {
         guard case .double(let start)? = value["start"]?.unwrapped else { return nil }
         return FeedChapter(start: start, title: value["title"]?.stringValue ?? "")
     }
+
+    /// The `NowPlaying` property: `episode s`, `title s`, `podcast s` (its title), `status s`,
+    /// `position d` (seconds at `at`), `at d` (Unix seconds), `rate d`, `length d` (0:
+    /// unknown), `chapter s` and `chapterStart d` (when a chapter plays); `{}` when no player
+    /// has an episode open.
+    public static func encode(_ playing: NowPlaying?) -> [String: Value] {
+        guard let playing else { return [:] }
+        var fields: [String: Value] = [
+            "episode": .string(playing.episodeID), "title": .string(playing.title), "podcast": .string(playing.podcastTitle),
+            "status": .string(playing.status), "position": .double(playing.position), "at": .double(playing.at.timeIntervalSince1970),
+            "rate": .double(playing.rate), "length": .double(playing.length ?? 0),
+        ]
+        if let chapter = playing.chapter {
+            fields["chapter"] = .string(chapter.title)
+            fields["chapterStart"] = .double(chapter.start)
+        }
+        return fields
+    }
+
+    /// The `NowPlaying` property read back; `nil` when nothing plays (or it is not what `encode` gives).
+    public static func decodeNowPlaying(_ fields: [String: Value]) -> NowPlaying? {
+        func number(_ key: String) -> Double? {
+            guard case .double(let value)? = fields[key]?.unwrapped, value.isFinite else { return nil }
+            return value
+        }
+        guard let episode = fields["episode"]?.stringValue, let status = fields["status"]?.stringValue,
+              let position = number("position"), let at = number("at") else { return nil }
+        let chapter = fields["chapter"]?.stringValue.map { FeedChapter(start: number("chapterStart") ?? 0, title: $0) }
+        return NowPlaying(episodeID: episode, title: fields["title"]?.stringValue ?? "", podcastTitle: fields["podcast"]?.stringValue ?? "",
+                          status: status, position: position, at: Date(timeIntervalSince1970: at), rate: number("rate") ?? 1,
+                          length: number("length").flatMap { $0 > 0 ? $0 : nil }, chapter: chapter)
+    }
 }
