@@ -53,6 +53,13 @@ final class MPV: Sendable {
         _ = try await connection.call(Self.name, path: Self.path, interface: Self.player, method: "OpenUri", arguments: uri)
     }
 
+    /// MPRIS `SetPosition` to `seconds` of the track playing.
+    func setPosition(_ seconds: Double) async throws {
+        let track = try await property("Metadata").stringKeyedEntries?["mpris:trackid"]?.unwrapped.stringValue ?? "/"
+        _ = try await connection.call(Self.name, path: Self.path, interface: Self.player, method: "SetPosition",
+                                      arguments: try ObjectPath(track), Int64(seconds * 1e6))
+    }
+
     func pause() async throws {
         _ = try await connection.call(Self.name, path: Self.path, interface: Self.player, method: "Pause") { _ in }
     }

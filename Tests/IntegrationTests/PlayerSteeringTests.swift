@@ -188,4 +188,45 @@ struct PlayerSteeringTests {
         try await mpv.waitUntil("at 1.5×") { try await $0.property("Rate") == .double(1.5) }
         await mpv.stop()
     }
+
+    /// `watch playing` prints a line when the chapter, the state or the timer changes: a chapter
+    /// reached by playing on (no event from the player: the daemon's one wait for the next
+    /// chapter), a chapter moved to, a pause; with `--waybar`, waybar's JSON.
+    @Test func watchPlayingPrintsEachChapterAsThePlayerReachesIt() async throws {
+        let audio = try publishSilence()
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        defer { _ = daemon.stop() }
+        _ = try await feed.subscribe(on: bus)
+        let watch = try Tool.Background(Binaries.almanac, ["watch", "playing", "--format", "{{chapter}}|{{state}}|{{title}}"], environment: bus.environment)
+        defer { watch.stop() }
+        #expect(await watch.waitFor("|idle|"), "\(watch.output)")
+
+        let mpv = try await MPV(bus: bus, playing: audio)
+        try await mpv.waitUntil("playing the episode") { mpv in try await mpv.isPlaying(audio) }
+        #expect(await watch.waitFor("Opening|playing|Silence"), "\(watch.output)")
+        _ = try await untilAccepted(["chapter", "next"])
+        #expect(await watch.waitFor("Middle|playing|Silence"), "\(watch.output)")
+        // Two seconds before the third chapter: it is printed as mpv reaches it.
+        try await mpv.setPosition(118)
+        #expect(await watch.waitFor("Closing|playing|Silence"), "\(watch.output)")
+        try await mpv.pause()
+        #expect(await watch.waitFor("Closing|paused|Silence"), "\(watch.output)")
+
+        let bar = try Tool.Background(Binaries.almanac, ["watch", "playing", "--waybar"], environment: bus.environment)
+        defer { bar.stop() }
+        #expect(await bar.waitFor("\"alt\":\"paused\""), "\(bar.output)")
+        #expect(bar.output.contains("\"text\":\"⏸ The Quiet Show — Silence · Closing · 2:0"), "\(bar.output)")
+        // docs/status-bars.md's lines, exactly as written there.
+        let documented = try StatusBarDocTests.documentedCommands().filter { $0.command.contains("watch playing") }
+        #expect(documented.map(\.bar) == ["waybar", "polybar"], "\(documented)")
+        var environment = bus.environment
+        environment["PATH"] = URL(fileURLWithPath: Binaries.almanac).deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        let bars = try documented.map { try Tool.Background("sh", ["-c", "exec " + $0.command], environment: environment) }
+        defer { for bar in bars { bar.stop() } }
+        #expect(await bars[0].waitFor("\"text\":\"Silence · Closing\""), "\(bars[0].output)")
+        #expect(bars[0].output.contains("\"class\":[\"paused\"]"), "\(bars[0].output)")
+        #expect(await bars[1].waitFor("paused: Silence · Closing\n"), "\(bars[1].output)")
+        await mpv.stop()
+        #expect(await eventually { watch.output.split(separator: "\n").last == "|idle|" }, "mpv gone: \(watch.output)")
+    }
 }
