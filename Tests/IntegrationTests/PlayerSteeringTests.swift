@@ -6,7 +6,7 @@ import TestHarness
 import Testing
 
 /// Almanac steering a real player: mpv with mpv-mpris, headless, plays a silent WAV the
-/// fixture server serves as an episode's enclosure; `almanac sleep` pauses it, `almanac
+/// fixture server serves (with ranges, so mpv seeks in it at once) as an episode's enclosure; `almanac sleep` pauses it, `almanac
 /// chapter` moves it across the episode's chapters, and what cannot be done is refused.
 @Suite(.onTestThreads, .timeLimit(.hang), .enabled(if: MPV.isInstalled, "mpv and mpv-mpris are not installed (scripts/install-deps.sh installs them)"))
 struct PlayerSteeringTests {
@@ -18,21 +18,22 @@ struct PlayerSteeringTests {
         bus = try PrivateBus()
     }
 
-    /// Publishes one episode, "Silence", a 5-minute WAV with chapters at 0, 1:00 and 2:00,
+    /// Publishes one episode, "Silence", a 5-minute WAV with chapters at 0, 2:00 and 4:00 (further apart
+    /// than mpv plays in the longest wait, so a chapter is never reached by playing on unseen),
     /// and returns its enclosure URL; and with `warmUp`, a second episode "Warm-up" (a 5-minute
-    /// WAV at `/feeds/warmup.wav`, no chapters).
+    /// WAV at `/media/warmup.wav`, no chapters).
     func publishSilence(warmUp: Bool = false) throws -> String {
         try SilentWAV.write(seconds: 300, to: feed.folder.appendingPathComponent("silence.wav"))
-        let audio = feed.base + "/feeds/silence.wav"
+        let audio = feed.base + "/media/silence.wav"
         var other = ""
         if warmUp {
             try SilentWAV.write(seconds: 300, to: feed.folder.appendingPathComponent("warmup.wav"))
             other = """
                 <item><title>Warm-up</title><guid>warm-up</guid><pubDate>Sat, 31 Oct 2026 06:00:00 GMT</pubDate>
-                <enclosure url="\(feed.base)/feeds/warmup.wav" type="audio/wav" length="2400044"/></item>
+                <enclosure url="\(feed.base)/media/warmup.wav" type="audio/wav" length="2400044"/></item>
                 """
         }
-        let chapters = ["00:00:00" : "Opening", "00:01:00": "Middle", "00:02:00": "Closing"]
+        let chapters = ["00:00:00" : "Opening", "00:02:00": "Middle", "00:04:00": "Closing"]
             .sorted { $0.key < $1.key }.map { "<psc:chapter start=\"\($0.key)\" title=\"\($0.value)\"/>" }.joined()
         let xml = """
             <?xml version="1.0"?><rss version="2.0" xmlns:psc="http://podlove.org/simple-chapters"><channel><title>The Quiet Show</title>
@@ -140,14 +141,14 @@ struct PlayerSteeringTests {
         let mpv = try await MPV(bus: bus, playing: audio)
         try await mpv.waitUntil("playing the episode") { mpv in try await mpv.isPlaying(audio) }
         let next = try await untilAccepted(["chapter", "next"])
-        #expect(next.output.contains("Chapter at 1:00: Middle"), "\(next.output)")
-        try await mpv.waitUntil("at the second chapter") { (60..<90).contains(try await $0.position) }
+        #expect(next.output.contains("Chapter at 2:00: Middle"), "\(next.output)")
+        try await mpv.waitUntil("at the second chapter") { (120..<150).contains(try await $0.position) }
         _ = try await untilAccepted(["chapter", "next"])
-        try await mpv.waitUntil("at the third chapter") { (120..<150).contains(try await $0.position) }
+        try await mpv.waitUntil("at the third chapter") { (240..<270).contains(try await $0.position) }
         // Within three seconds of its start, "previous" goes to the chapter before.
         let previous = try await almanac(["chapter", "previous"], bus: bus)
         #expect(previous.status == 0, "\(previous.errorOutput)")
-        try await mpv.waitUntil("back at the second chapter") { (60..<90).contains(try await $0.position) }
+        try await mpv.waitUntil("back at the second chapter") { (120..<150).contains(try await $0.position) }
         await mpv.stop()
     }
 
@@ -169,21 +170,22 @@ struct PlayerSteeringTests {
         }
         await client.connection.close()
 
-        #expect(try await almanac(["podcasts", "settings", podcast, "skip-intro", "30s"], bus: bus).status == 0)
+        // Three minutes: mpv playing on by itself would not get there within the wait below.
+        #expect(try await almanac(["podcasts", "settings", podcast, "skip-intro", "3m"], bus: bus).status == 0)
         #expect(try await almanac(["podcasts", "settings", podcast, "speed", "1.5"], bus: bus).status == 0)
         let shown = try await almanac(["podcasts", "settings", podcast, "--format", "{{name}}={{value}}"], bus: bus)
-        #expect(shown.output.contains("skip-intro=30s") && shown.output.contains("speed=1.5") && shown.output.contains("skip-outro=off"), "\(shown.output)")
+        #expect(shown.output.contains("skip-intro=3m") && shown.output.contains("speed=1.5") && shown.output.contains("skip-outro=off"), "\(shown.output)")
 
         // mpv plays the warm-up episode until the daemon knows it (a timer can be set on it),
         // then is told to open Silence: the daemon sees it start.
-        let mpv = try await MPV(bus: bus, playing: feed.base + "/feeds/warmup.wav")
-        try await mpv.waitUntil("playing the warm-up") { mpv in try await mpv.isPlaying(feed.base + "/feeds/warmup.wav") }
+        let mpv = try await MPV(bus: bus, playing: feed.base + "/media/warmup.wav")
+        try await mpv.waitUntil("playing the warm-up") { mpv in try await mpv.isPlaying(feed.base + "/media/warmup.wav") }
         _ = try await untilAccepted(["sleep", "1h"])
         #expect(try await almanac(["sleep", "--cancel"], bus: bus).status == 0)
         try await mpv.open(audio)
         try await mpv.waitUntil("past the intro") { mpv in
             let (url, position) = (try await mpv.url, try await mpv.position)
-            return url == audio && position >= 30 && position < 60
+            return url == audio && position >= 180 && position < 240
         }
         try await mpv.waitUntil("at 1.5×") { try await $0.property("Rate") == .double(1.5) }
         await mpv.stop()
@@ -207,7 +209,7 @@ struct PlayerSteeringTests {
         _ = try await untilAccepted(["chapter", "next"])
         #expect(await watch.waitFor("Middle|playing|Silence"), "\(watch.output)")
         // Two seconds before the third chapter: it is printed as mpv reaches it.
-        try await mpv.setPosition(118)
+        try await mpv.setPosition(238)
         #expect(await watch.waitFor("Closing|playing|Silence"), "\(watch.output)")
         try await mpv.pause()
         #expect(await watch.waitFor("Closing|paused|Silence"), "\(watch.output)")
@@ -215,7 +217,7 @@ struct PlayerSteeringTests {
         let bar = try Tool.Background(Binaries.almanac, ["watch", "playing", "--waybar"], environment: bus.environment)
         defer { bar.stop() }
         #expect(await bar.waitFor("\"alt\":\"paused\""), "\(bar.output)")
-        #expect(bar.output.contains("\"text\":\"⏸ The Quiet Show — Silence · Closing · 2:0"), "\(bar.output)")
+        #expect(bar.output.contains("\"text\":\"⏸ The Quiet Show — Silence · Closing · 4:0"), "\(bar.output)")
         // docs/status-bars.md's lines, exactly as written there.
         let documented = try StatusBarDocTests.documentedCommands().filter { $0.command.contains("watch playing") }
         #expect(documented.map(\.bar) == ["waybar", "polybar"], "\(documented)")

@@ -1,3 +1,4 @@
+import AlmanacModels
 import DBus
 
 // What Almanac tells a player (MPRIS `Pause`, `SetPosition`, the `Rate` property): each call
@@ -11,8 +12,12 @@ extension MPRISListener {
         _ = try await connection.call(owner, path: Self.path, interface: Self.playerInterface, method: "Pause", timeout: Self.commandTimeout) { _ in }
     }
 
-    /// MPRIS `SetPosition` to `seconds` of the track `trackID`.
+    /// MPRIS `SetPosition` to `seconds` of the track `trackID`; a position no player could have
+    /// (from a feed's chapter: negative, not finite, past a million hours) is refused here.
     func setPosition(_ owner: BusName, track trackID: ObjectPath, to seconds: Double) async throws {
+        guard seconds.isFinite, (0...3.6e9).contains(seconds) else {
+            throw SteeringError(.cannotTell, "\(seconds.echoedText) s is no position in an episode.")
+        }
         _ = try await connection.call(owner, path: Self.path, interface: Self.playerInterface, method: "SetPosition", timeout: Self.commandTimeout,
                                       arguments: trackID, Int64((seconds * 1e6).rounded()))
     }

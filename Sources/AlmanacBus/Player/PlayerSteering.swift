@@ -35,6 +35,18 @@ public final class PlayerSteering: Service {
     /// changes by itself), replaced at each change of the player.
     private let chapterTurn = Locked<Task<Void, Never>?>(nil)
     private let nowPlayingChanges = Locked<Callback?>(nil)
+    /// The longest a wait sleeps at once: a player's values (a rate of 1e-300, a length of
+    /// years) can make a moment too far off for a `Duration`; past this it looks again.
+    static let longestWait: Double = 3_600
+    /// How many times a player is told where to go when it does not say it went there.
+    static let seekAttempts = 8
+
+    /// Sleeps `seconds` (at most `longestWait`); whether the whole of them passed.
+    private static func wait(_ seconds: Double) async -> Bool {
+        let slept = seconds.isFinite ? min(max(0, seconds), longestWait) : longestWait
+        try? await Task.sleep(for: .milliseconds(Int64((slept * 1000).rounded(.up))))
+        return !Task.isCancelled && slept == seconds
+    }
 
     public init(players: MPRISListener, podcasts: PodcastsDocument, chapters: (any ChaptersFetching)?,
                 logger: Logger = Logger(label: "almanac.mpris")) {
@@ -85,7 +97,7 @@ public final class PlayerSteering: Service {
         let turn = next.map { delay in
             Task { [weak self] in
                 // A little past the start, so that the estimate is in the new chapter.
-                try? await Task.sleep(for: .milliseconds(Int64((delay * 1000).rounded(.up)) + 50))
+                _ = await Self.wait(delay + 0.05)
                 guard !Task.isCancelled else { return }
                 await self?.playingChanged()
             }
@@ -171,8 +183,10 @@ public final class PlayerSteering: Service {
             let generation = current.generation
             let task = delay.map { delay in
                 Task { [weak self] in
-                    try? await Task.sleep(for: .milliseconds(Int64((delay * 1000).rounded(.up))))
+                    let whole = await Self.wait(delay)
                     guard !Task.isCancelled else { return }
+                    // Not yet its moment (a wait longer than `longestWait`): looks again from where the player is.
+                    guard whole else { self?.schedule(); return }
                     await self?.fire(generation)
                 }
             }
@@ -244,13 +258,12 @@ public final class PlayerSteering: Service {
                 logger.error("could not set a media player's rate", metadata: ["player": "\(owner)", "error": "\(error)"])
             }
         }
-        if let intro = preferences.skipIntro,
-           let player = players.playingEpisodes().first(where: { $0.owner == owner && $0.episodeID == episodeID }), player.position < intro {
-            do {
-                try await seek(player, to: intro)
-            } catch {
-                logger.error("could not move a media player past the intro", metadata: ["player": "\(owner)", "error": "\(error)"])
-            }
+        guard let intro = preferences.skipIntro,
+              let player = players.playingEpisodes().first(where: { $0.owner == owner && $0.episodeID == episodeID }), player.position < intro - 1 else { return }
+        do {
+            try await seek(player, to: intro)
+        } catch {
+            logger.error("could not move a media player past the intro", metadata: ["player": "\(owner)", "error": "\(error)"])
         }
     }
 
@@ -274,16 +287,24 @@ public final class PlayerSteering: Service {
         return target
     }
 
-    /// Moves a player to `seconds` of its track: `SetPosition` with its track id.
+    /// Moves a player to `seconds` of its track: `SetPosition` with its track id. A player that
+    /// has only begun to open its file may ignore it (mpv-mpris does, silently, until the file
+    /// is loaded), so it is told again until it says it went there (`Seeked`), a few times.
     private func seek(_ player: PlayingEpisode, to seconds: Double) async throws {
-        guard let track = player.trackID else {
-            throw SteeringError(.playerFailed, "The player names no track id (mpris:trackid), so it cannot be told where to go.")
+        for _ in 0..<Self.seekAttempts {
+            guard let now = players.playingEpisodes().first(where: { $0.owner == player.owner && $0.episodeID == player.episodeID }) else { return }
+            if abs(now.position - seconds) < 2 && now.since > player.since { return }
+            guard let track = now.trackID else {
+                throw SteeringError(.playerFailed, "The player names no track id (mpris:trackid), so it cannot be told where to go.")
+            }
+            do {
+                try await players.setPosition(player.owner, track: track, to: seconds)
+            } catch {
+                throw SteeringError(.playerFailed, "The player \(player.owner) did not move: \(error)")
+            }
+            try? await Task.sleep(for: .milliseconds(250))
         }
-        do {
-            try await players.setPosition(player.owner, track: track, to: seconds)
-        } catch {
-            throw SteeringError(.playerFailed, "The player \(player.owner) did not move: \(error)")
-        }
+        logger.notice("a media player did not say it moved", metadata: ["player": "\(player.owner)", "to": "\(seconds)"])
     }
 
     /// The episode's chapters, as `almanac episode show` lists them (from its chapters file,
