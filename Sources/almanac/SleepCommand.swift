@@ -23,7 +23,7 @@ struct SleepCommand: AsyncParsableCommand {
     @ArgumentParser.Argument(help: ArgumentHelp("How long until the pause: 45s, 30m, 1h30m.", valueName: "time"))
     var time: String?
 
-    @Flag(help: "Pause just before the episode playing ends.")
+    @Flag(help: "Pause two seconds before the episode playing ends.")
     var endOfEpisode = false
 
     @Flag(help: "Pause where the next chapter begins.")

@@ -19,8 +19,8 @@ import Testing
     }
 
     @Test func theEndOfTheEpisodeFollowsThePositionAndTheRate() {
-        #expect(SleepTimer.endOfEpisode.delay(position: 100, rate: 1, length: 300, chapters: []) == 199.5)
-        #expect(SleepTimer.endOfEpisode.delay(position: 100, rate: 2, length: 300, chapters: []) == 99.75)
+        #expect(SleepTimer.endOfEpisode.delay(position: 100, rate: 1, length: 300, chapters: []) == 198)
+        #expect(SleepTimer.endOfEpisode.delay(position: 100, rate: 2, length: 300, chapters: []) == 99)
         #expect(SleepTimer.endOfEpisode.delay(position: 100, rate: 1, length: nil, chapters: []) == nil, "no length: cannot be told")
         #expect(SleepTimer.endOfEpisode.delay(position: 400, rate: 1, length: 300, chapters: []) == 0)
     }
@@ -28,7 +28,7 @@ import Testing
     @Test func theEndOfAChapterIsWhereTheNextBegins() {
         #expect(SleepTimer.endOfChapter.delay(position: 10, rate: 1, length: 300, chapters: chapters) == 50)
         #expect(SleepTimer.endOfChapter.delay(position: 60, rate: 1, length: 300, chapters: chapters) == 60, "at a chapter's start: its own end")
-        #expect(SleepTimer.endOfChapter.delay(position: 130, rate: 1, length: 300, chapters: chapters) == 169.5, "the last chapter ends with the episode")
+        #expect(SleepTimer.endOfChapter.delay(position: 130, rate: 1, length: 300, chapters: chapters) == 168, "the last chapter ends with the episode")
         #expect(SleepTimer.endOfChapter.delay(position: 10, rate: 1, length: 300, chapters: []) == nil)
     }
 

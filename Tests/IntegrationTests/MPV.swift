@@ -53,11 +53,16 @@ final class MPV: Sendable {
         _ = try await connection.call(Self.name, path: Self.path, interface: Self.player, method: "OpenUri", arguments: uri)
     }
 
-    /// MPRIS `SetPosition` to `seconds` of the track playing.
+    /// MPRIS `SetPosition` to `seconds` of the track playing, told again until mpv is there
+    /// (mpv-mpris ignores it, silently, while mpv is still opening the file).
     func setPosition(_ seconds: Double) async throws {
-        let track = try await property("Metadata").stringKeyedEntries?["mpris:trackid"]?.unwrapped.stringValue ?? "/"
-        _ = try await connection.call(Self.name, path: Self.path, interface: Self.player, method: "SetPosition",
-                                      arguments: try ObjectPath(track), Int64(seconds * 1e6))
+        let moved = try await eventually(every: .milliseconds(200)) {
+            let track = try await property("Metadata").stringKeyedEntries?["mpris:trackid"]?.unwrapped.stringValue ?? "/"
+            _ = try await connection.call(Self.name, path: Self.path, interface: Self.player, method: "SetPosition",
+                                          arguments: try ObjectPath(track), Int64(seconds * 1e6))
+            return abs(try await position - seconds) < 2
+        }
+        if !moved { throw HarnessError(message: "mpv did not move to \(seconds) s") }
     }
 
     func pause() async throws {

@@ -93,7 +93,7 @@ struct PlayerSteeringTests {
         _ = try await untilAccepted(["sleep", "--end-of-episode"])
         let client = try await AlmanacClient.connect(address: bus.address)
         #expect(try await client.sleepTimer()?.kind == "episode")
-        // The end of the episode is 5 minutes less where it is, less half a second.
+        // The end of the episode is 5 minutes less where it is, less two seconds.
         let remaining = try #require(try await client.sleepTimer()?.pausesAt).timeIntervalSinceNow
         #expect(remaining > 200 && remaining < 300, "\(remaining)")
 
@@ -102,6 +102,36 @@ struct PlayerSteeringTests {
         #expect(try await almanac(["sleep", "--cancel"], bus: bus).output.contains("No sleep timer was set"))
         await client.connection.close()
         await mpv.stop()
+    }
+
+    /// To the end of the chapter: mpv pauses where the next one begins; to the end of the
+    /// episode: just before it ends (so mpv neither stops nor moves on).
+    @Test func sleepAtTheEndOfTheChapterOrEpisodePausesThere() async throws {
+        let audio = try publishSilence()
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        defer { _ = daemon.stop() }
+        _ = try await feed.subscribe(on: bus)
+        let mpv = try await MPV(bus: bus, playing: audio)
+        try await mpv.waitUntil("playing the episode") { mpv in try await mpv.isPlaying(audio) }
+        _ = try await untilAccepted(["sleep", "--end-of-chapter"])
+        // Three seconds before the last chapter: the timer follows the seek.
+        try await mpv.setPosition(237)
+        try await mpv.waitUntil("paused at the last chapter's start") { mpv in
+            let (status, position) = (try await mpv.status, try await mpv.position)
+            return status == "Paused" && position >= 239 && position < 242
+        }
+        await mpv.stop()
+        // A fresh mpv near the end of the episode.
+        let again = try await MPV(bus: bus, playing: audio)
+        try await again.waitUntil("playing the episode") { mpv in try await mpv.isPlaying(audio) }
+        try await again.setPosition(290)
+        try await again.waitUntil("near the end") { try await $0.position >= 290 }
+        _ = try await untilAccepted(["sleep", "--end-of-episode"])
+        try await again.waitUntil("paused just before the end") { mpv in
+            let (status, position) = (try await mpv.status, try await mpv.position)
+            return status == "Paused" && position >= 297 && position < 299
+        }
+        await again.stop()
     }
 
     @Test func badTimersAreRefusedWithTheirNames() async throws {

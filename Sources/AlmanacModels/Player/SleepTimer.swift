@@ -6,7 +6,7 @@ public import FoundationEssentials
 public enum SleepTimer: Sendable, Hashable {
     /// At this moment.
     case at(Date)
-    /// Just before the episode ends (so that the player neither quits nor moves on).
+    /// Two seconds before the episode ends (so that the player neither quits nor moves on).
     case endOfEpisode
     /// Where the next chapter begins (the end of the episode after the last one).
     case endOfChapter
@@ -14,8 +14,10 @@ public enum SleepTimer: Sendable, Hashable {
     /// The longest timer: a day.
     public static let longest: Double = 86_400
     /// How long before the end of the episode `endOfEpisode` pauses: a player that reaches
-    /// the end of its file stops, quits or plays the next one.
-    public static let beforeTheEnd: Double = 0.5
+    /// the end of its file stops, quits or plays the next one, and one paused too near it may
+    /// end anyway (mpv paused half a second before the end still ended the file: its audio
+    /// was already buffered to the end).
+    public static let beforeTheEnd: Double = 2
 
     /// A timer `seconds` from `now`; `SubmissionError` unless it is from 1 second to a day.
     public static func after(_ seconds: Double, now: Date = Date()) throws -> SleepTimer {
