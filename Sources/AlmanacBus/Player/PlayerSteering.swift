@@ -20,7 +20,7 @@ public final class PlayerSteering: Service {
         /// The episode's length when the player gave none (the feed's).
         var length: Double?
         var generation: UInt64
-        var task: Task<Void, Never>?
+        var wait: StopSignal?
     }
 
     private let players: MPRISListener
@@ -33,7 +33,11 @@ public final class PlayerSteering: Service {
     private let openChapters = Locked<(episodeID: String, chapters: [FeedChapter])?>(nil)
     /// Waits for the next chapter to begin while a player plays (the one moment `NowPlaying`
     /// changes by itself), replaced at each change of the player.
-    private let chapterTurn = Locked<Task<Void, Never>?>(nil)
+    private let chapterTurn = Locked<StopSignal?>(nil)
+    /// What steering does over time, waiting for `run()`, which runs each as a child task
+    /// (so that stopping the daemon ends them all).
+    private let work = AsyncStream<Work>.makeStream()
+    private struct Work: Sendable { let body: @Sendable () async -> Void }
     private let nowPlayingChanges = Locked<Callback?>(nil)
     /// The longest a wait sleeps at once: a player's values (a rate of 1e-300, a length of
     /// years) can make a moment too far off for a `Duration`; past this it looks again.
@@ -57,11 +61,27 @@ public final class PlayerSteering: Service {
         players.whenPlayersChange { [weak self] owner, change in self?.playerChanged(owner, change) }
     }
 
-    /// A `Service`: waits; when cancelled, the timer goes (a daemon that stops pauses nobody).
+    /// A `Service`: runs what steering does over time, each piece a child task, until
+    /// cancelled; then the timer goes (a daemon that stops pauses nobody).
     public func run() async {
-        await Task.untilCancelled()
+        await withDiscardingTaskGroup { group in
+            for await piece in work.stream { group.addTask { await piece.body() } }
+            group.cancelAll()
+        }
         _ = disarm()
-        chapterTurn.withLock { $0 }?.cancel()
+        chapterTurn.withLock { $0 }?.stop()
+    }
+
+    /// Hands `body` to `run()`, to run as a child task.
+    private func spawn(_ body: @escaping @Sendable () async -> Void) {
+        work.continuation.yield(Work(body: body))
+    }
+
+    /// Hands `body` to `run()`; the signal returned stops it.
+    private func spawnStoppable(_ body: @escaping @Sendable () async -> Void) -> StopSignal {
+        let stop = StopSignal()
+        spawn { await stop.run(body) }
+        return stop
     }
 
     // MARK: Now playing
@@ -95,7 +115,7 @@ public final class PlayerSteering: Service {
             return (start - player.position) / (player.rate > 0 ? player.rate : 1)
         }()
         let turn = next.map { delay in
-            Task { [weak self] in
+            spawnStoppable { [weak self] in
                 // A little past the start, so that the estimate is in the new chapter.
                 _ = await Self.wait(delay + 0.05)
                 guard !Task.isCancelled else { return }
@@ -103,7 +123,7 @@ public final class PlayerSteering: Service {
             }
         }
         chapterTurn.withLock { old in
-            old?.cancel()
+            old?.stop()
             old = turn
         }
         nowPlayingChanges.withLock { $0 }?()
@@ -141,12 +161,12 @@ public final class PlayerSteering: Service {
             throw SteeringError(.cannotTell, "The player does not say how long the episode playing is, nor does its feed, so its end cannot be told. Set a time instead.")
         }
         let status = SleepTimerStatus(timer: timer, owner: playing.owner, episodeID: playing.episodeID, pausesAt: Date().addingTimeInterval(delay))
-        let previous = armed.withLock { armed -> Task<Void, Never>? in
+        let previous = armed.withLock { armed -> StopSignal? in
             armed.generations += 1
-            defer { armed.timer = Armed(status: status, chapters: chapters, length: length, generation: armed.generations, task: nil) }
-            return armed.timer?.task
+            defer { armed.timer = Armed(status: status, chapters: chapters, length: length, generation: armed.generations, wait: nil) }
+            return armed.timer?.wait
         }
-        previous?.cancel()
+        previous?.stop()
         schedule()
         logger.debug("sleep timer set", metadata: ["timer": "\(timer.kind)", "player": "\(playing.owner)", "in": "\(delay)"])
         return sleepTimer ?? status
@@ -163,7 +183,7 @@ public final class PlayerSteering: Service {
             defer { armed.timer = nil }
             return armed.timer
         }
-        gone?.task?.cancel()
+        gone?.wait?.stop()
         if gone != nil { timerChanges.withLock { $0 }?() }
         return gone?.status
     }
@@ -171,9 +191,9 @@ public final class PlayerSteering: Service {
     /// (Re)starts the wait for the timer's moment, from where its player is now.
     private func schedule() {
         let estimates = players.playingEpisodes()
-        let task = armed.withLock { armed -> Task<Void, Never>? in
-            guard var current = armed.timer else { return nil }
-            current.task?.cancel()
+        armed.withLock { armed in
+            guard var current = armed.timer else { return }
+            current.wait?.stop()
             let status = current.status
             let player = estimates.first { $0.owner == status.owner }
             let delay = player.flatMap { status.timer.delay(position: $0.position, rate: $0.rate, length: $0.length ?? current.length, chapters: current.chapters) }
@@ -181,8 +201,8 @@ public final class PlayerSteering: Service {
             current.status = SleepTimerStatus(timer: status.timer, owner: status.owner, episodeID: status.episodeID,
                                               pausesAt: delay.map { Date().addingTimeInterval($0) })
             let generation = current.generation
-            let task = delay.map { delay in
-                Task { [weak self] in
+            current.wait = delay.map { delay in
+                spawnStoppable { [weak self] in
                     let whole = await Self.wait(delay)
                     guard !Task.isCancelled else { return }
                     // Not yet its moment (a wait longer than `longestWait`): looks again from where the player is.
@@ -190,11 +210,8 @@ public final class PlayerSteering: Service {
                     await self?.fire(generation)
                 }
             }
-            current.task = task
             armed.timer = current
-            return task
         }
-        _ = task
         timerChanges.withLock { $0 }?()
     }
 
@@ -220,9 +237,9 @@ public final class PlayerSteering: Service {
     /// to another track (a timer to the end of the episode or chapter has reached it).
     private func playerChanged(_ owner: BusName, _ change: PlayerChange) {
         if case .otherTrack(let episodeID?) = change {
-            Task { await started(episodeID, on: owner) }
+            spawn { [weak self] in await self?.started(episodeID, on: owner) }
         }
-        Task { await playingChanged() }
+        spawn { [weak self] in await self?.playingChanged() }
         guard let timer = armed.withLock({ $0.timer }), timer.status.owner == owner else { return }
         switch change {
         case .left, .status("Paused"), .status("Stopped"):
@@ -231,7 +248,7 @@ public final class PlayerSteering: Service {
             schedule()
         case .otherTrack:
             let generation = timer.generation
-            Task { await fire(generation) }
+            spawn { [weak self] in await self?.fire(generation) }
         case .moved, .status:
             schedule()
         }
