@@ -90,6 +90,9 @@ struct PlayerSteeringTests {
         _ = try await feed.subscribe(on: bus)
         let mpv = try await MPV(bus: bus, playing: audio)
         try await mpv.waitUntil("playing the episode") { mpv in try await mpv.isPlaying(audio) }
+        // Past its start: once, on a busy machine, the timer set at once was gone when read
+        // back (a status mpv-mpris sent while opening the file, it seems; not understood yet).
+        try await mpv.waitUntil("playing on") { try await $0.position >= 1 }
         _ = try await untilAccepted(["sleep", "--end-of-episode"])
         let client = try await AlmanacClient.connect(address: bus.address)
         #expect(try await client.sleepTimer()?.kind == "episode")
