@@ -22,6 +22,9 @@ struct DaemonParts {
     /// Desktop notifications of severe and extreme weather alerts.
     let alertNotifier: AlertNotifier
     let players: MPRISListener
+    /// Almanac steering those players (the sleep timer, chapters), and its object on the bus.
+    let steering: PlayerSteering
+    let playerExport: PlayerExport
     /// Held here: a service's document holds it only weakly, as its data source and delegate.
     let weatherService: any WeatherService
     let podcastService: PodcastService
@@ -117,6 +120,8 @@ struct DaemonParts {
         here = GeoClueLocator(weather: weather, systemBusAddress: options.systemBusAddress)
         let players = MPRISListener(podcasts: podcasts, connection: connection, pollInterval: .milliseconds(Int(options.mprisPoll * 1000)))
         self.players = players
+        steering = PlayerSteering(players: players, podcasts: podcasts, chapters: demo ? nil : ChaptersFetcher())
+        playerExport = PlayerExport(steering: steering, connection: connection)
         // What a media player has open is never deleted; when one moves on, a file it spared may go.
         let cleaner = DownloadCleaner(podcasts: podcasts, downloader: downloader, inUse: [players])
         players.whenTracksChange { cleaner.filesInUseChanged() }

@@ -61,8 +61,10 @@ import Testing
         #expect(rows == [0, 0, 0])
     }
 
-    @Test func theMigrationComesBeforeTheQueueAndCountsEarlierPlaysFromWhenItRan() throws {
-        #expect(StateStore.migrator.migrations.suffix(2) == ["auto1: podcast settings, kept episodes and played times", "queue1: the Up Next queue"])
+    @Test func theMigrationComesAfterTheSyncsAndCountsEarlierPlaysFromWhenItRan() throws {
+        let migrations = StateStore.migrator.migrations
+        let auto = try #require(migrations.firstIndex(of: "auto1: podcast settings, kept episodes and played times"))
+        #expect(migrations.firstIndex(of: "sync1: sync account and queue").map { $0 < auto } == true, "\(migrations)")
         // A state file from before it: one episode played, one not.
         let path = folder.appendingPathComponent("almanac.sqlite").path
         do {

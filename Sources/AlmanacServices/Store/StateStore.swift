@@ -183,6 +183,8 @@ public final class StateStore: Sendable {
         registerAutoMigration(&migrator)
         // The Up Next queue (new tables only): StateStore+Queue.swift.
         registerQueueMigration(&migrator)
+        // Skip intro and outro, speed (new columns of podcastPreference): StateStore+Preferences.swift.
+        registerPlayerMigration(&migrator)
         return migrator
     }
 

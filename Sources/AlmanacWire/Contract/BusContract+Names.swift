@@ -189,6 +189,20 @@ extension BusContract {
         public static let passwordStore: MemberName = "PasswordStore"
     }
 
+    /// `org.almanac.Player1`'s members.
+    public enum Player1 {
+        /// `Sleep(a{sv}) → a{sv}`: sets the sleep timer (`seconds`, or `end`: `episode`/`chapter`).
+        public static let sleep: MemberName = "Sleep"
+        /// `CancelSleep() → b`: cancels it; whether one was set.
+        public static let cancelSleep: MemberName = "CancelSleep"
+        /// `SeekChapter(i) → a{sv}`: moves the player that many chapters on (-1: back).
+        public static let seekChapter: MemberName = "SeekChapter"
+        /// The property `SleepTimer` (`a{sv}`; empty when none is set).
+        public static let sleepTimer: MemberName = "SleepTimer"
+        /// The property `NowPlaying` (`a{sv}`; empty when no player has an episode open).
+        public static let nowPlaying: MemberName = "NowPlaying"
+    }
+
     /// The object path of view `number` of `document` (`…/weather/views/1`).
     public static func viewPath(_ document: DocumentName, _ number: UInt64) -> ObjectPath {
         viewsPath(of: document).appending(number)
