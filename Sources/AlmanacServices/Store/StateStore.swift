@@ -183,6 +183,8 @@ public final class StateStore: Sendable {
         registerAutoMigration(&migrator)
         // The Up Next queue (new tables only): StateStore+Queue.swift.
         registerQueueMigration(&migrator)
+        // Kept transcripts and their search (new tables only): StateStore+Transcripts.swift.
+        registerTranscriptMigration(&migrator)
         return migrator
     }
 
