@@ -53,4 +53,6 @@ public enum BusContract {
     public static let notLoggedIn: ErrorName = "org.almanac.Error.NotLoggedIn"
     /// `Login` to another account while logged in: `Logout` first.
     public static let alreadyLoggedIn: ErrorName = "org.almanac.Error.AlreadyLoggedIn"
+    /// `GetTranscript` of an episode whose feed names no transcript Almanac reads.
+    public static let noTranscript: ErrorName = "org.almanac.Error.NoTranscript"
 }
