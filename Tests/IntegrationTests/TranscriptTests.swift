@@ -110,7 +110,7 @@ import Testing
         #expect(try transcriptRequests() == ["compost.vtt 200"])
     }
 
-    @Test func queueingAnEpisodeFetchesItsTranscript() async throws {
+    @Test func queueingDownloadingOrShowingAnEpisodeFetchesItsTranscript() async throws {
         let daemon = try await RunningDaemon(bus: bus, .fixtures())
         defer { withExtendedLifetime(daemon) {} }
         let ids = try await subscribe()
@@ -124,6 +124,13 @@ import Testing
         #expect(found != nil)
         // Fetched once, not again for the search.
         #expect(try transcriptRequests() == ["mulch.vtt 200"])
+
+        // Downloaded: its transcript is fetched too.
+        #expect(try await almanac(["episode", "download", try #require(ids["Compost"])], bus: bus).status == 0)
+        #expect(try await eventually { try transcriptRequests() == ["mulch.vtt 200", "compost.vtt 200"] }, "\((try? transcriptRequests()) ?? [])")
+        // Shown: the show does not wait for it, but it is fetched.
+        #expect(try await almanac(["episode", "show", try #require(ids["Broken"])], bus: bus).status == 0)
+        #expect(try await eventually { try transcriptRequests() == ["mulch.vtt 200", "compost.vtt 200", "notvtt.vtt 200"] }, "\((try? transcriptRequests()) ?? [])")
     }
 
     @Test func anEpisodeWithoutAUsableTranscriptIsRefusedSayingWhy() async throws {
