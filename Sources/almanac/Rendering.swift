@@ -135,13 +135,36 @@ struct Rendering {
 
     /// Episodes: with `ids` (`almanac episodes`) a table whose first column is the id
     /// play-state commands take; without (a watch, `get`), a line each.
-    func episodes(_ list: EpisodeListViewData, revision: UInt64, ids: Bool = false) -> [String] {
+    /// `moments`: where a search's words are said in their transcripts (`episodes --search`),
+    /// each line under its episode's row, and in `--json` as `transcriptMoments` [{id,
+    /// startTime, startText, text}].
+    func episodes(_ list: EpisodeListViewData, revision: UInt64, ids: Bool = false, moments: [TranscriptMomentViewData] = []) -> [String] {
         let episodes = list.episodes
-        if json { return [Self.json(["document": "podcasts", "revision": revision, "episodes": episodes] as JSONObject)] }
+        if json {
+            var object: JSONObject = ["document": "podcasts", "revision": revision, "episodes": episodes]
+            if !moments.isEmpty {
+                object["transcriptMoments"] = JSONValue.array(moments.map { moment in
+                    guard case .object(var fields) = moment.json else { return moment.json }
+                    fields["id"] = .string(moment.episodeID)
+                    return .object(fields)
+                })
+            }
+            return [Self.json(object)]
+        }
         if let template { return episodes.map { template.render($0.fields) } }
         if episodes.isEmpty { return ["No episodes yet."] }
-        if ids { return render(.episodes(episodes, ids: true)) }
-        return episodes.map { terminal.render($0.line(width: width)) }
+        let lines = ids ? render(.episodes(episodes, ids: true)) : episodes.map { terminal.render($0.line(width: width)) }
+        guard !moments.isEmpty else { return lines }
+        let said = Dictionary(grouping: moments, by: \.episodeID).mapValues { $0.map { fitted("    " + $0.line, .plain) } }
+        // A row per episode after the table's header: each episode's moments under it.
+        let header = lines.count - episodes.count
+        guard header >= 0 else { return lines + moments.map { fitted($0.episodeID + "  " + $0.line, .plain) } }
+        var out = Array(lines.prefix(header))
+        for (episode, line) in zip(episodes, lines.dropFirst(header)) {
+            out.append(line)
+            out += said[episode.id] ?? []
+        }
+        return out
     }
 
     /// A change to the library in `watch podcasts`: a line (none with a template, whose

@@ -36,6 +36,8 @@ struct DaemonParts {
     /// The sync with a gpodder.net-compatible server, and its object on the bus.
     let sync: PodcastSync
     let syncExport: SyncExport
+    /// Fetches the transcripts of episodes queued or downloaded (none in the demo, which fetches nothing).
+    let transcripts: TranscriptPrefetcher?
 
     init(options: Almanacd, store: StateStore, folders: DaemonFolders, connection: Connection, logger: Logger) throws {
         // A week-old reading is no longer worth serving as "last known".
@@ -95,7 +97,8 @@ struct DaemonParts {
             podcasts: PodcastsAdapter(podcasts: podcasts, service: podcastService, olderPages: olderPages, inspector: FeedInspector(limiter: feedReads), opml: FeedInspector(limiter: feedReads),
                                       downloads: DownloadsExport(manager: downloads, connection: connection),
                                       search: demo ? nil : Self.podcastSearch(options, logger: logger),
-                                      chapters: demo ? nil : ChaptersFetcher()),
+                                      chapters: demo ? nil : ChaptersFetcher(),
+                                      transcripts: demo ? nil : TranscriptFetcher()),
             version: Almanacd.version, provider: options.provider.rawValue
         )
         notifier = DesktopNotifier(podcasts: podcasts, connection: connection, downloads: downloads,
@@ -117,6 +120,7 @@ struct DaemonParts {
             connect: { GpodderClient($0) }
         )
         syncExport = SyncExport(sync: sync, connection: connection)
+        transcripts = demo ? nil : TranscriptPrefetcher(podcasts: podcasts, fetcher: TranscriptFetcher())
         here = GeoClueLocator(weather: weather, systemBusAddress: options.systemBusAddress)
         let players = MPRISListener(podcasts: podcasts, connection: connection, pollInterval: .milliseconds(Int(options.mprisPoll * 1000)))
         self.players = players

@@ -80,7 +80,10 @@ import AlmanacCore
     }
 
     /// The tables migrations after the GRDB era add (StateStore+Queue.swift).
-    static let addedSince: Set<String> = ["queuedEpisode", "podcastAutoQueue"]
+    static let addedSince: Set<String> = [
+        "queuedEpisode", "podcastAutoQueue",
+        "episodeTranscript", "transcriptSegment", "transcriptSearch", "transcriptSearch_data", "transcriptSearch_idx", "transcriptSearch_docsize", "transcriptSearch_config",
+    ]
 
     @Test func aNewFileHasTheSchemaGRDBMade() throws {
         struct Entry: Decodable, Hashable { let type: String, name: String, tbl_name: String, sql: String? }

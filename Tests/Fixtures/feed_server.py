@@ -35,6 +35,9 @@ standard output.
 /chapters-log      -> one line per /chapters request: "<file> <status>"
 /media/<file>      -> the file from the feeds folder as audio/wav, honouring a Range "bytes=N-[M]"
                       (a real player seeks in it: the player tests' silent WAV)
+/transcripts/<file> -> the file as a transcript (text/vtt, application/x-subrip, application/json or
+                      text/html by its extension)
+/transcripts-log   -> one line per /transcripts request: "<file> <status>"
 """
 import gzip
 import hashlib
@@ -205,6 +208,17 @@ class Handler(BaseHTTPRequestHandler):
         CHAPTERS_LOG.append("%s 200" % name)
         return self.reply(200, body, {"Content-Type": "application/json+chapters"})
 
+    def serve_transcript(self, name):
+        path = os.path.join(FEEDS, name)
+        if "/" in name or name.startswith(".") or not os.path.isfile(path):
+            TRANSCRIPTS_LOG.append("%s 404" % name)
+            return self.reply(404, b"no such transcript")
+        with open(path, "rb") as f:
+            body = f.read()
+        TRANSCRIPTS_LOG.append("%s 200" % name)
+        types = {"vtt": "text/vtt", "srt": "application/x-subrip", "json": "application/json", "html": "text/html"}
+        return self.reply(200, body, {"Content-Type": types.get(name.rsplit(".", 1)[-1], "application/octet-stream")})
+
     def do_GET(self):
         return self.do_GET_path(self.path)
 
@@ -224,6 +238,10 @@ class Handler(BaseHTTPRequestHandler):
             return self.serve_chapters(parts[1])
         if len(parts) == 2 and parts[0] == "media":
             return self.serve_media(parts[1])
+        if parts == ["transcripts-log"]:
+            return self.reply(200, "".join(line + "\n" for line in TRANSCRIPTS_LOG).encode(), {"Content-Type": "text/plain"})
+        if len(parts) == 2 and parts[0] == "transcripts":
+            return self.serve_transcript(parts[1])
         if parts == ["flaky-count"]:
             return self.reply(200, str(FLAKY["count"]).encode())
         if len(parts) == 2 and parts[0] == "flaky":
@@ -290,6 +308,7 @@ REQUESTS = []
 HANGUPS = []
 FEED_LOG = []
 CHAPTERS_LOG = []
+TRANSCRIPTS_LOG = []
 FLAKY = {"fault": "none", "count": 0}
 GATE = threading.Event()
 GATE.set()

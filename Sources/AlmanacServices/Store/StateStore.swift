@@ -185,6 +185,8 @@ public final class StateStore: Sendable {
         registerQueueMigration(&migrator)
         // Skip intro and outro, speed (new columns of podcastPreference): StateStore+Preferences.swift.
         registerPlayerMigration(&migrator)
+        // Kept transcripts and their search (new tables only): StateStore+Transcripts.swift.
+        registerTranscriptMigration(&migrator)
         return migrator
     }
 

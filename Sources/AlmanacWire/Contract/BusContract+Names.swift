@@ -131,6 +131,10 @@ extension BusContract {
         public static let inspectData: MemberName = "InspectData"
         /// The property `Settings` (`a{sv}`).
         public static let settings: MemberName = "Settings"
+        /// `GetTranscript(s) → a{sv}`: an episode's transcript, fetched first when it is not kept.
+        public static let getTranscript: MemberName = "GetTranscript"
+        /// `SearchTranscripts(s, as) → aa{sv}`: where a search's words are said in those episodes' transcripts.
+        public static let searchTranscripts: MemberName = "SearchTranscripts"
     }
 
     /// `org.almanac.Download1`'s members.

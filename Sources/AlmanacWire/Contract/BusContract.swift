@@ -62,4 +62,6 @@ public enum BusContract {
     public static let noPlayer: ErrorName = "org.almanac.Error.NoPlayer"
     /// The player refused what it was told, or did not answer in time.
     public static let playerFailed: ErrorName = "org.almanac.Error.PlayerFailed"
+    /// `GetTranscript` of an episode whose feed names no transcript Almanac reads.
+    public static let noTranscript: ErrorName = "org.almanac.Error.NoTranscript"
 }
