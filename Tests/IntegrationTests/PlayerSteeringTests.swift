@@ -69,12 +69,16 @@ struct PlayerSteeringTests {
 
         let mpv = try await MPV(bus: bus, playing: audio)
         try await mpv.waitUntil("playing the episode") { mpv in try await mpv.isPlaying(audio) }
-        let set = try await untilAccepted(["sleep", "5s"])
-        #expect(set.output.contains("Sleep timer: pauses in"), "\(set.output) \(set.errorOutput)")
+        // Shown while set: a timer far off, so that a busy machine cannot see it fire first.
+        let far = try await untilAccepted(["sleep", "30m"])
+        #expect(far.output.contains("Sleep timer: pauses in"), "\(far.output) \(far.errorOutput)")
         let status = try await almanac(["status"], bus: bus)
         #expect(status.output.contains("sleep timer: pauses in"), "\(status.output)")
         let json = try await almanac(["status", "--json"], bus: bus)
         #expect(json.output.contains("\"sleepTimer\":{") && json.output.contains("\"kind\":\"time\""), "\(json.output)")
+        // A new timer replaces it, and pauses the player when its time comes.
+        let set = try await untilAccepted(["sleep", "5s"])
+        #expect(set.output.contains("Sleep timer: pauses in"), "\(set.output) \(set.errorOutput)")
 
         try await mpv.waitUntil("the sleep timer's pause") { try await $0.status == "Paused" }
         // The timer is gone once it fired.
@@ -178,10 +182,16 @@ struct PlayerSteeringTests {
         try await mpv.waitUntil("at the second chapter") { (120..<150).contains(try await $0.position) }
         _ = try await untilAccepted(["chapter", "next"])
         try await mpv.waitUntil("at the third chapter") { (240..<270).contains(try await $0.position) }
-        // Within three seconds of its start, "previous" goes to the chapter before.
+        // Within three seconds of its start, "previous" goes to the chapter before. Paused a
+        // second into the chapter first: on a busy machine more than three seconds of play
+        // could pass before the command arrives, and then "previous" rightly goes to 4:00.
+        try await mpv.pause()
+        try await mpv.waitUntil("paused") { try await $0.status == "Paused" }
+        try await mpv.setPosition(241)
+        try await mpv.waitUntil("a second into the third chapter") { abs(try await $0.position - 241) < 0.5 }
         let previous = try await almanac(["chapter", "previous"], bus: bus)
         #expect(previous.status == 0, "\(previous.errorOutput)")
-        try await mpv.waitUntil("back at the second chapter") { (120..<150).contains(try await $0.position) }
+        try await mpv.waitUntil("back at the second chapter") { (119..<150).contains(try await $0.position) }  // mpv lands a little before a paused seek
         // Waiting for the next chapter to begin, steering stops with the daemon, which exits 0.
         #expect(daemon.stop() == 0)
         await mpv.stop()
