@@ -62,7 +62,8 @@ import Testing
     }
 
     @Test func theMigrationComesBeforeTheQueueAndCountsEarlierPlaysFromWhenItRan() throws {
-        #expect(StateStore.migrator.migrations.suffix(2) == ["auto1: podcast settings, kept episodes and played times", "queue1: the Up Next queue"])
+        #expect(Array(StateStore.migrator.migrations.drop { !$0.hasPrefix("auto1:") }.prefix(2))
+                == ["auto1: podcast settings, kept episodes and played times", "queue1: the Up Next queue"])
         // A state file from before it: one episode played, one not.
         let path = folder.appendingPathComponent("almanac.sqlite").path
         do {

@@ -80,7 +80,8 @@ import AlmanacCore
     }
 
     /// The tables migrations after the GRDB era add (StateStore+Queue.swift).
-    static let addedSince: Set<String> = ["queuedEpisode", "podcastAutoQueue"]
+    static let addedSince: Set<String> = ["queuedEpisode", "podcastAutoQueue",
+                                          "podcastDownloadFilter"]
 
     @Test func aNewFileHasTheSchemaGRDBMade() throws {
         struct Entry: Decodable, Hashable { let type: String, name: String, tbl_name: String, sql: String? }

@@ -18,6 +18,12 @@ public struct PodcastPreferences: Sendable, Hashable {
     public var notify: Bool?
     /// Its new episodes join the Up Next queue (newest first; oldest first for a serial show).
     public var autoQueue: Bool = false
+    /// Auto-download only new episodes whose title matches this `TitlePattern` (`nil`: any title).
+    public var include: String?
+    /// Auto-download no new episode whose title matches this `TitlePattern` (`nil`: none is left out).
+    public var exclude: String?
+    /// The kinds of new episodes auto-download takes (`itunes:episodeType`): full ones unless asked.
+    public var downloadKinds: Set<EpisodeKind> = [.full]
 
     /// The shortest refresh interval a user may set, unless the daemon says otherwise: 5 minutes.
     public static let minimumRefreshInterval: Double = 300

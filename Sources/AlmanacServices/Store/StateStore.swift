@@ -183,6 +183,8 @@ public final class StateStore: Sendable {
         registerAutoMigration(&migrator)
         // The Up Next queue (new tables only): StateStore+Queue.swift.
         registerQueueMigration(&migrator)
+        // Auto-download filters (a new table only): StateStore+DownloadFilter.swift.
+        registerDownloadFilterMigration(&migrator)
         return migrator
     }
 

@@ -17,6 +17,12 @@ public struct PodcastSettingsViewData: Sendable, Hashable, JSONRepresentable {
     public let notify: String
     /// "on" or "off".
     public let autoQueue: String
+    /// The include pattern, or "" for none.
+    public let include: String
+    /// The exclude pattern, or "" for none.
+    public let exclude: String
+    /// "full", "full,trailer,bonus".
+    public let episodeTypes: String
 
     public init(_ preferences: PodcastPreferences) {
         self.preferences = preferences
@@ -26,11 +32,15 @@ public struct PodcastSettingsViewData: Sendable, Hashable, JSONRepresentable {
         deletePlayedAfter = preferences.deletePlayedAfter.map(compactDuration) ?? "off"
         notify = PreferencesSubmission.Notify(preferences.notify).rawValue
         autoQueue = preferences.autoQueue ? "on" : "off"
+        include = preferences.include ?? ""
+        exclude = preferences.exclude ?? ""
+        episodeTypes = EpisodeKind.text(preferences.downloadKinds)
     }
 
     /// The names `almanac podcasts settings PODCAST NAME VALUE` takes, in the order shown.
     public static let names = ["refresh-interval", "auto-download", "keep", "delete-played-after", "notify",
-                               "auto-queue"]
+                               "auto-queue",
+                               "include", "exclude", "episode-types"]
 
     /// Each setting: its name, its value and what it does (the table of `podcasts settings PODCAST`).
     public var rows: [(name: String, value: String, meaning: String)] {
@@ -41,6 +51,9 @@ public struct PodcastSettingsViewData: Sendable, Hashable, JSONRepresentable {
             ("delete-played-after", deletePlayedAfter, "delete a download this long after its episode was played, such as 7d; off: never"),
             ("notify", notify, "desktop notifications of new episodes: on, off, or default (the global notify setting)"),
             ("auto-queue", autoQueue, "new episodes join the Up Next queue (oldest first for a serial show)"),
+            ("include", include, "auto-download only titles matching this pattern; empty: any title"),
+            ("exclude", exclude, "auto-download no title matching this pattern; empty: none left out"),
+            ("episode-types", episodeTypes, "which kinds auto-download takes: full, trailer, bonus"),
         ]
     }
 
@@ -56,7 +69,8 @@ public struct PodcastSettingsViewData: Sendable, Hashable, JSONRepresentable {
     /// The fields of a podcast's `--format` template that come from its settings.
     public var fields: [String: String] {
         ["refreshInterval": refreshInterval, "autoDownload": autoDownload, "keep": keep, "deletePlayedAfter": deletePlayedAfter, "notify": notify,
-         "autoQueue": autoQueue]
+         "autoQueue": autoQueue,
+         "include": include, "exclude": exclude, "episodeTypes": episodeTypes]
     }
 
     /// `--json`: seconds and counts, `null` for the defaults that are not a number (the
@@ -67,6 +81,9 @@ public struct PodcastSettingsViewData: Sendable, Hashable, JSONRepresentable {
             "keep": preferences.keep.map { .integer(Int64($0)) } ?? .null, "delete-played-after": .number(preferences.deletePlayedAfter, decimals: 3),
             "notify": preferences.notify.map(JSONValue.boolean) ?? .null,
             "auto-queue": .boolean(preferences.autoQueue),
+            "include": preferences.include.map(JSONValue.string) ?? .null,
+            "exclude": preferences.exclude.map(JSONValue.string) ?? .null,
+            "episode-types": .array(preferences.downloadKinds.sorted().map { .string($0.rawValue) }),
         ])
     }
 }

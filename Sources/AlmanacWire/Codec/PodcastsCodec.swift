@@ -27,13 +27,17 @@ public enum PodcastsCodec {
 
     /// A podcast's own settings: `refreshInterval d` (seconds; 0: the server's cadence),
     /// `autoDownload b`, `keep u` (0: every download), `deletePlayedAfter d` (seconds after
-    /// playing; 0: never), `notify s` (`default`, `on` or `off`), `autoQueue b`.
+    /// playing; 0: never), `notify s` (`default`, `on` or `off`), `autoQueue b`,
+    /// `include s` and `exclude s` (title patterns; "": none), `episodeTypes s` ("full,bonus").
     public static func encode(_ preferences: PodcastPreferences) -> Value {
         .stringVariantDictionary([
             "refreshInterval": .double(preferences.refreshInterval ?? 0), "autoDownload": .boolean(preferences.autoDownload),
             "keep": .uint32(UInt32(clamping: preferences.keep ?? 0)), "deletePlayedAfter": .double(preferences.deletePlayedAfter ?? 0),
             "notify": .string(PreferencesSubmission.Notify(preferences.notify).rawValue),
             "autoQueue": .boolean(preferences.autoQueue),
+            "include": .string(preferences.include ?? ""),
+            "exclude": .string(preferences.exclude ?? ""),
+            "episodeTypes": .string(EpisodeKind.text(preferences.downloadKinds)),
         ])
     }
 
@@ -51,16 +55,21 @@ public enum PodcastsCodec {
         preferences.deletePlayedAfter = number("deletePlayedAfter").flatMap { $0 > 0 ? $0 : nil }
         preferences.notify = fields["notify"]?.stringValue.flatMap(PreferencesSubmission.Notify.init(rawValue:))?.value
         if case .boolean(let flag)? = fields["autoQueue"]?.unwrapped { preferences.autoQueue = flag }
+        preferences.include = fields["include"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        preferences.exclude = fields["exclude"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        if let kinds = fields["episodeTypes"]?.stringValue.flatMap({ try? EpisodeKind.list($0) }) { preferences.downloadKinds = kinds }
         return preferences
     }
 
     /// Reads `SetPodcastSettings`'s `a{sv}`: any of `refreshInterval` (seconds, 0 for the
     /// server's cadence), `autoDownload` (b), `keep` (0 for all), `deletePlayedAfter`
-    /// (seconds, 0 for never), `notify` (`b`, or `s`: `on`, `off`, `default`), `autoQueue` (b).
+    /// (seconds, 0 for never), `notify` (`b`, or `s`: `on`, `off`, `default`), `autoQueue` (b),
+    /// `include`/`exclude` (s, a title pattern; "" for none), `episodeTypes` (s, "full,bonus").
     /// Values are checked by the core (`PreferencesSubmission.applied`).
     public static func preferencesSubmission(_ values: [String: Value]) throws -> PreferencesSubmission {
         let keys = ["refreshInterval", "autoDownload", "keep", "deletePlayedAfter", "notify",
-                    "autoQueue"]
+                    "autoQueue",
+                    "include", "exclude", "episodeTypes"]
         let options = try OptionsReader(values, allowed: keys, what: "podcast settings")
         guard !options.isEmpty else {
             throw BusError.invalidArgs("Name at least one podcast setting: \(keys.joined(separator: ", ")).")
@@ -68,6 +77,9 @@ public enum PodcastsCodec {
         var submission = PreferencesSubmission(refreshInterval: try options.number("refreshInterval"), autoDownload: try options.bool("autoDownload"),
                                                keep: try options.number("keep"), deletePlayedAfter: try options.number("deletePlayedAfter"))
         submission.autoQueue = try options.bool("autoQueue")
+        submission.include = try options.string("include", allowingEmpty: true)
+        submission.exclude = try options.string("exclude", allowingEmpty: true)
+        submission.episodeTypes = try options.string("episodeTypes")
         switch values["notify"] {
         case nil: break
         case .boolean(let flag)?: submission.notify = flag ? .on : .off
