@@ -97,6 +97,11 @@ final class ThreadRecordingArchive: PodcastArchive, WeatherArchive, DownloadArch
     }
     func saveChapters(_ chapters: FetchedChapters, of episodeID: String) throws { try noted("saveChapters") { try store.saveChapters(chapters, of: episodeID) } }
 
+    func addListening(_ seconds: Double, to episodeID: String, on day: String) throws {
+        try noted("addListening") { try store.addListening(seconds, to: episodeID, on: day) }
+    }
+    func listening(since day: String) throws -> [ListeningTotal] { try noted("listening") { try store.listening(since: day) } }
+
     // MARK: DownloadArchive
 
     func downloadJobs() throws -> [DownloadJob] { try noted("downloadJobs") { try store.downloadJobs() } }

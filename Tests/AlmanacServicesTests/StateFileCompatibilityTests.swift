@@ -81,7 +81,8 @@ import AlmanacCore
 
     /// The tables migrations after the GRDB era add (StateStore+Queue.swift).
     static let addedSince: Set<String> = ["queuedEpisode", "podcastAutoQueue",
-                                          "podcastDownloadFilter"]
+                                          "podcastDownloadFilter",
+                                          "listening"]
 
     @Test func aNewFileHasTheSchemaGRDBMade() throws {
         struct Entry: Decodable, Hashable { let type: String, name: String, tbl_name: String, sql: String? }

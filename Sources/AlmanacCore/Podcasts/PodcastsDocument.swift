@@ -58,7 +58,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     private let backingOff: Locked<Set<String>>
     /// The most older pages one `loadOlderEpisodes` reads while they give nothing new.
     public static let olderPagesPerLoad = 5
-    private let clock: @Sendable () -> Date
+    let clock: @Sendable () -> Date
     private let jitter: @Sendable () -> Double
     let logger: Logger
 

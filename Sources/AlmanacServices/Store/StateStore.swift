@@ -185,6 +185,8 @@ public final class StateStore: Sendable {
         registerQueueMigration(&migrator)
         // Auto-download filters (a new table only): StateStore+DownloadFilter.swift.
         registerDownloadFilterMigration(&migrator)
+        // The listening history (a new table only): StateStore+Listening.swift.
+        registerListeningMigration(&migrator)
         return migrator
     }
 
