@@ -9,7 +9,7 @@ import DBus
 struct PodcastsSettings: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "settings",
-        abstract: "Shows or changes one podcast's own settings: refresh-interval, auto-download, keep, delete-played-after, notify, auto-queue, include, exclude, episode-types.",
+        abstract: "Shows or changes one podcast's own settings: refresh-interval, auto-download, keep, delete-played-after, notify, auto-queue, skip-intro, skip-outro, speed, include, exclude, episode-types.",
         discussion: """
             Without NAME and VALUE, a table of the podcast's settings; with them,
             changes one:
@@ -23,6 +23,12 @@ struct PodcastsSettings: AsyncParsableCommand {
                                            (default: the global `notify` setting)
               auto-queue on|off            its new episodes join the Up Next queue,
                                            oldest first for a serial show (off)
+              skip-intro 45s|off           a player starting an episode before
+                                           this point is moved past it (off)
+              skip-outro 30s|off           an episode counts as played this long
+                                           before its end (off)
+              speed 1.5|player             the rate a player is set to when one of
+                                           its episodes starts (player: its own)
               include REGEX|''             auto-download only episodes whose title
                                            matches (any case; '' for any title)
               exclude REGEX|''             auto-download no episode whose title
@@ -31,7 +37,7 @@ struct PodcastsSettings: AsyncParsableCommand {
                                            trailer, bonus (itunes:episodeType; full)
             A pattern is at most 100 bytes with at most two quantifiers
             (*, +, ?, {m,n}), none on a group, and | only outside groups.
-            Times: 30m, 12h, 7d, 1h30m. No cleanup deletes an episode kept with
+            Times: 30m, 12h, 7d, 1h30m, 45s. No cleanup deletes an episode kept with
             `almanac episode keep ID`, nor a file a media player has open.
             """
     )
@@ -42,7 +48,7 @@ struct PodcastsSettings: AsyncParsableCommand {
     @ArgumentParser.Argument(help: ArgumentHelp("A setting to change: \(PodcastSettingsViewData.names.joined(separator: ", ")).", valueName: "name"))
     var name: String?
 
-    @ArgumentParser.Argument(help: ArgumentHelp("Its new value: a time (2h, 7d) or server/off, on|off, a number or all, on|off|default, on|off, a pattern, a list of episode types.", valueName: "value"))
+    @ArgumentParser.Argument(help: ArgumentHelp("Its new value: a time (2h, 7d) or server/off, on|off, a number or all, on|off|default, on|off, a time (45s) or off, a rate (1.5) or player, a pattern, a list of episode types.", valueName: "value"))
     var value: String?
 
     @OptionGroup var output: OutputOptions<SettingFields>
@@ -112,6 +118,19 @@ struct PodcastsSettings: AsyncParsableCommand {
             return ("notify", .boolean(try flag(name, value)))
         case "auto-queue":
             return ("autoQueue", .boolean(try flag(name, value)))
+        case "skip-intro", "skip-outro":
+            let key = name == "skip-intro" ? "skipIntro" : "skipOutro"
+            if ["off", "none", "0"].contains(word) { return (key, .double(0)) }
+            guard let seconds = parseCompactDuration(word), seconds > 0, seconds <= PodcastPreferences.maximumSkip else {
+                throw ValidationError("'\(name)' is a time such as 45s or 1m30s (at most 1h), or off; not '\(value)'.")
+            }
+            return (key, .double(seconds))
+        case "speed":
+            if ["player", "off", "default"].contains(word) { return ("speed", .double(0)) }
+            guard let rate = Double(word.hasSuffix("x") ? String(word.dropLast()) : word), PodcastPreferences.speeds.contains(rate) else {
+                throw ValidationError("'speed' is a rate from 0.25 to 4 such as 1.5 (1 is normal speed), or player; not '\(value)'.")
+            }
+            return ("speed", .double(rate))
         case "include", "exclude":
             // The pattern is the daemon's to judge (TitlePattern), as for any bus client.
             return (name, .string(value))

@@ -11,6 +11,9 @@ public enum WeatherChange: Sendable, Hashable {
     case savedLocations([String])
     /// Nobody wants these places any more: their readings and failures were dropped.
     case forgotten([String])
+    /// The place's official alerts changed (or their fetch failed or recovered): all of them
+    /// now, and the ids that began and ended with this change.
+    case alerts(location: String, PlaceAlerts, began: [String], ended: [String])
 
     /// What a failed fetch reads as in `LastError` ("<place>: <why>"); `nil` for a change that
     /// is not a failure.
@@ -24,6 +27,7 @@ public enum WeatherChange: Sendable, Hashable {
         switch self {
         case .reading(let reading): reading.location
         case .failed(let location, _): location
+        case .alerts(let location, _, _, _): location
         case .units, .provider, .savedLocations, .forgotten: nil
         }
     }

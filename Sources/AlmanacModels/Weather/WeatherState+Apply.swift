@@ -21,7 +21,10 @@ extension WeatherState {
             for location in locations {
                 readings[location] = nil
                 failures[location] = nil
+                alerts[location] = nil
             }
+        case .alerts(let location, let placeAlerts, _, _):
+            alerts[location] = placeAlerts
         }
         return change
     }

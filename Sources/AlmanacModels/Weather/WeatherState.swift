@@ -9,6 +9,8 @@ public struct WeatherState: Sendable, Hashable {
     public var failures: [String: String]
     /// Where weather comes from first (the other provider when it fails).
     public var provider: WeatherProvider = .openMeteo
+    /// Official alerts per location, for the places whose source answered at least once.
+    public var alerts: [String: PlaceAlerts] = [:]
 
     public init(units: Units = .metric, savedLocations: [String] = [], readings: [String: WeatherReading] = [:], failures: [String: String] = [:]) {
         self.units = units

@@ -7,6 +7,7 @@ extension WeatherCodec {
     /// A change's `kind`.
     enum Kind: String, CaseIterable {
         case reading, failed, units, provider, savedLocations, forgotten
+        case alerts
     }
 
     /// A change as `Changed` and `Updated` carry it: its `kind` and that kind's fields.
@@ -24,6 +25,9 @@ extension WeatherCodec {
             [kindKey: Kind.savedLocations.value, "savedLocations": .array(.string, locations.map(Value.string))]
         case .forgotten(let locations):
             [kindKey: Kind.forgotten.value, "locations": .array(.string, locations.map(Value.string))]
+        case .alerts(let location, let placeAlerts, let began, let ended):
+            [kindKey: Kind.alerts.value, "location": .string(location), "alerts": encode(placeAlerts),
+             "began": .array(.string, began.map(Value.string)), "ended": .array(.string, ended.map(Value.string))]
         }
     }
 
@@ -45,6 +49,9 @@ extension WeatherCodec {
             return strings(fields["savedLocations"]).map { .savedLocations($0) }
         case .forgotten:
             return strings(fields["locations"]).map { .forgotten($0) }
+        case .alerts:
+            guard let location = fields["location"]?.stringValue, let placeAlerts = decodePlaceAlerts(fields["alerts"]) else { return nil }
+            return .alerts(location: location, placeAlerts, began: strings(fields["began"]) ?? [], ended: strings(fields["ended"]) ?? [])
         }
     }
 

@@ -192,6 +192,7 @@ public enum WeatherCodec {
                                     state.readings.sorted { $0.key < $1.key }.map { .init(.string($0.key), encode($0.value)) }),
             "failures": .dictionary(key: .string, value: .string,
                                     state.failures.sorted { $0.key < $1.key }.map { .init(.string($0.key), .string($0.value)) }),
+            "alerts": encode(alerts: state.alerts),
         ]
     }
 
@@ -206,6 +207,7 @@ public enum WeatherCodec {
         for (location, value) in fields["failures"]?.stringKeyedEntries ?? [:] {
             if let message = value.stringValue { state.failures[location] = message }
         }
+        state.alerts = decodeAlerts(fields["alerts"])
         return state
     }
 
@@ -216,6 +218,7 @@ public enum WeatherCodec {
         var narrowed = state
         narrowed.readings = state.readings.filter { $0.key == location }
         narrowed.failures = state.failures.filter { $0.key == location }
+        narrowed.alerts = state.alerts.filter { $0.key == location }
         return encode(narrowed)
     }
 

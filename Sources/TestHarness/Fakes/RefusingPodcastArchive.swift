@@ -87,6 +87,19 @@ public final class RefusingPodcastArchive: PodcastArchive, Sendable {
         try inner.saveChapters(chapters, of: episodeID)
     }
 
+    public func transcript(of episodeID: String) throws -> Transcript? {
+        try readIfAllowed("the transcript of \(episodeID)") { inner.transcript(of: episodeID) }
+    }
+
+    public func saveTranscript(_ transcript: Transcript, of episodeID: String) throws {
+        try refuseIfAsked()
+        try inner.saveTranscript(transcript, of: episodeID)
+    }
+
+    public func transcriptMoments(matching search: String, in episodeIDs: [String], perEpisode: Int) throws -> [TranscriptMoment] {
+        try readIfAllowed("the transcripts") { inner.transcriptMoments(matching: search, in: episodeIDs, perEpisode: perEpisode) }
+    }
+
     public func addListening(_ seconds: Double, to episodeID: String, on day: String) throws {
         try refuseIfAsked()
         try inner.addListening(seconds, to: episodeID, on: day)
