@@ -9,7 +9,7 @@ import DBus
 struct PodcastsSettings: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "settings",
-        abstract: "Shows or changes one podcast's own settings: refresh-interval, auto-download, keep, delete-played-after, notify, auto-queue, skip-intro, skip-outro, speed.",
+        abstract: "Shows or changes one podcast's own settings: refresh-interval, auto-download, keep, delete-played-after, notify, auto-queue, skip-intro, skip-outro, speed, include, exclude, episode-types.",
         discussion: """
             Without NAME and VALUE, a table of the podcast's settings; with them,
             changes one:
@@ -29,6 +29,14 @@ struct PodcastsSettings: AsyncParsableCommand {
                                            before its end (off)
               speed 1.5|player             the rate a player is set to when one of
                                            its episodes starts (player: its own)
+              include REGEX|''             auto-download only episodes whose title
+                                           matches (any case; '' for any title)
+              exclude REGEX|''             auto-download no episode whose title
+                                           matches ('' for none left out)
+              episode-types full,bonus     which kinds auto-download takes, of full,
+                                           trailer, bonus (itunes:episodeType; full)
+            A pattern is at most 100 bytes with at most two quantifiers
+            (*, +, ?, {m,n}), none on a group, and | only outside groups.
             Times: 30m, 12h, 7d, 1h30m, 45s. No cleanup deletes an episode kept with
             `almanac episode keep ID`, nor a file a media player has open.
             """
@@ -40,7 +48,7 @@ struct PodcastsSettings: AsyncParsableCommand {
     @ArgumentParser.Argument(help: ArgumentHelp("A setting to change: \(PodcastSettingsViewData.names.joined(separator: ", ")).", valueName: "name"))
     var name: String?
 
-    @ArgumentParser.Argument(help: ArgumentHelp("Its new value: a time (2h, 7d) or server/off, on|off, a number or all, on|off|default, on|off.", valueName: "value"))
+    @ArgumentParser.Argument(help: ArgumentHelp("Its new value: a time (2h, 7d) or server/off, on|off, a number or all, on|off|default, on|off, a time (45s) or off, a rate (1.5) or player, a pattern, a list of episode types.", valueName: "value"))
     var value: String?
 
     @OptionGroup var output: OutputOptions<SettingFields>
@@ -123,6 +131,14 @@ struct PodcastsSettings: AsyncParsableCommand {
                 throw ValidationError("'speed' is a rate from 0.25 to 4 such as 1.5 (1 is normal speed), or player; not '\(value)'.")
             }
             return ("speed", .double(rate))
+        case "include", "exclude":
+            // The pattern is the daemon's to judge (TitlePattern), as for any bus client.
+            return (name, .string(value))
+        case "episode-types":
+            guard (try? EpisodeKind.list(value)) != nil else {
+                throw ValidationError("'episode-types' is a list of full, trailer and bonus, such as full,bonus; not '\(value)'.")
+            }
+            return ("episodeTypes", .string(value))
         default:
             throw ValidationError("There is no podcast setting '\(name)'; there are: \(PodcastSettingsViewData.names.joined(separator: ", ")).")
         }

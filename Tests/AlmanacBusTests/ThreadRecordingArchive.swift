@@ -102,6 +102,11 @@ final class ThreadRecordingArchive: PodcastArchive, WeatherArchive, DownloadArch
         try noted("transcriptMoments") { try store.transcriptMoments(matching: search, in: episodeIDs, perEpisode: perEpisode) }
     }
 
+    func addListening(_ seconds: Double, to episodeID: String, on day: String) throws {
+        try noted("addListening") { try store.addListening(seconds, to: episodeID, on: day) }
+    }
+    func listening(since day: String) throws -> [ListeningTotal] { try noted("listening") { try store.listening(since: day) } }
+
     // MARK: DownloadArchive
 
     func downloadJobs() throws -> [DownloadJob] { try noted("downloadJobs") { try store.downloadJobs() } }

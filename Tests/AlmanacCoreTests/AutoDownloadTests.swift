@@ -18,4 +18,19 @@ import Testing
         #expect(AutoDownload.episodes(new, preferences: PodcastPreferences(autoDownload: true)).map(\.id) == ["b", "c", "a"])
         #expect(AutoDownload.episodes(new, preferences: PodcastPreferences(autoDownload: true, keep: 2)).map(\.id) == ["b", "c"])
     }
+
+    @Test func trailersAndBonusesOnlyWhenAskedAndTitlesThroughIncludeAndExclude() {
+        let new = [episode("Trailer", 1), episode("Bonus: outtakes", 2), episode("Interview one", 3), episode("Interview two (rerun)", 4), episode("News", 5)]
+        let kinds: [String: EpisodeKind] = ["Trailer": .trailer, "Bonus: outtakes": .bonus]
+        var preferences = PodcastPreferences(autoDownload: true)
+        #expect(AutoDownload.episodes(new, preferences: preferences, kinds: kinds).map(\.id) == ["News", "Interview two (rerun)", "Interview one"])
+        preferences.include = "^interview"
+        preferences.exclude = "rerun"
+        #expect(AutoDownload.episodes(new, preferences: preferences, kinds: kinds).map(\.id) == ["Interview one"])
+        preferences.include = nil
+        preferences.exclude = nil
+        preferences.downloadKinds = [.bonus, .trailer]
+        #expect(AutoDownload.episodes(new, preferences: preferences, kinds: kinds).map(\.id) == ["Bonus: outtakes", "Trailer"])
+        #expect(AutoDownload.needsKinds(preferences) && !AutoDownload.needsKinds(PodcastPreferences()))
+    }
 }

@@ -83,6 +83,8 @@ import AlmanacCore
     static let addedSince: Set<String> = [
         "queuedEpisode", "podcastAutoQueue",
         "episodeTranscript", "transcriptSegment", "transcriptSearch", "transcriptSearch_data", "transcriptSearch_idx", "transcriptSearch_docsize", "transcriptSearch_config",
+        "podcastDownloadFilter",
+        "listening",
     ]
 
     @Test func aNewFileHasTheSchemaGRDBMade() throws {

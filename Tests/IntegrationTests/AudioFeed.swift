@@ -17,14 +17,16 @@ struct AudioFeed {
     var base: String { server.baseURL.absoluteString }
     var url: String { base + "/feeds/show.xml" }
 
-    /// Serves a feed whose items have these titles and enclosure paths (below the server).
-    func publish(_ items: [(title: String, enclosure: String)], title: String = "The Download Show") throws {
+    /// Serves a feed whose items have these titles and enclosure paths (below the server),
+    /// and `itunes:episodeType` where `types` gives one for a title.
+    func publish(_ items: [(title: String, enclosure: String)], title: String = "The Download Show", types: [String: String] = [:]) throws {
         let body = items.enumerated().map { index, item in
             let url = (base + item.enclosure).replacingOccurrences(of: "&", with: "&amp;")
             let title = item.title.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            return "<item><title>\(title)</title><guid>ep-\(index)</guid><pubDate>Sun, \(String(format: "%02d", 1 + index % 28)) Nov 2026 06:00:00 GMT</pubDate><enclosure url=\"\(url)\" type=\"audio/mpeg\" length=\"1\"/></item>"
+            return "<item><title>\(title)</title><guid>ep-\(index)</guid><pubDate>Sun, \(String(format: "%02d", 1 + index % 28)) Nov 2026 06:00:00 GMT</pubDate><enclosure url=\"\(url)\" type=\"audio/mpeg\" length=\"1\"/>"
+                + (types[item.title].map { "<itunes:episodeType>\($0)</itunes:episodeType>" } ?? "") + "</item>"
         }.joined(separator: "\n")
-        let feed = "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>\(title)</title>\n\(body)\n</channel></rss>"
+        let feed = "<?xml version=\"1.0\"?><rss version=\"2.0\" xmlns:itunes=\"http://www.itunes.com/dtds/podcast-1.0.dtd\"><channel><title>\(title)</title>\n\(body)\n</channel></rss>"
         try feed.write(to: folder.appendingPathComponent("show.xml"), atomically: true, encoding: .utf8)
     }
 

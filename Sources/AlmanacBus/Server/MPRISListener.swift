@@ -11,6 +11,9 @@ import Synchronization
 /// when the player pauses, stops, seeks, moves to another track or goes away, and every
 /// `pollInterval` while it plays (what is kept, and when an episode counts as played, is the
 /// podcasts document's `recordPlayback`). Players are untrusted: values of the wrong type are ignored.
+/// What it records also goes into the listening history: a `ListeningRun` per playing
+/// player counts the progress between its positions (never a seek, a move back or more than
+/// the time that passed allows), handed to `recordListening`.
 ///
 /// It also tells which downloads are being played (`FilesInUse`): the files whose `file://`
 /// URL is a player's current track, whatever its status (a paused or stopped player still has
@@ -58,6 +61,8 @@ public final class MPRISListener: FilesInUse, Service {
     private let subscriptions = Locked<(owners: AsyncCompactMapSequence<SignalStream, NameOwnerChange>, changes: SignalStream)?>(nil)
     /// Woken when a player starts playing a known episode: only then does the poll run.
     private let playing = Wakeup()
+    /// Each player's listening run while it plays a known episode, by its unique name.
+    private let runs = Locked<[BusName: ListeningRun]>([:])
     /// Told when a player's track changes or a player leaves.
     private let trackChanges = Locked<Callback?>(nil)
     /// Told of what players do (`whenPlayersChange`).
@@ -193,14 +198,17 @@ public final class MPRISListener: FilesInUse, Service {
             if !again { break }
         }
         if asking.withLock({ $0.seeked.remove(owner) != nil }), let player = players.withLock({ $0[owner] }) {
-            await record(player, at: player.position)
+            runs.withLock { _ = $0.removeValue(forKey: owner) }
+            await record(player, of: owner, at: player.position)
         }
+        follow(owner)
         tell(owner, .moved)
     }
 
     private func vanished(_ owner: BusName) async {
         guard let player = players.withLock({ $0.removeValue(forKey: owner) }) else { return }
-        await record(player, at: player.estimatedPosition)
+        await record(player, of: owner, at: player.estimatedPosition)
+        follow(owner)
         if player.url != nil { tracksChanged() }
         tell(owner, .left)
     }
@@ -227,7 +235,7 @@ public final class MPRISListener: FilesInUse, Service {
             guard let after = update(sender, { apply(changed, track: track, to: &$0) }) else { return }
             if before.url != after.url {
                 // Another track: the one before is recorded where it was left, and the new one starts where the player says.
-                await record(before, at: estimate)
+                await record(before, of: sender, at: estimate)
                 tracksChanged()
                 // Unless a poll answered meanwhile (it is newer).
                 if after.episodeID != nil, let start = await position(of: sender, playing: after.url) {
@@ -236,8 +244,9 @@ public final class MPRISListener: FilesInUse, Service {
                 tell(sender, .otherTrack(episodeID: after.episodeID))
             } else if stopped {
                 update(sender) { $0.position = estimate; $0.positionAt = .now }
-                await record(after, at: estimate)
+                await record(after, of: sender, at: estimate)
             }
+            follow(sender)
             if before.status != after.status { tell(sender, .status(after.status)) }
             if before.rate != after.rate { tell(sender, .moved) }
         case ("org.mpris.MediaPlayer2.Player", "Seeked"):
@@ -252,7 +261,10 @@ public final class MPRISListener: FilesInUse, Service {
                 player.position = max(0, Double(microseconds) / 1e6)
                 player.positionAt = .now
             }
-            if let player { await record(player, at: player.position) }
+            // A jump: nothing of it is listening; the run begins again where it landed.
+            runs.withLock { _ = $0.removeValue(forKey: sender) }
+            if let player { await record(player, of: sender, at: player.position) }
+            follow(sender)
             tell(sender, .moved)
         default:
             return
@@ -278,7 +290,7 @@ public final class MPRISListener: FilesInUse, Service {
                 players[owner] = player
                 return player
             }
-            if let player { await record(player, at: at) }
+            if let player { await record(player, of: owner, at: at) }
         }
     }
 
@@ -349,14 +361,41 @@ public final class MPRISListener: FilesInUse, Service {
         }
     }
 
-    /// Hands where a player is in its episode to the podcasts document, whose rules say
-    /// what is kept (and when the episode counts as played).
+    /// Begins, follows or ends `owner`'s listening run as the player now is: one runs while it
+    /// plays a known episode, from where it is then, its bound following the player's rate.
+    private func follow(_ owner: BusName) {
+        let player = players.withLock { $0[owner] }
+        runs.withLock { runs in
+            guard let player, player.status == "Playing", let episodeID = player.episodeID else {
+                runs[owner] = nil
+                return
+            }
+            if var run = runs[owner], run.episodeID == episodeID {
+                run.allow(rate: player.rate)
+                runs[owner] = run
+            } else {
+                runs[owner] = ListeningRun(episodeID: episodeID, from: player.position, at: player.positionAt, rate: player.rate)
+            }
+        }
+    }
+
+    /// Hands where a player (`owner`) is in its episode to the podcasts document, whose rules say
+    /// what is kept (and when the episode counts as played), and what its listening run
+    /// counts as listened since the last position to the listening history.
     /// On the document's owner, awaited: this runs in a task of Swift's pool, which must not
     /// wait on a thread for the owner's burst.
-    private func record(_ player: Player, at position: Double) async {
+    private func record(_ player: Player, of owner: BusName, at position: Double) async {
         guard let episodeID = player.episodeID else { return }
+        let listened = runs.withLock { runs -> Double in
+            guard var run = runs[owner], run.episodeID == episodeID else { return 0 }
+            defer { runs[owner] = run }
+            return run.reach(position, at: .now)
+        }
         do {
-            _ = try await podcasts.withOwner { [podcasts] in try podcasts.recordPlayback(of: episodeID, at: position, length: player.length) }
+            _ = try await podcasts.withOwner { [podcasts] in
+                try podcasts.recordListening(listened, to: episodeID)
+                return try podcasts.recordPlayback(of: episodeID, at: position, length: player.length)
+            }
         } catch {
             logger.error("could not record the position a media player reported", metadata: ["episode": "\(episodeID)", "error": "\(error)"])
         }

@@ -273,6 +273,15 @@ public struct PodcastsAdapter: DocumentAdapter {
                     return .dictionary(key: .string, value: .variant, record.sorted { $0.key < $1.key }.map { Value.DictionaryEntry(.string($0.key), .variant($0.value)) })
                 }))
             }),
+            Method(BusContract.Podcasts1.getListeningStats.rawValue, inputs: [Argument("days", .uint32)],
+                   outputs: [Argument("totals", .array(.dictionary(key: .string, value: .variant)))], async: { call, reply in
+                let (days) = try call.arguments(UInt32.self)
+                guard (1...UInt32(ListeningTotal.maximumDays)).contains(days) else {
+                    throw BusError.invalidArgs("'days' is how many days of listening to sum, from 1 (today) to \(ListeningTotal.maximumDays); not \(days).")
+                }
+                let totals = try Refusals.translated { try podcasts.listeningTotals(days: Int(days)) }
+                try reply.write(PodcastsCodec.encode(totals))
+            }),
             // Async: the episode's chapters file may be fetched first (once; then it is kept).
             Method(BusContract.Podcasts1.getEpisodeDetails.rawValue, inputs: [Argument("episode", .string)], outputs: [Argument("record", .dictionary(key: .string, value: .variant))],
                    async: { [chapters, transcripts] call, reply in

@@ -60,7 +60,7 @@ public final class DownloadManager: Service {
         /// A finished job, removed once it has lingered.
         case removeLater(UInt64)
         /// New episodes `AutoDownload` chose.
-        case autoDownload([Episode])
+        case autoDownload([Episode], PodcastPreferences)
         /// A podcast given up: its unfinished jobs stop.
         case cancelAll(podcastID: String)
     }
@@ -104,9 +104,9 @@ public final class DownloadManager: Service {
             guard let self, case .changed(_, let change, _) = event else { return }
             switch change {
             case .newEpisodes(let podcastID, let episodes):
-                let chosen = AutoDownload.episodes(episodes, preferences: podcasts.document.snapshot.state.preferences(of: podcastID))
+                let preferences = podcasts.document.snapshot.state.preferences(of: podcastID)
                 // Not on the delivering thread (the bus's, often): the jobs read the library.
-                if !chosen.isEmpty { work.continuation.yield(.autoDownload(chosen)) }
+                if preferences.autoDownload { work.continuation.yield(.autoDownload(episodes, preferences)) }
             case .unsubscribed(let podcastID): work.continuation.yield(.cancelAll(podcastID: podcastID))
             default: break
             }
@@ -139,14 +139,25 @@ public final class DownloadManager: Service {
         case .transfer(let job, let stop): await transfer(job, until: stop)
         case .announceLater(let id, let wait): await announceLater(id, after: wait)
         case .removeLater(let id): await remove(id, after: limits.linger)
-        case .autoDownload(let episodes): autoDownload(episodes)
+        case .autoDownload(let episodes, let preferences): await autoDownload(episodes, preferences)
         case .cancelAll(let podcastID): cancelAll(of: podcastID)
         }
     }
 
-    /// Queues the downloads `AutoDownload` chose, as the daemon's own jobs (no owner).
-    private func autoDownload(_ episodes: [Episode]) {
-        for episode in episodes {
+    /// Queues the downloads `AutoDownload` chooses among a refresh's new episodes, as the
+    /// daemon's own jobs (no owner); the episodes' kinds are read from the library when the
+    /// podcast leaves some kind out.
+    private func autoDownload(_ new: [Episode], _ preferences: PodcastPreferences) async {
+        var kinds: [String: EpisodeKind] = [:]
+        if AutoDownload.needsKinds(preferences) {
+            do {
+                kinds = try await podcasts.withOwner { [podcasts] in try podcasts.episodeKinds(of: new.map(\.id)) }
+            } catch {
+                logger.warning("could not read what the new episodes are; none is downloaded by itself", metadata: ["error": "\(error)"])
+                return
+            }
+        }
+        for episode in AutoDownload.episodes(new, preferences: preferences, kinds: kinds) {
             do {
                 let job = try download(episode.id, for: "")
                 logger.info("downloading a new episode by itself", metadata: ["episode": "\(episode.id)", "job": "\(job.id)"])

@@ -12,6 +12,8 @@ public final class MemoryPodcastArchive: PodcastArchive, Sendable {
     private let kept = Locked(Kept())
     /// When each played episode was marked played.
     private let played = Locked<[String: Date]>([:])
+    /// Seconds listened, by day and episode.
+    private let listened = Locked<[String: [String: Double]]>([:])
     private let clock: @Sendable () -> Date
 
     /// Details, by episode and podcast id, and fetched chapters.
@@ -213,5 +215,22 @@ public final class MemoryPodcastArchive: PodcastArchive, Sendable {
 
     public func saveBackoff(_ value: FeedBackoff?, of podcastID: String) throws {
         backoff.withLock { $0[podcastID] = value }
+    }
+
+    public func addListening(_ seconds: Double, to episodeID: String, on day: String) throws {
+        guard library.withLock({ $0.episodes[episodeID] != nil }) else { return }
+        listened.withLock { $0[day, default: [:]][episodeID, default: 0] += seconds }
+    }
+
+    public func listening(since day: String) throws -> [ListeningTotal] {
+        let library = library.withLock { $0 }
+        var totals: [String: ListeningTotal] = [:]
+        for (date, episodes) in listened.withLock({ $0 }) where date >= day {
+            for (episodeID, seconds) in episodes {
+                guard let podcastID = library.episodes[episodeID]?.podcastID else { continue }
+                totals["\(date) \(podcastID)", default: ListeningTotal(day: date, podcastID: podcastID, podcastTitle: library.podcasts[podcastID]?.title ?? "", seconds: 0)].seconds += seconds
+            }
+        }
+        return totals.values.sorted { ($0.day, $0.podcastID) < ($1.day, $1.podcastID) }
     }
 }

@@ -73,6 +73,10 @@ public protocol PodcastArchive: Sendable {
     /// Within `transaction`: what `body` wrote is undone alone when it throws, and the
     /// transaction goes on (one refused command does not spoil its burst).
     func savepoint<T: Sendable>(_ body: () throws -> T) throws -> T
+    /// Adds `seconds` listened to an episode on the local `day` ("2026-11-28").
+    func addListening(_ seconds: Double, to episodeID: String, on day: String) throws
+    /// How long each podcast was listened to on each day from `day` on (by day, then podcast).
+    func listening(since day: String) throws -> [ListeningTotal]
 }
 
 extension PodcastArchive {

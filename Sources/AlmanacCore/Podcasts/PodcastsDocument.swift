@@ -722,6 +722,14 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         try reading { try archive.playedAt(of: episodeIDs) }
     }
 
+    /// What each of these episodes is by its feed's `itunes:episodeType` (full where the feed
+    /// did not say); `StorageError` when the library could not be read.
+    public func episodeKinds(of episodeIDs: [String]) throws -> [String: EpisodeKind] {
+        try reading {
+            try Dictionary(episodeIDs.map { id in (id, EpisodeKind(episodeType: try archive.details(of: id).episode?.episodeType)) }) { first, _ in first }
+        }
+    }
+
     /// Marks every episode of `podcast` (id or feed URL; `nil`: of every podcast) played,
     /// in one write and one change (`allPlayed`), however many there are. Throws
     /// `SubmissionError` for an unknown podcast.

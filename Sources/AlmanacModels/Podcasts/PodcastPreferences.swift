@@ -24,6 +24,12 @@ public struct PodcastPreferences: Sendable, Hashable {
     public var skipOutro: Double?
     /// The rate a player is set to when it starts one of its episodes (`nil`: as the player is).
     public var speed: Double?
+    /// Auto-download only new episodes whose title matches this `TitlePattern` (`nil`: any title).
+    public var include: String?
+    /// Auto-download no new episode whose title matches this `TitlePattern` (`nil`: none is left out).
+    public var exclude: String?
+    /// The kinds of new episodes auto-download takes (`itunes:episodeType`): full ones unless asked.
+    public var downloadKinds: Set<EpisodeKind> = [.full]
 
     /// The shortest refresh interval a user may set, unless the daemon says otherwise: 5 minutes.
     public static let minimumRefreshInterval: Double = 300

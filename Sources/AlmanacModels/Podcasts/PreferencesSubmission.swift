@@ -36,6 +36,12 @@ public struct PreferencesSubmission: Sendable, Hashable {
     public var skipOutro: Double?
     /// The rate set when an episode starts; 0: as the player is.
     public var speed: Double?
+    /// A `TitlePattern` new episodes' titles must match to download by themselves; "": any title.
+    public var include: String?
+    /// A `TitlePattern` that keeps new episodes from downloading by themselves; "": none.
+    public var exclude: String?
+    /// The kinds of episodes auto-download takes, as a list ("full,bonus").
+    public var episodeTypes: String?
 
     public init(refreshInterval: Double? = nil, autoDownload: Bool? = nil, keep: Double? = nil, deletePlayedAfter: Double? = nil, notify: Notify? = nil,
                 skipIntro: Double? = nil, skipOutro: Double? = nil, speed: Double? = nil) {
@@ -93,6 +99,13 @@ public struct PreferencesSubmission: Sendable, Hashable {
         if let autoDownload { preferences.autoDownload = autoDownload }
         if let notify { preferences.notify = notify.value }
         if let autoQueue { preferences.autoQueue = autoQueue }
+        for (name, pattern) in [("include", include), ("exclude", exclude)] {
+            guard let pattern, !pattern.isEmpty, let refusal = TitlePattern.refusal(pattern, name: name) else { continue }
+            throw SubmissionError(refusal + " Give a simpler pattern, or \"\" for none.")
+        }
+        if let include { preferences.include = include.isEmpty ? nil : include }
+        if let exclude { preferences.exclude = exclude.isEmpty ? nil : exclude }
+        if let episodeTypes { preferences.downloadKinds = try EpisodeKind.list(episodeTypes) }
         return preferences
     }
 

@@ -36,6 +36,7 @@ extension StateStore: PodcastArchive {
         for podcastID in try autoQueuedPodcasts() where state.podcasts[podcastID] != nil {
             state.preferences[podcastID, default: PodcastPreferences()].autoQueue = true
         }
+        try loadDownloadFilters(into: &state.preferences, podcasts: Set(state.podcasts.keys))
         state.queue = try queue().filter { state.podcasts[$0.podcastID] != nil }
         let newest = try page(EpisodeQuery(limit: PodcastsState.window))
         for episode in newest.episodes where state.podcasts[episode.podcastID] != nil { state.episodes[episode.id] = episode }

@@ -77,6 +77,7 @@ extension StateStore {
 
     public func savePreferences(_ preferences: PodcastPreferences, of podcastID: String) throws {
         try saveAutoQueue(preferences.autoQueue, of: podcastID)
+        try saveDownloadFilter(preferences, of: podcastID)
         try write("the settings of podcast \(podcastID)") { db in
             guard !preferences.isDefault else {
                 try db.execute("DELETE FROM podcastPreference WHERE podcastID = ?", [podcastID])

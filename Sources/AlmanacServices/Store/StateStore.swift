@@ -187,6 +187,10 @@ public final class StateStore: Sendable {
         registerPlayerMigration(&migrator)
         // Kept transcripts and their search (new tables only): StateStore+Transcripts.swift.
         registerTranscriptMigration(&migrator)
+        // Auto-download filters (a new table only): StateStore+DownloadFilter.swift.
+        registerDownloadFilterMigration(&migrator)
+        // The listening history (a new table only): StateStore+Listening.swift.
+        registerListeningMigration(&migrator)
         return migrator
     }
 

@@ -23,6 +23,12 @@ public struct PodcastSettingsViewData: Sendable, Hashable, JSONRepresentable {
     public let skipOutro: String
     /// "1.5", or "player" (as the player is).
     public let speed: String
+    /// The include pattern, or "" for none.
+    public let include: String
+    /// The exclude pattern, or "" for none.
+    public let exclude: String
+    /// "full", "full,trailer,bonus".
+    public let episodeTypes: String
 
     public init(_ preferences: PodcastPreferences) {
         self.preferences = preferences
@@ -35,11 +41,15 @@ public struct PodcastSettingsViewData: Sendable, Hashable, JSONRepresentable {
         skipIntro = preferences.skipIntro.map(compactDuration) ?? "off"
         skipOutro = preferences.skipOutro.map(compactDuration) ?? "off"
         speed = preferences.speed.map { $0.echoedText } ?? "player"
+        include = preferences.include ?? ""
+        exclude = preferences.exclude ?? ""
+        episodeTypes = EpisodeKind.text(preferences.downloadKinds)
     }
 
     /// The names `almanac podcasts settings PODCAST NAME VALUE` takes, in the order shown.
     public static let names = ["refresh-interval", "auto-download", "keep", "delete-played-after", "notify",
-                               "auto-queue", "skip-intro", "skip-outro", "speed"]
+                               "auto-queue", "skip-intro", "skip-outro", "speed",
+                               "include", "exclude", "episode-types"]
 
     /// Each setting: its name, its value and what it does (the table of `podcasts settings PODCAST`).
     public var rows: [(name: String, value: String, meaning: String)] {
@@ -53,6 +63,9 @@ public struct PodcastSettingsViewData: Sendable, Hashable, JSONRepresentable {
             ("skip-intro", skipIntro, "a player starting an episode is moved past this much of its start, such as 45s; off: none"),
             ("skip-outro", skipOutro, "an episode counts as played this long before its end, such as 30s; off: none"),
             ("speed", speed, "the rate a player is set to when an episode starts, such as 1.5; player: as the player is"),
+            ("include", include, "auto-download only titles matching this pattern; empty: any title"),
+            ("exclude", exclude, "auto-download no title matching this pattern; empty: none left out"),
+            ("episode-types", episodeTypes, "which kinds auto-download takes: full, trailer, bonus"),
         ]
     }
 
@@ -68,7 +81,8 @@ public struct PodcastSettingsViewData: Sendable, Hashable, JSONRepresentable {
     /// The fields of a podcast's `--format` template that come from its settings.
     public var fields: [String: String] {
         ["refreshInterval": refreshInterval, "autoDownload": autoDownload, "keep": keep, "deletePlayedAfter": deletePlayedAfter, "notify": notify,
-         "autoQueue": autoQueue, "skipIntro": skipIntro, "skipOutro": skipOutro, "speed": speed]
+         "autoQueue": autoQueue, "skipIntro": skipIntro, "skipOutro": skipOutro, "speed": speed,
+         "include": include, "exclude": exclude, "episodeTypes": episodeTypes]
     }
 
     /// `--json`: seconds and counts, `null` for the defaults that are not a number (the
@@ -81,6 +95,9 @@ public struct PodcastSettingsViewData: Sendable, Hashable, JSONRepresentable {
             "auto-queue": .boolean(preferences.autoQueue),
             "skip-intro": .number(preferences.skipIntro, decimals: 3), "skip-outro": .number(preferences.skipOutro, decimals: 3),
             "speed": .number(preferences.speed, decimals: 3),
+            "include": preferences.include.map(JSONValue.string) ?? .null,
+            "exclude": preferences.exclude.map(JSONValue.string) ?? .null,
+            "episode-types": .array(preferences.downloadKinds.sorted().map { .string($0.rawValue) }),
         ])
     }
 }

@@ -179,6 +179,13 @@ public struct AlmanacClient: Sendable {
         }
     }
 
+    /// How long each podcast was listened to on each of the last `days` local days
+    /// (`GetListeningStats`), oldest day first.
+    public func listeningStats(days: Int) async throws -> [ListeningTotal] {
+        let items = try await podcastsCall(BusContract.Podcasts1.getListeningStats, UInt32(clamping: days)).arguments([[String: Value]].self)
+        return PodcastsCodec.decodeListening(items)
+    }
+
     /// Edits the Up Next queue (`Submit` to the podcasts document); the revision after it.
     @discardableResult
     public func editQueue(_ edit: QueueSubmission) async throws -> UInt64 {

@@ -28,7 +28,8 @@ public enum PodcastsCodec {
     /// A podcast's own settings: `refreshInterval d` (seconds; 0: the server's cadence),
     /// `autoDownload b`, `keep u` (0: every download), `deletePlayedAfter d` (seconds after
     /// playing; 0: never), `notify s` (`default`, `on` or `off`), `autoQueue b`, `skipIntro d`,
-    /// `skipOutro d` (seconds; 0: none), `speed d` (0: the player's own).
+    /// `skipOutro d` (seconds; 0: none), `speed d` (0: the player's own),
+    /// `include s` and `exclude s` (title patterns; "": none), `episodeTypes s` ("full,bonus").
     public static func encode(_ preferences: PodcastPreferences) -> Value {
         .stringVariantDictionary([
             "refreshInterval": .double(preferences.refreshInterval ?? 0), "autoDownload": .boolean(preferences.autoDownload),
@@ -38,6 +39,9 @@ public enum PodcastsCodec {
             "skipIntro": .double(preferences.skipIntro ?? 0),
             "skipOutro": .double(preferences.skipOutro ?? 0),
             "speed": .double(preferences.speed ?? 0),
+            "include": .string(preferences.include ?? ""),
+            "exclude": .string(preferences.exclude ?? ""),
+            "episodeTypes": .string(EpisodeKind.text(preferences.downloadKinds)),
         ])
     }
 
@@ -58,16 +62,21 @@ public enum PodcastsCodec {
         preferences.skipIntro = number("skipIntro").flatMap { $0 > 0 ? $0 : nil }
         preferences.skipOutro = number("skipOutro").flatMap { $0 > 0 ? $0 : nil }
         preferences.speed = number("speed").flatMap { $0 > 0 ? $0 : nil }
+        preferences.include = fields["include"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        preferences.exclude = fields["exclude"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        if let kinds = fields["episodeTypes"]?.stringValue.flatMap({ try? EpisodeKind.list($0) }) { preferences.downloadKinds = kinds }
         return preferences
     }
 
     /// Reads `SetPodcastSettings`'s `a{sv}`: any of `refreshInterval` (seconds, 0 for the
     /// server's cadence), `autoDownload` (b), `keep` (0 for all), `deletePlayedAfter`
-    /// (seconds, 0 for never), `notify` (`b`, or `s`: `on`, `off`, `default`), `autoQueue` (b).
+    /// (seconds, 0 for never), `notify` (`b`, or `s`: `on`, `off`, `default`), `autoQueue` (b),
+    /// `include`/`exclude` (s, a title pattern; "" for none), `episodeTypes` (s, "full,bonus").
     /// Values are checked by the core (`PreferencesSubmission.applied`).
     public static func preferencesSubmission(_ values: [String: Value]) throws -> PreferencesSubmission {
         let keys = ["refreshInterval", "autoDownload", "keep", "deletePlayedAfter", "notify",
-                    "autoQueue", "skipIntro", "skipOutro", "speed"]
+                    "autoQueue", "skipIntro", "skipOutro", "speed",
+                    "include", "exclude", "episodeTypes"]
         let options = try OptionsReader(values, allowed: keys, what: "podcast settings")
         guard !options.isEmpty else {
             throw BusError.invalidArgs("Name at least one podcast setting: \(keys.joined(separator: ", ")).")
@@ -76,6 +85,9 @@ public enum PodcastsCodec {
                                                keep: try options.number("keep"), deletePlayedAfter: try options.number("deletePlayedAfter"),
                                                skipIntro: try options.number("skipIntro"), skipOutro: try options.number("skipOutro"), speed: try options.number("speed"))
         submission.autoQueue = try options.bool("autoQueue")
+        submission.include = try options.string("include", allowingEmpty: true)
+        submission.exclude = try options.string("exclude", allowingEmpty: true)
+        submission.episodeTypes = try options.string("episodeTypes")
         switch values["notify"] {
         case nil: break
         case .boolean(let flag)?: submission.notify = flag ? .on : .off

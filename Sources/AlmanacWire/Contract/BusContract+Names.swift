@@ -97,6 +97,9 @@ extension BusContract {
         public static let getEpisode: MemberName = "GetEpisode"
         /// `GetQueue() → aa{sv}`: the Up Next queue's episodes, head first, as `GetEpisode` gives them.
         public static let getQueue: MemberName = "GetQueue"
+        /// `GetListeningStats(u days) → aa{sv}`: how long each podcast was listened to on each
+        /// of the last `days` local days (`day s`, `podcast s`, `title s`, `seconds d`).
+        public static let getListeningStats: MemberName = "GetListeningStats"
         /// `GetEpisodeDetails(s) → a{sv}`: `GetEpisode`'s keys, the show notes, chapters and the rest.
         public static let getEpisodeDetails: MemberName = "GetEpisodeDetails"
         /// `Inspect(s) → a{sv}`.

@@ -100,6 +100,15 @@ public final class RefusingPodcastArchive: PodcastArchive, Sendable {
         try readIfAllowed("the transcripts") { inner.transcriptMoments(matching: search, in: episodeIDs, perEpisode: perEpisode) }
     }
 
+    public func addListening(_ seconds: Double, to episodeID: String, on day: String) throws {
+        try refuseIfAsked()
+        try inner.addListening(seconds, to: episodeID, on: day)
+    }
+
+    public func listening(since day: String) throws -> [ListeningTotal] {
+        try readIfAllowed("the listening history") { try inner.listening(since: day) }
+    }
+
     private func refuseIfAsked() throws {
         if refusing.load(ordering: .relaxed) { throw StorageError("the disk is full") }
     }
