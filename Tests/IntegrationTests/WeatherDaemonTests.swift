@@ -195,10 +195,14 @@ import Testing
                 guard case .array(_, let items) = value else { return nil }
                 return items.compactMap(\.stringValue).joined(separator: "+")
             }
-            heard.append("\(revision) \(fields["units"]?.stringValue ?? places ?? "?")")
+            // A saved place is fetched at once: its reading (or failure, or alerts) may come
+            // between the burst and AddLocation, as a change of another kind.
+            guard let said = fields["units"]?.stringValue ?? places else { continue }
+            heard.append("\(revision) \(said)")
             if heard.count == 5 { break }
         }
-        #expect(heard == ["1 Lima", "2 imperial", "3 metric", "4 imperial", "5 Lima+Oslo"])
+        #expect(heard.prefix(4) == ["1 Lima", "2 imperial", "3 metric", "4 imperial"], "\(heard)")
+        #expect(heard.last?.hasSuffix(" Lima+Oslo") == true && (heard.last.flatMap { UInt64($0.prefix { $0 != " " }) } ?? 0) >= 5, "\(heard)")
         // Many in flight at once: each is answered with a revision after those before it.
         let revisions = try await withThrowingTaskGroup(of: UInt64.self) { group in
             for n in 0..<16 {
