@@ -34,9 +34,9 @@ struct Rendering {
         return lines
     }
 
-    func line(_ data: WeatherNowViewData) -> String {
+    func line(_ data: WeatherNowViewData, rain: Bool = true) -> String {
         if let template { return template.render(data.fields) }
-        return terminal.render(data.line(width: width))
+        return terminal.render(data.line(width: width, rain: rain))
     }
 
     /// `text` in `style`, cut to the width.
@@ -58,8 +58,9 @@ struct Rendering {
                 if case .unavailable(let place) = entry { lines.append(fitted(place.text, .alert)) }
                 continue
             }
-            lines.append(line(place.now))
+            lines.append(line(place.now, rain: false))
             if template != nil { continue }
+            if let rain = place.now.rainLine(width: width) { lines.append(terminal.render(rain)) }
             if let today = place.today { lines.append(terminal.render(today.todayLine(width: width))) }
             if !place.now.details.isEmpty { lines.append(terminal.render(place.now.details.line(width: width))) }
             let strip = HourViewData.strip(place.hours, width: width)

@@ -44,6 +44,7 @@ struct SettingsCommand: AsyncParsableCommand {
         case .minimumFreeSpace: ("1GiB", "a size (500MiB, 2GiB, 0)")
         case .units: (choices(Units.self), choices(Units.self))
         case .provider: (choices(WeatherProvider.self), choices(WeatherProvider.self))
+        case .rainNotify: (choices(RainNotice.self), choices(RainNotice.self))
         }
     }
 
@@ -74,6 +75,7 @@ struct SettingsCommand: AsyncParsableCommand {
         case .minimumFreeSpace: (FreeSpace.bytes(podcasts.minimumFreeSpace), .integer(Int64(clamping: podcasts.minimumFreeSpace)))
         case .units: (weather.units.rawValue, .string(weather.units.rawValue))
         case .provider: (weather.provider.rawValue, .string(weather.provider.rawValue))
+        case .rainNotify: (weather.rainNotify.rawValue, .string(weather.rainNotify.rawValue))
         }
     }
 
@@ -177,6 +179,11 @@ struct SettingsCommand: AsyncParsableCommand {
             case .units:
                 guard let units = Units(rawValue: value.lowercased()) else { throw ValidationError("'\(setting.name)' is metric or imperial, not '\(value)'.") }
                 return (setting, .string(units.rawValue))
+            case .rainNotify:
+                guard let notice = RainNotice(rawValue: value.lowercased()) else {
+                    throw ValidationError("'\(setting.name)' is off, 15m, 30m or 60m (how long before rain starts to be told), not '\(value)'.")
+                }
+                return (setting, .string(notice.rawValue))
             }
         }
 

@@ -124,7 +124,7 @@ struct WatchModel: @unchecked Sendable {
         case .reading(let reading): rendering.weather(screen(reading.location), revision: revision)
         case .failed(let place, _): rendering.weather(screen(place), revision: revision)
         case .units: rendering.weather(screen(location), revision: revision)
-        case .provider, .savedLocations, .forgotten: []
+        case .provider, .savedLocations, .forgotten, .rainNotify: []
         }
     }
 

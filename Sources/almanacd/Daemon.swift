@@ -52,7 +52,7 @@ struct Daemon {
         // there; the schedulers come last. Stopping: the schedulers, the notifier, the
         // players, "here", the sync, the cleanup, and last the transfers (their temporary
         // files stay, so the next start resumes them).
-        let services = ServiceGroup([parts.downloads, parts.cleaner, parts.sync, parts.here, parts.players, parts.notifier,
+        let services = ServiceGroup([parts.downloads, parts.cleaner, parts.sync, parts.here, parts.players, parts.notifier, parts.rainNotifier,
                                      BusPresence(parts: parts, connection: connection, provider: options.provider.rawValue, logger: logger)]
                                     + Self.schedulers(parts))
         let ending: Ending

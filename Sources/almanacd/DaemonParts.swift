@@ -19,6 +19,7 @@ struct DaemonParts {
     let downloads: DownloadManager
     let cleaner: DownloadCleaner
     let notifier: DesktopNotifier
+    let rainNotifier: RainNotifier
     let players: MPRISListener
     /// Held here: a service's document holds it only weakly, as its data source and delegate.
     let weatherService: any WeatherService
@@ -99,6 +100,7 @@ struct DaemonParts {
                                        let notice = NewEpisodesNotice(feeds, markup: markup)
                                        return (notice.summary, notice.body)
                                    })
+        rainNotifier = RainNotifier(weather: weather, connection: connection)
         let host = ProcessInfo.processInfo.hostName
         sync = PodcastSync(
             podcasts: podcasts, inspector: FeedInspector(limiter: feedReads), archive: store,

@@ -17,6 +17,7 @@ import Testing
         (.deleteWhenPlayed, .boolean(true)),
         (.playedAt, .double(0.8)),
         (.minimumFreeSpace, .uint64(2 << 30)),
+        (.rainNotify, .string("30m")),
     ]
 
     @Test(arguments: changes)
@@ -42,6 +43,7 @@ import Testing
             case .deleteWhenPlayed: #expect(settings.deleteWhenPlayed)
             case .playedAt: #expect(settings.playedAt == 0.8)
             case .minimumFreeSpace: #expect(settings.minimumFreeSpace == 2 << 30)
+            case .rainNotify: #expect(weatherState.rainNotify == .thirtyMinutes)
             }
         }
     }

@@ -5,7 +5,7 @@ public import AlmanacModels
 public protocol WeatherArchive: Sendable {
     /// Saves the settings durably before returning; throws `StorageError` when they could
     /// not be written, and then the document changes nothing.
-    func saveSettings(units: Units, savedLocations: [String], provider: WeatherProvider) throws
+    func saveSettings(units: Units, savedLocations: [String], provider: WeatherProvider, rainNotify: RainNotice) throws
     /// Keeps `reading` as its place's last known one.
     func saveReading(_ reading: WeatherReading) throws
     /// The last reading kept for `location`, however old; `StorageError` when it could not be read.
@@ -26,7 +26,7 @@ extension WeatherArchive {
 
     /// Saves the settings with the default provider.
     public func saveSettings(units: Units, savedLocations: [String]) throws {
-        try saveSettings(units: units, savedLocations: savedLocations, provider: .openMeteo)
+        try saveSettings(units: units, savedLocations: savedLocations, provider: .openMeteo, rainNotify: .off)
     }
 }
 

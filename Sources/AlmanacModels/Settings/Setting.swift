@@ -9,12 +9,14 @@ public enum Setting: String, CaseIterable, Sendable, Hashable {
     case minimumFreeSpace
     case units
     case provider
+    case rainNotify
 
     /// The part of the daemon's state that holds it, and so the document that owns it.
     public var section: Section {
         switch self {
         case .notify, .deleteWhenPlayed, .playedAt, .minimumFreeSpace: .podcasts
         case .units, .provider: .weather
+        case .rainNotify: .weather
         }
     }
 

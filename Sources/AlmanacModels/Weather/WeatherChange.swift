@@ -11,6 +11,8 @@ public enum WeatherChange: Sendable, Hashable {
     case savedLocations([String])
     /// Nobody wants these places any more: their readings and failures were dropped.
     case forgotten([String])
+    /// The user chose when rain soon is notified.
+    case rainNotify(RainNotice)
 
     /// What a failed fetch reads as in `LastError` ("<place>: <why>"); `nil` for a change that
     /// is not a failure.
@@ -25,6 +27,7 @@ public enum WeatherChange: Sendable, Hashable {
         case .reading(let reading): reading.location
         case .failed(let location, _): location
         case .units, .provider, .savedLocations, .forgotten: nil
+        case .rainNotify: nil
         }
     }
 }

@@ -22,6 +22,8 @@ extension WeatherState {
                 readings[location] = nil
                 failures[location] = nil
             }
+        case .rainNotify(let notice):
+            rainNotify = notice
         }
         return change
     }

@@ -9,6 +9,8 @@ public struct WeatherState: Sendable, Hashable {
     public var failures: [String: String]
     /// Where weather comes from first (the other provider when it fails).
     public var provider: WeatherProvider = .openMeteo
+    /// When rain soon is notified at the saved places and "here" (the `rainNotify` setting).
+    public var rainNotify: RainNotice = .off
 
     public init(units: Units = .metric, savedLocations: [String] = [], readings: [String: WeatherReading] = [:], failures: [String: String] = [:]) {
         self.units = units

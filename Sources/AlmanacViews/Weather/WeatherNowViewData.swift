@@ -46,6 +46,13 @@ public struct WeatherNowViewData: Sendable, Hashable, JSONRepresentable {
     public let fetchedAt: Date
     /// The offset from UTC the ISO times are given at (the user's clock; 0 when none was given).
     public let clockOffset: Int
+    /// "Rain starting in about 25 min, for 40 min": rain in the next two hours, "" when none
+    /// is expected or the reading has no nowcast that covers them.
+    public let rain: String
+    /// What the nowcast says at `now`, `nil` when unknown.
+    public let rainOutlook: RainOutlook?
+    /// The fifteen-minute steps ahead, in the user's units, for `--json`'s `nowcast`.
+    public let nowcastSteps: [NowcastStep]
 
     /// `clockOffset`: the user's offset from UTC in seconds (at the reading's time), for `time`.
     public init(reading: WeatherReading, units: Units, now: Date, error: String? = nil, clockOffset: Int? = nil) {
@@ -83,6 +90,26 @@ public struct WeatherNowViewData: Sendable, Hashable, JSONRepresentable {
         observedAt = reading.observedAt
         fetchedAt = reading.fetchedAt
         self.clockOffset = clockOffset ?? 0
+        rainOutlook = reading.nowcast?.outlook(at: now)
+        rain = rainOutlook.flatMap { $0.expectsRain ? $0.sentence : nil } ?? ""
+        nowcastSteps = (reading.nowcast?.steps ?? []).filter { $0.end > now }.map {
+            NowcastStep(start: $0.start, precipitation: Self.lengthValue($0.precipitation, units))
+        }
+    }
+
+    /// `--json`'s `nowcast`: the steps ahead (`start`, `startUnix`, `precipitation` in the
+    /// user's units) and the outlook's `sentence` (`null` when the steps do not cover the
+    /// next two hours); `null` without a nowcast.
+    var nowcastJSON: JSONValue {
+        guard !nowcastSteps.isEmpty else { return .null }
+        return .object([
+            "steps": .array(nowcastSteps.map { step in
+                .object(["start": .time(step.start, utcOffset: clockOffset), "startUnix": .unix(step.start),
+                         "precipitation": .number(step.precipitation, decimals: 3)])
+            }),
+            "sentence": rainOutlook.map { .string($0.sentence) } ?? .null,
+            "rainExpected": .boolean(rainOutlook?.expectsRain ?? false),
+        ])
     }
 
     /// `--json` (docs/cli.md, "JSON keys"): numbers in `units`, times in ISO 8601 on the
@@ -101,6 +128,7 @@ public struct WeatherNowViewData: Sendable, Hashable, JSONRepresentable {
             "observed": .time(observedAt, utcOffset: clockOffset), "observedUnix": .unix(observedAt), "observedText": .string(observed),
             "updated": .time(fetchedAt, utcOffset: clockOffset), "updatedUnix": .unix(fetchedAt), "updatedText": .string(updated),
             "time": .text(time), "stale": .boolean(stale), "error": .text(error),
+            "nowcast": nowcastJSON,
         ]) { $1 })
     }
 
@@ -113,6 +141,7 @@ public struct WeatherNowViewData: Sendable, Hashable, JSONRepresentable {
     public static let fieldNames = ["location", "place", "temperature", "feelsLike", "condition", "symbol", "humidity", "wind",
                                     "precipitation", "observed", "updated", "time", "error", "stale", "today", "class"]
         + WeatherDetailsViewData.fieldNames + ["provider"]
+        + ["rain"]
 
     /// The fields a `--format` template can use: values, never labels ("3 minutes ago").
     public var fields: [String: String] {
@@ -122,6 +151,7 @@ public struct WeatherNowViewData: Sendable, Hashable, JSONRepresentable {
             "precipitation": precipitation, "observed": observed, "updated": updated, "time": time, "error": error ?? "",
             "stale": stale ? "stale" : "", "today": todayRange, "class": conditionClass,
             "provider": provider,
+            "rain": rain,
         ].merging(details.fields) { $1 }
     }
 

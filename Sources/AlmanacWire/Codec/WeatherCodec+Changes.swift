@@ -7,6 +7,7 @@ extension WeatherCodec {
     /// A change's `kind`.
     enum Kind: String, CaseIterable {
         case reading, failed, units, provider, savedLocations, forgotten
+        case rainNotify
     }
 
     /// A change as `Changed` and `Updated` carry it: its `kind` and that kind's fields.
@@ -24,6 +25,8 @@ extension WeatherCodec {
             [kindKey: Kind.savedLocations.value, "savedLocations": .array(.string, locations.map(Value.string))]
         case .forgotten(let locations):
             [kindKey: Kind.forgotten.value, "locations": .array(.string, locations.map(Value.string))]
+        case .rainNotify(let notice):
+            [kindKey: Kind.rainNotify.value, Setting.rainNotify.busKey: .string(notice.rawValue)]
         }
     }
 
@@ -45,6 +48,8 @@ extension WeatherCodec {
             return strings(fields["savedLocations"]).map { .savedLocations($0) }
         case .forgotten:
             return strings(fields["locations"]).map { .forgotten($0) }
+        case .rainNotify:
+            return fields[Setting.rainNotify.busKey]?.stringValue.flatMap(RainNotice.init(rawValue:)).map { .rainNotify($0) }
         }
     }
 

@@ -8,6 +8,7 @@ public enum WeatherCodec {
         var extra = entries(reading.details)
         if let air = reading.airQuality { extra.append(.init(.string("airQuality"), .variant(encode(air)))) }
         if let provider = reading.provider { extra.append(.init(.string("provider"), .variant(.string(provider)))) }
+        if let nowcast = reading.nowcast { extra.append(.init(.string("nowcast"), .variant(encode(nowcast)))) }
         return appending(extra, to: .stringVariantDictionary([
             "location": .string(reading.location),
             "placeName": .string(reading.placeName),
@@ -49,6 +50,22 @@ public enum WeatherCodec {
     /// `observedAt x`, `fetchedAt x`.
     public static func encode(_ air: AirQuality) -> Value {
         WireEncoder.dictionary(air)
+    }
+
+    /// `aa{sv}`: per fifteen-minute step, `start x` (Unix seconds) and `precipitation d` (mm).
+    public static func encode(_ nowcast: Nowcast) -> Value {
+        .array(.dictionary(key: .string, value: .variant), nowcast.steps.map { step in
+            .stringVariantDictionary(["start": .int64(seconds(step.start)), "precipitation": .double(step.precipitation)])
+        })
+    }
+
+    /// The nowcast `encode` made; `nil` when there is none or it holds no step.
+    public static func decodeNowcast(_ value: Value?) -> Nowcast? {
+        let steps = list(value) { step -> NowcastStep? in
+            guard let fields = step.stringKeyedEntries, let start = fields["start"]?.integerValue else { return nil }
+            return NowcastStep(start: Date(timeIntervalSince1970: Double(start)), precipitation: number(fields, "precipitation"))
+        }
+        return steps.isEmpty ? nil : Nowcast(steps: steps)
     }
 
     public static func decodeAirQuality(_ value: Value?) -> AirQuality? {
@@ -179,7 +196,8 @@ public enum WeatherCodec {
             fetchedAt: Date(timeIntervalSince1970: Double(fields["fetchedAt"]?.integerValue ?? Int64(observed))),
             utcOffset: Int(fields["utcOffset"]?.integerValue ?? 0),
             hourly: list(fields["hourly"], decodeHour), daily: list(fields["daily"], decodeDay),
-            details: decodeDetails(fields), airQuality: decodeAirQuality(fields["airQuality"]), provider: fields["provider"]?.stringValue
+            details: decodeDetails(fields), airQuality: decodeAirQuality(fields["airQuality"]), provider: fields["provider"]?.stringValue,
+            nowcast: decodeNowcast(fields["nowcast"])
         )
     }
 
@@ -192,6 +210,7 @@ public enum WeatherCodec {
                                     state.readings.sorted { $0.key < $1.key }.map { .init(.string($0.key), encode($0.value)) }),
             "failures": .dictionary(key: .string, value: .string,
                                     state.failures.sorted { $0.key < $1.key }.map { .init(.string($0.key), .string($0.value)) }),
+            Setting.rainNotify.busKey: .string(state.rainNotify.rawValue),
         ]
     }
 
@@ -200,6 +219,7 @@ public enum WeatherCodec {
         if let units = fields[Setting.units.busKey]?.stringValue.flatMap(Units.init(rawValue:)) { state.units = units }
         if let provider = fields[Setting.provider.busKey]?.stringValue.flatMap(WeatherProvider.init(rawValue:)) { state.provider = provider }
         if case .array(_, let items)? = fields["savedLocations"]?.unwrapped { state.savedLocations = items.compactMap(\.stringValue) }
+        if let notice = fields[Setting.rainNotify.busKey]?.stringValue.flatMap(RainNotice.init(rawValue:)) { state.rainNotify = notice }
         for (location, value) in fields["readings"]?.stringKeyedEntries ?? [:] {
             if let reading = decodeReading(value) { state.readings[location] = reading }
         }
@@ -228,9 +248,10 @@ public enum WeatherCodec {
 
     /// Reads a `Submit` to the weather document.
     public static func submission(_ values: [String: Value]) throws -> WeatherSubmission {
-        let options = try OptionsReader(values, allowed: [Setting.units.busKey, Setting.provider.busKey, "locations"], what: "weather submission")
+        let options = try OptionsReader(values, allowed: [Setting.units.busKey, Setting.provider.busKey, "locations",
+                                                              Setting.rainNotify.busKey], what: "weather submission")
         guard values.count == 1 else {
-            throw BusError.invalidArgs("Submit one change at a time: {\"units\": <\"metric\"|\"imperial\">}, {\"provider\": <\"open-meteo\"|\"met-norway\">} or {\"locations\": <as>}.")
+            throw BusError.invalidArgs("Submit one change at a time: {\"units\": <\"metric\"|\"imperial\">}, {\"provider\": <\"open-meteo\"|\"met-norway\">}, {\"locations\": <as>} or {\"rainNotify\": <\"off\"|\"15m\"|\"30m\"|\"60m\">}.")
         }
         if let provider = try options.string(Setting.provider.busKey) {
             guard let parsed = WeatherProvider(rawValue: provider) else {
@@ -243,6 +264,12 @@ public enum WeatherCodec {
                 throw BusError.invalidArgs("'units' must be \"metric\" or \"imperial\", not \"\(units.prefix(40))\".")
             }
             return .units(parsed)
+        }
+        if let notice = try options.string(Setting.rainNotify.busKey) {
+            guard let parsed = RainNotice(rawValue: notice) else {
+                throw BusError.invalidArgs("'rainNotify' must be \"off\", \"15m\", \"30m\" or \"60m\", not \"\(notice.prefix(40))\".")
+            }
+            return .rainNotify(parsed)
         }
         return .savedLocations(try options.strings("locations") ?? [])
     }

@@ -16,7 +16,7 @@ public final class MemoryWeatherArchive: WeatherArchive, Sendable {
 
     public init() {}
 
-    public func saveSettings(units: Units, savedLocations: [String], provider: WeatherProvider) throws {
+    public func saveSettings(units: Units, savedLocations: [String], provider: WeatherProvider, rainNotify: RainNotice) throws {
         try refuseIfAsked()
         settingsWrites.withLock { $0.append((units, savedLocations)) }
     }
