@@ -8,7 +8,7 @@ extension Setting {
         case .minimumFreeSpace: "no download may leave the downloads' disk with less free (0: no check)"
         case .units: "weather units"
         case .provider: "where weather is asked first; the other provider when it fails"
-        case .rainNotify: "a notification this long before rain starts at a saved place or here (off: none)"
+        case .rainNotify: "notify this long before rain starts at a saved place or here"
         }
     }
 }
