@@ -45,6 +45,8 @@ struct SettingsCommand: AsyncParsableCommand {
         case .units: (choices(Units.self), choices(Units.self))
         case .provider: (choices(WeatherProvider.self), choices(WeatherProvider.self))
         case .rainNotify: (choices(RainNotice.self), choices(RainNotice.self))
+        case .windUnit: (choices(WindUnit.self), choices(WindUnit.self))
+        case .precipitationUnit: (choices(PrecipitationUnit.self), choices(PrecipitationUnit.self))
         }
     }
 
@@ -76,6 +78,8 @@ struct SettingsCommand: AsyncParsableCommand {
         case .units: (weather.units.rawValue, .string(weather.units.rawValue))
         case .provider: (weather.provider.rawValue, .string(weather.provider.rawValue))
         case .rainNotify: (weather.rainNotify.rawValue, .string(weather.rainNotify.rawValue))
+        case .windUnit: (weather.windUnit.rawValue, .string(weather.windUnit.rawValue))
+        case .precipitationUnit: (weather.precipitationUnit.rawValue, .string(weather.precipitationUnit.rawValue))
         }
     }
 
@@ -184,6 +188,16 @@ struct SettingsCommand: AsyncParsableCommand {
                     throw ValidationError("'\(setting.name)' is off, 15m, 30m or 60m (how long before rain starts to be told), not '\(value)'.")
                 }
                 return (setting, .string(notice.rawValue))
+            case .windUnit:
+                guard let unit = WindUnit(rawValue: value.lowercased()) else {
+                    throw ValidationError("'\(setting.name)' is auto, km/h, m/s, mph, kn or bft, not '\(value)'.")
+                }
+                return (setting, .string(unit.rawValue))
+            case .precipitationUnit:
+                guard let unit = PrecipitationUnit(rawValue: value.lowercased()) else {
+                    throw ValidationError("'\(setting.name)' is auto, mm or in, not '\(value)'.")
+                }
+                return (setting, .string(unit.rawValue))
             }
         }
 

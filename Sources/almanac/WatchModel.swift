@@ -125,6 +125,7 @@ struct WatchModel: @unchecked Sendable {
         case .failed(let place, _): rendering.weather(screen(place), revision: revision)
         case .units: rendering.weather(screen(location), revision: revision)
         case .provider, .savedLocations, .forgotten, .rainNotify: []
+        case .windUnit, .precipitationUnit: rendering.weather(screen(location), revision: revision)
         }
     }
 

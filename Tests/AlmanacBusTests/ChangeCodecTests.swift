@@ -38,6 +38,7 @@ import Testing
         .reading(reading), .failed(location: "Atlantis", message: "no such place"), .units(.imperial), .units(.metric),
         .provider(.metNorway), .savedLocations(["Berlin", "Paris"]), .savedLocations([]), .forgotten(["Oslo"]),
         .rainNotify(.sixtyMinutes), .rainNotify(.off),
+        .windUnit(.knots), .precipitationUnit(.inches),
     ]
 
     static let episode = Episode(id: "p-1", podcastID: "p", title: "One", published: second, duration: 61, isNew: true,

@@ -18,6 +18,8 @@ import Testing
         (.playedAt, .double(0.8)),
         (.minimumFreeSpace, .uint64(2 << 30)),
         (.rainNotify, .string("30m")),
+        (.windUnit, .string("bft")),
+        (.precipitationUnit, .string("in")),
     ]
 
     @Test(arguments: changes)
@@ -44,6 +46,8 @@ import Testing
             case .playedAt: #expect(settings.playedAt == 0.8)
             case .minimumFreeSpace: #expect(settings.minimumFreeSpace == 2 << 30)
             case .rainNotify: #expect(weatherState.rainNotify == .thirtyMinutes)
+            case .windUnit: #expect(weatherState.windUnit == .beaufort)
+            case .precipitationUnit: #expect(weatherState.precipitationUnit == .inches)
             }
         }
     }
@@ -78,6 +82,9 @@ import Testing
         (.notify, .string("yes"), "notify"),
         (.playedAt, .double(0.2), "playedAt"),
         (.minimumFreeSpace, .double(-1), "minimumFreeSpace"),
+        (.rainNotify, .string("45m"), "rainNotify"),
+        (.windUnit, .string("furlongs/fortnight"), "windUnit"),
+        (.precipitationUnit, .string("cm"), "precipitationUnit"),
     ])
     func aWrongValueIsRefusedAndChangesNothing(setting: Setting, value: Value, named: String) async throws {
         try await withInProcessAlmanac { almanac in

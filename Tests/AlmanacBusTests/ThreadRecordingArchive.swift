@@ -47,9 +47,11 @@ final class ThreadRecordingArchive: PodcastArchive, WeatherArchive, DownloadArch
 
     // MARK: WeatherArchive
 
-    func saveSettings(units: Units, savedLocations: [String], provider: WeatherProvider, rainNotify: RainNotice) throws {
+    func saveSettings(units: Units, savedLocations: [String], provider: WeatherProvider, rainNotify: RainNotice,
+                      windUnit: WindUnit, precipitationUnit: PrecipitationUnit) throws {
         try notedForWeather("saveSettings(weather)") {
-            try store.saveSettings(units: units, savedLocations: savedLocations, provider: provider, rainNotify: rainNotify)
+            try store.saveSettings(units: units, savedLocations: savedLocations, provider: provider, rainNotify: rainNotify,
+                                   windUnit: windUnit, precipitationUnit: precipitationUnit)
         }
     }
 

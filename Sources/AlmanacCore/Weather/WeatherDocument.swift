@@ -274,6 +274,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         let current = document.snapshot.state
         var (units, locations, provider) = (current.units, current.savedLocations, current.provider)
         var rainNotify = current.rainNotify
+        var (windUnit, precipitationUnit) = (current.windUnit, current.precipitationUnit)
         var settled: [Result<Command, any Error>] = []
         for command in commands {
             settled.append(Result {
@@ -284,6 +285,8 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
                 case .provider(let value): provider = value
                 case .savedLocations(let value): locations = value
                 case .rainNotify(let value): rainNotify = value
+                case .windUnit(let value): windUnit = value
+                case .precipitationUnit(let value): precipitationUnit = value
                 case .addLocation, .removeLocation: preconditionFailure("a settled submission is units or places")
                 }
                 return .submission(settledSubmission, from: view)
@@ -291,10 +294,11 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         }
         let settingsChanged = units != current.units || locations != current.savedLocations || provider != current.provider
             || rainNotify != current.rainNotify
+            || windUnit != current.windUnit || precipitationUnit != current.precipitationUnit
         let readings = commands.compactMap { command -> WeatherReading? in
             if case .reading(let reading) = command { reading } else { nil }
         }
-        let settingsFailure = keep(settings: settingsChanged ? (units, locations, provider, rainNotify) : nil, readings: readings)
+        let settingsFailure = keep(settings: settingsChanged ? (units, locations, provider, rainNotify, windUnit, precipitationUnit) : nil, readings: readings)
         return settled.map { entry in
             entry.flatMap { command in
                 if case .submission = command, let settingsFailure { return .failure(settingsFailure) }
@@ -307,7 +311,8 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     /// transaction when there is more than one write (a single write is atomic by itself and
     /// needs no BEGIN and COMMIT: performance.md). Returns why the settings could not be
     /// written; a reading that could not be kept is logged, and shown all the same.
-    private func keep(settings: (units: Units, locations: [String], provider: WeatherProvider, rainNotify: RainNotice)?,
+    private func keep(settings: (units: Units, locations: [String], provider: WeatherProvider, rainNotify: RainNotice,
+                                 windUnit: WindUnit, precipitationUnit: PrecipitationUnit)?,
                       readings: [WeatherReading]) -> (any Error)? {
         guard let archive else { return nil }
         var settingsFailure: (any Error)?
@@ -315,7 +320,8 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
             if let settings {
                 do {
                     try archive.saveSettings(units: settings.units, savedLocations: settings.locations, provider: settings.provider,
-                                             rainNotify: settings.rainNotify)
+                                             rainNotify: settings.rainNotify,
+                                             windUnit: settings.windUnit, precipitationUnit: settings.precipitationUnit)
                 } catch {
                     settingsFailure = error
                 }
@@ -359,6 +365,12 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
                 case .rainNotify(let notice):
                     guard state.rainNotify != notice else { return nil }
                     return state.apply(.rainNotify(notice))
+                case .windUnit(let unit):
+                    guard state.windUnit != unit else { return nil }
+                    return state.apply(.windUnit(unit))
+                case .precipitationUnit(let unit):
+                    guard state.precipitationUnit != unit else { return nil }
+                    return state.apply(.precipitationUnit(unit))
                 case .addLocation, .removeLocation:
                     return nil
                 }

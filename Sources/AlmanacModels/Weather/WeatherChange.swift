@@ -13,6 +13,10 @@ public enum WeatherChange: Sendable, Hashable {
     case forgotten([String])
     /// The user chose when rain soon is notified.
     case rainNotify(RainNotice)
+    /// The user chose how wind is shown.
+    case windUnit(WindUnit)
+    /// The user chose how precipitation is shown.
+    case precipitationUnit(PrecipitationUnit)
 
     /// What a failed fetch reads as in `LastError` ("<place>: <why>"); `nil` for a change that
     /// is not a failure.
@@ -28,6 +32,7 @@ public enum WeatherChange: Sendable, Hashable {
         case .failed(let location, _): location
         case .units, .provider, .savedLocations, .forgotten: nil
         case .rainNotify: nil
+        case .windUnit, .precipitationUnit: nil
         }
     }
 }

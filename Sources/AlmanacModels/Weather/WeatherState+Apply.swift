@@ -24,6 +24,10 @@ extension WeatherState {
             }
         case .rainNotify(let notice):
             rainNotify = notice
+        case .windUnit(let unit):
+            windUnit = unit
+        case .precipitationUnit(let unit):
+            precipitationUnit = unit
         }
         return change
     }

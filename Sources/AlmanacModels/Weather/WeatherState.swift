@@ -11,6 +11,10 @@ public struct WeatherState: Sendable, Hashable {
     public var provider: WeatherProvider = .openMeteo
     /// When rain soon is notified at the saved places and "here" (the `rainNotify` setting).
     public var rainNotify: RainNotice = .off
+    /// How wind is shown (the `windUnit` setting; `auto` follows `units`).
+    public var windUnit: WindUnit = .auto
+    /// How precipitation is shown (the `precipitationUnit` setting; `auto` follows `units`).
+    public var precipitationUnit: PrecipitationUnit = .auto
 
     public init(units: Units = .metric, savedLocations: [String] = [], readings: [String: WeatherReading] = [:], failures: [String: String] = [:]) {
         self.units = units

@@ -8,6 +8,7 @@ extension WeatherCodec {
     enum Kind: String, CaseIterable {
         case reading, failed, units, provider, savedLocations, forgotten
         case rainNotify
+        case windUnit, precipitationUnit
     }
 
     /// A change as `Changed` and `Updated` carry it: its `kind` and that kind's fields.
@@ -27,6 +28,10 @@ extension WeatherCodec {
             [kindKey: Kind.forgotten.value, "locations": .array(.string, locations.map(Value.string))]
         case .rainNotify(let notice):
             [kindKey: Kind.rainNotify.value, Setting.rainNotify.busKey: .string(notice.rawValue)]
+        case .windUnit(let unit):
+            [kindKey: Kind.windUnit.value, Setting.windUnit.busKey: .string(unit.rawValue)]
+        case .precipitationUnit(let unit):
+            [kindKey: Kind.precipitationUnit.value, Setting.precipitationUnit.busKey: .string(unit.rawValue)]
         }
     }
 
@@ -50,6 +55,10 @@ extension WeatherCodec {
             return strings(fields["locations"]).map { .forgotten($0) }
         case .rainNotify:
             return fields[Setting.rainNotify.busKey]?.stringValue.flatMap(RainNotice.init(rawValue:)).map { .rainNotify($0) }
+        case .windUnit:
+            return fields[Setting.windUnit.busKey]?.stringValue.flatMap(WindUnit.init(rawValue:)).map { .windUnit($0) }
+        case .precipitationUnit:
+            return fields[Setting.precipitationUnit.busKey]?.stringValue.flatMap(PrecipitationUnit.init(rawValue:)).map { .precipitationUnit($0) }
         }
     }
 

@@ -211,6 +211,8 @@ public enum WeatherCodec {
             "failures": .dictionary(key: .string, value: .string,
                                     state.failures.sorted { $0.key < $1.key }.map { .init(.string($0.key), .string($0.value)) }),
             Setting.rainNotify.busKey: .string(state.rainNotify.rawValue),
+            Setting.windUnit.busKey: .string(state.windUnit.rawValue),
+            Setting.precipitationUnit.busKey: .string(state.precipitationUnit.rawValue),
         ]
     }
 
@@ -220,6 +222,8 @@ public enum WeatherCodec {
         if let provider = fields[Setting.provider.busKey]?.stringValue.flatMap(WeatherProvider.init(rawValue:)) { state.provider = provider }
         if case .array(_, let items)? = fields["savedLocations"]?.unwrapped { state.savedLocations = items.compactMap(\.stringValue) }
         if let notice = fields[Setting.rainNotify.busKey]?.stringValue.flatMap(RainNotice.init(rawValue:)) { state.rainNotify = notice }
+        if let unit = fields[Setting.windUnit.busKey]?.stringValue.flatMap(WindUnit.init(rawValue:)) { state.windUnit = unit }
+        if let unit = fields[Setting.precipitationUnit.busKey]?.stringValue.flatMap(PrecipitationUnit.init(rawValue:)) { state.precipitationUnit = unit }
         for (location, value) in fields["readings"]?.stringKeyedEntries ?? [:] {
             if let reading = decodeReading(value) { state.readings[location] = reading }
         }
@@ -249,7 +253,8 @@ public enum WeatherCodec {
     /// Reads a `Submit` to the weather document.
     public static func submission(_ values: [String: Value]) throws -> WeatherSubmission {
         let options = try OptionsReader(values, allowed: [Setting.units.busKey, Setting.provider.busKey, "locations",
-                                                              Setting.rainNotify.busKey], what: "weather submission")
+                                                              Setting.rainNotify.busKey,
+                                                              Setting.windUnit.busKey, Setting.precipitationUnit.busKey], what: "weather submission")
         guard values.count == 1 else {
             throw BusError.invalidArgs("Submit one change at a time: {\"units\": <\"metric\"|\"imperial\">}, {\"provider\": <\"open-meteo\"|\"met-norway\">}, {\"locations\": <as>} or {\"rainNotify\": <\"off\"|\"15m\"|\"30m\"|\"60m\">}.")
         }
@@ -270,6 +275,18 @@ public enum WeatherCodec {
                 throw BusError.invalidArgs("'rainNotify' must be \"off\", \"15m\", \"30m\" or \"60m\", not \"\(notice.prefix(40))\".")
             }
             return .rainNotify(parsed)
+        }
+        if let unit = try options.string(Setting.windUnit.busKey) {
+            guard let parsed = WindUnit(rawValue: unit) else {
+                throw BusError.invalidArgs("'windUnit' must be \"auto\", \"km/h\", \"m/s\", \"mph\", \"kn\" or \"bft\", not \"\(unit.prefix(40))\".")
+            }
+            return .windUnit(parsed)
+        }
+        if let unit = try options.string(Setting.precipitationUnit.busKey) {
+            guard let parsed = PrecipitationUnit(rawValue: unit) else {
+                throw BusError.invalidArgs("'precipitationUnit' must be \"auto\", \"mm\" or \"in\", not \"\(unit.prefix(40))\".")
+            }
+            return .precipitationUnit(parsed)
         }
         return .savedLocations(try options.strings("locations") ?? [])
     }
