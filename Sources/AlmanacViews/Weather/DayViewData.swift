@@ -42,7 +42,7 @@ public struct DayViewData: Sendable, Hashable, JSONRepresentable {
     /// The place's offset from UTC, in seconds: its sunrise and sunset are given on its clock.
     public let utcOffset: Int
 
-    public init(day: DailyForecast, units: Units, utcOffset: Int) {
+    public init(day: DailyForecast, units: ShownUnits, utcOffset: Int) {
         let condition = WeatherCondition(code: day.weatherCode)
         self.day = shortDay(day.day)
         date = day.day
@@ -55,7 +55,7 @@ public struct DayViewData: Sendable, Hashable, JSONRepresentable {
         wind = WeatherNowViewData.speed(day.windSpeedMax, units)
         sunrise = day.sunrise.map { localClock($0, utcOffset: utcOffset) } ?? ""
         sunset = day.sunset.map { localClock($0, utcOffset: utcOffset) } ?? ""
-        self.units = units
+        self.units = units.system
         highValue = WeatherNowViewData.temperatureValue(day.temperatureMax, units)
         lowValue = WeatherNowViewData.temperatureValue(day.temperatureMin, units)
         precipitationValue = WeatherNowViewData.lengthValue(day.precipitation, units)
