@@ -1,3 +1,5 @@
+import AlmanacModels
+
 // How weather views are laid out within a terminal's width: which fields give way first
 // at 80 columns (precipitation, then humidity, wind, feels-like), and the forecast tables.
 
@@ -52,6 +54,9 @@ extension DayViewData {
         if !sunrise.isEmpty {
             fields.append(.optional(StyledLine("sunrise \(sunrise), sunset \(sunset)"), StyledLine("sun \(sunrise)–\(sunset)"),
                                     shorten: 5, drop: 10, separator: " · "))
+        }
+        if let moonPhase {
+            fields.append(.optional(StyledLine(moon), StyledLine(moonPhase.symbol), shorten: 3, drop: 4, separator: " · "))
         }
         return fitLine(fields, width: width)
     }
