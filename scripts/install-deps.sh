@@ -17,6 +17,7 @@ packages=(
   libcurl4 libcurl4-openssl-dev # the daemon's HTTP client (AlmanacServices/HTTP, over CCurl)
   libsqlite3-dev                # SQLite (CSQLite, under our own layer): the state store
   man-db                        # man renders the generated man pages (GeneratedFilesTests)
+  mpv mpv-mpris                 # a real MPRIS player, headless, for the player-steering tests
 )
 if [ "${1:-}" = stress ]; then
   packages+=(bubblewrap strace)  # the unit's sandbox emulated; its system calls

@@ -63,6 +63,10 @@ func nextStep(after error: BusError) -> String {
     if message.hasPrefix("There is no podcast") { return "`almanac podcasts list` lists them with their ids" }
     if message.contains("answered HTTP 401") { return "subscribe with `almanac podcasts subscribe --username NAME URL`, which asks for the password" }
     if error.name == BusContract.unknownLocation { return "`almanac locations` lists the saved places" }
+    if error.name == BusContract.noPlayer { return "play one with `almanac episode play ID` (mpv with mpv-mpris, VLC: a player with MPRIS)" }
+    if error.name == BusContract.playerFailed { return "check that the player is still running, and try again" }
+    if error.name == .notSupported, CommandPath.current.hasSuffix("sleep") { return "`almanac sleep 30m` sets a time instead" }
+    if error.name == BusContract.noTranscript { return "`almanac episode show ID` lists the transcripts its feed names" }
     if error.name == BusContract.fetchFailed {
         // Too large for the daemon to read: only inspect can be given the file instead.
         let inspecting = CommandPath.current.hasSuffix("podcasts inspect")

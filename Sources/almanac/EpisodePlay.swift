@@ -5,25 +5,30 @@ import ArgumentParser
 import DBus
 import Glibc
 
-/// `almanac episode play ID | --next [PODCAST]`: hands an episode to the user's media player
-/// at its saved position and returns (the player runs on its own; the daemon's MPRIS listener
+/// `almanac episode play ID | --next [PODCAST] [--at TIME]`: hands an episode to the user's media player
+/// at its saved position (or `--at`) and returns (the player runs on its own; the daemon's MPRIS listener
 /// records how far it gets, as for any player).
 struct EpisodePlay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
         abstract: "Plays an episode from where you left off, in your media player.",
         discussion: """
-            Plays the downloaded file when there is one, else the audio URL — only an http or https one: a feed's file:, smb: or other address is refused —, starting at the saved position (from the start when the episode was played to the end). The player is the `player` setting, kept in almanac's own file $XDG_CONFIG_HOME/almanac/cli.conf (`almanac settings set player "mpv --no-video"`; `{media}` and `{start}` in it are replaced by the audio and the start in seconds), else the first of mpv, vlc and xdg-open installed; mpv, VLC and MPlayer are told where to start, xdg-open cannot be. The player runs on its own: this command returns at once.
+            Plays the downloaded file when there is one, else the audio URL — only an http or https one: a feed's file:, smb: or other address is refused —, starting at the saved position (from the start when the episode was played to the end), or at --at's time (12:31, 1:02:03, or seconds; a time past the episode's end is refused). The player is the `player` setting, kept in almanac's own file $XDG_CONFIG_HOME/almanac/cli.conf (`almanac settings set player "mpv --no-video"`; `{media}` and `{start}` in it are replaced by the audio and the start in seconds), else the first of mpv, vlc and xdg-open installed; mpv, VLC and MPlayer are told where to start, xdg-open cannot be. The player runs on its own: this command returns at once.
             """
     )
 
     @ArgumentParser.Argument(help: ArgumentHelp("An episode id; with --next, a podcast (id or feed URL) to take it from.", valueName: "id"))
     var target: String?
     @Flag(help: "Play the head of the Up Next queue, else the newest unplayed episode (of the podcast given, else of all).") var next = false
+    @Option(help: ArgumentHelp("Start here instead of the saved position: 12:31, 1:02:03 or seconds (as `episode transcript` and `episodes --search` show times).", valueName: "time"))
+    var at: String?
     @OptionGroup var common: CommonOptions
 
     func validate() throws {
         if !next && target == nil { throw ValidationError("Say which episode to play: an id from `almanac episodes`, or --next.") }
+        if let at, clockSeconds(at) == nil {
+            throw ValidationError("--at takes a time such as 12:31, 1:02:03 or 90 (seconds), not '\(at.prefix(40))'.")
+        }
     }
 
     func run() async throws {
@@ -31,7 +36,13 @@ struct EpisodePlay: AsyncParsableCommand {
             let (episode, podcastTitle) = try await client.episode(try await chosenID(client))
             let media = try Self.media(of: episode)
             let setting = try await PlayerSetting.current(client)
-            let start = episode.played ? 0 : episode.position
+            let start = try at.flatMap(clockSeconds).map { seconds in
+                if let duration = episode.duration, seconds >= duration {
+                    throw CLIError.usage("--at \(clockDuration(seconds)) is past the end of “\(episode.title)”, which lasts \(clockDuration(duration))",
+                                         "give a time before \(clockDuration(duration))")
+                }
+                return seconds
+            } ?? (episode.played ? 0 : episode.position)
             let command: PlayerCommand
             do {
                 guard let found = try PlayerCommand.make(setting: setting, media: media, start: start, find: Self.find) else {

@@ -16,6 +16,7 @@ struct Get: AsyncParsableCommand {
     var podcast: String? { scope.podcast }
 
     func validate() throws {
+        if document.playing { throw ValidationError("`get` takes weather or podcasts; `almanac watch playing` follows what plays.") }
         _ = try output.template(fields: DocumentFields.names(for: document.name))
     }
 
@@ -26,12 +27,19 @@ struct Get: AsyncParsableCommand {
     }
 }
 
-/// `weather` or `podcasts` on the command line.
+/// `weather` or `podcasts` on the command line, or for `watch`, `playing` (what a media player
+/// plays: no document, the player object).
 struct DocumentArgument: ExpressibleByArgument {
     let name: DocumentName
+    /// `playing`: `name` is then `podcasts`, the document its episodes are of.
+    let playing: Bool
     init?(argument: String) {
+        if argument == "playing" {
+            (name, playing) = (.podcasts, true)
+            return
+        }
         guard let name = DocumentName(rawValue: argument) else { return nil }
-        self.name = name
+        (self.name, playing) = (name, false)
     }
-    static var allValueStrings: [String] { DocumentName.allCases.map(\.rawValue) }
+    static var allValueStrings: [String] { DocumentName.allCases.map(\.rawValue) + ["playing"] }
 }

@@ -50,6 +50,7 @@ struct OutputOptions<Fields: FormatFields>: ParsableArguments {
 // MARK: The field sets
 
 enum WeatherFields: FormatFields { static let names = WeatherNowViewData.fieldNames }
+enum AlertFields: FormatFields { static let names = AlertViewData.fieldNames }
 enum EpisodeFields: FormatFields { static let names = EpisodeViewData.fieldNames }
 enum QueueFields: FormatFields { static let names = QueueEntryViewData.fieldNames }
 enum PodcastFields: FormatFields { static let names = PodcastPreviewViewData.fieldNames }
@@ -67,8 +68,10 @@ enum ForecastFields: FormatFields {
 
 /// `get` and `watch`: the weather's fields or an episode's.
 enum DocumentFields: FormatFields {
-    static let names = WeatherNowViewData.fieldNames + EpisodeViewData.fieldNames.filter { !WeatherNowViewData.fieldNames.contains($0) }
+    static let names = WeatherNowViewData.fieldNames + (EpisodeViewData.fieldNames + NowPlayingViewData.fieldNames).filter { !WeatherNowViewData.fieldNames.contains($0) }
+        .reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
     static let help = "for weather " + WeatherNowViewData.fieldNames.joined(separator: ", ") + "; for podcasts " + EpisodeViewData.fieldNames.joined(separator: ", ")
+        + "; for playing " + NowPlayingViewData.fieldNames.joined(separator: ", ")
 
     static func names(for document: DocumentName) -> [String] {
         document == .weather ? WeatherNowViewData.fieldNames : EpisodeViewData.fieldNames

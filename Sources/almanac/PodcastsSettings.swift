@@ -9,7 +9,7 @@ import DBus
 struct PodcastsSettings: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "settings",
-        abstract: "Shows or changes one podcast's own settings: refresh-interval, auto-download, keep, delete-played-after, notify, auto-queue.",
+        abstract: "Shows or changes one podcast's own settings: refresh-interval, auto-download, keep, delete-played-after, notify, auto-queue, skip-intro, skip-outro, speed.",
         discussion: """
             Without NAME and VALUE, a table of the podcast's settings; with them,
             changes one:
@@ -23,7 +23,13 @@ struct PodcastsSettings: AsyncParsableCommand {
                                            (default: the global `notify` setting)
               auto-queue on|off            its new episodes join the Up Next queue,
                                            oldest first for a serial show (off)
-            Times: 30m, 12h, 7d, 1h30m. No cleanup deletes an episode kept with
+              skip-intro 45s|off           a player starting an episode before
+                                           this point is moved past it (off)
+              skip-outro 30s|off           an episode counts as played this long
+                                           before its end (off)
+              speed 1.5|player             the rate a player is set to when one of
+                                           its episodes starts (player: its own)
+            Times: 30m, 12h, 7d, 1h30m, 45s. No cleanup deletes an episode kept with
             `almanac episode keep ID`, nor a file a media player has open.
             """
     )
@@ -104,6 +110,19 @@ struct PodcastsSettings: AsyncParsableCommand {
             return ("notify", .boolean(try flag(name, value)))
         case "auto-queue":
             return ("autoQueue", .boolean(try flag(name, value)))
+        case "skip-intro", "skip-outro":
+            let key = name == "skip-intro" ? "skipIntro" : "skipOutro"
+            if ["off", "none", "0"].contains(word) { return (key, .double(0)) }
+            guard let seconds = parseCompactDuration(word), seconds > 0, seconds <= PodcastPreferences.maximumSkip else {
+                throw ValidationError("'\(name)' is a time such as 45s or 1m30s (at most 1h), or off; not '\(value)'.")
+            }
+            return (key, .double(seconds))
+        case "speed":
+            if ["player", "off", "default"].contains(word) { return ("speed", .double(0)) }
+            guard let rate = Double(word.hasSuffix("x") ? String(word.dropLast()) : word), PodcastPreferences.speeds.contains(rate) else {
+                throw ValidationError("'speed' is a rate from 0.25 to 4 such as 1.5 (1 is normal speed), or player; not '\(value)'.")
+            }
+            return ("speed", .double(rate))
         default:
             throw ValidationError("There is no podcast setting '\(name)'; there are: \(PodcastSettingsViewData.names.joined(separator: ", ")).")
         }

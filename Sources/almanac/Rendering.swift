@@ -1,3 +1,4 @@
+import AlmanacModels
 import AlmanacWire
 import AlmanacViews
 import DBus
@@ -60,6 +61,7 @@ struct Rendering {
             }
             lines.append(line(place.now, rain: false))
             if template != nil { continue }
+            for alert in place.alerts { lines.append(fitted(alert.line, .alert)) }
             if let rain = place.now.rainLine(width: width) { lines.append(terminal.render(rain)) }
             if let today = place.today { lines.append(terminal.render(today.todayLine(width: width))) }
             if !place.now.details.isEmpty { lines.append(terminal.render(place.now.details.line(width: width))) }
@@ -67,6 +69,44 @@ struct Rendering {
             if !strip.isEmpty { lines.append(terminal.render(strip)) }
         }
         return lines
+    }
+
+    /// `almanac alerts`: a line per alert in force (the headline, the area, what to do), or
+    /// for a place with none or whose alerts could not be fetched, a line saying so.
+    func alerts(_ state: WeatherState, locations: [String], revision: UInt64) -> [String] {
+        let alerts = locations.flatMap { AlertViewData.list(state, location: $0) }
+        if json {
+            let failures = Dictionary(locations.compactMap { location in state.alerts[location]?.error.map { (location, $0) } }) { first, _ in first }
+            return [Self.json(["document": "weather", "revision": revision, "alerts": alerts, "failures": failures] as JSONObject)]
+        }
+        if let template { return alerts.map { template.render($0.fields) } }
+        var lines: [String] = []
+        for location in locations {
+            let place = state.readings[location]?.placeName ?? location
+            let shown = AlertViewData.list(state, location: location)
+            if let error = state.alerts[location]?.error { lines.append(fitted("\(place): alerts could not be fetched (\(error))", .dim)) }
+            if shown.isEmpty {
+                lines.append(fitted(state.alerts[location] == nil ? "\(place): no alert source covers it" : "\(place): no alerts"))
+                continue
+            }
+            for alert in shown {
+                lines.append(fitted("\(place): \(alert.line)", .alert))
+                lines.append(fitted("  " + alert.alert.headline))
+                if !alert.alert.instruction.isEmpty { lines.append(fitted("  " + alert.alert.instruction, .dim)) }
+            }
+        }
+        return lines
+    }
+
+    /// `watch weather`: the alerts of `location` that began (their lines) and ended.
+    func alertChange(_ began: [AlertViewData], ended: [AlertViewData], location: String, revision: UInt64) -> [String] {
+        if json {
+            return [Self.json(["document": "weather", "revision": revision, "change": "alerts", "location": location,
+                               "began": began, "ended": ended.map(\.alert.id)] as JSONObject)]
+        }
+        if template != nil { return [] }
+        return began.map { fitted("\(location): \($0.line) — \($0.alert.headline)", .alert) }
+            + ended.map { fitted("\(location): ended: \($0.alert.event)") }
     }
 
     /// `almanac forecast`: a table of days, or of hours with `hourly`.
@@ -96,13 +136,36 @@ struct Rendering {
 
     /// Episodes: with `ids` (`almanac episodes`) a table whose first column is the id
     /// play-state commands take; without (a watch, `get`), a line each.
-    func episodes(_ list: EpisodeListViewData, revision: UInt64, ids: Bool = false) -> [String] {
+    /// `moments`: where a search's words are said in their transcripts (`episodes --search`),
+    /// each line under its episode's row, and in `--json` as `transcriptMoments` [{id,
+    /// startTime, startText, text}].
+    func episodes(_ list: EpisodeListViewData, revision: UInt64, ids: Bool = false, moments: [TranscriptMomentViewData] = []) -> [String] {
         let episodes = list.episodes
-        if json { return [Self.json(["document": "podcasts", "revision": revision, "episodes": episodes] as JSONObject)] }
+        if json {
+            var object: JSONObject = ["document": "podcasts", "revision": revision, "episodes": episodes]
+            if !moments.isEmpty {
+                object["transcriptMoments"] = JSONValue.array(moments.map { moment in
+                    guard case .object(var fields) = moment.json else { return moment.json }
+                    fields["id"] = .string(moment.episodeID)
+                    return .object(fields)
+                })
+            }
+            return [Self.json(object)]
+        }
         if let template { return episodes.map { template.render($0.fields) } }
         if episodes.isEmpty { return ["No episodes yet."] }
-        if ids { return render(.episodes(episodes, ids: true)) }
-        return episodes.map { terminal.render($0.line(width: width)) }
+        let lines = ids ? render(.episodes(episodes, ids: true)) : episodes.map { terminal.render($0.line(width: width)) }
+        guard !moments.isEmpty else { return lines }
+        let said = Dictionary(grouping: moments, by: \.episodeID).mapValues { $0.map { fitted("    " + $0.line, .plain) } }
+        // A row per episode after the table's header: each episode's moments under it.
+        let header = lines.count - episodes.count
+        guard header >= 0 else { return lines + moments.map { fitted($0.episodeID + "  " + $0.line, .plain) } }
+        var out = Array(lines.prefix(header))
+        for (episode, line) in zip(episodes, lines.dropFirst(header)) {
+            out.append(line)
+            out += said[episode.id] ?? []
+        }
+        return out
     }
 
     /// A change to the library in `watch podcasts`: a line (none with a template, whose

@@ -3,7 +3,7 @@ import ArgumentParser
 
 /// Which document, and which part of it: what `get` and `watch` both take.
 struct Scope: ParsableArguments {
-    @ArgumentParser.Argument(help: "weather or podcasts")
+    @ArgumentParser.Argument(help: "weather or podcasts (watch: or playing)")
     var document: DocumentArgument
 
     @Option(help: "For weather: the place (fetched first when nobody watches it yet).")
@@ -14,6 +14,6 @@ struct Scope: ParsableArguments {
 
     func validate() throws {
         if location != nil && document.name != .weather { throw ValidationError("--location goes with 'weather'.") }
-        if podcast != nil && document.name != .podcasts { throw ValidationError("--podcast goes with 'podcasts'.") }
+        if podcast != nil && (document.name != .podcasts || document.playing) { throw ValidationError("--podcast goes with 'podcasts'.") }
     }
 }

@@ -2,6 +2,7 @@ import AlmanacWire
 import AlmanacViews
 import ArgumentParser
 import DBus
+import FoundationEssentials
 
 struct Status: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Says whether almanacd is reachable, and its version, documents and views.")
@@ -13,13 +14,17 @@ struct Status: AsyncParsableCommand {
         let client = try await common.connect()
         do {
             let status = try await client.status()
+            // A daemon from before the player object has no timer to show.
+            let timer = try? await client.sleepTimer()
+            let sleep = SleepTimerViewData(timer: timer, now: Date())
             let rendering = output.rendering()
             if rendering.json {
-                Terminal().line(Rendering.json(status))
+                Terminal().line(Rendering.json(StatusJSON(status: status, sleepTimer: sleep.json)))
             } else if let template = rendering.template {
                 Terminal().line(template.render(Self.view(status).fields))
             } else {
                 for line in rendering.status(Self.view(status)) { Terminal().line(line) }
+                if timer != nil { Terminal().textLine("  sleep timer: " + sleep.summary) }
             }
             await client.connection.close()
         } catch {
@@ -33,5 +38,19 @@ struct Status: AsyncParsableCommand {
         DaemonStatusViewData(version: status.version, owner: status.owner, provider: status.provider, documents: status.documents.map {
             .init(name: $0.name, revision: $0.revision, viewCount: Int($0.viewCount), loading: $0.loading, lastError: $0.lastError)
         })
+    }
+}
+
+/// `almanac status --json`: the daemon's status with the sleep timer beside it (`sleepTimer`).
+private struct StatusJSON: Encodable {
+    let status: DaemonStatus
+    let sleepTimer: JSONValue
+
+    private enum Key: String, CodingKey { case sleepTimer }
+
+    func encode(to encoder: any Encoder) throws {
+        try status.encode(to: encoder)
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(sleepTimer, forKey: .sleepTimer)
     }
 }

@@ -20,12 +20,12 @@ struct Watch: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions<DocumentFields>
     var common: CommonOptions { output.common }
 
-    @Flag(help: "For status bars: one waybar JSON line (text, tooltip, class, alt) per weather update.")
+    @Flag(help: "For status bars: one waybar JSON line (text, tooltip, class, alt) per weather or playing update.")
     var waybar = false
 
     func validate() throws {
-        _ = try output.template(fields: DocumentFields.names(for: document.name))
-        if waybar && document.name != .weather { throw ValidationError("--waybar goes with 'weather'.") }
+        _ = try output.template(fields: document.playing ? NowPlayingViewData.fieldNames : DocumentFields.names(for: document.name))
+        if waybar && document.name != .weather && !document.playing { throw ValidationError("--waybar goes with 'weather' or 'playing'.") }
         if waybar && common.json { throw ValidationError("Choose either --waybar or --json, not both.") }
     }
 
@@ -98,6 +98,7 @@ struct Watch: AsyncParsableCommand {
 
     /// One registration with one daemon: returns when that daemon leaves the bus.
     private func session(_ client: AlmanacClient, _ terminal: Terminal) async throws {
+        if document.playing { return try await WatchPlaying(client: client, rendering: rendering).run(terminal) }
         let name = document.name
         let owner = try await client.startDaemon()
         let updates = try await client.updates(of: name, from: owner)

@@ -24,6 +24,11 @@ struct WatchModel: @unchecked Sendable {
         case weather(ViewUpdate<WeatherState, WeatherChange>)
         case podcasts(ViewUpdate<PodcastsState, PodcastsChange>)
 
+        /// The weather change it carries, if it carries one.
+        var weatherChange: WeatherChange? {
+            if case .weather(.changed(let change)) = self { change } else { nil }
+        }
+
         /// A `resync`: acknowledged at once (flow control).
         var isResync: Bool {
             switch self {
@@ -93,6 +98,14 @@ struct WatchModel: @unchecked Sendable {
         case .podcasts(.resynchronised(let state)):
             podcasts = state
             return initialLines()
+        case .weather(.changed(.alerts(let location, _, let began, let ended))):
+            let before = AlertViewData.list(weather, location: location)
+            weather.apply(update.weatherChange!)
+            let now = AlertViewData.list(weather, location: location)
+            // A status bar gets its line again, with the alert's class.
+            if rendering.waybar { return rendering.weather(screen(location), revision: revision) }
+            return rendering.alertChange(now.filter { began.contains($0.alert.id) }, ended: before.filter { ended.contains($0.alert.id) },
+                                         location: location, revision: revision)
         case .weather(.changed(let change)):
             weather.apply(change)
             if let unitsOverride { weather.units = unitsOverride }
@@ -124,7 +137,7 @@ struct WatchModel: @unchecked Sendable {
         case .reading(let reading): rendering.weather(screen(reading.location), revision: revision)
         case .failed(let place, _): rendering.weather(screen(place), revision: revision)
         case .units: rendering.weather(screen(location), revision: revision)
-        case .provider, .savedLocations, .forgotten, .rainNotify: []
+        case .provider, .savedLocations, .forgotten, .rainNotify, .alerts: []
         case .windUnit, .precipitationUnit: rendering.weather(screen(location), revision: revision)
         }
     }

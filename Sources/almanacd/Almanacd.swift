@@ -45,6 +45,12 @@ struct Almanacd: AsyncParsableCommand {
     @Option(help: "The system bus, where the location service (GeoClue) is asked for the weather of \"here\" (default: the system's, or DBUS_SYSTEM_BUS_ADDRESS).")
     var systemBusAddress: String?
 
+    @Option(help: "US National Weather Service API base URL for alerts (or ALMANAC_NWS_URL); /alerts/active is appended.")
+    var nwsURL: String?
+
+    @Option(help: "MET Norway MetAlerts base URL (or ALMANAC_METALERTS_URL); /weatherapi/metalerts/2.0/current.json is appended.")
+    var metalertsURL: String?
+
     @Option(help: "Open-Meteo air-quality API base URL (or ALMANAC_AIR_QUALITY_URL); /v1/air-quality is appended.")
     var airQualityURL: String?
 
@@ -116,7 +122,8 @@ struct Almanacd: AsyncParsableCommand {
         for interval in [effectiveWeatherInterval, effectivePodcastInterval] where !(0.1...86_400).contains(interval) {
             throw ValidationError("Refresh intervals go from 0.1 seconds to 86400 (a day), not \(interval).")
         }
-        for (option, text) in [("--weather-url", weatherURL), ("--geocoding-url", geocodingURL), ("--air-quality-url", airQualityURL), ("--met-norway-url", metNorwayURL), ("--podcast-search-url", podcastSearchURL)] {
+        for (option, text) in [("--weather-url", weatherURL), ("--geocoding-url", geocodingURL), ("--air-quality-url", airQualityURL), ("--met-norway-url", metNorwayURL), ("--podcast-search-url", podcastSearchURL),
+                               ("--nws-url", nwsURL), ("--metalerts-url", metalertsURL)] {
             guard let text else { continue }
             guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
                 throw ValidationError("\(option) needs an http or https URL such as https://api.open-meteo.com, not '\(text)'.")

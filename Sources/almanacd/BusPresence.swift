@@ -19,6 +19,7 @@ struct BusPresence: Service {
     func prepare() async throws {
         try await parts.server.export()
         try parts.syncExport.export()
+        try parts.playerExport.export()
         // The name is taken last: when clients see it, everything is there — a stop too.
         await Ending.awaitHandlers([SIGTERM, SIGINT])
         switch try await connection.requestName(BusContract.serviceName, flags: .doNotQueue) {

@@ -52,8 +52,10 @@ struct Daemon {
         // there; the schedulers come last. Stopping: the schedulers, the notifier, the
         // players, "here", the sync, the cleanup, and last the transfers (their temporary
         // files stay, so the next start resumes them).
-        let services = ServiceGroup([parts.downloads, parts.cleaner, parts.sync, parts.here, parts.players, parts.notifier, parts.rainNotifier,
-                                     BusPresence(parts: parts, connection: connection, provider: options.provider.rawValue, logger: logger)]
+        let services = ServiceGroup([parts.downloads, parts.cleaner, parts.sync, parts.here, parts.players, parts.steering, parts.notifier, parts.alertNotifier,
+                                     parts.rainNotifier] as [any Service]
+                                    + (parts.transcripts.map { [$0] } ?? [])  // before clients can queue anything
+                                    + [BusPresence(parts: parts, connection: connection, provider: options.provider.rawValue, logger: logger)]
                                     + Self.schedulers(parts))
         let ending: Ending
         do {
@@ -81,6 +83,7 @@ struct Daemon {
             logger.info("received signal \(number); releasing \(BusContract.serviceName) and exiting")
             _ = try? await connection.releaseName(BusContract.serviceName)
             parts.syncExport.unexport()
+            parts.playerExport.unexport()
             parts.server.unexport()
             await connection.close()
             return 0

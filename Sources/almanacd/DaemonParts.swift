@@ -20,7 +20,12 @@ struct DaemonParts {
     let cleaner: DownloadCleaner
     let notifier: DesktopNotifier
     let rainNotifier: RainNotifier
+    /// Desktop notifications of severe and extreme weather alerts.
+    let alertNotifier: AlertNotifier
     let players: MPRISListener
+    /// Almanac steering those players (the sleep timer, chapters), and its object on the bus.
+    let steering: PlayerSteering
+    let playerExport: PlayerExport
     /// Held here: a service's document holds it only weakly, as its data source and delegate.
     let weatherService: any WeatherService
     let podcastService: PodcastService
@@ -32,6 +37,8 @@ struct DaemonParts {
     /// The sync with a gpodder.net-compatible server, and its object on the bus.
     let sync: PodcastSync
     let syncExport: SyncExport
+    /// Fetches the transcripts of episodes queued or downloaded (none in the demo, which fetches nothing).
+    let transcripts: TranscriptPrefetcher?
 
     init(options: Almanacd, store: StateStore, folders: DaemonFolders, connection: Connection, logger: Logger) throws {
         // A week-old reading is no longer worth serving as "last known".
@@ -91,7 +98,8 @@ struct DaemonParts {
             podcasts: PodcastsAdapter(podcasts: podcasts, service: podcastService, olderPages: olderPages, inspector: FeedInspector(limiter: feedReads), opml: FeedInspector(limiter: feedReads),
                                       downloads: DownloadsExport(manager: downloads, connection: connection),
                                       search: demo ? nil : Self.podcastSearch(options, logger: logger),
-                                      chapters: demo ? nil : ChaptersFetcher()),
+                                      chapters: demo ? nil : ChaptersFetcher(),
+                                      transcripts: demo ? nil : TranscriptFetcher()),
             version: Almanacd.version, provider: options.provider.rawValue
         )
         notifier = DesktopNotifier(podcasts: podcasts, connection: connection, downloads: downloads,
@@ -101,6 +109,10 @@ struct DaemonParts {
                                        return (notice.summary, notice.body)
                                    })
         rainNotifier = RainNotifier(weather: weather, connection: connection)
+        alertNotifier = AlertNotifier(weather: weather, connection: connection, wording: { alert, place in
+            let shown = AlertViewData(location: place, alert: alert, utcOffset: 0, stale: false)
+            return ("\(place): \(shown.alert.headline)", shown.alert.instruction)
+        })
         let host = ProcessInfo.processInfo.hostName
         sync = PodcastSync(
             podcasts: podcasts, inspector: FeedInspector(limiter: feedReads), archive: store,
@@ -110,9 +122,12 @@ struct DaemonParts {
             connect: { GpodderClient($0) }
         )
         syncExport = SyncExport(sync: sync, connection: connection)
+        transcripts = demo ? nil : TranscriptPrefetcher(podcasts: podcasts, fetcher: TranscriptFetcher())
         here = GeoClueLocator(weather: weather, systemBusAddress: options.systemBusAddress)
         let players = MPRISListener(podcasts: podcasts, connection: connection, pollInterval: .milliseconds(Int(options.mprisPoll * 1000)))
         self.players = players
+        steering = PlayerSteering(players: players, podcasts: podcasts, chapters: demo ? nil : ChaptersFetcher())
+        playerExport = PlayerExport(steering: steering, connection: connection)
         // What a media player has open is never deleted; when one moves on, a file it spared may go.
         let cleaner = DownloadCleaner(podcasts: podcasts, downloader: downloader, inUse: [players])
         players.whenTracksChange { cleaner.filesInUseChanged() }
@@ -126,11 +141,16 @@ struct DaemonParts {
         let geocodingURL = options.geocodingURL ?? environment["ALMANAC_GEOCODING_URL"] ?? "https://geocoding-api.open-meteo.com"
         let airQualityURL = options.airQualityURL ?? environment["ALMANAC_AIR_QUALITY_URL"] ?? "https://air-quality-api.open-meteo.com"
         let metNorwayURL = options.metNorwayURL ?? environment["ALMANAC_MET_NORWAY_URL"] ?? "https://api.met.no"
+        let nwsURL = options.nwsURL ?? environment["ALMANAC_NWS_URL"] ?? "https://api.weather.gov"
+        let metalertsURL = options.metalertsURL ?? environment["ALMANAC_METALERTS_URL"] ?? "https://api.met.no"
         logger.info("weather from \(weatherURL) and \(metNorwayURL), places from \(geocodingURL), air quality from \(airQualityURL)")
+        logger.info("alerts from \(nwsURL) and \(metalertsURL)")
         return OpenMeteoWeatherService(weatherURL: URL(string: weatherURL) ?? URL(string: "https://api.open-meteo.com")!,
                                        geocodingURL: URL(string: geocodingURL) ?? URL(string: "https://geocoding-api.open-meteo.com")!,
                                        airQualityURL: URL(string: airQualityURL),
-                                       metNorway: URL(string: metNorwayURL).map { MetNorwayForecast(baseURL: $0) })
+                                       metNorway: URL(string: metNorwayURL).map { MetNorwayForecast(baseURL: $0) },
+                                       alerts: OfficialAlerts(nwsURL: URL(string: nwsURL) ?? URL(string: "https://api.weather.gov")!,
+                                                              metAlertsURL: URL(string: metalertsURL) ?? URL(string: "https://api.met.no")!))
     }
 
     /// The iTunes Search API at the URL the options or the environment give, else Apple's.

@@ -39,7 +39,15 @@ import Testing
         .provider(.metNorway), .savedLocations(["Berlin", "Paris"]), .savedLocations([]), .forgotten(["Oslo"]),
         .rainNotify(.sixtyMinutes), .rainNotify(.off),
         .windUnit(.knots), .precipitationUnit(.inches),
+        .alerts(location: "Oslo", PlaceAlerts(alerts: [alert, WeatherAlert(id: "b", event: "Gale", severity: .unknown, headline: "", source: "metalerts")]),
+                began: ["urn:1"], ended: ["urn:0"]),
+        .alerts(location: "Oslo", PlaceAlerts(stale: true, error: "alerts from nws: HTTP 503"), began: [], ended: []),
     ]
+
+    static let alert = WeatherAlert(id: "urn:1", event: "Orange wind warning", severity: .severe, certainty: "Likely", urgency: "Expected",
+                                    onset: second, expires: second.addingTimeInterval(3_600), headline: "Wind, orange level",
+                                    description: "Gusts", instruction: "Secure loose objects", area: "Oslo", source: "metalerts",
+                                    url: "https://www.met.no")
 
     static let episode = Episode(id: "p-1", podcastID: "p", title: "One", published: second, duration: 61, isNew: true,
                                  played: false, position: 12.5, audioURL: "https://example.org/1.mp3", file: "/tmp/1.mp3", kept: true)

@@ -16,11 +16,15 @@ import Testing
         #expect(encoded.stringKeyedEntries?.mapValues(\.unwrapped) == [
             "refreshInterval": .double(7_200), "autoDownload": .boolean(true), "keep": .uint32(5), "deletePlayedAfter": .double(604_800), "notify": .string("off"),
             "autoQueue": .boolean(false),
+            "skipIntro": .double(0), "skipOutro": .double(0), "speed": .double(0),
         ])
+        let player = PodcastPreferences(skipIntro: 45, skipOutro: 30, speed: 1.5)
+        #expect(PodcastsCodec.decodePreferences(PodcastsCodec.encode(player)) == player)
         #expect(PodcastsCodec.decodePreferences(encoded) == own)
         #expect(PodcastsCodec.encode(PodcastPreferences()).stringKeyedEntries?.mapValues(\.unwrapped) == [
             "refreshInterval": .double(0), "autoDownload": .boolean(false), "keep": .uint32(0), "deletePlayedAfter": .double(0), "notify": .string("default"),
             "autoQueue": .boolean(false),
+            "skipIntro": .double(0), "skipOutro": .double(0), "speed": .double(0),
         ])
         #expect(PodcastsCodec.decodePreferences(nil) == PodcastPreferences())
     }
@@ -52,7 +56,7 @@ import Testing
         func refusal(_ values: [String: Value]) throws -> String {
             try #require(throws: BusError.self) { _ = try PodcastsCodec.preferencesSubmission(values) }.message
         }
-        #expect(try refusal([:]) == "Name at least one podcast setting: refreshInterval, autoDownload, keep, deletePlayedAfter, notify, autoQueue.")
+        #expect(try refusal([:]) == "Name at least one podcast setting: refreshInterval, autoDownload, keep, deletePlayedAfter, notify, autoQueue, skipIntro, skipOutro, speed.")
         #expect(try refusal(["keep": .string("5")]) == "'keep' must be a number (d, i, u, x or t), not 's'.")
         #expect(try refusal(["notify": .string("loud")]).hasPrefix("'notify' is true or false, or one of the strings \"on\", \"off\", \"default\""))
         #expect(try refusal(["notify": .int32(1)]) == "'notify' must be a boolean (b) or a string (s), not 'i'.")

@@ -100,6 +100,11 @@ final class ThreadRecordingArchive: PodcastArchive, WeatherArchive, DownloadArch
         try noted("details") { try store.details(of: episodeID) }
     }
     func saveChapters(_ chapters: FetchedChapters, of episodeID: String) throws { try noted("saveChapters") { try store.saveChapters(chapters, of: episodeID) } }
+    func transcript(of episodeID: String) throws -> Transcript? { try noted("transcript") { try store.transcript(of: episodeID) } }
+    func saveTranscript(_ transcript: Transcript, of episodeID: String) throws { try noted("saveTranscript") { try store.saveTranscript(transcript, of: episodeID) } }
+    func transcriptMoments(matching search: String, in episodeIDs: [String], perEpisode: Int) throws -> [TranscriptMoment] {
+        try noted("transcriptMoments") { try store.transcriptMoments(matching: search, in: episodeIDs, perEpisode: perEpisode) }
+    }
 
     // MARK: DownloadArchive
 

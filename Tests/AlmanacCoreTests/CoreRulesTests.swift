@@ -198,6 +198,15 @@ import Testing
         #expect(try podcasts.episode(episode.id)?.played == true)
     }
 
+    @Test func reachingThePodcastsOutroMarksTheEpisodePlayed() async throws {
+        let (podcasts, episode) = await library()
+        try podcasts.setPreferences(PreferencesSubmission(skipOutro: 120), of: "p")
+        try podcasts.recordPlayback(of: episode.id, at: 870, length: nil)
+        #expect(try podcasts.episode(episode.id)?.played == false, "870 s is before the outro of the last 120 s")
+        try podcasts.recordPlayback(of: episode.id, at: 880, length: nil)
+        #expect(try podcasts.episode(episode.id)?.played == true, "880 s of 1000 s is in the outro, short of 95%")
+    }
+
     @Test func onePathForEverySubmission() async throws {
         let (podcasts, episode) = await library()
         try podcasts.submit(.playState(PlayStateSubmission(episodeID: episode.id, position: 12)), from: ViewKey("v"))

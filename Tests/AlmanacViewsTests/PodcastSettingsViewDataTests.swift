@@ -11,19 +11,23 @@ import Testing
 
     @Test func settingsAreWordedAsTheCommandTakesThem() {
         let defaults = PodcastSettingsViewData(PodcastPreferences())
-        #expect(defaults.rows.map(\.value) == ["server", "off", "all", "off", "default", "off"])
+        #expect(defaults.rows.map(\.value) == ["server", "off", "all", "off", "default", "off", "off", "off", "player"])
         #expect(defaults.rows.map(\.name) == PodcastSettingsViewData.names)
         #expect(defaults.summary == "refresh as the server says, auto-download off, keep all, delete played never, notify default")
         #expect(defaults.json == .object(["refresh-interval": .null, "auto-download": .boolean(false), "keep": .null, "delete-played-after": .null, "notify": .null,
-                                          "auto-queue": .boolean(false)]))
+                                          "auto-queue": .boolean(false), "skip-intro": .null, "skip-outro": .null, "speed": .null]))
         let view = PodcastSettingsViewData(own)
-        #expect(view.rows.map(\.value) == ["2h", "on", "5", "7d", "off", "off"])
+        #expect(view.rows.map(\.value) == ["2h", "on", "5", "7d", "off", "off", "off", "off", "player"])
         #expect(view.summary == "refresh every 2h, auto-download on, keep 5, delete played after 7d, notify off")
         #expect(view.json == .object(["refresh-interval": .number(7_200), "auto-download": .boolean(true), "keep": .integer(5),
-                                      "delete-played-after": .number(604_800), "notify": .boolean(false), "auto-queue": .boolean(false)]))
+                                      "delete-played-after": .number(604_800), "notify": .boolean(false), "auto-queue": .boolean(false),
+                                      "skip-intro": .null, "skip-outro": .null, "speed": .null]))
         var queueing = own
         queueing.autoQueue = true
         #expect(PodcastSettingsViewData(queueing).summary == "refresh every 2h, auto-download on, keep 5, delete played after 7d, notify off, auto-queue on")
+        let player = PodcastSettingsViewData(PodcastPreferences(skipIntro: 45, skipOutro: 90, speed: 1.5))
+        #expect(player.rows.suffix(3).map(\.value) == ["45s", "1m30s", "1.5"])
+        #expect(player.json["speed"] == .number(1.5) && player.json["skip-intro"] == .number(45))
     }
 
     @Test func aWatchSaysWhatChanged() {

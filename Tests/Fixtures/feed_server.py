@@ -33,6 +33,11 @@ standard output.
 /gate/<open|close> -> opens or closes that gate (open at start)
 /chapters/<file>   -> the file as application/json+chapters (a podcast:chapters file)
 /chapters-log      -> one line per /chapters request: "<file> <status>"
+/media/<file>      -> the file from the feeds folder as audio/wav, honouring a Range "bytes=N-[M]"
+                      (a real player seeks in it: the player tests' silent WAV)
+/transcripts/<file> -> the file as a transcript (text/vtt, application/x-subrip, application/json or
+                      text/html by its extension)
+/transcripts-log   -> one line per /transcripts request: "<file> <status>"
 """
 import gzip
 import hashlib
@@ -176,6 +181,23 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(304, b"", {"ETag": etag})
         return self.reply(200, body, {"Content-Type": "application/rss+xml", "ETag": etag})
 
+    def serve_media(self, name):
+        path = os.path.join(FEEDS, name)
+        if "/" in name or name.startswith(".") or not os.path.isfile(path):
+            return self.reply(404, b"no such file")
+        with open(path, "rb") as f:
+            body = f.read()
+        wanted = self.headers.get("Range") or ""
+        if wanted.startswith("bytes=") and "," not in wanted:
+            first, _, last = wanted[len("bytes="):].partition("-")
+            if first.isdigit() and (last == "" or last.isdigit()):
+                start, end = int(first), min(int(last) if last else len(body) - 1, len(body) - 1)
+                if start >= len(body) or start > end:
+                    return self.reply(416, b"", {"Content-Range": "bytes */%d" % len(body)})
+                return self.reply(206, body[start:end + 1], {"Content-Type": "audio/wav", "Accept-Ranges": "bytes",
+                                                            "Content-Range": "bytes %d-%d/%d" % (start, end, len(body))})
+        return self.reply(200, body, {"Content-Type": "audio/wav", "Accept-Ranges": "bytes"})
+
     def serve_chapters(self, name):
         path = os.path.join(FEEDS, name)
         if "/" in name or name.startswith(".") or not os.path.isfile(path):
@@ -185,6 +207,17 @@ class Handler(BaseHTTPRequestHandler):
             body = f.read()
         CHAPTERS_LOG.append("%s 200" % name)
         return self.reply(200, body, {"Content-Type": "application/json+chapters"})
+
+    def serve_transcript(self, name):
+        path = os.path.join(FEEDS, name)
+        if "/" in name or name.startswith(".") or not os.path.isfile(path):
+            TRANSCRIPTS_LOG.append("%s 404" % name)
+            return self.reply(404, b"no such transcript")
+        with open(path, "rb") as f:
+            body = f.read()
+        TRANSCRIPTS_LOG.append("%s 200" % name)
+        types = {"vtt": "text/vtt", "srt": "application/x-subrip", "json": "application/json", "html": "text/html"}
+        return self.reply(200, body, {"Content-Type": types.get(name.rsplit(".", 1)[-1], "application/octet-stream")})
 
     def do_GET(self):
         return self.do_GET_path(self.path)
@@ -203,6 +236,12 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(200, "".join(line + "\n" for line in CHAPTERS_LOG).encode(), {"Content-Type": "text/plain"})
         if len(parts) == 2 and parts[0] == "chapters":
             return self.serve_chapters(parts[1])
+        if len(parts) == 2 and parts[0] == "media":
+            return self.serve_media(parts[1])
+        if parts == ["transcripts-log"]:
+            return self.reply(200, "".join(line + "\n" for line in TRANSCRIPTS_LOG).encode(), {"Content-Type": "text/plain"})
+        if len(parts) == 2 and parts[0] == "transcripts":
+            return self.serve_transcript(parts[1])
         if parts == ["flaky-count"]:
             return self.reply(200, str(FLAKY["count"]).encode())
         if len(parts) == 2 and parts[0] == "flaky":
@@ -269,6 +308,7 @@ REQUESTS = []
 HANGUPS = []
 FEED_LOG = []
 CHAPTERS_LOG = []
+TRANSCRIPTS_LOG = []
 FLAKY = {"fault": "none", "count": 0}
 GATE = threading.Event()
 GATE.set()

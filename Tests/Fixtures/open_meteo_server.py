@@ -31,6 +31,11 @@ on 127.0.0.1 and prints its port on the first line of standard output.
                               before it) has 0.8 mm per step from S to S+L minutes after the current
                               quarter hour; rain=none: dry (the default). At 33.3: a null in the
                               third step, an absurd amount and a precipitation series shorter than its times
+/alerts/active?point=LAT,LON -> NWS's active alerts, GeoJSON: none, or alerts/nws-severe.json
+                              (a Severe Thunderstorm Warning) while /control?alerts=on
+/weatherapi/metalerts/2.0/current.json?lat=&lon= -> MET Norway's MetAlerts, GeoJSON: none, or
+                              alerts/metalerts-wind.json (an orange wind warning) while alerts=on
+/control?alerts=on|off|fail -> alerts in force, none, or the alert endpoints answer HTTP 503
 /requests                  -> what was asked so far: [{"path", "headers", "status"}]
 """
 import gzip
@@ -59,7 +64,7 @@ PLACES["escapetown"] = {"id": 666, "name": "Escape\u001b]0;x\u0007town", "latitu
                         "country": "Coun\u0000try", "country_code": "X\u009bY", "admin1": "Re\u009b2Jgion", "admin2": "Dis\u007ftrict",
                         "timezone": "Etc/UTC"}
 LOCK = threading.Lock()
-STATE = {"fail": 0, "metfail": 0, "airfail": 0, "temperature": None, "reverse": False, "rain": None}
+STATE = {"alerts": "off", "fail": 0, "metfail": 0, "airfail": 0, "temperature": None, "reverse": False, "rain": None}
 MET_MODIFIED = "Sun, 22 Nov 2026 03:00:00 GMT"
 
 
@@ -181,6 +186,28 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def alerts(self, path):
+        """Alerts in force from a minute ago to six hours on, with an ETag honoured by If-None-Match."""
+        mode = STATE["alerts"]
+        if mode == "fail":
+            return self.send(503, "{\"title\": \"Service Unavailable\"}", "application/problem+json")
+        nws = path == "/alerts/active"
+        if mode == "on":
+            import os
+            name = "nws-severe.json" if nws else "metalerts-wind.json"
+            with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "alerts", name)) as f:
+                body = f.read()
+            hour = time.time() // 3600 * 3600
+            stamp = lambda t: time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(t))
+            body = (body.replace("{{sent}}", stamp(hour)).replace("{{onset}}", stamp(hour))
+                    .replace("{{expires}}", stamp(hour + 6 * 3600)).replace("{{title_times}}", "today"))
+        else:
+            body = json.dumps({"type": "FeatureCollection", "features": []})
+        tag = '"%s"' % hashlib.sha1(body.encode()).hexdigest()
+        if self.headers.get("If-None-Match") == tag:
+            return self.send(304, "", "application/geo+json", {"ETag": tag})
+        return self.send(200, body, "application/geo+json", {"ETag": tag})
+
     def do_GET(self):
         url = urlparse(self.path)
         query = {k: v[0] for k, v in parse_qs(url.query).items()}
@@ -203,11 +230,15 @@ class Handler(BaseHTTPRequestHandler):
                     STATE["reverse"] = query["reverse"] == "1"
                 if "airfail" in query:
                     STATE["airfail"] = int(query["airfail"])
+                if "alerts" in query:
+                    STATE["alerts"] = query["alerts"]
                 if "temperature" in query:
                     STATE["temperature"] = float(query["temperature"])
                 if "rain" in query:
                     STATE["rain"] = None if query["rain"] == "none" else tuple(int(v) for v in query["rain"].split(","))
             return self.send(200, "{}")
+        if url.path in ("/alerts/active", "/weatherapi/metalerts/2.0/current.json"):
+            return self.alerts(url.path)
         if url.path == "/v1/search":
             name = query.get("name", "")
             if name == "Broken":

@@ -27,7 +27,7 @@ import Testing
     private static func withGeneratedFiles(_ body: (URL) async throws -> Void) async throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("almanac-generated-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: out) }
-        let result = try await Tool.runDetached(SourceTree.path("scripts/generated-files.sh"), [Binaries.folder.path, out.path], timeout: 60)
+        let result = try await Tool.runDetached(SourceTree.path("scripts/generated-files.sh"), [Binaries.folder.path, out.path], timeout: 480)
         #expect(result.status == 0, "\(result.errorOutput)")
         try await body(out)
     }

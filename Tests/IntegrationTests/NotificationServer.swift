@@ -20,6 +20,8 @@ final class NotificationServer: Sendable {
 
     let connection: Connection
     let shown = Locked<[Shown]>([])
+    /// The ids the client asked to close, in order.
+    let closed = Locked<[UInt32]>([])
     private let nextID = Atomic<UInt32>(1)
 
     init(address: String, capabilities: [String]) async throws {
@@ -36,7 +38,10 @@ final class NotificationServer: Sendable {
                     String.self, UInt32.self, String.self, String.self, String.self, [String].self, [String: Value].self, Int32.self)
                 try reply.write(self.record(replaces: replaces, summary: summary, body: body, actions: actions))
             },
-            Method("CloseNotification", inputs: [Argument("id", .uint32)]) { _, _ in },
+            Method("CloseNotification", inputs: [Argument("id", .uint32)]) { call, _ in
+                let id = try call.arguments(UInt32.self)
+                self.closed.withLock { $0.append(id) }
+            },
             Method("GetServerInformation", outputs: [Argument("name", .string), Argument("vendor", .string), Argument("version", .string), Argument("spec_version", .string)]) { _, reply in
                 try reply.write(arguments: "test-notifications", "almanac", "1", "1.2")
             },

@@ -23,7 +23,7 @@ import Testing
 
         var served: [String: Set<String>] = [:]
         for path in [BusContract.rootPath, BusContract.documentPath(.weather), BusContract.documentPath(.podcasts),
-                     weatherView, podcastsView, BusContract.syncPath, job] {
+                     weatherView, podcastsView, BusContract.syncPath, BusContract.playerPath, job] {
             let reply = try await client.connection.call(BusContract.serviceName, path: path, interface: .introspectable,
                                                          method: MemberName("Introspect"))
             let (xml) = try reply.arguments(String.self)

@@ -71,7 +71,7 @@ import Testing
         #expect(try await almanac(["locations", "add", "59.9139,10.7522"], bus: bus).status == 0)
         // Fetched every half second by the daemon, but the answer's Expires (30 minutes) holds.
         try await Task.sleep(for: .seconds(3))
-        let met = try requests().filter { ($0["path"] as? String)?.hasPrefix("/weatherapi/") == true }
+        let met = try requests().filter { ($0["path"] as? String)?.hasPrefix("/weatherapi/locationforecast/") == true }
         #expect(met.count == 1, "\(met.count) requests to MET Norway within its Expires")
         try await daemon.restart()
         #expect(try await almanac(["settings", "get", "provider"], bus: bus).output == "met-norway\n")

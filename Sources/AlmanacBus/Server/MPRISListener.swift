@@ -19,12 +19,15 @@ import Synchronization
 public final class MPRISListener: FilesInUse, Service {
     static let prefix = "org.mpris.MediaPlayer2."
     static let path: ObjectPath = "/org/mpris/MediaPlayer2"
+    static let rootInterface: InterfaceName = "org.mpris.MediaPlayer2"
     static let playerInterface: InterfaceName = "org.mpris.MediaPlayer2.Player"
 
     /// What is known of one player (by its unique name).
     struct Player: Sendable {
         var url: String?
         var episodeID: String?
+        /// `mpris:trackid`, which `SetPosition` names.
+        var trackID: ObjectPath?
         /// Seconds, from `mpris:length`.
         var length: Double?
         var status = "Stopped"
@@ -43,7 +46,7 @@ public final class MPRISListener: FilesInUse, Service {
     }
 
     private let podcasts: PodcastsDocument
-    private let connection: Connection
+    let connection: Connection
     private let pollInterval: Duration
     private let logger: Logger
     private let players = Locked<[BusName: Player]>([:])
@@ -57,6 +60,8 @@ public final class MPRISListener: FilesInUse, Service {
     private let playing = Wakeup()
     /// Told when a player's track changes or a player leaves.
     private let trackChanges = Locked<Callback?>(nil)
+    /// Told of what players do (`whenPlayersChange`).
+    private let playerChanges = Locked<PlayerChanges?>(nil)
 
     public init(podcasts: PodcastsDocument, connection: Connection, pollInterval: Duration = .seconds(15),
                 logger: Logger = Logger(label: "almanac.mpris")) {
@@ -139,6 +144,28 @@ public final class MPRISListener: FilesInUse, Service {
         trackChanges.withLock { $0 }?()
     }
 
+    /// Calls `body` with each thing a player does that steering cares for (`PlayerChange`),
+    /// on the listener's task, in the order the player did them. `body` must not block.
+    func whenPlayersChange(_ body: @escaping @Sendable (BusName, PlayerChange) -> Void) {
+        playerChanges.withLock { $0 = PlayerChanges(body: body) }
+    }
+
+    private func tell(_ owner: BusName, _ change: PlayerChange) {
+        playerChanges.withLock { $0 }?.body(owner, change)
+    }
+
+    /// What is known of each player that has an episode of the library as its track, the one
+    /// that changed last first: where it is now (estimated at its rate), how long the episode
+    /// is, how fast and whether it plays.
+    func playingEpisodes() -> [PlayingEpisode] {
+        players.withLock { players in
+            players.compactMap { owner, player in
+                player.episodeID.map { PlayingEpisode(owner: owner, episodeID: $0, trackID: player.trackID, position: player.estimatedPosition,
+                                                      length: player.length, rate: player.rate, playing: player.status == "Playing", since: player.positionAt) }
+            }.sorted { $0.since > $1.since }
+        }
+    }
+
     // MARK: Events
 
     /// A name `org.mpris.MediaPlayer2.*` has an owner: only such owners are players (the
@@ -168,12 +195,14 @@ public final class MPRISListener: FilesInUse, Service {
         if asking.withLock({ $0.seeked.remove(owner) != nil }), let player = players.withLock({ $0[owner] }) {
             await record(player, at: player.position)
         }
+        tell(owner, .moved)
     }
 
     private func vanished(_ owner: BusName) async {
         guard let player = players.withLock({ $0.removeValue(forKey: owner) }) else { return }
         await record(player, at: player.estimatedPosition)
         if player.url != nil { tracksChanged() }
+        tell(owner, .left)
     }
 
     private func handle(_ message: Message) async {
@@ -204,10 +233,13 @@ public final class MPRISListener: FilesInUse, Service {
                 if after.episodeID != nil, let start = await position(of: sender, playing: after.url) {
                     update(sender) { if $0.url == after.url && $0.positionAt == after.positionAt { ($0.position, $0.positionAt) = (start, .now) } }
                 }
+                tell(sender, .otherTrack(episodeID: after.episodeID))
             } else if stopped {
                 update(sender) { $0.position = estimate; $0.positionAt = .now }
                 await record(after, at: estimate)
             }
+            if before.status != after.status { tell(sender, .status(after.status)) }
+            if before.rate != after.rate { tell(sender, .moved) }
         case ("org.mpris.MediaPlayer2.Player", "Seeked"):
             guard let (microseconds) = try? message.arguments(Int64.self),
                   asking.withLock({ asking in
@@ -221,6 +253,7 @@ public final class MPRISListener: FilesInUse, Service {
                 player.positionAt = .now
             }
             if let player { await record(player, at: player.position) }
+            tell(sender, .moved)
         default:
             return
         }
@@ -266,7 +299,7 @@ public final class MPRISListener: FilesInUse, Service {
     /// The player's `Position` in seconds, or `nil` when it does not say or is no longer
     /// playing `url` (it moved to another track since: that position is not this track's).
     /// Asked with `GetAll`, so the position and the track come from the same moment.
-    private func position(of owner: BusName, playing url: String?) async -> Double? {
+    func position(of owner: BusName, playing url: String?) async -> Double? {
         guard let properties = try? await connection.call(owner, path: Self.path, interface: .properties, method: "GetAll", timeout: .seconds(2),
                                                           arguments: Self.playerInterface.rawValue).arguments([String: Value].self),
               properties["Metadata"]?.stringKeyedEntries?["xesam:url"]?.stringValue == url,
@@ -293,6 +326,7 @@ public final class MPRISListener: FilesInUse, Service {
                 (player.url, player.episodeID) = track
                 (player.position, player.positionAt) = (0, .now)
             }
+            player.trackID = metadata["mpris:trackid"]?.unwrapped.stringValue.flatMap { try? ObjectPath($0) }
             player.length = metadata["mpris:length"]?.unwrapped.integerValue.map { Double($0) / 1e6 }.flatMap { $0 > 0 ? $0 : nil }
         }
         if let status = properties["PlaybackStatus"]?.stringValue, ["Playing", "Paused", "Stopped"].contains(status) {

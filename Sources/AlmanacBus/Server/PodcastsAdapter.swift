@@ -21,9 +21,12 @@ public struct PodcastsAdapter: DocumentAdapter {
     public let search: (any PodcastSearching)?
     /// Fetches chapters files for `GetEpisodeDetails` (none: they are not fetched, and the record says so).
     public let chapters: (any ChaptersFetching)?
+    /// Fetches transcripts for `GetTranscript`, and the shown episode's for `GetEpisodeDetails` (none: they are not fetched).
+    public let transcripts: (any TranscriptFetching)?
 
     public init(podcasts: PodcastsDocument, service: PodcastService, olderPages: (any OlderEpisodesFetching)? = nil, inspector: any FeedInspecting, opml: any OPMLConverting,
-                downloads: DownloadsExport? = nil, search: (any PodcastSearching)? = nil, chapters: (any ChaptersFetching)? = nil) {
+                downloads: DownloadsExport? = nil, search: (any PodcastSearching)? = nil, chapters: (any ChaptersFetching)? = nil,
+                transcripts: (any TranscriptFetching)? = nil) {
         self.podcasts = podcasts
         self.service = service
         self.olderPages = olderPages
@@ -32,10 +35,13 @@ public struct PodcastsAdapter: DocumentAdapter {
         self.downloads = downloads
         self.search = search
         self.chapters = chapters
+        self.transcripts = transcripts
     }
 
     /// The most results one `Search` gives.
     static let maximumSearchResults = 200
+    /// The most moments `SearchTranscripts` gives of one episode.
+    static let momentsPerEpisode = 3
 
     public var name: DocumentName { .podcasts }
     public var document: PodcastsDocument.Model { podcasts.document }
@@ -269,13 +275,44 @@ public struct PodcastsAdapter: DocumentAdapter {
             }),
             // Async: the episode's chapters file may be fetched first (once; then it is kept).
             Method(BusContract.Podcasts1.getEpisodeDetails.rawValue, inputs: [Argument("episode", .string)], outputs: [Argument("record", .dictionary(key: .string, value: .variant))],
-                   async: { [chapters] call, reply in
+                   async: { [chapters, transcripts] call, reply in
                 let (given) = try call.arguments(String.self)
                 guard let record = try await podcasts.episodeRecord(given, chapters: chapters) else {
                     throw BusError.invalidArgs("There is no episode '\(given.prefix(200))'.")
                 }
+                // A shown episode's transcript is fetched (once, then kept) without holding up the answer.
+                if let transcripts, record.details?.transcripts.isEmpty == false {
+                    Task { _ = try? await podcasts.transcript(given, fetcher: transcripts) }
+                }
                 try PodcastsCodec.encode(record).encode(to: &reply)
                 try LargeAnswers.check(reply.byteCount, on: connection, "The episode's record", instead: "its show notes are too long for this bus; GetEpisode gives the episode without them")
+            }),
+            // Async: the transcript may be fetched first (once; then it is kept).
+            Method(BusContract.Podcasts1.getTranscript.rawValue, inputs: [Argument("episode", .string)], outputs: [Argument("transcript", .dictionary(key: .string, value: .variant))],
+                   async: { [transcripts] call, reply in
+                let (given) = try call.arguments(String.self)
+                switch try await podcasts.transcript(given, fetcher: transcripts) {
+                case .unknownEpisode:
+                    throw BusError.invalidArgs("There is no episode '\(given.prefix(200))'.")
+                case .none(let why):
+                    throw BusError(BusContract.noTranscript, why)
+                case .found(let transcript):
+                    if transcript.segments.isEmpty { throw BusError(BusContract.fetchFailed, transcript.note ?? "The transcript \(transcript.url) gave no words.") }
+                    try PodcastsCodec.encode(transcript).encode(to: &reply)
+                    try LargeAnswers.check(reply.byteCount, on: connection, "The episode's transcript", instead: "read it at \(transcript.url)")
+                }
+            }),
+            Method(BusContract.Podcasts1.searchTranscripts.rawValue, inputs: [Argument("search", .string), Argument("episodes", .array(.string))],
+                   outputs: [Argument("moments", .array(.dictionary(key: .string, value: .variant)))], async: { call, reply in
+                let (search, episodes) = try call.arguments(String.self, [String].self)
+                guard search.contains(where: { !$0.isWhitespace }), search.utf8.count <= 1_000 else {
+                    throw BusError.invalidArgs("Search for 1 to 1000 bytes of text, such as a phrase said in an episode.")
+                }
+                guard episodes.count <= EpisodeQuery.maximumLimit else {
+                    throw BusError.invalidArgs("Ask for at most \(EpisodeQuery.maximumLimit) episodes at a time, not \(episodes.count).")
+                }
+                let moments = try Refusals.translated { try podcasts.transcriptMoments(matching: search, in: episodes, perEpisode: Self.momentsPerEpisode) }
+                try reply.write(PodcastsCodec.encode(moments))
             }),
             Method(BusContract.Podcasts1.search.rawValue, inputs: [Argument("term", .string), Argument("options", .dictionary(key: .string, value: .variant))],
                    outputs: [Argument("results", .array(.dictionary(key: .string, value: .variant)))], async: { [search] call, reply in

@@ -19,6 +19,7 @@ public final class MemoryPodcastArchive: PodcastArchive, Sendable {
         var episodes: [String: EpisodeDetails] = [:]
         var podcasts: [String: PodcastDetails] = [:]
         var chapters: [String: FetchedChapters] = [:]
+        var transcripts: [String: Transcript] = [:]
     }
 
     /// - Parameter clock: the time an episode marked played is noted with (`playedAt`).
@@ -56,6 +57,7 @@ public final class MemoryPodcastArchive: PodcastArchive, Sendable {
             for episode in gone {
                 kept.episodes[episode] = nil
                 kept.chapters[episode] = nil
+                kept.transcripts[episode] = nil
             }
         }
     }
@@ -136,14 +138,15 @@ public final class MemoryPodcastArchive: PodcastArchive, Sendable {
         library.withLock { $0.episodes[id] }
     }
 
-    /// Searches as plain words (every one in the title or the notes, ignoring case), not FTS5.
+    /// Searches as plain words (every one in the title, the notes or the transcript, ignoring case), not FTS5.
     public func page(_ query: EpisodeQuery) throws -> EpisodePage {
         var library = library.withLock { $0 }
         if let search = query.search {
             let words = Self.words(search)
             let notes = kept.withLock { $0.episodes.mapValues(\.descriptionText) }
+            let spoken = kept.withLock { $0.transcripts.mapValues { $0.segments.map(\.text).joined(separator: "\n") } }
             library.episodes = library.episodes.filter { id, episode in
-                let text = (episode.title + "\n" + (notes[id] ?? "")).lowercased()
+                let text = (episode.title + "\n" + (notes[id] ?? "") + "\n" + (spoken[id] ?? "")).lowercased()
                 return words.allSatisfy(text.contains)
             }
         }
@@ -171,6 +174,29 @@ public final class MemoryPodcastArchive: PodcastArchive, Sendable {
     public func saveChapters(_ chapters: FetchedChapters, of episodeID: String) throws {
         guard library.withLock({ $0.episodes[episodeID] }) != nil else { return }
         kept.withLock { $0.chapters[episodeID] = chapters }
+    }
+
+    public func transcript(of episodeID: String) -> Transcript? {
+        kept.withLock { $0.transcripts[episodeID] }
+    }
+
+    public func saveTranscript(_ transcript: Transcript, of episodeID: String) throws {
+        guard library.withLock({ $0.episodes[episodeID] }) != nil else { return }
+        kept.withLock { $0.transcripts[episodeID] = transcript }
+    }
+
+    /// Every word of the search in one segment, ignoring case.
+    public func transcriptMoments(matching search: String, in episodeIDs: [String], perEpisode: Int) -> [TranscriptMoment] {
+        let words = Self.words(search)
+        guard !words.isEmpty else { return [] }
+        return kept.withLock { kept in
+            episodeIDs.flatMap { id in
+                (kept.transcripts[id]?.segments ?? []).filter { segment in
+                    let text = segment.text.lowercased()
+                    return words.allSatisfy(text.contains)
+                }.prefix(perEpisode).map { TranscriptMoment(episodeID: id, start: $0.start, text: $0.text) }
+            }
+        }
     }
 
     public func olderPages(of podcastID: String) -> OlderPages {

@@ -41,7 +41,7 @@ public protocol PodcastArchive: Sendable {
     /// Keeps the Up Next queue, head first, in place of the one kept before
     /// (`podcastsState()` gives it back, without the episodes no longer in the library).
     func saveQueue(_ queue: [QueuedEpisode]) throws
-    /// A page of the library, searched when the query says (titles and notes);
+    /// A page of the library, searched when the query says (titles, notes and kept transcripts);
     /// `SubmissionError` for a cursor no page handed out.
     func page(_ query: EpisodeQuery) throws -> EpisodePage
     /// What is known of a podcast's older feed pages (`.none` for an unknown podcast).
@@ -60,6 +60,13 @@ public protocol PodcastArchive: Sendable {
     func details(of episodeID: String) throws -> (episode: EpisodeDetails?, podcast: PodcastDetails?, chapters: FetchedChapters?)
     /// Keeps the chapters fetched from an episode's chapters file.
     func saveChapters(_ chapters: FetchedChapters, of episodeID: String) throws
+    /// The transcript kept for an episode (`saveTranscript`), `nil` when none is.
+    func transcript(of episodeID: String) throws -> Transcript?
+    /// Keeps an episode's transcript in place of the one kept before; it goes with the episode.
+    func saveTranscript(_ transcript: Transcript, of episodeID: String) throws
+    /// Where `search` is said in the kept transcripts of `episodeIDs`: at most `perEpisode`
+    /// segments each, in order of time. A search as `page(_:)` reads it.
+    func transcriptMoments(matching search: String, in episodeIDs: [String], perEpisode: Int) throws -> [TranscriptMoment]
     /// Runs `body` as one transaction: the calling thread's calls inside it are kept together
     /// when it returns, none of them when it throws (the document owner's burst).
     func transaction<T: Sendable>(_ body: () throws -> T) throws -> T

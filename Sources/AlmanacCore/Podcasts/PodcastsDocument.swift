@@ -58,7 +58,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     private let backingOff: Locked<Set<String>>
     /// The most older pages one `loadOlderEpisodes` reads while they give nothing new.
     public static let olderPagesPerLoad = 5
-    private let clock: @Sendable () -> Date
+    let clock: @Sendable () -> Date
     private let jitter: @Sendable () -> Double
     let logger: Logger
 
@@ -868,7 +868,8 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
 
     /// A media player was at `position` seconds of an episode whose length it gave as
     /// `length` (`nil`: it did not say, and the feed's duration counts). Kept as the
-    /// episode's position, and past the `playedAt` share of its length as played, when that
+    /// episode's position, and past the `playedAt` share of its length (or in its podcast's
+    /// outro, `skipOutro` seconds before its end) as played, when that
     /// moves the kept position by a second or more or marks it played (players report
     /// often). Returns the revision after it, or `nil` when nothing was worth keeping.
     @discardableResult
@@ -876,8 +877,10 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         guard position.isFinite else { return nil }
         let episode = try episode(episodeID)
         let length = length ?? episode?.duration
-        let playedAt = document.snapshot.state.settings.playedAt
-        let played = length.map { $0 > 0 && position >= $0 * playedAt } ?? false
+        let state = document.snapshot.state
+        let playedAt = state.settings.playedAt
+        let outro = episode.flatMap { state.preferences(of: $0.podcastID).skipOutro } ?? 0
+        let played = length.map { $0 > 0 && (position >= $0 * playedAt || (outro > 0 && position >= $0 - outro)) } ?? false
         let rounded = (min(position, length ?? position) * 10).rounded() / 10
         guard played && episode?.played == false || abs(rounded - (episode?.position ?? -1)) >= 1 else { return nil }
         return try submit(PlayStateSubmission(episodeID: episodeID, played: played ? true : nil, position: rounded), from: nil)

@@ -49,4 +49,15 @@ public protocol WeatherServiceDelegate: AnyObject, Sendable {
     func weatherService(_ service: any WeatherService, didFetch reading: WeatherReading) async
     /// `location` could not be fetched, for `error`.
     func weatherService(_ service: any WeatherService, didFailToFetch location: String, error: any Error) async
+    /// The official alerts in force at `location` arrived (possibly none).
+    func weatherService(_ service: any WeatherService, didFetchAlerts alerts: [WeatherAlert], for location: String) async
+    /// The alerts of `location` could not be fetched from `source` (`nws`, `metalerts`), for `error`.
+    func weatherService(_ service: any WeatherService, didFailToFetchAlertsFor location: String, source: String, error: any Error) async
+}
+
+extension WeatherServiceDelegate {
+    /// Alerts are not wanted.
+    public func weatherService(_ service: any WeatherService, didFetchAlerts alerts: [WeatherAlert], for location: String) async {}
+    /// Alerts are not wanted.
+    public func weatherService(_ service: any WeatherService, didFailToFetchAlertsFor location: String, source: String, error: any Error) async {}
 }

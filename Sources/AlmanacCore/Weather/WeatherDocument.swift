@@ -198,6 +198,26 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         _ = try? await owner.submit(.failure(location: location, message: message))
     }
 
+    /// Hands the place's alerts to the owner, which publishes them when they differ from the
+    /// ones shown (ids that began and ended); the place's alerts no longer fail.
+    public func weatherService(_ service: any WeatherService, didFetchAlerts alerts: [WeatherAlert], for location: String) async {
+        activity.succeeded(Self.alertsItem(location))
+        _ = try? await owner.submit(.alerts(location: location, alerts, failure: nil))
+    }
+
+    /// The place's last good alerts stay, marked stale, with the failure; `LastError` names
+    /// the source. Apart from the forecast's failure: the reading is not touched.
+    public func weatherService(_ service: any WeatherService, didFailToFetchAlertsFor location: String, source: String, error: any Error) async {
+        guard wantedLocations.contains(location) else { return }
+        let message = "alerts from \(source): \(error)"
+        logger.warning("could not fetch the alerts", metadata: ["location": "\(location)", "source": "\(source)", "error": "\(error)"])
+        activity.failed(Self.alertsItem(location), "\(location): \(message)")
+        _ = try? await owner.submit(.alerts(location: location, nil, failure: message))
+    }
+
+    /// The item a place's alerts count as in `activity` (apart from its forecast).
+    static func alertsItem(_ location: String) -> String { location + " (alerts)" }
+
     /// Drops the readings and failures of places no view and no saved location wants, so the
     /// state cannot grow with every place a client ever asked for. Call when views go or
     /// change: it goes into the owner's mailbox and returns at once (the bus's thread calls it).
@@ -255,6 +275,8 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         case reading(WeatherReading)
         /// Why the service could not fetch a place a view or the saved places want.
         case failure(location: String, message: String)
+        /// The alerts the service fetched for a place, or why it could not (`nil` alerts).
+        case alerts(location: String, [WeatherAlert]?, failure: String?)
         /// Drop what no view and no saved place wants.
         case forgetUnwanted
         /// Serve a newly watched place's kept reading.
@@ -393,6 +415,17 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
                 guard state.failures[location] != message else { return nil }
                 return state.apply(.failed(location: location, message: message))
             } ?? document.revision
+        case .alerts(let location, let alerts, let failure):
+            guard wantedLocations.contains(location) else { return document.revision }
+            return document.update { state in
+                let before = state.alerts[location]
+                // A failure keeps the last good alerts, stale.
+                let now = alerts.map { PlaceAlerts(alerts: $0) }
+                    ?? PlaceAlerts(alerts: before?.alerts ?? [], stale: true, error: failure)
+                guard now != before else { return nil }
+                let (began, ended) = now.difference(from: before)
+                return state.apply(.alerts(location: location, now, began: began, ended: ended))
+            } ?? document.revision
         case .forgetUnwanted:
             return forget() ?? document.revision
         case .restoreLastKnown(let location):
@@ -405,10 +438,10 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     private func forget() -> UInt64? {
         let wanted = Set(wantedLocations)
         schedule.withLock { $0.keep(only: wanted) }
-        activity.keep(only: wanted)
+        activity.keep(only: wanted.union(wanted.map(Self.alertsItem)))
         scheduleChanged()
         return document.update { state in
-            let unwanted = Set(state.readings.keys).union(state.failures.keys).subtracting(wanted).sorted()
+            let unwanted = Set(state.readings.keys).union(state.failures.keys).union(state.alerts.keys).subtracting(wanted).sorted()
             guard !unwanted.isEmpty else { return nil }
             return state.apply(.forgotten(unwanted))
         }

@@ -18,6 +18,12 @@ public struct PodcastPreferences: Sendable, Hashable {
     public var notify: Bool?
     /// Its new episodes join the Up Next queue (newest first; oldest first for a serial show).
     public var autoQueue: Bool = false
+    /// Seconds of intro a player is moved past when it starts one of its episodes before them (`nil`: none).
+    public var skipIntro: Double?
+    /// Seconds of outro: an episode counts as played once a player reaches them (`nil`: none).
+    public var skipOutro: Double?
+    /// The rate a player is set to when it starts one of its episodes (`nil`: as the player is).
+    public var speed: Double?
 
     /// The shortest refresh interval a user may set, unless the daemon says otherwise: 5 minutes.
     public static let minimumRefreshInterval: Double = 300
@@ -27,13 +33,21 @@ public struct PodcastPreferences: Sendable, Hashable {
     public static let maximumKeep = 1_000
     /// The longest `deletePlayedAfter`: ten years.
     public static let maximumDeletePlayedAfter: Double = 3_650 * 86_400
+    /// The longest intro or outro skipped: an hour.
+    public static let maximumSkip: Double = 3_600
+    /// The speeds a podcast may ask for, whatever a player allows: a quarter to four times (the players' usual range).
+    public static let speeds: ClosedRange<Double> = 0.25...4
 
-    public init(refreshInterval: Double? = nil, autoDownload: Bool = false, keep: Int? = nil, deletePlayedAfter: Double? = nil, notify: Bool? = nil) {
+    public init(refreshInterval: Double? = nil, autoDownload: Bool = false, keep: Int? = nil, deletePlayedAfter: Double? = nil, notify: Bool? = nil,
+                skipIntro: Double? = nil, skipOutro: Double? = nil, speed: Double? = nil) {
         self.refreshInterval = refreshInterval
         self.autoDownload = autoDownload
         self.keep = keep
         self.deletePlayedAfter = deletePlayedAfter
         self.notify = notify
+        self.skipIntro = skipIntro
+        self.skipOutro = skipOutro
+        self.speed = speed
     }
 
     /// Whether these are the defaults (nothing of the podcast's own).

@@ -30,13 +30,23 @@ public struct PreferencesSubmission: Sendable, Hashable {
     public var notify: Notify?
     /// Its new episodes join the Up Next queue.
     public var autoQueue: Bool?
+    /// Seconds of intro skipped; 0: none.
+    public var skipIntro: Double?
+    /// Seconds of outro; 0: none.
+    public var skipOutro: Double?
+    /// The rate set when an episode starts; 0: as the player is.
+    public var speed: Double?
 
-    public init(refreshInterval: Double? = nil, autoDownload: Bool? = nil, keep: Double? = nil, deletePlayedAfter: Double? = nil, notify: Notify? = nil) {
+    public init(refreshInterval: Double? = nil, autoDownload: Bool? = nil, keep: Double? = nil, deletePlayedAfter: Double? = nil, notify: Notify? = nil,
+                skipIntro: Double? = nil, skipOutro: Double? = nil, speed: Double? = nil) {
         self.refreshInterval = refreshInterval
         self.autoDownload = autoDownload
         self.keep = keep
         self.deletePlayedAfter = deletePlayedAfter
         self.notify = notify
+        self.skipIntro = skipIntro
+        self.skipOutro = skipOutro
+        self.speed = speed
     }
 
     /// Whether it names no setting at all.
@@ -66,6 +76,19 @@ public struct PreferencesSubmission: Sendable, Hashable {
                 throw SubmissionError("'deletePlayedAfter' is the seconds after an episode was played that its download is deleted, up to \(PodcastPreferences.maximumDeletePlayedAfter.echoedText) (ten years), or 0 never to delete it; not \(deletePlayedAfter.echoedText).")
             }
             preferences.deletePlayedAfter = deletePlayedAfter == 0 ? nil : deletePlayedAfter
+        }
+        for (name, value, path) in [("skipIntro", skipIntro, \PodcastPreferences.skipIntro), ("skipOutro", skipOutro, \PodcastPreferences.skipOutro)] {
+            guard let value else { continue }
+            guard value.isFinite, (0...PodcastPreferences.maximumSkip).contains(value) else {
+                throw SubmissionError("'\(name)' is the seconds skipped, up to \(Self.timed(PodcastPreferences.maximumSkip)), or 0 for none; not \(value.echoedText).")
+            }
+            preferences[keyPath: path] = value == 0 ? nil : value
+        }
+        if let speed {
+            guard speed.isFinite, speed == 0 || PodcastPreferences.speeds.contains(speed) else {
+                throw SubmissionError("'speed' is the rate its episodes play at, from \(PodcastPreferences.speeds.lowerBound.echoedText) to \(PodcastPreferences.speeds.upperBound.echoedText) (1 is normal speed), or 0 to leave the player's; not \(speed.echoedText).")
+            }
+            preferences.speed = speed == 0 ? nil : speed
         }
         if let autoDownload { preferences.autoDownload = autoDownload }
         if let notify { preferences.notify = notify.value }

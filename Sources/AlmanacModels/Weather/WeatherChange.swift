@@ -17,6 +17,9 @@ public enum WeatherChange: Sendable, Hashable {
     case windUnit(WindUnit)
     /// The user chose how precipitation is shown.
     case precipitationUnit(PrecipitationUnit)
+    /// The place's official alerts changed (or their fetch failed or recovered): all of them
+    /// now, and the ids that began and ended with this change.
+    case alerts(location: String, PlaceAlerts, began: [String], ended: [String])
 
     /// What a failed fetch reads as in `LastError` ("<place>: <why>"); `nil` for a change that
     /// is not a failure.
@@ -30,6 +33,7 @@ public enum WeatherChange: Sendable, Hashable {
         switch self {
         case .reading(let reading): reading.location
         case .failed(let location, _): location
+        case .alerts(let location, _, _, _): location
         case .units, .provider, .savedLocations, .forgotten: nil
         case .rainNotify: nil
         case .windUnit, .precipitationUnit: nil

@@ -21,6 +21,7 @@ extension WeatherState {
             for location in locations {
                 readings[location] = nil
                 failures[location] = nil
+                alerts[location] = nil
             }
         case .rainNotify(let notice):
             rainNotify = notice
@@ -28,6 +29,8 @@ extension WeatherState {
             windUnit = unit
         case .precipitationUnit(let unit):
             precipitationUnit = unit
+        case .alerts(let location, let placeAlerts, _, _):
+            alerts[location] = placeAlerts
         }
         return change
     }

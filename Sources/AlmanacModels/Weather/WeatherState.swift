@@ -15,6 +15,8 @@ public struct WeatherState: Sendable, Hashable {
     public var windUnit: WindUnit = .auto
     /// How precipitation is shown (the `precipitationUnit` setting; `auto` follows `units`).
     public var precipitationUnit: PrecipitationUnit = .auto
+    /// Official alerts per location, for the places whose source answered at least once.
+    public var alerts: [String: PlaceAlerts] = [:]
 
     public init(units: Units = .metric, savedLocations: [String] = [], readings: [String: WeatherReading] = [:], failures: [String: String] = [:]) {
         self.units = units

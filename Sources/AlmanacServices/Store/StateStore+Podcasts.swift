@@ -135,19 +135,25 @@ extension StateStore: PodcastArchive {
         return row.flatMap(Self.episode)
     }
 
-    /// A search is FTS5 query syntax over titles and notes (StateStore+EpisodeDetails.swift);
-    /// one SQLite refuses (an unbalanced quote, a lone operator) is searched as plain words.
+    /// A search is FTS5 query syntax over titles and notes (StateStore+EpisodeDetails.swift)
+    /// and kept transcripts (StateStore+Transcripts.swift); one the transcripts' index
+    /// refuses (a column filter, `title:word`) searches titles and notes alone, and one
+    /// SQLite refuses there too (an unbalanced quote, a lone operator) is searched as plain words.
     public func page(_ query: EpisodeQuery) throws -> EpisodePage {
         guard let search = query.search else { return try page(query, match: nil) }
         do {
-            return try page(query, match: search)
+            return try page(query, match: search, transcripts: true)
         } catch let error as SQLiteError where error.code == SQLiteError.Code.error {
-            guard let words = Self.plainWords(search) else { return EpisodePage(episodes: [], total: 0, nextCursor: nil) }
-            return try page(query, match: words)
+            do {
+                return try page(query, match: search, transcripts: false)
+            } catch let error as SQLiteError where error.code == SQLiteError.Code.error {
+                guard let words = Self.plainWords(search) else { return EpisodePage(episodes: [], total: 0, nextCursor: nil) }
+                return try page(query, match: words, transcripts: true)
+            }
         }
     }
 
-    private func page(_ query: EpisodeQuery, match: String?) throws -> EpisodePage {
+    private func page(_ query: EpisodeQuery, match: String?, transcripts: Bool = false) throws -> EpisodePage {
         let position = try query.cursorPosition()
         var filters: [String] = []
         var arguments: [any SQLiteArgument] = []
@@ -155,7 +161,10 @@ extension StateStore: PodcastArchive {
             filters.append("podcastID = ?")
             arguments.append(podcastID)
         }
-        if let match {
+        if let match, transcripts {
+            filters.append("(" + Self.searchFilter + " OR " + Self.transcriptSearchFilter + ")")
+            arguments += [match, match]
+        } else if let match {
             filters.append(Self.searchFilter)
             arguments.append(match)
         }

@@ -38,10 +38,22 @@ extension StateStore {
         }
     }
 
+    /// The player settings' columns (migration "player1", new columns of `podcastPreference`,
+    /// `NULL` for none): `skipIntro`, `skipOutro` (seconds), `speed` (a rate).
+    static func registerPlayerMigration(_ migrator: inout SQLiteMigrator) {
+        migrator.registerMigration("player1: skip intro and outro, speed") { db in
+            try db.execute("""
+                ALTER TABLE podcastPreference ADD COLUMN skipIntro DOUBLE;
+                ALTER TABLE podcastPreference ADD COLUMN skipOutro DOUBLE;
+                ALTER TABLE podcastPreference ADD COLUMN speed DOUBLE;
+                """)
+        }
+    }
+
     /// Every podcast's own settings (a damaged value counts as the default).
     func podcastPreferences() throws -> [String: PodcastPreferences] {
         let rows = try read("the podcasts' own settings") { db in
-            try db.rows("SELECT podcastID, refreshInterval, autoDownload, keep, deletePlayedAfter, notify FROM podcastPreference")
+            try db.rows("SELECT podcastID, refreshInterval, autoDownload, keep, deletePlayedAfter, notify, skipIntro, skipOutro, speed FROM podcastPreference")
         }
         return Dictionary(rows.compactMap(Self.preferences), uniquingKeysWith: { first, _ in first })
     }
@@ -57,6 +69,9 @@ extension StateStore {
         preferences.keep = number("keep").flatMap { $0 >= 1 && $0 <= Double(PodcastPreferences.maximumKeep) ? Int($0) : nil }
         preferences.deletePlayedAfter = number("deletePlayedAfter").flatMap { $0 > 0 ? $0 : nil }
         preferences.notify = number("notify").map { $0 == 1 }
+        preferences.skipIntro = number("skipIntro").flatMap { $0 > 0 && $0 <= PodcastPreferences.maximumSkip ? $0 : nil }
+        preferences.skipOutro = number("skipOutro").flatMap { $0 > 0 && $0 <= PodcastPreferences.maximumSkip ? $0 : nil }
+        preferences.speed = number("speed").flatMap { PodcastPreferences.speeds.contains($0) ? $0 : nil }
         return (id, preferences)
     }
 
@@ -68,9 +83,11 @@ extension StateStore {
                 return
             }
             try db.execute("""
-                INSERT OR REPLACE INTO podcastPreference (podcastID, refreshInterval, autoDownload, keep, deletePlayedAfter, notify)
-                SELECT id, ?, ?, ?, ?, ? FROM podcast WHERE id = ?
-                """, [preferences.refreshInterval, preferences.autoDownload, preferences.keep, preferences.deletePlayedAfter, preferences.notify, podcastID])
+                INSERT OR REPLACE INTO podcastPreference (podcastID, refreshInterval, autoDownload, keep, deletePlayedAfter, notify,
+                                                          skipIntro, skipOutro, speed)
+                SELECT id, ?, ?, ?, ?, ?, ?, ?, ? FROM podcast WHERE id = ?
+                """, [preferences.refreshInterval, preferences.autoDownload, preferences.keep, preferences.deletePlayedAfter, preferences.notify,
+                      preferences.skipIntro, preferences.skipOutro, preferences.speed, podcastID])
         }
     }
 

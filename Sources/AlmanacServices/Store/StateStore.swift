@@ -183,6 +183,10 @@ public final class StateStore: Sendable {
         registerAutoMigration(&migrator)
         // The Up Next queue (new tables only): StateStore+Queue.swift.
         registerQueueMigration(&migrator)
+        // Skip intro and outro, speed (new columns of podcastPreference): StateStore+Preferences.swift.
+        registerPlayerMigration(&migrator)
+        // Kept transcripts and their search (new tables only): StateStore+Transcripts.swift.
+        registerTranscriptMigration(&migrator)
         return migrator
     }
 

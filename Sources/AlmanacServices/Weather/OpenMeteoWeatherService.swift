@@ -22,6 +22,8 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
     private let metNorway: MetNorwayForecast?
     /// The last air quality of each place, and when it was last asked for (failed or not).
     private let air = Locked<[String: (quality: AirQuality?, askedAt: Date)]>([:])
+    /// Official alerts, fetched with each reading of a place a source covers; `nil`: none.
+    private let officialAlerts: OfficialAlerts?
 
     struct Place: Sendable {
         let name: String
@@ -34,7 +36,9 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
     ///   - geocodingURL: the geocoding API's base, such as `https://geocoding-api.open-meteo.com` (`/v1/search` is appended).
     ///   - airQualityURL: the air-quality API's base, such as `https://air-quality-api.open-meteo.com`
     ///     (`/v1/air-quality` is appended); `nil`: no air quality.
-    public init(weatherURL: URL, geocodingURL: URL, airQualityURL: URL? = nil, metNorway: MetNorwayForecast? = nil, http: HTTPClient = HTTPClient()) {
+    public init(weatherURL: URL, geocodingURL: URL, airQualityURL: URL? = nil, metNorway: MetNorwayForecast? = nil, http: HTTPClient = HTTPClient(),
+                alerts: OfficialAlerts? = nil) {
+        officialAlerts = alerts
         self.weatherURL = weatherURL
         self.geocodingURL = geocodingURL
         self.airQualityURL = airQualityURL
@@ -63,11 +67,26 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
     private func fetchAndReport(_ location: String) async {
         do {
             let reading = try await fetch(location)
+            // Alerts first: whoever sees the new reading finds the place's alerts beside it.
+            await fetchAlerts(location, latitude: reading.latitude, longitude: reading.longitude)
             await delegate?.weatherService(self, didFetch: reading)
         } catch {
             // Cut short by the daemon stopping: the place did not fail.
             guard !Task.isCancelled else { return }
             await delegate?.weatherService(self, didFailToFetch: location, error: error)
+        }
+    }
+
+    /// The place's official alerts, reported apart from its reading (a failure here is the
+    /// alerts' own); nothing for a place no source covers.
+    private func fetchAlerts(_ location: String, latitude: Double, longitude: Double) async {
+        guard let officialAlerts, let source = AlertSource.covering(latitude: latitude, longitude: longitude) else { return }
+        do {
+            let alerts = try await officialAlerts.alerts(from: source, latitude: latitude, longitude: longitude)
+            await delegate?.weatherService(self, didFetchAlerts: alerts, for: location)
+        } catch {
+            guard !Task.isCancelled else { return }
+            await delegate?.weatherService(self, didFailToFetchAlertsFor: location, source: source.rawValue, error: error)
         }
     }
 

@@ -31,7 +31,7 @@ public struct PodcastPreviewViewData: Sendable, Hashable {
 
     /// The names `fields` has.
     public static let fieldNames = ["id", "title", "author", "feedURL", "refreshInterval", "autoDownload", "keep", "deletePlayedAfter", "notify",
-                                    "autoQueue"]
+                                    "autoQueue", "skipIntro", "skipOutro", "speed"]
 
     /// The fields a `--format` template can use: values, so the author without "by"; the
     /// settings in the words `podcasts settings` takes ("server", "2h", "all", "off", "default").

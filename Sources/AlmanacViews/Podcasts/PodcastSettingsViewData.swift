@@ -17,6 +17,12 @@ public struct PodcastSettingsViewData: Sendable, Hashable, JSONRepresentable {
     public let notify: String
     /// "on" or "off".
     public let autoQueue: String
+    /// "45s", or "off".
+    public let skipIntro: String
+    /// "30s", or "off".
+    public let skipOutro: String
+    /// "1.5", or "player" (as the player is).
+    public let speed: String
 
     public init(_ preferences: PodcastPreferences) {
         self.preferences = preferences
@@ -26,11 +32,14 @@ public struct PodcastSettingsViewData: Sendable, Hashable, JSONRepresentable {
         deletePlayedAfter = preferences.deletePlayedAfter.map(compactDuration) ?? "off"
         notify = PreferencesSubmission.Notify(preferences.notify).rawValue
         autoQueue = preferences.autoQueue ? "on" : "off"
+        skipIntro = preferences.skipIntro.map(compactDuration) ?? "off"
+        skipOutro = preferences.skipOutro.map(compactDuration) ?? "off"
+        speed = preferences.speed.map { $0.echoedText } ?? "player"
     }
 
     /// The names `almanac podcasts settings PODCAST NAME VALUE` takes, in the order shown.
     public static let names = ["refresh-interval", "auto-download", "keep", "delete-played-after", "notify",
-                               "auto-queue"]
+                               "auto-queue", "skip-intro", "skip-outro", "speed"]
 
     /// Each setting: its name, its value and what it does (the table of `podcasts settings PODCAST`).
     public var rows: [(name: String, value: String, meaning: String)] {
@@ -41,6 +50,9 @@ public struct PodcastSettingsViewData: Sendable, Hashable, JSONRepresentable {
             ("delete-played-after", deletePlayedAfter, "delete a download this long after its episode was played, such as 7d; off: never"),
             ("notify", notify, "desktop notifications of new episodes: on, off, or default (the global notify setting)"),
             ("auto-queue", autoQueue, "new episodes join the Up Next queue (oldest first for a serial show)"),
+            ("skip-intro", skipIntro, "a player starting an episode is moved past this much of its start, such as 45s; off: none"),
+            ("skip-outro", skipOutro, "an episode counts as played this long before its end, such as 30s; off: none"),
+            ("speed", speed, "the rate a player is set to when an episode starts, such as 1.5; player: as the player is"),
         ]
     }
 
@@ -56,7 +68,7 @@ public struct PodcastSettingsViewData: Sendable, Hashable, JSONRepresentable {
     /// The fields of a podcast's `--format` template that come from its settings.
     public var fields: [String: String] {
         ["refreshInterval": refreshInterval, "autoDownload": autoDownload, "keep": keep, "deletePlayedAfter": deletePlayedAfter, "notify": notify,
-         "autoQueue": autoQueue]
+         "autoQueue": autoQueue, "skipIntro": skipIntro, "skipOutro": skipOutro, "speed": speed]
     }
 
     /// `--json`: seconds and counts, `null` for the defaults that are not a number (the
@@ -67,6 +79,8 @@ public struct PodcastSettingsViewData: Sendable, Hashable, JSONRepresentable {
             "keep": preferences.keep.map { .integer(Int64($0)) } ?? .null, "delete-played-after": .number(preferences.deletePlayedAfter, decimals: 3),
             "notify": preferences.notify.map(JSONValue.boolean) ?? .null,
             "auto-queue": .boolean(preferences.autoQueue),
+            "skip-intro": .number(preferences.skipIntro, decimals: 3), "skip-outro": .number(preferences.skipOutro, decimals: 3),
+            "speed": .number(preferences.speed, decimals: 3),
         ])
     }
 }

@@ -7,13 +7,16 @@ public struct PlaceSummaryViewData: Sendable, Hashable, Encodable {
     public let now: WeatherNowViewData
     public let today: DayViewData?
     public let hours: [HourViewData]
+    /// The official alerts in force, the worst first.
+    public let alerts: [AlertViewData]
 
     /// - Parameters:
     ///   - error: why the place's last fetch failed, while `reading` is its last good one.
     ///   - clockOffset: the user's offset from UTC, in seconds, at a date (for the fetch time).
     ///   - count, step: how many hours, and every how many hours from the current one.
     public init(reading: WeatherReading, units: ShownUnits, now: Date, error: String?,
-                clockOffset: (Date) -> Int, hours count: Int = 6, every step: Int = 2) {
+                clockOffset: (Date) -> Int, hours count: Int = 6, every step: Int = 2, alerts: [AlertViewData] = []) {
+        self.alerts = alerts
         self.now = WeatherNowViewData(reading: reading, units: units, now: now, error: error,
                                       clockOffset: clockOffset(reading.fetchedAt))
         today = reading.upcomingDays(now: now).first.map { DayViewData(day: $0, units: units, utcOffset: reading.utcOffset) }
@@ -25,6 +28,6 @@ public struct PlaceSummaryViewData: Sendable, Hashable, Encodable {
 
     /// The place as a waybar module shows it (`template` on the bar, details in the tooltip).
     public func waybar(template: Template?) -> WaybarViewData {
-        WaybarViewData(now: now, hours: hours, template: template)
+        WaybarViewData(now: now, hours: hours, template: template, alerts: alerts)
     }
 }

@@ -11,7 +11,7 @@ public struct WaybarViewData: Sendable, Hashable, Codable {
 
     /// The bar's view of a place: `template` (default `{{symbol}} {{temperature}}`) on the bar,
     /// the details and the next hours in the tooltip.
-    public init(now: WeatherNowViewData, hours: [HourViewData], template: Template? = nil) {
+    public init(now: WeatherNowViewData, hours: [HourViewData], template: Template? = nil, alerts: [AlertViewData] = []) {
         text = template?.render(now.fields) ?? "\(now.symbol) \(now.temperature)"
         var lines = [
             now.place,
@@ -23,10 +23,13 @@ public struct WaybarViewData: Sendable, Hashable, Codable {
         if !hours.isEmpty { lines.append(hours.map { "\($0.time) \($0.symbol) \($0.temperature)" }.joined(separator: "  ")) }
         lines.append("updated " + now.updated)
         if let error = now.error { lines.append("Last fetch failed: \(error)") }
+        lines.insert(contentsOf: alerts.map { "\($0.line): \($0.alert.headline)" }, at: 1)
         tooltip = lines.joined(separator: "\n")
         var classes = [now.conditionClass]
         if now.stale { classes.append("stale") }
         if now.error != nil { classes.append("error") }
+        // The worst alert in force, from moderate up: `alert-moderate`, `alert-severe`, `alert-extreme`.
+        if let worst = alerts.map(\.alert.severity).max(), worst >= .moderate { classes.append("alert-" + worst.rawValue) }
         if let outlook = now.rainOutlook, outlook.expectsRain { classes.append(outlook.className) }
         `class` = classes
         alt = now.conditionClass

@@ -195,6 +195,23 @@ public struct AlmanacClient: Sendable {
         return record
     }
 
+    /// An episode's transcript (`GetTranscript`). The daemon may fetch it first, hence the
+    /// longer wait. `org.almanac.Error.NoTranscript` when there is none to read,
+    /// `FetchFailed` when it could not be read (the message says why).
+    public func transcript(_ id: String) async throws -> Transcript {
+        let fields = try await podcastsCall(BusContract.Podcasts1.getTranscript, timeout: .seconds(60), id).arguments([String: Value].self)
+        guard let transcript = PodcastsCodec.decodeTranscript(fields) else {
+            throw BusError.invalidArgs("The daemon's transcript of episode '\(id.prefix(200))' has no address or format this almanac knows.")
+        }
+        return transcript
+    }
+
+    /// Where `search` is said in the kept transcripts of `episodes` (`SearchTranscripts`).
+    public func transcriptMoments(_ search: String, in episodes: [String]) async throws -> [TranscriptMoment] {
+        let items = try await podcastsCall(BusContract.Podcasts1.searchTranscripts, search, episodes).arguments([[String: Value]].self)
+        return PodcastsCodec.decodeMoments(items)
+    }
+
     /// Podcasts a directory finds for `term` (`Podcasts1.Search`), best first.
     public func searchPodcasts(_ term: String, limit: Int) async throws -> [PodcastSearchResult] {
         let items = try await podcastsCall(BusContract.Podcasts1.search, timeout: .seconds(60), term, ["limit": Value.uint32(UInt32(clamping: limit))])

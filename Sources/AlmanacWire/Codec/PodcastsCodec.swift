@@ -27,13 +27,17 @@ public enum PodcastsCodec {
 
     /// A podcast's own settings: `refreshInterval d` (seconds; 0: the server's cadence),
     /// `autoDownload b`, `keep u` (0: every download), `deletePlayedAfter d` (seconds after
-    /// playing; 0: never), `notify s` (`default`, `on` or `off`), `autoQueue b`.
+    /// playing; 0: never), `notify s` (`default`, `on` or `off`), `autoQueue b`, `skipIntro d`,
+    /// `skipOutro d` (seconds; 0: none), `speed d` (0: the player's own).
     public static func encode(_ preferences: PodcastPreferences) -> Value {
         .stringVariantDictionary([
             "refreshInterval": .double(preferences.refreshInterval ?? 0), "autoDownload": .boolean(preferences.autoDownload),
             "keep": .uint32(UInt32(clamping: preferences.keep ?? 0)), "deletePlayedAfter": .double(preferences.deletePlayedAfter ?? 0),
             "notify": .string(PreferencesSubmission.Notify(preferences.notify).rawValue),
             "autoQueue": .boolean(preferences.autoQueue),
+            "skipIntro": .double(preferences.skipIntro ?? 0),
+            "skipOutro": .double(preferences.skipOutro ?? 0),
+            "speed": .double(preferences.speed ?? 0),
         ])
     }
 
@@ -51,6 +55,9 @@ public enum PodcastsCodec {
         preferences.deletePlayedAfter = number("deletePlayedAfter").flatMap { $0 > 0 ? $0 : nil }
         preferences.notify = fields["notify"]?.stringValue.flatMap(PreferencesSubmission.Notify.init(rawValue:))?.value
         if case .boolean(let flag)? = fields["autoQueue"]?.unwrapped { preferences.autoQueue = flag }
+        preferences.skipIntro = number("skipIntro").flatMap { $0 > 0 ? $0 : nil }
+        preferences.skipOutro = number("skipOutro").flatMap { $0 > 0 ? $0 : nil }
+        preferences.speed = number("speed").flatMap { $0 > 0 ? $0 : nil }
         return preferences
     }
 
@@ -60,13 +67,14 @@ public enum PodcastsCodec {
     /// Values are checked by the core (`PreferencesSubmission.applied`).
     public static func preferencesSubmission(_ values: [String: Value]) throws -> PreferencesSubmission {
         let keys = ["refreshInterval", "autoDownload", "keep", "deletePlayedAfter", "notify",
-                    "autoQueue"]
+                    "autoQueue", "skipIntro", "skipOutro", "speed"]
         let options = try OptionsReader(values, allowed: keys, what: "podcast settings")
         guard !options.isEmpty else {
             throw BusError.invalidArgs("Name at least one podcast setting: \(keys.joined(separator: ", ")).")
         }
         var submission = PreferencesSubmission(refreshInterval: try options.number("refreshInterval"), autoDownload: try options.bool("autoDownload"),
-                                               keep: try options.number("keep"), deletePlayedAfter: try options.number("deletePlayedAfter"))
+                                               keep: try options.number("keep"), deletePlayedAfter: try options.number("deletePlayedAfter"),
+                                               skipIntro: try options.number("skipIntro"), skipOutro: try options.number("skipOutro"), speed: try options.number("speed"))
         submission.autoQueue = try options.bool("autoQueue")
         switch values["notify"] {
         case nil: break

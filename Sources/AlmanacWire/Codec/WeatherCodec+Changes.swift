@@ -9,6 +9,7 @@ extension WeatherCodec {
         case reading, failed, units, provider, savedLocations, forgotten
         case rainNotify
         case windUnit, precipitationUnit
+        case alerts
     }
 
     /// A change as `Changed` and `Updated` carry it: its `kind` and that kind's fields.
@@ -32,6 +33,9 @@ extension WeatherCodec {
             [kindKey: Kind.windUnit.value, Setting.windUnit.busKey: .string(unit.rawValue)]
         case .precipitationUnit(let unit):
             [kindKey: Kind.precipitationUnit.value, Setting.precipitationUnit.busKey: .string(unit.rawValue)]
+        case .alerts(let location, let placeAlerts, let began, let ended):
+            [kindKey: Kind.alerts.value, "location": .string(location), "alerts": encode(placeAlerts),
+             "began": .array(.string, began.map(Value.string)), "ended": .array(.string, ended.map(Value.string))]
         }
     }
 
@@ -59,6 +63,9 @@ extension WeatherCodec {
             return fields[Setting.windUnit.busKey]?.stringValue.flatMap(WindUnit.init(rawValue:)).map { .windUnit($0) }
         case .precipitationUnit:
             return fields[Setting.precipitationUnit.busKey]?.stringValue.flatMap(PrecipitationUnit.init(rawValue:)).map { .precipitationUnit($0) }
+        case .alerts:
+            guard let location = fields["location"]?.stringValue, let placeAlerts = decodePlaceAlerts(fields["alerts"]) else { return nil }
+            return .alerts(location: location, placeAlerts, began: strings(fields["began"]) ?? [], ended: strings(fields["ended"]) ?? [])
         }
     }
 

@@ -213,6 +213,7 @@ public enum WeatherCodec {
             Setting.rainNotify.busKey: .string(state.rainNotify.rawValue),
             Setting.windUnit.busKey: .string(state.windUnit.rawValue),
             Setting.precipitationUnit.busKey: .string(state.precipitationUnit.rawValue),
+            "alerts": encode(alerts: state.alerts),
         ]
     }
 
@@ -230,6 +231,7 @@ public enum WeatherCodec {
         for (location, value) in fields["failures"]?.stringKeyedEntries ?? [:] {
             if let message = value.stringValue { state.failures[location] = message }
         }
+        state.alerts = decodeAlerts(fields["alerts"])
         return state
     }
 
@@ -240,6 +242,7 @@ public enum WeatherCodec {
         var narrowed = state
         narrowed.readings = state.readings.filter { $0.key == location }
         narrowed.failures = state.failures.filter { $0.key == location }
+        narrowed.alerts = state.alerts.filter { $0.key == location }
         return encode(narrowed)
     }
 

@@ -131,6 +131,10 @@ extension BusContract {
         public static let inspectData: MemberName = "InspectData"
         /// The property `Settings` (`a{sv}`).
         public static let settings: MemberName = "Settings"
+        /// `GetTranscript(s) → a{sv}`: an episode's transcript, fetched first when it is not kept.
+        public static let getTranscript: MemberName = "GetTranscript"
+        /// `SearchTranscripts(s, as) → aa{sv}`: where a search's words are said in those episodes' transcripts.
+        public static let searchTranscripts: MemberName = "SearchTranscripts"
     }
 
     /// `org.almanac.Download1`'s members.
@@ -187,6 +191,20 @@ extension BusContract {
         public static let syncing: MemberName = "Syncing"
         /// The property `PasswordStore` (`s`).
         public static let passwordStore: MemberName = "PasswordStore"
+    }
+
+    /// `org.almanac.Player1`'s members.
+    public enum Player1 {
+        /// `Sleep(a{sv}) → a{sv}`: sets the sleep timer (`seconds`, or `end`: `episode`/`chapter`).
+        public static let sleep: MemberName = "Sleep"
+        /// `CancelSleep() → b`: cancels it; whether one was set.
+        public static let cancelSleep: MemberName = "CancelSleep"
+        /// `SeekChapter(i) → a{sv}`: moves the player that many chapters on (-1: back).
+        public static let seekChapter: MemberName = "SeekChapter"
+        /// The property `SleepTimer` (`a{sv}`; empty when none is set).
+        public static let sleepTimer: MemberName = "SleepTimer"
+        /// The property `NowPlaying` (`a{sv}`; empty when no player has an episode open).
+        public static let nowPlaying: MemberName = "NowPlaying"
     }
 
     /// The object path of view `number` of `document` (`…/weather/views/1`).

@@ -27,6 +27,11 @@ public enum BusContract {
     /// `/org/almanac/Almanac1/sync`: the sync with a gpodder.net-compatible server.
     public static let syncPath: ObjectPath = "/org/almanac/Almanac1/sync"
 
+    /// `org.almanac.Player1`, on the player object: Almanac steering media players.
+    public static let playerInterface: InterfaceName = "org.almanac.Player1"
+    /// `/org/almanac/Almanac1/player`: the sleep timer and chapter seeking.
+    public static let playerPath: ObjectPath = "/org/almanac/Almanac1/player"
+
     /// The object path of download job `id`.
     public static func downloadPath(_ id: UInt64) -> ObjectPath {
         downloadsPath.appending(id)
@@ -53,4 +58,10 @@ public enum BusContract {
     public static let notLoggedIn: ErrorName = "org.almanac.Error.NotLoggedIn"
     /// `Login` to another account while logged in: `Logout` first.
     public static let alreadyLoggedIn: ErrorName = "org.almanac.Error.AlreadyLoggedIn"
+    /// No media player plays (or has open) an episode of the library: nothing to steer.
+    public static let noPlayer: ErrorName = "org.almanac.Error.NoPlayer"
+    /// The player refused what it was told, or did not answer in time.
+    public static let playerFailed: ErrorName = "org.almanac.Error.PlayerFailed"
+    /// `GetTranscript` of an episode whose feed names no transcript Almanac reads.
+    public static let noTranscript: ErrorName = "org.almanac.Error.NoTranscript"
 }

@@ -87,6 +87,19 @@ public final class RefusingPodcastArchive: PodcastArchive, Sendable {
         try inner.saveChapters(chapters, of: episodeID)
     }
 
+    public func transcript(of episodeID: String) throws -> Transcript? {
+        try readIfAllowed("the transcript of \(episodeID)") { inner.transcript(of: episodeID) }
+    }
+
+    public func saveTranscript(_ transcript: Transcript, of episodeID: String) throws {
+        try refuseIfAsked()
+        try inner.saveTranscript(transcript, of: episodeID)
+    }
+
+    public func transcriptMoments(matching search: String, in episodeIDs: [String], perEpisode: Int) throws -> [TranscriptMoment] {
+        try readIfAllowed("the transcripts") { inner.transcriptMoments(matching: search, in: episodeIDs, perEpisode: perEpisode) }
+    }
+
     private func refuseIfAsked() throws {
         if refusing.load(ordering: .relaxed) { throw StorageError("the disk is full") }
     }

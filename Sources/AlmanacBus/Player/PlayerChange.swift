@@ -1,0 +1,12 @@
+/// What a media player did, as `MPRISListener.whenPlayersChange` tells it.
+enum PlayerChange: Sendable, Hashable {
+    /// It moved to another track: an episode of the library (its id) or something else
+    /// (`nil`). Told once where the track starts is known.
+    case otherTrack(episodeID: String?)
+    /// Its `PlaybackStatus` changed: `Playing`, `Paused` or `Stopped`.
+    case status(String)
+    /// It jumped (`Seeked`), plays at another rate, or was first seen: where it will be later has changed.
+    case moved
+    /// It left the bus.
+    case left
+}

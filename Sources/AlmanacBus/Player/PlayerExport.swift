@@ -1,0 +1,114 @@
+import AlmanacModels
+import AlmanacWire
+public import DBus
+import Locking
+public import Logging
+
+/// Almanac steering players, on the bus: `org.almanac.Player1` at `/org/almanac/Almanac1/player`
+/// — `Sleep`, `CancelSleep`, `SeekChapter`, and the timer as the property `SleepTimer`,
+/// announced with `PropertiesChanged`. Translates arguments and refusals; the steering is
+/// `PlayerSteering`'s.
+public final class PlayerExport: Sendable {
+    private let steering: PlayerSteering
+    private let connection: Connection
+    private let logger: Logger
+    private let announced = Locked<[String: Value]>([:])
+    private let announcedPlaying = Locked<[String: Value]>([:])
+
+    public init(steering: PlayerSteering, connection: Connection, logger: Logger = Logger(label: "almanac.mpris")) {
+        self.steering = steering
+        self.connection = connection
+        self.logger = logger
+    }
+
+    /// Exports the object and announces the timer's changes from now on.
+    public func export() throws {
+        steering.whenTimerChanges { [weak self] in self?.announce() }
+        steering.whenNowPlayingChanges { [weak self] in self?.announcePlaying() }
+        try connection.export([interface()], at: BusContract.playerPath)
+    }
+
+    public func unexport() {
+        try? connection.unexport(BusContract.playerPath)
+    }
+
+    private var timer: [String: Value] {
+        let status = steering.sleepTimer
+        return PlayerCodec.encode(timer: status?.timer, player: status?.owner.rawValue ?? "", episode: status?.episodeID ?? "", pausesAt: status?.pausesAt)
+    }
+
+    private func announce() {
+        let now = timer
+        guard announced.withLock({ announced in defer { announced = now }; return announced != now }) else { return }
+        do {
+            try connection.emitPropertiesChanged(path: BusContract.playerPath, interface: BusContract.playerInterface,
+                                                 values: [(BusContract.Player1.sleepTimer.rawValue, Self.value(now))])
+        } catch {
+            logger.error("could not announce the sleep timer", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// `NowPlaying`, announced after each change of the player (never on a clock: nothing
+    /// changes by itself but a chapter beginning, which the steering tells).
+    private func announcePlaying() {
+        let now = PlayerCodec.encode(steering.nowPlaying())
+        guard announcedPlaying.withLock({ announced in defer { announced = now }; return announced != now }) else { return }
+        do {
+            try connection.emitPropertiesChanged(path: BusContract.playerPath, interface: BusContract.playerInterface,
+                                                 values: [(BusContract.Player1.nowPlaying.rawValue, Self.value(now))])
+        } catch {
+            logger.error("could not announce what plays", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// An `a{sv}` as one value, its keys in order.
+    private static func value(_ entries: [String: Value]) -> Value {
+        .dictionary(key: .string, value: .variant, entries.sorted { $0.key < $1.key }.map { .init(.string($0.key), .variant($0.value)) })
+    }
+
+    /// A steering refusal as a bus error.
+    static func busError(_ error: any Error) -> any Error {
+        guard let error = error as? SteeringError else { return error }
+        switch error.code {
+        case .noPlayer: return BusError(BusContract.noPlayer, error.message)
+        case .cannotTell: return BusError(.notSupported, error.message)
+        default: return BusError(BusContract.playerFailed, error.message)
+        }
+    }
+
+    private func interface() throws -> Interface {
+        let steering = self.steering
+        let dictionary = ValueType.dictionary(key: .string, value: .variant)
+        return try Interface(BusContract.playerInterface.rawValue, methods: [
+            Method(BusContract.Player1.sleep.rawValue, inputs: [Argument("options", dictionary)], outputs: [Argument("timer", dictionary)], async: { [weak self] call, reply in
+                let (options) = try call.arguments([String: Value].self)
+                let timer = try PlayerCodec.sleepTimer(options)
+                do {
+                    let status = try await steering.sleep(timer)
+                    try reply.write(PlayerCodec.encode(timer: status.timer, player: status.owner.rawValue, episode: status.episodeID, pausesAt: status.pausesAt))
+                } catch {
+                    throw Self.busError(error)
+                }
+                self?.announce()
+            }),
+            Method(BusContract.Player1.cancelSleep.rawValue, outputs: [Argument("wasSet", .boolean)]) { [weak self] _, reply in
+                try reply.write(steering.cancelSleep())
+                self?.announce()
+            },
+            Method(BusContract.Player1.seekChapter.rawValue, inputs: [Argument("offset", .int32)], outputs: [Argument("chapter", dictionary)], async: { call, reply in
+                let (offset) = try call.arguments(Int32.self)
+                guard offset != 0, abs(offset) <= 1_000 else {
+                    throw BusError.invalidArgs("'offset' is how many chapters to move, 1 for the next, -1 for the previous (at most 1000 either way); not \(offset).")
+                }
+                do {
+                    try reply.write(PlayerCodec.encode(try await steering.seekChapter(Int(offset))))
+                } catch {
+                    throw Self.busError(error)
+                }
+            }),
+        ], properties: [
+            Property(BusContract.Player1.sleepTimer.rawValue, dictionary) { [weak self] in Self.value(self?.timer ?? [:]) },
+            Property(BusContract.Player1.nowPlaying.rawValue, dictionary) { Self.value(PlayerCodec.encode(steering.nowPlaying())) },
+        ])
+    }
+}

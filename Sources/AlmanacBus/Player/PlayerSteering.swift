@@ -1,0 +1,332 @@
+public import AlmanacCore
+import AlmanacModels
+import DBus
+import FoundationEssentials
+import Locking
+public import Logging
+
+/// Almanac steering the media players it watches (`MPRISListener`): the sleep timer, which
+/// pauses a player then (MPRIS `Pause`) and is cancelled when the user pauses or stops it,
+/// chapter seeking (`SetPosition`), and a podcast's own `speed` (`Rate`) and `skipIntro`
+/// (`SetPosition`) when a player starts one of its episodes. The rules of when and where are the values'
+/// (`SleepTimer`, `ChapterSeek`); here they meet the players. A `Service`: the timer goes with
+/// the daemon.
+public final class PlayerSteering: Service {
+    /// The timer set, with the chapters it counts with and the task waiting for its moment
+    /// (replaced whenever the player moves, so it never waits on an old estimate).
+    private struct Armed: Sendable {
+        var status: SleepTimerStatus
+        var chapters: [FeedChapter]
+        /// The episode's length when the player gave none (the feed's).
+        var length: Double?
+        var generation: UInt64
+        var wait: StopSignal?
+    }
+
+    private let players: MPRISListener
+    private let podcasts: PodcastsDocument
+    private let chapters: (any ChaptersFetching)?
+    private let logger: Logger
+    private let armed = Locked<(timer: Armed?, generations: UInt64)>((nil, 0))
+    private let timerChanges = Locked<Callback?>(nil)
+    /// The chapters of the episode the latest player has open, fetched once per episode.
+    private let openChapters = Locked<(episodeID: String, chapters: [FeedChapter])?>(nil)
+    /// Waits for the next chapter to begin while a player plays (the one moment `NowPlaying`
+    /// changes by itself), replaced at each change of the player.
+    private let chapterTurn = Locked<StopSignal?>(nil)
+    /// What steering does over time, waiting for `run()`, which runs each as a child task
+    /// (so that stopping the daemon ends them all).
+    private let work = AsyncStream<Work>.makeStream()
+    private struct Work: Sendable { let body: @Sendable () async -> Void }
+    private let nowPlayingChanges = Locked<Callback?>(nil)
+    /// The longest a wait sleeps at once: a player's values (a rate of 1e-300, a length of
+    /// years) can make a moment too far off for a `Duration`; past this it looks again.
+    static let longestWait: Double = 3_600
+    /// How many times a player is told where to go when it does not say it went there.
+    static let seekAttempts = 8
+
+    /// Sleeps `seconds` (at most `longestWait`); whether the whole of them passed.
+    private static func wait(_ seconds: Double) async -> Bool {
+        let slept = seconds.isFinite ? min(max(0, seconds), longestWait) : longestWait
+        try? await Task.sleep(for: .milliseconds(Int64((slept * 1000).rounded(.up))))
+        return !Task.isCancelled && slept == seconds
+    }
+
+    public init(players: MPRISListener, podcasts: PodcastsDocument, chapters: (any ChaptersFetching)?,
+                logger: Logger = Logger(label: "almanac.mpris")) {
+        self.players = players
+        self.podcasts = podcasts
+        self.chapters = chapters
+        self.logger = logger
+        players.whenPlayersChange { [weak self] owner, change in self?.playerChanged(owner, change) }
+    }
+
+    /// A `Service`: runs what steering does over time, each piece a child task, until
+    /// cancelled; then the timer goes (a daemon that stops pauses nobody).
+    public func run() async {
+        await withDiscardingTaskGroup { group in
+            for await piece in work.stream { group.addTask { await piece.body() } }
+            group.cancelAll()
+        }
+        _ = disarm()
+        chapterTurn.withLock { $0 }?.stop()
+    }
+
+    /// Hands `body` to `run()`, to run as a child task.
+    private func spawn(_ body: @escaping @Sendable () async -> Void) {
+        work.continuation.yield(Work(body: body))
+    }
+
+    /// Hands `body` to `run()`; the signal returned stops it.
+    private func spawnStoppable(_ body: @escaping @Sendable () async -> Void) -> StopSignal {
+        let stop = StopSignal()
+        spawn { await stop.run(body) }
+        return stop
+    }
+
+    // MARK: Now playing
+
+    /// Calls `body` whenever what a player has open changes: another episode, a status, a seek
+    /// or rate, a chapter beginning, the player leaving.
+    func whenNowPlayingChanges(_ body: @escaping @Sendable () -> Void) {
+        nowPlayingChanges.withLock { $0 = Callback(body) }
+    }
+
+    /// What the player that changed last has open, as of now (`nil`: no player has an episode).
+    func nowPlaying() -> NowPlaying? {
+        guard let player = players.playingEpisodes().first, let episode = try? podcasts.episode(player.episodeID) else { return nil }
+        let chapters = openChapters.withLock { $0?.episodeID == player.episodeID ? $0?.chapters : nil } ?? []
+        return NowPlaying(episodeID: episode.id, title: episode.title, podcastTitle: podcasts.document.snapshot.state.podcasts[episode.podcastID]?.title ?? "",
+                          status: player.playing ? "Playing" : "Paused", position: player.position, at: Date(), rate: player.rate,
+                          length: player.length ?? episode.duration, chapter: ChapterSeek.current(chapters, at: player.position))
+    }
+
+    /// A player changed: the chapters of what it has open are fetched when it is another
+    /// episode, the wait for the next chapter starts again, and `NowPlaying` is announced.
+    private func playingChanged() async {
+        if let player = players.playingEpisodes().first, openChapters.withLock({ $0?.episodeID }) != player.episodeID {
+            let chapters = (try? await chapters(of: player.episodeID)) ?? []
+            openChapters.withLock { $0 = (player.episodeID, chapters) }
+        }
+        let next: Double? = {
+            guard let player = players.playingEpisodes().first, player.playing,
+                  let chapters = openChapters.withLock({ $0?.episodeID == player.episodeID ? $0?.chapters : nil }),
+                  let start = chapters.map(\.start).filter({ $0 > player.position + 0.001 }).min() else { return nil }
+            return (start - player.position) / (player.rate > 0 ? player.rate : 1)
+        }()
+        let turn = next.map { delay in
+            spawnStoppable { [weak self] in
+                // A little past the start, so that the estimate is in the new chapter.
+                _ = await Self.wait(delay + 0.05)
+                guard !Task.isCancelled else { return }
+                await self?.playingChanged()
+            }
+        }
+        chapterTurn.withLock { old in
+            old?.stop()
+            old = turn
+        }
+        nowPlayingChanges.withLock { $0 }?()
+    }
+
+    /// Calls `body` whenever the timer is set, moves, fires or is cancelled.
+    func whenTimerChanges(_ body: @escaping @Sendable () -> Void) {
+        timerChanges.withLock { $0 = Callback(body) }
+    }
+
+    /// The timer set now, `nil` when none is.
+    var sleepTimer: SleepTimerStatus? {
+        armed.withLock { $0.timer?.status }
+    }
+
+    // MARK: The sleep timer
+
+    /// Sets the sleep timer on the player playing an episode (the one that changed last, when
+    /// several do), replacing any timer set before. `SteeringError` when none plays one, or when
+    /// its end or its chapter's cannot be told.
+    func sleep(_ timer: SleepTimer) async throws -> SleepTimerStatus {
+        guard let playing = players.playingEpisodes().first(where: \.playing) else {
+            throw SteeringError(.noPlayer, "No media player is playing an episode of your library, so there is nothing to pause.")
+        }
+        var chapters: [FeedChapter] = []
+        if timer == .endOfChapter {
+            chapters = try await self.chapters(of: playing.episodeID)
+            guard !chapters.isEmpty else {
+                throw SteeringError(.cannotTell, "The episode playing has no chapters, so it has no end of chapter to pause at. Set a time, or the end of the episode.")
+            }
+        }
+        // The player's length, else the feed's.
+        let length = try playing.length ?? podcasts.episode(playing.episodeID)?.duration
+        guard let delay = timer.delay(position: playing.position, rate: playing.rate, length: length, chapters: chapters) else {
+            throw SteeringError(.cannotTell, "The player does not say how long the episode playing is, nor does its feed, so its end cannot be told. Set a time instead.")
+        }
+        let status = SleepTimerStatus(timer: timer, owner: playing.owner, episodeID: playing.episodeID, pausesAt: Date().addingTimeInterval(delay))
+        let previous = armed.withLock { armed -> StopSignal? in
+            armed.generations += 1
+            defer { armed.timer = Armed(status: status, chapters: chapters, length: length, generation: armed.generations, wait: nil) }
+            return armed.timer?.wait
+        }
+        previous?.stop()
+        schedule()
+        logger.debug("sleep timer set", metadata: ["timer": "\(timer.kind)", "player": "\(playing.owner)", "in": "\(delay)"])
+        return sleepTimer ?? status
+    }
+
+    /// Cancels the timer; whether one was set.
+    func cancelSleep() -> Bool {
+        disarm() != nil
+    }
+
+    @discardableResult
+    private func disarm() -> SleepTimerStatus? {
+        let gone = armed.withLock { armed -> Armed? in
+            defer { armed.timer = nil }
+            return armed.timer
+        }
+        gone?.wait?.stop()
+        if gone != nil { timerChanges.withLock { $0 }?() }
+        return gone?.status
+    }
+
+    /// (Re)starts the wait for the timer's moment, from where its player is now.
+    private func schedule() {
+        let estimates = players.playingEpisodes()
+        armed.withLock { armed in
+            guard var current = armed.timer else { return }
+            current.wait?.stop()
+            let status = current.status
+            let player = estimates.first { $0.owner == status.owner }
+            let delay = player.flatMap { status.timer.delay(position: $0.position, rate: $0.rate, length: $0.length ?? current.length, chapters: current.chapters) }
+                ?? (status.timer.delay(position: 0, rate: 1, length: nil, chapters: []))
+            current.status = SleepTimerStatus(timer: status.timer, owner: status.owner, episodeID: status.episodeID,
+                                              pausesAt: delay.map { Date().addingTimeInterval($0) })
+            let generation = current.generation
+            current.wait = delay.map { delay in
+                spawnStoppable { [weak self] in
+                    let whole = await Self.wait(delay)
+                    guard !Task.isCancelled else { return }
+                    // Not yet its moment (a wait longer than `longestWait`): looks again from where the player is.
+                    guard whole else { self?.schedule(); return }
+                    await self?.fire(generation)
+                }
+            }
+            armed.timer = current
+        }
+        timerChanges.withLock { $0 }?()
+    }
+
+    /// The timer's moment: pauses its player, unless the timer was set anew or cancelled meanwhile.
+    private func fire(_ generation: UInt64) async {
+        let status = armed.withLock { armed -> SleepTimerStatus? in
+            guard let current = armed.timer, current.generation == generation else { return nil }
+            armed.timer = nil
+            return current.status
+        }
+        guard let status else { return }
+        timerChanges.withLock { $0 }?()
+        do {
+            try await players.pause(status.owner)
+            logger.info("the sleep timer paused a media player", metadata: ["player": "\(status.owner)", "episode": "\(status.episodeID)"])
+        } catch {
+            logger.error("the sleep timer could not pause a media player", metadata: ["player": "\(status.owner)", "error": "\(error)"])
+        }
+    }
+
+    /// What a player did: the timer on it is cancelled when the user pauses or stops it (or
+    /// it leaves), moved when it seeks or changes rate, and fired when its episode gives way
+    /// to another track (a timer to the end of the episode or chapter has reached it).
+    private func playerChanged(_ owner: BusName, _ change: PlayerChange) {
+        if case .otherTrack(let episodeID?) = change {
+            spawn { [weak self] in await self?.started(episodeID, on: owner) }
+        }
+        spawn { [weak self] in await self?.playingChanged() }
+        guard let timer = armed.withLock({ $0.timer }), timer.status.owner == owner else { return }
+        switch change {
+        case .left, .status("Paused"), .status("Stopped"):
+            disarm()
+        case .otherTrack where timer.status.timer != SleepTimer.endOfEpisode && timer.status.timer != .endOfChapter:
+            schedule()
+        case .otherTrack:
+            let generation = timer.generation
+            spawn { [weak self] in await self?.fire(generation) }
+        case .moved, .status:
+            schedule()
+        }
+    }
+
+    // MARK: A podcast's own settings
+
+    /// A player started an episode: its podcast's speed is set (when the player plays at it:
+    /// within its `MinimumRate`…`MaximumRate`), and when it starts before the end of the
+    /// podcast's intro, it is moved past it.
+    private func started(_ episodeID: String, on owner: BusName) async {
+        guard let episode = try? podcasts.episode(episodeID) else { return }
+        let preferences = podcasts.document.snapshot.state.preferences(of: episode.podcastID)
+        if let speed = preferences.speed {
+            do {
+                let (rates, canControl) = try await players.rates(of: owner)
+                if canControl && rates.contains(speed) {
+                    try await players.setRate(owner, to: speed)
+                } else {
+                    logger.notice("a media player cannot play at its podcast's speed", metadata: ["player": "\(owner)", "speed": "\(speed)",
+                                                                                                 "rates": "\(rates)", "canControl": "\(canControl)"])
+                }
+            } catch {
+                logger.error("could not set a media player's rate", metadata: ["player": "\(owner)", "error": "\(error)"])
+            }
+        }
+        guard let intro = preferences.skipIntro,
+              let player = players.playingEpisodes().first(where: { $0.owner == owner && $0.episodeID == episodeID }), player.position < intro - 1 else { return }
+        do {
+            try await seek(player, to: intro)
+        } catch {
+            logger.error("could not move a media player past the intro", metadata: ["player": "\(owner)", "error": "\(error)"])
+        }
+    }
+
+    // MARK: Chapters
+
+    /// Seeks the player that has an episode open (playing or paused; the one that changed
+    /// last) `offset` chapters on: 1 the next, -1 the previous (or the start of this one, when
+    /// more than a few seconds in). Returns the chapter it went to.
+    func seekChapter(_ offset: Int) async throws -> FeedChapter {
+        guard let player = players.playingEpisodes().first else {
+            throw SteeringError(.noPlayer, "No media player has an episode of your library open, so there is no chapter to move to.")
+        }
+        let chapters = try await chapters(of: player.episodeID)
+        guard !chapters.isEmpty else {
+            throw SteeringError(.cannotTell, "The episode playing has no chapters.")
+        }
+        guard let target = ChapterSeek.target(chapters, from: player.position, offset: offset) else {
+            throw SteeringError(.cannotTell, "The episode playing is in its last chapter; there is no next one.")
+        }
+        try await seek(player, to: target.start)
+        return target
+    }
+
+    /// Moves a player to `seconds` of its track: `SetPosition` with its track id. A player that
+    /// has only begun to open its file may ignore it (mpv-mpris does, silently, until the file
+    /// is loaded), so it is told again until it says it went there (`Seeked`), a few times.
+    private func seek(_ player: PlayingEpisode, to seconds: Double) async throws {
+        for _ in 0..<Self.seekAttempts {
+            guard let now = players.playingEpisodes().first(where: { $0.owner == player.owner && $0.episodeID == player.episodeID }) else { return }
+            if abs(now.position - seconds) < 2 && now.since > player.since { return }
+            guard let track = now.trackID else {
+                throw SteeringError(.playerFailed, "The player names no track id (mpris:trackid), so it cannot be told where to go.")
+            }
+            do {
+                try await players.setPosition(player.owner, track: track, to: seconds)
+            } catch {
+                throw SteeringError(.playerFailed, "The player \(player.owner) did not move: \(error)")
+            }
+            try? await Task.sleep(for: .milliseconds(250))
+        }
+        logger.notice("a media player did not say it moved", metadata: ["player": "\(player.owner)", "to": "\(seconds)"])
+    }
+
+    /// The episode's chapters, as `almanac episode show` lists them (from its chapters file,
+    /// fetched once, or its feed).
+    private func chapters(of episodeID: String) async throws -> [FeedChapter] {
+        try await podcasts.episodeRecord(episodeID, chapters: chapters)?.chapters.sorted { $0.start < $1.start } ?? []
+    }
+}

@@ -1,0 +1,9 @@
+public import AlmanacModels
+
+/// Fetches and reads the transcript file an episode's `<podcast:transcript>` names. The
+/// daemon gives one over its HTTP client (the same rules and limits as chapters files); the
+/// bus layer never touches the network itself.
+public protocol TranscriptFetching: Sendable {
+    /// The segments of the transcript at `url`, read as `format`. Throws `TranscriptError`.
+    func transcript(at url: String, format: TranscriptFormat) async throws(TranscriptError) -> [TranscriptSegment]
+}

@@ -1,0 +1,84 @@
+public import AlmanacModels
+public import FoundationEssentials
+
+/// Official alerts at a place from the source covering it (`AlertSource`): bytes from the
+/// source's server, read as its documented GeoJSON, trusting nothing (sizes, types, dates
+/// and counts are bounded; docs/security.md). Asked with the server's validators.
+public final class OfficialAlerts: Sendable {
+    private let nwsURL: URL
+    private let metAlertsURL: URL
+    private let http: HTTPClient
+    /// Alerts kept of one answer, at most.
+    static let maximumAlerts = 50
+
+    /// - Parameters:
+    ///   - nwsURL: the NWS API's base, such as `https://api.weather.gov`.
+    ///   - metAlertsURL: MET Norway's base, such as `https://api.met.no`.
+    public init(nwsURL: URL, metAlertsURL: URL, http: HTTPClient = HTTPClient(timeout: 10, accept: "application/geo+json", maximumBytes: 4 * 1024 * 1024)) {
+        self.nwsURL = nwsURL
+        self.metAlertsURL = metAlertsURL
+        self.http = http
+    }
+
+    /// The alerts in force at the place from `source`; throws `FetchError` when they cannot be had.
+    public func alerts(from source: AlertSource, latitude: Double, longitude: Double) async throws -> [WeatherAlert] {
+        let lat = String((latitude * 10_000).rounded() / 10_000), lon = String((longitude * 10_000).rounded() / 10_000)
+        switch source {
+        case .nws:
+            var components = URLComponents(url: nwsURL.appendingPathComponent("alerts/active"), resolvingAgainstBaseURL: false)!
+            components.queryItems = [URLQueryItem(name: "point", value: "\(lat),\(lon)")]
+            return try Self.nwsAlerts(try await http.get(components.url!).body)
+        case .metalerts:
+            var components = URLComponents(url: metAlertsURL.appendingPathComponent("weatherapi/metalerts/2.0/current.json"), resolvingAgainstBaseURL: false)!
+            components.queryItems = [URLQueryItem(name: "lat", value: lat), URLQueryItem(name: "lon", value: lon)]
+            return try Self.metAlerts(try await http.get(components.url!).body)
+        }
+    }
+
+    static func features(_ body: Data, source: String) throws -> [AlertJSON] {
+        guard let answer = try? JSONDecoder().decode(AlertJSON.self, from: body), let features = answer["features"], case .array = features else {
+            throw FetchError("The \(source) alerts service sent an answer that is not the GeoJSON it should be.")
+        }
+        return Array(features.items.prefix(maximumAlerts * 4))
+    }
+
+    /// NWS's `/alerts/active` GeoJSON: each feature's `properties` are CAP's fields.
+    static func nwsAlerts(_ body: Data) throws -> [WeatherAlert] {
+        let alerts = try features(body, source: "NWS").compactMap { feature -> WeatherAlert? in
+            guard let properties = feature["properties"], let id = properties["id"]?.text(200) ?? feature["id"]?.text(200),
+                  let event = properties["event"]?.text(100) else { return nil }
+            return WeatherAlert(
+                id: id, event: event, severity: AlertSeverity(cap: properties["severity"]?.text(20) ?? ""),
+                certainty: properties["certainty"]?.text(20) ?? "", urgency: properties["urgency"]?.text(20) ?? "",
+                onset: properties["onset"]?.date ?? properties["effective"]?.date,
+                expires: properties["ends"]?.date ?? properties["expires"]?.date,
+                headline: properties["headline"]?.text(300) ?? event, description: properties["description"]?.text(4000) ?? "",
+                instruction: properties["instruction"]?.text(2000) ?? "", area: properties["areaDesc"]?.text(500) ?? "",
+                source: AlertSource.nws.rawValue, url: feature["id"]?.text(300) ?? ""
+            )
+        }
+        return Array(alerts.prefix(maximumAlerts))
+    }
+
+    /// MetAlerts 2.0's GeoJSON: the period is the feature's `when.interval` (no onset or
+    /// expires), the colour `riskMatrixColor`, the phenomenon `event` ("wind", "gale").
+    static func metAlerts(_ body: Data) throws -> [WeatherAlert] {
+        let alerts = try features(body, source: "MET Norway").compactMap { feature -> WeatherAlert? in
+            guard let properties = feature["properties"], let id = properties["id"]?.text(200) else { return nil }
+            let interval = feature["when"]?["interval"]?.items ?? []
+            let event = properties["event"]?.text(50) ?? properties["eventAwarenessName"]?.text(50) ?? "weather"
+            let colour = properties["riskMatrixColor"]?.text(20)
+            let name = [colour, event, "warning"].compactMap { $0 }.joined(separator: " ")
+            return WeatherAlert(
+                id: id, event: name.prefix(1).uppercased() + name.dropFirst(),
+                severity: AlertSeverity(cap: properties["severity"]?.text(20) ?? ""),
+                certainty: properties["certainty"]?.text(20) ?? "", urgency: "",
+                onset: interval.first?.date, expires: interval.count > 1 ? interval[1].date : nil,
+                headline: properties["title"]?.text(300) ?? name, description: properties["description"]?.text(4000) ?? "",
+                instruction: properties["instruction"]?.text(2000) ?? "", area: properties["area"]?.text(500) ?? "",
+                source: AlertSource.metalerts.rawValue, url: properties["web"]?.text(300) ?? ""
+            )
+        }
+        return Array(alerts.prefix(maximumAlerts))
+    }
+}

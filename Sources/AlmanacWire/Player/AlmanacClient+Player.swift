@@ -1,0 +1,50 @@
+public import AlmanacModels
+public import DBus
+
+extension AlmanacClient {
+    /// Sets the sleep timer (`Player1.Sleep`): `seconds` from now, or `end` (`episode`,
+    /// `chapter`); the timer as set.
+    public func sleep(seconds: Double? = nil, end: String? = nil) async throws -> SleepTimerState? {
+        let options = PlayerCodec.sleepOptions(seconds: seconds, end: end)
+        let (timer) = try await playerCall(BusContract.Player1.sleep) { try $0.write(options) }.arguments([String: Value].self)
+        return PlayerCodec.decodeTimer(timer)
+    }
+
+    /// Cancels the sleep timer (`Player1.CancelSleep`); whether one was set.
+    public func cancelSleep() async throws -> Bool {
+        try await playerCall(BusContract.Player1.cancelSleep) { _ in }.arguments(Bool.self)
+    }
+
+    /// Moves the player `offset` chapters on (`Player1.SeekChapter`); the chapter it went to.
+    public func seekChapter(_ offset: Int32) async throws -> FeedChapter? {
+        let (chapter) = try await playerCall(BusContract.Player1.seekChapter) { try $0.write(offset) }.arguments([String: Value].self)
+        return PlayerCodec.decodeChapter(chapter)
+    }
+
+    /// The sleep timer set now (`Player1.SleepTimer`), `nil` when none is.
+    public func sleepTimer() async throws -> SleepTimerState? {
+        let reply = try await connection.call(BusContract.serviceName, path: BusContract.playerPath, interface: .properties, method: "Get",
+                                              arguments: BusContract.playerInterface.rawValue, BusContract.Player1.sleepTimer.rawValue)
+        let (value) = try reply.arguments(Value.self)
+        return PlayerCodec.decodeTimer(value.stringKeyedEntries ?? [:])
+    }
+
+    /// What a media player has open now (`Player1.NowPlaying`), `nil` when none has an episode.
+    public func nowPlaying() async throws -> NowPlaying? {
+        let reply = try await connection.call(BusContract.serviceName, path: BusContract.playerPath, interface: .properties, method: "Get",
+                                              arguments: BusContract.playerInterface.rawValue, BusContract.Player1.nowPlaying.rawValue)
+        let (value) = try reply.arguments(Value.self)
+        return PlayerCodec.decodeNowPlaying(value.stringKeyedEntries ?? [:])
+    }
+
+    /// `PropertiesChanged` of the player object: `NowPlaying` and `SleepTimer` as they change.
+    public func playerChanges() async throws -> SignalStream {
+        try await connection.signals(matching: MatchRule(interface: .properties, member: "PropertiesChanged", path: BusContract.playerPath),
+                                     bufferLimit: 64)
+    }
+
+    private func playerCall(_ method: MemberName, body: (inout MessageWriter) throws -> Void) async throws -> Message {
+        try await connection.call(BusContract.serviceName, path: BusContract.playerPath, interface: BusContract.playerInterface, method: method,
+                                  timeout: .seconds(30), body: body)
+    }
+}
