@@ -86,7 +86,7 @@ enum AlmanacMain {
             message = "'\(word)' is not a command"
             hint = "did you mean '\(suggestion)'?"
         } else if let word = CommandPath.unknownCommand(), !message.contains("'\(word)'") {
-            // `almanac alerts X --json`: ArgumentParser speaks of the option it met first,
+            // `almanac umbrella X --json`: ArgumentParser speaks of the option it met first,
             // but what went wrong is the command.
             message = "'\(word)' is not a command"
             hint = CommandPath.suggestion(for: word).map { "did you mean '\($0)'?" } ?? "see `\(CommandPath.current) --help`"

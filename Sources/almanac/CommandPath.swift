@@ -21,7 +21,7 @@ enum CommandPath {
         return (names, command)
     }
 
-    /// The word that stands where a subcommand must ("alerts" in `almanac alerts X --json`)
+    /// The word that stands where a subcommand must ("umbrella" in `almanac umbrella X --json`)
     /// and is none: the first word after the commands `arguments` walk through, when the
     /// last of them has subcommands and no default one to take the word. `nil` otherwise.
     static func unknownCommand(in arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> String? {

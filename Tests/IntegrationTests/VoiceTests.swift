@@ -53,10 +53,10 @@ import Testing
         #expect(option.status == 64)
         #expect(option.errorOutput.hasPrefix("almanac: unknown option '--jsn' — did you mean '--json'?\nUsage: almanac get "), "\(option.errorOutput)")
         // An unknown command followed by an option is named, not the option.
-        let unknownThenOption = try await almanac(["alerts", "X", "--json"], bus: bus)
+        let unknownThenOption = try await almanac(["umbrella", "X", "--json"], bus: bus)
         #expect(unknownThenOption.status == 64)
         // With --json on the line, the error is JSON.
-        #expect(unknownThenOption.errorOutput.contains(#""hint":"see `almanac --help`","message":"'alerts' is not a command""#), "\(unknownThenOption.errorOutput)")
+        #expect(unknownThenOption.errorOutput.contains(#""hint":"see `almanac --help`","message":"'umbrella' is not a command""#), "\(unknownThenOption.errorOutput)")
         let slipThenOption = try await almanac(["wether", "Berlin", "--units", "metric"], bus: bus)
         #expect(slipThenOption.errorOutput.hasPrefix("almanac: 'wether' is not a command — did you mean 'weather'?"), "\(slipThenOption.errorOutput)")
         let nothingClose = try await almanac(["zzzzzz"], bus: bus)
