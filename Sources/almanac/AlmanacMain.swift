@@ -85,6 +85,11 @@ enum AlmanacMain {
         } else if let word = unexpectedWord(message), let suggestion = CommandPath.suggestion(for: word) {
             message = "'\(word)' is not a command"
             hint = "did you mean '\(suggestion)'?"
+        } else if let word = CommandPath.unknownCommand(), !message.contains("'\(word)'") {
+            // `almanac umbrella X --json`: ArgumentParser speaks of the option it met first,
+            // but what went wrong is the command.
+            message = "'\(word)' is not a command"
+            hint = CommandPath.suggestion(for: word).map { "did you mean '\($0)'?" } ?? "see `\(CommandPath.current) --help`"
         }
         return CLIError(message: message, hint: hint, exit: code.rawValue, detail: lines.joined(separator: "\n").trimmingTrailingNewlines())
     }

@@ -21,6 +21,25 @@ enum CommandPath {
         return (names, command)
     }
 
+    /// The word that stands where a subcommand must ("umbrella" in `almanac umbrella X --json`)
+    /// and is none: the first word after the commands `arguments` walk through, when the
+    /// last of them has subcommands and no default one to take the word. `nil` otherwise.
+    static func unknownCommand(in arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> String? {
+        let (names, last) = path(arguments)
+        guard !last.configuration.subcommands.isEmpty, last.configuration.defaultSubcommand == nil else { return nil }
+        var seen = names.dropFirst()
+        for argument in arguments {
+            if argument == "--" { return nil }
+            if argument.hasPrefix("-") { continue }
+            if seen.first == argument {
+                seen = seen.dropFirst()
+                continue
+            }
+            return argument
+        }
+        return nil
+    }
+
     /// The subcommand of the command this run names closest to `word`, when one is close
     /// enough to be a typing slip (an edit or two, a swap of neighbours counting as one).
     static func suggestion(for word: String, arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> String? {

@@ -49,7 +49,7 @@ struct ForecastCommand: AsyncParsableCommand {
                 throw CLIError.refused("no forecast for '\(location)': \(state.failures[location] ?? "no reading yet")",
                                        WeatherLookup.hint(after: state.failures[location], of: location))
             }
-            let view = ForecastViewData(reading: reading, units: state.units, days: days, now: Date())
+            let view = ForecastViewData(reading: reading, units: ShownUnits(state: state), days: days, now: Date())
             for line in output.rendering().forecast(view, hourly: hourly) { Terminal().line(line) }
         } catch {
             await client.connection.close()

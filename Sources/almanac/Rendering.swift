@@ -35,9 +35,9 @@ struct Rendering {
         return lines
     }
 
-    func line(_ data: WeatherNowViewData) -> String {
+    func line(_ data: WeatherNowViewData, rain: Bool = true) -> String {
         if let template { return template.render(data.fields) }
-        return terminal.render(data.line(width: width))
+        return terminal.render(data.line(width: width, rain: rain))
     }
 
     /// `text` in `style`, cut to the width.
@@ -59,9 +59,10 @@ struct Rendering {
                 if case .unavailable(let place) = entry { lines.append(fitted(place.text, .alert)) }
                 continue
             }
-            lines.append(line(place.now))
+            lines.append(line(place.now, rain: false))
             if template != nil { continue }
             for alert in place.alerts { lines.append(fitted(alert.line, .alert)) }
+            if let rain = place.now.rainLine(width: width) { lines.append(terminal.render(rain)) }
             if let today = place.today { lines.append(terminal.render(today.todayLine(width: width))) }
             if !place.now.details.isEmpty { lines.append(terminal.render(place.now.details.line(width: width))) }
             let strip = HourViewData.strip(place.hours, width: width)

@@ -44,6 +44,9 @@ struct SettingsCommand: AsyncParsableCommand {
         case .minimumFreeSpace: ("1GiB", "a size (500MiB, 2GiB, 0)")
         case .units: (choices(Units.self), choices(Units.self))
         case .provider: (choices(WeatherProvider.self), choices(WeatherProvider.self))
+        case .rainNotify: (choices(RainNotice.self), choices(RainNotice.self))
+        case .windUnit: (choices(WindUnit.self), choices(WindUnit.self))
+        case .precipitationUnit: (choices(PrecipitationUnit.self), choices(PrecipitationUnit.self))
         }
     }
 
@@ -74,6 +77,9 @@ struct SettingsCommand: AsyncParsableCommand {
         case .minimumFreeSpace: (FreeSpace.bytes(podcasts.minimumFreeSpace), .integer(Int64(clamping: podcasts.minimumFreeSpace)))
         case .units: (weather.units.rawValue, .string(weather.units.rawValue))
         case .provider: (weather.provider.rawValue, .string(weather.provider.rawValue))
+        case .rainNotify: (weather.rainNotify.rawValue, .string(weather.rainNotify.rawValue))
+        case .windUnit: (weather.windUnit.rawValue, .string(weather.windUnit.rawValue))
+        case .precipitationUnit: (weather.precipitationUnit.rawValue, .string(weather.precipitationUnit.rawValue))
         }
     }
 
@@ -177,6 +183,21 @@ struct SettingsCommand: AsyncParsableCommand {
             case .units:
                 guard let units = Units(rawValue: value.lowercased()) else { throw ValidationError("'\(setting.name)' is metric or imperial, not '\(value)'.") }
                 return (setting, .string(units.rawValue))
+            case .rainNotify:
+                guard let notice = RainNotice(rawValue: value.lowercased()) else {
+                    throw ValidationError("'\(setting.name)' is off, 15m, 30m or 60m (how long before rain starts to be told), not '\(value)'.")
+                }
+                return (setting, .string(notice.rawValue))
+            case .windUnit:
+                guard let unit = WindUnit(rawValue: value.lowercased()) else {
+                    throw ValidationError("'\(setting.name)' is auto, km/h, m/s, mph, kn or bft, not '\(value)'.")
+                }
+                return (setting, .string(unit.rawValue))
+            case .precipitationUnit:
+                guard let unit = PrecipitationUnit(rawValue: value.lowercased()) else {
+                    throw ValidationError("'\(setting.name)' is auto, mm or in, not '\(value)'.")
+                }
+                return (setting, .string(unit.rawValue))
             }
         }
 

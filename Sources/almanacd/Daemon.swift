@@ -52,7 +52,8 @@ struct Daemon {
         // there; the schedulers come last. Stopping: the schedulers, the notifier, the
         // players, "here", the sync, the cleanup, and last the transfers (their temporary
         // files stay, so the next start resumes them).
-        let services = ServiceGroup([parts.downloads, parts.cleaner, parts.sync, parts.here, parts.players, parts.steering, parts.notifier, parts.alertNotifier] as [any Service]
+        let services = ServiceGroup([parts.downloads, parts.cleaner, parts.sync, parts.here, parts.players, parts.steering, parts.notifier, parts.alertNotifier,
+                                     parts.rainNotifier] as [any Service]
                                     + (parts.transcripts.map { [$0] } ?? [])  // before clients can queue anything
                                     + [BusPresence(parts: parts, connection: connection, provider: options.provider.rawValue, logger: logger)]
                                     + Self.schedulers(parts))

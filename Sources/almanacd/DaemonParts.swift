@@ -19,6 +19,7 @@ struct DaemonParts {
     let downloads: DownloadManager
     let cleaner: DownloadCleaner
     let notifier: DesktopNotifier
+    let rainNotifier: RainNotifier
     /// Desktop notifications of severe and extreme weather alerts.
     let alertNotifier: AlertNotifier
     let players: MPRISListener
@@ -107,6 +108,7 @@ struct DaemonParts {
                                        let notice = NewEpisodesNotice(feeds, markup: markup)
                                        return (notice.summary, notice.body)
                                    })
+        rainNotifier = RainNotifier(weather: weather, connection: connection)
         alertNotifier = AlertNotifier(weather: weather, connection: connection, wording: { alert, place in
             let shown = AlertViewData(location: place, alert: alert, utcOffset: 0, stale: false)
             return ("\(place): \(shown.alert.headline)", shown.alert.instruction)

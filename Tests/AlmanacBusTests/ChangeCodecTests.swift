@@ -30,12 +30,15 @@ import Testing
                               precipitationProbability: 80, windSpeedMax: 30, sunrise: second, sunset: second.addingTimeInterval(30_000),
                               uvIndexMax: 1.5, sunshineDuration: 7_200, precipitationHours: 3)],
         details: WeatherDetails(uvIndex: 0.5, pressure: 1_013, visibility: 10_000, cloudCover: 90, windGusts: 40, dewPoint: 6),
-        airQuality: AirQuality(europeanAQI: 21, pm2_5: 4.5, observedAt: second, fetchedAt: second), provider: "open-meteo"
+        airQuality: AirQuality(europeanAQI: 21, pm2_5: 4.5, observedAt: second, fetchedAt: second), provider: "open-meteo",
+        nowcast: Nowcast(steps: [NowcastStep(start: second, precipitation: 0), NowcastStep(start: second.addingTimeInterval(900), precipitation: 1.5)])
     )
 
     static let weatherChanges: [WeatherChange] = [
         .reading(reading), .failed(location: "Atlantis", message: "no such place"), .units(.imperial), .units(.metric),
         .provider(.metNorway), .savedLocations(["Berlin", "Paris"]), .savedLocations([]), .forgotten(["Oslo"]),
+        .rainNotify(.sixtyMinutes), .rainNotify(.off),
+        .windUnit(.knots), .precipitationUnit(.inches),
         .alerts(location: "Oslo", PlaceAlerts(alerts: [alert, WeatherAlert(id: "b", event: "Gale", severity: .unknown, headline: "", source: "metalerts")]),
                 began: ["urn:1"], ended: ["urn:0"]),
         .alerts(location: "Oslo", PlaceAlerts(stale: true, error: "alerts from nws: HTTP 503"), began: [], ended: []),

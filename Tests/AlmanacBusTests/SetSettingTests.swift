@@ -17,6 +17,9 @@ import Testing
         (.deleteWhenPlayed, .boolean(true)),
         (.playedAt, .double(0.8)),
         (.minimumFreeSpace, .uint64(2 << 30)),
+        (.rainNotify, .string("30m")),
+        (.windUnit, .string("bft")),
+        (.precipitationUnit, .string("in")),
     ]
 
     @Test(arguments: changes)
@@ -42,6 +45,9 @@ import Testing
             case .deleteWhenPlayed: #expect(settings.deleteWhenPlayed)
             case .playedAt: #expect(settings.playedAt == 0.8)
             case .minimumFreeSpace: #expect(settings.minimumFreeSpace == 2 << 30)
+            case .rainNotify: #expect(weatherState.rainNotify == .thirtyMinutes)
+            case .windUnit: #expect(weatherState.windUnit == .beaufort)
+            case .precipitationUnit: #expect(weatherState.precipitationUnit == .inches)
             }
         }
     }
@@ -76,6 +82,9 @@ import Testing
         (.notify, .string("yes"), "notify"),
         (.playedAt, .double(0.2), "playedAt"),
         (.minimumFreeSpace, .double(-1), "minimumFreeSpace"),
+        (.rainNotify, .string("45m"), "rainNotify"),
+        (.windUnit, .string("furlongs/fortnight"), "windUnit"),
+        (.precipitationUnit, .string("cm"), "precipitationUnit"),
     ])
     func aWrongValueIsRefusedAndChangesNothing(setting: Setting, value: Value, named: String) async throws {
         try await withInProcessAlmanac { almanac in

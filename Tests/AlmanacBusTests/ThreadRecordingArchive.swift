@@ -47,8 +47,12 @@ final class ThreadRecordingArchive: PodcastArchive, WeatherArchive, DownloadArch
 
     // MARK: WeatherArchive
 
-    func saveSettings(units: Units, savedLocations: [String], provider: WeatherProvider) throws {
-        try notedForWeather("saveSettings(weather)") { try store.saveSettings(units: units, savedLocations: savedLocations, provider: provider) }
+    func saveSettings(units: Units, savedLocations: [String], provider: WeatherProvider, rainNotify: RainNotice,
+                      windUnit: WindUnit, precipitationUnit: PrecipitationUnit) throws {
+        try notedForWeather("saveSettings(weather)") {
+            try store.saveSettings(units: units, savedLocations: savedLocations, provider: provider, rainNotify: rainNotify,
+                                   windUnit: windUnit, precipitationUnit: precipitationUnit)
+        }
     }
 
     func saveReading(_ reading: WeatherReading) throws { try notedForWeather("saveReading") { try store.saveReading(reading) } }

@@ -12,6 +12,9 @@ import Testing
         (.minimumFreeSpace, "minimum-free-space", "minimumFreeSpace", "podcasts.minimumFreeSpace", .podcasts),
         (.units, "units", "units", "weather.units", .weather),
         (.provider, "provider", "provider", "weather.provider", .weather),
+        (.rainNotify, "rain-notify", "rainNotify", "weather.rainNotify", .weather),
+        (.windUnit, "wind-unit", "windUnit", "weather.windUnit", .weather),
+        (.precipitationUnit, "precipitation-unit", "precipitationUnit", "weather.precipitationUnit", .weather),
     ])
     func eachSettingIsSpelledOnceAndTheRestDerived(setting: Setting, name: String, busKey: String, storeKey: String, section: Setting.Section) {
         #expect(setting.name == name)
@@ -56,7 +59,7 @@ import Testing
     }
 
     @Test func everySettingIsCoveredAndNoOtherNameIsOne() {
-        #expect(Setting.allCases.count == 6)
+        #expect(Setting.allCases.count == 9)
         // `player` is the CLI's own; a bus key is not a CLI name, nor the other way round.
         for other in ["player", "deleteWhenPlayed", "delete-when-played ", "", "Units"] { #expect(Setting(name: other) == nil, "\(other)") }
         for other in ["player", "delete-when-played", "locations", "episode"] { #expect(Setting(busKey: other) == nil, "\(other)") }

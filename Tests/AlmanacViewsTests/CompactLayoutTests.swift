@@ -51,7 +51,9 @@ import Testing
 
     @Test func todayAndTheHoursAhead() {
         let today = DayViewData(day: Self.reading.daily[0], units: .metric, utcOffset: 3600)
-        #expect(today.todayLine(width: 80).plain == "  Today 14.2°C / 6.2°C · 40% chance of 2.5 mm · sunrise 08:00, sunset 17:00")
+        // The moon's words go first, then its symbol.
+        #expect(today.todayLine(width: 120).plain == "  Today 14.2°C / 6.2°C · 40% chance of 2.5 mm · sunrise 08:00, sunset 17:00 · 🌓 First quarter")
+        #expect(today.todayLine(width: 80).plain == "  Today 14.2°C / 6.2°C · 40% chance of 2.5 mm · sunrise 08:00, sunset 17:00 · 🌓")
         #expect(today.todayLine(width: 70).plain == "  Today 14.2°C / 6.2°C · 40% chance of 2.5 mm · sun 08:00–17:00")
         #expect(today.todayLine(width: 60).plain == "  Today 14.2°C / 6.2°C · 40%, 2.5 mm · sun 08:00–17:00")
         #expect(today.todayLine(width: 40).plain == "  Today 14.2°C / 6.2°C · 40%, 2.5 mm")

@@ -26,6 +26,11 @@ on 127.0.0.1 and prints its port on the first line of standard output.
 /control?omfail=N          -> the next N Open-Meteo forecasts only answer HTTP 500
 /control?airfail=N         -> the next N air-quality answers are HTTP 503
 /control?temperature=T     -> forecasts report T °C from now on
+/control?rain=S,L          -> minutely_15 (when asked, forecast_minutely_15 steps from the current
+                              quarter hour on the place's clock, each the sum of the 15 minutes
+                              before it) has 0.8 mm per step from S to S+L minutes after the current
+                              quarter hour; rain=none: dry (the default). At 33.3: a null in the
+                              third step, an absurd amount and a precipitation series shorter than its times
 /alerts/active?point=LAT,LON -> NWS's active alerts, GeoJSON: none, or alerts/nws-severe.json
                               (a Severe Thunderstorm Warning) while /control?alerts=on
 /weatherapi/metalerts/2.0/current.json?lat=&lon= -> MET Norway's MetAlerts, GeoJSON: none, or
@@ -59,7 +64,7 @@ PLACES["escapetown"] = {"id": 666, "name": "Escape\u001b]0;x\u0007town", "latitu
                         "country": "Coun\u0000try", "country_code": "X\u009bY", "admin1": "Re\u009b2Jgion", "admin2": "Dis\u007ftrict",
                         "timezone": "Etc/UTC"}
 LOCK = threading.Lock()
-STATE = {"alerts": "off", "fail": 0, "metfail": 0, "airfail": 0, "temperature": None, "reverse": False}
+STATE = {"alerts": "off", "fail": 0, "metfail": 0, "airfail": 0, "temperature": None, "reverse": False, "rain": None}
 MET_MODIFIED = "Sun, 22 Nov 2026 03:00:00 GMT"
 
 
@@ -132,6 +137,20 @@ def forecast(latitude, longitude, query):
         if key in query.get("daily", "").split(","):
             data["daily"][key] = [value] * count
     return data
+
+
+def minutely(query, offset):
+    """Open-Meteo's minutely_15 from the current quarter hour, on the place's clock."""
+    count = int(query.get("forecast_minutely_15", "4"))
+    quarter = int(time.time() // 900 * 900)
+    times, amounts = [], []
+    for i in range(count):
+        end = quarter + i * 900
+        times.append(time.strftime("%Y-%m-%dT%H:%M", time.gmtime(end + offset)))
+        after = (end - 900 - quarter) / 60
+        rain = STATE["rain"]
+        amounts.append(0.8 if rain and rain[0] <= after < rain[0] + rain[1] else 0.0)
+    return {"time": times, "precipitation": amounts}
 
 
 def air_quality(latitude, longitude):
@@ -215,6 +234,8 @@ class Handler(BaseHTTPRequestHandler):
                     STATE["alerts"] = query["alerts"]
                 if "temperature" in query:
                     STATE["temperature"] = float(query["temperature"])
+                if "rain" in query:
+                    STATE["rain"] = None if query["rain"] == "none" else tuple(int(v) for v in query["rain"].split(","))
             return self.send(200, "{}")
         if url.path in ("/alerts/active", "/weatherapi/metalerts/2.0/current.json"):
             return self.alerts(url.path)
@@ -252,11 +273,16 @@ class Handler(BaseHTTPRequestHandler):
             for part in ("temperature_2m", "weather_code"):
                 assert part in query.get("current", "") and part in query.get("hourly", ""), query
             data = forecast(latitude, float(query.get("longitude", "0")), query)
+            if "precipitation" in query.get("minutely_15", "").split(","):
+                with LOCK:
+                    data["minutely_15"] = minutely(query, data["utc_offset_seconds"])
             if abs(latitude - 33.3) < 1e-9:
                 data["current"]["relative_humidity_2m"] = None
                 data["current"]["wind_direction_10m"] = None
                 data["hourly"]["temperature_2m"][1] = None
                 data["daily"]["precipitation_probability_max"] = [None] * len(data["daily"]["time"])
+                if "minutely_15" in data:
+                    data["minutely_15"]["precipitation"] = [0.0, 0.0, 1e9, None][:len(data["minutely_15"]["time"]) - 1]
             body = json.dumps(data)
             etag = '"%s"' % hashlib.sha1(body.encode()).hexdigest()[:16]
             if self.headers.get("If-None-Match") == etag:

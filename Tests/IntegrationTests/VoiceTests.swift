@@ -52,6 +52,13 @@ import Testing
         let option = try await almanac(["get", "weather", "--jsn"], bus: bus)
         #expect(option.status == 64)
         #expect(option.errorOutput.hasPrefix("almanac: unknown option '--jsn' — did you mean '--json'?\nUsage: almanac get "), "\(option.errorOutput)")
+        // An unknown command followed by an option is named, not the option.
+        let unknownThenOption = try await almanac(["umbrella", "X", "--json"], bus: bus)
+        #expect(unknownThenOption.status == 64)
+        // With --json on the line, the error is JSON.
+        #expect(unknownThenOption.errorOutput.contains(#""hint":"see `almanac --help`","message":"'umbrella' is not a command""#), "\(unknownThenOption.errorOutput)")
+        let slipThenOption = try await almanac(["wether", "Berlin", "--units", "metric"], bus: bus)
+        #expect(slipThenOption.errorOutput.hasPrefix("almanac: 'wether' is not a command — did you mean 'weather'?"), "\(slipThenOption.errorOutput)")
         let nothingClose = try await almanac(["zzzzzz"], bus: bus)
         #expect(nothingClose.status == 64 && nothingClose.errorOutput.hasPrefix("almanac: unexpected argument 'zzzzzz' — see `almanac --help`"), "\(nothingClose.errorOutput)")
         let validation = try await almanac(["forecast", "Berlin", "--days", "40"], bus: bus)

@@ -106,4 +106,29 @@ import Testing
         #expect(await eventually { notifications.closed.withLock { $0 } == [shown[0].id] })
         _ = daemon.stop()
     }
+
+    /// Alerts and rain soon at one place: `weather` shows the alert line, then the rain line;
+    /// the bar's classes name the alert, then the rain.
+    @Test func anAlertLineComesBeforeTheRainLineAndBothClassesAreOnTheBar() async throws {
+        try control("alerts=on")
+        try control("rain=30,45")
+        let daemon = try await RunningDaemon(bus: bus, .fixtures(weather: server))
+        // The bar's watch keeps the place wanted from its first fetch on.
+        let bar = try Tool.Background(Binaries.almanac, ["watch", "weather", "--location", Self.oslo, "--waybar"], environment: bus.environment)
+        defer { bar.stop() }
+        #expect(await bar.waitFor("alert-severe"), "\(bar.output)")
+        let line = bar.output.split(separator: "\n").last { $0.contains("alert-severe") }
+            .flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let classes = try #require(line?["class"] as? [String], "\(bar.output)")
+        let alertClass = try #require(classes.firstIndex(of: "alert-severe"), "\(classes)")
+        let rainClass = try #require(classes.firstIndex(of: "rain-soon"), "\(classes)")
+        #expect(alertClass < rainClass, "\(classes)")
+
+        let weather = try await almanac(["weather", Self.oslo], bus: bus)
+        let lines = weather.output.split(separator: "\n").map(String.init)
+        let alert = try #require(lines.firstIndex { $0.contains("⚠ Orange wind warning until ") }, "\(weather.output)")
+        let rain = try #require(lines.firstIndex { $0.contains("Rain starting in about ") }, "\(weather.output)")
+        #expect(alert < rain, "\(weather.output)")
+        _ = daemon.stop()
+    }
 }

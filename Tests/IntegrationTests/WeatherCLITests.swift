@@ -34,6 +34,25 @@ import Testing
         _ = daemon.stop()
     }
 
+    /// `wind-unit` and `precipitation-unit` are kept by the daemon and used wherever the CLI
+    /// shows wind and precipitation; `auto` follows `units` again.
+    @Test func windAndPrecipitationHaveUnitsOfTheirOwn() async throws {
+        let bus = try PrivateBus()
+        let daemon = try await RunningDaemon(bus: bus)
+        #expect(try await almanac(["settings", "set", "wind-unit", "bft"], bus: bus).status == 0)
+        #expect(try await almanac(["settings", "set", "precipitation-unit", "in"], bus: bus).status == 0)
+        let now = try await almanac(["weather", "Berlin", "--format", "{{wind}}|{{precipitation}}|{{temperature}}"], bus: bus)
+        #expect(now.output.range(of: #"^\d{1,2} Bft( \w+)?\|\d+\.\d\d in\|-?\d+\.\d°C\n$"#, options: .regularExpression) != nil, "\(now.output)")
+        let days = try await almanac(["forecast", "Berlin", "--days", "2", "--format", "{{wind}} {{precipitation}}"], bus: bus)
+        #expect(days.output.split(separator: "\n").allSatisfy { $0.contains(" Bft ") && $0.hasSuffix(" in") }, "\(days.output)")
+        let bad = try await almanac(["settings", "set", "wind-unit", "furlongs"], bus: bus)
+        #expect(bad.status == 64 && bad.errorOutput.contains("auto, km/h, m/s, mph, kn or bft"), "\(bad.errorOutput)")
+        #expect(try await almanac(["settings", "set", "wind-unit", "auto"], bus: bus).status == 0)
+        let imperial = try await almanac(["weather", "Berlin", "--units", "imperial", "--format", "{{wind}}"], bus: bus)
+        #expect(imperial.output.contains(" mph"), "\(imperial.output)")
+        _ = daemon.stop()
+    }
+
     @Test func forecastsForDaysAndHoursInAnyUnits() async throws {
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)

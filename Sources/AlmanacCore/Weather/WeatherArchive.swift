@@ -5,7 +5,8 @@ public import AlmanacModels
 public protocol WeatherArchive: Sendable {
     /// Saves the settings durably before returning; throws `StorageError` when they could
     /// not be written, and then the document changes nothing.
-    func saveSettings(units: Units, savedLocations: [String], provider: WeatherProvider) throws
+    func saveSettings(units: Units, savedLocations: [String], provider: WeatherProvider, rainNotify: RainNotice,
+                      windUnit: WindUnit, precipitationUnit: PrecipitationUnit) throws
     /// Keeps `reading` as its place's last known one.
     func saveReading(_ reading: WeatherReading) throws
     /// The last reading kept for `location`, however old; `StorageError` when it could not be read.
@@ -26,7 +27,8 @@ extension WeatherArchive {
 
     /// Saves the settings with the default provider.
     public func saveSettings(units: Units, savedLocations: [String]) throws {
-        try saveSettings(units: units, savedLocations: savedLocations, provider: .openMeteo)
+        try saveSettings(units: units, savedLocations: savedLocations, provider: .openMeteo, rainNotify: .off,
+                         windUnit: .auto, precipitationUnit: .auto)
     }
 }
 

@@ -295,6 +295,8 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         // Only the owner's bursts change the state, one at a time, so nothing else moves it meanwhile.
         let current = document.snapshot.state
         var (units, locations, provider) = (current.units, current.savedLocations, current.provider)
+        var rainNotify = current.rainNotify
+        var (windUnit, precipitationUnit) = (current.windUnit, current.precipitationUnit)
         var settled: [Result<Command, any Error>] = []
         for command in commands {
             settled.append(Result {
@@ -304,16 +306,21 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
                 case .units(let value): units = value
                 case .provider(let value): provider = value
                 case .savedLocations(let value): locations = value
+                case .rainNotify(let value): rainNotify = value
+                case .windUnit(let value): windUnit = value
+                case .precipitationUnit(let value): precipitationUnit = value
                 case .addLocation, .removeLocation: preconditionFailure("a settled submission is units or places")
                 }
                 return .submission(settledSubmission, from: view)
             })
         }
         let settingsChanged = units != current.units || locations != current.savedLocations || provider != current.provider
+            || rainNotify != current.rainNotify
+            || windUnit != current.windUnit || precipitationUnit != current.precipitationUnit
         let readings = commands.compactMap { command -> WeatherReading? in
             if case .reading(let reading) = command { reading } else { nil }
         }
-        let settingsFailure = keep(settings: settingsChanged ? (units, locations, provider) : nil, readings: readings)
+        let settingsFailure = keep(settings: settingsChanged ? (units, locations, provider, rainNotify, windUnit, precipitationUnit) : nil, readings: readings)
         return settled.map { entry in
             entry.flatMap { command in
                 if case .submission = command, let settingsFailure { return .failure(settingsFailure) }
@@ -326,14 +333,17 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     /// transaction when there is more than one write (a single write is atomic by itself and
     /// needs no BEGIN and COMMIT: performance.md). Returns why the settings could not be
     /// written; a reading that could not be kept is logged, and shown all the same.
-    private func keep(settings: (units: Units, locations: [String], provider: WeatherProvider)?,
+    private func keep(settings: (units: Units, locations: [String], provider: WeatherProvider, rainNotify: RainNotice,
+                                 windUnit: WindUnit, precipitationUnit: PrecipitationUnit)?,
                       readings: [WeatherReading]) -> (any Error)? {
         guard let archive else { return nil }
         var settingsFailure: (any Error)?
         func write() {
             if let settings {
                 do {
-                    try archive.saveSettings(units: settings.units, savedLocations: settings.locations, provider: settings.provider)
+                    try archive.saveSettings(units: settings.units, savedLocations: settings.locations, provider: settings.provider,
+                                             rainNotify: settings.rainNotify,
+                                             windUnit: settings.windUnit, precipitationUnit: settings.precipitationUnit)
                 } catch {
                     settingsFailure = error
                 }
@@ -374,6 +384,15 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
                 case .savedLocations(let locations):
                     guard state.savedLocations != locations else { return nil }
                     return state.apply(.savedLocations(locations))
+                case .rainNotify(let notice):
+                    guard state.rainNotify != notice else { return nil }
+                    return state.apply(.rainNotify(notice))
+                case .windUnit(let unit):
+                    guard state.windUnit != unit else { return nil }
+                    return state.apply(.windUnit(unit))
+                case .precipitationUnit(let unit):
+                    guard state.precipitationUnit != unit else { return nil }
+                    return state.apply(.precipitationUnit(unit))
                 case .addLocation, .removeLocation:
                     return nil
                 }
@@ -383,7 +402,13 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         case .reading(let reading):
             // A fetch that finishes after every view of its place has gone is not shown.
             guard wantedLocations.contains(reading.location) else { return document.revision }
-            return document.update { state in state.apply(.reading(reading)) } ?? document.revision
+            return document.update { state in
+                // A reading without a nowcast (the other provider's, a server that left it out)
+                // keeps the last one: its steps still say what they said until they are over.
+                var reading = reading
+                if reading.nowcast == nil { reading.nowcast = state.readings[reading.location]?.nowcast }
+                return state.apply(.reading(reading))
+            } ?? document.revision
         case .failure(let location, let message):
             guard wantedLocations.contains(location) else { return document.revision }
             return document.update { state in

@@ -8,6 +8,9 @@ extension Setting {
         case .minimumFreeSpace: "no download may leave the downloads' disk with less free (0: no check)"
         case .units: "weather units"
         case .provider: "where weather is asked first; the other provider when it fails"
+        case .rainNotify: "notify this long before rain starts at a saved place or here"
+        case .windUnit: "how wind is shown (auto: as units says)"
+        case .precipitationUnit: "how rain and snow are shown (auto: as units says)"
         }
     }
 }

@@ -9,12 +9,17 @@ public enum Setting: String, CaseIterable, Sendable, Hashable {
     case minimumFreeSpace
     case units
     case provider
+    case rainNotify
+    case windUnit
+    case precipitationUnit
 
     /// The part of the daemon's state that holds it, and so the document that owns it.
     public var section: Section {
         switch self {
         case .notify, .deleteWhenPlayed, .playedAt, .minimumFreeSpace: .podcasts
         case .units, .provider: .weather
+        case .rainNotify: .weather
+        case .windUnit, .precipitationUnit: .weather
         }
     }
 

@@ -11,6 +11,12 @@ public enum WeatherChange: Sendable, Hashable {
     case savedLocations([String])
     /// Nobody wants these places any more: their readings and failures were dropped.
     case forgotten([String])
+    /// The user chose when rain soon is notified.
+    case rainNotify(RainNotice)
+    /// The user chose how wind is shown.
+    case windUnit(WindUnit)
+    /// The user chose how precipitation is shown.
+    case precipitationUnit(PrecipitationUnit)
     /// The place's official alerts changed (or their fetch failed or recovered): all of them
     /// now, and the ids that began and ended with this change.
     case alerts(location: String, PlaceAlerts, began: [String], ended: [String])
@@ -29,6 +35,8 @@ public enum WeatherChange: Sendable, Hashable {
         case .failed(let location, _): location
         case .alerts(let location, _, _, _): location
         case .units, .provider, .savedLocations, .forgotten: nil
+        case .rainNotify: nil
+        case .windUnit, .precipitationUnit: nil
         }
     }
 }

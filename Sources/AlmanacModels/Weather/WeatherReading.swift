@@ -37,13 +37,16 @@ public struct WeatherReading: Sendable, Hashable, Codable {
     public var airQuality: AirQuality?
     /// The provider it came from (`open-meteo`, `met-norway`, `demo`); `nil` in readings kept by an older version.
     public var provider: String?
+    /// Precipitation in fifteen-minute steps for the next hours, when the provider gives it.
+    public var nowcast: Nowcast?
 
     public init(
         location: String, placeName: String, latitude: Double, longitude: Double, temperature: Double,
         apparentTemperature: Double, humidity: Double, windSpeed: Double, windDirection: Double,
         precipitation: Double, weatherCode: Int, isDay: Bool, observedAt: Date,
         fetchedAt: Date? = nil, utcOffset: Int = 0, hourly: [HourlyForecast] = [], daily: [DailyForecast] = [],
-        details: WeatherDetails? = nil, airQuality: AirQuality? = nil, provider: String? = nil
+        details: WeatherDetails? = nil, airQuality: AirQuality? = nil, provider: String? = nil,
+        nowcast: Nowcast? = nil
     ) {
         self.location = location
         self.placeName = placeName
@@ -65,5 +68,6 @@ public struct WeatherReading: Sendable, Hashable, Codable {
         self.details = details
         self.airQuality = airQuality
         self.provider = provider
+        self.nowcast = nowcast
     }
 }

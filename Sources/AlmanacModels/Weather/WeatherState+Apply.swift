@@ -23,6 +23,12 @@ extension WeatherState {
                 failures[location] = nil
                 alerts[location] = nil
             }
+        case .rainNotify(let notice):
+            rainNotify = notice
+        case .windUnit(let unit):
+            windUnit = unit
+        case .precipitationUnit(let unit):
+            precipitationUnit = unit
         case .alerts(let location, let placeAlerts, _, _):
             alerts[location] = placeAlerts
         }

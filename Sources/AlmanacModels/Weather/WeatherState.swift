@@ -9,6 +9,12 @@ public struct WeatherState: Sendable, Hashable {
     public var failures: [String: String]
     /// Where weather comes from first (the other provider when it fails).
     public var provider: WeatherProvider = .openMeteo
+    /// When rain soon is notified at the saved places and "here" (the `rainNotify` setting).
+    public var rainNotify: RainNotice = .off
+    /// How wind is shown (the `windUnit` setting; `auto` follows `units`).
+    public var windUnit: WindUnit = .auto
+    /// How precipitation is shown (the `precipitationUnit` setting; `auto` follows `units`).
+    public var precipitationUnit: PrecipitationUnit = .auto
     /// Official alerts per location, for the places whose source answered at least once.
     public var alerts: [String: PlaceAlerts] = [:]
 

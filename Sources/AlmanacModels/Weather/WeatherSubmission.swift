@@ -10,6 +10,12 @@ public enum WeatherSubmission: Sendable, Hashable {
     case addLocation(String)
     /// One saved place fewer (`RemoveLocation`); refused with `LocationNotSaved` when it is not saved.
     case removeLocation(String)
+    /// When rain soon is notified.
+    case rainNotify(RainNotice)
+    /// How wind is shown.
+    case windUnit(WindUnit)
+    /// How precipitation is shown.
+    case precipitationUnit(PrecipitationUnit)
 
     /// The longest location name accepted.
     public static let maximumLocationLength = 200
@@ -20,6 +26,8 @@ public enum WeatherSubmission: Sendable, Hashable {
     public func validated() throws -> WeatherSubmission {
         switch self {
         case .units, .provider: return self
+        case .rainNotify: return self
+        case .windUnit, .precipitationUnit: return self
         case .savedLocations(let locations): return .savedLocations(try Self.cleaned(locations))
         case .addLocation(let location): return .addLocation(try Self.cleaned([location])[0])
         case .removeLocation(let location): return .removeLocation(location.trimmed)
@@ -31,7 +39,8 @@ public enum WeatherSubmission: Sendable, Hashable {
     /// `LocationNotSaved` to remove a place that is not saved.
     public func settled(against saved: [String]) throws -> WeatherSubmission {
         switch self {
-        case .units, .provider, .savedLocations:
+        case .units, .provider, .savedLocations, .rainNotify,
+             .windUnit, .precipitationUnit:
             return self
         case .addLocation(let location):
             return .savedLocations(try Self.cleaned(saved + [location]))

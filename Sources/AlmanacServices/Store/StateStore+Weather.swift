@@ -5,13 +5,18 @@ public import FoundationEssentials
 /// The weather document's archive: units and saved places as settings, and one row per place
 /// with its last reading as JSON.
 extension StateStore: WeatherArchive {
-    public func saveSettings(units: Units, savedLocations: [String], provider: WeatherProvider) throws {
+    public func saveSettings(units: Units, savedLocations: [String], provider: WeatherProvider, rainNotify: RainNotice,
+                             windUnit: WindUnit, precipitationUnit: PrecipitationUnit) throws {
         let locations = String(decoding: try JSONEncoder().encode(savedLocations), as: UTF8.self)
         // One statement, so atomic without BEGIN/COMMIT around it; cached. A units Submit
         // writes this before it is acknowledged, and both showed in profiles (performance.md).
         try writeStatement("the weather settings") { db in
-            try db.cached("INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?), ('weather.savedLocations', ?), (?, ?)")
-                .execute([Setting.units.storeKey, units.rawValue, locations, Setting.provider.storeKey, provider.rawValue])
+            try db.cached("INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?), ('weather.savedLocations', ?), (?, ?)"
+                          + ", (?, ?)"
+                          + ", (?, ?), (?, ?)")
+                .execute([Setting.units.storeKey, units.rawValue, locations, Setting.provider.storeKey, provider.rawValue,
+                          Setting.rainNotify.storeKey, rainNotify.rawValue,
+                          Setting.windUnit.storeKey, windUnit.rawValue, Setting.precipitationUnit.storeKey, precipitationUnit.rawValue])
         }
     }
 
@@ -42,6 +47,9 @@ extension StateStore: WeatherArchive {
             switch key {
             case Setting.units.storeKey: state.units = Units(rawValue: value) ?? .metric
             case Setting.provider.storeKey: state.provider = WeatherProvider(rawValue: value) ?? .openMeteo
+            case Setting.rainNotify.storeKey: state.rainNotify = RainNotice(rawValue: value) ?? .off
+            case Setting.windUnit.storeKey: state.windUnit = WindUnit(rawValue: value) ?? .auto
+            case Setting.precipitationUnit.storeKey: state.precipitationUnit = PrecipitationUnit(rawValue: value) ?? .auto
             case "weather.savedLocations": state.savedLocations = (try? JSONDecoder().decode([String].self, from: Data(value.utf8))) ?? []
             default: break
             }

@@ -50,6 +50,13 @@ enum OpenMeteo {
         let current: Current?
         let hourly: Hourly?
         let daily: Daily?
+        let minutely_15: Minutely15?
+    }
+
+    /// Fifteen-minute steps; each value is the sum of the fifteen minutes before its time.
+    struct Minutely15: Decodable {
+        let time: [String]
+        let precipitation: [Double?]?
     }
 
     struct Current: Decodable {

@@ -139,6 +139,8 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
             URLQueryItem(name: "forecast_hours", value: "24"),
             URLQueryItem(name: "forecast_days", value: String(Self.forecastDays)),
             URLQueryItem(name: "timezone", value: "auto"),
+            URLQueryItem(name: "minutely_15", value: "precipitation"),
+            URLQueryItem(name: "forecast_minutely_15", value: String(Nowcast.maximumSteps + 1)),
         ]
         let response = try await http.get(components.url!)
         var reading = try Self.reading(fromForecast: response.body, location: location, place: place, fetchedAt: Date())
@@ -197,8 +199,30 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
             hourly: forecast.hourly.map { Self.hours($0, offset: offset) } ?? [],
             daily: forecast.daily.map { Self.days($0, offset: offset) } ?? [],
             details: WeatherDetails(uvIndex: valid(current.uv_index), pressure: valid(current.pressure_msl), visibility: valid(current.visibility),
-                                    cloudCover: valid(current.cloud_cover), windGusts: valid(current.wind_gusts_10m), dewPoint: finite(current.dew_point_2m))
+                                    cloudCover: valid(current.cloud_cover), windGusts: valid(current.wind_gusts_10m), dewPoint: finite(current.dew_point_2m)),
+            nowcast: forecast.minutely_15.flatMap { Self.nowcast($0, offset: offset, after: fetchedAt) }
         )
+    }
+
+    /// The most precipitation a fifteen-minute step may hold and be believed, mm.
+    static let believableStep = 100.0
+
+    /// The fifteen-minute steps as a nowcast: each value is the sum of the fifteen minutes
+    /// before its time, so a step starts fifteen minutes earlier. The steps are read while
+    /// they follow each other fifteen minutes apart with a believable amount; the first that
+    /// does not (a `null`, a missing value, a time out of order, an absurd number) ends them.
+    /// Steps over by `now` are left out, and those past `Nowcast.maximumSteps`; `nil` when no step is left.
+    static func nowcast(_ series: OpenMeteo.Minutely15, offset: Int, after now: Date) -> Nowcast? {
+        var steps: [NowcastStep] = []
+        for i in series.time.indices {
+            guard let end = date(series.time[i], offset: offset), let amount = series.precipitation.at(i),
+                  amount.isFinite, (0...believableStep).contains(amount) else { break }
+            let step = NowcastStep(start: end.addingTimeInterval(-NowcastStep.length), precipitation: amount)
+            if let last = steps.last, step.start != last.end { break }
+            guard step.end > now else { continue }
+            steps.append(step)
+        }
+        return steps.isEmpty ? nil : Nowcast(steps: Array(steps.prefix(Nowcast.maximumSteps)))
     }
 
     /// The hourly series as forecasts; hours without a time or a temperature are left out.

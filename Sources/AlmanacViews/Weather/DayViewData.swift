@@ -41,8 +41,12 @@ public struct DayViewData: Sendable, Hashable, JSONRepresentable {
     public let precipitationHoursValue: Double?
     /// The place's offset from UTC, in seconds: its sunrise and sunset are given on its clock.
     public let utcOffset: Int
+    /// The moon at the day's noon on the place's clock ("🌕 Full moon"), empty when the day
+    /// is not a date; `nil` then in the values below.
+    public let moon: String
+    public let moonPhase: MoonPhase?
 
-    public init(day: DailyForecast, units: Units, utcOffset: Int) {
+    public init(day: DailyForecast, units: ShownUnits, utcOffset: Int) {
         let condition = WeatherCondition(code: day.weatherCode)
         self.day = shortDay(day.day)
         date = day.day
@@ -55,7 +59,7 @@ public struct DayViewData: Sendable, Hashable, JSONRepresentable {
         wind = WeatherNowViewData.speed(day.windSpeedMax, units)
         sunrise = day.sunrise.map { localClock($0, utcOffset: utcOffset) } ?? ""
         sunset = day.sunset.map { localClock($0, utcOffset: utcOffset) } ?? ""
-        self.units = units
+        self.units = units.system
         highValue = WeatherNowViewData.temperatureValue(day.temperatureMax, units)
         lowValue = WeatherNowViewData.temperatureValue(day.temperatureMin, units)
         precipitationValue = WeatherNowViewData.lengthValue(day.precipitation, units)
@@ -70,6 +74,16 @@ public struct DayViewData: Sendable, Hashable, JSONRepresentable {
         sunshine = day.sunshineDuration.map { fixedPoint($0 / 3600, decimals: 1) + " h" } ?? ""
         precipitationHours = day.precipitationHours.map { fixedPoint($0, decimals: 0) + " h" } ?? ""
         self.utcOffset = utcOffset
+        moonPhase = Self.noon(of: day.day, utcOffset: utcOffset).map { MoonPhase(at: $0) }
+        moon = moonPhase.map { "\($0.symbol) \($0.name)" } ?? ""
+    }
+
+    /// Noon of `day` ("2026-11-22") on a clock `utcOffset` seconds from UTC.
+    static func noon(of day: String, utcOffset: Int) -> Date? {
+        let parts = day.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3, (1...12).contains(parts[1]), (1...31).contains(parts[2]) else { return nil }
+        let days = CalendarDay.daysSinceEpoch(year: parts[0], month: parts[1], day: parts[2])
+        return Date(timeIntervalSince1970: Double(days) * 86_400 + 43_200 - Double(utcOffset))
     }
 
     /// `--json` (docs/cli.md, "JSON keys"): numbers in `units`, sunrise and sunset in ISO
@@ -88,12 +102,15 @@ public struct DayViewData: Sendable, Hashable, JSONRepresentable {
             "uvIndexMax": .number(uvIndexMax, decimals: 2), "uvIndexMaxText": .text(uv),
             "sunshine": .number(sunshineSeconds, decimals: 0), "sunshineText": .text(sunshine),
             "precipitationHours": .number(precipitationHoursValue, decimals: 1), "precipitationHoursText": .text(precipitationHours),
+            "moonPhase": moonPhase.map { .string($0.name) } ?? .null, "moonText": .text(moon),
+            "moonIllumination": .number(moonPhase?.illumination, decimals: 3), "moonAge": .number(moonPhase?.age, decimals: 3),
         ])
     }
 
     /// The names `fields` has.
     public static let fieldNames = ["day", "date", "symbol", "condition", "high", "low", "precipitation", "precipitationChance", "wind", "sunrise", "sunset",
                                     "uv", "sunshine", "precipitationHours"]
+        + ["moon"]
 
     /// The fields a `--format` template can use.
     public var fields: [String: String] {
@@ -101,6 +118,7 @@ public struct DayViewData: Sendable, Hashable, JSONRepresentable {
             "day": day, "date": date, "symbol": symbol, "condition": condition, "high": high, "low": low,
             "precipitation": precipitation, "precipitationChance": precipitationChance, "wind": wind,
             "sunrise": sunrise, "sunset": sunset, "uv": uv, "sunshine": sunshine, "precipitationHours": precipitationHours,
+            "moon": moon,
         ]
     }
 }

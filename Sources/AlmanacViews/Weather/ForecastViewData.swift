@@ -13,7 +13,7 @@ public struct ForecastViewData: Sendable, Hashable {
     /// The current hour and those after it.
     public let hours: [HourViewData]
 
-    public init(reading: WeatherReading, units: Units, days count: Int, now: Date) {
+    public init(reading: WeatherReading, units: ShownUnits, days count: Int, now: Date) {
         location = reading.location
         place = reading.placeName
         updated = "updated \(relativeTime(reading.fetchedAt, now: now))"

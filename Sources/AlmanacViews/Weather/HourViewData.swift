@@ -22,14 +22,14 @@ public struct HourViewData: Sendable, Hashable, JSONRepresentable {
     /// UV, pressure, visibility, clouds, gusts and dew point for the hour.
     public let details: WeatherDetailsViewData
 
-    public init(hour: HourlyForecast, units: Units, utcOffset: Int) {
+    public init(hour: HourlyForecast, units: ShownUnits, utcOffset: Int) {
         let condition = WeatherCondition(code: hour.weatherCode)
         time = localClock(hour.time, utcOffset: utcOffset)
         symbol = condition.symbol
         self.condition = condition.text
         temperature = WeatherNowViewData.temperature(hour.temperature, units)
         precipitationChance = wholeNumber(hour.precipitationProbability).map { "\($0)%" } ?? ""
-        self.units = units
+        self.units = units.system
         at = hour.time
         self.utcOffset = utcOffset
         temperatureValue = WeatherNowViewData.temperatureValue(hour.temperature, units)

@@ -14,7 +14,7 @@ public struct PlaceSummaryViewData: Sendable, Hashable, Encodable {
     ///   - error: why the place's last fetch failed, while `reading` is its last good one.
     ///   - clockOffset: the user's offset from UTC, in seconds, at a date (for the fetch time).
     ///   - count, step: how many hours, and every how many hours from the current one.
-    public init(reading: WeatherReading, units: Units, now: Date, error: String?,
+    public init(reading: WeatherReading, units: ShownUnits, now: Date, error: String?,
                 clockOffset: (Date) -> Int, hours count: Int = 6, every step: Int = 2, alerts: [AlertViewData] = []) {
         self.alerts = alerts
         self.now = WeatherNowViewData(reading: reading, units: units, now: now, error: error,

@@ -1,4 +1,5 @@
 import AlmanacModels
+
 /// One line for a waybar custom module (`"return-type": "json"`): `text` on the bar, a
 /// `tooltip`, CSS `class`es (the condition, `stale`, `error`) and `alt` (the condition, for
 /// `format-icons`). See docs/status-bars.md.
@@ -17,6 +18,7 @@ public struct WaybarViewData: Sendable, Hashable, Codable {
             "\(now.condition), feels \(now.feelsLike)",
             "Humidity \(now.humidity) · wind \(now.wind) · precipitation \(now.precipitation)",
         ]
+        if !now.rain.isEmpty { lines.append(now.rain) }
         if !now.todayRange.isEmpty { lines.append("Today \(now.todayRange)") }
         if !hours.isEmpty { lines.append(hours.map { "\($0.time) \($0.symbol) \($0.temperature)" }.joined(separator: "  ")) }
         lines.append("updated " + now.updated)
@@ -28,6 +30,7 @@ public struct WaybarViewData: Sendable, Hashable, Codable {
         if now.error != nil { classes.append("error") }
         // The worst alert in force, from moderate up: `alert-moderate`, `alert-severe`, `alert-extreme`.
         if let worst = alerts.map(\.alert.severity).max(), worst >= .moderate { classes.append("alert-" + worst.rawValue) }
+        if let outlook = now.rainOutlook, outlook.expectsRain { classes.append(outlook.className) }
         `class` = classes
         alt = now.conditionClass
     }

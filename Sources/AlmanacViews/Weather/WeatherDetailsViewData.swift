@@ -29,19 +29,19 @@ public struct WeatherDetailsViewData: Sendable, Hashable {
     public let dewPointValue: Double?
     public let airQuality: AirQuality?
 
-    public init(details: WeatherDetails?, airQuality: AirQuality?, units: Units) {
+    public init(details: WeatherDetails?, airQuality: AirQuality?, units: ShownUnits) {
         let details = details ?? WeatherDetails()
-        self.units = units
+        self.units = units.system
         uvIndex = details.uvIndex
-        pressureValue = details.pressure.map { units == .metric ? $0 : $0 / 33.8639 }
-        visibilityValue = details.visibility.map { units == .metric ? $0 / 1000 : $0 / 1609.344 }
+        pressureValue = details.pressure.map { units.system == .metric ? $0 : $0 / 33.8639 }
+        visibilityValue = details.visibility.map { units.system == .metric ? $0 / 1000 : $0 / 1609.344 }
         cloudCover = details.cloudCover
         gustsValue = details.windGusts.map { WeatherNowViewData.speedValue($0, units) }
         dewPointValue = details.dewPoint.map { WeatherNowViewData.temperatureValue($0, units) }
         self.airQuality = airQuality
         uv = details.uvIndex.map { "UV \(fixedPoint($0, decimals: 0)) (\(Self.uvLevel($0)))" } ?? ""
-        pressure = pressureValue.map { units == .metric ? fixedPoint($0, decimals: 0) + " hPa" : fixedPoint($0, decimals: 2) + " inHg" } ?? ""
-        visibility = visibilityValue.map { fixedPoint($0, decimals: $0 < 10 ? 1 : 0) + (units == .metric ? " km" : " mi") } ?? ""
+        pressure = pressureValue.map { units.system == .metric ? fixedPoint($0, decimals: 0) + " hPa" : fixedPoint($0, decimals: 2) + " inHg" } ?? ""
+        visibility = visibilityValue.map { fixedPoint($0, decimals: $0 < 10 ? 1 : 0) + (units.system == .metric ? " km" : " mi") } ?? ""
         clouds = details.cloudCover.map { fixedPoint($0, decimals: 0) + "%" } ?? ""
         gusts = details.windGusts.map { WeatherNowViewData.speed($0, units) } ?? ""
         dewPoint = details.dewPoint.map { WeatherNowViewData.temperature($0, units) } ?? ""
@@ -110,10 +110,11 @@ public struct WeatherDetailsViewData: Sendable, Hashable {
     }
 
     /// The unit of each measure in `units`, for `--json`'s `unitNames`.
-    public static func unitNames(_ units: Units) -> JSONValue {
-        .object([
-            "temperature": .string(units == .metric ? "°C" : "°F"), "speed": .string(units == .metric ? "km/h" : "mph"),
-            "precipitation": .string(units == .metric ? "mm" : "in"), "pressure": .string(units == .metric ? "hPa" : "inHg"),
+    public static func unitNames(_ shown: ShownUnits) -> JSONValue {
+        let units = shown.system
+        return .object([
+            "temperature": .string(units == .metric ? "°C" : "°F"), "speed": .string(shown.wind.symbol),
+            "precipitation": .string(shown.precipitation.rawValue), "pressure": .string(units == .metric ? "hPa" : "inHg"),
             "visibility": .string(units == .metric ? "km" : "mi"), "humidity": .string("%"), "cloudCover": .string("%"),
             "particles": .string("µg/m³"), "uvIndex": .string("UV index"),
         ])

@@ -1,3 +1,5 @@
+import AlmanacModels
+
 // How weather views are laid out within a terminal's width: which fields give way first
 // at 80 columns (precipitation, then humidity, wind, feels-like), and the forecast tables.
 
@@ -6,7 +8,9 @@ extension WeatherNowViewData {
     /// precipitation 0.0 mm  · 14:05" within `width`: precipitation goes first, then
     /// humidity, wind, the feeling temperature, why it is stale ("(stale)" stays), the
     /// condition's words (its symbol stays) and the time; the place and the temperature stay.
-    public func line(width: Int) -> StyledLine {
+    /// With `rain`, rain soon ("☔ Rain starting in about 25 min") goes after the feeling
+    /// temperature and before the condition's words.
+    public func line(width: Int, rain showsRain: Bool = true) -> StyledLine {
         var fields: [LineField] = [
             LineField([StyledLine(place, .bold), StyledLine(truncated(place, to: 20), .bold)], priority: 50),
             LineField([StyledLine("\(symbol) \(condition)"), StyledLine(symbol)], priority: 40),
@@ -16,6 +20,7 @@ extension WeatherNowViewData {
             wind.isEmpty ? .kept(StyledLine()) : .optional(StyledLine("wind \(wind)"), priority: 20),
             .optional(StyledLine("precipitation \(precipitation)"), priority: 5),
         ]
+        if showsRain, !rain.isEmpty { fields.append(.optional(StyledLine("☔ \(rain)", .bold), priority: 38)) }
         let stamp = time.isEmpty ? observed : time
         fields.append(.optional(StyledLine("· \(stamp)", .dim), priority: 45))
         // "(stale)" always stays; why and since when give way after the feeling temperature,
@@ -26,6 +31,13 @@ extension WeatherNowViewData {
             fields.append(LineField([StyledLine("(stale, updated \(updated))", .alert), StyledLine("(stale)", .alert)], priority: 35))
         }
         return fitLine(fields, width: width)
+    }
+
+    /// "  ☔ Rain starting in about 25 min, for 40 min" (`almanac weather`'s line of its own);
+    /// `nil` when no rain is expected in the next two hours.
+    public func rainLine(width: Int, indent: Int = 2) -> StyledLine? {
+        guard !rain.isEmpty else { return nil }
+        return StyledLine(String(repeating: " ", count: indent) + "☔ " + rain, .bold).truncated(to: width)
     }
 }
 
@@ -42,6 +54,9 @@ extension DayViewData {
         if !sunrise.isEmpty {
             fields.append(.optional(StyledLine("sunrise \(sunrise), sunset \(sunset)"), StyledLine("sun \(sunrise)–\(sunset)"),
                                     shorten: 5, drop: 10, separator: " · "))
+        }
+        if let moonPhase {
+            fields.append(.optional(StyledLine(moon), StyledLine(moonPhase.symbol), shorten: 3, drop: 4, separator: " · "))
         }
         return fitLine(fields, width: width)
     }

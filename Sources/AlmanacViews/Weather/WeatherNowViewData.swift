@@ -44,11 +44,20 @@ public struct WeatherNowViewData: Sendable, Hashable, JSONRepresentable {
     public let todayLow: Double?
     public let observedAt: Date
     public let fetchedAt: Date
+    /// Wind and precipitation's units beside `units`, for `unitNames`.
+    public let shownUnits: ShownUnits
     /// The offset from UTC the ISO times are given at (the user's clock; 0 when none was given).
     public let clockOffset: Int
+    /// "Rain starting in about 25 min, for 40 min": rain in the next two hours, "" when none
+    /// is expected or the reading has no nowcast that covers them.
+    public let rain: String
+    /// What the nowcast says at `now`, `nil` when unknown.
+    public let rainOutlook: RainOutlook?
+    /// The fifteen-minute steps ahead, in the user's units, for `--json`'s `nowcast`.
+    public let nowcastSteps: [NowcastStep]
 
     /// `clockOffset`: the user's offset from UTC in seconds (at the reading's time), for `time`.
-    public init(reading: WeatherReading, units: Units, now: Date, error: String? = nil, clockOffset: Int? = nil) {
+    public init(reading: WeatherReading, units: ShownUnits, now: Date, error: String? = nil, clockOffset: Int? = nil) {
         let condition = WeatherCondition(code: reading.weatherCode)
         location = reading.location
         place = reading.placeName
@@ -70,7 +79,7 @@ public struct WeatherNowViewData: Sendable, Hashable, JSONRepresentable {
         conditionClass = Self.slug(condition.text)
         details = WeatherDetailsViewData(details: reading.details, airQuality: reading.airQuality, units: units)
         provider = reading.provider ?? ""
-        self.units = units
+        self.units = units.system
         temperatureValue = Self.temperatureValue(reading.temperature, units)
         feelsLikeValue = Self.temperatureValue(reading.apparentTemperature, units)
         humidityValue = reading.humidity
@@ -83,13 +92,34 @@ public struct WeatherNowViewData: Sendable, Hashable, JSONRepresentable {
         observedAt = reading.observedAt
         fetchedAt = reading.fetchedAt
         self.clockOffset = clockOffset ?? 0
+        shownUnits = units
+        rainOutlook = reading.nowcast?.outlook(at: now)
+        rain = rainOutlook.flatMap { $0.expectsRain ? $0.sentence : nil } ?? ""
+        nowcastSteps = (reading.nowcast?.steps ?? []).filter { $0.end > now }.map {
+            NowcastStep(start: $0.start, precipitation: Self.lengthValue($0.precipitation, units))
+        }
+    }
+
+    /// `--json`'s `nowcast`: the steps ahead (`start`, `startUnix`, `precipitation` in the
+    /// user's units) and the outlook's `sentence` (`null` when the steps do not cover the
+    /// next two hours); `null` without a nowcast.
+    var nowcastJSON: JSONValue {
+        guard !nowcastSteps.isEmpty else { return .null }
+        return .object([
+            "steps": .array(nowcastSteps.map { step in
+                .object(["start": .time(step.start, utcOffset: clockOffset), "startUnix": .unix(step.start),
+                         "precipitation": .number(step.precipitation, decimals: 3)])
+            }),
+            "sentence": rainOutlook.map { .string($0.sentence) } ?? .null,
+            "rainExpected": .boolean(rainOutlook?.expectsRain ?? false),
+        ])
     }
 
     /// `--json` (docs/cli.md, "JSON keys"): numbers in `units`, times in ISO 8601 on the
     /// user's clock and in Unix seconds, and the text the line shows under `…Text`.
     public var json: JSONValue {
         .object(details.jsonFields.merging([
-            "unitNames": WeatherDetailsViewData.unitNames(units), "provider": .text(provider),
+            "unitNames": WeatherDetailsViewData.unitNames(shownUnits), "provider": .text(provider),
             "location": .string(location), "place": .string(place), "units": .string(units.rawValue),
             "condition": .string(condition), "symbol": .string(symbol), "conditionClass": .string(conditionClass),
             "temperature": .number(temperatureValue, decimals: 2), "temperatureText": .string(temperature),
@@ -101,6 +131,7 @@ public struct WeatherNowViewData: Sendable, Hashable, JSONRepresentable {
             "observed": .time(observedAt, utcOffset: clockOffset), "observedUnix": .unix(observedAt), "observedText": .string(observed),
             "updated": .time(fetchedAt, utcOffset: clockOffset), "updatedUnix": .unix(fetchedAt), "updatedText": .string(updated),
             "time": .text(time), "stale": .boolean(stale), "error": .text(error),
+            "nowcast": nowcastJSON,
         ]) { $1 })
     }
 
@@ -113,6 +144,7 @@ public struct WeatherNowViewData: Sendable, Hashable, JSONRepresentable {
     public static let fieldNames = ["location", "place", "temperature", "feelsLike", "condition", "symbol", "humidity", "wind",
                                     "precipitation", "observed", "updated", "time", "error", "stale", "today", "class"]
         + WeatherDetailsViewData.fieldNames + ["provider"]
+        + ["rain"]
 
     /// The fields a `--format` template can use: values, never labels ("3 minutes ago").
     public var fields: [String: String] {
@@ -122,40 +154,40 @@ public struct WeatherNowViewData: Sendable, Hashable, JSONRepresentable {
             "precipitation": precipitation, "observed": observed, "updated": updated, "time": time, "error": error ?? "",
             "stale": stale ? "stale" : "", "today": todayRange, "class": conditionClass,
             "provider": provider,
+            "rain": rain,
         ].merging(details.fields) { $1 }
     }
 
-    static func temperature(_ celsius: Double, _ units: Units) -> String {
-        switch units {
+    static func temperature(_ celsius: Double, _ units: ShownUnits) -> String {
+        switch units.system {
         case .metric: fixedPoint(celsius, decimals: 1) + "°C"
         case .imperial: fixedPoint(temperatureValue(celsius, units), decimals: 1) + "°F"
         }
     }
 
-    static func speed(_ kilometresPerHour: Double, _ units: Units) -> String {
-        fixedPoint(speedValue(kilometresPerHour, units), decimals: 0) + (units == .metric ? " km/h" : " mph")
+    /// "12 km/h", "3.4 m/s", "7 mph", "6 kn", "3 Bft".
+    static func speed(_ kilometresPerHour: Double, _ units: ShownUnits) -> String {
+        fixedPoint(speedValue(kilometresPerHour, units), decimals: units.wind.decimals) + " " + units.wind.symbol
     }
 
-    static func length(_ millimetres: Double, _ units: Units) -> String {
-        switch units {
-        case .metric: fixedPoint(millimetres, decimals: 1) + " mm"
-        case .imperial: fixedPoint(lengthValue(millimetres, units), decimals: 2) + " in"
-        }
+    /// "1.2 mm", "0.05 in".
+    static func length(_ millimetres: Double, _ units: ShownUnits) -> String {
+        fixedPoint(lengthValue(millimetres, units), decimals: units.precipitation.decimals) + " " + units.precipitation.rawValue
     }
 
     /// °C or °F.
-    static func temperatureValue(_ celsius: Double, _ units: Units) -> Double {
-        units == .metric ? celsius : celsius * 9 / 5 + 32
+    static func temperatureValue(_ celsius: Double, _ units: ShownUnits) -> Double {
+        units.system == .metric ? celsius : celsius * 9 / 5 + 32
     }
 
-    /// km/h or mph.
-    static func speedValue(_ kilometresPerHour: Double, _ units: Units) -> Double {
-        units == .metric ? kilometresPerHour : kilometresPerHour / 1.609344
+    /// In the wind unit (Beaufort: the force number).
+    static func speedValue(_ kilometresPerHour: Double, _ units: ShownUnits) -> Double {
+        units.wind.value(kilometresPerHour)
     }
 
     /// mm or in.
-    static func lengthValue(_ millimetres: Double, _ units: Units) -> Double {
-        units == .metric ? millimetres : millimetres / 25.4
+    static func lengthValue(_ millimetres: Double, _ units: ShownUnits) -> Double {
+        units.precipitation.value(millimetres)
     }
 
     /// Where the wind comes from, on a 16-point compass.

@@ -21,7 +21,7 @@ public struct WeatherScreenViewData: Sendable, Hashable {
             guard let reading = state.readings[location] else {
                 return .unavailable(UnavailablePlaceViewData(location: location, failure: state.failures[location]))
             }
-            return .place(PlaceSummaryViewData(reading: reading, units: state.units, now: now, error: state.failures[location], clockOffset: clockOffset,
+            return .place(PlaceSummaryViewData(reading: reading, units: ShownUnits(state: state), now: now, error: state.failures[location], clockOffset: clockOffset,
                                                 alerts: AlertViewData.list(state, location: location)))
         }
     }

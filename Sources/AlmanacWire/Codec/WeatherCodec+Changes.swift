@@ -7,6 +7,8 @@ extension WeatherCodec {
     /// A change's `kind`.
     enum Kind: String, CaseIterable {
         case reading, failed, units, provider, savedLocations, forgotten
+        case rainNotify
+        case windUnit, precipitationUnit
         case alerts
     }
 
@@ -25,6 +27,12 @@ extension WeatherCodec {
             [kindKey: Kind.savedLocations.value, "savedLocations": .array(.string, locations.map(Value.string))]
         case .forgotten(let locations):
             [kindKey: Kind.forgotten.value, "locations": .array(.string, locations.map(Value.string))]
+        case .rainNotify(let notice):
+            [kindKey: Kind.rainNotify.value, Setting.rainNotify.busKey: .string(notice.rawValue)]
+        case .windUnit(let unit):
+            [kindKey: Kind.windUnit.value, Setting.windUnit.busKey: .string(unit.rawValue)]
+        case .precipitationUnit(let unit):
+            [kindKey: Kind.precipitationUnit.value, Setting.precipitationUnit.busKey: .string(unit.rawValue)]
         case .alerts(let location, let placeAlerts, let began, let ended):
             [kindKey: Kind.alerts.value, "location": .string(location), "alerts": encode(placeAlerts),
              "began": .array(.string, began.map(Value.string)), "ended": .array(.string, ended.map(Value.string))]
@@ -49,6 +57,12 @@ extension WeatherCodec {
             return strings(fields["savedLocations"]).map { .savedLocations($0) }
         case .forgotten:
             return strings(fields["locations"]).map { .forgotten($0) }
+        case .rainNotify:
+            return fields[Setting.rainNotify.busKey]?.stringValue.flatMap(RainNotice.init(rawValue:)).map { .rainNotify($0) }
+        case .windUnit:
+            return fields[Setting.windUnit.busKey]?.stringValue.flatMap(WindUnit.init(rawValue:)).map { .windUnit($0) }
+        case .precipitationUnit:
+            return fields[Setting.precipitationUnit.busKey]?.stringValue.flatMap(PrecipitationUnit.init(rawValue:)).map { .precipitationUnit($0) }
         case .alerts:
             guard let location = fields["location"]?.stringValue, let placeAlerts = decodePlaceAlerts(fields["alerts"]) else { return nil }
             return .alerts(location: location, placeAlerts, began: strings(fields["began"]) ?? [], ended: strings(fields["ended"]) ?? [])

@@ -8,6 +8,7 @@ public enum WeatherCodec {
         var extra = entries(reading.details)
         if let air = reading.airQuality { extra.append(.init(.string("airQuality"), .variant(encode(air)))) }
         if let provider = reading.provider { extra.append(.init(.string("provider"), .variant(.string(provider)))) }
+        if let nowcast = reading.nowcast { extra.append(.init(.string("nowcast"), .variant(encode(nowcast)))) }
         return appending(extra, to: .stringVariantDictionary([
             "location": .string(reading.location),
             "placeName": .string(reading.placeName),
@@ -49,6 +50,22 @@ public enum WeatherCodec {
     /// `observedAt x`, `fetchedAt x`.
     public static func encode(_ air: AirQuality) -> Value {
         WireEncoder.dictionary(air)
+    }
+
+    /// `aa{sv}`: per fifteen-minute step, `start x` (Unix seconds) and `precipitation d` (mm).
+    public static func encode(_ nowcast: Nowcast) -> Value {
+        .array(.dictionary(key: .string, value: .variant), nowcast.steps.map { step in
+            .stringVariantDictionary(["start": .int64(seconds(step.start)), "precipitation": .double(step.precipitation)])
+        })
+    }
+
+    /// The nowcast `encode` made; `nil` when there is none or it holds no step.
+    public static func decodeNowcast(_ value: Value?) -> Nowcast? {
+        let steps = list(value) { step -> NowcastStep? in
+            guard let fields = step.stringKeyedEntries, let start = fields["start"]?.integerValue else { return nil }
+            return NowcastStep(start: Date(timeIntervalSince1970: Double(start)), precipitation: number(fields, "precipitation"))
+        }
+        return steps.isEmpty ? nil : Nowcast(steps: steps)
     }
 
     public static func decodeAirQuality(_ value: Value?) -> AirQuality? {
@@ -179,7 +196,8 @@ public enum WeatherCodec {
             fetchedAt: Date(timeIntervalSince1970: Double(fields["fetchedAt"]?.integerValue ?? Int64(observed))),
             utcOffset: Int(fields["utcOffset"]?.integerValue ?? 0),
             hourly: list(fields["hourly"], decodeHour), daily: list(fields["daily"], decodeDay),
-            details: decodeDetails(fields), airQuality: decodeAirQuality(fields["airQuality"]), provider: fields["provider"]?.stringValue
+            details: decodeDetails(fields), airQuality: decodeAirQuality(fields["airQuality"]), provider: fields["provider"]?.stringValue,
+            nowcast: decodeNowcast(fields["nowcast"])
         )
     }
 
@@ -192,6 +210,9 @@ public enum WeatherCodec {
                                     state.readings.sorted { $0.key < $1.key }.map { .init(.string($0.key), encode($0.value)) }),
             "failures": .dictionary(key: .string, value: .string,
                                     state.failures.sorted { $0.key < $1.key }.map { .init(.string($0.key), .string($0.value)) }),
+            Setting.rainNotify.busKey: .string(state.rainNotify.rawValue),
+            Setting.windUnit.busKey: .string(state.windUnit.rawValue),
+            Setting.precipitationUnit.busKey: .string(state.precipitationUnit.rawValue),
             "alerts": encode(alerts: state.alerts),
         ]
     }
@@ -201,6 +222,9 @@ public enum WeatherCodec {
         if let units = fields[Setting.units.busKey]?.stringValue.flatMap(Units.init(rawValue:)) { state.units = units }
         if let provider = fields[Setting.provider.busKey]?.stringValue.flatMap(WeatherProvider.init(rawValue:)) { state.provider = provider }
         if case .array(_, let items)? = fields["savedLocations"]?.unwrapped { state.savedLocations = items.compactMap(\.stringValue) }
+        if let notice = fields[Setting.rainNotify.busKey]?.stringValue.flatMap(RainNotice.init(rawValue:)) { state.rainNotify = notice }
+        if let unit = fields[Setting.windUnit.busKey]?.stringValue.flatMap(WindUnit.init(rawValue:)) { state.windUnit = unit }
+        if let unit = fields[Setting.precipitationUnit.busKey]?.stringValue.flatMap(PrecipitationUnit.init(rawValue:)) { state.precipitationUnit = unit }
         for (location, value) in fields["readings"]?.stringKeyedEntries ?? [:] {
             if let reading = decodeReading(value) { state.readings[location] = reading }
         }
@@ -231,9 +255,11 @@ public enum WeatherCodec {
 
     /// Reads a `Submit` to the weather document.
     public static func submission(_ values: [String: Value]) throws -> WeatherSubmission {
-        let options = try OptionsReader(values, allowed: [Setting.units.busKey, Setting.provider.busKey, "locations"], what: "weather submission")
+        let options = try OptionsReader(values, allowed: [Setting.units.busKey, Setting.provider.busKey, "locations",
+                                                              Setting.rainNotify.busKey,
+                                                              Setting.windUnit.busKey, Setting.precipitationUnit.busKey], what: "weather submission")
         guard values.count == 1 else {
-            throw BusError.invalidArgs("Submit one change at a time: {\"units\": <\"metric\"|\"imperial\">}, {\"provider\": <\"open-meteo\"|\"met-norway\">} or {\"locations\": <as>}.")
+            throw BusError.invalidArgs("Submit one change at a time: {\"units\": <\"metric\"|\"imperial\">}, {\"provider\": <\"open-meteo\"|\"met-norway\">}, {\"locations\": <as>} or {\"rainNotify\": <\"off\"|\"15m\"|\"30m\"|\"60m\">}.")
         }
         if let provider = try options.string(Setting.provider.busKey) {
             guard let parsed = WeatherProvider(rawValue: provider) else {
@@ -246,6 +272,24 @@ public enum WeatherCodec {
                 throw BusError.invalidArgs("'units' must be \"metric\" or \"imperial\", not \"\(units.prefix(40))\".")
             }
             return .units(parsed)
+        }
+        if let notice = try options.string(Setting.rainNotify.busKey) {
+            guard let parsed = RainNotice(rawValue: notice) else {
+                throw BusError.invalidArgs("'rainNotify' must be \"off\", \"15m\", \"30m\" or \"60m\", not \"\(notice.prefix(40))\".")
+            }
+            return .rainNotify(parsed)
+        }
+        if let unit = try options.string(Setting.windUnit.busKey) {
+            guard let parsed = WindUnit(rawValue: unit) else {
+                throw BusError.invalidArgs("'windUnit' must be \"auto\", \"km/h\", \"m/s\", \"mph\", \"kn\" or \"bft\", not \"\(unit.prefix(40))\".")
+            }
+            return .windUnit(parsed)
+        }
+        if let unit = try options.string(Setting.precipitationUnit.busKey) {
+            guard let parsed = PrecipitationUnit(rawValue: unit) else {
+                throw BusError.invalidArgs("'precipitationUnit' must be \"auto\", \"mm\" or \"in\", not \"\(unit.prefix(40))\".")
+            }
+            return .precipitationUnit(parsed)
         }
         return .savedLocations(try options.strings("locations") ?? [])
     }

@@ -16,7 +16,8 @@ public final class MemoryWeatherArchive: WeatherArchive, Sendable {
 
     public init() {}
 
-    public func saveSettings(units: Units, savedLocations: [String], provider: WeatherProvider) throws {
+    public func saveSettings(units: Units, savedLocations: [String], provider: WeatherProvider, rainNotify: RainNotice,
+                             windUnit: WindUnit, precipitationUnit: PrecipitationUnit) throws {
         try refuseIfAsked()
         settingsWrites.withLock { $0.append((units, savedLocations)) }
     }

@@ -1,0 +1,76 @@
+public import AlmanacCore
+import AlmanacModels
+public import DBus
+public import FoundationEssentials
+import Locking
+public import Logging
+
+/// Desktop notifications of rain soon (`rain-notify`): a view of the weather document that
+/// hears each new reading, asks `RainAnnouncements` (the rule) whether it is worth telling,
+/// and sends `org.freedesktop.Notifications` the place and the sentence ("Rain starting in
+/// about 25 min, for 40 min"), replacing its last notification of that place.
+public final class RainNotifier: Service {
+    static let viewKey = ViewKey("almanacd:rain")
+
+    private let weather: WeatherDocument
+    private let connection: Connection
+    private let logger: Logger
+    private let clock: @Sendable () -> Date
+    private let rule = Locked(RainAnnouncements())
+    /// The last notification of each place, which the next one replaces.
+    private let shown = Locked<[String: UInt32]>([:])
+    /// What to show, from the document's handler (which must not wait) to `run`.
+    private let pending: AsyncStream<(place: String, location: String, sentence: String)>
+    private let queue: AsyncStream<(place: String, location: String, sentence: String)>.Continuation
+
+    public init(weather: WeatherDocument, connection: Connection, clock: @escaping @Sendable () -> Date = Date.init,
+                logger: Logger = Logger(label: "almanac.notifications")) {
+        self.weather = weather
+        self.connection = connection
+        self.clock = clock
+        self.logger = logger
+        (pending, queue) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(32))
+    }
+
+    /// Hears the weather document from before the bus name is taken.
+    public func prepare() async throws {
+        weather.document.addView(key: Self.viewKey) { [weak self] event in
+            guard let self, case .changed(_, .reading(let reading), _) = event else { return }
+            let state = weather.document.snapshot.state
+            let now = clock()
+            guard let outlook = rule.withLock({ $0.announcement(for: reading, in: state, now: now) }) else { return }
+            queue.yield((reading.placeName, reading.location, outlook.sentence))
+        }
+    }
+
+    /// A `Service`: shows what is announced until cancelled; then it hears no more readings.
+    public func run() async {
+        await withDiscardingTaskGroup { group in
+            group.addTask { [weak self] in
+                guard let stream = self?.pending else { return }
+                for await notice in stream { await self?.show(notice) }
+            }
+            await Task.untilCancelled()
+            group.cancelAll()
+        }
+        weather.document.removeView(key: Self.viewKey)
+    }
+
+    private func show(_ notice: (place: String, location: String, sentence: String)) async {
+        let replaces = shown.withLock { $0[notice.location] ?? 0 }
+        let hints: [String: Value] = ["category": .string("x-almanac.weather"), "urgency": .byte(1)]
+        do {
+            let reply = try await connection.call(
+                DesktopNotifier.service, path: DesktopNotifier.path, interface: DesktopNotifier.interface, method: "Notify",
+                timeout: .seconds(5),
+                arguments: "Almanac", replaces, "weather-showers", "Rain soon in \(notice.place)", notice.sentence,
+                [String](), hints, Int32(-1)
+            )
+            let (id) = try reply.arguments(UInt32.self)
+            shown.withLock { $0[notice.location] = id }
+        } catch {
+            // No notification server (a session without a desktop): nothing to show it on.
+            logger.warning("could not show a notification of rain soon", metadata: ["error": "\(error)"])
+        }
+    }
+}
