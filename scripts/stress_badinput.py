@@ -54,6 +54,10 @@ def bad_arguments(signature, document):
                 values.append(dbus.ObjectPath("/"))
             elif part == "ay":
                 values.append(dbus.ByteArray(b""))
+            elif part.startswith("a"):
+                values.append(dbus.Array([], signature=part[1:]))
+            elif part == "i":
+                values.append(dbus.Int32(1))
             else:
                 values.append(dbus.UInt32(1))
         return tuple(values)
