@@ -8,16 +8,16 @@ import Testing
 
 /// A chapters fetcher of our own protocol: answers from a table, counting what it was asked.
 final class TableChapters: ChaptersFetching {
-    let answers: [String: Result<[FeedChapter], ChaptersError>]
+    let answers: [String: Result<[FeedChapter], LinkedFileError>]
     let asked = Mutex<[String]>([])
 
-    init(_ answers: [String: Result<[FeedChapter], ChaptersError>]) {
+    init(_ answers: [String: Result<[FeedChapter], LinkedFileError>]) {
         self.answers = answers
     }
 
-    func chapters(at url: String) async throws(ChaptersError) -> [FeedChapter] {
+    func chapters(at url: String) async throws(LinkedFileError) -> [FeedChapter] {
         asked.withLock { $0.append(url) }
-        switch answers[url] ?? .failure(ChaptersError(.unreadable, "nothing at \(url)")) {
+        switch answers[url] ?? .failure(LinkedFileError(.unreadable, "nothing at \(url)")) {
         case .success(let chapters): return chapters
         case .failure(let error): throw error
         }
@@ -65,7 +65,7 @@ final class TableChapters: ChaptersFetching {
 
     @Test func aFileThatIsNotChaptersIsKeptWithANoteAndTheFeedsChaptersShow() async throws {
         let (podcasts, podcast) = try subscribed()
-        let fetcher = TableChapters(["https://e/bad.json": .failure(ChaptersError(.invalid, "https://e/bad.json is not chapters JSON: no \"chapters\" list."))])
+        let fetcher = TableChapters(["https://e/bad.json": .failure(LinkedFileError(.invalid, "https://e/bad.json is not chapters JSON: no \"chapters\" list."))])
         for _ in 0..<2 {
             let record = try #require(await podcasts.episodeRecord(id("bad", podcast), chapters: fetcher))
             #expect(record.chapters == Self.inline && record.chaptersSource == .feed)
@@ -91,7 +91,7 @@ final class TableChapters: ChaptersFetching {
     /// Not asked for again at once: a stalled server would hold up every look at the episode.
     @Test func aFileWhoseServerDoesNotAnswerIsAskedForAgainAfterAnHour() async throws {
         let (podcasts, podcast) = try subscribed()
-        let fetcher = TableChapters(["https://e/down.json": .failure(ChaptersError(.unanswered, "nothing at https://e/down.json"))])
+        let fetcher = TableChapters(["https://e/down.json": .failure(LinkedFileError(.unanswered, "nothing at https://e/down.json"))])
         for _ in 0..<2 {
             let record = try #require(await podcasts.episodeRecord(id("down", podcast), chapters: fetcher))
             #expect(record.chapters.isEmpty && record.chaptersSource == nil

@@ -7,16 +7,16 @@ import Testing
 
 /// A transcript fetcher of our own protocol: answers from a table, counting what it was asked.
 final class TableTranscripts: TranscriptFetching {
-    let answers: [String: Result<[TranscriptSegment], TranscriptError>]
+    let answers: [String: Result<[TranscriptSegment], LinkedFileError>]
     let asked = Mutex<[String]>([])
 
-    init(_ answers: [String: Result<[TranscriptSegment], TranscriptError>]) {
+    init(_ answers: [String: Result<[TranscriptSegment], LinkedFileError>]) {
         self.answers = answers
     }
 
-    func transcript(at url: String, format: TranscriptFormat) async throws(TranscriptError) -> [TranscriptSegment] {
+    func transcript(at url: String, format: TranscriptFormat) async throws(LinkedFileError) -> [TranscriptSegment] {
         asked.withLock { $0.append(url) }
-        switch answers[url] ?? .failure(TranscriptError(.unreadable, "nothing at \(url)")) {
+        switch answers[url] ?? .failure(LinkedFileError(.unreadable, "nothing at \(url)")) {
         case .success(let segments): return segments
         case .failure(let error): throw error
         }
@@ -63,7 +63,7 @@ final class TableTranscripts: TranscriptFetching {
 
     @Test func aFileThatIsNotATranscriptIsKeptWithItsNoteAndNotAskedForAgain() async throws {
         let (podcasts, podcast) = try subscribed()
-        let fetcher = TableTranscripts(["https://e/bad.vtt": .failure(TranscriptError(.invalid, "It is not WebVTT."))])
+        let fetcher = TableTranscripts(["https://e/bad.vtt": .failure(LinkedFileError(.invalid, "It is not WebVTT."))])
         for _ in 0..<2 {
             guard case .found(let transcript) = try await podcasts.transcript(id("bad", podcast), fetcher: fetcher) else { Issue.record("no transcript"); return }
             #expect(transcript.segments.isEmpty && transcript.note == "It is not WebVTT.")
@@ -73,7 +73,7 @@ final class TableTranscripts: TranscriptFetching {
 
     @Test func aServerThatDidNotAnswerIsAskedAgainOnlyAfterAnHour() async throws {
         let (podcasts, podcast) = try subscribed()
-        let fetcher = TableTranscripts(["https://e/slow.srt": .failure(TranscriptError(.unanswered, "The server did not answer."))])
+        let fetcher = TableTranscripts(["https://e/slow.srt": .failure(LinkedFileError(.unanswered, "The server did not answer."))])
         _ = try await podcasts.transcript(id("slow", podcast), fetcher: fetcher)
         _ = try await podcasts.transcript(id("slow", podcast), fetcher: fetcher)
         #expect(fetcher.asked.withLock { $0.count } == 1)

@@ -9,7 +9,7 @@ import Testing
 @Suite(.onTestThreads, .timeLimit(.hang)) struct ChaptersJSONTests {
     static let base = URL(string: "https://show.example/chapters/ep1.json")
 
-    func parse(_ json: String) throws(ChaptersError) -> [FeedChapter] {
+    func parse(_ json: String) throws(LinkedFileError) -> [FeedChapter] {
         try ChaptersJSON.parse(Data(json.utf8), url: Self.base)
     }
 
@@ -46,7 +46,7 @@ import Testing
         (#"{"chapters": [{"title": "A"}, {"start": 3}]}"#, "none of its 2 chapters has a \"startTime\" in seconds"),
     ])
     func aFileThatIsNotChaptersSaysWhy(json: String, reason: String) {
-        #expect(throws: ChaptersError(.invalid, "https://show.example/chapters/ep1.json is not chapters JSON: \(reason).")) { try parse(json) }
+        #expect(throws: LinkedFileError(.invalid, "https://show.example/chapters/ep1.json is not chapters JSON: \(reason).")) { try parse(json) }
     }
 
     @Test func fetchesOverHTTPAndTellsAMissingFileFromABadOne() async throws {
@@ -61,19 +61,19 @@ import Testing
         #expect(try await fetcher.chapters(at: base + "/chapters/good.json") == [
             FeedChapter(start: 0, title: "Intro", image: base + "/chapters/intro.jpg"), FeedChapter(start: 61.5, title: "Main"),
         ])
-        await #expect(throws: ChaptersError(.invalid, "\(base)/chapters/bad.json is not chapters JSON: it is not JSON at all (it begins “<rss/>”).")) {
+        await #expect(throws: LinkedFileError(.invalid, "\(base)/chapters/bad.json is not chapters JSON: it is not JSON at all (it begins “<rss/>”).")) {
             try await fetcher.chapters(at: base + "/chapters/bad.json")
         }
-        let missing = await #expect(throws: ChaptersError.self) { try await fetcher.chapters(at: base + "/chapters/none.json") }
+        let missing = await #expect(throws: LinkedFileError.self) { try await fetcher.chapters(at: base + "/chapters/none.json") }
         #expect(missing?.code == .unreadable && missing?.message.contains("HTTP 404") == true, "\(String(describing: missing))")
-        let notHTTP = await #expect(throws: ChaptersError.self) { try await fetcher.chapters(at: "file:///etc/passwd") }
+        let notHTTP = await #expect(throws: LinkedFileError.self) { try await fetcher.chapters(at: "file:///etc/passwd") }
         #expect(notHTTP?.code == .invalid)
         // Larger than any chapters file: as it is, not asked for again.
-        let big = await #expect(throws: ChaptersError.self) { try await fetcher.chapters(at: base + "/big/5") }
+        let big = await #expect(throws: LinkedFileError.self) { try await fetcher.chapters(at: base + "/big/5") }
         #expect(big?.code == .invalid && big?.message.contains("larger than the 4 MiB") == true, "\(String(describing: big))")
         // A server that says nothing: not answered, in words, not Foundation's error number.
         let impatient = ChaptersFetcher(http: HTTPClient(timeout: 1, accept: ChaptersFetcher.accept, conditional: false))
-        let slow = await #expect(throws: ChaptersError.self) { try await impatient.chapters(at: base + "/slow/good.json") }
+        let slow = await #expect(throws: LinkedFileError.self) { try await impatient.chapters(at: base + "/slow/good.json") }
         #expect(slow?.code == .unanswered && slow?.message.contains("127.0.0.1 sent nothing for 1 s") == true, "\(String(describing: slow))")
     }
 }

@@ -125,7 +125,7 @@ extension PodcastsDocument {
         let now = clock()
         if let url = kept.episode?.chaptersURL, fetched?.url != url || fetched?.retryAfter.map({ now >= $0 }) == true {
             if let fetcher {
-                do throws(ChaptersError) {
+                do throws(LinkedFileError) {
                     fetched = FetchedChapters(url: url, chapters: try await fetcher.chapters(at: url))
                 } catch where error.code == .invalid {
                     fetched = FetchedChapters(url: url, chapters: [], note: error.message)

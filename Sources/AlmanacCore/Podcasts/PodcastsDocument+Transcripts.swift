@@ -26,7 +26,7 @@ extension PodcastsDocument {
         if let kept, kept.url == link.url, kept.retryAfter.map({ now < $0 }) ?? true { return .found(kept) }
         guard let fetcher else { return .none("This almanacd does not fetch transcripts (\(FeedCredentials.redacted(link.url))).") }
         let fetched: Transcript
-        do throws(TranscriptError) {
+        do throws(LinkedFileError) {
             fetched = Transcript(url: link.url, format: format, segments: try await fetcher.transcript(at: link.url, format: format))
         } catch where error.code == .unreadable {
             // Not kept: asked for again next time; what was kept before stays.

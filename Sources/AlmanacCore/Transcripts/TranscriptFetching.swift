@@ -4,6 +4,6 @@ public import AlmanacModels
 /// daemon gives one over its HTTP client (the same rules and limits as chapters files); the
 /// bus layer never touches the network itself.
 public protocol TranscriptFetching: Sendable {
-    /// The segments of the transcript at `url`, read as `format`. Throws `TranscriptError`.
-    func transcript(at url: String, format: TranscriptFormat) async throws(TranscriptError) -> [TranscriptSegment]
+    /// The segments of the transcript at `url`, read as `format`. Throws `LinkedFileError`.
+    func transcript(at url: String, format: TranscriptFormat) async throws(LinkedFileError) -> [TranscriptSegment]
 }

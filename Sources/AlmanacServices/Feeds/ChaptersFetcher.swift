@@ -18,20 +18,20 @@ public struct ChaptersFetcher: ChaptersFetching {
         self.http = http
     }
 
-    public func chapters(at url: String) async throws(ChaptersError) -> [FeedChapter] {
+    public func chapters(at url: String) async throws(LinkedFileError) -> [FeedChapter] {
         guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host != nil else {
-            throw ChaptersError(.invalid, "The chapters file '\(FeedCredentials.redacted(url).prefix(200))' is not at an http or https URL.")
+            throw LinkedFileError(.invalid, "The chapters file '\(FeedCredentials.redacted(url).prefix(200))' is not at an http or https URL.")
         }
         let response: HTTPClient.Response
         do {
             response = try await http.get(parsed)
         } catch let error as FetchError where error.tooLarge {
             // As it is: asking again would bring the same.
-            throw ChaptersError(.invalid, "The chapters file \(FeedCredentials.redacted(url)) is larger than the \(Self.maximumBytes / 1024 / 1024) MiB Almanac reads (real ones are a few KiB).")
+            throw LinkedFileError(.invalid, "The chapters file \(FeedCredentials.redacted(url)) is larger than the \(Self.maximumBytes / 1024 / 1024) MiB Almanac reads (real ones are a few KiB).")
         } catch let error as FetchError where error.unanswered {
-            throw ChaptersError(.unanswered, "The chapters file \(FeedCredentials.redacted(url)) could not be read: \(error)")
+            throw LinkedFileError(.unanswered, "The chapters file \(FeedCredentials.redacted(url)) could not be read: \(error)")
         } catch {
-            throw ChaptersError(.unreadable, "The chapters file \(FeedCredentials.redacted(url)) could not be read: \(error)")
+            throw LinkedFileError(.unreadable, "The chapters file \(FeedCredentials.redacted(url)) could not be read: \(error)")
         }
         return try ChaptersJSON.parse(response.body, url: response.url ?? parsed)
     }

@@ -12,22 +12,22 @@ public enum ChaptersJSON {
     /// Chapters beyond this many are left out.
     public static let maximumChapters = 1_000
 
-    /// The chapters in `data`; `ChaptersError.invalid` when it is not a chapters file at all
+    /// The chapters in `data`; `LinkedFileError.invalid` when it is not a chapters file at all
     /// (not JSON, no `chapters` list, or no chapter in it with a start).
-    public static func parse(_ data: Data, url: URL?) throws(ChaptersError) -> [FeedChapter] {
+    public static func parse(_ data: Data, url: URL?) throws(LinkedFileError) -> [FeedChapter] {
         let name = url?.absoluteString ?? "The chapters file"
         let object: Any
         do {
             object = try LooseJSON.value(from: data)
         } catch {
             let start = String(decoding: data.prefix(40), as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-            throw ChaptersError(.invalid, "\(name) is not chapters JSON: it is not JSON at all\(start.isEmpty ? " (it is empty)" : " (it begins “\(start)”)").")
+            throw LinkedFileError(.invalid, "\(name) is not chapters JSON: it is not JSON at all\(start.isEmpty ? " (it is empty)" : " (it begins “\(start)”)").")
         }
         guard let file = object as? [String: Any] else {
-            throw ChaptersError(.invalid, "\(name) is not chapters JSON: it holds \(kind(of: object)), not an object with a \"chapters\" list.")
+            throw LinkedFileError(.invalid, "\(name) is not chapters JSON: it holds \(kind(of: object)), not an object with a \"chapters\" list.")
         }
         guard let list = file["chapters"] as? [Any] else {
-            throw ChaptersError(.invalid, "\(name) is not chapters JSON: it has no \"chapters\" list.")
+            throw LinkedFileError(.invalid, "\(name) is not chapters JSON: it has no \"chapters\" list.")
         }
         // Read again as types: a number is a number there (an untyped `true` could pass for one).
         let items = (try? JSONDecoder().decode(File.self, from: data))?.chapters ?? []
@@ -38,7 +38,7 @@ public enum ChaptersJSON {
             chapters.append(FeedChapter(start: start, title: item.title.map(oneLine) ?? "", url: link(item.url, base: url), image: link(item.img, base: url)))
         }
         if chapters.isEmpty, !list.isEmpty {
-            throw ChaptersError(.invalid, "\(name) is not chapters JSON: none of its \(list.count) chapters has a \"startTime\" in seconds.")
+            throw LinkedFileError(.invalid, "\(name) is not chapters JSON: none of its \(list.count) chapters has a \"startTime\" in seconds.")
         }
         return chapters.sorted { $0.start < $1.start }
     }

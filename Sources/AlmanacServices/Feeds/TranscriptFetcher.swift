@@ -20,25 +20,25 @@ public struct TranscriptFetcher: TranscriptFetching {
         self.http = http
     }
 
-    public func transcript(at url: String, format: TranscriptFormat) async throws(TranscriptError) -> [TranscriptSegment] {
+    public func transcript(at url: String, format: TranscriptFormat) async throws(LinkedFileError) -> [TranscriptSegment] {
         let shown = FeedCredentials.redacted(url)
         guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host != nil else {
-            throw TranscriptError(.invalid, "The transcript '\(shown.prefix(200))' is not at an http or https URL.")
+            throw LinkedFileError(.invalid, "The transcript '\(shown.prefix(200))' is not at an http or https URL.")
         }
         let response: HTTPClient.Response
         do {
             response = try await http.get(parsed)
         } catch let error as FetchError where error.tooLarge {
-            throw TranscriptError(.invalid, "The transcript \(shown) is larger than the \(Self.maximumBytes / 1024 / 1024) MiB Almanac reads.")
+            throw LinkedFileError(.invalid, "The transcript \(shown) is larger than the \(Self.maximumBytes / 1024 / 1024) MiB Almanac reads.")
         } catch let error as FetchError where error.unanswered {
-            throw TranscriptError(.unanswered, "The transcript \(shown) could not be read: \(error)")
+            throw LinkedFileError(.unanswered, "The transcript \(shown) could not be read: \(error)")
         } catch {
-            throw TranscriptError(.unreadable, "The transcript \(shown) could not be read: \(error)")
+            throw LinkedFileError(.unreadable, "The transcript \(shown) could not be read: \(error)")
         }
         do {
             return try TranscriptParser.parse(response.body, format: format)
         } catch {
-            throw TranscriptError(.invalid, "The transcript \(shown) could not be read as \(format.name): \(error.message)")
+            throw LinkedFileError(.invalid, "The transcript \(shown) could not be read as \(format.name): \(error.message)")
         }
     }
 }
