@@ -38,12 +38,8 @@ final class TableChapters: ChaptersFetching {
     let clock = TestClock()
 
     func subscribed() throws -> (PodcastsDocument, Podcast) {
-        let clock = self.clock
-        let podcasts = try PodcastsDocument(archive: MemoryPodcastArchive(), clock: { clock.now })
-        let podcast = FeedMapping.podcast(from: Self.feed, feedURL: "https://e/feed")
-        try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: Self.feed, podcastID: podcast.id),
-                               details: FeedMapping.details(from: Self.feed, podcastID: podcast.id))
-        return (podcasts, podcast)
+        let subscribed = try SubscribedFeed(Self.feed, clock: clock)
+        return (subscribed.podcasts, subscribed.podcast)
     }
 
     func id(_ guid: String, _ podcast: Podcast) -> String { FeedMapping.episodeID(podcastID: podcast.id, guid: guid) }

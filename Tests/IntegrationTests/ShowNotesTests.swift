@@ -29,15 +29,7 @@ import Testing
 
     /// Subscribes and returns the episode ids by title.
     func subscribe() async throws -> [String: String] {
-        let subscribed = try await almanac(["podcasts", "subscribe", feedURL], bus: bus)
-        try #require(subscribed.status == 0, "\(subscribed.errorOutput)")
-        let listed = try await almanac(["episodes", "--all", "--format", "{{id}}|{{title}}"], bus: bus)
-        var ids: [String: String] = [:]
-        for line in listed.output.split(separator: "\n") {
-            let parts = line.split(separator: "|").map(String.init)
-            if parts.count == 2 { ids[parts[1]] = parts[0] }
-        }
-        return ids
+        try await subscribeListing(feedURL, bus: bus).episodes
     }
 
     func chaptersRequests() throws -> [String] {
