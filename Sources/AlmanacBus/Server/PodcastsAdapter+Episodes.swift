@@ -1,0 +1,119 @@
+import AlmanacCore
+import AlmanacModels
+import AlmanacWire
+import DBus
+
+extension PodcastsAdapter {
+    /// Pages of episodes, one episode, the queue, listening totals, transcripts and downloads.
+    func episodeMethods(connection strongConnection: Connection) throws -> [Method] {
+        // Weak: the connection holds these handlers.
+        weak let connection = strongConnection
+        let podcasts = self.podcasts
+        let podcastArgument = Argument("podcast", .string)
+        return try [
+            // Every method whose cost grows with its input or the library makes its answer in a
+            // task of its own (ListEpisodes, ExportOPML, InspectData, …), off the connection's
+            // thread; what it answers from is taken in order with the other calls.
+            Method(BusContract.Podcasts1.listEpisodes.rawValue, inputs: [podcastArgument, Argument("query", .dictionary(key: .string, value: .variant))],
+                   outputs: [Argument("page", .array(.dictionary(key: .string, value: .variant))), Argument("info", .dictionary(key: .string, value: .variant))],
+                   offloading: { call in
+                let (given, values) = try call.arguments(String.self, [String: Value].self)
+                var podcastID: String?
+                if !given.isEmpty {
+                    guard let podcast = podcasts.podcast(given) else {
+                        throw BusError.invalidArgs(PodcastsDocument.unknownPodcast(given, in: podcasts.document.snapshot.state).message)
+                    }
+                    podcastID = podcast.id
+                }
+                let query = try PodcastsCodec.query(podcastID: podcastID, values)
+                // Read first: the page holds at least every change up to it.
+                let revision = podcasts.document.revision
+                return { reply in
+                    let page = try Refusals.translated { try podcasts.page(query) }
+                    var (episodes, info) = PodcastsCodec.encode(page)
+                    info["revision"] = .uint64(revision)
+                    try reply.write(episodes)
+                    try info.encode(to: &reply)
+                    try LargeAnswers.check(reply.byteCount, on: connection, "A page of up to \(query.limit) episodes", instead: "ask for fewer (a smaller `limit`)")
+                }
+            }),
+            // Every method that reads or writes the library does so off the connection's thread:
+            // in a task, or on the document's owner (whose writes go into a burst).
+            Method(BusContract.Podcasts1.getEpisode.rawValue, inputs: [Argument("episode", .string)], outputs: [Argument("record", .dictionary(key: .string, value: .variant))],
+                   async: { call, reply in
+                let (given) = try call.arguments(String.self)
+                guard let episode = try podcasts.episode(given) else { throw BusError.invalidArgs("There is no episode '\(given.prefix(200))'.") }
+                var record = (PodcastsCodec.encode(episode).stringKeyedEntries ?? [:]).mapValues(\.unwrapped)
+                if let podcast = podcasts.document.snapshot.state.podcasts[episode.podcastID] { record["podcastTitle"] = .string(podcast.title) }
+                try record.encode(to: &reply)
+            }),
+            // Async: the episode's chapters file may be fetched first (once; then it is kept).
+            Method(BusContract.Podcasts1.getEpisodeDetails.rawValue, inputs: [Argument("episode", .string)], outputs: [Argument("record", .dictionary(key: .string, value: .variant))],
+                   async: { [chapters, transcripts] call, reply in
+                let (given) = try call.arguments(String.self)
+                guard let record = try await podcasts.episodeRecord(given, chapters: chapters) else {
+                    throw BusError.invalidArgs("There is no episode '\(given.prefix(200))'.")
+                }
+                // A shown episode's transcript is fetched (once, then kept) without holding up the answer.
+                if let transcripts, record.details?.transcripts.isEmpty == false {
+                    Task { _ = try? await podcasts.transcript(given, fetcher: transcripts) }
+                }
+                try PodcastsCodec.encode(record).encode(to: &reply)
+                try LargeAnswers.check(reply.byteCount, on: connection, "The episode's record", instead: "its show notes are too long for this bus; GetEpisode gives the episode without them")
+            }),
+            // Async: the transcript may be fetched first (once; then it is kept).
+            Method(BusContract.Podcasts1.getTranscript.rawValue, inputs: [Argument("episode", .string)], outputs: [Argument("transcript", .dictionary(key: .string, value: .variant))],
+                   async: { [transcripts] call, reply in
+                let (given) = try call.arguments(String.self)
+                switch try await podcasts.transcript(given, fetcher: transcripts) {
+                case .unknownEpisode:
+                    throw BusError.invalidArgs("There is no episode '\(given.prefix(200))'.")
+                case .none(let why):
+                    throw BusError(BusContract.noTranscript, why)
+                case .found(let transcript):
+                    if transcript.segments.isEmpty { throw BusError(BusContract.fetchFailed, transcript.note ?? "The transcript \(transcript.url) gave no words.") }
+                    try PodcastsCodec.encode(transcript).encode(to: &reply)
+                    try LargeAnswers.check(reply.byteCount, on: connection, "The episode's transcript", instead: "read it at \(transcript.url)")
+                }
+            }),
+            Method(BusContract.Podcasts1.searchTranscripts.rawValue, inputs: [Argument("search", .string), Argument("episodes", .array(.string))],
+                   outputs: [Argument("moments", .array(.dictionary(key: .string, value: .variant)))], async: { call, reply in
+                let (search, episodes) = try call.arguments(String.self, [String].self)
+                guard search.contains(where: { !$0.isWhitespace }), search.utf8.count <= 1_000 else {
+                    throw BusError.invalidArgs("Search for 1 to 1000 bytes of text, such as a phrase said in an episode.")
+                }
+                guard episodes.count <= EpisodeQuery.maximumLimit else {
+                    throw BusError.invalidArgs("Ask for at most \(EpisodeQuery.maximumLimit) episodes at a time, not \(episodes.count).")
+                }
+                let moments = try Refusals.translated { try podcasts.transcriptMoments(matching: search, in: episodes, perEpisode: Self.momentsPerEpisode) }
+                try reply.write(PodcastsCodec.encode(moments))
+            }),
+            Method(BusContract.Podcasts1.getQueue.rawValue, outputs: [Argument("episodes", .array(.dictionary(key: .string, value: .variant)))],
+                   async: { _, reply in
+                let titles = podcasts.document.snapshot.state.podcasts.mapValues(\.title)
+                let episodes = try Refusals.translated { try podcasts.queuedEpisodes() }
+                try reply.write(Value.array(.dictionary(key: .string, value: .variant), episodes.map { episode in
+                    var record = (PodcastsCodec.encode(episode).stringKeyedEntries ?? [:]).mapValues(\.unwrapped)
+                    if let title = titles[episode.podcastID] { record["podcastTitle"] = .string(title) }
+                    return .dictionary(key: .string, value: .variant, record.sorted { $0.key < $1.key }.map { Value.DictionaryEntry(.string($0.key), .variant($0.value)) })
+                }))
+            }),
+            Method(BusContract.Podcasts1.getListeningStats.rawValue, inputs: [Argument("days", .uint32)],
+                   outputs: [Argument("totals", .array(.dictionary(key: .string, value: .variant)))], async: { call, reply in
+                let (days) = try call.arguments(UInt32.self)
+                guard (1...UInt32(ListeningTotal.maximumDays)).contains(days) else {
+                    throw BusError.invalidArgs("'days' is how many days of listening to sum, from 1 (today) to \(ListeningTotal.maximumDays); not \(days).")
+                }
+                let totals = try Refusals.translated { try podcasts.listeningTotals(days: Int(days)) }
+                try reply.write(PodcastsCodec.encode(totals))
+            }),
+            // In a task: the episode is looked up in the library.
+            Method(BusContract.Podcasts1.download.rawValue, inputs: [Argument("episode", .string)], outputs: [Argument("job", .objectPath)],
+                   async: { [downloads] call, reply in
+                let (episode) = try call.arguments(String.self)
+                guard let downloads else { throw BusError(.notSupported, "This almanacd does not download.") }
+                try reply.write(BusContract.downloadPath(try downloads.download(episode, for: call.sender)))
+            }),
+        ]
+    }
+}
