@@ -4,7 +4,8 @@ import Foundation
 import TestHarness
 import Testing
 
-/// Reading MeteoAlarm's country feeds (CAP as JSON), trusting nothing: the fixtures written from their documentation, and answers wrong in every way a
+/// Reading MeteoAlarm's country feeds (CAP as JSON) and MetAlerts' marine warnings, trusting
+/// nothing: the fixtures written from their documentation, and answers wrong in every way a
 /// server can be.
 @Suite(.onTestThreads, .timeLimit(.hang)) struct MeteoAlarmTests {
     static let berlin = (latitude: 52.52437, longitude: 13.41053)
@@ -66,10 +67,22 @@ import Testing
         #expect(first.areas[1].polygons.isEmpty && first.areas[1].name == "")
     }
 
-    @Test func aPolygonHoldsWhatIsInside() throws {
+    @Test func aPolygonHoldsWhatIsInsideAndMeasuresHowFarOutsideIs() throws {
         let square = try #require(AlertPolygon(cap: "59.45,10.40 59.45,10.90 59.85,10.90 59.85,10.40 59.45,10.40"))
         #expect(square.contains(latitude: 59.6, longitude: 10.6) && !square.contains(latitude: 59.9139, longitude: 10.7522))
+        #expect(square.kilometres(fromLatitude: 59.6, longitude: 10.6) == 0)
+        // Oslo is 0.0639° of latitude north of the square: some 7 km.
+        #expect(abs(square.kilometres(fromLatitude: 59.9139, longitude: 10.7522) - 7.07) < 0.1)
         #expect(AlertPolygon(cap: "1,2 3,4") == nil && AlertPolygon(cap: "1;2 3;4 5;6") == nil && AlertPolygon(cap: "100,2 3,4 5,6") == nil)
+    }
+
+    @Test func aMarineWarningCountsWithinReachOfTheCoastOnly() throws {
+        let body = try fixture("metalerts-gale.json")
+        let oslo = try OfficialAlerts.metAlerts(body, near: (59.9139, 10.7522))
+        #expect(oslo.map(\.event) == ["Yellow gale warning"])
+        #expect(oslo.first?.area == "Oslofjorden" && oslo.first?.severity == .moderate)
+        #expect(try OfficialAlerts.metAlerts(body, near: (57.5, 3.5)).map(\.id) == ["2.49.0.1.578.0.fixture.gale.2"])
+        #expect(try OfficialAlerts.metAlerts(body, near: (62.47, 6.15)).isEmpty)  // Ålesund: far from both
     }
 
     @Test func theCountryIsTheOneThePlaceNameEndsWithElseGuessedFromBoxes() {

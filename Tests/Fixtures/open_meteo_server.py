@@ -35,6 +35,9 @@ on 127.0.0.1 and prints its port on the first line of standard output.
                               (a Severe Thunderstorm Warning) while /control?alerts=on
 /weatherapi/metalerts/2.0/current.json?lat=&lon= -> MET Norway's MetAlerts, GeoJSON: none, or
                               alerts/metalerts-wind.json (an orange wind warning) while alerts=on
+/weatherapi/metalerts/2.0/current.json?geographicDomain=marine -> MetAlerts' marine warnings: none, or
+                              alerts/metalerts-gale.json (a yellow gale warning in Oslofjorden, an
+                              orange one in the North Sea) while alerts=on
 /api/v1/warnings/feeds-COUNTRY -> MeteoAlarm's country feed, CAP as JSON: no warnings, or for germany
                               alerts/meteoalarm-germany.json while alerts=on (a wind warning whose
                               polygon holds Berlin, a frost warning naming "Land Berlin" without a
@@ -199,13 +202,15 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(503, "{\"title\": \"Service Unavailable\"}", "application/problem+json")
         nws = path == "/alerts/active"
         meteoalarm = path.startswith("/api/v1/warnings/")
+        marine = "geographicDomain=marine" in self.path
         if mode == "garbage":
             return self.send(200, "<html>maintenance</html>", "text/html")
         if mode == "huge":
             return self.send(200, "{\"warnings\": [" + ",".join(["{}"] * (9 * 1024 * 1024 // 3)) + "]}")
         if mode == "on" and (not meteoalarm or path.endswith("/feeds-germany")):
             import os
-            name = "meteoalarm-germany.json" if meteoalarm else "nws-severe.json" if nws else "metalerts-wind.json"
+            name = ("meteoalarm-germany.json" if meteoalarm else "nws-severe.json" if nws
+                    else "metalerts-gale.json" if marine else "metalerts-wind.json")
             with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "alerts", name)) as f:
                 body = f.read()
             hour = time.time() // 3600 * 3600

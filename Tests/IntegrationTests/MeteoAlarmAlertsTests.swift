@@ -2,8 +2,9 @@ import Foundation
 import TestHarness
 import Testing
 
-/// MeteoAlarm's warnings through the real binaries, against the fixture server answering
-/// as MeteoAlarm's country feeds (CAP as JSON) do: a warning belongs to a place its polygon holds or whose region it names, shows in
+/// MeteoAlarm's warnings and MetAlerts' marine warnings through the real binaries, against
+/// the fixture server answering as MeteoAlarm's country feeds (CAP as JSON) and MetAlerts
+/// do: a warning belongs to a place its polygon holds or whose region it names, shows in
 /// `alerts`, `weather` and `watch`, survives a broken or oversized answer (stale), and goes
 /// when it ends.
 @Suite(.onTestThreads, .timeLimit(.hang)) struct MeteoAlarmAlertsTests {
@@ -84,6 +85,17 @@ import Testing
         try control("alerts=off")
         #expect(await watcher.waitFor("ended: gale-force gusts"), "\(watcher.output)")
         #expect(try await alerts(Self.berlin).isEmpty)
+        _ = daemon.stop()
+    }
+
+    @Test func aCoastalPlaceGetsTheMarineWarningOffItsCoastOnly() async throws {
+        try control("alerts=on")
+        let daemon = try await RunningDaemon(bus: bus, .fixtures(weather: server))
+        let oslo = try await alerts("59.9139,10.7522")
+        let events = oslo.compactMap { $0["event"] as? String }
+        #expect(events.contains("Orange wind warning") && events.contains("Yellow gale warning"), "\(events)")
+        #expect(!oslo.contains { ($0["headline"] as? String)?.contains("Utsira") == true }, "\(oslo)")
+        #expect(try !requests("/weatherapi/metalerts/2.0/current.json?geographicDomain=marine").isEmpty)
         _ = daemon.stop()
     }
 }

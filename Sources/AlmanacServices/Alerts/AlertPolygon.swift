@@ -1,6 +1,13 @@
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
-/// One ring of an alert's area, as latitude and longitude pairs: whether a place lies in it.
+/// One ring of an alert's area, as latitude and longitude pairs: whether a place lies in it,
+/// and how far from it. Flat geometry around the place (an equirectangular projection), good
+/// to a few hundred metres over the tens of kilometres that matter here.
 struct AlertPolygon: Sendable {
     let points: [(latitude: Double, longitude: Double)]
 
@@ -26,6 +33,15 @@ struct AlertPolygon: Sendable {
         self.init(points)
     }
 
+    /// A GeoJSON ring: `[[lon, lat], …]`, longitude first.
+    init?(geoJSON ring: [AlertJSON]) {
+        self.init(ring.prefix(Self.maximumPoints).compactMap { position -> (latitude: Double, longitude: Double)? in
+            let numbers = position.items
+            guard numbers.count >= 2, case .number(let longitude) = numbers[0], case .number(let latitude) = numbers[1] else { return nil }
+            return (latitude, longitude)
+        })
+    }
+
     /// Whether (`latitude`, `longitude`) is inside (ray casting; a point on an edge may go either way).
     func contains(latitude: Double, longitude: Double) -> Bool {
         var inside = false
@@ -40,4 +56,24 @@ struct AlertPolygon: Sendable {
         return inside
     }
 
+    /// Kilometres from (`latitude`, `longitude`) to the ring's nearest edge; 0 inside.
+    func kilometres(fromLatitude latitude: Double, longitude: Double) -> Double {
+        if contains(latitude: latitude, longitude: longitude) { return 0 }
+        let perLongitude = 111.32 * cos(latitude * .pi / 180), perLatitude = 110.57
+        func planar(_ point: (latitude: Double, longitude: Double)) -> (x: Double, y: Double) {
+            ((point.longitude - longitude) * perLongitude, (point.latitude - latitude) * perLatitude)
+        }
+        var nearest = Double.infinity
+        var previous = planar(points[points.count - 1])
+        for point in points.map(planar) {
+            let (dx, dy) = (point.x - previous.x, point.y - previous.y)
+            let length = dx * dx + dy * dy
+            // The edge's point nearest the place (at the origin).
+            let t = length == 0 ? 0 : max(0, min(1, -(previous.x * dx + previous.y * dy) / length))
+            let (x, y) = (previous.x + t * dx, previous.y + t * dy)
+            nearest = min(nearest, (x * x + y * y).squareRoot())
+            previous = point
+        }
+        return nearest
+    }
 }

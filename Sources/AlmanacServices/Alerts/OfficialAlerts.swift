@@ -16,6 +16,8 @@ public final class OfficialAlerts: Sendable {
     private let meteoAlarmFeeds = Locked<[URL: [MeteoAlarmWarning]]>([:])
     /// Alerts kept of one answer, at most.
     static let maximumAlerts = 50
+    /// How far off a MetAlerts marine warning's sea area a place still gets it (a coastal place).
+    static let marineReachKilometres = 20.0
 
     /// - Parameters:
     ///   - nwsURL: the NWS API's base, such as `https://api.weather.gov`.
@@ -45,7 +47,12 @@ public final class OfficialAlerts: Sendable {
             let base = metAlertsURL.appendingPathComponent("weatherapi/metalerts/2.0/current.json")
             var components = URLComponents(url: base, resolvingAgainstBaseURL: false)!
             components.queryItems = [URLQueryItem(name: "lat", value: lat), URLQueryItem(name: "lon", value: lon)]
-            return try Self.metAlerts(try await http.get(components.url!).body)
+            let land = try Self.metAlerts(try await http.get(components.url!).body)
+            // The point's own answer has the warnings whose area holds it, land ones for a
+            // place on land; the sea areas off a coastal place are asked apart.
+            components.queryItems = [URLQueryItem(name: "geographicDomain", value: "marine")]
+            let marine = try Self.metAlerts(try await http.get(components.url!).body, near: (latitude, longitude))
+            return Array((land + marine.filter { alert in !land.contains { $0.id == alert.id } }).prefix(Self.maximumAlerts))
         case .meteoalarm:
             let named = MeteoAlarmCountry.named(in: placeName)
             // The region names are trusted only with the country they came with.
@@ -101,9 +108,13 @@ public final class OfficialAlerts: Sendable {
 
     /// MetAlerts 2.0's GeoJSON: the period is the feature's `when.interval` (no onset or
     /// expires), the colour `riskMatrixColor`, the phenomenon `event` ("wind", "gale").
-    static func metAlerts(_ body: Data) throws -> [WeatherAlert] {
+    /// With `near`, only the features whose geometry comes within `marineReachKilometres` of it.
+    static func metAlerts(_ body: Data, near place: (latitude: Double, longitude: Double)? = nil) throws -> [WeatherAlert] {
         let alerts = try features(body, source: "MET Norway").compactMap { feature -> WeatherAlert? in
             guard let properties = feature["properties"], let id = properties["id"]?.text(200) else { return nil }
+            if let place, !rings(of: feature["geometry"]).contains(where: {
+                $0.kilometres(fromLatitude: place.latitude, longitude: place.longitude) <= marineReachKilometres
+            }) { return nil }
             let interval = feature["when"]?["interval"]?.items ?? []
             let event = properties["event"]?.text(50) ?? properties["eventAwarenessName"]?.text(50) ?? "weather"
             let colour = properties["riskMatrixColor"]?.text(20)
@@ -121,4 +132,10 @@ public final class OfficialAlerts: Sendable {
         return Array(alerts.prefix(maximumAlerts))
     }
 
+    /// The outer rings of a GeoJSON `Polygon` or `MultiPolygon`, at most 50.
+    static func rings(of geometry: AlertJSON?) -> [AlertPolygon] {
+        let coordinates = geometry?["coordinates"]?.items ?? []
+        let polygons = geometry?["type"]?.text(20) == "MultiPolygon" ? coordinates : [.array(coordinates)]
+        return polygons.prefix(50).compactMap { $0.items.first.flatMap { AlertPolygon(geoJSON: $0.items) } }
+    }
 }
