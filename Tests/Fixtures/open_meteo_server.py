@@ -44,7 +44,8 @@ on 127.0.0.1 and prints its port on the first line of standard output.
                               polygon, and ones that must not show: replaced, elsewhere, green,
                               ended, an exercise)
 /control?alerts=on|off|fail|garbage|huge -> alerts in force, none, the alert endpoints answer
-                              HTTP 503, not JSON, or 9 MiB of JSON
+                              HTTP 503, not JSON, or 9 MiB of JSON; the NWS answers 403 without
+                              a User-Agent
 /requests                  -> what was asked so far: [{"path", "headers", "status"}]
 """
 import gzip
@@ -202,6 +203,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(503, "{\"title\": \"Service Unavailable\"}", "application/problem+json")
         nws = path == "/alerts/active"
         meteoalarm = path.startswith("/api/v1/warnings/")
+        if nws and not self.headers.get("User-Agent"):
+            return self.send(403, "{\"title\": \"Forbidden: a User-Agent is required\"}", "application/problem+json")
         marine = "geographicDomain=marine" in self.path
         if mode == "garbage":
             return self.send(200, "<html>maintenance</html>", "text/html")

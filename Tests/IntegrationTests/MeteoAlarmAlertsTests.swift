@@ -98,4 +98,16 @@ import Testing
         #expect(try !requests("/weatherapi/metalerts/2.0/current.json?geographicDomain=marine").isEmpty)
         _ = daemon.stop()
     }
+
+    /// The NWS refuses a request without a User-Agent (the fixture does too); Almanac's names
+    /// the program and where to reach its makers.
+    @Test func theNWSIsAskedWithAUserAgentNamingTheProgramAndAContact() async throws {
+        try control("alerts=on")
+        let daemon = try await RunningDaemon(bus: bus, .fixtures(weather: server))
+        #expect(try await alerts("37.21533,-93.29824").count == 1)
+        let asked = try #require(try requests("/alerts/active").first)
+        let agent = (asked["headers"] as? [String: String])?.first { $0.key.lowercased() == "user-agent" }?.value ?? ""
+        #expect(agent.hasPrefix("almanacd/") && agent.contains("(+https://"), "\(agent)")
+        _ = daemon.stop()
+    }
 }
