@@ -554,7 +554,8 @@ class Bench:
         weather = harness.FixtureServer("open_meteo_server.py", stderr=subprocess.DEVNULL)
         self.children.append(weather.process)
         daemon = self.daemon(bus, os.path.join(self.work, "view-state"), "--provider", "real",
-                             "--weather-url", weather.base, "--geocoding-url", weather.base, "--weather-interval", "900")
+                             "--weather-url", weather.base, "--geocoding-url", weather.base, "--meteoalarm-url", weather.base,
+                             "--weather-interval", "900")
         viewer = self.spawn([f"{self.bin}/almanac", "watch", "weather", "--location", "Berlin"], env=bus.env(),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(7)

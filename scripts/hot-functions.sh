@@ -60,7 +60,7 @@ owned() { dbus-send --session --print-reply --dest=org.freedesktop.DBus / org.fr
 
 # Phase 1 and 3: the daemon, dumped once idle and again at the end.
 valgrind --tool=callgrind --demangle=no --dump-instr=no --callgrind-out-file="$work/daemon.%p" \
-  "$bin/almanacd" --weather-url "$meteo" --geocoding-url "$meteo" --state-dir "$work/state" \
+  "$bin/almanacd" --weather-url "$meteo" --geocoding-url "$meteo" --meteoalarm-url "$meteo" --state-dir "$work/state" \
   --data-dir "$work/data" 2>"$work/valgrind.log" &
 daemon=$!
 pids+=($daemon)

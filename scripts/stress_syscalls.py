@@ -58,7 +58,7 @@ def run():
         trace = os.path.join(s.folder, "trace")
         daemon = s.spawn(["strace", "-f", "-qq", "-o", trace, os.path.join(BIN, "almanacd"), "--address", bus.address,
                           "--provider", "real", "--state-dir", os.path.join(s.folder, "state"), "--data-dir", os.path.join(s.folder, "data"),
-                          "--weather-url", weather_base, "--geocoding-url", weather_base],
+                          "--weather-url", weather_base, "--geocoding-url", weather_base, "--meteoalarm-url", weather_base],
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         client = connect(bus)
         for _ in range(400):

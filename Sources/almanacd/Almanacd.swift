@@ -51,6 +51,9 @@ struct Almanacd: AsyncParsableCommand {
     @Option(help: "MET Norway MetAlerts base URL (or ALMANAC_METALERTS_URL); /weatherapi/metalerts/2.0/current.json is appended.")
     var metalertsURL: String?
 
+    @Option(help: "MeteoAlarm feeds base URL for alerts in Europe (or ALMANAC_METEOALARM_URL); /api/v1/warnings/feeds-<country> is appended.")
+    var meteoalarmURL: String?
+
     @Option(help: "Open-Meteo air-quality API base URL (or ALMANAC_AIR_QUALITY_URL); /v1/air-quality is appended.")
     var airQualityURL: String?
 
@@ -123,7 +126,7 @@ struct Almanacd: AsyncParsableCommand {
             throw ValidationError("Refresh intervals go from 0.1 seconds to 86400 (a day), not \(interval).")
         }
         for (option, text) in [("--weather-url", weatherURL), ("--geocoding-url", geocodingURL), ("--air-quality-url", airQualityURL), ("--met-norway-url", metNorwayURL), ("--podcast-search-url", podcastSearchURL),
-                               ("--nws-url", nwsURL), ("--metalerts-url", metalertsURL)] {
+                               ("--nws-url", nwsURL), ("--metalerts-url", metalertsURL), ("--meteoalarm-url", meteoalarmURL)] {
             guard let text else { continue }
             guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
                 throw ValidationError("\(option) needs an http or https URL such as https://api.open-meteo.com, not '\(text)'.")

@@ -144,13 +144,15 @@ struct DaemonParts {
         let nwsURL = options.nwsURL ?? environment["ALMANAC_NWS_URL"] ?? "https://api.weather.gov"
         let metalertsURL = options.metalertsURL ?? environment["ALMANAC_METALERTS_URL"] ?? "https://api.met.no"
         logger.info("weather from \(weatherURL) and \(metNorwayURL), places from \(geocodingURL), air quality from \(airQualityURL)")
-        logger.info("alerts from \(nwsURL) and \(metalertsURL)")
+        let meteoalarmURL = options.meteoalarmURL ?? environment["ALMANAC_METEOALARM_URL"] ?? "https://feeds.meteoalarm.org"
+        logger.info("alerts from \(nwsURL), \(metalertsURL) and \(meteoalarmURL)")
         return OpenMeteoWeatherService(weatherURL: URL(string: weatherURL) ?? URL(string: "https://api.open-meteo.com")!,
                                        geocodingURL: URL(string: geocodingURL) ?? URL(string: "https://geocoding-api.open-meteo.com")!,
                                        airQualityURL: URL(string: airQualityURL),
                                        metNorway: URL(string: metNorwayURL).map { MetNorwayForecast(baseURL: $0) },
                                        alerts: OfficialAlerts(nwsURL: URL(string: nwsURL) ?? URL(string: "https://api.weather.gov")!,
-                                                              metAlertsURL: URL(string: metalertsURL) ?? URL(string: "https://api.met.no")!))
+                                                              metAlertsURL: URL(string: metalertsURL) ?? URL(string: "https://api.met.no")!,
+                                                              meteoAlarmURL: URL(string: meteoalarmURL) ?? URL(string: "https://feeds.meteoalarm.org")!))
     }
 
     /// The iTunes Search API at the URL the options or the environment give, else Apple's.

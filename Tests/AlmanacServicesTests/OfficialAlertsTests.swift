@@ -54,7 +54,7 @@ import Testing
         #expect(AlertSource.covering(latitude: 61.2, longitude: -149.9) == .nws)  // Anchorage
         #expect(AlertSource.covering(latitude: 59.91, longitude: 10.75) == .metalerts)
         #expect(AlertSource.covering(latitude: 78.22, longitude: 15.65) == .metalerts)  // Longyearbyen
-        #expect(AlertSource.covering(latitude: 52.52, longitude: 13.41) == nil)
+        #expect(AlertSource.covering(latitude: 52.52, longitude: 13.41) == .meteoalarm)
         #expect(AlertSource.covering(latitude: -33.9, longitude: 151.2) == nil)
     }
 }

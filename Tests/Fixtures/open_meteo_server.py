@@ -35,7 +35,17 @@ on 127.0.0.1 and prints its port on the first line of standard output.
                               (a Severe Thunderstorm Warning) while /control?alerts=on
 /weatherapi/metalerts/2.0/current.json?lat=&lon= -> MET Norway's MetAlerts, GeoJSON: none, or
                               alerts/metalerts-wind.json (an orange wind warning) while alerts=on
-/control?alerts=on|off|fail -> alerts in force, none, or the alert endpoints answer HTTP 503
+/weatherapi/metalerts/2.0/current.json?geographicDomain=marine -> MetAlerts' marine warnings: none, or
+                              alerts/metalerts-gale.json (a yellow gale warning in Oslofjorden, an
+                              orange one in the North Sea) while alerts=on
+/api/v1/warnings/feeds-COUNTRY -> MeteoAlarm's country feed, CAP as JSON: no warnings, or for germany
+                              alerts/meteoalarm-germany.json while alerts=on (a wind warning whose
+                              polygon holds Berlin, a frost warning naming "Land Berlin" without a
+                              polygon, and ones that must not show: replaced, elsewhere, green,
+                              ended, an exercise)
+/control?alerts=on|off|fail|garbage|huge -> alerts in force, none, the alert endpoints answer
+                              HTTP 503, not JSON, or 9 MiB of JSON; the NWS answers 403 without
+                              a User-Agent
 /requests                  -> what was asked so far: [{"path", "headers", "status"}]
 """
 import gzip
@@ -192,15 +202,27 @@ class Handler(BaseHTTPRequestHandler):
         if mode == "fail":
             return self.send(503, "{\"title\": \"Service Unavailable\"}", "application/problem+json")
         nws = path == "/alerts/active"
-        if mode == "on":
+        meteoalarm = path.startswith("/api/v1/warnings/")
+        if nws and not self.headers.get("User-Agent"):
+            return self.send(403, "{\"title\": \"Forbidden: a User-Agent is required\"}", "application/problem+json")
+        marine = "geographicDomain=marine" in self.path
+        if mode == "garbage":
+            return self.send(200, "<html>maintenance</html>", "text/html")
+        if mode == "huge":
+            return self.send(200, "{\"warnings\": [" + ",".join(["{}"] * (9 * 1024 * 1024 // 3)) + "]}")
+        if mode == "on" and (not meteoalarm or path.endswith("/feeds-germany")):
             import os
-            name = "nws-severe.json" if nws else "metalerts-wind.json"
+            name = ("meteoalarm-germany.json" if meteoalarm else "nws-severe.json" if nws
+                    else "metalerts-gale.json" if marine else "metalerts-wind.json")
             with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "alerts", name)) as f:
                 body = f.read()
             hour = time.time() // 3600 * 3600
             stamp = lambda t: time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(t))
             body = (body.replace("{{sent}}", stamp(hour)).replace("{{onset}}", stamp(hour))
-                    .replace("{{expires}}", stamp(hour + 6 * 3600)).replace("{{title_times}}", "today"))
+                    .replace("{{expires}}", stamp(hour + 6 * 3600)).replace("{{title_times}}", "today")
+                    .replace("{{past}}", stamp(hour - 6 * 3600)))
+        elif meteoalarm:
+            body = json.dumps({"warnings": []})
         else:
             body = json.dumps({"type": "FeatureCollection", "features": []})
         tag = '"%s"' % hashlib.sha1(body.encode()).hexdigest()
@@ -237,7 +259,7 @@ class Handler(BaseHTTPRequestHandler):
                 if "rain" in query:
                     STATE["rain"] = None if query["rain"] == "none" else tuple(int(v) for v in query["rain"].split(","))
             return self.send(200, "{}")
-        if url.path in ("/alerts/active", "/weatherapi/metalerts/2.0/current.json"):
+        if url.path in ("/alerts/active", "/weatherapi/metalerts/2.0/current.json") or url.path.startswith("/api/v1/warnings/feeds-"):
             return self.alerts(url.path)
         if url.path == "/v1/search":
             name = query.get("name", "")

@@ -51,7 +51,7 @@ public protocol WeatherServiceDelegate: AnyObject, Sendable {
     func weatherService(_ service: any WeatherService, didFailToFetch location: String, error: any Error) async
     /// The official alerts in force at `location` arrived (possibly none).
     func weatherService(_ service: any WeatherService, didFetchAlerts alerts: [WeatherAlert], for location: String) async
-    /// The alerts of `location` could not be fetched from `source` (`nws`, `metalerts`), for `error`.
+    /// The alerts of `location` could not be fetched from `source` (`nws`, `metalerts`, `meteoalarm`), for `error`.
     func weatherService(_ service: any WeatherService, didFailToFetchAlertsFor location: String, source: String, error: any Error) async
 }
 

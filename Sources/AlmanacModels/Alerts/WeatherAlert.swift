@@ -1,6 +1,6 @@
 public import FoundationEssentials
 
-/// An official weather warning for a place, as its source (`nws`, `metalerts`) issued it.
+/// An official weather warning for a place, as its source (`nws`, `metalerts`, `meteoalarm`) issued it.
 /// Every text is the source's, unchecked for terminal control characters: the views clean it.
 public struct WeatherAlert: Sendable, Hashable, Codable {
     /// The source's own id for the alert (stable across its updates).
@@ -22,7 +22,7 @@ public struct WeatherAlert: Sendable, Hashable, Codable {
     public var instruction: String
     /// The area it covers, in the source's words.
     public var area: String
-    /// Where it came from: `nws` or `metalerts`.
+    /// Where it came from: `nws`, `metalerts` or `meteoalarm`.
     public var source: String
     /// The source's page for it, "" when none.
     public var url: String

@@ -1,27 +1,42 @@
 public import AlmanacModels
 public import FoundationEssentials
+import Locking
 
 /// Official alerts at a place from the source covering it (`AlertSource`): bytes from the
-/// source's server, read as its documented GeoJSON, trusting nothing (sizes, types, dates
-/// and counts are bounded; docs/security.md). Asked with the server's validators.
+/// source's server, read as its documented GeoJSON or CAP JSON, trusting nothing (sizes,
+/// types, dates and counts are bounded; docs/security.md). Asked with the server's validators.
 public final class OfficialAlerts: Sendable {
     private let nwsURL: URL
     private let metAlertsURL: URL
+    private let meteoAlarmURL: URL
     private let http: HTTPClient
+    private let meteoAlarmHTTP: HTTPClient
+    /// The last good reading of each MeteoAlarm country feed, by its URL: a `304` to a feed
+    /// too large for the HTTP client to keep comes with no body, and means this.
+    private let meteoAlarmFeeds = Locked<[URL: [MeteoAlarmWarning]]>([:])
     /// Alerts kept of one answer, at most.
     static let maximumAlerts = 50
+    /// How far off a MetAlerts marine warning's sea area a place still gets it (a coastal place).
+    static let marineReachKilometres = 20.0
 
     /// - Parameters:
     ///   - nwsURL: the NWS API's base, such as `https://api.weather.gov`.
     ///   - metAlertsURL: MET Norway's base, such as `https://api.met.no`.
-    public init(nwsURL: URL, metAlertsURL: URL, http: HTTPClient = HTTPClient(timeout: 10, accept: "application/geo+json", maximumBytes: 4 * 1024 * 1024)) {
+    ///   - meteoAlarmURL: MeteoAlarm's feeds' base, such as `https://feeds.meteoalarm.org`.
+    public init(nwsURL: URL, metAlertsURL: URL, meteoAlarmURL: URL = URL(string: "https://feeds.meteoalarm.org")!,
+                http: HTTPClient = HTTPClient(timeout: 10, accept: "application/geo+json", maximumBytes: 4 * 1024 * 1024)) {
         self.nwsURL = nwsURL
         self.metAlertsURL = metAlertsURL
+        self.meteoAlarmURL = meteoAlarmURL
         self.http = http
+        // A country's feed holds every warning of the country, in all its languages: a few MiB.
+        meteoAlarmHTTP = HTTPClient(timeout: 10, accept: "application/json", maximumBytes: 8 * 1024 * 1024)
     }
 
     /// The alerts in force at the place from `source`; throws `FetchError` when they cannot be had.
-    public func alerts(from source: AlertSource, latitude: Double, longitude: Double) async throws -> [WeatherAlert] {
+    /// `placeName` ("Name, Region, Country", as the geocoder gave it) tells MeteoAlarm the
+    /// country and the regions whose warnings name them.
+    public func alerts(from source: AlertSource, latitude: Double, longitude: Double, placeName: String = "") async throws -> [WeatherAlert] {
         let lat = String((latitude * 10_000).rounded() / 10_000), lon = String((longitude * 10_000).rounded() / 10_000)
         switch source {
         case .nws:
@@ -29,10 +44,41 @@ public final class OfficialAlerts: Sendable {
             components.queryItems = [URLQueryItem(name: "point", value: "\(lat),\(lon)")]
             return try Self.nwsAlerts(try await http.get(components.url!).body)
         case .metalerts:
-            var components = URLComponents(url: metAlertsURL.appendingPathComponent("weatherapi/metalerts/2.0/current.json"), resolvingAgainstBaseURL: false)!
+            let base = metAlertsURL.appendingPathComponent("weatherapi/metalerts/2.0/current.json")
+            var components = URLComponents(url: base, resolvingAgainstBaseURL: false)!
             components.queryItems = [URLQueryItem(name: "lat", value: lat), URLQueryItem(name: "lon", value: lon)]
-            return try Self.metAlerts(try await http.get(components.url!).body)
+            let land = try Self.metAlerts(try await http.get(components.url!).body)
+            // The point's own answer has the warnings whose area holds it, land ones for a
+            // place on land; the sea areas off a coastal place are asked apart.
+            components.queryItems = [URLQueryItem(name: "geographicDomain", value: "marine")]
+            let marine = try Self.metAlerts(try await http.get(components.url!).body, near: (latitude, longitude))
+            return Array((land + marine.filter { alert in !land.contains { $0.id == alert.id } }).prefix(Self.maximumAlerts))
+        case .meteoalarm:
+            let named = MeteoAlarmCountry.named(in: placeName)
+            // The region names are trusted only with the country they came with.
+            let regions = named == nil ? [] : placeName.split(separator: ",").dropLast().map(String.init)
+            var alerts: [WeatherAlert] = []
+            for country in named.map({ [$0] }) ?? MeteoAlarmCountry.guessed(latitude: latitude, longitude: longitude) {
+                let now = Date()
+                for warning in try await meteoAlarmWarnings(country)
+                where warning.applies(latitude: latitude, longitude: longitude, regions: regions) && (warning.alert.expires ?? .distantFuture) > now
+                    && !alerts.contains(where: { $0.id == warning.alert.id }) {
+                    alerts.append(warning.alert)
+                }
+            }
+            return Array(alerts.prefix(Self.maximumAlerts))
         }
+    }
+
+    /// The warnings of `country`'s MeteoAlarm feed: read afresh, or the last reading when
+    /// the server says nothing changed.
+    private func meteoAlarmWarnings(_ country: MeteoAlarmCountry) async throws -> [MeteoAlarmWarning] {
+        let url = meteoAlarmURL.appendingPathComponent("api/v1/warnings/feeds-\(country.slug)")
+        let response = try await meteoAlarmHTTP.get(url)
+        if response.status == 304, let kept = meteoAlarmFeeds.withLock({ $0[url] }) { return kept }
+        let warnings = try MeteoAlarmFeed.warnings(response.body)
+        meteoAlarmFeeds.withLock { $0[url] = warnings }
+        return warnings
     }
 
     static func features(_ body: Data, source: String) throws -> [AlertJSON] {
@@ -62,9 +108,13 @@ public final class OfficialAlerts: Sendable {
 
     /// MetAlerts 2.0's GeoJSON: the period is the feature's `when.interval` (no onset or
     /// expires), the colour `riskMatrixColor`, the phenomenon `event` ("wind", "gale").
-    static func metAlerts(_ body: Data) throws -> [WeatherAlert] {
+    /// With `near`, only the features whose geometry comes within `marineReachKilometres` of it.
+    static func metAlerts(_ body: Data, near place: (latitude: Double, longitude: Double)? = nil) throws -> [WeatherAlert] {
         let alerts = try features(body, source: "MET Norway").compactMap { feature -> WeatherAlert? in
             guard let properties = feature["properties"], let id = properties["id"]?.text(200) else { return nil }
+            if let place, !rings(of: feature["geometry"]).contains(where: {
+                $0.kilometres(fromLatitude: place.latitude, longitude: place.longitude) <= marineReachKilometres
+            }) { return nil }
             let interval = feature["when"]?["interval"]?.items ?? []
             let event = properties["event"]?.text(50) ?? properties["eventAwarenessName"]?.text(50) ?? "weather"
             let colour = properties["riskMatrixColor"]?.text(20)
@@ -80,5 +130,12 @@ public final class OfficialAlerts: Sendable {
             )
         }
         return Array(alerts.prefix(maximumAlerts))
+    }
+
+    /// The outer rings of a GeoJSON `Polygon` or `MultiPolygon`, at most 50.
+    static func rings(of geometry: AlertJSON?) -> [AlertPolygon] {
+        let coordinates = geometry?["coordinates"]?.items ?? []
+        let polygons = geometry?["type"]?.text(20) == "MultiPolygon" ? coordinates : [.array(coordinates)]
+        return polygons.prefix(50).compactMap { $0.items.first.flatMap { AlertPolygon(geoJSON: $0.items) } }
     }
 }

@@ -68,7 +68,7 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
         do {
             let reading = try await fetch(location)
             // Alerts first: whoever sees the new reading finds the place's alerts beside it.
-            await fetchAlerts(location, latitude: reading.latitude, longitude: reading.longitude)
+            await fetchAlerts(location, latitude: reading.latitude, longitude: reading.longitude, placeName: reading.placeName)
             await delegate?.weatherService(self, didFetch: reading)
         } catch {
             // Cut short by the daemon stopping: the place did not fail.
@@ -79,10 +79,10 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
 
     /// The place's official alerts, reported apart from its reading (a failure here is the
     /// alerts' own); nothing for a place no source covers.
-    private func fetchAlerts(_ location: String, latitude: Double, longitude: Double) async {
-        guard let officialAlerts, let source = AlertSource.covering(latitude: latitude, longitude: longitude) else { return }
+    private func fetchAlerts(_ location: String, latitude: Double, longitude: Double, placeName: String) async {
+        guard let officialAlerts, let source = AlertSource.covering(latitude: latitude, longitude: longitude, placeName: placeName) else { return }
         do {
-            let alerts = try await officialAlerts.alerts(from: source, latitude: latitude, longitude: longitude)
+            let alerts = try await officialAlerts.alerts(from: source, latitude: latitude, longitude: longitude, placeName: placeName)
             await delegate?.weatherService(self, didFetchAlerts: alerts, for: location)
         } catch {
             guard !Task.isCancelled else { return }

@@ -29,7 +29,7 @@ public struct DaemonPreset: Sendable {
         let weatherURL = weather?.baseURL.absoluteString ?? "http://127.0.0.1:9"
         return DaemonPreset([
             ("--provider", "real"), ("--weather-url", weatherURL), ("--geocoding-url", weatherURL), ("--air-quality-url", weatherURL), ("--met-norway-url", weatherURL),
-            ("--nws-url", weatherURL), ("--metalerts-url", weatherURL),
+            ("--nws-url", weatherURL), ("--metalerts-url", weatherURL), ("--meteoalarm-url", weatherURL),
             ("--weather-interval", "3600"), ("--podcast-interval", "3600"),
         ])
     }
