@@ -33,7 +33,7 @@ on 127.0.0.1 and prints its port on the first line of standard output.
                               third step, an absurd amount and a precipitation series shorter than its times
 /alerts/active?point=LAT,LON -> NWS's active alerts, GeoJSON: none, or alerts/nws-severe.json
                               (a Severe Thunderstorm Warning) while /control?alerts=on
-/weatherapi/metalerts/2.0/current.json?lat=&lon= -> MET Norway's MetAlerts, GeoJSON: none, or
+/weatherapi/metalerts/2.0/current.json?lat=&lon=&lang=en -> MetAlerts, GeoJSON (400 without lang=en): none, or
                               alerts/metalerts-wind.json (an orange wind warning) while alerts=on
 /weatherapi/metalerts/2.0/current.json?geographicDomain=marine -> MetAlerts' marine warnings: none, or
                               alerts/metalerts-gale.json (a yellow gale warning in Oslofjorden, an
@@ -206,6 +206,9 @@ class Handler(BaseHTTPRequestHandler):
         if nws and not self.headers.get("User-Agent"):
             return self.send(403, "{\"title\": \"Forbidden: a User-Agent is required\"}", "application/problem+json")
         marine = "geographicDomain=marine" in self.path
+        if not nws and not meteoalarm and "lang=en" not in self.path:
+            # MetAlerts answers in Norwegian without it: the fixture has only the English texts.
+            return self.send(400, "{\"title\": \"fixture: MetAlerts is asked with lang=en\"}", "application/problem+json")
         if mode == "garbage":
             return self.send(200, "<html>maintenance</html>", "text/html")
         if mode == "huge":

@@ -46,11 +46,12 @@ public final class OfficialAlerts: Sendable {
         case .metalerts:
             let base = metAlertsURL.appendingPathComponent("weatherapi/metalerts/2.0/current.json")
             var components = URLComponents(url: base, resolvingAgainstBaseURL: false)!
-            components.queryItems = [URLQueryItem(name: "lat", value: lat), URLQueryItem(name: "lon", value: lon)]
+            // `lang=en`: without it the texts are Norwegian.
+            components.queryItems = [URLQueryItem(name: "lat", value: lat), URLQueryItem(name: "lon", value: lon), URLQueryItem(name: "lang", value: "en")]
             let land = try Self.metAlerts(try await http.get(components.url!).body)
             // The point's own answer has the warnings whose area holds it, land ones for a
             // place on land; the sea areas off a coastal place are asked apart.
-            components.queryItems = [URLQueryItem(name: "geographicDomain", value: "marine")]
+            components.queryItems = [URLQueryItem(name: "geographicDomain", value: "marine"), URLQueryItem(name: "lang", value: "en")]
             let marine = try Self.metAlerts(try await http.get(components.url!).body, near: (latitude, longitude))
             return Array((land + marine.filter { alert in !land.contains { $0.id == alert.id } }).prefix(Self.maximumAlerts))
         case .meteoalarm:
