@@ -75,14 +75,14 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
     }
 
     /// The place's alerts without its forecast. Every claim ends in a report: a place that
-    /// cannot be found fails ("Its alerts: …"), one no source covers has none.
+    /// cannot be found fails ("The place's alerts: …"), one no source covers has none.
     private func fetchAlertsAlone(_ location: String) async {
         let place: Place
         do {
             place = try await resolve(location)
         } catch {
             guard !Task.isCancelled else { return }
-            await delegate?.weatherService(self, didFailToFetchAlertsFor: location, source: "Its", error: error)
+            await delegate?.weatherService(self, didFailToFetchAlertsFor: location, source: "The place's", error: error)
             return
         }
         guard officialAlerts != nil, AlertSource.covering(latitude: place.latitude, longitude: place.longitude) != nil else {
