@@ -62,6 +62,7 @@ struct Rendering {
             lines.append(line(place.now, rain: false))
             if template != nil { continue }
             for alert in place.alerts { lines.append(fitted(alert.line, .alert)) }
+            if let note = place.alertsNote { lines.append(fitted(note, .dim)) }
             if let rain = place.now.rainLine(width: width) { lines.append(terminal.render(rain)) }
             if let today = place.today { lines.append(terminal.render(today.todayLine(width: width))) }
             if !place.now.details.isEmpty { lines.append(terminal.render(place.now.details.line(width: width))) }

@@ -47,6 +47,7 @@ struct SettingsCommand: AsyncParsableCommand {
         case .rainNotify: (choices(RainNotice.self), choices(RainNotice.self))
         case .windUnit: (choices(WindUnit.self), choices(WindUnit.self))
         case .precipitationUnit: (choices(PrecipitationUnit.self), choices(PrecipitationUnit.self))
+        case .weatherAlerts: (choices(AlertNotice.self), choices(AlertNotice.self))
         }
     }
 
@@ -80,6 +81,7 @@ struct SettingsCommand: AsyncParsableCommand {
         case .rainNotify: (weather.rainNotify.rawValue, .string(weather.rainNotify.rawValue))
         case .windUnit: (weather.windUnit.rawValue, .string(weather.windUnit.rawValue))
         case .precipitationUnit: (weather.precipitationUnit.rawValue, .string(weather.precipitationUnit.rawValue))
+        case .weatherAlerts: (weather.weatherAlerts.rawValue, .string(weather.weatherAlerts.rawValue))
         }
     }
 
@@ -198,6 +200,11 @@ struct SettingsCommand: AsyncParsableCommand {
                     throw ValidationError("'\(setting.name)' is auto, mm or in, not '\(value)'.")
                 }
                 return (setting, .string(unit.rawValue))
+            case .weatherAlerts:
+                guard let notice = AlertNotice(rawValue: value.lowercased()) else {
+                    throw ValidationError("'\(setting.name)' is off, severe (severe and extreme alerts) or all, not '\(value)'.")
+                }
+                return (setting, .string(notice.rawValue))
             }
         }
 

@@ -137,7 +137,7 @@ struct WatchModel: @unchecked Sendable {
         case .reading(let reading): rendering.weather(screen(reading.location), revision: revision)
         case .failed(let place, _): rendering.weather(screen(place), revision: revision)
         case .units: rendering.weather(screen(location), revision: revision)
-        case .provider, .savedLocations, .forgotten, .rainNotify, .alerts: []
+        case .provider, .savedLocations, .forgotten, .rainNotify, .weatherAlerts, .alerts: []
         case .windUnit, .precipitationUnit: rendering.weather(screen(location), revision: revision)
         }
     }

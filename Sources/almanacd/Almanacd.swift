@@ -92,6 +92,9 @@ struct Almanacd: AsyncParsableCommand {
     @Option(help: "Seconds between weather refreshes (default: 900 with the real provider, 3 with demo).")
     var weatherInterval: Double?
 
+    @Option(help: "Seconds between fetches of a wanted place's official alerts, apart from its forecast's.")
+    var alertsInterval: Double = 600
+
     @Option(help: "Seconds between podcast feed refreshes (default: 3600 with the real provider, 5 with demo).")
     var podcastInterval: Double?
 
@@ -122,7 +125,7 @@ struct Almanacd: AsyncParsableCommand {
         guard (1...86_400).contains(syncInterval) else { throw ValidationError("--sync-interval goes from 1 to 86400 seconds, not \(syncInterval).") }
         guard (0...3_600).contains(syncDebounce) else { throw ValidationError("--sync-debounce goes from 0 to 3600 seconds, not \(syncDebounce).") }
         guard (0.05...3_600).contains(syncFirstRetry) else { throw ValidationError("--sync-first-retry goes from 0.05 to 3600 seconds.") }
-        for interval in [effectiveWeatherInterval, effectivePodcastInterval] where !(0.1...86_400).contains(interval) {
+        for interval in [effectiveWeatherInterval, effectivePodcastInterval, alertsInterval] where !(0.1...86_400).contains(interval) {
             throw ValidationError("Refresh intervals go from 0.1 seconds to 86400 (a day), not \(interval).")
         }
         for (option, text) in [("--weather-url", weatherURL), ("--geocoding-url", geocodingURL), ("--air-quality-url", airQualityURL), ("--met-norway-url", metNorwayURL), ("--podcast-search-url", podcastSearchURL),

@@ -45,7 +45,7 @@ struct DaemonParts {
         let kept = try store.weatherState()
         try? store.pruneReadings(olderThan: Date().addingTimeInterval(-7 * 86_400), keeping: kept.savedLocations)
         weather = WeatherDocument(kept, policy: RefreshSchedule.Policy(interval: options.effectiveWeatherInterval),
-                                      archive: store)
+                                  alertsPolicy: RefreshSchedule.Policy(interval: options.alertsInterval), archive: store)
         podcasts = try PodcastsDocument(
             archive: store,
             policy: RefreshSchedule.Policy(interval: options.effectivePodcastInterval, firstRetry: 60, longestRetry: 86_400),

@@ -37,11 +37,11 @@ import Testing
     static let weatherChanges: [WeatherChange] = [
         .reading(reading), .failed(location: "Atlantis", message: "no such place"), .units(.imperial), .units(.metric),
         .provider(.metNorway), .savedLocations(["Berlin", "Paris"]), .savedLocations([]), .forgotten(["Oslo"]),
-        .rainNotify(.sixtyMinutes), .rainNotify(.off),
+        .rainNotify(.sixtyMinutes), .rainNotify(.off), .weatherAlerts(.all), .weatherAlerts(.off),
         .windUnit(.knots), .precipitationUnit(.inches),
         .alerts(location: "Oslo", PlaceAlerts(alerts: [alert, WeatherAlert(id: "b", event: "Gale", severity: .unknown, headline: "", source: "metalerts")]),
                 began: ["urn:1"], ended: ["urn:0"]),
-        .alerts(location: "Oslo", PlaceAlerts(stale: true, error: "alerts from nws: HTTP 503"), began: [], ended: []),
+        .alerts(location: "Oslo", PlaceAlerts(stale: true, error: "NWS alerts: HTTP 503", fetchedAt: second), began: [], ended: []),
     ]
 
     static let alert = WeatherAlert(id: "urn:1", event: "Orange wind warning", severity: .severe, certainty: "Likely", urgency: "Expected",

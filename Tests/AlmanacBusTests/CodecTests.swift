@@ -39,7 +39,7 @@ import Testing
         #expect(try refusal(["units": .string("metric"), "locations": .array(.string, [])]).hasPrefix("Submit one change at a time"))
         #expect(try refusal(["units": .string("kelvin")]) == "'units' must be \"metric\" or \"imperial\", not \"kelvin\".")
         #expect(try refusal(["locations": .array(.int32, [.int32(1)])]) == "'locations' must be a list of strings (as), not 'ai'.")
-        #expect(try refusal(["colour": .string("red")]) == "Unknown weather submission key 'colour'; accepted: units, provider, locations, rainNotify, windUnit, precipitationUnit.")
+        #expect(try refusal(["colour": .string("red")]) == "Unknown weather submission key 'colour'; accepted: units, provider, locations, rainNotify, windUnit, precipitationUnit, weatherAlerts.")
     }
 
     @Test func podcastsStateRoundTripsAndSlicesByPodcast() {

@@ -20,6 +20,7 @@ import Testing
         (.rainNotify, .string("30m")),
         (.windUnit, .string("bft")),
         (.precipitationUnit, .string("in")),
+        (.weatherAlerts, .string("all")),
     ]
 
     @Test(arguments: changes)
@@ -48,6 +49,7 @@ import Testing
             case .rainNotify: #expect(weatherState.rainNotify == .thirtyMinutes)
             case .windUnit: #expect(weatherState.windUnit == .beaufort)
             case .precipitationUnit: #expect(weatherState.precipitationUnit == .inches)
+            case .weatherAlerts: #expect(weatherState.weatherAlerts == .all)
             }
         }
     }
@@ -85,6 +87,7 @@ import Testing
         (.rainNotify, .string("45m"), "rainNotify"),
         (.windUnit, .string("furlongs/fortnight"), "windUnit"),
         (.precipitationUnit, .string("cm"), "precipitationUnit"),
+        (.weatherAlerts, .string("extreme"), "weatherAlerts"),
     ])
     func aWrongValueIsRefusedAndChangesNothing(setting: Setting, value: Value, named: String) async throws {
         try await withInProcessAlmanac { almanac in

@@ -48,15 +48,17 @@ final class ThreadRecordingArchive: PodcastArchive, WeatherArchive, DownloadArch
     // MARK: WeatherArchive
 
     func saveSettings(units: Units, savedLocations: [String], provider: WeatherProvider, rainNotify: RainNotice,
-                      windUnit: WindUnit, precipitationUnit: PrecipitationUnit) throws {
+                      windUnit: WindUnit, precipitationUnit: PrecipitationUnit, weatherAlerts: AlertNotice) throws {
         try notedForWeather("saveSettings(weather)") {
             try store.saveSettings(units: units, savedLocations: savedLocations, provider: provider, rainNotify: rainNotify,
-                                   windUnit: windUnit, precipitationUnit: precipitationUnit)
+                                   windUnit: windUnit, precipitationUnit: precipitationUnit, weatherAlerts: weatherAlerts)
         }
     }
 
     func saveReading(_ reading: WeatherReading) throws { try notedForWeather("saveReading") { try store.saveReading(reading) } }
     func lastReading(at location: String) throws -> WeatherReading? { try notedForWeather("lastReading") { try store.lastReading(at: location) } }
+    func saveAlerts(_ alerts: PlaceAlerts, at location: String) throws { try notedForWeather("saveAlerts") { try store.saveAlerts(alerts, at: location) } }
+    func lastAlerts(at location: String) throws -> PlaceAlerts? { try notedForWeather("lastAlerts") { try store.lastAlerts(at: location) } }
 
     // MARK: Both
 

@@ -85,6 +85,7 @@ import AlmanacCore
         "episodeTranscript", "transcriptSegment", "transcriptSearch", "transcriptSearch_data", "transcriptSearch_idx", "transcriptSearch_docsize", "transcriptSearch_config",
         "podcastDownloadFilter",
         "listening",
+        "weatherAlerts",
     ]
 
     @Test func aNewFileHasTheSchemaGRDBMade() throws {

@@ -46,6 +46,9 @@ on 127.0.0.1 and prints its port on the first line of standard output.
 /control?alerts=on|off|fail|garbage|huge -> alerts in force, none, the alert endpoints answer
                               HTTP 503, not JSON, or 9 MiB of JSON; the NWS answers 403 without
                               a User-Agent
+/control?alertfailstatus=500  -> the status alerts=fail answers (503 unless told)
+/control?metseverity=Minor    -> the MetAlerts warning's CAP severity (Severe unless told)
+/control?alertsend=SECONDS    -> alerts end SECONDS from now (-60: ended a minute ago) rather than in six hours
 /requests                  -> what was asked so far: [{"path", "headers", "status"}]
 """
 import gzip
@@ -74,7 +77,7 @@ PLACES["escapetown"] = {"id": 666, "name": "Escape\u001b]0;x\u0007town", "latitu
                         "country": "Coun\u0000try", "country_code": "X\u009bY", "admin1": "Re\u009b2Jgion", "admin2": "Dis\u007ftrict",
                         "timezone": "Etc/UTC"}
 LOCK = threading.Lock()
-STATE = {"alerts": "off", "fail": 0, "metfail": 0, "airfail": 0, "temperature": None, "reverse": False, "rain": None}
+STATE = {"alertfailstatus": 503, "metseverity": None, "alertsend": None, "alerts": "off", "fail": 0, "metfail": 0, "airfail": 0, "temperature": None, "reverse": False, "rain": None}
 MET_MODIFIED = "Sun, 22 Nov 2026 03:00:00 GMT"
 
 
@@ -200,7 +203,7 @@ class Handler(BaseHTTPRequestHandler):
         """Alerts in force from a minute ago to six hours on, with an ETag honoured by If-None-Match."""
         mode = STATE["alerts"]
         if mode == "fail":
-            return self.send(503, "{\"title\": \"Service Unavailable\"}", "application/problem+json")
+            return self.send(STATE["alertfailstatus"], "{\"title\": \"Service Unavailable\"}", "application/problem+json")
         nws = path == "/alerts/active"
         meteoalarm = path.startswith("/api/v1/warnings/")
         if nws and not self.headers.get("User-Agent"):
@@ -221,9 +224,12 @@ class Handler(BaseHTTPRequestHandler):
                 body = f.read()
             hour = time.time() // 3600 * 3600
             stamp = lambda t: time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(t))
+            ends = hour + 6 * 3600 if STATE["alertsend"] is None else time.time() + STATE["alertsend"]
             body = (body.replace("{{sent}}", stamp(hour)).replace("{{onset}}", stamp(hour))
-                    .replace("{{expires}}", stamp(hour + 6 * 3600)).replace("{{title_times}}", "today")
+                    .replace("{{expires}}", stamp(ends)).replace("{{title_times}}", "today")
                     .replace("{{past}}", stamp(hour - 6 * 3600)))
+            if not nws and not meteoalarm and STATE["metseverity"]:
+                body = body.replace('"severity": "Severe"', '"severity": "%s"' % STATE["metseverity"])
         elif meteoalarm:
             body = json.dumps({"warnings": []})
         else:
@@ -257,6 +263,12 @@ class Handler(BaseHTTPRequestHandler):
                     STATE["airfail"] = int(query["airfail"])
                 if "alerts" in query:
                     STATE["alerts"] = query["alerts"]
+                if "alertfailstatus" in query:
+                    STATE["alertfailstatus"] = int(query["alertfailstatus"])
+                if "metseverity" in query:
+                    STATE["metseverity"] = query["metseverity"]
+                if "alertsend" in query:
+                    STATE["alertsend"] = float(query["alertsend"])
                 if "temperature" in query:
                     STATE["temperature"] = float(query["temperature"])
                 if "rain" in query:

@@ -129,7 +129,7 @@ import Testing
         func submit(_ change: [String: Value]) async throws -> BusError {
             try await #require(throws: BusError.self) { _ = try await client.submit(.weather, change) }
         }
-        #expect(try await submit(["colour": .string("red")]).message == "Unknown weather submission key 'colour'; accepted: units, provider, locations, rainNotify, windUnit, precipitationUnit.")
+        #expect(try await submit(["colour": .string("red")]).message == "Unknown weather submission key 'colour'; accepted: units, provider, locations, rainNotify, windUnit, precipitationUnit, weatherAlerts.")
         #expect(try await submit(["units": .int32(3)]).message == "'units' must be a string (s), not 'i'.")
         #expect(try await submit(["units": .string("kelvin")]).name == .invalidArgs)
         #expect(try await submit(["locations": .array(.string, [.string("")])]).message == "'locations' cannot be empty.")

@@ -70,7 +70,7 @@ import Testing
         try control("alerts=fail")
         let failing = await eventually(every: .milliseconds(100)) {
             let status = try? await almanac(["alerts", Self.oslo, "--json"], bus: bus)
-            return status?.output.contains("alerts from metalerts") == true && status?.output.contains("\"stale\":true") == true
+            return status?.output.contains("MET Norway alerts: ") == true && status?.output.contains("\"stale\":true") == true
         }
         #expect(failing)
 

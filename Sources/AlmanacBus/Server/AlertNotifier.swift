@@ -5,8 +5,10 @@ import Locking
 public import Logging
 
 /// Desktop notifications of official weather alerts: one per alert id and per update of it
-/// (an update replaces its notification), for severe and extreme alerts; an alert that ends
-/// closes its notification. Watches the weather document like a view.
+/// (an update replaces its notification), for the alerts the `weatherAlerts` setting names
+/// (severe and extreme by default); an alert that ends closes its notification, and so does
+/// letting its place go or a setting that no longer names it. Watches the weather document
+/// like a view. Alerts restored after a restart are not news: they were notified when they began.
 public final class AlertNotifier: Service {
     static let viewKey = ViewKey("almanacd:alert-notifications")
 
@@ -22,30 +24,61 @@ public final class AlertNotifier: Service {
     private let connection: Connection
     private let wording: Wording
     private let logger: Logger
-    /// The least severity notified.
-    private let threshold: AlertSeverity
+    /// The alerts last heard at each place, by id: an alert that differs from its entry is an update.
+    private let known = Locked<[String: [String: WeatherAlert]]>([:])
     /// Each alert shown, as shown, and its notification's id.
     private let shown = Locked<[String: (alert: WeatherAlert, notification: UInt32)]>([:])
     private let work: AsyncStream<Work>
     private let queue: AsyncStream<Work>.Continuation
 
-    public init(weather: WeatherDocument, connection: Connection, threshold: AlertSeverity = .severe,
-                wording: @escaping Wording, logger: Logger = Logger(label: "almanac.notifications")) {
+    public init(weather: WeatherDocument, connection: Connection, wording: @escaping Wording,
+                logger: Logger = Logger(label: "almanac.notifications")) {
         self.weather = weather
         self.connection = connection
-        self.threshold = threshold
         self.wording = wording
         self.logger = logger
         (work, queue) = AsyncStream.makeStream(of: Work.self)
     }
 
-    /// Hears the weather document's alerts from now on (the view's handler only queues).
+    /// Hears the weather document's alerts from now on (the view's handler only queues); the
+    /// alerts it holds already (kept from last time) are known, not news.
     public func prepare() async throws {
         weather.document.addView(key: Self.viewKey) { [weak self] event in
-            guard let self, case .changed(_, .alerts(let location, let placeAlerts, _, let ended), _) = event else { return }
-            let place = weather.document.snapshot.state.readings[location]?.placeName ?? location
-            for alert in placeAlerts.alerts where alert.severity >= threshold { queue.yield(.show(alert, place: place)) }
+            guard let self, case .changed(_, let change, _) = event else { return }
+            heard(change)
+        }
+        let kept = weather.document.snapshot.state.alerts
+        known.withLock { known in
+            for (location, placeAlerts) in kept where known[location] == nil {
+                known[location] = Dictionary(placeAlerts.alerts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            }
+        }
+    }
+
+    /// What a change means for the notifications: alerts to show (new ones, and updates of
+    /// known ones, that the setting names) and to close (ended, let go, no longer named).
+    private func heard(_ change: WeatherChange) {
+        let state = weather.document.snapshot.state
+        switch change {
+        case .alerts(let location, let placeAlerts, let began, let ended):
+            let before = known.withLock { known in
+                defer { known[location] = Dictionary(placeAlerts.alerts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }) }
+                return known[location] ?? [:]
+            }
+            let place = state.readings[location]?.placeName ?? location
+            for alert in placeAlerts.alerts where state.weatherAlerts.notifies(alert.severity) {
+                let updated = before[alert.id].map { $0 != alert } ?? false
+                if began.contains(alert.id) || updated { queue.yield(.show(alert, place: place)) }
+            }
             for id in ended { queue.yield(.close(alertID: id)) }
+        case .forgotten(let locations):
+            let gone = known.withLock { known in locations.flatMap { known.removeValue(forKey: $0)?.keys.map { $0 } ?? [] } }
+            for id in gone { queue.yield(.close(alertID: id)) }
+        case .weatherAlerts(let notice):
+            let unnamed = shown.withLock { shown in shown.filter { !notice.notifies($0.value.alert.severity) }.map(\.key) }
+            for id in unnamed { queue.yield(.close(alertID: id)) }
+        default:
+            break
         }
     }
 

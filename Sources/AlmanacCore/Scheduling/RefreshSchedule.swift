@@ -67,6 +67,12 @@ public struct RefreshSchedule: Sendable {
         return delay
     }
 
+    /// `item`'s fetch ended without a result of its own (it was fetched along with another
+    /// that failed or brought none): no longer in flight, due when it was.
+    public mutating func release(_ item: String) {
+        entries[item]?.inFlight = false
+    }
+
     /// Takes up an item's backoff as it was kept (after a restart): `failures` in a row, next
     /// tried at `due`.
     public mutating func restore(_ item: String, due: Date, failures: Int) {

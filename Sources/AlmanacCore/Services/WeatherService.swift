@@ -32,6 +32,10 @@ public protocol WeatherServiceDataSource: AnyObject, Sendable {
     func resolvedPlace(for location: String) async throws -> ResolvedPlace?
     /// Which provider to ask first.
     func weatherProvider(for service: any WeatherService) -> WeatherProvider
+    /// The wanted places whose official alerts are due on their own (their cadence is
+    /// shorter than the forecast's), claimed; `besides` are being fetched with their forecast,
+    /// which brings their alerts too.
+    func alertLocationsToFetch(for service: any WeatherService, besides: [String]) -> [String]
 }
 
 extension WeatherServiceDataSource {
@@ -39,6 +43,8 @@ extension WeatherServiceDataSource {
     public func resolvedPlace(for location: String) async throws -> ResolvedPlace? { nil }
     /// Open-Meteo.
     public func weatherProvider(for service: any WeatherService) -> WeatherProvider { .openMeteo }
+    /// Alerts come with forecasts only.
+    public func alertLocationsToFetch(for service: any WeatherService, besides: [String]) -> [String] { [] }
 }
 
 /// Hears what a weather service fetched. Each report returns once the delegate has taken it
@@ -51,7 +57,7 @@ public protocol WeatherServiceDelegate: AnyObject, Sendable {
     func weatherService(_ service: any WeatherService, didFailToFetch location: String, error: any Error) async
     /// The official alerts in force at `location` arrived (possibly none).
     func weatherService(_ service: any WeatherService, didFetchAlerts alerts: [WeatherAlert], for location: String) async
-    /// The alerts of `location` could not be fetched from `source` (`nws`, `metalerts`, `meteoalarm`), for `error`.
+    /// The alerts of `location` could not be fetched from `source` (its name: "NWS", "MET Norway", "MeteoAlarm"), for `error`.
     func weatherService(_ service: any WeatherService, didFailToFetchAlertsFor location: String, source: String, error: any Error) async
 }
 

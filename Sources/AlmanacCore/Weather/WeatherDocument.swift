@@ -21,6 +21,13 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     /// saved in one transaction, then applied (`commit`).
     private let owner: DocumentOwner<Command, UInt64>
     private let schedule: Locked<RefreshSchedule>
+    /// When each wanted place's official alerts are fetched on their own: their cadence (10
+    /// minutes) is shorter than the forecast's, and a forecast fetch brings them too. Only
+    /// places that have alerts (a source covers them) are in it.
+    private let alertSchedule: Locked<RefreshSchedule>
+    /// When each place's alert source last answered: a fetch that changes nothing is not
+    /// published, so the state's `fetchedAt` may be older; stale alerts are as of this.
+    private let alertsAnswered = Locked<[String: Date]>([:])
     private let clock: @Sendable () -> Date
     private let jitter: @Sendable () -> Double
     private let logger: Logger
@@ -32,10 +39,11 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     /// - Parameters:
     ///   - state: where to start (the daemon passes what the archive kept).
     ///   - policy: how often to fetch and how to back off.
+    ///   - alertsPolicy: how often to fetch a place's official alerts between its forecasts.
     ///   - archive: where settings and readings are kept; `nil` keeps nothing.
     ///   - clock, jitter: the time and the randomness of backoff, for tests.
     public init(_ state: WeatherState = WeatherState(), policy: RefreshSchedule.Policy = .init(interval: 900),
-                archive: (any WeatherArchive)? = nil, clock: @escaping @Sendable () -> Date = { Date() },
+                alertsPolicy: RefreshSchedule.Policy = .init(interval: 600), archive: (any WeatherArchive)? = nil, clock: @escaping @Sendable () -> Date = { Date() },
                 jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
                 logger: Logger = Logger(label: "almanac.weather")) {
         document = Model(state)
@@ -46,6 +54,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
             weather.object?.commit(burst) ?? burst.map { _ in .failure(SubmissionError("The weather document is gone.")) }
         }
         schedule = Locked(RefreshSchedule(policy: policy))
+        alertSchedule = Locked(RefreshSchedule(policy: alertsPolicy))
         self.clock = clock
         self.jitter = jitter
         self.logger = logger
@@ -60,6 +69,24 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         let locations = take(wantedLocations)
         activity.claimed(locations)
         return locations
+    }
+
+    /// The wanted places with alerts whose alerts are due, claimed; `besides` (fetched with
+    /// their forecast now) are claimed too, and fetched with it.
+    public func alertLocationsToFetch(for service: any WeatherService, besides: [String]) -> [String] {
+        let (now, wanted) = (clock(), alertsWanted)
+        defer { scheduleChanged() }
+        return alertSchedule.withLock { schedule in
+            _ = schedule.take(besides.filter(wanted.contains), now: now, force: true)
+            return schedule.take(wanted, now: now)
+        }
+    }
+
+    /// The wanted places whose alerts are kept fresh: those a source covers (which have
+    /// alerts, none or some, in the state).
+    private var alertsWanted: [String] {
+        let alerts = document.snapshot.state.alerts
+        return (waitingForHere ? wantedLocations.filter { $0 != Self.here } : wantedLocations).filter { alerts[$0] != nil }
     }
 
     /// Which provider to ask first (the `provider` setting).
@@ -147,7 +174,9 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     public var nextDue: Date? {
         let wanted = waitingForHere ? wantedLocations.filter { $0 != Self.here } : wantedLocations
         let now = clock()
-        return schedule.withLock { $0.nextDue(among: wanted, now: now) }
+        let forecast = schedule.withLock { $0.nextDue(among: wanted, now: now) }
+        let alerts = alertSchedule.withLock { $0.nextDue(among: alertsWanted, now: now) }
+        return [forecast, alerts].compactMap { $0 }.min()
     }
 
     /// Failures in a row of `location`.
@@ -171,6 +200,8 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     public func weatherService(_ service: any WeatherService, didFetch reading: WeatherReading) async {
         let now = clock()
         schedule.withLock { $0.succeeded(reading.location, now: now) }
+        // Its alerts came before it, when a source covers it; the claim ends either way.
+        alertSchedule.withLock { $0.release(reading.location) }
         scheduleChanged()
         activity.succeeded(reading.location)
         // The user moved while "here" was being fetched: the reading is of where they were,
@@ -187,6 +218,8 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     public func weatherService(_ service: any WeatherService, didFailToFetch location: String, error: any Error) async {
         let (now, jitter) = (clock(), jitter())
         _ = schedule.withLock { $0.failed(location, now: now, jitter: jitter) }
+        // Its alerts were not asked: they stay due on their own cadence.
+        alertSchedule.withLock { $0.release(location) }
         scheduleChanged()
         guard wantedLocations.contains(location) else {
             activity.succeeded(location)  // ends its count; a place no one wants is not failing
@@ -201,18 +234,26 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     /// Hands the place's alerts to the owner, which publishes them when they differ from the
     /// ones shown (ids that began and ended); the place's alerts no longer fail.
     public func weatherService(_ service: any WeatherService, didFetchAlerts alerts: [WeatherAlert], for location: String) async {
+        let now = clock()
+        alertSchedule.withLock { $0.succeeded(location, now: now) }
+        alertsAnswered.withLock { $0[location] = now }
+        scheduleChanged()
         activity.succeeded(Self.alertsItem(location))
-        _ = try? await owner.submit(.alerts(location: location, alerts, failure: nil))
+        _ = try? await owner.submit(.alerts(location: location, alerts, failure: nil, at: now))
     }
 
     /// The place's last good alerts stay, marked stale, with the failure; `LastError` names
-    /// the source. Apart from the forecast's failure: the reading is not touched.
+    /// the source ("Oslo: MET Norway alerts: HTTP 500 …"). Apart from the forecast's failure:
+    /// the reading is not touched, and the alerts back off on their own.
     public func weatherService(_ service: any WeatherService, didFailToFetchAlertsFor location: String, source: String, error: any Error) async {
+        let (now, jitter) = (clock(), jitter())
+        _ = alertSchedule.withLock { $0.failed(location, now: now, jitter: jitter) }
+        scheduleChanged()
         guard wantedLocations.contains(location) else { return }
-        let message = "alerts from \(source): \(error)"
+        let message = "\(source) alerts: \(error)"
         logger.warning("could not fetch the alerts", metadata: ["location": "\(location)", "source": "\(source)", "error": "\(error)"])
         activity.failed(Self.alertsItem(location), "\(location): \(message)")
-        _ = try? await owner.submit(.alerts(location: location, nil, failure: message))
+        _ = try? await owner.submit(.alerts(location: location, nil, failure: message, at: now))
     }
 
     /// The item a place's alerts count as in `activity` (apart from its forecast).
@@ -275,8 +316,8 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         case reading(WeatherReading)
         /// Why the service could not fetch a place a view or the saved places want.
         case failure(location: String, message: String)
-        /// The alerts the service fetched for a place, or why it could not (`nil` alerts).
-        case alerts(location: String, [WeatherAlert]?, failure: String?)
+        /// The alerts the service fetched for a place, or why it could not (`nil` alerts), and when.
+        case alerts(location: String, [WeatherAlert]?, failure: String?, at: Date)
         /// Drop what no view and no saved place wants.
         case forgetUnwanted
         /// Serve a newly watched place's kept reading.
@@ -297,6 +338,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         var (units, locations, provider) = (current.units, current.savedLocations, current.provider)
         var rainNotify = current.rainNotify
         var (windUnit, precipitationUnit) = (current.windUnit, current.precipitationUnit)
+        var weatherAlerts = current.weatherAlerts
         var settled: [Result<Command, any Error>] = []
         for command in commands {
             settled.append(Result {
@@ -309,6 +351,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
                 case .rainNotify(let value): rainNotify = value
                 case .windUnit(let value): windUnit = value
                 case .precipitationUnit(let value): precipitationUnit = value
+                case .weatherAlerts(let value): weatherAlerts = value
                 case .addLocation, .removeLocation: preconditionFailure("a settled submission is units or places")
                 }
                 return .submission(settledSubmission, from: view)
@@ -317,10 +360,18 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         let settingsChanged = units != current.units || locations != current.savedLocations || provider != current.provider
             || rainNotify != current.rainNotify
             || windUnit != current.windUnit || precipitationUnit != current.precipitationUnit
+            || weatherAlerts != current.weatherAlerts
         let readings = commands.compactMap { command -> WeatherReading? in
             if case .reading(let reading) = command { reading } else { nil }
         }
-        let settingsFailure = keep(settings: settingsChanged ? (units, locations, provider, rainNotify, windUnit, precipitationUnit) : nil, readings: readings)
+        // A place's alerts are kept with its reading each time their source answers (a failure
+        // keeps the last good ones on disk as they were).
+        let alerts = commands.compactMap { command -> (String, PlaceAlerts)? in
+            guard case .alerts(let location, let alerts?, _, let fetchedAt) = command, wantedLocations.contains(location) else { return nil }
+            return (location, PlaceAlerts(alerts: alerts, fetchedAt: fetchedAt))
+        }
+        let settingsFailure = keep(settings: settingsChanged ? (units, locations, provider, rainNotify, windUnit, precipitationUnit, weatherAlerts) : nil,
+                                   readings: readings, alerts: alerts)
         return settled.map { entry in
             entry.flatMap { command in
                 if case .submission = command, let settingsFailure { return .failure(settingsFailure) }
@@ -334,8 +385,8 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     /// needs no BEGIN and COMMIT: performance.md). Returns why the settings could not be
     /// written; a reading that could not be kept is logged, and shown all the same.
     private func keep(settings: (units: Units, locations: [String], provider: WeatherProvider, rainNotify: RainNotice,
-                                 windUnit: WindUnit, precipitationUnit: PrecipitationUnit)?,
-                      readings: [WeatherReading]) -> (any Error)? {
+                                 windUnit: WindUnit, precipitationUnit: PrecipitationUnit, weatherAlerts: AlertNotice)?,
+                      readings: [WeatherReading], alerts: [(location: String, alerts: PlaceAlerts)]) -> (any Error)? {
         guard let archive else { return nil }
         var settingsFailure: (any Error)?
         func write() {
@@ -343,7 +394,8 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
                 do {
                     try archive.saveSettings(units: settings.units, savedLocations: settings.locations, provider: settings.provider,
                                              rainNotify: settings.rainNotify,
-                                             windUnit: settings.windUnit, precipitationUnit: settings.precipitationUnit)
+                                             windUnit: settings.windUnit, precipitationUnit: settings.precipitationUnit,
+                                             weatherAlerts: settings.weatherAlerts)
                 } catch {
                     settingsFailure = error
                 }
@@ -355,15 +407,22 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
                     logger.error("could not keep the reading of a place", metadata: ["location": "\(reading.location)", "error": "\(error)"])
                 }
             }
+            for (location, placeAlerts) in alerts {
+                do {
+                    try archive.saveAlerts(placeAlerts, at: location)
+                } catch {
+                    logger.error("could not keep the alerts of a place", metadata: ["location": "\(location)", "error": "\(error)"])
+                }
+            }
         }
-        guard (settings == nil ? 0 : 1) + readings.count > 1 else {
+        guard (settings == nil ? 0 : 1) + readings.count + alerts.count > 1 else {
             write()
             return settingsFailure
         }
         do {
             try archive.transaction(write)
         } catch {
-            if !readings.isEmpty { logger.error("could not keep the readings of a burst", metadata: ["error": "\(error)"]) }
+            if !readings.isEmpty || !alerts.isEmpty { logger.error("could not keep the readings of a burst", metadata: ["error": "\(error)"]) }
             return settingsFailure ?? (settings == nil ? nil : error)
         }
         return settingsFailure
@@ -393,6 +452,9 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
                 case .precipitationUnit(let unit):
                     guard state.precipitationUnit != unit else { return nil }
                     return state.apply(.precipitationUnit(unit))
+                case .weatherAlerts(let notice):
+                    guard state.weatherAlerts != notice else { return nil }
+                    return state.apply(.weatherAlerts(notice))
                 case .addLocation, .removeLocation:
                     return nil
                 }
@@ -415,13 +477,17 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
                 guard state.failures[location] != message else { return nil }
                 return state.apply(.failed(location: location, message: message))
             } ?? document.revision
-        case .alerts(let location, let alerts, let failure):
+        case .alerts(let location, let alerts, let failure, let at):
             guard wantedLocations.contains(location) else { return document.revision }
             return document.update { state in
                 let before = state.alerts[location]
-                // A failure keeps the last good alerts, stale.
-                let now = alerts.map { PlaceAlerts(alerts: $0) }
-                    ?? PlaceAlerts(alerts: before?.alerts ?? [], stale: true, error: failure)
+                // The same alerts fetched again, still fresh, are not news (not even their time).
+                if let alerts, let before, !before.stale, before.alerts == alerts { return nil }
+                // A failure keeps the last good alerts, stale, as of their last answer; those
+                // that have expired meanwhile end.
+                let answered = alertsAnswered.withLock { $0[location] } ?? before?.fetchedAt
+                let now = alerts.map { PlaceAlerts(alerts: $0, fetchedAt: at) }
+                    ?? PlaceAlerts(alerts: before?.alerts ?? [], stale: true, error: failure, fetchedAt: answered).inForce(at: at)
                 guard now != before else { return nil }
                 let (began, ended) = now.difference(from: before)
                 return state.apply(.alerts(location: location, now, began: began, ended: ended))
@@ -438,6 +504,8 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     private func forget() -> UInt64? {
         let wanted = Set(wantedLocations)
         schedule.withLock { $0.keep(only: wanted) }
+        alertSchedule.withLock { $0.keep(only: wanted) }
+        alertsAnswered.withLock { $0 = $0.filter { wanted.contains($0.key) } }
         activity.keep(only: wanted.union(wanted.map(Self.alertsItem)))
         scheduleChanged()
         return document.update { state in
@@ -448,12 +516,15 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     }
 
     /// Serves the archive's last reading of `location` when the document has none (see
-    /// `restoreLastKnown`); the revision after, or `nil` when nothing was served.
+    /// `restoreLastKnown`), and then the alerts kept with it, without those that have expired;
+    /// the revision after, or `nil` when nothing was served.
     private func restore(_ location: String) -> UInt64? {
         guard document.snapshot.state.readings[location] == nil else { return nil }
         let kept: WeatherReading?
+        let keptAlerts: PlaceAlerts?
         do {
             kept = try archive?.lastReading(at: location)
+            keptAlerts = kept == nil ? nil : try archive?.lastAlerts(at: location)
         } catch {
             // Nothing is served for it until a fetch brings a reading; the fault is said.
             logger.error("could not read the last reading of a place", metadata: ["location": "\(location)", "error": "\(error)"])
@@ -467,8 +538,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
                 schedule.succeeded(location, now: reading.fetchedAt)
             }
         }
-        scheduleChanged()
-        return document.update { state in
+        let revision = document.update { state in
             // A reading restored from the archive is the last good one: a failure of the place
             // since then stands in the document (a view, which hears only `reading`, drops it
             // until the next fetch fails again).
@@ -476,6 +546,29 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
             state.apply(.reading(reading))
             state.failures[location] = failure
             return .reading(reading)
+        }
+        scheduleChanged()
+        return restoreAlerts(keptAlerts, at: location, now: now) ?? revision
+    }
+
+    /// Serves `kept`, a place's alerts as the archive had them, when the document has none
+    /// of its own: those in force, not news (no id began: they were notified when they did).
+    /// Their own cadence counts from when they were fetched. The revision after, or `nil`.
+    private func restoreAlerts(_ kept: PlaceAlerts?, at location: String, now: Date) -> UInt64? {
+        guard let kept = kept?.inForce(at: now), document.snapshot.state.alerts[location] == nil else { return nil }
+        if let fetchedAt = kept.fetchedAt {
+            alertsAnswered.withLock { $0[location] = $0[location] ?? fetchedAt }
+            alertSchedule.withLock { schedule in
+                let age = now.timeIntervalSince(fetchedAt)
+                if age >= 0, age < schedule.policy.interval, schedule.failures(of: location) == 0 {
+                    schedule.succeeded(location, now: fetchedAt)
+                }
+            }
+        }
+        scheduleChanged()
+        return document.update { state in
+            guard state.alerts[location] == nil else { return nil }
+            return state.apply(.alerts(location: location, kept, began: [], ended: []))
         }
     }
 }

@@ -12,6 +12,7 @@ public enum Setting: String, CaseIterable, Sendable, Hashable {
     case rainNotify
     case windUnit
     case precipitationUnit
+    case weatherAlerts
 
     /// The part of the daemon's state that holds it, and so the document that owns it.
     public var section: Section {
@@ -20,6 +21,7 @@ public enum Setting: String, CaseIterable, Sendable, Hashable {
         case .units, .provider: .weather
         case .rainNotify: .weather
         case .windUnit, .precipitationUnit: .weather
+        case .weatherAlerts: .weather
         }
     }
 

@@ -17,6 +17,8 @@ public enum WeatherChange: Sendable, Hashable {
     case windUnit(WindUnit)
     /// The user chose how precipitation is shown.
     case precipitationUnit(PrecipitationUnit)
+    /// The user chose which official alerts are notified.
+    case weatherAlerts(AlertNotice)
     /// The place's official alerts changed (or their fetch failed or recovered): all of them
     /// now, and the ids that began and ended with this change.
     case alerts(location: String, PlaceAlerts, began: [String], ended: [String])
@@ -35,7 +37,7 @@ public enum WeatherChange: Sendable, Hashable {
         case .failed(let location, _): location
         case .alerts(let location, _, _, _): location
         case .units, .provider, .savedLocations, .forgotten: nil
-        case .rainNotify: nil
+        case .rainNotify, .weatherAlerts: nil
         case .windUnit, .precipitationUnit: nil
         }
     }

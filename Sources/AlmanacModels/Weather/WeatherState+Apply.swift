@@ -29,6 +29,8 @@ extension WeatherState {
             windUnit = unit
         case .precipitationUnit(let unit):
             precipitationUnit = unit
+        case .weatherAlerts(let notice):
+            weatherAlerts = notice
         case .alerts(let location, let placeAlerts, _, _):
             alerts[location] = placeAlerts
         }

@@ -15,6 +15,8 @@ public struct WeatherState: Sendable, Hashable {
     public var windUnit: WindUnit = .auto
     /// How precipitation is shown (the `precipitationUnit` setting; `auto` follows `units`).
     public var precipitationUnit: PrecipitationUnit = .auto
+    /// Which official alerts are notified (the `weatherAlerts` setting).
+    public var weatherAlerts: AlertNotice = .severe
     /// Official alerts per location, for the places whose source answered at least once.
     public var alerts: [String: PlaceAlerts] = [:]
 

@@ -16,6 +16,8 @@ public enum WeatherSubmission: Sendable, Hashable {
     case windUnit(WindUnit)
     /// How precipitation is shown.
     case precipitationUnit(PrecipitationUnit)
+    /// Which official alerts are notified.
+    case weatherAlerts(AlertNotice)
 
     /// The longest location name accepted.
     public static let maximumLocationLength = 200
@@ -26,7 +28,7 @@ public enum WeatherSubmission: Sendable, Hashable {
     public func validated() throws -> WeatherSubmission {
         switch self {
         case .units, .provider: return self
-        case .rainNotify: return self
+        case .rainNotify, .weatherAlerts: return self
         case .windUnit, .precipitationUnit: return self
         case .savedLocations(let locations): return .savedLocations(try Self.cleaned(locations))
         case .addLocation(let location): return .addLocation(try Self.cleaned([location])[0])
@@ -39,7 +41,7 @@ public enum WeatherSubmission: Sendable, Hashable {
     /// `LocationNotSaved` to remove a place that is not saved.
     public func settled(against saved: [String]) throws -> WeatherSubmission {
         switch self {
-        case .units, .provider, .savedLocations, .rainNotify,
+        case .units, .provider, .savedLocations, .rainNotify, .weatherAlerts,
              .windUnit, .precipitationUnit:
             return self
         case .addLocation(let location):

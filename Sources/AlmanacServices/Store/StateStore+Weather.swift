@@ -3,20 +3,21 @@ public import AlmanacModels
 public import FoundationEssentials
 
 /// The weather document's archive: units and saved places as settings, and one row per place
-/// with its last reading as JSON.
+/// with its last reading as JSON (and its last good alerts: StateStore+WeatherAlerts.swift).
 extension StateStore: WeatherArchive {
     public func saveSettings(units: Units, savedLocations: [String], provider: WeatherProvider, rainNotify: RainNotice,
-                             windUnit: WindUnit, precipitationUnit: PrecipitationUnit) throws {
+                             windUnit: WindUnit, precipitationUnit: PrecipitationUnit, weatherAlerts: AlertNotice) throws {
         let locations = String(decoding: try JSONEncoder().encode(savedLocations), as: UTF8.self)
         // One statement, so atomic without BEGIN/COMMIT around it; cached. A units Submit
         // writes this before it is acknowledged, and both showed in profiles (performance.md).
         try writeStatement("the weather settings") { db in
             try db.cached("INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?), ('weather.savedLocations', ?), (?, ?)"
                           + ", (?, ?)"
-                          + ", (?, ?), (?, ?)")
+                          + ", (?, ?), (?, ?), (?, ?)")
                 .execute([Setting.units.storeKey, units.rawValue, locations, Setting.provider.storeKey, provider.rawValue,
                           Setting.rainNotify.storeKey, rainNotify.rawValue,
-                          Setting.windUnit.storeKey, windUnit.rawValue, Setting.precipitationUnit.storeKey, precipitationUnit.rawValue])
+                          Setting.windUnit.storeKey, windUnit.rawValue, Setting.precipitationUnit.storeKey, precipitationUnit.rawValue,
+                          Setting.weatherAlerts.storeKey, weatherAlerts.rawValue])
         }
     }
 
@@ -50,12 +51,15 @@ extension StateStore: WeatherArchive {
             case Setting.rainNotify.storeKey: state.rainNotify = RainNotice(rawValue: value) ?? .off
             case Setting.windUnit.storeKey: state.windUnit = WindUnit(rawValue: value) ?? .auto
             case Setting.precipitationUnit.storeKey: state.precipitationUnit = PrecipitationUnit(rawValue: value) ?? .auto
+            case Setting.weatherAlerts.storeKey: state.weatherAlerts = AlertNotice(rawValue: value) ?? .severe
             case "weather.savedLocations": state.savedLocations = (try? JSONDecoder().decode([String].self, from: Data(value.utf8))) ?? []
             default: break
             }
         }
         for location in state.savedLocations {
             if let reading = try lastReading(at: location) { state.readings[location] = reading }
+            // Those that ended while the daemon was away are not restored.
+            if state.readings[location] != nil, let alerts = try lastAlerts(at: location) { state.alerts[location] = alerts.inForce(at: Date()) }
         }
         return state
     }
@@ -68,6 +72,8 @@ extension StateStore: WeatherArchive {
             let marks = Array(repeating: "?", count: saved.count).joined(separator: ", ")
             try db.execute("DELETE FROM weatherReading WHERE fetchedAt < ?" + (saved.isEmpty ? "" : " AND location NOT IN (\(marks))"),
                            [date.timeIntervalSince1970] + saved.map { $0 as any SQLiteArgument })
+            // A place's alerts go with its reading.
+            try db.execute("DELETE FROM weatherAlerts WHERE location NOT IN (SELECT location FROM weatherReading)")
         }
     }
 

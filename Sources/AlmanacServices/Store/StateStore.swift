@@ -191,6 +191,8 @@ public final class StateStore: Sendable {
         registerDownloadFilterMigration(&migrator)
         // The listening history (a new table only): StateStore+Listening.swift.
         registerListeningMigration(&migrator)
+        // The last good alerts of each place (a new table only): StateStore+WeatherAlerts.swift.
+        registerAlertsMigration(&migrator)
         return migrator
     }
 

@@ -22,7 +22,8 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
     private let metNorway: MetNorwayForecast?
     /// The last air quality of each place, and when it was last asked for (failed or not).
     private let air = Locked<[String: (quality: AirQuality?, askedAt: Date)]>([:])
-    /// Official alerts, fetched with each reading of a place a source covers; `nil`: none.
+    /// Official alerts, fetched with each reading of a place a source covers, and alone when
+    /// the data source says they are due; `nil`: none.
     private let officialAlerts: OfficialAlerts?
 
     struct Place: Sendable {
@@ -53,6 +54,8 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
 
     public func refresh(_ locations: [String]? = nil) async {
         let wanted = locations ?? dataSource?.locationsToFetch(for: self) ?? []
+        // Asked of the data source only when it chooses (its alerts' own, shorter cadence).
+        let alertsAlone = locations == nil ? dataSource?.alertLocationsToFetch(for: self, besides: wanted) ?? [] : []
         await withTaskGroup(of: Void.self) { group in
             for location in wanted {
                 group.addTask {
@@ -61,7 +64,32 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
                     await self.limiter.release()
                 }
             }
+            for location in alertsAlone {
+                group.addTask {
+                    await self.limiter.acquire()
+                    await self.fetchAlertsAlone(location)
+                    await self.limiter.release()
+                }
+            }
         }
+    }
+
+    /// The place's alerts without its forecast. Every claim ends in a report: a place that
+    /// cannot be found fails ("The place's alerts: …"), one no source covers has none.
+    private func fetchAlertsAlone(_ location: String) async {
+        let place: Place
+        do {
+            place = try await resolve(location)
+        } catch {
+            guard !Task.isCancelled else { return }
+            await delegate?.weatherService(self, didFailToFetchAlertsFor: location, source: "The place's", error: error)
+            return
+        }
+        guard officialAlerts != nil, AlertSource.covering(latitude: place.latitude, longitude: place.longitude, placeName: place.name) != nil else {
+            await delegate?.weatherService(self, didFetchAlerts: [], for: location)
+            return
+        }
+        await fetchAlerts(location, latitude: place.latitude, longitude: place.longitude, placeName: place.name)
     }
 
     private func fetchAndReport(_ location: String) async {
@@ -86,7 +114,7 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
             await delegate?.weatherService(self, didFetchAlerts: alerts, for: location)
         } catch {
             guard !Task.isCancelled else { return }
-            await delegate?.weatherService(self, didFailToFetchAlertsFor: location, source: source.rawValue, error: error)
+            await delegate?.weatherService(self, didFailToFetchAlertsFor: location, source: source.displayName, error: error)
         }
     }
 

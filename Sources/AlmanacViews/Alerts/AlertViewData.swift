@@ -1,5 +1,5 @@
 public import AlmanacModels
-import FoundationEssentials
+public import FoundationEssentials
 
 /// One official alert as the CLI and a status bar show it: "⚠ Orange wind warning until
 /// 18:00" (the end on the place's clock). Its texts are the source's, with control
@@ -13,8 +13,10 @@ public struct AlertViewData: Sendable, Hashable, JSONRepresentable {
     public let line: String
     /// From a fetch that failed since: it may have ended.
     public let stale: Bool
+    /// When its source last answered, `nil` when not known.
+    public let fetchedAt: Date?
 
-    public init(location: String, alert: WeatherAlert, utcOffset: Int, stale: Bool) {
+    public init(location: String, alert: WeatherAlert, utcOffset: Int, stale: Bool, fetchedAt: Date? = nil) {
         self.location = location
         var clean = alert
         for path in [\WeatherAlert.id, \.event, \.headline, \.description, \.instruction, \.area, \.url, \.certainty, \.urgency] {
@@ -23,6 +25,7 @@ public struct AlertViewData: Sendable, Hashable, JSONRepresentable {
         self.alert = clean
         self.utcOffset = utcOffset
         self.stale = stale
+        self.fetchedAt = fetchedAt
         let until = alert.expires.map { " until " + localClock($0, utcOffset: utcOffset) } ?? ""
         line = "⚠ \(clean.event)\(until)"
     }
@@ -32,7 +35,17 @@ public struct AlertViewData: Sendable, Hashable, JSONRepresentable {
         guard let placeAlerts = state.alerts[location] else { return [] }
         let offset = state.readings[location]?.utcOffset ?? 0
         return placeAlerts.alerts.sorted { $0.severity > $1.severity }
-            .map { AlertViewData(location: location, alert: $0, utcOffset: offset, stale: placeAlerts.stale) }
+            .map { AlertViewData(location: location, alert: $0, utcOffset: offset, stale: placeAlerts.stale, fetchedAt: placeAlerts.fetchedAt) }
+    }
+
+    /// While a place's alerts fail to be fetched, what `almanac weather` says under them:
+    /// "(alerts not updated since 12:10: MET Norway alerts: HTTP 500)", the time on the
+    /// user's clock (`clockOffset` at that time); `nil` while they are fresh.
+    public static func staleNote(_ placeAlerts: PlaceAlerts?, clockOffset: (Date) -> Int) -> String? {
+        guard let placeAlerts, placeAlerts.stale else { return nil }
+        let since = placeAlerts.fetchedAt.map { " since " + localClock($0, utcOffset: clockOffset($0)) } ?? ""
+        let why = placeAlerts.error.map { ": " + printable($0) } ?? ""
+        return "(alerts not updated\(since)\(why))"
     }
 
     /// `text` without control characters (a line break or tab becomes a space).
@@ -50,6 +63,7 @@ public struct AlertViewData: Sendable, Hashable, JSONRepresentable {
             "headline": .string(alert.headline), "description": .string(alert.description), "instruction": .string(alert.instruction),
             "area": .string(alert.area), "source": .string(alert.source), "url": .string(alert.url),
             "text": .string(line), "stale": .boolean(stale),
+            "fetchedAt": .time(fetchedAt, utcOffset: utcOffset), "fetchedAtUnix": .unix(fetchedAt),
         ])
     }
 

@@ -9,14 +9,18 @@ public struct PlaceSummaryViewData: Sendable, Hashable, Encodable {
     public let hours: [HourViewData]
     /// The official alerts in force, the worst first.
     public let alerts: [AlertViewData]
+    /// While the place's alerts cannot be fetched, since when and why (`AlertViewData.staleNote`).
+    public let alertsNote: String?
 
     /// - Parameters:
     ///   - error: why the place's last fetch failed, while `reading` is its last good one.
     ///   - clockOffset: the user's offset from UTC, in seconds, at a date (for the fetch time).
     ///   - count, step: how many hours, and every how many hours from the current one.
     public init(reading: WeatherReading, units: ShownUnits, now: Date, error: String?,
-                clockOffset: (Date) -> Int, hours count: Int = 6, every step: Int = 2, alerts: [AlertViewData] = []) {
+                clockOffset: (Date) -> Int, hours count: Int = 6, every step: Int = 2, alerts: [AlertViewData] = [],
+                alertsNote: String? = nil) {
         self.alerts = alerts
+        self.alertsNote = alertsNote
         self.now = WeatherNowViewData(reading: reading, units: units, now: now, error: error,
                                       clockOffset: clockOffset(reading.fetchedAt))
         today = reading.upcomingDays(now: now).first.map { DayViewData(day: $0, units: units, utcOffset: reading.utcOffset) }

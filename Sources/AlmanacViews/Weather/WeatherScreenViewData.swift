@@ -22,7 +22,8 @@ public struct WeatherScreenViewData: Sendable, Hashable {
                 return .unavailable(UnavailablePlaceViewData(location: location, failure: state.failures[location]))
             }
             return .place(PlaceSummaryViewData(reading: reading, units: ShownUnits(state: state), now: now, error: state.failures[location], clockOffset: clockOffset,
-                                                alerts: AlertViewData.list(state, location: location)))
+                                                alerts: AlertViewData.list(state, location: location),
+                                                alertsNote: AlertViewData.staleNote(state.alerts[location], clockOffset: clockOffset)))
         }
     }
 

@@ -29,13 +29,15 @@ extension WeatherCodec {
                             source: text("source"), url: text("url"))
     }
 
-    /// A place's alerts: `alerts aa{sv}`, `stale b`, and `error s` while their fetch fails.
+    /// A place's alerts: `alerts aa{sv}`, `stale b`, `error s` while their fetch fails, and
+    /// `fetchedAt x` (Unix seconds) when their source answered, when known.
     public static func encode(_ placeAlerts: PlaceAlerts) -> Value {
         var fields: [String: Value] = [
             "alerts": .array(.dictionary(key: .string, value: .variant), placeAlerts.alerts.map(encode)),
             "stale": .boolean(placeAlerts.stale),
         ]
         if let error = placeAlerts.error { fields["error"] = .string(error) }
+        if let fetchedAt = placeAlerts.fetchedAt { fields["fetchedAt"] = .int64(seconds(fetchedAt)) }
         return fields.asVariantDictionary
     }
 
@@ -43,7 +45,8 @@ extension WeatherCodec {
         guard let fields = value?.unwrapped.stringKeyedEntries else { return nil }
         var alerts: [WeatherAlert] = []
         if case .array(_, let items)? = fields["alerts"]?.unwrapped { alerts = items.compactMap(decodeAlert) }
-        return PlaceAlerts(alerts: alerts, stale: fields["stale"]?.unwrapped == .boolean(true), error: fields["error"]?.stringValue)
+        return PlaceAlerts(alerts: alerts, stale: fields["stale"]?.unwrapped == .boolean(true), error: fields["error"]?.stringValue,
+                           fetchedAt: fields["fetchedAt"]?.integerValue.map { Date(timeIntervalSince1970: Double($0)) })
     }
 
     /// Every place's alerts, by location (the state's `alerts a{sv}`).

@@ -9,6 +9,7 @@ extension WeatherCodec {
         case reading, failed, units, provider, savedLocations, forgotten
         case rainNotify
         case windUnit, precipitationUnit
+        case weatherAlerts
         case alerts
     }
 
@@ -33,6 +34,8 @@ extension WeatherCodec {
             [kindKey: Kind.windUnit.value, Setting.windUnit.busKey: .string(unit.rawValue)]
         case .precipitationUnit(let unit):
             [kindKey: Kind.precipitationUnit.value, Setting.precipitationUnit.busKey: .string(unit.rawValue)]
+        case .weatherAlerts(let notice):
+            [kindKey: Kind.weatherAlerts.value, Setting.weatherAlerts.busKey: .string(notice.rawValue)]
         case .alerts(let location, let placeAlerts, let began, let ended):
             [kindKey: Kind.alerts.value, "location": .string(location), "alerts": encode(placeAlerts),
              "began": .array(.string, began.map(Value.string)), "ended": .array(.string, ended.map(Value.string))]
@@ -63,6 +66,8 @@ extension WeatherCodec {
             return fields[Setting.windUnit.busKey]?.stringValue.flatMap(WindUnit.init(rawValue:)).map { .windUnit($0) }
         case .precipitationUnit:
             return fields[Setting.precipitationUnit.busKey]?.stringValue.flatMap(PrecipitationUnit.init(rawValue:)).map { .precipitationUnit($0) }
+        case .weatherAlerts:
+            return fields[Setting.weatherAlerts.busKey]?.stringValue.flatMap(AlertNotice.init(rawValue:)).map { .weatherAlerts($0) }
         case .alerts:
             guard let location = fields["location"]?.stringValue, let placeAlerts = decodePlaceAlerts(fields["alerts"]) else { return nil }
             return .alerts(location: location, placeAlerts, began: strings(fields["began"]) ?? [], ended: strings(fields["ended"]) ?? [])

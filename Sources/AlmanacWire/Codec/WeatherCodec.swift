@@ -213,6 +213,7 @@ public enum WeatherCodec {
             Setting.rainNotify.busKey: .string(state.rainNotify.rawValue),
             Setting.windUnit.busKey: .string(state.windUnit.rawValue),
             Setting.precipitationUnit.busKey: .string(state.precipitationUnit.rawValue),
+            Setting.weatherAlerts.busKey: .string(state.weatherAlerts.rawValue),
             "alerts": encode(alerts: state.alerts),
         ]
     }
@@ -225,6 +226,7 @@ public enum WeatherCodec {
         if let notice = fields[Setting.rainNotify.busKey]?.stringValue.flatMap(RainNotice.init(rawValue:)) { state.rainNotify = notice }
         if let unit = fields[Setting.windUnit.busKey]?.stringValue.flatMap(WindUnit.init(rawValue:)) { state.windUnit = unit }
         if let unit = fields[Setting.precipitationUnit.busKey]?.stringValue.flatMap(PrecipitationUnit.init(rawValue:)) { state.precipitationUnit = unit }
+        if let notice = fields[Setting.weatherAlerts.busKey]?.stringValue.flatMap(AlertNotice.init(rawValue:)) { state.weatherAlerts = notice }
         for (location, value) in fields["readings"]?.stringKeyedEntries ?? [:] {
             if let reading = decodeReading(value) { state.readings[location] = reading }
         }
@@ -257,7 +259,8 @@ public enum WeatherCodec {
     public static func submission(_ values: [String: Value]) throws -> WeatherSubmission {
         let options = try OptionsReader(values, allowed: [Setting.units.busKey, Setting.provider.busKey, "locations",
                                                               Setting.rainNotify.busKey,
-                                                              Setting.windUnit.busKey, Setting.precipitationUnit.busKey], what: "weather submission")
+                                                              Setting.windUnit.busKey, Setting.precipitationUnit.busKey,
+                                                              Setting.weatherAlerts.busKey], what: "weather submission")
         guard values.count == 1 else {
             throw BusError.invalidArgs("Submit one change at a time: {\"units\": <\"metric\"|\"imperial\">}, {\"provider\": <\"open-meteo\"|\"met-norway\">}, {\"locations\": <as>} or {\"rainNotify\": <\"off\"|\"15m\"|\"30m\"|\"60m\">}.")
         }
@@ -278,6 +281,12 @@ public enum WeatherCodec {
                 throw BusError.invalidArgs("'rainNotify' must be \"off\", \"15m\", \"30m\" or \"60m\", not \"\(notice.prefix(40))\".")
             }
             return .rainNotify(parsed)
+        }
+        if let notice = try options.string(Setting.weatherAlerts.busKey) {
+            guard let parsed = AlertNotice(rawValue: notice) else {
+                throw BusError.invalidArgs("'weatherAlerts' must be \"off\", \"severe\" or \"all\", not \"\(notice.prefix(40))\".")
+            }
+            return .weatherAlerts(parsed)
         }
         if let unit = try options.string(Setting.windUnit.busKey) {
             guard let parsed = WindUnit(rawValue: unit) else {

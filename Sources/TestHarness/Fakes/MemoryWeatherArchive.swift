@@ -17,7 +17,7 @@ public final class MemoryWeatherArchive: WeatherArchive, Sendable {
     public init() {}
 
     public func saveSettings(units: Units, savedLocations: [String], provider: WeatherProvider, rainNotify: RainNotice,
-                             windUnit: WindUnit, precipitationUnit: PrecipitationUnit) throws {
+                             windUnit: WindUnit, precipitationUnit: PrecipitationUnit, weatherAlerts: AlertNotice) throws {
         try refuseIfAsked()
         settingsWrites.withLock { $0.append((units, savedLocations)) }
     }
