@@ -39,6 +39,9 @@ public final class MPRISListener: FilesInUse, Service {
         var positionAt = ContinuousClock.now
         /// How fast it plays, from `Rate` (1: normal speed; a 1.5× player moves 1.5 s a second).
         var rate: Double = 1
+        /// Its track counted as played while it played it, and steering was told (`PlayerChange.played`):
+        /// once per track, whichever signal, poll or estimate got there first.
+        var reachedPlayed = false
 
         /// Where the player is now: its last known position, moved on at its rate while it plays.
         var estimatedPosition: Double {
@@ -166,7 +169,8 @@ public final class MPRISListener: FilesInUse, Service {
         players.withLock { players in
             players.compactMap { owner, player in
                 player.episodeID.map { PlayingEpisode(owner: owner, episodeID: $0, trackID: player.trackID, position: player.estimatedPosition,
-                                                      length: player.length, rate: player.rate, playing: player.status == "Playing", since: player.positionAt) }
+                                                      length: player.length, rate: player.rate, playing: player.status == "Playing", since: player.positionAt,
+                                                      reachedPlayed: player.reachedPlayed) }
             }.sorted { $0.since > $1.since }
         }
     }
@@ -294,6 +298,20 @@ public final class MPRISListener: FilesInUse, Service {
         }
     }
 
+    /// Asks `owner` where it is and records it, as a poll does, between polls: when its
+    /// position estimate says its episode has come to count as played (`PlayerSteering`).
+    func catchUp(_ owner: BusName) async {
+        guard let (url, asked) = players.withLock({ $0[owner].map { ($0.url, $0.positionAt) } }),
+              let at = await position(of: owner, playing: url) else { return }
+        let player = players.withLock { players -> Player? in
+            guard var player = players[owner], player.url == url, player.positionAt == asked else { return nil }
+            (player.position, player.positionAt) = (at, .now)
+            players[owner] = player
+            return player
+        }
+        if let player { await record(player, of: owner, at: at) }
+    }
+
     // MARK: Helpers
 
     @discardableResult
@@ -337,6 +355,7 @@ public final class MPRISListener: FilesInUse, Service {
             if track.url != player.url {
                 (player.url, player.episodeID) = track
                 (player.position, player.positionAt) = (0, .now)
+                player.reachedPlayed = false
             }
             player.trackID = metadata["mpris:trackid"]?.unwrapped.stringValue.flatMap { try? ObjectPath($0) }
             player.length = metadata["mpris:length"]?.unwrapped.integerValue.map { Double($0) / 1e6 }.flatMap { $0 > 0 ? $0 : nil }
@@ -392,12 +411,27 @@ public final class MPRISListener: FilesInUse, Service {
             return run.reach(position, at: .now)
         }
         do {
-            _ = try await podcasts.withOwner { [podcasts] in
+            let mark = try await podcasts.withOwner { [podcasts] in
                 try podcasts.recordListening(listened, to: episodeID)
-                return try podcasts.recordPlayback(of: episodeID, at: position, length: player.length)
+                try podcasts.recordPlayback(of: episodeID, at: position, length: player.length)
+                return try podcasts.playedMark(of: episodeID, length: player.length)
             }
+            if let mark, position >= mark { reachedPlayed(owner, playing: player.url, episodeID) }
         } catch {
             logger.error("could not record the position a media player reported", metadata: ["episode": "\(episodeID)", "error": "\(error)"])
         }
+    }
+
+    /// `owner`'s episode counts as played: steering is told (`PlayerChange.played`), once per
+    /// track, when the player still has it open and plays it (one paused there is left be: the
+    /// user stopped it; the position estimate finds it when it plays again).
+    private func reachedPlayed(_ owner: BusName, playing url: String?, _ episodeID: String) {
+        let first = players.withLock { players in
+            guard var player = players[owner], player.url == url, player.status == "Playing", !player.reachedPlayed else { return false }
+            player.reachedPlayed = true
+            players[owner] = player
+            return true
+        }
+        if first { tell(owner, .played(episodeID: episodeID)) }
     }
 }
