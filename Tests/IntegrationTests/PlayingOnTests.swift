@@ -68,9 +68,14 @@ struct PlayingOnTests {
         let mpv = try await MPV(bus: bus, playing: audio.first, idle: false)
         try await mpv.waitUntil("playing the first episode") { try await $0.isPlaying(audio.first) }
         try await seekNearTheEnd(mpv, of: audio.first)
-        try await mpv.waitUntil("playing the second episode from 1:00") { mpv in
-            let track = try await mpv.track
-            return track.url == audio.second && track.position >= 60
+        do {
+            try await mpv.waitUntil("playing the second episode from 1:00") { mpv in
+                let track = try await mpv.track
+                return track.url == audio.second && track.position >= 60
+            }
+        } catch {
+            Issue.record("\(error); almanacd's log:\n\(daemon.log.suffix(4_000))")
+            throw error
         }
         #expect(try await mpv.status == "Playing")
         // The first counted as played and left the queue.
