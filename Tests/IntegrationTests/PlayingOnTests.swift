@@ -85,6 +85,27 @@ struct PlayingOnTests {
         await mpv.stop()
     }
 
+    /// The next episode downloaded: mpv is told to open the file (mpv-mpris does not list
+    /// `file` among its URI schemes, yet opens it), from its saved position.
+    @Test func aDownloadedNextEpisodeIsOpenedFromItsFile() async throws {
+        let audio = try publishTwo()
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        defer { _ = daemon.stop() }
+        let (_, second) = try await queueBoth()
+        let download = try await almanac(["episode", "download", second], bus: bus)
+        #expect(download.status == 0, "\(download.errorOutput)")
+
+        let mpv = try await MPV(bus: bus, playing: audio.first, idle: false)
+        try await mpv.waitUntil("playing the first episode") { try await $0.isPlaying(audio.first) }
+        try await seekNearTheEnd(mpv, of: audio.first)
+        try await mpv.waitUntil("playing the second episode's download from 1:00") { mpv in
+            let track = try await mpv.track
+            return track.url.hasPrefix("file:///") && track.url.hasSuffix(".wav") && track.position >= 60
+        }
+        #expect(try await almanac(["queue", "--format", "{{title}}"], bus: bus).output == "Second\n")
+        await mpv.stop()
+    }
+
     @Test func withContinuousOffThePlayerEndsWithItsEpisode() async throws {
         let audio = try publishTwo()
         let daemon = try await RunningDaemon(bus: bus, .fixtures())
