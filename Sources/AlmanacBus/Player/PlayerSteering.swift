@@ -346,9 +346,11 @@ public final class PlayerSteering: Service {
     /// setting `continuous` on and another episode in the queue, the player is told to open
     /// that one (`OpenUri`): its downloaded file, else — or when the player refuses the file —
     /// its audio URL. `started` then moves it to where the episode was left and sets its
-    /// podcast's speed. What the player refuses is logged; nothing else is tried.
+    /// podcast's speed. What the player refuses is logged; nothing else is tried. Not while
+    /// a sleep timer waits for the end of this player's episode: the user means to stop there.
     private func playOn(from episodeID: String, on owner: BusName) async {
         guard podcasts.document.snapshot.state.settings.continuous else { return }
+        if let timer = sleepTimer, timer.owner == owner, timer.timer == .endOfEpisode { return }
         let next: Episode?
         do {
             next = try podcasts.queuedEpisodes().first { $0.id != episodeID }
