@@ -106,6 +106,25 @@ struct PlayingOnTests {
         await mpv.stop()
     }
 
+    /// A sleep timer to the end of the episode: the user means to stop there, so the first
+    /// plays on to two seconds before its end and pauses, and nothing is opened.
+    @Test func aSleepTimerToTheEndOfTheEpisodeKeepsThePlayerOnIt() async throws {
+        let audio = try publishTwo()
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        defer { _ = daemon.stop() }
+        _ = try await queueBoth()
+        let mpv = try await MPV(bus: bus, playing: audio.first, idle: false)
+        try await mpv.waitUntil("playing the first episode") { try await $0.isPlaying(audio.first) }
+        // The daemon hears of mpv a moment after it is on the bus.
+        _ = try await eventually(every: .milliseconds(100)) { try await almanac(["sleep", "--end-of-episode"], bus: bus).status == 0 }
+        try await seekNearTheEnd(mpv, of: audio.first)
+        try await mpv.waitUntil("paused just before the end of the first") { mpv in
+            let (status, track) = (try await mpv.status, try await mpv.track)
+            return status == "Paused" && track.url == audio.first && track.position >= 297
+        }
+        await mpv.stop()
+    }
+
     @Test func withContinuousOffThePlayerEndsWithItsEpisode() async throws {
         let audio = try publishTwo()
         let daemon = try await RunningDaemon(bus: bus, .fixtures())
