@@ -39,7 +39,7 @@ struct SettingsCommand: AsyncParsableCommand {
     /// values `settings set` takes.
     static func usage(of setting: Setting) -> (example: String, values: String) {
         switch setting {
-        case .notify, .deleteWhenPlayed: ("on|off", "on|off")
+        case .notify, .deleteWhenPlayed, .continuous: ("on|off", "on|off")
         case .playedAt: ("95%", "a percentage (50%–100%)")
         case .minimumFreeSpace: ("1GiB", "a size (500MiB, 2GiB, 0)")
         case .units: (choices(Units.self), choices(Units.self))
@@ -76,6 +76,7 @@ struct SettingsCommand: AsyncParsableCommand {
         case .deleteWhenPlayed: (podcasts.deleteWhenPlayed ? "on" : "off", .boolean(podcasts.deleteWhenPlayed))
         case .playedAt: ("\(Int((podcasts.playedAt * 100).rounded()))%", .number(podcasts.playedAt, decimals: 4))
         case .minimumFreeSpace: (FreeSpace.bytes(podcasts.minimumFreeSpace), .integer(Int64(clamping: podcasts.minimumFreeSpace)))
+        case .continuous: (podcasts.continuous ? "on" : "off", .boolean(podcasts.continuous))
         case .units: (weather.units.rawValue, .string(weather.units.rawValue))
         case .provider: (weather.provider.rawValue, .string(weather.provider.rawValue))
         case .rainNotify: (weather.rainNotify.rawValue, .string(weather.rainNotify.rawValue))
@@ -165,7 +166,7 @@ struct SettingsCommand: AsyncParsableCommand {
                 throw ValidationError("There is no setting '\(name)'; there are: \(SettingsCommand.names.joined(separator: ", ")).")
             }
             switch setting {
-            case .notify, .deleteWhenPlayed: return (setting, .boolean(try flag()))
+            case .notify, .deleteWhenPlayed, .continuous: return (setting, .boolean(try flag()))
             case .playedAt:
                 let text = value.hasSuffix("%") ? String(value.dropLast()) : value
                 guard let number = Double(text), number.isFinite else { throw ValidationError("'\(setting.name)' is a percentage such as 95%, not '\(value)'.") }

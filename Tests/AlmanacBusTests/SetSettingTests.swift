@@ -17,6 +17,7 @@ import Testing
         (.deleteWhenPlayed, .boolean(true)),
         (.playedAt, .double(0.8)),
         (.minimumFreeSpace, .uint64(2 << 30)),
+        (.continuous, .boolean(false)),
         (.rainNotify, .string("30m")),
         (.windUnit, .string("bft")),
         (.precipitationUnit, .string("in")),
@@ -46,6 +47,7 @@ import Testing
             case .deleteWhenPlayed: #expect(settings.deleteWhenPlayed)
             case .playedAt: #expect(settings.playedAt == 0.8)
             case .minimumFreeSpace: #expect(settings.minimumFreeSpace == 2 << 30)
+            case .continuous: #expect(!settings.continuous)
             case .rainNotify: #expect(weatherState.rainNotify == .thirtyMinutes)
             case .windUnit: #expect(weatherState.windUnit == .beaufort)
             case .precipitationUnit: #expect(weatherState.precipitationUnit == .inches)

@@ -10,6 +10,7 @@ import Testing
         (.deleteWhenPlayed, "delete-when-played", "deleteWhenPlayed", "podcasts.deleteWhenPlayed", .podcasts),
         (.playedAt, "played-at", "playedAt", "podcasts.playedAt", .podcasts),
         (.minimumFreeSpace, "minimum-free-space", "minimumFreeSpace", "podcasts.minimumFreeSpace", .podcasts),
+        (.continuous, "continuous", "continuous", "podcasts.continuous", .podcasts),
         (.units, "units", "units", "weather.units", .weather),
         (.provider, "provider", "provider", "weather.provider", .weather),
         (.rainNotify, "rain-notify", "rainNotify", "weather.rainNotify", .weather),
@@ -60,7 +61,7 @@ import Testing
     }
 
     @Test func everySettingIsCoveredAndNoOtherNameIsOne() {
-        #expect(Setting.allCases.count == 10)
+        #expect(Setting.allCases.count == 11)
         // `player` is the CLI's own; a bus key is not a CLI name, nor the other way round.
         for other in ["player", "deleteWhenPlayed", "delete-when-played ", "", "Units"] { #expect(Setting(name: other) == nil, "\(other)") }
         for other in ["player", "delete-when-played", "locations", "episode"] { #expect(Setting(busKey: other) == nil, "\(other)") }

@@ -45,7 +45,8 @@ import Testing
         #expect(PodcastChangeViewData.kept("k3x9q2mz-1", episode: episode, kept: true).text == "kept: Frost (k3x9q2mz-1)")
         #expect(PodcastChangeViewData.kept("k3x9q2mz-1", episode: nil, kept: false).text == "no longer kept: k3x9q2mz-1")
         #expect(PodcastChangeViewData.kept("k3x9q2mz-1", episode: nil, kept: false).json["kept"] == .boolean(false))
-        #expect(PodcastChangeViewData.settings(PodcastSettings(minimumFreeSpace: 3 << 30)).text.hasSuffix("minimum-free-space 3.0 GiB"))
+        #expect(PodcastChangeViewData.settings(PodcastSettings(minimumFreeSpace: 3 << 30)).text.hasSuffix("minimum-free-space 3.0 GiB, continuous on"))
+        #expect(PodcastChangeViewData.settings(PodcastSettings(continuous: false)).text.hasSuffix("continuous off"))
         // A podcast in a change: the four keys cli.md names, no settings in words.
         #expect(PodcastChangeViewData.subscribed(podcast).json["podcast"] == .object(["id": .string("k3x9q2mz"), "title": .string("Garden Weather"),
                                                                                      "author": .string("R. Fern"), "feedURL": .string("https://garden.example/feed.xml")]))

@@ -97,6 +97,29 @@ import Testing
         #expect(!daemon.process.hasExited)
     }
 
+    /// Playing on to a player that has no `OpenUri` (this one answers `UnknownMethod`): the
+    /// daemon says so in its log and goes on; the played episode still leaves the queue and
+    /// the player stays on its track.
+    @Test func aPlayerThatCannotOpenTheNextEpisodeIsLeftAsItIs() async throws {
+        try feed.publish([("Alpha", "/audio/alpha?size=1000"), ("Beta", "/audio/beta?size=1000")])
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        defer { _ = daemon.stop() }
+        let (_, episodes) = try await feed.subscribe(on: bus)
+        #expect(try await almanac(["queue", "add", try #require(episodes["Alpha"]), try #require(episodes["Beta"])], bus: bus).status == 0)
+        let player = try await MPRISPlayer(address: bus.address)
+        try await player.waitForPositionRead(after: 0)
+        let reads = player.positionReads
+        try await player.play(.string(feed.base + "/audio/alpha?size=1000"), length: .int64(1_000_000_000))
+        try await player.waitForPositionRead(after: reads)
+        // Past 95% of its length while playing: played, and the player is told to play Beta.
+        try await player.seek(to: 960)
+        #expect(await eventually { daemon.log.contains("could not play on") }, "\(daemon.log)")
+        #expect(try await almanac(["queue", "--format", "{{title}}"], bus: bus).output == "Beta\n")
+        #expect(try await playState()["Alpha"]?.played == true)
+        #expect(!daemon.process.hasExited)
+        await player.connection.close()
+    }
+
     /// A player that pauses and moves to the next track at once: asked where it paused, it
     /// already names the next track, so its `Position` is not the paused one's. The paused
     /// episode keeps where it was known to be (or an estimate past it), never 0 and never the

@@ -18,9 +18,10 @@ final class MPV: Sendable {
     private let process: Tool.Background
     let connection: Connection
 
-    /// Starts mpv playing `first` (a URL or path), and waits until it is on the bus.
-    init(bus: PrivateBus, playing first: String) async throws {
-        process = try Tool.Background("mpv", ["--no-config", "--no-video", "--ao=null", "--idle", "--no-terminal", "--script=\(Self.plugin)", first],
+    /// Starts mpv playing `first` (a URL or path), and waits until it is on the bus. With
+    /// `idle`, it stays when the file ends; without, it quits then, as `mpv URL` does for a user.
+    init(bus: PrivateBus, playing first: String, idle: Bool = true) async throws {
+        process = try Tool.Background("mpv", ["--no-config", "--no-video", "--ao=null"] + (idle ? ["--idle"] : []) + ["--no-terminal", "--script=\(Self.plugin)", first],
                                       environment: bus.environment)
         connection = try await Connection.connect(to: bus.address)
         let connection = self.connection
@@ -41,6 +42,28 @@ final class MPV: Sendable {
     /// Seconds into the track.
     var position: Double { get async throws { Double(try await property("Position").integerValue ?? -1_000_000) / 1e6 } }
     var url: String { get async throws { try await property("Metadata").stringKeyedEntries?["xesam:url"]?.stringValue ?? "" } }
+
+    /// Its track's URL and id and where it is in it, from one answer (`GetAll`).
+    var track: (url: String, trackID: String, position: Double) {
+        get async throws {
+            let reply = try await connection.call(Self.name, path: Self.path, interface: .properties, method: "GetAll", arguments: Self.player.rawValue)
+            let properties = try reply.arguments([String: Value].self)
+            let metadata = properties["Metadata"]?.stringKeyedEntries
+            return (metadata?["xesam:url"]?.stringValue ?? "", metadata?["mpris:trackid"]?.unwrapped.stringValue ?? "/",
+                    Double(properties["Position"]?.unwrapped.integerValue ?? -1_000_000) / 1e6)
+        }
+    }
+
+    /// MPRIS `SetPosition` to `seconds` of the track `trackID`, once.
+    func seek(track trackID: String, to seconds: Double) async throws {
+        _ = try await connection.call(Self.name, path: Self.path, interface: Self.player, method: "SetPosition",
+                                      arguments: try ObjectPath(trackID), Int64(seconds * 1e6))
+    }
+
+    /// Whether mpv is still on the bus (it quits at the end of its file unless `idle`).
+    var isRunning: Bool {
+        get async { (try? await connection.nameOwner(of: Self.name)) != nil }
+    }
 
     /// Whether it plays `url` (`PlaybackStatus` `Playing`).
     func isPlaying(_ url: String) async throws -> Bool {

@@ -12,6 +12,11 @@ extension MPRISListener {
         _ = try await connection.call(owner, path: Self.path, interface: Self.playerInterface, method: "Pause", timeout: Self.commandTimeout) { _ in }
     }
 
+    /// MPRIS `OpenUri`: the player opens `uri` in place of its track.
+    func openURI(_ owner: BusName, _ uri: String) async throws {
+        _ = try await connection.call(owner, path: Self.path, interface: Self.playerInterface, method: "OpenUri", timeout: Self.commandTimeout, arguments: uri)
+    }
+
     /// MPRIS `SetPosition` to `seconds` of the track `trackID`; a position no player could have
     /// (from a feed's chapter: negative, not finite, past a million hours) is refused here.
     func setPosition(_ owner: BusName, track trackID: ObjectPath, to seconds: Double) async throws {

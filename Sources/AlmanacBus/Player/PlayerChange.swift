@@ -7,6 +7,8 @@ enum PlayerChange: Sendable, Hashable {
     case status(String)
     /// It jumped (`Seeked`), plays at another rate, or was first seen: where it will be later has changed.
     case moved
+    /// The episode it plays has come to count as played (once per track).
+    case played(episodeID: String)
     /// It left the bus.
     case left
 }

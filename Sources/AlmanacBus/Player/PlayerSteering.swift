@@ -8,9 +8,11 @@ public import Logging
 /// Almanac steering the media players it watches (`MPRISListener`): the sleep timer, which
 /// pauses a player then (MPRIS `Pause`) and is cancelled when the user pauses or stops it,
 /// chapter seeking (`SetPosition`), and a podcast's own `speed` (`Rate`) and `skipIntro`
-/// (`SetPosition`) when a player starts one of its episodes. The rules of when and where are the values'
-/// (`SleepTimer`, `ChapterSeek`); here they meet the players. A `Service`: the timer goes with
-/// the daemon.
+/// (`SetPosition`) when a player starts one of its episodes, and playing on: when the
+/// episode a player plays counts as played, it is told to open the next one in the queue
+/// (`OpenUri`) from where that was left. The rules of when and where are the values'
+/// (`SleepTimer`, `ChapterSeek`) and the podcasts document's (`playedMark`); here they meet
+/// the players. A `Service`: the timer goes with the daemon.
 public final class PlayerSteering: Service {
     /// The timer set, with the chapters it counts with and the task waiting for its moment
     /// (replaced whenever the player moves, so it never waits on an old estimate).
@@ -34,6 +36,12 @@ public final class PlayerSteering: Service {
     /// Waits for the next chapter to begin while a player plays (the one moment `NowPlaying`
     /// changes by itself), replaced at each change of the player.
     private let chapterTurn = Locked<StopSignal?>(nil)
+    /// Waits for the moment the position estimate says a playing player's episode counts as
+    /// played (no signal comes from a player that plays on), replaced at each change of the player.
+    private let playedTurn = Locked<StopSignal?>(nil)
+    /// Where each player told to play on is to start the episode it was told to open
+    /// (its saved position), until it is seen to start it (`started`).
+    private let resumes = Locked<[BusName: (episodeID: String, position: Double)]>([:])
     /// What steering does over time, waiting for `run()`, which runs each as a child task
     /// (so that stopping the daemon ends them all).
     private let work = AsyncStream<Work>.makeStream()
@@ -70,6 +78,7 @@ public final class PlayerSteering: Service {
         }
         _ = disarm()
         chapterTurn.withLock { $0 }?.stop()
+        playedTurn.withLock { $0 }?.stop()
     }
 
     /// Hands `body` to `run()`, to run as a child task.
@@ -126,6 +135,7 @@ public final class PlayerSteering: Service {
             old?.stop()
             old = turn
         }
+        awaitPlayedMark()
         nowPlayingChanges.withLock { $0 }?()
     }
 
@@ -236,8 +246,16 @@ public final class PlayerSteering: Service {
     /// it leaves), moved when it seeks or changes rate, and fired when its episode gives way
     /// to another track (a timer to the end of the episode or chapter has reached it).
     private func playerChanged(_ owner: BusName, _ change: PlayerChange) {
-        if case .otherTrack(let episodeID?) = change {
+        switch change {
+        case .otherTrack(let episodeID?):
             spawn { [weak self] in await self?.started(episodeID, on: owner) }
+        case .played(let episodeID):
+            spawn { [weak self] in await self?.playOn(from: episodeID, on: owner) }
+            return
+        case .left:
+            resumes.withLock { _ = $0.removeValue(forKey: owner) }
+        default:
+            break
         }
         spawn { [weak self] in await self?.playingChanged() }
         guard let timer = armed.withLock({ $0.timer }), timer.status.owner == owner else { return }
@@ -251,6 +269,8 @@ public final class PlayerSteering: Service {
             spawn { [weak self] in await self?.fire(generation) }
         case .moved, .status:
             schedule()
+        case .played:
+            break
         }
     }
 
@@ -258,8 +278,14 @@ public final class PlayerSteering: Service {
 
     /// A player started an episode: its podcast's speed is set (when the player plays at it:
     /// within its `MinimumRate`…`MaximumRate`), and when it starts before the end of the
-    /// podcast's intro, it is moved past it.
+    /// podcast's intro, it is moved past it — or, when it was told to play on to this
+    /// episode, to where the episode was left, if that is further.
     private func started(_ episodeID: String, on owner: BusName) async {
+        let resume = resumes.withLock { resumes -> Double? in
+            guard let entry = resumes[owner], entry.episodeID == episodeID else { return nil }
+            resumes[owner] = nil
+            return entry.position
+        }
         guard let episode = try? podcasts.episode(episodeID) else { return }
         let preferences = podcasts.document.snapshot.state.preferences(of: episode.podcastID)
         if let speed = preferences.speed {
@@ -275,13 +301,85 @@ public final class PlayerSteering: Service {
                 logger.error("could not set a media player's rate", metadata: ["player": "\(owner)", "error": "\(error)"])
             }
         }
-        guard let intro = preferences.skipIntro,
-              let player = players.playingEpisodes().first(where: { $0.owner == owner && $0.episodeID == episodeID }), player.position < intro - 1 else { return }
+        let start = max(resume ?? 0, preferences.skipIntro ?? 0)
+        guard start > 0, let player = players.playingEpisodes().first(where: { $0.owner == owner && $0.episodeID == episodeID }),
+              player.position < start - 1 else { return }
         do {
-            try await seek(player, to: intro)
+            try await seek(player, to: start)
         } catch {
-            logger.error("could not move a media player past the intro", metadata: ["player": "\(owner)", "error": "\(error)"])
+            logger.error("could not move a media player to where its episode starts", metadata: ["player": "\(owner)", "to": "\(start)", "error": "\(error)"])
         }
+    }
+
+    // MARK: Playing on
+
+    /// (Re)starts the wait for the moment the first playing player's episode counts as played,
+    /// by its position estimate: then the player is asked where it is, and what it says is
+    /// recorded (`MPRISListener.catchUp`), which tells `.played` when it is so. `after`: the
+    /// player just asked, which is not asked again within a second (an estimate ahead of a
+    /// player that does not answer would otherwise ask it at once, again and again).
+    private func awaitPlayedMark(after asked: BusName? = nil) {
+        let due = players.playingEpisodes().filter { $0.playing && !$0.reachedPlayed }.compactMap { player -> (owner: BusName, delay: Double)? in
+            guard let mark = try? podcasts.playedMark(of: player.episodeID, length: player.length) else { return nil }
+            let delay = max(0, mark - player.position) / (player.rate > 0 ? player.rate : 1)
+            return (player.owner, player.owner == asked ? max(delay, 1) : delay)
+        }.min { $0.delay < $1.delay }
+        let turn = due.map { due in
+            spawnStoppable { [weak self, players] in
+                // A little past the mark, so that the player is past it when asked.
+                guard await Self.wait(due.delay + 0.1), !Task.isCancelled else {
+                    if !Task.isCancelled { self?.awaitPlayedMark() }
+                    return
+                }
+                await players.catchUp(due.owner)
+                guard !Task.isCancelled else { return }
+                self?.awaitPlayedMark(after: due.owner)
+            }
+        }
+        playedTurn.withLock { old in
+            old?.stop()
+            old = turn
+        }
+    }
+
+    /// The episode `owner` plays counts as played (and so has left the queue): with the
+    /// setting `continuous` on and another episode in the queue, the player is told to open
+    /// that one (`OpenUri`): its downloaded file, else — or when the player refuses the file —
+    /// its audio URL. `started` then moves it to where the episode was left and sets its
+    /// podcast's speed. What the player refuses is logged; nothing else is tried. Not while
+    /// a sleep timer waits for the end of this player's episode: the user means to stop there.
+    private func playOn(from episodeID: String, on owner: BusName) async {
+        guard podcasts.document.snapshot.state.settings.continuous else { return }
+        if let timer = sleepTimer, timer.owner == owner, timer.timer == .endOfEpisode { return }
+        let next: Episode?
+        do {
+            next = try podcasts.queuedEpisodes().first { $0.id != episodeID }
+        } catch {
+            logger.error("could not read the queue to play on", metadata: ["player": "\(owner)", "error": "\(error)"])
+            return
+        }
+        guard let next else { return }
+        let file = next.file.flatMap { FileManager.default.fileExists(atPath: $0) ? FileURL.url(of: $0) : nil }
+        let remote = next.audioURL.flatMap { $0.hasPrefix("https://") || $0.hasPrefix("http://") ? $0 : nil }
+        let uris = [file, remote].compactMap { $0 }
+        guard !uris.isEmpty else {
+            logger.notice("the next episode in the queue has neither a download nor an audio URL to play on to", metadata: ["episode": "\(next.id)"])
+            return
+        }
+        // Before the player is told: it may say it opened the episode before it answers.
+        resumes.withLock { $0[owner] = (next.id, next.position) }
+        for uri in uris {
+            do {
+                try await players.openURI(owner, uri)
+                logger.info("playing on to the next episode in the queue", metadata: ["player": "\(owner)", "from": "\(episodeID)", "to": "\(next.id)"])
+                return
+            } catch {
+                logger.notice("a media player did not open the next episode", metadata: ["player": "\(owner)", "uri": "\(uri)", "error": "\(error)"])
+            }
+        }
+        resumes.withLock { _ = $0.removeValue(forKey: owner) }
+        logger.error("could not play on: the media player opened neither the download nor the audio URL of the next episode",
+                     metadata: ["player": "\(owner)", "episode": "\(next.id)"])
     }
 
     // MARK: Chapters

@@ -18,4 +18,6 @@ struct PlayingEpisode: Sendable {
     let playing: Bool
     /// When the listener last learnt where it is.
     let since: ContinuousClock.Instant
+    /// Its episode has counted as played while it played it (steering was told once).
+    let reachedPlayed: Bool
 }

@@ -39,6 +39,9 @@ public final class MPRISListener: FilesInUse, Service {
         var positionAt = ContinuousClock.now
         /// How fast it plays, from `Rate` (1: normal speed; a 1.5× player moves 1.5 s a second).
         var rate: Double = 1
+        /// Its track counted as played while it played it, and steering was told (`PlayerChange.played`):
+        /// once per track, whichever signal, poll or estimate got there first.
+        var reachedPlayed = false
 
         /// Where the player is now: its last known position, moved on at its rate while it plays.
         var estimatedPosition: Double {
@@ -166,7 +169,8 @@ public final class MPRISListener: FilesInUse, Service {
         players.withLock { players in
             players.compactMap { owner, player in
                 player.episodeID.map { PlayingEpisode(owner: owner, episodeID: $0, trackID: player.trackID, position: player.estimatedPosition,
-                                                      length: player.length, rate: player.rate, playing: player.status == "Playing", since: player.positionAt) }
+                                                      length: player.length, rate: player.rate, playing: player.status == "Playing", since: player.positionAt,
+                                                      reachedPlayed: player.reachedPlayed) }
             }.sorted { $0.since > $1.since }
         }
     }
@@ -257,9 +261,14 @@ public final class MPRISListener: FilesInUse, Service {
                           return false
                       }()
                   }) else { return }
-            let player = update(sender) { player in
+            var player = update(sender) { player in
                 player.position = max(0, Double(microseconds) / 1e6)
                 player.positionAt = .now
+            }
+            // mpv-mpris announces a track's Metadata before it knows its length and not again
+            // once it does: whether the seek passed the played mark needs it.
+            if let known = player, known.length == nil, let length = await progress(of: sender, playing: known.url)?.length {
+                player = update(sender) { if $0.url == known.url { $0.length = length } }
             }
             // A jump: nothing of it is listening; the run begins again where it landed.
             runs.withLock { _ = $0.removeValue(forKey: sender) }
@@ -283,15 +292,33 @@ public final class MPRISListener: FilesInUse, Service {
     private func poll() async {
         let playing = players.withLock { $0.filter { $0.value.status == "Playing" && $0.value.episodeID != nil }.map { ($0.key, $0.value.url, $0.value.positionAt) } }
         for (owner, url, asked) in playing {
-            guard let at = await position(of: owner, playing: url) else { continue }
-            let player = players.withLock { players -> Player? in
-                guard var player = players[owner], player.url == url, player.positionAt == asked else { return nil }
-                (player.position, player.positionAt) = (at, .now)
-                players[owner] = player
-                return player
-            }
-            if let player { await record(player, of: owner, at: at) }
+            await ask(owner, playing: url, asked: asked)
         }
+    }
+
+    /// Asks `owner` where it is in `url` (and how long that is, when its `Metadata` did not
+    /// say), and records it, unless something newer was learnt since `asked`. A length learnt
+    /// so is told as `.moved` (when it plays past its played mark can be told now).
+    private func ask(_ owner: BusName, playing url: String?, asked: ContinuousClock.Instant) async {
+        guard let (at, length) = await progress(of: owner, playing: url) else { return }
+        let (player, learnt) = players.withLock { players -> (Player?, Bool) in
+            guard var player = players[owner], player.url == url, player.positionAt == asked else { return (nil, false) }
+            let learnt = player.length == nil && length != nil
+            (player.position, player.positionAt) = (at, .now)
+            if learnt { player.length = length }
+            players[owner] = player
+            return (player, learnt)
+        }
+        guard let player else { return }
+        await record(player, of: owner, at: at)
+        if learnt { tell(owner, .moved) }
+    }
+
+    /// Asks `owner` where it is and records it, as a poll does, between polls: when its
+    /// position estimate says its episode has come to count as played (`PlayerSteering`).
+    func catchUp(_ owner: BusName) async {
+        guard let (url, asked) = players.withLock({ $0[owner].map { ($0.url, $0.positionAt) } }) else { return }
+        await ask(owner, playing: url, asked: asked)
     }
 
     // MARK: Helpers
@@ -312,11 +339,17 @@ public final class MPRISListener: FilesInUse, Service {
     /// playing `url` (it moved to another track since: that position is not this track's).
     /// Asked with `GetAll`, so the position and the track come from the same moment.
     func position(of owner: BusName, playing url: String?) async -> Double? {
+        await progress(of: owner, playing: url)?.position
+    }
+
+    /// The player's `Position` and its track's `mpris:length`, in seconds, as `position(of:playing:)`.
+    private func progress(of owner: BusName, playing url: String?) async -> (position: Double, length: Double?)? {
         guard let properties = try? await connection.call(owner, path: Self.path, interface: .properties, method: "GetAll", timeout: .seconds(2),
                                                           arguments: Self.playerInterface.rawValue).arguments([String: Value].self),
-              properties["Metadata"]?.stringKeyedEntries?["xesam:url"]?.stringValue == url,
+              let metadata = properties["Metadata"]?.stringKeyedEntries, metadata["xesam:url"]?.stringValue == url,
               let microseconds = properties["Position"]?.unwrapped.integerValue else { return nil }
-        return max(0, Double(microseconds) / 1e6)
+        let length = metadata["mpris:length"]?.unwrapped.integerValue.map { Double($0) / 1e6 }.flatMap { $0 > 0 ? $0 : nil }
+        return (max(0, Double(microseconds) / 1e6), length)
     }
 
     /// The track a player's `Metadata` names and the episode it is, if any (`nil`: no
@@ -337,6 +370,7 @@ public final class MPRISListener: FilesInUse, Service {
             if track.url != player.url {
                 (player.url, player.episodeID) = track
                 (player.position, player.positionAt) = (0, .now)
+                player.reachedPlayed = false
             }
             player.trackID = metadata["mpris:trackid"]?.unwrapped.stringValue.flatMap { try? ObjectPath($0) }
             player.length = metadata["mpris:length"]?.unwrapped.integerValue.map { Double($0) / 1e6 }.flatMap { $0 > 0 ? $0 : nil }
@@ -392,12 +426,27 @@ public final class MPRISListener: FilesInUse, Service {
             return run.reach(position, at: .now)
         }
         do {
-            _ = try await podcasts.withOwner { [podcasts] in
+            let mark = try await podcasts.withOwner { [podcasts] in
                 try podcasts.recordListening(listened, to: episodeID)
-                return try podcasts.recordPlayback(of: episodeID, at: position, length: player.length)
+                try podcasts.recordPlayback(of: episodeID, at: position, length: player.length)
+                return try podcasts.playedMark(of: episodeID, length: player.length)
             }
+            if let mark, position >= mark { reachedPlayed(owner, playing: player.url, episodeID) }
         } catch {
             logger.error("could not record the position a media player reported", metadata: ["episode": "\(episodeID)", "error": "\(error)"])
         }
+    }
+
+    /// `owner`'s episode counts as played: steering is told (`PlayerChange.played`), once per
+    /// track, when the player still has it open and plays it (one paused there is left be: the
+    /// user stopped it; the position estimate finds it when it plays again).
+    private func reachedPlayed(_ owner: BusName, playing url: String?, _ episodeID: String) {
+        let first = players.withLock { players in
+            guard var player = players[owner], player.url == url, player.status == "Playing", !player.reachedPlayed else { return false }
+            player.reachedPlayed = true
+            players[owner] = player
+            return true
+        }
+        if first { tell(owner, .played(episodeID: episodeID)) }
     }
 }

@@ -190,13 +190,26 @@ extension PodcastsDocument {
         guard position.isFinite else { return nil }
         let episode = try episode(episodeID)
         let length = length ?? episode?.duration
-        let state = document.snapshot.state
-        let playedAt = state.settings.playedAt
-        let outro = episode.flatMap { state.preferences(of: $0.podcastID).skipOutro } ?? 0
-        let played = length.map { $0 > 0 && (position >= $0 * playedAt || (outro > 0 && position >= $0 - outro)) } ?? false
+        let played = playedMark(of: episode, length: length).map { position >= $0 } ?? false
         let rounded = (min(position, length ?? position) * 10).rounded() / 10
         guard played && episode?.played == false || abs(rounded - (episode?.position ?? -1)) >= 1 else { return nil }
         return try submit(PlayStateSubmission(episodeID: episodeID, played: played ? true : nil, position: rounded), from: nil)
+    }
+
+    /// Seconds into an episode from which a media player's position makes it count as played:
+    /// the `playedAt` share of its length (`length`, the player's; `nil`: the feed's duration),
+    /// or the start of its podcast's outro (`skipOutro`) when that comes first. `nil` when its
+    /// length is not known (it never counts as played by position then).
+    public func playedMark(of episodeID: String, length: Double?) throws -> Double? {
+        playedMark(of: try episode(episodeID), length: length)
+    }
+
+    private func playedMark(of episode: Episode?, length: Double?) -> Double? {
+        guard let length = length ?? episode?.duration, length > 0 else { return nil }
+        let state = document.snapshot.state
+        let share = length * state.settings.playedAt
+        let outro = episode.flatMap { state.preferences(of: $0.podcastID).skipOutro } ?? 0
+        return outro > 0 ? min(share, length - outro) : share
     }
 
     /// Applies a play-state change a view submitted, after validating it.

@@ -6,6 +6,7 @@ extension Setting {
         case .deleteWhenPlayed: "delete an episode's download when it is marked played"
         case .playedAt: "how far a media player must get for an episode to count as played"
         case .minimumFreeSpace: "no download may leave the downloads' disk with less free (0: no check)"
+        case .continuous: "a media player plays the next queued episode when one counts as played"
         case .units: "weather units"
         case .provider: "where weather is asked first; the other provider when it fails"
         case .rainNotify: "notify this long before rain starts at a saved place or here"

@@ -7,6 +7,7 @@ public enum Setting: String, CaseIterable, Sendable, Hashable {
     case deleteWhenPlayed
     case playedAt
     case minimumFreeSpace
+    case continuous
     case units
     case provider
     case rainNotify
@@ -17,7 +18,7 @@ public enum Setting: String, CaseIterable, Sendable, Hashable {
     /// The part of the daemon's state that holds it, and so the document that owns it.
     public var section: Section {
         switch self {
-        case .notify, .deleteWhenPlayed, .playedAt, .minimumFreeSpace: .podcasts
+        case .notify, .deleteWhenPlayed, .playedAt, .minimumFreeSpace, .continuous: .podcasts
         case .units, .provider: .weather
         case .rainNotify: .weather
         case .windUnit, .precipitationUnit: .weather

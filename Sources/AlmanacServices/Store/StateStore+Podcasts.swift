@@ -24,6 +24,7 @@ extension StateStore: PodcastArchive {
             switch key {
             case Setting.notify.storeKey: state.settings.notify = value == "1"
             case Setting.deleteWhenPlayed.storeKey: state.settings.deleteWhenPlayed = value == "1"
+            case Setting.continuous.storeKey: state.settings.continuous = value == "1"
             case Setting.playedAt.storeKey:
                 if let fraction = Double(value), PodcastSettings.playedAtRange.contains(fraction) { state.settings.playedAt = fraction }
             case "podcasts.player": state.settings.player = String(value.prefix(PodcastSettings.maximumPlayerLength))
@@ -120,9 +121,10 @@ extension StateStore: PodcastArchive {
 
     public func saveSettings(_ settings: PodcastSettings) throws {
         try write("the podcast settings") { db in
-            try db.execute("INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?), (?, ?), (?, ?), ('podcasts.player', ?), (?, ?)",
+            try db.execute("INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?), (?, ?), (?, ?), ('podcasts.player', ?), (?, ?), (?, ?)",
                            [Setting.notify.storeKey, settings.notify ? "1" : "0", Setting.deleteWhenPlayed.storeKey, settings.deleteWhenPlayed ? "1" : "0",
-                            Setting.playedAt.storeKey, String(settings.playedAt), settings.player, Setting.minimumFreeSpace.storeKey, String(settings.minimumFreeSpace)])
+                            Setting.playedAt.storeKey, String(settings.playedAt), settings.player, Setting.minimumFreeSpace.storeKey, String(settings.minimumFreeSpace),
+                            Setting.continuous.storeKey, settings.continuous ? "1" : "0"])
         }
     }
 

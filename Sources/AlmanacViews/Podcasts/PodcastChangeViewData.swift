@@ -97,11 +97,12 @@ public struct PodcastChangeViewData: Sendable, Hashable, JSONRepresentable {
     public static func settings(_ settings: PodcastSettings) -> Self {
         let percent = "\(wholeNumber(settings.playedAt * 100) ?? 95)%"
         let text = "settings: \(Setting.notify.name) \(settings.notify ? "on" : "off"), \(Setting.deleteWhenPlayed.name) \(settings.deleteWhenPlayed ? "on" : "off"), "
-            + "\(Setting.playedAt.name) \(percent), player \(settings.player.isEmpty ? "automatic" : settings.player), \(Setting.minimumFreeSpace.name) \(FreeSpace.bytes(settings.minimumFreeSpace))"
+            + "\(Setting.playedAt.name) \(percent), player \(settings.player.isEmpty ? "automatic" : settings.player), \(Setting.minimumFreeSpace.name) \(FreeSpace.bytes(settings.minimumFreeSpace)), "
+            + "\(Setting.continuous.name) \(settings.continuous ? "on" : "off")"
         return Self(change: "settings", text: text, ["settings": .object([
             Setting.notify.name: .boolean(settings.notify), Setting.deleteWhenPlayed.name: .boolean(settings.deleteWhenPlayed),
             Setting.playedAt.name: .number(settings.playedAt, decimals: 4), "player": .string(settings.player),
-            Setting.minimumFreeSpace.name: .integer(Int64(clamping: settings.minimumFreeSpace)),
+            Setting.minimumFreeSpace.name: .integer(Int64(clamping: settings.minimumFreeSpace)), Setting.continuous.name: .boolean(settings.continuous),
         ])])
     }
 }

@@ -191,7 +191,7 @@ public enum PodcastsCodec {
         .stringVariantDictionary([
             Setting.notify.busKey: .boolean(settings.notify), Setting.deleteWhenPlayed.busKey: .boolean(settings.deleteWhenPlayed),
             Setting.playedAt.busKey: .double(settings.playedAt), "player": .string(settings.player),
-            Setting.minimumFreeSpace.busKey: .uint64(settings.minimumFreeSpace),
+            Setting.minimumFreeSpace.busKey: .uint64(settings.minimumFreeSpace), Setting.continuous.busKey: .boolean(settings.continuous),
         ])
     }
 
@@ -202,6 +202,7 @@ public enum PodcastsCodec {
         if case .boolean(let delete)? = fields[Setting.deleteWhenPlayed.busKey]?.unwrapped { settings.deleteWhenPlayed = delete }
         if case .double(let fraction)? = fields[Setting.playedAt.busKey]?.unwrapped { settings.playedAt = fraction }
         if let player = fields["player"]?.stringValue { settings.player = player }
+        if case .boolean(let continuous)? = fields[Setting.continuous.busKey]?.unwrapped { settings.continuous = continuous }
         if let bytes = fields[Setting.minimumFreeSpace.busKey]?.integerValue, bytes >= 0 { settings.minimumFreeSpace = UInt64(bytes) }
         return settings
     }
@@ -281,7 +282,7 @@ public enum PodcastsCodec {
 
     /// Reads a `Submit` to the podcasts document: play state (`episode` with `played` and/or
     /// `position`), an episode kept (`episode` with `kept`), or settings (`notify`,
-    /// `deleteWhenPlayed`, `playedAt`, `minimumFreeSpace`), one kind at a time. `player` is
+    /// `deleteWhenPlayed`, `playedAt`, `minimumFreeSpace`, `continuous`), one kind at a time. `player` is
     /// refused: what `episode play` runs is no bus client's to say (docs/security.md). An
     /// edit of the queue: `queueAdd` (with `next`), `queueRemove`, `queueMove` (with `to`),
     /// `queueClear` (`queueSubmission`).
@@ -307,11 +308,12 @@ public enum PodcastsCodec {
             let options = try OptionsReader(values, allowed: settingKeys, what: "podcasts settings")
             return .settings(SettingsSubmission(notify: try options.bool(Setting.notify.busKey), deleteWhenPlayed: try options.bool(Setting.deleteWhenPlayed.busKey),
                                                 playedAt: try options.number(Setting.playedAt.busKey),
-                                                minimumFreeSpace: try options.number(Setting.minimumFreeSpace.busKey)))
+                                                minimumFreeSpace: try options.number(Setting.minimumFreeSpace.busKey),
+                                                continuous: try options.bool(Setting.continuous.busKey)))
         }
         let options = try OptionsReader(values, allowed: ["episode", "played", "position"], what: "podcasts submission")
         guard let episode = try options.string("episode") else {
-            throw BusError.invalidArgs("Say which episode: {\"episode\": <s>, \"played\": <b>, \"position\": <d>} or {\"episode\": <s>, \"kept\": <b>}, or which settings: {\"notify\": <b>, \"deleteWhenPlayed\": <b>, \"playedAt\": <d>, \"minimumFreeSpace\": <t>}.")
+            throw BusError.invalidArgs("Say which episode: {\"episode\": <s>, \"played\": <b>, \"position\": <d>} or {\"episode\": <s>, \"kept\": <b>}, or which settings: {\"notify\": <b>, \"deleteWhenPlayed\": <b>, \"playedAt\": <d>, \"minimumFreeSpace\": <t>, \"continuous\": <b>}.")
         }
         return .playState(PlayStateSubmission(episodeID: episode, played: try options.bool("played"), position: try options.number("position"), resumes: true))
     }

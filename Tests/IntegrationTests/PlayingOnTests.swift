@@ -1,0 +1,147 @@
+import AlmanacModels
+import Foundation
+import TestHarness
+import Testing
+
+/// Playing on through the real binaries and a real mpv with mpv-mpris: two episodes queued,
+/// the first played in mpv as a user starts it (`mpv URL`: no `--idle`, so mpv quits at the
+/// end of its file) and seeked a few seconds before its end, past its played mark. With
+/// `continuous` on (the default) mpv is told to open the second, which it plays from where
+/// the second was left; off, nothing is opened and mpv ends with the first.
+@Suite(.onTestThreads, .timeLimit(.hang), .enabled(if: MPV.isInstalled, "mpv and mpv-mpris are not installed (scripts/install-deps.sh installs them)"))
+struct PlayingOnTests {
+    let feed: AudioFeed
+    let bus: PrivateBus
+
+    init() throws {
+        feed = try AudioFeed()
+        bus = try PrivateBus()
+    }
+
+    /// Publishes "First" and "Second", 5-minute silent WAVs the fixture server serves (with
+    /// ranges), and returns their enclosure URLs.
+    func publishTwo() throws -> (first: String, second: String) {
+        try SilentWAV.write(seconds: 300, to: feed.folder.appendingPathComponent("first.wav"))
+        try SilentWAV.write(seconds: 300, to: feed.folder.appendingPathComponent("second.wav"))
+        let (first, second) = (feed.base + "/media/first.wav", feed.base + "/media/second.wav")
+        let xml = """
+            <?xml version="1.0"?><rss version="2.0"><channel><title>The Long Show</title>
+            <item><title>First</title><guid>first</guid><pubDate>Sun, 01 Nov 2026 06:00:00 GMT</pubDate>
+            <enclosure url="\(first)" type="audio/wav" length="2400044"/></item>
+            <item><title>Second</title><guid>second</guid><pubDate>Mon, 02 Nov 2026 06:00:00 GMT</pubDate>
+            <enclosure url="\(second)" type="audio/wav" length="2400044"/></item>
+            </channel></rss>
+            """
+        try xml.write(to: feed.folder.appendingPathComponent("show.xml"), atomically: true, encoding: .utf8)
+        return (first, second)
+    }
+
+    /// Subscribes, queues First then Second, and keeps Second's position at 1:00.
+    func queueBoth() async throws -> (first: String, second: String) {
+        let (_, episodes) = try await feed.subscribe(on: bus)
+        let (first, second) = (try #require(episodes["First"]), try #require(episodes["Second"]))
+        #expect(try await almanac(["queue", "add", first, second], bus: bus).status == 0)
+        #expect(try await almanac(["episode", "position", second, "60"], bus: bus).status == 0)
+        return (first, second)
+    }
+
+    /// Moves mpv to 4:52 of `url`, 8 s before its end and past its played mark (95%: 4:45).
+    /// mpv-mpris ignores `SetPosition` while the file opens, so it is told again until it is
+    /// there — but only while mpv is still before the mark on that track (track, id and
+    /// position read in one answer), so that it never moves the episode played on to.
+    func seekNearTheEnd(_ mpv: MPV, of url: String) async throws {
+        try await mpv.waitUntil("at 4:52 of the first episode, or past it") { mpv in
+            let track = try await mpv.track
+            guard track.url == url else { return true }
+            if track.position < 280 { try await mpv.seek(track: track.trackID, to: 292) }
+            return track.position >= 280
+        }
+    }
+
+    @Test func aPlayedEpisodeGivesWayToTheNextInTheQueueFromItsSavedPosition() async throws {
+        let audio = try publishTwo()
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        defer { _ = daemon.stop() }
+        _ = try await queueBoth()
+        #expect(try await almanac(["settings", "get", "continuous"], bus: bus).output == "on\n")
+
+        let mpv = try await MPV(bus: bus, playing: audio.first, idle: false)
+        try await mpv.waitUntil("playing the first episode") { try await $0.isPlaying(audio.first) }
+        try await seekNearTheEnd(mpv, of: audio.first)
+        do {
+            try await mpv.waitUntil("playing the second episode from 1:00") { mpv in
+                let track = try await mpv.track
+                return track.url == audio.second && track.position >= 60
+            }
+        } catch {
+            Issue.record("\(error); almanacd's log:\n\(daemon.log.suffix(4_000))")
+            throw error
+        }
+        #expect(try await mpv.status == "Playing")
+        // The first counted as played and left the queue.
+        #expect(try await almanac(["queue", "--format", "{{title}}"], bus: bus).output == "Second\n")
+        let played = try await almanac(["episodes", "--all", "--format", "{{title}}|{{played}}"], bus: bus).output
+        #expect(played.contains("First|played") && played.contains("Second|\n"), "\(played)")
+        await mpv.stop()
+    }
+
+    /// The next episode downloaded: mpv is told to open the file (mpv-mpris does not list
+    /// `file` among its URI schemes, yet opens it), from its saved position.
+    @Test func aDownloadedNextEpisodeIsOpenedFromItsFile() async throws {
+        let audio = try publishTwo()
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        defer { _ = daemon.stop() }
+        let (_, second) = try await queueBoth()
+        let download = try await almanac(["episode", "download", second], bus: bus)
+        #expect(download.status == 0, "\(download.errorOutput)")
+
+        let mpv = try await MPV(bus: bus, playing: audio.first, idle: false)
+        try await mpv.waitUntil("playing the first episode") { try await $0.isPlaying(audio.first) }
+        try await seekNearTheEnd(mpv, of: audio.first)
+        try await mpv.waitUntil("playing the second episode's download from 1:00") { mpv in
+            let track = try await mpv.track
+            return track.url.hasPrefix("file:///") && track.url.hasSuffix(".wav") && track.position >= 60
+        }
+        #expect(try await almanac(["queue", "--format", "{{title}}"], bus: bus).output == "Second\n")
+        await mpv.stop()
+    }
+
+    /// A sleep timer to the end of the episode: the user means to stop there, so the first
+    /// plays on to two seconds before its end and pauses, and nothing is opened.
+    @Test func aSleepTimerToTheEndOfTheEpisodeKeepsThePlayerOnIt() async throws {
+        let audio = try publishTwo()
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        defer { _ = daemon.stop() }
+        _ = try await queueBoth()
+        let mpv = try await MPV(bus: bus, playing: audio.first, idle: false)
+        try await mpv.waitUntil("playing the first episode") { try await $0.isPlaying(audio.first) }
+        // The daemon hears of mpv a moment after it is on the bus.
+        _ = try await eventually(every: .milliseconds(100)) { try await almanac(["sleep", "--end-of-episode"], bus: bus).status == 0 }
+        try await seekNearTheEnd(mpv, of: audio.first)
+        try await mpv.waitUntil("paused just before the end of the first") { mpv in
+            let (status, track) = (try await mpv.status, try await mpv.track)
+            return status == "Paused" && track.url == audio.first && track.position >= 297
+        }
+        await mpv.stop()
+    }
+
+    @Test func withContinuousOffThePlayerEndsWithItsEpisode() async throws {
+        let audio = try publishTwo()
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        defer { _ = daemon.stop() }
+        _ = try await queueBoth()
+        #expect(try await almanac(["settings", "set", "continuous", "off"], bus: bus).status == 0)
+        #expect(try await almanac(["settings", "get", "continuous"], bus: bus).output == "off\n")
+        let refused = try await almanac(["settings", "set", "continuous", "maybe"], bus: bus)
+        #expect(refused.status == 64 && refused.errorOutput.contains("'continuous' is on or off"), "\(refused.errorOutput)")
+
+        let mpv = try await MPV(bus: bus, playing: audio.first, idle: false)
+        try await mpv.waitUntil("playing the first episode") { try await $0.isPlaying(audio.first) }
+        try await seekNearTheEnd(mpv, of: audio.first)
+        // mpv quits at the end of the first: had it been told to open the second (5 minutes),
+        // it would still be playing it.
+        #expect(await eventually(every: .milliseconds(100)) { await !mpv.isRunning }, "mpv still runs")
+        #expect(try await eventually { try await almanac(["queue", "--format", "{{title}}"], bus: bus).output == "Second\n" }, "the first left the queue")
+        await mpv.stop()
+    }
+}
