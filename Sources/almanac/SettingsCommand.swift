@@ -47,6 +47,7 @@ struct SettingsCommand: AsyncParsableCommand {
         case .rainNotify: (choices(RainNotice.self), choices(RainNotice.self))
         case .windUnit: (choices(WindUnit.self), choices(WindUnit.self))
         case .precipitationUnit: (choices(PrecipitationUnit.self), choices(PrecipitationUnit.self))
+        case .metered: (choices(MeteredUse.self), choices(MeteredUse.self))
         }
     }
 
@@ -80,6 +81,7 @@ struct SettingsCommand: AsyncParsableCommand {
         case .rainNotify: (weather.rainNotify.rawValue, .string(weather.rainNotify.rawValue))
         case .windUnit: (weather.windUnit.rawValue, .string(weather.windUnit.rawValue))
         case .precipitationUnit: (weather.precipitationUnit.rawValue, .string(weather.precipitationUnit.rawValue))
+        case .metered: (podcasts.metered.rawValue, .string(podcasts.metered.rawValue))
         }
     }
 
@@ -198,6 +200,11 @@ struct SettingsCommand: AsyncParsableCommand {
                     throw ValidationError("'\(setting.name)' is auto, mm or in, not '\(value)'.")
                 }
                 return (setting, .string(unit.rawValue))
+            case .metered:
+                guard let use = MeteredUse(rawValue: value.lowercased()) else {
+                    throw ValidationError("'\(setting.name)' is allow or pause (on a metered connection: auto-downloads wait and feeds are read at most hourly), not '\(value)'.")
+                }
+                return (setting, .string(use.rawValue))
             }
         }
 

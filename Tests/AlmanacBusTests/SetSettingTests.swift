@@ -20,6 +20,7 @@ import Testing
         (.rainNotify, .string("30m")),
         (.windUnit, .string("bft")),
         (.precipitationUnit, .string("in")),
+        (.metered, .string("allow")),
     ]
 
     @Test(arguments: changes)
@@ -48,6 +49,7 @@ import Testing
             case .rainNotify: #expect(weatherState.rainNotify == .thirtyMinutes)
             case .windUnit: #expect(weatherState.windUnit == .beaufort)
             case .precipitationUnit: #expect(weatherState.precipitationUnit == .inches)
+            case .metered: #expect(settings.metered == .allow)
             }
         }
     }

@@ -15,6 +15,7 @@ import Testing
         (.rainNotify, "rain-notify", "rainNotify", "weather.rainNotify", .weather),
         (.windUnit, "wind-unit", "windUnit", "weather.windUnit", .weather),
         (.precipitationUnit, "precipitation-unit", "precipitationUnit", "weather.precipitationUnit", .weather),
+        (.metered, "metered", "metered", "podcasts.metered", .podcasts),
     ])
     func eachSettingIsSpelledOnceAndTheRestDerived(setting: Setting, name: String, busKey: String, storeKey: String, section: Setting.Section) {
         #expect(setting.name == name)
@@ -59,7 +60,7 @@ import Testing
     }
 
     @Test func everySettingIsCoveredAndNoOtherNameIsOne() {
-        #expect(Setting.allCases.count == 9)
+        #expect(Setting.allCases.count == 10)
         // `player` is the CLI's own; a bus key is not a CLI name, nor the other way round.
         for other in ["player", "deleteWhenPlayed", "delete-when-played ", "", "Units"] { #expect(Setting(name: other) == nil, "\(other)") }
         for other in ["player", "delete-when-played", "locations", "episode"] { #expect(Setting(busKey: other) == nil, "\(other)") }

@@ -14,6 +14,8 @@ public struct PodcastSettings: Sendable, Hashable, Codable {
     /// Bytes the disk holding the downloads keeps free: a download that would leave less does
     /// not start (its job fails saying so). 0: no check.
     public var minimumFreeSpace: UInt64
+    /// On a metered connection: auto-downloads wait and feeds are read at most hourly (`pause`), or not.
+    public var metered: MeteredUse
 
     public static let playedAtRange = 0.5...1.0
     /// The longest `player` command kept.
@@ -24,19 +26,21 @@ public struct PodcastSettings: Sendable, Hashable, Codable {
     public static let maximumMinimumFreeSpace: UInt64 = 1 << 50
 
     public init(notify: Bool = false, deleteWhenPlayed: Bool = false, playedAt: Double = 0.95, player: String = "",
-                minimumFreeSpace: UInt64 = PodcastSettings.defaultMinimumFreeSpace) {
+                minimumFreeSpace: UInt64 = PodcastSettings.defaultMinimumFreeSpace, metered: MeteredUse = .pause) {
         self.notify = notify
         self.deleteWhenPlayed = deleteWhenPlayed
         self.playedAt = playedAt
         self.player = player
         self.minimumFreeSpace = minimumFreeSpace
+        self.metered = metered
     }
 
-    /// Reads settings kept by an older version, which had no `player` nor `minimumFreeSpace`.
+    /// Reads settings kept by an older version, which had no `player`, `minimumFreeSpace` nor `metered`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(notify: try container.decode(Bool.self, forKey: .notify), deleteWhenPlayed: try container.decode(Bool.self, forKey: .deleteWhenPlayed),
                   playedAt: try container.decode(Double.self, forKey: .playedAt), player: try container.decodeIfPresent(String.self, forKey: .player) ?? "",
-                  minimumFreeSpace: try container.decodeIfPresent(UInt64.self, forKey: .minimumFreeSpace) ?? Self.defaultMinimumFreeSpace)
+                  minimumFreeSpace: try container.decodeIfPresent(UInt64.self, forKey: .minimumFreeSpace) ?? Self.defaultMinimumFreeSpace,
+                  metered: try container.decodeIfPresent(MeteredUse.self, forKey: .metered) ?? .pause)
     }
 }

@@ -8,12 +8,14 @@ public struct SettingsSubmission: Sendable, Hashable {
     public var playedAt: Double?
     /// Bytes, a whole number (0: no check).
     public var minimumFreeSpace: Double?
+    public var metered: MeteredUse?
 
-    public init(notify: Bool? = nil, deleteWhenPlayed: Bool? = nil, playedAt: Double? = nil, minimumFreeSpace: Double? = nil) {
+    public init(notify: Bool? = nil, deleteWhenPlayed: Bool? = nil, playedAt: Double? = nil, minimumFreeSpace: Double? = nil, metered: MeteredUse? = nil) {
         self.notify = notify
         self.deleteWhenPlayed = deleteWhenPlayed
         self.playedAt = playedAt
         self.minimumFreeSpace = minimumFreeSpace
+        self.metered = metered
     }
 
     /// `settings` with this submission applied; `SubmissionError` when a value is out of range.
@@ -34,6 +36,7 @@ public struct SettingsSubmission: Sendable, Hashable {
         }
         if let notify { settings.notify = notify }
         if let deleteWhenPlayed { settings.deleteWhenPlayed = deleteWhenPlayed }
+        if let metered { settings.metered = metered }
         return settings
     }
 }

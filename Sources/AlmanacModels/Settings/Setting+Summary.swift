@@ -11,6 +11,7 @@ extension Setting {
         case .rainNotify: "notify this long before rain starts at a saved place or here"
         case .windUnit: "how wind is shown (auto: as units says)"
         case .precipitationUnit: "how rain and snow are shown (auto: as units says)"
+        case .metered: "pause: auto-downloads wait, feeds hourly on a metered connection"
         }
     }
 }

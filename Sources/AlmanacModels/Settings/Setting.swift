@@ -12,11 +12,12 @@ public enum Setting: String, CaseIterable, Sendable, Hashable {
     case rainNotify
     case windUnit
     case precipitationUnit
+    case metered
 
     /// The part of the daemon's state that holds it, and so the document that owns it.
     public var section: Section {
         switch self {
-        case .notify, .deleteWhenPlayed, .playedAt, .minimumFreeSpace: .podcasts
+        case .notify, .deleteWhenPlayed, .playedAt, .minimumFreeSpace, .metered: .podcasts
         case .units, .provider: .weather
         case .rainNotify: .weather
         case .windUnit, .precipitationUnit: .weather
