@@ -35,7 +35,7 @@ struct Status: AsyncParsableCommand {
 
     /// What the daemon reported, worded for a person or a template.
     static func view(_ status: DaemonStatus) -> DaemonStatusViewData {
-        DaemonStatusViewData(version: status.version, owner: status.owner, provider: status.provider, documents: status.documents.map {
+        DaemonStatusViewData(version: status.version, owner: status.owner, provider: status.provider, network: status.network, documents: status.documents.map {
             .init(name: $0.name, revision: $0.revision, viewCount: Int($0.viewCount), loading: $0.loading, lastError: $0.lastError)
         })
     }
