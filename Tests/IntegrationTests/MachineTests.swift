@@ -117,7 +117,7 @@ import Testing
         let daemon = try await daemon()
         #expect(try await network() == "metered\n")
         let status = try await almanac(["status"], bus: bus).output
-        #expect(status.contains("network: metered connection"), "\(status)")
+        #expect(status.contains("network: metered connection (auto-downloads wait, feeds hourly: metered pause)"), "\(status)")
         try feed.publish([("One", "/audio/one?size=2000")])
         let (podcast, _) = try await feed.subscribe(on: bus)
         #expect(try await almanac(["podcasts", "settings", podcast, "auto-download", "on"], bus: bus).status == 0)
@@ -134,6 +134,8 @@ import Testing
         #expect(allow.status == 0, "\(allow.errorOutput)")
         #expect(try await eventually { try await downloaded() == ["Two"] })
         #expect(try await almanac(["settings", "get", "metered"], bus: bus).output == "allow\n")
+        let allowed = try await almanac(["status"], bus: bus).output
+        #expect(allowed.contains("network: metered connection (metered allow: as usual)"), "\(allowed)")
 
         // Paused again, the next one waits; the connection turning unmetered lets it go.
         #expect(try await almanac(["settings", "set", "metered", "pause"], bus: bus).status == 0)
