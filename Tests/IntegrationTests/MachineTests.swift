@@ -140,6 +140,10 @@ import Testing
         // Paused again, the next one waits; the connection turning unmetered lets it go.
         #expect(try await almanac(["settings", "set", "metered", "pause"], bus: bus).status == 0)
         try await publishAndWaitForAHeldDownload(["One", "Two", "Three"], podcast)
+        // Kept across a restart, and held again: the network is read before the downloads start.
+        try await daemon.restart()
+        let kept = try await jobs()
+        #expect(kept.contains { $0.hasSuffix("|queued|waiting: metered connection") }, "\(kept)")
         try await networkManager.setMetered(2)  // no
         #expect(try await eventually { try await downloaded() == ["Two", "Three"] })
         #expect(try await network() == "online\n")
