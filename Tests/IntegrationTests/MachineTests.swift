@@ -150,6 +150,25 @@ import Testing
         #expect(!daemon.process.hasExited)
     }
 
+    /// What the user asks for goes on a metered connection: `episode download` of an episode
+    /// whose auto-download waits starts it at once, as the user's.
+    @Test func aHeldDownloadGoesWhenTheUserAsksForIt() async throws {
+        let networkManager = try await SystemBusMock.networkManager(on: system, metered: 1)  // yes
+        let daemon = try await daemon()
+        try feed.publish([("One", "/audio/one?size=2000")])
+        let (podcast, _) = try await feed.subscribe(on: bus)
+        #expect(try await almanac(["podcasts", "settings", podcast, "auto-download", "on"], bus: bus).status == 0)
+        try await publishAndWaitForAHeldDownload(["One", "Two"], podcast)
+        let held = try #require(try await jobs().first { $0.hasSuffix("|queued|waiting: metered connection") })
+        let episode = String(held.split(separator: "|")[0])
+        let asked = try await almanac(["episode", "download", episode], bus: bus)
+        #expect(asked.status == 0, "\(asked.output)\(asked.errorOutput)")
+        #expect(try await downloaded() == ["Two"])
+        #expect(try await network() == "metered\n")
+        #expect(!daemon.process.hasExited)
+        _ = networkManager
+    }
+
     @Test func aWrongMeteredValueIsRefusedAndChangesNothing() async throws {
         let daemon = try await daemon()
         let refused = try await almanac(["settings", "set", "metered", "sometimes"], bus: bus)
