@@ -13,7 +13,7 @@ packages=(
   python3 python3-dbus          # a D-Bus library of another language, for interop tests
   python3-gi                    # its GLib main loop, for a view client that listens (flow-control tests)
   python3-jeepney               # a D-Bus library that answers no Peer.Ping by itself (flow-control tests)
-  python3-dbusmock              # a notification daemon of another project's (dbusmock's notification_daemon template)
+  python3-dbusmock              # another project's notification daemon, logind and NetworkManager (dbusmock templates)
   valgrind tmux                 # leak checks, terminal tests
   libcurl4 libcurl4-openssl-dev # the daemon's HTTP client (AlmanacServices/HTTP, over CCurl)
   libsqlite3-dev                # SQLite (CSQLite, under our own layer): the state store

@@ -216,6 +216,7 @@ struct Rendering {
             // Whole, on a line of its own: what went wrong names files and what to do.
             if !document.lastError.isEmpty { lines.append(terminal.render(StyledLine("    last error: ") + StyledLine(document.lastError, .alert))) }
         }
+        lines.append(terminal.render(StyledLine("  " + status.network).truncated(to: width)))
         return lines
     }
 

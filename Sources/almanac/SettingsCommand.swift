@@ -48,6 +48,7 @@ struct SettingsCommand: AsyncParsableCommand {
         case .windUnit: (choices(WindUnit.self), choices(WindUnit.self))
         case .precipitationUnit: (choices(PrecipitationUnit.self), choices(PrecipitationUnit.self))
         case .weatherAlerts: (choices(AlertNotice.self), choices(AlertNotice.self))
+        case .metered: (choices(MeteredUse.self), choices(MeteredUse.self))
         }
     }
 
@@ -83,6 +84,7 @@ struct SettingsCommand: AsyncParsableCommand {
         case .windUnit: (weather.windUnit.rawValue, .string(weather.windUnit.rawValue))
         case .precipitationUnit: (weather.precipitationUnit.rawValue, .string(weather.precipitationUnit.rawValue))
         case .weatherAlerts: (weather.weatherAlerts.rawValue, .string(weather.weatherAlerts.rawValue))
+        case .metered: (podcasts.metered.rawValue, .string(podcasts.metered.rawValue))
         }
     }
 
@@ -206,6 +208,11 @@ struct SettingsCommand: AsyncParsableCommand {
                     throw ValidationError("'\(setting.name)' is off, severe (severe and extreme alerts) or all, not '\(value)'.")
                 }
                 return (setting, .string(notice.rawValue))
+            case .metered:
+                guard let use = MeteredUse(rawValue: value.lowercased()) else {
+                    throw ValidationError("'\(setting.name)' is allow or pause (on a metered connection: auto-downloads wait and feeds are read at most hourly), not '\(value)'.")
+                }
+                return (setting, .string(use.rawValue))
             }
         }
 

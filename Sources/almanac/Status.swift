@@ -1,3 +1,4 @@
+import AlmanacModels
 import AlmanacWire
 import AlmanacViews
 import ArgumentParser
@@ -14,6 +15,8 @@ struct Status: AsyncParsableCommand {
         let client = try await common.connect()
         do {
             let status = try await client.status()
+            // What a metered connection holds back depends on the setting: asked only then.
+            let metered = status.network == NetworkState.metered.rawValue ? try? await client.podcastSettings().metered : nil
             // A daemon from before the player object has no timer to show.
             let timer = try? await client.sleepTimer()
             let sleep = SleepTimerViewData(timer: timer, now: Date())
@@ -23,7 +26,7 @@ struct Status: AsyncParsableCommand {
             } else if let template = rendering.template {
                 Terminal().line(template.render(Self.view(status).fields))
             } else {
-                for line in rendering.status(Self.view(status)) { Terminal().line(line) }
+                for line in rendering.status(Self.view(status, metered: metered)) { Terminal().line(line) }
                 if timer != nil { Terminal().textLine("  sleep timer: " + sleep.summary) }
             }
             await client.connection.close()
@@ -34,8 +37,8 @@ struct Status: AsyncParsableCommand {
     }
 
     /// What the daemon reported, worded for a person or a template.
-    static func view(_ status: DaemonStatus) -> DaemonStatusViewData {
-        DaemonStatusViewData(version: status.version, owner: status.owner, provider: status.provider, documents: status.documents.map {
+    static func view(_ status: DaemonStatus, metered: MeteredUse? = nil) -> DaemonStatusViewData {
+        DaemonStatusViewData(version: status.version, owner: status.owner, provider: status.provider, network: status.network, metered: metered, documents: status.documents.map {
             .init(name: $0.name, revision: $0.revision, viewCount: Int($0.viewCount), loading: $0.loading, lastError: $0.lastError)
         })
     }

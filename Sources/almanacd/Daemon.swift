@@ -49,10 +49,11 @@ struct Daemon {
 
         // Started in this order, stopped in the reverse: the sync hears every local change
         // before clients can make one; the name is taken once everything a client reaches is
-        // there; the schedulers come last. Stopping: the schedulers, the notifier, the
-        // players, "here", the sync, the cleanup, and last the transfers (their temporary
-        // files stay, so the next start resumes them).
-        let services = ServiceGroup([parts.downloads, parts.cleaner, parts.sync, parts.here, parts.players, parts.steering, parts.notifier, parts.alertNotifier,
+        // there; the schedulers come last. The network is read first, so that a metered
+        // connection holds back the downloads kept from last time. Stopping: the schedulers,
+        // the notifier, the players, "here", the sync, the cleanup, the transfers (their
+        // temporary files stay, so the next start resumes them), and last the watcher.
+        let services = ServiceGroup([parts.machine, parts.machineWatcher, parts.downloads, parts.cleaner, parts.sync, parts.here, parts.players, parts.steering, parts.notifier, parts.alertNotifier,
                                      parts.rainNotifier] as [any Service]
                                     + (parts.transcripts.map { [$0] } ?? [])  // before clients can queue anything
                                     + [BusPresence(parts: parts, connection: connection, provider: options.provider.rawValue, logger: logger)]
@@ -113,11 +114,23 @@ struct Daemon {
     /// missed. No tick: idle, the daemon sleeps. Views whose owner left are removed by the
     /// departure stream (`AlmanacServer.export`), so no periodic sweep is needed either.
     private static func schedulers(_ parts: DaemonParts) -> [RefreshScheduler] {
-        let (weather, podcasts, sync, cleaner) = (parts.weather, parts.podcasts, parts.sync, parts.cleaner)
+        let (weather, podcasts, sync, cleaner, machine, server) = (parts.weather, parts.podcasts, parts.sync, parts.cleaner, parts.machine, parts.server)
         let (weatherService, podcastService) = (parts.weatherService, parts.podcastService)
         return [
             RefreshScheduler(nextDue: { weather.nextDue }, changes: weather.scheduleChanges.stream()) { await weatherService.refresh(nil) },
-            RefreshScheduler(nextDue: { podcasts.nextDue }, changes: podcasts.scheduleChanges.stream()) { await podcastService.refresh() },
+            // On a metered connection (`metered pause`) at most hourly (`NetworkConditions`).
+            RefreshScheduler(nextDue: { machine.feedsNextDue(podcasts.nextDue) }, changes: podcasts.scheduleChanges.stream()) {
+                machine.scheduledFeedRead()
+                await podcastService.refresh()
+            },
+            // After a resume or when the network comes back: every wanted place and feed at
+            // once, as `Refresh()` does (the feeds not when a metered connection had its hour's read).
+            RefreshScheduler(nextDue: { machine.catchUpDue }, changes: machine.changes.stream()) {
+                let (weatherDue, feedsDue) = machine.takeCatchUp()
+                async let places: Void = weatherDue ? server.weather.refresh(.everything) : ()
+                async let feeds: Void = feedsDue ? server.podcasts.refresh(.everything) : ()
+                _ = await (places, feeds)
+            },
             // The sync: soon after a change here, on its interval, and after a failure's backoff.
             RefreshScheduler(nextDue: { sync.nextDue }, changes: sync.scheduleChanges.stream()) { _ = try? await sync.sync() },
             // Downloads' cleanup: after the changes that may make a file go, and when the next

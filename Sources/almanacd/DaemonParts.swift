@@ -12,8 +12,9 @@ import Logging
 /// documents; each document is its service's data source and delegate; the downloads follow
 /// the podcasts document; the cleaner deletes the downloads no longer wanted (sparing what
 /// media players have open); the server puts the documents on the bus; the notifier and the
-/// media-player listener watch the podcasts document. Built here and nowhere else; started
-/// and stopped by `Daemon`.
+/// media-player listener watch the podcasts document; the machine watcher tells the network
+/// conditions of resumes and the network, which the downloads and the schedulers follow.
+/// Built here and nowhere else; started and stopped by `Daemon`.
 struct DaemonParts {
     let server: AlmanacServer
     let downloads: DownloadManager
@@ -39,6 +40,10 @@ struct DaemonParts {
     let syncExport: SyncExport
     /// Fetches the transcripts of episodes queued or downloaded (none in the demo, which fetches nothing).
     let transcripts: TranscriptPrefetcher?
+    /// What a resume or the network means to the daemon (catch-ups, the metered hold), and
+    /// the watcher of logind and NetworkManager on the system bus that tells it.
+    let machine: NetworkConditions
+    let machineWatcher: MachineWatcher
 
     init(options: Almanacd, store: StateStore, folders: DaemonFolders, connection: Connection, logger: Logger) throws {
         // A week-old reading is no longer worth serving as "last known".
@@ -51,6 +56,8 @@ struct DaemonParts {
             policy: RefreshSchedule.Policy(interval: options.effectivePodcastInterval, firstRetry: 60, longestRetry: 86_400),
             minimumRefreshInterval: options.refreshIntervalFloor
         )
+        machine = NetworkConditions(podcasts: podcasts)
+        machineWatcher = MachineWatcher(events: machine, systemBusAddress: options.systemBusAddress)
         let demo = options.provider == .demo
         // One limit for every feed the daemon reads, whoever asks (reader, inspect, subscribe, sync).
         let feedReads = RSSFeedFetcher.feedReadLimiter()
@@ -84,7 +91,8 @@ struct DaemonParts {
             podcasts: podcasts, downloader: downloader,
             root: folders.data.path, archive: store,
             limits: DownloadLimits(concurrent: options.downloadsAtOnce, linger: options.downloadLinger),
-            diskSpace: StatvfsDiskSpace()
+            diskSpace: StatvfsDiskSpace(),
+            autoDownloadHold: { [machine] in machine.autoDownloadHold }, holdChanges: machine.changes.stream()
         )
         // Partial downloads no kept job will resume would otherwise stay on disk unseen.
         let resumable = Set(downloads.document.snapshot.state.values.map { $0.folder + "/" + $0.temporaryName })
@@ -100,7 +108,7 @@ struct DaemonParts {
                                       search: demo ? nil : Self.podcastSearch(options, logger: logger),
                                       chapters: demo ? nil : ChaptersFetcher(),
                                       transcripts: demo ? nil : TranscriptFetcher()),
-            version: Almanacd.version, provider: options.provider.rawValue
+            version: Almanacd.version, provider: options.provider.rawValue, network: { [machine] in machine.network }
         )
         notifier = DesktopNotifier(podcasts: podcasts, connection: connection, downloads: downloads,
                                    gathering: .milliseconds(Int(options.notificationGathering * 1000)),

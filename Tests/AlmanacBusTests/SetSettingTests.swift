@@ -22,6 +22,7 @@ import Testing
         (.windUnit, .string("bft")),
         (.precipitationUnit, .string("in")),
         (.weatherAlerts, .string("all")),
+        (.metered, .string("allow")),
     ]
 
     @Test(arguments: changes)
@@ -52,6 +53,7 @@ import Testing
             case .windUnit: #expect(weatherState.windUnit == .beaufort)
             case .precipitationUnit: #expect(weatherState.precipitationUnit == .inches)
             case .weatherAlerts: #expect(weatherState.weatherAlerts == .all)
+            case .metered: #expect(settings.metered == .allow)
             }
         }
     }

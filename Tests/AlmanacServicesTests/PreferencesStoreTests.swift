@@ -30,7 +30,7 @@ import Testing
             var played = episodes[0]
             played.played = true
             try store.savePlayState(played)
-            try store.saveSettings(PodcastSettings(minimumFreeSpace: 5 << 30))
+            try store.saveSettings(PodcastSettings(minimumFreeSpace: 5 << 30, metered: .allow))
         }
         let store = try StateStore(folder: folder)
         let state = try store.podcastsState()
@@ -38,7 +38,7 @@ import Testing
         #expect(state.episodes["p1-2"]?.kept == true && state.episodes["p1-1"]?.kept == false)
         #expect(try store.episode("p1-2")?.kept == true)
         #expect(try store.page(EpisodeQuery(podcastID: "p1")).episodes.filter(\.kept).map(\.id) == ["p1-2"])
-        #expect(state.settings.minimumFreeSpace == 5 << 30)
+        #expect(state.settings.minimumFreeSpace == 5 << 30 && state.settings.metered == .allow)
         let playedAt = try #require(store.playedAt(of: ["p1-1", "p1-2"])["p1-1"])
         #expect(try playedAt >= before.addingTimeInterval(-1) && store.playedAt(of: ["p1-2"]).isEmpty)
 

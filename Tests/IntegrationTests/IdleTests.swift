@@ -42,6 +42,22 @@ struct IdleTests {
     @Test func anIdleDaemonDoesNotWakeUp() async throws {
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        try await expectNoWakeups(daemon)
+    }
+
+    /// The same with logind and NetworkManager (python-dbusmock's) on a system bus: watching
+    /// them adds no wake-up while nothing happens.
+    @Test func anIdleDaemonWatchingTheMachineDoesNotWakeUp() async throws {
+        let bus = try PrivateBus()
+        let system = try PrivateBus()
+        let logind = try await SystemBusMock.logind(on: system)
+        let networkManager = try await SystemBusMock.networkManager(on: system)
+        let daemon = try await RunningDaemon(bus: bus, .fixtures(), environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address])
+        try await expectNoWakeups(daemon)
+        _ = (logind, networkManager)
+    }
+
+    private func expectNoWakeups(_ daemon: RunningDaemon) async throws {
         // What start-up does (the first empty refresh, idle pool threads ending after 5 s) is over by then.
         try await Task.sleep(for: .seconds(6))
         // libdispatch's Linux worker-pool monitor wakes its manager thread once a second

@@ -128,7 +128,7 @@ import Testing
         let daemon = try await RunningDaemon(bus: bus)
         let unknown = try await almanac(["status", "--format", "{{nosuch}} {{provider}}"], bus: bus)
         #expect(unknown.status == 64 && unknown.output.isEmpty)
-        #expect(unknown.errorOutput.hasPrefix("almanac: --format names a field that almanac status does not have: 'nosuch' — use version, owner, provider, views, loading, error\n"), "\(unknown.errorOutput)")
+        #expect(unknown.errorOutput.hasPrefix("almanac: --format names a field that almanac status does not have: 'nosuch' — use version, owner, provider, views, loading, error, network\n"), "\(unknown.errorOutput)")
         // status honours --format now.
         #expect(try await almanac(["status", "--format", "{{provider}} {{views}}"], bus: bus).output == "demo 0\n")
         // The fields depend on what is printed: days or hours.

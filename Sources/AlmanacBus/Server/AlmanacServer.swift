@@ -1,6 +1,6 @@
 import AlmanacWire
 import AlmanacCore
-import AlmanacModels
+public import AlmanacModels
 public import DBus
 public import Logging
 
@@ -15,10 +15,13 @@ public final class AlmanacServer: Sendable {
     public let downloads: DownloadsExport?
     let version: String
     let provider: String
+    /// The machine's network as the daemon knows it (`Network`).
+    let network: @Sendable () -> NetworkState
     let logger: Logger
 
     public init(connection: Connection, weather: WeatherAdapter, podcasts: PodcastsAdapter,
-                version: String, provider: String, logger: Logger = Logger(label: "almanac.bus")) {
+                version: String, provider: String, network: @escaping @Sendable () -> NetworkState = { .unknown },
+                logger: Logger = Logger(label: "almanac.bus")) {
         self.connection = connection
         // One allowance for both documents: the cap is the daemon's, not a document's.
         let allowance = ViewAllowance()
@@ -27,6 +30,7 @@ public final class AlmanacServer: Sendable {
         downloads = podcasts.downloads
         self.version = version
         self.provider = provider
+        self.network = network
         self.logger = logger
     }
 
@@ -86,6 +90,7 @@ public final class AlmanacServer: Sendable {
             Property(BusContract.Almanac1.version.rawValue, .string) { [version] in .string(version) },
             Property(BusContract.Almanac1.provider.rawValue, .string) { [provider] in .string(provider) },
             Property(BusContract.Almanac1.documents.rawValue, .array(.objectPath)) { .array(.objectPath, documents) },
+            Property(BusContract.Almanac1.network.rawValue, .string) { [network] in .string(network().rawValue) },
         ])
     }
 }

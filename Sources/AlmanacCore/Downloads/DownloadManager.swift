@@ -10,7 +10,9 @@ public import AlmanacModels
 /// `EpisodeDownloading` service's client and tells the podcasts document where each file
 /// went; it downloads the new episodes of podcasts that ask for it (`AutoDownload`), and
 /// starts no transfer that would leave the disk less free than `minimumFreeSpace`
-/// (`FreeSpace.refusal`). Deleting files is `DownloadCleaner`'s.
+/// (`FreeSpace.refusal`). Its own jobs (auto-downloads) wait while `autoDownloadHold` says
+/// why (a metered connection), queued with that reason as their `error`, and go when the
+/// hold lifts or a client asks for the episode. Deleting files is `DownloadCleaner`'s.
 ///
 /// Its jobs are a document: the bus layer registers a view and exports one object per job.
 public final class DownloadManager: Service {
@@ -46,6 +48,10 @@ public final class DownloadManager: Service {
     /// so a `Download` whose caller left while it was being handled gets no owner.
     private let departed = Locked<[String]>([])
     private let logger: Logger
+    /// Why the daemon's own downloads wait now (`nil`: they go).
+    private let autoDownloadHold: @Sendable () -> String?
+    /// Each element: the hold may have changed.
+    private let holdChanges: AsyncStream<Void>?
 
     private enum Phase {
         case waiting, running, stopped
@@ -69,11 +75,16 @@ public final class DownloadManager: Service {
     ///   - root: the folder downloads go under (one folder per podcast inside).
     ///   - archive: where jobs are kept across restarts (none: in memory only).
     ///   - diskSpace: reads the free space of the downloads' disk (none: it is not checked).
+    ///   - autoDownloadHold, holdChanges: why auto-downloads wait now, and when that may have
+    ///     changed (`NetworkConditions`); none: they never wait.
     /// Throws `StorageError` when the kept jobs could not be read: starting without them would
     /// give their numbers out again.
     public init(podcasts: PodcastsDocument, downloader: any EpisodeDownloading, root: String,
                 archive: (any DownloadArchive)? = nil, limits: DownloadLimits = DownloadLimits(), diskSpace: (any DiskSpace)? = nil,
+                autoDownloadHold: @escaping @Sendable () -> String? = { nil }, holdChanges: AsyncStream<Void>? = nil,
                 logger: Logger = Logger(label: "almanac.downloads")) throws {
+        self.autoDownloadHold = autoDownloadHold
+        self.holdChanges = holdChanges
         self.podcasts = podcasts
         self.downloader = downloader
         self.archive = archive
@@ -122,6 +133,9 @@ public final class DownloadManager: Service {
         phase.withLock { if $0 == .waiting { $0 = .running } }
         pump()
         await withDiscardingTaskGroup { group in
+            if let holdChanges {
+                group.addTask { for await _ in holdChanges { self.holdMayHaveChanged() } }
+            }
             // Ends when the task is cancelled; nothing asked after that is done.
             for await next in work.stream {
                 group.addTask { await self.perform(next) }
@@ -159,8 +173,9 @@ public final class DownloadManager: Service {
         }
         for episode in AutoDownload.episodes(new, preferences: preferences, kinds: kinds) {
             do {
-                let job = try download(episode.id, for: "")
-                logger.info("downloading a new episode by itself", metadata: ["episode": "\(episode.id)", "job": "\(job.id)"])
+                let hold = autoDownloadHold()
+                let job = try download(episode.id, for: "", held: hold)
+                logger.info(hold == nil ? "downloading a new episode by itself" : "a new episode's download waits", metadata: ["episode": "\(episode.id)", "job": "\(job.id)", "why": "\(hold ?? "")"])
             } catch {
                 logger.warning("could not download a new episode by itself", metadata: ["episode": "\(episode.id)", "error": "\(error)"])
             }
@@ -169,9 +184,10 @@ public final class DownloadManager: Service {
 
     /// Queues the download of an episode (by id, or by the GUID its feed gave it) for `owner`.
     /// An episode already downloaded gives a job that is `completed` at once; one being
-    /// downloaded gives that job. Throws `SubmissionError` for an episode that cannot be
-    /// downloaded and `DownloadRefusal.limit` past a limit.
-    public func download(_ episodeID: String, for owner: String) throws -> DownloadJob {
+    /// downloaded gives that job (one held back goes now, the client's). `held`: the job
+    /// waits, saying why, until the hold lifts. Throws `SubmissionError` for an episode that
+    /// cannot be downloaded and `DownloadRefusal.limit` past a limit.
+    public func download(_ episodeID: String, for owner: String, held: String? = nil) throws -> DownloadJob {
         let state = podcasts.document.snapshot.state
         var found = try podcasts.episode(episodeID)
         for podcastID in state.podcasts.keys where found == nil {
@@ -197,8 +213,13 @@ public final class DownloadManager: Service {
                 // Inside the update: `ownerLeft` notes the name before it orphans the jobs it finds,
                 // so a job is either found by it or added here without an owner.
                 let owner = departed.withLock { $0.contains(owner) } ? "" : owner
-                if let running = jobs.values.first(where: { $0.episodeID == episode.id && !$0.state.isFinished }) {
-                    throw Found(job: running)
+                if var running = jobs.values.first(where: { $0.episodeID == episode.id && !$0.state.isFinished }) {
+                    guard !owner.isEmpty, running.state == .queued, !running.error.isEmpty else { throw Found(job: running) }
+                    // Held back, and now asked for by a client: it goes, as that client's.
+                    (running.error, running.owner) = ("", owner)
+                    try archive?.saveDownloadJob(running)
+                    jobs[running.id] = running
+                    return .updated(running)
                 }
                 // Asked again while the finished job lingers: that job answers, rather than another.
                 if let done = jobs.values.filter({ $0.episodeID == episode.id && $0.state == .completed }).max(by: { $0.id < $1.id }),
@@ -206,7 +227,8 @@ public final class DownloadManager: Service {
                     throw Found(job: done)
                 }
                 var job = DownloadJob(id: nextID.add(1, ordering: .relaxed).oldValue, episodeID: episode.id, podcastID: episode.podcastID,
-                                      url: url, folder: folder, name: SafeFileName.component(episode.title, fallback: episode.id), owner: owner)
+                                      url: url, folder: folder, name: SafeFileName.component(episode.title, fallback: episode.id), owner: owner,
+                                      error: held ?? "")
                 if let file = episode.file, onDisk {
                     (job.state, job.file) = (.completed, file)
                     // Kept only so that its number is not given out again after a restart
@@ -297,13 +319,15 @@ public final class DownloadManager: Service {
         return job
     }
 
-    /// Starts queued jobs, oldest first, while there are free slots. A job that would leave
-    /// the disk less free than `minimumFreeSpace` fails instead, saying so.
+    /// Starts queued jobs, oldest first, while there are free slots; a held job (its `error`
+    /// says why) only once the hold has lifted. A job that would leave the disk less free
+    /// than `minimumFreeSpace` fails instead, saying so.
     private func pump() {
         while phase.withLock({ $0 == .running }) {
             let jobs = document.snapshot.state
+            let holding = autoDownloadHold() != nil
             guard jobs.values.filter({ $0.state == .downloading }).count < limits.concurrent,
-                  let candidate = jobs.values.filter({ $0.state == .queued }).min(by: { $0.id < $1.id }) else { return }
+                  let candidate = jobs.values.filter({ $0.state == .queued && !(holding && !$0.error.isEmpty) }).min(by: { $0.id < $1.id }) else { return }
             // Read before the document's lock is taken: a disk may be slow to answer.
             let refusal = freeSpaceRefusal(for: candidate)
             var started: DownloadJob?
@@ -315,7 +339,7 @@ public final class DownloadManager: Service {
                     (next.state, next.error) = (.failed, refusal)
                     refused = next
                 } else {
-                    next.state = .downloading
+                    (next.state, next.error) = (.downloading, "")
                     started = next
                 }
                 jobs[next.id] = next
@@ -359,6 +383,25 @@ public final class DownloadManager: Service {
             guard let pruned else { return }
             try? archive?.removeDownloadJob(pruned.id)
         }
+    }
+
+    /// The hold may have lifted: the held jobs stop saying they wait, and start.
+    private func holdMayHaveChanged() {
+        guard autoDownloadHold() == nil else { return }
+        let held = document.snapshot.state.values.filter { $0.state == .queued && !$0.error.isEmpty }.map(\.id)
+        for id in held {
+            var lifted: DownloadJob?
+            document.update { jobs -> DownloadChange? in
+                guard var job = jobs[id], job.state == .queued, !job.error.isEmpty else { return nil }
+                job.error = ""
+                jobs[id] = job
+                lifted = job
+                return .updated(job)
+            }
+            if let lifted { persist(lifted) }
+        }
+        if !held.isEmpty { logger.info("the downloads held back go now", metadata: ["jobs": "\(held.count)"]) }
+        pump()
     }
 
     /// Starts a job's transfer, a child task of `run()` that its signal stops.

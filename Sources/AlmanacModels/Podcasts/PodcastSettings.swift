@@ -17,6 +17,8 @@ public struct PodcastSettings: Sendable, Hashable, Codable {
     /// Playing on: when the episode a media player plays counts as played, the player is told
     /// to open the next one in the queue (on unless the user says otherwise).
     public var continuous: Bool
+    /// On a metered connection: auto-downloads wait and feeds are read at most hourly (`pause`), or not.
+    public var metered: MeteredUse
 
     public static let playedAtRange = 0.5...1.0
     /// The longest `player` command kept.
@@ -27,21 +29,23 @@ public struct PodcastSettings: Sendable, Hashable, Codable {
     public static let maximumMinimumFreeSpace: UInt64 = 1 << 50
 
     public init(notify: Bool = false, deleteWhenPlayed: Bool = false, playedAt: Double = 0.95, player: String = "",
-                minimumFreeSpace: UInt64 = PodcastSettings.defaultMinimumFreeSpace, continuous: Bool = true) {
+                minimumFreeSpace: UInt64 = PodcastSettings.defaultMinimumFreeSpace, continuous: Bool = true, metered: MeteredUse = .pause) {
         self.notify = notify
         self.deleteWhenPlayed = deleteWhenPlayed
         self.playedAt = playedAt
         self.player = player
         self.minimumFreeSpace = minimumFreeSpace
         self.continuous = continuous
+        self.metered = metered
     }
 
-    /// Reads settings kept by an older version, which had no `player`, `minimumFreeSpace` nor `continuous`.
+    /// Reads settings kept by an older version, which had no `player`, `minimumFreeSpace`, `continuous` nor `metered`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(notify: try container.decode(Bool.self, forKey: .notify), deleteWhenPlayed: try container.decode(Bool.self, forKey: .deleteWhenPlayed),
                   playedAt: try container.decode(Double.self, forKey: .playedAt), player: try container.decodeIfPresent(String.self, forKey: .player) ?? "",
                   minimumFreeSpace: try container.decodeIfPresent(UInt64.self, forKey: .minimumFreeSpace) ?? Self.defaultMinimumFreeSpace,
-                  continuous: try container.decodeIfPresent(Bool.self, forKey: .continuous) ?? true)
+                  continuous: try container.decodeIfPresent(Bool.self, forKey: .continuous) ?? true,
+                  metered: try container.decodeIfPresent(MeteredUse.self, forKey: .metered) ?? .pause)
     }
 }

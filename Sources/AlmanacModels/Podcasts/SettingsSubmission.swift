@@ -9,13 +9,16 @@ public struct SettingsSubmission: Sendable, Hashable {
     /// Bytes, a whole number (0: no check).
     public var minimumFreeSpace: Double?
     public var continuous: Bool?
+    public var metered: MeteredUse?
 
-    public init(notify: Bool? = nil, deleteWhenPlayed: Bool? = nil, playedAt: Double? = nil, minimumFreeSpace: Double? = nil, continuous: Bool? = nil) {
+    public init(notify: Bool? = nil, deleteWhenPlayed: Bool? = nil, playedAt: Double? = nil, minimumFreeSpace: Double? = nil, continuous: Bool? = nil,
+                metered: MeteredUse? = nil) {
         self.notify = notify
         self.deleteWhenPlayed = deleteWhenPlayed
         self.playedAt = playedAt
         self.minimumFreeSpace = minimumFreeSpace
         self.continuous = continuous
+        self.metered = metered
     }
 
     /// `settings` with this submission applied; `SubmissionError` when a value is out of range.
@@ -37,6 +40,7 @@ public struct SettingsSubmission: Sendable, Hashable {
         if let notify { settings.notify = notify }
         if let deleteWhenPlayed { settings.deleteWhenPlayed = deleteWhenPlayed }
         if let continuous { settings.continuous = continuous }
+        if let metered { settings.metered = metered }
         return settings
     }
 }

@@ -13,6 +13,7 @@ extension Setting {
         case .windUnit: "how wind is shown (auto: as units says)"
         case .precipitationUnit: "how rain and snow are shown (auto: as units says)"
         case .weatherAlerts: "which official weather alerts bring a desktop notification"
+        case .metered: "pause: auto-downloads wait, feeds hourly on a metered connection"
         }
     }
 }

@@ -14,11 +14,12 @@ public enum Setting: String, CaseIterable, Sendable, Hashable {
     case windUnit
     case precipitationUnit
     case weatherAlerts
+    case metered
 
     /// The part of the daemon's state that holds it, and so the document that owns it.
     public var section: Section {
         switch self {
-        case .notify, .deleteWhenPlayed, .playedAt, .minimumFreeSpace, .continuous: .podcasts
+        case .notify, .deleteWhenPlayed, .playedAt, .minimumFreeSpace, .continuous, .metered: .podcasts
         case .units, .provider: .weather
         case .rainNotify: .weather
         case .windUnit, .precipitationUnit: .weather

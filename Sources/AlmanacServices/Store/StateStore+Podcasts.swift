@@ -30,6 +30,8 @@ extension StateStore: PodcastArchive {
             case "podcasts.player": state.settings.player = String(value.prefix(PodcastSettings.maximumPlayerLength))
             case Setting.minimumFreeSpace.storeKey:
                 if let bytes = UInt64(value), bytes <= PodcastSettings.maximumMinimumFreeSpace { state.settings.minimumFreeSpace = bytes }
+            case Setting.metered.storeKey:
+                if let use = MeteredUse(rawValue: value) { state.settings.metered = use }
             default: continue
             }
         }
@@ -121,10 +123,11 @@ extension StateStore: PodcastArchive {
 
     public func saveSettings(_ settings: PodcastSettings) throws {
         try write("the podcast settings") { db in
-            try db.execute("INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?), (?, ?), (?, ?), ('podcasts.player', ?), (?, ?), (?, ?)",
+            try db.execute("INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?), (?, ?), (?, ?), ('podcasts.player', ?), (?, ?), (?, ?), (?, ?)",
                            [Setting.notify.storeKey, settings.notify ? "1" : "0", Setting.deleteWhenPlayed.storeKey, settings.deleteWhenPlayed ? "1" : "0",
                             Setting.playedAt.storeKey, String(settings.playedAt), settings.player, Setting.minimumFreeSpace.storeKey, String(settings.minimumFreeSpace),
-                            Setting.continuous.storeKey, settings.continuous ? "1" : "0"])
+                            Setting.continuous.storeKey, settings.continuous ? "1" : "0",
+                            Setting.metered.storeKey, settings.metered.rawValue])
         }
     }
 

@@ -14,7 +14,8 @@ extension DownloadProgressViewData {
         case "completed": tail = [.kept(StyledLine("done", .bold)), .optional(StyledLine(bytes), priority: 10)]
         case "failed": tail = [.kept(StyledLine("failed: \(error)", .alert))]
         case "cancelled": tail = [.kept(StyledLine("cancelled", .alert))]
-        case "queued": tail = [.kept(StyledLine("queued", .dim))]
+        // A job held back says why it waits ("waiting: metered connection").
+        case "queued": tail = [.kept(StyledLine(error.isEmpty ? "queued" : "queued, \(error)", .dim))]
         default:
             // The numbers in columns wide enough for their largest values, so they do not jump.
             let numbers = fitLine([

@@ -37,7 +37,8 @@ public struct AlmanacClient: Sendable {
         }
         let owner = try await daemonOwner()
         return DaemonStatus(version: root[BusContract.Almanac1.version.rawValue]?.stringValue ?? "?", provider: root[BusContract.Almanac1.provider.rawValue]?.stringValue ?? "?",
-                            owner: owner?.rawValue ?? "", documents: documents)
+                            owner: owner?.rawValue ?? "", network: root[BusContract.Almanac1.network.rawValue]?.stringValue ?? NetworkState.unknown.rawValue,
+                            documents: documents)
     }
 
     /// `GetState` of a document (through `GetStateDescriptor` when it is too large for a

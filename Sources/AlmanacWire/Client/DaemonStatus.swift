@@ -12,5 +12,8 @@ public struct DaemonStatus: Sendable, Hashable, Codable {
     public let provider: String
     /// The daemon's unique name on the bus.
     public let owner: String
+    /// The machine's network as the daemon knows it: `unknown` (also from a daemon that
+    /// does not say), `offline`, `connecting`, `online` or `metered`.
+    public let network: String
     public let documents: [Document]
 }

@@ -192,6 +192,7 @@ public enum PodcastsCodec {
             Setting.notify.busKey: .boolean(settings.notify), Setting.deleteWhenPlayed.busKey: .boolean(settings.deleteWhenPlayed),
             Setting.playedAt.busKey: .double(settings.playedAt), "player": .string(settings.player),
             Setting.minimumFreeSpace.busKey: .uint64(settings.minimumFreeSpace), Setting.continuous.busKey: .boolean(settings.continuous),
+            Setting.metered.busKey: .string(settings.metered.rawValue),
         ])
     }
 
@@ -204,6 +205,7 @@ public enum PodcastsCodec {
         if let player = fields["player"]?.stringValue { settings.player = player }
         if case .boolean(let continuous)? = fields[Setting.continuous.busKey]?.unwrapped { settings.continuous = continuous }
         if let bytes = fields[Setting.minimumFreeSpace.busKey]?.integerValue, bytes >= 0 { settings.minimumFreeSpace = UInt64(bytes) }
+        if let use = fields[Setting.metered.busKey]?.stringValue.flatMap(MeteredUse.init(rawValue:)) { settings.metered = use }
         return settings
     }
 
@@ -282,7 +284,7 @@ public enum PodcastsCodec {
 
     /// Reads a `Submit` to the podcasts document: play state (`episode` with `played` and/or
     /// `position`), an episode kept (`episode` with `kept`), or settings (`notify`,
-    /// `deleteWhenPlayed`, `playedAt`, `minimumFreeSpace`, `continuous`), one kind at a time. `player` is
+    /// `deleteWhenPlayed`, `playedAt`, `minimumFreeSpace`, `continuous`, `metered`), one kind at a time. `player` is
     /// refused: what `episode play` runs is no bus client's to say (docs/security.md). An
     /// edit of the queue: `queueAdd` (with `next`), `queueRemove`, `queueMove` (with `to`),
     /// `queueClear` (`queueSubmission`).
@@ -306,10 +308,17 @@ public enum PodcastsCodec {
         }
         if !values.isEmpty, values.keys.allSatisfy(settingKeys.contains) {
             let options = try OptionsReader(values, allowed: settingKeys, what: "podcasts settings")
+            var metered: MeteredUse?
+            if let text = try options.string(Setting.metered.busKey) {
+                guard let use = MeteredUse(rawValue: text) else {
+                    throw BusError.invalidArgs("'metered' is \"allow\" or \"pause\" (auto-downloads wait and feeds are read at most hourly on a metered connection), not '\(text.prefix(100))'. Nothing was changed.")
+                }
+                metered = use
+            }
             return .settings(SettingsSubmission(notify: try options.bool(Setting.notify.busKey), deleteWhenPlayed: try options.bool(Setting.deleteWhenPlayed.busKey),
                                                 playedAt: try options.number(Setting.playedAt.busKey),
                                                 minimumFreeSpace: try options.number(Setting.minimumFreeSpace.busKey),
-                                                continuous: try options.bool(Setting.continuous.busKey)))
+                                                continuous: try options.bool(Setting.continuous.busKey), metered: metered))
         }
         let options = try OptionsReader(values, allowed: ["episode", "played", "position"], what: "podcasts submission")
         guard let episode = try options.string("episode") else {

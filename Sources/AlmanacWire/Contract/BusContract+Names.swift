@@ -13,6 +13,8 @@ extension BusContract {
         public static let provider: MemberName = "Provider"
         /// The property `Documents` (`ao`).
         public static let documents: MemberName = "Documents"
+        /// The property `Network` (`s`): `unknown`, `offline`, `connecting`, `online` or `metered`.
+        public static let network: MemberName = "Network"
     }
 
     /// `org.almanac.Document1`'s members.

@@ -10,18 +10,22 @@ public final class RunningDaemon: @unchecked Sendable {
     /// The daemon's process (a new one after `restart()`).
     public private(set) var process: ChildProcess
     public let preset: DaemonPreset
+    /// Variables set in the daemon's environment beyond the test's own.
+    public let environment: [String: String]
 
-    /// Starts the daemon and waits until it owns its name.
-    public init(bus: PrivateBus, _ preset: DaemonPreset = .offline) async throws {
+    /// Starts the daemon (with `environment` added to the test's) and waits until it owns its name.
+    public init(bus: PrivateBus, _ preset: DaemonPreset = .offline, environment: [String: String] = [:]) async throws {
         self.bus = bus
         self.preset = preset
-        process = try Self.launch(bus, preset, folder: bus.directory)
+        self.environment = environment
+        process = try Self.launch(bus, preset, folder: bus.directory, environment: environment)
         try await waitForName()
     }
 
-    private static func launch(_ bus: PrivateBus, _ preset: DaemonPreset, folder: URL) throws -> ChildProcess {
+    private static func launch(_ bus: PrivateBus, _ preset: DaemonPreset, folder: URL, environment: [String: String] = [:]) throws -> ChildProcess {
         // The log goes to a file: a pipe nobody drains would stop a daemon that logs a lot.
         try ChildProcess(URL(fileURLWithPath: Binaries.almanacd), arguments(bus, preset, folder: folder),
+                         environment: environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { $1 },
                          errorsTo: bus.directory.appendingPathComponent("almanacd.log").path)
     }
 
@@ -68,14 +72,14 @@ public final class RunningDaemon: @unchecked Sendable {
     public func restart() async throws {
         process.send(SIGKILL)
         process.wait()
-        process = try Self.launch(bus, preset, folder: bus.directory)
+        process = try Self.launch(bus, preset, folder: bus.directory, environment: environment)
         try await waitForName()
     }
 
     /// Starts a new daemon with the same preset and folders, after `stop()`.
     public func start() async throws {
         precondition(process.hasExited, "start() follows stop()")
-        process = try Self.launch(bus, preset, folder: bus.directory)
+        process = try Self.launch(bus, preset, folder: bus.directory, environment: environment)
         try await waitForName()
     }
 

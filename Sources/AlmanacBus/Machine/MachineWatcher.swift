@@ -1,0 +1,149 @@
+public import AlmanacCore
+import AlmanacModels
+import DBus
+import Locking
+public import Logging
+
+/// Watches the machine on the system bus and tells the core (`MachineEvents`): a resume
+/// (logind's `PrepareForSleep(false)`) and the network's state (NetworkManager's `State` and
+/// `Metered`, from `StateChanged` and `PropertiesChanged`). Every match rule names the sender
+/// (`org.freedesktop.login1`, `org.freedesktop.NetworkManager`), the path and the interface,
+/// and a signal counts only when its sender's unique name owns that well-known name now (the
+/// DBus module checks it against the owner it tracks), so no other client of the system bus
+/// can make almanacd fetch by sending a look-alike (docs/security.md).
+///
+/// It fails softly: no system bus, no logind or no NetworkManager is a debug line, the
+/// network stays `unknown` and everything goes on as without it. Idle, it costs no wake-up:
+/// it waits for signals.
+public final class MachineWatcher: Service {
+    static let login1: BusName = "org.freedesktop.login1"
+    static let login1Path: ObjectPath = "/org/freedesktop/login1"
+    static let login1Manager: InterfaceName = "org.freedesktop.login1.Manager"
+    static let prepareForSleep: MemberName = "PrepareForSleep"
+    static let networkManager: BusName = "org.freedesktop.NetworkManager"
+    static let networkManagerPath: ObjectPath = "/org/freedesktop/NetworkManager"
+    static let networkManagerInterface: InterfaceName = "org.freedesktop.NetworkManager"
+    static let stateChanged: MemberName = "StateChanged"
+    static let propertiesChanged: MemberName = "PropertiesChanged"
+
+    /// What `prepare` subscribed to, for `run` to read.
+    private struct Watching: Sendable {
+        let connection: Connection
+        let sleep: SignalStream
+        let properties: SignalStream
+        let states: SignalStream
+        let owners: AsyncCompactMapSequence<SignalStream, NameOwnerChange>
+    }
+
+    private let events: any MachineEvents
+    /// The system bus (`nil`: the default one, or `DBUS_SYSTEM_BUS_ADDRESS`).
+    private let systemBusAddress: String?
+    private let logger: Logger
+    private let watching = Locked<Watching?>(nil)
+    private let reading = Locked(NetworkManagerReading())
+
+    public init(events: any MachineEvents, systemBusAddress: String? = nil, logger: Logger = Logger(label: "almanac.machine")) {
+        self.events = events
+        self.systemBusAddress = systemBusAddress
+        self.logger = logger
+    }
+
+    /// Connects to the system bus, subscribes (before reading, so no change is missed) and
+    /// reads NetworkManager's state once, so that what a metered connection holds back is
+    /// known before the downloads start. Never throws: without the system bus it watches nothing.
+    public func prepare() async {
+        let connection: Connection
+        do {
+            if let systemBusAddress {
+                connection = try await Connection.connect(to: systemBusAddress)
+            } else {
+                connection = try await Connection.system()
+            }
+        } catch {
+            logger.debug("no system bus: resumes and the network are not watched", metadata: ["error": "\(error)"])
+            return
+        }
+        do {
+            let sleep = try await connection.signals(matching: MatchRule(sender: Self.login1, interface: Self.login1Manager,
+                                                                         member: Self.prepareForSleep, path: Self.login1Path), bufferLimit: 8)
+            let properties = try await connection.signals(matching: MatchRule(sender: Self.networkManager, interface: .properties, member: Self.propertiesChanged,
+                                                                              path: Self.networkManagerPath, arguments: [0: Self.networkManagerInterface.rawValue]),
+                                                          bufferLimit: 16)
+            let states = try await connection.signals(matching: MatchRule(sender: Self.networkManager, interface: Self.networkManagerInterface,
+                                                                          member: Self.stateChanged, path: Self.networkManagerPath), bufferLimit: 16)
+            let owners = try await connection.nameOwnerChanges(of: Self.networkManager, bufferLimit: 8)
+            watching.withLock { $0 = Watching(connection: connection, sleep: sleep, properties: properties, states: states, owners: owners) }
+        } catch {
+            logger.debug("could not watch the system bus: resumes and the network are not watched", metadata: ["error": "\(error)"])
+            await connection.close()
+            return
+        }
+        await readNetworkManager(connection)
+    }
+
+    /// Follows the signals until cancelled, then closes the connection.
+    public func run() async {
+        guard let watching = watching.withLock({ $0 }) else {
+            await Task.untilCancelled()
+            return
+        }
+        await withDiscardingTaskGroup { group in
+            group.addTask { [events] in
+                for await signal in watching.sleep {
+                    // `true`: going to sleep; `false`: awake again.
+                    guard let (sleeping) = try? signal.arguments(Bool.self), !sleeping else { continue }
+                    events.resumed()
+                }
+            }
+            group.addTask {
+                for await signal in watching.properties {
+                    guard let (_, changed) = try? signal.arguments(String.self, [String: Value].self) else { continue }
+                    self.report { $0.apply(changed) }
+                }
+            }
+            group.addTask {
+                for await signal in watching.states {
+                    guard let (state) = try? signal.arguments(UInt32.self) else { continue }
+                    self.report { $0.apply([NetworkManagerReading.stateKey: .uint32(state)]) }
+                }
+            }
+            group.addTask {
+                // NetworkManager gone: unknown; back (restarted): read afresh.
+                for await change in watching.owners {
+                    if change.newOwner == nil {
+                        self.report { $0 = NetworkManagerReading() }
+                    } else {
+                        await self.readNetworkManager(watching.connection)
+                    }
+                }
+            }
+            await Task.untilCancelled()
+            group.cancelAll()
+        }
+        await watching.connection.close()
+    }
+
+    /// Reads NetworkManager's `State` and `Metered`; none (it is not running) is `unknown`.
+    private func readNetworkManager(_ connection: Connection) async {
+        do {
+            let reply = try await connection.call(Self.networkManager, path: Self.networkManagerPath, interface: .properties, method: "GetAll",
+                                                  timeout: .seconds(5), arguments: Self.networkManagerInterface.rawValue)
+            let (properties) = try reply.arguments([String: Value].self)
+            report { reading in
+                reading = NetworkManagerReading()
+                reading.apply(properties)
+            }
+        } catch {
+            logger.debug("no NetworkManager: the network is not watched", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Changes the reading and tells the core what the network is now (under the reading's
+    /// lock, so that two signals handled at once are told in the order they were read).
+    private func report(_ change: (inout NetworkManagerReading) -> Void) {
+        reading.withLock { reading in
+            change(&reading)
+            events.networkChanged(to: reading.network)
+        }
+    }
+}

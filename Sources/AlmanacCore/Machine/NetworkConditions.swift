@@ -1,0 +1,148 @@
+public import AlmanacModels
+public import FoundationEssentials
+import Locking
+public import Logging
+
+/// What almanacd does about the machine it runs on. After a resume, or when the network
+/// comes back, a catch-up is due at once: every wanted place and feed is fetched, as a
+/// sleep or an outage of unknown length leaves every reading stale. On a metered connection
+/// with the `metered` setting `pause`, the daemon's own downloads wait (`autoDownloadHold`)
+/// and the scheduled feed reads (and a catch-up's) come at most every `meteredFeedInterval`;
+/// what the user asks for goes either way. Without a watcher the network is `.unknown` and
+/// nothing is held: everything works as it did.
+///
+/// A `Service`: it follows the podcasts document's settings (a `metered` change lifts or
+/// sets the hold) until cancelled.
+public final class NetworkConditions: MachineEvents, Service {
+    /// The shortest time between two scheduled feed reads on a metered connection.
+    public static let meteredFeedInterval: Double = 3_600
+    /// What an auto-download held back by a metered connection says, in `almanac downloads`.
+    public static let meteredHold = "waiting: metered connection"
+
+    private struct State {
+        var network: NetworkState = .unknown
+        var catchUpPending = false
+        var lastScheduledFeedRead: Date?
+        var use: MeteredUse
+        var holds: Bool { network == .metered && use == .pause }
+    }
+
+    private let state: Locked<State>
+    private let podcasts: PodcastsDocument
+    private let clock: @Sendable () -> Date
+    private let logger: Logger
+    /// Told when the hold changes or a catch-up falls due: the downloads and the catch-up's
+    /// scheduler each listen (`stream()`).
+    public let changes = ScheduleChanges()
+
+    public init(podcasts: PodcastsDocument, clock: @escaping @Sendable () -> Date = { Date() },
+                logger: Logger = Logger(label: "almanac.machine")) {
+        self.podcasts = podcasts
+        self.clock = clock
+        self.logger = logger
+        state = Locked(State(use: podcasts.document.snapshot.state.settings.metered))
+    }
+
+    /// The network as last reported.
+    public var network: NetworkState { state.withLock { $0.network } }
+
+    /// Why the daemon's own downloads wait now (`meteredHold`), or `nil` when they go.
+    public var autoDownloadHold: String? { state.withLock { $0.holds } ? Self.meteredHold : nil }
+
+    // MARK: MachineEvents
+
+    public func resumed() {
+        logger.info("the machine woke from sleep: fetching what is due or stale")
+        requestCatchUp()
+    }
+
+    public func networkChanged(to network: NetworkState) {
+        let (old, heldBefore, heldNow) = state.withLock { state -> (NetworkState, Bool, Bool) in
+            let old = state.network
+            let before = state.holds
+            state.network = network
+            return (old, before, state.holds)
+        }
+        guard old != network else { return }
+        logger.info("the network is \(network.rawValue) (was \(old.rawValue))")
+        if heldBefore != heldNow { holdChanged() }
+        // Back from offline or connecting; the first report (from unknown) is no return.
+        if network.isOnline, old == .offline || old == .connecting { requestCatchUp() }
+    }
+
+    // MARK: Catching up
+
+    /// When the catch-up is due: at once when one was asked, else never.
+    public var catchUpDue: Date? { state.withLock { $0.catchUpPending } ? .distantPast : nil }
+
+    /// Takes the catch-up asked for: whether the feeds are read too (not when a metered
+    /// connection's hourly read has been had), noted as a scheduled read when they are.
+    public func takeCatchUp() -> (weather: Bool, feeds: Bool) {
+        let now = clock()
+        let taken = state.withLock { state -> (Bool, Bool) in
+            guard state.catchUpPending else { return (false, false) }
+            state.catchUpPending = false
+            let feeds = Self.feedsAllowed(state, now: now)
+            if feeds { state.lastScheduledFeedRead = now }
+            return (true, feeds)
+        }
+        changes.send()
+        return taken
+    }
+
+    private func requestCatchUp() {
+        state.withLock { $0.catchUpPending = true }
+        changes.send()
+    }
+
+    // MARK: Scheduled feed reads
+
+    /// When the scheduled feed reads may next come, given when the podcasts document says
+    /// the next feed is `due`: no earlier than an hour after the last one while metered.
+    public func feedsNextDue(_ due: Date?) -> Date? {
+        guard let due else { return nil }
+        return state.withLock { state in
+            guard state.holds, let last = state.lastScheduledFeedRead else { return due }
+            return max(due, last.addingTimeInterval(Self.meteredFeedInterval))
+        }
+    }
+
+    /// A scheduled feed read is starting.
+    public func scheduledFeedRead() {
+        let now = clock()
+        state.withLock { $0.lastScheduledFeedRead = now }
+    }
+
+    private static func feedsAllowed(_ state: State, now: Date) -> Bool {
+        guard state.holds, let last = state.lastScheduledFeedRead else { return true }
+        return now.timeIntervalSince(last) >= meteredFeedInterval
+    }
+
+    // MARK: Service
+
+    /// Follows the `metered` setting from now on.
+    public func prepare() async {
+        podcasts.document.addView(key: Self.viewKey) { [weak self] event in
+            guard let self, case .changed(_, .settings(let settings), _) = event else { return }
+            let (before, after) = state.withLock { state -> (Bool, Bool) in
+                let before = state.holds
+                state.use = settings.metered
+                return (before, state.holds)
+            }
+            if before != after { holdChanged() }
+        }
+    }
+
+    public func run() async {
+        await Task.untilCancelled()
+        podcasts.document.removeView(key: Self.viewKey)
+    }
+
+    private static let viewKey = ViewKey("almanacd:network")
+
+    /// The hold changed: the downloads look again, and so does the feeds' scheduler.
+    private func holdChanged() {
+        changes.send()
+        podcasts.scheduleChanges.send()
+    }
+}

@@ -1,0 +1,69 @@
+import AlmanacCore
+import AlmanacModels
+import Foundation
+import TestHarness
+import Testing
+
+/// What a resume or the network means to the daemon, with a test clock: a catch-up once per
+/// resume or return of the network (not on the first report), the hold on a metered
+/// connection while the setting is `pause`, and scheduled feed reads an hour apart meanwhile.
+@Suite(.onTestThreads, .timeLimit(.hang)) struct NetworkConditionsTests {
+    let clock = TestClock()
+
+    func conditions(_ podcasts: PodcastsDocument = try! PodcastsDocument()) -> NetworkConditions {
+        NetworkConditions(podcasts: podcasts, clock: { [clock] in clock.now })
+    }
+
+    @Test func aResumeOrTheNetworkComingBackMakesOneCatchUpDueButTheFirstReportDoesNot() {
+        let machine = conditions()
+        #expect(machine.catchUpDue == nil)
+        machine.networkChanged(to: .online)
+        #expect(machine.catchUpDue == nil, "unknown to online is the first report, not a return")
+        machine.resumed()
+        #expect(machine.catchUpDue != nil)
+        #expect(machine.takeCatchUp() == (true, true))
+        #expect(machine.catchUpDue == nil)
+        #expect(machine.takeCatchUp() == (false, false), "taken once")
+        machine.networkChanged(to: .offline)
+        #expect(machine.catchUpDue == nil)
+        machine.networkChanged(to: .connecting)
+        machine.networkChanged(to: .metered)
+        #expect(machine.catchUpDue != nil)
+    }
+
+    @Test func aMeteredConnectionHoldsAutoDownloadsUnlessAllowed() async throws {
+        let podcasts = try PodcastsDocument()
+        let machine = conditions(podcasts)
+        try await whileRunning(machine) {
+            #expect(machine.autoDownloadHold == nil)
+            machine.networkChanged(to: .metered)
+            #expect(machine.autoDownloadHold == NetworkConditions.meteredHold)
+            _ = try podcasts.submit(SettingsSubmission(metered: .allow), from: nil)
+            #expect(await eventually { machine.autoDownloadHold == nil })
+            _ = try podcasts.submit(SettingsSubmission(metered: .pause), from: nil)
+            #expect(await eventually { machine.autoDownloadHold != nil })
+            machine.networkChanged(to: .online)
+            #expect(machine.autoDownloadHold == nil)
+        }
+    }
+
+    @Test func scheduledFeedReadsComeAnHourApartOnAMeteredConnection() {
+        let machine = conditions()
+        let due = clock.now.addingTimeInterval(60)
+        #expect(machine.feedsNextDue(due) == due)
+        machine.networkChanged(to: .metered)
+        #expect(machine.feedsNextDue(due) == due, "the first read of the run is free")
+        machine.scheduledFeedRead()
+        #expect(machine.feedsNextDue(due) == clock.now.addingTimeInterval(NetworkConditions.meteredFeedInterval))
+        #expect(machine.feedsNextDue(nil) == nil)
+        // A catch-up within the hour leaves the feeds alone.
+        machine.resumed()
+        #expect(machine.takeCatchUp() == (true, false))
+        clock.advance(NetworkConditions.meteredFeedInterval)
+        machine.resumed()
+        #expect(machine.takeCatchUp() == (true, true))
+        // Unmetered, the feeds go when due.
+        machine.networkChanged(to: .online)
+        #expect(machine.feedsNextDue(due) == due)
+    }
+}
