@@ -100,8 +100,8 @@ struct DemoClimate: Sendable {
         let wind = windSpeed(s)
         let humidity = (40 + 55 * wetness).rounded()
         let hourStart = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 3600).rounded(.down) * 3600)
-        let hourly = (0..<24).map { hour(s, hourStart: hourStart, ahead: $0) }
-        let hourWetness = (0..<24).map { self.wetness(s + Double($0) * Self.wetnessStepsPerHour) }
+        let hourly = (0..<WeatherReading.maximumHours).map { hour(s, hourStart: hourStart, ahead: $0) }
+        let hourWetness = (0..<WeatherReading.maximumHours).map { self.wetness(s + Double($0) * Self.wetnessStepsPerHour) }
         let dayNumber = Int((now.timeIntervalSince1970 / 86_400).rounded(.down))
         let daily = (0..<16).map { day(dayNumber: dayNumber, ahead: $0, hourly: Array(zip(hourly, hourWetness))) }
         return WeatherReading(

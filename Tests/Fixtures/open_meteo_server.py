@@ -26,6 +26,10 @@ on 127.0.0.1 and prints its port on the first line of standard output.
 /control?omfail=N          -> the next N Open-Meteo forecasts only answer HTTP 500
 /control?airfail=N         -> the next N air-quality answers are HTTP 503
 /control?temperature=T     -> forecasts report T °C from now on
+/control?hours=now         -> the hourly series has forecast_hours hours (24 unless asked) from the
+                              current hour on the place's clock: temperature a daily wave between
+                              2 and 10 °C, chance 0–90 %, 0.4 mm in every third hour of the afternoon
+                              (hours=fixed: the 24 hours of 2026-11-22, the default)
 /control?rain=S,L          -> minutely_15 (when asked, forecast_minutely_15 steps from the current
                               quarter hour on the place's clock, each the sum of the 15 minutes
                               before it) has 0.8 mm per step from S to S+L minutes after the current
@@ -41,6 +45,7 @@ on 127.0.0.1 and prints its port on the first line of standard output.
 import gzip
 import hashlib
 import json
+import math
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -64,7 +69,7 @@ PLACES["escapetown"] = {"id": 666, "name": "Escape\u001b]0;x\u0007town", "latitu
                         "country": "Coun\u0000try", "country_code": "X\u009bY", "admin1": "Re\u009b2Jgion", "admin2": "Dis\u007ftrict",
                         "timezone": "Etc/UTC"}
 LOCK = threading.Lock()
-STATE = {"alerts": "off", "fail": 0, "metfail": 0, "airfail": 0, "temperature": None, "reverse": False, "rain": None}
+STATE = {"alerts": "off", "fail": 0, "metfail": 0, "airfail": 0, "temperature": None, "reverse": False, "rain": None, "hours": "fixed"}
 MET_MODIFIED = "Sun, 22 Nov 2026 03:00:00 GMT"
 
 
@@ -136,7 +141,29 @@ def forecast(latitude, longitude, query):
     for key, value in DAILY_DETAILS.items():
         if key in query.get("daily", "").split(","):
             data["daily"][key] = [value] * count
+    if STATE["hours"] == "now":
+        data["hourly"] = hours_from_now(int(query.get("forecast_hours", "24")), data["utc_offset_seconds"], query)
     return data
+
+
+def hours_from_now(count, offset, query):
+    """forecast_hours hours from the current hour, on the place's clock."""
+    start = int(time.time() // 3600 * 3600)
+    times, temperatures, chances, amounts = [], [], [], []
+    for i in range(count):
+        local = start + i * 3600 + offset
+        hour = (local // 3600) % 24
+        times.append(time.strftime("%Y-%m-%dT%H:00", time.gmtime(local)))
+        temperatures.append(round(6 - 4 * math.cos((hour - 3) / 24 * 2 * math.pi), 1))
+        chances.append((hour * 7) % 91)
+        amounts.append(0.4 if hour in (13, 16) else 0.0)
+    series = {"time": times, "temperature_2m": temperatures, "precipitation_probability": chances, "precipitation": amounts,
+              "weather_code": [61 if a else 3 for a in amounts], "wind_speed_10m": [10.0] * count,
+              "is_day": [1 if 8 <= (((start + i * 3600 + offset) // 3600) % 24) < 16 else 0 for i in range(count)]}
+    for key, value in DETAILS.items():
+        if key in query.get("hourly", "").split(","):
+            series[key] = [value] * count
+    return series
 
 
 def minutely(query, offset):
@@ -228,6 +255,8 @@ class Handler(BaseHTTPRequestHandler):
                     STATE["fail"] = int(query["omfail"])
                 if "reverse" in query:
                     STATE["reverse"] = query["reverse"] == "1"
+                if "hours" in query:
+                    STATE["hours"] = query["hours"]
                 if "airfail" in query:
                     STATE["airfail"] = int(query["airfail"])
                 if "alerts" in query:

@@ -5,8 +5,8 @@ import Locking
 import Synchronization
 
 /// Weather from Open-Meteo (no key needed): the geocoding API turns a place name into
-/// coordinates (cached), the forecast API gives current conditions, the next 24 hours and
-/// 16 days in one request, and the air-quality API the air (asked at most hourly per place,
+/// coordinates (cached), the forecast API gives current conditions, the hours and days ahead
+/// (16 days of each) in one request, and the air-quality API the air and its pollen (asked at most hourly per place,
 /// its model's cadence; when it fails the reading comes without it, or with the last air
 /// under three hours old). Coordinates given as `"52.52,13.41"` skip geocoding. The base
 /// URLs are settings, so tests point them at a local server.
@@ -136,7 +136,7 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
             URLQueryItem(name: "current", value: Self.currentFields),
             URLQueryItem(name: "hourly", value: Self.hourlyFields),
             URLQueryItem(name: "daily", value: Self.dailyFields),
-            URLQueryItem(name: "forecast_hours", value: "24"),
+            URLQueryItem(name: "forecast_hours", value: String(WeatherReading.maximumHours)),
             URLQueryItem(name: "forecast_days", value: String(Self.forecastDays)),
             URLQueryItem(name: "timezone", value: "auto"),
             URLQueryItem(name: "minutely_15", value: "precipitation"),
@@ -227,7 +227,7 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
 
     /// The hourly series as forecasts; hours without a time or a temperature are left out.
     static func hours(_ series: OpenMeteo.Hourly, offset: Int) -> [HourlyForecast] {
-        series.time.indices.prefix(48).compactMap { i in
+        series.time.indices.prefix(WeatherReading.maximumHours).compactMap { i in
             guard let time = date(series.time[i], offset: offset), let temperature = series.temperature_2m.at(i) else { return nil }
             return HourlyForecast(
                 time: time, temperature: temperature,

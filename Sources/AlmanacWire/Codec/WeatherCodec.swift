@@ -25,7 +25,7 @@ public enum WeatherCodec {
             "observedAt": .int64(seconds(reading.observedAt)),
             "fetchedAt": .int64(seconds(reading.fetchedAt)),
             "utcOffset": .int32(Int32(clamping: reading.utcOffset)),
-            "hourly": .array(.dictionary(key: .string, value: .variant), reading.hourly.map(encode)),
+            "hourly": .array(.dictionary(key: .string, value: .variant), reading.hourly.prefix(WeatherReading.hoursOnTheBus).map(encode)),
             "daily": .array(.dictionary(key: .string, value: .variant), reading.daily.map(encode)),
         ]))
     }
