@@ -115,9 +115,33 @@ struct DemoClimate: Sendable {
             airQuality: AirQuality(europeanAQI: (random.value(in: 8...45, salt, 500) + 20 * wetness).rounded(),
                                    usAQI: (random.value(in: 15...70, salt, 501) + 20 * wetness).rounded(),
                                    pm2_5: Self.tenths(random.value(in: 2...18, salt, 502)), pm10: Self.tenths(random.value(in: 5...30, salt, 503)),
-                                   ozone: Self.tenths(random.value(in: 30...90, salt, 504)), observedAt: hourStart, fetchedAt: now),
+                                   ozone: Self.tenths(random.value(in: 30...90, salt, 504)), observedAt: hourStart, fetchedAt: now,
+                                   pollen: pollen(now: now)),
             provider: "demo"
         )
+    }
+
+    /// Each plant's season: the day of the year it peaks, how many days either side it lasts,
+    /// and its count at the peak, grains/m³ (olive's in the south only).
+    static let pollenSeasons: [(plant: String, peak: Double, halfLength: Double, grains: Double)] = [
+        ("alder", 46, 90, 80), ("birch", 110, 35, 400), ("grass", 165, 60, 90),
+        ("mugwort", 220, 30, 25), ("olive", 140, 30, 150), ("ragweed", 245, 30, 45),
+    ]
+
+    /// Pollen as Open-Meteo's model gives it: in Europe only (elsewhere `nil`), each plant in
+    /// its season, none outside it.
+    func pollen(now: Date) -> Pollen? {
+        guard (34...72).contains(place.latitude), (-25...45).contains(place.longitude) else { return nil }
+        let dayOfYear = (now.timeIntervalSince1970 / 86_400).truncatingRemainder(dividingBy: 365.2425)
+        var counts: [String: Double] = [:]
+        for (index, season) in Self.pollenSeasons.enumerated() {
+            let distance = abs((dayOfYear - season.peak + 365.25 / 2).truncatingRemainder(dividingBy: 365.25) - 365.25 / 2)
+            let inSeason = distance < season.halfLength ? pow(cos(Double.pi / 2 * distance / season.halfLength), 2) : 0
+            let south = season.plant == "olive" ? (place.latitude < 45 ? 1.0 : 0) : 1
+            counts[season.plant] = Self.tenths(season.grains * inSeason * south * random.value(in: 0.6...1.3, salt, 600 + UInt64(index)))
+        }
+        return Pollen(alder: counts["alder"], birch: counts["birch"], grass: counts["grass"], mugwort: counts["mugwort"],
+                      olive: counts["olive"], ragweed: counts["ragweed"])
     }
 
     /// UV, pressure, visibility, clouds, gusts and dew point that go with the rest: clouds

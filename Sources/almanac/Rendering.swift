@@ -65,6 +65,7 @@ struct Rendering {
             if let rain = place.now.rainLine(width: width) { lines.append(terminal.render(rain)) }
             if let today = place.today { lines.append(terminal.render(today.todayLine(width: width))) }
             if !place.now.details.isEmpty { lines.append(terminal.render(place.now.details.line(width: width))) }
+            if let pollen = place.now.details.pollenLine(width: width) { lines.append(terminal.render(pollen)) }
             let strip = HourViewData.strip(place.hours, width: width)
             if !strip.isEmpty { lines.append(terminal.render(strip)) }
         }

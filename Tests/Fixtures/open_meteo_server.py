@@ -17,7 +17,9 @@ on 127.0.0.1 and prints its port on the first line of standard output.
 /v1/forecast?latitude=66.6 -> not JSON
 /v1/forecast?latitude=77.7 -> answers after 30 s (a stalled server)
 /v1/forecast?latitude=33.3 -> nulls where a model has no value (humidity, wind direction, an hour)
-/v1/air-quality?latitude=… -> current european_aqi, us_aqi, pm2_5, pm10, ozone (nulls at 33.3)
+/v1/air-quality?latitude=… -> current european_aqi, us_aqi, pm2_5, pm10, ozone, and the six pollen
+                              counts when asked (birch 85: high, grass 25: moderate, alder 3: low,
+                              the rest 0), nulls at 33.3 (as outside Europe)
 /weatherapi/locationforecast/2.0/complete?lat=…&lon=… -> MET Norway's Locationforecast shape
                               (temperature = lat / 10 + 1, 24 hourly then 6-hourly steps), with
                               Expires and Last-Modified, 304 to an If-Modified-Since; 403 without
@@ -28,7 +30,7 @@ on 127.0.0.1 and prints its port on the first line of standard output.
 /control?temperature=T     -> forecasts report T °C from now on
 /control?hours=now         -> the hourly series has forecast_hours hours (24 unless asked) from the
                               current hour on the place's clock: temperature a daily wave between
-                              2 and 10 °C, chance 0–90 %, 0.4 mm in every third hour of the afternoon
+                              2 and 10 °C, chance 0–90 %, 0.4 mm at 13:00 and at 16:00
                               (hours=fixed: the 24 hours of 2026-11-22, the default)
 /control?rain=S,L          -> minutely_15 (when asked, forecast_minutely_15 steps from the current
                               quarter hour on the place's clock, each the sum of the 15 minutes
@@ -180,14 +182,18 @@ def minutely(query, offset):
     return {"time": times, "precipitation": amounts}
 
 
-def air_quality(latitude, longitude):
+POLLEN = {"alder_pollen": 3.0, "birch_pollen": 85.0, "grass_pollen": 25.0, "mugwort_pollen": 0.0, "olive_pollen": 0.0, "ragweed_pollen": 0.0}
+
+
+def air_quality(latitude, longitude, query):
     nulls = abs(latitude - 33.3) < 1e-9
     return {"latitude": latitude, "longitude": longitude, "generationtime_ms": 0.2, "utc_offset_seconds": 3600,
             "timezone": "Europe/Berlin", "timezone_abbreviation": "CET", "elevation": 38.0,
             "current_units": {"time": "iso8601", "interval": "seconds", "european_aqi": "EAQI", "us_aqi": "USAQI",
                               "pm2_5": "μg/m³", "pm10": "μg/m³", "ozone": "μg/m³"},
             "current": {"time": "2026-11-22T04:00", "interval": 3600, "european_aqi": None if nulls else 21,
-                        "us_aqi": None if nulls else 42, "pm2_5": None if nulls else 5.3, "pm10": 8.1, "ozone": 61.0}}
+                        "us_aqi": None if nulls else 42, "pm2_5": None if nulls else 5.3, "pm10": 8.1, "ozone": 61.0,
+                        **{key: None if nulls else value for key, value in POLLEN.items() if key in query.get("current", "").split(",")}}}
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -350,7 +356,7 @@ class Handler(BaseHTTPRequestHandler):
                     STATE["airfail"] -= 1
             if failing:
                 return self.send(503, "{\"error\": true, \"reason\": \"air failing on purpose\"}")
-            return self.send(200, json.dumps(air_quality(float(query.get("latitude", "0")), float(query.get("longitude", "0")))))
+            return self.send(200, json.dumps(air_quality(float(query.get("latitude", "0")), float(query.get("longitude", "0")), query)))
         self.send(404, "{}")
 
 

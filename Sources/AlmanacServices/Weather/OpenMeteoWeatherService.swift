@@ -95,7 +95,8 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
     static let hourlyFields = "temperature_2m,precipitation_probability,precipitation,weather_code,wind_speed_10m,is_day," + detailFields
     static let dailyFields = "weather_code,temperature_2m_max,temperature_2m_min,precipitation_sum,precipitation_probability_max,wind_speed_10m_max,sunrise,sunset,"
         + "uv_index_max,sunshine_duration,precipitation_hours"
-    static let airQualityFields = "european_aqi,us_aqi,pm2_5,pm10,ozone"
+    static let airQualityFields = "european_aqi,us_aqi,pm2_5,pm10,ozone," + pollenFields
+    static let pollenFields = "alder_pollen,birch_pollen,grass_pollen,mugwort_pollen,olive_pollen,ragweed_pollen"
     /// Days of forecast asked for: all Open-Meteo gives.
     static let forecastDays = 16
 
@@ -175,7 +176,17 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
         func valid(_ value: Double?) -> Double? { value.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } }
         return AirQuality(europeanAQI: valid(current.european_aqi), usAQI: valid(current.us_aqi), pm2_5: valid(current.pm2_5),
                           pm10: valid(current.pm10), ozone: valid(current.ozone),
-                          observedAt: date(current.time, offset: answer.utc_offset_seconds ?? 0) ?? fetchedAt, fetchedAt: fetchedAt)
+                          observedAt: date(current.time, offset: answer.utc_offset_seconds ?? 0) ?? fetchedAt, fetchedAt: fetchedAt,
+                          pollen: pollen(current))
+    }
+
+    /// The pollen counts the answer has (believable ones: finite, 0 to 100,000 grains/m³);
+    /// `nil` when it has none, as outside Europe.
+    static func pollen(_ current: OpenMeteo.AirQualityCurrent) -> Pollen? {
+        func count(_ value: Double?) -> Double? { valid(value).flatMap { $0 <= 100_000 ? $0 : nil } }
+        let pollen = Pollen(alder: count(current.alder_pollen), birch: count(current.birch_pollen), grass: count(current.grass_pollen),
+                            mugwort: count(current.mugwort_pollen), olive: count(current.olive_pollen), ragweed: count(current.ragweed_pollen))
+        return pollen.isEmpty ? nil : pollen
     }
 
     /// A reading from the forecast API's JSON: the part that trusts nothing the server sent

@@ -48,11 +48,11 @@ public struct HourViewData: Sendable, Hashable, JSONRepresentable {
     }
 
     /// The names `fields` has.
-    public static let fieldNames = ["time", "symbol", "condition", "temperature", "precipitationChance"] + WeatherDetailsViewData.fieldNames.filter { $0 != "air" }
+    public static let fieldNames = ["time", "symbol", "condition", "temperature", "precipitationChance"] + WeatherDetailsViewData.fieldNames.filter { $0 != "air" && $0 != "pollen" }
 
     /// The fields a `--format` template can use.
     public var fields: [String: String] {
         ["time": time, "symbol": symbol, "condition": condition, "temperature": temperature, "precipitationChance": precipitationChance]
-            .merging(details.fields.filter { $0.key != "air" }) { $1 }
+            .merging(details.fields.filter { $0.key != "air" && $0.key != "pollen" }) { $1 }
     }
 }
