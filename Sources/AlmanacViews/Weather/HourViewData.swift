@@ -5,6 +5,8 @@ public import FoundationEssentials
 public struct HourViewData: Sendable, Hashable, JSONRepresentable {
     /// The hour, in the place's own time.
     public let time: String
+    /// Its day on the place's calendar ("Mon 23").
+    public let day: String
     public let symbol: String
     public let condition: String
     public let temperature: String
@@ -25,6 +27,7 @@ public struct HourViewData: Sendable, Hashable, JSONRepresentable {
     public init(hour: HourlyForecast, units: ShownUnits, utcOffset: Int) {
         let condition = WeatherCondition(code: hour.weatherCode)
         time = localClock(hour.time, utcOffset: utcOffset)
+        day = shortDay(CalendarDay.at(hour.time, utcOffset: utcOffset))
         symbol = condition.symbol
         self.condition = condition.text
         temperature = WeatherNowViewData.temperature(hour.temperature, units)

@@ -132,7 +132,8 @@ extension Table {
                 TableColumn("Chance", alignment: .right, drop: 20),
             ],
             rows: hours.map { hour in
-                [StyledLine(hour.time), condition(hour.symbol, hour.condition), StyledLine(hour.temperature, .bold), StyledLine(hour.precipitationChance)]
+                [StyledLine(days ? "\(hour.day) \(hour.time)" : hour.time), condition(hour.symbol, hour.condition), StyledLine(hour.temperature, .bold),
+                 StyledLine(hour.precipitationChance)]
             }
         )
     }
