@@ -91,6 +91,11 @@ struct DemoClimate: Sendable {
         return temperature < 5 && wetness > 0.55 ? 45 : 3
     }
 
+    /// The hours a reading gives from the current one: five days, enough for
+    /// `forecast --graph --hours 96` offline; all 16 days would make the demo's invariant
+    /// tests (7,200 readings) sixteen times slower than 24 hours did, for nothing to see.
+    static let hoursAhead = 120
+
     /// The reading at `step`, observed at `now`.
     func reading(location: String, step: Int, now: Date) -> WeatherReading {
         let s = Double(step)
@@ -100,10 +105,13 @@ struct DemoClimate: Sendable {
         let wind = windSpeed(s)
         let humidity = (40 + 55 * wetness).rounded()
         let hourStart = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 3600).rounded(.down) * 3600)
-        let hourly = (0..<24).map { hour(s, hourStart: hourStart, ahead: $0) }
-        let hourWetness = (0..<24).map { self.wetness(s + Double($0) * Self.wetnessStepsPerHour) }
         let dayNumber = Int((now.timeIntervalSince1970 / 86_400).rounded(.down))
-        let daily = (0..<16).map { day(dayNumber: dayNumber, ahead: $0, hourly: Array(zip(hourly, hourWetness))) }
+        let hourCount = Self.hoursAhead
+        let hourly = (0..<hourCount).map { hour(s, hourStart: hourStart, ahead: $0) }
+        let hourWetness = (0..<hourCount).map { self.wetness(s + Double($0) * Self.wetnessStepsPerHour) }
+        // Each day's hours, found once (sixteen days of them).
+        let byDay = Dictionary(grouping: zip(hourly, hourWetness)) { Int(($0.0.time.timeIntervalSince1970 / 86_400).rounded(.down)) }
+        let daily = (0..<16).map { day(dayNumber: dayNumber, ahead: $0, hourly: byDay[dayNumber + $0] ?? []) }
         return WeatherReading(
             location: location, placeName: place.name, latitude: place.latitude, longitude: place.longitude,
             temperature: temperature, apparentTemperature: Self.feelsLike(temperature, wind: wind, humidity: humidity),
@@ -115,9 +123,33 @@ struct DemoClimate: Sendable {
             airQuality: AirQuality(europeanAQI: (random.value(in: 8...45, salt, 500) + 20 * wetness).rounded(),
                                    usAQI: (random.value(in: 15...70, salt, 501) + 20 * wetness).rounded(),
                                    pm2_5: Self.tenths(random.value(in: 2...18, salt, 502)), pm10: Self.tenths(random.value(in: 5...30, salt, 503)),
-                                   ozone: Self.tenths(random.value(in: 30...90, salt, 504)), observedAt: hourStart, fetchedAt: now),
+                                   ozone: Self.tenths(random.value(in: 30...90, salt, 504)), observedAt: hourStart, fetchedAt: now,
+                                   pollen: pollen(now: now)),
             provider: "demo"
         )
+    }
+
+    /// Each plant's season: the day of the year it peaks, how many days either side it lasts,
+    /// and its count at the peak, grains/m³ (olive's in the south only).
+    static let pollenSeasons: [(plant: String, peak: Double, halfLength: Double, grains: Double)] = [
+        ("alder", 46, 90, 80), ("birch", 110, 35, 400), ("grass", 165, 60, 90),
+        ("mugwort", 220, 30, 25), ("olive", 140, 30, 150), ("ragweed", 245, 30, 45),
+    ]
+
+    /// Pollen as Open-Meteo's model gives it: in Europe only (elsewhere `nil`), each plant in
+    /// its season, none outside it.
+    func pollen(now: Date) -> Pollen? {
+        guard (34...72).contains(place.latitude), (-25...45).contains(place.longitude) else { return nil }
+        let dayOfYear = (now.timeIntervalSince1970 / 86_400).truncatingRemainder(dividingBy: 365.2425)
+        var counts: [String: Double] = [:]
+        for (index, season) in Self.pollenSeasons.enumerated() {
+            let distance = abs((dayOfYear - season.peak + 365.25 / 2).truncatingRemainder(dividingBy: 365.25) - 365.25 / 2)
+            let inSeason = distance < season.halfLength ? pow(cos(Double.pi / 2 * distance / season.halfLength), 2) : 0
+            let south = season.plant == "olive" ? (place.latitude < 45 ? 1.0 : 0) : 1
+            counts[season.plant] = Self.tenths(season.grains * inSeason * south * random.value(in: 0.6...1.3, salt, 600 + UInt64(index)))
+        }
+        return Pollen(alder: counts["alder"], birch: counts["birch"], grass: counts["grass"], mugwort: counts["mugwort"],
+                      olive: counts["olive"], ragweed: counts["ragweed"])
     }
 
     /// UV, pressure, visibility, clouds, gusts and dew point that go with the rest: clouds
@@ -146,9 +178,8 @@ struct DemoClimate: Sendable {
         )
     }
 
-    /// Day `ahead` from today, given the hours ahead and their wetness.
-    private func day(dayNumber: Int, ahead: Int, hourly: [(HourlyForecast, Double)]) -> DailyForecast {
-        let ofTheDay = hourly.filter { Int(($0.0.time.timeIntervalSince1970 / 86_400).rounded(.down)) == dayNumber + ahead }
+    /// Day `ahead` from today, given its hours and their wetness.
+    private func day(dayNumber: Int, ahead: Int, hourly ofTheDay: [(HourlyForecast, Double)]) -> DailyForecast {
         let hours = ofTheDay.map(\.0)
         var (low, high) = today
         var wetness = 0.0

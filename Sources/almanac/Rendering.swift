@@ -66,6 +66,7 @@ struct Rendering {
             if let rain = place.now.rainLine(width: width) { lines.append(terminal.render(rain)) }
             if let today = place.today { lines.append(terminal.render(today.todayLine(width: width))) }
             if !place.now.details.isEmpty { lines.append(terminal.render(place.now.details.line(width: width))) }
+            if let pollen = place.now.details.pollenLine(width: width) { lines.append(terminal.render(pollen)) }
             let strip = HourViewData.strip(place.hours, width: width)
             if !strip.isEmpty { lines.append(terminal.render(strip)) }
         }
@@ -110,8 +111,9 @@ struct Rendering {
             + ended.map { fitted("\(location): ended: \($0.alert.event)") }
     }
 
-    /// `almanac forecast`: a table of days, or of hours with `hourly`.
-    func forecast(_ view: ForecastViewData, hourly: Bool) -> [String] {
+    /// `almanac forecast`: a table of days, or of hours with `hourly`, or (`graph`) a picture
+    /// of the hours, at least 80 columns wide, in ASCII on a `dumb` terminal.
+    func forecast(_ view: ForecastViewData, hourly: Bool, graph: Bool = false) -> [String] {
         if hourly {
             if json { return [Self.json(["location": view.location, "place": view.place, "hours": view.hours] as JSONObject)] }
             if let template { return view.hours.map { template.render($0.fields) } }
@@ -119,7 +121,9 @@ struct Rendering {
             guard !view.hours.isEmpty else {
                 return [title(view.place, view.updated), fitted("No hours ahead in this reading: the provider's next answer brings them.", .dim)]
             }
-            return [title(view.place, view.extent(hourly: true), view.updated)] + render(.hours(view.hours))
+            let heading = title(view.place, view.extent(hourly: true), view.updated, width: graph ? max(width, ForecastGraphViewData.minimumWidth) : width)
+            if graph { return [terminal.ascii ? heading.replacing("·", with: "-") : heading] + view.graph.lines(width: width, ascii: terminal.ascii) }
+            return [heading] + render(.hours(view.hours))
         }
         if json { return [Self.json(["location": view.location, "place": view.place, "days": view.days] as JSONObject)] }
         if let template { return view.days.map { template.render($0.fields) } }
@@ -127,11 +131,11 @@ struct Rendering {
     }
 
     /// "Berlin · 7 days · updated just now": a place (cut when long) and what follows.
-    private func title(_ place: String, _ details: String...) -> String {
+    private func title(_ place: String, _ details: String..., width: Int? = nil) -> String {
         terminal.render(fitLine(
             [LineField([StyledLine(place, .bold), StyledLine(truncated(place, to: 24), .bold)], priority: 20)]
                 + details.enumerated().map { .optional(StyledLine($1, .dim), priority: 10 - $0, separator: " · ") },
-            width: width
+            width: width ?? self.width
         ))
     }
 

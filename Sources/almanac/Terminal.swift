@@ -11,6 +11,8 @@ struct Terminal: Sendable {
     /// Standard output understands control sequences.
     let capable: Bool
     let colour: Bool
+    /// Pictures (`forecast --graph`) use ASCII characters only: `TERM` is `dumb`.
+    let ascii: Bool
     /// `COLUMNS`, for when standard output has no window size (a pipe, a file).
     private let columns: Int?
 
@@ -18,6 +20,7 @@ struct Terminal: Sendable {
         isTTY = isatty(STDOUT_FILENO) == 1
         let term = environment["TERM"] ?? ""
         capable = isTTY && !term.isEmpty && term != "dumb"
+        ascii = term == "dumb"
         let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         colour = capable && !noColor
         columns = environment["COLUMNS"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }

@@ -25,9 +25,21 @@ struct WeatherLookup {
     /// How long to wait for the first answer.
     static let patience: Duration = .seconds(15)
 
-    /// The weather state, with `location`'s reading in it when there is one.
-    func state(for location: String?) async throws -> (revision: UInt64, state: WeatherState) {
-        try await state(for: location.map { [$0] } ?? [])
+    /// The weather state, with `location`'s reading in it when there is one, holding its first
+    /// `hours` hours where it has them: more than the state carries are asked for with
+    /// `HourlyForecast` while the place is still watched.
+    func state(for location: String?, hours: Int = 0) async throws -> (revision: UInt64, state: WeatherState) {
+        guard let location, hours > WeatherReading.hoursOnTheBus else { return try await state(for: location.map { [$0] } ?? []) }
+        var (revision, fields) = try await client.state(of: .weather)
+        var extended: [HourlyForecast]?
+        if fields["readings"]?.stringKeyedEntries?[location] != nil {
+            extended = try? await client.hourlyForecast(location, hours: hours)
+        } else {
+            (revision, fields, extended) = try await firstUpdate(location, hours: hours)
+        }
+        var state = WeatherCodec.decodeState(fields)
+        if let extended, !extended.isEmpty { state.readings[location]?.hourly = extended }
+        return (revision, state)
     }
 
     /// The weather state, with a reading of each of `locations` in it where there is one.
@@ -35,13 +47,15 @@ struct WeatherLookup {
         var (revision, fields) = try await client.state(of: .weather)
         var state = WeatherCodec.decodeState(fields)
         for location in locations where state.readings[location] == nil && state.failures[location] == nil {
-            (revision, fields) = try await firstUpdate(location)
+            (revision, fields, _) = try await firstUpdate(location)
             state = WeatherCodec.decodeState(fields)
         }
         return (revision, state)
     }
 
-    private func firstUpdate(_ location: String) async throws -> (UInt64, [String: Value]) {
+    /// The state once `location` has its first answer, and (`hours` > 0) its first `hours`
+    /// hours, asked for before its view goes.
+    private func firstUpdate(_ location: String, hours: Int = 0) async throws -> (UInt64, [String: Value], [HourlyForecast]?) {
         let owner = try await client.startDaemon()
         let updates = try await client.updates(of: .weather, from: owner)
         let view = try await client.addView(WeatherViewOptions(location: location))
@@ -68,12 +82,13 @@ struct WeatherLookup {
             return first
         }
         let snapshot = try await client.state(of: .weather)
+        let extended = hours > 0 ? try? await client.hourlyForecast(location, hours: hours) : nil
         try? await client.removeView(.weather, view)
         guard answered || snapshot.state["readings"]?.stringKeyedEntries?[location] != nil else {
             await client.connection.close()
             throw CLIError.refused("no reading for '\(location)' within 15 seconds; the provider may be slow or unreachable",
                                    "try again, or watch it with `almanac watch weather --location \(location)`")
         }
-        return snapshot
+        return (snapshot.revision, snapshot.state, extended)
     }
 }

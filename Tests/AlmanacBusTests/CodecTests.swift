@@ -20,6 +20,30 @@ import Testing
         #expect(WeatherCodec.decodeReading(WeatherCodec.encode(Self.reading)) == Self.reading)
     }
 
+    @Test func aReadingCarriesTwoDaysOfHoursOnTheBus() {
+        var reading = Self.reading
+        reading.hourly = (0..<WeatherReading.maximumHours).map { index in
+            HourlyForecast(time: Date(timeIntervalSince1970: 1_800_000_000 + Double(index) * 3600), temperature: Double(index % 20),
+                           precipitationProbability: 10, precipitation: 0, weatherCode: 3, windSpeed: 5, isDay: true)
+        }
+        let decoded = WeatherCodec.decodeReading(WeatherCodec.encode(reading))
+        #expect(decoded?.hourly == Array(reading.hourly.prefix(WeatherReading.hoursOnTheBus)))
+    }
+
+    @Test func pollenRoundTripsAndIsLeftOutWhereThereIsNone() {
+        var reading = Self.reading
+        let observed = Date(timeIntervalSince1970: 1_800_000_000)
+        reading.airQuality = AirQuality(europeanAQI: 21, observedAt: observed, fetchedAt: observed,
+                                        pollen: Pollen(alder: 3, birch: 85.5, grass: 25, mugwort: 0, olive: nil, ragweed: 0))
+        #expect(WeatherCodec.decodeReading(WeatherCodec.encode(reading)) == reading)
+        let pollen = WeatherCodec.encode(reading).stringKeyedEntries?["airQuality"]?.stringKeyedEntries?["pollen"]?.stringKeyedEntries
+        #expect(pollen?["birch"]?.unwrapped == .double(85.5) && pollen?["olive"] == nil && pollen?.count == 5)
+        // Air without pollen (outside Europe) has no `pollen` key at all.
+        reading.airQuality?.pollen = nil
+        #expect(WeatherCodec.encode(reading).stringKeyedEntries?["airQuality"]?.stringKeyedEntries?["pollen"] == nil)
+        #expect(WeatherCodec.decodeReading(WeatherCodec.encode(reading)) == reading)
+    }
+
     @Test func aViewHearsOnlyItsPlaceButEveryUnitChange() {
         let reading = WeatherChange.reading(Self.reading)
         #expect(WeatherCodec.slice(reading, forLocation: "Berlin")?["kind"] == .string("reading"))

@@ -124,6 +124,37 @@ import AlmanacModels
         #expect(delegate.readings.withLock { $0.last }?.location == "33.3,10" && delegate.readings.withLock { $0.last }?.airQuality == nil)
     }
 
+    @Test func pollenComesWithTheAirWhereTheModelHasIt() async throws {
+        let server = try FixtureServer.openMeteo()
+        let service = OpenMeteoWeatherService(weatherURL: server.baseURL, geocodingURL: server.baseURL, airQualityURL: server.baseURL,
+                                              http: HTTPClient(timeout: 10))
+        let delegate = RecordingDelegate()
+        service.delegate = delegate
+        await service.refresh(["Berlin"])
+        let pollen = try #require(delegate.readings.withLock { $0.last }?.airQuality?.pollen)
+        #expect(pollen == Pollen(alder: 3, birch: 85, grass: 25, mugwort: 0, olive: 0, ragweed: 0))
+        // Outside Europe the model answers null for every plant: the air comes, without pollen.
+        await service.refresh(["33.3,10"])
+        let elsewhere = try #require(delegate.readings.withLock { $0.last })
+        #expect(elsewhere.location == "33.3,10" && elsewhere.airQuality != nil && elsewhere.airQuality?.pollen == nil)
+        let data = try await HTTPClient(timeout: 10).get(server.baseURL.appendingPathComponent("requests")).body
+        let paths = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]]).compactMap { $0["path"] as? String }
+        #expect(paths.first { $0.hasPrefix("/v1/air-quality") }?.contains("birch_pollen") == true)
+    }
+
+    @Test func asksForSixteenDaysOfHours() async throws {
+        let server = try FixtureServer.openMeteo()
+        _ = try await HTTPClient(timeout: 10).get(server.baseURL.appendingPathComponent("control").appending(queryItems: [URLQueryItem(name: "hours", value: "now")]))
+        let (service, delegate) = service(server)
+        await service.refresh(["Berlin"])
+        let reading = try #require(delegate.readings.withLock { $0.first })
+        #expect(reading.hourly.count == WeatherReading.maximumHours)
+        #expect(zip(reading.hourly, reading.hourly.dropFirst()).allSatisfy { $1.time.timeIntervalSince($0.time) == 3600 })
+        let data = try await HTTPClient(timeout: 10).get(server.baseURL.appendingPathComponent("requests")).body
+        let paths = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]]).compactMap { $0["path"] as? String }
+        #expect(paths.first { $0.hasPrefix("/v1/forecast") }?.contains("forecast_hours=384") == true)
+    }
+
     @Test func asksForGzipAndRevalidatesWithTheETag() async throws {
         let server = try FixtureServer.openMeteo()
         let (service, delegate) = service(server)

@@ -17,7 +17,9 @@ on 127.0.0.1 and prints its port on the first line of standard output.
 /v1/forecast?latitude=66.6 -> not JSON
 /v1/forecast?latitude=77.7 -> answers after 30 s (a stalled server)
 /v1/forecast?latitude=33.3 -> nulls where a model has no value (humidity, wind direction, an hour)
-/v1/air-quality?latitude=… -> current european_aqi, us_aqi, pm2_5, pm10, ozone (nulls at 33.3)
+/v1/air-quality?latitude=… -> current european_aqi, us_aqi, pm2_5, pm10, ozone, and the six pollen
+                              counts when asked (birch 85: high, grass 25: moderate, alder 3: low,
+                              the rest 0), nulls at 33.3 (as outside Europe)
 /weatherapi/locationforecast/2.0/complete?lat=…&lon=… -> MET Norway's Locationforecast shape
                               (temperature = lat / 10 + 1, 24 hourly then 6-hourly steps), with
                               Expires and Last-Modified, 304 to an If-Modified-Since; 403 without
@@ -26,6 +28,10 @@ on 127.0.0.1 and prints its port on the first line of standard output.
 /control?omfail=N          -> the next N Open-Meteo forecasts only answer HTTP 500
 /control?airfail=N         -> the next N air-quality answers are HTTP 503
 /control?temperature=T     -> forecasts report T °C from now on
+/control?hours=now         -> the hourly series has forecast_hours hours (24 unless asked) from the
+                              current hour on the place's clock: temperature a daily wave between
+                              2 and 10 °C, chance 0–90 %, 0.4 mm at 13:00 and at 16:00
+                              (hours=fixed: the 24 hours of 2026-11-22, the default)
 /control?rain=S,L          -> minutely_15 (when asked, forecast_minutely_15 steps from the current
                               quarter hour on the place's clock, each the sum of the 15 minutes
                               before it) has 0.8 mm per step from S to S+L minutes after the current
@@ -54,6 +60,7 @@ on 127.0.0.1 and prints its port on the first line of standard output.
 import gzip
 import hashlib
 import json
+import math
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -77,7 +84,7 @@ PLACES["escapetown"] = {"id": 666, "name": "Escape\u001b]0;x\u0007town", "latitu
                         "country": "Coun\u0000try", "country_code": "X\u009bY", "admin1": "Re\u009b2Jgion", "admin2": "Dis\u007ftrict",
                         "timezone": "Etc/UTC"}
 LOCK = threading.Lock()
-STATE = {"alertfailstatus": 503, "metseverity": None, "alertsend": None, "alerts": "off", "fail": 0, "metfail": 0, "airfail": 0, "temperature": None, "reverse": False, "rain": None}
+STATE = {"alertfailstatus": 503, "metseverity": None, "alertsend": None, "alerts": "off", "fail": 0, "metfail": 0, "airfail": 0, "temperature": None, "reverse": False, "rain": None, "hours": "fixed"}
 MET_MODIFIED = "Sun, 22 Nov 2026 03:00:00 GMT"
 
 
@@ -149,7 +156,29 @@ def forecast(latitude, longitude, query):
     for key, value in DAILY_DETAILS.items():
         if key in query.get("daily", "").split(","):
             data["daily"][key] = [value] * count
+    if STATE["hours"] == "now":
+        data["hourly"] = hours_from_now(int(query.get("forecast_hours", "24")), data["utc_offset_seconds"], query)
     return data
+
+
+def hours_from_now(count, offset, query):
+    """forecast_hours hours from the current hour, on the place's clock."""
+    start = int(time.time() // 3600 * 3600)
+    times, temperatures, chances, amounts = [], [], [], []
+    for i in range(count):
+        local = start + i * 3600 + offset
+        hour = (local // 3600) % 24
+        times.append(time.strftime("%Y-%m-%dT%H:00", time.gmtime(local)))
+        temperatures.append(round(6 - 4 * math.cos((hour - 3) / 24 * 2 * math.pi), 1))
+        chances.append((hour * 7) % 91)
+        amounts.append(0.4 if hour in (13, 16) else 0.0)
+    series = {"time": times, "temperature_2m": temperatures, "precipitation_probability": chances, "precipitation": amounts,
+              "weather_code": [61 if a else 3 for a in amounts], "wind_speed_10m": [10.0] * count,
+              "is_day": [1 if 8 <= (((start + i * 3600 + offset) // 3600) % 24) < 16 else 0 for i in range(count)]}
+    for key, value in DETAILS.items():
+        if key in query.get("hourly", "").split(","):
+            series[key] = [value] * count
+    return series
 
 
 def minutely(query, offset):
@@ -166,14 +195,18 @@ def minutely(query, offset):
     return {"time": times, "precipitation": amounts}
 
 
-def air_quality(latitude, longitude):
+POLLEN = {"alder_pollen": 3.0, "birch_pollen": 85.0, "grass_pollen": 25.0, "mugwort_pollen": 0.0, "olive_pollen": 0.0, "ragweed_pollen": 0.0}
+
+
+def air_quality(latitude, longitude, query):
     nulls = abs(latitude - 33.3) < 1e-9
     return {"latitude": latitude, "longitude": longitude, "generationtime_ms": 0.2, "utc_offset_seconds": 3600,
             "timezone": "Europe/Berlin", "timezone_abbreviation": "CET", "elevation": 38.0,
             "current_units": {"time": "iso8601", "interval": "seconds", "european_aqi": "EAQI", "us_aqi": "USAQI",
                               "pm2_5": "μg/m³", "pm10": "μg/m³", "ozone": "μg/m³"},
             "current": {"time": "2026-11-22T04:00", "interval": 3600, "european_aqi": None if nulls else 21,
-                        "us_aqi": None if nulls else 42, "pm2_5": None if nulls else 5.3, "pm10": 8.1, "ozone": 61.0}}
+                        "us_aqi": None if nulls else 42, "pm2_5": None if nulls else 5.3, "pm10": 8.1, "ozone": 61.0,
+                        **{key: None if nulls else value for key, value in POLLEN.items() if key in query.get("current", "").split(",")}}}
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -259,6 +292,8 @@ class Handler(BaseHTTPRequestHandler):
                     STATE["fail"] = int(query["omfail"])
                 if "reverse" in query:
                     STATE["reverse"] = query["reverse"] == "1"
+                if "hours" in query:
+                    STATE["hours"] = query["hours"]
                 if "airfail" in query:
                     STATE["airfail"] = int(query["airfail"])
                 if "alerts" in query:
@@ -358,7 +393,7 @@ class Handler(BaseHTTPRequestHandler):
                     STATE["airfail"] -= 1
             if failing:
                 return self.send(503, "{\"error\": true, \"reason\": \"air failing on purpose\"}")
-            return self.send(200, json.dumps(air_quality(float(query.get("latitude", "0")), float(query.get("longitude", "0")))))
+            return self.send(200, json.dumps(air_quality(float(query.get("latitude", "0")), float(query.get("longitude", "0")), query)))
         self.send(404, "{}")
 
 

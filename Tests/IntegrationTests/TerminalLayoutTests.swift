@@ -110,7 +110,9 @@ import Testing
             #expect(!Self.block(lines, command).isEmpty, "\(command) printed nothing:\n\(lines.joined(separator: "\n"))")
         }
 
-        let weather = Self.block(lines, "weather")
+        // The demo's pollen follows the seasons (its European places may have a line of it,
+        // Tokyo none): left out of the count, which is the same all year.
+        let weather = Self.block(lines, "weather").filter { !$0.hasPrefix("  Pollen: ") }
         #expect(weather.count == 12, "\(weather.joined(separator: "\n"))")
         #expect(weather.first?.hasPrefix("Berlin  ") == true && weather[1].hasPrefix("  Today ") && weather[2].hasPrefix("  UV "))
         // The full line at 120; at 80 the precipitation goes first.

@@ -74,7 +74,7 @@ public struct WeatherAdapter: DocumentAdapter {
 
     /// The most days and hours `Forecast` and `HourlyForecast` hand out.
     static let maximumDays: UInt32 = 16
-    static let maximumHours: UInt32 = 48
+    static let maximumHours = UInt32(WeatherReading.maximumHours)
 
     public func domainInterface(connection: Connection) throws -> Interface {
         let weather = self.weather

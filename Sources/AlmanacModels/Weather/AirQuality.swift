@@ -17,9 +17,11 @@ public struct AirQuality: Sendable, Hashable, Codable {
     public var observedAt: Date
     /// When Almanac received it (air quality has a cadence of its own: an hour).
     public var fetchedAt: Date
+    /// Pollen counts, where the model gives them (Europe); `nil` elsewhere and in air kept by an older version.
+    public var pollen: Pollen?
 
     public init(europeanAQI: Double? = nil, usAQI: Double? = nil, pm2_5: Double? = nil, pm10: Double? = nil, ozone: Double? = nil,
-                observedAt: Date, fetchedAt: Date) {
+                observedAt: Date, fetchedAt: Date, pollen: Pollen? = nil) {
         self.europeanAQI = europeanAQI
         self.usAQI = usAQI
         self.pm2_5 = pm2_5
@@ -27,6 +29,7 @@ public struct AirQuality: Sendable, Hashable, Codable {
         self.ozone = ozone
         self.observedAt = observedAt
         self.fetchedAt = fetchedAt
+        self.pollen = pollen
     }
 
     /// How often the air-quality model is asked for a place (it updates hourly).

@@ -26,7 +26,8 @@ public struct WeatherReading: Sendable, Hashable, Codable {
     public var fetchedAt: Date
     /// The place's offset from UTC, seconds (for showing its local times).
     public var utcOffset: Int
-    /// The next 24 hours, from the current hour.
+    /// The hours ahead, from the current hour: as many as the provider gives, at most
+    /// `maximumHours` (the bus's state and changes carry the first `hoursOnTheBus`).
     public var hourly: [HourlyForecast]
     /// Today and the days after it (16 in all when the provider has them).
     public var daily: [DailyForecast]
@@ -70,4 +71,12 @@ public struct WeatherReading: Sendable, Hashable, Codable {
         self.provider = provider
         self.nowcast = nowcast
     }
+}
+
+extension WeatherReading {
+    /// The most hours a reading holds: Open-Meteo's 16 days.
+    public static let maximumHours = 384
+    /// The hours a reading carries in the bus's state, changes and `Current` (their size
+    /// stays that of two days); `Weather1.HourlyForecast` hands out all of them.
+    public static let hoursOnTheBus = 48
 }

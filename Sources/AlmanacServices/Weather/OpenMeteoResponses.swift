@@ -120,6 +120,12 @@ enum OpenMeteo {
         let pm2_5: Double?
         let pm10: Double?
         let ozone: Double?
+        let alder_pollen: Double?
+        let birch_pollen: Double?
+        let grass_pollen: Double?
+        let mugwort_pollen: Double?
+        let olive_pollen: Double?
+        let ragweed_pollen: Double?
     }
 }
 

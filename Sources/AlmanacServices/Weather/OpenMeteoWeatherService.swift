@@ -5,8 +5,8 @@ import Locking
 import Synchronization
 
 /// Weather from Open-Meteo (no key needed): the geocoding API turns a place name into
-/// coordinates (cached), the forecast API gives current conditions, the next 24 hours and
-/// 16 days in one request, and the air-quality API the air (asked at most hourly per place,
+/// coordinates (cached), the forecast API gives current conditions, the hours and days ahead
+/// (16 days of each) in one request, and the air-quality API the air and its pollen (asked at most hourly per place,
 /// its model's cadence; when it fails the reading comes without it, or with the last air
 /// under three hours old). Coordinates given as `"52.52,13.41"` skip geocoding. The base
 /// URLs are settings, so tests point them at a local server.
@@ -123,7 +123,8 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
     static let hourlyFields = "temperature_2m,precipitation_probability,precipitation,weather_code,wind_speed_10m,is_day," + detailFields
     static let dailyFields = "weather_code,temperature_2m_max,temperature_2m_min,precipitation_sum,precipitation_probability_max,wind_speed_10m_max,sunrise,sunset,"
         + "uv_index_max,sunshine_duration,precipitation_hours"
-    static let airQualityFields = "european_aqi,us_aqi,pm2_5,pm10,ozone"
+    static let airQualityFields = "european_aqi,us_aqi,pm2_5,pm10,ozone," + pollenFields
+    static let pollenFields = "alder_pollen,birch_pollen,grass_pollen,mugwort_pollen,olive_pollen,ragweed_pollen"
     /// Days of forecast asked for: all Open-Meteo gives.
     static let forecastDays = 16
 
@@ -164,7 +165,7 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
             URLQueryItem(name: "current", value: Self.currentFields),
             URLQueryItem(name: "hourly", value: Self.hourlyFields),
             URLQueryItem(name: "daily", value: Self.dailyFields),
-            URLQueryItem(name: "forecast_hours", value: "24"),
+            URLQueryItem(name: "forecast_hours", value: String(WeatherReading.maximumHours)),
             URLQueryItem(name: "forecast_days", value: String(Self.forecastDays)),
             URLQueryItem(name: "timezone", value: "auto"),
             URLQueryItem(name: "minutely_15", value: "precipitation"),
@@ -203,7 +204,17 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
         func valid(_ value: Double?) -> Double? { value.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } }
         return AirQuality(europeanAQI: valid(current.european_aqi), usAQI: valid(current.us_aqi), pm2_5: valid(current.pm2_5),
                           pm10: valid(current.pm10), ozone: valid(current.ozone),
-                          observedAt: date(current.time, offset: answer.utc_offset_seconds ?? 0) ?? fetchedAt, fetchedAt: fetchedAt)
+                          observedAt: date(current.time, offset: answer.utc_offset_seconds ?? 0) ?? fetchedAt, fetchedAt: fetchedAt,
+                          pollen: pollen(current))
+    }
+
+    /// The pollen counts the answer has (believable ones: finite, 0 to 100,000 grains/m³);
+    /// `nil` when it has none, as outside Europe.
+    static func pollen(_ current: OpenMeteo.AirQualityCurrent) -> Pollen? {
+        func count(_ value: Double?) -> Double? { valid(value).flatMap { $0 <= 100_000 ? $0 : nil } }
+        let pollen = Pollen(alder: count(current.alder_pollen), birch: count(current.birch_pollen), grass: count(current.grass_pollen),
+                            mugwort: count(current.mugwort_pollen), olive: count(current.olive_pollen), ragweed: count(current.ragweed_pollen))
+        return pollen.isEmpty ? nil : pollen
     }
 
     /// A reading from the forecast API's JSON: the part that trusts nothing the server sent
@@ -255,7 +266,7 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
 
     /// The hourly series as forecasts; hours without a time or a temperature are left out.
     static func hours(_ series: OpenMeteo.Hourly, offset: Int) -> [HourlyForecast] {
-        series.time.indices.prefix(48).compactMap { i in
+        series.time.indices.prefix(WeatherReading.maximumHours).compactMap { i in
             guard let time = date(series.time[i], offset: offset), let temperature = series.temperature_2m.at(i) else { return nil }
             return HourlyForecast(
                 time: time, temperature: temperature,

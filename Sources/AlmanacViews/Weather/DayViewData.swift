@@ -45,8 +45,16 @@ public struct DayViewData: Sendable, Hashable, JSONRepresentable {
     /// is not a date; `nil` then in the values below.
     public let moon: String
     public let moonPhase: MoonPhase?
+    /// Moonrise and moonset on the place's clock ("14:23"), computed from its coordinates;
+    /// "none" on a day the moon does not rise (or set), empty when the place is not known.
+    public let moonrise: String
+    public let moonset: String
+    public let moonriseAt: Date?
+    public let moonsetAt: Date?
 
-    public init(day: DailyForecast, units: ShownUnits, utcOffset: Int) {
+    /// - Parameters:
+    ///   - latitude, longitude: the place's, for the moon's rise and set (`nil`: not shown).
+    public init(day: DailyForecast, units: ShownUnits, utcOffset: Int, latitude: Double? = nil, longitude: Double? = nil) {
         let condition = WeatherCondition(code: day.weatherCode)
         self.day = shortDay(day.day)
         date = day.day
@@ -76,6 +84,21 @@ public struct DayViewData: Sendable, Hashable, JSONRepresentable {
         self.utcOffset = utcOffset
         moonPhase = Self.noon(of: day.day, utcOffset: utcOffset).map { MoonPhase(at: $0) }
         moon = moonPhase.map { "\($0.symbol) \($0.name)" } ?? ""
+        let moonTimes = latitude.flatMap { latitude in
+            longitude.flatMap { MoonRiseSet(day: day.day, latitude: latitude, longitude: $0, utcOffset: utcOffset) }
+        }
+        moonriseAt = moonTimes?.rise
+        moonsetAt = moonTimes?.set
+        moonrise = moonTimes.map { $0.rise.map { localClock($0, utcOffset: utcOffset) } ?? "none" } ?? ""
+        moonset = moonTimes.map { $0.set.map { localClock($0, utcOffset: utcOffset) } ?? "none" } ?? ""
+    }
+
+    /// "moonrise 14:23, moonset 04:49" (or "no moonrise, moonset 11:45"); empty when unknown.
+    public var moonTimes: String {
+        guard !moonrise.isEmpty else { return "" }
+        let rise = moonrise == "none" ? "no moonrise" : "moonrise \(moonrise)"
+        let set = moonset == "none" ? "no moonset" : "moonset \(moonset)"
+        return "\(rise), \(set)"
     }
 
     /// Noon of `day` ("2026-11-22") on a clock `utcOffset` seconds from UTC.
@@ -104,13 +127,15 @@ public struct DayViewData: Sendable, Hashable, JSONRepresentable {
             "precipitationHours": .number(precipitationHoursValue, decimals: 1), "precipitationHoursText": .text(precipitationHours),
             "moonPhase": moonPhase.map { .string($0.name) } ?? .null, "moonText": .text(moon),
             "moonIllumination": .number(moonPhase?.illumination, decimals: 3), "moonAge": .number(moonPhase?.age, decimals: 3),
+            "moonrise": .time(moonriseAt, utcOffset: utcOffset), "moonriseUnix": .unix(moonriseAt), "moonriseText": .text(moonrise),
+            "moonset": .time(moonsetAt, utcOffset: utcOffset), "moonsetUnix": .unix(moonsetAt), "moonsetText": .text(moonset),
         ])
     }
 
     /// The names `fields` has.
     public static let fieldNames = ["day", "date", "symbol", "condition", "high", "low", "precipitation", "precipitationChance", "wind", "sunrise", "sunset",
                                     "uv", "sunshine", "precipitationHours"]
-        + ["moon"]
+        + ["moon", "moonrise", "moonset"]
 
     /// The fields a `--format` template can use.
     public var fields: [String: String] {
@@ -118,7 +143,7 @@ public struct DayViewData: Sendable, Hashable, JSONRepresentable {
             "day": day, "date": date, "symbol": symbol, "condition": condition, "high": high, "low": low,
             "precipitation": precipitation, "precipitationChance": precipitationChance, "wind": wind,
             "sunrise": sunrise, "sunset": sunset, "uv": uv, "sunshine": sunshine, "precipitationHours": precipitationHours,
-            "moon": moon,
+            "moon": moon, "moonrise": moonrise, "moonset": moonset,
         ]
     }
 }

@@ -12,13 +12,18 @@ public struct ForecastViewData: Sendable, Hashable {
     public let days: [DayViewData]
     /// The current hour and those after it.
     public let hours: [HourViewData]
+    /// The same hours as a picture (`--graph`).
+    public let graph: ForecastGraphViewData
 
-    public init(reading: WeatherReading, units: ShownUnits, days count: Int, now: Date) {
+    /// - Parameter hourCount: how many hours from the current one (`nil`: all the reading has).
+    public init(reading: WeatherReading, units: ShownUnits, days count: Int, hours hourCount: Int? = nil, now: Date) {
         location = reading.location
         place = reading.placeName
         updated = "updated \(relativeTime(reading.fetchedAt, now: now))"
-        days = reading.upcomingDays(now: now).prefix(max(count, 0)).map { DayViewData(day: $0, units: units, utcOffset: reading.utcOffset) }
-        hours = reading.upcomingHours(now: now).map { HourViewData(hour: $0, units: units, utcOffset: reading.utcOffset) }
+        days = reading.upcomingDays(now: now).prefix(max(count, 0)).map { DayViewData(day: $0, units: units, utcOffset: reading.utcOffset, latitude: reading.latitude, longitude: reading.longitude) }
+        let ahead = reading.upcomingHours(now: now).prefix(max(hourCount ?? Int.max, 0))
+        hours = ahead.map { HourViewData(hour: $0, units: units, utcOffset: reading.utcOffset) }
+        graph = ForecastGraphViewData(hours: Array(ahead), units: units, utcOffset: reading.utcOffset)
     }
 
     /// "7 days" / "next 24 hours": what the table under the title holds.

@@ -5,6 +5,8 @@ public import FoundationEssentials
 public struct HourViewData: Sendable, Hashable, JSONRepresentable {
     /// The hour, in the place's own time.
     public let time: String
+    /// Its day on the place's calendar ("Mon 23").
+    public let day: String
     public let symbol: String
     public let condition: String
     public let temperature: String
@@ -25,6 +27,7 @@ public struct HourViewData: Sendable, Hashable, JSONRepresentable {
     public init(hour: HourlyForecast, units: ShownUnits, utcOffset: Int) {
         let condition = WeatherCondition(code: hour.weatherCode)
         time = localClock(hour.time, utcOffset: utcOffset)
+        day = shortDay(CalendarDay.at(hour.time, utcOffset: utcOffset))
         symbol = condition.symbol
         self.condition = condition.text
         temperature = WeatherNowViewData.temperature(hour.temperature, units)
@@ -48,11 +51,11 @@ public struct HourViewData: Sendable, Hashable, JSONRepresentable {
     }
 
     /// The names `fields` has.
-    public static let fieldNames = ["time", "symbol", "condition", "temperature", "precipitationChance"] + WeatherDetailsViewData.fieldNames.filter { $0 != "air" }
+    public static let fieldNames = ["time", "symbol", "condition", "temperature", "precipitationChance"] + WeatherDetailsViewData.fieldNames.filter { $0 != "air" && $0 != "pollen" }
 
     /// The fields a `--format` template can use.
     public var fields: [String: String] {
         ["time": time, "symbol": symbol, "condition": condition, "temperature": temperature, "precipitationChance": precipitationChance]
-            .merging(details.fields.filter { $0.key != "air" }) { $1 }
+            .merging(details.fields.filter { $0.key != "air" && $0.key != "pollen" }) { $1 }
     }
 }

@@ -20,6 +20,7 @@ public struct WaybarViewData: Sendable, Hashable, Codable {
         ]
         if !now.rain.isEmpty { lines.append(now.rain) }
         if !now.todayRange.isEmpty { lines.append("Today \(now.todayRange)") }
+        if !now.details.pollen.isEmpty { lines.append("Pollen: \(now.details.pollen)") }
         if !hours.isEmpty { lines.append(hours.map { "\($0.time) \($0.symbol) \($0.temperature)" }.joined(separator: "  ")) }
         lines.append("updated " + now.updated)
         if let error = now.error { lines.append("Last fetch failed: \(error)") }

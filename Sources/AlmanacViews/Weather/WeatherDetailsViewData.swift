@@ -18,6 +18,9 @@ public struct WeatherDetailsViewData: Sendable, Hashable {
     public let dewPoint: String
     /// "fair (European AQI 21)".
     public let air: String
+    /// "birch high, grass moderate": each plant whose pollen is in the air (low or more), the
+    /// most first (`PollenLevel`); empty when there is none or the provider gives no counts.
+    public let pollen: String
 
     // Machine values, in the user's units, for `--json`.
     public let units: Units
@@ -50,6 +53,27 @@ public struct WeatherDetailsViewData: Sendable, Hashable {
             if let index = air.usAQI { return "\(Self.usLevel(index)) (US AQI \(fixedPoint(index, decimals: 0)))" }
             return nil
         } ?? ""
+        pollen = Self.pollenText(airQuality?.pollen)
+    }
+
+    /// "birch high, grass moderate" for `counts`.
+    static func pollenText(_ pollen: Pollen?) -> String {
+        let levels = (pollen?.counts ?? []).compactMap { plant, grains -> (plant: String, level: PollenLevel, grains: Double)? in
+            guard let grains, let level = PollenLevel(plant: plant, grains: grains), level > .none else { return nil }
+            return (plant, level, grains)
+        }
+        return levels.sorted { ($0.level, $0.grains) > ($1.level, $1.grains) }.map { "\($0.plant) \($0.level.name)" }.joined(separator: ", ")
+    }
+
+    /// "  Pollen: birch high, grass moderate" (plants that do not fit go, the least first);
+    /// `nil` when there is no pollen to speak of.
+    public func pollenLine(width: Int, indent: Int = 2) -> StyledLine? {
+        guard !pollen.isEmpty else { return nil }
+        var fields: [LineField] = [.kept(StyledLine(String(repeating: " ", count: indent) + "Pollen:"))]
+        for (index, part) in pollen.split(separator: ", ").map(String.init).enumerated() {
+            fields.append(.optional(StyledLine(part), priority: 50 - index, separator: index == 0 ? " " : ", "))
+        }
+        return fitLine(fields, width: width)
     }
 
     /// Whether there is anything to show.
@@ -104,6 +128,10 @@ public struct WeatherDetailsViewData: Sendable, Hashable {
                     "europeanAQI": .number(air.europeanAQI, decimals: 0), "usAQI": .number(air.usAQI, decimals: 0),
                     "pm2_5": .number(air.pm2_5, decimals: 1), "pm10": .number(air.pm10, decimals: 1), "ozone": .number(air.ozone, decimals: 1),
                     "observed": .unix(air.observedAt), "text": .text(self.air),
+                    "pollen": air.pollen.map { pollen in
+                        .object(Dictionary(uniqueKeysWithValues: pollen.counts.map { ($0.plant, JSONValue.number($0.grains, decimals: 1)) }))
+                    } ?? .null,
+                    "pollenText": .text(pollen),
                 ])
             } ?? .null,
         ]
@@ -137,8 +165,8 @@ public struct WeatherDetailsViewData: Sendable, Hashable {
 
     /// The fields a `--format` template can use.
     public var fields: [String: String] {
-        ["uv": uv, "pressure": pressure, "visibility": visibility, "clouds": clouds, "gusts": gusts, "dewPoint": dewPoint, "air": air]
+        ["uv": uv, "pressure": pressure, "visibility": visibility, "clouds": clouds, "gusts": gusts, "dewPoint": dewPoint, "air": air, "pollen": pollen]
     }
 
-    public static let fieldNames = ["uv", "pressure", "visibility", "clouds", "gusts", "dewPoint", "air"]
+    public static let fieldNames = ["uv", "pressure", "visibility", "clouds", "gusts", "dewPoint", "air", "pollen"]
 }

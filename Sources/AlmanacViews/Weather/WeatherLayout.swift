@@ -58,6 +58,9 @@ extension DayViewData {
         if let moonPhase {
             fields.append(.optional(StyledLine(moon), StyledLine(moonPhase.symbol), shorten: 3, drop: 4, separator: " · "))
         }
+        if !moonTimes.isEmpty {
+            fields.append(.optional(StyledLine(moonTimes), StyledLine("moon \(moonrise)–\(moonset)"), shorten: 2, drop: 3, separator: " · "))
+        }
         return fitLine(fields, width: width)
     }
 }
@@ -92,8 +95,9 @@ extension Table {
         StyledLine(padded(symbol, to: 2) + " " + text)
     }
 
-    /// `almanac forecast`: day, conditions, high, low, precipitation, its chance, wind. Long
-    /// conditions are cut first, then wind, the amount and the chance of precipitation go.
+    /// `almanac forecast`: day, conditions, high, low, precipitation, its chance, wind, UV,
+    /// sunshine, moonrise–moonset ("--:--" for none). Long conditions are cut first, then the
+    /// moon, sunshine, UV, wind, the amount and the chance of precipitation go.
     public static func days(_ days: [DayViewData]) -> Table {
         Table(
             [
@@ -106,17 +110,21 @@ extension Table {
                 TableColumn("Wind", alignment: .right, drop: 20),
                 TableColumn("UV", alignment: .right, drop: 15),
                 TableColumn("Sun", alignment: .right, drop: 10),
+                TableColumn("Moon", alignment: .right, drop: 5),
             ],
             rows: days.map { day in
                 [StyledLine(day.day, .bold), condition(day.symbol, day.condition), StyledLine(day.high, .bold), StyledLine(day.low),
-                 StyledLine(day.precipitation), StyledLine(day.precipitationChance), StyledLine(day.wind), StyledLine(day.uv), StyledLine(day.sunshine)]
+                 StyledLine(day.precipitation), StyledLine(day.precipitationChance), StyledLine(day.wind), StyledLine(day.uv), StyledLine(day.sunshine),
+                 StyledLine(day.moonrise.isEmpty ? "" : "\(day.moonrise == "none" ? "--:--" : day.moonrise)–\(day.moonset == "none" ? "--:--" : day.moonset)")]
             }
         )
     }
 
-    /// `almanac forecast --hourly`: time, conditions, temperature, chance of precipitation.
+    /// `almanac forecast --hourly`: time, conditions, temperature, chance of precipitation;
+    /// the time with its day ("Tue 24 15:00") when there are more than 24 hours.
     public static func hours(_ hours: [HourViewData]) -> Table {
-        Table(
+        let days = hours.count > 24
+        return Table(
             [
                 TableColumn("Time"),
                 TableColumn("Conditions", shrink: (minimum: 12, priority: 10)),
@@ -124,7 +132,8 @@ extension Table {
                 TableColumn("Chance", alignment: .right, drop: 20),
             ],
             rows: hours.map { hour in
-                [StyledLine(hour.time), condition(hour.symbol, hour.condition), StyledLine(hour.temperature, .bold), StyledLine(hour.precipitationChance)]
+                [StyledLine(days ? "\(hour.day) \(hour.time)" : hour.time), condition(hour.symbol, hour.condition), StyledLine(hour.temperature, .bold),
+                 StyledLine(hour.precipitationChance)]
             }
         )
     }

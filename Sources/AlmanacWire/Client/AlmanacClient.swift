@@ -144,6 +144,16 @@ public struct AlmanacClient: Sendable {
         return items.map(\.asVariantDictionary).compactMap(WeatherCodec.decodePlaceMatch)
     }
 
+    /// The first `hours` hours of a place's reading (`Weather1.HourlyForecast`: all the daemon
+    /// holds, up to 16 days, where the state carries two days); `UnknownLocation` when the
+    /// daemon has no reading of it.
+    public func hourlyForecast(_ location: String, hours: Int) async throws -> [HourlyForecast] {
+        let items = try await connection.call(BusContract.serviceName, path: BusContract.documentPath(.weather), interface: BusContract.weatherInterface,
+                                              method: BusContract.Weather1.hourlyForecast, arguments: location, UInt32(clamping: hours))
+            .arguments([[String: Value]].self)
+        return items.map(\.asVariantDictionary).compactMap(WeatherCodec.decodeHour)
+    }
+
     /// The saved places.
     public func savedLocations() async throws -> [String] {
         let value = try await properties(at: BusContract.documentPath(.weather), BusContract.weatherInterface)[BusContract.Weather1.locations.rawValue]

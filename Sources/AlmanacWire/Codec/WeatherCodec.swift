@@ -25,7 +25,7 @@ public enum WeatherCodec {
             "observedAt": .int64(seconds(reading.observedAt)),
             "fetchedAt": .int64(seconds(reading.fetchedAt)),
             "utcOffset": .int32(Int32(clamping: reading.utcOffset)),
-            "hourly": .array(.dictionary(key: .string, value: .variant), reading.hourly.map(encode)),
+            "hourly": .array(.dictionary(key: .string, value: .variant), reading.hourly.prefix(WeatherReading.hoursOnTheBus).map(encode)),
             "daily": .array(.dictionary(key: .string, value: .variant), reading.daily.map(encode)),
         ]))
     }
@@ -47,9 +47,24 @@ public enum WeatherCodec {
     }
 
     /// `a{sv}`: `europeanAQI`, `usAQI`, `pm2_5`, `pm10`, `ozone` (µg/m³) when known,
-    /// `observedAt x`, `fetchedAt x`.
+    /// `observedAt x`, `fetchedAt x`, and `pollen a{sv}` (grains/m³ of `alder`, `birch`,
+    /// `grass`, `mugwort`, `olive`, `ragweed`, those known) when the model gives any.
     public static func encode(_ air: AirQuality) -> Value {
-        WireEncoder.dictionary(air)
+        var plain = air
+        plain.pollen = nil
+        var fields = WireEncoder.fields(plain)
+        if let pollen = air.pollen, !pollen.isEmpty {
+            fields["pollen"] = pollen.counts.reduce(into: [String: Value]()) { $0[$1.plant] = $1.grains.map(Value.double) }.asVariantDictionary
+        }
+        return fields.asVariantDictionary
+    }
+
+    static func decodePollen(_ value: Value?) -> Pollen? {
+        guard let fields = value?.unwrapped.stringKeyedEntries else { return nil }
+        func known(_ key: String) -> Double? { fields[key] == nil ? nil : number(fields, key) }
+        let pollen = Pollen(alder: known("alder"), birch: known("birch"), grass: known("grass"), mugwort: known("mugwort"),
+                            olive: known("olive"), ragweed: known("ragweed"))
+        return pollen.isEmpty ? nil : pollen
     }
 
     /// `aa{sv}`: per fifteen-minute step, `start x` (Unix seconds) and `precipitation d` (mm).
@@ -73,7 +88,8 @@ public enum WeatherCodec {
         func known(_ key: String) -> Double? { fields[key] == nil ? nil : number(fields, key) }
         return AirQuality(europeanAQI: known("europeanAQI"), usAQI: known("usAQI"), pm2_5: known("pm2_5"), pm10: known("pm10"), ozone: known("ozone"),
                           observedAt: Date(timeIntervalSince1970: Double(observed)),
-                          fetchedAt: Date(timeIntervalSince1970: Double(fields["fetchedAt"]?.integerValue ?? observed)))
+                          fetchedAt: Date(timeIntervalSince1970: Double(fields["fetchedAt"]?.integerValue ?? observed)),
+                          pollen: decodePollen(fields["pollen"]))
     }
 
     private static func appending(_ extra: [Value.DictionaryEntry], to value: Value) -> Value {
