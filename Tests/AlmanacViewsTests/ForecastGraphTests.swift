@@ -133,4 +133,17 @@ import Testing
     @Test func noHoursDrawNothing() {
         #expect(Self.graph(0).lines(width: 80, ascii: false).isEmpty)
     }
+
+    /// Temperatures no place has (a server's 1e308, −1e308, an infinity) would make the scale's
+    /// span infinite and each height not a number: such hours are left out, the rest drawn.
+    @Test func temperaturesNoPlaceHasAreLeftOutNotDrawn() {
+        var hours = Self.hours(24)
+        hours[3].temperature = 1e308
+        hours[4].temperature = -1e308
+        hours[5].temperature = .infinity
+        let lines = ForecastGraphViewData(hours: hours, units: .metric, utcOffset: 3600).lines(width: 80, ascii: false)
+        let sane = ForecastGraphViewData(hours: Array(hours[0..<3] + hours[6...]), units: .metric, utcOffset: 3600).lines(width: 80, ascii: false)
+        #expect(!lines.isEmpty && lines == sane)
+        #expect(ForecastGraphViewData(hours: [hours[3], hours[4]], units: .metric, utcOffset: 3600).lines(width: 80, ascii: false).isEmpty)
+    }
 }

@@ -95,6 +95,25 @@ import Testing
         _ = daemon.stop()
     }
 
+    /// A temperature no place has (1e308 °C, which would stretch a graph's scale past what a
+    /// Double holds) fails the fetch like any other nonsense: the last good reading stays.
+    @Test func aTemperatureNoPlaceHasFailsTheFetchAndKeepsTheLastReading() async throws {
+        let daemon = try await daemon()
+        let client = try await AlmanacClient.connect(address: bus.address)
+        _ = try await client.addView(.weather, options: ["location": .string("Berlin")])
+        let good = try #require(await current(client, "Berlin"))
+        #expect(good["temperature"] == .double(5.3))
+
+        try await control("temperature=1e308")
+        _ = try await client.connection.call(BusContract.serviceName, path: Self.weatherPath, interface: BusContract.documentInterface,
+                                             method: BusContract.Document1.refresh)
+        let stale = try #require(await current(client, "Berlin") { $0["stale"] == .boolean(true) })
+        #expect(stale["temperature"] == .double(5.3))
+        #expect(stale["error"]?.stringValue?.contains("a temperature no place has") == true, "\(stale)")
+        #expect(!daemon.process.hasExited)
+        _ = daemon.stop()
+    }
+
     @Test func failuresKeepTheLastReadingBackOffAndRecover() async throws {
         let daemon = try await daemon(interval: "0.5")
         let client = try await AlmanacClient.connect(address: bus.address)

@@ -74,6 +74,10 @@ public struct WeatherReading: Sendable, Hashable, Codable {
 }
 
 extension WeatherReading {
+    /// Air temperatures a server may report, °C (the records are −89.2 and +56.7): outside
+    /// them a value is the server's nonsense, and is taken as no value.
+    public static let believableTemperatures = -100.0...70.0
+
     /// The most hours a reading holds: Open-Meteo's 16 days.
     public static let maximumHours = 384
     /// The hours a reading carries in the bus's state, changes and `Current` (their size

@@ -54,7 +54,7 @@ public final class MetNorwayForecast: Sendable {
             throw FetchError("MET Norway sent an answer that is not the forecast JSON it should be.")
         }
         let steps = (forecast.properties?.timeseries ?? []).compactMap { step -> (Date, MetNorway.StepData, MetNorway.InstantDetails)? in
-            guard let time = Self.date(step.time), let details = step.data.instant?.details, details.air_temperature?.isFinite == true else { return nil }
+            guard let time = Self.date(step.time), let details = step.data.instant?.details, details.air_temperature.map(WeatherReading.believableTemperatures.contains) == true else { return nil }
             return (time, step.data, details)
         }
         guard let (observed, data, now) = steps.first, let temperature = now.air_temperature else {
@@ -102,7 +102,7 @@ public final class MetNorwayForecast: Sendable {
         }
         return order.prefix(16).compactMap { day in
             let entries = byDay[day] ?? []
-            let temperatures = entries.compactMap { $0.2.air_temperature }.filter(\.isFinite)
+            let temperatures = entries.compactMap { $0.2.air_temperature }.filter(WeatherReading.believableTemperatures.contains)
             guard let high = temperatures.max(), let low = temperatures.min() else { return nil }
             var precipitation = 0.0
             var covered: Date?

@@ -227,10 +227,14 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
             throw FetchError("The weather service sent an answer that is not the forecast JSON it should be.")
         }
         guard let current = forecast.current else { throw FetchError("The weather service sent no current conditions.") }
+        guard WeatherReading.believableTemperatures.contains(current.temperature_2m) else {
+            throw FetchError("The weather service sent a temperature no place has (\(current.temperature_2m) °C).")
+        }
         let offset = forecast.utc_offset_seconds ?? 0
         return WeatherReading(
             location: location, placeName: place.name, latitude: place.latitude, longitude: place.longitude,
-            temperature: current.temperature_2m, apparentTemperature: current.apparent_temperature ?? current.temperature_2m,
+            temperature: current.temperature_2m,
+            apparentTemperature: believable(current.apparent_temperature) ?? current.temperature_2m,
             humidity: current.relative_humidity_2m ?? .nan, windSpeed: current.wind_speed_10m ?? .nan,
             windDirection: current.wind_direction_10m ?? .nan, precipitation: current.precipitation ?? 0,
             weatherCode: current.weather_code ?? -1, isDay: (current.is_day ?? 1) != 0,
@@ -267,7 +271,7 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
     /// The hourly series as forecasts; hours without a time or a temperature are left out.
     static func hours(_ series: OpenMeteo.Hourly, offset: Int) -> [HourlyForecast] {
         series.time.indices.prefix(WeatherReading.maximumHours).compactMap { i in
-            guard let time = date(series.time[i], offset: offset), let temperature = series.temperature_2m.at(i) else { return nil }
+            guard let time = date(series.time[i], offset: offset), let temperature = believable(series.temperature_2m.at(i)) else { return nil }
             return HourlyForecast(
                 time: time, temperature: temperature,
                 precipitationProbability: series.precipitation_probability.at(i) ?? .nan,
@@ -284,7 +288,7 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
     static func days(_ series: OpenMeteo.Daily, offset: Int) -> [DailyForecast] {
         series.time.indices.prefix(16).compactMap { i in
             let day = series.time[i]
-            guard day.count == 10, let high = series.temperature_2m_max.at(i), let low = series.temperature_2m_min.at(i) else { return nil }
+            guard day.count == 10, let high = believable(series.temperature_2m_max.at(i)), let low = believable(series.temperature_2m_min.at(i)) else { return nil }
             return DailyForecast(
                 day: day, weatherCode: series.weather_code.at(i) ?? -1, temperatureMax: high, temperatureMin: low,
                 precipitation: series.precipitation_sum.at(i) ?? 0,
@@ -302,6 +306,8 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
     static func valid(_ value: Double?) -> Double? { value.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } }
     /// A finite value (dew points go below zero).
     static func finite(_ value: Double?) -> Double? { value.flatMap { $0.isFinite ? $0 : nil } }
+    /// An air temperature some place could have (`WeatherReading.believableTemperatures`).
+    static func believable(_ value: Double?) -> Double? { value.flatMap { WeatherReading.believableTemperatures.contains($0) ? $0 : nil } }
 
     /// Coordinates for `location`: parsed when given as "lat,lon"; where the data source
     /// says it was found before (a place keeps its match); else geocoded (see `PlaceQuery`)

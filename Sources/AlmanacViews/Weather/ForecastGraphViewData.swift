@@ -31,10 +31,12 @@ public struct ForecastGraphViewData: Sendable, Hashable {
     public static let minimumWidth = 80
 
     /// - Parameters:
-    ///   - hours: the hours to draw, one after the other (those without a temperature are left out).
+    ///   - hours: the hours to draw, one after the other (those without a temperature, or with
+    ///     one no place has, are left out).
     ///   - utcOffset: the place's offset from UTC, seconds: days begin at its midnight.
     public init(hours: [HourlyForecast], units: ShownUnits, utcOffset: Int) {
-        self.hours = hours.filter(\.temperature.isFinite).map { hour in
+        // A temperature no place has would stretch the scale past what a Double holds.
+        self.hours = hours.filter { WeatherReading.believableTemperatures.contains($0.temperature) }.map { hour in
             Hour(time: hour.time, temperature: hour.temperature,
                  chance: hour.precipitationProbability.isFinite ? min(max(hour.precipitationProbability, 0), 100) : nil,
                  amount: hour.precipitation.isFinite ? min(max(hour.precipitation, 0), 1_000) : 0)
