@@ -381,11 +381,14 @@ public final class PlayerSteering: Service {
     /// (`playOnDue`) reaches its `playOnMoment`, by its position estimate. Then it is asked
     /// where it is (`MPRISListener.catchUp`): short of the moment, the wait starts again from
     /// there; else it is told to play on. A paused player is not waited for (it waits for
-    /// it to play again, a change that restarts this wait).
-    private func awaitPlayOn() {
+    /// it to play again, a change that restarts this wait). `after`: the player just asked,
+    /// not asked again within twice `playOnSlack` (one that says it plays yet does not move
+    /// would otherwise be asked again and again).
+    private func awaitPlayOn(after asked: BusName? = nil) {
         let due = playOnDue.withLock { $0 }
         let next = players.playingEpisodes().filter { $0.playing && due[$0.owner] == $0.episodeID }.map { player in
-            (player: player, delay: max(0, playOnMoment(player) - player.position) / (player.rate > 0 ? player.rate : 1))
+            let delay = max(0, playOnMoment(player) - player.position) / (player.rate > 0 ? player.rate : 1)
+            return (player: player, delay: player.owner == asked ? max(delay, 2 * Self.playOnSlack) : delay)
         }.min { $0.delay < $1.delay }
         let turn = next.map { next in
             spawnStoppable { [weak self] in
@@ -409,7 +412,7 @@ public final class PlayerSteering: Service {
         guard !Task.isCancelled else { return }
         guard let player = players.playingEpisodes().first(where: { $0.owner == owner && $0.episodeID == episodeID && $0.playing }) else { return }
         guard player.position >= playOnMoment(player) - Self.playOnSlack else {
-            awaitPlayOn()
+            awaitPlayOn(after: owner)
             return
         }
         // Taken under `armed`'s lock: an end-of-episode timer set meanwhile keeps it on its episode.
