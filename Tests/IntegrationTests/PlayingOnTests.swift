@@ -1,5 +1,6 @@
 import AlmanacModels
 import Foundation
+import Locking
 import TestHarness
 import Testing
 
@@ -7,7 +8,8 @@ import Testing
 /// the first played in mpv as a user starts it (`mpv URL`: no `--idle`, so mpv quits at the
 /// end of its file) and seeked a few seconds before its end, past its played mark. With
 /// `continuous` on (the default) mpv is told to open the second, which it plays from where
-/// the second was left; off, nothing is opened and mpv ends with the first.
+/// the second was left; off, nothing is opened and mpv ends with the first. Played on to its
+/// mark rather than seeked there, the first is heard to within two seconds of its end first.
 @Suite(.onTestThreads, .timeLimit(.hang), .enabled(if: MPV.isInstalled, "mpv and mpv-mpris are not installed (scripts/install-deps.sh installs them)"))
 struct PlayingOnTests {
     let feed: AudioFeed
@@ -18,31 +20,32 @@ struct PlayingOnTests {
         bus = try PrivateBus()
     }
 
-    /// Publishes "First" and "Second", 5-minute silent WAVs the fixture server serves (with
-    /// ranges), and returns their enclosure URLs.
-    func publishTwo() throws -> (first: String, second: String) {
-        try SilentWAV.write(seconds: 300, to: feed.folder.appendingPathComponent("first.wav"))
-        try SilentWAV.write(seconds: 300, to: feed.folder.appendingPathComponent("second.wav"))
+    /// Publishes "First" and "Second", silent WAVs of `seconds` (5 minutes) the fixture server
+    /// serves (with ranges), and returns their enclosure URLs.
+    func publishTwo(seconds: Int = 300) throws -> (first: String, second: String) {
+        try SilentWAV.write(seconds: seconds, to: feed.folder.appendingPathComponent("first.wav"))
+        try SilentWAV.write(seconds: seconds, to: feed.folder.appendingPathComponent("second.wav"))
         let (first, second) = (feed.base + "/media/first.wav", feed.base + "/media/second.wav")
+        let bytes = 44 + 8_000 * seconds
         let xml = """
             <?xml version="1.0"?><rss version="2.0"><channel><title>The Long Show</title>
             <item><title>First</title><guid>first</guid><pubDate>Sun, 01 Nov 2026 06:00:00 GMT</pubDate>
-            <enclosure url="\(first)" type="audio/wav" length="2400044"/></item>
+            <enclosure url="\(first)" type="audio/wav" length="\(bytes)"/></item>
             <item><title>Second</title><guid>second</guid><pubDate>Mon, 02 Nov 2026 06:00:00 GMT</pubDate>
-            <enclosure url="\(second)" type="audio/wav" length="2400044"/></item>
+            <enclosure url="\(second)" type="audio/wav" length="\(bytes)"/></item>
             </channel></rss>
             """
         try xml.write(to: feed.folder.appendingPathComponent("show.xml"), atomically: true, encoding: .utf8)
         return (first, second)
     }
 
-    /// Subscribes, queues First then Second, and keeps Second's position at 1:00.
-    func queueBoth() async throws -> (first: String, second: String) {
-        let (_, episodes) = try await feed.subscribe(on: bus)
+    /// Subscribes, queues First then Second, and keeps Second's position at `secondFrom` (1:00).
+    func queueBoth(secondFrom: Int = 60) async throws -> (podcast: String, first: String, second: String) {
+        let (podcast, episodes) = try await feed.subscribe(on: bus)
         let (first, second) = (try #require(episodes["First"]), try #require(episodes["Second"]))
         #expect(try await almanac(["queue", "add", first, second], bus: bus).status == 0)
-        #expect(try await almanac(["episode", "position", second, "60"], bus: bus).status == 0)
-        return (first, second)
+        #expect(try await almanac(["episode", "position", second, "\(secondFrom)"], bus: bus).status == 0)
+        return (podcast, first, second)
     }
 
     /// Moves mpv to 4:52 of `url`, 8 s before its end and past its played mark (95%: 4:45).
@@ -56,6 +59,24 @@ struct PlayingOnTests {
             if track.position < 280 { try await mpv.seek(track: track.trackID, to: 292) }
             return track.position >= 280
         }
+    }
+
+    /// Moves mpv to 0:08 of `url`, before its played mark, from where it plays on by itself
+    /// (a seek that lands before the mark is no skip), as `seekNearTheEnd` does.
+    func seekBeforeTheMark(_ mpv: MPV, of url: String) async throws {
+        try await mpv.waitUntil("at 0:08 of the first episode, or past it") { mpv in
+            let track = try await mpv.track
+            guard track.url == url else { return true }
+            if track.position < 7 { try await mpv.seek(track: track.trackID, to: 8) }
+            return track.position >= 7
+        }
+    }
+
+    /// Where the daemon's journal says mpv was in the episode it played on from (`at=`), just
+    /// before it was told `OpenUri`; -1 when it did not play on.
+    func playedOnAt(_ daemon: RunningDaemon) -> (at: Double, line: String) {
+        let line = daemon.log.split(separator: "\n").first { $0.contains("playing on to the next episode in the queue") }.map(String.init) ?? ""
+        return (line.split(separator: " ").first { $0.hasPrefix("at=") }.flatMap { Double($0.dropFirst(3)) } ?? -1, line)
     }
 
     @Test func aPlayedEpisodeGivesWayToTheNextInTheQueueFromItsSavedPosition() async throws {
@@ -85,13 +106,107 @@ struct PlayingOnTests {
         await mpv.stop()
     }
 
+    /// Played on by itself past its played mark (`played-at 50%`: 0:15 of a 30 s episode), the
+    /// first counts as played there and leaves the queue, yet mpv stays on it until it is
+    /// within two seconds of its end (`PlayerSteering.playOnMargin`); only then is it told to
+    /// open the second. How far before the end mpv was is read twice: the daemon's journal
+    /// (the position it asked mpv for just before `OpenUri`) and the last position seen of
+    /// the first here, polling mpv until its track changes.
+    @Test func playedOnByItselfTheEpisodeIsHeardToNearItsEndBeforeTheNext() async throws {
+        let length = 30.0
+        let audio = try publishTwo(seconds: Int(length))
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        defer { _ = daemon.stop() }
+        _ = try await queueBoth(secondFrom: 5)
+        #expect(try await almanac(["settings", "set", "played-at", "50%"], bus: bus).status == 0)
+
+        let mpv = try await MPV(bus: bus, playing: audio.first, idle: false)
+        try await mpv.waitUntil("playing the first episode") { try await $0.isPlaying(audio.first) }
+        try await seekBeforeTheMark(mpv, of: audio.first)
+        // Played at the mark (0:15): it leaves the queue, with some 13 s of it still to play.
+        #expect(try await eventually { try await almanac(["queue", "--format", "{{title}}"], bus: bus).output == "Second\n" }, "the first left the queue")
+        let lastOnFirst = Locked<Double>(-1)
+        do {
+            try await mpv.waitUntil("playing the second episode from 0:05") { mpv in
+                let track = try await mpv.track
+                if track.url == audio.first { lastOnFirst.withLock { $0 = max($0, track.position) } }
+                return track.url == audio.second && track.position >= 5
+            }
+        } catch {
+            Issue.record("\(error); almanacd's log:\n\(daemon.log.suffix(4_000))")
+            throw error
+        }
+        #expect(try await mpv.status == "Playing")
+        let seen = lastOnFirst.withLock { $0 }
+        let (told, line) = playedOnAt(daemon)
+        print("playing on: the daemon told mpv \(length - told) s before the end; mpv was last seen on the first \(length - seen) s before it")
+        // Within the margin (2 s, less the slack of the estimate) by the daemon's reading, and
+        // well past the mark by the test's own (which may lag by a poll on a busy machine).
+        #expect(told >= length - 2.5, "\(line)")
+        #expect(seen >= length - 6, "last seen at \(seen) s of \(length)")
+        let played = try await almanac(["episodes", "--all", "--format", "{{title}}|{{played}}"], bus: bus).output
+        #expect(played.contains("First|played"), "\(played)")
+        await mpv.stop()
+    }
+
+    /// With `skip-outro 10s` the outro (the last 10 s of a 30 s episode) counts as played and
+    /// is skipped: mpv, playing on by itself, is told to open the second at its start, 0:20,
+    /// not near the end.
+    @Test func playedOnByItselfToTheOutroThePlayerSkipsIt() async throws {
+        let audio = try publishTwo(seconds: 30)
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        defer { _ = daemon.stop() }
+        let (podcast, _, _) = try await queueBoth(secondFrom: 5)
+        #expect(try await almanac(["podcasts", "settings", podcast, "skip-outro", "10s"], bus: bus).status == 0)
+
+        let mpv = try await MPV(bus: bus, playing: audio.first, idle: false)
+        try await mpv.waitUntil("playing the first episode") { try await $0.isPlaying(audio.first) }
+        try await seekBeforeTheMark(mpv, of: audio.first)
+        do {
+            try await mpv.waitUntil("playing the second episode from 0:05") { mpv in
+                let track = try await mpv.track
+                return track.url == audio.second && track.position >= 5
+            }
+        } catch {
+            Issue.record("\(error); almanacd's log:\n\(daemon.log.suffix(4_000))")
+            throw error
+        }
+        let (told, line) = playedOnAt(daemon)
+        // At the outro's start (less the estimate's slack), and not waiting for the end (28 s).
+        #expect(told >= 19.7 && told < 27, "\(line)")
+        #expect(try await almanac(["queue", "--format", "{{title}}"], bus: bus).output == "Second\n")
+        await mpv.stop()
+    }
+
+    /// A sleep timer to the end of the episode while the first plays on by itself past its
+    /// mark (`played-at 50%`): the timer and playing on both wait for the end; the timer wins
+    /// (the user means to stop there), so mpv pauses on the first and nothing is opened.
+    @Test func aSleepTimerToTheEndKeepsAPlayerThatPlaysOnByItself() async throws {
+        let audio = try publishTwo(seconds: 30)
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        defer { _ = daemon.stop() }
+        _ = try await queueBoth(secondFrom: 5)
+        #expect(try await almanac(["settings", "set", "played-at", "50%"], bus: bus).status == 0)
+        let mpv = try await MPV(bus: bus, playing: audio.first, idle: false)
+        try await mpv.waitUntil("playing the first episode") { try await $0.isPlaying(audio.first) }
+        try await seekBeforeTheMark(mpv, of: audio.first)
+        _ = try await eventually(every: .milliseconds(100)) { try await almanac(["sleep", "--end-of-episode"], bus: bus).status == 0 }
+        try await mpv.waitUntil("paused just before the end of the first") { mpv in
+            let (status, track) = (try await mpv.status, try await mpv.track)
+            return status == "Paused" && track.url == audio.first && track.position >= 27
+        }
+        #expect(try await almanac(["queue", "--format", "{{title}}"], bus: bus).output == "Second\n")
+        #expect(playedOnAt(daemon).at == -1, "\(playedOnAt(daemon).line)")
+        await mpv.stop()
+    }
+
     /// The next episode downloaded: mpv is told to open the file (mpv-mpris does not list
     /// `file` among its URI schemes, yet opens it), from its saved position.
     @Test func aDownloadedNextEpisodeIsOpenedFromItsFile() async throws {
         let audio = try publishTwo()
         let daemon = try await RunningDaemon(bus: bus, .fixtures())
         defer { _ = daemon.stop() }
-        let (_, second) = try await queueBoth()
+        let (_, _, second) = try await queueBoth()
         let download = try await almanac(["episode", "download", second], bus: bus)
         #expect(download.status == 0, "\(download.errorOutput)")
 

@@ -7,8 +7,9 @@ enum PlayerChange: Sendable, Hashable {
     case status(String)
     /// It jumped (`Seeked`), plays at another rate, or was first seen: where it will be later has changed.
     case moved
-    /// The episode it plays has come to count as played (once per track).
-    case played(episodeID: String)
+    /// The episode it plays has come to count as played (once per track); `jumped`: a seek
+    /// landed it there (the user skipped the rest), else it played there.
+    case played(episodeID: String, jumped: Bool)
     /// It left the bus.
     case left
 }

@@ -8,9 +8,10 @@ public import Logging
 /// Almanac steering the media players it watches (`MPRISListener`): the sleep timer, which
 /// pauses a player then (MPRIS `Pause`) and is cancelled when the user pauses or stops it,
 /// chapter seeking (`SetPosition`), and a podcast's own `speed` (`Rate`) and `skipIntro`
-/// (`SetPosition`) when a player starts one of its episodes, and playing on: when the
+/// (`SetPosition`) when a player starts one of its episodes, and playing on: once the
 /// episode a player plays counts as played, it is told to open the next one in the queue
-/// (`OpenUri`) from where that was left. The rules of when and where are the values'
+/// (`OpenUri`) from where that was left — at once when a seek took it there, else when it
+/// reaches its podcast's outro (`skip-outro`) or `playOnMargin` before its end. The rules of when and where are the values'
 /// (`SleepTimer`, `ChapterSeek`) and the podcasts document's (`playedMark`); here they meet
 /// the players. A `Service`: the timer goes with the daemon.
 public final class PlayerSteering: Service {
@@ -39,6 +40,12 @@ public final class PlayerSteering: Service {
     /// Waits for the moment the position estimate says a playing player's episode counts as
     /// played (no signal comes from a player that plays on), replaced at each change of the player.
     private let playedTurn = Locked<StopSignal?>(nil)
+    /// The players whose episode (by id) counted as played as they played it, waiting to be
+    /// told to play on near its end; changed only under `armed`'s lock, so that an
+    /// end-of-episode timer and playing on never both act on one player.
+    private let playOnDue = Locked<[BusName: String]>([:])
+    /// Waits for the moment the first of them is to play on, replaced at each change of a player.
+    private let playOnTurn = Locked<StopSignal?>(nil)
     /// Where each player told to play on is to start the episode it was told to open
     /// (its saved position), until it is seen to start it (`started`).
     private let resumes = Locked<[BusName: (episodeID: String, position: Double)]>([:])
@@ -52,6 +59,13 @@ public final class PlayerSteering: Service {
     static let longestWait: Double = 3_600
     /// How many times a player is told where to go when it does not say it went there.
     static let seekAttempts = 8
+    /// Seconds of listening (at the player's rate) before its end at which a player that played
+    /// its episode on past the played mark is told to play on: late enough that nothing worth
+    /// hearing is cut, early enough that it has not quit or stopped yet (docs/decisions.md).
+    static let playOnMargin: Double = 2
+    /// How far short of its moment a player may say it is and still be told to play on (the
+    /// estimate and the answer differ by a little; waiting again for that would loop).
+    static let playOnSlack: Double = 0.25
 
     /// Sleeps `seconds` (at most `longestWait`); whether the whole of them passed.
     private static func wait(_ seconds: Double) async -> Bool {
@@ -79,6 +93,7 @@ public final class PlayerSteering: Service {
         _ = disarm()
         chapterTurn.withLock { $0 }?.stop()
         playedTurn.withLock { $0 }?.stop()
+        playOnTurn.withLock { $0 }?.stop()
     }
 
     /// Hands `body` to `run()`, to run as a child task.
@@ -136,6 +151,7 @@ public final class PlayerSteering: Service {
             old = turn
         }
         awaitPlayedMark()
+        awaitPlayOn()
         nowPlayingChanges.withLock { $0 }?()
     }
 
@@ -230,6 +246,8 @@ public final class PlayerSteering: Service {
         let status = armed.withLock { armed -> SleepTimerStatus? in
             guard let current = armed.timer, current.generation == generation else { return nil }
             armed.timer = nil
+            // It pauses at the end of the episode: that player does not play on from it.
+            if current.status.timer == .endOfEpisode { playOnDue.withLock { _ = $0.removeValue(forKey: current.status.owner) } }
             return current.status
         }
         guard let status else { return }
@@ -247,13 +265,19 @@ public final class PlayerSteering: Service {
     /// to another track (a timer to the end of the episode or chapter has reached it).
     private func playerChanged(_ owner: BusName, _ change: PlayerChange) {
         switch change {
-        case .otherTrack(let episodeID?):
-            spawn { [weak self] in await self?.started(episodeID, on: owner) }
-        case .played(let episodeID):
+        case .otherTrack(let episodeID):
+            armed.withLock { _ in playOnDue.withLock { _ = $0.removeValue(forKey: owner) } }
+            if let episodeID { spawn { [weak self] in await self?.started(episodeID, on: owner) } }
+        case .played(let episodeID, jumped: true):
             spawn { [weak self] in await self?.playOn(from: episodeID, on: owner) }
+            return
+        case .played(let episodeID, jumped: false):
+            armed.withLock { _ in playOnDue.withLock { $0[owner] = episodeID } }
+            awaitPlayOn()
             return
         case .left:
             resumes.withLock { _ = $0.removeValue(forKey: owner) }
+            armed.withLock { _ in playOnDue.withLock { _ = $0.removeValue(forKey: owner) } }
         default:
             break
         }
@@ -342,6 +366,68 @@ public final class PlayerSteering: Service {
         }
     }
 
+    /// Where `player`, whose episode counted as played as it played it, is to play on: at the
+    /// start of its podcast's outro (`skip-outro`: the outro is skipped), else `playOnMargin`
+    /// seconds of listening before its end; at once (0) when the player gives no length (the
+    /// feed's is a guess, and a player past its end has quit).
+    private func playOnMoment(_ player: PlayingEpisode) -> Double {
+        guard let length = player.length else { return 0 }
+        let outro = (try? podcasts.episode(player.episodeID)).flatMap { $0 }
+            .flatMap { podcasts.document.snapshot.state.preferences(of: $0.podcastID).skipOutro }
+        return min(length - Self.playOnMargin * player.rate, outro.map { length - $0 } ?? .infinity)
+    }
+
+    /// (Re)starts the wait for the moment the first playing player waiting to play on
+    /// (`playOnDue`) reaches its `playOnMoment`, by its position estimate. Then it is asked
+    /// where it is (`MPRISListener.catchUp`): short of the moment, the wait starts again from
+    /// there; else it is told to play on. A paused player is not waited for (it waits for
+    /// it to play again, a change that restarts this wait). `after`: the player just asked,
+    /// not asked again within twice `playOnSlack` (one that says it plays yet does not move
+    /// would otherwise be asked again and again).
+    private func awaitPlayOn(after asked: BusName? = nil) {
+        let due = playOnDue.withLock { $0 }
+        let next = players.playingEpisodes().filter { $0.playing && due[$0.owner] == $0.episodeID }.map { player in
+            let delay = max(0, playOnMoment(player) - player.position) / (player.rate > 0 ? player.rate : 1)
+            return (player: player, delay: player.owner == asked ? max(delay, 2 * Self.playOnSlack) : delay)
+        }.min { $0.delay < $1.delay }
+        let turn = next.map { next in
+            spawnStoppable { [weak self] in
+                guard await Self.wait(next.delay), !Task.isCancelled else {
+                    if !Task.isCancelled { self?.awaitPlayOn() }
+                    return
+                }
+                await self?.playOnIfThere(next.player.owner, next.player.episodeID)
+            }
+        }
+        playOnTurn.withLock { old in
+            old?.stop()
+            old = turn
+        }
+    }
+
+    /// The wait for `owner`'s moment to play on is over: the player says where it is, and is
+    /// told to play on if it is there (within `playOnSlack`), or waited for again.
+    private func playOnIfThere(_ owner: BusName, _ episodeID: String) async {
+        await players.catchUp(owner)
+        guard !Task.isCancelled else { return }
+        guard let player = players.playingEpisodes().first(where: { $0.owner == owner && $0.episodeID == episodeID && $0.playing }) else { return }
+        guard player.position >= playOnMoment(player) - Self.playOnSlack else {
+            awaitPlayOn(after: owner)
+            return
+        }
+        // Taken under `armed`'s lock: an end-of-episode timer set meanwhile keeps it on its episode.
+        let go = armed.withLock { armed in
+            playOnDue.withLock { due -> Bool in
+                guard due[owner] == episodeID else { return false }
+                due[owner] = nil
+                guard let timer = armed.timer?.status else { return true }
+                return !(timer.owner == owner && timer.timer == .endOfEpisode)
+            }
+        }
+        // Its own task: the player's answer to `OpenUri` (another track) restarts this wait.
+        if go { spawn { [weak self] in await self?.playOn(from: episodeID, on: owner) } }
+    }
+
     /// The episode `owner` plays counts as played (and so has left the queue): with the
     /// setting `continuous` on and another episode in the queue, the player is told to open
     /// that one (`OpenUri`): its downloaded file, else — or when the player refuses the file —
@@ -366,12 +452,15 @@ public final class PlayerSteering: Service {
             logger.notice("the next episode in the queue has neither a download nor an audio URL to play on to", metadata: ["episode": "\(next.id)"])
             return
         }
+        // Where the player was as it was told (the journal says it: how much of the end was left).
+        let at = players.playingEpisodes().first { $0.owner == owner && $0.episodeID == episodeID }
         // Before the player is told: it may say it opened the episode before it answers.
         resumes.withLock { $0[owner] = (next.id, next.position) }
         for uri in uris {
             do {
                 try await players.openURI(owner, uri)
-                logger.info("playing on to the next episode in the queue", metadata: ["player": "\(owner)", "from": "\(episodeID)", "to": "\(next.id)"])
+                logger.info("playing on to the next episode in the queue", metadata: ["player": "\(owner)", "from": "\(episodeID)", "to": "\(next.id)",
+                                                                                      "at": "\(at?.position ?? -1)", "length": "\(at?.length ?? -1)"])
                 return
             } catch {
                 logger.notice("a media player did not open the next episode", metadata: ["player": "\(owner)", "uri": "\(uri)", "error": "\(error)"])

@@ -203,7 +203,7 @@ public final class MPRISListener: FilesInUse, Service {
         }
         if asking.withLock({ $0.seeked.remove(owner) != nil }), let player = players.withLock({ $0[owner] }) {
             runs.withLock { _ = $0.removeValue(forKey: owner) }
-            await record(player, of: owner, at: player.position)
+            await record(player, of: owner, at: player.position, jumped: true)
         }
         follow(owner)
         tell(owner, .moved)
@@ -272,7 +272,7 @@ public final class MPRISListener: FilesInUse, Service {
             }
             // A jump: nothing of it is listening; the run begins again where it landed.
             runs.withLock { _ = $0.removeValue(forKey: sender) }
-            if let player { await record(player, of: sender, at: player.position) }
+            if let player { await record(player, of: sender, at: player.position, jumped: true) }
             follow(sender)
             tell(sender, .moved)
         default:
@@ -417,8 +417,8 @@ public final class MPRISListener: FilesInUse, Service {
     /// what is kept (and when the episode counts as played), and what its listening run
     /// counts as listened since the last position to the listening history.
     /// On the document's owner, awaited: this runs in a task of Swift's pool, which must not
-    /// wait on a thread for the owner's burst.
-    private func record(_ player: Player, of owner: BusName, at position: Double) async {
+    /// wait on a thread for the owner's burst. `jumped`: the position is where a seek landed.
+    private func record(_ player: Player, of owner: BusName, at position: Double, jumped: Bool = false) async {
         guard let episodeID = player.episodeID else { return }
         let listened = runs.withLock { runs -> Double in
             guard var run = runs[owner], run.episodeID == episodeID else { return 0 }
@@ -431,7 +431,7 @@ public final class MPRISListener: FilesInUse, Service {
                 try podcasts.recordPlayback(of: episodeID, at: position, length: player.length)
                 return try podcasts.playedMark(of: episodeID, length: player.length)
             }
-            if let mark, position >= mark { reachedPlayed(owner, playing: player.url, episodeID) }
+            if let mark, position >= mark { reachedPlayed(owner, playing: player.url, episodeID, jumped: jumped) }
         } catch {
             logger.error("could not record the position a media player reported", metadata: ["episode": "\(episodeID)", "error": "\(error)"])
         }
@@ -440,13 +440,13 @@ public final class MPRISListener: FilesInUse, Service {
     /// `owner`'s episode counts as played: steering is told (`PlayerChange.played`), once per
     /// track, when the player still has it open and plays it (one paused there is left be: the
     /// user stopped it; the position estimate finds it when it plays again).
-    private func reachedPlayed(_ owner: BusName, playing url: String?, _ episodeID: String) {
+    private func reachedPlayed(_ owner: BusName, playing url: String?, _ episodeID: String, jumped: Bool) {
         let first = players.withLock { players in
             guard var player = players[owner], player.url == url, player.status == "Playing", !player.reachedPlayed else { return false }
             player.reachedPlayed = true
             players[owner] = player
             return true
         }
-        if first { tell(owner, .played(episodeID: episodeID)) }
+        if first { tell(owner, .played(episodeID: episodeID, jumped: jumped)) }
     }
 }
