@@ -33,16 +33,3 @@ func gdbusIntrospect(on bus: PrivateBus, _ path: ObjectPath) async throws -> Too
     try await Tool.runDetached("gdbus", ["introspect", "--address", bus.address, "--dest", BusContract.serviceName.rawValue,
                                          "--object-path", path.rawValue])
 }
-
-extension AlmanacClient {
-    /// A property of `interface` at `path`, as `org.freedesktop.DBus.Properties.Get` gives it.
-    func property(_ name: MemberName, of interface: InterfaceName, at path: ObjectPath) async throws -> Value {
-        try await connection.call(BusContract.serviceName, path: path, interface: .properties, method: MemberName("Get"),
-                                  arguments: interface.rawValue, name.rawValue).arguments(Value.self)
-    }
-
-    /// A property of `document`'s document interface.
-    func property(_ name: MemberName, of document: DocumentName) async throws -> Value {
-        try await property(name, of: BusContract.documentInterface, at: BusContract.documentPath(document))
-    }
-}

@@ -20,6 +20,21 @@ public final class RunningDaemon: @unchecked Sendable {
         self.environment = environment
         process = try Self.launch(bus, preset, folder: bus.directory, environment: environment)
         try await waitForName()
+        await waitForDemoEpisodes()
+    }
+
+    /// The demo provider's episodes come with its first refresh, which runs after the name is
+    /// taken: waits (a minute at most, then goes on) until that refresh has brought episodes
+    /// and no fetch is under way, so that a test reading them at once sees them all however
+    /// busy the machine is.
+    private func waitForDemoEpisodes() async {
+        guard preset.options.contains(where: { $0.name == "--provider" && $0.value == "demo" }),
+              let client = try? await AlmanacClient.connect(address: bus.address) else { return }
+        _ = await eventually(every: .milliseconds(50)) {
+            guard let (_, state) = try? await client.state(of: .podcasts), (state["episodeCount"]?.integerValue ?? 0) > 0 else { return false }
+            return (try? await client.property(BusContract.Document1.loading, of: DocumentName.podcasts))?.unwrapped == .boolean(false)
+        }
+        await client.connection.close()
     }
 
     private static func launch(_ bus: PrivateBus, _ preset: DaemonPreset, folder: URL, environment: [String: String] = [:]) throws -> ChildProcess {
