@@ -160,7 +160,8 @@ struct DaemonParts {
                                        metNorway: URL(string: metNorwayURL).map { MetNorwayForecast(baseURL: $0) },
                                        alerts: OfficialAlerts(nwsURL: URL(string: nwsURL) ?? URL(string: "https://api.weather.gov")!,
                                                               metAlertsURL: URL(string: metalertsURL) ?? URL(string: "https://api.met.no")!,
-                                                              meteoAlarmURL: URL(string: meteoalarmURL) ?? URL(string: "https://feeds.meteoalarm.org")!))
+                                                              meteoAlarmURL: URL(string: meteoalarmURL) ?? URL(string: "https://feeds.meteoalarm.org")!,
+                                                              forgetAfter: 2 * options.alertsInterval))
     }
 
     /// The iTunes Search API at the URL the options or the environment give, else Apple's.

@@ -97,8 +97,9 @@ import Testing
 
     @Test func theSourceIsTheNamedCountrysBeforeTheBoxes() {
         #expect(AlertSource.covering(latitude: 52.52, longitude: 13.41) == .meteoalarm)
-        // Stockholm lies in the Norway box; its name says Sweden.
-        #expect(AlertSource.covering(latitude: 59.33, longitude: 18.07) == .metalerts)
+        // A border town's coordinates may say one country; its name decides.
+        #expect(AlertSource.covering(latitude: 59.1, longitude: 11.2) == .metalerts)
+        #expect(AlertSource.covering(latitude: 59.1, longitude: 11.2, placeName: "Strömstad, Västra Götaland, Sweden") == .meteoalarm)
         #expect(AlertSource.covering(latitude: 59.33, longitude: 18.07, placeName: "Stockholm, Stockholm, Sweden") == .meteoalarm)
         #expect(AlertSource.covering(latitude: 59.91, longitude: 10.75, placeName: "Oslo, Oslo, Norway") == .metalerts)
         #expect(AlertSource.covering(latitude: 37.2, longitude: -93.3, placeName: "Springfield, Missouri, United States") == .nws)

@@ -57,4 +57,21 @@ import Testing
         #expect(AlertSource.covering(latitude: 52.52, longitude: 13.41) == .meteoalarm)
         #expect(AlertSource.covering(latitude: -33.9, longitude: 151.2) == nil)
     }
+
+    /// Places known only by coordinates on both sides of Norway's borders: the Nordic
+    /// neighbours inside any box that holds Norway go to MeteoAlarm, Norway's places (its
+    /// north too, which wraps around Sweden and Finland) to MetAlerts.
+    @Test(arguments: [
+        ("Oslo", 59.91, 10.75, AlertSource.metalerts), ("Bergen", 60.39, 5.32, .metalerts), ("Tromsø", 69.65, 18.96, .metalerts),
+        ("Trondheim", 63.43, 10.39, .metalerts), ("Bodø", 67.28, 14.40, .metalerts), ("Narvik", 68.44, 17.43, .metalerts),
+        ("Alta", 69.97, 23.27, .metalerts), ("Kautokeino", 69.01, 23.04, .metalerts), ("Kirkenes", 69.73, 30.05, .metalerts),
+        ("Utsira, at sea", 59.3, 4.88, .metalerts), ("Longyearbyen", 78.22, 15.65, .metalerts),
+        ("Stockholm", 59.33, 18.07, .meteoalarm), ("Gothenburg", 57.71, 11.97, .meteoalarm), ("Helsinki", 60.17, 24.94, .meteoalarm),
+        ("Tallinn", 59.44, 24.75, .meteoalarm), ("Kiruna", 67.86, 20.23, .meteoalarm), ("Östersund", 63.18, 14.64, .meteoalarm),
+        ("Abisko", 68.35, 18.83, .meteoalarm), ("Kilpisjärvi", 69.05, 20.8, .meteoalarm), ("Ivalo", 68.66, 27.55, .meteoalarm),
+        ("Skagen", 57.72, 10.59, .meteoalarm),
+    ])
+    func aNordicPlaceByCoordinatesGoesToTheSourceOfItsCountry(place: String, latitude: Double, longitude: Double, source: AlertSource) {
+        #expect(AlertSource.covering(latitude: latitude, longitude: longitude) == source, "\(place)")
+    }
 }

@@ -50,7 +50,7 @@ on 127.0.0.1 and prints its port on the first line of standard output.
                               polygon, and ones that must not show: replaced, elsewhere, green,
                               ended, an exercise)
 /control?alerts=on|off|fail|garbage|huge -> alerts in force, none, the alert endpoints answer
-                              HTTP 503, not JSON, or 9 MiB of JSON; the NWS answers 403 without
+                              HTTP 503, not JSON (with an ETag honoured by If-None-Match), or 9 MiB of JSON; the NWS answers 403 without
                               a User-Agent
 /control?alertfailstatus=500  -> the status alerts=fail answers (503 unless told)
 /control?metseverity=Minor    -> the MetAlerts warning's CAP severity (Severe unless told)
@@ -246,7 +246,11 @@ class Handler(BaseHTTPRequestHandler):
             # MetAlerts answers in Norwegian without it: the fixture has only the English texts.
             return self.send(400, "{\"title\": \"fixture: MetAlerts is asked with lang=en\"}", "application/problem+json")
         if mode == "garbage":
-            return self.send(200, "<html>maintenance</html>", "text/html")
+            # With an ETag, as a real server's maintenance page may have: a 304 to it is not alerts.
+            tag = '"maintenance"'
+            if self.headers.get("If-None-Match") == tag:
+                return self.send(304, "", "text/html", {"ETag": tag})
+            return self.send(200, "<html>maintenance</html>", "text/html", {"ETag": tag})
         if mode == "huge":
             return self.send(200, "{\"warnings\": [" + ",".join(["{}"] * (9 * 1024 * 1024 // 3)) + "]}")
         if mode == "on" and (not meteoalarm or path.endswith("/feeds-germany")):

@@ -13,6 +13,8 @@ import Testing
     let bus: PrivateBus
     let server: FixtureServer
     static let springfield = "37.21533,-93.29824"
+    /// In Springfield's NWS zone: the NWS answers it the same alert, id and all.
+    static let nearSpringfield = "37.1,-93.4"
     /// Inland Norway (Lillehammer): MetAlerts answers for it, and no sea area of the marine
     /// fixture is within reach, so the land warning is its only alert.
     static let inland = "61.1153,10.4662"
@@ -157,6 +159,31 @@ import Testing
         try control("metseverity=Extreme")
         let shown = await notifications.waitForCalls("Notify")
         #expect(shown.count == 1 && shown[0].contains("Wind, orange level"), "\(shown)")
+        _ = daemon.stop()
+    }
+
+    /// Two places with one alert (one NWS zone, as "here" and a saved place may be) share its
+    /// notification: letting one place go leaves it open, letting the other go closes it.
+    @Test func aNotificationStaysOpenWhileAnotherPlaceHasItsAlert() async throws {
+        let notifications = try await DbusmockNotificationDaemon(bus: bus)
+        defer { notifications.stop() }
+        try control("alerts=on")
+        let daemon = try await RunningDaemon(bus: bus, .fixtures(weather: server))
+        #expect(try await almanac(["locations", "add", Self.springfield, Self.nearSpringfield], bus: bus).status == 0)
+        #expect(await eventually { (try? await alerts(Self.springfield))?.count == 1 })
+        #expect(await eventually { (try? await alerts(Self.nearSpringfield))?.count == 1 })
+        #expect(await notifications.waitForCalls("Notify").count == 1)
+
+        #expect(try await almanac(["locations", "remove", Self.springfield], bus: bus).status == 0)
+        // Heard after Springfield was let go, and notified in order: a severe alert elsewhere.
+        #expect(try await almanac(["locations", "add", Self.inland], bus: bus).status == 0)
+        let shown = await notifications.waitForCalls("Notify", count: 2)
+        #expect(shown.count == 2 && shown[1].contains("Wind, orange level"), "\(shown)")
+        #expect(notifications.calls("CloseNotification").isEmpty, "\(notifications.calls("CloseNotification"))")
+
+        #expect(try await almanac(["locations", "remove", Self.nearSpringfield], bus: bus).status == 0)
+        let closed = await notifications.waitForCalls("CloseNotification")
+        #expect(closed.count == 1, "\(closed)")
         _ = daemon.stop()
     }
 }

@@ -7,7 +7,7 @@ public import Logging
 /// Desktop notifications of official weather alerts: one per alert id and per update of it
 /// (an update replaces its notification), for the alerts the `weatherAlerts` setting names
 /// (severe and extreme by default); an alert that ends closes its notification, and so does
-/// letting its place go or a setting that no longer names it. Watches the weather document
+/// letting its place go or a setting that no longer names it — once no other place has it. Watches the weather document
 /// like a view. Alerts restored after a restart are not news: they were notified when they began.
 public final class AlertNotifier: Service {
     static let viewKey = ViewKey("almanacd:alert-notifications")
@@ -24,7 +24,8 @@ public final class AlertNotifier: Service {
     private let connection: Connection
     private let wording: Wording
     private let logger: Logger
-    /// The alerts last heard at each place, by id: an alert that differs from its entry is an update.
+    /// The alerts last heard at each place, by id: an alert that differs from its entry is an
+    /// update. Places may share an alert id; its notification is one.
     private let known = Locked<[String: [String: WeatherAlert]]>([:])
     /// Each alert shown, as shown, and its notification's id.
     private let shown = Locked<[String: (alert: WeatherAlert, notification: UInt32)]>([:])
@@ -61,18 +62,22 @@ public final class AlertNotifier: Service {
         let state = weather.document.snapshot.state
         switch change {
         case .alerts(let location, let placeAlerts, let began, let ended):
-            let before = known.withLock { known in
-                defer { known[location] = Dictionary(placeAlerts.alerts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }) }
-                return known[location] ?? [:]
+            let (before, held) = known.withLock { known in
+                let before = known[location] ?? [:]
+                known[location] = Dictionary(placeAlerts.alerts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+                return (before, Self.held(in: known))
             }
             let place = state.readings[location]?.placeName ?? location
             for alert in placeAlerts.alerts where state.weatherAlerts.notifies(alert.severity) {
                 let updated = before[alert.id].map { $0 != alert } ?? false
                 if began.contains(alert.id) || updated { queue.yield(.show(alert, place: place)) }
             }
-            for id in ended { queue.yield(.close(alertID: id)) }
+            for id in ended where !held.contains(id) { queue.yield(.close(alertID: id)) }
         case .forgotten(let locations):
-            let gone = known.withLock { known in locations.flatMap { known.removeValue(forKey: $0)?.keys.map { $0 } ?? [] } }
+            let gone = known.withLock { known in
+                let gone = Set(locations.flatMap { known.removeValue(forKey: $0)?.keys.map { $0 } ?? [] })
+                return gone.subtracting(Self.held(in: known))
+            }
             for id in gone { queue.yield(.close(alertID: id)) }
         case .weatherAlerts(let notice):
             let unnamed = shown.withLock { shown in shown.filter { !notice.notifies($0.value.alert.severity) }.map(\.key) }
@@ -80,6 +85,13 @@ public final class AlertNotifier: Service {
         default:
             break
         }
+    }
+
+    /// The alert ids some place still has: one notification serves every place with the alert
+    /// ("here" and a saved place, two places in one NWS zone or MeteoAlarm region), so it
+    /// closes only when none has it.
+    private static func held(in known: [String: [String: WeatherAlert]]) -> Set<String> {
+        Set(known.values.flatMap(\.keys))
     }
 
     /// A `Service`: shows and closes notifications as alerts begin, change and end, until cancelled.

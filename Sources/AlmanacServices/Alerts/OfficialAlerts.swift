@@ -1,19 +1,22 @@
 public import AlmanacModels
 public import FoundationEssentials
-import Locking
 
 /// Official alerts at a place from the source covering it (`AlertSource`): bytes from the
 /// source's server, read as its documented GeoJSON or CAP JSON, trusting nothing (sizes,
-/// types, dates and counts are bounded; docs/security.md). Asked with the server's validators.
+/// types, dates and counts are bounded; docs/security.md). Asked with the validators of the
+/// last answer that parsed (`ParsedAnswers`), which a `304` gives back.
 public final class OfficialAlerts: Sendable {
     private let nwsURL: URL
     private let metAlertsURL: URL
     private let meteoAlarmURL: URL
     private let http: HTTPClient
     private let meteoAlarmHTTP: HTTPClient
-    /// The last good reading of each MeteoAlarm country feed, by its URL: a `304` to a feed
-    /// too large for the HTTP client to keep comes with no body, and means this.
-    private let meteoAlarmFeeds = Locked<[URL: [MeteoAlarmWarning]]>([:])
+    /// The last alerts read of each NWS point and MetAlerts place, by URL.
+    private let pointAlerts: ParsedAnswers<[WeatherAlert]>
+    /// The last MetAlerts marine features read (one URL; each place picks those near it).
+    private let marineFeatures: ParsedAnswers<[AlertJSON]>
+    /// The last good reading of each MeteoAlarm country feed, by its URL.
+    let meteoAlarmFeeds: ParsedAnswers<[MeteoAlarmWarning]>
     /// Alerts kept of one answer, at most.
     static let maximumAlerts = 50
     /// How far off a MetAlerts marine warning's sea area a place still gets it (a coastal place).
@@ -23,14 +26,19 @@ public final class OfficialAlerts: Sendable {
     ///   - nwsURL: the NWS API's base, such as `https://api.weather.gov`.
     ///   - metAlertsURL: MET Norway's base, such as `https://api.met.no`.
     ///   - meteoAlarmURL: MeteoAlarm's feeds' base, such as `https://feeds.meteoalarm.org`.
+    ///   - forgetAfter: seconds a reading not asked for again is kept (twice the alerts' interval).
     public init(nwsURL: URL, metAlertsURL: URL, meteoAlarmURL: URL = URL(string: "https://feeds.meteoalarm.org")!,
-                http: HTTPClient = HTTPClient(timeout: 10, accept: "application/geo+json", maximumBytes: 4 * 1024 * 1024)) {
+                forgetAfter: TimeInterval = 20 * 60) {
         self.nwsURL = nwsURL
         self.metAlertsURL = metAlertsURL
         self.meteoAlarmURL = meteoAlarmURL
-        self.http = http
+        // Not conditional themselves: the validators asked with are those of what parsed.
+        http = HTTPClient(timeout: 10, accept: "application/geo+json", maximumBytes: 4 * 1024 * 1024, conditional: false)
         // A country's feed holds every warning of the country, in all its languages: a few MiB.
-        meteoAlarmHTTP = HTTPClient(timeout: 10, accept: "application/json", maximumBytes: 8 * 1024 * 1024)
+        meteoAlarmHTTP = HTTPClient(timeout: 10, accept: "application/json", maximumBytes: 8 * 1024 * 1024, conditional: false)
+        pointAlerts = ParsedAnswers(forgetAfter: forgetAfter)
+        marineFeatures = ParsedAnswers(forgetAfter: forgetAfter)
+        meteoAlarmFeeds = ParsedAnswers(forgetAfter: forgetAfter)
     }
 
     /// The alerts in force at the place from `source`; throws `FetchError` when they cannot be had.
@@ -42,17 +50,18 @@ public final class OfficialAlerts: Sendable {
         case .nws:
             var components = URLComponents(url: nwsURL.appendingPathComponent("alerts/active"), resolvingAgainstBaseURL: false)!
             components.queryItems = [URLQueryItem(name: "point", value: "\(lat),\(lon)")]
-            return try Self.nwsAlerts(try await http.get(components.url!).body)
+            return try await pointAlerts.fetch(components.url!, with: http, parse: Self.nwsAlerts)
         case .metalerts:
             let base = metAlertsURL.appendingPathComponent("weatherapi/metalerts/2.0/current.json")
             var components = URLComponents(url: base, resolvingAgainstBaseURL: false)!
             // `lang=en`: without it the texts are Norwegian.
             components.queryItems = [URLQueryItem(name: "lat", value: lat), URLQueryItem(name: "lon", value: lon), URLQueryItem(name: "lang", value: "en")]
-            let land = try Self.metAlerts(try await http.get(components.url!).body)
+            let land = try await pointAlerts.fetch(components.url!, with: http) { try Self.metAlerts($0) }
             // The point's own answer has the warnings whose area holds it, land ones for a
             // place on land; the sea areas off a coastal place are asked apart.
             components.queryItems = [URLQueryItem(name: "geographicDomain", value: "marine"), URLQueryItem(name: "lang", value: "en")]
-            let marine = try Self.metAlerts(try await http.get(components.url!).body, near: (latitude, longitude))
+            let features = try await marineFeatures.fetch(components.url!, with: http) { try Self.features($0, source: "MET Norway") }
+            let marine = Self.metAlerts(features, near: (latitude, longitude))
             return Array((land + marine.filter { alert in !land.contains { $0.id == alert.id } }).prefix(Self.maximumAlerts))
         case .meteoalarm:
             let named = MeteoAlarmCountry.named(in: placeName)
@@ -75,11 +84,7 @@ public final class OfficialAlerts: Sendable {
     /// the server says nothing changed.
     private func meteoAlarmWarnings(_ country: MeteoAlarmCountry) async throws -> [MeteoAlarmWarning] {
         let url = meteoAlarmURL.appendingPathComponent("api/v1/warnings/feeds-\(country.slug)")
-        let response = try await meteoAlarmHTTP.get(url)
-        if response.status == 304, let kept = meteoAlarmFeeds.withLock({ $0[url] }) { return kept }
-        let warnings = try MeteoAlarmFeed.warnings(response.body)
-        meteoAlarmFeeds.withLock { $0[url] = warnings }
-        return warnings
+        return try await meteoAlarmFeeds.fetch(url, with: meteoAlarmHTTP, parse: MeteoAlarmFeed.warnings)
     }
 
     static func features(_ body: Data, source: String) throws -> [AlertJSON] {
@@ -111,7 +116,12 @@ public final class OfficialAlerts: Sendable {
     /// expires), the colour `riskMatrixColor`, the phenomenon `event` ("wind", "gale").
     /// With `near`, only the features whose geometry comes within `marineReachKilometres` of it.
     static func metAlerts(_ body: Data, near place: (latitude: Double, longitude: Double)? = nil) throws -> [WeatherAlert] {
-        let alerts = try features(body, source: "MET Norway").compactMap { feature -> WeatherAlert? in
+        metAlerts(try features(body, source: "MET Norway"), near: place)
+    }
+
+    /// MetAlerts' `features`, read as `metAlerts(_:near:)` reads an answer's.
+    static func metAlerts(_ features: [AlertJSON], near place: (latitude: Double, longitude: Double)?) -> [WeatherAlert] {
+        let alerts = features.compactMap { feature -> WeatherAlert? in
             guard let properties = feature["properties"], let id = properties["id"]?.text(200) else { return nil }
             if let place, !rings(of: feature["geometry"]).contains(where: {
                 $0.kilometres(fromLatitude: place.latitude, longitude: place.longitude) <= marineReachKilometres

@@ -33,7 +33,9 @@ public struct HTTPClient: Sendable {
     ///   - maximumBytes: a larger answer is an error (and is not kept).
     ///   - conditional: ask again with the validators of the last answer. A `304` is then
     ///     answered with the body kept from last time when it was small (at most 256 KiB),
-    ///     and with an empty body otherwise: the caller knows nothing changed.
+    ///     and with an empty body otherwise: the caller knows nothing changed. A caller that
+    ///     keeps what it read itself (what parsed, say) leaves this off and sends its own
+    ///     `If-None-Match`/`If-Modified-Since` in `get`'s `headers`: a `304` comes with an empty body.
     ///   - validators: where the validators outlive the process (none: in memory only).
     ///   - redirectsElsewhere: whether a redirect to another origin (scheme, host, port) is
     ///     followed (without the request's `Authorization` and `Cookie`) or refused, as the
@@ -73,8 +75,12 @@ public struct HTTPClient: Sendable {
             throw FetchError("\(url.host ?? "The server") answered HTTP \(http.status).")
         }
         if http.status == 304 {
-            guard let kept else { throw FetchError("\(url.host ?? "The server") answered 304 Not Modified to a request that was not conditional.") }
-            return Response(status: 304, body: kept.body ?? Data(), headers: fields, url: http.url, movedTo: movedTo)
+            // Validators the caller sent itself: it keeps what they stand for (the body is empty).
+            let askedByCaller = headers.keys.contains { ["if-none-match", "if-modified-since"].contains($0.lowercased()) }
+            guard kept != nil || askedByCaller else {
+                throw FetchError("\(url.host ?? "The server") answered 304 Not Modified to a request that was not conditional.")
+            }
+            return Response(status: 304, body: kept?.body ?? Data(), headers: fields, url: http.url, movedTo: movedTo)
         }
         validators?[url] = ConditionalCache.Entry(etag: fields["etag"], lastModified: fields["last-modified"],
                                                   body: data.count <= ConditionalCache.maximumKeptBody ? data : nil)
