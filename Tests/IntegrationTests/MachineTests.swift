@@ -150,6 +150,52 @@ import Testing
         #expect(!daemon.process.hasExited)
     }
 
+    /// Auto-downloads queued before the connection turned metered wait too. One transfer at a
+    /// time: the first new episode's runs (its file stalls, so it cannot end by itself), the
+    /// second's waits for the slot. The connection turns metered (guess-yes): the waiting one
+    /// says why it waits. Cancelling the first frees the slot (a cancel starts the next job
+    /// before it answers), and the second still does not start, until the connection is no
+    /// longer metered.
+    @Test func autoDownloadsQueuedBeforeTheConnectionTurnedMeteredWaitToo() async throws {
+        let networkManager = try await SystemBusMock.networkManager(on: system)  // not metered
+        let daemon = try await RunningDaemon(bus: bus, preset.with("--downloads-at-once", "1"), environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address])
+        try feed.publish([("One", "/audio/one?size=2000")])
+        let (podcast, _) = try await feed.subscribe(on: bus)
+        #expect(try await almanac(["podcasts", "settings", podcast, "auto-download", "on"], bus: bus).status == 0)
+        try feed.publish([("One", "/audio/one?size=2000"), ("Two", "/audio/two?size=2000000&stall=1000"), ("Three", "/audio/three?size=2000000&stall=1000")])
+        let refreshed = try await almanac(["podcasts", "refresh", podcast], bus: bus)
+        try #require(refreshed.status == 0, "\(refreshed.errorOutput)")
+        var listed: [String] = []
+        let queued = try await eventually { () async throws -> (running: String, waiting: String)? in
+            listed = try await jobs()
+            // The running one's request has reached the server too.
+            guard listed.count == 2, let running = listed.first(where: { $0.hasSuffix("|downloading|") }),
+                  let waiting = listed.first(where: { $0.hasSuffix("|queued|") }), try feed.requests().count == 1 else { return nil }
+            return (String(running.split(separator: "|")[0]), String(waiting.split(separator: "|")[0]))
+        }
+        let (running, waiting) = try #require(queued, "\(listed)")
+
+        try await networkManager.setMetered(3)  // guess-yes
+        let held = try await eventually {
+            listed = try await jobs()
+            return listed.contains(waiting + "|queued|waiting: metered connection")
+        }
+        try #require(held, "\(listed)")
+        let cancelled = try await almanac(["downloads", "cancel", running], bus: bus)
+        #expect(cancelled.status == 0, "\(cancelled.errorOutput)")
+        listed = try await jobs()
+        #expect(listed.contains(waiting + "|queued|waiting: metered connection"), "\(listed)")
+        #expect(try feed.requests().count == 1, "\((try? feed.requests()) ?? [])")
+
+        try await networkManager.setMetered(2)  // no
+        let started = try await eventually {
+            listed = try await jobs()
+            return listed.contains(waiting + "|downloading|")
+        }
+        #expect(started, "\(listed)")
+        #expect(!daemon.process.hasExited)
+    }
+
     /// What the user asks for goes on a metered connection: `episode download` of an episode
     /// whose auto-download waits starts it at once, as the user's.
     @Test func aHeldDownloadGoesWhenTheUserAsksForIt() async throws {

@@ -6,7 +6,8 @@ public import Logging
 /// What almanacd does about the machine it runs on. After a resume, or when the network
 /// comes back, a catch-up is due at once: every wanted place and feed is fetched, as a
 /// sleep or an outage of unknown length leaves every reading stale. On a metered connection
-/// with the `metered` setting `pause`, the daemon's own downloads wait (`autoDownloadHold`)
+/// with the `metered` setting `pause`, the daemon's own downloads, queued or kept from last
+/// time, start none (`autoDownloadHold`)
 /// and the scheduled feed reads (and a catch-up's) come at most every `meteredFeedInterval`;
 /// what the user asks for goes either way. Without a watcher the network is `.unknown` and
 /// nothing is held: everything works as it did.
