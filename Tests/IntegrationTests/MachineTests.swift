@@ -9,6 +9,7 @@ import Testing
 /// next timer is two hours away; a metered connection holds an auto-download back until the
 /// user allows it or the connection is no longer metered; a look-alike signal from a client
 /// that does not own logind's name is ignored; without a system bus everything works.
+/// A resume while offline leaves the catch-up to the network's return.
 /// "At once" is shown by the order of events: the fetch reaches the fixture server after the
 /// signal, with nothing else due for hours.
 @Suite(.onTestThreads, .timeLimit(.hang)) struct MachineTests {
@@ -86,6 +87,26 @@ import Testing
         #expect(try await network() == "online\n")
         let status = try await almanac(["status"], bus: bus).output
         #expect(status.contains("network: online"), "\(status)")
+        #expect(!daemon.process.hasExited)
+    }
+
+    /// A resume while NetworkManager says disconnected fetches nothing (every fetch would
+    /// fail, back off and say so): the network's return brings the one catch-up.
+    @Test func aResumeWhileOfflineLeavesTheCatchUpToTheNetworksReturn() async throws {
+        let logind = try await SystemBusMock.logind(on: system)
+        let networkManager = try await SystemBusMock.networkManager(on: system, state: 20)
+        let daemon = try await daemon()
+        #expect(try await network() == "offline\n")
+        try await placeAndPodcast()
+        let (weather, feeds) = (try weatherReads(), try feedReads())
+        try await logind.prepareForSleep(false)
+        #expect(await eventually { daemon.log.contains("woke from sleep") })
+        #expect(daemon.log.contains("woke from sleep while the network is offline: catching up once it is back"), "\(daemon.log)")
+        #expect(!daemon.log.contains("woke from sleep: fetching"), "\(daemon.log)")
+        try await networkManager.setState(70)
+        let fetched = try await eventually { try weatherReads() > weather && feedReads() > feeds }
+        #expect(fetched, "\((try? weatherReads()) ?? -1) forecasts, \((try? feedReads()) ?? -1) feed reads after the network came back")
+        #expect(try await network() == "online\n")
         #expect(!daemon.process.hasExited)
     }
 
