@@ -8,7 +8,7 @@ import Testing
 /// resume, or the network coming back, fetches the weather and the feeds at once though the
 /// next timer is two hours away; a metered connection holds an auto-download back until the
 /// user allows it or the connection is no longer metered; a look-alike signal from a client
-/// that does not own logind's name is ignored; without a system bus everything works.
+/// that does not own logind's or NetworkManager's name is ignored; without a system bus everything works.
 /// A resume while offline leaves the catch-up to the network's return.
 /// "At once" is shown by the order of events: the fetch reaches the fixture server after the
 /// signal, with nothing else due for hours.
@@ -268,6 +268,36 @@ import Testing
         func resumes() -> Int { daemon.log.components(separatedBy: "woke from sleep").count - 1 }
         #expect(await eventually { resumes() >= 1 })
         #expect(resumes() == 1, "\(daemon.log)")
+        await intruder.close()
+        #expect(!daemon.process.hasExited)
+    }
+
+    /// A client of the system bus that is not NetworkManager sends `StateChanged(20)` and a
+    /// `PropertiesChanged` saying disconnected and metered, to everyone and to each peer: the
+    /// daemon takes no notice. Then NetworkManager says metered (guess-yes): that is the one
+    /// change of the network the daemon heard.
+    @Test func lookAlikeNetworkSignalsFromAClientThatIsNotNetworkManagerAreIgnored() async throws {
+        let networkManager = try await SystemBusMock.networkManager(on: system)
+        let daemon = try await daemon()
+        #expect(try await network() == "online\n")
+        let intruder = try await Connection.connect(to: system.address)
+        let path: ObjectPath = "/org/freedesktop/NetworkManager"
+        let manager: InterfaceName = "org.freedesktop.NetworkManager"
+        let properties: InterfaceName = "org.freedesktop.DBus.Properties"
+        let (names) = try await intruder.call(.bus, path: "/org/freedesktop/DBus", interface: .bus, method: "ListNames").arguments([String].self)
+        let peers = try names.filter { $0.hasPrefix(":") }.map { try BusName($0) }
+        for destination in [nil] + peers.map(Optional.some) {
+            try intruder.emit(path: path, interface: manager, signal: "StateChanged", destination: destination, arguments: UInt32(20))
+            try intruder.emit(path: path, interface: properties, signal: "PropertiesChanged", destination: destination,
+                              arguments: SystemBusMock.networkManager, ["State": Value.uint32(20), "Metered": Value.uint32(1)], [String]())
+        }
+        // Answered once the bus has routed every look-alike before it.
+        _ = try await intruder.call(.bus, path: "/org/freedesktop/DBus", interface: .bus, method: "GetId")
+        try await networkManager.setMetered(3)
+        func changes() -> [String] { daemon.log.split(separator: "\n").filter { $0.contains("(was online)") }.map(String.init) }
+        #expect(await eventually { !changes().isEmpty })
+        #expect(changes().count == 1 && changes().first?.contains("the network is metered (was online)") == true, "\(daemon.log)")
+        #expect(try await network() == "metered\n")
         await intruder.close()
         #expect(!daemon.process.hasExited)
     }
