@@ -31,6 +31,25 @@ import Testing
         #expect(machine.catchUpDue != nil)
     }
 
+    /// A resume while NetworkManager says offline or connecting catches up nothing yet (every
+    /// fetch would fail): the network's return does, once. Online or unknown, a resume does.
+    @Test func aResumeWhileOfflineOrConnectingLeavesTheCatchUpToTheNetworksReturn() {
+        let machine = conditions()
+        machine.networkChanged(to: .offline)
+        machine.resumed()
+        #expect(machine.catchUpDue == nil)
+        machine.networkChanged(to: .connecting)
+        machine.resumed()
+        #expect(machine.catchUpDue == nil)
+        machine.networkChanged(to: .online)
+        #expect(machine.catchUpDue != nil)
+        #expect(machine.takeCatchUp() == (true, true))
+        #expect(machine.takeCatchUp() == (false, false), "one catch-up, not one per resume")
+        let unknown = conditions()
+        unknown.resumed()
+        #expect(unknown.catchUpDue != nil, "no NetworkManager: a resume catches up at once")
+    }
+
     @Test func aMeteredConnectionHoldsAutoDownloadsUnlessAllowed() async throws {
         let podcasts = try PodcastsDocument()
         let machine = conditions(podcasts)

@@ -277,6 +277,25 @@ extension StateStoreTests {
         #expect(try store.lastDownloadJobID() == 11)
     }
 
+    /// A job's origin (`auto`: the daemon's own) is kept. A row an older almanacd kept has
+    /// none: a queued job with an error was the daemon's own, held back (the error was its
+    /// marker); any other is taken as a client's.
+    @Test func aDownloadJobsOriginIsKeptAndAnOlderRowsIsInferred() throws {
+        let store = try StateStore(folder: folder)
+        try store.saveDownloadJob(DownloadJob(id: 1, episodeID: "e1", podcastID: "p", url: "https://x/1.mp3", folder: "/d", name: "E1", owner: "", auto: true))
+        try store.saveDownloadJob(DownloadJob(id: 2, episodeID: "e2", podcastID: "p", url: "https://x/2.mp3", folder: "/d", name: "E2", owner: ":1.5"))
+        let other = SQLiteQueue(try SQLiteConnection(path: store.path, mode: .readWrite, busyTimeout: 5_000))
+        func legacy(_ id: Int64, state: String, error: String) throws {
+            let json = #"{"id":\#(id),"episodeID":"e\#(id)","podcastID":"p","url":"https:\/\/x\/\#(id).mp3","folder":"\/d","name":"E","owner":"","state":"\#(state)","received":0,"total":0,"error":"\#(error)","file":""}"#
+            try other.write { db in try db.execute("INSERT INTO download (id, job) VALUES (?, ?)", [id, Data(json.utf8)]) }
+        }
+        try legacy(3, state: "queued", error: "waiting: metered connection")
+        try legacy(4, state: "downloading", error: "")
+        let kept = try StateStore(folder: folder).downloadJobs()
+        #expect(kept.map(\.id) == [1, 2, 3, 4])
+        #expect(kept.map(\.auto) == [true, false, true, false])
+    }
+
     @Test func podcastsEpisodesAndPlayStateSurviveReopening() throws {
         let podcast = Podcast(id: "p1", title: "Show", author: "Ada", feedURL: "https://e/feed")
         let episodes = [

@@ -8,7 +8,8 @@ import Testing
 /// resume, or the network coming back, fetches the weather and the feeds at once though the
 /// next timer is two hours away; a metered connection holds an auto-download back until the
 /// user allows it or the connection is no longer metered; a look-alike signal from a client
-/// that does not own logind's name is ignored; without a system bus everything works.
+/// that does not own logind's or NetworkManager's name is ignored; without a system bus everything works.
+/// A resume while offline leaves the catch-up to the network's return.
 /// "At once" is shown by the order of events: the fetch reaches the fixture server after the
 /// signal, with nothing else due for hours.
 @Suite(.onTestThreads, .timeLimit(.hang)) struct MachineTests {
@@ -89,6 +90,26 @@ import Testing
         #expect(!daemon.process.hasExited)
     }
 
+    /// A resume while NetworkManager says disconnected fetches nothing (every fetch would
+    /// fail, back off and say so): the network's return brings the one catch-up.
+    @Test func aResumeWhileOfflineLeavesTheCatchUpToTheNetworksReturn() async throws {
+        let logind = try await SystemBusMock.logind(on: system)
+        let networkManager = try await SystemBusMock.networkManager(on: system, state: 20)
+        let daemon = try await daemon()
+        #expect(try await network() == "offline\n")
+        try await placeAndPodcast()
+        let (weather, feeds) = (try weatherReads(), try feedReads())
+        try await logind.prepareForSleep(false)
+        #expect(await eventually { daemon.log.contains("woke from sleep") })
+        #expect(daemon.log.contains("woke from sleep while the network is offline: catching up once it is back"), "\(daemon.log)")
+        #expect(!daemon.log.contains("woke from sleep: fetching"), "\(daemon.log)")
+        try await networkManager.setState(70)
+        let fetched = try await eventually { try weatherReads() > weather && feedReads() > feeds }
+        #expect(fetched, "\((try? weatherReads()) ?? -1) forecasts, \((try? feedReads()) ?? -1) feed reads after the network came back")
+        #expect(try await network() == "online\n")
+        #expect(!daemon.process.hasExited)
+    }
+
     /// The jobs `almanac downloads` lists, as "state|error".
     func jobs() async throws -> [String] {
         try await almanac(["downloads", "--format", "{{episode}}|{{state}}|{{error}}"], bus: bus).output.split(separator: "\n").map(String.init)
@@ -150,6 +171,52 @@ import Testing
         #expect(!daemon.process.hasExited)
     }
 
+    /// Auto-downloads queued before the connection turned metered wait too. One transfer at a
+    /// time: the first new episode's runs (its file stalls, so it cannot end by itself), the
+    /// second's waits for the slot. The connection turns metered (guess-yes): the waiting one
+    /// says why it waits. Cancelling the first frees the slot (a cancel starts the next job
+    /// before it answers), and the second still does not start, until the connection is no
+    /// longer metered.
+    @Test func autoDownloadsQueuedBeforeTheConnectionTurnedMeteredWaitToo() async throws {
+        let networkManager = try await SystemBusMock.networkManager(on: system)  // not metered
+        let daemon = try await RunningDaemon(bus: bus, preset.with("--downloads-at-once", "1"), environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address])
+        try feed.publish([("One", "/audio/one?size=2000")])
+        let (podcast, _) = try await feed.subscribe(on: bus)
+        #expect(try await almanac(["podcasts", "settings", podcast, "auto-download", "on"], bus: bus).status == 0)
+        try feed.publish([("One", "/audio/one?size=2000"), ("Two", "/audio/two?size=2000000&stall=1000"), ("Three", "/audio/three?size=2000000&stall=1000")])
+        let refreshed = try await almanac(["podcasts", "refresh", podcast], bus: bus)
+        try #require(refreshed.status == 0, "\(refreshed.errorOutput)")
+        var listed: [String] = []
+        let queued = try await eventually { () async throws -> (running: String, waiting: String)? in
+            listed = try await jobs()
+            // The running one's request has reached the server too.
+            guard listed.count == 2, let running = listed.first(where: { $0.hasSuffix("|downloading|") }),
+                  let waiting = listed.first(where: { $0.hasSuffix("|queued|") }), try feed.requests().count == 1 else { return nil }
+            return (String(running.split(separator: "|")[0]), String(waiting.split(separator: "|")[0]))
+        }
+        let (running, waiting) = try #require(queued, "\(listed)")
+
+        try await networkManager.setMetered(3)  // guess-yes
+        let held = try await eventually {
+            listed = try await jobs()
+            return listed.contains(waiting + "|queued|waiting: metered connection")
+        }
+        try #require(held, "\(listed)")
+        let cancelled = try await almanac(["downloads", "cancel", running], bus: bus)
+        #expect(cancelled.status == 0, "\(cancelled.errorOutput)")
+        listed = try await jobs()
+        #expect(listed.contains(waiting + "|queued|waiting: metered connection"), "\(listed)")
+        #expect(try feed.requests().count == 1, "\((try? feed.requests()) ?? [])")
+
+        try await networkManager.setMetered(2)  // no
+        let started = try await eventually {
+            listed = try await jobs()
+            return listed.contains(waiting + "|downloading|")
+        }
+        #expect(started, "\(listed)")
+        #expect(!daemon.process.hasExited)
+    }
+
     /// What the user asks for goes on a metered connection: `episode download` of an episode
     /// whose auto-download waits starts it at once, as the user's.
     @Test func aHeldDownloadGoesWhenTheUserAsksForIt() async throws {
@@ -201,6 +268,36 @@ import Testing
         func resumes() -> Int { daemon.log.components(separatedBy: "woke from sleep").count - 1 }
         #expect(await eventually { resumes() >= 1 })
         #expect(resumes() == 1, "\(daemon.log)")
+        await intruder.close()
+        #expect(!daemon.process.hasExited)
+    }
+
+    /// A client of the system bus that is not NetworkManager sends `StateChanged(20)` and a
+    /// `PropertiesChanged` saying disconnected and metered, to everyone and to each peer: the
+    /// daemon takes no notice. Then NetworkManager says metered (guess-yes): that is the one
+    /// change of the network the daemon heard.
+    @Test func lookAlikeNetworkSignalsFromAClientThatIsNotNetworkManagerAreIgnored() async throws {
+        let networkManager = try await SystemBusMock.networkManager(on: system)
+        let daemon = try await daemon()
+        #expect(try await network() == "online\n")
+        let intruder = try await Connection.connect(to: system.address)
+        let path: ObjectPath = "/org/freedesktop/NetworkManager"
+        let manager: InterfaceName = "org.freedesktop.NetworkManager"
+        let properties: InterfaceName = "org.freedesktop.DBus.Properties"
+        let (names) = try await intruder.call(.bus, path: "/org/freedesktop/DBus", interface: .bus, method: "ListNames").arguments([String].self)
+        let peers = try names.filter { $0.hasPrefix(":") }.map { try BusName($0) }
+        for destination in [nil] + peers.map(Optional.some) {
+            try intruder.emit(path: path, interface: manager, signal: "StateChanged", destination: destination, arguments: UInt32(20))
+            try intruder.emit(path: path, interface: properties, signal: "PropertiesChanged", destination: destination,
+                              arguments: SystemBusMock.networkManager, ["State": Value.uint32(20), "Metered": Value.uint32(1)], [String]())
+        }
+        // Answered once the bus has routed every look-alike before it.
+        _ = try await intruder.call(.bus, path: "/org/freedesktop/DBus", interface: .bus, method: "GetId")
+        try await networkManager.setMetered(3)
+        func changes() -> [String] { daemon.log.split(separator: "\n").filter { $0.contains("(was online)") }.map(String.init) }
+        #expect(await eventually { !changes().isEmpty })
+        #expect(changes().count == 1 && changes().first?.contains("the network is metered (was online)") == true, "\(daemon.log)")
+        #expect(try await network() == "metered\n")
         await intruder.close()
         #expect(!daemon.process.hasExited)
     }

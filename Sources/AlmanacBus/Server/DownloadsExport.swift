@@ -62,7 +62,7 @@ public final class DownloadsExport: Sendable {
     private func exportJob(_ job: DownloadJob) {
         announced.withLock { announced in
             guard announced[job.id] == nil, let current = manager.document.snapshot.state[job.id] else { return }
-            announced[job.id] = Self.properties(of: current)
+            announced[job.id] = Self.properties(of: current, manager: manager)
             do {
                 try connection.export([interface(for: job.id)], at: BusContract.downloadPath(job.id))
             } catch {
@@ -72,7 +72,7 @@ public final class DownloadsExport: Sendable {
     }
 
     private func announce(_ job: DownloadJob) {
-        let properties = Self.properties(of: job)
+        let properties = Self.properties(of: job, manager: manager)
         let changed = announced.withLock { announced -> [(String, Value)] in
             // Not exported yet: the export tells all.
             guard let before = announced[job.id] else { return [] }
@@ -90,18 +90,19 @@ public final class DownloadsExport: Sendable {
         }
     }
 
-    static func properties(of job: DownloadJob) -> [String: Value] {
+    /// A job's properties; its `Error` as the manager shows it (why the daemon's own job waits).
+    static func properties(of job: DownloadJob, manager: DownloadManager) -> [String: Value] {
         [
             BusContract.Download1.episode.rawValue: .string(job.episodeID), BusContract.Download1.podcast.rawValue: .string(job.podcastID), BusContract.Download1.url.rawValue: .string(job.url),
             BusContract.Download1.state.rawValue: .string(job.state.rawValue), BusContract.Download1.received.rawValue: .uint64(job.received), BusContract.Download1.total.rawValue: .uint64(job.total),
-            BusContract.Download1.error.rawValue: .string(job.error), BusContract.Download1.file.rawValue: .string(job.file), BusContract.Download1.owner.rawValue: .string(job.owner),
+            BusContract.Download1.error.rawValue: .string(manager.shownError(of: job)), BusContract.Download1.file.rawValue: .string(job.file), BusContract.Download1.owner.rawValue: .string(job.owner),
         ]
     }
 
     private func interface(for id: UInt64) throws -> Interface {
         let manager = self.manager
         let current = { @Sendable (key: String) throws -> Value in
-            guard let job = manager.document.snapshot.state[id], let value = Self.properties(of: job)[key] else {
+            guard let job = manager.document.snapshot.state[id], let value = Self.properties(of: job, manager: manager)[key] else {
                 throw BusError(.unknownObject, "Download \(id) is gone.")
             }
             return value

@@ -10,9 +10,10 @@ public import AlmanacModels
 /// `EpisodeDownloading` service's client and tells the podcasts document where each file
 /// went; it downloads the new episodes of podcasts that ask for it (`AutoDownload`), and
 /// starts no transfer that would leave the disk less free than `minimumFreeSpace`
-/// (`FreeSpace.refusal`). Its own jobs (auto-downloads) wait while `autoDownloadHold` says
-/// why (a metered connection), queued with that reason as their `error`, and go when the
-/// hold lifts or a client asks for the episode. Deleting files is `DownloadCleaner`'s.
+/// (`FreeSpace.refusal`). Its own jobs (`auto`: auto-downloads, new or kept from last time)
+/// start none while `autoDownloadHold` says why (a metered connection), and go when the hold
+/// lifts or a client asks for the episode; a transfer already running goes on. Deleting
+/// files is `DownloadCleaner`'s.
 ///
 /// Its jobs are a document: the bus layer registers a view and exports one object per job.
 public final class DownloadManager: Service {
@@ -52,6 +53,8 @@ public final class DownloadManager: Service {
     private let autoDownloadHold: @Sendable () -> String?
     /// Each element: the hold may have changed.
     private let holdChanges: AsyncStream<Void>?
+    /// The hold as the jobs were last announced with (`shownError`).
+    private let announcedHold = Locked<String?>(nil)
 
     private enum Phase {
         case waiting, running, stopped
@@ -100,8 +103,9 @@ public final class DownloadManager: Service {
                 try? archive?.removeDownloadJob(job.id)
                 continue
             }
-            // Nobody who asked is still listening after a restart; the transfer resumes.
-            (job.state, job.owner) = (.queued, "")
+            // Nobody who asked is still listening after a restart; the transfer resumes. (An
+            // unfinished job's error can only be the hold's text, kept by an older almanacd.)
+            (job.state, job.owner, job.error) = (.queued, "", "")
             jobs[job.id] = job
         }
         nextID = Atomic(max(kept.map(\.id).max() ?? 0, try archive?.lastDownloadJobID() ?? 0) + 1)
@@ -131,6 +135,7 @@ public final class DownloadManager: Service {
     public func run() async {
         // Once: a manager that has stopped starts nothing again.
         phase.withLock { if $0 == .waiting { $0 = .running } }
+        announcedHold.withLock { $0 = autoDownloadHold() }
         pump()
         await withDiscardingTaskGroup { group in
             if let holdChanges {
@@ -174,7 +179,7 @@ public final class DownloadManager: Service {
         for episode in AutoDownload.episodes(new, preferences: preferences, kinds: kinds) {
             do {
                 let hold = autoDownloadHold()
-                let job = try download(episode.id, for: "", held: hold)
+                let job = try download(episode.id, for: "", auto: true)
                 logger.info(hold == nil ? "downloading a new episode by itself" : "a new episode's download waits", metadata: ["episode": "\(episode.id)", "job": "\(job.id)", "why": "\(hold ?? "")"])
             } catch {
                 logger.warning("could not download a new episode by itself", metadata: ["episode": "\(episode.id)", "error": "\(error)"])
@@ -184,10 +189,10 @@ public final class DownloadManager: Service {
 
     /// Queues the download of an episode (by id, or by the GUID its feed gave it) for `owner`.
     /// An episode already downloaded gives a job that is `completed` at once; one being
-    /// downloaded gives that job (one held back goes now, the client's). `held`: the job
-    /// waits, saying why, until the hold lifts. Throws `SubmissionError` for an episode that
-    /// cannot be downloaded and `DownloadRefusal.limit` past a limit.
-    public func download(_ episodeID: String, for owner: String, held: String? = nil) throws -> DownloadJob {
+    /// downloaded gives that job (the daemon's own, queued, becomes the client's, which no
+    /// hold keeps back). `auto`: the daemon's own, for no client. Throws `SubmissionError` for
+    /// an episode that cannot be downloaded and `DownloadRefusal.limit` past a limit.
+    public func download(_ episodeID: String, for owner: String, auto: Bool = false) throws -> DownloadJob {
         let state = podcasts.document.snapshot.state
         var found = try podcasts.episode(episodeID)
         for podcastID in state.podcasts.keys where found == nil {
@@ -214,9 +219,9 @@ public final class DownloadManager: Service {
                 // so a job is either found by it or added here without an owner.
                 let owner = departed.withLock { $0.contains(owner) } ? "" : owner
                 if var running = jobs.values.first(where: { $0.episodeID == episode.id && !$0.state.isFinished }) {
-                    guard !owner.isEmpty, running.state == .queued, !running.error.isEmpty else { throw Found(job: running) }
-                    // Held back, and now asked for by a client: it goes, as that client's.
-                    (running.error, running.owner) = ("", owner)
+                    guard !owner.isEmpty, running.state == .queued, running.auto else { throw Found(job: running) }
+                    // The daemon's own, and now asked for by a client: it goes, as that client's.
+                    (running.auto, running.owner) = (false, owner)
                     try archive?.saveDownloadJob(running)
                     jobs[running.id] = running
                     return .updated(running)
@@ -228,7 +233,7 @@ public final class DownloadManager: Service {
                 }
                 var job = DownloadJob(id: nextID.add(1, ordering: .relaxed).oldValue, episodeID: episode.id, podcastID: episode.podcastID,
                                       url: url, folder: folder, name: SafeFileName.component(episode.title, fallback: episode.id), owner: owner,
-                                      error: held ?? "")
+                                      auto: auto && owner.isEmpty)
                 if let file = episode.file, onDisk {
                     (job.state, job.file) = (.completed, file)
                     // Kept only so that its number is not given out again after a restart
@@ -319,15 +324,15 @@ public final class DownloadManager: Service {
         return job
     }
 
-    /// Starts queued jobs, oldest first, while there are free slots; a held job (its `error`
-    /// says why) only once the hold has lifted. A job that would leave the disk less free
+    /// Starts queued jobs, oldest first, while there are free slots; the daemon's own (`auto`)
+    /// only while no hold keeps them back. A job that would leave the disk less free
     /// than `minimumFreeSpace` fails instead, saying so.
     private func pump() {
         while phase.withLock({ $0 == .running }) {
             let jobs = document.snapshot.state
             let holding = autoDownloadHold() != nil
             guard jobs.values.filter({ $0.state == .downloading }).count < limits.concurrent,
-                  let candidate = jobs.values.filter({ $0.state == .queued && !(holding && !$0.error.isEmpty) }).min(by: { $0.id < $1.id }) else { return }
+                  let candidate = jobs.values.filter({ $0.state == .queued && !(holding && $0.auto) }).min(by: { $0.id < $1.id }) else { return }
             // Read before the document's lock is taken: a disk may be slow to answer.
             let refusal = freeSpaceRefusal(for: candidate)
             var started: DownloadJob?
@@ -385,22 +390,30 @@ public final class DownloadManager: Service {
         }
     }
 
-    /// The hold may have lifted: the held jobs stop saying they wait, and start.
+    /// What a job's error says to its clients: a queued job of the daemon's own says why it
+    /// waits while a hold keeps it back (`autoDownloadHold`), though the job keeps no error.
+    public func shownError(of job: DownloadJob) -> String {
+        guard job.state == .queued, job.auto, let hold = autoDownloadHold() else { return job.error }
+        return hold
+    }
+
+    /// The hold may have changed: the daemon's own queued jobs are announced again (what they
+    /// show, `shownError`, changed), and those it no longer holds start.
     private func holdMayHaveChanged() {
-        guard autoDownloadHold() == nil else { return }
-        let held = document.snapshot.state.values.filter { $0.state == .queued && !$0.error.isEmpty }.map(\.id)
-        for id in held {
-            var lifted: DownloadJob?
+        let hold = autoDownloadHold()
+        let before = announcedHold.withLock { last -> String? in
+            defer { last = hold }
+            return last
+        }
+        guard before != hold else { return pump() }
+        let own = document.snapshot.state.values.filter { $0.state == .queued && $0.auto }.map(\.id)
+        for id in own {
             document.update { jobs -> DownloadChange? in
-                guard var job = jobs[id], job.state == .queued, !job.error.isEmpty else { return nil }
-                job.error = ""
-                jobs[id] = job
-                lifted = job
+                guard let job = jobs[id], job.state == .queued, job.auto else { return nil }
                 return .updated(job)
             }
-            if let lifted { persist(lifted) }
         }
-        if !held.isEmpty { logger.info("the downloads held back go now", metadata: ["jobs": "\(held.count)"]) }
+        if !own.isEmpty { logger.info(hold == nil ? "the downloads held back go now" : "the daemon's own downloads wait", metadata: ["jobs": "\(own.count)", "why": "\(hold ?? "")"]) }
         pump()
     }
 

@@ -5,8 +5,11 @@ public import Logging
 
 /// What almanacd does about the machine it runs on. After a resume, or when the network
 /// comes back, a catch-up is due at once: every wanted place and feed is fetched, as a
-/// sleep or an outage of unknown length leaves every reading stale. On a metered connection
-/// with the `metered` setting `pause`, the daemon's own downloads wait (`autoDownloadHold`)
+/// sleep or an outage of unknown length leaves every reading stale. A resume while the
+/// network is known to be offline or connecting leaves it to the network's return (every
+/// fetch would fail now, and the return fetches everything anyway). On a metered connection
+/// with the `metered` setting `pause`, the daemon's own downloads, queued or kept from last
+/// time, start none (`autoDownloadHold`)
 /// and the scheduled feed reads (and a catch-up's) come at most every `meteredFeedInterval`;
 /// what the user asks for goes either way. Without a watcher the network is `.unknown` and
 /// nothing is held: everything works as it did.
@@ -52,7 +55,12 @@ public final class NetworkConditions: MachineEvents, Service {
     // MARK: MachineEvents
 
     public func resumed() {
-        logger.info("the machine woke from sleep: fetching what is due or stale")
+        let network = self.network
+        guard network != .offline, network != .connecting else {
+            logger.info("the machine woke from sleep while the network is \(network.rawValue): catching up once it is back")
+            return
+        }
+        logger.info("the machine woke from sleep: fetching every wanted place and feed")
         requestCatchUp()
     }
 
