@@ -114,6 +114,10 @@ import Testing
         // Past 95% of its length while playing: played, and the player is told to play Beta.
         try await player.seek(to: 960)
         #expect(await eventually { daemon.log.contains("could not play on") }, "\(daemon.log)")
+        // Said where a person looks too, with what to do.
+        let status = try await almanac(["status"], bus: bus)
+        #expect(status.output.contains("Playing on: the media player") && status.output.contains("“Beta”")
+                && status.output.contains("almanac episode play --next"), "\(status.output)")
         #expect(try await almanac(["queue", "--format", "{{title}}"], bus: bus).output == "Beta\n")
         #expect(try await playState()["Alpha"]?.played == true)
         #expect(!daemon.process.hasExited)

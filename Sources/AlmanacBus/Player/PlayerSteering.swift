@@ -469,6 +469,9 @@ public final class PlayerSteering: Service {
         resumes.withLock { _ = $0.removeValue(forKey: owner) }
         logger.error("could not play on: the media player opened neither the download nor the audio URL of the next episode",
                      metadata: ["player": "\(owner)", "episode": "\(next.id)"])
+        // Said where a person looks (`LastError`, `almanac status`), not only in the journal.
+        podcasts.activity.failed("Playing on: the media player \(owner) opened neither the download nor the audio URL of “\(next.title.prefix(100))”; "
+                                 + "start it yourself with `almanac episode play --next`, or turn playing on off with `almanac settings set continuous off`.")
     }
 
     // MARK: Chapters
