@@ -9,6 +9,20 @@ import AlmanacModels
 
 /// Against a real local HTTP server that answers like Open-Meteo.
 @Suite(.onTestThreads, .timeLimit(.hang)) struct OpenMeteoWeatherServiceTests {
+    /// The start of the `seconds`-long step (quarter hour, hour, UTC day) that holds `date`.
+    static func start(of date: Date, every seconds: Double) -> Date {
+        Date(timeIntervalSince1970: (date.timeIntervalSince1970 / seconds).rounded(.down) * seconds)
+    }
+
+    /// The names of `count` days at UTC+1, the first beginning at `midnight`.
+    static func days(from midnight: Date, count: Int) -> [String] {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(secondsFromGMT: 3_600)
+        formatter.dateFormat = "yyyy-MM-dd"
+        return (0..<count).map { formatter.string(from: midnight.addingTimeInterval(Double($0) * 86_400)) }
+    }
+
     func service(_ server: FixtureServer) -> (OpenMeteoWeatherService, RecordingDelegate) {
         let service = OpenMeteoWeatherService(weatherURL: server.baseURL, geocodingURL: server.baseURL, http: HTTPClient(timeout: 10))
         let delegate = RecordingDelegate()
@@ -19,7 +33,9 @@ import AlmanacModels
     @Test func geocodesAPlaceAndReadsItsCurrentWeather() async throws {
         let server = try FixtureServer.openMeteo()
         let (service, delegate) = service(server)
+        let before = Date()
         await service.refresh(["Berlin"])
+        let after = Date()
         let reading = try #require(delegate.readings.withLock { $0.first })
         #expect(reading.location == "Berlin")
         #expect(reading.placeName == "Berlin, Land Berlin, Germany")
@@ -27,8 +43,8 @@ import AlmanacModels
         #expect(reading.temperature == 5.3 && reading.apparentTemperature == -0.4)
         #expect(reading.humidity == 85 && reading.windSpeed == 11.2 && reading.windDirection == 250)
         #expect(reading.weatherCode == 3 && !reading.isDay && reading.precipitation == 0.3)
-        // 04:15 at UTC+1 is 03:15 UTC.
-        #expect(reading.observedAt == Date(timeIntervalSince1970: 1_795_317_300))
+        // The fixture's current quarter hour, given at UTC+1, read as the instant it is.
+        #expect([before, after].map { Self.start(of: $0, every: 900) }.contains(reading.observedAt), "\(reading.observedAt)")
     }
 
     /// The geocoder's names are the outside's: read without control characters (an
@@ -79,19 +95,26 @@ import AlmanacModels
     @Test func readsTheNext24HoursAnd16Days() async throws {
         let server = try FixtureServer.openMeteo()
         let (service, delegate) = service(server)
+        let before = Date()
         await service.refresh(["Berlin"])
+        let after = Date()
         let reading = try #require(delegate.readings.withLock { $0.first })
         #expect(reading.utcOffset == 3600)
         #expect(reading.hourly.count == 24)
-        // 04:00 at UTC+1 is 03:00 UTC; the last hour's missing precipitation counts as none.
-        #expect(reading.hourly.first?.time == Date(timeIntervalSince1970: 1_795_316_400))
+        // The fixture's current hour, given at UTC+1, read as the instant it is; the last
+        // hour's missing precipitation counts as none.
+        let hour = try #require(reading.hourly.first?.time)
+        #expect([before, after].map { Self.start(of: $0, every: 3_600) }.contains(hour), "\(hour)")
         #expect(reading.hourly.first?.temperature == 5.3 && reading.hourly.first?.precipitationProbability == 0)
         #expect(reading.hourly.last?.weatherCode == 61 && reading.hourly.last?.precipitation == 0)
-        #expect(reading.daily.map(\.day) == (22...30).map { "2026-11-\($0)" } + (1...7).map { "2026-12-0\($0)" })
+        // Sixteen days from yesterday on the place's clock (UTC+1).
+        let yesterdays = [before, after].map { Self.start(of: $0.addingTimeInterval(3_600), every: 86_400).addingTimeInterval(-86_400 - 3_600) }
+        let firstDay = try #require(yesterdays.first { Self.days(from: $0, count: 16) == reading.daily.map(\.day) }, "\(reading.daily.map(\.day))")
         let first = try #require(reading.daily.first)
         #expect(first.temperatureMax == 8.1 && first.temperatureMin == 1.2 && first.weatherCode == 3)
         #expect(first.precipitation == 0.3 && first.precipitationProbability == 20 && first.windSpeedMax == 15)
-        #expect(first.sunrise == Date(timeIntervalSince1970: 1_795_329_900))
+        // 07:45 at UTC+1 on that day.
+        #expect(first.sunrise == firstDay.addingTimeInterval(7 * 3_600 + 45 * 60))
         // The numbers people check, now, for each hour and each day.
         let details = WeatherDetails(uvIndex: 2.35, pressure: 1021.4, visibility: 24_140, cloudCover: 88, windGusts: 31.7, dewPoint: -1.6)
         #expect(reading.details == details)
@@ -105,10 +128,13 @@ import AlmanacModels
                                               http: HTTPClient(timeout: 10))
         let delegate = RecordingDelegate()
         service.delegate = delegate
+        let before = Date()
         await service.refresh(["Berlin"])
+        let after = Date()
         let air = try #require(delegate.readings.withLock { $0.last }?.airQuality)
         #expect(air.europeanAQI == 21 && air.usAQI == 42 && air.pm2_5 == 5.3 && air.pm10 == 8.1 && air.ozone == 61)
-        #expect(air.observedAt == Date(timeIntervalSince1970: 1_795_316_400))
+        // The fixture's current hour, given at UTC+1, read as the instant it is.
+        #expect([before, after].map { Self.start(of: $0, every: 3_600) }.contains(air.observedAt), "\(String(describing: air.observedAt))")
         // Within the hour the air is not asked again, though the weather is; a failing air
         // service leaves the last air, and a place with no values gets them as unknown.
         _ = try await HTTPClient(timeout: 10).get(server.baseURL.appendingPathComponent("control").appending(queryItems: [URLQueryItem(name: "airfail", value: "5")]))

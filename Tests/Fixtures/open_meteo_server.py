@@ -9,7 +9,9 @@ on 127.0.0.1 and prints its port on the first line of standard output.
 /v1/search?name=Broken     -> HTTP 500
 /v1/search?name=Escapetown -> a place whose name, region and country hold control characters
                               (ESC ]0; … BEL, a C1 CSI, NUL), as JSON escapes them
-/v1/forecast?latitude=…    -> current conditions, 24 hours and forecast_days days (7 unless asked;
+/v1/forecast?latitude=…    -> current conditions (the current quarter hour), 24 hours from the current
+                              hour and forecast_days days from yesterday (7 unless asked; both on
+                              the place's clock, UTC+1;
                               temperature = latitude / 10, so each place differs), with UV index,
                               pressure_msl, visibility, cloud cover, gusts and dew point when asked
                               (uv_index_max, sunshine_duration, precipitation_hours daily), gzipped
@@ -21,7 +23,7 @@ on 127.0.0.1 and prints its port on the first line of standard output.
                               counts when asked (birch 85: high, grass 25: moderate, alder 3: low,
                               the rest 0), nulls at 33.3 (as outside Europe)
 /weatherapi/locationforecast/2.0/complete?lat=…&lon=… -> MET Norway's Locationforecast shape
-                              (temperature = lat / 10 + 1, 24 hourly then 6-hourly steps), with
+                              (temperature = lat / 10 + 1, 24 hourly then 6-hourly steps from the current hour), with
                               Expires and Last-Modified, 304 to an If-Modified-Since; 403 without
                               a User-Agent or with more than four decimals
 /control?fail=N            -> the next N forecasts of each provider answer HTTP 500
@@ -31,7 +33,8 @@ on 127.0.0.1 and prints its port on the first line of standard output.
 /control?hours=now         -> the hourly series has forecast_hours hours (24 unless asked) from the
                               current hour on the place's clock: temperature a daily wave between
                               2 and 10 °C, chance 0–90 %, 0.4 mm at 13:00 and at 16:00
-                              (hours=fixed: the 24 hours of 2026-11-22, the default)
+                              (hours=fixed, the default: 24 canned hours from the current hour;
+                              hours=past: the same, two days earlier, so none lies ahead)
 /control?rain=S,L          -> minutely_15 (when asked, forecast_minutely_15 steps from the current
                               quarter hour on the place's clock, each the sum of the 15 minutes
                               before it) has 0.8 mm per step from S to S+L minutes after the current
@@ -91,10 +94,11 @@ MET_MODIFIED = "Sun, 22 Nov 2026 03:00:00 GMT"
 def met_forecast(lat, lon):
     base = STATE["temperature"] if STATE["temperature"] is not None else round(lat / 10 + 1, 1)
     steps = []
+    start = int(time.time() // 3600 * 3600)
     for i in range(30):
         hours = i if i < 24 else 24 + (i - 24) * 6
-        day, hour = divmod(3 + hours, 24)
-        when = "2026-11-%02dT%02d:00:00Z" % (22 + day, hour)
+        hour = ((start // 3600) + hours) % 24
+        when = time.strftime("%Y-%m-%dT%H:00:00Z", time.gmtime(start + hours * 3600))
         symbol = "rain" if 6 <= i < 12 else ("partlycloudy_night" if hour < 7 or hour > 16 else "partlycloudy_day")
         data = {"instant": {"details": {"air_pressure_at_sea_level": 1008.2, "air_temperature": round(base + i / 10, 1),
                                         "cloud_area_fraction": 75.0, "dew_point_temperature": 0.4, "relative_humidity": 81.0,
@@ -107,7 +111,7 @@ def met_forecast(lat, lon):
                                                                              "precipitation_amount": 1.2}}
         steps.append({"time": when, "data": data})
     return {"type": "Feature", "geometry": {"type": "Point", "coordinates": [lon, lat, 40]},
-            "properties": {"meta": {"updated_at": "2026-11-22T03:00:00Z",
+            "properties": {"meta": {"updated_at": time.strftime("%Y-%m-%dT%H:00:00Z", time.gmtime(start)),
                                     "units": {"air_pressure_at_sea_level": "hPa", "air_temperature": "celsius", "wind_speed": "m/s",
                                               "precipitation_amount": "mm", "relative_humidity": "%"}},
                            "timeseries": steps}}
@@ -121,12 +125,18 @@ def cycle(values, count):
 
 def forecast(latitude, longitude, query):
     temperature = STATE["temperature"] if STATE["temperature"] is not None else round(latitude / 10, 1)
-    hours = ["2026-11-22T%02d:00" % h for h in range(4, 24)] + ["2026-11-23T%02d:00" % h for h in range(0, 4)]
+    offset = 3600
+    # Dates follow the clock, so that the suite passes on any day: the hours from the current
+    # hour, the days from yesterday, both on the place's clock.
+    hour = int(time.time() // 3600 * 3600) - (48 * 3600 if STATE["hours"] == "past" else 0)
+    hours = [time.strftime("%Y-%m-%dT%H:00", time.gmtime(hour + i * 3600 + offset)) for i in range(24)]
     count = int(query.get("forecast_days", "7"))
-    days = ["2026-%02d-%02d" % (11 if d <= 30 else 12, d if d <= 30 else d - 30) for d in range(22, 22 + count)]
+    yesterday = (int(time.time()) + offset) // 86400 * 86400 - 86400
+    days = [time.strftime("%Y-%m-%d", time.gmtime(yesterday + d * 86400)) for d in range(count)]
     data = {
-        "latitude": latitude, "longitude": longitude, "utc_offset_seconds": 3600, "timezone": "Europe/Berlin",
-        "current": {"time": "2026-11-22T04:15", "interval": 900, "temperature_2m": temperature,
+        "latitude": latitude, "longitude": longitude, "utc_offset_seconds": offset, "timezone": "Europe/Berlin",
+        "current": {"time": time.strftime("%Y-%m-%dT%H:%M", time.gmtime(int(time.time()) // 900 * 900 + offset)), "interval": 900,
+                    "temperature_2m": temperature,
                     "relative_humidity_2m": 85, "apparent_temperature": -0.4, "is_day": 0,
                     "precipitation": 0.3, "weather_code": 3, "wind_speed_10m": 11.2, "wind_direction_10m": 250},
         "hourly": {"time": hours,
@@ -204,7 +214,7 @@ def air_quality(latitude, longitude, query):
             "timezone": "Europe/Berlin", "timezone_abbreviation": "CET", "elevation": 38.0,
             "current_units": {"time": "iso8601", "interval": "seconds", "european_aqi": "EAQI", "us_aqi": "USAQI",
                               "pm2_5": "μg/m³", "pm10": "μg/m³", "ozone": "μg/m³"},
-            "current": {"time": "2026-11-22T04:00", "interval": 3600, "european_aqi": None if nulls else 21,
+            "current": {"time": time.strftime("%Y-%m-%dT%H:00", time.gmtime(int(time.time()) // 3600 * 3600 + 3600)), "interval": 3600, "european_aqi": None if nulls else 21,
                         "us_aqi": None if nulls else 42, "pm2_5": None if nulls else 5.3, "pm10": 8.1, "ozone": 61.0,
                         **{key: None if nulls else value for key, value in POLLEN.items() if key in query.get("current", "").split(",")}}}
 

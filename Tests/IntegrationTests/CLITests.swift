@@ -52,11 +52,13 @@ import Testing
     @Test func theRealProviderReadsOpenMeteoFromAConfiguredServer() async throws {
         let server = try FixtureServer.openMeteo()
         let bus = try PrivateBus()
+        // Hours that all lie in the past (two days ago), for the forecast below.
+        _ = try Data(contentsOf: URL(string: server.baseURL.absoluteString + "/control?hours=past")!)
         let daemon = try await RunningDaemon(bus: bus, .fixtures(weather: server))
         let berlin = try await almanac(["get", "weather", "--location", "Berlin", "--format", "{{place}} {{temperature}} {{condition}}"], bus: bus)
         #expect(berlin.status == 0, "\(berlin.errorOutput)")
         #expect(berlin.output == "Berlin, Land Berlin, Germany 5.3°C Overcast\n")
-        // The fixture's hours are all in the past (22 November 2026): said, not an empty table.
+        // The fixture's hours are all in the past: said, not an empty table.
         let hourly = try await almanac(["forecast", "Berlin", "--hourly"], bus: bus)
         #expect(hourly.status == 0 && hourly.output.contains("No hours ahead in this reading"), "\(hourly.output)")
         let atlantis = try await almanac(["get", "weather", "--location", "Atlantis"], bus: bus)
