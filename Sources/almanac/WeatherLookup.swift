@@ -26,10 +26,11 @@ struct WeatherLookup {
     static let patience: Duration = .seconds(15)
 
     /// The weather state, with `location`'s reading in it when there is one, holding its first
-    /// `hours` hours where it has them: more than the state carries are asked for with
-    /// `HourlyForecast` while the place is still watched.
+    /// `hours` hours where it has them: as many as the state carries, or more, are asked for
+    /// with `HourlyForecast` while the place is still watched (the state's begin with the
+    /// hours gone by since the reading was fetched).
     func state(for location: String?, hours: Int = 0) async throws -> (revision: UInt64, state: WeatherState) {
-        guard let location, hours > WeatherReading.hoursOnTheBus else { return try await state(for: location.map { [$0] } ?? []) }
+        guard let location, hours >= WeatherReading.hoursOnTheBus else { return try await state(for: location.map { [$0] } ?? []) }
         var (revision, fields) = try await client.state(of: .weather)
         var extended: [HourlyForecast]?
         if fields["readings"]?.stringKeyedEntries?[location] != nil {

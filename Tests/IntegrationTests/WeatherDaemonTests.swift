@@ -106,6 +106,30 @@ import Testing
         _ = daemon.stop()
     }
 
+    /// `HourlyForecast` gives the hours from the current one on: a reading whose hours have
+    /// all gone by gives none (it gave them all, as if still ahead).
+    @Test func hourlyForecastBeginsAtTheCurrentHour() async throws {
+        try await control("hours=past")
+        let daemon = try await daemon()
+        let client = try await AlmanacClient.connect(address: bus.address)
+        _ = try await client.addView(.weather, options: ["location": .string("Berlin")])
+        #expect(await current(client, "Berlin") != nil)
+        let gone = try await call(client, BusContract.Weather1.hourlyForecast, "Berlin", 0).arguments([[String: Value]].self)
+        #expect(gone.isEmpty, "\(gone.count) hours, all gone by")
+
+        try await control("hours=now")
+        _ = try await client.connection.call(BusContract.serviceName, path: Self.weatherPath, interface: BusContract.documentInterface,
+                                             method: BusContract.Document1.refresh)
+        let ahead = try await eventually {
+            let hours = try await call(client, BusContract.Weather1.hourlyForecast, "Berlin", 5).arguments([[String: Value]].self)
+            return hours.isEmpty ? nil : hours
+        }
+        let first = try #require(ahead?.first?["time"]?.integerValue)
+        #expect(ahead?.count == 5 && Double(first) > Date().timeIntervalSince1970 - 3_600, "\(String(describing: ahead))")
+        await client.connection.close()
+        _ = daemon.stop()
+    }
+
     /// A temperature no place has (1e308 °C, which would stretch a graph's scale past what a
     /// Double holds) fails the fetch like any other nonsense: the last good reading stays.
     @Test func aTemperatureNoPlaceHasFailsTheFetchAndKeepsTheLastReading() async throws {

@@ -2,6 +2,7 @@ public import AlmanacCore
 public import AlmanacModels
 public import AlmanacWire
 public import DBus
+import FoundationEssentials
 
 /// Serves the weather document on the bus.
 public struct WeatherAdapter: DocumentAdapter {
@@ -98,7 +99,8 @@ public struct WeatherAdapter: DocumentAdapter {
                 guard hours <= Self.maximumHours else {
                     throw BusError.invalidArgs("Ask for 1 to \(Self.maximumHours) hours (0 for all there are), not \(hours).")
                 }
-                let hourly = try Self.reading(location, in: weather).hourly
+                // From the current hour: a reading fetched a while ago begins with hours gone by.
+                let hourly = try Self.reading(location, in: weather).upcomingHours(now: Date())
                 try reply.write(Value.array(.dictionary(key: .string, value: .variant), hourly.prefix(hours == 0 ? hourly.count : Int(hours)).map(WeatherCodec.encode)))
             },
             Method(BusContract.Weather1.searchPlaces.rawValue, inputs: [Argument("name", .string), Argument("count", .uint32)], outputs: [Argument("places", list)],
