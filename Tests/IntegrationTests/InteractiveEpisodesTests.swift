@@ -57,9 +57,13 @@ import Testing
         #expect(lines.count >= 3 && lines[1].hasPrefix("›") && lines[1].contains("Item 60"), "\(lines)")
         #expect(!lines.contains("before"), "the list is on the alternate screen")
         #expect(lines.last?.contains("q quit") == true)
-        // The "Loading…" row was drawn while the first page came.
-        let drawn = String(decoding: try Data(contentsOf: raw), as: UTF8.self)
-        #expect(drawn.contains("Loading…"), "\(drawn.debugDescription.prefix(400))")
+        // The "Loading…" row was drawn while the first page came (tmux writes what it saw
+        // to the raw file through a pipe of its own: read until it has caught up).
+        let drawn = await eventually { () -> String? in
+            let text = String(decoding: (try? Data(contentsOf: raw)) ?? Data(), as: UTF8.self)
+            return text.contains("Loading…") ? text : nil
+        }
+        #expect(drawn != nil, "\(String(decoding: (try? Data(contentsOf: raw)) ?? Data(), as: UTF8.self).debugDescription.prefix(400))")
 
         // End: the last row, and past it the next page.
         _ = try await Tool.runDetached("tmux", ["-L", screen.session, "send-keys", "-t", screen.session, "G"])
