@@ -17,10 +17,6 @@ import Testing
         server = try FixtureServer.openMeteo()
     }
 
-    func control(_ query: String) throws {
-        _ = try Data(contentsOf: URL(string: server.baseURL.absoluteString + "/control?" + query)!)
-    }
-
     func requests(_ prefix: String) throws -> [[String: Any]] {
         let all = try JSONSerialization.jsonObject(with: Data(contentsOf: server.baseURL.appendingPathComponent("requests"))) as? [[String: Any]] ?? []
         return all.filter { ($0["path"] as? String)?.hasPrefix(prefix) == true }
@@ -34,7 +30,7 @@ import Testing
     }
 
     @Test func aWarningWhosePolygonHoldsThePlaceOrThatNamesItsRegionIsShown() async throws {
-        try control("alerts=on")
+        try server.control("alerts=on")
         let daemon = try await RunningDaemon(bus: bus, .fixtures(weather: server))
         // Kept wanted between the commands (a place no view wants is forgotten, alerts and all).
         let watcher = try Tool.Background(Binaries.almanac, ["watch", "weather", "--location", "Berlin"], environment: bus.environment)
@@ -65,11 +61,11 @@ import Testing
         defer { watcher.stop() }
         #expect(await watcher.waitFor("°C"), "\(watcher.output)")
 
-        try control("alerts=on")
+        try server.control("alerts=on")
         #expect(await watcher.waitFor("⚠ gale-force gusts until"), "\(watcher.output)")
 
         for mode in ["garbage", "huge"] {
-            try control("alerts=\(mode)")
+            try server.control("alerts=\(mode)")
             let seen = try requests("/api/v1/warnings/").count
             // Read at least three times since: the first two broken answers are in.
             #expect(await eventually { ((try? requests("/api/v1/warnings/"))?.count ?? 0) >= seen + 3 })
@@ -80,20 +76,20 @@ import Testing
             let since = try requests("/api/v1/warnings/").dropFirst(seen)
             #expect(!since.contains { ($0["status"] as? Int) == 304 }, "\(mode): \(since)")
             #expect(!daemon.process.hasExited)
-            try control("alerts=on")
+            try server.control("alerts=on")
             #expect(await eventually(every: .milliseconds(100)) {
                 (try? await almanac(["alerts", Self.berlin, "--json"], bus: bus))?.output.contains("\"stale\":false") == true
             })
         }
 
-        try control("alerts=off")
+        try server.control("alerts=off")
         #expect(await watcher.waitFor("ended: gale-force gusts"), "\(watcher.output)")
         #expect(try await alerts(Self.berlin).isEmpty)
         _ = daemon.stop()
     }
 
     @Test func aCoastalPlaceGetsTheMarineWarningOffItsCoastOnly() async throws {
-        try control("alerts=on")
+        try server.control("alerts=on")
         let daemon = try await RunningDaemon(bus: bus, .fixtures(weather: server))
         let oslo = try await alerts("59.9139,10.7522")
         let events = oslo.compactMap { $0["event"] as? String }
@@ -106,7 +102,7 @@ import Testing
     /// The NWS refuses a request without a User-Agent (the fixture does too); Almanac's names
     /// the program and where to reach its makers.
     @Test func theNWSIsAskedWithAUserAgentNamingTheProgramAndAContact() async throws {
-        try control("alerts=on")
+        try server.control("alerts=on")
         let daemon = try await RunningDaemon(bus: bus, .fixtures(weather: server))
         #expect(try await alerts("37.21533,-93.29824").count == 1)
         let asked = try #require(try requests("/alerts/active").first)

@@ -48,6 +48,22 @@ struct PlayingOnTests {
         return (podcast, first, second)
     }
 
+    /// Waits until mpv plays `second` (the second episode's URL) from `position` on; `watching`
+    /// sees each answer on the way. A failure carries the daemon's log (why it did not play on).
+    func waitForTheSecond(_ mpv: MPV, _ second: String, from position: Double, _ daemon: RunningDaemon,
+                          watching: @escaping @Sendable ((url: String, trackID: String, position: Double)) -> Void = { _ in }) async throws {
+        do {
+            try await mpv.waitUntil("playing the second episode from \(Int(position)) s") { mpv in
+                let track = try await mpv.track
+                watching(track)
+                return track.url == second && track.position >= position
+            }
+        } catch {
+            Issue.record("\(error); almanacd's log:\n\(daemon.log.suffix(4_000))")
+            throw error
+        }
+    }
+
     /// Moves mpv to 4:52 of `url`, 8 s before its end and past its played mark (95%: 4:45).
     /// mpv-mpris ignores `SetPosition` while the file opens, so it is told again until it is
     /// there — but only while mpv is still before the mark on that track (track, id and
@@ -89,15 +105,7 @@ struct PlayingOnTests {
         let mpv = try await MPV(bus: bus, playing: audio.first, idle: false)
         try await mpv.waitUntil("playing the first episode") { try await $0.isPlaying(audio.first) }
         try await seekNearTheEnd(mpv, of: audio.first)
-        do {
-            try await mpv.waitUntil("playing the second episode from 1:00") { mpv in
-                let track = try await mpv.track
-                return track.url == audio.second && track.position >= 60
-            }
-        } catch {
-            Issue.record("\(error); almanacd's log:\n\(daemon.log.suffix(4_000))")
-            throw error
-        }
+        try await waitForTheSecond(mpv, audio.second, from: 60, daemon)
         #expect(try await mpv.status == "Playing")
         // The first counted as played and left the queue.
         #expect(try await almanac(["queue", "--format", "{{title}}"], bus: bus).output == "Second\n")
@@ -126,15 +134,8 @@ struct PlayingOnTests {
         // Played at the mark (0:15): it leaves the queue, with some 13 s of it still to play.
         #expect(try await eventually { try await almanac(["queue", "--format", "{{title}}"], bus: bus).output == "Second\n" }, "the first left the queue")
         let lastOnFirst = Locked<Double>(-1)
-        do {
-            try await mpv.waitUntil("playing the second episode from 0:05") { mpv in
-                let track = try await mpv.track
-                if track.url == audio.first { lastOnFirst.withLock { $0 = max($0, track.position) } }
-                return track.url == audio.second && track.position >= 5
-            }
-        } catch {
-            Issue.record("\(error); almanacd's log:\n\(daemon.log.suffix(4_000))")
-            throw error
+        try await waitForTheSecond(mpv, audio.second, from: 5, daemon) { track in
+            if track.url == audio.first { lastOnFirst.withLock { $0 = max($0, track.position) } }
         }
         #expect(try await mpv.status == "Playing")
         let seen = lastOnFirst.withLock { $0 }
@@ -162,15 +163,7 @@ struct PlayingOnTests {
         let mpv = try await MPV(bus: bus, playing: audio.first, idle: false)
         try await mpv.waitUntil("playing the first episode") { try await $0.isPlaying(audio.first) }
         try await seekBeforeTheMark(mpv, of: audio.first)
-        do {
-            try await mpv.waitUntil("playing the second episode from 0:05") { mpv in
-                let track = try await mpv.track
-                return track.url == audio.second && track.position >= 5
-            }
-        } catch {
-            Issue.record("\(error); almanacd's log:\n\(daemon.log.suffix(4_000))")
-            throw error
-        }
+        try await waitForTheSecond(mpv, audio.second, from: 5, daemon)
         let (told, line) = playedOnAt(daemon)
         // At the outro's start (less the estimate's slack), and not waiting for the end (28 s).
         #expect(told >= 19.7 && told < 27, "\(line)")

@@ -17,13 +17,6 @@ import Testing
         bus = try PrivateBus()
     }
 
-    /// Tells the fixture server what to do next (`rain=S,L`, `rain=none`).
-    func control(_ query: String) async throws {
-        let script = "import sys, urllib.request; urllib.request.urlopen(sys.argv[1]).read()"
-        let result = try await Tool.runDetached("python3", ["-c", script, server.baseURL.absoluteString + "/control?" + query])
-        #expect(result.status == 0, "\(result.errorOutput)")
-    }
-
     /// How many forecasts the fixture server was asked for.
     func forecastRequests() async throws -> Int {
         let script = "import sys, json, urllib.request; print(sum(1 for r in json.load(urllib.request.urlopen(sys.argv[1])) if r['path'].startswith('/v1/forecast')))"
@@ -41,7 +34,7 @@ import Testing
 
     @Test func rainInThirtyMinutesIsAnnouncedOncePerSpell() async throws {
         let notifications = try await NotificationServer(address: bus.address, capabilities: ["body"])
-        try await control("rain=30,45")
+        try server.control("rain=30,45")
         // Fetched every second: every spell is read again and again.
         let daemon = try await RunningDaemon(bus: bus, .fixtures(weather: server).with("--weather-interval", "1"))
         #expect(try await almanac(["settings", "set", "rain-notify", "30m"], bus: bus).status == 0)
@@ -71,9 +64,9 @@ import Testing
         // though the first spell was read again (what was queued before comes first).
         let asked = try await forecastRequests()
         #expect(await eventually(timeout: .seconds(60)) { (try? await forecastRequests()) ?? 0 >= asked + 3 })
-        try await control("rain=none")
+        try server.control("rain=none")
         #expect(await eventually(timeout: .seconds(60)) { (try? await nowcast())?["rainExpected"] as? Bool == false })
-        try await control("rain=30,30")
+        try server.control("rain=30,30")
         let shownNow = await eventually(timeout: .seconds(60)) { notifications.shown.withLock { $0.contains { $0.body.hasSuffix(", for 30 min") } } }
         #expect(shownNow)
         let all = notifications.shown.withLock { $0 }
@@ -87,7 +80,7 @@ import Testing
     /// the reading comes, with what could be believed and no sentence.
     @Test func brokenStepsGiveNoSentenceAndNoCrash() async throws {
         let daemon = try await RunningDaemon(bus: bus, .fixtures(weather: server).with("--weather-interval", "3600"))
-        try await control("rain=0,120")
+        try server.control("rain=0,120")
         let result = try await almanac(["weather", "33.3,10", "--json"], bus: bus)
         #expect(result.status == 0, "\(result.errorOutput)")
         let object = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]

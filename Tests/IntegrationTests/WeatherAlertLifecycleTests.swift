@@ -24,10 +24,6 @@ import Testing
         server = try FixtureServer.openMeteo()
     }
 
-    func control(_ query: String) throws {
-        _ = try Data(contentsOf: URL(string: server.baseURL.absoluteString + "/control?" + query)!)
-    }
-
     func requests(_ prefix: String) throws -> [String] {
         let all = try JSONSerialization.jsonObject(with: Data(contentsOf: server.baseURL.appendingPathComponent("requests"))) as? [[String: Any]] ?? []
         return all.compactMap { $0["path"] as? String }.filter { $0.hasPrefix(prefix) }
@@ -40,7 +36,7 @@ import Testing
     }
 
     @Test func aFailingAlertSourceLeavesTheLastAlertsStaleApartFromTheForecast() async throws {
-        try control("alerts=on")
+        try server.control("alerts=on")
         let daemon = try await RunningDaemon(bus: bus, .fixtures(weather: server).with("--alerts-interval", "0.3"))
         let watcher = try Tool.Background(Binaries.almanac, ["watch", "weather", "--location", Self.inland], environment: bus.environment)
         defer { watcher.stop() }
@@ -50,7 +46,7 @@ import Testing
         #expect(await eventually { ((try? requests("/weatherapi/metalerts/"))?.count ?? 0) >= asked + 2 })
         #expect(try requests("/v1/forecast").count == 1)
 
-        try control("alertfailstatus=500&alerts=fail")
+        try server.control("alertfailstatus=500&alerts=fail")
         #expect(await eventually(every: .milliseconds(100)) { (try? await alerts(Self.inland))?.first?["stale"] as? Bool == true })
         let kept = try await alerts(Self.inland)
         #expect(kept.first?["event"] as? String == "Orange wind warning" && kept.first?["fetchedAtUnix"] is Int, "\(kept)")
@@ -67,13 +63,13 @@ import Testing
     }
 
     @Test func aRestartRestoresAPlacesAlertsWithItsReadingButNotThoseThatEnded() async throws {
-        try control("alerts=on")
+        try server.control("alerts=on")
         let daemon = try await RunningDaemon(bus: bus, .fixtures(weather: server))
         #expect(try await alerts(Self.inland).count == 1)
         _ = daemon.stop()
 
         // The source now says none: what shows after the restart is what was kept.
-        try control("alerts=off")
+        try server.control("alerts=off")
         try await daemon.start()
         let restored = try await alerts(Self.inland)
         #expect(restored.first?["event"] as? String == "Orange wind warning" && restored.first?["stale"] as? Bool == false, "\(restored)")
@@ -81,7 +77,7 @@ import Testing
 
         // `Refresh()` fetches alerts too. An alert that ended a minute ago is kept as its
         // source said it while the source says so, but not restored.
-        try control("alerts=on&alertsend=-60")
+        try server.control("alerts=on&alertsend=-60")
         let client = try await AlmanacClient.connect(address: bus.address)
         _ = try await client.addView(.weather, options: ["location": .string(Self.inland)])
         _ = try await client.connection.call(BusContract.serviceName, path: BusContract.documentPath(.weather), interface: BusContract.documentInterface,
@@ -92,7 +88,7 @@ import Testing
         })
         await client.connection.close()
         _ = daemon.stop()
-        try control("alerts=off")
+        try server.control("alerts=off")
         try await daemon.start()
         #expect(try await alerts(Self.inland).isEmpty)
         _ = daemon.stop()
@@ -103,7 +99,7 @@ import Testing
     @Test func byDefaultASevereAlertNotifiesOnceAndAMinorOneDoesNot() async throws {
         let notifications = try await DbusmockNotificationDaemon(bus: bus)
         defer { notifications.stop() }
-        try control("alerts=on&metseverity=Minor")
+        try server.control("alerts=on&metseverity=Minor")
         let daemon = try await RunningDaemon(bus: bus, .fixtures(weather: server).with("--alerts-interval", "0.3"))
         #expect(try await almanac(["locations", "add", Self.inland], bus: bus).status == 0)
         #expect(await eventually { (try? await alerts(Self.inland))?.first?["severity"] as? String == "minor" })
@@ -117,7 +113,7 @@ import Testing
         #expect(notifications.calls("Notify").count == 1)
 
         // Both end; only the one notified had a notification to close.
-        try control("alerts=off")
+        try server.control("alerts=off")
         let closed = await notifications.waitForCalls("CloseNotification")
         #expect(closed.count == 1, "\(closed)")
         _ = daemon.stop()
@@ -127,7 +123,7 @@ import Testing
     @Test func allNotifiesAMinorAlertAndLettingItsPlaceGoClosesIt() async throws {
         let notifications = try await DbusmockNotificationDaemon(bus: bus)
         defer { notifications.stop() }
-        try control("alerts=on&metseverity=Minor")
+        try server.control("alerts=on&metseverity=Minor")
         let daemon = try await RunningDaemon(bus: bus, .fixtures(weather: server))
         #expect(try await almanac(["settings", "set", "weather-alerts", "all"], bus: bus).status == 0)
         #expect(try await almanac(["settings", "get", "weather-alerts"], bus: bus).output.contains("all"))
@@ -146,7 +142,7 @@ import Testing
     @Test func offNotifiesNothingAndAWrongValueIsRefused() async throws {
         let notifications = try await DbusmockNotificationDaemon(bus: bus)
         defer { notifications.stop() }
-        try control("alerts=on")
+        try server.control("alerts=on")
         let daemon = try await RunningDaemon(bus: bus, .fixtures(weather: server).with("--alerts-interval", "0.3"))
         let refused = try await almanac(["settings", "set", "weather-alerts", "loud"], bus: bus)
         #expect(refused.status != 0 && refused.errorOutput.contains("off, severe (severe and extreme alerts) or all"), "\(refused.errorOutput)")
@@ -156,7 +152,7 @@ import Testing
         #expect(try await alerts(Self.inland).count == 1)
 
         #expect(try await almanac(["settings", "set", "weather-alerts", "severe"], bus: bus).status == 0)
-        try control("metseverity=Extreme")
+        try server.control("metseverity=Extreme")
         let shown = await notifications.waitForCalls("Notify")
         #expect(shown.count == 1 && shown[0].contains("Wind, orange level"), "\(shown)")
         _ = daemon.stop()
@@ -167,7 +163,7 @@ import Testing
     @Test func aNotificationStaysOpenWhileAnotherPlaceHasItsAlert() async throws {
         let notifications = try await DbusmockNotificationDaemon(bus: bus)
         defer { notifications.stop() }
-        try control("alerts=on")
+        try server.control("alerts=on")
         let daemon = try await RunningDaemon(bus: bus, .fixtures(weather: server))
         #expect(try await almanac(["locations", "add", Self.springfield, Self.nearSpringfield], bus: bus).status == 0)
         #expect(await eventually { (try? await alerts(Self.springfield))?.count == 1 })

@@ -18,17 +18,13 @@ import Testing
         server = try FixtureServer.openMeteo()
     }
 
-    func control(_ query: String) throws {
-        _ = try Data(contentsOf: URL(string: server.baseURL.absoluteString + "/control?" + query)!)
-    }
-
     func alertRequests() throws -> [String] {
         let all = try JSONSerialization.jsonObject(with: Data(contentsOf: server.baseURL.appendingPathComponent("requests"))) as? [[String: Any]] ?? []
         return all.compactMap { $0["path"] as? String }.filter { $0.hasPrefix("/alerts/") || $0.hasPrefix("/weatherapi/metalerts/") || $0.hasPrefix("/api/v1/warnings/") }
     }
 
     @Test func aSevereNWSAlertAndAMETNorwayAlertAreShownAndGoWhenTheyEnd() async throws {
-        try control("alerts=on")
+        try server.control("alerts=on")
         let daemon = try await RunningDaemon(bus: bus, .fixtures(weather: server))
 
         let json = try await almanac(["alerts", Self.springfield, "--json"], bus: bus)
@@ -62,19 +58,19 @@ import Testing
         defer { waybar.stop() }
         #expect(await watcher.waitFor("°C"), "\(watcher.output)")
 
-        try control("alerts=on")
+        try server.control("alerts=on")
         #expect(await watcher.waitFor("⚠ Orange wind warning until"), "\(watcher.output)")
         #expect(await waybar.waitFor("alert-severe"), "\(waybar.output)")
 
         // The source fails: the alert stays, stale, and LastError names the alerts' source.
-        try control("alerts=fail")
+        try server.control("alerts=fail")
         let failing = await eventually(every: .milliseconds(100)) {
             let status = try? await almanac(["alerts", Self.oslo, "--json"], bus: bus)
             return status?.output.contains("MET Norway alerts: ") == true && status?.output.contains("\"stale\":true") == true
         }
         #expect(failing)
 
-        try control("alerts=off")
+        try server.control("alerts=off")
         #expect(await watcher.waitFor("ended: Orange wind warning"), "\(watcher.output)")
         let none = try await almanac(["alerts", Self.oslo], bus: bus)
         #expect(none.output.contains("no alerts"), "\(none.output)")
@@ -85,7 +81,7 @@ import Testing
         let notifications = try await NotificationServer(address: bus.address, capabilities: ["body"])
         let daemon = try await RunningDaemon(bus: bus, .fixtures(weather: server).with("--weather-interval", "0.3"))
         #expect(try await almanac(["locations", "add", Self.springfield], bus: bus).status == 0)
-        try control("alerts=on")
+        try server.control("alerts=on")
         let shown = await notifications.waitForNotifications(1)
         try #require(shown.count == 1)
         #expect(shown[0].summary.contains("Severe Thunderstorm Warning issued by NWS Springfield MO"), "\(shown[0].summary)")
@@ -96,13 +92,13 @@ import Testing
         #expect(await eventually { ((try? alertRequests())?.count ?? 0) >= fetchedAgain + 3 })
         #expect(notifications.shown.withLock { $0.count } == 1)
         // Its source failing marks it stale, which is no new alert either.
-        try control("alerts=fail")
+        try server.control("alerts=fail")
         #expect(await eventually(every: .milliseconds(100)) {
             (try? await almanac(["alerts", Self.springfield, "--json"], bus: bus))?.output.contains("\"stale\":true") == true
         })
         #expect(notifications.shown.withLock { $0.count } == 1)
 
-        try control("alerts=off")
+        try server.control("alerts=off")
         #expect(await eventually { notifications.closed.withLock { $0 } == [shown[0].id] })
         _ = daemon.stop()
     }
@@ -110,8 +106,8 @@ import Testing
     /// Alerts and rain soon at one place: `weather` shows the alert line, then the rain line;
     /// the bar's classes name the alert, then the rain.
     @Test func anAlertLineComesBeforeTheRainLineAndBothClassesAreOnTheBar() async throws {
-        try control("alerts=on")
-        try control("rain=30,45")
+        try server.control("alerts=on")
+        try server.control("rain=30,45")
         let daemon = try await RunningDaemon(bus: bus, .fixtures(weather: server))
         // The bar's watch keeps the place wanted from its first fetch on.
         let bar = try Tool.Background(Binaries.almanac, ["watch", "weather", "--location", Self.oslo, "--waybar"], environment: bus.environment)

@@ -21,13 +21,6 @@ import Testing
         try await RunningDaemon(bus: bus, .fixtures(weather: server).with("--weather-interval", interval))
     }
 
-    /// Tells the fixture server what to do next (`fail=N`, `temperature=T`).
-    func control(_ query: String) async throws {
-        let script = "import sys, urllib.request; urllib.request.urlopen(sys.argv[1]).read()"
-        let result = try await Tool.runDetached("python3", ["-c", script, server.baseURL.absoluteString + "/control?" + query])
-        #expect(result.status == 0, "\(result.errorOutput)")
-    }
-
     /// How many forecasts the fixture server was asked for.
     func forecastRequests() async throws -> Int {
         let script = "import sys, json, urllib.request; print(sum(1 for r in json.load(urllib.request.urlopen(sys.argv[1])) if r['path'].startswith('/v1/forecast')))"
@@ -109,7 +102,7 @@ import Testing
     /// `HourlyForecast` gives the hours from the current one on: a reading whose hours have
     /// all gone by gives none (it gave them all, as if still ahead).
     @Test func hourlyForecastBeginsAtTheCurrentHour() async throws {
-        try await control("hours=past")
+        try server.control("hours=past")
         let daemon = try await daemon()
         let client = try await AlmanacClient.connect(address: bus.address)
         _ = try await client.addView(.weather, options: ["location": .string("Berlin")])
@@ -117,7 +110,7 @@ import Testing
         let gone = try await call(client, BusContract.Weather1.hourlyForecast, "Berlin", 0).arguments([[String: Value]].self)
         #expect(gone.isEmpty, "\(gone.count) hours, all gone by")
 
-        try await control("hours=now")
+        try server.control("hours=now")
         _ = try await client.connection.call(BusContract.serviceName, path: Self.weatherPath, interface: BusContract.documentInterface,
                                              method: BusContract.Document1.refresh)
         let ahead = try await eventually {
@@ -139,7 +132,7 @@ import Testing
         let good = try #require(await current(client, "Berlin"))
         #expect(good["temperature"] == .double(5.3))
 
-        try await control("temperature=1e308")
+        try server.control("temperature=1e308")
         _ = try await client.connection.call(BusContract.serviceName, path: Self.weatherPath, interface: BusContract.documentInterface,
                                              method: BusContract.Document1.refresh)
         let stale = try #require(await current(client, "Berlin") { $0["stale"] == .boolean(true) })
@@ -157,7 +150,7 @@ import Testing
         let good = try #require(await current(client, "Berlin"))
         #expect(good["temperature"] == .double(5.3))
 
-        try await control("fail=1000&temperature=-7.5")
+        try server.control("fail=1000&temperature=-7.5")
         _ = try await client.connection.call(BusContract.serviceName, path: Self.weatherPath, interface: BusContract.documentInterface,
                                              method: BusContract.Document1.refresh)
         let stale = try #require(await current(client, "Berlin") { $0["stale"] == .boolean(true) })
@@ -175,7 +168,7 @@ import Testing
         // And it does keep asking.
         #expect(try await eventually(timeout: .seconds(60), every: .milliseconds(100)) { try await forecastRequests() > before }, "no retry while failing")
 
-        try await control("fail=0")
+        try server.control("fail=0")
         let recovered = try #require(await current(client, "Berlin") { $0["stale"] == .boolean(false) }, "no recovery")
         #expect(recovered["temperature"] == .double(-7.5))
         // Every place that failed has since been fetched: no error left, and that is announced.
@@ -203,7 +196,7 @@ import Testing
         await client.connection.close()
 
         // From now on the network fails: whatever the restarted daemon serves comes from its store.
-        try await control("fail=1000")
+        try server.control("fail=1000")
         try await daemon.restart()
         let again = try await AlmanacClient.connect(address: bus.address)
         let (_, state) = try await again.state(of: .weather)

@@ -15,17 +15,10 @@ import Testing
         bus = try PrivateBus()
     }
 
-    /// Tells the fixture server what to do next (`hours=now`).
-    func control(_ query: String) async throws {
-        let script = "import sys, urllib.request; urllib.request.urlopen(sys.argv[1]).read()"
-        let result = try await Tool.runDetached("python3", ["-c", script, server.baseURL.absoluteString + "/control?" + query])
-        #expect(result.status == 0, "\(result.errorOutput)")
-    }
-
     static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 
     @Test func aGraphFitsTheTerminalAndDumbTerminalsGetASCII() async throws {
-        try await control("hours=now")
+        try server.control("hours=now")
         let daemon = try await RunningDaemon(bus: bus, .fixtures(weather: server))
         let graph = try await almanac(["forecast", "Berlin", "--graph", "--hours", "72"], bus: bus,
                                       environment: ["COLUMNS": "100", "TERM": "xterm-256color"])

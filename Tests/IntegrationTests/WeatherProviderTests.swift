@@ -20,10 +20,6 @@ import Testing
         try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: server.baseURL.appendingPathComponent("requests"))) as? [[String: Any]])
     }
 
-    func control(_ query: String) throws {
-        _ = try Data(contentsOf: URL(string: server.baseURL.absoluteString + "/control?" + query)!)
-    }
-
     @Test func theSettingChoosesAndAFailingProviderFallsBackToTheOther() async throws {
         let daemon = try await RunningDaemon(bus: bus, .fixtures(weather: server))
         // Open-Meteo by default.
@@ -45,13 +41,13 @@ import Testing
         #expect(json.output.contains("\"provider\":\"met-norway\""), "\(json.output)")
 
         // Open-Meteo first again; when it fails, MET Norway answers, and the reading says so.
-        try control("temperature=2.5")
+        try server.control("temperature=2.5")
         #expect(try await almanac(["settings", "set", "provider", "open-meteo"], bus: bus).status == 0)
-        try control("omfail=1")
+        try server.control("omfail=1")
         line = try await almanac(["weather", "61.1,10.2", "--format", "{{provider}} {{temperature}}"], bus: bus)
         #expect(line.output == "met-norway 2.5°C\n", "\(line.output)\(line.errorOutput)")
         // Both failing: the error says it once.
-        try control("fail=1")
+        try server.control("fail=1")
         let both = try await almanac(["weather", "62.1,10.2"], bus: bus)
         #expect(both.status == 65 && both.errorOutput.contains("127.0.0.1 answered HTTP 500") && !both.errorOutput.contains("met-norway:"), "\(both.errorOutput)")
 

@@ -48,3 +48,11 @@ extension FixtureServer {
         try FixtureServer(script: SourceTree.path("Tests/Fixtures/feed_server.py"), arguments: folder.map { [$0.path] } ?? [])
     }
 }
+
+extension FixtureServer {
+    /// Tells the server what to do next: `GET /control?<query>` (the weather fixture's
+    /// `fail=N`, `alerts=on`, `hours=now`, …; its docstring lists them).
+    public func control(_ query: String) throws {
+        _ = try Data(contentsOf: URL(string: baseURL.absoluteString + "/control?" + query)!)
+    }
+}
