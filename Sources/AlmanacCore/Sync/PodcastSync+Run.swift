@@ -20,7 +20,11 @@ extension PodcastSync {
             loggedIn.store(false, ordering: .releasing)
             return .failure(SyncError(.notLoggedIn, "Almanac is not logged in to a sync server; log in with `almanac sync login SERVER USER`."))
         }
-        await hearEverything()
+        do {
+            try await hearEverything()
+        } catch {
+            return finish(.failure(error), started: clock())
+        }
         guard !Task.isCancelled else {
             // The daemon is stopping: nothing was asked or sent, the queue stays for the next run.
             return finish(.failure(SyncError(.unreachable, "The sync stopped before it reached the server: almanacd is stopping.")), started: clock())

@@ -19,13 +19,13 @@ public struct SyncPolicy: Sendable, Hashable {
     public var feedsAtOnce: Int
     /// Seconds before the last answer's timestamp that episode actions are asked from again.
     public var actionsOverlap: Double
-    /// The most seconds a run waits to hear the local changes made before it was asked for
-    /// (`PodcastSync.hearEverything`) before it goes on without them.
-    public var catchUpTimeout: Double
+    /// A hang guard: the most seconds a run waits to hear the local changes made before it
+    /// was asked for (`PodcastSync.hearEverything`); past it the run fails and sends nothing.
+    public var catchUpGuard: Double
 
     public init(interval: Double = 900, debounce: Double = 30, firstRetry: Double = 60, longestRetry: Double = 3600, clockTolerance: Double = 600,
                 defaultDevice: String = "almanac", defaultCaption: String = "Almanac", actionsPerUpload: Int = 100, feedsAtOnce: Int = 4, actionsOverlap: Double = 60,
-                catchUpTimeout: Double = 5) {
+                catchUpGuard: Double = 120) {
         self.interval = max(interval, 1)
         self.debounce = max(debounce, 0)
         self.firstRetry = max(firstRetry, 0.01)
@@ -36,6 +36,6 @@ public struct SyncPolicy: Sendable, Hashable {
         self.actionsPerUpload = max(actionsPerUpload, 1)
         self.feedsAtOnce = max(feedsAtOnce, 1)
         self.actionsOverlap = max(actionsOverlap, 0)
-        self.catchUpTimeout = max(catchUpTimeout, 0)
+        self.catchUpGuard = max(catchUpGuard, 0)
     }
 }
