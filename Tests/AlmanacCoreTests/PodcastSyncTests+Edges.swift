@@ -5,7 +5,8 @@ import Locking
 import TestHarness
 import Testing
 
-/// Issue 41: a run waits on the event of the change it must send, not on a timeout.
+/// Issue 41: a run waits on the event of the change it must send, not on a timeout; and
+/// subscriptions are asked from a second before the last answer, what comes twice doing nothing.
 extension PodcastSyncTests {
     /// However long the document's delivery takes, the run waits for the change made before
     /// it (it used to go on without it after 5 s, and under load the change missed that
@@ -43,5 +44,37 @@ extension PodcastSyncTests {
         try await desktop.sync.sync()
         #expect(server.subscriptions == [feedURL])
         #expect(desktop.sync.status.state.lastError.isEmpty)
+    }
+
+    /// Subscriptions are asked for from the last answer's timestamp and from a second before it
+    /// (servers that stamp whole seconds would otherwise never give a change made in that
+    /// second), so the last second's changes come again: a feed subscribed already is neither
+    /// read nor announced again.
+    @Test func aSubscriptionReadAgainChangesNothing() async throws {
+        let desktop = try await loggedIn("desktop")
+        try await desktop.sync.sync()
+        server.change(feedURL, subscribed: true)
+        #expect(try await desktop.sync.sync().subscribed == [feedURL])
+        let answered = server.requests.count
+        let again = try await desktop.sync.sync()
+        // The memory server's clock moves one a write: the phone's change is the last "second".
+        let asked = server.requests.dropFirst(answered).filter { $0.hasPrefix("GET subscriptions") }
+        #expect(asked == ["GET subscriptions desktop since 1001", "GET subscriptions desktop since 1000"], "\(server.requests)")
+        #expect(again.subscribed.isEmpty && again.unsubscribed.isEmpty && again.sent == 0 && again.unreadFeeds.isEmpty, "\(again)")
+        #expect(desktop.podcasts.document.state.podcasts.count == 1)
+    }
+
+    /// The answer from the last timestamp decides the URLs it names; the one from a second
+    /// before adds only the others. Net differences (mygpo's) may drop a change from the
+    /// earlier answer: a feed added in that second and removed since is neither added nor
+    /// removed "since a second before", while the later answer removes it.
+    @Test func theAnswerFromTheLastTimestampDecidesTheURLsItNames() {
+        let answer = SubscriptionChanges(add: ["https://a.example/feed"], remove: ["https://b.example/feed"], timestamp: 2_000)
+        let earlier = SubscriptionChanges(add: ["https://b.example/feed", "https://c.example/feed"],
+                                          remove: ["https://a.example/feed", "https://d.example/feed"], timestamp: 2_001)
+        let merged = SyncRules.subscriptionChanges(answer, earlier: earlier)
+        #expect(merged == SubscriptionChanges(add: ["https://a.example/feed", "https://c.example/feed"],
+                                              remove: ["https://b.example/feed", "https://d.example/feed"], timestamp: 2_000))
+        #expect(SyncRules.subscriptionChanges(answer, earlier: SubscriptionChanges(add: [], remove: [], timestamp: 1)) == answer)
     }
 }
