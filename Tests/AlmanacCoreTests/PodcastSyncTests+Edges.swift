@@ -64,6 +64,28 @@ extension PodcastSyncTests {
         #expect(desktop.podcasts.document.state.podcasts.count == 1)
     }
 
+    /// Overlaps and guards that make no sense become ones that do: nothing the engine subtracts
+    /// or prints can trap, and `since` never goes below 0.
+    @Test func hostileOverlapsAndGuardsBecomeSensibleOnes() async throws {
+        #expect(SyncPolicy(subscriptionsOverlap: .nan).subscriptionsOverlap == 1)
+        #expect(SyncPolicy(subscriptionsOverlap: .infinity).subscriptionsOverlap == 1)
+        #expect(SyncPolicy(subscriptionsOverlap: -5).subscriptionsOverlap == 0)
+        #expect(SyncPolicy(subscriptionsOverlap: 1e300).subscriptionsOverlap == 86_400)
+        #expect(SyncPolicy(subscriptionsOverlap: 0.2).subscriptionsOverlap == 1)
+        #expect(SyncPolicy(catchUpGuard: .nan).catchUpGuard == 120)
+        #expect(SyncPolicy(catchUpGuard: -1).catchUpGuard == 0)
+        // A day's overlap on a server whose clock is at 1,000: asked from 0, not below.
+        let desktop = try await loggedIn("desktop")
+        let sync = PodcastSync(podcasts: desktop.podcasts, inspector: feeds, archive: desktop.archive, secrets: desktop.secrets,
+                               policy: SyncPolicy(defaultDevice: "desktop", subscriptionsOverlap: 1e300), connect: { [server] in server.client(device: $0.device, password: $0.password) },
+                               clock: { [clock] in clock.now })
+        await sync.prepare()
+        try await sync.sync()
+        try await sync.sync()
+        #expect(server.requests.filter { $0.hasPrefix("GET subscriptions") }.suffix(2) == ["GET subscriptions desktop since 1000", "GET subscriptions desktop since 0"],
+                "\(server.requests)")
+    }
+
     /// The answer from the last timestamp decides the URLs it names; the one from a second
     /// before adds only the others. Net differences (mygpo's) may drop a change from the
     /// earlier answer: a feed added in that second and removed since is neither added nor

@@ -323,7 +323,8 @@ public final class PodcastSync: Service {
         // Cancelled: the caller sees it and stops (`runOnce`).
         guard !heardIt, !Task.isCancelled else { return }
         logger.error("the sync did not hear the library's changes in time", metadata: ["revision": "\(target)", "heard": "\(heard.withLock { $0.revision })"])
-        throw SyncError(.storage, "The sync had not heard the library's latest change after \(Int(policy.catchUpGuard.rounded(.up))) s, so it sent nothing (the change stays to be sent at the next sync); see the daemon's log.")
+        let seconds = Int(exactly: min(max(policy.catchUpGuard, 0), 1e9).rounded(.up)) ?? 0
+        throw SyncError(.storage, "The sync had not heard the library's latest change after \(seconds) s, so it sent nothing (the change stays to be sent at the next sync); see the daemon's log.")
     }
 
     /// Waits until this view has heard `target`, or the task is cancelled.

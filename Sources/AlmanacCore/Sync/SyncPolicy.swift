@@ -43,6 +43,6 @@ public struct SyncPolicy: Sendable, Hashable {
         self.actionsOverlap = max(actionsOverlap, 0)
         // A whole number of seconds the engine can subtract without trapping: a day at most.
         self.subscriptionsOverlap = subscriptionsOverlap.isFinite ? min(max(subscriptionsOverlap, 0), 86_400).rounded(.up) : 1
-        self.catchUpGuard = max(catchUpGuard, 0)
+        self.catchUpGuard = catchUpGuard.isNaN ? 120 : max(catchUpGuard, 0)
     }
 }
