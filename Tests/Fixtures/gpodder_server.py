@@ -100,11 +100,11 @@ Control (no authentication):
   /_control/redirect?to=BASE every request but control ones is answered 307 to BASE + its path
                              and query from now on (to=- stops it): a server that moved
   /_control/state            the whole state as JSON (subscriptions per device, actions)
-  /_control/subscribe?user=U&device=D&url=X[&remove=1][&at=given[+N|-N]]   a change as if device D
-                             uploaded it; with `at`, stamped with the `timestamp` the server
-                             last answered a GET of subscriptions with (plus or minus N seconds)
-                             instead of now: a change made in the very second a device was
-                             last answered, on purpose
+  /_control/subscribe?user=U&device=D&url=X[&remove=1][&at=given[+N|-N]|T]   a change as if
+                             device D uploaded it; with `at`, stamped with the `timestamp` the
+                             server last answered a GET of subscriptions with (plus or minus N
+                             seconds), or with T (Unix seconds), instead of now: a change made
+                             in the very second a device was last answered, on purpose
   /_control/answers          one line per GET of subscriptions or episodes: "subscriptions DEVICE
                              since=S add=N remove=N timestamp=T" or "episodes since=S actions=N
                              timestamp=T"
@@ -243,10 +243,13 @@ def fastapi_router_current(user, device):
 
 
 def stamp_of(query, stamp):
-    """`at=given[+N|-N]`: the timestamp last given for subscriptions, moved N seconds; else `stamp`."""
+    """`at=given[+N|-N]`: the timestamp last given for subscriptions, moved N seconds; `at=T`:
+    T (Unix seconds); else `stamp`."""
     at = query.get("at", [None])[0]
     if not at:
         return stamp
+    if re.match(r"^\d+$", at):
+        return int(at)
     match = re.match(r"^given([+-]\d+)?$", at)
     if not match or STATE["given"] is None:
         raise ValueError("at=given needs a GET of subscriptions first")
