@@ -100,6 +100,18 @@ public enum SyncRules {
         return Array(recent.suffix(maximumKeptActions))
     }
 
+    /// The subscription changes of `answer` (since the last answer's timestamp) with those of
+    /// `earlier` (since a second before) that it does not name: a change stamped in the very
+    /// second of the last answer, which a server comparing whole seconds with `>` gives only
+    /// from the second before. For a URL `answer` names, `answer` decides: `earlier` may have
+    /// lost a later change in a net difference (a feed added in that second and removed
+    /// since is neither added nor removed from before it). The timestamp is `answer`'s.
+    public static func subscriptionChanges(_ answer: SubscriptionChanges, earlier: SubscriptionChanges) -> SubscriptionChanges {
+        let named = Set(answer.add).union(answer.remove)
+        return SubscriptionChanges(add: answer.add + earlier.add.filter { !named.contains($0) },
+                                   remove: answer.remove + earlier.remove.filter { !named.contains($0) }, timestamp: answer.timestamp)
+    }
+
     // MARK: The queue → uploads
 
     /// The subscription changes among queued entries, the last change of each URL winning:
