@@ -13,7 +13,8 @@ enum TranscriptJSON {
     static let phraseLength = 200
 
     /// What is kept of a transcript file while it is read: a segment's words are at most
-    /// `TranscriptParser.maximumSegmentLength` characters, so a longer string is cut.
+    /// `TranscriptParser.maximumSegmentLength` characters, so a longer string is cut. No tree
+    /// is built (`node()` is never called), so no item or value is kept that way.
     static let limits = JSONLimits(depth: 32, stringBytes: 4 * TranscriptParser.maximumSegmentLength, items: 0, values: 0)
 
     /// Read as it comes (`JSONReader`): only the segments' fields are kept, of at most
