@@ -1,9 +1,10 @@
 import AlmanacFeeds
 import Foundation
+import TestHarness
 import Testing
 
 /// `JSONReader`: strict JSON, read a value at a time, and its limits kept while it reads.
-@Suite struct JSONReaderTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct JSONReaderTests {
     static let roomy = JSONLimits(stringBytes: 1_000, items: 1_000, values: 10_000)
 
     func node(_ text: String, _ limits: JSONLimits = roomy) throws -> JSONNode {

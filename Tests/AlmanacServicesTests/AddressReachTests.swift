@@ -1,10 +1,11 @@
 @testable import AlmanacServices
 import Foundation
+import TestHarness
 import Testing
 
 /// Whose network an address is on, and what a feed's files may connect to (`ReachLimit`,
 /// `FeedReach`): decided on the address, in every form an address takes.
-@Suite struct AddressReachTests {
+@Suite(.onTestThreads, .timeLimit(.hang)) struct AddressReachTests {
     @Test(arguments: [
         ("127.0.0.1", AddressReach.loopback), ("127.255.255.254", .loopback), ("0.0.0.0", .loopback), ("0.1.2.3", .loopback),
         ("::1", .loopback), ("::", .loopback), ("[::1]", .loopback), ("::ffff:127.0.0.1", .loopback), ("::127.0.0.1", .loopback),
