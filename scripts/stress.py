@@ -29,6 +29,7 @@ import time
 import traceback
 
 import stress_badinput
+import stress_bombs
 import stress_busloss
 import stress_crash
 import stress_cycles
@@ -46,7 +47,7 @@ from stress_common import BIN, REPO, RESULTS, SEED, log, record
 # In the order they run.
 SECTIONS = {"vanish": stress_vanish, "cycles": stress_cycles, "crash": stress_crash, "busloss": stress_busloss,
             "network": stress_network, "disk": stress_disk, "sandbox": stress_sandbox, "syscalls": stress_syscalls,
-            "badinput": stress_badinput, "flood": stress_flood, "heavy": stress_heavy, "load": stress_load, "slowviews": stress_slowviews}
+            "badinput": stress_badinput, "bombs": stress_bombs, "flood": stress_flood, "heavy": stress_heavy, "load": stress_load, "slowviews": stress_slowviews}
 
 
 def main():

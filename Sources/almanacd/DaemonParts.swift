@@ -61,6 +61,8 @@ struct DaemonParts {
         let demo = options.provider == .demo
         // One limit for every feed the daemon reads, whoever asks (reader, inspect, subscribe, sync).
         let feedReads = RSSFeedFetcher.feedReadLimiter()
+        // Where each feed was read from: the files a feed names are fetched only where it may send Almanac.
+        let feedReach = FeedReach()
         let feeds: any FeedFetching
         // Lists of one podcast page past the library into its feed's older pages (RFC 5005):
         // the real feed reader can, the demo cannot.
@@ -76,7 +78,7 @@ struct DaemonParts {
         } else {
             weatherService = Self.openMeteo(options, logger: logger)
             let reader = RSSFeedFetcher(http: HTTPClient(accept: FeedInspector.accept, maximumBytes: FeedInspector.maximumBytes, validators: store),
-                                        limiter: feedReads)
+                                        limiter: feedReads, feeds: feedReach)
             feeds = reader
             olderPages = reader
         }
@@ -103,11 +105,11 @@ struct DaemonParts {
         server = AlmanacServer(
             connection: connection,
             weather: WeatherAdapter(weather: weather, service: weatherService, places: weatherService as? any PlaceSearching),
-            podcasts: PodcastsAdapter(podcasts: podcasts, service: podcastService, olderPages: olderPages, inspector: FeedInspector(limiter: feedReads), opml: FeedInspector(limiter: feedReads),
+            podcasts: PodcastsAdapter(podcasts: podcasts, service: podcastService, olderPages: olderPages, inspector: FeedInspector(limiter: feedReads, feeds: feedReach), opml: FeedInspector(limiter: feedReads, feeds: feedReach),
                                       downloads: DownloadsExport(manager: downloads, connection: connection),
                                       search: demo ? nil : Self.podcastSearch(options, logger: logger),
-                                      chapters: demo ? nil : ChaptersFetcher(),
-                                      transcripts: demo ? nil : TranscriptFetcher()),
+                                      chapters: demo ? nil : ChaptersFetcher(feeds: feedReach),
+                                      transcripts: demo ? nil : TranscriptFetcher(feeds: feedReach)),
             version: Almanacd.version, provider: options.provider.rawValue, network: { [machine] in machine.network }
         )
         notifier = DesktopNotifier(podcasts: podcasts, connection: connection, downloads: downloads,
@@ -123,18 +125,18 @@ struct DaemonParts {
         })
         let host = ProcessInfo.processInfo.hostName
         sync = PodcastSync(
-            podcasts: podcasts, inspector: FeedInspector(limiter: feedReads), archive: store,
+            podcasts: podcasts, inspector: FeedInspector(limiter: feedReads, feeds: feedReach), archive: store,
             secrets: SessionSecrets(connection: connection, fallback: FileSyncSecrets(folder: folders.state)),
             policy: SyncPolicy(interval: options.syncInterval, debounce: options.syncDebounce, firstRetry: options.syncFirstRetry,
                                defaultDevice: SyncRules.defaultDevice(hostName: host), defaultCaption: "Almanac on \(host)"),
             connect: { GpodderClient($0) }
         )
         syncExport = SyncExport(sync: sync, connection: connection)
-        transcripts = demo ? nil : TranscriptPrefetcher(podcasts: podcasts, fetcher: TranscriptFetcher())
+        transcripts = demo ? nil : TranscriptPrefetcher(podcasts: podcasts, fetcher: TranscriptFetcher(feeds: feedReach))
         here = GeoClueLocator(weather: weather, systemBusAddress: options.systemBusAddress)
         let players = MPRISListener(podcasts: podcasts, connection: connection, pollInterval: .milliseconds(Int(options.mprisPoll * 1000)))
         self.players = players
-        steering = PlayerSteering(players: players, podcasts: podcasts, chapters: demo ? nil : ChaptersFetcher())
+        steering = PlayerSteering(players: players, podcasts: podcasts, chapters: demo ? nil : ChaptersFetcher(feeds: feedReach))
         playerExport = PlayerExport(steering: steering, connection: connection)
         // What a media player has open is never deleted; when one moves on, a file it spared may go.
         let cleaner = DownloadCleaner(podcasts: podcasts, downloader: downloader, inUse: [players])

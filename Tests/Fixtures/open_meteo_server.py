@@ -52,8 +52,9 @@ on 127.0.0.1 and prints its port on the first line of standard output.
                               polygon holds Berlin, a frost warning naming "Land Berlin" without a
                               polygon, and ones that must not show: replaced, elsewhere, green,
                               ended, an exercise)
-/control?alerts=on|off|fail|garbage|huge -> alerts in force, none, the alert endpoints answer
-                              HTTP 503, not JSON (with an ETag honoured by If-None-Match), or 9 MiB of JSON; the NWS answers 403 without
+/control?alerts=on|off|fail|garbage|huge|bomb -> alerts in force, none, the alert endpoints answer
+                              HTTP 503, not JSON (with an ETag honoured by If-None-Match), 9 MiB of JSON, or
+                              4 MB of {"features":[[0,0,…],…],"warnings":[[0,0,…],…]} (two million values); the NWS answers 403 without
                               a User-Agent
 /control?alertfailstatus=500  -> the status alerts=fail answers (503 unless told)
 /control?metseverity=Minor    -> the MetAlerts warning's CAP severity (Severe unless told)
@@ -261,6 +262,9 @@ class Handler(BaseHTTPRequestHandler):
             if self.headers.get("If-None-Match") == tag:
                 return self.send(304, "", "text/html", {"ETag": tag})
             return self.send(200, "<html>maintenance</html>", "text/html", {"ETag": tag})
+        if mode == "bomb":
+            nested = "[" + ",".join(["[" + ",".join(["0"] * 1000) + "]"] * 1000) + "]"
+            return self.send(200, "{\"features\": " + nested + ", \"warnings\": " + nested + "}")
         if mode == "huge":
             return self.send(200, "{\"warnings\": [" + ",".join(["{}"] * (9 * 1024 * 1024 // 3)) + "]}")
         if mode == "on" and (not meteoalarm or path.endswith("/feeds-germany")):

@@ -126,7 +126,8 @@ extension PodcastsDocument {
         if let url = kept.episode?.chaptersURL, fetched?.url != url || fetched?.retryAfter.map({ now >= $0 }) == true {
             if let fetcher {
                 do throws(LinkedFileError) {
-                    fetched = FetchedChapters(url: url, chapters: try await fetcher.chapters(at: url))
+                    let feed = podcast(episode.podcastID)?.feedURL ?? ""
+                    fetched = FetchedChapters(url: url, chapters: try await fetcher.chapters(at: url, namedBy: feed))
                 } catch where error.code == .invalid {
                     fetched = FetchedChapters(url: url, chapters: [], note: error.message)
                 } catch where error.code == .unreadable {

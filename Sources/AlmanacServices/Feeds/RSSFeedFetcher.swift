@@ -18,6 +18,8 @@ public final class RSSFeedFetcher: FeedFetching, Sendable {
     public static let readsAtOnce = 16
     public static let readsPerHost = 2
     private let limiter: FetchLimiter
+    /// Where each feed was read from, for the fetchers of the files feeds name.
+    private let feeds: FeedReach
 
     /// A limit of `readsAtOnce` feeds, `readsPerHost` from one server: the daemon gives the
     /// same one to the reader and to every `FeedInspector`, so whoever reads, a server sees
@@ -27,9 +29,10 @@ public final class RSSFeedFetcher: FeedFetching, Sendable {
     }
 
     public init(http: HTTPClient = HTTPClient(accept: FeedInspector.accept, maximumBytes: FeedInspector.maximumBytes),
-                limiter: FetchLimiter = RSSFeedFetcher.feedReadLimiter()) {
+                limiter: FetchLimiter = RSSFeedFetcher.feedReadLimiter(), feeds: FeedReach = FeedReach()) {
         self.http = http
         self.limiter = limiter
+        self.feeds = feeds
     }
 
     /// Reads `podcast`'s feed in its turn (the limiter's), conditionally unless told not to.
@@ -70,6 +73,8 @@ public final class RSSFeedFetcher: FeedFetching, Sendable {
            FeedCredentials.sameOrigin(feedURL, podcast.feedURL) {
             feedURL = FeedCredentials.adding(user: credentials.user, password: credentials.password, to: feedURL)
         }
+        // Where it was read from, once it proved a feed (any server's answer would not do).
+        for url in Set([podcast.feedURL, feedURL]) { feeds.record(url, address: response.address) }
         return .parsed(podcast: FeedMapping.podcast(from: feed, feedURL: feedURL, id: podcast.id),
                        episodes: FeedMapping.episodes(from: feed, podcastID: podcast.id),
                        details: FeedMapping.details(from: feed, podcastID: podcast.id),

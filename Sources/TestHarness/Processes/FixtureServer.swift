@@ -1,19 +1,30 @@
 public import Foundation
 
 /// A local HTTP server for tests, run from a Python script under `Tests/Fixtures` that
-/// prints its port first. Listens on 127.0.0.1 only; stopped when the value goes away.
+/// prints its port first. Listens on 127.0.0.1 only, or on a `TestHost`'s address (the
+/// script binds where `FIXTURE_HOST` says); stopped when the value goes away.
 public final class FixtureServer: Sendable {
-    /// `http://127.0.0.1:<port>`
+    /// `http://127.0.0.1:<port>`, or the test host's address and port.
     public let baseURL: URL
     private let process: ChildProcess
+    /// The host it runs on, kept until the server has stopped.
+    private let host: TestHost?
 
-    /// Starts `script` (a path) with `arguments`; waits for it to print its port.
-    public init(script: String, arguments: [String] = []) throws {
-        process = try ChildProcess(PrivateBus.find("python3"), [script] + arguments)
+    /// Starts `script` (a path) with `arguments`, on `host` when given; waits for it to print its port.
+    public init(script: String, arguments: [String] = [], on host: TestHost? = nil) throws {
+        let python = try PrivateBus.find("python3")
+        if let host {
+            var environment = ProcessInfo.processInfo.environment
+            environment["FIXTURE_HOST"] = host.address
+            process = try ChildProcess(URL(fileURLWithPath: TestHost.program), host.command([python.path, script] + arguments), environment: environment)
+        } else {
+            process = try ChildProcess(python, [script] + arguments)
+        }
+        self.host = host
         guard let line = process.firstLine(timeout: 60), let port = Int(line) else {
             throw HarnessError(message: "the fixture server \(script) did not print its port")
         }
-        baseURL = URL(string: "http://127.0.0.1:\(port)")!
+        baseURL = URL(string: "http://\(host?.address ?? "127.0.0.1"):\(port)")!
     }
 
     deinit {
@@ -44,8 +55,8 @@ extension FixtureServer {
 
     /// `Tests/Fixtures/feed_server.py`: the feeds in `Tests/Fixtures/feeds`, or in `folder`
     /// (which a test may change between reads), with audio, redirects and failures.
-    public static func feeds(serving folder: URL? = nil) throws -> FixtureServer {
-        try FixtureServer(script: SourceTree.path("Tests/Fixtures/feed_server.py"), arguments: folder.map { [$0.path] } ?? [])
+    public static func feeds(serving folder: URL? = nil, on host: TestHost? = nil) throws -> FixtureServer {
+        try FixtureServer(script: SourceTree.path("Tests/Fixtures/feed_server.py"), arguments: folder.map { [$0.path] } ?? [], on: host)
     }
 }
 
