@@ -73,19 +73,47 @@ import Testing
         let kept = try await busctlCall(on: bus, podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.getEpisode, ["s", episode])
         #expect(kept.output.contains("\"position\" d 0 "), "\(kept.output)")
 
-        // The longest position there is goes to the server as whole seconds; -0 is kept as 0.
-        #expect(try await submit("2592000").status == 0)
-        #expect(await eventually { (try? String(contentsOf: URL(string: sync.baseURL.absoluteString + "/_control/state")!, encoding: .utf8))?.contains("2592000") == true })
-        try await expectAlive(daemon, after: "position 2592000 synced")
+        // -0 is kept as 0; the longest position there is goes to the server as whole seconds.
+        #expect(try await submit("1").status == 0)
         #expect(try await submit("-0").status == 0)
         let zero = try await busctlCall(on: bus, podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.getEpisode, ["s", episode])
         #expect(zero.output.contains("\"position\" d 0 "), "\(zero.output)")
+        #expect(try await submit("2592000").status == 0)
+        #expect(await eventually { (try? String(contentsOf: URL(string: sync.baseURL.absoluteString + "/_control/state")!, encoding: .utf8))?.contains("2592000") == true })
+        try await expectAlive(daemon, after: "position 2592000 synced")
 
         // A t past Int64.max is a number out of range, said as such (not "must be a number … not 't'").
         let huge = try await busctlCall(on: bus, BusContract.rootPath, BusContract.rootInterface, BusContract.Almanac1.setSetting,
                                         ["sv", "minimumFreeSpace", "t", "18446744073709551615"])
         #expect(huge.status != 0 && huge.errorOutput.contains("'minimumFreeSpace' is the bytes the downloads' disk keeps free"), "\(huge.errorOutput)")
         try await expectAlive(daemon, after: "minimumFreeSpace t max")
+        _ = daemon.stop()
+    }
+
+    /// A player's numbers at their edges (a rate of 10⁻³⁰⁰×, a length of `Int64.max` µs) make
+    /// the end of its episode a moment no `Int64` holds: a timer to it is answered, its
+    /// `pausesAt` 0 ("cannot be told"), and the daemon lives. It trapped writing the answer.
+    @Test func aSleepTimerToAMomentNoClockHoldsIsAnsweredAndTheDaemonLives() async throws {
+        let feed = try AudioFeed()
+        try feed.publish([(title: "Endless", enclosure: "/audio/endless.mp3?size=1000")])
+        let bus = try PrivateBus()
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        _ = try await feed.subscribe(on: bus)
+        let player = try await MPRISPlayer(address: bus.address)
+        try await player.play(.string(feed.base + "/audio/endless.mp3?size=1000"), length: .int64(.max))
+        try await player.setRate(1e-300)
+        var sleep: Tool.Result?
+        #expect(await eventually(every: .milliseconds(100)) {
+            sleep = try? await busctlCall(on: bus, BusContract.playerPath, BusContract.playerInterface, BusContract.Player1.sleep,
+                                          ["a{sv}", "1", "end", "s", "episode"])
+            return sleep?.status == 0 || sleep?.errorOutput.contains("No media player") == false
+        })
+        #expect(sleep?.status == 0 && sleep?.output.contains("\"pausesAt\" x 0") == true, "\(sleep?.output ?? "") \(sleep?.errorOutput ?? "")")
+        try await expectAlive(daemon, after: "Sleep to the end of an episode that ends in forever")
+        let timer = try await busctlGetProperty(on: bus, BusContract.playerPath, BusContract.playerInterface, BusContract.Player1.sleepTimer)
+        #expect(timer.status == 0 && timer.output.contains("\"kind\" s \"episode\""), "\(timer.output) \(timer.errorOutput)")
+        try await expectAlive(daemon, after: "reading that timer")
+        await player.connection.close()
         _ = daemon.stop()
     }
 }
