@@ -15,11 +15,15 @@ public enum SyncRules {
     /// start becomes `new`; any other position a `play` (`started` where the sync last knew it).
     public static func action(for episode: Episode, played: Bool, position: Double, previous: SyncedEpisode?, podcastURL: String,
                               at time: Date) -> (action: EpisodeAction, synced: SyncedEpisode)? {
-        guard let audio = episode.audioURL, !audio.isEmpty, position.isFinite, position >= 0 else { return nil }
+        // Whole seconds from here on: a position or length out of range (a client's, a feed's,
+        // one kept by an older Almanac) would trap when converted, so none is sent.
+        let range = 0...PlayStateSubmission.maximumPosition
+        guard let audio = episode.audioURL, !audio.isEmpty, position.isFinite, range.contains(position) else { return nil }
         if let previous, previous.played == played, abs(previous.position - position) < 1 { return nil }
-        let length = episode.duration.flatMap { $0.isFinite && $0 >= 1 ? Int($0.rounded()) : nil }
+        let length = episode.duration.flatMap { $0.isFinite && $0 >= 1 && range.contains($0) ? Int($0.rounded()) : nil }
         let seconds = Int(position.rounded())
-        let started = min(Int((previous?.position ?? 0).rounded()), seconds)
+        let before = previous?.position ?? 0
+        let started = min(before.isFinite && range.contains(before) ? Int(before.rounded()) : 0, seconds)
         let action: EpisodeAction
         if played {
             let end = length ?? max(seconds, 1)
