@@ -73,7 +73,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     public init(archive: any PodcastArchive = MemoryPodcastArchive(),
                 policy: RefreshSchedule.Policy = .init(interval: 3_600, firstRetry: 60, longestRetry: 86_400),
                 minimumRefreshInterval: Double = PodcastPreferences.minimumRefreshInterval,
-                clock: @escaping @Sendable () -> Date = { Date() }, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
+                clock: @escaping @Sendable () -> Date = SystemClock().reading, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
                 logger: Logger = Logger(label: "almanac.podcasts")) throws {
         document = Model(try archive.podcastsState())
         self.archive = archive

@@ -85,7 +85,7 @@ public final class PodcastSync: Service {
     ///   - clock, jitter: the time and the randomness of backoff, for tests.
     public init(podcasts: PodcastsDocument, inspector: any FeedInspecting, archive: any SyncArchive = MemorySyncArchive(),
                 secrets: any SyncSecrets, policy: SyncPolicy = SyncPolicy(), connect: @escaping @Sendable (SyncCredentials) -> any SyncServer,
-                clock: @escaping @Sendable () -> Date = { Date() }, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
+                clock: @escaping @Sendable () -> Date = SystemClock().reading, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
                 logger: Logger = Logger(label: "almanac.sync")) {
         self.podcasts = podcasts
         self.inspector = inspector

@@ -43,7 +43,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     ///   - archive: where settings and readings are kept; `nil` keeps nothing.
     ///   - clock, jitter: the time and the randomness of backoff, for tests.
     public init(_ state: WeatherState = WeatherState(), policy: RefreshSchedule.Policy = .init(interval: 900),
-                alertsPolicy: RefreshSchedule.Policy = .init(interval: 600), archive: (any WeatherArchive)? = nil, clock: @escaping @Sendable () -> Date = { Date() },
+                alertsPolicy: RefreshSchedule.Policy = .init(interval: 600), archive: (any WeatherArchive)? = nil, clock: @escaping @Sendable () -> Date = SystemClock().reading,
                 jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
                 logger: Logger = Logger(label: "almanac.weather")) {
         document = Model(state)
