@@ -59,6 +59,8 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     /// The most older pages one `loadOlderEpisodes` reads while they give nothing new.
     public static let olderPagesPerLoad = 5
     let clock: @Sendable () -> Date
+    /// The time on the document's clock (the daemon's).
+    public var now: Date { clock() }
     let jitter: @Sendable () -> Double
     let logger: Logger
 

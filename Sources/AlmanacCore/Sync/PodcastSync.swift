@@ -309,11 +309,11 @@ public final class PodcastSync: Service {
     func hearEverything() async {
         let target = podcasts.document.revision
         guard heard.withLock({ $0.revision < target }) else { return }
-        // On the computer's clock, not `clock` (a test's clock stands still).
-        let deadline = Date().addingTimeInterval(policy.catchUpTimeout)
+        // In real time, not on `clock` (a test's clock stands still): the wait is for delivery.
+        let timeout = policy.catchUpTimeout
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.hear(upTo: target) }
-            group.addTask { try? await TimerSleep.sleep(until: deadline) }
+            group.addTask { try? await RealTime.sleep(for: .milliseconds(Int64(timeout * 1000))) }
             await group.next()
             group.cancelAll()
         }

@@ -29,6 +29,8 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     /// published, so the state's `fetchedAt` may be older; stale alerts are as of this.
     private let alertsAnswered = Locked<[String: Date]>([:])
     private let clock: @Sendable () -> Date
+    /// The time on the document's clock (the daemon's).
+    public var now: Date { clock() }
     private let jitter: @Sendable () -> Double
     private let logger: Logger
     /// Tells its listeners whenever the schedule may have changed: a claim, a fetch ending, a
