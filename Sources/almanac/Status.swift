@@ -19,7 +19,7 @@ struct Status: AsyncParsableCommand {
             let metered = status.network == NetworkState.metered.rawValue ? try? await client.podcastSettings().metered : nil
             // A daemon from before the player object has no timer to show.
             let timer = try? await client.sleepTimer()
-            let sleep = SleepTimerViewData(timer: timer, now: Date())
+            let sleep = SleepTimerViewData(timer: timer, now: clockNow())
             let rendering = output.rendering()
             if rendering.json {
                 Terminal().line(Rendering.json(StatusJSON(status: status, sleepTimer: sleep.json)))
