@@ -39,7 +39,9 @@ struct Status: AsyncParsableCommand {
     /// What the daemon reported, worded for a person or a template.
     static func view(_ status: DaemonStatus, metered: MeteredUse? = nil) -> DaemonStatusViewData {
         DaemonStatusViewData(version: status.version, owner: status.owner, provider: status.provider, network: status.network, metered: metered, documents: status.documents.map {
-            .init(name: $0.name, revision: $0.revision, viewCount: Int($0.viewCount), loading: $0.loading, lastError: $0.lastError)
+            let next = $0.nextRefresh.map { Date(timeIntervalSince1970: Double($0)) }
+            return .init(name: $0.name, revision: $0.revision, viewCount: Int($0.viewCount), loading: $0.loading, lastError: $0.lastError,
+                         nextRefresh: next, utcOffset: next.map(localUTCOffset(at:)) ?? 0)
         })
     }
 }

@@ -2,7 +2,7 @@ public import AlmanacCore
 public import AlmanacModels
 public import AlmanacWire
 public import DBus
-import FoundationEssentials
+public import FoundationEssentials
 
 /// Serves the weather document on the bus.
 public struct WeatherAdapter: DocumentAdapter {
@@ -20,6 +20,7 @@ public struct WeatherAdapter: DocumentAdapter {
     public var name: DocumentName { .weather }
     public var document: WeatherDocument.Model { weather.document }
     public var activity: DocumentActivity { weather.activity }
+    public var nextRefresh: Date? { weather.nextDue }
     public func viewOptions(_ values: [String: Value]) throws -> WeatherViewOptions { try WeatherCodec.viewOptions(values) }
 
     public func encode(state: WeatherState) -> [String: Value] { WeatherCodec.encode(state) }

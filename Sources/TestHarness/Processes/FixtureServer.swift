@@ -7,9 +7,11 @@ public final class FixtureServer: Sendable {
     public let baseURL: URL
     private let process: ChildProcess
 
-    /// Starts `script` (a path) with `arguments`; waits for it to print its port.
-    public init(script: String, arguments: [String] = []) throws {
-        process = try ChildProcess(PrivateBus.find("python3"), [script] + arguments)
+    /// Starts `script` (a path) with `arguments` (and `environment` added to the test's);
+    /// waits for it to print its port.
+    public init(script: String, arguments: [String] = [], environment: [String: String] = [:]) throws {
+        process = try ChildProcess(PrivateBus.find("python3"), [script] + arguments,
+                                   environment: environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { $1 })
         guard let line = process.firstLine(timeout: 60), let port = Int(line) else {
             throw HarnessError(message: "the fixture server \(script) did not print its port")
         }
@@ -24,9 +26,10 @@ public final class FixtureServer: Sendable {
 
 extension FixtureServer {
     /// `Tests/Fixtures/open_meteo_server.py`: answers like Open-Meteo's forecast and
-    /// geocoding APIs, and can be told to fail (`/control?fail=N`).
-    public static func openMeteo() throws -> FixtureServer {
-        try FixtureServer(script: SourceTree.path("Tests/Fixtures/open_meteo_server.py"))
+    /// geocoding APIs, and can be told to fail (`/control?fail=N`). Its dates follow the
+    /// computer's clock, or `clock`'s simulated time (`SimulatedClockFile`) when given.
+    public static func openMeteo(clock: SimulatedClockFile? = nil) throws -> FixtureServer {
+        try FixtureServer(script: SourceTree.path("Tests/Fixtures/open_meteo_server.py"), environment: clock?.environment ?? [:])
     }
 
     /// `Tests/Fixtures/directory_server.py`: answers like the iTunes Search API, and serves
