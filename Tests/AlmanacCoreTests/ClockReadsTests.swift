@@ -22,7 +22,7 @@ import Testing
     ] }
 
     /// Words every read above holds one of.
-    static let hints = ["Date", "sleep", "now", "SuspendingClock", "asyncAfter", "Dispatch", "clock_gettime", "gettimeofday", "time("]
+    static let hints = ["Date", "sleep", "now", "Now", "SuspendingClock", "asyncAfter", "Dispatch", "clock_gettime", "gettimeofday", "time("]
 
     @Test func theDaemonsModulesReadTheTimeOnlyFromTheirClock() throws {
         let sources = SourceTree.path("Sources")
