@@ -1,3 +1,5 @@
+import AlmanacModels
+
 /// What a watch prints while almanacd is away — it never started, it stopped, or the session
 /// bus went — so that a status bar reading the watch stops showing the last reading as
 /// current: one state line in every output mode, until the daemon is back and the watch
@@ -49,7 +51,8 @@ public struct DaemonAwayViewData: Sendable, Hashable {
     /// What a `--format` template shows: its rendering with every field empty but `error`
     /// (and `class`, "error"; `location` and `place` for a weather watch of one place), so
     /// that its `{{#error}}…{{/error}}` section says it and `{{^error}}…{{/error}}` hides the
-    /// rest; a template that names no `error` gets "⚠ almanacd is not running".
+    /// rest, without the blanks the empty fields leave at either end; a template that names
+    /// no `error` gets "⚠ almanacd is not running".
     public func line(_ template: Template) -> String {
         rendered(template) ?? "⚠ " + error
     }
@@ -60,7 +63,7 @@ public struct DaemonAwayViewData: Sendable, Hashable {
         guard let template, template.names("error") else { return nil }
         var fields = ["error": error, "class": "error"]
         if let location { (fields["location"], fields["place"]) = (location, location) }
-        return template.render(fields, escaping: escaping)
+        return template.render(fields, escaping: escaping).trimmed
     }
 
     /// `--json`: `{"document": …, "daemon": "away", "error": …}`.
