@@ -3,10 +3,11 @@ public import DBus
 /// The session's notification server (`org.freedesktop.Notifications`) as every notice of
 /// almanacd reaches it — new episodes, rain soon, weather alerts. Texts are given as plain
 /// text, whatever a feed or an alert source wrote in them; the body is escaped here, in one
-/// place, for a server that reads body markup (`body-markup` among its `GetCapabilities`),
-/// so that a source's `<a href>`, `<img src="file:…">` or bare `&` shows as the text it is
-/// and is never followed, loaded or taken for markup. The summary is plain text by the
-/// specification, for every server.
+/// place, for a server that reads body markup — `body-markup`, `body-hyperlinks` or
+/// `body-images` among its `GetCapabilities` (dunst 1.9 parses markup but lists only
+/// `body-hyperlinks`) — so that a source's `<a href>`, `<img src="file:…">` or bare `&`
+/// shows as the text it is and is never followed, loaded or taken for markup. The summary
+/// is plain text by the specification, for every server.
 public struct DesktopNotifications: Sendable {
     static let service: BusName = "org.freedesktop.Notifications"
     static let path: ObjectPath = "/org/freedesktop/Notifications"
@@ -49,7 +50,7 @@ public struct DesktopNotifications: Sendable {
     /// asked for when not given. Returns the notification's id and the server's unique name.
     public func notify(_ notice: Notice, capabilities: [String]? = nil) async throws -> (id: UInt32, server: BusName?) {
         let known = if let capabilities { capabilities } else { await self.capabilities() }
-        let body = Self.body(notice.body, markup: known.contains("body-markup"))
+        let body = Self.body(notice.body, markup: Self.readsMarkup(known))
         let reply = try await connection.call(
             Self.service, path: Self.path, interface: Self.interface, method: "Notify", timeout: Self.timeout,
             arguments: "Almanac", notice.replaces, notice.icon, notice.summary, body, notice.actions, notice.hints, notice.expires
@@ -61,6 +62,12 @@ public struct DesktopNotifications: Sendable {
     public func close(_ id: UInt32) async throws {
         _ = try await connection.call(Self.service, path: Self.path, interface: Self.interface, method: "CloseNotification",
                                       timeout: Self.timeout, arguments: id)
+    }
+
+    /// Whether a server with `capabilities` reads the body as markup: it says `body-markup`,
+    /// or handles links or images in the body, which it finds as markup (`<a href>`, `<img>`).
+    public static func readsMarkup(_ capabilities: [String]) -> Bool {
+        capabilities.contains { $0 == "body-markup" || $0 == "body-hyperlinks" || $0 == "body-images" }
     }
 
     /// `text` as a notification body: for a server that reads markup, `&`, `<` and `>`
