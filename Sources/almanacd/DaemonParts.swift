@@ -119,8 +119,8 @@ struct DaemonParts {
         )
         notifier = DesktopNotifier(podcasts: podcasts, connection: connection, downloads: downloads,
                                    gathering: .milliseconds(Int(options.notificationGathering * 1000)),
-                                   wording: { feeds, markup in
-                                       let notice = NewEpisodesNotice(feeds, markup: markup)
+                                   wording: { feeds in
+                                       let notice = NewEpisodesNotice(feeds)
                                        return (notice.summary, notice.body)
                                    })
         rainNotifier = RainNotifier(weather: weather, connection: connection, clock: time)
