@@ -4,7 +4,7 @@ import TestHarness
 import Testing
 
 /// One value of the contract as it travels: marshalled by our DBus layer, its body compared
-/// byte for byte with the golden file of its group (`Golden/<group>.txt`), and read back as a
+/// byte for byte with the golden file of its group (`Tests/Fixtures/golden-wire/<group>.txt`), and read back as a
 /// client reads it.
 struct GoldenCase: Sendable, CustomTestStringConvertible {
     let name: String
@@ -40,7 +40,7 @@ enum GoldenWire {
     /// Set `GOLDEN_RECORD=1` to write the files anew from the values (docs/test-harness.md).
     static var recording: Bool { ProcessInfo.processInfo.environment["GOLDEN_RECORD"] == "1" }
 
-    static func path(_ group: String) -> String { SourceTree.path("Tests/AlmanacBusTests/Golden/\(group).txt") }
+    static func path(_ group: String) -> String { SourceTree.path("Tests/Fixtures/golden-wire/\(group).txt") }
 
     /// `value` marshalled as the only argument of a message, header and body.
     static func message(_ value: Value) throws -> [UInt8] {
