@@ -44,6 +44,8 @@ struct DaemonParts {
     /// the watcher of logind and NetworkManager on the system bus that tells it.
     let machine: NetworkConditions
     let machineWatcher: MachineWatcher
+    /// The library's backups: daily, on request, and restores through the documents' owners.
+    let backups: LibraryBackups
 
     init(options: Almanacd, store: StateStore, folders: DaemonFolders, connection: Connection, logger: Logger) throws {
         // A week-old reading is no longer worth serving as "last known".
@@ -100,6 +102,8 @@ struct DaemonParts {
             logger.notice("removed the partial download \(file), which no job resumes")
         }
 
+        backups = LibraryBackups(storage: try BackupFolder(folder: folders.backups, store: store, downloads: folders.data),
+                                 weather: weather, podcasts: podcasts)
         server = AlmanacServer(
             connection: connection,
             weather: WeatherAdapter(weather: weather, service: weatherService, places: weatherService as? any PlaceSearching),
@@ -108,7 +112,8 @@ struct DaemonParts {
                                       search: demo ? nil : Self.podcastSearch(options, logger: logger),
                                       chapters: demo ? nil : ChaptersFetcher(),
                                       transcripts: demo ? nil : TranscriptFetcher()),
-            version: Almanacd.version, provider: options.provider.rawValue, network: { [machine] in machine.network }
+            version: Almanacd.version, provider: options.provider.rawValue, network: { [machine] in machine.network },
+            backups: backups
         )
         notifier = DesktopNotifier(podcasts: podcasts, connection: connection, downloads: downloads,
                                    gathering: .milliseconds(Int(options.notificationGathering * 1000)),
@@ -171,18 +176,19 @@ struct DaemonParts {
         return ITunesPodcastSearch(baseURL: URL(string: text) ?? URL(string: "https://itunes.apple.com")!)
     }
 
-    /// Creates the state folder if needed and opens the store in it.
-    static func openStore(in folder: URL, logger: Logger) throws -> StateStore {
+    /// Creates the state folder if needed and opens the store in it (a file whose schema is
+    /// about to change copied to `backups` first).
+    static func openStore(in folder: URL, backups: URL, logger: Logger) throws -> StateStore {
         if let why = PrivateFolder.create(folder.path) {
             throw DaemonError("Cannot create the state folder \(folder.path): \(why). Pass another with --state-dir.")
         }
         let store: StateStore
         do {
-            store = try StateStore(folder: folder)
+            store = try StateStore(folder: folder, backups: backups)
         } catch {
             throw DaemonError("Cannot open the state in \(folder.path): \(error)")
         }
-        if let recovered = store.recovered { logger.warning("\(recovered)") }
+        // A file found unreadable and moved aside is said by `Daemon`, with the backup to restore.
         if store.openedReadOnly {
             logger.warning("The state file \(store.path) is read-only: changes will be refused until its folder is writable again.")
         }
