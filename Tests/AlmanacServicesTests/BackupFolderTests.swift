@@ -60,7 +60,7 @@ import Testing
         #expect(try copy.episode("p-2")?.played == true)
         // A second in the same second has a name of its own.
         let again = try folder.backUp(reason: BackupName.manual, at: Date(timeIntervalSince1970: 1_800_000_000))
-        #expect(again.name == "almanac-20270115-080000-manual-2.sqlite")
+        #expect(again.name == "almanac-20270115-080000-manual.2.sqlite")
         #expect(Set(try folder.backups().map(\.name)) == [backup.name, again.name])
     }
 

@@ -14,17 +14,20 @@ public struct LibraryBackup: Sendable, Hashable {
     public var bytes: UInt64
     /// Why it was taken: `daily`, `manual`, `before-restore`, `before-migration-N`, `imported`.
     public var reason: String
+    /// Which of the backups taken in its second it is (1: the first; `BackupName`).
+    public var copy: Int
 
-    public init(name: String, path: String, takenAt: Date, bytes: UInt64, reason: String) {
+    public init(name: String, path: String, takenAt: Date, bytes: UInt64, reason: String, copy: Int = 1) {
         self.name = name
         self.path = path
         self.takenAt = takenAt
         self.bytes = bytes
         self.reason = reason
+        self.copy = copy
     }
 
-    /// Newest first: by the time in the name, then by the name (two taken in one second).
+    /// Newest first: by the time in the name, then the later copy in that second, then by name.
     public static func newestFirst(_ a: LibraryBackup, _ b: LibraryBackup) -> Bool {
-        (a.takenAt, a.name) > (b.takenAt, b.name)
+        (a.takenAt, a.copy, a.name) > (b.takenAt, b.copy, b.name)
     }
 }

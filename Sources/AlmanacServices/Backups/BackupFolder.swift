@@ -44,11 +44,11 @@ public final class BackupFolder: BackupStorage {
 
     /// The backup `name` names in the folder: a regular file there (not a link) with a backup's name.
     private func backup(named name: String) -> LibraryBackup? {
-        guard let (takenAt, reason) = BackupName.parse(name) else { return nil }
+        guard let (takenAt, reason, copy) = BackupName.parse(name) else { return nil }
         var status = stat()
         let path = folder + "/" + name
         guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
-        return LibraryBackup(name: name, path: path, takenAt: takenAt, bytes: UInt64(max(0, status.st_size)), reason: reason)
+        return LibraryBackup(name: name, path: path, takenAt: takenAt, bytes: UInt64(max(0, status.st_size)), reason: reason, copy: copy)
     }
 
     public func backUp(reason: String, at date: Date) throws -> LibraryBackup {
@@ -131,7 +131,7 @@ public final class BackupFolder: BackupStorage {
     }
 
     /// A backup's path in `folder` that nothing holds yet: named for `reason` and `date`, with
-    /// `-2`, `-3`… when another was taken in the same second.
+    /// `.2`, `.3`… when another was taken in the same second.
     static func freePath(in folder: String, reason: String, at date: Date) -> String {
         var copy = 1
         while true {
