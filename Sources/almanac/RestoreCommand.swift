@@ -38,18 +38,15 @@ struct RestoreCommand: AsyncParsableCommand {
         }
     }
 
-    /// What to ask almanacd to restore: `latest` or a backup of its own as given; any other
-    /// file is handed over first (`ImportBackup`), and its copy restored.
+    /// What to ask almanacd to restore: `latest` or a name as given (almanacd says whether
+    /// there is such a backup); a file — a path, or a name that is a file here — is one of
+    /// almanacd's own backups when it is in its folder, else handed over first
+    /// (`ImportBackup`) and its copy restored.
     private func name(asking client: AlmanacClient) async throws -> String {
-        if backup == "latest" { return backup }
-        let backups = try await client.backups()
-        if backups.contains(where: { $0.name == backup }) { return backup }
-        let given = URL(fileURLWithPath: backup).standardizedFileURL.path
-        if let own = backups.first(where: { $0.path == given || URL(fileURLWithPath: $0.path).resolvingSymlinksInPath().path == URL(fileURLWithPath: given).resolvingSymlinksInPath().path }) {
+        if backup == "latest" || (!backup.contains("/") && access(backup, F_OK) != 0) { return backup }
+        let given = URL(fileURLWithPath: backup).resolvingSymlinksInPath().path
+        if let own = try await client.backups().first(where: { URL(fileURLWithPath: $0.path).resolvingSymlinksInPath().path == given }) {
             return own.name
-        }
-        guard !backup.hasPrefix("almanac-") || backup.contains("/") || access(backup, F_OK) == 0 else {
-            throw CLIError.refused("there is no backup named \(backup)", "`almanac backup list` lists them; `almanac restore latest` restores the newest")
         }
         guard let file = InputFile.descriptor(backup) else {
             throw CLIError(message: "cannot read '\(backup)': \(String(cString: strerror(errno)))",
