@@ -198,8 +198,14 @@ import Testing
         let (podcast, _) = try await feed.subscribe(on: bus)
         _ = try await dailyBackup()
         let backup = try await almanac(["backup", "now"], bus: bus)
-        let path = backup.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let taken = backup.output.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(daemon.stop() == 0)
+        // Two days old (its name says when): a daily backup would be due at the next start.
+        for name in try FileManager.default.contentsOfDirectory(atPath: backups.path) where name.hasSuffix("-daily.sqlite") {
+            try FileManager.default.removeItem(at: backups.appendingPathComponent(name))
+        }
+        let path = backups.appendingPathComponent(BackupName.make(takenAt: Date().addingTimeInterval(-2 * 86_400), reason: "manual")).path
+        try FileManager.default.moveItem(atPath: taken, toPath: path)
 
         let file = state.appendingPathComponent("almanac.sqlite").path
         _ = try await Self.sqlite(file, "PRAGMA wal_checkpoint(TRUNCATE)")
@@ -213,7 +219,8 @@ import Testing
         let status = try await almanac(["status"], bus: bus)
         #expect(status.output.contains(path) && status.output.contains("almanac restore latest"), "\(status.output)")
         #expect(try await almanac(["podcasts", "list", "--format", "{{id}}"], bus: bus).output.isEmpty)
-        // Given time, no backup of the empty library is taken (it would be "latest").
+        // Given time, no backup of the empty library is taken (it would be "latest"), though
+        // the newest is older than a day.
         try await Task.sleep(for: .seconds(2))
         #expect(try FileManager.default.contentsOfDirectory(atPath: backups.path).sorted() == listedBefore)
 
