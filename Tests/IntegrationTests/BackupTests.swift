@@ -74,6 +74,10 @@ import Testing
         #expect(kept.compactMap { $0["path"] as? String } == made.suffix(3).reversed(), "\(kept)")
         #expect(!FileManager.default.fileExists(atPath: try #require(daily["path"] as? String)))
         #expect(try FileManager.default.contentsOfDirectory(atPath: backups.path).sorted() == made.suffix(3).map { URL(fileURLWithPath: $0).lastPathComponent }.sorted())
+        // For people: a row a backup, newest first, with the name `restore` takes.
+        let table = try await almanac(["backup", "list"], bus: bus).output.split(separator: "\n").map(String.init)
+        #expect(table.count == 4 && table[0].hasPrefix("Taken") && table.dropFirst().map { String($0.split(separator: " ").last ?? "") } == made.suffix(3).reversed().map { URL(fileURLWithPath: $0).lastPathComponent },
+                "\(table)")
 
         // Out of range: refused by the CLI (usage) and by the daemon, and nothing changed.
         for value in ["0", "101", "seven"] {
