@@ -19,6 +19,7 @@ packages=(
   libsqlite3-dev                # SQLite (CSQLite, under our own layer): the state store
   man-db                        # man renders the generated man pages (GeneratedFilesTests)
   mpv mpv-mpris                 # a real MPRIS player, headless, for the player-steering tests
+  iproute2                      # ip netns: test hosts on an address of the internet (TestHost)
 )
 if [ "${1:-}" = stress ]; then
   packages+=(bubblewrap strace)  # the unit's sandbox emulated; its system calls

@@ -25,8 +25,8 @@ public final class DesktopNotifier: Service {
         var pending: [(podcastID: String, episodes: [String])] = []
         /// When the last new episodes came, and when the first of those pending came: a flush
         /// waits until none came for the gathering window (at most ten windows in all).
-        var lastArrival = ContinuousClock.now
-        var firstArrival = ContinuousClock.now
+        var lastArrival = RealTime.now
+        var firstArrival = RealTime.now
         /// A flush is waiting or under way (one at a time, so each replaces the one before).
         var flushScheduled = false
         /// The notification to replace next (0: none yet).
@@ -103,8 +103,8 @@ public final class DesktopNotifier: Service {
 
     private func gather(_ podcastID: String, _ episodes: [String]) {
         let schedule = state.withLock { state -> Bool in
-            if state.pending.isEmpty { state.firstArrival = .now }
-            state.lastArrival = .now
+            if state.pending.isEmpty { state.firstArrival = RealTime.now }
+            state.lastArrival = RealTime.now
             Self.add(episodes, of: podcastID, to: &state.pending)
             defer { state.flushScheduled = true }
             return !state.flushScheduled
@@ -129,8 +129,8 @@ public final class DesktopNotifier: Service {
                 let due = state.withLock { state in
                     min(state.lastArrival + gathering, state.firstArrival + gathering * 10)
                 }
-                guard due > .now else { break }
-                try? await Task.sleep(until: due)
+                guard due > RealTime.now else { break }
+                try? await RealTime.sleep(until: due)
             }
             if Task.isCancelled { return }
             await flush()

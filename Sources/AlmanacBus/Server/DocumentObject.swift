@@ -5,6 +5,7 @@ public import DBus
 import Locking
 public import Logging
 import Synchronization
+import FoundationEssentials
 
 /// One document on the bus: `org.almanac.Document1` and the domain interface at the
 /// document's path, and an `org.almanac.View1` object for every view a client registers.
@@ -478,6 +479,10 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             Property(BusContract.Document1.loading.rawValue, .boolean) { [activity = adapter.activity] in .boolean(activity.isLoading) },
             Property(BusContract.Document1.lastError.rawValue, .string) { [activity = adapter.activity] in .string(activity.lastError) },
             Property(BusContract.Document1.viewCount.rawValue, .uint32) { [weak self] in .uint32(UInt32(self?.viewCount ?? 0)) },
+            // Read when asked, not announced: it moves with every fetch.
+            Property(BusContract.Document1.nextRefresh.rawValue, .int64) { [adapter] in
+                .int64(adapter.nextRefresh.flatMap { Int64(exactly: $0.timeIntervalSince1970.rounded(.up)) } ?? 0)
+            },
         ], signals: [
             SignalDescription(BusContract.Document1.changed.rawValue, arguments: [Argument("revision", .uint64), Argument("changes", .dictionary(key: .string, value: .variant))]),
         ])

@@ -23,7 +23,7 @@ public final class RainNotifier: Service {
     private let pending: AsyncStream<(place: String, location: String, sentence: String)>
     private let queue: AsyncStream<(place: String, location: String, sentence: String)>.Continuation
 
-    public init(weather: WeatherDocument, connection: Connection, clock: @escaping @Sendable () -> Date = Date.init,
+    public init(weather: WeatherDocument, connection: Connection, clock: @escaping @Sendable () -> Date = SystemClock().reading,
                 logger: Logger = Logger(label: "almanac.notifications")) {
         self.weather = weather
         self.connection = connection

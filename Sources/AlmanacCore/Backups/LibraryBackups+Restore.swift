@@ -26,10 +26,10 @@ extension LibraryBackups {
                     throw BackupError(.failed, "The library in use could not be kept before the restore; nothing was changed.")
                 }
                 return kept
-            } undo: { [storage] kept in
+            } undo: { [storage, clock] kept in
                 let previous = try storage.prepare(named: kept.name)
                 defer { storage.discard(previous) }
-                _ = try storage.restore(previous, keepingCurrentAs: nil, at: Date())
+                _ = try storage.restore(previous, keepingCurrentAs: nil, at: clock())
             }
             schedule.withLock { $0.paused = false }
             // A damaged file's note is answered: the library is one the user chose.

@@ -39,7 +39,7 @@ public final class DownloadCleaner: Service {
     ///   - inUse: who knows which files media players have open (their files are not deleted).
     ///   - clock: the time, for tests.
     public init(podcasts: PodcastsDocument, downloader: any EpisodeDownloading, inUse: [any FilesInUse] = [],
-                clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "almanac.downloads")) {
+                clock: @escaping @Sendable () -> Date = SystemClock().reading, logger: Logger = Logger(label: "almanac.downloads")) {
         self.podcasts = podcasts
         self.downloader = downloader
         self.inUse = inUse

@@ -38,7 +38,7 @@ public final class NetworkConditions: MachineEvents, Service {
     /// scheduler each listen (`stream()`).
     public let changes = ScheduleChanges()
 
-    public init(podcasts: PodcastsDocument, clock: @escaping @Sendable () -> Date = { Date() },
+    public init(podcasts: PodcastsDocument, clock: @escaping @Sendable () -> Date = SystemClock().reading,
                 logger: Logger = Logger(label: "almanac.machine")) {
         self.podcasts = podcasts
         self.clock = clock

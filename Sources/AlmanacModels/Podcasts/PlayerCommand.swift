@@ -19,7 +19,8 @@ public struct PlayerCommand: Sendable, Hashable {
     /// when the program is not installed (`find` gives a program's path, `nil` when there is none).
     /// Throws `SubmissionError` for a setting with an unclosed quote.
     public static func make(setting: String, media: String, start: Double, find: (String) -> String?) throws -> PlayerCommand? {
-        let seconds = start.isFinite && start >= 1 ? Int(start) : 0
+        // Within what an episode's position may be: a larger `Double` would trap as an `Int`.
+        let seconds = start.isFinite && start >= 1 && start <= PlayStateSubmission.maximumPosition ? Int(start) : 0
         let given = try words(setting)
         guard let program = given.first ?? automatic.first(where: { find($0) != nil }), let path = find(program) else { return nil }
         let name = program.split(separator: "/").last.map(String.init) ?? program

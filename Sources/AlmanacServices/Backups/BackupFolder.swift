@@ -84,7 +84,7 @@ public final class BackupFolder: BackupStorage {
         try BackupFileCopy.copy(from: source, to: candidate, limit: .max, shownAs: path)
         do {
             let pageSize = try store.pageSize()
-            try LibraryCandidate.prepare(at: candidate, shownAs: path, downloadsRoot: downloadsRoot, pageSize: pageSize)
+            try LibraryCandidate.prepare(at: candidate, shownAs: path, downloadsRoot: downloadsRoot, pageSize: pageSize, clock: store.clock)
         } catch {
             StateStore.removeDatabaseFile(candidate)
             throw error

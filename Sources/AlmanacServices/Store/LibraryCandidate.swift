@@ -8,14 +8,15 @@ import FoundationEssentials
 /// where their files are here, inside the downloads folder.
 enum LibraryCandidate {
     /// Makes the private copy at `path` (a name `shown` stands for in messages) ready to be
-    /// restored into a live file whose pages are `pageSize` bytes. Throws `BackupError`.
-    static func prepare(at path: String, shownAs shown: String, downloadsRoot: String, pageSize: Int64) throws {
+    /// restored into a live file whose pages are `pageSize` bytes; `clock` stamps what its
+    /// migrations write. Throws `BackupError`.
+    static func prepare(at path: String, shownAs shown: String, downloadsRoot: String, pageSize: Int64, clock: @escaping @Sendable () -> Date) throws {
         do {
             let db = try open(path, shownAs: shown, readOnly: false)
             defer { db.close() }
             try db.execute("PRAGMA journal_mode = DELETE")
             try check(db, shownAs: shown)
-            try StateStore.migrator.migrate(SQLiteQueue(db))
+            try StateStore.migrator(clock: clock).migrate(SQLiteQueue(db))
             try keepOnlyDownloadsHere(db, under: downloadsRoot)
             // SQLite copies into a file in write-ahead-log mode only between equal page sizes.
             if let size = try db.value("PRAGMA page_size").integer, size != pageSize {

@@ -78,7 +78,7 @@ extension StateStore {
         try connection.withLock { current in
             current.close()
             for sidecar in [path + "-wal", path + "-shm"] { unlink(sidecar) }
-            current = try Self.open(path)
+            current = try Self.open(path, clock: clock)
             logger.notice("the state file \(path) was removed or replaced while almanacd ran; it was begun again for the restore")
         }
     }
@@ -86,13 +86,13 @@ extension StateStore {
     /// Before the schema's migrations change an existing state file, a copy of it goes into
     /// `folder` (`before-migration-N`, N the first migration to run); a file with no migration
     /// yet (new) is not copied. A copy that cannot be made is logged, and the migration goes on.
-    static func backUpBeforeMigrating(_ database: SQLiteQueue, into folder: String, logger: Logger) {
+    static func backUpBeforeMigrating(_ database: SQLiteQueue, into folder: String, at date: Date, logger: Logger) {
         do {
             let applied = try database.writeWithoutTransaction { try SQLiteMigrator.applied(on: $0) }
             let known = migrator.migrations
             guard !applied.isEmpty, let first = known.firstIndex(where: { !applied.contains($0) }) else { return }
             if let why = PrivateFolder.create(folder) { throw StorageError("Cannot create \(folder): \(why)") }
-            let destination = BackupFolder.freePath(in: folder, reason: BackupName.beforeMigration(first + 1), at: Date())
+            let destination = BackupFolder.freePath(in: folder, reason: BackupName.beforeMigration(first + 1), at: date)
             try copy(database, to: destination)
             logger.notice("copied the state file before its schema changes", metadata: ["backup": "\(destination)", "migration": "\(known[first])"])
         } catch {

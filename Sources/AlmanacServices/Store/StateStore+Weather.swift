@@ -59,7 +59,7 @@ extension StateStore: WeatherArchive {
         for location in state.savedLocations {
             if let reading = try lastReading(at: location) { state.readings[location] = reading }
             // Those that ended while the daemon was away are not restored.
-            if state.readings[location] != nil, let alerts = try lastAlerts(at: location) { state.alerts[location] = alerts.inForce(at: Date()) }
+            if state.readings[location] != nil, let alerts = try lastAlerts(at: location) { state.alerts[location] = alerts.inForce(at: clock()) }
         }
         return state
     }

@@ -48,6 +48,8 @@ extension BusContract {
         public static let lastError: MemberName = "LastError"
         /// The property `ViewCount` (`u`).
         public static let viewCount: MemberName = "ViewCount"
+        /// The property `NextRefresh` (`x`): Unix seconds of the next scheduled fetch, 0 for none.
+        public static let nextRefresh: MemberName = "NextRefresh"
         /// `GetStateDescriptor() → h`: `GetState`'s answer in a sealed memory file.
         public static let getStateDescriptor: MemberName = "GetStateDescriptor"
     }
