@@ -90,6 +90,31 @@ import Testing
         _ = daemon
     }
 
+    /// Once a day on the daemon's clock (a simulated one, moved a day at a time): a backup
+    /// named by that clock each day, the oldest beyond `backups-kept` deleted.
+    @Test func aBackupIsTakenEachDayOnTheDaemonsClockAndTheOldestGo() async throws {
+        let start = Date(timeIntervalSince1970: 1_800_000_000)  // 2027-01-15 08:00 UTC
+        let clock = try SimulatedClockFile(in: bus.directory, startingAt: start)
+        let daemon = try await RunningDaemon(bus: bus, .fixtures(), environment: clock.environment)
+        func dailies() async throws -> [String] {
+            try await listed().filter { $0["reason"] as? String == "daily" }.compactMap { $0["name"] as? String }
+        }
+        #expect(await eventually { (try? await dailies()) == ["almanac-20270115-080000-daily.sqlite"] })
+        #expect(try await almanac(["settings", "set", "backups-kept", "3"], bus: bus).status == 0)
+        for day in 1...4 {
+            let time = start.addingTimeInterval(Double(day) * 86_400 + 60)
+            try clock.set(time)
+            let name = BackupName.make(takenAt: time, reason: "daily")
+            let reached = await eventually { (try? await dailies())?.first == name }
+            let seen = (try? await dailies()) ?? []
+            #expect(reached, "day \(day): \(seen)\n\(daemon.log.suffix(1500))")
+        }
+        // Days 2, 3 and 4: the first two went.
+        let kept = try await dailies()
+        #expect(kept == ["almanac-20270119-080100-daily.sqlite", "almanac-20270118-080100-daily.sqlite", "almanac-20270117-080100-daily.sqlite"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: backups.path).count == 3)
+    }
+
     /// The test: the state file removed under a running daemon, then `almanac restore
     /// latest`. The library is back — in the file, and in a `watch` that ran all along — without
     /// a restart; the library the daemon still had is kept as a backup of its own.
