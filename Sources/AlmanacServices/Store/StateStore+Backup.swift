@@ -34,10 +34,14 @@ extension StateStore {
             let copy = try SQLiteConnection(path: destination, mode: .readWrite, busyTimeout: busyTimeoutForBackups)
             defer { copy.close() }
             let backup = try live.writeWithoutTransaction { source in try SQLiteBackup(from: source, into: copy) }
-            var progress = SQLiteBackup.Progress.more
+            var (progress, busy) = (SQLiteBackup.Progress.more, Int32(0))
             while progress != .done {
                 progress = try live.writeWithoutTransaction { _ in try backup.step(pages: backupPagesPerStep) }
-                if progress == .busy { usleep(50_000) }
+                guard progress == .busy else { busy = 0; continue }
+                // Another process holds the file's lock: waited out as a statement would.
+                guard busy < busyTimeoutForBackups else { throw SQLiteError(code: SQLiteError.Code.busy, message: "database is locked") }
+                usleep(50_000)
+                busy += 50
             }
             try live.writeWithoutTransaction { _ in try backup.finish() }
             // The copied header says "write-ahead log", as the live file does: made a plain file.
@@ -48,7 +52,7 @@ extension StateStore {
         }
     }
 
-    /// Makes the live library the one in `candidate` (a copy `prepareCandidate` checked). The
+    /// Makes the live library the one in `candidate` (a copy `LibraryCandidate.prepare` made ready). The
     /// library it replaces is first copied to `keptPath` (when given). The downloads under way
     /// are this machine's and stay: their jobs go into the restored library, and so do the
     /// files of episodes it has too, when they are still here. A state file removed or
