@@ -94,6 +94,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         self.jitter = jitter
         self.logger = logger
         podcasts.object = self
+        noteRefusedTitlePatterns()
     }
 
     // MARK: The owner
@@ -235,7 +236,10 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     /// `origin` marks who asked, as for `subscribe`.
     @discardableResult
     public func unsubscribe(_ podcastID: String, origin: ViewKey? = nil) throws -> UInt64 {
-        defer { scheduleChanged() }
+        defer {
+            scheduleChanged()
+            noteRefusedTitlePatterns()
+        }
         return try write(origin: origin) { [self] state in
             guard state.podcasts[podcastID] != nil else { throw Self.unknownPodcast(podcastID, in: state) }
             try archive.removePodcast(podcastID)
@@ -245,7 +249,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             let remaining = Set(state.podcasts.keys)
             schedule.withLock { $0.keep(only: remaining) }
             // The sync is an item of the document's activity too: an unsubscription lets it be.
-            activity.keep(only: remaining.union([PodcastSync.activityItem]))
+            activity.keep(only: remaining.union([PodcastSync.activityItem, Self.refusedTitlePatternsItem]))
             // The window is refilled from what the library still holds; when that cannot be
             // read, it refills at the next start.
             do {
@@ -381,7 +385,9 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             }
             let current = state.preferences(of: id)
             let updated = try submission.applied(to: current, minimumRefreshInterval: minimumRefreshInterval)
-            guard updated != current else { return nil }
+            let replaced = refusedTitlePatternsReplaced(by: submission, of: id)
+            guard updated != current || !replaced.isEmpty else { return nil }
+            try archive.forgetRefusedTitlePatterns(replaced, of: id)
             try archive.savePreferences(updated, of: id)
             intervalChanged.withLock { $0 = updated.refreshInterval != current.refreshInterval }
             if let seconds = updated.refreshInterval, seconds != current.refreshInterval {
@@ -391,6 +397,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             return state.apply(.podcastSettings(podcastID: id, updated))
         }
         if intervalChanged.withLock({ $0 }) { scheduleChanged() }
+        if submission.include != nil || submission.exclude != nil { noteRefusedTitlePatterns() }
         return revision ?? document.revision
     }
 
