@@ -52,7 +52,7 @@ final class TableTranscripts: TranscriptFetching {
         #expect(try await podcasts.transcript(id("two", podcast), fetcher: fetcher) == .found(expected))
         #expect(try await podcasts.transcript(id("two", podcast), fetcher: fetcher) == .found(expected))
         #expect(fetcher.asked.withLock { $0 } == ["https://e/t.vtt"])
-        #expect(try podcasts.transcriptMoments(matching: "compost", in: [id("two", podcast), id("bad", podcast)], perEpisode: 3)
+        #expect(try await podcasts.transcriptMoments(matching: "compost", in: [id("two", podcast), id("bad", podcast)], perEpisode: 3)
                 == [TranscriptMoment(episodeID: id("two", podcast), start: 751.4, text: "We talk about compost heaps.")])
         #expect(try await podcasts.transcript("nope", fetcher: fetcher) == .unknownEpisode)
     }

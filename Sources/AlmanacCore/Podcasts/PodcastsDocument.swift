@@ -353,10 +353,15 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     }
 
     /// Runs a read of the archive; one that fails is reported (`LastError`, the log) and
-    /// rethrown, never taken for an empty answer.
+    /// rethrown, never taken for an empty answer. A refusal of the caller's input (a search
+    /// over its bounds or its budget) is only rethrown.
     func reading<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
+        } catch let refusal as SubmissionError {
+            throw refusal  // the caller's input, not the library's fault
+        } catch let refusal as SearchTooBroad {
+            throw refusal
         } catch {
             reportRead(error)
             throw error

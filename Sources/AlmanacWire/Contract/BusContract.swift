@@ -64,4 +64,6 @@ public enum BusContract {
     public static let playerFailed: ErrorName = "org.almanac.Error.PlayerFailed"
     /// `GetTranscript` of an episode whose feed names no transcript Almanac reads.
     public static let noTranscript: ErrorName = "org.almanac.Error.NoTranscript"
+    /// A search (`ListEpisodes`' `search`, `SearchTranscripts`) that took more than its time budget.
+    public static let searchTooBroad: ErrorName = "org.almanac.Error.SearchTooBroad"
 }
