@@ -34,6 +34,7 @@ import Testing
         ("\\q", "the escape '\\q'"),
         ("a{1001}", "a count over 1000"),
         ("(?:(?:a{100}){100}){100}", "more than 1000 steps"),
+        ("(((?:){1000}){1000}){1000}", "more than 1000 steps"),
         ("[z-a]", "whose ends are the wrong way round"),
         (String(repeating: "x", count: 101), "is 101 bytes long; a title pattern is at most 100"),
     ])

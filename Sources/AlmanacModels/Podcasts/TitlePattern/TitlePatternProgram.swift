@@ -21,6 +21,9 @@ struct TitlePatternProgram: Sendable {
     private(set) var sets: [TitlePatternSet] = []
     private var setIndex: [TitlePatternSet: Int] = [:]
     private let limit: Int
+    /// Parts compiled so far: bounded too, as a repetition of what takes no step
+    /// (`((?:){1000}){1000}`) would be compiled a million times without adding one.
+    private var parts = 0
 
     /// Compiles `node`; `TitlePatternError` when it takes more than `limit` steps (counted
     /// repetitions are written out: `a{500}` is 500 steps).
@@ -39,7 +42,8 @@ struct TitlePatternProgram: Sendable {
 
     private mutating func emit(_ node: TitlePatternNode) throws(TitlePatternError) {
         // Checked before each part, so a pattern far over the limit stops soon after passing it.
-        guard steps.count <= limit else {
+        parts += 1
+        guard steps.count <= limit, parts <= 10 * limit else {
             throw .unsupported("more than \(limit) steps once its counted repetitions ({m,n}) are written out", instead: "give smaller counts or a shorter pattern")
         }
         switch node {
