@@ -7,8 +7,8 @@ import Locking
 /// as the cores, and every task needs them): a caller awaits its turn without holding a
 /// thread. At most `count` pieces run at once, the rest wait in order. The threads start
 /// when first needed, stay for the process, sleep while there is nothing to do, and run at
-/// a lower priority (nice 10): on a busy machine the daemon's other work, a write a client
-/// waits for, is not behind them for a core.
+/// a lower priority (nice +10 by default): on a busy machine the daemon's other work, a
+/// write a client waits for, is not behind them for a core.
 public final class WorkLanes: Sendable {
     private struct Lanes {
         var waiting: [@Sendable () -> Void] = []
@@ -22,6 +22,8 @@ public final class WorkLanes: Sendable {
     private let count: Int
     private let niceness: Int32
 
+    /// `count` threads at most, each `niceness` above the nice value of the thread that
+    /// starts it.
     public init(count: Int, niceness: Int32 = 10) {
         self.count = max(1, count)
         self.niceness = niceness
@@ -66,8 +68,10 @@ public final class WorkLanes: Sendable {
     }
 
     private func loop() -> Never {
-        // Linux keeps a nice value per thread: this one only.
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
+        // Linux keeps a nice value per thread: this one only, `niceness` above the one it
+        // started with (inherited from the thread that made it).
+        let which = __priority_which_t(PRIO_PROCESS.rawValue)
+        _ = setpriority(which, 0, min(19, getpriority(which, 0) + niceness))
         while true {
             lanes.withLock { $0.idle += 1 }
             posted.wait()
