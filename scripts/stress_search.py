@@ -184,6 +184,6 @@ def run():
             p99 = percentile(during, 0.99)
             record("search", "a settings write (SetSetting, SetPodcastSettings) while %d heaviest search%s run%s without pause" % (searchers, "es" if searchers > 1 else "", "" if searchers > 1 else "s"),
                    "its p99 ≤ 100 ms", p99 <= 0.1,
-                   "alone p50 %.1f ms p99 %.1f ms; meanwhile p50 %.1f ms p99 %.1f ms, slowest %.0f ms (%d writes, %d searches)"
+                   "alone p50 %.1f ms p99 %.1f ms; meanwhile p50 %.1f ms p99 %.1f ms, slowest %.0f ms (SetSetting's %.0f ms, SetPodcastSettings' %.0f ms; %d writes, %d searches; load average %.1f)"
                    % (percentile(alone, 0.5) * 1000, percentile(alone, 0.99) * 1000, percentile(during, 0.5) * 1000, p99 * 1000,
-                      max(during) * 1000, len(during), sum(counts)))
+                      max(during) * 1000, max(during[0::2]) * 1000, max(during[1::2]) * 1000, len(during), sum(counts), os.getloadavg()[0]))
