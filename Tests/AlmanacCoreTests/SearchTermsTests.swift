@@ -19,11 +19,14 @@ import Testing
     }
 
     /// What SQLite's syntax would read as operators is a character of a word here; a lone
-    /// operator, an open quote and lowercase `or` are words or text as typed.
+    /// operator, an open quote and lowercase `or` are words or text as typed; `AND` between
+    /// words says what a space says.
     @Test(arguments: [
         ("NEAR(compost heaps, 1000)", [["NEAR(compost"], ["heaps,"], ["1000)"]]),
         ("OR compost", [["OR"], ["compost"]]),
         ("compost NOT", [["compost"], ["NOT"]]),
+        ("compost AND heaps AND", [["compost"], ["heaps"], ["AND"]]),
+        ("AND compost", [["AND"], ["compost"]]),
         ("compost or mulch", [["compost"], ["or"], ["mulch"]]),
         ("\"compost heaps", [["compost heaps"]]),
         ("a\"b c", [["a\"b"], ["c"]]),

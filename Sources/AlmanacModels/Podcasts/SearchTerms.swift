@@ -1,7 +1,7 @@
 /// A search (`ListEpisodes`' `search`, `SearchTranscripts`) read by Almanac's own rules, not
 /// handed to SQLite as query syntax: words, all of which must be found; `"a phrase"`;
 /// `garden*` (words that begin so, at least `minimumPrefixLength` letters); `a OR b`
-/// (either); `NOT word` (without it, after a word to find); `title:word` and `notes:word`
+/// (either); `a AND b` (as `a b`); `NOT word` (without it, after a word to find); `title:word` and `notes:word`
 /// (in that part only). Anything else is a character of a word (`NEAR(`, `^`, `-`, `:`), and
 /// a quote left open runs to the end. The archive quotes every term, so no character of a
 /// search is syntax to SQLite. Bounded so that one search cannot ask for unbounded work: at
@@ -43,6 +43,11 @@ public struct SearchTerms: Sendable, Hashable {
         var index = 0
         while index < tokens.count {
             let token = tokens[index]
+            // "a AND b" is what "a b" says already.
+            if token == "AND", !groups.isEmpty, index + 1 < tokens.count {
+                index += 1
+                continue
+            }
             if token == "OR" || token == "NOT", !groups.isEmpty, index + 1 < tokens.count, let term = try Self.term(tokens[index + 1]) {
                 if token == "OR" { groups[groups.count - 1].append(term) } else { excluded.append(term) }
                 index += 2
