@@ -63,6 +63,27 @@ import Testing
         #expect(try store.transcriptMoments(matching: "heaps", in: ["p1-b", "p1-a", "p1-b"], perEpisode: 1).map(\.episodeID) == ["p1-a", "p1-b"])
     }
 
+    /// The file replaced under the daemon (a restore, a file moved away): a search reads the
+    /// file now at the path, not the one its kept reader had open.
+    @Test func aSearchReadsTheFileAtThePathAfterItWasReplaced() throws {
+        let store = try filled()
+        #expect(try search(store, "compost") == ["p1-a"])
+        // Another library, closed (its log folded in), put at the path as a restore would:
+        // the old file moved away, its log and shared memory with it.
+        let other = folder.appendingPathComponent("other")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        do {
+            let replacement = try StateStore(folder: other)
+            try replacement.save(TranscriptStoreTests.podcast, newEpisodes: [TranscriptStoreTests.episodes[1]])
+        }
+        let path = folder.appendingPathComponent("almanac.sqlite").path
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+            try FileManager.default.moveItem(atPath: path + suffix, toPath: path + ".moved" + suffix)
+        }
+        try FileManager.default.copyItem(atPath: other.appendingPathComponent("almanac.sqlite").path, toPath: path)
+        #expect(try search(store, "compost").isEmpty && search(store, "mulch") == ["p1-b"])
+    }
+
     @Test func aSearchPastItsBudgetStopsWithSearchTooBroadAndTheNextOneRuns() throws {
         let store = try filled()
         let endless = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT COUNT(*) FROM n"
