@@ -26,10 +26,10 @@ struct WatchPlaying {
                 for await message in changes where message.sender == owner {
                     guard let (_, changed, _) = try? message.arguments(String.self, [String: Value].self, [String].self) else { continue }
                     if let value = changed[BusContract.Player1.nowPlaying.rawValue] {
-                        playing = PlayerCodec.decodeNowPlaying(value.stringKeyedEntries ?? [:])
+                        playing = try? WireCoding.decodeIfAny(NowPlaying.self, fromFields: value.stringKeyedEntries ?? [:])
                     }
                     if let value = changed[BusContract.Player1.sleepTimer.rawValue] {
-                        timer = PlayerCodec.decodeTimer(value.stringKeyedEntries ?? [:])
+                        timer = (try? WireCoding.decodeIfAny(SleepTimerProperty.self, fromFields: value.stringKeyedEntries ?? [:]))?.state
                     }
                     let line = render(playing, timer)
                     guard line != last else { continue }

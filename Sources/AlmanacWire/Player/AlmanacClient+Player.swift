@@ -5,9 +5,9 @@ extension AlmanacClient {
     /// Sets the sleep timer (`Player1.Sleep`): `seconds` from now, or `end` (`episode`,
     /// `chapter`); the timer as set.
     public func sleep(seconds: Double? = nil, end: String? = nil) async throws -> SleepTimerState? {
-        let options = PlayerCodec.sleepOptions(seconds: seconds, end: end)
+        let options = try WireCoding.fields(SleepRequest(seconds: seconds, end: end))
         let (timer) = try await playerCall(BusContract.Player1.sleep) { try $0.write(options) }.arguments([String: Value].self)
-        return PlayerCodec.decodeTimer(timer)
+        return try WireCoding.decodeIfAny(SleepTimerProperty.self, fromFields: timer)?.state
     }
 
     /// Cancels the sleep timer (`Player1.CancelSleep`); whether one was set.
@@ -18,7 +18,7 @@ extension AlmanacClient {
     /// Moves the player `offset` chapters on (`Player1.SeekChapter`); the chapter it went to.
     public func seekChapter(_ offset: Int32) async throws -> FeedChapter? {
         let (chapter) = try await playerCall(BusContract.Player1.seekChapter) { try $0.write(offset) }.arguments([String: Value].self)
-        return PlayerCodec.decodeChapter(chapter)
+        return try WireCoding.decodeIfAny(ChapterMark.self, fromFields: chapter)?.chapter
     }
 
     /// The sleep timer set now (`Player1.SleepTimer`), `nil` when none is.
@@ -26,7 +26,7 @@ extension AlmanacClient {
         let reply = try await connection.call(BusContract.serviceName, path: BusContract.playerPath, interface: .properties, method: "Get",
                                               arguments: BusContract.playerInterface.rawValue, BusContract.Player1.sleepTimer.rawValue)
         let (value) = try reply.arguments(Value.self)
-        return PlayerCodec.decodeTimer(value.stringKeyedEntries ?? [:])
+        return try WireCoding.decodeIfAny(SleepTimerProperty.self, fromFields: value.stringKeyedEntries ?? [:])?.state
     }
 
     /// What a media player has open now (`Player1.NowPlaying`), `nil` when none has an episode.
@@ -34,7 +34,7 @@ extension AlmanacClient {
         let reply = try await connection.call(BusContract.serviceName, path: BusContract.playerPath, interface: .properties, method: "Get",
                                               arguments: BusContract.playerInterface.rawValue, BusContract.Player1.nowPlaying.rawValue)
         let (value) = try reply.arguments(Value.self)
-        return PlayerCodec.decodeNowPlaying(value.stringKeyedEntries ?? [:])
+        return try WireCoding.decodeIfAny(NowPlaying.self, fromFields: value.stringKeyedEntries ?? [:])
     }
 
     /// `PropertiesChanged` of the player object: `NowPlaying` and `SleepTimer` as they change.

@@ -11,9 +11,7 @@ extension AlmanacClient {
             try writer.write(password)
             try writer.write(options)
         }.arguments([String: Value].self)
-        guard let server = values["server"]?.stringValue, let user = values["user"]?.stringValue, let device = values["device"]?.stringValue,
-              let flavour = values["flavour"]?.stringValue.flatMap(SyncFlavour.init(rawValue:)) else { return nil }
-        return SyncAccount(server: server, user: user, device: device, caption: values["caption"]?.stringValue ?? "", flavour: flavour)
+        return try WireCoding.decode(SyncAccount.self, fromFields: values)
     }
 
     /// Forgets the account, its password and its queue (`Sync1.Logout`); whether there was one.
@@ -24,14 +22,14 @@ extension AlmanacClient {
     /// Syncs both ways and returns when done (`Sync1.Sync`).
     public func syncNow() async throws -> SyncReport {
         let (values) = try await syncCall(BusContract.Sync1.sync, timeout: .seconds(900)) { _ in }.arguments([String: Value].self)
-        return SyncCodec.report(values)
+        return try WireCoding.decode(SyncReport.self, fromFields: values)
     }
 
     /// The sync's state (`Sync1`'s properties).
     public func syncStatus() async throws -> SyncStatus {
         let reply = try await connection.call(BusContract.serviceName, path: BusContract.syncPath, interface: .properties,
                                               method: "GetAll", arguments: BusContract.syncInterface.rawValue)
-        return SyncCodec.status(try reply.arguments([String: Value].self))
+        return try WireCoding.decode(SyncStatus.self, fromFields: try reply.arguments([String: Value].self))
     }
 
     private func syncCall(_ method: MemberName, timeout: Duration, body: (inout MessageWriter) throws -> Void) async throws -> Message {
