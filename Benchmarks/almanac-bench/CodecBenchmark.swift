@@ -15,18 +15,18 @@ struct CodecBenchmark {
         let units = WeatherChange.units(.imperial)
         let episodes = PodcastsChange.newEpisodes(podcastID: "p0", Array(podcasts.episodes.values.prefix(10)))
         let play = PodcastsChange.playState(episodeID: "p0-1", podcastID: "p0", played: true, position: 61.5)
-        let encodedWeather = CodecCalls.encode(weather), encodedPodcasts = CodecCalls.encode(podcasts)
+        let encodedWeather = try CodecCalls.encode(weather), encodedPodcasts = try CodecCalls.encode(podcasts)
         let figures: [(String, () throws -> Int)] = [
-            ("encode-weather-state", { CodecCalls.encode(weather).count }),
+            ("encode-weather-state", { try CodecCalls.encode(weather).count }),
             ("decode-weather-state", { try CodecCalls.decodeWeather(encodedWeather).readings.count }),
-            ("encode-podcasts-state", { CodecCalls.encode(podcasts).count }),
+            ("encode-podcasts-state", { try CodecCalls.encode(podcasts).count }),
             ("decode-podcasts-state", { try CodecCalls.decodePodcasts(encodedPodcasts).episodes.count }),
-            ("encode-change-reading", { CodecCalls.encode(reading).count }),
-            ("encode-change-units", { CodecCalls.encode(units).count }),
-            ("encode-change-newEpisodes", { CodecCalls.encode(episodes).count }),
-            ("encode-change-playState", { CodecCalls.encode(play).count }),
-            ("roundtrip-change-reading", { try CodecCalls.decodeChange(CodecCalls.encode(reading)) == reading ? 1 : 0 }),
-            ("roundtrip-change-newEpisodes", { try CodecCalls.decodeChange(CodecCalls.encode(episodes)) == episodes ? 1 : 0 }),
+            ("encode-change-reading", { try CodecCalls.encode(reading).count }),
+            ("encode-change-units", { try CodecCalls.encode(units).count }),
+            ("encode-change-newEpisodes", { try CodecCalls.encode(episodes).count }),
+            ("encode-change-playState", { try CodecCalls.encode(play).count }),
+            ("roundtrip-change-reading", { try CodecCalls.decodeChange(try CodecCalls.encode(reading)) == reading ? 1 : 0 }),
+            ("roundtrip-change-newEpisodes", { try CodecCalls.decodeChange(try CodecCalls.encode(episodes)) == episodes ? 1 : 0 }),
         ]
         for (name, operation) in figures {
             var count = 0

@@ -32,13 +32,25 @@ public final class PlayerExport: Sendable {
         try? connection.unexport(BusContract.playerPath)
     }
 
-    private var timer: [String: Value] {
-        let status = steering.sleepTimer
-        return PlayerCodec.encode(timer: status?.timer, player: status?.owner.rawValue ?? "", episode: status?.episodeID ?? "", pausesAt: status?.pausesAt)
+    /// The `SleepTimer` property's entries: `{}` while no timer is set.
+    private func timer() throws -> [String: Value] {
+        guard let status = steering.sleepTimer else { return [:] }
+        return try WireCoding.fields(SleepTimerProperty(status.timer, player: status.owner.rawValue, episode: status.episodeID, pausesAt: status.pausesAt))
+    }
+
+    /// The `NowPlaying` property's entries: `{}` while no player has an episode open.
+    private static func playing(_ steering: PlayerSteering) throws -> [String: Value] {
+        try steering.nowPlaying().map(WireCoding.fields) ?? [:]
     }
 
     private func announce() {
-        let now = timer
+        let now: [String: Value]
+        do {
+            now = try timer()
+        } catch {
+            logger.error("could not encode the sleep timer", metadata: ["error": "\(error)"])
+            return
+        }
         guard announced.withLock({ announced in defer { announced = now }; return announced != now }) else { return }
         do {
             try connection.emitPropertiesChanged(path: BusContract.playerPath, interface: BusContract.playerInterface,
@@ -51,7 +63,13 @@ public final class PlayerExport: Sendable {
     /// `NowPlaying`, announced after each change of the player (never on a clock: nothing
     /// changes by itself but a chapter beginning, which the steering tells).
     private func announcePlaying() {
-        let now = PlayerCodec.encode(steering.nowPlaying())
+        let now: [String: Value]
+        do {
+            now = try Self.playing(steering)
+        } catch {
+            logger.error("could not encode what plays", metadata: ["error": "\(error)"])
+            return
+        }
         guard announcedPlaying.withLock({ announced in defer { announced = now }; return announced != now }) else { return }
         do {
             try connection.emitPropertiesChanged(path: BusContract.playerPath, interface: BusContract.playerInterface,
@@ -85,7 +103,7 @@ public final class PlayerExport: Sendable {
                 let timer = try PlayerCodec.sleepTimer(options, now: steering.now)
                 do {
                     let status = try await steering.sleep(timer)
-                    try reply.write(PlayerCodec.encode(timer: status.timer, player: status.owner.rawValue, episode: status.episodeID, pausesAt: status.pausesAt))
+                    try reply.write(Self.value(WireCoding.fields(SleepTimerProperty(status.timer, player: status.owner.rawValue, episode: status.episodeID, pausesAt: status.pausesAt))))
                 } catch {
                     throw Self.busError(error)
                 }
@@ -102,14 +120,14 @@ public final class PlayerExport: Sendable {
                     throw BusError.invalidArgs("'offset' is how many chapters to move, 1 for the next, -1 for the previous (at most 1000 either way); not \(offset).")
                 }
                 do {
-                    try reply.write(PlayerCodec.encode(try await steering.seekChapter(Int(offset))))
+                    try reply.write(Self.value(WireCoding.fields(ChapterMark(try await steering.seekChapter(Int(offset))))))
                 } catch {
                     throw Self.busError(error)
                 }
             }),
         ], properties: [
-            Property(BusContract.Player1.sleepTimer.rawValue, dictionary) { [weak self] in Self.value(self?.timer ?? [:]) },
-            Property(BusContract.Player1.nowPlaying.rawValue, dictionary) { Self.value(PlayerCodec.encode(steering.nowPlaying())) },
+            Property(BusContract.Player1.sleepTimer.rawValue, dictionary) { [weak self] in Self.value(try self?.timer() ?? [:]) },
+            Property(BusContract.Player1.nowPlaying.rawValue, dictionary) { Self.value(try Self.playing(steering)) },
         ])
     }
 }

@@ -17,7 +17,7 @@ extension AlmanacServer {
             }),
             Method(BusContract.Almanac1.listBackups.rawValue, outputs: [Argument("backups", list)], async: { _, reply in
                 let all = try await Self.backingUp(backups) { try await $0.list() }
-                try reply.write(Value.array(.dictionary(key: .string, value: .variant), all.map(BackupCodec.encode)))
+                try reply.write(WireCoding.value(all))
             }),
             Method(BusContract.Almanac1.restore.rawValue, inputs: [Argument("backup", .string)],
                    outputs: [Argument("restored", .string), Argument("kept", .string)], async: { call, reply in

@@ -94,12 +94,12 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         if case .resynchronised(let revision, let state) = event { return broadcastRestored(state, at: revision) }
         guard case .changed(let revision, let change, _) = event else { return }
         do {
-            let changes = adapter.encode(change: change)
+            let changes = try WireCoding.fields(change)
             try emitChange(BusContract.Document1.changed, of: BusContract.documentInterface, at: path, to: nil, revision: revision, changes)
             var properties: [(String, Value)] = [(BusContract.Document1.revision.rawValue, .uint64(revision))]
             if let failure = adapter.failure(in: change) { properties.append((BusContract.Document1.lastError.rawValue, .string(failure))) }
             try emitProperties(properties)
-            if let (interface, changed) = adapter.domainProperties(changedBy: change), !changed.isEmpty {
+            if let (interface, changed) = try adapter.domainProperties(changedBy: change), !changed.isEmpty {
                 try emitProperties(changed.sorted { $0.key < $1.key }, of: interface)
             }
         } catch {
@@ -112,9 +112,9 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     /// state may have changed.
     private func broadcastRestored(_ state: Adapter.State, at revision: UInt64) {
         do {
-            try emitChange(BusContract.Document1.changed, of: BusContract.documentInterface, at: path, to: nil, revision: revision, ViewUpdateCodec.restoredChange())
+            try emitChange(BusContract.Document1.changed, of: BusContract.documentInterface, at: path, to: nil, revision: revision, try WireCoding.fields(ViewUpdateMarker<Value>.restored))
             try emitProperties([(BusContract.Document1.revision.rawValue, .uint64(revision))])
-            if let (interface, properties) = adapter.domainProperties(of: state), !properties.isEmpty {
+            if let (interface, properties) = try adapter.domainProperties(of: state), !properties.isEmpty {
                 try emitProperties(properties.sorted { $0.key < $1.key }, of: interface)
             }
         } catch {
@@ -136,7 +136,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             }
         } catch let error as BusError where error.name == .limitsExceeded {
             logger.warning("a change too large for the bus went as tooLarge", metadata: ["signal": "\(signal)", "revision": "\(revision)", "error": "\(error.message)"])
-            let marker = ViewUpdateCodec.tooLarge(standingFor: data)
+            let marker = try WireCoding.fields(ViewUpdateMarker<Value>.tooLarge(was: data["kind"]?.stringValue ?? ""))
             return try connection.emit(path: path, interface: interface, signal: signal, destination: destination) { writer in
                 try writer.write(revision)
                 try writer.write(marker)
@@ -234,7 +234,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         switch event {
         case .changed(let revision, let change, _):
             guard let view = views.withLock({ $0.byPath[path] }), !view.window.behind,
-                  let data = slice(change, at: revision, for: view.options)
+                  let data = slice(change, at: revision, for: view.options, view: path)
             else { return }
             guard views.withLock({ $0.byPath[path]?.window.admit() ?? false }) else {
                 logger.debug("a view fell behind", metadata: ["view": "\(path)", "revision": "\(revision)"])
@@ -255,9 +255,9 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             }) { probe(view.owner) }
         case .resynchronised(let revision, let state):
             guard let view = views.withLock({ $0.byPath[path] }) else { return }
-            let data = ViewUpdateCodec.resync(adapter.snapshot(state, for: view.options))
             var bytes = 0
             do {
+                let data = try WireCoding.fields(ViewUpdateMarker.resync(try adapter.snapshot(state, for: view.options)))
                 bytes = try emitChange(BusContract.View1.updated, of: BusContract.viewInterface, at: path, to: view.owner, revision: revision, data)
             } catch {
                 logger.error("could not resynchronise a view", metadata: ["view": "\(path)", "revision": "\(revision)", "error": "\(error)"])
@@ -356,9 +356,16 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
 
     /// What a view with `options` is told of the change at `revision`. Views with the same
     /// options (most have none, or one place) are told the same: it is made once per change.
-    private func slice(_ change: Adapter.Change, at revision: UInt64, for options: Adapter.Options) -> [String: Value]? {
+    /// `nil` too for a change that cannot be encoded (logged: the view misses it).
+    private func slice(_ change: Adapter.Change, at revision: UInt64, for options: Adapter.Options, view: ObjectPath) -> [String: Value]? {
         if let last = lastSlice.withLock({ $0 }), last.revision == revision, last.options == options { return last.data }
-        let data = adapter.slice(change, for: options)
+        let data: [String: Value]?
+        do {
+            data = try adapter.slice(change, for: options)
+        } catch {
+            logger.error("could not encode a change for a view", metadata: ["view": "\(view)", "revision": "\(revision)", "error": "\(error)"])
+            return nil
+        }
         lastSlice.withLock { $0 = (revision, options, data) }
         return data
     }
@@ -438,7 +445,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
                 return { [weak connection] reply in
                     let (revision, state) = try await snapshot()
                     try reply.write(revision)
-                    try adapter.encode(state: state).encode(to: &reply)
+                    try WireCoding.fields(state).encode(to: &reply)
                     try LargeAnswers.check(reply.byteCount, on: connection, "The state", instead: "call GetStateDescriptor to receive it as a file descriptor")
                 }
             }),
@@ -446,7 +453,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
                 let snapshot = Self.snapshot(after: adapter)
                 return { reply in
                     let (revision, state) = try await snapshot()
-                    let encoded = adapter.encode(state: state)
+                    let encoded = try WireCoding.fields(state)
                     try reply.write(try LargeAnswers.payload("The state") { writer in
                         try writer.write(revision)
                         try encoded.encode(to: &writer)

@@ -62,8 +62,8 @@ public final class DownloadsExport: Sendable {
     private func exportJob(_ job: DownloadJob) {
         announced.withLock { announced in
             guard announced[job.id] == nil, let current = manager.document.snapshot.state[job.id] else { return }
-            announced[job.id] = Self.properties(of: current, manager: manager)
             do {
+                announced[job.id] = try Self.properties(of: current, manager: manager)
                 try connection.export([interface(for: job.id)], at: BusContract.downloadPath(job.id))
             } catch {
                 logger.error("could not export a download job", metadata: ["job": "\(job.id)", "error": "\(error)"])
@@ -72,7 +72,13 @@ public final class DownloadsExport: Sendable {
     }
 
     private func announce(_ job: DownloadJob) {
-        let properties = Self.properties(of: job, manager: manager)
+        let properties: [String: Value]
+        do {
+            properties = try Self.properties(of: job, manager: manager)
+        } catch {
+            logger.error("could not encode a download job", metadata: ["job": "\(job.id)", "error": "\(error)"])
+            return
+        }
         let changed = announced.withLock { announced -> [(String, Value)] in
             // Not exported yet: the export tells all.
             guard let before = announced[job.id] else { return [] }
@@ -91,32 +97,31 @@ public final class DownloadsExport: Sendable {
     }
 
     /// A job's properties; its `Error` as the manager shows it (why the daemon's own job waits).
-    static func properties(of job: DownloadJob, manager: DownloadManager) -> [String: Value] {
-        [
-            BusContract.Download1.episode.rawValue: .string(job.episodeID), BusContract.Download1.podcast.rawValue: .string(job.podcastID), BusContract.Download1.url.rawValue: .string(job.url),
-            BusContract.Download1.state.rawValue: .string(job.state.rawValue), BusContract.Download1.received.rawValue: .uint64(job.received), BusContract.Download1.total.rawValue: .uint64(job.total),
-            BusContract.Download1.error.rawValue: .string(manager.shownError(of: job)), BusContract.Download1.file.rawValue: .string(job.file), BusContract.Download1.owner.rawValue: .string(job.owner),
-        ]
+    static func properties(of job: DownloadJob, manager: DownloadManager) throws -> [String: Value] {
+        try WireCoding.fields(DownloadProperties(job, error: manager.shownError(of: job)))
     }
+
+    /// `Download1`'s properties and their types, in the order introspection lists them: the shape's.
+    static let propertyTypes: [(String, ValueType)] = {
+        let job = DownloadJob(id: 0, episodeID: "", podcastID: "", url: "", folder: "", name: "", owner: "")
+        guard case .dictionary(_, _, let entries)? = try? WireCoding.value(DownloadProperties(job, error: "")) else { return [] }
+        return entries.compactMap { entry in entry.key.stringValue.map { ($0, entry.value.unwrapped.type) } }
+    }()
 
     private func interface(for id: UInt64) throws -> Interface {
         let manager = self.manager
         let current = { @Sendable (key: String) throws -> Value in
-            guard let job = manager.document.snapshot.state[id], let value = Self.properties(of: job, manager: manager)[key] else {
+            guard let job = manager.document.snapshot.state[id], let value = try Self.properties(of: job, manager: manager)[key] else {
                 throw BusError(.unknownObject, "Download \(id) is gone.")
             }
             return value
         }
-        let types: [(String, ValueType)] = [
-            (BusContract.Download1.episode.rawValue, .string), (BusContract.Download1.podcast.rawValue, .string), (BusContract.Download1.url.rawValue, .string), (BusContract.Download1.state.rawValue, .string), (BusContract.Download1.received.rawValue, .uint64),
-            (BusContract.Download1.total.rawValue, .uint64), (BusContract.Download1.error.rawValue, .string), (BusContract.Download1.file.rawValue, .string), (BusContract.Download1.owner.rawValue, .string),
-        ]
         return try Interface(BusContract.downloadInterface.rawValue, methods: [
             // In a task: cancelling writes the job to the archive (SQLite), never on the
             // connection's thread.
             Method(BusContract.Download1.cancel.rawValue, async: { call, _ in
                 try Refusals.translated { try manager.cancel(id, by: call.sender?.rawValue ?? "") }
             }),
-        ], properties: types.map { name, type in try Property(name, type) { try current(name) } })
+        ], properties: Self.propertyTypes.map { name, type in try Property(name, type) { try current(name) } })
     }
 }

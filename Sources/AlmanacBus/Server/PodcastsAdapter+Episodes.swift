@@ -31,10 +31,8 @@ extension PodcastsAdapter {
                 return { reply in
                     // A search on a search lane (PodcastsDocument+Search.swift), within its budget.
                     let page = try await Refusals.translated { try await podcasts.searchedPage(query) }
-                    var (episodes, info) = PodcastsCodec.encode(page)
-                    info["revision"] = .uint64(revision)
-                    try reply.write(episodes)
-                    try info.encode(to: &reply)
+                    try reply.write(WireCoding.value(page.episodes))
+                    try reply.write(WireCoding.value(EpisodePageInfo(page, revision: revision)))
                     try LargeAnswers.check(reply.byteCount, on: connection, "A page of up to \(query.limit) episodes", instead: "ask for fewer (a smaller `limit`)")
                 }
             }),
@@ -44,9 +42,7 @@ extension PodcastsAdapter {
                    async: { call, reply in
                 let (given) = try call.arguments(String.self)
                 guard let episode = try podcasts.episode(given) else { throw BusError.invalidArgs("There is no episode '\(given.prefix(200))'.") }
-                var record = (PodcastsCodec.encode(episode).stringKeyedEntries ?? [:]).mapValues(\.unwrapped)
-                if let podcast = podcasts.document.snapshot.state.podcasts[episode.podcastID] { record["podcastTitle"] = .string(podcast.title) }
-                try record.encode(to: &reply)
+                try reply.write(WireCoding.value(EpisodeWithTitle(episode, podcastTitle: podcasts.document.snapshot.state.podcasts[episode.podcastID]?.title)))
             }),
             // Async: the episode's chapters file may be fetched first (once; then it is kept).
             Method(BusContract.Podcasts1.getEpisodeDetails.rawValue, inputs: [Argument("episode", .string)], outputs: [Argument("record", .dictionary(key: .string, value: .variant))],
@@ -59,7 +55,7 @@ extension PodcastsAdapter {
                 if let transcripts, record.details?.transcripts.isEmpty == false {
                     Task { _ = try? await podcasts.transcript(given, fetcher: transcripts) }
                 }
-                try PodcastsCodec.encode(record).encode(to: &reply)
+                try reply.write(WireCoding.value(record))
                 try LargeAnswers.check(reply.byteCount, on: connection, "The episode's record", instead: "its show notes are too long for this bus; GetEpisode gives the episode without them")
             }),
             // Async: the transcript may be fetched first (once; then it is kept).
@@ -73,7 +69,7 @@ extension PodcastsAdapter {
                     throw BusError(BusContract.noTranscript, why)
                 case .found(let transcript):
                     if transcript.segments.isEmpty { throw BusError(BusContract.fetchFailed, transcript.note ?? "The transcript \(transcript.url) gave no words.") }
-                    try PodcastsCodec.encode(transcript).encode(to: &reply)
+                    try reply.write(WireCoding.value(transcript))
                     try LargeAnswers.check(reply.byteCount, on: connection, "The episode's transcript", instead: "read it at \(transcript.url)")
                 }
             }),
@@ -93,17 +89,13 @@ extension PodcastsAdapter {
                     _ = try SearchTerms(search)  // its bounds, before it waits for a lane
                     return try await podcasts.transcriptMoments(matching: search, in: asked, perEpisode: Self.momentsPerEpisode)
                 }
-                try reply.write(PodcastsCodec.encode(moments))
+                try reply.write(WireCoding.value(moments))
             }),
             Method(BusContract.Podcasts1.getQueue.rawValue, outputs: [Argument("episodes", .array(.dictionary(key: .string, value: .variant)))],
                    async: { _, reply in
                 let titles = podcasts.document.snapshot.state.podcasts.mapValues(\.title)
                 let episodes = try Refusals.translated { try podcasts.queuedEpisodes() }
-                try reply.write(Value.array(.dictionary(key: .string, value: .variant), episodes.map { episode in
-                    var record = (PodcastsCodec.encode(episode).stringKeyedEntries ?? [:]).mapValues(\.unwrapped)
-                    if let title = titles[episode.podcastID] { record["podcastTitle"] = .string(title) }
-                    return .dictionary(key: .string, value: .variant, record.sorted { $0.key < $1.key }.map { Value.DictionaryEntry(.string($0.key), .variant($0.value)) })
-                }))
+                try reply.write(WireCoding.value(episodes.map { EpisodeWithTitle($0, podcastTitle: titles[$0.podcastID]) }))
             }),
             Method(BusContract.Podcasts1.getListeningStats.rawValue, inputs: [Argument("days", .uint32)],
                    outputs: [Argument("totals", .array(.dictionary(key: .string, value: .variant)))], async: { call, reply in
@@ -112,7 +104,7 @@ extension PodcastsAdapter {
                     throw BusError.invalidArgs("'days' is how many days of listening to sum, from 1 (today) to \(ListeningTotal.maximumDays); not \(days).")
                 }
                 let totals = try Refusals.translated { try podcasts.listeningTotals(days: Int(days)) }
-                try reply.write(PodcastsCodec.encode(totals))
+                try reply.write(WireCoding.value(totals))
             }),
             // In a task: the episode is looked up in the library.
             Method(BusContract.Podcasts1.download.rawValue, inputs: [Argument("episode", .string)], outputs: [Argument("job", .objectPath)],

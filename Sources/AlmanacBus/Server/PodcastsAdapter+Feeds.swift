@@ -13,7 +13,7 @@ extension PodcastsAdapter {
         return try [
             Method(BusContract.Podcasts1.inspect.rawValue, inputs: [Argument("url", .string)], outputs: [feed], async: { call, reply in
                 let (url) = try call.arguments(String.self)
-                try reply.write(FeedCodec.encode(try await Self.inspect(url: url, inspector: inspector)))
+                try reply.write(WireCoding.value(try await Self.inspect(url: url, inspector: inspector)))
                 try LargeAnswers.check(reply.byteCount, on: connection, "The feed's answer", instead: "call InspectDescriptor to receive it as a file descriptor")
             }),
             Method(BusContract.Podcasts1.inspectData.rawValue, inputs: [Argument("data", .array(.byte)), Argument("baseURL", .string)], outputs: [feed], async: { call, reply in
@@ -22,7 +22,7 @@ extension PodcastsAdapter {
                     throw BusError.invalidArgs("A feed can be at most \(Self.maximumInspectBytes / 1024 / 1024) MiB, not \(data.count / 1024 / 1024) MiB.")
                 }
                 do {
-                    try reply.write(FeedCodec.encode(inspector.inspect(bytes: data, baseURL: baseURL.isEmpty ? nil : baseURL)))
+                    try reply.write(WireCoding.value(inspector.inspect(bytes: data, baseURL: baseURL.isEmpty ? nil : baseURL)))
                 } catch {
                     throw Self.inspectError(error)
                 }
@@ -38,12 +38,12 @@ extension PodcastsAdapter {
                 } catch {
                     throw Self.inspectError(error)
                 }
-                let feed = FeedCodec.encode(parsed)
+                let feed = try WireCoding.value(parsed)
                 try reply.write(try LargeAnswers.payload("The feed's answer") { try $0.write(feed) })
             }),
             Method(BusContract.Podcasts1.inspectDescriptor.rawValue, inputs: [Argument("url", .string)], outputs: [Argument("payload", .unixFD)], async: { call, reply in
                 let (url) = try call.arguments(String.self)
-                let feed = FeedCodec.encode(try await Self.inspect(url: url, inspector: inspector))
+                let feed = try WireCoding.value(try await Self.inspect(url: url, inspector: inspector))
                 try reply.write(try LargeAnswers.payload("The feed's answer") { try $0.write(feed) })
             }),
             // The feed's bytes, unparsed, for a client that parses them itself (the CLI).
@@ -77,7 +77,7 @@ extension PodcastsAdapter {
                 } catch {
                     throw BusError(BusContract.fetchFailed, "\(error)")
                 }
-                try reply.write(Value.array(.dictionary(key: .string, value: .variant), results.map(PodcastsCodec.encode)))
+                try reply.write(WireCoding.value(results))
             }),
         ]
     }

@@ -42,7 +42,7 @@ extension PodcastsAdapter {
             Method(BusContract.Podcasts1.getPodcastSettings.rawValue, inputs: [podcastArgument], outputs: [Argument("settings", .dictionary(key: .string, value: .variant))]) { call, reply in
                 let (given) = try call.arguments(String.self)
                 let (_, preferences) = try Refusals.translated { try podcasts.preferences(of: given) }
-                try reply.write(PodcastsCodec.encode(preferences))
+                try reply.write(WireCoding.value(preferences))
             },
             Method(BusContract.Podcasts1.setPodcastSettings.rawValue, inputs: [podcastArgument, Argument("settings", .dictionary(key: .string, value: .variant))],
                    async: { call, _ in

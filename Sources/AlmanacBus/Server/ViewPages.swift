@@ -4,7 +4,7 @@ import AlmanacWire
 import DBus
 
 /// Tells a view's owner what its list's `PagingMediator` does, as `Updated` signals to that
-/// view (`ListUpdateCodec`): "loading" when its "Loading…" row should show, then the page or
+/// view (`ListStep`): "loading" when its "Loading…" row should show, then the page or
 /// the failure. A load counts as the document's activity (`Loading` true) from its
 /// "loading" to its outcome.
 final class ViewPages: PagingMediatorDelegate, Sendable {
@@ -30,6 +30,6 @@ final class ViewPages: PagingMediatorDelegate, Sendable {
         if case .loading = event { loading(true) }
         defer { if case .loading = event {} else { loading(false) } }
         try? connection.emit(path: path, interface: BusContract.viewInterface, signal: BusContract.View1.updated,
-                             destination: owner, arguments: revision(), ListUpdateCodec.encode(event))
+                             destination: owner, arguments: revision(), WireCoding.fields(event))
     }
 }

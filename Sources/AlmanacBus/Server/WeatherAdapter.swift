@@ -23,15 +23,12 @@ public struct WeatherAdapter: DocumentAdapter {
     public var nextRefresh: Date? { weather.nextDue }
     public func viewOptions(_ values: [String: Value]) throws -> WeatherViewOptions { try WeatherCodec.viewOptions(values) }
 
-    public func encode(state: WeatherState) -> [String: Value] { WeatherCodec.encode(state) }
-    public func encode(change: WeatherChange) -> [String: Value] { WeatherCodec.encode(change) }
-
-    public func snapshot(_ state: WeatherState, for options: WeatherViewOptions) -> [String: Value] {
-        WeatherCodec.snapshot(state, forLocation: options.location)
+    public func snapshot(_ state: WeatherState, for options: WeatherViewOptions) throws -> [String: Value] {
+        try WeatherCodec.snapshot(state, forLocation: options.location)
     }
 
-    public func slice(_ change: WeatherChange, for options: WeatherViewOptions) -> [String: Value]? {
-        WeatherCodec.slice(change, forLocation: options.location)
+    public func slice(_ change: WeatherChange, for options: WeatherViewOptions) throws -> [String: Value]? {
+        try WeatherCodec.slice(change, forLocation: options.location)
     }
 
     public func failure(in change: WeatherChange) -> String? { change.failure }
@@ -66,7 +63,7 @@ public struct WeatherAdapter: DocumentAdapter {
 
     public func viewsChanged() { weather.forgetUnwanted() }
 
-    public func domainProperties(changedBy change: WeatherChange) -> (InterfaceName, [String: Value])? {
+    public func domainProperties(changedBy change: WeatherChange) throws -> (InterfaceName, [String: Value])? {
         switch change {
         case .units(let units): (BusContract.weatherInterface, [BusContract.Weather1.units.rawValue: .string(units.rawValue)])
         case .savedLocations(let locations): (BusContract.weatherInterface, [BusContract.Weather1.locations.rawValue: .array(.string, locations.map(Value.string))])
@@ -74,7 +71,7 @@ public struct WeatherAdapter: DocumentAdapter {
         }
     }
 
-    public func domainProperties(of state: WeatherState) -> (InterfaceName, [String: Value])? {
+    public func domainProperties(of state: WeatherState) throws -> (InterfaceName, [String: Value])? {
         (BusContract.weatherInterface, [BusContract.Weather1.units.rawValue: .string(state.units.rawValue),
                                         BusContract.Weather1.locations.rawValue: .array(.string, state.savedLocations.map(Value.string))])
     }
@@ -90,7 +87,7 @@ public struct WeatherAdapter: DocumentAdapter {
         return try Interface(BusContract.weatherInterface.rawValue, methods: [
             Method(BusContract.Weather1.current.rawValue, inputs: [location], outputs: [Argument("reading", .dictionary(key: .string, value: .variant))]) { call, reply in
                 let (location) = try call.arguments(String.self)
-                try reply.write(WeatherCodec.current(try Self.reading(location, in: weather), failure: weather.document.snapshot.state.failures[location], now: weather.now))
+                try reply.write(WireCoding.value(CurrentConditions(try Self.reading(location, in: weather), failure: weather.document.snapshot.state.failures[location], now: weather.now)))
             },
             Method(BusContract.Weather1.forecast.rawValue, inputs: [location, Argument("days", .uint32)], outputs: [Argument("days", list)]) { call, reply in
                 let (location, days) = try call.arguments(String.self, UInt32.self)
@@ -98,7 +95,7 @@ public struct WeatherAdapter: DocumentAdapter {
                     throw BusError.invalidArgs("Ask for 1 to \(Self.maximumDays) days (0 for all there are), not \(days).")
                 }
                 let daily = try Self.reading(location, in: weather).daily
-                try reply.write(Value.array(.dictionary(key: .string, value: .variant), daily.prefix(days == 0 ? daily.count : Int(days)).map(WeatherCodec.encode)))
+                try reply.write(WireCoding.value(Array(daily.prefix(days == 0 ? daily.count : Int(days)))))
             },
             Method(BusContract.Weather1.hourlyForecast.rawValue, inputs: [location, Argument("hours", .uint32)], outputs: [Argument("hours", list)]) { call, reply in
                 let (location, hours) = try call.arguments(String.self, UInt32.self)
@@ -107,7 +104,7 @@ public struct WeatherAdapter: DocumentAdapter {
                 }
                 // From the current hour: a reading fetched a while ago begins with hours gone by.
                 let hourly = try Self.reading(location, in: weather).upcomingHours(now: weather.now)
-                try reply.write(Value.array(.dictionary(key: .string, value: .variant), hourly.prefix(hours == 0 ? hourly.count : Int(hours)).map(WeatherCodec.encode)))
+                try reply.write(WireCoding.value(Array(hourly.prefix(hours == 0 ? hourly.count : Int(hours)))))
             },
             Method(BusContract.Weather1.searchPlaces.rawValue, inputs: [Argument("name", .string), Argument("count", .uint32)], outputs: [Argument("places", list)],
                    async: { [places] call, reply in
@@ -122,7 +119,7 @@ public struct WeatherAdapter: DocumentAdapter {
                 } catch {
                     throw BusError(BusContract.fetchFailed, "\(error)")
                 }
-                try reply.write(Value.array(.dictionary(key: .string, value: .variant), found.map(WeatherCodec.encode)))
+                try reply.write(WireCoding.value(found))
             }),
             // A place never fetched is due at once: the saved place wakes the scheduler.
             Method.deferred(BusContract.Weather1.addLocation.rawValue, inputs: [location]) { [self] call, reply in

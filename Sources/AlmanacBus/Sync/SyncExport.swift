@@ -25,7 +25,8 @@ public final class SyncExport: Sendable {
 
     /// Exports the object and announces the status's changes from now on.
     public func export() throws {
-        announced.withLock { $0 = SyncCodec.properties(sync.status.state) }
+        let properties = try WireCoding.fields(sync.status.state)
+        announced.withLock { $0 = properties }
         sync.status.addView(key: Self.viewKey) { [weak self] event in
             guard let self, case .changed(_, let status, _) = event else { return }
             announce(status)
@@ -39,7 +40,13 @@ public final class SyncExport: Sendable {
     }
 
     private func announce(_ status: SyncStatus) {
-        let properties = SyncCodec.properties(status)
+        let properties: [String: Value]
+        do {
+            properties = try WireCoding.fields(status)
+        } catch {
+            logger.error("could not encode the sync's state", metadata: ["error": "\(error)"])
+            return
+        }
         let changed = announced.withLock { announced -> [(String, Value)] in
             defer { announced = properties }
             return properties.keys.sorted().compactMap { key in announced[key] == properties[key] ? nil : (key, properties[key]!) }
@@ -55,7 +62,7 @@ public final class SyncExport: Sendable {
     private func interface() throws -> Interface {
         let sync = self.sync
         let options = Argument("options", .dictionary(key: .string, value: .variant))
-        let status = { @Sendable (key: String) -> Value in SyncCodec.properties(sync.status.state)[key] ?? .string("") }
+        let status = { @Sendable (key: String) throws -> Value in try WireCoding.fields(sync.status.state)[key] ?? .string("") }
         return try Interface(BusContract.syncInterface.rawValue, methods: [
             Method(BusContract.Sync1.login.rawValue, inputs: [Argument("server", .string), Argument("user", .string), Argument("password", .string), options],
                    outputs: [Argument("account", .dictionary(key: .string, value: .variant))], async: { call, reply in
@@ -75,7 +82,7 @@ public final class SyncExport: Sendable {
                 } catch {
                     throw SyncCodec.busError(error)
                 }
-                try reply.write(SyncCodec.encode(account))
+                try reply.write(WireCoding.value(account))
             }),
             Method(BusContract.Sync1.logout.rawValue, outputs: [Argument("wasLoggedIn", .boolean)], async: { _, reply in
                 do {
@@ -86,11 +93,11 @@ public final class SyncExport: Sendable {
             }),
             Method(BusContract.Sync1.sync.rawValue, outputs: [Argument("report", .dictionary(key: .string, value: .variant))], async: { _, reply in
                 do {
-                    try reply.write(SyncCodec.encode(try await sync.sync()))
+                    try reply.write(WireCoding.value(try await sync.sync()))
                 } catch {
                     throw SyncCodec.busError(error)
                 }
             }),
-        ], properties: SyncCodec.propertyTypes.map { name, type in try Property(name, type) { status(name) } })
+        ], properties: SyncCodec.propertyTypes.map { name, type in try Property(name, type) { try status(name) } })
     }
 }

@@ -1,5 +1,5 @@
-public import AlmanacModels
-public import DBus
+import AlmanacModels
+import DBus
 
 /// Edits of the Up Next queue as the daemon reads them from a `Submit` (docs/bus-api.md,
 /// "What `Submit` accepts"; a client writes them as `QueueSubmission.Wire` is shaped).

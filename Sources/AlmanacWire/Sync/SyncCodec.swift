@@ -1,4 +1,4 @@
-public import AlmanacModels
+import AlmanacModels
 public import DBus
 import FoundationEssentials
 

@@ -49,47 +49,40 @@ extension GoldenCases {
                                  funding: [FeedFunding(url: "https://example.org/give", text: "Unterstützen")], persons: [person],
                                  episodes: [parsedEpisode, ParsedEpisode(guid: "urn:2", title: "")])
 
-    /// `GetEpisode`'s record as PodcastsAdapter builds it: the episode's keys and its podcast's title.
-    static func episodeRecord(_ episode: Episode, podcastTitle: String?) -> [String: Value] {
-        var record = (PodcastsCodec.encode(episode).stringKeyedEntries ?? [:]).mapValues(\.unwrapped)
-        if let podcastTitle { record["podcastTitle"] = .string(podcastTitle) }
-        return record
-    }
-
     static var episodes: [GoldenCase] {
         let page = EpisodePage(episodes: [episode, bareEpisode], total: 52, nextCursor: "p-2|1799996400")
-        let (pageItems, pageInfo) = PodcastsCodec.encode(page)
         return [
-            GoldenCase("page-episodes", items: pageItems) { $0.map(\.asVariantDictionary).compactMap(PodcastsCodec.decodeEpisode) == [episode, bareEpisode] },
-            GoldenCase("page-info", fields: pageInfo) { $0["total"]?.integerValue == 52 && $0["nextCursor"]?.stringValue == page.nextCursor },
-            GoldenCase("page-info-last", fields: PodcastsCodec.encode(EpisodePage(episodes: [], total: 0, nextCursor: nil)).1) { $0["total"]?.integerValue == 0 && $0["nextCursor"] == nil },
-            GoldenCase("episode", fields: episodeRecord(episode, podcastTitle: podcast.title)) {
-                PodcastsCodec.decodeEpisode($0.asVariantDictionary) == episode && $0["podcastTitle"]?.stringValue == podcast.title
+            GoldenCase("page-episodes", items: list(page.episodes)) { try WireCoding.decode([Episode].self, from: $0) == [episode, bareEpisode] },
+            GoldenCase("page-info", fields: fields(EpisodePageInfo(page, revision: nil))) {
+                try WireCoding.decode(EpisodePageInfo.self, fromFields: $0) == EpisodePageInfo(page, revision: nil)
             },
-            GoldenCase("episode-bare", fields: episodeRecord(bareEpisode, podcastTitle: nil)) {
-                PodcastsCodec.decodeEpisode($0.asVariantDictionary) == bareEpisode && $0["podcastTitle"] == nil
+            GoldenCase("page-info-last", fields: fields(EpisodePageInfo(EpisodePage(episodes: [], total: 0, nextCursor: nil), revision: nil))) {
+                let info = try WireCoding.decode(EpisodePageInfo.self, fromFields: $0)
+                return info.total == 0 && info.nextCursor == nil
+            },
+            // `GetEpisode`: the episode's keys and its podcast's title, as PodcastsAdapter sends them.
+            GoldenCase("episode", fields: fields(EpisodeWithTitle(episode, podcastTitle: podcast.title))) {
+                try WireCoding.decode(EpisodeWithTitle.self, fromFields: $0) == EpisodeWithTitle(episode, podcastTitle: podcast.title)
+            },
+            GoldenCase("episode-bare", fields: fields(EpisodeWithTitle(bareEpisode, podcastTitle: nil))) {
+                try WireCoding.decode(EpisodeWithTitle.self, fromFields: $0) == EpisodeWithTitle(bareEpisode, podcastTitle: nil)
             },
             // `GetQueue`: each episode's keys and its podcast's title, sorted, as PodcastsAdapter builds them.
-            GoldenCase("queue", items: .array(.dictionary(key: .string, value: .variant), [(episode, podcast.title), (bareEpisode, nil)].map { episode, title in
-                episodeRecord(episode, podcastTitle: title).asVariantDictionary
-            })) { items in
-                items.compactMap { fields in PodcastsCodec.decodeEpisode(fields.asVariantDictionary).map { ($0, fields["podcastTitle"]?.stringValue) } }
-                    .elementsEqual([(episode, podcast.title), (bareEpisode, nil)]) { $0.0 == $1.0 && $0.1 == $1.1 }
+            GoldenCase("queue", items: list([EpisodeWithTitle(episode, podcastTitle: podcast.title), EpisodeWithTitle(bareEpisode, podcastTitle: nil)])) {
+                try WireCoding.decode([EpisodeWithTitle].self, from: $0) == [EpisodeWithTitle(episode, podcastTitle: podcast.title), EpisodeWithTitle(bareEpisode, podcastTitle: nil)]
             },
-            GoldenCase("record", fields: PodcastsCodec.encode(record)) { PodcastsCodec.decodeRecord($0) == record },
-            GoldenCase("record-bare", fields: PodcastsCodec.encode(bareRecord)) { PodcastsCodec.decodeRecord($0) == bareRecord },
-            GoldenCase("transcript", fields: PodcastsCodec.encode(transcript)) { PodcastsCodec.decodeTranscript($0) == transcript },
-            GoldenCase("transcript-bare", fields: PodcastsCodec.encode(bareTranscript)) { PodcastsCodec.decodeTranscript($0) == bareTranscript },
-            GoldenCase("moments", items: PodcastsCodec.encode(moments)) { PodcastsCodec.decodeMoments($0) == moments },
-            GoldenCase("moments-none", items: PodcastsCodec.encode([TranscriptMoment]())) { PodcastsCodec.decodeMoments($0).isEmpty },
-            GoldenCase("search", items: .array(.dictionary(key: .string, value: .variant), results.map(PodcastsCodec.encode))) {
-                $0.compactMap(PodcastsCodec.decodeSearchResult) == results
-            },
-            GoldenCase("listening", items: PodcastsCodec.encode(totals)) { PodcastsCodec.decodeListening($0) == totals },
-            GoldenCase("listening-none", items: PodcastsCodec.encode([ListeningTotal]())) { PodcastsCodec.decodeListening($0).isEmpty },
-            GoldenCase("feed", value: FeedCodec.encode(feed)) { FeedCodec.decode(try $0.arguments([String: Value].self).asVariantDictionary) == feed },
-            GoldenCase("feed-bare", value: FeedCodec.encode(ParsedFeed(title: ""))) {
-                FeedCodec.decode(try $0.arguments([String: Value].self).asVariantDictionary) == ParsedFeed(title: "")
+            GoldenCase("record", fields: fields(record)) { try WireCoding.decode(EpisodeRecord.self, fromFields: $0) == record },
+            GoldenCase("record-bare", fields: fields(bareRecord)) { try WireCoding.decode(EpisodeRecord.self, fromFields: $0) == bareRecord },
+            GoldenCase("transcript", fields: fields(transcript)) { try WireCoding.decode(Transcript.self, fromFields: $0) == transcript },
+            GoldenCase("transcript-bare", fields: fields(bareTranscript)) { try WireCoding.decode(Transcript.self, fromFields: $0) == bareTranscript },
+            GoldenCase("moments", items: list(moments)) { try WireCoding.decode([TranscriptMoment].self, from: $0) == moments },
+            GoldenCase("moments-none", items: list([TranscriptMoment]())) { try WireCoding.decode([TranscriptMoment].self, from: $0).isEmpty },
+            GoldenCase("search", items: list(results)) { try WireCoding.decode([PodcastSearchResult].self, from: $0) == results },
+            GoldenCase("listening", items: list(totals)) { try WireCoding.decode([ListeningTotal].self, from: $0) == totals },
+            GoldenCase("listening-none", items: list([ListeningTotal]())) { try WireCoding.decode([ListeningTotal].self, from: $0).isEmpty },
+            GoldenCase("feed", value: value(feed)) { try WireCoding.decode(ParsedFeed.self, fromFields: try $0.arguments([String: Value].self)) == feed },
+            GoldenCase("feed-bare", value: value(ParsedFeed(title: ""))) {
+                try WireCoding.decode(ParsedFeed.self, fromFields: try $0.arguments([String: Value].self)) == ParsedFeed(title: "")
             },
         ]
     }

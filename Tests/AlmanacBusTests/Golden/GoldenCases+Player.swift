@@ -14,21 +14,23 @@ extension GoldenCases {
 
     static var player: [GoldenCase] {
         [
-            GoldenCase("timer", fields: PlayerCodec.encode(timer: .at(second + 600), player: "org.mpris.MediaPlayer2.mpv", episode: "p-1", pausesAt: second + 600.4)) {
-                PlayerCodec.decodeTimer($0) == SleepTimerState(kind: "time", pausesAt: second + 600, episode: "p-1")
+            GoldenCase("timer", fields: fields(SleepTimerProperty(.at(second + 600), player: "org.mpris.MediaPlayer2.mpv", episode: "p-1", pausesAt: second + 600.4))) {
+                try WireCoding.decodeIfAny(SleepTimerProperty.self, fromFields: $0)?.state == SleepTimerState(kind: "time", pausesAt: second + 600, episode: "p-1")
             },
-            GoldenCase("timer-episode", fields: PlayerCodec.encode(timer: .endOfEpisode, player: "org.mpris.MediaPlayer2.vlc", episode: "", pausesAt: nil)) {
-                PlayerCodec.decodeTimer($0) == SleepTimerState(kind: "episode", pausesAt: nil, episode: "")
+            GoldenCase("timer-episode", fields: fields(SleepTimerProperty(.endOfEpisode, player: "org.mpris.MediaPlayer2.vlc", episode: "", pausesAt: nil))) {
+                try WireCoding.decodeIfAny(SleepTimerProperty.self, fromFields: $0)?.state == SleepTimerState(kind: "episode", pausesAt: nil, episode: "")
             },
-            GoldenCase("timer-none", fields: PlayerCodec.encode(timer: nil, player: "", episode: "", pausesAt: nil)) { PlayerCodec.decodeTimer($0) == nil },
-            GoldenCase("sleep-seconds", fields: PlayerCodec.sleepOptions(seconds: 900)) { try PlayerCodec.sleepTimer($0, now: second) == .at(second + 900) },
-            GoldenCase("sleep-chapter", fields: PlayerCodec.sleepOptions(end: "chapter")) { try PlayerCodec.sleepTimer($0, now: second) == .endOfChapter },
-            GoldenCase("chapter", fields: PlayerCodec.encode(FeedChapter(start: 61.5, title: "Kapitel 2 — Über", url: "https://example.org/c"))) {
-                PlayerCodec.decodeChapter($0) == FeedChapter(start: 61.5, title: "Kapitel 2 — Über")
+            // No timer: the property is `{}` (PlayerExport).
+            GoldenCase("timer-none", fields: [:]) { try WireCoding.decodeIfAny(SleepTimerProperty.self, fromFields: $0) == nil },
+            GoldenCase("sleep-seconds", fields: fields(SleepRequest(seconds: 900))) { try PlayerCodec.sleepTimer($0, now: second) == .at(second + 900) },
+            GoldenCase("sleep-chapter", fields: fields(SleepRequest(end: "chapter"))) { try PlayerCodec.sleepTimer($0, now: second) == .endOfChapter },
+            GoldenCase("chapter", fields: fields(ChapterMark(FeedChapter(start: 61.5, title: "Kapitel 2 — Über", url: "https://example.org/c")))) {
+                try WireCoding.decodeIfAny(ChapterMark.self, fromFields: $0)?.chapter == FeedChapter(start: 61.5, title: "Kapitel 2 — Über")
             },
-            GoldenCase("nowPlaying", fields: PlayerCodec.encode(playing)) { PlayerCodec.decodeNowPlaying($0) == playing },
-            GoldenCase("nowPlaying-bare", fields: PlayerCodec.encode(barePlaying)) { PlayerCodec.decodeNowPlaying($0) == barePlaying },
-            GoldenCase("nowPlaying-nothing", fields: PlayerCodec.encode(nil as NowPlaying?)) { PlayerCodec.decodeNowPlaying($0) == nil },
+            GoldenCase("nowPlaying", fields: fields(playing)) { try WireCoding.decodeIfAny(NowPlaying.self, fromFields: $0) == playing },
+            GoldenCase("nowPlaying-bare", fields: fields(barePlaying)) { try WireCoding.decodeIfAny(NowPlaying.self, fromFields: $0) == barePlaying },
+            // Nothing plays: the property is `{}` (PlayerExport).
+            GoldenCase("nowPlaying-nothing", fields: [:]) { try WireCoding.decodeIfAny(NowPlaying.self, fromFields: $0) == nil },
         ]
     }
 
@@ -46,28 +48,12 @@ extension GoldenCases {
             return report
         }()
         return [
-            GoldenCase("properties", fields: SyncCodec.properties(status)) { SyncCodec.status($0) == status },
-            GoldenCase("properties-loggedOut", fields: SyncCodec.properties(SyncStatus())) { SyncCodec.status($0) == SyncStatus() },
+            GoldenCase("properties", fields: fields(status)) { try WireCoding.decode(SyncStatus.self, fromFields: $0) == status },
+            GoldenCase("properties-loggedOut", fields: fields(SyncStatus())) { try WireCoding.decode(SyncStatus.self, fromFields: $0) == SyncStatus() },
             // `Login`'s answer, read back as AlmanacClient.syncLogin reads it.
-            GoldenCase("login", value: SyncCodec.encode(account)) { message in
-                let values = try message.arguments([String: Value].self)
-                return values["server"]?.stringValue == account.server && values["user"]?.stringValue == account.user
-                    && values["device"]?.stringValue == account.device && values["caption"]?.stringValue == account.caption
-                    && values["flavour"]?.stringValue == account.flavour.rawValue
-            },
-            GoldenCase("report", value: SyncCodec.encode(report)) { SyncCodec.report(try $0.arguments([String: Value].self)) == report },
-            GoldenCase("report-nothing", value: SyncCodec.encode(SyncReport())) { SyncCodec.report(try $0.arguments([String: Value].self)) == SyncReport() },
-        ]
-    }
-
-    /// A job's properties as DownloadsExport.properties makes them (`GetAll`, ObjectManager).
-    static func downloadProperties(_ job: DownloadJob) -> [String: Value] {
-        [
-            BusContract.Download1.episode.rawValue: .string(job.episodeID), BusContract.Download1.podcast.rawValue: .string(job.podcastID),
-            BusContract.Download1.url.rawValue: .string(job.url), BusContract.Download1.state.rawValue: .string(job.state.rawValue),
-            BusContract.Download1.received.rawValue: .uint64(job.received), BusContract.Download1.total.rawValue: .uint64(job.total),
-            BusContract.Download1.error.rawValue: .string(job.error), BusContract.Download1.file.rawValue: .string(job.file),
-            BusContract.Download1.owner.rawValue: .string(job.owner),
+            GoldenCase("login", value: value(account)) { try WireCoding.decode(SyncAccount.self, fromFields: try $0.arguments([String: Value].self)) == account },
+            GoldenCase("report", value: value(report)) { try WireCoding.decode(SyncReport.self, fromFields: try $0.arguments([String: Value].self)) == report },
+            GoldenCase("report-nothing", value: value(SyncReport())) { try WireCoding.decode(SyncReport.self, fromFields: try $0.arguments([String: Value].self)) == SyncReport() },
         ]
     }
 
@@ -81,7 +67,10 @@ extension GoldenCases {
                                    state: .failed, error: "HTTP 404: nicht gefunden")),
         ]
         return jobs.map { name, job in
-            GoldenCase("job-\(name)", fields: downloadProperties(job)) { DownloadsCodec.decode(path: BusContract.downloadPath(job.id), $0) == job }
+            // As DownloadsExport.properties makes them (`GetAll`, ObjectManager).
+            GoldenCase("job-\(name)", fields: fields(DownloadProperties(job, error: job.error))) {
+                try WireCoding.decode(DownloadProperties.self, fromFields: $0).job(at: BusContract.downloadPath(job.id)) == job
+            }
         }
     }
 }

@@ -7,6 +7,8 @@ import Foundation
 /// change kind, the view updates and list pages the bus layer makes, the settings, a
 /// view's options and the queue's edits.
 extension GoldenCases {
+    typealias PodcastsUpdate = ViewUpdate<PodcastsState, PodcastsChange>
+
     static let podcast = Podcast(id: "p", title: "Kaffee ☕ Podcast", author: "Zoë", feedURL: "https://example.org/feed.xml")
     /// A feed behind HTTP Basic authentication: its password never leaves the daemon.
     static let lockedPodcast = Podcast(id: "q", title: "Members", author: "", feedURL: "https://me:secret@example.org/members")
@@ -69,59 +71,60 @@ extension GoldenCases {
         let state = podcastsState, told = podcastsStateTold
         let slice = PodcastsState(podcasts: ["p": podcast], episodes: told.episodes.filter { $0.value.podcastID == "p" }, episodeCount: 51, settings: settings,
                                   preferences: ["p": preferences], queue: queue)
+        let snapshot = (try? PodcastsCodec.snapshot(state, forPodcast: "p")) ?? [:]
         return [
-            GoldenCase("state", fields: PodcastsCodec.encode(state)) { PodcastsCodec.decodeState($0) == told },
-            GoldenCase("state-empty", fields: PodcastsCodec.encode(PodcastsState())) { PodcastsCodec.decodeState($0) == PodcastsState() },
-            GoldenCase("state-p", fields: PodcastsCodec.snapshot(state, forPodcast: "p")) { PodcastsCodec.decodeState($0) == slice },
-            GoldenCase("updated-resync", fields: ViewUpdateCodec.resync(PodcastsCodec.snapshot(state, forPodcast: "p"))) {
-                PodcastsCodec.decodeUpdate($0) == .resynchronised(slice)
+            GoldenCase("state", fields: fields(state)) { try WireCoding.decode(PodcastsState.self, fromFields: $0) == told },
+            GoldenCase("state-empty", fields: fields(PodcastsState())) { try WireCoding.decode(PodcastsState.self, fromFields: $0) == PodcastsState() },
+            GoldenCase("state-p", fields: snapshot) { try WireCoding.decode(PodcastsState.self, fromFields: $0) == slice },
+            GoldenCase("updated-resync", fields: resync(snapshot)) {
+                try WireCoding.decode(PodcastsUpdate.self, fromFields: $0) == .resynchronised(slice)
             },
-            GoldenCase("updated-tooLarge", fields: ViewUpdateCodec.tooLarge(standingFor: PodcastsCodec.encode(.newEpisodes(podcastID: "p", [episode])))) {
-                PodcastsCodec.decodeUpdate($0) == .tooLarge(was: "newEpisodes")
+            GoldenCase("updated-tooLarge", fields: tooLarge(fields(PodcastsChange.newEpisodes(podcastID: "p", [episode])))) {
+                try WireCoding.decode(PodcastsUpdate.self, fromFields: $0) == .tooLarge(was: "newEpisodes")
             },
-            GoldenCase("settings", value: PodcastsCodec.encode(settings)) { PodcastsCodec.decodeSettings(try $0.arguments([String: Value].self).asVariantDictionary) == settings },
-            GoldenCase("preferences", value: PodcastsCodec.encode(preferences)) {
-                PodcastsCodec.decodePreferences(try $0.arguments([String: Value].self).asVariantDictionary) == preferences
+            GoldenCase("settings", value: value(settings)) { try WireCoding.decode(PodcastSettings.self, fromFields: try $0.arguments([String: Value].self)) == settings },
+            GoldenCase("preferences", value: value(preferences)) {
+                try WireCoding.decode(PodcastPreferences.self, fromFields: try $0.arguments([String: Value].self)) == preferences
             },
-            GoldenCase("preferences-default", value: PodcastsCodec.encode(PodcastPreferences())) {
-                PodcastsCodec.decodePreferences(try $0.arguments([String: Value].self).asVariantDictionary) == PodcastPreferences()
+            GoldenCase("preferences-default", value: value(PodcastPreferences())) {
+                try WireCoding.decode(PodcastPreferences.self, fromFields: try $0.arguments([String: Value].self)) == PodcastPreferences()
             },
             // The `Subscriptions` property, as PodcastsAdapter.subscriptions builds it and AlmanacClient.subscriptionsWithSettings reads it.
-            GoldenCase("subscriptions", items: .array(.dictionary(key: .string, value: .variant), [
-                PodcastsCodec.encode(podcast, preferences: preferences), PodcastsCodec.encode(lockedPodcast, preferences: PodcastPreferences()),
-            ])) { items in
-                let read = items.map(\.asVariantDictionary).compactMap { item in
-                    PodcastsCodec.decodePodcast(item).map { ($0, PodcastsCodec.decodePreferences(item.stringKeyedEntries?["settings"])) }
-                }
-                return read.map(\.0) == [podcast, toldLockedPodcast] && read.map(\.1) == [preferences, PodcastPreferences()]
+            GoldenCase("subscriptions", items: list([Subscription(podcast, preferences: preferences), Subscription(lockedPodcast, preferences: PodcastPreferences())])) { items in
+                let read = try WireCoding.decode([Subscription].self, from: items)
+                return read.map(\.podcast) == [podcast, toldLockedPodcast] && read.map(\.preferences) == [preferences, PodcastPreferences()]
             },
-            GoldenCase("viewOptions", fields: PodcastsCodec.encode(PodcastsViewOptions(podcast: "p"))) { try PodcastsCodec.viewOptions($0) == PodcastsViewOptions(podcast: "p") },
-            GoldenCase("viewOptions-all", fields: PodcastsCodec.encode(PodcastsViewOptions(podcast: nil))) { try PodcastsCodec.viewOptions($0) == PodcastsViewOptions(podcast: nil) },
+            GoldenCase("viewOptions", fields: fields(PodcastsViewOptions(podcast: "p"))) { try PodcastsCodec.viewOptions($0) == PodcastsViewOptions(podcast: "p") },
+            GoldenCase("viewOptions-all", fields: fields(PodcastsViewOptions(podcast: nil))) { try PodcastsCodec.viewOptions($0) == PodcastsViewOptions(podcast: nil) },
         ] + listUpdates + podcastsChanges.map { name, change in
-            GoldenCase("change-\(name)", fields: PodcastsCodec.encode(change)) { PodcastsCodec.decodeChange($0) == change && PodcastsCodec.decodeUpdate($0) == .changed(change) }
+            GoldenCase("change-\(name)", fields: fields(change)) {
+                try WireCoding.decode(PodcastsChange.self, fromFields: $0) == change && WireCoding.decode(PodcastsUpdate.self, fromFields: $0) == .changed(change)
+            }
         } + queueEdits.map { name, edit in
-            GoldenCase("queueEdit-\(name)", fields: PodcastsCodec.encode(edit)) { try PodcastsCodec.submission($0) == .queue(edit) }
+            GoldenCase("queueEdit-\(name)", fields: fields(edit)) {
+                try PodcastsCodec.submission($0) == .queue(edit) && WireCoding.decode(QueueSubmission.self, fromFields: $0) == edit
+            }
         }
     }
 
-    /// A view's list paging (`ListUpdateCodec`): each step, read back as the step it was.
+    /// A view's list paging (`ListStep`): each step, read back as the step it was.
     static var listUpdates: [GoldenCase] {
-        let items = [episode, bareEpisode].map(PodcastsCodec.encode)
+        let items = [episode, bareEpisode].map { value($0) }
         return [
-            GoldenCase("list-loading", fields: ListUpdateCodec.encode(.loading(refresh: true))) {
-                guard case .loading(true)? = ListUpdateCodec.decode($0) else { return false }
+            GoldenCase("list-loading", fields: fields(PagingEvent<Value>.loading(refresh: true))) {
+                guard case .loading(true)? = try? WireCoding.decode(PagingEvent<Value>.self, fromFields: $0) else { return false }
                 return true
             },
-            GoldenCase("list-page", fields: ListUpdateCodec.encode(.loaded(refresh: false, items: items, hasMore: true))) {
-                guard case .loaded(false, let read, true)? = ListUpdateCodec.decode($0) else { return false }
-                return read.compactMap(PodcastsCodec.decodeEpisode) == [episode, bareEpisode]
+            GoldenCase("list-page", fields: fields(PagingEvent<Value>.loaded(refresh: false, items: items, hasMore: true))) {
+                guard case .loaded(false, let read, true)? = try? WireCoding.decode(PagingEvent<Value>.self, fromFields: $0) else { return false }
+                return try read.map { try WireCoding.decode(Episode.self, from: $0) } == [episode, bareEpisode]
             },
-            GoldenCase("list-page-last", fields: ListUpdateCodec.encode(.loaded(refresh: true, items: [], hasMore: false))) {
-                guard case .loaded(true, let read, false)? = ListUpdateCodec.decode($0) else { return false }
+            GoldenCase("list-page-last", fields: fields(PagingEvent<Value>.loaded(refresh: true, items: [], hasMore: false))) {
+                guard case .loaded(true, let read, false)? = try? WireCoding.decode(PagingEvent<Value>.self, fromFields: $0) else { return false }
                 return read.isEmpty
             },
-            GoldenCase("list-loadFailed", fields: ListUpdateCodec.encode(.failed(refresh: false, message: "Die Bibliothek ist gesperrt."))) {
-                guard case .failed(false, let message)? = ListUpdateCodec.decode($0) else { return false }
+            GoldenCase("list-loadFailed", fields: fields(PagingEvent<Value>.failed(refresh: false, message: "Die Bibliothek ist gesperrt."))) {
+                guard case .failed(false, let message)? = try? WireCoding.decode(PagingEvent<Value>.self, fromFields: $0) else { return false }
                 return message == "Die Bibliothek ist gesperrt."
             },
         ]

@@ -6,6 +6,8 @@ import Foundation
 /// The weather document's values: its state (whole, empty, and one place's slice), every
 /// change kind, the view updates the bus layer makes, and `Weather1`'s replies.
 extension GoldenCases {
+    typealias WeatherUpdate = ViewUpdate<WeatherState, WeatherChange>
+
     static let hour = HourlyForecast(time: second, temperature: 9, precipitationProbability: 40, precipitation: 0.1, weatherCode: 3,
                                      windSpeed: 12, isDay: false, details: WeatherDetails(uvIndex: 0, dewPoint: 4.5))
     static let bareHour = HourlyForecast(time: second + 3_600, temperature: -2.5, precipitationProbability: 0, precipitation: 0, weatherCode: 0,
@@ -72,46 +74,49 @@ extension GoldenCases {
 
     static var weather: [GoldenCase] {
         let state = weatherState
+        let snapshot = (try? WeatherCodec.snapshot(state, forLocation: "Berlin")) ?? [:]
         let slice: WeatherState = {
             var slice = WeatherState(units: .imperial, savedLocations: state.savedLocations, readings: ["Berlin": berlin])
             (slice.provider, slice.rainNotify, slice.windUnit, slice.precipitationUnit, slice.weatherAlerts) = (.metNorway, .thirtyMinutes, .beaufort, .inches, .all)
             return slice
         }()
         return [
-            GoldenCase("state", fields: WeatherCodec.encode(state)) { WeatherCodec.decodeState($0) == state },
-            GoldenCase("state-empty", fields: WeatherCodec.encode(WeatherState())) { WeatherCodec.decodeState($0) == WeatherState() },
-            GoldenCase("state-Berlin", fields: WeatherCodec.snapshot(state, forLocation: "Berlin")) { WeatherCodec.decodeState($0) == slice },
-            GoldenCase("updated-resync", fields: ViewUpdateCodec.resync(WeatherCodec.snapshot(state, forLocation: "Berlin"))) {
-                WeatherCodec.decodeUpdate($0) == .resynchronised(slice)
+            GoldenCase("state", fields: fields(state)) { try WireCoding.decode(WeatherState.self, fromFields: $0) == state },
+            GoldenCase("state-empty", fields: fields(WeatherState())) { try WireCoding.decode(WeatherState.self, fromFields: $0) == WeatherState() },
+            GoldenCase("state-Berlin", fields: snapshot) { try WireCoding.decode(WeatherState.self, fromFields: $0) == slice },
+            GoldenCase("updated-resync", fields: resync(snapshot)) {
+                try WireCoding.decode(WeatherUpdate.self, fromFields: $0) == .resynchronised(slice)
             },
-            GoldenCase("updated-tooLarge", fields: ViewUpdateCodec.tooLarge(standingFor: WeatherCodec.encode(.reading(berlin)))) {
-                WeatherCodec.decodeUpdate($0) == .tooLarge(was: "reading")
+            GoldenCase("updated-tooLarge", fields: tooLarge(fields(WeatherChange.reading(berlin)))) {
+                try WireCoding.decode(WeatherUpdate.self, fromFields: $0) == .tooLarge(was: "reading")
             },
-            GoldenCase("current", value: WeatherCodec.current(berlin, failure: nil, now: second + 60)) { message in
-                WeatherCodec.decodeReading(try message.arguments([String: Value].self).asVariantDictionary) == berlin
+            GoldenCase("current", value: value(CurrentConditions(berlin, failure: nil, now: second + 60))) { message in
+                try WireCoding.decode(CurrentConditions.self, fromFields: try message.arguments([String: Value].self)).reading == berlin
             },
-            GoldenCase("current-failing", value: WeatherCodec.current(tokyo, failure: "HTTP 500: Fehler", now: second + 7_200)) { message in
-                let fields = try message.arguments([String: Value].self)
-                return WeatherCodec.decodeReading(fields.asVariantDictionary) == tokyo && fields["stale"] == .boolean(true) && fields["error"] == .string("HTTP 500: Fehler")
+            GoldenCase("current-failing", value: value(CurrentConditions(tokyo, failure: "HTTP 500: Fehler", now: second + 7_200))) { message in
+                let current = try WireCoding.decode(CurrentConditions.self, fromFields: try message.arguments([String: Value].self))
+                return current.reading == tokyo && current.stale && current.error == "HTTP 500: Fehler"
             },
-            GoldenCase("forecast", items: .array(.dictionary(key: .string, value: .variant), [day, bareDay].map(WeatherCodec.encode))) {
-                $0.map(\.asVariantDictionary).compactMap(WeatherCodec.decodeDay) == [day, bareDay]
+            GoldenCase("forecast", items: list([day, bareDay])) {
+                try WireCoding.decode([DailyForecast].self, from: $0) == [day, bareDay]
             },
-            GoldenCase("forecast-none", items: .array(.dictionary(key: .string, value: .variant), [])) { $0.isEmpty },
-            GoldenCase("hourly", items: .array(.dictionary(key: .string, value: .variant), [hour, bareHour].map(WeatherCodec.encode))) {
-                $0.map(\.asVariantDictionary).compactMap(WeatherCodec.decodeHour) == [hour, bareHour]
+            GoldenCase("forecast-none", items: list([DailyForecast]())) { try WireCoding.decode([DailyForecast].self, from: $0).isEmpty },
+            GoldenCase("hourly", items: list([hour, bareHour])) {
+                try WireCoding.decode([HourlyForecast].self, from: $0) == [hour, bareHour]
             },
-            GoldenCase("alert", value: WeatherCodec.encode(alert)) { WeatherCodec.decodeAlert(try $0.arguments([String: Value].self).asVariantDictionary) == alert },
-            GoldenCase("placeAlerts", value: WeatherCodec.encode(osloAlerts)) { WeatherCodec.decodePlaceAlerts(try $0.arguments([String: Value].self).asVariantDictionary) == osloAlerts },
-            GoldenCase("places", items: .array(.dictionary(key: .string, value: .variant), places.map(WeatherCodec.encode))) {
-                $0.map(\.asVariantDictionary).compactMap(WeatherCodec.decodePlaceMatch) == places
+            GoldenCase("alert", value: value(alert)) { try WireCoding.decode(WeatherAlert.self, fromFields: try $0.arguments([String: Value].self)) == alert },
+            GoldenCase("placeAlerts", value: value(osloAlerts)) { try WireCoding.decode(PlaceAlerts.self, fromFields: try $0.arguments([String: Value].self)) == osloAlerts },
+            GoldenCase("places", items: list(places)) {
+                try WireCoding.decode([PlaceMatch].self, from: $0) == places
             },
-            GoldenCase("viewOptions", fields: WeatherCodec.encode(WeatherViewOptions(location: "Zürich"))) {
+            GoldenCase("viewOptions", fields: fields(WeatherViewOptions(location: "Zürich"))) {
                 try WeatherCodec.viewOptions($0) == WeatherViewOptions(location: "Zürich")
             },
-            GoldenCase("viewOptions-all", fields: WeatherCodec.encode(WeatherViewOptions(location: nil))) { try WeatherCodec.viewOptions($0) == WeatherViewOptions(location: nil) },
+            GoldenCase("viewOptions-all", fields: fields(WeatherViewOptions(location: nil))) { try WeatherCodec.viewOptions($0) == WeatherViewOptions(location: nil) },
         ] + weatherChanges.map { name, change in
-            GoldenCase("change-\(name)", fields: WeatherCodec.encode(change)) { WeatherCodec.decodeChange($0) == change && WeatherCodec.decodeUpdate($0) == .changed(change) }
+            GoldenCase("change-\(name)", fields: fields(change)) {
+                try WireCoding.decode(WeatherChange.self, fromFields: $0) == change && WireCoding.decode(WeatherUpdate.self, fromFields: $0) == .changed(change)
+            }
         }
     }
 }
