@@ -29,29 +29,21 @@ public struct DownloadProperties: WireShaped, Codable, Sendable, Hashable {
     }
 
     /// Each property's name, spelled once in the contract.
-    enum CodingKeys: CodingKey, CaseIterable {
+    enum CodingKeys: ContractKeys {
         case episode, podcast, url, state, received, total, error, file, owner
 
-        var stringValue: String {
+        var member: MemberName {
             switch self {
-            case .episode: BusContract.Download1.episode.rawValue
-            case .podcast: BusContract.Download1.podcast.rawValue
-            case .url: BusContract.Download1.url.rawValue
-            case .state: BusContract.Download1.state.rawValue
-            case .received: BusContract.Download1.received.rawValue
-            case .total: BusContract.Download1.total.rawValue
-            case .error: BusContract.Download1.error.rawValue
-            case .file: BusContract.Download1.file.rawValue
-            case .owner: BusContract.Download1.owner.rawValue
+            case .episode: BusContract.Download1.episode
+            case .podcast: BusContract.Download1.podcast
+            case .url: BusContract.Download1.url
+            case .state: BusContract.Download1.state
+            case .received: BusContract.Download1.received
+            case .total: BusContract.Download1.total
+            case .error: BusContract.Download1.error
+            case .file: BusContract.Download1.file
+            case .owner: BusContract.Download1.owner
             }
         }
-
-        init?(stringValue: String) {
-            guard let key = Self.allCases.first(where: { $0.stringValue == stringValue }) else { return nil }
-            self = key
-        }
-
-        var intValue: Int? { nil }
-        init?(intValue: Int) { nil }
     }
 }

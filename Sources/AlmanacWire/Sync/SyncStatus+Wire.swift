@@ -17,32 +17,24 @@ extension SyncStatus: WireShaped {
         var passwordStore: String
 
         /// Each property's name, spelled once in the contract.
-        enum CodingKeys: CodingKey, CaseIterable {
+        enum CodingKeys: ContractKeys {
             case loggedIn, server, user, device, caption, flavour, lastSync, queued, lastError, syncing, passwordStore
 
-            var stringValue: String {
+            var member: MemberName {
                 switch self {
-                case .loggedIn: BusContract.Sync1.loggedIn.rawValue
-                case .server: BusContract.Sync1.server.rawValue
-                case .user: BusContract.Sync1.user.rawValue
-                case .device: BusContract.Sync1.device.rawValue
-                case .caption: BusContract.Sync1.caption.rawValue
-                case .flavour: BusContract.Sync1.flavour.rawValue
-                case .lastSync: BusContract.Sync1.lastSync.rawValue
-                case .queued: BusContract.Sync1.queued.rawValue
-                case .lastError: BusContract.Sync1.lastError.rawValue
-                case .syncing: BusContract.Sync1.syncing.rawValue
-                case .passwordStore: BusContract.Sync1.passwordStore.rawValue
+                case .loggedIn: BusContract.Sync1.loggedIn
+                case .server: BusContract.Sync1.server
+                case .user: BusContract.Sync1.user
+                case .device: BusContract.Sync1.device
+                case .caption: BusContract.Sync1.caption
+                case .flavour: BusContract.Sync1.flavour
+                case .lastSync: BusContract.Sync1.lastSync
+                case .queued: BusContract.Sync1.queued
+                case .lastError: BusContract.Sync1.lastError
+                case .syncing: BusContract.Sync1.syncing
+                case .passwordStore: BusContract.Sync1.passwordStore
                 }
             }
-
-            init?(stringValue: String) {
-                guard let key = Self.allCases.first(where: { $0.stringValue == stringValue }) else { return nil }
-                self = key
-            }
-
-            var intValue: Int? { nil }
-            init?(intValue: Int) { nil }
         }
     }
 
