@@ -79,7 +79,7 @@ extension StateStore: PodcastArchive {
             // When it was first marked played (StateStore+Preferences.swift).
             if episode.played {
                 try db.execute("INSERT OR IGNORE INTO episodePlayed (episodeID, playedAt) SELECT id, ? FROM episode WHERE id = ?",
-                               [Date().timeIntervalSince1970, episode.id])
+                               [clock().timeIntervalSince1970, episode.id])
             } else {
                 try db.execute("DELETE FROM episodePlayed WHERE episodeID = ?", [episode.id])
             }
@@ -96,7 +96,7 @@ extension StateStore: PodcastArchive {
             }
             count = db.changes
             // When each was first marked played (StateStore+Preferences.swift).
-            let now = Date().timeIntervalSince1970
+            let now = clock().timeIntervalSince1970
             if let podcastID {
                 try db.execute("INSERT OR IGNORE INTO episodePlayed (episodeID, playedAt) SELECT id, ? FROM episode WHERE played = 1 AND podcastID = ?",
                                [now, podcastID])

@@ -25,10 +25,13 @@ public final class StateStore: Sendable {
     /// Logs every write the disk refused (full, read-only, gone), with what failed and why:
     /// the caller hears it as an error, and the log says it too.
     private let logger: Logger
+    /// The time its stamps are made at (a played mark's, a setting's): the daemon's clock.
+    let clock: @Sendable () -> Date
 
     /// Opens (or creates) the store at `folder/almanac.sqlite`.
     public init(folder: URL, logger: Logger = Logger(label: "almanac.store")) throws {
         self.folder = folder.path
+        self.clock = { Date() }
         path = folder.appendingPathComponent("almanac.sqlite").path
         self.logger = logger
         do {
@@ -58,6 +61,17 @@ public final class StateStore: Sendable {
             }
             recovered = "\(path) could not be read (\(Self.describe(error))); it was moved to \(aside) and a new one begun"
         }
+    }
+
+    /// A store over `database`, opened and migrated by the caller, with no file or folder
+    /// behind it: `StateStore.inMemory` (StateStore+Memory.swift).
+    init(memory database: SQLiteQueue, logger: Logger, clock: @escaping @Sendable () -> Date) {
+        path = Self.memoryPath
+        folder = ""
+        connection = Locked(database)
+        recovered = nil
+        self.logger = logger
+        self.clock = clock
     }
 
     /// Opens the file for reading only. With a log left beside it (the daemon was killed),
@@ -265,7 +279,8 @@ public final class StateStore: Sendable {
             return try used.read(body)
         } catch let error as SQLiteError where error.code == SQLiteError.Code.error {
             throw error
-        } catch let error as SQLiteError where Self.mayRecover(error) {
+        } catch let error as SQLiteError where Self.mayRecover(error) && !isInMemory {
+            // (A store in memory has no file to open again: its failure is the answer.)
             do {
                 let current = database
                 return try (current !== used ? current : try reconnect(replacing: used)).read(body)
