@@ -78,10 +78,3 @@ public protocol PodcastArchive: Sendable {
     /// How long each podcast was listened to on each day from `day` on (by day, then podcast).
     func listening(since day: String) throws -> [ListeningTotal]
 }
-
-extension PodcastArchive {
-    /// An archive without transactions runs `body` as it is.
-    public func transaction<T: Sendable>(_ body: () throws -> T) throws -> T { try body() }
-    /// An archive without transactions runs `body` as it is.
-    public func savepoint<T: Sendable>(_ body: () throws -> T) throws -> T { try body() }
-}
