@@ -1,11 +1,13 @@
 public import AlmanacCore
 public import AlmanacModels
+public import Locking
 public import Synchronization
 public import Foundation
 
 /// An archive (the real store, in memory or in a file) told to refuse writes or reads when a
 /// test asks (a fake of our own protocol): while `refusing` is set, every write throws
-/// `StorageError`; while `refusingReads` is set, every read throws.
+/// `StorageError`; a write named in `refusedWrites` (`"saveQueue"`) throws while the others
+/// are taken, so a command can fail half-way; while `refusingReads` is set, every read throws.
 /// Transactions and savepoints are the wrapped archive's: what a refused burst wrote before
 /// the refusal is really rolled back.
 public final class RefusingPodcastArchive: PodcastArchive, Sendable {
@@ -13,6 +15,8 @@ public final class RefusingPodcastArchive: PodcastArchive, Sendable {
     public let inner: any PodcastArchive
     /// While set, every write throws `StorageError("the disk is full")`.
     public let refusing = Atomic<Bool>(false)
+    /// The writes (by name: `"saveQueue"`, `"saveOlderPages"`) that throw as `refusing` makes every write throw.
+    public let refusedWrites = Locked<Set<String>>([])
     /// While set, every read throws `StorageError("… disk I/O error")`.
     public let refusingReads = Atomic<Bool>(false)
 
@@ -118,8 +122,10 @@ public final class RefusingPodcastArchive: PodcastArchive, Sendable {
         try readIfAllowed("the listening history") { try inner.listening(since: day) }
     }
 
-    private func refuseIfAsked() throws {
-        if refusing.load(ordering: .relaxed) { throw StorageError("the disk is full") }
+    /// Throws when every write is refused, or this one (`write`: the calling method's name).
+    private func refuseIfAsked(_ write: String = #function) throws {
+        let name = String(write.prefix { $0 != "(" })
+        if refusing.load(ordering: .relaxed) || refusedWrites.withLock({ $0.contains(name) }) { throw StorageError("the disk is full") }
     }
 
     private func readIfAllowed<T>(_ what: String, _ body: () throws -> T) throws -> T {
