@@ -202,16 +202,18 @@ public final class MPRISListener: FilesInUse, Service {
             defer { if players[owner] == nil { players[owner] = Player() } }
             return players[owner] != nil
         }
-        guard let first = await properties(of: owner) else { return }
-        if known {
+        let first = await properties(of: owner)
+        // No answer in time: left alone, asked again later. (An error is an answer.)
+        guard !inbox.isQuiet(owner) else { return }
+        if let first, known {
             await changed(owner, first)
-        } else {
+        } else if let first {
             let track = resolve(first)
             if let player = update(owner, { apply(first, track: track, to: &$0) }), player.episodeID != nil {
                 await record(player, of: owner, at: player.position)
             }
-            tell(owner, .moved)
         }
+        if !known { tell(owner, .moved) }
         guard await hear(owner), let again = await properties(of: owner) else { return }
         await changed(owner, again)
         if anyPlaying { playing.wake() }
