@@ -37,6 +37,7 @@ import stress_flood
 import stress_heavy
 import stress_load
 import stress_network
+import stress_players
 import stress_sandbox
 import stress_slowviews
 import stress_syscalls
@@ -46,7 +47,8 @@ from stress_common import BIN, REPO, RESULTS, SEED, log, record
 # In the order they run.
 SECTIONS = {"vanish": stress_vanish, "cycles": stress_cycles, "crash": stress_crash, "busloss": stress_busloss,
             "network": stress_network, "disk": stress_disk, "sandbox": stress_sandbox, "syscalls": stress_syscalls,
-            "badinput": stress_badinput, "flood": stress_flood, "heavy": stress_heavy, "load": stress_load, "slowviews": stress_slowviews}
+            "badinput": stress_badinput, "flood": stress_flood, "heavy": stress_heavy, "load": stress_load, "slowviews": stress_slowviews,
+            "players": stress_players}
 
 
 def main():
