@@ -7,9 +7,10 @@ import Testing
 /// Nothing outside the daemon keeps it from taking its name or from stopping, through the
 /// real binaries: a system bus that accepts the connection and never answers (before or
 /// after the authentication) delays neither the session bus name nor the exit on SIGTERM;
-/// and a service that cannot stop in time — here the player listener, whose last write
-/// waits on the state file another process holds locked — is left behind at the stop
-/// deadline, which the log names, with the state file whole.
+/// a service that cannot stop in time — the player listener, whose last write waits on the
+/// state file another process holds locked; the downloads, whose title filter a pattern
+/// pins — is left behind at the stop deadline, which the log names, with the state file
+/// whole. (The hostile player's stop is `HostilePlayerTests`'.)
 @Suite(.onTestThreads, .timeLimit(.hang)) struct StopDeadlineTests {
     let bus: PrivateBus
 
@@ -74,6 +75,31 @@ import Testing
         #expect(try Self.sqlite(stateFile, "PRAGMA integrity_check") == "ok")
         #expect(try Self.position(of: "Alpha", in: stateFile) == 300)
         await player.connection.close()
+    }
+
+    /// A title pattern that passed the shape check and takes for ever on some titles (issue 39:
+    /// `(?x)(a+) +b`, against "a"×40) pins a thread in the downloads' filter, where no
+    /// cancellation reaches: the daemon still stops on SIGTERM, at the deadline, naming the
+    /// service it leaves behind. (Once patterns are bounded by construction that pattern is
+    /// refused and nothing pins a thread: then only the stop itself is checked.)
+    @Test func aTitlePatternThatPinsAThreadDoesNotKeepTheDaemonFromStopping() async throws {
+        let feed = try AudioFeed()
+        try feed.publish([("First", "/audio/first?size=1000")])
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        let (podcast, _) = try await feed.subscribe(on: bus)
+        #expect(try await almanac(["podcasts", "settings", podcast, "auto-download", "on"], bus: bus).status == 0)
+        let accepted = try await almanac(["podcasts", "settings", podcast, "exclude", "(?x)(a+) +b"], bus: bus).status == 0
+        try feed.publish([("First", "/audio/first?size=1000"), (String(repeating: "a", count: 40), "/audio/a40?size=1000"),
+                          (String(repeating: "a", count: 41), "/audio/a41?size=1000")])
+        #expect(try await almanac(["podcasts", "refresh", podcast], bus: bus).status == 0)
+        // Lets the filter get under way on the new episodes.
+        try await Task.sleep(for: .seconds(1))
+        #expect(await daemon.stopByItself() == 0)
+        let log = daemon.log
+        #expect(log.contains("releasing org.almanac.Almanac1 and exiting") || log.contains("almanacd did not end within the time a stop has"), "\(log)")
+        if accepted {
+            #expect(log.contains("did not stop within the deadline") || log.contains("almanacd did not end within the time a stop has"), "\(log)")
+        }
     }
 
     /// Runs one SQL statement with Python's sqlite3 (the daemon is gone) and returns the
