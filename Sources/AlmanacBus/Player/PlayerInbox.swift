@@ -123,8 +123,10 @@ final class PlayerInbox: Sendable {
             var queue = state.queues[owner] ?? Queue()
             change(&queue)
             queue.events.append((event, 0))
-            defer { queue.working = true; state.queues[owner] = queue }
-            return !queue.working
+            let wake = !queue.working
+            queue.working = true
+            state.queues[owner] = queue
+            return wake
         }
         if wake { ready.continuation.yield(.work(owner)) }
     }
