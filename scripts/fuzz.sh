@@ -3,6 +3,7 @@
 #   feed       FeedParser.parse (RSS, Atom, RDF; any encoding)
 #   opml       OPML.parse, and export reading back the same
 #   openmeteo  the forecast and geocoding JSON
+#   json       JSONReader, and the transcript, chapters, alert, directory and sync readers over it
 #   dbus       Message(marshalled:) (libdbus's demarshal, then our reader), Signature
 # FUZZ_RUNS executions each (default 1,000,000); FUZZ_TARGETS to choose some.
 # A crasher is saved under Tests/Fixtures/fuzz/<target>/ (crash-<sha1>), where the
@@ -12,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 runs=${FUZZ_RUNS:-1000000}
-targets=${FUZZ_TARGETS:-feed opml openmeteo dbus}
+targets=${FUZZ_TARGETS:-feed opml openmeteo json dbus}
 scratch=.build-fuzz
 binary=$scratch/release/almanac-fuzz
 corpus=$scratch/corpus

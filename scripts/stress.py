@@ -15,8 +15,9 @@ Knobs (environment): STRESS_BIN (folder of almanacd/almanac, default .build/rele
 STRESS_CYCLES (register/vanish cycles, 10000), STRESS_WRITES (acknowledged writes, 1000),
 STRESS_LOAD_SECONDS (60), STRESS_FLOOD (calls in flight, 10000), STRESS_SEED.
 
-Uses Debian's python3-dbus (and GLib through python3-gi for the load section), which
-belong to /usr/bin/python3.
+Uses Debian's python3-dbus (and GLib through python3-gi for the load section and the fuzz
+section's media player), and python3-jeepney for the fuzz section, which belong to
+/usr/bin/python3.
 
 Each section is a file of its own, scripts/stress_<section>.py, with a run(); what they
 share (results, log, D-Bus calls, a section's processes) is scripts/stress_common.py, the
@@ -29,11 +30,13 @@ import time
 import traceback
 
 import stress_badinput
+import stress_bombs
 import stress_busloss
 import stress_crash
 import stress_cycles
 import stress_disk
 import stress_flood
+import stress_fuzz
 import stress_heavy
 import stress_load
 import stress_network
@@ -47,8 +50,8 @@ from stress_common import BIN, REPO, RESULTS, SEED, log, record
 # In the order they run.
 SECTIONS = {"vanish": stress_vanish, "cycles": stress_cycles, "crash": stress_crash, "busloss": stress_busloss,
             "network": stress_network, "disk": stress_disk, "sandbox": stress_sandbox, "syscalls": stress_syscalls,
-            "badinput": stress_badinput, "flood": stress_flood, "heavy": stress_heavy, "load": stress_load, "slowviews": stress_slowviews,
-            "players": stress_players}
+            "badinput": stress_badinput, "bombs": stress_bombs, "fuzz": stress_fuzz, "flood": stress_flood, "heavy": stress_heavy, "load": stress_load,
+            "slowviews": stress_slowviews, "players": stress_players}
 
 
 def main():

@@ -1,6 +1,7 @@
-// libFuzzer targets for what Almanac reads from outside: feeds, OPML, Open-Meteo's JSON and
-// D-Bus messages. `make fuzz` builds this with `-sanitize=fuzzer,address -D FUZZING` and runs
-// each target (ALMANAC_FUZZ=feed|opml|openmeteo|dbus); crashers go to Tests/Fixtures/fuzz/,
+// libFuzzer targets for what Almanac reads from outside: feeds, OPML, Open-Meteo's JSON, the
+// JSON of transcripts, chapters, alerts, the directory and the sync server, and D-Bus
+// messages. `make fuzz` builds this with `-sanitize=fuzzer,address -D FUZZING` and runs
+// each target (ALMANAC_FUZZ=feed|opml|openmeteo|json|dbus); crashers go to Tests/Fixtures/fuzz/,
 // whose files the regression tests in `make test` feed through the same code.
 // The plain build (no libFuzzer) gets a main that says how to use it.
 #if FUZZING
@@ -24,8 +25,9 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     case "feed": FuzzTargets.feed(bytes)
     case "opml": FuzzTargets.opml(bytes)
     case "openmeteo": FuzzTargets.openMeteo(bytes)
+    case "json": FuzzTargets.json(bytes)
     case "dbus": FuzzTargets.dbus(bytes)
-    default: fatalError("ALMANAC_FUZZ must be feed, opml, openmeteo or dbus, not \(target)")
+    default: fatalError("ALMANAC_FUZZ must be feed, opml, openmeteo, json or dbus, not \(target)")
     }
     return 0
 }

@@ -30,6 +30,19 @@ enum FuzzTargets {
         _ = try? JSONDecoder().decode(OpenMeteo.GeocodingResponse.self, from: body)
     }
 
+    /// Every reader of JSON from elsewhere (`JSONReader` and what reads through it).
+    static func json(_ bytes: [UInt8]) {
+        let data = Data(bytes)
+        _ = try? JSONReader.node(data, limits: JSONLimits(depth: 16, stringBytes: 64, items: 16, values: 256))
+        _ = try? TranscriptParser.parse(data, format: .json)
+        _ = try? ChaptersJSON.parse(data, url: URL(string: "https://example.com/chapters.json"))
+        _ = try? OfficialAlerts.nwsAlerts(data)
+        _ = try? OfficialAlerts.metAlerts(data, near: (59.9, 10.7))
+        _ = try? MeteoAlarmFeed.warnings(data)
+        _ = try? ITunesPodcastSearch.results(data, limit: 10)
+        _ = try? LooseJSON.value(from: data)
+    }
+
     static func dbus(_ bytes: [UInt8]) {
         // The wire form as a peer would send it, and a signature on its own.
         if let message = try? Message(marshalled: bytes) {

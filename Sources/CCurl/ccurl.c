@@ -1,9 +1,11 @@
 #include "ccurl.h"
 
 #include <dlfcn.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/socket.h>
 
 // The functions Almanac calls, looked up once in libcurl.so.4.
 static struct {
@@ -95,6 +97,34 @@ long ccurl_info_long(CURL *easy, CURLINFO info) {
     long value = 0;
     curl.easy_getinfo(easy, info, &value);
     return value;
+}
+
+const char *ccurl_info_string(CURL *easy, CURLINFO info) {
+    const char *value = NULL;
+    if (curl.easy_getinfo(easy, info, &value) != CURLE_OK) return NULL;
+    return value;
+}
+
+static curl_socket_t open_checked(void *context, curlsocktype purpose, struct curl_sockaddr *address) {
+    struct ccurl_address_guard *guard = context;
+    const unsigned char *bytes = NULL;
+    // libcurl's address is as long as `addrlen` says (sockaddr_in6 for IPv6), though typed as a sockaddr.
+    if (address->family == AF_INET && address->addrlen >= sizeof(struct sockaddr_in)) {
+        bytes = (const unsigned char *)&((const struct sockaddr_in *)(const void *)&address->addr)->sin_addr;
+    } else if (address->family == AF_INET6 && address->addrlen >= sizeof(struct sockaddr_in6)) {
+        bytes = (const unsigned char *)&((const struct sockaddr_in6 *)(const void *)&address->addr)->sin6_addr;
+    }
+    if (purpose != CURLSOCKTYPE_IPCXN || !guard->check(guard->context, address->family, bytes)) return CURL_SOCKET_BAD;
+    return socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
+}
+
+CURLcode ccurl_setopt_address_check(CURL *easy, struct ccurl_address_guard *guard) {
+    CURLcode code = curl.easy_setopt(easy, CURLOPT_OPENSOCKETFUNCTION, open_checked);
+    if (code != CURLE_OK) return code;
+    code = curl.easy_setopt(easy, CURLOPT_OPENSOCKETDATA, (void *)guard);
+    if (code != CURLE_OK) return code;
+    // A connection kept from another transfer was opened unchecked: this one opens its own.
+    return curl.easy_setopt(easy, CURLOPT_FRESH_CONNECT, 1L);
 }
 
 CURLM *ccurl_multi_init(void) { return curl.multi_init(); }

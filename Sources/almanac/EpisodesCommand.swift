@@ -82,7 +82,7 @@ struct EpisodesCommand: AsyncParsableCommand {
                 return
             }
             let podcasts = Dictionary(try await client.subscriptions().map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            let list = EpisodeListViewData(episodes: shown, podcasts: podcasts, now: Date(), clockOffset: localUTCOffset)
+            let list = EpisodeListViewData(episodes: shown, podcasts: podcasts, now: clockNow(), clockOffset: localUTCOffset)
             // Where the search's words are said in the transcripts of the episodes shown.
             var moments: [TranscriptMomentViewData] = []
             if let search, output.format == nil, !shown.isEmpty {

@@ -36,9 +36,7 @@ final class ExitWatchdog: Sendable {
     /// Starts the countdown (once; later calls do nothing).
     func arm() {
         guard !armed.exchange(true, ordering: .relaxed) else { return }
-        let (seconds, attoseconds) = Self.limit.components
-        let delay = DispatchTimeInterval.nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
-        queue.asyncAfter(deadline: .now() + delay) { [self] in
+        RealTime.after(Self.limit, on: queue) { [self] in
             let names = running.withLock { $0 }()
             logger.error("almanacd did not end within the time a stop has; ending now",
                          metadata: ["services": "\(names.joined(separator: ","))", "limit": "\(Self.limit)"])

@@ -98,4 +98,19 @@ import Testing
         #expect(try fits.string("location")?.count == 512)
         #expect(throws: BusError.self) { _ = try OptionsReader(["x": .string("y")], allowed: [], what: "view option") }
     }
+
+    /// Every integer type's whole range reads as a number for the caller to range-check (a
+    /// `t` past `Int64.max` too, which was "not a number … not 't'"); not-a-number and the
+    /// infinities are refused naming them; -0 reads as 0.
+    @Test func numbersAtTheEdgesOfTheirTypesAreReadAndNonFiniteOnesRefused() throws {
+        let reader = try OptionsReader(["t": .uint64(.max), "x": .int64(.min), "i": .int32(.min), "z": .double(-0.0), "n": .double(.nan),
+                                        "inf": .double(-.infinity), "s": .string("1")], allowed: ["t", "x", "i", "z", "n", "inf", "s"], what: "test option")
+        #expect(try reader.number("t") == Double(UInt64.max))
+        #expect(try reader.number("x") == -9_223_372_036_854_775_808)
+        #expect(try reader.number("i") == -2_147_483_648)
+        #expect(try reader.number("z")?.sign == .plus)
+        #expect(try #require(throws: BusError.self) { _ = try reader.number("n") }.message == "'n' must be a finite number, not nan.")
+        #expect(try #require(throws: BusError.self) { _ = try reader.number("inf") }.message == "'inf' must be a finite number, not -inf.")
+        #expect(try #require(throws: BusError.self) { _ = try reader.number("s") }.name == .invalidArgs)
+    }
 }

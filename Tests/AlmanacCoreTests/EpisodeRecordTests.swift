@@ -10,13 +10,16 @@ import Testing
 final class TableChapters: ChaptersFetching {
     let answers: [String: Result<[FeedChapter], LinkedFileError>]
     let asked = Mutex<[String]>([])
+    /// The feed each ask said named the file.
+    let feeds = Mutex<[String]>([])
 
     init(_ answers: [String: Result<[FeedChapter], LinkedFileError>]) {
         self.answers = answers
     }
 
-    func chapters(at url: String) async throws(LinkedFileError) -> [FeedChapter] {
+    func chapters(at url: String, namedBy feedURL: String) async throws(LinkedFileError) -> [FeedChapter] {
         asked.withLock { $0.append(url) }
+        feeds.withLock { $0.append(feedURL) }
         switch answers[url] ?? .failure(LinkedFileError(.unreadable, "nothing at \(url)")) {
         case .success(let chapters): return chapters
         case .failure(let error): throw error
@@ -56,6 +59,8 @@ final class TableChapters: ChaptersFetching {
         let again = try await podcasts.episodeRecord(id("json", podcast), chapters: fetcher)
         #expect(again == record)
         #expect(fetcher.asked.withLock { $0 } == ["https://e/good.json"])
+        // The fetcher is told which feed named the file: where it may fetch it from depends on it.
+        #expect(fetcher.feeds.withLock { $0 } == [podcast.feedURL] && !podcast.feedURL.isEmpty)
         #expect(try await podcasts.episodeRecord("nope", chapters: fetcher) == nil)
     }
 

@@ -35,6 +35,14 @@ struct PlayerCommandTests {
         #expect(try PlayerCommand.make(setting: "", media: "u", start: .nan, find: find(["mpv"]))?.arguments == ["/usr/bin/mpv", "u"])
     }
 
+    /// A position no episode has (kept by an older daemon, say) starts from the beginning
+    /// rather than trapping when it is made a whole number.
+    @Test func aPositionPastAnyEpisodeStartsFromTheBeginning() throws {
+        for start in [1e308, .infinity, 1e19, 2_592_001] {
+            #expect(try PlayerCommand.make(setting: "", media: "u", start: start, find: find(["mpv"]))?.arguments == ["/usr/bin/mpv", "u"], "\(start)")
+        }
+    }
+
     @Test func theSettingIsTheCommandWithItsPlaceholders() throws {
         let placed = try #require(try PlayerCommand.make(setting: "celluloid --at={start} {media} --x", media: "/a b.mp3", start: 90, find: find(["celluloid"])))
         #expect(placed.arguments == ["/usr/bin/celluloid", "--at=90", "/a b.mp3", "--x"])

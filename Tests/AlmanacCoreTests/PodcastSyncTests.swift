@@ -34,22 +34,22 @@ import Testing
         })
     }
 
-    func device(_ name: String, catchUpTimeout: Double = 5) async -> Device {
+    func device(_ name: String, catchUpGuard: Double = 120) async -> Device {
         let clock = self.clock
         let server = self.server
         let podcasts = try! PodcastsDocument(clock: { clock.now })
         let archive = MemorySyncArchive()
         let secrets = MemorySyncSecrets()
         let sync = PodcastSync(podcasts: podcasts, inspector: feeds, archive: archive, secrets: secrets,
-                               policy: SyncPolicy(interval: 900, debounce: 30, firstRetry: 60, defaultDevice: name, catchUpTimeout: catchUpTimeout),
+                               policy: SyncPolicy(interval: 900, debounce: 30, firstRetry: 60, defaultDevice: name, catchUpGuard: catchUpGuard),
                                connect: { server.client(device: $0.device, password: $0.password) }, clock: { clock.now }, jitter: { 1 })
         // Made ready as almanacd does before its bus name is taken: it hears every change from here.
         await sync.prepare()
         return Device(podcasts: podcasts, sync: sync, archive: archive, secrets: secrets)
     }
 
-    func loggedIn(_ name: String, catchUpTimeout: Double = 5) async throws -> Device {
-        let device = await device(name, catchUpTimeout: catchUpTimeout)
+    func loggedIn(_ name: String, catchUpGuard: Double = 120) async throws -> Device {
+        let device = await device(name, catchUpGuard: catchUpGuard)
         try await device.sync.logIn(server: "https://sync.example", user: "alice", password: "s3cret")
         return device
     }
@@ -176,7 +176,7 @@ import Testing
     /// The daemon stopping while a run waits to hear a change ends the run at once: the wait
     /// is an hour here, so the test returning at all means it did not wait that out.
     @Test func aStopWhileARunWaitsToHearAChangeEndsTheRunAtOnce() async throws {
-        let desktop = try await loggedIn("desktop", catchUpTimeout: 3_600)
+        let desktop = try await loggedIn("desktop", catchUpGuard: 3_600)
         // A change the sync's view cannot hear yet: another view holds the document's delivery.
         let release = try await holdDelivery(of: desktop.podcasts)
         _ = try subscribe(desktop)

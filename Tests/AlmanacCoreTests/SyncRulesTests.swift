@@ -150,4 +150,18 @@ import Testing
         #expect(urls.matches(local: "https://show.example/feed.xml ", remote: "https://show.example/feed.xml"))
         #expect(!urls.matches(local: "https://other.example/feed.xml", remote: "https://show.example/feed.xml"))
     }
+
+    /// Positions and lengths no episode has (1e308 from a client before it was refused, a
+    /// feed's `itunes:duration` of 400 digits, an older daemon's kept position) send nothing
+    /// rather than trap when made whole seconds.
+    @Test func positionsAndLengthsNoEpisodeHasSendNothingAndNeverTrap() throws {
+        for position in [1e308, -1, .nan, .infinity, 2_592_001] {
+            #expect(SyncRules.action(for: episode(), played: false, position: position, previous: nil, podcastURL: feed, at: time) == nil, "\(position)")
+        }
+        let huge = try #require(SyncRules.action(for: episode(duration: 1e300), played: false, position: 60, previous: nil, podcastURL: feed, at: time))
+        #expect(huge.action.total == nil && huge.action.position == 60, "a length past any episode is unknown")
+        let kept = SyncedEpisode(episodeID: "e1", played: false, position: 1e308, timestamp: time.addingTimeInterval(-60))
+        let (action, _) = try #require(SyncRules.action(for: episode(), played: false, position: 120, previous: kept, podcastURL: feed, at: time))
+        #expect(action.started == 0 && action.position == 120)
+    }
 }

@@ -9,13 +9,16 @@ import Testing
 final class TableTranscripts: TranscriptFetching {
     let answers: [String: Result<[TranscriptSegment], LinkedFileError>]
     let asked = Mutex<[String]>([])
+    /// The feed each ask said named the file.
+    let feeds = Mutex<[String]>([])
 
     init(_ answers: [String: Result<[TranscriptSegment], LinkedFileError>]) {
         self.answers = answers
     }
 
-    func transcript(at url: String, format: TranscriptFormat) async throws(LinkedFileError) -> [TranscriptSegment] {
+    func transcript(at url: String, format: TranscriptFormat, namedBy feedURL: String) async throws(LinkedFileError) -> [TranscriptSegment] {
         asked.withLock { $0.append(url) }
+        feeds.withLock { $0.append(feedURL) }
         switch answers[url] ?? .failure(LinkedFileError(.unreadable, "nothing at \(url)")) {
         case .success(let segments): return segments
         case .failure(let error): throw error
@@ -52,6 +55,8 @@ final class TableTranscripts: TranscriptFetching {
         #expect(try await podcasts.transcript(id("two", podcast), fetcher: fetcher) == .found(expected))
         #expect(try await podcasts.transcript(id("two", podcast), fetcher: fetcher) == .found(expected))
         #expect(fetcher.asked.withLock { $0 } == ["https://e/t.vtt"])
+        // The fetcher is told which feed named the file: where it may fetch it from depends on it.
+        #expect(fetcher.feeds.withLock { $0 } == [podcast.feedURL] && !podcast.feedURL.isEmpty)
         #expect(try podcasts.transcriptMoments(matching: "compost", in: [id("two", podcast), id("bad", podcast)], perEpisode: 3)
                 == [TranscriptMoment(episodeID: id("two", podcast), start: 751.4, text: "We talk about compost heaps.")])
         #expect(try await podcasts.transcript("nope", fetcher: fetcher) == .unknownEpisode)

@@ -58,22 +58,24 @@ import Testing
         let server = try FixtureServer.feeds(serving: folder)
         let base = server.baseURL.absoluteString
         let fetcher = ChaptersFetcher()
-        #expect(try await fetcher.chapters(at: base + "/chapters/good.json") == [
+        // The feed is on this computer too, so its files may be.
+        let feed = base + "/feeds/show.xml"
+        #expect(try await fetcher.chapters(at: base + "/chapters/good.json", namedBy: feed) == [
             FeedChapter(start: 0, title: "Intro", image: base + "/chapters/intro.jpg"), FeedChapter(start: 61.5, title: "Main"),
         ])
         await #expect(throws: LinkedFileError(.invalid, "\(base)/chapters/bad.json is not chapters JSON: it is not JSON at all (it begins “<rss/>”).")) {
-            try await fetcher.chapters(at: base + "/chapters/bad.json")
+            try await fetcher.chapters(at: base + "/chapters/bad.json", namedBy: feed)
         }
-        let missing = await #expect(throws: LinkedFileError.self) { try await fetcher.chapters(at: base + "/chapters/none.json") }
+        let missing = await #expect(throws: LinkedFileError.self) { try await fetcher.chapters(at: base + "/chapters/none.json", namedBy: feed) }
         #expect(missing?.code == .unreadable && missing?.message.contains("HTTP 404") == true, "\(String(describing: missing))")
-        let notHTTP = await #expect(throws: LinkedFileError.self) { try await fetcher.chapters(at: "file:///etc/passwd") }
+        let notHTTP = await #expect(throws: LinkedFileError.self) { try await fetcher.chapters(at: "file:///etc/passwd", namedBy: feed) }
         #expect(notHTTP?.code == .invalid)
         // Larger than any chapters file: as it is, not asked for again.
-        let big = await #expect(throws: LinkedFileError.self) { try await fetcher.chapters(at: base + "/big/5") }
+        let big = await #expect(throws: LinkedFileError.self) { try await fetcher.chapters(at: base + "/big/5", namedBy: feed) }
         #expect(big?.code == .invalid && big?.message.contains("larger than the 4 MiB") == true, "\(String(describing: big))")
         // A server that says nothing: not answered, in words, not Foundation's error number.
         let impatient = ChaptersFetcher(http: HTTPClient(timeout: 1, accept: ChaptersFetcher.accept, conditional: false))
-        let slow = await #expect(throws: LinkedFileError.self) { try await impatient.chapters(at: base + "/slow/good.json") }
+        let slow = await #expect(throws: LinkedFileError.self) { try await impatient.chapters(at: base + "/slow/good.json", namedBy: feed) }
         #expect(slow?.code == .unanswered && slow?.message.contains("127.0.0.1 sent nothing for 1 s") == true, "\(String(describing: slow))")
     }
 }

@@ -22,7 +22,7 @@ import AlmanacModels
     }
 
     @Test func everyTargetHasSavedInputs() {
-        for target in ["feed", "opml", "openmeteo"] { #expect(!Self.saved(target).isEmpty, "no inputs under \(target)") }
+        for target in ["feed", "opml", "openmeteo", "json"] { #expect(!Self.saved(target).isEmpty, "no inputs under \(target)") }
     }
 
     /// Seeds (`seed-*`) are valid inputs: they must be read, not merely survive.
@@ -39,6 +39,19 @@ import AlmanacModels
         if Self.isSeed(name) { #expect(outlines?.isEmpty == false, "seed \(name) should parse") }
         guard let outlines else { return }
         #expect(try OPML.parse(Array(OPML.document(outlines).utf8)) == outlines)
+    }
+
+    /// Through every reader of JSON from elsewhere, as the `json` target drives them.
+    @Test(arguments: saved("json")) func savedJSONInputsReadOrFail(name: String) throws {
+        let data = Data(try Self.bytes("json", name))
+        let node = try? JSONReader.node(data, limits: JSONLimits(depth: 16, stringBytes: 64, items: 16, values: 256))
+        _ = try? TranscriptParser.parse(data, format: .json)
+        _ = try? ChaptersJSON.parse(data, url: URL(string: "https://example.com/chapters.json"))
+        _ = try? OfficialAlerts.nwsAlerts(data)
+        _ = try? MeteoAlarmFeed.warnings(data)
+        _ = try? ITunesPodcastSearch.results(data, limit: 10)
+        let loose = try? LooseJSON.value(from: data)
+        if Self.isSeed(name) { #expect(node != nil && loose != nil, "seed \(name) should read") }
     }
 
     @Test(arguments: saved("openmeteo")) func savedOpenMeteoAnswersDecodeOrFail(name: String) throws {

@@ -6,7 +6,8 @@
                    -> the results of itunes-search.json whose collectionName or artistName
                       holds T (case-insensitive), at most N, in the shape iTunes answers
                       ({base} in feedUrl becomes this server); term "outage" -> 503,
-                      term "garbage" -> an HTML page
+                      term "garbage" -> an HTML page, term "bomb" -> 4 MiB less a little of
+                      {"results":[{},{},…]}
 /site/<file>       -> a web page announcing the feed /feeds/<file> (a relative href, after a
                       stylesheet and an Atom link of another type)
 /site-nofeed       -> a web page announcing no feed
@@ -66,6 +67,8 @@ class Handler(BaseHTTPRequestHandler):
                 return self.reply(503, b"Service Unavailable", "text/plain")
             if term == "garbage":
                 return self.reply(200, b"<html><body>Oops</body></html>", "text/html")
+            if term == "bomb":
+                return self.reply(200, b'{"results":[' + b"{}," * (4 * 1024 * 1024 // 3 - 64) + b"{}]}", "application/json")
             with open(os.path.join(HERE, "itunes-search.json"), encoding="utf-8") as f:
                 answer = json.load(f)
             limit = int(query.get("limit", ["50"])[0])

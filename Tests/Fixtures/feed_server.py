@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Serves the feeds in Tests/Fixtures/feeds (or the folder given as the first argument, so a
-test can change a feed between reads) on 127.0.0.1, and prints its port on the first line of
-standard output.
+test can change a feed between reads) on 127.0.0.1 (or the address in FIXTURE_HOST: a test
+host's, TestHost.swift), and prints its port on the first line of standard output.
 
 /feeds/<file>      -> the file (application/rss+xml), with an ETag honoured by If-None-Match
 /moved/<file>      -> 301 to /feeds/<file>
@@ -11,6 +11,7 @@ standard output.
 /big/<MiB>         -> that many MiB of body, without a Content-Length
 /bomb              -> 64 MiB of zeros, gzipped to about 64 KiB (Content-Encoding: gzip)
 /redirect-to-file  -> 302 to file:///etc/passwd
+/redirect?to=URL   -> 302 to URL (anywhere: another server, another address)
 /audio/<name>?size=N[&rate=B][&cut=K][&cutalways=1][&type=T][&disposition=D]
                    -> N bytes of audio (byte i is i % 251), honouring Range and If-Range
                       (ETag "<name>-<N>"); rate: bytes per second; cut: a request without
@@ -256,6 +257,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(200, "".join(line + "\n" for line in HANGUPS).encode(), {"Content-Type": "text/plain"})
         if parts == ["bomb"]:
             return self.reply(200, BOMB, {"Content-Encoding": "gzip", "Content-Type": "application/rss+xml"})
+        if parts == ["redirect"] and "to" in query:
+            return self.reply(302, b"", {"Location": query["to"][0]})
         if parts == ["redirect-to-file"]:
             return self.reply(302, b"", {"Location": "file:///etc/passwd"})
         if len(parts) == 2 and parts[0] == "big" and parts[1].isdigit():
@@ -314,7 +317,7 @@ GATE = threading.Event()
 GATE.set()
 GARBAGE = bytes((i * 7919 + 13) % 256 for i in range(64 * 1024))
 BOMB = gzip.compress(b"\0" * (64 * 1024 * 1024))
-server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+server = ThreadingHTTPServer((os.environ.get("FIXTURE_HOST", "127.0.0.1"), 0), Handler)
 server.daemon_threads = True
 print(server.server_address[1], flush=True)
 server.serve_forever()

@@ -4,7 +4,7 @@
 "gPodder Sync" (its README and routes). Listens on 127.0.0.1 only and prints its port on the
 first line of standard output. Standard library only.
 
-    gpodder_server.py [--flavour gpodder|nextcloud] [--like mygpo|opodsync] [--max-actions N]
+    gpodder_server.py [--flavour gpodder|nextcloud] [--like mygpo|opodsync|fastapi-router] [--max-actions N]
                       [--user NAME:PASSWORD]...
 
 Users (alice:s3cret unless --user is given) authenticate with HTTP Basic; a wrong password
@@ -55,8 +55,23 @@ it (docs/sync.md, "Checked against"):
     sees it as subscribed)
   - URLs are not rewritten: one that is not http(s) is a 400 for the whole upload
 
+--like fastapi-router: the gpodder flavour as gpodder-fastapi-router 0.1.3 (a FastAPI server on
+PyPI) answers it, read from its code and checked against it (docs/sync.md, "Checked against"):
+  - subscriptions are kept as rows (device, url, created, deleted), stamped with the whole
+    second (Unix seconds, no fraction); an add makes a row unless the URL is subscribed in the
+    device's sync group already; a remove marks the device's *own* rows deleted (a URL another
+    device of its group added stays)
+  - GET subscriptions?since=T lists the rows of the device's group created *after* T and not
+    deleted (`add`), and those deleted after T (`remove`): a URL given up and subscribed again
+    after T is in both; `timestamp` is now, to the second; an unknown device is no 404
+  - GET episodes: the actions whose own timestamp is at or after T (T > 0), all of them, oldest
+    first; `timestamp` is the last one's, else now
+  - sync-devices groups devices without copying their lists (they are read together)
+
 nextcloud flavour (the paths of the Nextcloud app, one library per user, no devices):
-  GET  /index.php/apps/gpoddersync/subscriptions?since=T          {"add", "remove", "timestamp"}
+  GET  /index.php/apps/gpoddersync/subscriptions?since=T          {"add", "remove", "timestamp"}: the
+                                          URLs whose last change, stamped with its whole second
+                                          (the app's `updated`), is after T
   POST /index.php/apps/gpoddersync/subscription_change/create     {"add", "remove"} -> {"timestamp"}
   GET  /index.php/apps/gpoddersync/episode_action?since=T         {"actions", "timestamp"}: the
                                           latest action of each episode whose own timestamp is
@@ -73,7 +88,7 @@ reported in `update_urls` (gpodder flavour).
 Control (no authentication):
   /_control/fault?mode=M     none | offline (the connection is closed unanswered) | 500 | 503 |
                              malformed (half a JSON document) | huge (40 MiB of JSON) |
-                             html (every answer a web page)
+                             bomb (16 MiB less a little of {"add":[0,0,…]}) | html (every answer a web page)
   /_control/clock?offset=S   the server's clock runs S seconds ahead (negative: behind); its
                              `Date` header and timestamps follow
   /_control/rewrite?from=A&to=B   the server rewrites URL A to B from now on
@@ -85,7 +100,14 @@ Control (no authentication):
   /_control/redirect?to=BASE every request but control ones is answered 307 to BASE + its path
                              and query from now on (to=- stops it): a server that moved
   /_control/state            the whole state as JSON (subscriptions per device, actions)
-  /_control/subscribe?user=U&device=D&url=X[&remove=1]   a change as if device D uploaded it
+  /_control/subscribe?user=U&device=D&url=X[&remove=1][&at=given[+N|-N]|T]   a change as if
+                             device D uploaded it; with `at`, stamped with the `timestamp` the
+                             server last answered a GET of subscriptions with (plus or minus N
+                             seconds), or with T (Unix seconds), instead of now: a change made
+                             in the very second a device was last answered, on purpose
+  /_control/answers          one line per GET of subscriptions or episodes: "subscriptions DEVICE
+                             since=S add=N remove=N timestamp=T" or "episodes since=S actions=N
+                             timestamp=T"
   /_control/action           POST a JSON list of actions as if another device uploaded them
 """
 import base64
@@ -112,8 +134,8 @@ while args:
         args = args[2:]
     elif args[0] == "--like":
         LIKE = args[1]
-        if LIKE not in ("mygpo", "opodsync"):
-            sys.exit("--like is mygpo or opodsync")
+        if LIKE not in ("mygpo", "opodsync", "fastapi-router"):
+            sys.exit("--like is mygpo, opodsync or fastapi-router")
         args = args[2:]
     elif args[0] == "--max-actions":
         MAX_ACTIONS = int(args[1])
@@ -135,12 +157,15 @@ STATE = {
     "headers": [],
     "redirect": None,
     "log": [],
+    "answers": [],           # one line per GET of subscriptions or episodes (/_control/answers)
+    "given": None,           # the `timestamp` of the last GET of subscriptions
     "sessions": {},          # sessionid -> user
     "devices": {},           # user -> {device: {"caption", "type"}}
     "groups": {},            # user -> [[device, ...], ...]
     "history": {},           # user -> [(time, device, "add"|"remove", url)]
     "actions": {},           # user -> [(received, action dict)]
     "opodsync": {},          # user -> {url: (subscribed, changed)} (--like opodsync)
+    "rows": {},              # user -> [{"device", "url", "created", "deleted"}] (--like fastapi-router)
     "nc_subscriptions": {},  # user -> {url: (subscribed, updated)}
     "nc_actions": {},        # user -> {episode url: action dict with "epoch"}
 }
@@ -195,7 +220,45 @@ def opodsync_subscribe(user, url, subscribed, stamp):
     STATE["opodsync"].setdefault(user, {})[url] = (subscribed, int(stamp))
 
 
+def fastapi_router_subscribe(user, device, url, subscribed, stamp):
+    """A change as gpodder-fastapi-router makes it: a row, or its own rows marked deleted."""
+    rows = STATE["rows"].setdefault(user, [])
+    if subscribed:
+        if url not in fastapi_router_current(user, device):
+            rows.append({"device": device, "url": url, "created": int(stamp), "deleted": 0})
+    else:
+        for row in rows:
+            if row["device"] == device and row["url"] == url and not row["deleted"]:
+                row["deleted"] = int(stamp)
+
+
+def fastapi_router_current(user, device):
+    """The URLs subscribed for the device's group: of each URL, its latest row, if not deleted."""
+    group = group_of(user, device)
+    latest = {}
+    for row in STATE["rows"].get(user, []):
+        if row["device"] in group and (row["url"] not in latest or row["created"] >= latest[row["url"]]["created"]):
+            latest[row["url"]] = row
+    return {url for url, row in latest.items() if not row["deleted"]}
+
+
+def stamp_of(query, stamp):
+    """`at=given[+N|-N]`: the timestamp last given for subscriptions, moved N seconds; `at=T`:
+    T (Unix seconds); else `stamp`."""
+    at = query.get("at", [None])[0]
+    if not at:
+        return stamp
+    if re.match(r"^\d+$", at):
+        return int(at)
+    match = re.match(r"^given([+-]\d+)?$", at)
+    if not match or STATE["given"] is None:
+        raise ValueError("at=given needs a GET of subscriptions first")
+    return STATE["given"] + int(match.group(1) or 0)
+
+
 def subscribed(user, device, until):
+    if LIKE == "fastapi-router":
+        return fastapi_router_current(user, device)
     if LIKE == "opodsync":
         return {u for u, (s, t) in STATE["opodsync"].get(user, {}).items() if s and t <= until}
 
@@ -269,6 +332,16 @@ class Handler(BaseHTTPRequestHandler):
         body = json.dumps({"code": 401, "message": message}).encode() if FLAVOUR == "gpodder" and LIKE == "opodsync" else b""
         return self.reply(401, body, {"WWW-Authenticate": 'Basic realm="%s"' % realm})
 
+    def answered(self, what, since, body, device=None):
+        """Answers a GET of subscriptions or episodes with `body`, noting it (/_control/answers)."""
+        if what == "subscriptions":
+            STATE["given"] = int(body["timestamp"])
+            STATE["answers"].append("subscriptions %s since=%s add=%d remove=%d timestamp=%s"
+                                    % (device, since, len(body["add"]), len(body["remove"]), body["timestamp"]))
+        else:
+            STATE["answers"].append("episodes since=%s actions=%d timestamp=%s" % (since, len(body["actions"]), body["timestamp"]))
+        return self.reply(200, body)
+
     def said(self, status, message):
         """An answer that only says something: opodsync's JSON, else plain text (or nothing)."""
         if LIKE == "opodsync":
@@ -307,6 +380,8 @@ class Handler(BaseHTTPRequestHandler):
             STATE["log"].append("%s %s %s" % (method, path, how))
         if fault == "malformed":
             return self.reply(200, b'{"add": ["http://example.com/feed.xml", ', content_type="application/json")
+        if fault == "bomb":
+            return self.reply(200, b'{"add": [' + b"0," * (8 * 1024 * 1024 - 64) + b'0], "remove": [], "timestamp": 1}')
         if fault == "huge":
             return self.reply(200, b'{"add": [' + b'"http://example.com/' + b"x" * (40 * 1024 * 1024) + b'"], "remove": [], "timestamp": 1}')
         try:
@@ -399,7 +474,10 @@ class Handler(BaseHTTPRequestHandler):
                         groups = [g for g in STATE["groups"].get(user, []) if not (set(g) & merged)]
                         groups.append(sorted(merged))
                         STATE["groups"][user] = groups
-                        # Synchronised devices share one list: each gets what the others have.
+                        # Synchronised devices share one list: each gets what the others have
+                        # (gpodder-fastapi-router reads the group's rows together instead).
+                        if LIKE == "fastapi-router":
+                            continue
                         union = set()
                         for device in merged:
                             union |= subscribed(user, device, stamp)
@@ -414,15 +492,24 @@ class Handler(BaseHTTPRequestHandler):
             if parts[0] == "subscriptions" and len(parts) == 3:
                 device = parts[2][:-5] if parts[2].endswith(".json") else parts[2]
                 if method == "GET":
-                    if device not in STATE["devices"].get(user, {}):
-                        return self.reply(404, b"no such device", content_type="text/plain")
                     try:
                         since = float(query.get("since", ["0"])[0])
                     except ValueError:
                         return self.reply(400, b"since-value is not a valid timestamp", content_type="text/plain")
+                    if LIKE == "fastapi-router":
+                        STATE["devices"].setdefault(user, {}).setdefault(device, {"caption": "", "type": "other"})
+                        group = group_of(user, device)
+                        rows = [r for r in STATE["rows"].get(user, []) if r["device"] in group]
+                        add = [r["url"] for r in rows if r["created"] > int(since) and not r["deleted"]]
+                        remove = [r["url"] for r in rows if r["deleted"] > int(since)]
+                        return self.answered("subscriptions", int(since), {"add": list(dict.fromkeys(add)), "remove": list(dict.fromkeys(remove)),
+                                                                           "timestamp": int(stamp)}, device)
+                    if device not in STATE["devices"].get(user, {}):
+                        return self.reply(404, b"no such device", content_type="text/plain")
                     before = subscribed(user, device, since)
                     after = subscribed(user, device, stamp)
-                    return self.reply(200, {"add": sorted(after - before), "remove": sorted(before - after), "timestamp": int(stamp)})
+                    return self.answered("subscriptions", int(since), {"add": sorted(after - before), "remove": sorted(before - after),
+                                                                       "timestamp": int(stamp)}, device)
                 if method == "POST":
                     if not isinstance(data, dict):
                         return self.reply(400, b"expected an object with add and remove", content_type="text/plain")
@@ -435,6 +522,12 @@ class Handler(BaseHTTPRequestHandler):
                     update_urls = []
                     add = [u for u in (sanitise(u, update_urls) for u in add) if u]
                     remove = [u for u in (sanitise(u, update_urls) for u in remove) if u and u not in add]
+                    if LIKE == "fastapi-router":
+                        for url in add:
+                            fastapi_router_subscribe(user, device, url, True, stamp)
+                        for url in remove:
+                            fastapi_router_subscribe(user, device, url, False, stamp)
+                        return self.reply(200, {"timestamp": int(stamp), "update_urls": update_urls})
                     for target in group_of(user, device):
                         for url in add:
                             STATE["history"].setdefault(user, []).append((stamp, target, "add", url))
@@ -451,14 +544,17 @@ class Handler(BaseHTTPRequestHandler):
                     podcast = query.get("podcast", [None])[0]
                     # As mygpo: by the actions' own times, at or after `since` and before now,
                     # oldest first, at most MAX_ACTIONS; the answer's timestamp is the last one's.
+                    # gpodder-fastapi-router: all of them, none held back for being "now".
                     timed = sorted(((action_time(a, received), a) for (received, a) in STATE["actions"].get(user, [])), key=lambda pair: pair[0])
-                    found = [(t, a) for (t, a) in timed if t >= int(since) and t < stamp
-                             and (device is None or a.get("device") == device) and (podcast is None or a["podcast"] == podcast)][:MAX_ACTIONS]
+                    router = LIKE == "fastapi-router"
+                    found = [(t, a) for (t, a) in timed if t >= int(since) and (router or t < stamp)
+                             and (device is None or a.get("device") == device) and (podcast is None or a["podcast"] == podcast)]
+                    found = found if router else found[:MAX_ACTIONS]
                     timestamp = int(found[-1][0]) if found else int(stamp)
                     found = [a for (_, a) in found]
                     if query.get("aggregated", ["false"])[0] == "true":
                         found = list({a["episode"]: a for a in found}.values())
-                    return self.reply(200, {"actions": found, "timestamp": timestamp})
+                    return self.answered("episodes", int(since), {"actions": found, "timestamp": timestamp})
                 if method == "POST":
                     if not isinstance(data, list):
                         return self.reply(400, b"expected a list of actions", content_type="text/plain")
@@ -520,9 +616,9 @@ class Handler(BaseHTTPRequestHandler):
             if method == "GET":
                 since = int(float(query.get("since", ["0"])[0] or 0))
                 listed = STATE["opodsync"].get(user, {})
-                return self.reply(200, {"add": [u for u, (s, t) in listed.items() if s and t >= since],
-                                        "remove": [u for u, (s, t) in listed.items() if not s and t >= since],
-                                        "update_urls": [], "timestamp": int(stamp)})
+                return self.answered("subscriptions", since, {"add": [u for u, (s, t) in listed.items() if s and t >= since],
+                                                              "remove": [u for u, (s, t) in listed.items() if not s and t >= since],
+                                                              "update_urls": [], "timestamp": int(stamp)}, name)
             if method == "POST":
                 add, remove = (data or {}).get("add") or [], (data or {}).get("remove") or []
                 for url in add + remove:
@@ -543,7 +639,7 @@ class Handler(BaseHTTPRequestHandler):
                         shown = dict(action)
                         shown["timestamp"] = datetime.datetime.fromtimestamp(epoch, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
                         found.append(shown)
-                return self.reply(200, {"timestamp": int(stamp), "actions": found})
+                return self.answered("episodes", since, {"timestamp": int(stamp), "actions": found})
             if method == "POST":
                 if not isinstance(data, list):
                     return self.said(400, "No valid array found")
@@ -578,20 +674,21 @@ class Handler(BaseHTTPRequestHandler):
             subscriptions = STATE["nc_subscriptions"].setdefault(user, {})
             actions = STATE["nc_actions"].setdefault(user, {})
             if path == "subscriptions" and method == "GET":
-                return self.reply(200, {"add": sorted(u for u, (s, t) in subscriptions.items() if s and t > since),
-                                        "remove": sorted(u for u, (s, t) in subscriptions.items() if not s and t > since),
-                                        "timestamp": int(stamp)})
+                return self.answered("subscriptions", since, {"add": sorted(u for u, (s, t) in subscriptions.items() if s and t > since),
+                                                              "remove": sorted(u for u, (s, t) in subscriptions.items() if not s and t > since),
+                                                              "timestamp": int(stamp)}, "-")
             if path == "subscription_change/create" and method == "POST":
                 if not isinstance(data, dict):
                     return self.reply(400, b"expected add and remove", content_type="text/plain")
+                # The app's `updated` is a DATETIME to the second.
                 for url in data.get("add", []):
-                    subscriptions[url] = (True, stamp)
+                    subscriptions[url] = (True, int(stamp))
                 for url in data.get("remove", []):
-                    subscriptions[url] = (False, stamp)
+                    subscriptions[url] = (False, int(stamp))
                 return self.reply(200, {"timestamp": int(stamp)})
             if path == "episode_action" and method == "GET":
-                return self.reply(200, {"actions": [dict((k, v) for k, v in a.items() if k != "epoch") for a in actions.values() if a["epoch"] > since],
-                                        "timestamp": int(stamp)})
+                return self.answered("episodes", since, {"actions": [dict((k, v) for k, v in a.items() if k != "epoch") for a in actions.values() if a["epoch"] > since],
+                                                         "timestamp": int(stamp)})
             if path == "episode_action/create" and method == "POST":
                 if not isinstance(data, list):
                     return self.reply(400, b"expected a list", content_type="text/plain")
@@ -632,6 +729,8 @@ class Handler(BaseHTTPRequestHandler):
                 return self.reply(200, b"ok", content_type="text/plain")
             if name == "log":
                 return self.reply(200, "".join(line + "\n" for line in STATE["log"]).encode(), content_type="text/plain")
+            if name == "answers":
+                return self.reply(200, "".join(line + "\n" for line in STATE["answers"]).encode(), content_type="text/plain")
             if name == "state":
                 stamp = now()
                 users = {}
@@ -648,9 +747,15 @@ class Handler(BaseHTTPRequestHandler):
             if name == "subscribe":
                 user, device, url = query["user"][0], query["device"][0], query["url"][0]
                 kind = "remove" if query.get("remove", ["0"])[0] == "1" else "add"
-                stamp = now()
+                try:
+                    stamp = stamp_of(query, now())
+                except ValueError as error:
+                    return self.reply(400, str(error).encode(), content_type="text/plain")
                 if FLAVOUR == "nextcloud":
-                    STATE["nc_subscriptions"].setdefault(user, {})[url] = (kind == "add", stamp)
+                    STATE["nc_subscriptions"].setdefault(user, {})[url] = (kind == "add", int(stamp))
+                elif LIKE == "fastapi-router":
+                    STATE["devices"].setdefault(user, {}).setdefault(device, {"caption": "", "type": "mobile"})
+                    fastapi_router_subscribe(user, device, url, kind == "add", stamp)
                 elif LIKE == "opodsync":
                     STATE["devices"].setdefault(user, {}).setdefault(device, {"caption": "", "type": "mobile"})
                     opodsync_subscribe(user, url, kind == "add", stamp)

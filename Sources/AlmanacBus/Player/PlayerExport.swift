@@ -82,7 +82,7 @@ public final class PlayerExport: Sendable {
         return try Interface(BusContract.playerInterface.rawValue, methods: [
             Method(BusContract.Player1.sleep.rawValue, inputs: [Argument("options", dictionary)], outputs: [Argument("timer", dictionary)], async: { [weak self] call, reply in
                 let (options) = try call.arguments([String: Value].self)
-                let timer = try PlayerCodec.sleepTimer(options)
+                let timer = try PlayerCodec.sleepTimer(options, now: steering.now)
                 do {
                     let status = try await steering.sleep(timer)
                     try reply.write(PlayerCodec.encode(timer: status.timer, player: status.owner.rawValue, episode: status.episodeID, pausesAt: status.pausesAt))
@@ -97,7 +97,8 @@ public final class PlayerExport: Sendable {
             },
             Method(BusContract.Player1.seekChapter.rawValue, inputs: [Argument("offset", .int32)], outputs: [Argument("chapter", dictionary)], async: { call, reply in
                 let (offset) = try call.arguments(Int32.self)
-                guard offset != 0, abs(offset) <= 1_000 else {
+                // A range, not `abs(offset)`: the absolute value of Int32.min does not fit, and traps.
+                guard offset != 0, (-1_000...1_000).contains(offset) else {
                     throw BusError.invalidArgs("'offset' is how many chapters to move, 1 for the next, -1 for the previous (at most 1000 either way); not \(offset).")
                 }
                 do {

@@ -73,10 +73,7 @@ public final class Document<State: Sendable, Change: Sendable, Options: ViewOpti
         // generic context crashed at run time (Swift 6.3.1, debug builds).
         let result: Result<UInt64?, any Error> = storage.withLock { storage in
             do {
-                guard let change = try body(&storage.state) else { return .success(nil) }
-                storage.revision += 1
-                storage.outbox.append((.changed(revision: storage.revision, change: change, origin: origin), only: nil))
-                return .success(storage.revision)
+                return .success(Self.record(try body(&storage.state), origin: origin, in: &storage))
             } catch {
                 return .failure(error)
             }
@@ -89,8 +86,17 @@ public final class Document<State: Sendable, Change: Sendable, Options: ViewOpti
     /// `update` for a body that cannot fail.
     @discardableResult
     public func update(origin: ViewKey? = nil, _ body: (inout State) -> Change?) -> UInt64? {
-        // Cannot throw: the body does not.
-        try! update(origin: origin) { (state: inout State) throws -> Change? in body(&state) }
+        let revision = storage.withLock { storage in Self.record(body(&storage.state), origin: origin, in: &storage) }
+        if revision != nil { deliver() }
+        return revision
+    }
+
+    /// Counts a change as a new revision and queues it for every view; `nil` when there was none.
+    private static func record(_ change: Change?, origin: ViewKey?, in storage: inout Storage) -> UInt64? {
+        guard let change else { return nil }
+        storage.revision += 1
+        storage.outbox.append((.changed(revision: storage.revision, change: change, origin: origin), only: nil))
+        return storage.revision
     }
 
     /// A view submits a change: like `update`, but every view hears it marked with the
@@ -98,6 +104,21 @@ public final class Document<State: Sendable, Change: Sendable, Options: ViewOpti
     @discardableResult
     public func submit(from key: ViewKey, _ apply: (inout State) throws -> Change?) throws -> UInt64 {
         try update(origin: key, apply) ?? revision
+    }
+
+    /// Replaces the whole state (a library restored from a backup): the revision goes up by
+    /// one, and every view hears `.resynchronised` with the new state, in revision order with
+    /// the changes around it. Returns the new revision.
+    @discardableResult
+    public func replace(with state: State) -> UInt64 {
+        let revision = storage.withLock { storage in
+            storage.state = state
+            storage.revision += 1
+            storage.outbox.append((.resynchronised(revision: storage.revision, state: state), only: nil))
+            return storage.revision
+        }
+        deliver()
+        return revision
     }
 
     // MARK: Views

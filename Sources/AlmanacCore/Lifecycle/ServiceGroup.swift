@@ -212,9 +212,9 @@ extension ServiceGroup {
         guard let deadline else { return }
         let events = self.events.continuation
         run.timer = Task {
-            guard (try? await Task.sleep(for: deadline / 2)) != nil else { return }
+            guard (try? await RealTime.sleep(for: deadline / 2)) != nil else { return }
             events.yield(.halfTime)
-            guard (try? await Task.sleep(for: deadline / 2)) != nil else { return }
+            guard (try? await RealTime.sleep(for: deadline / 2)) != nil else { return }
             events.yield(.timeUp)
         }
     }

@@ -12,7 +12,7 @@ public func withTimeLimit<T: Sendable>(_ limit: Duration, _ operation: @escaping
     try await withThrowingTaskGroup(of: T?.self) { group in
         group.addTask { try await operation() }
         group.addTask {
-            try await Task.sleep(for: limit)
+            try await RealTime.sleep(for: limit)
             return nil
         }
         defer { group.cancelAll() }

@@ -49,7 +49,7 @@ public final class NetworkConditions: MachineEvents, Service {
 
     /// - Parameter awaitsFirstReading: a watcher will report the network (`networkChanged`):
     ///   until its first report, the daemon's own downloads wait.
-    public init(podcasts: PodcastsDocument, awaitsFirstReading: Bool = false, clock: @escaping @Sendable () -> Date = { Date() },
+    public init(podcasts: PodcastsDocument, awaitsFirstReading: Bool = false, clock: @escaping @Sendable () -> Date = SystemClock().reading,
                 logger: Logger = Logger(label: "almanac.machine")) {
         self.podcasts = podcasts
         self.clock = clock
@@ -140,10 +140,16 @@ public final class NetworkConditions: MachineEvents, Service {
 
     // MARK: Service
 
-    /// Follows the `metered` setting from now on.
+    /// Follows the `metered` setting from now on (a restored library's too).
     public func prepare() async {
         podcasts.document.addView(key: Self.viewKey) { [weak self] event in
-            guard let self, case .changed(_, .settings(let settings), _) = event else { return }
+            let settings: PodcastSettings
+            switch event {
+            case .changed(_, .settings(let changed), _): settings = changed
+            case .resynchronised(_, let state): settings = state.settings
+            default: return
+            }
+            guard let self else { return }
             let (before, after) = state.withLock { state -> (String?, String?) in
                 let before = state.hold
                 state.use = settings.metered

@@ -126,7 +126,8 @@ extension PodcastsDocument {
         if let url = kept.episode?.chaptersURL, fetched?.url != url || fetched?.retryAfter.map({ now >= $0 }) == true {
             if let fetcher {
                 do throws(LinkedFileError) {
-                    fetched = FetchedChapters(url: url, chapters: try await fetcher.chapters(at: url))
+                    let feed = podcast(episode.podcastID)?.feedURL ?? ""
+                    fetched = FetchedChapters(url: url, chapters: try await fetcher.chapters(at: url, namedBy: feed))
                 } catch where error.code == .invalid {
                     fetched = FetchedChapters(url: url, chapters: [], note: error.message)
                 } catch where error.code == .unreadable {
@@ -187,7 +188,8 @@ extension PodcastsDocument {
     /// often). Returns the revision after it, or `nil` when nothing was worth keeping.
     @discardableResult
     public func recordPlayback(of episodeID: String, at position: Double, length: Double?) throws -> UInt64? {
-        guard position.isFinite else { return nil }
+        // A position no episode has (a player's µs counter can say 10⁷ years) is not kept.
+        guard position.isFinite, (0...PlayStateSubmission.maximumPosition).contains(position) else { return nil }
         let episode = try episode(episodeID)
         let length = length ?? episode?.duration
         let played = playedMark(of: episode, length: length).map { position >= $0 } ?? false

@@ -11,7 +11,7 @@ extension PodcastsDocument {
     /// for next time; one whose server did not answer is asked for again after
     /// `chaptersRetry`, as chapters files are.
     public func transcript(_ id: String, fetcher: (any TranscriptFetching)?) async throws -> TranscriptLookup {
-        guard try episode(id) != nil else { return .unknownEpisode }
+        guard let episode = try episode(id) else { return .unknownEpisode }
         let details = try reading { try archive.details(of: id) }.episode
         guard let details else {
             return .none("Its feed has not been read since Almanac began keeping details; `almanac podcasts refresh` reads it again.")
@@ -27,7 +27,8 @@ extension PodcastsDocument {
         guard let fetcher else { return .none("This almanacd does not fetch transcripts (\(FeedCredentials.redacted(link.url))).") }
         let fetched: Transcript
         do throws(LinkedFileError) {
-            fetched = Transcript(url: link.url, format: format, segments: try await fetcher.transcript(at: link.url, format: format))
+            let feed = podcast(episode.podcastID)?.feedURL ?? ""
+            fetched = Transcript(url: link.url, format: format, segments: try await fetcher.transcript(at: link.url, format: format, namedBy: feed))
         } catch where error.code == .unreadable {
             // Not kept: asked for again next time; what was kept before stays.
             return .found(Transcript(url: link.url, format: format, segments: [], note: error.message))

@@ -59,6 +59,8 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     /// The most older pages one `loadOlderEpisodes` reads while they give nothing new.
     public static let olderPagesPerLoad = 5
     let clock: @Sendable () -> Date
+    /// The time on the document's clock (the daemon's).
+    public var now: Date { clock() }
     let jitter: @Sendable () -> Double
     let logger: Logger
 
@@ -73,7 +75,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     public init(archive: any PodcastArchive = MemoryPodcastArchive(),
                 policy: RefreshSchedule.Policy = .init(interval: 3_600, firstRetry: 60, longestRetry: 86_400),
                 minimumRefreshInterval: Double = PodcastPreferences.minimumRefreshInterval,
-                clock: @escaping @Sendable () -> Date = { Date() }, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
+                clock: @escaping @Sendable () -> Date = SystemClock().reading, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
                 logger: Logger = Logger(label: "almanac.podcasts")) throws {
         document = Model(try archive.podcastsState())
         self.archive = archive

@@ -20,7 +20,11 @@ extension PodcastSync {
             loggedIn.store(false, ordering: .releasing)
             return .failure(SyncError(.notLoggedIn, "Almanac is not logged in to a sync server; log in with `almanac sync login SERVER USER`."))
         }
-        await hearEverything()
+        do {
+            try await hearEverything()
+        } catch {
+            return finish(.failure(error), started: clock())
+        }
         guard !Task.isCancelled else {
             // The daemon is stopping: nothing was asked or sent, the queue stays for the next run.
             return finish(.failure(SyncError(.unreachable, "The sync stopped before it reached the server: almanacd is stopping.")), started: clock())
@@ -155,26 +159,13 @@ extension PodcastSync {
         let queue = try readingState { try archive.queuedSyncItems() }
         let pending = SyncRules.pendingSubscriptions(queue)
         var urls = SyncURLs(rewrites: try readingState { try archive.syncURLRewrites() })
-        let remote = try await server.subscriptionChanges(since: record.subscriptionsSince)
+        let remote = try await subscriptionChanges(server, since: record.subscriptionsSince)
 
-        // Removals first: a feed the server no longer lists goes, unless it was subscribed to
-        // here since the last sync.
-        let removed = Set(remote.remove)
-        for url in remote.remove {
-            guard let podcast = localPodcast(url, urls), pending[podcast.feedURL] != true else { continue }
-            do {
-                _ = try await podcasts.withOwner { [podcasts] in try podcasts.unsubscribe(podcast.id, origin: Self.origin) }
-                report.unsubscribed.append(FeedCredentials.redacted(podcast.feedURL))
-            } catch let error as SubmissionError {
-                logger.debug("a podcast the server removed was gone already", metadata: ["podcast": "\(podcast.id)", "why": "\(error.message)"])
-            } catch {
-                throw SyncError(.storage, "A podcast the server no longer lists could not be given up: \(error)")
-            }
-        }
+        let removed = try await applyRemovals(remote, pending: pending, urls, &report)
 
         // Additions, and the feeds listed before that could not be read then.
         var toRead: [String] = []
-        for url in remote.add where !removed.contains(url) && localPodcast(url, urls) == nil && pending[url] != false && !toRead.contains(url) {
+        for url in remote.add where localPodcast(url, urls) == nil && pending[url] != false && !toRead.contains(url) {
             toRead.append(url)
         }
         var retried: [Int64] = []
@@ -232,6 +223,40 @@ extension PodcastSync {
         record.subscriptionsSince = remote.timestamp
         try keep(record)
         publish()
+    }
+
+    /// Removals first: a feed the server no longer lists goes, unless it was subscribed to here
+    /// since the last sync. A feed in both lists was given up and subscribed again after
+    /// `since` (a server that lists each change, gpodder-fastapi-router): it stays. Returns the
+    /// URLs removed on the server.
+    private func applyRemovals(_ remote: SubscriptionChanges, pending: [String: Bool], _ urls: SyncURLs,
+                               _ report: inout SyncReport) async throws -> Set<String> {
+        let removed = Set(remote.remove).subtracting(remote.add)
+        for url in remote.remove where removed.contains(url) {
+            guard let podcast = localPodcast(url, urls), pending[podcast.feedURL] != true else { continue }
+            do {
+                _ = try await podcasts.withOwner { [podcasts] in try podcasts.unsubscribe(podcast.id, origin: Self.origin) }
+                report.unsubscribed.append(FeedCredentials.redacted(podcast.feedURL))
+            } catch let error as SubmissionError {
+                logger.debug("a podcast the server removed was gone already", metadata: ["podcast": "\(podcast.id)", "why": "\(error.message)"])
+            } catch {
+                throw SyncError(.storage, "A podcast the server no longer lists could not be given up: \(error)")
+            }
+        }
+        return removed
+    }
+
+    /// The server's subscription changes since its last answer's `timestamp`, and those of the
+    /// second before it: a change made in that very second is not "after" it to servers that
+    /// stamp whole seconds (gpodder-fastapi-router, Nextcloud; docs/sync.md, "The second's
+    /// edge"). The answer from `since` decides every URL it names (`SyncRules.subscriptionChanges`).
+    /// What comes twice does nothing: a feed subscribed here is not read again, one not here
+    /// is not given up again.
+    private func subscriptionChanges(_ server: any SyncServer, since: Int64) async throws -> SubscriptionChanges {
+        let answer = try await server.subscriptionChanges(since: since)
+        let overlap = Int64(exactly: min(max(policy.subscriptionsOverlap, 0), 86_400).rounded(.up)) ?? 0
+        guard since > 0, overlap > 0 else { return answer }
+        return SyncRules.subscriptionChanges(answer, earlier: try await server.subscriptionChanges(since: max(0, since - overlap)))
     }
 
     /// The local podcast the server calls `url`.

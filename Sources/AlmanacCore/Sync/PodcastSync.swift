@@ -85,7 +85,7 @@ public final class PodcastSync: Service {
     ///   - clock, jitter: the time and the randomness of backoff, for tests.
     public init(podcasts: PodcastsDocument, inspector: any FeedInspecting, archive: any SyncArchive = MemorySyncArchive(),
                 secrets: any SyncSecrets, policy: SyncPolicy = SyncPolicy(), connect: @escaping @Sendable (SyncCredentials) -> any SyncServer,
-                clock: @escaping @Sendable () -> Date = { Date() }, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
+                clock: @escaping @Sendable () -> Date = SystemClock().reading, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
                 logger: Logger = Logger(label: "almanac.sync")) {
         self.podcasts = podcasts
         self.inspector = inspector
@@ -302,21 +302,29 @@ public final class PodcastSync: Service {
     }
 
     /// Waits until this view has heard (and queued) every change the podcasts document made
-    /// so far. A change is told to its views by whichever thread is delivering already, so
-    /// the call that made it may return before the sync heard of it: a run waits, so that
-    /// it sends every change made before it was asked for. At most `policy.catchUpTimeout`,
-    /// and no longer once the task is cancelled (the daemon stopping).
-    func hearEverything() async {
+    /// so far: the event of the document's revision at the call. A change is told to its
+    /// views by whichever thread is delivering already, so the call that made it may return
+    /// before the sync heard of it: a run waits for it, however busy the machine, so that it
+    /// sends every change made before it was asked for. It stops waiting when the task is
+    /// cancelled (the daemon stopping); and, as a guard against a delivery that never ends,
+    /// throws `SyncError` after `policy.catchUpGuard` seconds, so the run sends nothing.
+    func hearEverything() async throws(SyncError) {
         let target = podcasts.document.revision
         guard heard.withLock({ $0.revision < target }) else { return }
-        // On the computer's clock, not `clock` (a test's clock stands still).
-        let deadline = Date().addingTimeInterval(policy.catchUpTimeout)
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.hear(upTo: target) }
-            group.addTask { try? await TimerSleep.sleep(until: deadline) }
-            await group.next()
+        // In real time, not on `clock` (a test's clock stands still): the wait is for delivery.
+        let guardSeconds = policy.catchUpGuard
+        let heardIt = await withTaskGroup(of: Bool.self) { group in
+            group.addTask { await self.hear(upTo: target); return true }
+            group.addTask { try? await TimerSleep.sleep(seconds: guardSeconds); return false }
+            let first = await group.next() ?? true
             group.cancelAll()
+            return first
         }
+        // Cancelled: the caller sees it and stops (`runOnce`).
+        guard !heardIt, !Task.isCancelled else { return }
+        logger.error("the sync did not hear the library's changes in time", metadata: ["revision": "\(target)", "heard": "\(heard.withLock { $0.revision })"])
+        let seconds = Int(exactly: min(max(policy.catchUpGuard, 0), 1e9).rounded(.up)) ?? 0
+        throw SyncError(.storage, "The sync had not heard the library's latest change after \(seconds) s, so it sent nothing (the change stays to be sent at the next sync); see the daemon's log.")
     }
 
     /// Waits until this view has heard `target`, or the task is cancelled.

@@ -15,11 +15,15 @@ public enum SyncRules {
     /// start becomes `new`; any other position a `play` (`started` where the sync last knew it).
     public static func action(for episode: Episode, played: Bool, position: Double, previous: SyncedEpisode?, podcastURL: String,
                               at time: Date) -> (action: EpisodeAction, synced: SyncedEpisode)? {
-        guard let audio = episode.audioURL, !audio.isEmpty, position.isFinite, position >= 0 else { return nil }
+        // Whole seconds from here on: a position or length out of range (a client's, a feed's,
+        // one kept by an older Almanac) would trap when converted, so none is sent.
+        let range = 0...PlayStateSubmission.maximumPosition
+        guard let audio = episode.audioURL, !audio.isEmpty, position.isFinite, range.contains(position) else { return nil }
         if let previous, previous.played == played, abs(previous.position - position) < 1 { return nil }
-        let length = episode.duration.flatMap { $0.isFinite && $0 >= 1 ? Int($0.rounded()) : nil }
+        let length = episode.duration.flatMap { $0.isFinite && $0 >= 1 && range.contains($0) ? Int($0.rounded()) : nil }
         let seconds = Int(position.rounded())
-        let started = min(Int((previous?.position ?? 0).rounded()), seconds)
+        let before = previous?.position ?? 0
+        let started = min(before.isFinite && range.contains(before) ? Int(before.rounded()) : 0, seconds)
         let action: EpisodeAction
         if played {
             let end = length ?? max(seconds, 1)
@@ -98,6 +102,18 @@ public enum SyncRules {
         let oldest = now.addingTimeInterval(-keptActionLifetime)
         let recent = actions.filter { $0.timestamp >= oldest }.sorted { $0.timestamp < $1.timestamp }
         return Array(recent.suffix(maximumKeptActions))
+    }
+
+    /// The subscription changes of `answer` (since the last answer's timestamp) with those of
+    /// `earlier` (since a second before) that it does not name: a change stamped in the very
+    /// second of the last answer, which a server comparing whole seconds with `>` gives only
+    /// from the second before. For a URL `answer` names, `answer` decides: `earlier` may have
+    /// lost a later change in a net difference (a feed added in that second and removed
+    /// since is neither added nor removed from before it). The timestamp is `answer`'s.
+    public static func subscriptionChanges(_ answer: SubscriptionChanges, earlier: SubscriptionChanges) -> SubscriptionChanges {
+        let named = Set(answer.add).union(answer.remove)
+        return SubscriptionChanges(add: answer.add + earlier.add.filter { !named.contains($0) },
+                                   remove: answer.remove + earlier.remove.filter { !named.contains($0) }, timestamp: answer.timestamp)
     }
 
     // MARK: The queue → uploads

@@ -7,12 +7,20 @@ import AlmanacModels
 /// and entities decoded; lines of a cue join with a space; a cue with no words is skipped.
 /// Cues are ordered by start (overlapping ones stay, each with its own words).
 enum TimedCues {
+    /// Lines of one block kept, at most (a cue is a timing line and a few lines of words).
+    static let maximumBlockLines = 64
+
     static func parse(_ text: String, webVTT: Bool) throws(TranscriptParseError) -> [TranscriptSegment] {
-        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
         let name = webVTT ? "WebVTT" : "SubRip (SRT)"
-        if webVTT, let first = lines.first, !first.hasPrefix("WEBVTT") {
+        let isBreak: (Character) -> Bool = { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+        var first: Substring = ""
+        TextLines.forEach(in: text, isBreak: isBreak) { line in
+            first = line
+            return false
+        }
+        if webVTT, !first.hasPrefix("WEBVTT") {
             // Files without the header are common enough; any cue makes it a transcript.
-            if !lines.contains(where: { $0.contains("-->") }) {
+            if !text.contains("-->") {
                 throw TranscriptParseError("It is not \(name): it does not begin with WEBVTT and has no cue (“\(TranscriptParser.bounded(String(first.prefix(40))))”).")
             }
         }
@@ -25,8 +33,14 @@ enum TimedCues {
             guard let cue = cue(block[timing], text: block[(timing + 1)...], webVTT: webVTT) else { return }
             segments.append(cue)
         }
-        for line in lines {
-            if line.allSatisfy(\.isWhitespace) { close() } else if segments.count < TranscriptParser.maximumSegments { block.append(line) }
+        // A block's lines after the first `maximumBlockLines` are left out: no cue is that long.
+        TextLines.forEach(in: text, isBreak: isBreak) { line in
+            if line.allSatisfy(\.isWhitespace) {
+                close()
+            } else if segments.count < TranscriptParser.maximumSegments, block.count < maximumBlockLines {
+                block.append(line)
+            }
+            return true
         }
         close()
         guard !segments.isEmpty else {

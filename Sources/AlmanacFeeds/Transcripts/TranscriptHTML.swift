@@ -5,9 +5,13 @@ import AlmanacModels
 /// their content.
 enum TranscriptHTML {
     static func parse(_ text: String) throws(TranscriptParseError) -> [TranscriptSegment] {
-        let paragraphs = HTMLText.plainText(text).split(whereSeparator: \.isNewline)
-            .map { TranscriptParser.bounded(String($0)) }.filter { !$0.isEmpty }
-        guard !paragraphs.isEmpty else { throw TranscriptParseError("It holds no text.") }
-        return paragraphs.prefix(TranscriptParser.maximumSegments).map { TranscriptSegment(start: nil, text: $0) }
+        var segments: [TranscriptSegment] = []
+        TextLines.forEach(in: HTMLText.plainText(text), isBreak: \.isNewline) { line in
+            let words = TranscriptParser.bounded(String(line))
+            if !words.isEmpty { segments.append(TranscriptSegment(start: nil, text: words)) }
+            return segments.count < TranscriptParser.maximumSegments
+        }
+        guard !segments.isEmpty else { throw TranscriptParseError("It holds no text.") }
+        return segments
     }
 }

@@ -12,65 +12,90 @@ enum TranscriptJSON {
     /// A joined phrase stops growing at this many characters.
     static let phraseLength = 200
 
+    /// What is kept of a transcript file while it is read: a segment's words are at most
+    /// `TranscriptParser.maximumSegmentLength` characters, so a longer string is cut. No tree
+    /// is built (`node()` is never called), so no item or value is kept that way.
+    static let limits = JSONLimits(depth: 32, stringBytes: 4 * TranscriptParser.maximumSegmentLength, items: 0, values: 0)
+
+    /// Read as it comes (`JSONReader`): only the segments' fields are kept, of at most
+    /// `maximumSegments * 4` segments; anything else in the file is read past, so a file of
+    /// `{"segments":[0,0,…]}` costs nothing but its own bytes.
     static func parse(_ data: Data) throws(TranscriptParseError) -> [TranscriptSegment] {
-        let file: File
-        do {
-            file = try JSONDecoder().decode(File.self, from: data)
-        } catch {
-            let start = TranscriptParser.bounded(String(decoding: data.prefix(40), as: UTF8.self))
-            throw TranscriptParseError("It is not a Podcasting 2.0 JSON transcript: it is not a JSON object with a \"segments\" list\(start.isEmpty ? " (it is empty)" : " (it begins “\(start)”)").")
-        }
         var segments: [TranscriptSegment] = []
-        for entry in file.segments.prefix(TranscriptParser.maximumSegments * 4) {
-            guard let start = entry.startTime?.value, start >= 0, let body = entry.body else { continue }
-            let text = TranscriptParser.bounded(body)
-            guard !text.isEmpty else { continue }
-            let speaker = entry.speaker.map(TranscriptParser.bounded).flatMap { $0.isEmpty ? nil : String($0.prefix(200)) }
-            let end = entry.endTime?.value.flatMap { $0 >= start ? $0 : nil }
-            if var last = segments.last, !text.contains(" "), last.speaker == speaker,
-               !(last.text.last.map { ".?!".contains($0) } ?? true), last.text.count + text.count < phraseLength {
-                last.text += " " + text
-                last.end = end ?? last.end
-                segments[segments.count - 1] = last
-            } else {
-                segments.append(TranscriptSegment(start: start, end: end, speaker: speaker, text: text))
+        var listed = false
+        do {
+            try JSONReader.read(data, limits: limits) { reader in
+                guard try reader.kind() == .object else { throw notJSON(data) }
+                try reader.members { reader, name in
+                    guard name == "segments", !listed, try reader.kind() == .array else { return }
+                    listed = true
+                    var read = 0
+                    try reader.elements { reader in
+                        guard read < TranscriptParser.maximumSegments * 4, try reader.kind() == .object else { return }
+                        read += 1
+                        add(try Entry(&reader), to: &segments)
+                    }
+                }
             }
+        } catch let error as TranscriptParseError {
+            throw error
+        } catch {
+            throw notJSON(data)
         }
+        guard listed else { throw notJSON(data) }
         guard !segments.isEmpty else { throw TranscriptParseError("It is not a Podcasting 2.0 JSON transcript: no segment has a startTime and a body.") }
         return segments.enumerated().sorted { ($0.element.start ?? 0, $0.offset) < ($1.element.start ?? 0, $1.offset) }.map(\.element)
     }
 
-    private struct File: Decodable {
-        let segments: [Segment]
+    private static func notJSON(_ data: Data) -> TranscriptParseError {
+        let start = TranscriptParser.bounded(String(decoding: data.prefix(40), as: UTF8.self))
+        return TranscriptParseError("It is not a Podcasting 2.0 JSON transcript: it is not a JSON object with a \"segments\" list\(start.isEmpty ? " (it is empty)" : " (it begins “\(start)”)").")
     }
 
-    /// Every field optional and of any type: a wrong one reads as absent.
-    private struct Segment: Decodable {
-        let speaker: String?
-        let startTime: Number?
-        let endTime: Number?
-        let body: String?
+    /// Adds `entry` to `segments`, joined to the last one when it is a word of the same phrase.
+    private static func add(_ entry: Entry, to segments: inout [TranscriptSegment]) {
+        guard let start = entry.startTime, start >= 0, let body = entry.body else { return }
+        let text = TranscriptParser.bounded(body)
+        guard !text.isEmpty else { return }
+        let speaker = entry.speaker.map(TranscriptParser.bounded).flatMap { $0.isEmpty ? nil : String($0.prefix(200)) }
+        let end = entry.endTime.flatMap { $0 >= start ? $0 : nil }
+        if var last = segments.last, !text.contains(" "), last.speaker == speaker,
+           !(last.text.last.map { ".?!".contains($0) } ?? true), last.text.count + text.count < phraseLength {
+            last.text += " " + text
+            last.end = end ?? last.end
+            segments[segments.count - 1] = last
+        } else {
+            segments.append(TranscriptSegment(start: start, end: end, speaker: speaker, text: text))
+        }
+    }
 
-        init(from decoder: any Decoder) throws {
-            let container = try? decoder.container(keyedBy: Key.self)
-            speaker = try? container?.decode(String.self, forKey: .speaker)
-            startTime = try? container?.decode(Number.self, forKey: .startTime)
-            endTime = try? container?.decode(Number.self, forKey: .endTime)
-            body = try? container?.decode(String.self, forKey: .body)
+    /// One entry of `segments`, every field optional and of any type: a wrong one reads as absent.
+    private struct Entry {
+        var speaker: String?
+        var startTime: Double?
+        var endTime: Double?
+        var body: String?
+
+        init(_ reader: inout JSONReader) throws {
+            try reader.members { reader, name in
+                switch name {
+                case "speaker": speaker = try reader.stringIfAny()
+                case "startTime": startTime = try Self.seconds(&reader)
+                case "endTime": endTime = try Self.seconds(&reader)
+                case "body": body = try reader.stringIfAny()
+                default: break
+                }
+            }
         }
 
-        private enum Key: String, CodingKey { case speaker, startTime, endTime, body }
-    }
-
-    /// A number of seconds written as a number or a string.
-    private struct Number: Decodable {
-        let value: Double?
-
-        init(from decoder: any Decoder) throws {
-            let single = try decoder.singleValueContainer()
-            if let number = try? single.decode(Double.self) { value = number.isFinite ? number : nil }
-            else if let text = try? single.decode(String.self) { value = Double(text.trimmed).flatMap { $0.isFinite ? $0 : nil } }
-            else { value = nil }
+        /// A number of seconds written as a number or a string; `nil` for anything else.
+        private static func seconds(_ reader: inout JSONReader) throws -> Double? {
+            let value: Double? = switch try reader.kind() {
+            case .number: try reader.number()
+            case .string: Double(try reader.string().trimmed)
+            default: nil
+            }
+            return value.flatMap { $0.isFinite ? $0 : nil }
         }
     }
 }

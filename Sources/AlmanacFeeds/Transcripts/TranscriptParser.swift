@@ -14,8 +14,8 @@ public enum TranscriptParser {
 
     /// The segments of `data`, read as `format`, in order of start.
     public static func parse(_ data: Data, format: TranscriptFormat) throws(TranscriptParseError) -> [TranscriptSegment] {
-        var text = String(decoding: data, as: UTF8.self)
-        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        // JSON is read from the bytes as they are (TranscriptJSON); the others as text.
+        var text: String { String(decoding: data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...], as: UTF8.self) }
         let segments: [TranscriptSegment]
         switch format {
         case .vtt: segments = try TimedCues.parse(text, webVTT: true)

@@ -10,6 +10,12 @@ public struct PlayStateSubmission: Sendable, Hashable {
     /// hold a position older than the mark).
     public var resumes: Bool
 
+    /// The furthest position an episode may be given: 30 days, in seconds. Longer than any
+    /// recording a feed carries, and far inside every conversion a position goes through
+    /// (whole seconds for the sync, microseconds for a player's `SetPosition`), which trap
+    /// on numbers that do not fit.
+    public static let maximumPosition: Double = 2_592_000
+
     public init(episodeID: String, played: Bool? = nil, position: Double? = nil, resumes: Bool = false) {
         self.episodeID = episodeID
         self.played = played
@@ -26,8 +32,8 @@ public struct PlayStateSubmission: Sendable, Hashable {
         guard played != nil || position != nil else {
             throw SubmissionError("Say what changed: 'played', 'position' or both.")
         }
-        if let position, !(position.isFinite && position >= 0) {
-            throw SubmissionError("A position is a number of seconds from 0 up, not \(position).")
+        if let position, !(position.isFinite && (0...Self.maximumPosition).contains(position)) {
+            throw SubmissionError("A position is a number of seconds from 0 to \(Self.maximumPosition.echoedText) (30 days), not \(position.echoedText).")
         }
     }
 }

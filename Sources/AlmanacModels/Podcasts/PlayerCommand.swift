@@ -19,7 +19,8 @@ public struct PlayerCommand: Sendable, Hashable {
     /// when the program is not installed (`find` gives a program's path, `nil` when there is none).
     /// Throws `SubmissionError` for a setting with an unclosed quote.
     public static func make(setting: String, media: String, start: Double, find: (String) -> String?) throws -> PlayerCommand? {
-        let seconds = start.isFinite && start >= 1 ? Int(start) : 0
+        // Within what an episode's position may be: a larger `Double` would trap as an `Int`.
+        let seconds = start.isFinite && start >= 1 && start <= PlayStateSubmission.maximumPosition ? Int(start) : 0
         let given = try words(setting)
         guard let program = given.first ?? automatic.first(where: { find($0) != nil }), let path = find(program) else { return nil }
         let name = program.split(separator: "/").last.map(String.init) ?? program
@@ -64,6 +65,22 @@ public struct PlayerCommand: Sendable, Hashable {
     public static func isWebAddress(_ media: String) -> Bool {
         let lower = media.lowercased()
         return (lower.hasPrefix("http://") || lower.hasPrefix("https://")) && !media.hasControlCharacters
+    }
+
+    /// Programs that open a file or an address with whatever program the desktop associates
+    /// with it (by the file's extension, or the address's scheme), rather than playing it.
+    public static let openers: Set<String> = ["xdg-open", "gio", "gvfs-open", "gnome-open", "kde-open", "kde-open5", "kioclient",
+                                              "kioclient5", "exo-open", "mimeopen", "run-mailcap", "see", "handlr"]
+
+    /// Whether this command is a generic opener (`openers`), not a media player.
+    public var isOpener: Bool { Self.openers.contains(name) }
+
+    /// Whether a generic opener may be handed `media`: an http or https address (which it
+    /// gives to the web browser) or a file whose name ends in an audio or video extension
+    /// (`MediaFile`), so that it opens a media player — never a `.jar`, `.exe`, `.html` or a
+    /// `.bin` a feed's server chose, which it would open with the program for that kind.
+    public static func opensAsMedia(_ media: String) -> Bool {
+        isWebAddress(media) || (media.hasPrefix("/") && MediaFile.isMedia(name: media))
     }
 
     /// `text` split into words as a shell would (without expansions): blanks separate words,

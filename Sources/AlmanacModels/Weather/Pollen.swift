@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 
 /// Pollen in the air at a place, grains per cubic metre, from a provider's air-quality model
 /// (Open-Meteo's gives it for Europe only, during each plant's season). Each value is `nil`

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import AlmanacFeeds
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -34,7 +35,7 @@ struct AlertPolygon: Sendable {
     }
 
     /// A GeoJSON ring: `[[lon, lat], …]`, longitude first.
-    init?(geoJSON ring: [AlertJSON]) {
+    init?(geoJSON ring: [JSONNode]) {
         self.init(ring.prefix(Self.maximumPoints).compactMap { position -> (latitude: Double, longitude: Double)? in
             let numbers = position.items
             guard numbers.count >= 2, case .number(let longitude) = numbers[0], case .number(let latitude) = numbers[1] else { return nil }

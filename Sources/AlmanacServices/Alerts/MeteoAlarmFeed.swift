@@ -1,5 +1,6 @@
 import FoundationEssentials
 import AlmanacModels
+import AlmanacFeeds
 
 /// Reading a MeteoAlarm country feed (`/api/v1/warnings/feeds-<country>`): JSON of
 /// `{"warnings": [{"alert": <CAP alert>, "uuid": …}]}`, each alert CAP 1.2's fields with
@@ -18,7 +19,7 @@ enum MeteoAlarmFeed {
     /// them in `references`), exercises and tests and "green" (awareness level 1: no
     /// warning) left out; throws `FetchError` when `body` is not such JSON.
     static func warnings(_ body: Data) throws -> [MeteoAlarmWarning] {
-        guard let answer = try? JSONDecoder().decode(AlertJSON.self, from: body), let list = answer["warnings"], case .array = list else {
+        guard let list = try OfficialAlerts.answer(body, source: "MeteoAlarm", format: "JSON")["warnings"], case .array = list else {
             throw FetchError("The MeteoAlarm alerts service sent an answer that is not the JSON it should be.")
         }
         let alerts = list.items.prefix(maximumEntries).compactMap { $0["alert"] }

@@ -1,5 +1,7 @@
+public import AlmanacCore
 public import AlmanacModels
 public import FoundationEssentials
+import AlmanacFeeds
 
 /// Official alerts at a place from the source covering it (`AlertSource`): bytes from the
 /// source's server, read as its documented GeoJSON or CAP JSON, trusting nothing (sizes,
@@ -11,10 +13,12 @@ public final class OfficialAlerts: Sendable {
     private let meteoAlarmURL: URL
     private let http: HTTPClient
     private let meteoAlarmHTTP: HTTPClient
+    /// The time (the daemon's clock): which warnings have ended, when answers were asked.
+    private let clock: @Sendable () -> Date
     /// The last alerts read of each NWS point and MetAlerts place, by URL.
     private let pointAlerts: ParsedAnswers<[WeatherAlert]>
     /// The last MetAlerts marine features read (one URL; each place picks those near it).
-    private let marineFeatures: ParsedAnswers<[AlertJSON]>
+    private let marineFeatures: ParsedAnswers<[JSONNode]>
     /// The last good reading of each MeteoAlarm country feed, by its URL.
     let meteoAlarmFeeds: ParsedAnswers<[MeteoAlarmWarning]>
     /// Alerts kept of one answer, at most.
@@ -27,8 +31,10 @@ public final class OfficialAlerts: Sendable {
     ///   - metAlertsURL: MET Norway's base, such as `https://api.met.no`.
     ///   - meteoAlarmURL: MeteoAlarm's feeds' base, such as `https://feeds.meteoalarm.org`.
     ///   - forgetAfter: seconds a reading not asked for again is kept (twice the alerts' interval).
+    ///   - clock: the time (the daemon's clock).
     public init(nwsURL: URL, metAlertsURL: URL, meteoAlarmURL: URL = URL(string: "https://feeds.meteoalarm.org")!,
-                forgetAfter: TimeInterval = 20 * 60) {
+                forgetAfter: TimeInterval = 20 * 60, clock: @escaping @Sendable () -> Date = SystemClock().reading) {
+        self.clock = clock
         self.nwsURL = nwsURL
         self.metAlertsURL = metAlertsURL
         self.meteoAlarmURL = meteoAlarmURL
@@ -36,9 +42,9 @@ public final class OfficialAlerts: Sendable {
         http = HTTPClient(timeout: 10, accept: "application/geo+json", maximumBytes: 4 * 1024 * 1024, conditional: false)
         // A country's feed holds every warning of the country, in all its languages: a few MiB.
         meteoAlarmHTTP = HTTPClient(timeout: 10, accept: "application/json", maximumBytes: 8 * 1024 * 1024, conditional: false)
-        pointAlerts = ParsedAnswers(forgetAfter: forgetAfter)
-        marineFeatures = ParsedAnswers(forgetAfter: forgetAfter)
-        meteoAlarmFeeds = ParsedAnswers(forgetAfter: forgetAfter)
+        pointAlerts = ParsedAnswers(forgetAfter: forgetAfter, clock: clock)
+        marineFeatures = ParsedAnswers(forgetAfter: forgetAfter, clock: clock)
+        meteoAlarmFeeds = ParsedAnswers(forgetAfter: forgetAfter, clock: clock)
     }
 
     /// The alerts in force at the place from `source`; throws `FetchError` when they cannot be had.
@@ -69,7 +75,7 @@ public final class OfficialAlerts: Sendable {
             let regions = named == nil ? [] : placeName.split(separator: ",").dropLast().map(String.init)
             var alerts: [WeatherAlert] = []
             for country in named.map({ [$0] }) ?? MeteoAlarmCountry.guessed(latitude: latitude, longitude: longitude) {
-                let now = Date()
+                let now = clock()
                 for warning in try await meteoAlarmWarnings(country)
                 where warning.applies(latitude: latitude, longitude: longitude, regions: regions) && (warning.alert.expires ?? .distantFuture) > now
                     && !alerts.contains(where: { $0.id == warning.alert.id }) {
@@ -87,11 +93,28 @@ public final class OfficialAlerts: Sendable {
         return try await meteoAlarmFeeds.fetch(url, with: meteoAlarmHTTP, parse: MeteoAlarmFeed.warnings)
     }
 
-    static func features(_ body: Data, source: String) throws -> [AlertJSON] {
-        guard let answer = try? JSONDecoder().decode(AlertJSON.self, from: body), let features = answer["features"], case .array = features else {
+    static func features(_ body: Data, source: String) throws -> [JSONNode] {
+        guard case .array(let features)? = try answer(body, source: source, format: "GeoJSON")["features"] else {
             throw FetchError("The \(source) alerts service sent an answer that is not the GeoJSON it should be.")
         }
-        return Array(features.items.prefix(maximumAlerts * 4))
+        return Array(features.prefix(maximumAlerts * 4))
+    }
+
+    /// What is kept of an alert source's answer while it is read (`JSONReader`): the largest
+    /// real ones (a MeteoAlarm country, NWS's busiest regions) hold a few tens of thousands
+    /// of values, a ring at most `AlertPolygon.maximumPoints` points, a CAP polygon string
+    /// some 64 bytes a point.
+    static let answerLimits = JSONLimits(depth: 32, stringBytes: AlertPolygon.maximumPoints * 64, items: AlertPolygon.maximumPoints, values: 300_000)
+
+    /// `body` read within `answerLimits`; throws `FetchError` saying why when it is not JSON or beyond them.
+    static func answer(_ body: Data, source: String, format: String) throws -> JSONNode {
+        do {
+            return try JSONReader.node(body, limits: answerLimits)
+        } catch let error as JSONReadError where error.code != .syntax {
+            throw FetchError("The \(source) alerts service sent an answer larger than Almanac reads: \(error.message).")
+        } catch {
+            throw FetchError("The \(source) alerts service sent an answer that is not the \(format) it should be.")
+        }
     }
 
     /// NWS's `/alerts/active` GeoJSON: each feature's `properties` are CAP's fields.
@@ -120,7 +143,7 @@ public final class OfficialAlerts: Sendable {
     }
 
     /// MetAlerts' `features`, read as `metAlerts(_:near:)` reads an answer's.
-    static func metAlerts(_ features: [AlertJSON], near place: (latitude: Double, longitude: Double)?) -> [WeatherAlert] {
+    static func metAlerts(_ features: [JSONNode], near place: (latitude: Double, longitude: Double)?) -> [WeatherAlert] {
         let alerts = features.compactMap { feature -> WeatherAlert? in
             guard let properties = feature["properties"], let id = properties["id"]?.text(200) else { return nil }
             if let place, !rings(of: feature["geometry"]).contains(where: {
@@ -144,7 +167,7 @@ public final class OfficialAlerts: Sendable {
     }
 
     /// The outer rings of a GeoJSON `Polygon` or `MultiPolygon`, at most 50.
-    static func rings(of geometry: AlertJSON?) -> [AlertPolygon] {
+    static func rings(of geometry: JSONNode?) -> [AlertPolygon] {
         let coordinates = geometry?["coordinates"]?.items ?? []
         let polygons = geometry?["type"]?.text(20) == "MultiPolygon" ? coordinates : [.array(coordinates)]
         return polygons.prefix(50).compactMap { $0.items.first.flatMap { AlertPolygon(geoJSON: $0.items) } }

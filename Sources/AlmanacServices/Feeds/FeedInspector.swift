@@ -14,15 +14,18 @@ public struct FeedInspector: FeedInspecting, OPMLConverting {
     /// Feeds read at once, and from one server (an OPML import reads hundreds): in the daemon
     /// the feed reader's own limit, shared.
     private let limiter: FetchLimiter
+    private let feeds: FeedReach
 
     /// The `Accept` header for feeds.
     public static let accept = "application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5"
 
     /// Inspecting always reads the whole feed: a `304` would leave nothing to show.
+    /// `feeds`: where it notes each feed it read was found (`FeedReach`).
     public init(http: HTTPClient = HTTPClient(accept: FeedInspector.accept, maximumBytes: FeedInspector.maximumBytes, conditional: false),
-                limiter: FetchLimiter = RSSFeedFetcher.feedReadLimiter()) {
+                limiter: FetchLimiter = RSSFeedFetcher.feedReadLimiter(), feeds: FeedReach = FeedReach()) {
         self.http = http
         self.limiter = limiter
+        self.feeds = feeds
     }
 
     public func inspect(url: String) async throws -> ParsedFeed {
@@ -38,7 +41,9 @@ public struct FeedInspector: FeedInspecting, OPMLConverting {
         }
         let response = try await fetch(parsed)
         do {
-            return (url, try parse(response.body, feedURL: response.url?.absoluteString ?? url))
+            let feed = try parse(response.body, feedURL: response.url?.absoluteString ?? url)
+            feeds.record(url, address: response.address)
+            return (url, feed)
         } catch {
             guard let announced = FeedDiscovery.feedLinks(in: response.body, base: response.url ?? parsed).first,
                   let feedURL = URL(string: announced) else { throw error }
@@ -49,7 +54,9 @@ public struct FeedInspector: FeedInspecting, OPMLConverting {
                 throw FeedInspectionError.unreadable("\(FeedCredentials.redacted(url).prefix(200)) announces the feed \(announced), which could not be read: \(message)")
             }
             do {
-                return (announced, try parse(feedResponse.body, feedURL: feedResponse.url?.absoluteString ?? announced))
+                let feed = try parse(feedResponse.body, feedURL: feedResponse.url?.absoluteString ?? announced)
+                feeds.record(announced, address: feedResponse.address)
+                return (announced, feed)
             } catch FeedInspectionError.notAFeed(let message) {
                 throw FeedInspectionError.notAFeed("\(FeedCredentials.redacted(url).prefix(200)) announces the feed \(announced), which is not one: \(message)")
             }

@@ -1,7 +1,7 @@
 public import AlmanacCore
 public import AlmanacModels
 import AlmanacFeeds
-import FoundationEssentials
+public import FoundationEssentials
 
 /// Reads podcast feeds over HTTP: conditional requests, gzip, at most 32 MiB, at most
 /// `readsAtOnce` at once and `readsPerHost` from one server (the limiter it shares with the
@@ -18,6 +18,8 @@ public final class RSSFeedFetcher: FeedFetching, Sendable {
     public static let readsAtOnce = 16
     public static let readsPerHost = 2
     private let limiter: FetchLimiter
+    /// Where each feed was read from, for the fetchers of the files feeds name.
+    private let feeds: FeedReach
 
     /// A limit of `readsAtOnce` feeds, `readsPerHost` from one server: the daemon gives the
     /// same one to the reader and to every `FeedInspector`, so whoever reads, a server sees
@@ -26,10 +28,16 @@ public final class RSSFeedFetcher: FeedFetching, Sendable {
         FetchLimiter(width: readsAtOnce, perHost: readsPerHost)
     }
 
+    /// The time a feed's freshness counts from (the daemon's clock).
+    private let clock: @Sendable () -> Date
+
     public init(http: HTTPClient = HTTPClient(accept: FeedInspector.accept, maximumBytes: FeedInspector.maximumBytes),
-                limiter: FetchLimiter = RSSFeedFetcher.feedReadLimiter()) {
+                limiter: FetchLimiter = RSSFeedFetcher.feedReadLimiter(), feeds: FeedReach = FeedReach(),
+                clock: @escaping @Sendable () -> Date = SystemClock().reading) {
         self.http = http
+        self.clock = clock
         self.limiter = limiter
+        self.feeds = feeds
     }
 
     /// Reads `podcast`'s feed in its turn (the limiter's), conditionally unless told not to.
@@ -52,7 +60,7 @@ public final class RSSFeedFetcher: FeedFetching, Sendable {
             throw FetchError("The feed address '\(FeedCredentials.redacted(podcast.feedURL).prefix(200))' is not an http or https URL.")
         }
         let response = try await http.get(url, conditional: conditional)
-        let freshUntil = HTTPFreshness.freshUntil(response.headers, now: Date())
+        let freshUntil = HTTPFreshness.freshUntil(response.headers, now: clock())
         if response.status == 304 { return .notModified(podcastID: podcast.id, freshUntil: freshUntil) }
         let feed: ParsedFeed
         do {
@@ -70,6 +78,8 @@ public final class RSSFeedFetcher: FeedFetching, Sendable {
            FeedCredentials.sameOrigin(feedURL, podcast.feedURL) {
             feedURL = FeedCredentials.adding(user: credentials.user, password: credentials.password, to: feedURL)
         }
+        // Where it was read from, once it proved a feed (any server's answer would not do).
+        for url in Set([podcast.feedURL, feedURL]) { feeds.record(url, address: response.address) }
         return .parsed(podcast: FeedMapping.podcast(from: feed, feedURL: feedURL, id: podcast.id),
                        episodes: FeedMapping.episodes(from: feed, podcastID: podcast.id),
                        details: FeedMapping.details(from: feed, podcastID: podcast.id),

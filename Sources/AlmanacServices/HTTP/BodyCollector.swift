@@ -31,6 +31,9 @@ final class BodyCollector: HTTPResponseHandler {
             state.withLock { $0.ending = .tooLarge }
             return false
         }
+        // Room for the whole announced body at once: grown step by step, the last step holds
+        // the old and the new buffer together, half as much again as the body.
+        if let length = head.expectedLength, length > 0 { state.withLock { $0.body.reserveCapacity(Int(length)) } }
         return true
     }
 

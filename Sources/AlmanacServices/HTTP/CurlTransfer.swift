@@ -1,4 +1,5 @@
 internal import CCurl
+import AlmanacCore
 import FoundationEssentials
 import Glibc
 
@@ -26,6 +27,10 @@ final class CurlTransfer: @unchecked Sendable {
     private let handler: any HTTPResponseHandler
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
+    /// What libcurl asks before each connection when the request has a `ReachLimit`.
+    private var addressGuard: UnsafeMutablePointer<ccurl_address_guard>?
+    /// The last address the `ReachLimit` refused, in words (loop thread).
+    private var refusedAddress: String?
     private var cleanedUp = false
     /// libcurl took the limit to http and https (set up in `init`).
     private var webOnly = false
@@ -35,8 +40,8 @@ final class CurlTransfer: @unchecked Sendable {
     private var head: HTTPHead?
     private var redirect: HTTPHead?
     private var stoppedByHandler = false
-    private var lastActivity = ContinuousClock.now
-    private var deadline = ContinuousClock.now
+    private var lastActivity = RealTime.now
+    private var deadline = RealTime.now
     private var timedOut = false
     /// Cancelled before it started, or while it ran.
     var cancelRequested = false
@@ -53,6 +58,7 @@ final class CurlTransfer: @unchecked Sendable {
     deinit {
         cleanUp()
         errorBuffer.deallocate()
+        addressGuard?.deallocate()
     }
 
     /// Runs the request to its end; throws `TransportError` when no (whole) answer came and
@@ -83,8 +89,8 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// The handle to add to the multi handle; the clocks start now.
     func begin() -> UnsafeMutableRawPointer {
-        lastActivity = .now
-        deadline = .now + .milliseconds(Int64(request.totalTimeout * 1000))
+        lastActivity = RealTime.now
+        deadline = RealTime.now + .milliseconds(Int64(request.totalTimeout * 1000))
         return easy!  // `run` adds only a transfer that has a handle
     }
 
@@ -109,6 +115,8 @@ final class CurlTransfer: @unchecked Sendable {
             result = .success(.answered(head))
         } else if code == CURLE_OK {
             result = .failure(TransportError(kind: .other, detail: "the server did not answer over HTTP"))
+        } else if let refusedAddress {
+            result = .failure(TransportError(kind: .refusedAddress, detail: refusedAddress))
         } else {
             result = .failure(error(for: code))
         }
@@ -143,7 +151,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// One header line (libcurl hands them one by one, line break included).
     private func received(headerLine bytes: UnsafeRawBufferPointer) -> Bool {
-        lastActivity = .now
+        lastActivity = RealTime.now
         guard head == nil, redirect == nil else { return true }  // trailers
         let line = String(decoding: bytes, as: UTF8.self)
         guard line == "\r\n" || line == "\n" else {
@@ -151,7 +159,8 @@ final class CurlTransfer: @unchecked Sendable {
             return true
         }
         defer { lines = [] }
-        guard let answer = HTTPHead(lines: lines, url: request.url) else { return false }
+        guard var answer = HTTPHead(lines: lines, url: request.url) else { return false }
+        answer.address = ccurl_info_string(easy, CURLINFO_PRIMARY_IP).map { String(cString: $0) }
         if answer.status < 200 { return true }  // 100 Continue and the like: the answer follows
         if answer.redirectTarget != nil {
             // Its body is of no use: the next hop is the caller's to make.
@@ -167,13 +176,30 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private func received(body bytes: UnsafeRawBufferPointer) -> Bool {
-        lastActivity = .now
+        lastActivity = RealTime.now
         guard head != nil else { return false }
         guard handler.received(bytes) else {
             stoppedByHandler = true
             return false
         }
         return true
+    }
+
+    /// Whether the connection about to be opened to `address` (`family`'s bytes, `nil` for
+    /// a family other than IPv4 and IPv6) is one the request's `ReachLimit` allows.
+    private func mayConnect(family: Int32, address: UnsafePointer<UInt8>?) -> Bool {
+        guard let limit = request.reachLimit else { return true }
+        let count = family == AF_INET ? 4 : family == AF_INET6 ? 16 : 0
+        guard let address, count > 0, let reach = AddressReach(bytes: UnsafeBufferPointer(start: address, count: count)) else {
+            refusedAddress = "an address that is not an IP address"
+            return false
+        }
+        if limit.allows(reach) { return true }
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        let shown = inet_ntop(family, address, &text, socklen_t(text.count)) == nil ? "an address"
+            : String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        refusedAddress = "\(shown), which is \(reach.words)"
+        return false
     }
 
     // MARK: Setting up
@@ -201,6 +227,16 @@ final class CurlTransfer: @unchecked Sendable {
         ccurl_setopt_pointer(easy, CURLOPT_WRITEDATA, context)
         ccurl_setopt_write_function(easy, CURLOPT_HEADERFUNCTION, writeHeader)
         ccurl_setopt_pointer(easy, CURLOPT_HEADERDATA, context)
+        if request.reachLimit != nil {
+            let check: ccurl_address_check = { context, family, address in
+                let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+                return transfer.mayConnect(family: family, address: address) ? 1 : 0
+            }
+            addressGuard = .allocate(capacity: 1)
+            addressGuard?.initialize(to: ccurl_address_guard(check: check, context: context))
+            // Without the check the request would go anywhere: it fails instead.
+            if ccurl_setopt_address_check(easy, addressGuard) != CURLE_OK { webOnly = false }
+        }
         if request.decompress {
             set(CURLOPT_ACCEPT_ENCODING, "")  // every encoding libcurl inflates
         } else {

@@ -7,10 +7,20 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
     public var tooLarge = false
     /// No answer came at all (a timeout, a refused connection, an unknown host).
     public var unanswered = false
+    /// Not asked: the address is one the request's `ReachLimit` does not allow.
+    public var refusedAddress = false
     public init(_ description: String, tooLarge: Bool = false, unanswered: Bool = false) {
         self.description = description
         self.tooLarge = tooLarge
         self.unanswered = unanswered
+    }
+
+    /// `url` (or a redirect on the way) led to an address the request may not connect to
+    /// (`where`: "127.0.0.1, which is on this computer (loopback)").
+    static func addressRefused(from url: URL, _ where: String) -> FetchError {
+        var error = FetchError("\(url.host ?? "The address") led to \(`where`); a file a feed names is fetched from there only when the feed itself was read from such an address, so nothing was sent to it")
+        error.refusedAddress = true
+        return error
     }
 
     /// `url`'s server redirected to an address that is not on the web (`file:`, `ftp:`), or

@@ -16,6 +16,8 @@ public struct HTTPClient: Sendable {
         public let url: URL?
         /// Where a permanent redirect (301, 308) on the way pointed: the new address to use.
         public var movedTo: URL? = nil
+        /// The IP address the answer came from (the server's, or a proxy's), when known.
+        public var address: String? = nil
     }
 
     public static let userAgent = "almanacd/0.1.0 (+https://github.com/almanac; a per-user weather and podcast daemon)"
@@ -52,11 +54,13 @@ public struct HTTPClient: Sendable {
     }
 
     /// Fetches `url`; throws `FetchError` for transport failures and for statuses other than 2xx.
-    public func get(_ url: URL, headers: [String: String] = [:], conditional: Bool = true) async throws -> Response {
+    /// With `reachLimit`, no hop connects to an address it does not allow (`FetchError.refusedAddress`).
+    public func get(_ url: URL, headers: [String: String] = [:], conditional: Bool = true, reachLimit: ReachLimit? = nil) async throws -> Response {
         // A user name and password in the URL are sent as HTTP Basic authentication, to this
         // host only (BoundedDownloads drops them on a redirect elsewhere), never in the URL.
         let credentials = FeedCredentials.of(url.absoluteString)
         var request = makeRequest(credentials == nil ? url : URL(string: FeedCredentials.removed(from: url.absoluteString)) ?? url, headers: headers)
+        request.reachLimit = reachLimit
         if let credentials {
             request.setHeader("Authorization", "Basic " + Data("\(credentials.user):\(credentials.password)".utf8).base64EncodedString())
         }
@@ -80,11 +84,11 @@ public struct HTTPClient: Sendable {
             guard kept != nil || askedByCaller else {
                 throw FetchError("\(url.host ?? "The server") answered 304 Not Modified to a request that was not conditional.")
             }
-            return Response(status: 304, body: kept?.body ?? Data(), headers: fields, url: http.url, movedTo: movedTo)
+            return Response(status: 304, body: kept?.body ?? Data(), headers: fields, url: http.url, movedTo: movedTo, address: http.address)
         }
         validators?[url] = ConditionalCache.Entry(etag: fields["etag"], lastModified: fields["last-modified"],
                                                   body: data.count <= ConditionalCache.maximumKeptBody ? data : nil)
-        return Response(status: http.status, body: data, headers: fields, url: http.url, movedTo: movedTo)
+        return Response(status: http.status, body: data, headers: fields, url: http.url, movedTo: movedTo, address: http.address)
     }
 
     /// Sends a request of any method (`POST` with a JSON body, say) and returns the answer
@@ -127,6 +131,8 @@ public struct HTTPClient: Sendable {
             throw FetchError("\(url.host ?? "The server") sent more than the \(maximumBytes / 1024 / 1024) MiB Almanac reads.", tooLarge: true)
         } catch let refused as BoundedDownloads.RedirectRefused {
             throw FetchError.redirectRefused(from: url, to: refused.to, elsewhere: refused.elsewhere)
+        } catch let error as TransportError where error.kind == .refusedAddress {
+            throw FetchError.addressRefused(from: url, error.detail)
         } catch {
             throw FetchError.noAnswer(from: url, error, timeout: timeout)
         }

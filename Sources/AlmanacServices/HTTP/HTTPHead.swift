@@ -9,6 +9,8 @@ struct HTTPHead: Sendable {
     let headers: [String: String]
     /// The address this answer is for (the last hop's, after redirects).
     let url: URL
+    /// The IP address it came from (the server's, or a proxy's), when libcurl said.
+    var address: String?
 
     /// `Content-Length`, when the server said it.
     var expectedLength: UInt64? { headers["content-length"].flatMap { UInt64($0) } }

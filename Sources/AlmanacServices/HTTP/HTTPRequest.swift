@@ -15,6 +15,8 @@ struct HTTPRequest: Sendable {
     /// Ask for compressed answers (whatever libcurl inflates) and inflate them as they come;
     /// off, the bytes are kept as the server sent them (a download resumed by offset).
     var decompress = true
+    /// The addresses it may connect to, at every hop (`nil`: any).
+    var reachLimit: ReachLimit?
 
     init(method: String = "GET", url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil,
          idleTimeout: Double, totalTimeout: Double, decompress: Bool = true) {

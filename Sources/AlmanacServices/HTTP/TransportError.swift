@@ -16,6 +16,9 @@ struct TransportError: Error, Sendable, CustomStringConvertible {
         case insecure
         /// The server redirected more than `HTTPExchange.maximumRedirects` times.
         case tooManyRedirects
+        /// Every address to connect to was one the request's `ReachLimit` does not allow
+        /// (`detail`: the last, and whose network it is on).
+        case refusedAddress
         case other
     }
 
@@ -31,7 +34,7 @@ struct TransportError: Error, Sendable, CustomStringConvertible {
         case .offline: "this computer is not connected to a network"
         case .connectionLost: "the connection closed before the answer was complete"
         case .tooManyRedirects: "it redirected more than \(HTTPExchange.maximumRedirects) times"
-        case .insecure, .other: detail
+        case .insecure, .refusedAddress, .other: detail
         }
     }
 }

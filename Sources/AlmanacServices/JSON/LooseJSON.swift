@@ -1,18 +1,25 @@
+import AlmanacFeeds
 import FoundationEssentials
 
 /// JSON read as untyped values and written from them, as `JSONSerialization` did (which
 /// FoundationEssentials lacks): objects `[String: Any]`, lists `[Any]`, `String`, `Bool`,
 /// `Int` (a whole number that fits), `Double` (any other), and `LooseJSON.null`. For answers
-/// read key by key, whatever else they hold (the sync servers', a chapters file's shape).
+/// read key by key, whatever else they hold (the sync servers'). Read with `JSONReader`
+/// within `limits`, so an answer costs at most those, whatever it holds.
 enum LooseJSON {
     /// JSON's `null`.
     struct Null: Sendable {}
     static let null = Null()
 
+    /// What is kept of an answer while it is read: a sync server's largest answers (16 MiB
+    /// of episode actions, some 250 bytes and nine values each) hold some 600,000 values,
+    /// and no list of them more than 70,000 items.
+    static let limits = JSONLimits(depth: 32, stringBytes: 64 * 1024, items: 200_000, values: 600_000)
+
     /// The value `data` holds (any JSON value, not only an object or a list); throws when it
-    /// is not JSON.
+    /// is not JSON or is beyond `limits` (`JSONReadError`).
     static func value(from data: Data) throws -> Any {
-        try JSONDecoder().decode(Value.self, from: data).any
+        try JSONReader.read(data, limits: limits) { try value(&$0) }
     }
 
     /// `value` (made of the types above, `Int64` too) as JSON; throws for anything else.
@@ -20,30 +27,40 @@ enum LooseJSON {
         try JSONEncoder().encode(Value(any: value))
     }
 
-    private struct Value: Codable {
+    private static func value(_ reader: inout JSONReader) throws -> Any {
+        try reader.keepOne()
+        switch try reader.kind() {
+        case .object:
+            var object: [String: Any] = [:]
+            try reader.members { reader, name in
+                // The first of a name given twice.
+                if object.count < limits.items, object[name] == nil { object[name] = try value(&reader) }
+            }
+            return object
+        case .array:
+            var list: [Any] = []
+            try reader.elements { reader in
+                if list.count < limits.items { list.append(try value(&reader)) }
+            }
+            return list
+        case .string: return try reader.string()
+        case .bool: return try reader.bool()
+        case .null:
+            try reader.null()
+            return null
+        case .number:
+            let number = try reader.number()
+            if number.rounded() == number, let whole = Int(exactly: number) { return whole }
+            return number
+        }
+    }
+
+    /// Writes what `data(from:)` is given.
+    private struct Value: Encodable {
         let any: Any
 
         init(any: Any) {
             self.any = any
-        }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if container.decodeNil() {
-                any = LooseJSON.null
-            } else if let flag = try? container.decode(Bool.self) {
-                any = flag
-            } else if let number = try? container.decode(Int.self) {
-                any = number
-            } else if let number = try? container.decode(Double.self) {
-                any = number
-            } else if let text = try? container.decode(String.self) {
-                any = text
-            } else if let list = try? container.decode([Value].self) {
-                any = list.map(\.any)
-            } else {
-                any = try container.decode([String: Value].self).mapValues(\.any)
-            }
         }
 
         func encode(to encoder: any Encoder) throws {

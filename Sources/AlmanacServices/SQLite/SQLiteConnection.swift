@@ -132,4 +132,12 @@ final class SQLiteConnection: @unchecked Sendable {
     var inTransaction: Bool {
         handle.map { sqlite3_get_autocommit($0) == 0 } ?? false
     }
+
+    /// Whether the file this connection has open was renamed, moved or deleted since it was
+    /// opened (`SQLITE_FCNTL_HAS_MOVED`): its path now names another file, or none.
+    var hasMoved: Bool {
+        guard let handle else { return false }
+        var moved: Int32 = 0
+        return sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK && moved != 0
+    }
 }

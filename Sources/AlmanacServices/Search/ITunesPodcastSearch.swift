@@ -1,6 +1,7 @@
 public import AlmanacCore
 public import AlmanacModels
 public import FoundationEssentials
+import AlmanacFeeds
 
 /// Podcasts from the iTunes Search API (no key needed; what gPodder, AntennaPod and most
 /// podcast apps ask): `GET <base>/search?media=podcast&entity=podcast&term=…&limit=…`.
@@ -31,42 +32,41 @@ public struct ITunesPodcastSearch: PodcastSearching {
         return try Self.results(response.body, limit: limit)
     }
 
+    /// What is kept of the directory's answer while it is read (`JSONReader`): a result
+    /// holds some forty values, and an answer at most 200 results.
+    static let limits = JSONLimits(depth: 16, stringBytes: 16 * 1024, items: 500, values: 50_000)
+
     /// The answer's results that have a feed (the directory lists some without one: they
-    /// cannot be subscribed to), at most `limit`.
+    /// cannot be subscribed to), at most `limit`. A field of another type reads as absent.
     static func results(_ body: Data, limit: Int) throws -> [PodcastSearchResult] {
-        struct Answer: Decodable {
-            struct Item: Decodable {
-                var collectionName: String?
-                var trackName: String?
-                var artistName: String?
-                var feedUrl: String?
-                var trackCount: Int?
-                var primaryGenreName: String?
-                var artworkUrl600: String?
-                var artworkUrl100: String?
-                var collectionViewUrl: String?
-            }
-            var results: [Item]
-        }
-        let answer: Answer
+        let answer: JSONNode
         do {
-            answer = try JSONDecoder().decode(Answer.self, from: body)
+            answer = try JSONReader.node(body, limits: limits)
+        } catch let error as JSONReadError where error.code != .syntax {
+            throw PodcastSearchError("The podcast directory answered with more than Almanac reads: \(error.message).")
         } catch {
             throw PodcastSearchError("The podcast directory answered with something that is not a list of results.")
         }
-        return answer.results.prefix(limit).compactMap { item in
-            guard let feed = item.feedUrl?.trimmed, feed.hasPrefix("http://") || feed.hasPrefix("https://"), !feed.hasControlCharacters else { return nil }
-            let title = (item.collectionName ?? item.trackName ?? "").printableLine(maximumLength: 200)
+        guard case .array(let results)? = answer["results"] else {
+            throw PodcastSearchError("The podcast directory answered with something that is not a list of results.")
+        }
+        return results.prefix(limit).compactMap { item in
+            guard let feed = Self.address(item["feedUrl"]), feed.hasPrefix("http://") || feed.hasPrefix("https://") else { return nil }
+            let title = (item["collectionName"]?.text(1_000) ?? item["trackName"]?.text(1_000) ?? "").printableLine(maximumLength: 200)
+            let count = item["trackCount"]?.number.flatMap { Int(exactly: $0) }
             return PodcastSearchResult(
-                title: title.isEmpty ? feed : title, author: (item.artistName ?? "").printableLine(maximumLength: 200), feedURL: feed,
-                episodeCount: item.trackCount.flatMap { $0 >= 0 ? $0 : nil }, genre: item.primaryGenreName?.printableLine(maximumLength: 100),
-                artworkURL: (item.artworkUrl600 ?? item.artworkUrl100).flatMap(Self.address), pageURL: item.collectionViewUrl.flatMap(Self.address)
+                title: title.isEmpty ? feed : title, author: (item["artistName"]?.text(1_000) ?? "").printableLine(maximumLength: 200), feedURL: feed,
+                episodeCount: count.flatMap { $0 >= 0 ? $0 : nil }, genre: item["primaryGenreName"]?.text(1_000)?.printableLine(maximumLength: 100),
+                artworkURL: Self.address(item["artworkUrl600"]) ?? Self.address(item["artworkUrl100"]), pageURL: Self.address(item["collectionViewUrl"])
             )
         }
     }
 
-    /// An address as the directory gave it, none when it holds a control character.
-    private static func address(_ text: String) -> String? {
-        text.hasControlCharacters ? nil : text
+    /// An address as the directory gave it, without white space around it; none when it is
+    /// not a string, holds a control character or is longer than any address (4 KiB).
+    private static func address(_ node: JSONNode?) -> String? {
+        guard case .string(let text)? = node, text.utf8.count <= 4_096 else { return nil }
+        let address = text.trimmed
+        return address.hasControlCharacters ? nil : address
     }
 }

@@ -32,6 +32,8 @@ extension StateStore: PodcastArchive {
                 if let bytes = UInt64(value), bytes <= PodcastSettings.maximumMinimumFreeSpace { state.settings.minimumFreeSpace = bytes }
             case Setting.metered.storeKey:
                 if let use = MeteredUse(rawValue: value) { state.settings.metered = use }
+            case Setting.backupsKept.storeKey:
+                if let kept = Int(value), PodcastSettings.backupsKeptRange ~= kept { state.settings.backupsKept = kept }
             default: continue
             }
         }
@@ -79,7 +81,7 @@ extension StateStore: PodcastArchive {
             // When it was first marked played (StateStore+Preferences.swift).
             if episode.played {
                 try db.execute("INSERT OR IGNORE INTO episodePlayed (episodeID, playedAt) SELECT id, ? FROM episode WHERE id = ?",
-                               [Date().timeIntervalSince1970, episode.id])
+                               [clock().timeIntervalSince1970, episode.id])
             } else {
                 try db.execute("DELETE FROM episodePlayed WHERE episodeID = ?", [episode.id])
             }
@@ -96,7 +98,7 @@ extension StateStore: PodcastArchive {
             }
             count = db.changes
             // When each was first marked played (StateStore+Preferences.swift).
-            let now = Date().timeIntervalSince1970
+            let now = clock().timeIntervalSince1970
             if let podcastID {
                 try db.execute("INSERT OR IGNORE INTO episodePlayed (episodeID, playedAt) SELECT id, ? FROM episode WHERE played = 1 AND podcastID = ?",
                                [now, podcastID])
@@ -123,11 +125,11 @@ extension StateStore: PodcastArchive {
 
     public func saveSettings(_ settings: PodcastSettings) throws {
         try write("the podcast settings") { db in
-            try db.execute("INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?), (?, ?), (?, ?), ('podcasts.player', ?), (?, ?), (?, ?), (?, ?)",
+            try db.execute("INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?), (?, ?), (?, ?), ('podcasts.player', ?), (?, ?), (?, ?), (?, ?), (?, ?)",
                            [Setting.notify.storeKey, settings.notify ? "1" : "0", Setting.deleteWhenPlayed.storeKey, settings.deleteWhenPlayed ? "1" : "0",
                             Setting.playedAt.storeKey, String(settings.playedAt), settings.player, Setting.minimumFreeSpace.storeKey, String(settings.minimumFreeSpace),
                             Setting.continuous.storeKey, settings.continuous ? "1" : "0",
-                            Setting.metered.storeKey, settings.metered.rawValue])
+                            Setting.metered.storeKey, settings.metered.rawValue, Setting.backupsKept.storeKey, String(settings.backupsKept)])
         }
     }
 

@@ -49,15 +49,23 @@ public struct OptionsReader: Sendable {
         return flag
     }
 
-    /// A finite number (any integer type or a double), or `nil` when absent.
+    /// A finite number (any integer type or a double; -0 is 0), or `nil` when absent. The
+    /// caller checks its range before converting it: every integer type's whole range comes
+    /// through (a `t` past `Int64.max` too), so the refusal can name the number given.
     public func number(_ key: String) throws -> Double? {
         guard let value = values[key] else { return nil }
-        if case .double(let number) = value {
-            guard number.isFinite else { throw BusError.invalidArgs("'\(key)' must be a finite number.") }
-            return number
+        switch value {
+        case .double(let number):
+            guard number.isFinite else {
+                throw BusError.invalidArgs("'\(key)' must be a finite number, not \(number).")
+            }
+            return number == 0 ? 0 : number
+        case .uint64(let number):
+            return Double(number)
+        default:
+            guard let integer = value.integerValue else { throw wrongType(key, "a number (d, i, u, x or t)", value) }
+            return Double(integer)
         }
-        guard let integer = value.integerValue else { throw wrongType(key, "a number (d, i, u, x or t)", value) }
-        return Double(integer)
     }
 
     private func checked(_ text: String, _ key: String) throws -> String {

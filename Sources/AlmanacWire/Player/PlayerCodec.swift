@@ -8,7 +8,7 @@ public enum PlayerCodec {
     public static let sleepKeys = ["seconds", "end"]
 
     /// `Sleep`'s options as a timer; `BusError.invalidArgs` for anything else.
-    public static func sleepTimer(_ options: [String: Value], now: Date = Date()) throws -> SleepTimer {
+    public static func sleepTimer(_ options: [String: Value], now: Date) throws -> SleepTimer {
         let reader = try OptionsReader(options, allowed: sleepKeys, what: "sleep timer option")
         let seconds = try reader.number("seconds"), end = try reader.string("end")
         switch (seconds, end) {
@@ -29,9 +29,12 @@ public enum PlayerCodec {
 
     /// The `SleepTimer` property: `kind s` (`time`, `episode`, `chapter`), `pausesAt x` (Unix
     /// seconds; 0 while it cannot be told), `player s`, `episode s`; empty when none is set.
+    /// A moment past what an `Int64` holds (a player that says it plays at 10⁻³⁰⁰× is at the
+    /// end of its episode in forever) cannot be told either: `Int64(exactly:)`, never `Int64(_:)`,
+    /// which traps.
     public static func encode(timer: SleepTimer?, player: String, episode: String, pausesAt: Date?) -> [String: Value] {
         guard let timer else { return [:] }
-        return ["kind": .string(timer.kind), "pausesAt": .int64(pausesAt.map { Int64($0.timeIntervalSince1970.rounded()) } ?? 0),
+        return ["kind": .string(timer.kind), "pausesAt": .int64(pausesAt.flatMap { Int64(exactly: $0.timeIntervalSince1970.rounded()) } ?? 0),
                 "player": .string(player), "episode": .string(episode)]
     }
 

@@ -25,6 +25,24 @@ CURLcode ccurl_setopt_offset(CURL *easy, CURLoption option, curl_off_t value);
 CURLcode ccurl_setopt_pointer(CURL *easy, CURLoption option, const void *value);
 CURLcode ccurl_setopt_write_function(CURL *easy, CURLoption option, curl_write_callback function);
 long ccurl_info_long(CURL *easy, CURLINFO info);
+/// A string of the transfer's (CURLINFO_PRIMARY_IP, say), owned by libcurl; NULL when it has none.
+const char *ccurl_info_string(CURL *easy, CURLINFO info);
+
+/// Says whether a connection to `address` may be made: 1 yes, 0 no. `address` is the IPv4
+/// (AF_INET, 4 bytes) or IPv6 (AF_INET6, 16 bytes) address in network order, NULL for any
+/// other family.
+typedef int (*ccurl_address_check)(void *context, int family, const unsigned char *address);
+
+/// What `ccurl_setopt_address_check` is given; it must outlive the transfer.
+struct ccurl_address_guard {
+    ccurl_address_check check;
+    void *context;
+};
+
+/// Every connection the transfer opens (each address tried, each hop: CURLOPT_OPENSOCKETFUNCTION)
+/// is first put to `guard->check`, with the address about to be connected to; a refused
+/// one is never opened, so not a byte goes to it. The sockets it opens are close-on-exec.
+CURLcode ccurl_setopt_address_check(CURL *easy, struct ccurl_address_guard *guard);
 
 CURLM *ccurl_multi_init(void);
 CURLMcode ccurl_multi_add_handle(CURLM *multi, CURL *easy);

@@ -1,0 +1,25 @@
+/// Why a `JSONReader` stopped: the bytes are not JSON, or they are beyond its `JSONLimits`.
+public struct JSONReadError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Code: Sendable, Hashable {
+        /// Not JSON (at `offset`).
+        case syntax
+        /// Nested deeper than `JSONLimits.depth`.
+        case tooDeep
+        /// More values than `JSONLimits.values`.
+        case tooLarge
+    }
+
+    public let code: Code
+    /// The byte the reader stopped at.
+    public let offset: Int
+    /// What went wrong, in a few words.
+    public let message: String
+
+    public init(_ code: Code, at offset: Int, _ message: String) {
+        self.code = code
+        self.offset = offset
+        self.message = message
+    }
+
+    public var description: String { "\(message) (at byte \(offset))" }
+}
