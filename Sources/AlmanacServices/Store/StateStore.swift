@@ -20,6 +20,8 @@ public final class StateStore: Sendable {
     /// connection SQLite keeps read-only, an I/O error) and the folder is writable again.
     var database: SQLiteQueue { connection.withLock { $0 } }
     let connection: Locked<SQLiteQueue>
+    /// Read-only connections of their own for searches (StateStore+Search.swift).
+    let searchReaders: SQLiteReaders
     /// Set when the file found at start was unreadable: where it was moved and why.
     public let recovered: String?
     /// Logs every write the disk refused (full, read-only, gone), with what failed and why:
@@ -37,6 +39,7 @@ public final class StateStore: Sendable {
         self.clock = clock
         path = folder.appendingPathComponent("almanac.sqlite").path
         self.logger = logger
+        searchReaders = SQLiteReaders(uri: "file:\(Self.uriEscaped(path))?mode=ro")
         do {
             connection = Locked(try Self.open(path, clock: clock, backups: backups.map { ($0.path, logger) }))
             recovered = nil

@@ -69,4 +69,6 @@ public enum BusContract {
     /// `Restore`/`ImportBackup` of a file that is no library this daemon can restore: not
     /// SQLite, damaged, not Almanac's, from a newer Almanac, a symbolic link, not a regular file.
     public static let unusableBackup: ErrorName = "org.almanac.Error.UnusableBackup"
+    /// A search (`ListEpisodes`' `search`, `SearchTranscripts`) that took more than its time budget.
+    public static let searchTooBroad: ErrorName = "org.almanac.Error.SearchTooBroad"
 }
