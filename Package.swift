@@ -66,7 +66,7 @@ let package = Package(
         .executableTarget(name: "almanac-fuzz", dependencies: ["AlmanacModels", "AlmanacCore", "AlmanacFeeds", "AlmanacServices", "DBus"], path: "Examples/almanac-fuzz"),
         // AlmanacServices for its store alone: the documents' tests run on the real SQLite store
         // in memory (`StateStore.inMemory()`); the AlmanacCore module itself knows no SQLite.
-        .testTarget(name: "AlmanacCoreTests", dependencies: ["AlmanacCore", "AlmanacModels", "AlmanacDemo", "AlmanacServices", "TestHarness"]),
+        .testTarget(name: "AlmanacCoreTests", dependencies: ["AlmanacCore", "AlmanacModels", "AlmanacDemo", "AlmanacServices", "TestHarness", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "AlmanacViewsTests", dependencies: ["AlmanacViews", "AlmanacModels", "TestHarness"]),
         .testTarget(name: "AlmanacFeedsTests", dependencies: ["AlmanacFeeds", "AlmanacModels", "TestHarness"]),
         .testTarget(name: "AlmanacServicesTests", dependencies: [
