@@ -1,5 +1,6 @@
 @testable import AlmanacCore
 import AlmanacModels
+import AlmanacServices
 import Foundation
 import Synchronization
 import TestHarness
@@ -42,7 +43,7 @@ final class TableTranscripts: TranscriptFetching {
     let clock = TestClock()
 
     func subscribed() throws -> (PodcastsDocument, Podcast) {
-        let subscribed = try SubscribedFeed(Self.feed, clock: clock)
+        let subscribed = try SubscribedFeed(Self.feed, archive: StateStore.inMemory(clock: { [clock] in clock.now }), clock: clock)
         return (subscribed.podcasts, subscribed.podcast)
     }
 

@@ -84,14 +84,3 @@ public protocol PodcastArchive: Sendable {
     /// `exclude`); `savePreferences` keeps them otherwise.
     func forgetRefusedTitlePatterns(_ settings: Set<String>, of podcastID: String) throws
 }
-
-extension PodcastArchive {
-    /// An archive without transactions runs `body` as it is.
-    public func transaction<T: Sendable>(_ body: () throws -> T) throws -> T { try body() }
-    /// An archive without transactions runs `body` as it is.
-    public func savepoint<T: Sendable>(_ body: () throws -> T) throws -> T { try body() }
-    /// An archive that keeps only patterns it was given through `savePreferences` has none.
-    public func refusedTitlePatterns() throws -> [RefusedTitlePattern] { [] }
-    /// An archive without refused patterns has none to forget.
-    public func forgetRefusedTitlePatterns(_ settings: Set<String>, of podcastID: String) throws {}
-}

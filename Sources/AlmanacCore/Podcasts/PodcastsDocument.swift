@@ -66,13 +66,13 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
 
     /// - Parameters:
     ///   - archive: the library (subscriptions, episodes, play state); the document starts from
-    ///     what it holds. In memory unless given.
+    ///     what it holds. The daemon's SQLite store (tests: the same store in memory).
     ///   - policy: how often feeds are read and how failures back off (per feed).
     ///   - minimumRefreshInterval: the shortest `PodcastPreferences.refreshInterval` accepted.
     ///   - clock, jitter: the time and the randomness of backoff, for tests.
     /// Throws `StorageError` when the archive could not be read: a library that did not answer
     /// is not taken for an empty one.
-    public init(archive: any PodcastArchive = MemoryPodcastArchive(),
+    public init(archive: any PodcastArchive,
                 policy: RefreshSchedule.Policy = .init(interval: 3_600, firstRetry: 60, longestRetry: 86_400),
                 minimumRefreshInterval: Double = PodcastPreferences.minimumRefreshInterval,
                 clock: @escaping @Sendable () -> Date = SystemClock().reading, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },

@@ -13,10 +13,11 @@ extension StateStore {
     /// Runs `body`, one search's statements, on a search reader within `budget` seconds of
     /// processor time. A file that no reader can open beside the store (a read-only folder
     /// without the log's shared memory) is searched on the store's own connection, within
-    /// the same budget.
+    /// the same budget, as is a store in memory (no other connection sees its tables).
     func search<T: Sendable>(_ what: String, budget: Double = searchBudget, _ body: (SQLiteConnection) throws -> T) throws -> T {
         do {
             do {
+                if isInMemory { throw SQLiteError(code: SQLiteError.Code.cannotOpen, message: "a store in memory has no other readers") }
                 return try searchReaders.read(budget: budget, body)
             } catch let error as SQLiteError where error.code == SQLiteError.Code.cannotOpen {
                 return try database.read { db in try db.withBudget(budget) { try body(db) } }

@@ -69,6 +69,18 @@ public final class StateStore: Sendable {
         }
     }
 
+    /// A store over `database`, opened and migrated by the caller, with no file or folder
+    /// behind it: `StateStore.inMemory` (StateStore+Memory.swift).
+    init(memory database: SQLiteQueue, logger: Logger, clock: @escaping @Sendable () -> Date) {
+        path = Self.memoryPath
+        folder = ""
+        connection = Locked(database)
+        recovered = nil
+        self.logger = logger
+        self.clock = clock
+        searchReaders = SQLiteReaders(uri: "file::memory:?mode=ro")
+    }
+
     /// Opens the file for reading only. With a log left beside it (the daemon was killed),
     /// read-only (`mode=ro`, which reads the log through the shared-memory file left with
     /// it), so nothing acknowledged is missed; without one, as `immutable`: a write-ahead-log
@@ -278,7 +290,8 @@ public final class StateStore: Sendable {
             return try used.read(body)
         } catch let error as SQLiteError where error.code == SQLiteError.Code.error {
             throw error
-        } catch let error as SQLiteError where Self.mayRecover(error) {
+        } catch let error as SQLiteError where Self.mayRecover(error) && !isInMemory {
+            // (A store in memory has no file to open again: its failure is the answer.)
             do {
                 let current = database
                 return try (current !== used ? current : try reconnect(replacing: used)).read(body)
