@@ -8,7 +8,7 @@ public import FoundationEssentials
 /// empty list of an untyped element), which no shape holds (`GoldenWireTests`); decoding
 /// throws `DecodingError` for a value that is not the shape, or what `init(wire:)` throws.
 public enum WireCoding {
-    static let encoder = ValueEncoder(keyOrder: .encoded) { value in (value as? Date).map { .int64(seconds($0)) } }
+    static let encoder = ValueEncoder(keyOrder: .encoded, overrides: [.init(Date.self) { .int64(seconds($0)) }])
     static let decoder = ValueDecoder { value, type in
         guard type == Date.self else { return nil }
         guard let seconds = value.integerValue else {

@@ -4,18 +4,27 @@
 /// `Value`. Its coding path is made only for an error: nothing is allocated per property.
 final class ValueEncoding: Encoder {
     let options: ValueEncoder
-    /// The encoder this one's value is a property or an item of, and the keys from there.
+    /// The encoder this one's value is a property or an item of, the keys of the nested
+    /// containers from there (none, mostly) and this value's key or index.
     private let parent: ValueEncoding?
-    private let keys: [any CodingKey]
+    private let nested: [any CodingKey]
+    private let key: (any CodingKey)?
     fileprivate(set) var node: Node?
 
-    init(options: ValueEncoder, parent: ValueEncoding? = nil, keys: [any CodingKey] = []) {
+    init(options: ValueEncoder, parent: ValueEncoding? = nil, nested: [any CodingKey] = [], key: (any CodingKey)? = nil) {
         self.options = options
         self.parent = parent
-        self.keys = keys
+        self.nested = nested
+        self.key = key
     }
 
-    var codingPath: [any CodingKey] { (parent?.codingPath ?? []) + keys }
+    var codingPath: [any CodingKey] {
+        var path = parent?.codingPath ?? []
+        path += nested
+        if let key { path.append(key) }
+        return path
+    }
+
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     /// What an encoded value is while its container is being filled.
@@ -26,16 +35,16 @@ final class ValueEncoding: Encoder {
         /// A super encoder's: what it encoded, once it has.
         case deferred(ValueEncoding)
 
-        func resolved(_ path: @autoclosure () -> [any CodingKey]) throws -> Value {
+        func resolved(_ path: () -> [any CodingKey]) throws -> Value {
             switch self {
             case .value(let value): return value
-            case .keyed(let keyed): return try keyed.resolved(path())
-            case .unkeyed(let unkeyed): return try unkeyed.resolved(path())
+            case .keyed(let keyed): return try keyed.resolved(path)
+            case .unkeyed(let unkeyed): return try unkeyed.resolved(path)
             case .deferred(let encoder):
                 guard let node = encoder.node else {
                     throw EncodingError.invalidValue([Value](), .init(codingPath: path(), debugDescription: "A super encoder encoded nothing."))
                 }
-                return try node.resolved(path())
+                return try node.resolved(path)
             }
         }
     }
@@ -64,23 +73,33 @@ final class ValueEncoding: Encoder {
             }
         }
 
-        func resolved(_ path: [any CodingKey]) throws -> Value {
-            var ordered = entries
-            if sorted { ordered.sort { $0.key < $1.key } }
+        /// The value of the entry at `key`, checked against `valueType`.
+        private func value(of node: Node, at key: String, _ path: () -> [any CodingKey]) throws -> Value {
+            let value = try node.resolved { path() + [AnyKey(key)] }
+            if let valueType, !value.isOf(valueType) {
+                throw EncodingError.invalidValue(value, .init(codingPath: path() + [AnyKey(key)], debugDescription: "A dictionary of \(valueType) cannot hold a '\(value.type)'."))
+            }
+            return value
+        }
+
+        func resolved(_ path: () -> [any CodingKey]) throws -> Value {
+            if sorted { entries.sort { $0.key < $1.key } }
             var out: [Value.DictionaryEntry] = []
-            out.reserveCapacity(ordered.count)
-            for (key, node) in ordered {
-                let value = try node.resolved(path + [AnyKey(key)])
-                if let valueType {
-                    guard value.type == valueType else {
-                        throw EncodingError.invalidValue(value, .init(codingPath: path + [AnyKey(key)], debugDescription: "A dictionary of \(valueType) cannot hold a '\(value.type)'."))
-                    }
-                    out.append(.init(.string(key), value))
-                } else {
-                    out.append(.init(.string(key), .variant(value)))
-                }
+            out.reserveCapacity(entries.count)
+            for (key, node) in entries {
+                let value = try value(of: node, at: key, path)
+                out.append(.init(.string(key), valueType == nil ? .variant(value) : value))
             }
             return .dictionary(key: .string, value: valueType ?? .variant, out)
+        }
+
+        /// The entries as `encodeFields` gives them: straight into a Swift dictionary, no
+        /// variants made to be looked through again.
+        func fields(_ path: () -> [any CodingKey]) throws -> [String: Value] {
+            var out: [String: Value] = [:]
+            out.reserveCapacity(entries.count)
+            for (key, node) in entries { out[key] = try value(of: node, at: key, path).unwrapped }
+            return out
         }
     }
 
@@ -89,15 +108,15 @@ final class ValueEncoding: Encoder {
         var items: [Node] = []
         var elementType: ValueType?
 
-        func resolved(_ path: [any CodingKey]) throws -> Value {
+        func resolved(_ path: () -> [any CodingKey]) throws -> Value {
             var values: [Value] = []
             values.reserveCapacity(items.count)
-            for (index, item) in items.enumerated() { values.append(try item.resolved(path + [AnyKey(index)])) }
+            for (index, item) in items.enumerated() { values.append(try item.resolved { path() + [AnyKey(index)] }) }
             guard let element = values.first?.type ?? elementType else {
-                throw EncodingError.invalidValue([Value](), .init(codingPath: path, debugDescription: "An empty array needs an element type: make its element ValueTyped."))
+                throw EncodingError.invalidValue([Value](), .init(codingPath: path(), debugDescription: "An empty array needs an element type: make its element ValueTyped."))
             }
-            guard values.allSatisfy({ $0.type == element }) else {
-                throw EncodingError.invalidValue(values, .init(codingPath: path, debugDescription: "A D-Bus array holds one type; these items have several."))
+            guard values.allSatisfy({ $0.isOf(element) }) else {
+                throw EncodingError.invalidValue(values, .init(codingPath: path(), debugDescription: "A D-Bus array holds one type; these items have several."))
             }
             return .array(element, values)
         }
@@ -105,49 +124,72 @@ final class ValueEncoding: Encoder {
 
     /// `value` as a `Value`: a basic value, the override's, or what its `encode(to:)` makes,
     /// with what its type says of it (sorted keys, a typed dictionary or array).
-    func box<T: Encodable>(_ value: T, _ keys: @autoclosure () -> [any CodingKey]) throws -> Value {
+    func box<T: Encodable>(_ value: T, nested: [any CodingKey] = [], key: (any CodingKey)? = nil) throws -> Value {
         if let basic = Self.basic(value) { return basic }
-        if let special = options.override(value) { return special }
-        let inner = ValueEncoding(options: options, parent: self, keys: keys())
-        try value.encode(to: inner)
-        guard let node = inner.node else {
-            throw EncodingError.invalidValue(value, .init(codingPath: inner.codingPath, debugDescription: "\(T.self) encoded nothing."))
+        if let special = options.overridden(value) { return special }
+        let inner = ValueEncoding(options: options, parent: self, nested: nested, key: key)
+        return try inner.encode(value).resolved { inner.codingPath }
+    }
+
+    /// The entries of the `a{sv}` `value` encodes to, made without the `a{sv}`.
+    func fields<T: Encodable>(_ value: T) throws -> [String: Value] {
+        let encoded: Value
+        if let basic = Self.basic(value) ?? options.overridden(value) { encoded = basic } else {
+            let inner = ValueEncoding(options: options, parent: self)
+            let node = try inner.encode(value)
+            if case .keyed(let keyed) = node { return try keyed.fields { inner.codingPath } }
+            encoded = try node.resolved { inner.codingPath }
+        }
+        guard case .dictionary(.string, _, let entries) = encoded else {
+            throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "\(T.self) does not encode as a dictionary"))
+        }
+        var fields: [String: Value] = [:]
+        fields.reserveCapacity(entries.count)
+        for entry in entries {
+            if case .string(let key) = entry.key { fields[key] = entry.value.unwrapped }
+        }
+        return fields
+    }
+
+    /// Encodes `value` into this encoder and gives its node, with what its type says of it.
+    private func encode<T: Encodable>(_ value: T) throws -> Node {
+        try value.encode(to: self)
+        guard let node else {
+            throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "\(T.self) encoded nothing."))
         }
         switch node {
         case .keyed(let keyed):
-            if let dictionary = T.self as? any StringKeyedDictionary.Type {
-                keyed.sorted = true
-                keyed.valueType = dictionary.entryValueType
-            } else if T.self is any SortedKeys.Type {
-                keyed.sorted = true
-            }
+            let traits = CodingTraits.of(T.self)
+            if traits.sortedKeys { keyed.sorted = true }
+            keyed.valueType = traits.entryValueType
         case .unkeyed(let unkeyed):
-            if case .array(let element)? = (T.self as? any ValueTyped.Type)?.valueType { unkeyed.elementType = element }
+            if let element = CodingTraits.of(T.self).elementType { unkeyed.elementType = element }
         case .value, .deferred:
             break
         }
-        return try node.resolved(inner.codingPath)
+        return node
     }
 
-    private static func basic<T>(_ value: T) -> Value? {
-        switch value {
-        case let value as String: .string(value)
-        case let value as Double: .double(value)
-        case let value as Bool: .boolean(value)
-        case let value as Int32: .int32(value)
-        case let value as Int64: .int64(value)
-        case let value as Int: .int64(Int64(value))
-        case let value as UInt32: .uint32(value)
-        case let value as UInt64: .uint64(value)
-        case let value as Value: value
-        case let value as UInt8: .byte(value)
-        case let value as Int16: .int16(value)
-        case let value as UInt16: .uint16(value)
-        case let value as Float: .double(Double(value))
-        case let value as Int8: .int16(Int16(value))
-        case let value as UInt: .uint64(UInt64(value))
-        default: nil
-        }
+    /// `value` as a `Value` if it is of a basic type, told by comparing types (a cast to each
+    /// would cost more than encoding it).
+    static func basic<T>(_ value: T) -> Value? {
+        let type = T.self
+        if type == String.self { return .string(value as! String) }
+        if type == Double.self { return .double(value as! Double) }
+        if type == Int32.self { return .int32(value as! Int32) }
+        if type == Int64.self { return .int64(value as! Int64) }
+        if type == Int.self { return .int64(Int64(value as! Int)) }
+        if type == Bool.self { return .boolean(value as! Bool) }
+        if type == UInt32.self { return .uint32(value as! UInt32) }
+        if type == UInt64.self { return .uint64(value as! UInt64) }
+        if type == Value.self { return (value as! Value) }
+        if type == UInt8.self { return .byte(value as! UInt8) }
+        if type == Int16.self { return .int16(value as! Int16) }
+        if type == UInt16.self { return .uint16(value as! UInt16) }
+        if type == Float.self { return .double(Double(value as! Float)) }
+        if type == Int8.self { return .int16(Int16(value as! Int8)) }
+        if type == UInt.self { return .uint64(UInt64(value as! UInt)) }
+        return nil
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -181,14 +223,18 @@ final class ValueEncoding: Encoder {
         mutating func encodeNil(forKey key: Key) throws {}
 
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            if value is any FlattenedCoding {
+            if let basic = ValueEncoding.basic(value) {
+                keyed.set(.value(basic), for: key.stringValue)
+                return
+            }
+            if CodingTraits.of(T.self).flattened {
                 // Its keys go into this dictionary: an encoder whose node is this one's.
-                let flat = ValueEncoding(options: encoder.options, parent: encoder, keys: nested)
+                let flat = ValueEncoding(options: encoder.options, parent: encoder, nested: nested)
                 flat.node = .keyed(keyed)
                 try value.encode(to: flat)
                 return
             }
-            keyed.set(.value(try encoder.box(value, nested + [key])), for: key.stringValue)
+            keyed.set(.value(try encoder.box(value, nested: nested, key: key)), for: key.stringValue)
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
@@ -208,7 +254,7 @@ final class ValueEncoding: Encoder {
         mutating func superEncoder(forKey key: Key) -> any Encoder { superEncoder(forKey: AnyKey(key.stringValue)) }
 
         private func superEncoder(forKey key: AnyKey) -> any Encoder {
-            let inner = ValueEncoding(options: encoder.options, parent: encoder, keys: nested + [key])
+            let inner = ValueEncoding(options: encoder.options, parent: encoder, nested: nested, key: key)
             keyed.set(.deferred(inner), for: key.stringValue)
             return inner
         }
@@ -226,7 +272,7 @@ final class ValueEncoding: Encoder {
         }
 
         mutating func encode<T: Encodable>(_ value: T) throws {
-            unkeyed.items.append(.value(try encoder.box(value, nested + [AnyKey(count)])))
+            unkeyed.items.append(.value(try encoder.box(value, nested: nested, key: AnyKey(count))))
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
@@ -244,7 +290,7 @@ final class ValueEncoding: Encoder {
         }
 
         mutating func superEncoder() -> any Encoder {
-            let inner = ValueEncoding(options: encoder.options, parent: encoder, keys: nested + [AnyKey(count)])
+            let inner = ValueEncoding(options: encoder.options, parent: encoder, nested: nested, key: AnyKey(count))
             unkeyed.items.append(.deferred(inner))
             return inner
         }
@@ -259,7 +305,7 @@ final class ValueEncoding: Encoder {
         }
 
         mutating func encode<T: Encodable>(_ value: T) throws {
-            encoder.node = .value(try encoder.box(value, []))
+            encoder.node = .value(try ValueEncoding.basic(value) ?? encoder.box(value))
         }
     }
 }
