@@ -60,35 +60,38 @@ struct ValueDecoding: Decoder {
         return converted
     }
 
-    private func basic<T>(_ type: T.Type) throws -> T? {
-        switch type {
-        case is String.Type:
+    /// The value as `T` if `T` is a basic type, told by comparing types (a cast to each
+    /// would cost more than decoding it).
+    func basic<T>(_ type: T.Type) throws -> T? {
+        if type == String.self {
             guard let text = value.stringValue else { throw mismatch(String.self, "a string (s)") }
-            return text as? T
-        case is Double.Type, is Float.Type:
+            return (text as! T)
+        }
+        if type == Double.self || type == Float.self {
             let number: Double? = switch value {
             case .double(let number): number
             case .uint64(let number): Double(number)
             default: value.integerValue.map(Double.init)
             }
             guard let number else { throw mismatch(T.self, "a number") }
-            return (T.self == Float.self ? Float(number) as Any : number as Any) as? T
-        case is Bool.Type:
-            guard case .boolean(let flag) = value else { throw mismatch(Bool.self, "a boolean (b)") }
-            return flag as? T
-        case is Int.Type: return try integer(Int.self) as? T
-        case is Int32.Type: return try integer(Int32.self) as? T
-        case is Int64.Type: return try integer(Int64.self) as? T
-        case is UInt32.Type: return try integer(UInt32.self) as? T
-        case is UInt64.Type: return try integer(UInt64.self) as? T
-        case is Value.Type: return value as? T
-        case is Int8.Type: return try integer(Int8.self) as? T
-        case is Int16.Type: return try integer(Int16.self) as? T
-        case is UInt.Type: return try integer(UInt.self) as? T
-        case is UInt8.Type: return try integer(UInt8.self) as? T
-        case is UInt16.Type: return try integer(UInt16.self) as? T
-        default: return nil
+            return type == Float.self ? (Float(number) as! T) : (number as! T)
         }
+        if type == Bool.self {
+            guard case .boolean(let flag) = value else { throw mismatch(Bool.self, "a boolean (b)") }
+            return (flag as! T)
+        }
+        if type == Int.self { return (try integer(Int.self) as! T) }
+        if type == Int32.self { return (try integer(Int32.self) as! T) }
+        if type == Int64.self { return (try integer(Int64.self) as! T) }
+        if type == UInt32.self { return (try integer(UInt32.self) as! T) }
+        if type == UInt64.self { return (try integer(UInt64.self) as! T) }
+        if type == Value.self { return (value as! T) }
+        if type == Int8.self { return (try integer(Int8.self) as! T) }
+        if type == Int16.self { return (try integer(Int16.self) as! T) }
+        if type == UInt.self { return (try integer(UInt.self) as! T) }
+        if type == UInt8.self { return (try integer(UInt8.self) as! T) }
+        if type == UInt16.self { return (try integer(UInt16.self) as! T) }
+        return nil
     }
 
     /// The entries of the dictionary this value is, variants looked through.
@@ -144,11 +147,22 @@ struct ValueDecoding: Decoder {
         }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-            if T.self is any FlattenedCoding.Type {
+            if let value = entries[key.stringValue] {
+                let inner = decoder.decoding(value, at: key, in: path)
+                if let basic = try inner.basic(T.self) { return basic }
+                if !CodingTraits.of(T.self).flattened { return try inner.unbox(T.self) }
+            }
+            if CodingTraits.of(T.self).flattened {
                 // Its keys are this dictionary's.
                 return try T(from: decoder.flattened(entries))
             }
             return try decoder.decoding(try entry(key), at: key, in: path).unbox(T.self)
+        }
+
+        /// One look-up for an optional property, where the default takes three.
+        func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+            guard entries[key.stringValue] != nil else { return nil }
+            return try decode(T.self, forKey: key)
         }
 
         func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
