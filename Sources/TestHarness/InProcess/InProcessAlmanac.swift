@@ -93,5 +93,5 @@ public func withInProcessAlmanac<Result>(_ body: (InProcessAlmanac) async throws
 /// nothing logged.
 func makeInProcessServer(connection: Connection, weather: WeatherAdapter, podcasts: PodcastsAdapter) -> AlmanacServer {
     AlmanacServer(connection: connection, weather: weather, podcasts: podcasts, version: "0.0.0-test", provider: "in-process",
-                  logger: Logger(label: "in-process") { _ in SwiftLogNoOpLogHandler() })
+                  logger: .discarding)
 }
