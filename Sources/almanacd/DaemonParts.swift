@@ -192,7 +192,7 @@ struct DaemonParts {
         }
         let store: StateStore
         do {
-            store = try StateStore(folder: folder, backups: backups, clock: clock.reading)
+            store = try StateStore(folder: folder, backups: backups, logger: logger.subsystem(.store), clock: clock.reading)
         } catch {
             throw DaemonError("Cannot open the state in \(folder.path): \(error)")
         }

@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func writesDuringARestoreLandWhollyOnOneLibraryOrTheOther() async throws {
-        let store = try StateStore(folder: root.appendingPathComponent("state"))
+        let store = try StateStore(folder: root.appendingPathComponent("state"), logger: .discarding)
         let folder = try BackupFolder(folder: root.appendingPathComponent("state/backups"), store: store, downloads: root.appendingPathComponent("data"))
         let podcasts = try PodcastsDocument(archive: store)
         let weather = WeatherDocument(try store.weatherState(), archive: store)
