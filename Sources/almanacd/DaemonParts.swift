@@ -57,13 +57,13 @@ struct DaemonParts {
         let kept = try store.weatherState()
         try? store.pruneReadings(olderThan: clock.now.addingTimeInterval(-7 * 86_400), keeping: kept.savedLocations)
         weather = WeatherDocument(kept, policy: RefreshSchedule.Policy(interval: options.effectiveWeatherInterval),
-                                  alertsPolicy: RefreshSchedule.Policy(interval: options.alertsInterval), archive: store, clock: time)
+                                  alertsPolicy: RefreshSchedule.Policy(interval: options.alertsInterval), archive: store, clock: time, logger: logger.subsystem(.weather))
         podcasts = try PodcastsDocument(
             archive: store,
             policy: RefreshSchedule.Policy(interval: options.effectivePodcastInterval, firstRetry: 60, longestRetry: 86_400),
-            minimumRefreshInterval: options.refreshIntervalFloor, clock: time
+            minimumRefreshInterval: options.refreshIntervalFloor, clock: time, logger: logger.subsystem(.podcasts)
         )
-        machine = NetworkConditions(podcasts: podcasts, clock: time)
+        machine = NetworkConditions(podcasts: podcasts, clock: time, logger: logger.subsystem(.machine))
         machineWatcher = MachineWatcher(events: machine, systemBusAddress: options.systemBusAddress)
         let demo = options.provider == .demo
         // One limit for every feed the daemon reads, whoever asks (reader, inspect, subscribe, sync).
@@ -101,7 +101,7 @@ struct DaemonParts {
             root: folders.data.path, archive: store,
             limits: DownloadLimits(concurrent: options.downloadsAtOnce, linger: options.downloadLinger),
             diskSpace: StatvfsDiskSpace(),
-            autoDownloadHold: { [machine] in machine.autoDownloadHold }, holdChanges: machine.changes.stream(), clock: clock
+            autoDownloadHold: { [machine] in machine.autoDownloadHold }, holdChanges: machine.changes.stream(), clock: clock, logger: logger.subsystem(.downloads)
         )
         // Partial downloads no kept job will resume would otherwise stay on disk unseen.
         let resumable = Set(downloads.document.snapshot.state.values.map { $0.folder + "/" + $0.temporaryName })
@@ -110,7 +110,7 @@ struct DaemonParts {
         }
 
         backups = LibraryBackups(storage: try BackupFolder(folder: folders.backups, store: store, downloads: folders.data),
-                                 weather: weather, podcasts: podcasts, clock: time)
+                                 weather: weather, podcasts: podcasts, clock: time, logger: logger.subsystem(.backups))
         server = AlmanacServer(
             connection: connection,
             weather: WeatherAdapter(weather: weather, service: weatherService, places: weatherService as? any PlaceSearching),
@@ -139,17 +139,17 @@ struct DaemonParts {
             secrets: SessionSecrets(connection: connection, fallback: FileSyncSecrets(folder: folders.state)),
             policy: SyncPolicy(interval: options.syncInterval, debounce: options.syncDebounce, firstRetry: options.syncFirstRetry,
                                defaultDevice: SyncRules.defaultDevice(hostName: host), defaultCaption: "Almanac on \(host)"),
-            connect: { GpodderClient($0, clock: time) }, clock: time
+            connect: { GpodderClient($0, clock: time) }, clock: time, logger: logger.subsystem(.sync)
         )
         syncExport = SyncExport(sync: sync, connection: connection)
-        transcripts = demo ? nil : TranscriptPrefetcher(podcasts: podcasts, fetcher: TranscriptFetcher(feeds: feedReach))
+        transcripts = demo ? nil : TranscriptPrefetcher(podcasts: podcasts, fetcher: TranscriptFetcher(feeds: feedReach), logger: logger.subsystem(.podcasts))
         here = GeoClueLocator(weather: weather, systemBusAddress: options.systemBusAddress)
         let players = MPRISListener(podcasts: podcasts, connection: connection, pollInterval: .milliseconds(Int(options.mprisPoll * 1000)))
         self.players = players
         steering = PlayerSteering(players: players, podcasts: podcasts, chapters: demo ? nil : ChaptersFetcher(feeds: feedReach))
         playerExport = PlayerExport(steering: steering, connection: connection)
         // What a media player has open is never deleted; when one moves on, a file it spared may go.
-        let cleaner = DownloadCleaner(podcasts: podcasts, downloader: downloader, inUse: [players], clock: time)
+        let cleaner = DownloadCleaner(podcasts: podcasts, downloader: downloader, inUse: [players], clock: time, logger: logger.subsystem(.downloads))
         players.whenTracksChange { cleaner.filesInUseChanged() }
         self.cleaner = cleaner
     }

@@ -30,7 +30,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let archive = ThreadRecordingArchive(try StateStore(folder: folder, logger: .discarding))
         let downloads = { (podcasts: PodcastsDocument) in
-            try DownloadManager(podcasts: podcasts, downloader: DemoEpisodeDownloader(), root: folder.appendingPathComponent("downloads").path, archive: archive)
+            try DownloadManager(podcasts: podcasts, downloader: DemoEpisodeDownloader(), root: folder.appendingPathComponent("downloads").path, archive: archive, logger: .discarding)
         }
         let almanac = try await InProcessAlmanac(weatherStore: archive, podcastStore: archive, downloads: downloading ? downloads : nil)
         archive.connection.withLock { $0 = almanac.server.connection }

@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func aWeatherClientHoldsWhatTheDocumentHolds() async throws {
-        let weather = WeatherDocument()
+        let weather = WeatherDocument(logger: .discarding)
         let service = DemoWeatherService()
         var client = WeatherCodec.decodeState(WeatherCodec.encode(weather.document.state))
         let heard = Heard(weather.document, encode: WeatherCodec.encode, decode: WeatherCodec.decodeChange)
@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func aPodcastsClientHoldsWhatTheDocumentHolds() throws {
-        let podcasts = try PodcastsDocument()
+        let podcasts = try PodcastsDocument(logger: .discarding)
         let show = Podcast(id: "p", title: "Show", author: "A", feedURL: "https://example.org/p")
         let other = Podcast(id: "q", title: "Other", author: "B", feedURL: "https://example.org/q")
         func episode(_ id: String, of podcast: String, _ seconds: Double) -> Episode {

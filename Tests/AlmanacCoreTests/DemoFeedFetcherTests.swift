@@ -13,7 +13,7 @@ import Testing
 
     /// A document subscribed to the catalogue, with `service` as its provider.
     static func document(_ service: PodcastService, clock: TestClock, archive: MemoryPodcastArchive = MemoryPodcastArchive()) -> PodcastsDocument {
-        let podcasts = try! PodcastsDocument(archive: archive, policy: .init(interval: 60), clock: { clock.now }, jitter: { 1 })
+        let podcasts = try! PodcastsDocument(archive: archive, policy: .init(interval: 60), clock: { clock.now }, jitter: { 1 }, logger: .discarding)
         for podcast in DemoFeedFetcher.catalogue { _ = try? podcasts.subscribe(podcast) }
         service.dataSource = podcasts
         service.delegate = podcasts

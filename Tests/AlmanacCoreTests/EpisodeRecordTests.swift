@@ -106,7 +106,7 @@ final class TableChapters: ChaptersFetching {
     }
 
     @Test func episodesKeptWithoutDetailsGetThemWhenTheFeedIsReadAgain() async throws {
-        let podcasts = try PodcastsDocument(archive: MemoryPodcastArchive())
+        let podcasts = try PodcastsDocument(archive: MemoryPodcastArchive(), logger: .discarding)
         let podcast = FeedMapping.podcast(from: Self.feed, feedURL: "https://e/feed")
         try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: Self.feed, podcastID: podcast.id))
         let before = try #require(await podcasts.episodeRecord(id("json", podcast), chapters: nil))

@@ -75,7 +75,7 @@ import Testing
     @Test func theDailyBackupIsDueADayAfterTheNewestAndNotWhilePaused() async throws {
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let storage = MemoryStorage()
-        let backups = LibraryBackups(storage: storage, weather: WeatherDocument(), podcasts: try PodcastsDocument(), clock: { now })
+        let backups = LibraryBackups(storage: storage, weather: WeatherDocument(logger: .discarding), podcasts: try PodcastsDocument(logger: .discarding), clock: { now })
         #expect(backups.nextDue == now)
         await backups.daily()
         #expect(storage.kept.withLock { $0.map(\.reason) } == ["daily"])
@@ -88,7 +88,7 @@ import Testing
 
         let failing = MemoryStorage()
         failing.failing.withLock { $0 = true }
-        let retried = LibraryBackups(storage: failing, weather: WeatherDocument(), podcasts: try PodcastsDocument(), clock: { now })
+        let retried = LibraryBackups(storage: failing, weather: WeatherDocument(logger: .discarding), podcasts: try PodcastsDocument(logger: .discarding), clock: { now })
         await retried.daily()
         #expect(retried.nextDue == now.addingTimeInterval(3_600))
     }
@@ -114,11 +114,11 @@ import Testing
     /// the archive now holds, and the replaced library is a backup of its own.
     @Test func aRestoreReachesEveryViewOfBothDocuments() async throws {
         let archive = MemoryPodcastArchive()
-        let podcasts = try PodcastsDocument(archive: archive)
-        let weather = WeatherDocument(archive: MemoryWeatherArchive())
+        let podcasts = try PodcastsDocument(archive: archive, logger: .discarding)
+        let weather = WeatherDocument(archive: MemoryWeatherArchive(), logger: .discarding)
         let restoredPodcast = Podcast(id: "r", title: "Restored", author: "", feedURL: "https://r.example/feed")
         let storage = MemoryStorage(onRestore: { try? archive.save(restoredPodcast, newEpisodes: []) })
-        let backups = LibraryBackups(storage: storage, weather: weather, podcasts: podcasts)
+        let backups = LibraryBackups(storage: storage, weather: weather, podcasts: podcasts, logger: .discarding)
         let backup = try await backups.backUp()
         let heard = Locked<[String]>([])
         podcasts.document.addView(key: ViewKey("view")) { event in

@@ -10,8 +10,8 @@ import Testing
 @Suite(.onTestThreads, .timeLimit(.hang)) struct NetworkConditionsTests {
     let clock = TestClock()
 
-    func conditions(_ podcasts: PodcastsDocument = try! PodcastsDocument()) -> NetworkConditions {
-        NetworkConditions(podcasts: podcasts, clock: { [clock] in clock.now })
+    func conditions(_ podcasts: PodcastsDocument = try! PodcastsDocument(logger: .discarding)) -> NetworkConditions {
+        NetworkConditions(podcasts: podcasts, clock: { [clock] in clock.now }, logger: .discarding)
     }
 
     @Test func aResumeOrTheNetworkComingBackMakesOneCatchUpDueButTheFirstReportDoesNot() {
@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func aMeteredConnectionHoldsAutoDownloadsUnlessAllowed() async throws {
-        let podcasts = try PodcastsDocument()
+        let podcasts = try PodcastsDocument(logger: .discarding)
         let machine = conditions(podcasts)
         try await whileRunning(machine) {
             #expect(machine.autoDownloadHold == nil)

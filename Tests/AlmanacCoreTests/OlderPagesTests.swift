@@ -37,7 +37,7 @@ import Testing
     }
 
     func document(olderPagesURL: String? = "https://example.com/page2") throws -> PodcastsDocument {
-        let podcasts = try PodcastsDocument()
+        let podcasts = try PodcastsDocument(logger: .discarding)
         try podcasts.subscribe(Self.podcast, episodes: (21...30).map(Self.episode), olderPagesURL: olderPagesURL)
         return podcasts
     }

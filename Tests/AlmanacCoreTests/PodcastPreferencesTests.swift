@@ -15,7 +15,7 @@ import Testing
 
     func document(archive: MemoryPodcastArchive = MemoryPodcastArchive(), floor: Double = PodcastPreferences.minimumRefreshInterval) throws -> PodcastsDocument {
         let clock = self.clock
-        let podcasts = try PodcastsDocument(archive: archive, policy: .init(interval: 3_600), minimumRefreshInterval: floor, clock: { clock.now }, jitter: { 1 })
+        let podcasts = try PodcastsDocument(archive: archive, policy: .init(interval: 3_600), minimumRefreshInterval: floor, clock: { clock.now }, jitter: { 1 }, logger: .discarding)
         let episodes = (1...3).map { Episode(id: "p-\($0)", podcastID: "p", title: "\($0)", published: Date(timeIntervalSince1970: Double($0) * 1000), duration: 600) }
         try podcasts.subscribe(podcast, episodes: episodes)
         return podcasts

@@ -32,7 +32,7 @@ import Testing
     func document(_ store: StateStore) throws -> (PodcastsDocument, Heard) {
         let clock = self.clock
         let podcasts = try PodcastsDocument(archive: store, policy: .init(interval: 3_600, firstRetry: 60, longestRetry: 86_400),
-                                            clock: { clock.now }, jitter: { 1 })
+                                            clock: { clock.now }, jitter: { 1 }, logger: .discarding)
         if podcasts.podcast("p") == nil { try podcasts.subscribe(Self.podcast) }
         let heard = Heard()
         podcasts.document.addView(key: ViewKey("v")) { event in

@@ -218,7 +218,7 @@ import Testing
     @Test func aWriteTheDiskRefusesIsAClearErrorAndTheDocumentChangesNothing() throws {
         let store = try StateStore(folder: folder, logger: .discarding)
         try store.saveSettings(units: .metric, savedLocations: ["Oslo"])
-        let weather = WeatherDocument(try store.weatherState(), archive: store)
+        let weather = WeatherDocument(try store.weatherState(), archive: store, logger: .discarding)
         // Every write refused underneath the open store, as by a disk that refuses them (one
         // that opening the file again does not cure).
         try store.database.writeWithoutTransaction { db in

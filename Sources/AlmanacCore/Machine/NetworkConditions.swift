@@ -39,7 +39,7 @@ public final class NetworkConditions: MachineEvents, Service {
     public let changes = ScheduleChanges()
 
     public init(podcasts: PodcastsDocument, clock: @escaping @Sendable () -> Date = SystemClock().reading,
-                logger: Logger = Logger(label: "almanac.machine")) {
+                logger: Logger) {
         self.podcasts = podcasts
         self.clock = clock
         self.logger = logger
@@ -57,7 +57,7 @@ public final class NetworkConditions: MachineEvents, Service {
     public func resumed() {
         let network = self.network
         guard network != .offline, network != .connecting else {
-            logger.info("the machine woke from sleep while the network is \(network.rawValue): catching up once it is back")
+            logger.info("the machine woke from sleep without a network: catching up once it is back", metadata: ["network": "\(network.rawValue)"])
             return
         }
         logger.info("the machine woke from sleep: fetching every wanted place and feed")
@@ -72,7 +72,7 @@ public final class NetworkConditions: MachineEvents, Service {
             return (old, before, state.holds)
         }
         guard old != network else { return }
-        logger.info("the network is \(network.rawValue) (was \(old.rawValue))")
+        logger.info("the network changed", metadata: ["network": "\(network.rawValue)", "was": "\(old.rawValue)"])
         if heldBefore != heldNow { holdChanged() }
         // Back from offline or connecting; the first report (from unknown) is no return.
         if network.isOnline, old == .offline || old == .connecting { requestCatchUp() }

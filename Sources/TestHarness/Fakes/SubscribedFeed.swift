@@ -11,7 +11,7 @@ public struct SubscribedFeed {
 
     /// Subscribes a fresh in-memory document to `feed` (as if read from `feedURL`).
     public init(_ feed: ParsedFeed, feedURL: String = "https://e/feed", clock: TestClock) throws {
-        podcasts = try PodcastsDocument(archive: MemoryPodcastArchive(), clock: { clock.now })
+        podcasts = try PodcastsDocument(archive: MemoryPodcastArchive(), clock: { clock.now }, logger: .discarding)
         podcast = FeedMapping.podcast(from: feed, feedURL: feedURL)
         try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: feed, podcastID: podcast.id),
                                details: FeedMapping.details(from: feed, podcastID: podcast.id))

@@ -38,8 +38,8 @@ public final class InProcessAlmanac: Sendable {
                 downloads: ((PodcastsDocument) throws -> DownloadManager)? = nil) async throws {
         bus = try PrivateBus()
         weatherArchive = MemoryWeatherArchive()
-        weather = WeatherDocument(archive: weatherStore ?? weatherArchive)
-        podcasts = try PodcastsDocument(archive: podcastStore ?? MemoryPodcastArchive())
+        weather = WeatherDocument(archive: weatherStore ?? weatherArchive, logger: .discarding)
+        podcasts = try PodcastsDocument(archive: podcastStore ?? MemoryPodcastArchive(), logger: .discarding)
         weatherService.dataSource = weather
         weatherService.delegate = weather
         let podcastService = PodcastService(fetcher: feeds)
