@@ -64,7 +64,7 @@ struct DaemonParts {
             minimumRefreshInterval: options.refreshIntervalFloor, clock: time, logger: logger.subsystem(.podcasts)
         )
         machine = NetworkConditions(podcasts: podcasts, clock: time, logger: logger.subsystem(.machine))
-        machineWatcher = MachineWatcher(events: machine, systemBusAddress: options.systemBusAddress)
+        machineWatcher = MachineWatcher(events: machine, systemBusAddress: options.systemBusAddress, logger: logger.subsystem(.machine))
         let demo = options.provider == .demo
         // One limit for every feed the daemon reads, whoever asks (reader, inspect, subscribe, sync).
         let feedReads = RSSFeedFetcher.feedReadLimiter()
@@ -115,39 +115,39 @@ struct DaemonParts {
             connection: connection,
             weather: WeatherAdapter(weather: weather, service: weatherService, places: weatherService as? any PlaceSearching),
             podcasts: PodcastsAdapter(podcasts: podcasts, service: podcastService, olderPages: olderPages, inspector: FeedInspector(limiter: feedReads, feeds: feedReach), opml: FeedInspector(limiter: feedReads, feeds: feedReach),
-                                      downloads: DownloadsExport(manager: downloads, connection: connection),
+                                      downloads: DownloadsExport(manager: downloads, connection: connection, logger: logger.subsystem(.downloads)),
                                       search: demo ? nil : Self.podcastSearch(options, logger: logger),
                                       chapters: demo ? nil : ChaptersFetcher(feeds: feedReach),
                                       transcripts: demo ? nil : TranscriptFetcher(feeds: feedReach)),
             version: Almanacd.version, provider: options.provider.rawValue, network: { [machine] in machine.network },
-            backups: backups
+            backups: backups, logger: logger.subsystem(.bus)
         )
         notifier = DesktopNotifier(podcasts: podcasts, connection: connection, downloads: downloads,
                                    gathering: .milliseconds(Int(options.notificationGathering * 1000)),
                                    wording: { feeds in
                                        let notice = NewEpisodesNotice(feeds)
                                        return (notice.summary, notice.body)
-                                   })
-        rainNotifier = RainNotifier(weather: weather, connection: connection, clock: time)
+                                   }, logger: logger.subsystem(.notifications))
+        rainNotifier = RainNotifier(weather: weather, connection: connection, clock: time, logger: logger.subsystem(.notifications))
         alertNotifier = AlertNotifier(weather: weather, connection: connection, wording: { alert, place in
             let shown = AlertViewData(location: place, alert: alert, utcOffset: 0, stale: false)
             return ("\(place): \(shown.alert.headline)", shown.alert.instruction)
-        })
+        }, logger: logger.subsystem(.notifications))
         let host = ProcessInfo.processInfo.hostName
         sync = PodcastSync(
             podcasts: podcasts, inspector: FeedInspector(limiter: feedReads, feeds: feedReach), archive: store,
-            secrets: SessionSecrets(connection: connection, fallback: FileSyncSecrets(folder: folders.state)),
+            secrets: SessionSecrets(connection: connection, fallback: FileSyncSecrets(folder: folders.state), logger: logger.subsystem(.sync)),
             policy: SyncPolicy(interval: options.syncInterval, debounce: options.syncDebounce, firstRetry: options.syncFirstRetry,
                                defaultDevice: SyncRules.defaultDevice(hostName: host), defaultCaption: "Almanac on \(host)"),
             connect: { GpodderClient($0, clock: time) }, clock: time, logger: logger.subsystem(.sync)
         )
-        syncExport = SyncExport(sync: sync, connection: connection)
+        syncExport = SyncExport(sync: sync, connection: connection, logger: logger.subsystem(.sync))
         transcripts = demo ? nil : TranscriptPrefetcher(podcasts: podcasts, fetcher: TranscriptFetcher(feeds: feedReach), logger: logger.subsystem(.podcasts))
-        here = GeoClueLocator(weather: weather, systemBusAddress: options.systemBusAddress)
-        let players = MPRISListener(podcasts: podcasts, connection: connection, pollInterval: .milliseconds(Int(options.mprisPoll * 1000)))
+        here = GeoClueLocator(weather: weather, systemBusAddress: options.systemBusAddress, logger: logger.subsystem(.geoclue))
+        let players = MPRISListener(podcasts: podcasts, connection: connection, pollInterval: .milliseconds(Int(options.mprisPoll * 1000)), logger: logger.subsystem(.mpris))
         self.players = players
-        steering = PlayerSteering(players: players, podcasts: podcasts, chapters: demo ? nil : ChaptersFetcher(feeds: feedReach))
-        playerExport = PlayerExport(steering: steering, connection: connection)
+        steering = PlayerSteering(players: players, podcasts: podcasts, chapters: demo ? nil : ChaptersFetcher(feeds: feedReach), logger: logger.subsystem(.mpris))
+        playerExport = PlayerExport(steering: steering, connection: connection, logger: logger.subsystem(.mpris))
         // What a media player has open is never deleted; when one moves on, a file it spared may go.
         let cleaner = DownloadCleaner(podcasts: podcasts, downloader: downloader, inUse: [players], clock: time, logger: logger.subsystem(.downloads))
         players.whenTracksChange { cleaner.filesInUseChanged() }

@@ -47,7 +47,7 @@ public final class InProcessAlmanac: Sendable {
         podcastService.delegate = podcasts
         let connection = try await Connection.connect(to: bus.address)
         let podcasts = self.podcasts
-        let exported = try downloads.map { DownloadsExport(manager: try $0(podcasts), connection: connection) }
+        let exported = try downloads.map { DownloadsExport(manager: try $0(podcasts), connection: connection, logger: .discarding) }
         server = makeInProcessServer(
             connection: connection,
             weather: WeatherAdapter(weather: weather, service: weatherService),
