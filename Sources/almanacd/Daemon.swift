@@ -20,10 +20,10 @@ struct Daemon {
         do {
             return try await serve()
         } catch let error as BusError {
-            logger.critical("\(error.message) (\(error.name))")
+            logger.critical("almanacd stopped on an error", metadata: ["error": "\(error.message)", "name": "\(error.name)"])
             return 1
         } catch {
-            logger.critical("\(error)")
+            logger.critical("almanacd stopped on an error", metadata: ["error": "\(error)"])
             return 1
         }
     }
@@ -34,9 +34,7 @@ struct Daemon {
         // Dispatch registers the handlers.
         let endings = Ending.stream(of: [SIGTERM, SIGINT])
         let folders = DaemonFolders(stateDir: options.stateDir, dataDir: options.dataDir)
-        let notes = folders.notes()
-        for note in notes.differences { logger.notice("\(note)") }
-        for problem in notes.problems { logger.warning("\(problem)") }
+        folders.logNotes(to: logger)
         let (clock, clockFollower) = try DaemonClock.choose(environment: ProcessInfo.processInfo.environment, logger: logger)
         let store = try DaemonParts.openStore(in: folders.state, backups: folders.backups, clock: clock, logger: logger)
         let connection = try await connect()
@@ -47,7 +45,7 @@ struct Daemon {
             // would bring the library back, until a restore or the next start. No daily backup of
             // the new, empty library meanwhile: it would push a real one out.
             let note = "\(recovered). \(parts.backups.restoreHint())"
-            logger.warning("\(note)")
+            logger.subsystem(.store).warning("the state file could not be read; a new one was begun", metadata: ["note": "\(note)"])
             parts.weather.activity.standing(note)
             parts.podcasts.activity.standing(note)
             parts.backups.pauseUntilRestored()
@@ -87,7 +85,7 @@ struct Daemon {
         }
         switch ending {
         case .signal(let number):
-            logger.info("received signal \(number); releasing \(BusContract.serviceName) and exiting")
+            logger.info("received a signal: releasing the bus name and exiting", metadata: ["signal": "\(number)", "name": "\(BusContract.serviceName)"])
             _ = try? await connection.releaseName(BusContract.serviceName)
             parts.syncExport.unexport()
             parts.playerExport.unexport()
@@ -98,7 +96,7 @@ struct Daemon {
             logger.error("lost the connection to the bus; exiting so that the service manager can restart almanacd")
             return 1
         case .servicesEnded(let why):
-            logger.error("a part of almanacd ended\(why.map { ": \($0)" } ?? ""); exiting so that the service manager can restart it")
+            logger.error("a part of almanacd ended; exiting so that the service manager can restart it", metadata: why.map { ["error": "\($0)"] })
             _ = try? await connection.releaseName(BusContract.serviceName)
             await connection.close()
             return 1

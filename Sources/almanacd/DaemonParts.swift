@@ -78,7 +78,7 @@ struct DaemonParts {
             // Seeded from the clock unless told (a different run each time); the podcasts go on
             // from the episodes the store keeps.
             let seed = options.demoSeed ?? DemoSeed.fromClock(clock.now)
-            logger.info("demo provider, seed \(seed) (almanacd --demo-seed \(seed) replays it)")
+            logger.info("demo provider: almanacd --demo-seed SEED replays this run", metadata: ["seed": "\(seed)"])
             weatherService = DemoWeatherService(seed: seed, clock: time)
             let kept = try DemoFeedFetcher.catalogue.flatMap { try store.episodeIDs(of: $0.id) }
             feeds = DemoFeedFetcher(seed: seed, clock: time, continuingFrom: kept)
@@ -106,7 +106,7 @@ struct DaemonParts {
         // Partial downloads no kept job will resume would otherwise stay on disk unseen.
         let resumable = Set(downloads.document.snapshot.state.values.map { $0.folder + "/" + $0.temporaryName })
         for file in LeftoverDownloads.remove(under: folders.data.path, keeping: resumable) {
-            logger.notice("removed the partial download \(file), which no job resumes")
+            logger.subsystem(.downloads).notice("removed a partial download no job resumes", metadata: ["file": "\(file)"])
         }
 
         backups = LibraryBackups(storage: try BackupFolder(folder: folders.backups, store: store, downloads: folders.data),
@@ -163,9 +163,10 @@ struct DaemonParts {
         let metNorwayURL = options.metNorwayURL ?? environment["ALMANAC_MET_NORWAY_URL"] ?? "https://api.met.no"
         let nwsURL = options.nwsURL ?? environment["ALMANAC_NWS_URL"] ?? "https://api.weather.gov"
         let metalertsURL = options.metalertsURL ?? environment["ALMANAC_METALERTS_URL"] ?? "https://api.met.no"
-        logger.info("weather from \(weatherURL) and \(metNorwayURL), places from \(geocodingURL), air quality from \(airQualityURL)")
+        logger.info("where the weather comes from",
+                    metadata: ["forecast": "\(weatherURL)", "metNorway": "\(metNorwayURL)", "places": "\(geocodingURL)", "airQuality": "\(airQualityURL)"])
         let meteoalarmURL = options.meteoalarmURL ?? environment["ALMANAC_METEOALARM_URL"] ?? "https://feeds.meteoalarm.org"
-        logger.info("alerts from \(nwsURL), \(metalertsURL) and \(meteoalarmURL)")
+        logger.info("where the alerts come from", metadata: ["nws": "\(nwsURL)", "metalerts": "\(metalertsURL)", "meteoalarm": "\(meteoalarmURL)"])
         return OpenMeteoWeatherService(weatherURL: URL(string: weatherURL) ?? URL(string: "https://api.open-meteo.com")!,
                                        geocodingURL: URL(string: geocodingURL) ?? URL(string: "https://geocoding-api.open-meteo.com")!,
                                        airQualityURL: URL(string: airQualityURL),
@@ -180,27 +181,28 @@ struct DaemonParts {
     /// The iTunes Search API at the URL the options or the environment give, else Apple's.
     private static func podcastSearch(_ options: Almanacd, logger: Logger) -> any PodcastSearching {
         let text = options.podcastSearchURL ?? ProcessInfo.processInfo.environment["ALMANAC_PODCAST_SEARCH_URL"] ?? "https://itunes.apple.com"
-        logger.debug("podcast search at \(text)")
+        logger.debug("where podcasts are searched", metadata: ["url": "\(text)"])
         return ITunesPodcastSearch(baseURL: URL(string: text) ?? URL(string: "https://itunes.apple.com")!)
     }
 
     /// Creates the state folder if needed and opens the store in it (a file whose schema is
     /// about to change copied to `backups` first).
     static func openStore(in folder: URL, backups: URL, clock: any WallClock, logger: Logger) throws -> StateStore {
+        let logger = logger.subsystem(.store)
         if let why = PrivateFolder.create(folder.path) {
             throw DaemonError("Cannot create the state folder \(folder.path): \(why). Pass another with --state-dir.")
         }
         let store: StateStore
         do {
-            store = try StateStore(folder: folder, backups: backups, logger: logger.subsystem(.store), clock: clock.reading)
+            store = try StateStore(folder: folder, backups: backups, logger: logger, clock: clock.reading)
         } catch {
             throw DaemonError("Cannot open the state in \(folder.path): \(error)")
         }
         // A file found unreadable and moved aside is said by `Daemon`, with the backup to restore.
         if store.openedReadOnly {
-            logger.warning("The state file \(store.path) is read-only: changes will be refused until its folder is writable again.")
+            logger.warning("the state file is read-only: changes will be refused until its folder is writable again", metadata: ["file": "\(store.path)"])
         }
-        logger.debug("state: \(store.path)")
+        logger.debug("the state file", metadata: ["file": "\(store.path)"])
         return store
     }
 
