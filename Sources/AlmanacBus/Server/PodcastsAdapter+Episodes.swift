@@ -21,7 +21,7 @@ extension PodcastsAdapter {
                 var podcastID: String?
                 if !given.isEmpty {
                     guard let podcast = podcasts.podcast(given) else {
-                        throw BusError.invalidArgs(PodcastsDocument.unknownPodcast(given, in: podcasts.document.snapshot.state).message)
+                        throw PodcastsDocument.unknownPodcast(given, in: podcasts.document.snapshot.state)
                     }
                     podcastID = podcast.id
                 }
@@ -29,7 +29,7 @@ extension PodcastsAdapter {
                 // Read first: the page holds at least every change up to it.
                 let revision = podcasts.document.revision
                 return { reply in
-                    let page = try Refusals.translated { try podcasts.page(query) }
+                    let page = try podcasts.page(query)
                     var (episodes, info) = PodcastsCodec.encode(page)
                     info["revision"] = .uint64(revision)
                     try reply.write(episodes)
@@ -85,13 +85,13 @@ extension PodcastsAdapter {
                 guard episodes.count <= EpisodeQuery.maximumLimit else {
                     throw BusError.invalidArgs("Ask for at most \(EpisodeQuery.maximumLimit) episodes at a time, not \(episodes.count).")
                 }
-                let moments = try Refusals.translated { try podcasts.transcriptMoments(matching: search, in: episodes, perEpisode: Self.momentsPerEpisode) }
+                let moments = try podcasts.transcriptMoments(matching: search, in: episodes, perEpisode: Self.momentsPerEpisode)
                 try reply.write(PodcastsCodec.encode(moments))
             }),
             Method(BusContract.Podcasts1.getQueue.rawValue, outputs: [Argument("episodes", .array(.dictionary(key: .string, value: .variant)))],
                    async: { _, reply in
                 let titles = podcasts.document.snapshot.state.podcasts.mapValues(\.title)
-                let episodes = try Refusals.translated { try podcasts.queuedEpisodes() }
+                let episodes = try podcasts.queuedEpisodes()
                 try reply.write(Value.array(.dictionary(key: .string, value: .variant), episodes.map { episode in
                     var record = (PodcastsCodec.encode(episode).stringKeyedEntries ?? [:]).mapValues(\.unwrapped)
                     if let title = titles[episode.podcastID] { record["podcastTitle"] = .string(title) }
@@ -104,7 +104,7 @@ extension PodcastsAdapter {
                 guard (1...UInt32(ListeningTotal.maximumDays)).contains(days) else {
                     throw BusError.invalidArgs("'days' is how many days of listening to sum, from 1 (today) to \(ListeningTotal.maximumDays); not \(days).")
                 }
-                let totals = try Refusals.translated { try podcasts.listeningTotals(days: Int(days)) }
+                let totals = try podcasts.listeningTotals(days: Int(days))
                 try reply.write(PodcastsCodec.encode(totals))
             }),
             // In a task: the episode is looked up in the library.
