@@ -43,7 +43,7 @@ public final class DemoFeedFetcher: FeedFetching, Sendable {
     ///   - clock: when episodes appear.
     ///   - episodeIDs: the ids already kept (say, by the store of a daemon that ran before):
     ///     each catalogue podcast goes on from its highest number, and turns from their sum.
-    public init(seed: UInt64 = DemoSeed.fromClock(), newEpisodeEvery: Int = 3, clock: @escaping @Sendable () -> Date = { Date() },
+    public init(seed: UInt64 = DemoSeed.fromClock(SystemClock().now), newEpisodeEvery: Int = 3, clock: @escaping @Sendable () -> Date = SystemClock().reading,
                 continuingFrom episodeIDs: some Sequence<String> = [String]()) {
         self.newEpisodeEvery = max(1, newEpisodeEvery)
         self.clock = clock

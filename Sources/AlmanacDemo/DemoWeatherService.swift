@@ -17,7 +17,7 @@ public final class DemoWeatherService: WeatherService, Sendable {
     /// - Parameters:
     ///   - seed: the same seed, the same weather; by default one from the clock.
     ///   - clock: the time readings are observed at.
-    public init(seed: UInt64 = DemoSeed.fromClock(), clock: @escaping @Sendable () -> Date = { Date() }) {
+    public init(seed: UInt64 = DemoSeed.fromClock(SystemClock().now), clock: @escaping @Sendable () -> Date = SystemClock().reading) {
         self.seed = seed
         self.clock = clock
     }

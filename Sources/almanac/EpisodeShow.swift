@@ -24,7 +24,7 @@ struct EpisodeShow: AsyncParsableCommand {
     func run() async throws {
         try await withClient(common) { client in
             let record = try await client.episodeRecord(id)
-            let view = EpisodeDetailViewData(record: record, now: Date(), clockOffset: localUTCOffset(at:))
+            let view = EpisodeDetailViewData(record: record, now: clockNow(), clockOffset: localUTCOffset(at:))
             let terminal = Terminal()
             if common.json {
                 terminal.line(Rendering.json(view))

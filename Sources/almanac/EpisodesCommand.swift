@@ -13,7 +13,7 @@ struct EpisodesCommand: AsyncParsableCommand {
         commandName: "episodes",
         abstract: "Lists episodes (of one podcast, or all), newest first, with the ids `almanac episode` takes.",
         discussion: """
-            --search finds episodes whose title or show notes, or one line of whose kept transcript, hold every word given, ignoring case and accents ("creme" finds "Crème"), together with the other filters. SQLite's full-text syntax works too: "a phrase" in quotes, OR, NOT, a prefix such as garden*, title:word; a search that is not valid in that syntax (an unclosed quote) is read as plain words. Episodes kept before Almanac kept show notes are found by their title until their feed is read again. A transcript is searched once the daemon has fetched it (when the episode is queued, downloaded or shown); under each episode found, up to three lines say where the words are said ("12:31 …the words…"); --json adds them as transcriptMoments [{id, startTime, startText, text}].
+            --search finds episodes whose title or show notes, or one line of whose kept transcript, hold every word given, ignoring case and accents ("creme" finds "Crème"), together with the other filters. "a phrase" in quotes, OR, NOT, a prefix such as garden* (3 letters at least) and title:word or notes:word work too; anything else is part of a word, and an unclosed quote runs to the end. At most 16 words and 4 prefixes. Episodes kept before Almanac kept show notes are found by their title until their feed is read again. A transcript is searched once the daemon has fetched it (when the episode is queued, downloaded or shown); under each episode found, up to three lines say where the words are said ("12:31 …the words…"); --json adds them as transcriptMoments [{id, startTime, startText, text}].
             """
     )
 
@@ -82,7 +82,7 @@ struct EpisodesCommand: AsyncParsableCommand {
                 return
             }
             let podcasts = Dictionary(try await client.subscriptions().map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            let list = EpisodeListViewData(episodes: shown, podcasts: podcasts, now: Date(), clockOffset: localUTCOffset)
+            let list = EpisodeListViewData(episodes: shown, podcasts: podcasts, now: clockNow(), clockOffset: localUTCOffset)
             // Where the search's words are said in the transcripts of the episodes shown.
             var moments: [TranscriptMomentViewData] = []
             if let search, output.format == nil, !shown.isEmpty {

@@ -66,7 +66,7 @@ struct ForecastCommand: AsyncParsableCommand {
                 throw CLIError.refused("no forecast for '\(location)': \(state.failures[location] ?? "no reading yet")",
                                        WeatherLookup.hint(after: state.failures[location], of: location))
             }
-            let view = ForecastViewData(reading: reading, units: ShownUnits(state: state), days: days, hours: hourCount, now: Date())
+            let view = ForecastViewData(reading: reading, units: ShownUnits(state: state), days: days, hours: hourCount, now: clockNow())
             for line in output.rendering().forecast(view, hourly: showsHours, graph: graph) { Terminal().line(line) }
         } catch {
             await client.connection.close()

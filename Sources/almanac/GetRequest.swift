@@ -70,11 +70,11 @@ struct GetRequest {
         }
         var state = state
         if let units { state.units = units }
-        print(rendering.weather(WeatherScreenViewData(state: state, locations: location.map { [$0] }, now: Date(), clockOffset: localUTCOffset), revision: revision))
+        print(rendering.weather(WeatherScreenViewData(state: state, locations: location.map { [$0] }, now: clockNow(), clockOffset: localUTCOffset), revision: revision))
     }
 
     private func show(podcasts fields: [String: Value], revision: UInt64) {
-        print(rendering.episodes(EpisodeListViewData(state: PodcastsCodec.decodeState(fields), podcast: podcast, limit: 10, now: Date(), clockOffset: localUTCOffset), revision: revision))
+        print(rendering.episodes(EpisodeListViewData(state: PodcastsCodec.decodeState(fields), podcast: podcast, limit: 10, now: clockNow(), clockOffset: localUTCOffset), revision: revision))
     }
 
     private var rendering: Rendering { Rendering(terminal: Terminal(), template: template, json: json) }

@@ -211,7 +211,7 @@ final class RawScreen: @unchecked Sendable {
 
     func draw(_ state: EpisodeListState) {
         let (width, height) = size
-        let lines = state.screen(width: width, height: height, now: Date())
+        let lines = state.screen(width: width, height: height, now: clockNow())
         let frame = "\u{1B}[H" + lines.map { terminal.render($0) + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J"
         guard frame != lastFrame else { return }
         lastFrame = frame

@@ -57,7 +57,7 @@ struct PodcastsInspect: AsyncParsableCommand {
             Terminal.write(1, bytes: json)
             return
         }
-        for line in output.rendering().feed(FeedPreviewViewData(feed: feed, now: Date(), newest: episodes)) { Terminal().line(line) }
+        for line in output.rendering().feed(FeedPreviewViewData(feed: feed, now: clockNow(), newest: episodes)) { Terminal().line(line) }
     }
 
     /// What the parser said, in the CLI's voice: its first sentence, then what to do.

@@ -14,7 +14,7 @@ struct QueueList: AsyncParsableCommand {
 
     func run() async throws {
         try await withClient(common) { client in
-            let now = Date()
+            let now = clockNow()
             let entries = try await client.queue().enumerated().map { index, queued in
                 QueueEntryViewData(position: index + 1, episode: queued.episode, podcastTitle: queued.podcastTitle, now: now, clockOffset: localUTCOffset)
             }

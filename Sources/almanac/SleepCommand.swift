@@ -54,7 +54,7 @@ struct SleepCommand: AsyncParsableCommand {
                 return
             }
             let timer = try await client.sleep(seconds: try time.map(Self.seconds), end: endOfEpisode ? "episode" : endOfChapter ? "chapter" : nil)
-            let view = SleepTimerViewData(timer: timer, now: Date())
+            let view = SleepTimerViewData(timer: timer, now: clockNow())
             if common.json {
                 Terminal().line(Rendering.json(view.json))
             } else {

@@ -19,7 +19,7 @@ struct Status: AsyncParsableCommand {
             let metered = status.network == NetworkState.metered.rawValue ? try? await client.podcastSettings().metered : nil
             // A daemon from before the player object has no timer to show.
             let timer = try? await client.sleepTimer()
-            let sleep = SleepTimerViewData(timer: timer, now: Date())
+            let sleep = SleepTimerViewData(timer: timer, now: clockNow())
             let rendering = output.rendering()
             if rendering.json {
                 Terminal().line(Rendering.json(StatusJSON(status: status, sleepTimer: sleep.json)))
@@ -39,7 +39,9 @@ struct Status: AsyncParsableCommand {
     /// What the daemon reported, worded for a person or a template.
     static func view(_ status: DaemonStatus, metered: MeteredUse? = nil) -> DaemonStatusViewData {
         DaemonStatusViewData(version: status.version, owner: status.owner, provider: status.provider, network: status.network, metered: metered, documents: status.documents.map {
-            .init(name: $0.name, revision: $0.revision, viewCount: Int($0.viewCount), loading: $0.loading, lastError: $0.lastError)
+            let next = $0.nextRefresh.map { Date(timeIntervalSince1970: Double($0)) }
+            return .init(name: $0.name, revision: $0.revision, viewCount: Int($0.viewCount), loading: $0.loading, lastError: $0.lastError,
+                         nextRefresh: next, utcOffset: next.map(localUTCOffset(at:)) ?? 0)
         })
     }
 }

@@ -74,7 +74,7 @@ struct WatchModel: @unchecked Sendable {
             }
             return rendering.weather(screen(location), revision: revision)
         case .podcasts:
-            return rendering.episodes(EpisodeListViewData(state: podcasts, podcast: podcast, limit: 5, now: Date(), clockOffset: localUTCOffset), revision: revision)
+            return rendering.episodes(EpisodeListViewData(state: podcasts, podcast: podcast, limit: 5, now: clockNow(), clockOffset: localUTCOffset), revision: revision)
         }
     }
 
@@ -121,13 +121,13 @@ struct WatchModel: @unchecked Sendable {
 
     /// The weather screen of `location` (`nil`: of every place with a reading).
     private func screen(_ location: String?) -> WeatherScreenViewData {
-        WeatherScreenViewData(state: weather, locations: location.map { [$0] }, now: Date(), clockOffset: localUTCOffset)
+        WeatherScreenViewData(state: weather, locations: location.map { [$0] }, now: clockNow(), clockOffset: localUTCOffset)
     }
 
     /// The newest of `episodes` this watch shows (of its podcast, or of all).
     private func list(_ episodes: [Episode]) -> EpisodeListViewData {
         let only = PodcastsState(podcasts: podcasts.podcasts, episodes: Dictionary(episodes.map { ($0.id, $0) }) { $1 })
-        return EpisodeListViewData(state: only, podcast: podcast, limit: 10, now: Date(), clockOffset: localUTCOffset)
+        return EpisodeListViewData(state: only, podcast: podcast, limit: 10, now: clockNow(), clockOffset: localUTCOffset)
     }
 
     /// What a weather change shows: the screen of the place it concerns, or of the watched

@@ -47,7 +47,7 @@ struct WatchPlaying {
 
     /// One line: JSON, waybar's JSON, the template, or the plain line.
     private func render(_ playing: NowPlaying?, _ timer: SleepTimerState?) -> String {
-        let view = NowPlayingViewData(playing: playing, timer: timer, now: Date())
+        let view = NowPlayingViewData(playing: playing, timer: timer, now: clockNow())
         if rendering.waybar { return Rendering.json(view.waybar(template: rendering.template)) }
         if rendering.json { return Rendering.json(view.json) }
         if let template = rendering.template { return template.render(view.fields) }

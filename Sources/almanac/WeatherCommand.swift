@@ -38,7 +38,7 @@ struct WeatherCommand: AsyncParsableCommand {
             // Places with a reading go to standard output; the others are errors, on standard error.
             let shown = locations.filter { state.readings[$0] != nil }
             if !shown.isEmpty {
-                let screen = WeatherScreenViewData(state: state, locations: shown, now: Date(), clockOffset: localUTCOffset)
+                let screen = WeatherScreenViewData(state: state, locations: shown, now: clockNow(), clockOffset: localUTCOffset)
                 for line in output.rendering().summary(screen, revision: revision) { Terminal().line(line) }
             }
             let failed = locations.filter { state.readings[$0] == nil }

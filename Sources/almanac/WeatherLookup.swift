@@ -68,7 +68,7 @@ struct WeatherLookup {
                     switch change {
                     case .failed: return true
                     // A last-known reading the daemon kept from before is shown only if no fresh one comes.
-                    case .reading(let reading) where Date().timeIntervalSince(reading.fetchedAt) < Self.freshEnough: return true
+                    case .reading(let reading) where clockNow().timeIntervalSince(reading.fetchedAt) < Self.freshEnough: return true
                     default: continue
                     }
                 }

@@ -37,14 +37,20 @@ struct Daemon {
         let notes = folders.notes()
         for note in notes.differences { logger.notice("\(note)") }
         for problem in notes.problems { logger.warning("\(problem)") }
-        let store = try DaemonParts.openStore(in: folders.state, logger: logger)
+        let (clock, clockFollower) = try DaemonClock.choose(environment: ProcessInfo.processInfo.environment, logger: logger)
+        let store = try DaemonParts.openStore(in: folders.state, backups: folders.backups, clock: clock, logger: logger)
         let connection = try await connect()
-        let parts = try DaemonParts(options: options, store: store, folders: folders, connection: connection, logger: logger)
+        let parts = try DaemonParts(options: options, store: store, folders: folders, connection: connection, clock: clock, logger: logger)
         await parts.subscribeDemoCatalogue(options)
         if let recovered = store.recovered {
-            // Said where a client looks too (`LastError`, `almanac status`), until the next start.
-            parts.weather.activity.standing(recovered)
-            parts.podcasts.activity.standing(recovered)
+            // Said where a client looks too (`LastError`, `almanac status`), with the backup that
+            // would bring the library back, until a restore or the next start. No daily backup of
+            // the new, empty library meanwhile: it would push a real one out.
+            let note = "\(recovered). \(parts.backups.restoreHint())"
+            logger.warning("\(note)")
+            parts.weather.activity.standing(note)
+            parts.podcasts.activity.standing(note)
+            parts.backups.pauseUntilRestored()
         }
 
         // Started in this order, stopped in the reverse: the sync hears every local change
@@ -53,7 +59,7 @@ struct Daemon {
         // connection holds back the downloads kept from last time. Stopping: the schedulers,
         // the notifier, the players, "here", the sync, the cleanup, the transfers (their
         // temporary files stay, so the next start resumes them), and last the watcher.
-        let services = ServiceGroup([parts.machine, parts.machineWatcher, parts.downloads, parts.cleaner, parts.sync, parts.here, parts.players, parts.steering, parts.notifier, parts.alertNotifier,
+        let services = ServiceGroup((clockFollower.map { [$0] } ?? []) + [parts.machine, parts.machineWatcher, parts.downloads, parts.cleaner, parts.sync, parts.here, parts.players, parts.steering, parts.notifier, parts.alertNotifier,
                                      parts.rainNotifier] as [any Service]
                                     + (parts.transcripts.map { [$0] } ?? [])  // before clients can queue anything
                                     + [BusPresence(parts: parts, connection: connection, provider: options.provider.rawValue, logger: logger)]
@@ -114,28 +120,31 @@ struct Daemon {
     /// missed. No tick: idle, the daemon sleeps. Views whose owner left are removed by the
     /// departure stream (`AlmanacServer.export`), so no periodic sweep is needed either.
     private static func schedulers(_ parts: DaemonParts) -> [RefreshScheduler] {
-        let (weather, podcasts, sync, cleaner, machine, server) = (parts.weather, parts.podcasts, parts.sync, parts.cleaner, parts.machine, parts.server)
+        let (weather, podcasts, sync, cleaner, machine, server, clock) = (parts.weather, parts.podcasts, parts.sync, parts.cleaner, parts.machine, parts.server, parts.clock)
+        let backups = parts.backups
         let (weatherService, podcastService) = (parts.weatherService, parts.podcastService)
         return [
-            RefreshScheduler(nextDue: { weather.nextDue }, changes: weather.scheduleChanges.stream()) { await weatherService.refresh(nil) },
+            RefreshScheduler(nextDue: { weather.nextDue }, changes: weather.scheduleChanges.stream(), on: clock) { await weatherService.refresh(nil) },
             // On a metered connection (`metered pause`) at most hourly (`NetworkConditions`).
-            RefreshScheduler(nextDue: { machine.feedsNextDue(podcasts.nextDue) }, changes: podcasts.scheduleChanges.stream()) {
+            RefreshScheduler(nextDue: { machine.feedsNextDue(podcasts.nextDue) }, changes: podcasts.scheduleChanges.stream(), on: clock) {
                 machine.scheduledFeedRead()
                 await podcastService.refresh()
             },
             // After a resume or when the network comes back: every wanted place and feed at
             // once, as `Refresh()` does (the feeds not when a metered connection had its hour's read).
-            RefreshScheduler(nextDue: { machine.catchUpDue }, changes: machine.changes.stream()) {
+            RefreshScheduler(nextDue: { machine.catchUpDue }, changes: machine.changes.stream(), on: clock) {
                 let (weatherDue, feedsDue) = machine.takeCatchUp()
                 async let places: Void = weatherDue ? server.weather.refresh(.everything) : ()
                 async let feeds: Void = feedsDue ? server.podcasts.refresh(.everything) : ()
                 _ = await (places, feeds)
             },
             // The sync: soon after a change here, on its interval, and after a failure's backoff.
-            RefreshScheduler(nextDue: { sync.nextDue }, changes: sync.scheduleChanges.stream()) { _ = try? await sync.sync() },
+            RefreshScheduler(nextDue: { sync.nextDue }, changes: sync.scheduleChanges.stream(), on: clock) { _ = try? await sync.sync() },
             // Downloads' cleanup: after the changes that may make a file go, and when the next
             // played file's time is up (an hour at most while a player holds one); else asleep.
-            RefreshScheduler(nextDue: { cleaner.nextDue }, changes: cleaner.scheduleChanges.stream()) { await cleaner.clean() },
+            RefreshScheduler(nextDue: { cleaner.nextDue }, changes: cleaner.scheduleChanges.stream(), on: clock) { await cleaner.clean() },
+            // The library's daily backup: a day after the newest (at once when that is older).
+            RefreshScheduler(nextDue: { backups.nextDue }, changes: backups.scheduleChanges.stream(), on: clock) { await backups.daily() },
         ]
     }
 }

@@ -44,19 +44,26 @@ struct DaemonParts {
     /// the watcher of logind and NetworkManager on the system bus that tells it.
     let machine: NetworkConditions
     let machineWatcher: MachineWatcher
+    /// The one clock every part reads the time from and sleeps on (`SystemClock`, or a test's
+    /// `SimulatedClock`: `DaemonClock`).
+    let clock: any WallClock
+    /// The library's backups: daily, on request, and restores through the documents' owners.
+    let backups: LibraryBackups
 
-    init(options: Almanacd, store: StateStore, folders: DaemonFolders, connection: Connection, logger: Logger) throws {
+    init(options: Almanacd, store: StateStore, folders: DaemonFolders, connection: Connection, clock: any WallClock, logger: Logger) throws {
+        self.clock = clock
+        let time = clock.reading
         // A week-old reading is no longer worth serving as "last known".
         let kept = try store.weatherState()
-        try? store.pruneReadings(olderThan: Date().addingTimeInterval(-7 * 86_400), keeping: kept.savedLocations)
+        try? store.pruneReadings(olderThan: clock.now.addingTimeInterval(-7 * 86_400), keeping: kept.savedLocations)
         weather = WeatherDocument(kept, policy: RefreshSchedule.Policy(interval: options.effectiveWeatherInterval),
-                                  alertsPolicy: RefreshSchedule.Policy(interval: options.alertsInterval), archive: store)
+                                  alertsPolicy: RefreshSchedule.Policy(interval: options.alertsInterval), archive: store, clock: time)
         podcasts = try PodcastsDocument(
             archive: store,
             policy: RefreshSchedule.Policy(interval: options.effectivePodcastInterval, firstRetry: 60, longestRetry: 86_400),
-            minimumRefreshInterval: options.refreshIntervalFloor
+            minimumRefreshInterval: options.refreshIntervalFloor, clock: time
         )
-        machine = NetworkConditions(podcasts: podcasts)
+        machine = NetworkConditions(podcasts: podcasts, clock: time)
         machineWatcher = MachineWatcher(events: machine, systemBusAddress: options.systemBusAddress)
         let demo = options.provider == .demo
         // One limit for every feed the daemon reads, whoever asks (reader, inspect, subscribe, sync).
@@ -70,15 +77,15 @@ struct DaemonParts {
         if demo {
             // Seeded from the clock unless told (a different run each time); the podcasts go on
             // from the episodes the store keeps.
-            let seed = options.demoSeed ?? DemoSeed.fromClock()
+            let seed = options.demoSeed ?? DemoSeed.fromClock(clock.now)
             logger.info("demo provider, seed \(seed) (almanacd --demo-seed \(seed) replays it)")
-            weatherService = DemoWeatherService(seed: seed)
+            weatherService = DemoWeatherService(seed: seed, clock: time)
             let kept = try DemoFeedFetcher.catalogue.flatMap { try store.episodeIDs(of: $0.id) }
-            feeds = DemoFeedFetcher(seed: seed, continuingFrom: kept)
+            feeds = DemoFeedFetcher(seed: seed, clock: time, continuingFrom: kept)
         } else {
-            weatherService = Self.openMeteo(options, logger: logger)
+            weatherService = Self.openMeteo(options, clock: time, logger: logger)
             let reader = RSSFeedFetcher(http: HTTPClient(accept: FeedInspector.accept, maximumBytes: FeedInspector.maximumBytes, validators: store),
-                                        limiter: feedReads, feeds: feedReach)
+                                        limiter: feedReads, feeds: feedReach, clock: time)
             feeds = reader
             olderPages = reader
         }
@@ -94,7 +101,7 @@ struct DaemonParts {
             root: folders.data.path, archive: store,
             limits: DownloadLimits(concurrent: options.downloadsAtOnce, linger: options.downloadLinger),
             diskSpace: StatvfsDiskSpace(),
-            autoDownloadHold: { [machine] in machine.autoDownloadHold }, holdChanges: machine.changes.stream()
+            autoDownloadHold: { [machine] in machine.autoDownloadHold }, holdChanges: machine.changes.stream(), clock: clock
         )
         // Partial downloads no kept job will resume would otherwise stay on disk unseen.
         let resumable = Set(downloads.document.snapshot.state.values.map { $0.folder + "/" + $0.temporaryName })
@@ -102,6 +109,8 @@ struct DaemonParts {
             logger.notice("removed the partial download \(file), which no job resumes")
         }
 
+        backups = LibraryBackups(storage: try BackupFolder(folder: folders.backups, store: store, downloads: folders.data),
+                                 weather: weather, podcasts: podcasts, clock: time)
         server = AlmanacServer(
             connection: connection,
             weather: WeatherAdapter(weather: weather, service: weatherService, places: weatherService as? any PlaceSearching),
@@ -110,15 +119,16 @@ struct DaemonParts {
                                       search: demo ? nil : Self.podcastSearch(options, logger: logger),
                                       chapters: demo ? nil : ChaptersFetcher(feeds: feedReach),
                                       transcripts: demo ? nil : TranscriptFetcher(feeds: feedReach)),
-            version: Almanacd.version, provider: options.provider.rawValue, network: { [machine] in machine.network }
+            version: Almanacd.version, provider: options.provider.rawValue, network: { [machine] in machine.network },
+            backups: backups
         )
         notifier = DesktopNotifier(podcasts: podcasts, connection: connection, downloads: downloads,
                                    gathering: .milliseconds(Int(options.notificationGathering * 1000)),
-                                   wording: { feeds, markup in
-                                       let notice = NewEpisodesNotice(feeds, markup: markup)
+                                   wording: { feeds in
+                                       let notice = NewEpisodesNotice(feeds)
                                        return (notice.summary, notice.body)
                                    })
-        rainNotifier = RainNotifier(weather: weather, connection: connection)
+        rainNotifier = RainNotifier(weather: weather, connection: connection, clock: time)
         alertNotifier = AlertNotifier(weather: weather, connection: connection, wording: { alert, place in
             let shown = AlertViewData(location: place, alert: alert, utcOffset: 0, stale: false)
             return ("\(place): \(shown.alert.headline)", shown.alert.instruction)
@@ -129,7 +139,7 @@ struct DaemonParts {
             secrets: SessionSecrets(connection: connection, fallback: FileSyncSecrets(folder: folders.state)),
             policy: SyncPolicy(interval: options.syncInterval, debounce: options.syncDebounce, firstRetry: options.syncFirstRetry,
                                defaultDevice: SyncRules.defaultDevice(hostName: host), defaultCaption: "Almanac on \(host)"),
-            connect: { GpodderClient($0) }
+            connect: { GpodderClient($0, clock: time) }, clock: time
         )
         syncExport = SyncExport(sync: sync, connection: connection)
         transcripts = demo ? nil : TranscriptPrefetcher(podcasts: podcasts, fetcher: TranscriptFetcher(feeds: feedReach))
@@ -139,13 +149,13 @@ struct DaemonParts {
         steering = PlayerSteering(players: players, podcasts: podcasts, chapters: demo ? nil : ChaptersFetcher(feeds: feedReach))
         playerExport = PlayerExport(steering: steering, connection: connection)
         // What a media player has open is never deleted; when one moves on, a file it spared may go.
-        let cleaner = DownloadCleaner(podcasts: podcasts, downloader: downloader, inUse: [players])
+        let cleaner = DownloadCleaner(podcasts: podcasts, downloader: downloader, inUse: [players], clock: time)
         players.whenTracksChange { cleaner.filesInUseChanged() }
         self.cleaner = cleaner
     }
 
     /// Open-Meteo at the URLs the options or the environment give, else its public ones.
-    private static func openMeteo(_ options: Almanacd, logger: Logger) -> any WeatherService {
+    private static func openMeteo(_ options: Almanacd, clock: @escaping @Sendable () -> Date, logger: Logger) -> any WeatherService {
         let environment = ProcessInfo.processInfo.environment
         let weatherURL = options.weatherURL ?? environment["ALMANAC_WEATHER_URL"] ?? "https://api.open-meteo.com"
         let geocodingURL = options.geocodingURL ?? environment["ALMANAC_GEOCODING_URL"] ?? "https://geocoding-api.open-meteo.com"
@@ -159,11 +169,12 @@ struct DaemonParts {
         return OpenMeteoWeatherService(weatherURL: URL(string: weatherURL) ?? URL(string: "https://api.open-meteo.com")!,
                                        geocodingURL: URL(string: geocodingURL) ?? URL(string: "https://geocoding-api.open-meteo.com")!,
                                        airQualityURL: URL(string: airQualityURL),
-                                       metNorway: URL(string: metNorwayURL).map { MetNorwayForecast(baseURL: $0) },
+                                       metNorway: URL(string: metNorwayURL).map { MetNorwayForecast(baseURL: $0, clock: clock) },
                                        alerts: OfficialAlerts(nwsURL: URL(string: nwsURL) ?? URL(string: "https://api.weather.gov")!,
                                                               metAlertsURL: URL(string: metalertsURL) ?? URL(string: "https://api.met.no")!,
                                                               meteoAlarmURL: URL(string: meteoalarmURL) ?? URL(string: "https://feeds.meteoalarm.org")!,
-                                                              forgetAfter: 2 * options.alertsInterval))
+                                                              forgetAfter: 2 * options.alertsInterval, clock: clock),
+                                       clock: clock)
     }
 
     /// The iTunes Search API at the URL the options or the environment give, else Apple's.
@@ -173,18 +184,19 @@ struct DaemonParts {
         return ITunesPodcastSearch(baseURL: URL(string: text) ?? URL(string: "https://itunes.apple.com")!)
     }
 
-    /// Creates the state folder if needed and opens the store in it.
-    static func openStore(in folder: URL, logger: Logger) throws -> StateStore {
+    /// Creates the state folder if needed and opens the store in it (a file whose schema is
+    /// about to change copied to `backups` first).
+    static func openStore(in folder: URL, backups: URL, clock: any WallClock, logger: Logger) throws -> StateStore {
         if let why = PrivateFolder.create(folder.path) {
             throw DaemonError("Cannot create the state folder \(folder.path): \(why). Pass another with --state-dir.")
         }
         let store: StateStore
         do {
-            store = try StateStore(folder: folder)
+            store = try StateStore(folder: folder, backups: backups, clock: clock.reading)
         } catch {
             throw DaemonError("Cannot open the state in \(folder.path): \(error)")
         }
-        if let recovered = store.recovered { logger.warning("\(recovered)") }
+        // A file found unreadable and moved aside is said by `Daemon`, with the backup to restore.
         if store.openedReadOnly {
             logger.warning("The state file \(store.path) is read-only: changes will be refused until its folder is writable again.")
         }

@@ -1,3 +1,4 @@
+import AlmanacCore
 import DBus
 import Dispatch
 import FoundationEssentials
@@ -34,13 +35,13 @@ enum Ending: Sendable {
     /// Waits (two seconds at most) until a handler, not the default action, is installed for
     /// each of `signals`: Dispatch does it on another thread after `stream(of:)`.
     static func awaitHandlers(_ signals: [Int32]) async {
-        let giveUp = ContinuousClock.now + .seconds(2)
+        let giveUp = RealTime.now + .seconds(2)
         for number in signals {
-            while ContinuousClock.now < giveUp {
+            while RealTime.now < giveUp {
                 var action = sigaction()
                 sigaction(number, nil, &action)
                 if unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) > 1 { break }  // not SIG_DFL, SIG_IGN
-                try? await Task.sleep(for: .milliseconds(1))
+                try? await RealTime.sleep(for: .milliseconds(1))
             }
         }
     }

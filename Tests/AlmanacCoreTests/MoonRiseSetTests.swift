@@ -53,4 +53,27 @@ import Testing
         #expect(MoonRiseSet(day: "2026-11-22", latitude: 95, longitude: 13.41, utcOffset: 0) == nil)
         #expect(MoonRiseSet(day: "2026-11-22", latitude: .nan, longitude: 13.41, utcOffset: 0) == nil)
     }
+
+    /// Across Berlin's daylight-saving changes of 2026 (29 March, 25 October): each day runs
+    /// from its midnight to the next on the clock Berlin keeps that day (23 and 25 hours on the
+    /// days of the change), and the times are at that day's offset. References from PyEphem
+    /// 4.2.1 as above, each day's window taken in `zoneinfo`'s Europe/Berlin.
+    @Test(arguments: [
+        ("2026-03-28", "12:56:56", "04:25:58", 3600),
+        ("2026-03-29", "15:22:03", "05:43:00", 7200),
+        ("2026-03-30", "16:43:35", "05:55:51", 7200),
+        ("2026-03-31", "18:02:11", "06:06:29", 7200),
+        ("2026-10-24", "16:50:10", "05:29:37", 7200),
+        ("2026-10-25", "16:03:47", "05:53:55", 3600),
+        ("2026-10-26", "16:21:25", "07:22:44", 3600),
+    ])
+    func acrossDaylightSavingEachDayIsOnBerlinsClockThatDay(day: String, rise: String, set: String, utcOffset: Int) throws {
+        let berlin = try #require(PlaceTimeZone.named("Europe/Berlin"))
+        let moon = try #require(MoonRiseSet(day: day, latitude: 52.52, longitude: 13.41, offsets: berlin.utcOffset(at:)))
+        let risen = try #require(moon.rise, "\(day): no rise")
+        let gone = try #require(moon.set, "\(day): no set")
+        #expect(abs(risen.timeIntervalSince(Self.local(day, rise, utcOffset: utcOffset))) < 240, "\(day) rise \(risen)")
+        #expect(abs(gone.timeIntervalSince(Self.local(day, set, utcOffset: utcOffset))) < 240, "\(day) set \(gone)")
+        #expect(berlin.utcOffset(at: risen) == utcOffset)
+    }
 }

@@ -59,14 +59,22 @@ on 127.0.0.1 and prints its port on the first line of standard output.
 /control?alertfailstatus=500  -> the status alerts=fail answers (503 unless told)
 /control?metseverity=Minor    -> the MetAlerts warning's CAP severity (Severe unless told)
 /control?alertsend=SECONDS    -> alerts end SECONDS from now (-60: ended a minute ago) rather than in six hours
+/control?dst=on            -> the answers' offset follows Europe/Berlin at the fixture's now (the
+                              offset current when asked, as Open-Meteo gives it), not UTC+1
+/control?instruction=TEXT     -> the NWS alert's instruction is TEXT (markup and all) rather than the fixture's
 /requests                  -> what was asked so far: [{"path", "headers", "status"}]
+
+Dates follow the fixture's clock: the computer's, or the simulated time in the file
+ALMANAC_SIMULATED_CLOCK names when the test sets it (the daemon's simulated clock).
 """
 import gzip
 import hashlib
 import json
 import math
+import os
 import threading
 import time
+import zoneinfo
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
@@ -88,14 +96,38 @@ PLACES["escapetown"] = {"id": 666, "name": "Escape\u001b]0;x\u0007town", "latitu
                         "country": "Coun\u0000try", "country_code": "X\u009bY", "admin1": "Re\u009b2Jgion", "admin2": "Dis\u007ftrict",
                         "timezone": "Etc/UTC"}
 LOCK = threading.Lock()
-STATE = {"alertfailstatus": 503, "metseverity": None, "alertsend": None, "alerts": "off", "fail": 0, "metfail": 0, "airfail": 0, "temperature": None, "reverse": False, "rain": None, "hours": "fixed"}
+STATE = {"instruction": None, "alertfailstatus": 503, "metseverity": None, "alertsend": None, "alerts": "off", "fail": 0, "metfail": 0, "airfail": 0, "temperature": None, "reverse": False, "rain": None, "hours": "fixed", "dst": False}
 MET_MODIFIED = "Sun, 22 Nov 2026 03:00:00 GMT"
+BERLIN = zoneinfo.ZoneInfo("Europe/Berlin")
+
+
+def now():
+    """The fixture's clock: the simulated time in the file ALMANAC_SIMULATED_CLOCK names (the
+    daemon's, when a test runs it on one), else the computer's."""
+    path = os.environ.get("ALMANAC_SIMULATED_CLOCK")
+    if path:
+        try:
+            with open(path) as f:
+                return float(f.read(64).strip())
+        except (OSError, ValueError):
+            pass
+    return time.time()
+
+
+def utc_offset():
+    """The offset the answers' times are given at: UTC+1, or with /control?dst=on Berlin's
+    offset at the fixture's now, as Open-Meteo gives every time of an answer at the offset
+    current when it is asked (so after a change inside the forecast they are an hour off)."""
+    if not STATE["dst"]:
+        return 3600
+    import datetime
+    return int(datetime.datetime.fromtimestamp(now(), BERLIN).utcoffset().total_seconds())
 
 
 def met_forecast(lat, lon):
     base = STATE["temperature"] if STATE["temperature"] is not None else round(lat / 10 + 1, 1)
     steps = []
-    start = int(time.time() // 3600 * 3600)
+    start = int(now() // 3600 * 3600)
     for i in range(30):
         hours = i if i < 24 else 24 + (i - 24) * 6
         hour = ((start // 3600) + hours) % 24
@@ -126,17 +158,17 @@ def cycle(values, count):
 
 def forecast(latitude, longitude, query):
     temperature = STATE["temperature"] if STATE["temperature"] is not None else round(latitude / 10, 1)
-    offset = 3600
+    offset = utc_offset()
     # Dates follow the clock, so that the suite passes on any day: the hours from the current
     # hour, the days from yesterday, both on the place's clock.
-    hour = int(time.time() // 3600 * 3600) - (48 * 3600 if STATE["hours"] == "past" else 0)
+    hour = int(now() // 3600 * 3600) - (48 * 3600 if STATE["hours"] == "past" else 0)
     hours = [time.strftime("%Y-%m-%dT%H:00", time.gmtime(hour + i * 3600 + offset)) for i in range(24)]
     count = int(query.get("forecast_days", "7"))
-    yesterday = (int(time.time()) + offset) // 86400 * 86400 - 86400
+    yesterday = (int(now()) + offset) // 86400 * 86400 - 86400
     days = [time.strftime("%Y-%m-%d", time.gmtime(yesterday + d * 86400)) for d in range(count)]
     data = {
         "latitude": latitude, "longitude": longitude, "utc_offset_seconds": offset, "timezone": "Europe/Berlin",
-        "current": {"time": time.strftime("%Y-%m-%dT%H:%M", time.gmtime(int(time.time()) // 900 * 900 + offset)), "interval": 900,
+        "current": {"time": time.strftime("%Y-%m-%dT%H:%M", time.gmtime(int(now()) // 900 * 900 + offset)), "interval": 900,
                     "temperature_2m": temperature,
                     "relative_humidity_2m": 85, "apparent_temperature": -0.4, "is_day": 0,
                     "precipitation": 0.3, "weather_code": 3, "wind_speed_10m": 11.2, "wind_direction_10m": 250},
@@ -174,7 +206,7 @@ def forecast(latitude, longitude, query):
 
 def hours_from_now(count, offset, query):
     """forecast_hours hours from the current hour, on the place's clock."""
-    start = int(time.time() // 3600 * 3600)
+    start = int(now() // 3600 * 3600)
     times, temperatures, chances, amounts = [], [], [], []
     for i in range(count):
         local = start + i * 3600 + offset
@@ -195,7 +227,7 @@ def hours_from_now(count, offset, query):
 def minutely(query, offset):
     """Open-Meteo's minutely_15 from the current quarter hour, on the place's clock."""
     count = int(query.get("forecast_minutely_15", "4"))
-    quarter = int(time.time() // 900 * 900)
+    quarter = int(now() // 900 * 900)
     times, amounts = [], []
     for i in range(count):
         end = quarter + i * 900
@@ -211,11 +243,12 @@ POLLEN = {"alder_pollen": 3.0, "birch_pollen": 85.0, "grass_pollen": 25.0, "mugw
 
 def air_quality(latitude, longitude, query):
     nulls = abs(latitude - 33.3) < 1e-9
-    return {"latitude": latitude, "longitude": longitude, "generationtime_ms": 0.2, "utc_offset_seconds": 3600,
+    offset = utc_offset()
+    return {"latitude": latitude, "longitude": longitude, "generationtime_ms": 0.2, "utc_offset_seconds": offset,
             "timezone": "Europe/Berlin", "timezone_abbreviation": "CET", "elevation": 38.0,
             "current_units": {"time": "iso8601", "interval": "seconds", "european_aqi": "EAQI", "us_aqi": "USAQI",
                               "pm2_5": "μg/m³", "pm10": "μg/m³", "ozone": "μg/m³"},
-            "current": {"time": time.strftime("%Y-%m-%dT%H:00", time.gmtime(int(time.time()) // 3600 * 3600 + 3600)), "interval": 3600, "european_aqi": None if nulls else 21,
+            "current": {"time": time.strftime("%Y-%m-%dT%H:00", time.gmtime(int(now()) // 3600 * 3600 + offset)), "interval": 3600, "european_aqi": None if nulls else 21,
                         "us_aqi": None if nulls else 42, "pm2_5": None if nulls else 5.3, "pm10": 8.1, "ozone": 61.0,
                         **{key: None if nulls else value for key, value in POLLEN.items() if key in query.get("current", "").split(",")}}}
 
@@ -273,12 +306,17 @@ class Handler(BaseHTTPRequestHandler):
                     else "metalerts-gale.json" if marine else "metalerts-wind.json")
             with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "alerts", name)) as f:
                 body = f.read()
-            hour = time.time() // 3600 * 3600
+            hour = now() // 3600 * 3600
             stamp = lambda t: time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(t))
-            ends = hour + 6 * 3600 if STATE["alertsend"] is None else time.time() + STATE["alertsend"]
+            ends = hour + 6 * 3600 if STATE["alertsend"] is None else now() + STATE["alertsend"]
             body = (body.replace("{{sent}}", stamp(hour)).replace("{{onset}}", stamp(hour))
                     .replace("{{expires}}", stamp(ends)).replace("{{title_times}}", "today")
                     .replace("{{past}}", stamp(hour - 6 * 3600)))
+            if nws and STATE["instruction"] is not None:
+                answer = json.loads(body)
+                for feature in answer["features"]:
+                    feature["properties"]["instruction"] = STATE["instruction"]
+                body = json.dumps(answer)
             if not nws and not meteoalarm and STATE["metseverity"]:
                 body = body.replace('"severity": "Severe"', '"severity": "%s"' % STATE["metseverity"])
         elif meteoalarm:
@@ -320,10 +358,14 @@ class Handler(BaseHTTPRequestHandler):
                     STATE["alertfailstatus"] = int(query["alertfailstatus"])
                 if "metseverity" in query:
                     STATE["metseverity"] = query["metseverity"]
+                if "instruction" in query:
+                    STATE["instruction"] = query["instruction"]
                 if "alertsend" in query:
                     STATE["alertsend"] = float(query["alertsend"])
                 if "temperature" in query:
                     STATE["temperature"] = float(query["temperature"])
+                if "dst" in query:
+                    STATE["dst"] = query["dst"] == "on"
                 if "rain" in query:
                     STATE["rain"] = None if query["rain"] == "none" else tuple(int(v) for v in query["rain"].split(","))
             return self.send(200, "{}")
@@ -401,7 +443,7 @@ class Handler(BaseHTTPRequestHandler):
                 self.send_header("Content-Length", "0")
                 self.end_headers()
                 return
-            expires = time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(time.time() + float(query.get("expires", "1800"))))
+            expires = time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(now() + float(query.get("expires", "1800"))))
             return self.send(200, json.dumps(met_forecast(float(lat), float(lon))),
                              headers={"Expires": expires, "Last-Modified": MET_MODIFIED})
         if url.path == "/v1/air-quality":

@@ -72,7 +72,7 @@ public final class PlayerExport: Sendable {
         return try Interface(BusContract.playerInterface.rawValue, methods: [
             Method(BusContract.Player1.sleep.rawValue, inputs: [Argument("options", dictionary)], outputs: [Argument("timer", dictionary)], async: { [weak self] call, reply in
                 let (options) = try call.arguments([String: Value].self)
-                let timer = try PlayerCodec.sleepTimer(options)
+                let timer = try PlayerCodec.sleepTimer(options, now: steering.now)
                 let status = try await steering.sleep(timer)
                 try reply.write(PlayerCodec.encode(timer: status.timer, player: status.owner.rawValue, episode: status.episodeID, pausesAt: status.pausesAt))
                 self?.announce()

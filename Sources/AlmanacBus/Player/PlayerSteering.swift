@@ -70,7 +70,7 @@ public final class PlayerSteering: Service {
     /// Sleeps `seconds` (at most `longestWait`); whether the whole of them passed.
     private static func wait(_ seconds: Double) async -> Bool {
         let slept = seconds.isFinite ? min(max(0, seconds), longestWait) : longestWait
-        try? await Task.sleep(for: .milliseconds(Int64((slept * 1000).rounded(.up))))
+        try? await RealTime.sleep(for: .milliseconds(Int64((slept * 1000).rounded(.up))))
         return !Task.isCancelled && slept == seconds
     }
 
@@ -116,12 +116,15 @@ public final class PlayerSteering: Service {
         nowPlayingChanges.withLock { $0 = Callback(body) }
     }
 
+    /// The time on the daemon's clock (the podcasts document's).
+    var now: Date { podcasts.now }
+
     /// What the player that changed last has open, as of now (`nil`: no player has an episode).
     func nowPlaying() -> NowPlaying? {
         guard let player = players.playingEpisodes().first, let episode = try? podcasts.episode(player.episodeID) else { return nil }
         let chapters = openChapters.withLock { $0?.episodeID == player.episodeID ? $0?.chapters : nil } ?? []
         return NowPlaying(episodeID: episode.id, title: episode.title, podcastTitle: podcasts.document.snapshot.state.podcasts[episode.podcastID]?.title ?? "",
-                          status: player.playing ? "Playing" : "Paused", position: player.position, at: Date(), rate: player.rate,
+                          status: player.playing ? "Playing" : "Paused", position: player.position, at: podcasts.now, rate: player.rate,
                           length: player.length ?? episode.duration, chapter: ChapterSeek.current(chapters, at: player.position))
     }
 
@@ -183,10 +186,10 @@ public final class PlayerSteering: Service {
         }
         // The player's length, else the feed's.
         let length = try playing.length ?? podcasts.episode(playing.episodeID)?.duration
-        guard let delay = timer.delay(position: playing.position, rate: playing.rate, length: length, chapters: chapters) else {
+        guard let delay = timer.delay(now: podcasts.now, position: playing.position, rate: playing.rate, length: length, chapters: chapters) else {
             throw SteeringError(.cannotTell, "The player does not say how long the episode playing is, nor does its feed, so its end cannot be told. Set a time instead.")
         }
-        let status = SleepTimerStatus(timer: timer, owner: playing.owner, episodeID: playing.episodeID, pausesAt: Date().addingTimeInterval(delay))
+        let status = SleepTimerStatus(timer: timer, owner: playing.owner, episodeID: playing.episodeID, pausesAt: podcasts.now.addingTimeInterval(delay))
         let previous = armed.withLock { armed -> StopSignal? in
             armed.generations += 1
             defer { armed.timer = Armed(status: status, chapters: chapters, length: length, generation: armed.generations, wait: nil) }
@@ -222,10 +225,11 @@ public final class PlayerSteering: Service {
             current.wait?.stop()
             let status = current.status
             let player = estimates.first { $0.owner == status.owner }
-            let delay = player.flatMap { status.timer.delay(position: $0.position, rate: $0.rate, length: $0.length ?? current.length, chapters: current.chapters) }
-                ?? (status.timer.delay(position: 0, rate: 1, length: nil, chapters: []))
+            let now = podcasts.now
+            let delay = player.flatMap { status.timer.delay(now: now, position: $0.position, rate: $0.rate, length: $0.length ?? current.length, chapters: current.chapters) }
+                ?? (status.timer.delay(now: now, position: 0, rate: 1, length: nil, chapters: []))
             current.status = SleepTimerStatus(timer: status.timer, owner: status.owner, episodeID: status.episodeID,
-                                              pausesAt: delay.map { Date().addingTimeInterval($0) })
+                                              pausesAt: delay.map { now.addingTimeInterval($0) })
             let generation = current.generation
             current.wait = delay.map { delay in
                 spawnStoppable { [weak self] in
@@ -509,7 +513,7 @@ public final class PlayerSteering: Service {
             } catch {
                 throw SteeringError(.playerFailed, "The player \(player.owner) did not move: \(error)")
             }
-            try? await Task.sleep(for: .milliseconds(250))
+            try? await RealTime.sleep(for: .milliseconds(250))
         }
         logger.notice("a media player did not say it moved", metadata: ["player": "\(player.owner)", "to": "\(seconds)"])
     }

@@ -2,6 +2,7 @@ public import AlmanacCore
 public import AlmanacModels
 public import AlmanacWire
 public import DBus
+public import FoundationEssentials
 
 /// What the bus layer needs to know about one kind of document to serve it: how its state
 /// and changes look on the bus, which view options it takes, what a view's slice of a change
@@ -18,6 +19,9 @@ public protocol DocumentAdapter: Sendable {
     var document: Document<State, Change, Options> { get }
     /// Its fetches under way and last failure (`Loading`, `LastError`).
     var activity: DocumentActivity { get }
+    /// When its schedule next fetches something by itself, on the daemon's clock (`NextRefresh`;
+    /// `nil`: nothing is wanted, or all of it is being fetched).
+    var nextRefresh: Date? { get }
     /// Reads a view's options from `AddView`'s or `SetOptions`' `a{sv}`; throws `BusError`
     /// (`InvalidArgs`) for keys, types or values this document refuses.
     func viewOptions(_ values: [String: Value]) throws -> Options
@@ -53,6 +57,9 @@ public protocol DocumentAdapter: Sendable {
     /// The domain interface's properties that `change` changed, to announce with
     /// `PropertiesChanged` (`nil` when none did).
     func domainProperties(changedBy change: Change) -> (InterfaceName, [String: Value])?
+    /// Every property of the domain interface, as `state` has them: announced when the whole
+    /// state was replaced (a library restored from a backup).
+    func domainProperties(of state: State) -> (InterfaceName, [String: Value])?
     /// The list a view with `options` pages through with `LoadMore`/`RefreshList` (items
     /// encoded as they travel), or `nil` for a document without lists.
     func pageSource(for options: Options) -> (any PagingDataSource<Value>)?

@@ -5,6 +5,7 @@ public import DBus
 import Locking
 public import Logging
 import Synchronization
+import FoundationEssentials
 
 /// One document on the bus: `org.almanac.Document1` and the domain interface at the
 /// document's path, and an `org.almanac.View1` object for every view a client registers.
@@ -88,6 +89,9 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     // MARK: Broadcasting
 
     private func broadcast(_ event: DocumentEvent<Adapter.State, Adapter.Change>) {
+        // The broadcaster hears a resync only when the whole state was replaced (a restore):
+        // a view that fell behind is resynchronised alone.
+        if case .resynchronised(let revision, let state) = event { return broadcastRestored(state, at: revision) }
         guard case .changed(let revision, let change, _) = event else { return }
         do {
             let changes = adapter.encode(change: change)
@@ -101,6 +105,20 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         } catch {
             // Every client that watches the bus missed this change.
             logger.error("could not broadcast a change", metadata: ["revision": "\(revision)", "error": "\(error)"])
+        }
+    }
+
+    /// `Changed` with `{"kind": "restored"}` (read the state again), and every property the new
+    /// state may have changed.
+    private func broadcastRestored(_ state: Adapter.State, at revision: UInt64) {
+        do {
+            try emitChange(BusContract.Document1.changed, of: BusContract.documentInterface, at: path, to: nil, revision: revision, ViewUpdateCodec.restoredChange())
+            try emitProperties([(BusContract.Document1.revision.rawValue, .uint64(revision))])
+            if let (interface, properties) = adapter.domainProperties(of: state), !properties.isEmpty {
+                try emitProperties(properties.sorted { $0.key < $1.key }, of: interface)
+            }
+        } catch {
+            logger.error("could not broadcast a restored state", metadata: ["revision": "\(revision)", "error": "\(error)"])
         }
     }
 
@@ -461,6 +479,10 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             Property(BusContract.Document1.loading.rawValue, .boolean) { [activity = adapter.activity] in .boolean(activity.isLoading) },
             Property(BusContract.Document1.lastError.rawValue, .string) { [activity = adapter.activity] in .string(activity.lastError) },
             Property(BusContract.Document1.viewCount.rawValue, .uint32) { [weak self] in .uint32(UInt32(self?.viewCount ?? 0)) },
+            // Read when asked, not announced: it moves with every fetch.
+            Property(BusContract.Document1.nextRefresh.rawValue, .int64) { [adapter] in
+                .int64(adapter.nextRefresh.flatMap { Int64(exactly: $0.timeIntervalSince1970.rounded(.up)) } ?? 0)
+            },
         ], signals: [
             SignalDescription(BusContract.Document1.changed.rawValue, arguments: [Argument("revision", .uint64), Argument("changes", .dictionary(key: .string, value: .variant))]),
         ])

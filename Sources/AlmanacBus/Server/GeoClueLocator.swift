@@ -101,7 +101,7 @@ public final class GeoClueLocator: Service {
     private func follow(_ updates: SignalStream, _ connection: Connection) async {
         await withDiscardingTaskGroup { group in
             group.addTask { [patience] in
-                guard (try? await Task.sleep(for: patience)) != nil else { return }
+                guard (try? await RealTime.sleep(for: patience)) != nil else { return }
                 self.unavailable("The location service (GeoClue) has not found where you are yet.")
             }
             for await update in updates {

@@ -36,7 +36,7 @@ public final class MPRISListener: FilesInUse, Service {
         var status = "Stopped"
         /// Seconds, as of `positionAt`.
         var position: Double = 0
-        var positionAt = ContinuousClock.now
+        var positionAt = RealTime.now
         /// How fast it plays, from `Rate` (1: normal speed; a 1.5× player moves 1.5 s a second).
         var rate: Double = 1
         /// Its track counted as played while it played it, and steering was told (`PlayerChange.played`):
@@ -46,7 +46,7 @@ public final class MPRISListener: FilesInUse, Service {
         /// Where the player is now: its last known position, moved on at its rate while it plays.
         var estimatedPosition: Double {
             guard status == "Playing" else { return position }
-            let elapsed = positionAt.duration(to: .now)
+            let elapsed = positionAt.duration(to: RealTime.now)
             return position + rate * (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         }
     }
@@ -116,7 +116,7 @@ public final class MPRISListener: FilesInUse, Service {
                         await playing.wait()
                         continue
                     }
-                    try? await Task.sleep(for: pollInterval)
+                    try? await RealTime.sleep(for: pollInterval)
                     await self?.poll()
                 }
             }
@@ -243,11 +243,11 @@ public final class MPRISListener: FilesInUse, Service {
                 tracksChanged()
                 // Unless a poll answered meanwhile (it is newer).
                 if after.episodeID != nil, let start = await position(of: sender, playing: after.url) {
-                    update(sender) { if $0.url == after.url && $0.positionAt == after.positionAt { ($0.position, $0.positionAt) = (start, .now) } }
+                    update(sender) { if $0.url == after.url && $0.positionAt == after.positionAt { ($0.position, $0.positionAt) = (start, RealTime.now) } }
                 }
                 tell(sender, .otherTrack(episodeID: after.episodeID))
             } else if stopped {
-                update(sender) { $0.position = estimate; $0.positionAt = .now }
+                update(sender) { $0.position = estimate; $0.positionAt = RealTime.now }
                 await record(after, of: sender, at: estimate)
             }
             follow(sender)
@@ -263,7 +263,7 @@ public final class MPRISListener: FilesInUse, Service {
                   }) else { return }
             var player = update(sender) { player in
                 player.position = max(0, Double(microseconds) / 1e6)
-                player.positionAt = .now
+                player.positionAt = RealTime.now
             }
             // mpv-mpris announces a track's Metadata before it knows its length and not again
             // once it does: whether the seek passed the played mark needs it.
@@ -304,7 +304,7 @@ public final class MPRISListener: FilesInUse, Service {
         let (player, learnt) = players.withLock { players -> (Player?, Bool) in
             guard var player = players[owner], player.url == url, player.positionAt == asked else { return (nil, false) }
             let learnt = player.length == nil && length != nil
-            (player.position, player.positionAt) = (at, .now)
+            (player.position, player.positionAt) = (at, RealTime.now)
             if learnt { player.length = length }
             players[owner] = player
             return (player, learnt)
@@ -369,7 +369,7 @@ public final class MPRISListener: FilesInUse, Service {
         if let metadata = properties["Metadata"]?.stringKeyedEntries, let track {
             if track.url != player.url {
                 (player.url, player.episodeID) = track
-                (player.position, player.positionAt) = (0, .now)
+                (player.position, player.positionAt) = (0, RealTime.now)
                 player.reachedPlayed = false
             }
             player.trackID = metadata["mpris:trackid"]?.unwrapped.stringValue.flatMap { try? ObjectPath($0) }
@@ -377,20 +377,20 @@ public final class MPRISListener: FilesInUse, Service {
         }
         if let status = properties["PlaybackStatus"]?.stringValue, ["Playing", "Paused", "Stopped"].contains(status) {
             if player.status == "Playing" {
-                (player.position, player.positionAt) = (player.estimatedPosition, .now)
+                (player.position, player.positionAt) = (player.estimatedPosition, RealTime.now)
             } else if status == "Playing" {
                 // Playing again: the position moves on from now, not from when it stopped moving.
-                player.positionAt = .now
+                player.positionAt = RealTime.now
             }
             player.status = status
         }
         if let microseconds = properties["Position"]?.unwrapped.integerValue {
-            (player.position, player.positionAt) = (max(0, Double(microseconds) / 1e6), .now)
+            (player.position, player.positionAt) = (max(0, Double(microseconds) / 1e6), RealTime.now)
         }
         // MPRIS allows any positive rate (players offer 0.25× to 4×); 0 means paused, which
         // PlaybackStatus already says. The position so far moved at the old rate.
         if case .double(let rate)? = properties["Rate"]?.unwrapped, rate.isFinite, rate > 0, rate <= 100, rate != player.rate {
-            (player.position, player.positionAt) = (player.estimatedPosition, .now)
+            (player.position, player.positionAt) = (player.estimatedPosition, RealTime.now)
             player.rate = rate
         }
     }
@@ -423,7 +423,7 @@ public final class MPRISListener: FilesInUse, Service {
         let listened = runs.withLock { runs -> Double in
             guard var run = runs[owner], run.episodeID == episodeID else { return 0 }
             defer { runs[owner] = run }
-            return run.reach(position, at: .now)
+            return run.reach(position, at: RealTime.now)
         }
         do {
             let mark = try await podcasts.withOwner { [podcasts] in

@@ -2,6 +2,7 @@ public import AlmanacCore
 public import AlmanacModels
 public import AlmanacWire
 public import DBus
+public import FoundationEssentials
 import Synchronization
 
 /// Serves the podcasts document on the bus.
@@ -46,6 +47,7 @@ public struct PodcastsAdapter: DocumentAdapter {
     public var name: DocumentName { .podcasts }
     public var document: PodcastsDocument.Model { podcasts.document }
     public var activity: DocumentActivity { podcasts.activity }
+    public var nextRefresh: Date? { podcasts.nextDue }
     public func viewOptions(_ values: [String: Value]) throws -> PodcastsViewOptions { try PodcastsCodec.viewOptions(values) }
 
     public func encode(state: PodcastsState) -> [String: Value] { PodcastsCodec.encode(state) }
@@ -97,6 +99,11 @@ public struct PodcastsAdapter: DocumentAdapter {
         default:
             return nil
         }
+    }
+
+    public func domainProperties(of state: PodcastsState) -> (InterfaceName, [String: Value])? {
+        (BusContract.podcastsInterface, [BusContract.Podcasts1.subscriptions.rawValue: Self.subscriptions(state),
+                                         BusContract.Podcasts1.settings.rawValue: PodcastsCodec.encode(state.settings)])
     }
 
     /// Subscribes to the feed at `url` after reading it; the podcast's id (the same one again

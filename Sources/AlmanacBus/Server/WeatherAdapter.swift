@@ -2,7 +2,7 @@ public import AlmanacCore
 public import AlmanacModels
 public import AlmanacWire
 public import DBus
-import FoundationEssentials
+public import FoundationEssentials
 
 /// Serves the weather document on the bus.
 public struct WeatherAdapter: DocumentAdapter {
@@ -20,6 +20,7 @@ public struct WeatherAdapter: DocumentAdapter {
     public var name: DocumentName { .weather }
     public var document: WeatherDocument.Model { weather.document }
     public var activity: DocumentActivity { weather.activity }
+    public var nextRefresh: Date? { weather.nextDue }
     public func viewOptions(_ values: [String: Value]) throws -> WeatherViewOptions { try WeatherCodec.viewOptions(values) }
 
     public func encode(state: WeatherState) -> [String: Value] { WeatherCodec.encode(state) }
@@ -71,6 +72,11 @@ public struct WeatherAdapter: DocumentAdapter {
         }
     }
 
+    public func domainProperties(of state: WeatherState) -> (InterfaceName, [String: Value])? {
+        (BusContract.weatherInterface, [BusContract.Weather1.units.rawValue: .string(state.units.rawValue),
+                                        BusContract.Weather1.locations.rawValue: .array(.string, state.savedLocations.map(Value.string))])
+    }
+
     /// The most days and hours `Forecast` and `HourlyForecast` hand out.
     static let maximumDays: UInt32 = 16
     static let maximumHours = UInt32(WeatherReading.maximumHours)
@@ -82,7 +88,7 @@ public struct WeatherAdapter: DocumentAdapter {
         return try Interface(BusContract.weatherInterface.rawValue, methods: [
             Method(BusContract.Weather1.current.rawValue, inputs: [location], outputs: [Argument("reading", .dictionary(key: .string, value: .variant))]) { call, reply in
                 let (location) = try call.arguments(String.self)
-                try reply.write(WeatherCodec.current(try Self.reading(location, in: weather), failure: weather.document.snapshot.state.failures[location]))
+                try reply.write(WeatherCodec.current(try Self.reading(location, in: weather), failure: weather.document.snapshot.state.failures[location], now: weather.now))
             },
             Method(BusContract.Weather1.forecast.rawValue, inputs: [location, Argument("days", .uint32)], outputs: [Argument("days", list)]) { call, reply in
                 let (location, days) = try call.arguments(String.self, UInt32.self)
@@ -98,7 +104,7 @@ public struct WeatherAdapter: DocumentAdapter {
                     throw BusError.invalidArgs("Ask for 1 to \(Self.maximumHours) hours (0 for all there are), not \(hours).")
                 }
                 // From the current hour: a reading fetched a while ago begins with hours gone by.
-                let hourly = try Self.reading(location, in: weather).upcomingHours(now: Date())
+                let hourly = try Self.reading(location, in: weather).upcomingHours(now: weather.now)
                 try reply.write(Value.array(.dictionary(key: .string, value: .variant), hourly.prefix(hours == 0 ? hourly.count : Int(hours)).map(WeatherCodec.encode)))
             },
             Method(BusContract.Weather1.searchPlaces.rawValue, inputs: [Argument("name", .string), Argument("count", .uint32)], outputs: [Argument("places", list)],

@@ -164,7 +164,7 @@ public final class SecretServiceSecrets: SyncSecrets {
                 return nil
             }
             group.addTask {
-                try await Task.sleep(for: patience)
+                try await RealTime.sleep(for: patience)
                 return nil
             }
             let first = try await group.next() ?? nil

@@ -28,6 +28,8 @@ public final class DownloadManager: Service {
     /// `$XDG_DATA_HOME/almanac`: each podcast's files go into a folder of their own below it.
     private let root: String
     public let limits: DownloadLimits
+    /// The daemon's clock: how long a finished job lingers (progress is paced in real time, the transfer's).
+    private let clock: any WallClock
     private let nextID: Atomic<UInt64>
     /// Per running transfer: what stops it (a cancel, a disk too full) before it ends.
     private let transfers = Locked<[UInt64: StopSignal]>([:])
@@ -80,12 +82,14 @@ public final class DownloadManager: Service {
     ///   - diskSpace: reads the free space of the downloads' disk (none: it is not checked).
     ///   - autoDownloadHold, holdChanges: why auto-downloads wait now, and when that may have
     ///     changed (`NetworkConditions`); none: they never wait.
+    ///   - clock: the daemon's clock, which a finished job lingers on.
     /// Throws `StorageError` when the kept jobs could not be read: starting without them would
     /// give their numbers out again.
     public init(podcasts: PodcastsDocument, downloader: any EpisodeDownloading, root: String,
                 archive: (any DownloadArchive)? = nil, limits: DownloadLimits = DownloadLimits(), diskSpace: (any DiskSpace)? = nil,
                 autoDownloadHold: @escaping @Sendable () -> String? = { nil }, holdChanges: AsyncStream<Void>? = nil,
-                logger: Logger = Logger(label: "almanac.downloads")) throws {
+                clock: any WallClock = SystemClock(), logger: Logger = Logger(label: "almanac.downloads")) throws {
+        self.clock = clock
         self.autoDownloadHold = autoDownloadHold
         self.holdChanges = holdChanges
         self.podcasts = podcasts
@@ -480,7 +484,7 @@ public final class DownloadManager: Service {
     }
 
     private func progressed(_ id: UInt64, _ progress: DownloadProgress) {
-        let now = ContinuousClock.now
+        let now = RealTime.now
         let interval = Duration.milliseconds(Int(limits.progressInterval * 1000))
         // Due: announce now. Otherwise keep it, and (for the first kept) announce what is kept when the interval ends.
         let (due, wait) = pacing.withLock { pacing -> (Bool, Duration?) in
@@ -500,10 +504,10 @@ public final class DownloadManager: Service {
     /// Announces what progress of `id` was kept back, once `wait` has passed.
     private func announceLater(_ id: UInt64, after wait: Duration) async {
         // Cancelled: the manager is stopping, and nothing is announced any more.
-        guard (try? await Task.sleep(for: wait)) != nil else { return }
+        guard (try? await RealTime.sleep(for: wait)) != nil else { return }
         let kept = pacing.withLock { pacing -> DownloadProgress? in
             guard let entry = pacing[id], let kept = entry.pending else { return nil }
-            pacing[id] = (.now, nil)
+            pacing[id] = (RealTime.now, nil)
             return kept
         }
         if let kept { announce(id, kept, due: true) }
@@ -590,7 +594,7 @@ public final class DownloadManager: Service {
 
     private func remove(_ id: UInt64, after linger: Double) async {
         // Cancelled: the manager is stopping, and the next start forgets finished jobs.
-        guard (try? await Task.sleep(for: .milliseconds(Int(linger * 1000)))) != nil else { return }
+        guard (try? await clock.sleep(seconds: linger)) != nil else { return }
         document.update { jobs -> DownloadChange? in
             guard let job = jobs[id], job.state.isFinished else { return nil }
             jobs[id] = nil

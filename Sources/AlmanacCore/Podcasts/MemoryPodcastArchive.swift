@@ -25,7 +25,7 @@ public final class MemoryPodcastArchive: PodcastArchive, Sendable {
     }
 
     /// - Parameter clock: the time an episode marked played is noted with (`playedAt`).
-    public init(clock: @escaping @Sendable () -> Date = { Date() }) {
+    public init(clock: @escaping @Sendable () -> Date = SystemClock().reading) {
         self.clock = clock
     }
 

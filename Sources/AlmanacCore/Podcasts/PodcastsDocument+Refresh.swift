@@ -189,7 +189,7 @@ extension PodcastsDocument {
             }
             guard let waiter else { return continuation.resume() }
             Task { [weak self] in
-                try? await Task.sleep(for: timeout)
+                try? await RealTime.sleep(for: timeout)
                 // Still waiting: the time is up (a read that ended first resumed it already).
                 let expired = self?.reads.withLock { $0.waiting[podcastID]?.removeValue(forKey: waiter) }
                 expired?.resume()

@@ -32,13 +32,19 @@ public final class RefreshScheduler: Service {
     ///     it must not miss); each wakes the scheduler while it runs.
     ///   - clock, sleeper: the time and the way to wait for one, for tests.
     ///   - fire: a refresh of what is due.
-    public init(nextDue: @escaping @Sendable () -> Date?, changes: AsyncStream<Void>? = nil, clock: @escaping @Sendable () -> Date = { Date() },
-                sleeper: @escaping Sleeper = RefreshScheduler.sleep(until:), fire: @escaping @Sendable () async -> Void) {
+    public init(nextDue: @escaping @Sendable () -> Date?, changes: AsyncStream<Void>? = nil, clock: @escaping @Sendable () -> Date,
+                sleeper: @escaping Sleeper, fire: @escaping @Sendable () async -> Void) {
         self.nextDue = nextDue
         self.changes = changes
         self.clock = clock
         self.sleeper = sleeper
         self.fire = fire
+    }
+
+    /// A scheduler on `clock`: its time, and its sleeps (the daemon's one clock).
+    public convenience init(nextDue: @escaping @Sendable () -> Date?, changes: AsyncStream<Void>? = nil, on clock: any WallClock = SystemClock(),
+                            fire: @escaping @Sendable () async -> Void) {
+        self.init(nextDue: nextDue, changes: changes, clock: clock.reading, sleeper: { try await clock.sleep(until: $0) }, fire: fire)
     }
 
     /// The schedule may have changed: look at `nextDue` again.
@@ -92,12 +98,5 @@ public final class RefreshScheduler: Service {
             group.cancelAll()
             return first
         }
-    }
-
-    /// Sleeps on the monotonic clock until `deadline` (wall-clock changes move it no later
-    /// than the next wake-up). A `TimerSleep`, not `Task.sleep`: a schedule that changes often
-    /// cancels many sleeps, and a cancelled `Task.sleep` keeps its memory until its deadline.
-    public static func sleep(until deadline: Date) async throws {
-        try await TimerSleep.sleep(until: deadline)
     }
 }

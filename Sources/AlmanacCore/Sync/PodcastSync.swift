@@ -85,7 +85,7 @@ public final class PodcastSync: Service {
     ///   - clock, jitter: the time and the randomness of backoff, for tests.
     public init(podcasts: PodcastsDocument, inspector: any FeedInspecting, archive: any SyncArchive = MemorySyncArchive(),
                 secrets: any SyncSecrets, policy: SyncPolicy = SyncPolicy(), connect: @escaping @Sendable (SyncCredentials) -> any SyncServer,
-                clock: @escaping @Sendable () -> Date = { Date() }, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
+                clock: @escaping @Sendable () -> Date = SystemClock().reading, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
                 logger: Logger = Logger(label: "almanac.sync")) {
         self.podcasts = podcasts
         self.inspector = inspector
@@ -311,11 +311,11 @@ public final class PodcastSync: Service {
     func hearEverything() async throws(SyncError) {
         let target = podcasts.document.revision
         guard heard.withLock({ $0.revision < target }) else { return }
-        // On the computer's clock, not `clock` (a test's clock stands still).
-        let deadline = Date().addingTimeInterval(policy.catchUpGuard)
+        // In real time, not on `clock` (a test's clock stands still): the wait is for delivery.
+        let guardSeconds = policy.catchUpGuard
         let heardIt = await withTaskGroup(of: Bool.self) { group in
             group.addTask { await self.hear(upTo: target); return true }
-            group.addTask { try? await TimerSleep.sleep(until: deadline); return false }
+            group.addTask { try? await TimerSleep.sleep(seconds: guardSeconds); return false }
             let first = await group.next() ?? true
             group.cancelAll()
             return first

@@ -15,7 +15,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     public let activity = DocumentActivity()
     /// Where the user is (`"here"`), as the locator last said; `nil` before it said anything.
     private let hereState = Locked<Result<ResolvedPlace, PlaceNotFound>?>(nil)
-    private let archive: (any WeatherArchive)?
+    let archive: (any WeatherArchive)?
     /// The one owner of the state and the archive: every change (a submission, a reading, a
     /// failure, forgetting, a restored reading) waits in its mailbox, and each burst of them is
     /// saved in one transaction, then applied (`commit`).
@@ -29,6 +29,8 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     /// published, so the state's `fetchedAt` may be older; stale alerts are as of this.
     private let alertsAnswered = Locked<[String: Date]>([:])
     private let clock: @Sendable () -> Date
+    /// The time on the document's clock (the daemon's).
+    public var now: Date { clock() }
     private let jitter: @Sendable () -> Double
     private let logger: Logger
     /// Tells its listeners whenever the schedule may have changed: a claim, a fetch ending, a
@@ -43,7 +45,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     ///   - archive: where settings and readings are kept; `nil` keeps nothing.
     ///   - clock, jitter: the time and the randomness of backoff, for tests.
     public init(_ state: WeatherState = WeatherState(), policy: RefreshSchedule.Policy = .init(interval: 900),
-                alertsPolicy: RefreshSchedule.Policy = .init(interval: 600), archive: (any WeatherArchive)? = nil, clock: @escaping @Sendable () -> Date = { Date() },
+                alertsPolicy: RefreshSchedule.Policy = .init(interval: 600), archive: (any WeatherArchive)? = nil, clock: @escaping @Sendable () -> Date = SystemClock().reading,
                 jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
                 logger: Logger = Logger(label: "almanac.weather")) {
         document = Model(state)

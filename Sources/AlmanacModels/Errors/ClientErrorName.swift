@@ -52,11 +52,17 @@ public struct ClientErrorName: Sendable, Hashable, CustomStringConvertible {
     public static let playerFailed = ClientErrorName(almanac: "PlayerFailed")
     /// An episode whose feed names no transcript Almanac reads.
     public static let noTranscript = ClientErrorName(almanac: "NoTranscript")
+    /// A backup that is not there (or none at all, for `latest`).
+    public static let noBackup = ClientErrorName(almanac: "NoBackup")
+    /// A file that is no library this daemon can restore.
+    public static let unusableBackup = ClientErrorName(almanac: "UnusableBackup")
+    /// A search that took more than its time budget: search for rarer words.
+    public static let searchTooBroad = ClientErrorName(almanac: "SearchTooBroad")
 
     /// Every name above.
     public static let all: [ClientErrorName] = [
         .invalidArgs, .accessDenied, .limitsExceeded, .unknownObject, .notSupported, .failed,
         .noSuchView, .unknownLocation, .notAFeed, .fetchFailed, .syncFailed, .authenticationFailed, .notLoggedIn, .alreadyLoggedIn,
-        .noPlayer, .playerFailed, .noTranscript,
+        .noPlayer, .playerFailed, .noTranscript, .noBackup, .unusableBackup, .searchTooBroad,
     ]
 }

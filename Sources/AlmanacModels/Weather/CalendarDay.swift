@@ -23,6 +23,13 @@ public enum CalendarDay {
 
     /// `YYYY-MM-DD` for day number `day` since 1970-01-01 (Howard Hinnant's civil-from-days).
     public static func string(daysSinceEpoch day: Int) -> String {
+        let (y, m, d) = civil(daysSinceEpoch: day)
+        func pad(_ n: Int, _ width: Int) -> String { String(repeating: "0", count: max(0, width - String(n).count)) + String(n) }
+        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))"
+    }
+
+    /// Year, month and day of day number `day` since 1970-01-01 (Howard Hinnant's civil-from-days).
+    static func civil(daysSinceEpoch day: Int) -> (year: Int, month: Int, day: Int) {
         let z = day + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
@@ -31,8 +38,23 @@ public enum CalendarDay {
         let mp = (5 * doy + 2) / 153
         let d = doy - (153 * mp + 2) / 5 + 1
         let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        func pad(_ n: Int, _ width: Int) -> String { String(repeating: "0", count: max(0, width - String(n).count)) + String(n) }
-        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))"
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+
+    /// Days from 1970-01-01 to `day` ("2026-03-29"); `nil` when it is not such a date.
+    public static func daysSinceEpoch(of day: String) -> Int? {
+        let parts = day.split(separator: "-", omittingEmptySubsequences: false).compactMap { Int($0) }
+        guard day.utf8.count == 10, parts.count == 3, (1...9999).contains(parts[0]), (1...12).contains(parts[1]), (1...31).contains(parts[2]) else { return nil }
+        return daysSinceEpoch(year: parts[0], month: parts[1], day: parts[2])
+    }
+
+    /// Whether `year` has a 29 February.
+    public static func isLeap(_ year: Int) -> Bool {
+        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    }
+
+    /// The year of day number `day` since 1970-01-01.
+    static func year(ofDay day: Int) -> Int {
+        civil(daysSinceEpoch: day).year
     }
 }

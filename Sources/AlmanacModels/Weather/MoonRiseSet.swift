@@ -21,13 +21,19 @@ public struct MoonRiseSet: Sendable, Hashable {
     /// The rise and set between `start` and 24 hours after it (a day's midnight on the place's
     /// clock) at `latitude`, `longitude` (degrees, east positive).
     public init(dayStartingAt start: Date, latitude: Double, longitude: Double) {
+        self.init(from: start, to: start.addingTimeInterval(86_400), latitude: latitude, longitude: longitude)
+    }
+
+    /// The rise and set from `start` until `end` (at most two days).
+    init(from start: Date, to end: Date, latitude: Double, longitude: Double) {
         let step: Double = 600
         var rise: Date?
         var set: Date?
         var before = Self.aboveHorizon(start, latitude: latitude, longitude: longitude)
         var time = start
-        for _ in 0..<144 {
-            let next = time.addingTimeInterval(step)
+        let length = min(max(end.timeIntervalSince(start), 0), 2 * 86_400)
+        for _ in 0..<Int((length / step).rounded(.up)) {
+            let next = min(time.addingTimeInterval(step), start.addingTimeInterval(length))
             let after = Self.aboveHorizon(next, latitude: latitude, longitude: longitude)
             if before.sign != after.sign {
                 let crossing = Self.refine(time, next, latitude: latitude, longitude: longitude)
@@ -42,11 +48,22 @@ public struct MoonRiseSet: Sendable, Hashable {
     /// The rise and set on `day` ("2026-11-22") at a place `utcOffset` seconds from UTC;
     /// `nil` when `day` is not a date or the coordinates are not on Earth.
     public init?(day: String, latitude: Double, longitude: Double, utcOffset: Int) {
-        let parts = day.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3, (1...12).contains(parts[1]), (1...31).contains(parts[2]), (1...9999).contains(parts[0]),
-              (-90...90).contains(latitude), (-180...180).contains(longitude) else { return nil }
-        let days = CalendarDay.daysSinceEpoch(year: parts[0], month: parts[1], day: parts[2])
-        self.init(dayStartingAt: Date(timeIntervalSince1970: Double(days) * 86_400 - Double(utcOffset)), latitude: latitude, longitude: longitude)
+        self.init(day: day, latitude: latitude, longitude: longitude, offsets: { _ in utcOffset })
+    }
+
+    /// The rise and set on `day` at a place whose offset from UTC at a moment is `offsets`'
+    /// (its time zone: `WeatherReading.utcOffset(at:)`): the day runs from its midnight to the
+    /// next on the place's clock, 23 or 25 hours on the day daylight saving begins or ends.
+    public init?(day: String, latitude: Double, longitude: Double, offsets: (Date) -> Int) {
+        guard let days = CalendarDay.daysSinceEpoch(of: day), (-90...90).contains(latitude), (-180...180).contains(longitude) else { return nil }
+        self.init(from: Self.midnight(days, offsets), to: Self.midnight(days + 1, offsets), latitude: latitude, longitude: longitude)
+    }
+
+    /// The midnight that begins day number `days` on the place's clock.
+    static func midnight(_ days: Int, _ offsets: (Date) -> Int) -> Date {
+        let utc = Double(days) * 86_400
+        let guess = utc - Double(offsets(Date(timeIntervalSince1970: utc)))
+        return Date(timeIntervalSince1970: utc - Double(offsets(Date(timeIntervalSince1970: guess))))
     }
 
     /// The moment the altitude crosses the horizon between `low` and `high`, by bisection to a second.

@@ -18,7 +18,7 @@ extension WeatherReading {
     /// The daily forecasts from the place's today on (a reading kept from yesterday no
     /// longer offers yesterday as "today").
     public func upcomingDays(now: Date) -> [DailyForecast] {
-        let today = CalendarDay.at(now, utcOffset: utcOffset)
+        let today = CalendarDay.at(now, utcOffset: utcOffset(at: now))
         return daily.filter { $0.day >= today }
     }
 

@@ -24,8 +24,13 @@ public struct WeatherReading: Sendable, Hashable, Codable {
     public var observedAt: Date
     /// When Almanac received it (its age is counted from here).
     public var fetchedAt: Date
-    /// The place's offset from UTC, seconds (for showing its local times).
+    /// The place's offset from UTC, seconds, when it was fetched: the provider's times are
+    /// given at it (Open-Meteo gives all of a forecast's times at the offset current then).
     public var utcOffset: Int
+    /// The place's time zone ("Europe/Berlin"), when the provider named it: its local times on
+    /// each day are shown at that day's offset (`utcOffset(at:)`); `nil` in readings kept by an
+    /// older version, or from a provider that names none.
+    public var timeZone: String?
     /// The hours ahead, from the current hour: as many as the provider gives, at most
     /// `maximumHours` (the bus's state and changes carry the first `hoursOnTheBus`).
     public var hourly: [HourlyForecast]
@@ -47,8 +52,9 @@ public struct WeatherReading: Sendable, Hashable, Codable {
         precipitation: Double, weatherCode: Int, isDay: Bool, observedAt: Date,
         fetchedAt: Date? = nil, utcOffset: Int = 0, hourly: [HourlyForecast] = [], daily: [DailyForecast] = [],
         details: WeatherDetails? = nil, airQuality: AirQuality? = nil, provider: String? = nil,
-        nowcast: Nowcast? = nil
+        nowcast: Nowcast? = nil, timeZone: String? = nil
     ) {
+        self.timeZone = timeZone
         self.location = location
         self.placeName = placeName
         self.latitude = latitude

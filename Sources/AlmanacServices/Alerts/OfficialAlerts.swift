@@ -1,3 +1,4 @@
+public import AlmanacCore
 public import AlmanacModels
 public import FoundationEssentials
 import AlmanacFeeds
@@ -12,6 +13,8 @@ public final class OfficialAlerts: Sendable {
     private let meteoAlarmURL: URL
     private let http: HTTPClient
     private let meteoAlarmHTTP: HTTPClient
+    /// The time (the daemon's clock): which warnings have ended, when answers were asked.
+    private let clock: @Sendable () -> Date
     /// The last alerts read of each NWS point and MetAlerts place, by URL.
     private let pointAlerts: ParsedAnswers<[WeatherAlert]>
     /// The last MetAlerts marine features read (one URL; each place picks those near it).
@@ -28,8 +31,10 @@ public final class OfficialAlerts: Sendable {
     ///   - metAlertsURL: MET Norway's base, such as `https://api.met.no`.
     ///   - meteoAlarmURL: MeteoAlarm's feeds' base, such as `https://feeds.meteoalarm.org`.
     ///   - forgetAfter: seconds a reading not asked for again is kept (twice the alerts' interval).
+    ///   - clock: the time (the daemon's clock).
     public init(nwsURL: URL, metAlertsURL: URL, meteoAlarmURL: URL = URL(string: "https://feeds.meteoalarm.org")!,
-                forgetAfter: TimeInterval = 20 * 60) {
+                forgetAfter: TimeInterval = 20 * 60, clock: @escaping @Sendable () -> Date = SystemClock().reading) {
+        self.clock = clock
         self.nwsURL = nwsURL
         self.metAlertsURL = metAlertsURL
         self.meteoAlarmURL = meteoAlarmURL
@@ -37,9 +42,9 @@ public final class OfficialAlerts: Sendable {
         http = HTTPClient(timeout: 10, accept: "application/geo+json", maximumBytes: 4 * 1024 * 1024, conditional: false)
         // A country's feed holds every warning of the country, in all its languages: a few MiB.
         meteoAlarmHTTP = HTTPClient(timeout: 10, accept: "application/json", maximumBytes: 8 * 1024 * 1024, conditional: false)
-        pointAlerts = ParsedAnswers(forgetAfter: forgetAfter)
-        marineFeatures = ParsedAnswers(forgetAfter: forgetAfter)
-        meteoAlarmFeeds = ParsedAnswers(forgetAfter: forgetAfter)
+        pointAlerts = ParsedAnswers(forgetAfter: forgetAfter, clock: clock)
+        marineFeatures = ParsedAnswers(forgetAfter: forgetAfter, clock: clock)
+        meteoAlarmFeeds = ParsedAnswers(forgetAfter: forgetAfter, clock: clock)
     }
 
     /// The alerts in force at the place from `source`; throws `FetchError` when they cannot be had.
@@ -70,7 +75,7 @@ public final class OfficialAlerts: Sendable {
             let regions = named == nil ? [] : placeName.split(separator: ",").dropLast().map(String.init)
             var alerts: [WeatherAlert] = []
             for country in named.map({ [$0] }) ?? MeteoAlarmCountry.guessed(latitude: latitude, longitude: longitude) {
-                let now = Date()
+                let now = clock()
                 for warning in try await meteoAlarmWarnings(country)
                 where warning.applies(latitude: latitude, longitude: longitude, regions: regions) && (warning.alert.expires ?? .distantFuture) > now
                     && !alerts.contains(where: { $0.id == warning.alert.id }) {

@@ -1,3 +1,4 @@
+import AlmanacCore
 import FoundationEssentials
 import Locking
 
@@ -18,15 +19,19 @@ final class ParsedAnswers<Value: Sendable>: Sendable {
     private let answers = Locked<[URL: Answer]>([:])
     /// How long an answer not asked for is kept.
     let forgetAfter: TimeInterval
+    /// The time an answer is asked at (the daemon's clock).
+    private let clock: @Sendable () -> Date
 
-    init(forgetAfter: TimeInterval) {
+    init(forgetAfter: TimeInterval, clock: @escaping @Sendable () -> Date = SystemClock().reading) {
         self.forgetAfter = forgetAfter
+        self.clock = clock
     }
 
     /// `url`'s answer as `parse` reads it, asked of `http` (a client that is not conditional
     /// itself) with the validators of the last answer that parsed, which a `304` gives back.
     /// Throws what the fetch or `parse` throws; the answer kept before stays, with its validators.
-    func fetch(_ url: URL, with http: HTTPClient, now: Date = Date(), parse: (Data) throws -> Value) async throws -> Value {
+    func fetch(_ url: URL, with http: HTTPClient, now: Date? = nil, parse: (Data) throws -> Value) async throws -> Value {
+        let now = now ?? clock()
         let kept = recall(url, now: now)
         var validators: [String: String] = [:]
         if let etag = kept?.etag { validators["If-None-Match"] = etag }

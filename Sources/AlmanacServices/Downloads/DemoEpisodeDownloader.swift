@@ -23,7 +23,7 @@ public struct DemoEpisodeDownloader: EpisodeDownloading {
         defer { close(fd) }
         let slice = [UInt8](repeating: 0, count: 64 << 10)
         while received < Self.size {
-            try await Task.sleep(for: .milliseconds(60))
+            try await RealTime.sleep(for: .milliseconds(60))
             let count = Int(min(UInt64(slice.count), Self.size - received))
             guard write(fd, slice, count) == count else {
                 throw DownloadError("Cannot write \(temporary): \(String(cString: strerror(errno))).")

@@ -40,7 +40,7 @@ public struct HTTPEpisodeDownloader: EpisodeDownloading {
         let validator = Locked(job.validator)
         var lastError: any Error = DownloadError("The download did not start.")
         for attempt in 0..<Self.attempts {
-            if attempt > 0 { try await Task.sleep(for: .milliseconds(Int(retryDelay * 1000) << (attempt - 1))) }
+            if attempt > 0 { try await RealTime.sleep(for: .milliseconds(Int(retryDelay * 1000) << (attempt - 1))) }
             // Bytes nothing vouches for (the server gave no ETag or Last-Modified) are not continued:
             // the file may have changed since, and a mix of two files is worse than starting over.
             let current = validator.withLock { $0 }
@@ -84,7 +84,7 @@ public struct HTTPEpisodeDownloader: EpisodeDownloading {
             group.addTask {
                 var (last, slow) = (transfer.received, 0)
                 while true {
-                    do { try await Task.sleep(for: stall.window) } catch { return }
+                    do { try await RealTime.sleep(for: stall.window) } catch { return }
                     let now = transfer.received
                     slow = now &- last < stall.minimumBytes ? slow + 1 : 0
                     last = now

@@ -1,7 +1,7 @@
 public import AlmanacCore
 public import AlmanacModels
 import AlmanacFeeds
-import FoundationEssentials
+public import FoundationEssentials
 
 /// Reads podcast feeds over HTTP: conditional requests, gzip, at most 32 MiB, at most
 /// `readsAtOnce` at once and `readsPerHost` from one server (the limiter it shares with the
@@ -28,9 +28,14 @@ public final class RSSFeedFetcher: FeedFetching, Sendable {
         FetchLimiter(width: readsAtOnce, perHost: readsPerHost)
     }
 
+    /// The time a feed's freshness counts from (the daemon's clock).
+    private let clock: @Sendable () -> Date
+
     public init(http: HTTPClient = HTTPClient(accept: FeedInspector.accept, maximumBytes: FeedInspector.maximumBytes),
-                limiter: FetchLimiter = RSSFeedFetcher.feedReadLimiter(), feeds: FeedReach = FeedReach()) {
+                limiter: FetchLimiter = RSSFeedFetcher.feedReadLimiter(), feeds: FeedReach = FeedReach(),
+                clock: @escaping @Sendable () -> Date = SystemClock().reading) {
         self.http = http
+        self.clock = clock
         self.limiter = limiter
         self.feeds = feeds
     }
@@ -55,7 +60,7 @@ public final class RSSFeedFetcher: FeedFetching, Sendable {
             throw FetchError("The feed address '\(FeedCredentials.redacted(podcast.feedURL).prefix(200))' is not an http or https URL.")
         }
         let response = try await http.get(url, conditional: conditional)
-        let freshUntil = HTTPFreshness.freshUntil(response.headers, now: Date())
+        let freshUntil = HTTPFreshness.freshUntil(response.headers, now: clock())
         if response.status == 304 { return .notModified(podcastID: podcast.id, freshUntil: freshUntil) }
         let feed: ParsedFeed
         do {

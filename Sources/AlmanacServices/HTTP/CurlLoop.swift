@@ -1,4 +1,5 @@
 internal import CCurl
+import AlmanacCore
 import Glibc
 import Locking
 import Synchronization
@@ -105,7 +106,7 @@ final class CurlLoop: @unchecked Sendable {
                 let code = message.pointee.data.result
                 end(easy, code)
             }
-            let clock = ContinuousClock.now
+            let clock = RealTime.now
             for (easy, transfer) in running where transfer.hasTimedOut(at: clock) {
                 end(easy, CURLE_OPERATION_TIMEDOUT)
             }

@@ -1,4 +1,5 @@
 internal import CCurl
+import AlmanacCore
 import FoundationEssentials
 import Glibc
 
@@ -39,8 +40,8 @@ final class CurlTransfer: @unchecked Sendable {
     private var head: HTTPHead?
     private var redirect: HTTPHead?
     private var stoppedByHandler = false
-    private var lastActivity = ContinuousClock.now
-    private var deadline = ContinuousClock.now
+    private var lastActivity = RealTime.now
+    private var deadline = RealTime.now
     private var timedOut = false
     /// Cancelled before it started, or while it ran.
     var cancelRequested = false
@@ -88,8 +89,8 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// The handle to add to the multi handle; the clocks start now.
     func begin() -> UnsafeMutableRawPointer {
-        lastActivity = .now
-        deadline = .now + .milliseconds(Int64(request.totalTimeout * 1000))
+        lastActivity = RealTime.now
+        deadline = RealTime.now + .milliseconds(Int64(request.totalTimeout * 1000))
         return easy!  // `run` adds only a transfer that has a handle
     }
 
@@ -150,7 +151,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// One header line (libcurl hands them one by one, line break included).
     private func received(headerLine bytes: UnsafeRawBufferPointer) -> Bool {
-        lastActivity = .now
+        lastActivity = RealTime.now
         guard head == nil, redirect == nil else { return true }  // trailers
         let line = String(decoding: bytes, as: UTF8.self)
         guard line == "\r\n" || line == "\n" else {
@@ -175,7 +176,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private func received(body bytes: UnsafeRawBufferPointer) -> Bool {
-        lastActivity = .now
+        lastActivity = RealTime.now
         guard head != nil else { return false }
         guard handler.received(bytes) else {
             stoppedByHandler = true

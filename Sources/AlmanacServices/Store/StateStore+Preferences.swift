@@ -14,7 +14,7 @@ public import FoundationEssentials
 ///   state in one transaction (`savePlayState`, `markAllPlayed`), removed when it is marked
 ///   unplayed. Episodes played before the migration count as played when it ran.
 extension StateStore {
-    static func registerAutoMigration(_ migrator: inout SQLiteMigrator) {
+    static func registerAutoMigration(_ migrator: inout SQLiteMigrator, clock: @escaping @Sendable () -> Date) {
         migrator.registerMigration("auto1: podcast settings, kept episodes and played times") { db in
             try db.execute("""
                 CREATE TABLE podcastPreference (
@@ -34,7 +34,7 @@ extension StateStore {
                 );
                 """)
             try db.execute("INSERT INTO episodePlayed (episodeID, playedAt) SELECT id, ? FROM episode WHERE played = 1",
-                           [Date().timeIntervalSince1970])
+                           [clock().timeIntervalSince1970])
         }
     }
 

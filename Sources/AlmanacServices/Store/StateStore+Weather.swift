@@ -59,9 +59,14 @@ extension StateStore: WeatherArchive {
         for location in state.savedLocations {
             if let reading = try lastReading(at: location) { state.readings[location] = reading }
             // Those that ended while the daemon was away are not restored.
-            if state.readings[location] != nil, let alerts = try lastAlerts(at: location) { state.alerts[location] = alerts.inForce(at: Date()) }
+            if state.readings[location] != nil, let alerts = try lastAlerts(at: location) { state.alerts[location] = alerts.inForce(at: clock()) }
         }
         return state
+    }
+
+    /// The weather state kept, for the document to read again (a restored library).
+    public func keptState() throws -> WeatherState? {
+        try weatherState()
     }
 
     /// Forgets readings not fetched since `date` (the store does not grow with every place

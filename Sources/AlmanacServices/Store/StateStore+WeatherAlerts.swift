@@ -24,7 +24,7 @@ extension StateStore {
         let data = try JSONEncoder().encode(alerts)
         try writeStatement("the alerts of \(location)") { db in
             try db.cached("INSERT OR REPLACE INTO weatherAlerts (location, alerts, fetchedAt) VALUES (?, ?, ?)")
-                .execute([location, data, (alerts.fetchedAt ?? Date()).timeIntervalSince1970])
+                .execute([location, data, (alerts.fetchedAt ?? clock()).timeIntervalSince1970])
         }
     }
 

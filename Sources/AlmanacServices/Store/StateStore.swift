@@ -1,5 +1,5 @@
 public import FoundationEssentials
-import AlmanacCore
+public import AlmanacCore
 import Glibc
 import Locking
 public import Logging
@@ -19,20 +19,29 @@ public final class StateStore: Sendable {
     /// The connection; replaced only when a write failed in a way reopening may cure (a
     /// connection SQLite keeps read-only, an I/O error) and the folder is writable again.
     var database: SQLiteQueue { connection.withLock { $0 } }
-    private let connection: Locked<SQLiteQueue>
+    let connection: Locked<SQLiteQueue>
+    /// Read-only connections of their own for searches (StateStore+Search.swift).
+    let searchReaders: SQLiteReaders
     /// Set when the file found at start was unreadable: where it was moved and why.
     public let recovered: String?
     /// Logs every write the disk refused (full, read-only, gone), with what failed and why:
     /// the caller hears it as an error, and the log says it too.
-    private let logger: Logger
+    let logger: Logger
+    /// The time its stamps are made at (a played mark's, a setting's): the daemon's clock.
+    let clock: @Sendable () -> Date
 
-    /// Opens (or creates) the store at `folder/almanac.sqlite`.
-    public init(folder: URL, logger: Logger = Logger(label: "almanac.store")) throws {
+    /// Opens (or creates) the store at `folder/almanac.sqlite`; `clock` stamps what it keeps.
+    /// When `backups` is given, a file whose schema is about to change is first copied there
+    /// (`before-migration-N`).
+    public init(folder: URL, backups: URL? = nil, logger: Logger = Logger(label: "almanac.store"),
+                clock: @escaping @Sendable () -> Date = SystemClock().reading) throws {
         self.folder = folder.path
+        self.clock = clock
         path = folder.appendingPathComponent("almanac.sqlite").path
         self.logger = logger
+        searchReaders = SQLiteReaders(uri: "file:\(Self.uriEscaped(path))?mode=ro")
         do {
-            connection = Locked(try Self.open(path))
+            connection = Locked(try Self.open(path, clock: clock, backups: backups.map { ($0.path, logger) }))
             recovered = nil
         } catch let error as SQLiteError where ![SQLiteError.Code.notADatabase, SQLiteError.Code.corrupt].contains(error.code) {
             // A folder that cannot be written (a read-only or full mount): the file is served
@@ -47,12 +56,12 @@ public final class StateStore: Sendable {
             throw StorageError("Cannot open the state file \(path): \(Self.describe(error)). Is another almanacd using it? Check the folder's permissions, or pass another with --state-dir.")
         } catch {
             // Unreadable (not a database, corrupted): keep it for the curious and begin again.
-            let aside = path + ".unreadable-\(Int(Date().timeIntervalSince1970))"
+            let aside = path + ".unreadable-\(Int(clock().timeIntervalSince1970))"
             guard FileManager.default.fileExists(atPath: path), (try? FileManager.default.moveItem(atPath: path, toPath: aside)) != nil else {
                 throw StorageError("Cannot open the state file \(path): \(Self.describe(error)). Check that the folder is writable, or pass another with --state-dir.")
             }
             do {
-                connection = Locked(try Self.open(path))
+                connection = Locked(try Self.open(path, clock: clock))
             } catch {
                 throw StorageError("Cannot create the state file \(path): \(Self.describe(error)).")
             }
@@ -70,10 +79,11 @@ public final class StateStore: Sendable {
         return SQLiteQueue(try SQLiteConnection(path: uri, mode: .readOnly, busyTimeout: busyTimeout, setUp: setUp))
     }
 
-    private static func open(_ path: String) throws -> SQLiteQueue {
+    static func open(_ path: String, clock: @escaping @Sendable () -> Date, backups: (folder: String, logger: Logger)? = nil) throws -> SQLiteQueue {
         keepPrivate(path)
         let database = SQLiteQueue(try SQLiteConnection(path: path, mode: .readWrite, busyTimeout: busyTimeout, setUp: setUp))
-        try migrator.migrate(database)
+        if let backups { backUpBeforeMigrating(database, into: backups.folder, at: clock(), logger: backups.logger) }
+        try migrator(clock: clock).migrate(database)
         return database
     }
 
@@ -123,7 +133,10 @@ public final class StateStore: Sendable {
     /// The schema's migrations, in order. Their SQL is what GRDB's table builder wrote for
     /// the first ones (v1–v7, sync1, sync2), word for word, so new files are the same as
     /// files made before (`StateFileCompatibilityTests`).
-    static var migrator: SQLiteMigrator {
+    static var migrator: SQLiteMigrator { migrator(clock: SystemClock().reading) }
+
+    /// The migrations, those that stamp what they move (an episode's played time) stamping at `clock`.
+    static func migrator(clock: @escaping @Sendable () -> Date) -> SQLiteMigrator {
         var migrator = SQLiteMigrator()
         migrator.registerMigration("v1: settings and weather readings") { db in
             try db.execute("""
@@ -180,7 +193,7 @@ public final class StateStore: Sendable {
         // The sync's tables (new tables only).
         registerSyncMigration(&migrator)
         // Podcast settings, kept episodes, played times (new tables only): StateStore+Preferences.swift.
-        registerAutoMigration(&migrator)
+        registerAutoMigration(&migrator, clock: clock)
         // The Up Next queue (new tables only): StateStore+Queue.swift.
         registerQueueMigration(&migrator)
         // Skip intro and outro, speed (new columns of podcastPreference): StateStore+Preferences.swift.
@@ -304,7 +317,7 @@ public final class StateStore: Sendable {
             guard current === failed else { return current }
             current.close()
             do {
-                current = try Self.open(path)
+                current = try Self.open(path, clock: clock)
                 logger.notice("reopened the state file \(path)")
             } catch {
                 // Still read-only (or worse): reads go on as at start; the write fails saying why.

@@ -1,7 +1,7 @@
 public import AlmanacCore
 import AlmanacModels
 import AlmanacFeeds
-import FoundationEssentials
+public import FoundationEssentials
 import Locking
 import Synchronization
 
@@ -36,10 +36,15 @@ public final class GpodderClient: SyncServer {
         var checkWithPassword = false
     }
 
+    /// The time (the daemon's clock).
+    private let clock: @Sendable () -> Date
+
     public init(_ credentials: SyncCredentials,
                 http: HTTPClient = HTTPClient(timeout: 30, accept: "application/json", maximumBytes: GpodderClient.maximumAnswerBytes,
-                                              conditional: false, redirectsElsewhere: false)) {
+                                              conditional: false, redirectsElsewhere: false),
+                clock: @escaping @Sendable () -> Date = SystemClock().reading) {
         self.credentials = credentials
+        self.clock = clock
         self.http = http
         state = Locked(State(flavour: credentials.flavour))
     }
@@ -232,7 +237,7 @@ public final class GpodderClient: SyncServer {
     /// Nextcloud has no login call: a request for the subscription changes after now (none)
     /// checks the password and that the app answers.
     private func nextcloudCheck(probing: Bool) async throws -> Date? {
-        let now = String(Int64(Date().timeIntervalSince1970) + 86_400)
+        let now = String(Int64(clock().timeIntervalSince1970) + 86_400)
         let answer = try await send("GET", "/index.php/apps/gpoddersync/subscriptions", query: [("since", now)], headers: ["Authorization": basic])
         if answer.status == 401 { throw refused() }
         let object = answer.status == 200 ? (try? LooseJSON.value(from: answer.body)) as? [String: Any] : nil

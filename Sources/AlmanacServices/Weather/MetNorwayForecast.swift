@@ -1,4 +1,4 @@
-import AlmanacCore
+public import AlmanacCore
 import AlmanacModels
 public import FoundationEssentials
 import Locking
@@ -14,16 +14,21 @@ public final class MetNorwayForecast: Sendable {
     private let http: HTTPClient
     /// Per place: the last reading and until when the server asked not to be asked again.
     private let kept = Locked<[String: (reading: WeatherReading, expires: Date)]>([:])
+    /// The time readings are fetched at (the daemon's clock).
+    private let clock: @Sendable () -> Date
 
-    /// - Parameter baseURL: such as `https://api.met.no` (`/weatherapi/locationforecast/2.0/complete` is appended).
-    public init(baseURL: URL, http: HTTPClient = HTTPClient()) {
+    /// - Parameters:
+    ///   - baseURL: such as `https://api.met.no` (`/weatherapi/locationforecast/2.0/complete` is appended).
+    ///   - clock: the time readings are fetched at (the daemon's clock).
+    public init(baseURL: URL, http: HTTPClient = HTTPClient(), clock: @escaping @Sendable () -> Date = SystemClock().reading) {
         self.baseURL = baseURL
+        self.clock = clock
         self.http = http
     }
 
     /// The reading for `location` at the given coordinates.
     func reading(location: String, name: String, latitude: Double, longitude: Double, utcOffset: Int?) async throws -> WeatherReading {
-        let now = Date()
+        let now = clock()
         if let last = kept.withLock({ $0[location] }), now < last.expires { return last.reading }
         var components = URLComponents(url: baseURL.appendingPathComponent("weatherapi/locationforecast/2.0/complete"), resolvingAgainstBaseURL: false)!
         components.queryItems = [URLQueryItem(name: "lat", value: Self.fourDecimals(latitude)), URLQueryItem(name: "lon", value: Self.fourDecimals(longitude))]

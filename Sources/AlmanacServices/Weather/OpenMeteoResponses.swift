@@ -47,6 +47,8 @@ enum OpenMeteo {
 
     struct ForecastResponse: Decodable {
         let utc_offset_seconds: Int?
+        /// The place's time zone ("Europe/Berlin"; `timezone=auto`).
+        let timezone: String?
         let current: Current?
         let hourly: Hourly?
         let daily: Daily?

@@ -25,6 +25,8 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
     /// Official alerts, fetched with each reading of a place a source covers, and alone when
     /// the data source says they are due; `nil`: none.
     private let officialAlerts: OfficialAlerts?
+    /// The time readings are fetched at (the daemon's clock).
+    private let clock: @Sendable () -> Date
 
     struct Place: Sendable {
         let name: String
@@ -37,9 +39,11 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
     ///   - geocodingURL: the geocoding API's base, such as `https://geocoding-api.open-meteo.com` (`/v1/search` is appended).
     ///   - airQualityURL: the air-quality API's base, such as `https://air-quality-api.open-meteo.com`
     ///     (`/v1/air-quality` is appended); `nil`: no air quality.
+    ///   - clock: the time readings are fetched at (the daemon's clock).
     public init(weatherURL: URL, geocodingURL: URL, airQualityURL: URL? = nil, metNorway: MetNorwayForecast? = nil, http: HTTPClient = HTTPClient(),
-                alerts: OfficialAlerts? = nil) {
+                alerts: OfficialAlerts? = nil, clock: @escaping @Sendable () -> Date = SystemClock().reading) {
         officialAlerts = alerts
+        self.clock = clock
         self.weatherURL = weatherURL
         self.geocodingURL = geocodingURL
         self.airQualityURL = airQualityURL
@@ -172,7 +176,7 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
             URLQueryItem(name: "forecast_minutely_15", value: String(Nowcast.maximumSteps + 1)),
         ]
         let response = try await http.get(components.url!)
-        var reading = try Self.reading(fromForecast: response.body, location: location, place: place, fetchedAt: Date())
+        var reading = try Self.reading(fromForecast: response.body, location: location, place: place, fetchedAt: clock())
         reading.airQuality = await airQuality(at: place, for: location)
         reading.provider = WeatherProvider.openMeteo.rawValue
         return reading
@@ -182,7 +186,7 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
     /// nowhere but leaves the last air (under three hours old) standing.
     func airQuality(at place: Place, for location: String) async -> AirQuality? {
         guard let airQualityURL else { return nil }
-        let now = Date()
+        let now = clock()
         if let last = air.withLock({ $0[location] }), now.timeIntervalSince(last.askedAt) < AirQuality.cadence { return last.quality }
         var components = URLComponents(url: airQualityURL.appendingPathComponent("v1/air-quality"), resolvingAgainstBaseURL: false)!
         components.queryItems = [
@@ -243,7 +247,9 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
             daily: forecast.daily.map { Self.days($0, offset: offset) } ?? [],
             details: WeatherDetails(uvIndex: valid(current.uv_index), pressure: valid(current.pressure_msl), visibility: valid(current.visibility),
                                     cloudCover: valid(current.cloud_cover), windGusts: valid(current.wind_gusts_10m), dewPoint: finite(current.dew_point_2m)),
-            nowcast: forecast.minutely_15.flatMap { Self.nowcast($0, offset: offset, after: fetchedAt) }
+            nowcast: forecast.minutely_15.flatMap { Self.nowcast($0, offset: offset, after: fetchedAt) },
+            // Only a name that can be a zone's: it names a file when the views look it up.
+            timeZone: forecast.timezone.flatMap { PlaceTimeZone.isZoneName($0) ? $0 : nil }
         )
     }
 

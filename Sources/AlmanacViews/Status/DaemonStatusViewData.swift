@@ -1,4 +1,5 @@
 public import AlmanacModels
+public import FoundationEssentials
 
 /// `almanac status`: the daemon's version and name, and a line per document, worded once
 /// from what the daemon reported.
@@ -13,9 +14,13 @@ public struct DaemonStatusViewData: Sendable, Hashable {
         public let loading: Bool
         public let viewCount: Int
 
-        public init(name: String, revision: UInt64, viewCount: Int, loading: Bool, lastError: String) {
+        /// - Parameters:
+        ///   - nextRefresh: the next scheduled fetch, shown on the user's clock (`utcOffset`
+        ///     seconds from UTC at it): ", next refresh 14:15".
+        public init(name: String, revision: UInt64, viewCount: Int, loading: Bool, lastError: String, nextRefresh: Date? = nil, utcOffset: Int = 0) {
             self.name = name
             summary = "\(name): revision \(revision), \(viewCount) view\(viewCount == 1 ? "" : "s")" + (loading ? ", loading" : "")
+                + (nextRefresh.map { ", next refresh " + localClock($0, utcOffset: utcOffset) } ?? "")
             self.lastError = lastError
             self.loading = loading
             self.viewCount = viewCount

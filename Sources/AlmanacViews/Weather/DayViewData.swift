@@ -53,8 +53,12 @@ public struct DayViewData: Sendable, Hashable, JSONRepresentable {
     public let moonsetAt: Date?
 
     /// - Parameters:
+    ///   - utcOffset: the place's offset from UTC that day (`WeatherReading.utcOffset(onDay:)`).
     ///   - latitude, longitude: the place's, for the moon's rise and set (`nil`: not shown).
-    public init(day: DailyForecast, units: ShownUnits, utcOffset: Int, latitude: Double? = nil, longitude: Double? = nil) {
+    ///   - offsets: the place's offset at a moment (its time zone), for where the day begins
+    ///     and ends on the day daylight saving changes; `nil`: `utcOffset` all day.
+    public init(day: DailyForecast, units: ShownUnits, utcOffset: Int, latitude: Double? = nil, longitude: Double? = nil,
+                offsets: ((Date) -> Int)? = nil) {
         let condition = WeatherCondition(code: day.weatherCode)
         self.day = shortDay(day.day)
         date = day.day
@@ -85,7 +89,7 @@ public struct DayViewData: Sendable, Hashable, JSONRepresentable {
         moonPhase = Self.noon(of: day.day, utcOffset: utcOffset).map { MoonPhase(at: $0) }
         moon = moonPhase.map { "\($0.symbol) \($0.name)" } ?? ""
         let moonTimes = latitude.flatMap { latitude in
-            longitude.flatMap { MoonRiseSet(day: day.day, latitude: latitude, longitude: $0, utcOffset: utcOffset) }
+            longitude.flatMap { MoonRiseSet(day: day.day, latitude: latitude, longitude: $0, offsets: offsets ?? { _ in utcOffset }) }
         }
         moonriseAt = moonTimes?.rise
         moonsetAt = moonTimes?.set

@@ -20,9 +20,10 @@ public struct ForecastViewData: Sendable, Hashable {
         location = reading.location
         place = reading.placeName
         updated = "updated \(relativeTime(reading.fetchedAt, now: now))"
-        days = reading.upcomingDays(now: now).prefix(max(count, 0)).map { DayViewData(day: $0, units: units, utcOffset: reading.utcOffset, latitude: reading.latitude, longitude: reading.longitude) }
+        days = reading.upcomingDays(now: now).prefix(max(count, 0)).map { DayViewData(day: $0, units: units, utcOffset: reading.utcOffset(onDay: $0.day), latitude: reading.latitude, longitude: reading.longitude,
+                                                                 offsets: reading.utcOffset(at:)) }
         let ahead = reading.upcomingHours(now: now).prefix(max(hourCount ?? Int.max, 0))
-        hours = ahead.map { HourViewData(hour: $0, units: units, utcOffset: reading.utcOffset) }
+        hours = ahead.map { HourViewData(hour: $0, units: units, utcOffset: reading.utcOffset(at: $0.time)) }
         graph = ForecastGraphViewData(hours: Array(ahead), units: units, utcOffset: reading.utcOffset)
     }
 

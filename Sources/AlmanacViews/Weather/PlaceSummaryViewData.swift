@@ -23,10 +23,11 @@ public struct PlaceSummaryViewData: Sendable, Hashable, Encodable {
         self.alertsNote = alertsNote
         self.now = WeatherNowViewData(reading: reading, units: units, now: now, error: error,
                                       clockOffset: clockOffset(reading.fetchedAt))
-        today = reading.upcomingDays(now: now).first.map { DayViewData(day: $0, units: units, utcOffset: reading.utcOffset, latitude: reading.latitude, longitude: reading.longitude) }
+        today = reading.upcomingDays(now: now).first.map { DayViewData(day: $0, units: units, utcOffset: reading.utcOffset(onDay: $0.day), latitude: reading.latitude, longitude: reading.longitude,
+                                                                 offsets: reading.utcOffset(at:)) }
         let ahead = reading.upcomingHours(now: now)
         hours = stride(from: 0, to: ahead.count, by: max(step, 1)).prefix(max(count, 0)).map {
-            HourViewData(hour: ahead[$0], units: units, utcOffset: reading.utcOffset)
+            HourViewData(hour: ahead[$0], units: units, utcOffset: reading.utcOffset(at: ahead[$0].time))
         }
     }
 

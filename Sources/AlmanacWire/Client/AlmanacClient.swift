@@ -32,7 +32,8 @@ public struct AlmanacClient: Sendable {
                 revision: UInt64(values[BusContract.Document1.revision.rawValue]?.integerValue ?? 0),
                 viewCount: UInt32(values[BusContract.Document1.viewCount.rawValue]?.integerValue ?? 0),
                 loading: values[BusContract.Document1.loading.rawValue] == .boolean(true),
-                lastError: values[BusContract.Document1.lastError.rawValue]?.stringValue ?? ""
+                lastError: values[BusContract.Document1.lastError.rawValue]?.stringValue ?? "",
+                nextRefresh: values[BusContract.Document1.nextRefresh.rawValue]?.integerValue.flatMap { $0 > 0 ? $0 : nil }
             ))
         }
         let owner = try await daemonOwner()

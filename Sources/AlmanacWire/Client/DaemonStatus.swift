@@ -6,6 +6,13 @@ public struct DaemonStatus: Sendable, Hashable, Codable {
         public let viewCount: UInt32
         public let loading: Bool
         public let lastError: String
+        /// Unix seconds of the next scheduled fetch, on the daemon's clock; `nil`: none (or a
+        /// daemon that does not say).
+        public let nextRefresh: Int64?
+
+        public init(name: String, revision: UInt64, viewCount: UInt32, loading: Bool, lastError: String, nextRefresh: Int64? = nil) {
+            (self.name, self.revision, self.viewCount, self.loading, self.lastError, self.nextRefresh) = (name, revision, viewCount, loading, lastError, nextRefresh)
+        }
     }
 
     public let version: String

@@ -9,6 +9,7 @@ public enum WeatherCodec {
         if let air = reading.airQuality { extra.append(.init(.string("airQuality"), .variant(encode(air)))) }
         if let provider = reading.provider { extra.append(.init(.string("provider"), .variant(.string(provider)))) }
         if let nowcast = reading.nowcast { extra.append(.init(.string("nowcast"), .variant(encode(nowcast)))) }
+        if let timeZone = reading.timeZone { extra.append(.init(.string("timeZone"), .variant(.string(timeZone)))) }
         return appending(extra, to: .stringVariantDictionary([
             "location": .string(reading.location),
             "placeName": .string(reading.placeName),
@@ -100,7 +101,7 @@ public enum WeatherCodec {
     /// What `Current` answers: the reading, plus `stale b` (its place's last fetch failed, or
     /// it is over an hour old) and, while its place fails to fetch, `error s` (the reading is
     /// then the last good one).
-    public static func current(_ reading: WeatherReading, failure: String?, now: Date = Date()) -> Value {
+    public static func current(_ reading: WeatherReading, failure: String?, now: Date) -> Value {
         guard case .dictionary(let key, let value, var entries) = encode(reading) else { return encode(reading) }
         entries.append(.init(.string("stale"), .variant(.boolean(reading.isStale(now: now, failing: failure != nil)))))
         if let failure { entries.append(.init(.string("error"), .variant(.string(failure)))) }
@@ -213,7 +214,8 @@ public enum WeatherCodec {
             utcOffset: Int(fields["utcOffset"]?.integerValue ?? 0),
             hourly: list(fields["hourly"], decodeHour), daily: list(fields["daily"], decodeDay),
             details: decodeDetails(fields), airQuality: decodeAirQuality(fields["airQuality"]), provider: fields["provider"]?.stringValue,
-            nowcast: decodeNowcast(fields["nowcast"])
+            nowcast: decodeNowcast(fields["nowcast"]),
+            timeZone: fields["timeZone"]?.stringValue.flatMap { PlaceTimeZone.isZoneName($0) ? $0 : nil }
         )
     }
 

@@ -15,6 +15,15 @@ extension BusContract {
         public static let documents: MemberName = "Documents"
         /// The property `Network` (`s`): `unknown`, `offline`, `connecting`, `online` or `metered`.
         public static let network: MemberName = "Network"
+        /// `Backup() → s`: a backup of the library now; its path.
+        public static let backup: MemberName = "Backup"
+        /// `ListBackups() → aa{sv}`: the backups, newest first.
+        public static let listBackups: MemberName = "ListBackups"
+        /// `Restore(s) → (s, s)`: restores a backup (`latest`, a name, its path); the paths of
+        /// the backup restored and of the backup of the library it replaced.
+        public static let restore: MemberName = "Restore"
+        /// `ImportBackup(h) → s`: a file passed by descriptor, checked and kept as a backup; its path.
+        public static let importBackup: MemberName = "ImportBackup"
     }
 
     /// `org.almanac.Document1`'s members.
@@ -39,6 +48,8 @@ extension BusContract {
         public static let lastError: MemberName = "LastError"
         /// The property `ViewCount` (`u`).
         public static let viewCount: MemberName = "ViewCount"
+        /// The property `NextRefresh` (`x`): Unix seconds of the next scheduled fetch, 0 for none.
+        public static let nextRefresh: MemberName = "NextRefresh"
         /// `GetStateDescriptor() → h`: `GetState`'s answer in a sealed memory file.
         public static let getStateDescriptor: MemberName = "GetStateDescriptor"
     }

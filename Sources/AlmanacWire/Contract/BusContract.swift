@@ -70,4 +70,13 @@ public enum BusContract {
     public static let playerFailed = ErrorName(.playerFailed)
     /// `org.almanac.Error.NoTranscript`: `GetTranscript` of an episode whose feed names no transcript Almanac reads.
     public static let noTranscript = ErrorName(.noTranscript)
+    /// `org.almanac.Error.NoBackup`: `Restore` of a backup that is not there (or `latest` with none).
+    public static let noBackup = ErrorName(.noBackup)
+    /// `org.almanac.Error.UnusableBackup`: `Restore`/`ImportBackup` of a file that is no library
+    /// this daemon can restore: not SQLite, damaged, not Almanac's, from a newer Almanac, a
+    /// symbolic link, not a regular file.
+    public static let unusableBackup = ErrorName(.unusableBackup)
+    /// `org.almanac.Error.SearchTooBroad`: a search (`ListEpisodes`' `search`, `SearchTranscripts`)
+    /// that took more than its time budget.
+    public static let searchTooBroad = ErrorName(.searchTooBroad)
 }

@@ -9,7 +9,7 @@ public enum PlayerCodec {
 
     /// `Sleep`'s options as a timer; `InvalidArgs` (a `BusError`, or the timer's own
     /// `SubmissionError`) for anything else.
-    public static func sleepTimer(_ options: [String: Value], now: Date = Date()) throws -> SleepTimer {
+    public static func sleepTimer(_ options: [String: Value], now: Date) throws -> SleepTimer {
         let reader = try OptionsReader(options, allowed: sleepKeys, what: "sleep timer option")
         let seconds = try reader.number("seconds"), end = try reader.string("end")
         switch (seconds, end) {

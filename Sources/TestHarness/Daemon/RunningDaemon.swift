@@ -51,8 +51,10 @@ public final class RunningDaemon: @unchecked Sendable {
 
     /// Runs `almanacd` on `bus` until it ends by itself (refusing its options, or finding the
     /// name taken) with its state and data in `folder` below the bus's folder, and says how it ended.
-    public static func run(on bus: PrivateBus, _ preset: DaemonPreset = .offline, folder: String = "once") async throws -> Tool.Result {
-        try await Tool.runDetached(Binaries.almanacd, arguments(bus, preset, folder: bus.directory.appendingPathComponent(folder)))
+    public static func run(on bus: PrivateBus, _ preset: DaemonPreset = .offline, folder: String = "once",
+                           environment: [String: String] = [:]) async throws -> Tool.Result {
+        try await Tool.runDetached(Binaries.almanacd, arguments(bus, preset, folder: bus.directory.appendingPathComponent(folder)),
+                                   environment: environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { $1 })
     }
 
     /// What the daemon (and the ones before it, after a restart) logged so far.

@@ -10,15 +10,17 @@ public final class FixtureServer: Sendable {
     /// The host it runs on, kept until the server has stopped.
     private let host: TestHost?
 
-    /// Starts `script` (a path) with `arguments`, on `host` when given; waits for it to print its port.
-    public init(script: String, arguments: [String] = [], on host: TestHost? = nil) throws {
+    /// Starts `script` (a path) with `arguments` (and `environment` added to the test's), on
+    /// `host` when given; waits for it to print its port.
+    public init(script: String, arguments: [String] = [], environment: [String: String] = [:], on host: TestHost? = nil) throws {
         let python = try PrivateBus.find("python3")
         if let host {
-            var environment = ProcessInfo.processInfo.environment
-            environment["FIXTURE_HOST"] = host.address
-            process = try ChildProcess(URL(fileURLWithPath: TestHost.program), host.command([python.path, script] + arguments), environment: environment)
+            var merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            merged["FIXTURE_HOST"] = host.address
+            process = try ChildProcess(URL(fileURLWithPath: TestHost.program), host.command([python.path, script] + arguments), environment: merged)
         } else {
-            process = try ChildProcess(python, [script] + arguments)
+            process = try ChildProcess(python, [script] + arguments,
+                                       environment: environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { $1 })
         }
         self.host = host
         guard let line = process.firstLine(timeout: 60), let port = Int(line) else {
@@ -35,9 +37,10 @@ public final class FixtureServer: Sendable {
 
 extension FixtureServer {
     /// `Tests/Fixtures/open_meteo_server.py`: answers like Open-Meteo's forecast and
-    /// geocoding APIs, and can be told to fail (`/control?fail=N`).
-    public static func openMeteo() throws -> FixtureServer {
-        try FixtureServer(script: SourceTree.path("Tests/Fixtures/open_meteo_server.py"))
+    /// geocoding APIs, and can be told to fail (`/control?fail=N`). Its dates follow the
+    /// computer's clock, or `clock`'s simulated time (`SimulatedClockFile`) when given.
+    public static func openMeteo(clock: SimulatedClockFile? = nil) throws -> FixtureServer {
+        try FixtureServer(script: SourceTree.path("Tests/Fixtures/open_meteo_server.py"), environment: clock?.environment ?? [:])
     }
 
     /// `Tests/Fixtures/directory_server.py`: answers like the iTunes Search API, and serves

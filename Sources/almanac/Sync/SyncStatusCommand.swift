@@ -16,7 +16,7 @@ struct SyncStatusCommand: AsyncParsableCommand {
     func run() async throws {
         try await withClient(common) { client in
             let status = try await client.syncStatus()
-            let now = Date()
+            let now = clockNow()
             let view = SyncStatusViewData(status: status, now: now, utcOffset: localUTCOffset(at: now))
             if common.json {
                 Terminal().line(Rendering.json(view.json))

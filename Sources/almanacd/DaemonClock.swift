@@ -1,0 +1,21 @@
+import AlmanacCore
+import AlmanacModels
+import FoundationEssentials
+import Logging
+
+/// The clock almanacd runs on: the computer's, unless `ALMANAC_SIMULATED_CLOCK` names a file
+/// holding a simulated time — for tests only: the shipped unit and D-Bus activation file never
+/// set it (`SimulatedClockTests` in IntegrationTests checks both). Then the daemon starts at
+/// the file's time and follows it (`SimulatedClockFollower`).
+enum DaemonClock {
+    /// The clock, and what moves it when it is simulated.
+    static func choose(environment: [String: String], logger: Logger) throws -> (clock: any WallClock, follower: SimulatedClockFollower?) {
+        guard let path = SimulatedTime.path(in: environment) else { return (SystemClock(), nil) }
+        guard let start = SimulatedTime.read(at: path) else {
+            throw DaemonError("\(SimulatedTime.variable) names \(path), which holds no time: write the simulated time there as Unix seconds (such as 1774738800), or unset the variable to run on the computer's clock.")
+        }
+        logger.warning("running on a simulated clock, from \(path) (\(SimulatedTime.variable)): for tests only")
+        let clock = SimulatedClock(startingAt: start)
+        return (clock, SimulatedClockFollower(clock: clock, path: path, logger: logger))
+    }
+}
