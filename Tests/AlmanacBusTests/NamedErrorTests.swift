@@ -13,9 +13,6 @@ import Testing
 /// adopts `NamedError` where it is defined, and each names what the translators that came
 /// before named it.
 @Suite(.onTestThreads, .timeLimit(.hang)) struct NamedErrorTests {
-    /// The daemon's modules, whose errors a handler may throw.
-    static let modules = ["AlmanacModels", "AlmanacCore", "AlmanacFeeds", "AlmanacServices", "AlmanacBus", "AlmanacDemo", "AlmanacWire"]
-
     /// Error types that never reach a client as they are, and why.
     static let neverReplied: [String: String] = [
         "OPMLError": "FeedInspector turns it into FeedInspectionError.notAFeed",
@@ -31,23 +28,12 @@ import Testing
         "DownloadError": "a download's failure, shown as its job's Error property",
         "DemoError": "a demo fetch's failure, shown as the document's LastError",
         "PlaceNotFound": "a weather fetch's failure, shown as the document's LastError and a reading's error",
+        "TitlePatternError": "TitlePattern.refusal's reason, which the settings' and feeds' checks send as a SubmissionError",
     ]
 
     @Test func everyErrorThatCanReachAClientNamesItself() throws {
-        var errors: [String] = []
-        var named: Set<String> = []
-        for module in Self.modules {
-            let folder = SourceTree.path("Sources/\(module)")
-            let files = try #require(FileManager.default.enumerator(atPath: folder)).compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
-            for file in files {
-                let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
-                for declaration in text.matches(of: /(?m)^\s*(?:public |private |fileprivate |internal )?(?:final )?(?:struct|enum|class|actor) (\w+)(?:<[^>]*>)?\s*:([^{]*)\{/) {
-                    let inherits = declaration.2.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-                    if inherits.contains("NamedError") { named.insert(String(declaration.1)) } else if inherits.contains("Error") { errors.append(String(declaration.1)) }
-                }
-                for conformance in text.matches(of: /(?m)^extension (\w+)\s*:[^{]*\bNamedError\b/) { named.insert(String(conformance.1)) }
-            }
-        }
+        let found = try ErrorDeclarations.read()
+        let errors = found.errors, named = found.named
         let unnamed = errors.filter { !named.contains($0) && Self.neverReplied[$0] == nil }
         #expect(unnamed.isEmpty, "adopt NamedError where each is defined, or say in neverReplied why it never reaches a client: \(unnamed)")
         #expect(Set(Self.neverReplied.keys).subtracting(errors).isEmpty, "neverReplied names a type that is gone: \(Set(Self.neverReplied.keys).subtracting(errors))")
@@ -66,6 +52,9 @@ import Testing
         for code in FeedInspectionCode.allCases { #expect(code.errorName == (code == .notAFeed ? .notAFeed : .fetchFailed), "\(code)") }
         for code in FeedParseCode.allCases { #expect(code.errorName == .notAFeed, "\(code)") }
         for code in LinkedFileCode.allCases { #expect(code.errorName == .fetchFailed, "\(code)") }
+        // AlmanacServer.backingUp's switch, before.
+        let backups: [BackupCode: ClientErrorName] = [.noBackup: .noBackup, .unusable: .unusableBackup, .invalidName: .invalidArgs, .tooLarge: .limitsExceeded]
+        for code in BackupCode.allCases { #expect(code.errorName == backups[code] ?? .failed, "\(code)") }
     }
 
     /// The errors with one name, and their message on the wire as it was.
@@ -81,6 +70,8 @@ import Testing
         #expect(wire(DownloadRefusal.notOwner("Download 3 belongs to :1.1.")) == BusError(.accessDenied, "Download 3 belongs to :1.1."))
         #expect(wire(FeedInspectionError.notAFeed("This is a web page.")) == BusError(BusContract.notAFeed, "This is a web page."))
         #expect(wire(SyncError(.loggedIn, "Log out first.")) == BusError(BusContract.alreadyLoggedIn, "Log out first."))
+        let tooBroad = SearchTooBroad(budget: 1)
+        #expect(wire(tooBroad) == BusError(BusContract.searchTooBroad, tooBroad.message))
     }
 
     @Test func everyNameIsAValidDistinctBusErrorNameThatBusAPIListsAndAllHoldsThemAll() throws {
