@@ -58,6 +58,8 @@ final class ConnectionCore: @unchecked Sendable {
     let pendingCalls = Locked<[ObjectIdentifier: PendingReply]>([:])
     /// Told on the loop thread of each unique name that leaves the bus (`Connection.whenPeersLeave`).
     let departureHandlers = Locked<[@Sendable (BusName) -> Void]>([])
+    /// How a handler's error that is not a `BusError` becomes its error reply (`replyToErrors(with:)`).
+    let errorRule = Locked<(@Sendable (any Error) -> BusError)?>(nil)
 
     // MARK: Opening
 

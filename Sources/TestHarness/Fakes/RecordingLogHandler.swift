@@ -7,7 +7,7 @@ import Synchronization
 public final class RecordingLogHandler: Sendable {
     public init() {}
 
-    private let entries = Locked<[(level: Logger.Level, message: String)]>([])
+    private let entries = Locked<[(level: Logger.Level, message: String, metadata: Logger.Metadata)]>([])
 
     /// A logger whose every message (trace and up) this handler keeps.
     public var logger: Logger {
@@ -17,6 +17,11 @@ public final class RecordingLogHandler: Sendable {
     /// The messages logged at `level`, in order.
     public func messages(at level: Logger.Level) -> [String] {
         entries.withLock { $0.filter { $0.level == level }.map(\.message) }
+    }
+
+    /// The messages logged at `level` with their metadata, in order.
+    public func entries(at level: Logger.Level) -> [(message: String, metadata: Logger.Metadata)] {
+        entries.withLock { $0.filter { $0.level == level }.map { ($0.message, $0.metadata) } }
     }
 
     private struct Handler: LogHandler {
@@ -30,7 +35,8 @@ public final class RecordingLogHandler: Sendable {
         }
 
         func log(event: LogEvent) {
-            owner.entries.withLock { $0.append((event.level, "\(event.message)")) }
+            let metadata = self.metadata.merging(event.metadata ?? [:]) { $1 }
+            owner.entries.withLock { $0.append((event.level, "\(event.message)", metadata)) }
         }
     }
 }
