@@ -64,7 +64,9 @@ let package = Package(
         .executableTarget(name: "almanac-bench", dependencies: ["AlmanacWire", "AlmanacModels", "AlmanacCore", "AlmanacFeeds", "AlmanacServices", "DBus"], path: "Benchmarks/almanac-bench"),
         // libFuzzer targets (`make fuzz`); the plain build only says how to run them.
         .executableTarget(name: "almanac-fuzz", dependencies: ["AlmanacModels", "AlmanacCore", "AlmanacFeeds", "AlmanacServices", "DBus"], path: "Examples/almanac-fuzz"),
-        .testTarget(name: "AlmanacCoreTests", dependencies: ["AlmanacCore", "AlmanacModels", "AlmanacDemo", "TestHarness"]),
+        // AlmanacServices for its store alone: the documents' tests run on the real SQLite store
+        // in memory (`StateStore.inMemory()`); the AlmanacCore module itself knows no SQLite.
+        .testTarget(name: "AlmanacCoreTests", dependencies: ["AlmanacCore", "AlmanacModels", "AlmanacDemo", "AlmanacServices", "TestHarness", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "AlmanacViewsTests", dependencies: ["AlmanacViews", "AlmanacModels", "TestHarness"]),
         .testTarget(name: "AlmanacFeedsTests", dependencies: ["AlmanacFeeds", "AlmanacModels", "TestHarness"]),
         .testTarget(name: "AlmanacServicesTests", dependencies: [

@@ -67,6 +67,16 @@ static inline long cdbus_unsent_bytes(DBusConnection *connection) {
     return queued;
 }
 
+// A message's length on the wire, header and body (libdbus has no call that says it without
+// marshalling a copy); -1 when there is no memory for the copy.
+static inline long cdbus_message_size(DBusMessage *message) {
+    char *bytes = NULL;
+    int length = 0;
+    if (!dbus_message_marshal(message, &bytes, &length)) return -1;
+    dbus_free(bytes);
+    return length;
+}
+
 // Sealed memory files for payloads passed by descriptor. Glibc hides memfd_create and
 // the sealing commands behind _GNU_SOURCE, which Swift's Glibc module is not built with;
 // the numbers are the kernel's ABI (linux/fcntl.h).

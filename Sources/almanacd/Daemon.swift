@@ -32,7 +32,8 @@ struct Daemon {
         // Before anything else: a SIGTERM that comes the moment the name appears (systemd
         // stopping a unit it just started, make bench's start figure) must not be lost while
         // Dispatch registers the handlers.
-        let endings = Ending.stream(of: [SIGTERM, SIGINT])
+        let watchdog = ExitWatchdog(logger: logger)
+        let endings = Ending.stream(of: [SIGTERM, SIGINT], arming: watchdog)
         let folders = DaemonFolders(stateDir: options.stateDir, dataDir: options.dataDir)
         folders.logNotes(to: logger)
         let (clock, clockFollower) = try DaemonClock.choose(environment: ProcessInfo.processInfo.environment, logger: logger)
@@ -53,40 +54,47 @@ struct Daemon {
 
         // Started in this order, stopped in the reverse: the sync hears every local change
         // before clients can make one; the name is taken once everything a client reaches is
-        // there; the schedulers come last. The network is read first, so that a metered
-        // connection holds back the downloads kept from last time. Stopping: the schedulers,
-        // the notifier, the players, "here", the sync, the cleanup, the transfers (their
-        // temporary files stay, so the next start resumes them), and last the watcher.
-        let services = ServiceGroup((clockFollower.map { [$0] } ?? []) + [parts.machine, parts.machineWatcher, parts.downloads, parts.cleaner, parts.sync, parts.here, parts.players, parts.steering, parts.notifier, parts.alertNotifier,
+        // there; then the system bus (the machine watcher, "here"), which must not delay the
+        // name, and the schedulers. Until the watcher's first reading the daemon's own
+        // downloads wait (`NetworkConditions`), so a metered connection still holds back those
+        // kept from last time. Stopping: the schedulers, "here", the watcher, the notifier, the
+        // players, the sync, the cleanup, the transfers (their temporary files stay, so the
+        // next start resumes them) — within `ServiceGroup.stopDeadline` in all.
+        let services = ServiceGroup((clockFollower.map { [$0] } ?? []) + [parts.machine, parts.downloads, parts.cleaner, parts.sync, parts.players, parts.steering, parts.notifier, parts.alertNotifier,
                                      parts.rainNotifier] as [any Service]
                                     + (parts.transcripts.map { [$0] } ?? [])  // before clients can queue anything
                                     + [BusPresence(parts: parts, connection: connection, provider: options.provider.rawValue, logger: logger)]
-                                    + Self.schedulers(parts))
-        let ending: Ending
-        do {
-            ending = try await withThrowingTaskGroup(of: Void.self) { tasks in
-                tasks.addTask {
-                    do {
-                        try await services.run()
-                        endings.continuation.yield(.servicesEnded(nil))
-                    } catch {
-                        endings.continuation.yield(.servicesEnded("\(error)"))
-                    }
+                                    // The system bus only once the name is taken: it may be slow or silent.
+                                    + [parts.machineWatcher, parts.here] as [any Service]
+                                    + Self.schedulers(parts),
+                                    logger: logger)
+        watchdog.watch(services)
+        let ending = await withTaskGroup(of: Void.self) { tasks in
+            tasks.addTask {
+                do {
+                    try await services.run()
+                    endings.continuation.yield(.servicesEnded(nil))
+                } catch {
+                    endings.continuation.yield(.servicesEnded(error))
                 }
-                try await services.started()
-                let ending = await Ending.first(of: endings, orDisconnectionOf: connection)
-                services.shutdown()
-                try await tasks.waitForAll()
-                return ending
             }
-        } catch let error as DaemonError where error.reported {
-            await connection.close()
-            return 1
+            // From the first moment, not once every part is ready: a stop while one gets
+            // ready is heeded as well (the one getting ready is cancelled).
+            let ending = await Ending.first(of: endings, orDisconnectionOf: connection)
+            services.shutdown()
+            await tasks.waitForAll()
+            return ending
         }
+        return await end(ending, parts: parts, connection: connection)
+    }
+
+    /// After the services: releases the name (waiting at most `releaseTimeout` for the bus's
+    /// answer: the exit must not wait on a busy bus), unexports and closes; the exit status.
+    private func end(_ ending: Ending, parts: DaemonParts, connection: Connection) async -> Int32 {
         switch ending {
         case .signal(let number):
             logger.info("received a signal: releasing the bus name and exiting", metadata: ["signal": "\(number)", "name": "\(BusContract.serviceName)"])
-            _ = try? await connection.releaseName(BusContract.serviceName)
+            _ = try? await connection.releaseName(BusContract.serviceName, timeout: Self.releaseTimeout)
             parts.syncExport.unexport()
             parts.playerExport.unexport()
             parts.server.unexport()
@@ -95,13 +103,20 @@ struct Daemon {
         case .disconnected:
             logger.error("lost the connection to the bus; exiting so that the service manager can restart almanacd")
             return 1
+        case .servicesEnded(let error as DaemonError) where error.reported:
+            await connection.close()
+            return 1
         case .servicesEnded(let why):
             logger.error("a part of almanacd ended; exiting so that the service manager can restart it", metadata: why.map { ["error": "\($0)"] })
-            _ = try? await connection.releaseName(BusContract.serviceName)
+            _ = try? await connection.releaseName(BusContract.serviceName, timeout: Self.releaseTimeout)
             await connection.close()
             return 1
         }
     }
+
+    /// How long the bus gets to answer `ReleaseName` on the way out (it answers in
+    /// microseconds; a bus that does not is about to lose us anyway).
+    static let releaseTimeout: Duration = .milliseconds(500)
 
     /// The bus given with `--address`, else the one that started us by D-Bus activation,
     /// else the session bus.

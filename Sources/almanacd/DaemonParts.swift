@@ -63,7 +63,7 @@ struct DaemonParts {
             policy: RefreshSchedule.Policy(interval: options.effectivePodcastInterval, firstRetry: 60, longestRetry: 86_400),
             minimumRefreshInterval: options.refreshIntervalFloor, clock: time, logger: logger.subsystem(.podcasts)
         )
-        machine = NetworkConditions(podcasts: podcasts, clock: time, logger: logger.subsystem(.machine))
+        machine = NetworkConditions(podcasts: podcasts, awaitsFirstReading: true, clock: time, logger: logger.subsystem(.machine))
         machineWatcher = MachineWatcher(events: machine, systemBusAddress: options.systemBusAddress, logger: logger.subsystem(.machine))
         let demo = options.provider == .demo
         // One limit for every feed the daemon reads, whoever asks (reader, inspect, subscribe, sync).

@@ -9,21 +9,27 @@ import Glibc
 enum Ending: Sendable {
     case signal(Int32)
     case disconnected
-    /// The service group ended unasked (why, when a service threw).
-    case servicesEnded(String?)
+    /// The service group ended unasked (the error of the service that threw, if one did; one
+    /// that could not get ready included).
+    case servicesEnded((any Error)?)
 
-    /// The endings to wait for: `signals` as they come, from now on. Not `SIG_IGN` first:
+    /// The endings to wait for: `signals` as they come, from now on, each arming `watchdog`
+    /// as it comes (on the watchdog's own queue, which gets a thread even when Swift's pool
+    /// has none to give). Not `SIG_IGN` first:
     /// Dispatch installs its own handler, but on its manager thread, a moment later — a
     /// signal ignored in between was lost for good (1 start in 30–70 under make bench's start
     /// figure hung until SIGKILL; caught with gdb: SIGTERM caught, nothing pending, nothing
     /// awaiting it). Until the handler is there the default action ends the process, and
     /// `awaitHandlers` holds the name back until it is.
-    static func stream(of signals: [Int32]) -> (stream: AsyncStream<Ending>, continuation: AsyncStream<Ending>.Continuation) {
+    static func stream(of signals: [Int32], arming watchdog: ExitWatchdog) -> (stream: AsyncStream<Ending>, continuation: AsyncStream<Ending>.Continuation) {
         let (stream, continuation) = AsyncStream.makeStream(of: Ending.self)
         var sources: [any DispatchSourceSignal] = []
         for number in signals {
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield(.signal(number)) }
+            let source = DispatchSource.makeSignalSource(signal: number, queue: watchdog.queue)
+            source.setEventHandler {
+                watchdog.arm()
+                continuation.yield(.signal(number))
+            }
             source.resume()
             sources.append(source)
         }

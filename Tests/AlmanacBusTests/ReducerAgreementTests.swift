@@ -1,6 +1,7 @@
 import AlmanacCore
 import AlmanacDemo
 import AlmanacModels
+import AlmanacServices
 import AlmanacWire
 import DBus
 import Foundation
@@ -51,7 +52,7 @@ import Testing
     }
 
     @Test func aPodcastsClientHoldsWhatTheDocumentHolds() throws {
-        let podcasts = try PodcastsDocument(logger: .discarding)
+        let podcasts = try PodcastsDocument(archive: StateStore.inMemory(logger: .discarding), logger: .discarding)
         let show = Podcast(id: "p", title: "Show", author: "A", feedURL: "https://example.org/p")
         let other = Podcast(id: "q", title: "Other", author: "B", feedURL: "https://example.org/q")
         func episode(_ id: String, of podcast: String, _ seconds: Double) -> Episode {

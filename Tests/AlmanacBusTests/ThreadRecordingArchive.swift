@@ -112,6 +112,10 @@ final class ThreadRecordingArchive: PodcastArchive, WeatherArchive, DownloadArch
         try noted("addListening") { try store.addListening(seconds, to: episodeID, on: day) }
     }
     func listening(since day: String) throws -> [ListeningTotal] { try noted("listening") { try store.listening(since: day) } }
+    func refusedTitlePatterns() throws -> [RefusedTitlePattern] { try noted("refusedTitlePatterns") { try store.refusedTitlePatterns() } }
+    func forgetRefusedTitlePatterns(_ settings: Set<String>, of podcastID: String) throws {
+        try noted("forgetRefusedTitlePatterns") { try store.forgetRefusedTitlePatterns(settings, of: podcastID) }
+    }
 
     // MARK: DownloadArchive
 

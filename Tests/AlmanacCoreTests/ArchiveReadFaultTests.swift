@@ -1,6 +1,7 @@
 import AlmanacCore
 import AlmanacDemo
 import AlmanacModels
+import AlmanacServices
 import Foundation
 import Locking
 import Synchronization
@@ -9,7 +10,7 @@ import Testing
 
 /// A read of the library that fails is an error, never an empty answer: it is reported
 /// (`LastError`) and changes nothing — no episode is taken for new, no download deleted.
-/// (`RefusingPodcastArchive` is a fake of our own protocol that fails reads when told.)
+/// (`RefusingPodcastArchive`, a fake of our own protocol, fails the real store's reads when told.)
 @Suite(.onTestThreads, .timeLimit(.hang)) struct ArchiveReadFaultTests {
     static func episode(_ n: Int) -> Episode {
         Episode(id: "p:e\(n)", podcastID: "p", title: "Episode \(n)", published: Date(timeIntervalSince1970: Double(n) * 1000), duration: 600,
@@ -18,7 +19,7 @@ import Testing
     let podcast = Podcast(id: "p", title: "P", author: "", feedURL: "https://example.com/feed")
 
     @Test func aLibraryThatCannotBeReadTakesNoEpisodeForNew() throws {
-        let archive = RefusingPodcastArchive()
+        let archive = RefusingPodcastArchive(wrapping: try StateStore.inMemory(logger: .discarding))
         let podcasts = try PodcastsDocument(archive: archive, logger: .discarding)
         try podcasts.subscribe(podcast, episodes: [Self.episode(1), Self.episode(2)])
         try podcasts.submit(PlayStateSubmission(episodeID: "p:e1", played: true), from: nil)
@@ -30,7 +31,7 @@ import Testing
         #expect(podcasts.document.snapshot.state.episodes["p:e3"] == nil)
         #expect(podcasts.activity.lastError.contains("disk I/O error"), "\(podcasts.activity.lastError)")
         #expect(podcasts.reads(of: "p").failure?.contains("disk I/O error") == true)
-        #expect(archive.inner.episodeIDs(of: "p") == ["p:e1", "p:e2"], "nothing was written")
+        #expect(try archive.inner.episodeIDs(of: "p") == ["p:e1", "p:e2"], "nothing was written")
         #expect(podcasts.document.revision == revision + 1, "one change: the failure")
 
         archive.refusingReads.store(false, ordering: .relaxed)
@@ -42,7 +43,7 @@ import Testing
     }
 
     @Test func aFailedReadIsAnErrorToWhoeverAsked() throws {
-        let archive = RefusingPodcastArchive()
+        let archive = RefusingPodcastArchive(wrapping: try StateStore.inMemory(logger: .discarding))
         let podcasts = try PodcastsDocument(archive: archive, logger: .discarding)
         try podcasts.subscribe(podcast, episodes: (1...3).map(Self.episode))
         archive.refusingReads.store(true, ordering: .relaxed)
@@ -57,7 +58,7 @@ import Testing
     }
 
     @Test func aCleanupThatCannotReadTheLibraryDeletesNothing() async throws {
-        let archive = RefusingPodcastArchive()
+        let archive = RefusingPodcastArchive(wrapping: try StateStore.inMemory(logger: .discarding))
         let podcasts = try PodcastsDocument(archive: archive, logger: .discarding)
         try podcasts.subscribe(podcast, episodes: (1...3).map(Self.episode))
         for n in 1...3 { try podcasts.recordFile("/d/e\(n).mp3", of: "p:e\(n)") }

@@ -1,6 +1,7 @@
 @testable import AlmanacCore
 @testable import AlmanacDemo
 import AlmanacModels
+import AlmanacServices
 import Foundation
 import Locking
 import Synchronization
@@ -155,7 +156,7 @@ import Testing
 
     @Test func aPodcastViewClaimsOnlyAPodcastThatExists() {
         let clock = self.clock
-        let podcasts = try! PodcastsDocument(policy: .init(interval: 60), clock: { clock.now }, jitter: { 1 }, logger: .discarding)
+        let podcasts = try! PodcastsDocument(archive: StateStore.inMemory(logger: .discarding, clock: { clock.now }), policy: .init(interval: 60), clock: { clock.now }, jitter: { 1 }, logger: .discarding)
         for podcast in DemoFeedFetcher.catalogue { _ = try? podcasts.subscribe(podcast) }
         let first = DemoFeedFetcher.catalogue[0].id
         #expect(podcasts.claim(.view(PodcastsViewOptions(podcast: "nope"))).isEmpty)
@@ -169,7 +170,7 @@ import Testing
 
     func library() async -> (PodcastsDocument, Episode) {
         let clock = self.clock
-        let podcasts = try! PodcastsDocument(policy: .init(interval: 60), clock: { clock.now }, jitter: { 1 }, logger: .discarding)
+        let podcasts = try! PodcastsDocument(archive: StateStore.inMemory(logger: .discarding, clock: { clock.now }), policy: .init(interval: 60), clock: { clock.now }, jitter: { 1 }, logger: .discarding)
         let podcast = Podcast(id: "p", title: "P", author: "A", feedURL: "https://example.com/feed")
         let episode = Episode(id: "p-1", podcastID: "p", title: "One", published: clock.now, duration: 1_000, audioURL: "https://example.com/1.mp3")
         _ = try? podcasts.subscribe(podcast, episodes: [episode])

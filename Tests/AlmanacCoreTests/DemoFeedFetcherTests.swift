@@ -1,6 +1,7 @@
 @testable import AlmanacCore
 @testable import AlmanacDemo
 import AlmanacModels
+import AlmanacServices
 import Foundation
 import Locking
 import TestHarness
@@ -12,8 +13,8 @@ import Testing
     static let seeds: [UInt64] = [0, 1, 18, 99, .max] + (0..<10).map { UInt64($0) &* 0x2545_F491_4F6C_DD1D }
 
     /// A document subscribed to the catalogue, with `service` as its provider.
-    static func document(_ service: PodcastService, clock: TestClock, archive: MemoryPodcastArchive = MemoryPodcastArchive()) -> PodcastsDocument {
-        let podcasts = try! PodcastsDocument(archive: archive, policy: .init(interval: 60), clock: { clock.now }, jitter: { 1 }, logger: .discarding)
+    static func document(_ service: PodcastService, clock: TestClock, archive: StateStore? = nil) -> PodcastsDocument {
+        let podcasts = try! PodcastsDocument(archive: archive ?? StateStore.inMemory(logger: .discarding, clock: { clock.now }), policy: .init(interval: 60), clock: { clock.now }, jitter: { 1 }, logger: .discarding)
         for podcast in DemoFeedFetcher.catalogue { _ = try? podcasts.subscribe(podcast) }
         service.dataSource = podcasts
         service.delegate = podcasts
@@ -59,9 +60,9 @@ import Testing
         #expect(back.allSatisfy { $0.published < appeared })
     }
 
-    @Test func theSimulationGoesOnAfterARestart() async {
+    @Test func theSimulationGoesOnAfterARestart() async throws {
         let clock = TestClock()
-        let archive = MemoryPodcastArchive()
+        let archive = try StateStore.inMemory(logger: .discarding, clock: { clock.now })
         let first = PodcastService(fetcher: DemoFeedFetcher(seed: 11, newEpisodeEvery: 1, clock: { clock.now }))
         let before = Self.document(first, clock: clock, archive: archive)
         for _ in 0..<5 {
@@ -71,7 +72,7 @@ import Testing
         let kept = Set(before.document.snapshot.state.episodes.keys)
         #expect(kept.count == 9 + 5)
         // The daemon restarts: a new service, told what the store keeps.
-        let ids = DemoFeedFetcher.catalogue.flatMap { archive.episodeIDs(of: $0.id) }
+        let ids = try DemoFeedFetcher.catalogue.flatMap { try archive.episodeIDs(of: $0.id) }
         let second = PodcastService(fetcher: DemoFeedFetcher(seed: 11, newEpisodeEvery: 1, clock: { clock.now }, continuingFrom: ids))
         let after = Self.document(second, clock: clock, archive: archive)
         await second.refresh()

@@ -1,6 +1,7 @@
 @testable import AlmanacCore
 import AlmanacDemo
 import AlmanacModels
+import AlmanacServices
 import Foundation
 import Locking
 import Synchronization
@@ -53,7 +54,7 @@ final class ScriptedDownloader: EpisodeDownloading, Sendable {
 }
 
 @Suite(.onTestThreads, .timeLimit(.hang)) struct DownloadManagerTests {
-    let podcasts = try! PodcastsDocument(logger: .discarding)
+    let podcasts = try! PodcastsDocument(archive: StateStore.inMemory(logger: .discarding), logger: .discarding)
     let downloader = ScriptedDownloader()
 
     init() throws {
@@ -355,7 +356,7 @@ final class FakeDiskSpace: DiskSpace, Sendable {
 
 /// The free-space guard and auto-download, in the manager.
 @Suite(.onTestThreads, .timeLimit(.hang)) struct DownloadManagerRulesTests {
-    let podcasts = try! PodcastsDocument(logger: .discarding)
+    let podcasts = try! PodcastsDocument(archive: StateStore.inMemory(logger: .discarding), logger: .discarding)
     let downloader = ScriptedDownloader()
     let disk = FakeDiskSpace()
 

@@ -1,5 +1,6 @@
 @testable import AlmanacCore
 import AlmanacModels
+import AlmanacServices
 import Foundation
 import Locking
 import TestHarness
@@ -75,7 +76,7 @@ import Testing
     @Test func theDailyBackupIsDueADayAfterTheNewestAndNotWhilePaused() async throws {
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let storage = MemoryStorage()
-        let backups = LibraryBackups(storage: storage, weather: WeatherDocument(logger: .discarding), podcasts: try PodcastsDocument(logger: .discarding), clock: { now })
+        let backups = LibraryBackups(storage: storage, weather: WeatherDocument(logger: .discarding), podcasts: try PodcastsDocument(archive: StateStore.inMemory(logger: .discarding), logger: .discarding), clock: { now }, logger: .discarding)
         #expect(backups.nextDue == now)
         await backups.daily()
         #expect(storage.kept.withLock { $0.map(\.reason) } == ["daily"])
@@ -88,7 +89,7 @@ import Testing
 
         let failing = MemoryStorage()
         failing.failing.withLock { $0 = true }
-        let retried = LibraryBackups(storage: failing, weather: WeatherDocument(logger: .discarding), podcasts: try PodcastsDocument(logger: .discarding), clock: { now })
+        let retried = LibraryBackups(storage: failing, weather: WeatherDocument(logger: .discarding), podcasts: try PodcastsDocument(archive: StateStore.inMemory(logger: .discarding), logger: .discarding), clock: { now }, logger: .discarding)
         await retried.daily()
         #expect(retried.nextDue == now.addingTimeInterval(3_600))
     }
@@ -113,7 +114,7 @@ import Testing
     /// A restore goes through both owners: every view of both documents hears the whole state
     /// the archive now holds, and the replaced library is a backup of its own.
     @Test func aRestoreReachesEveryViewOfBothDocuments() async throws {
-        let archive = MemoryPodcastArchive()
+        let archive = try StateStore.inMemory(logger: .discarding)
         let podcasts = try PodcastsDocument(archive: archive, logger: .discarding)
         let weather = WeatherDocument(archive: MemoryWeatherArchive(), logger: .discarding)
         let restoredPodcast = Podcast(id: "r", title: "Restored", author: "", feedURL: "https://r.example/feed")

@@ -1,15 +1,16 @@
 import AlmanacCore
 import AlmanacModels
+import AlmanacServices
 import Foundation
 import TestHarness
 import Testing
 
 /// The podcasts document's listening history (`recordListening`, `listeningTotals`) over an
-/// archive in memory: per podcast and local day, within the days asked for.
+/// store in memory: per podcast and local day, within the days asked for.
 @Suite(.onTestThreads, .timeLimit(.hang)) struct ListeningHistoryTests {
     @Test func secondsAddUpPerPodcastAndDayWithinTheDaysAskedFor() throws {
         let now = Date()
-        let podcasts = try PodcastsDocument(archive: MemoryPodcastArchive(), policy: .init(interval: 3_600), clock: { now }, logger: .discarding)
+        let podcasts = try PodcastsDocument(archive: StateStore.inMemory(logger: .discarding, clock: { now }), policy: .init(interval: 3_600), clock: { now }, logger: .discarding)
         let podcast = Podcast(id: "p", title: "P", author: "A", feedURL: "https://example.com/feed")
         try podcasts.subscribe(podcast, episodes: (1...2).map { Episode(id: "p-\($0)", podcastID: "p", title: "\($0)", published: now, duration: 600) })
         let revision = podcasts.document.revision

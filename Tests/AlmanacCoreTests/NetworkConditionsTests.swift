@@ -1,5 +1,6 @@
 import AlmanacCore
 import AlmanacModels
+import AlmanacServices
 import Foundation
 import TestHarness
 import Testing
@@ -10,7 +11,7 @@ import Testing
 @Suite(.onTestThreads, .timeLimit(.hang)) struct NetworkConditionsTests {
     let clock = TestClock()
 
-    func conditions(_ podcasts: PodcastsDocument = try! PodcastsDocument(logger: .discarding)) -> NetworkConditions {
+    func conditions(_ podcasts: PodcastsDocument = try! PodcastsDocument(archive: StateStore.inMemory(logger: .discarding), logger: .discarding)) -> NetworkConditions {
         NetworkConditions(podcasts: podcasts, clock: { [clock] in clock.now }, logger: .discarding)
     }
 
@@ -51,7 +52,7 @@ import Testing
     }
 
     @Test func aMeteredConnectionHoldsAutoDownloadsUnlessAllowed() async throws {
-        let podcasts = try PodcastsDocument(logger: .discarding)
+        let podcasts = try PodcastsDocument(archive: StateStore.inMemory(logger: .discarding), logger: .discarding)
         let machine = conditions(podcasts)
         try await whileRunning(machine) {
             #expect(machine.autoDownloadHold == nil)

@@ -1,6 +1,7 @@
 import AlmanacCore
 import AlmanacDemo
 import AlmanacModels
+import AlmanacServices
 import Foundation
 import Locking
 import Synchronization
@@ -37,7 +38,7 @@ import Testing
     }
 
     func document(olderPagesURL: String? = "https://example.com/page2") throws -> PodcastsDocument {
-        let podcasts = try PodcastsDocument(logger: .discarding)
+        let podcasts = try PodcastsDocument(archive: StateStore.inMemory(logger: .discarding), logger: .discarding)
         try podcasts.subscribe(Self.podcast, episodes: (21...30).map(Self.episode), olderPagesURL: olderPagesURL)
         return podcasts
     }

@@ -1,6 +1,7 @@
 import AlmanacCore
 import AlmanacDemo
 import AlmanacModels
+import AlmanacServices
 import Foundation
 import Synchronization
 import TestHarness
@@ -24,7 +25,7 @@ import Testing
     }
 
     @Test func aNewSubscriptionAnnouncesOnlyItsNewestEpisodeAsNew() throws {
-        let archive = RefusingPodcastArchive()
+        let archive = RefusingPodcastArchive(wrapping: try StateStore.inMemory(logger: .discarding))
         let podcasts = try PodcastsDocument(archive: archive, logger: .discarding)
         let podcast = FeedMapping.podcast(from: Self.feed, feedURL: "https://e/feed")
         try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: Self.feed, podcastID: podcast.id))
@@ -36,7 +37,7 @@ import Testing
     }
 
     @Test func theUsersTitleSurvivesARefreshAndAMovedFeedIsRemembered() throws {
-        let archive = RefusingPodcastArchive()
+        let archive = RefusingPodcastArchive(wrapping: try StateStore.inMemory(logger: .discarding))
         let podcasts = try PodcastsDocument(archive: archive, logger: .discarding)
         let podcast = Podcast(id: "p", title: "Feed Title", author: "A", feedURL: "https://old/feed")
         try podcasts.subscribe(podcast)
@@ -50,7 +51,7 @@ import Testing
     }
 
     @Test func aWriteTheDiskRefusesChangesNothing() throws {
-        let archive = RefusingPodcastArchive()
+        let archive = RefusingPodcastArchive(wrapping: try StateStore.inMemory(logger: .discarding))
         let podcasts = try PodcastsDocument(archive: archive, logger: .discarding)
         let podcast = FeedMapping.podcast(from: Self.feed, feedURL: "https://e/feed")
         try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: Self.feed, podcastID: podcast.id))

@@ -1,6 +1,7 @@
 @testable import AlmanacCore
 import AlmanacDemo
 import AlmanacModels
+import AlmanacServices
 import Foundation
 import Locking
 import Synchronization
@@ -13,9 +14,9 @@ import Testing
     let clock = TestClock()
     let podcast = Podcast(id: "p", title: "P", author: "A", feedURL: "https://example.com/feed")
 
-    func document(archive: MemoryPodcastArchive = MemoryPodcastArchive(), floor: Double = PodcastPreferences.minimumRefreshInterval) throws -> PodcastsDocument {
+    func document(archive: StateStore? = nil, floor: Double = PodcastPreferences.minimumRefreshInterval) throws -> PodcastsDocument {
         let clock = self.clock
-        let podcasts = try PodcastsDocument(archive: archive, policy: .init(interval: 3_600), minimumRefreshInterval: floor, clock: { clock.now }, jitter: { 1 }, logger: .discarding)
+        let podcasts = try PodcastsDocument(archive: archive ?? StateStore.inMemory(logger: .discarding, clock: { clock.now }), policy: .init(interval: 3_600), minimumRefreshInterval: floor, clock: { clock.now }, jitter: { 1 }, logger: .discarding)
         let episodes = (1...3).map { Episode(id: "p-\($0)", podcastID: "p", title: "\($0)", published: Date(timeIntervalSince1970: Double($0) * 1000), duration: 600) }
         try podcasts.subscribe(podcast, episodes: episodes)
         return podcasts
@@ -56,24 +57,24 @@ import Testing
     }
 
     @Test func settingsAreKeptAnnouncedAndNamedByIdOrFeed() throws {
-        let archive = MemoryPodcastArchive()
+        let archive = try StateStore.inMemory(logger: .discarding)
         let podcasts = try document(archive: archive)
         let heard = Heard(podcasts)
         try podcasts.setPreferences(PreferencesSubmission(refreshInterval: 7_200, autoDownload: true, keep: 5, deletePlayedAfter: 604_800, notify: .on), of: "p")
         let expected = PodcastPreferences(refreshInterval: 7_200, autoDownload: true, keep: 5, deletePlayedAfter: 604_800, notify: true)
         #expect(try podcasts.preferences(of: "p").preferences == expected)
-        #expect(archive.podcastsState().preferences["p"] == expected, "on disk before it is applied")
+        #expect(try archive.podcastsState().preferences["p"] == expected, "on disk before it is applied")
         #expect(heard.all == [.podcastSettings(podcastID: "p", expected)])
         // The same again changes nothing; 0 and "default" go back to the defaults.
         let revision = podcasts.document.revision
         #expect(try podcasts.setPreferences(PreferencesSubmission(keep: 5), of: "https://example.com/feed") == revision)
         try podcasts.setPreferences(PreferencesSubmission(refreshInterval: 0, autoDownload: false, keep: 0, deletePlayedAfter: 0, notify: .default), of: podcast.feedURL)
         #expect(try podcasts.preferences(of: "p").preferences == PodcastPreferences())
-        #expect(podcasts.document.snapshot.state.preferences.isEmpty && archive.podcastsState().preferences.isEmpty)
+        #expect(try podcasts.document.snapshot.state.preferences.isEmpty && archive.podcastsState().preferences.isEmpty)
         // They go with the podcast.
         try podcasts.setPreferences(PreferencesSubmission(keep: 3), of: "p")
         try podcasts.unsubscribe("p")
-        #expect(podcasts.document.snapshot.state.preferences.isEmpty && archive.podcastsState().preferences.isEmpty)
+        #expect(try podcasts.document.snapshot.state.preferences.isEmpty && archive.podcastsState().preferences.isEmpty)
     }
 
     @Test func notifyOfItsOwnWinsOverTheGlobalSetting() {
@@ -116,7 +117,7 @@ import Testing
     }
 
     @Test func anEpisodeIsKeptAndLetGoByIdOrGUID() throws {
-        let archive = MemoryPodcastArchive()
+        let archive = try StateStore.inMemory(logger: .discarding)
         let podcasts = try document(archive: archive)
         let heard = Heard(podcasts)
         try podcasts.submit(.kept(episode: "p-2", kept: true), from: ViewKey("v"))
@@ -132,7 +133,7 @@ import Testing
 
     @Test func whenAnEpisodeWasPlayedIsNotedOnceAndForgottenWhenUnplayed() throws {
         let clock = self.clock
-        let archive = MemoryPodcastArchive(clock: { clock.now })
+        let archive = try StateStore.inMemory(logger: .discarding, clock: { clock.now })
         let podcasts = try document(archive: archive)
         let first = clock.now
         try podcasts.submit(PlayStateSubmission(episodeID: "p-1", played: true), from: nil)

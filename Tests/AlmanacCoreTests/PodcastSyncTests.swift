@@ -1,6 +1,7 @@
 @testable import AlmanacCore
 import AlmanacDemo
 import AlmanacModels
+import AlmanacServices
 import Foundation
 import Locking
 import Synchronization
@@ -37,7 +38,7 @@ import Testing
     func device(_ name: String, catchUpGuard: Double = 120) async -> Device {
         let clock = self.clock
         let server = self.server
-        let podcasts = try! PodcastsDocument(clock: { clock.now }, logger: .discarding)
+        let podcasts = try! PodcastsDocument(archive: StateStore.inMemory(logger: .discarding, clock: { clock.now }), clock: { clock.now }, logger: .discarding)
         let archive = MemorySyncArchive()
         let secrets = MemorySyncSecrets()
         let sync = PodcastSync(podcasts: podcasts, inspector: feeds, archive: archive, secrets: secrets,

@@ -1,5 +1,6 @@
 @testable import AlmanacCore
 import AlmanacModels
+import AlmanacServices
 import Foundation
 import Locking
 import TestHarness
@@ -37,7 +38,7 @@ import Testing
     func loggedIn() async throws -> Device {
         let clock = self.clock
         let server = self.server
-        let podcasts = try PodcastsDocument(clock: { clock.now }, logger: .discarding)
+        let podcasts = try PodcastsDocument(archive: StateStore.inMemory(logger: .discarding, clock: { clock.now }), clock: { clock.now }, logger: .discarding)
         let archive = RefusingSyncArchive()
         let secrets = MemorySyncSecrets()
         let sync = PodcastSync(podcasts: podcasts, inspector: feeds, archive: archive, secrets: secrets,

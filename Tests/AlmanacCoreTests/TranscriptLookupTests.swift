@@ -1,5 +1,6 @@
 @testable import AlmanacCore
 import AlmanacModels
+import AlmanacServices
 import Foundation
 import Synchronization
 import TestHarness
@@ -42,7 +43,7 @@ final class TableTranscripts: TranscriptFetching {
     let clock = TestClock()
 
     func subscribed() throws -> (PodcastsDocument, Podcast) {
-        let subscribed = try SubscribedFeed(Self.feed, clock: clock)
+        let subscribed = try SubscribedFeed(Self.feed, archive: StateStore.inMemory(logger: .discarding, clock: { [clock] in clock.now }), clock: clock)
         return (subscribed.podcasts, subscribed.podcast)
     }
 
@@ -57,7 +58,7 @@ final class TableTranscripts: TranscriptFetching {
         #expect(fetcher.asked.withLock { $0 } == ["https://e/t.vtt"])
         // The fetcher is told which feed named the file: where it may fetch it from depends on it.
         #expect(fetcher.feeds.withLock { $0 } == [podcast.feedURL] && !podcast.feedURL.isEmpty)
-        #expect(try podcasts.transcriptMoments(matching: "compost", in: [id("two", podcast), id("bad", podcast)], perEpisode: 3)
+        #expect(try await podcasts.transcriptMoments(matching: "compost", in: [id("two", podcast), id("bad", podcast)], perEpisode: 3)
                 == [TranscriptMoment(episodeID: id("two", podcast), start: 751.4, text: "We talk about compost heaps.")])
         #expect(try await podcasts.transcript("nope", fetcher: fetcher) == .unknownEpisode)
     }

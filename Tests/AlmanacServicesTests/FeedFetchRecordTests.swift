@@ -97,7 +97,7 @@ import Testing
         let backoff = try #require(try StateStore(folder: folder, logger: .discarding).backoffs()["p"])
         #expect(backoff.failures == 1 && backoff.retryAt == clock.now.addingTimeInterval(60))
         // A restart goes on backing off.
-        let restarted = try PodcastsDocument(archive: StateStore(folder: folder, logger: .discarding), clock: { [clock] in clock.now })
+        let restarted = try PodcastsDocument(archive: StateStore(folder: folder, logger: .discarding), clock: { [clock] in clock.now }, logger: .discarding)
         #expect(restarted.failuresInARow(of: "p") == 1 && restarted.nextDue == backoff.retryAt)
         clock.advance(60)
         #expect(podcasts.claim(.due).map(\.id) == ["p"])

@@ -87,7 +87,7 @@ import Testing
         try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
         try #require(try await Tool.runDetached("mount", ["-t", "tmpfs", "-o", "size=16m", "tmpfs", mount.path]).status == 0)
         defer { _ = try? Tool.run("umount", ["-l", mount.path]) }
-        let podcasts = try PodcastsDocument(logger: .discarding)
+        let podcasts = try PodcastsDocument(archive: StateStore.inMemory(logger: .discarding), logger: .discarding)
         let url = server.baseURL.appendingPathComponent("audio/big").absoluteString + "?size=\(12 << 20)&chunked=1&rate=\(8 << 20)"
         try podcasts.subscribe(Podcast(id: "p", title: "P", author: "", feedURL: "https://example.com/feed"),
                                episodes: [Episode(id: "p:big", podcastID: "p", title: "Big", published: Date(), duration: 60, audioURL: url)])

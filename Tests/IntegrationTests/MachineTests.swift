@@ -30,8 +30,12 @@ import Testing
         .fixtures(weather: server).with("--weather-interval", "7200").with("--podcast-interval", "7200")
     }
 
-    func daemon() async throws -> RunningDaemon {
-        try await RunningDaemon(bus: bus, preset, environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address])
+    /// The daemon, once its watcher has read the network and listens for changes (it starts
+    /// after the bus name is taken: a signal sent before then would not be heard).
+    func daemon(_ preset: DaemonPreset? = nil) async throws -> RunningDaemon {
+        let daemon = try await RunningDaemon(bus: bus, preset ?? self.preset, environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address])
+        try #require(await eventually { daemon.log.contains("watching resumes and the network on the system bus") }, "\(daemon.log)")
+        return daemon
     }
 
     /// Forecasts the weather fixture has answered.
@@ -162,10 +166,14 @@ import Testing
         // Paused again, the next one waits; the connection turning unmetered lets it go.
         #expect(try await almanac(["settings", "set", "metered", "pause"], bus: bus).status == 0)
         try await publishAndWaitForAHeldDownload(["One", "Two", "Three"], podcast)
-        // Kept across a restart, and held again: the network is read before the downloads start.
+        // Kept across a restart, and held again: they wait for the network's first reading,
+        // and then for the connection, never starting in between.
+        let fetched = try feed.requests().count
         try await daemon.restart()
-        let kept = try await jobs()
-        #expect(kept.contains { $0.hasSuffix("|queued|waiting: metered connection") }, "\(kept)")
+        var kept = try await jobs()
+        #expect(kept.allSatisfy { !$0.contains("|downloading|") }, "\(kept)")
+        #expect(await eventually { kept = (try? await jobs()) ?? []; return kept.contains { $0.hasSuffix("|queued|waiting: metered connection") } }, "\(kept)")
+        #expect(try feed.requests().count == fetched, "\((try? feed.requests()) ?? [])")
         try await networkManager.setMetered(2)  // no
         #expect(try await eventually { try await downloaded() == ["Two", "Three"] })
         #expect(try await network() == "online\n")
@@ -180,7 +188,7 @@ import Testing
     /// longer metered.
     @Test func autoDownloadsQueuedBeforeTheConnectionTurnedMeteredWaitToo() async throws {
         let networkManager = try await SystemBusMock.networkManager(on: system)  // not metered
-        let daemon = try await RunningDaemon(bus: bus, preset.with("--downloads-at-once", "1"), environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address])
+        let daemon = try await daemon(preset.with("--downloads-at-once", "1"))
         try feed.publish([("One", "/audio/one?size=2000")])
         let (podcast, _) = try await feed.subscribe(on: bus)
         #expect(try await almanac(["podcasts", "settings", podcast, "auto-download", "on"], bus: bus).status == 0)

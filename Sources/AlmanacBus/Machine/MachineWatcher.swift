@@ -13,8 +13,12 @@ public import Logging
 /// can make almanacd fetch by sending a look-alike (docs/security.md).
 ///
 /// It fails softly: no system bus, no logind or no NetworkManager is a debug line, the
-/// network stays `unknown` and everything goes on as without it. Idle, it costs no wake-up:
-/// it waits for signals.
+/// network `unknown` and everything goes on as without it. It starts after the session bus
+/// name is taken (almanacd's group), and a silent system bus — one that accepts the
+/// connection and never answers — costs it at most `startLimit`; its first report (the
+/// network, or `unknown`) comes within that time, which lifts the hold `NetworkConditions`
+/// keeps on the daemon's own downloads until then. Idle, it costs no wake-up: it waits for
+/// signals.
 public final class MachineWatcher: Service {
     static let login1: BusName = "org.freedesktop.login1"
     static let login1Path: ObjectPath = "/org/freedesktop/login1"
@@ -25,8 +29,10 @@ public final class MachineWatcher: Service {
     static let networkManagerInterface: InterfaceName = "org.freedesktop.NetworkManager"
     static let stateChanged: MemberName = "StateChanged"
     static let propertiesChanged: MemberName = "PropertiesChanged"
+    /// The most connecting, subscribing and the first reading of the network may take in all.
+    public static let startLimit: Duration = .seconds(10)
 
-    /// What `prepare` subscribed to, for `run` to read.
+    /// What `start` subscribed to, for `run` to follow.
     private struct Watching: Sendable {
         let connection: Connection
         let sleep: SignalStream
@@ -39,7 +45,6 @@ public final class MachineWatcher: Service {
     /// The system bus (`nil`: the default one, or `DBUS_SYSTEM_BUS_ADDRESS`).
     private let systemBusAddress: String?
     private let logger: Logger
-    private let watching = Locked<Watching?>(nil)
     private let reading = Locked(NetworkManagerReading())
 
     public init(events: any MachineEvents, systemBusAddress: String? = nil, logger: Logger) {
@@ -49,41 +54,44 @@ public final class MachineWatcher: Service {
     }
 
     /// Connects to the system bus, subscribes (before reading, so no change is missed) and
-    /// reads NetworkManager's state once, so that what a metered connection holds back is
-    /// known before the downloads start. Never throws: without the system bus it watches nothing.
-    public func prepare() async {
-        let connection: Connection
+    /// reads NetworkManager's state once, within `startLimit`. `nil` without the system bus
+    /// (said in the log); the network is reported either way.
+    private func start() async -> Watching? {
         do {
-            if let systemBusAddress {
-                connection = try await Connection.connect(to: systemBusAddress)
-            } else {
-                connection = try await Connection.system()
+            return try await withTimeLimit(Self.startLimit) { [self] in
+                let connection = try await SystemBus.connect(systemBusAddress)
+                do {
+                    let watching = try await subscribe(connection)
+                    await readNetworkManager(connection)
+                    logger.info("watching resumes and the network on the system bus")
+                    return watching
+                } catch {
+                    await connection.close()
+                    throw error
+                }
             }
         } catch {
             logger.debug("no system bus: resumes and the network are not watched", metadata: ["error": "\(error)"])
-            return
+            report { $0 = NetworkManagerReading() }
+            return nil
         }
-        do {
-            let sleep = try await connection.signals(matching: MatchRule(sender: Self.login1, interface: Self.login1Manager,
-                                                                         member: Self.prepareForSleep, path: Self.login1Path), bufferLimit: 8)
-            let properties = try await connection.signals(matching: MatchRule(sender: Self.networkManager, interface: .properties, member: Self.propertiesChanged,
-                                                                              path: Self.networkManagerPath, arguments: [0: Self.networkManagerInterface.rawValue]),
-                                                          bufferLimit: 16)
-            let states = try await connection.signals(matching: MatchRule(sender: Self.networkManager, interface: Self.networkManagerInterface,
-                                                                          member: Self.stateChanged, path: Self.networkManagerPath), bufferLimit: 16)
-            let owners = try await connection.nameOwnerChanges(of: Self.networkManager, bufferLimit: 8)
-            watching.withLock { $0 = Watching(connection: connection, sleep: sleep, properties: properties, states: states, owners: owners) }
-        } catch {
-            logger.debug("could not watch the system bus: resumes and the network are not watched", metadata: ["error": "\(error)"])
-            await connection.close()
-            return
-        }
-        await readNetworkManager(connection)
     }
 
-    /// Follows the signals until cancelled, then closes the connection.
+    private func subscribe(_ connection: Connection) async throws -> Watching {
+        let sleep = try await connection.signals(matching: MatchRule(sender: Self.login1, interface: Self.login1Manager,
+                                                                     member: Self.prepareForSleep, path: Self.login1Path), bufferLimit: 8)
+        let properties = try await connection.signals(matching: MatchRule(sender: Self.networkManager, interface: .properties, member: Self.propertiesChanged,
+                                                                          path: Self.networkManagerPath, arguments: [0: Self.networkManagerInterface.rawValue]),
+                                                      bufferLimit: 16)
+        let states = try await connection.signals(matching: MatchRule(sender: Self.networkManager, interface: Self.networkManagerInterface,
+                                                                      member: Self.stateChanged, path: Self.networkManagerPath), bufferLimit: 16)
+        let owners = try await connection.nameOwnerChanges(of: Self.networkManager, bufferLimit: 8)
+        return Watching(connection: connection, sleep: sleep, properties: properties, states: states, owners: owners)
+    }
+
+    /// Starts (`start`), then follows the signals until cancelled, and closes the connection.
     public func run() async {
-        guard let watching = watching.withLock({ $0 }) else {
+        guard let watching = await start() else {
             await Task.untilCancelled()
             return
         }
@@ -123,11 +131,12 @@ public final class MachineWatcher: Service {
         await watching.connection.close()
     }
 
-    /// Reads NetworkManager's `State` and `Metered`; none (it is not running) is `unknown`.
+    /// Reads NetworkManager's `State` and `Metered`; none (it is not running, or does not
+    /// answer within `SystemBus.callTimeout`) is `unknown`.
     private func readNetworkManager(_ connection: Connection) async {
         do {
             let reply = try await connection.call(Self.networkManager, path: Self.networkManagerPath, interface: .properties, method: "GetAll",
-                                                  timeout: .seconds(5), arguments: Self.networkManagerInterface.rawValue)
+                                                  timeout: SystemBus.callTimeout, arguments: Self.networkManagerInterface.rawValue)
             let (properties) = try reply.arguments([String: Value].self)
             report { reading in
                 reading = NetworkManagerReading()
@@ -135,6 +144,7 @@ public final class MachineWatcher: Service {
             }
         } catch {
             logger.debug("no NetworkManager: the network is not watched", metadata: ["error": "\(error)"])
+            report { $0 = NetworkManagerReading() }
         }
     }
 

@@ -8,7 +8,9 @@ public import Logging
 /// `DesktopId` and `RequestedAccuracyLevel` (city: weather needs no more), `Start`, then
 /// every `LocationUpdated` read and told to the weather document; `Stop` (and the connection
 /// closed) when no view or saved place wants `"here"` any more. No GeoClue, a refusal, or no
-/// fix within `patience`: the document hears why, and only `"here"` fails.
+/// fix within `patience`: the document hears why, and only `"here"` fails. Every wait on the
+/// system bus is bounded (`SystemBus`; `Start` longer, as GeoClue may be asking the user) and
+/// ends when the daemon stops; almanacd starts it after the session bus name is taken.
 public final class GeoClueLocator: Service {
     static let service: BusName = "org.freedesktop.GeoClue2"
     static let managerPath: ObjectPath = "/org/freedesktop/GeoClue2/Manager"
@@ -17,6 +19,12 @@ public final class GeoClueLocator: Service {
     static let location: InterfaceName = "org.freedesktop.GeoClue2.Location"
     /// GeoClue's `GCLUE_ACCURACY_LEVEL_CITY`.
     static let cityAccuracy: UInt32 = 4
+    /// How long `Start` may take: GeoClue answers once its agent allowed the app, which may
+    /// mean a question on the screen (GNOME asks the first time).
+    static let startTimeout: Duration = .seconds(60)
+    /// How long `Stop` may take: sent on the way out, so short (and GeoClue forgets a client
+    /// whose connection closes anyway).
+    static let stopTimeout: Duration = .seconds(2)
 
     private let weather: WeatherDocument
     /// The system bus (`nil`: the default one, or `DBUS_SYSTEM_BUS_ADDRESS`).
@@ -67,23 +75,22 @@ public final class GeoClueLocator: Service {
     private func follow() async {
         let connection: Connection
         do {
-            if let systemBusAddress {
-                connection = try await Connection.connect(to: systemBusAddress)
-            } else {
-                connection = try await Connection.system()
-            }
+            connection = try await SystemBus.connect(systemBusAddress)
+        } catch is CancellationError {
+            return
         } catch {
             return unavailable("Where you are cannot be found: the system bus is not reachable (\(error)).")
         }
         var client: ObjectPath?
         do {
-            let path = try await connection.call(Self.service, path: Self.managerPath, interface: Self.manager, method: "GetClient").arguments(ObjectPath.self)
+            let path = try await connection.call(Self.service, path: Self.managerPath, interface: Self.manager, method: "GetClient",
+                                                 timeout: SystemBus.callTimeout).arguments(ObjectPath.self)
             client = path
             try await set("DesktopId", .string(desktopID), on: path, connection)
             try await set("RequestedAccuracyLevel", .uint32(Self.cityAccuracy), on: path, connection)
             let updates = try await connection.signals(matching: MatchRule(sender: Self.service, interface: Self.client, member: "LocationUpdated", path: path),
                                                        bufferLimit: 16)
-            _ = try await connection.call(Self.service, path: path, interface: Self.client, method: "Start")
+            _ = try await connection.call(Self.service, path: path, interface: Self.client, method: "Start", timeout: Self.startTimeout)
             if !Task.isCancelled { await follow(updates, connection) }
         } catch where Task.isCancelled {
             // Let go: nothing to report.
@@ -122,19 +129,20 @@ public final class GeoClueLocator: Service {
             // cancelled ("here" let go, or the daemon stopping), and a cancelled task's call
             // is not sent; this one must reach GeoClue, which otherwise keeps locating.
             await Task.detached {
-                _ = try? await connection.call(Self.service, path: client, interface: Self.client, method: "Stop", timeout: .seconds(5))
+                _ = try? await connection.call(Self.service, path: client, interface: Self.client, method: "Stop", timeout: Self.stopTimeout)
             }.value
         }
         await connection.close()
     }
 
     private func set(_ property: String, _ value: Value, on path: ObjectPath, _ connection: Connection) async throws {
-        _ = try await connection.call(Self.service, path: path, interface: .properties, method: "Set", arguments: Self.client.rawValue, property, value)
+        _ = try await connection.call(Self.service, path: path, interface: .properties, method: "Set", timeout: SystemBus.callTimeout,
+                                      arguments: Self.client.rawValue, property, value)
     }
 
     /// Reads a location object and tells the document; values that are no coordinates are ignored.
     private func read(_ path: ObjectPath, _ connection: Connection) async {
-        guard let properties = try? await connection.call(Self.service, path: path, interface: .properties, method: "GetAll",
+        guard let properties = try? await connection.call(Self.service, path: path, interface: .properties, method: "GetAll", timeout: SystemBus.callTimeout,
                                                           arguments: Self.location.rawValue).arguments([String: Value].self),
               case .double(let latitude)? = properties["Latitude"]?.unwrapped, case .double(let longitude)? = properties["Longitude"]?.unwrapped,
               (-90...90).contains(latitude), (-180...180).contains(longitude) else {

@@ -21,7 +21,7 @@ extension PodcastsAdapter {
                 var podcastID: String?
                 if !given.isEmpty {
                     guard let podcast = podcasts.podcast(given) else {
-                        throw BusError.invalidArgs(PodcastsDocument.unknownPodcast(given, in: podcasts.document.snapshot.state).message)
+                        throw PodcastsDocument.unknownPodcast(given, in: podcasts.document.snapshot.state)
                     }
                     podcastID = podcast.id
                 }
@@ -29,7 +29,8 @@ extension PodcastsAdapter {
                 // Read first: the page holds at least every change up to it.
                 let revision = podcasts.document.revision
                 return { reply in
-                    let page = try Refusals.translated { try podcasts.page(query) }
+                    // A search on a search lane (PodcastsDocument+Search.swift), within its budget.
+                    let page = try await podcasts.searchedPage(query)
                     var (episodes, info) = PodcastsCodec.encode(page)
                     info["revision"] = .uint64(revision)
                     try reply.write(episodes)
@@ -82,16 +83,20 @@ extension PodcastsAdapter {
                 guard search.contains(where: { !$0.isWhitespace }), search.utf8.count <= 1_000 else {
                     throw BusError.invalidArgs("Search for 1 to 1000 bytes of text, such as a phrase said in an episode.")
                 }
-                guard episodes.count <= EpisodeQuery.maximumLimit else {
-                    throw BusError.invalidArgs("Ask for at most \(EpisodeQuery.maximumLimit) episodes at a time, not \(episodes.count).")
+                // Each episode once: at most a page of them, the most a client shows at once.
+                var seen = Set<String>()
+                let asked = episodes.filter { seen.insert($0).inserted }
+                guard asked.count <= EpisodeQuery.maximumLimit else {
+                    throw BusError.invalidArgs("Ask for at most \(EpisodeQuery.maximumLimit) episodes at a time, not \(asked.count).")
                 }
-                let moments = try Refusals.translated { try podcasts.transcriptMoments(matching: search, in: episodes, perEpisode: Self.momentsPerEpisode) }
+                _ = try SearchTerms(search)  // its bounds, before it waits for a lane
+                let moments = try await podcasts.transcriptMoments(matching: search, in: asked, perEpisode: Self.momentsPerEpisode)
                 try reply.write(PodcastsCodec.encode(moments))
             }),
             Method(BusContract.Podcasts1.getQueue.rawValue, outputs: [Argument("episodes", .array(.dictionary(key: .string, value: .variant)))],
                    async: { _, reply in
                 let titles = podcasts.document.snapshot.state.podcasts.mapValues(\.title)
-                let episodes = try Refusals.translated { try podcasts.queuedEpisodes() }
+                let episodes = try podcasts.queuedEpisodes()
                 try reply.write(Value.array(.dictionary(key: .string, value: .variant), episodes.map { episode in
                     var record = (PodcastsCodec.encode(episode).stringKeyedEntries ?? [:]).mapValues(\.unwrapped)
                     if let title = titles[episode.podcastID] { record["podcastTitle"] = .string(title) }
@@ -104,7 +109,7 @@ extension PodcastsAdapter {
                 guard (1...UInt32(ListeningTotal.maximumDays)).contains(days) else {
                     throw BusError.invalidArgs("'days' is how many days of listening to sum, from 1 (today) to \(ListeningTotal.maximumDays); not \(days).")
                 }
-                let totals = try Refusals.translated { try podcasts.listeningTotals(days: Int(days)) }
+                let totals = try podcasts.listeningTotals(days: Int(days))
                 try reply.write(PodcastsCodec.encode(totals))
             }),
             // In a task: the episode is looked up in the library.

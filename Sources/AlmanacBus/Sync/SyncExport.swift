@@ -68,28 +68,15 @@ public final class SyncExport: Sendable {
                     }
                     return flavour
                 }
-                let account: SyncAccount
-                do {
-                    account = try await sync.logIn(server: server, user: user, password: password, device: try reader.string("device"),
+                let account = try await sync.logIn(server: server, user: user, password: password, device: try reader.string("device"),
                                                    caption: try reader.string("caption"), flavour: flavour)
-                } catch {
-                    throw SyncCodec.busError(error)
-                }
                 try reply.write(SyncCodec.encode(account))
             }),
             Method(BusContract.Sync1.logout.rawValue, outputs: [Argument("wasLoggedIn", .boolean)], async: { _, reply in
-                do {
-                    try reply.write(try await sync.logOut())
-                } catch {
-                    throw SyncCodec.busError(error)
-                }
+                try reply.write(try await sync.logOut())
             }),
             Method(BusContract.Sync1.sync.rawValue, outputs: [Argument("report", .dictionary(key: .string, value: .variant))], async: { _, reply in
-                do {
-                    try reply.write(SyncCodec.encode(try await sync.sync()))
-                } catch {
-                    throw SyncCodec.busError(error)
-                }
+                try reply.write(SyncCodec.encode(try await sync.sync()))
             }),
         ], properties: SyncCodec.propertyTypes.map { name, type in try Property(name, type) { status(name) } })
     }

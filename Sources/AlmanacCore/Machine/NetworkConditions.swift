@@ -12,7 +12,10 @@ public import Logging
 /// time, start none (`autoDownloadHold`)
 /// and the scheduled feed reads (and a catch-up's) come at most every `meteredFeedInterval`;
 /// what the user asks for goes either way. Without a watcher the network is `.unknown` and
-/// nothing is held: everything works as it did.
+/// nothing is held: everything works as it did. With one (`awaitsFirstReading`), the
+/// daemon's own downloads wait for its first report (`networkUnread`), so that a metered
+/// connection holds back the downloads kept from last time though the watcher starts only
+/// after the bus name is taken; the watcher reports within its timeouts, `.unknown` at worst.
 ///
 /// A `Service`: it follows the podcasts document's settings (a `metered` change lifts or
 /// sets the hold) until cancelled.
@@ -21,13 +24,19 @@ public final class NetworkConditions: MachineEvents, Service {
     public static let meteredFeedInterval: Double = 3_600
     /// What an auto-download held back by a metered connection says, in `almanac downloads`.
     public static let meteredHold = "waiting: metered connection"
+    /// What an auto-download says while the network has not been read yet (a moment after start).
+    public static let networkUnread = "waiting: reading the network"
 
     private struct State {
         var network: NetworkState = .unknown
+        /// Until the watcher's first report: the daemon's own downloads wait.
+        var unread: Bool
         var catchUpPending = false
         var lastScheduledFeedRead: Date?
         var use: MeteredUse
         var holds: Bool { network == .metered && use == .pause }
+        /// Why the daemon's own downloads wait, if they do.
+        var hold: String? { unread ? NetworkConditions.networkUnread : holds ? NetworkConditions.meteredHold : nil }
     }
 
     private let state: Locked<State>
@@ -38,19 +47,21 @@ public final class NetworkConditions: MachineEvents, Service {
     /// scheduler each listen (`stream()`).
     public let changes = ScheduleChanges()
 
-    public init(podcasts: PodcastsDocument, clock: @escaping @Sendable () -> Date = SystemClock().reading,
+    /// - Parameter awaitsFirstReading: a watcher will report the network (`networkChanged`):
+    ///   until its first report, the daemon's own downloads wait.
+    public init(podcasts: PodcastsDocument, awaitsFirstReading: Bool = false, clock: @escaping @Sendable () -> Date = SystemClock().reading,
                 logger: Logger) {
         self.podcasts = podcasts
         self.clock = clock
         self.logger = logger
-        state = Locked(State(use: podcasts.document.snapshot.state.settings.metered))
+        state = Locked(State(unread: awaitsFirstReading, use: podcasts.document.snapshot.state.settings.metered))
     }
 
     /// The network as last reported.
     public var network: NetworkState { state.withLock { $0.network } }
 
-    /// Why the daemon's own downloads wait now (`meteredHold`), or `nil` when they go.
-    public var autoDownloadHold: String? { state.withLock { $0.holds } ? Self.meteredHold : nil }
+    /// Why the daemon's own downloads wait now (`networkUnread`, `meteredHold`), or `nil` when they go.
+    public var autoDownloadHold: String? { state.withLock { $0.hold } }
 
     // MARK: MachineEvents
 
@@ -65,15 +76,16 @@ public final class NetworkConditions: MachineEvents, Service {
     }
 
     public func networkChanged(to network: NetworkState) {
-        let (old, heldBefore, heldNow) = state.withLock { state -> (NetworkState, Bool, Bool) in
+        let (old, heldBefore, heldNow) = state.withLock { state -> (NetworkState, String?, String?) in
             let old = state.network
-            let before = state.holds
+            let before = state.hold
             state.network = network
-            return (old, before, state.holds)
+            state.unread = false
+            return (old, before, state.hold)
         }
+        if heldBefore != heldNow { holdChanged() }
         guard old != network else { return }
         logger.info("the network changed", metadata: ["network": "\(network.rawValue)", "was": "\(old.rawValue)"])
-        if heldBefore != heldNow { holdChanged() }
         // Back from offline or connecting; the first report (from unknown) is no return.
         if network.isOnline, old == .offline || old == .connecting { requestCatchUp() }
     }
@@ -138,10 +150,10 @@ public final class NetworkConditions: MachineEvents, Service {
             default: return
             }
             guard let self else { return }
-            let (before, after) = state.withLock { state -> (Bool, Bool) in
-                let before = state.holds
+            let (before, after) = state.withLock { state -> (String?, String?) in
+                let before = state.hold
                 state.use = settings.metered
-                return (before, state.holds)
+                return (before, state.hold)
             }
             if before != after { holdChanged() }
         }

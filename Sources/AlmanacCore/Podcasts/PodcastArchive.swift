@@ -77,11 +77,10 @@ public protocol PodcastArchive: Sendable {
     func addListening(_ seconds: Double, to episodeID: String, on day: String) throws
     /// How long each podcast was listened to on each day from `day` on (by day, then podcast).
     func listening(since day: String) throws -> [ListeningTotal]
-}
-
-extension PodcastArchive {
-    /// An archive without transactions runs `body` as it is.
-    public func transaction<T: Sendable>(_ body: () throws -> T) throws -> T { try body() }
-    /// An archive without transactions runs `body` as it is.
-    public func savepoint<T: Sendable>(_ body: () throws -> T) throws -> T { try body() }
+    /// The kept title patterns `TitlePattern` does not take (`podcastsState()` leaves them
+    /// out of each podcast's settings), by podcast, `include` before `exclude`.
+    func refusedTitlePatterns() throws -> [RefusedTitlePattern]
+    /// Lets go of the refused kept patterns of `podcastID` among `settings` (`include`,
+    /// `exclude`); `savePreferences` keeps them otherwise.
+    func forgetRefusedTitlePatterns(_ settings: Set<String>, of podcastID: String) throws
 }

@@ -50,15 +50,15 @@ public struct FeedInspector: FeedInspecting, OPMLConverting {
             let feedResponse: HTTPClient.Response
             do {
                 feedResponse = try await fetch(feedURL)
-            } catch FeedInspectionError.unreadable(let message) {
-                throw FeedInspectionError.unreadable("\(FeedCredentials.redacted(url).prefix(200)) announces the feed \(announced), which could not be read: \(message)")
+            } catch let error as FeedInspectionError where error.code == .unreadable {
+                throw FeedInspectionError.unreadable("\(FeedCredentials.redacted(url).prefix(200)) announces the feed \(announced), which could not be read: \(error.message)")
             }
             do {
                 let feed = try parse(feedResponse.body, feedURL: feedResponse.url?.absoluteString ?? announced)
                 feeds.record(announced, address: feedResponse.address)
                 return (announced, feed)
-            } catch FeedInspectionError.notAFeed(let message) {
-                throw FeedInspectionError.notAFeed("\(FeedCredentials.redacted(url).prefix(200)) announces the feed \(announced), which is not one: \(message)")
+            } catch let error as FeedInspectionError where error.code == .notAFeed {
+                throw FeedInspectionError.notAFeed("\(FeedCredentials.redacted(url).prefix(200)) announces the feed \(announced), which is not one: \(error.message)")
             }
         }
     }
@@ -80,15 +80,15 @@ public struct FeedInspector: FeedInspecting, OPMLConverting {
         let feedResponse: HTTPClient.Response
         do {
             feedResponse = try await fetch(feedURL)
-        } catch FeedInspectionError.unreadable(let message) {
-            throw FeedInspectionError.unreadable("\(FeedCredentials.redacted(url).prefix(200)) announces the feed \(announced), which could not be read: \(message)")
+        } catch let error as FeedInspectionError where error.code == .unreadable {
+            throw FeedInspectionError.unreadable("\(FeedCredentials.redacted(url).prefix(200)) announces the feed \(announced), which could not be read: \(error.message)")
         }
         let feedBase = feedResponse.url?.absoluteString ?? announced
         if !FeedParser.looksLikeFeed(feedResponse.body) {
             do {
                 _ = try parse(feedResponse.body, feedURL: feedBase)
-            } catch FeedInspectionError.notAFeed(let message) {
-                throw FeedInspectionError.notAFeed("\(FeedCredentials.redacted(url).prefix(200)) announces the feed \(announced), which is not one: \(message)")
+            } catch let error as FeedInspectionError where error.code == .notAFeed {
+                throw FeedInspectionError.notAFeed("\(FeedCredentials.redacted(url).prefix(200)) announces the feed \(announced), which is not one: \(error.message)")
             }
         }
         return FetchedFeed(feedURL: announced, baseURL: feedBase, body: Array(feedResponse.body))

@@ -1,7 +1,9 @@
+public import AlmanacModels
 import FoundationEssentials
 
-/// Fetching failed; the message says where and why.
-public struct FetchError: Error, Sendable, CustomStringConvertible {
+/// Fetching failed; the message says where and why. A client that asked for the fetch
+/// (`SearchPlaces`) sees it as `FetchFailed`.
+public struct FetchError: NamedError, Sendable, CustomStringConvertible {
     public let description: String
     /// The answer was larger than the client reads (else: no answer, or an HTTP error).
     public var tooLarge = false
@@ -14,6 +16,9 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
         self.tooLarge = tooLarge
         self.unanswered = unanswered
     }
+
+    public var errorName: ClientErrorName { .fetchFailed }
+    public var message: String { description }
 
     /// `url` (or a redirect on the way) led to an address the request may not connect to
     /// (`where`: "127.0.0.1, which is on this computer (loopback)").
@@ -49,21 +54,15 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
 
     private static func noAnswerWords(from url: URL, _ error: any Error, timeout: Double) -> FetchError {
         let host = url.host ?? url.absoluteString
-        switch (error as? TransportError)?.kind {
-        case .timedOut?:
-            return FetchError("\(host) sent nothing for \(Int(timeout.rounded())) s, so Almanac gave up waiting; the server may be down or overloaded.")
-        case .refused?:
-            return FetchError("Could not reach \(host): nothing answers there (the connection was refused).")
-        case .unknownHost?:
-            return FetchError("Could not reach \(host): no such host is known (check the address, or the network).")
-        case .offline?:
-            return FetchError("Could not reach \(host): this computer is not connected to a network.")
-        case .connectionLost?:
-            return FetchError("Could not reach \(host): it closed the connection before its answer was complete.")
-        case .insecure?:
-            return FetchError("Could not make a secure connection to \(host): its certificate was not accepted (\(error)).")
-        default:
-            return FetchError("Could not reach \(host): \(error).")
+        let why = switch (error as? TransportError)?.kind {
+        case .timedOut?: "\(host) sent nothing for \(Int(timeout.rounded())) s, so Almanac gave up waiting; the server may be down or overloaded."
+        case .refused?: "Could not reach \(host): nothing answers there (the connection was refused)."
+        case .unknownHost?: "Could not reach \(host): no such host is known (check the address, or the network)."
+        case .offline?: "Could not reach \(host): this computer is not connected to a network."
+        case .connectionLost?: "Could not reach \(host): it closed the connection before its answer was complete."
+        case .insecure?: "Could not make a secure connection to \(host): its certificate was not accepted (\(error))."
+        default: "Could not reach \(host): \(error)."
         }
+        return FetchError(why)
     }
 }

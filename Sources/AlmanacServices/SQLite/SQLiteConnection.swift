@@ -5,7 +5,8 @@ import CSQLite
 /// given, then the caller's own set-up (`PRAGMA journal_mode`, …), then a first read that
 /// fails at once on a file that is not a database. Not thread-safe: `SQLiteQueue` runs one
 /// caller at a time on it (hence `@unchecked Sendable`: it is only reached under that
-/// queue's lock). Closed when released, or by `close()`.
+/// queue's lock, or by the one reader that took it from `SQLiteReaders`' idle ones).
+/// Closed when released, or by `close()`.
 final class SQLiteConnection: @unchecked Sendable {
     /// How a file is opened.
     enum Mode {

@@ -20,6 +20,8 @@ public final class StateStore: Sendable {
     /// connection SQLite keeps read-only, an I/O error) and the folder is writable again.
     var database: SQLiteQueue { connection.withLock { $0 } }
     let connection: Locked<SQLiteQueue>
+    /// Read-only connections of their own for searches (StateStore+Search.swift).
+    let searchReaders: SQLiteReaders
     /// Set when the file found at start was unreadable: where it was moved and why.
     public let recovered: String?
     /// Logs every write the disk refused (full, read-only, gone), with what failed and why:
@@ -37,6 +39,7 @@ public final class StateStore: Sendable {
         self.clock = clock
         path = folder.appendingPathComponent("almanac.sqlite").path
         self.logger = logger
+        searchReaders = SQLiteReaders(uri: "file:\(Self.uriEscaped(path))?mode=ro")
         do {
             connection = Locked(try Self.open(path, clock: clock, backups: backups.map { ($0.path, logger) }))
             recovered = nil
@@ -64,6 +67,18 @@ public final class StateStore: Sendable {
             }
             recovered = "\(path) could not be read (\(Self.describe(error))); it was moved to \(aside) and a new one begun"
         }
+    }
+
+    /// A store over `database`, opened and migrated by the caller, with no file or folder
+    /// behind it: `StateStore.inMemory` (StateStore+Memory.swift).
+    init(memory database: SQLiteQueue, logger: Logger, clock: @escaping @Sendable () -> Date) {
+        path = Self.memoryPath
+        folder = ""
+        connection = Locked(database)
+        recovered = nil
+        self.logger = logger
+        self.clock = clock
+        searchReaders = SQLiteReaders(uri: "file::memory:?mode=ro")
     }
 
     /// Opens the file for reading only. With a log left beside it (the daemon was killed),
@@ -275,7 +290,8 @@ public final class StateStore: Sendable {
             return try used.read(body)
         } catch let error as SQLiteError where error.code == SQLiteError.Code.error {
             throw error
-        } catch let error as SQLiteError where Self.mayRecover(error) {
+        } catch let error as SQLiteError where Self.mayRecover(error) && !isInMemory {
+            // (A store in memory has no file to open again: its failure is the answer.)
             do {
                 let current = database
                 return try (current !== used ? current : try reconnect(replacing: used)).read(body)

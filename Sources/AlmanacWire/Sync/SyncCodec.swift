@@ -76,21 +76,4 @@ public enum SyncCodec {
         }
         return report
     }
-
-    /// A sync failure as a bus error: `InvalidArgs` for input refused, `NotLoggedIn`,
-    /// `AuthenticationFailed` for a refused password, `SyncFailed` for the rest.
-    public static func busError(_ error: any Error) -> BusError {
-        switch error {
-        case let error as BusError: return error
-        case let error as SyncError:
-            switch error.code {
-            case .invalid: return BusError.invalidArgs(error.message)
-            case .notLoggedIn: return BusError(BusContract.notLoggedIn, error.message)
-            case .loggedIn: return BusError(BusContract.alreadyLoggedIn, error.message)
-            case .refused: return BusError(BusContract.authenticationFailed, error.message)
-            default: return BusError(BusContract.syncFailed, error.message)
-            }
-        default: return BusError(BusContract.syncFailed, "\(error)")
-        }
-    }
 }

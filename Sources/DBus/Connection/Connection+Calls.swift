@@ -50,8 +50,8 @@ extension Connection {
 
     static let busPath = ObjectPath(unchecked: "/org/freedesktop/DBus")
 
-    func callBus<each A: BusEncodable>(_ method: String, _ arguments: repeat each A) async throws -> Message {
-        try await call(.bus, path: Self.busPath, interface: .bus, method: MemberName(unchecked: method), arguments: repeat each arguments)
+    func callBus<each A: BusEncodable>(_ method: String, timeout: Duration = Connection.defaultTimeout, _ arguments: repeat each A) async throws -> Message {
+        try await call(.bus, path: Self.busPath, interface: .bus, method: MemberName(unchecked: method), timeout: timeout, arguments: repeat each arguments)
     }
 
     /// Asks the bus for `name`. The result says whether we own it now or wait in its queue.
@@ -65,9 +65,9 @@ extension Connection {
         return result
     }
 
-    /// Gives `name` back to the bus.
-    public func releaseName(_ name: BusName) async throws -> ReleaseNameReply {
-        let reply = try await callBus("ReleaseName", name.rawValue)
+    /// Gives `name` back to the bus, waiting at most `timeout` for its answer.
+    public func releaseName(_ name: BusName, timeout: Duration = Connection.defaultTimeout) async throws -> ReleaseNameReply {
+        let reply = try await callBus("ReleaseName", timeout: timeout, name.rawValue)
         let (code) = try reply.arguments(UInt32.self)
         guard let result = ReleaseNameReply(rawValue: code) else {
             throw BusError(code: .remote, name: .failed, message: "The bus answered ReleaseName with unknown code \(code).")

@@ -30,6 +30,20 @@ extension Connection {
         try await core.subscribe(rule, bufferLimit: max(1, bufferLimit))
     }
 
+    /// Calls `handler` with each message that matches `rule`, on the connection's own thread,
+    /// in the order the connection reads them — the messages of every `onSignals` watch of
+    /// the connection in one order, so a name's owner change comes before the signals its new
+    /// owner sends next. For a program that must bound what it keeps of a sender's signals
+    /// itself (a queue per sender): nothing is buffered here. The handler must not block and
+    /// should be quick: the connection reads nothing else meanwhile; keeping the `Message`
+    /// keeps its bytes in libdbus's count of received messages (reading pauses at 63 MiB).
+    /// The rule is added to the bus before this returns.
+    public func onSignals(matching rule: MatchRule, _ handler: @escaping @Sendable (Message) -> Void) async throws -> SignalWatch {
+        let core = self.core
+        let id = try await core.subscribe(Subscription(rule: rule, sink: .handler(handler)))
+        return SignalWatch { [weak core] in core?.unsubscribe(id) }
+    }
+
     /// The owner changes of `name` (or of every name when `nil`), as a stream.
     public func nameOwnerChanges(of name: BusName? = nil, bufferLimit: Int = 1024) async throws
         -> AsyncCompactMapSequence<SignalStream, NameOwnerChange>

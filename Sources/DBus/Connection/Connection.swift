@@ -29,16 +29,20 @@ public final class Connection: Sendable {
         Connection(core: try await ConnectionCore.open(.session))
     }
 
-    /// Connects to the system bus and registers on it.
-    public static func system() async throws -> Connection {
-        Connection(core: try await ConnectionCore.open(.system))
+    /// Connects to the system bus (`DBUS_SYSTEM_BUS_ADDRESS`, else the system's socket) and
+    /// registers on it. Throws `NoReply` when the bus has not answered within `timeout` (a
+    /// bus that accepts connections and answers nothing), and `CancellationError` when the
+    /// calling task is cancelled meanwhile.
+    public static func system(timeout: Duration = Connection.defaultTimeout) async throws -> Connection {
+        Connection(core: try await ConnectionCore.open(.system, timeout: timeout))
     }
 
     /// Connects to the D-Bus server at `address` (such as `unix:path=/run/user/1000/bus`).
     /// With `registerOnBus` (the default) it says `Hello` to a message bus there and gets a
-    /// unique name; pass `false` for a peer-to-peer connection.
-    public static func connect(to address: String, registerOnBus: Bool = true) async throws -> Connection {
-        Connection(core: try await ConnectionCore.open(.address(address, register: registerOnBus)))
+    /// unique name, waiting at most `timeout` for the answer (`NoReply` after it; a cancelled
+    /// task ends the wait with `CancellationError`); pass `false` for a peer-to-peer connection.
+    public static func connect(to address: String, registerOnBus: Bool = true, timeout: Duration = Connection.defaultTimeout) async throws -> Connection {
+        Connection(core: try await ConnectionCore.open(.address(address, register: registerOnBus), timeout: timeout))
     }
 
     /// The unique name the bus gave this connection (`:1.42`); `nil` on a peer-to-peer connection.

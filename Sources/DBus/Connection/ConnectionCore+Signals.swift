@@ -2,11 +2,19 @@ import Locking
 import Synchronization
 extension ConnectionCore {
     func subscribe(_ rule: MatchRule, bufferLimit: Int) async throws -> SignalStream {
-        try rule.validate()
-        guard isConnected else { throw BusError.disconnected }
         let (stream, continuation) = AsyncStream.makeStream(of: Message.self, bufferingPolicy: .bufferingNewest(bufferLimit))
         let dropped = SignalStream.DroppedCounter()
-        let subscription = Subscription(rule: rule, continuation: continuation, dropped: dropped)
+        let id = try await subscribe(Subscription(rule: rule, sink: .stream(continuation, dropped)))
+        continuation.onTermination = { [weak self] _ in self?.unsubscribe(id) }
+        return SignalStream(stream: stream, dropped: dropped)
+    }
+
+    /// Adds `subscription` to the table and its rule to the bus (and, for a rule that names
+    /// a well-known sender, the tracking of its owner); its id, for `unsubscribe`.
+    func subscribe(_ subscription: Subscription) async throws -> UInt64 {
+        let rule = subscription.rule
+        try rule.validate()
+        guard isConnected else { throw BusError.disconnected }
         let trackedName = rule.sender.flatMap { $0.isUnique || $0 == .bus || !isBus ? nil : $0 }
 
         let (id, firstWatcher, generation) = signals.withLock { table -> (UInt64, Bool, UInt64) in
@@ -17,7 +25,6 @@ extension ConnectionCore {
             table.ownerWatchers[trackedName, default: 0] += 1
             return (id, table.ownerWatchers[trackedName] == 1, table.ownerGenerations[trackedName, default: 0])
         }
-        continuation.onTermination = { [weak self] _ in self?.unsubscribe(id) }
 
         if isBus {
             do {
@@ -32,14 +39,15 @@ extension ConnectionCore {
                 }
                 try await addMatch(rule)
             } catch {
-                continuation.finish()
+                unsubscribe(id)
+                subscription.finish()
                 throw error
             }
         }
-        return SignalStream(stream: stream, dropped: dropped)
+        return id
     }
 
-    private func unsubscribe(_ id: UInt64) {
+    func unsubscribe(_ id: UInt64) {
         let (removed, untracked) = signals.withLock { table -> (Subscription?, BusName?) in
             guard let subscription = table.subscriptions.removeValue(forKey: id) else { return (nil, nil) }
             guard let name = subscription.rule.sender, let count = table.ownerWatchers[name] else { return (subscription, nil) }

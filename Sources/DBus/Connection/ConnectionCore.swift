@@ -1,16 +1,22 @@
 internal import CDBus
 import Locking
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The machinery behind a `Connection`: its I/O loop, the message filter that routes calls
 /// to exported objects and signals to subscriptions, and the tables both use.
 ///
 /// libdbus holds one reference to the core (the filter's user data) until the connection is
 /// finalised on the loop thread, so the core outlives every callback.
-// @unchecked Sendable: `uniqueName` and `isBus` are written once on the loop thread before the
-// opening continuation resumes and only read afterwards; all other state is behind a Mutex.
+// @unchecked Sendable: `uniqueName`, `isBus` and `canPassUnixFDs` are written on the loop thread
+// before `open` returns the core to anyone and only read afterwards; all other state is
+// behind a Mutex.
 final class ConnectionCore: @unchecked Sendable {
-    enum Endpoint: Sendable {
+    enum Endpoint: Sendable, Equatable {
         case session, system
         case address(String, register: Bool)
     }
@@ -52,16 +58,30 @@ final class ConnectionCore: @unchecked Sendable {
     let pendingCalls = Locked<[ObjectIdentifier: PendingReply]>([:])
     /// Told on the loop thread of each unique name that leaves the bus (`Connection.whenPeersLeave`).
     let departureHandlers = Locked<[@Sendable (BusName) -> Void]>([])
+    /// How a handler's error that is not a `BusError` becomes its error reply (`replyToErrors(with:)`).
+    let errorRule = Locked<(@Sendable (any Error) -> BusError)?>(nil)
 
     // MARK: Opening
 
-    static func open(_ endpoint: Endpoint) async throws -> ConnectionCore {
+    /// Opens a connection on a thread of its own. A bus at an address (the system bus
+    /// included) is registered on with a `Hello` sent like any call, so waiting for it holds
+    /// no thread, ends after `timeout` (`NoReply`) — a bus that accepts the connection and
+    /// never answers, not even the authentication, blocks libdbus's own `dbus_bus_register`
+    /// for ever — and ends with `CancellationError` when the calling task is cancelled. The
+    /// session bus is still registered on by libdbus (its address may need finding).
+    static func open(_ endpoint: Endpoint, timeout: Duration = Connection.defaultTimeout) async throws -> ConnectionCore {
         let core = ConnectionCore()
+        let opened: Endpoint
+        switch endpoint {
+        case .session, .address(_, register: false): opened = endpoint
+        case .system: opened = .address(Self.systemBusAddress, register: false)
+        case .address(let address, register: true): opened = .address(address, register: false)
+        }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             do {
                 try core.loop.start {
                     do {
-                        let raw = try core.connect(endpoint)
+                        let raw = try core.connect(opened)
                         continuation.resume()
                         return raw
                     } catch {
@@ -73,7 +93,38 @@ final class ConnectionCore: @unchecked Sendable {
                 continuation.resume(throwing: error)
             }
         }
+        guard case .address = opened, opened != endpoint else { return core }
+        do {
+            let hello = try Message.methodCall(destination: .bus, path: Connection.busPath, interface: .bus, member: MemberName(unchecked: "Hello"))
+            let (name) = try await core.call(hello, timeoutMilliseconds: Connection.milliseconds(timeout)).arguments(String.self)
+            try await core.registered(as: BusName(name))
+        } catch {
+            await core.close()
+            throw error
+        }
         return core
+    }
+
+    /// The system bus's address: `DBUS_SYSTEM_BUS_ADDRESS`, else where libdbus looks by
+    /// default (Debian's and every major distribution's build).
+    static var systemBusAddress: String {
+        if let address = getenv("DBUS_SYSTEM_BUS_ADDRESS").map({ String(cString: $0) }), !address.isEmpty { return address }
+        return "unix:path=/var/run/dbus/system_bus_socket"
+    }
+
+    /// Any thread: the bus answered `Hello` with `name`; recorded on the loop thread (libdbus
+    /// is told too, as `dbus_bus_register` would have) before the opening returns.
+    private func registered(as name: BusName) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            loop.execute { [self] in
+                guard let raw = loop.connection else { return continuation.resume(throwing: BusError.disconnected) }
+                guard dbus_bus_set_unique_name(raw, name.rawValue) != 0 else { return continuation.resume(throwing: BusError.noMemory) }
+                uniqueName = name
+                isBus = true
+                canPassUnixFDs = dbus_connection_can_send_type(raw, DBUS_TYPE_UNIX_FD) != 0
+                continuation.resume()
+            }
+        }
     }
 
     /// Opens a private libdbus connection to `endpoint` (registered on the bus when it is
@@ -163,7 +214,7 @@ final class ConnectionCore: @unchecked Sendable {
             defer { table.subscriptions.removeAll() }
             return Array(table.subscriptions.values)
         }
-        for subscription in subscriptions { subscription.continuation.finish() }
+        for subscription in subscriptions { subscription.finish() }
         let calls = pendingCalls.withLock { calls in
             defer { calls.removeAll() }
             return Array(calls.values)

@@ -51,6 +51,14 @@ public final class Message: @unchecked Sendable, CustomStringConvertible {
     /// Whether the caller asked for no reply.
     public var expectsReply: Bool { dbus_message_get_no_reply(raw) == 0 }
 
+    /// The message's length on the wire, header and body, in bytes. It costs a copy of the
+    /// message (libdbus says it no other way): for bounding what is kept of a sender's messages.
+    /// `Int.max` when there is no memory for the copy.
+    public var wireSize: Int {
+        let size = cdbus_message_size(raw)
+        return size < 0 ? .max : size
+    }
+
     /// Whether the arguments have exactly `signature` (no allocation).
     func hasSignature(_ signature: String) -> Bool { dbus_message_has_signature(raw, signature) != 0 }
 

@@ -1,20 +1,36 @@
 import Synchronization
 
-/// One `signals(matching:)` subscription: its rule and the stream it feeds.
+/// One subscription (`signals(matching:)` or `onSignals(matching:)`): its rule and where the
+/// messages it matches go, on the loop thread.
 final class Subscription: Sendable {
-    let rule: MatchRule
-    let continuation: AsyncStream<Message>.Continuation
-    let dropped: SignalStream.DroppedCounter
+    enum Sink: Sendable {
+        /// Into a `SignalStream`'s buffer.
+        case stream(AsyncStream<Message>.Continuation, SignalStream.DroppedCounter)
+        /// To a handler, called on the loop thread (it must not block).
+        case handler(@Sendable (Message) -> Void)
+    }
 
-    init(rule: MatchRule, continuation: AsyncStream<Message>.Continuation, dropped: SignalStream.DroppedCounter) {
+    let rule: MatchRule
+    let sink: Sink
+
+    init(rule: MatchRule, sink: Sink) {
         self.rule = rule
-        self.continuation = continuation
-        self.dropped = dropped
+        self.sink = sink
     }
 
     func deliver(_ message: Message) {
-        if case .dropped = continuation.yield(message) {
-            dropped.value.add(1, ordering: .relaxed)
+        switch sink {
+        case .stream(let continuation, let dropped):
+            if case .dropped = continuation.yield(message) {
+                dropped.value.add(1, ordering: .relaxed)
+            }
+        case .handler(let handler):
+            handler(message)
         }
+    }
+
+    /// The connection is gone: a stream finishes; a handler is simply not called again.
+    func finish() {
+        if case .stream(let continuation, _) = sink { continuation.finish() }
     }
 }

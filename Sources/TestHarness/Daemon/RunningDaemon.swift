@@ -100,6 +100,20 @@ public final class RunningDaemon: @unchecked Sendable {
         try await waitForName()
     }
 
+    /// Asks the daemon to stop with SIGTERM and waits (as long as `eventually` does: a budget,
+    /// not a claim) for it to end by itself: its exit status, or `nil` when it had not ended
+    /// by then — it is killed then, so that a daemon that ignores SIGTERM fails its test
+    /// instead of hanging it.
+    public func stopByItself() async -> Int32? {
+        process.send(SIGTERM)
+        guard await eventually(every: .milliseconds(50), { process.hasExited }) else {
+            process.send(SIGKILL)
+            process.wait()
+            return nil
+        }
+        return process.wait()
+    }
+
     /// Stops the daemon with SIGTERM; its exit status.
     @discardableResult
     public func stop() -> Int32 {

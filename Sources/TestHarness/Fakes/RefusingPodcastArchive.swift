@@ -1,22 +1,35 @@
 public import AlmanacCore
 public import AlmanacModels
+public import Locking
 public import Synchronization
 public import Foundation
 
-/// The core's `MemoryPodcastArchive`, told to refuse writes or reads when a test asks (a fake
-/// of our own protocol): while `refusing` is set, every write throws `StorageError`; while
-/// `refusingReads` is, every read does.
+/// An archive (the real store, in memory or in a file) told to refuse writes or reads when a
+/// test asks (a fake of our own protocol): while `refusing` is set, every write throws
+/// `StorageError`; a write named in `refusedWrites` (`"saveQueue"`) throws while the others
+/// are taken, so a command can fail half-way; while `refusingReads` is set, every read throws.
+/// Transactions and savepoints are the wrapped archive's: what a refused burst wrote before
+/// the refusal is really rolled back.
 public final class RefusingPodcastArchive: PodcastArchive, Sendable {
     /// The archive that keeps what is written while writes are taken.
-    public let inner = MemoryPodcastArchive()
+    public let inner: any PodcastArchive
     /// While set, every write throws `StorageError("the disk is full")`.
     public let refusing = Atomic<Bool>(false)
+    /// The writes (by name: `"saveQueue"`, `"saveOlderPages"`) that throw as `refusing` makes every write throw.
+    public let refusedWrites = Locked<Set<String>>([])
     /// While set, every read throws `StorageError("… disk I/O error")`.
     public let refusingReads = Atomic<Bool>(false)
 
-    public init() {}
+    /// Refuses what it is told to, and passes everything else to `inner`.
+    public init(wrapping inner: any PodcastArchive) {
+        self.inner = inner
+    }
 
-    public func podcastsState() throws -> PodcastsState { try readIfAllowed("the podcasts") { inner.podcastsState() } }
+    public func transaction<T: Sendable>(_ body: () throws -> T) throws -> T { try inner.transaction(body) }
+
+    public func savepoint<T: Sendable>(_ body: () throws -> T) throws -> T { try inner.savepoint(body) }
+
+    public func podcastsState() throws -> PodcastsState { try readIfAllowed("the podcasts") { try inner.podcastsState() } }
 
     public func save(_ podcast: Podcast, newEpisodes episodes: [Episode]) throws {
         try refuseIfAsked()
@@ -38,7 +51,7 @@ public final class RefusingPodcastArchive: PodcastArchive, Sendable {
         return try inner.markAllPlayed(of: podcastID)
     }
 
-    public func playedAt(of episodeIDs: [String]) throws -> [String: Date] { try readIfAllowed("when episodes were played") { inner.playedAt(of: episodeIDs) } }
+    public func playedAt(of episodeIDs: [String]) throws -> [String: Date] { try readIfAllowed("when episodes were played") { try inner.playedAt(of: episodeIDs) } }
 
     public func savePreferences(_ preferences: PodcastPreferences, of podcastID: String) throws {
         try refuseIfAsked()
@@ -55,7 +68,7 @@ public final class RefusingPodcastArchive: PodcastArchive, Sendable {
         try inner.saveFile(file, of: episodeID)
     }
 
-    public func episode(audioURL url: String?, file: String?) throws -> Episode? { try readIfAllowed("the episode of a file") { inner.episode(audioURL: url, file: file) } }
+    public func episode(audioURL url: String?, file: String?) throws -> Episode? { try readIfAllowed("the episode of a file") { try inner.episode(audioURL: url, file: file) } }
 
     public func saveSettings(_ settings: PodcastSettings) throws {
         try refuseIfAsked()
@@ -67,9 +80,9 @@ public final class RefusingPodcastArchive: PodcastArchive, Sendable {
         try inner.saveQueue(queue)
     }
 
-    public func episodeIDs(of podcastID: String) throws -> Set<String> { try readIfAllowed("the episodes of \(podcastID)") { inner.episodeIDs(of: podcastID) } }
+    public func episodeIDs(of podcastID: String) throws -> Set<String> { try readIfAllowed("the episodes of \(podcastID)") { try inner.episodeIDs(of: podcastID) } }
 
-    public func episode(_ id: String) throws -> Episode? { try readIfAllowed("the episode \(id)") { inner.episode(id) } }
+    public func episode(_ id: String) throws -> Episode? { try readIfAllowed("the episode \(id)") { try inner.episode(id) } }
 
     public func page(_ query: EpisodeQuery) throws -> EpisodePage { try readIfAllowed("a page of the library") { try inner.page(query) } }
 
@@ -79,7 +92,7 @@ public final class RefusingPodcastArchive: PodcastArchive, Sendable {
     }
 
     public func details(of episodeID: String) throws -> (episode: EpisodeDetails?, podcast: PodcastDetails?, chapters: FetchedChapters?) {
-        try readIfAllowed("the details of \(episodeID)") { inner.details(of: episodeID) }
+        try readIfAllowed("the details of \(episodeID)") { try inner.details(of: episodeID) }
     }
 
     public func saveChapters(_ chapters: FetchedChapters, of episodeID: String) throws {
@@ -88,7 +101,7 @@ public final class RefusingPodcastArchive: PodcastArchive, Sendable {
     }
 
     public func transcript(of episodeID: String) throws -> Transcript? {
-        try readIfAllowed("the transcript of \(episodeID)") { inner.transcript(of: episodeID) }
+        try readIfAllowed("the transcript of \(episodeID)") { try inner.transcript(of: episodeID) }
     }
 
     public func saveTranscript(_ transcript: Transcript, of episodeID: String) throws {
@@ -97,7 +110,7 @@ public final class RefusingPodcastArchive: PodcastArchive, Sendable {
     }
 
     public func transcriptMoments(matching search: String, in episodeIDs: [String], perEpisode: Int) throws -> [TranscriptMoment] {
-        try readIfAllowed("the transcripts") { inner.transcriptMoments(matching: search, in: episodeIDs, perEpisode: perEpisode) }
+        try readIfAllowed("the transcripts") { try inner.transcriptMoments(matching: search, in: episodeIDs, perEpisode: perEpisode) }
     }
 
     public func addListening(_ seconds: Double, to episodeID: String, on day: String) throws {
@@ -109,8 +122,19 @@ public final class RefusingPodcastArchive: PodcastArchive, Sendable {
         try readIfAllowed("the listening history") { try inner.listening(since: day) }
     }
 
-    private func refuseIfAsked() throws {
-        if refusing.load(ordering: .relaxed) { throw StorageError("the disk is full") }
+    public func refusedTitlePatterns() throws -> [RefusedTitlePattern] {
+        try readIfAllowed("the refused title patterns") { try inner.refusedTitlePatterns() }
+    }
+
+    public func forgetRefusedTitlePatterns(_ settings: Set<String>, of podcastID: String) throws {
+        try refuseIfAsked()
+        try inner.forgetRefusedTitlePatterns(settings, of: podcastID)
+    }
+
+    /// Throws when every write is refused, or this one (`write`: the calling method's name).
+    private func refuseIfAsked(_ write: String = #function) throws {
+        let name = String(write.prefix { $0 != "(" })
+        if refusing.load(ordering: .relaxed) || refusedWrites.withLock({ $0.contains(name) }) { throw StorageError("the disk is full") }
     }
 
     private func readIfAllowed<T>(_ what: String, _ body: () throws -> T) throws -> T {
@@ -118,14 +142,14 @@ public final class RefusingPodcastArchive: PodcastArchive, Sendable {
         return try body()
     }
 
-    public func olderPages(of podcastID: String) throws -> OlderPages { try readIfAllowed("the older pages of \(podcastID)") { inner.olderPages(of: podcastID) } }
+    public func olderPages(of podcastID: String) throws -> OlderPages { try readIfAllowed("the older pages of \(podcastID)") { try inner.olderPages(of: podcastID) } }
 
     public func saveOlderPages(_ pages: OlderPages, of podcastID: String) throws {
         try refuseIfAsked()
         try inner.saveOlderPages(pages, of: podcastID)
     }
 
-    public func backoffs() throws -> [String: FeedBackoff] { try readIfAllowed("the feeds' backoffs") { inner.backoffs() } }
+    public func backoffs() throws -> [String: FeedBackoff] { try readIfAllowed("the feeds' backoffs") { try inner.backoffs() } }
 
     public func saveBackoff(_ backoff: FeedBackoff?, of podcastID: String) throws {
         try refuseIfAsked()

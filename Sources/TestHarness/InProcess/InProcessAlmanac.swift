@@ -6,12 +6,13 @@ public import AlmanacDemo
 import DBus
 import Locking
 
-/// Almanac's bus objects served from the test's own process: an `AlmanacServer` over
-/// in-memory documents and offline services, exported on a private bus under the daemon's
-/// name, for clients on other connections to drive. What Hummingbird's `.router` testing is
-/// to a live server: the same calls, no binary, and the documents at hand to look into.
+/// Almanac's bus objects served from the test's own process: an `AlmanacServer` over the
+/// documents (the podcasts on the store the test gives) and offline services, exported on a
+/// private bus under the daemon's name, for clients on other connections to drive. What
+/// Hummingbird's `.router` testing is to a live server: the same calls, no binary, and the
+/// documents at hand to look into.
 ///
-///     try await withInProcessAlmanac { almanac in
+///     try await withInProcessAlmanac(podcastStore: StateStore.inMemory(logger: .discarding)) { almanac in
 ///         let client = try await almanac.connect()
 ///         _ = try await client.submit(.weather, ["units": .string("imperial")])
 ///         #expect(almanac.weather.document.snapshot.state.units == .imperial)
@@ -22,24 +23,25 @@ public final class InProcessAlmanac: Sendable {
     /// The weather document, over `weatherArchive`.
     public let weather: WeatherDocument
     public let weatherArchive: MemoryWeatherArchive
-    /// The podcasts document, over a `MemoryPodcastArchive`.
+    /// The podcasts document, over the test's `podcastStore`.
     public let podcasts: PodcastsDocument
     private let clients = Locked<[AlmanacClient]>([])
 
     /// Builds the documents with `weatherService` and a refresh loop over `feeds` (the demo
     /// ones unless given) as their services, exports them on a new private bus and takes the
-    /// daemon's name, as `almanacd` does. `weatherStore` and `podcastStore` replace the
-    /// in-memory archives (a test's real SQLite file; `weatherArchive` is then unused).
+    /// daemon's name, as `almanacd` does. `podcastStore` is the podcasts' library: the real
+    /// store (in memory or in a file), which the harness does not link, so the test names it.
+    /// `weatherStore` replaces the weather's in-memory archive (`weatherArchive` is then unused).
     /// `downloads`, when given, makes the download manager over the podcasts document, and the
     /// server exports its jobs (without one, `Download` is refused as unsupported).
     public init(weatherService: any WeatherService = DemoWeatherService(),
                 feeds: any FeedFetching = DemoFeedFetcher(),
-                weatherStore: (any WeatherArchive)? = nil, podcastStore: (any PodcastArchive)? = nil,
+                weatherStore: (any WeatherArchive)? = nil, podcastStore: any PodcastArchive,
                 downloads: ((PodcastsDocument) throws -> DownloadManager)? = nil) async throws {
         bus = try PrivateBus()
         weatherArchive = MemoryWeatherArchive()
         weather = WeatherDocument(archive: weatherStore ?? weatherArchive, logger: .discarding)
-        podcasts = try PodcastsDocument(archive: podcastStore ?? MemoryPodcastArchive(), logger: .discarding)
+        podcasts = try PodcastsDocument(archive: podcastStore, logger: .discarding)
         weatherService.dataSource = weather
         weatherService.delegate = weather
         let podcastService = PodcastService(fetcher: feeds)
@@ -76,9 +78,10 @@ public final class InProcessAlmanac: Sendable {
     }
 }
 
-/// Runs `body` with a fresh in-process server and stops it afterwards, whether `body` threw or not.
-public func withInProcessAlmanac<Result>(_ body: (InProcessAlmanac) async throws -> Result) async throws -> Result {
-    let almanac = try await InProcessAlmanac()
+/// Runs `body` with a fresh in-process server whose podcasts are kept in `podcastStore`, and
+/// stops it afterwards, whether `body` threw or not.
+public func withInProcessAlmanac<Result>(podcastStore: any PodcastArchive, _ body: (InProcessAlmanac) async throws -> Result) async throws -> Result {
+    let almanac = try await InProcessAlmanac(podcastStore: podcastStore)
     do {
         let result = try await body(almanac)
         await almanac.stop()

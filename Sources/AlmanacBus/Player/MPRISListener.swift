@@ -19,11 +19,22 @@ import Synchronization
 /// URL is a player's current track, whatever its status (a paused or stopped player still has
 /// it open), so that no cleanup deletes them; and it says when a player moves on
 /// (`whenTracksChange`).
+///
+/// No player holds up the bus or another player: what players say is queued per player on
+/// the connection's thread, bounded (`PlayerInbox`), and handled by a worker of that player
+/// alone, off that thread; every question to a player waits at most `answerTimeout`, and one
+/// that does not answer is left alone for a while (its signals dropped, nothing asked).
 public final class MPRISListener: FilesInUse, Service {
     static let prefix = "org.mpris.MediaPlayer2."
     static let path: ObjectPath = "/org/mpris/MediaPlayer2"
     static let rootInterface: InterfaceName = "org.mpris.MediaPlayer2"
     static let playerInterface: InterfaceName = "org.mpris.MediaPlayer2.Player"
+    static let propertiesInterface: InterfaceName = .properties
+    static let propertiesChanged: MemberName = "PropertiesChanged"
+    static let seeked: MemberName = "Seeked"
+    /// How long a player has to answer what the listener asks (`GetAll`): real players answer
+    /// in milliseconds; this leaves room for a busy machine.
+    static let answerTimeout: Duration = .seconds(2)
 
     /// What is known of one player (by its unique name).
     struct Player: Sendable {
@@ -54,14 +65,14 @@ public final class MPRISListener: FilesInUse, Service {
     private let podcasts: PodcastsDocument
     let connection: Connection
     private let pollInterval: Duration
-    private let logger: Logger
+    let logger: Logger
     private let players = Locked<[BusName: Player]>([:])
-    /// Players being asked what they are (`appeared`), those of them whose change came
-    /// meanwhile and was not applied (they are asked again), and those that seeked meanwhile
-    /// (where they are is recorded once asked again).
-    private let asking = Locked<(pending: Set<BusName>, missed: Set<BusName>, seeked: Set<BusName>)>(([], [], []))
-    /// Players' names and signals, from `prepare` until `run` reads them.
-    private let subscriptions = Locked<(owners: AsyncCompactMapSequence<SignalStream, NameOwnerChange>, changes: SignalStream)?>(nil)
+    /// What players said and the listener has not handled yet, per player.
+    let inbox = PlayerInbox()
+    /// The watch of players' names on the connection's thread, from `prepare` until `run` ends.
+    private let names = Locked<SignalWatch?>(nil)
+    /// The watch of each player's signals (a match rule of its own), from its first answer.
+    let heard = Locked<[BusName: SignalWatch]>([:])
     /// Woken when a player starts playing a known episode: only then does the poll run.
     private let playing = Wakeup()
     /// Each player's listening run while it plays a known episode, by its unique name.
@@ -79,36 +90,25 @@ public final class MPRISListener: FilesInUse, Service {
         self.logger = logger
     }
 
-    /// Starts watching players' names and signals (before the bus name is taken: the group
-    /// awaits it), so that none that comes from then on is missed.
+    /// Starts watching players' names (before the bus name is taken: the group awaits it),
+    /// so that none that comes from then on is missed; they are sorted into the inbox on the
+    /// connection's thread, in the order they come. A player's signals are heard once it has
+    /// answered (`meet`).
     public func prepare() async throws {
-        let owners = try await connection.nameOwnerChanges()
-        let changes = try await connection.signals(matching: MatchRule(path: Self.path), bufferLimit: 256)
-        subscriptions.withLock { $0 = (owners, changes) }
+        let inbox = self.inbox
+        let watch = try await connection.onSignals(matching: MatchRule(sender: .bus, interface: .bus, member: "NameOwnerChanged", path: "/org/freedesktop/DBus")) { message in
+            guard let change = try? NameOwnerChange(message), change.name.rawValue.hasPrefix(Self.prefix) else { return }
+            if let old = change.oldOwner { inbox.vanished(old) }
+            if let new = change.newOwner { inbox.appeared(new) }
+        }
+        names.withLock { $0 = watch }
     }
 
-    /// A `Service`: follows players (those on the bus now, asked in the background so that a
-    /// slow player holds up nothing, and those that come) until cancelled; then what each
-    /// player was at is kept.
+    /// A `Service`: follows players (those on the bus now, looked for in the background, and
+    /// those that come), each in a worker of its own while it has something waiting, until
+    /// cancelled; then what each player was at is kept.
     public func run() async {
-        guard let (owners, changes) = subscriptions.withLock({ subscriptions in
-            defer { subscriptions = nil }
-            return subscriptions
-        }) else { return }
         await withDiscardingTaskGroup { group in
-            group.addTask { [weak self] in
-                for await change in owners where change.name.rawValue.hasPrefix(Self.prefix) {
-                    guard let self else { return }
-                    if let old = change.oldOwner { await self.vanished(old) }
-                    if let new = change.newOwner { await self.appeared(new) }
-                }
-            }
-            group.addTask { [weak self] in
-                for await message in changes {
-                    guard let self else { return }
-                    await self.handle(message)
-                }
-            }
             // No timer while nothing plays: the loop waits until a player plays a known episode.
             group.addTask { [weak self, pollInterval, playing] in
                 while !Task.isCancelled {
@@ -121,17 +121,31 @@ public final class MPRISListener: FilesInUse, Service {
                 }
             }
             // The players there are now.
-            group.addTask { [weak self, connection] in
+            group.addTask { [connection, inbox] in
                 let names = (try? await connection.call(.bus, path: "/org/freedesktop/DBus", interface: .bus,
                                                         method: "ListNames").arguments([String].self)) ?? []
                 for name in names where name.hasPrefix(Self.prefix) {
                     guard !Task.isCancelled, let bus = try? BusName(name), let owner = try? await connection.nameOwner(of: bus) else { continue }
-                    await self?.appeared(owner)
+                    inbox.appeared(owner)
                 }
             }
-            await Task.untilCancelled()
+            // A worker for each player with something waiting (it ends when nothing does), and
+            // the quiet spells of those that did not answer, waited out.
+            for await ready in inbox.ready.stream {
+                switch ready {
+                case .work(let owner):
+                    group.addTask { [weak self] in await self?.work(for: owner) }
+                case .retry(let owner, let quiet):
+                    group.addTask { [inbox] in
+                        guard (try? await RealTime.sleep(for: quiet)) != nil else { return }
+                        inbox.again(owner)
+                    }
+                }
+            }
             group.cancelAll()
         }
+        names.withLock { $0 }?.cancel()
+        for watch in heard.withLock({ $0.values }) { watch.cancel() }
         // What the players were at is kept.
         for owner in players.withLock({ Array($0.keys) }) { await vanished(owner) }
     }
@@ -175,41 +189,39 @@ public final class MPRISListener: FilesInUse, Service {
         }
     }
 
-    // MARK: Events
+    // MARK: Events (each on its player's worker, in the order the player did them)
 
-    /// A name `org.mpris.MediaPlayer2.*` has an owner: only such owners are players (the
-    /// signals of anyone else are ignored). One that does not answer is still a player.
-    /// A change the player signals while it is being asked is handled on another task and
-    /// can come first; it is not lost: the player is asked again (what it answers then
-    /// includes the change), and after a seek where it is then is recorded, as a seek is.
-    private func appeared(_ owner: BusName) async {
-        asking.withLock { _ = $0.pending.insert(owner) }
-        defer { asking.withLock { _ = ($0.pending.remove(owner), $0.missed.remove(owner), $0.seeked.remove(owner)) } }
-        // At most three times: a player that keeps changing is caught up by the next poll.
-        for _ in 0..<3 {
-            let properties = (try? await connection.call(owner, path: Self.path, interface: .properties, method: "GetAll",
-                                                         timeout: .seconds(5), arguments: Self.playerInterface.rawValue).arguments([String: Value].self)) ?? [:]
-            let track = resolve(properties)
-            let again = asking.withLock { asking in
-                players.withLock { players in
-                    var player = players[owner] ?? Player()
-                    apply(properties, track: track, to: &player)
-                    players[owner] = player
-                }
-                return asking.missed.remove(owner) != nil
+    /// A name `org.mpris.MediaPlayer2.*` has an owner, or a player's quiet spell is over:
+    /// only such owners are players. It is asked what it plays, and once it answers its
+    /// signals are heard — a match rule of its own, added only then, so a player that does not
+    /// answer is not even routed to the daemon — and it is asked again, so that nothing it did
+    /// in between is missed. One that does not answer is still a player, asked again later.
+    /// A player first seen playing an episode is recorded where it says it is.
+    func meet(_ owner: BusName) async {
+        let known = players.withLock { players -> Bool in
+            defer { if players[owner] == nil { players[owner] = Player() } }
+            return players[owner] != nil
+        }
+        let first = await properties(of: owner)
+        // No answer in time: left alone, asked again later. (An error is an answer.)
+        guard !inbox.isQuiet(owner) else { return }
+        if let first, known {
+            await changed(owner, first)
+        } else if let first {
+            let track = resolve(first)
+            if let player = update(owner, { apply(first, track: track, to: &$0) }), player.episodeID != nil {
+                await record(player, of: owner, at: player.position)
             }
-            if anyPlaying { playing.wake() }
-            if !again { break }
         }
-        if asking.withLock({ $0.seeked.remove(owner) != nil }), let player = players.withLock({ $0[owner] }) {
-            runs.withLock { _ = $0.removeValue(forKey: owner) }
-            await record(player, of: owner, at: player.position, jumped: true)
-        }
+        if !known { tell(owner, .moved) }
+        guard await hear(owner), let again = await properties(of: owner) else { return }
+        await changed(owner, again)
+        if anyPlaying { playing.wake() }
         follow(owner)
-        tell(owner, .moved)
     }
 
-    private func vanished(_ owner: BusName) async {
+    func vanished(_ owner: BusName) async {
+        unhear(owner)
         guard let player = players.withLock({ $0.removeValue(forKey: owner) }) else { return }
         await record(player, of: owner, at: player.estimatedPosition)
         follow(owner)
@@ -217,67 +229,62 @@ public final class MPRISListener: FilesInUse, Service {
         tell(owner, .left)
     }
 
-    private func handle(_ message: Message) async {
-        guard let sender = message.sender, let member = message.member?.rawValue else { return }
-        switch (message.interface?.rawValue, member) {
-        case ("org.freedesktop.DBus.Properties", "PropertiesChanged"):
-            guard let (interface, changed) = try? message.arguments(String.self, [String: Value].self),
-                  interface == Self.playerInterface.rawValue else { return }
-            guard let before = asking.withLock({ asking in
-                players.withLock { $0[sender] } ?? {
-                    if asking.pending.contains(sender) { asking.missed.insert(sender) }
-                    return nil
-                }()
-            }) else { return }
-            let track = resolve(changed, known: before)
-            let status = changed["PlaybackStatus"]?.stringValue
-            // Paused: the player says where. Stopped: many players rewind to 0 first, so the estimate stands.
-            let url = track.map(\.url) ?? before.url
-            let paused = status == "Paused" ? await position(of: sender, playing: url) : nil
-            let stopped = before.status == "Playing" && (status == "Paused" || status == "Stopped")
-            let estimate = paused ?? before.estimatedPosition
-            guard let after = update(sender, { apply(changed, track: track, to: &$0) }) else { return }
-            if before.url != after.url {
-                // Another track: the one before is recorded where it was left, and the new one starts where the player says.
-                await record(before, of: sender, at: estimate)
-                tracksChanged()
-                // Unless a poll answered meanwhile (it is newer).
-                if after.episodeID != nil, let start = await position(of: sender, playing: after.url) {
-                    update(sender) { if $0.url == after.url && $0.positionAt == after.positionAt { ($0.position, $0.positionAt) = (start, RealTime.now) } }
-                }
-                tell(sender, .otherTrack(episodeID: after.episodeID))
-            } else if stopped {
-                update(sender) { $0.position = estimate; $0.positionAt = RealTime.now }
-                await record(after, of: sender, at: estimate)
-            }
-            follow(sender)
-            if before.status != after.status { tell(sender, .status(after.status)) }
-            if before.rate != after.rate { tell(sender, .moved) }
-        case ("org.mpris.MediaPlayer2.Player", "Seeked"):
-            guard let (microseconds) = try? message.arguments(Int64.self),
-                  asking.withLock({ asking in
-                      players.withLock { $0[sender] != nil } || {
-                          if asking.pending.contains(sender) { asking.missed.insert(sender); asking.seeked.insert(sender) }
-                          return false
-                      }()
-                  }) else { return }
-            var player = update(sender) { player in
-                player.position = max(0, Double(microseconds) / 1e6)
-                player.positionAt = RealTime.now
-            }
-            // mpv-mpris announces a track's Metadata before it knows its length and not again
-            // once it does: whether the seek passed the played mark needs it.
-            if let known = player, known.length == nil, let length = await progress(of: sender, playing: known.url)?.length {
-                player = update(sender) { if $0.url == known.url { $0.length = length } }
-            }
-            // A jump: nothing of it is listening; the run begins again where it landed.
-            runs.withLock { _ = $0.removeValue(forKey: sender) }
-            if let player { await record(player, of: sender, at: player.position, jumped: true) }
-            follow(sender)
-            tell(sender, .moved)
-        default:
-            return
+    /// `PropertiesChanged` of the player's interface (or, read afresh, all its properties).
+    func changed(_ owner: BusName, _ changed: [String: Value]) async {
+        guard let before = players.withLock({ $0[owner] }) else { return }
+        let track = resolve(changed, known: before)
+        let status = changed["PlaybackStatus"]?.stringValue
+        // A position in the change itself (a player read afresh) needs no question.
+        let said = changed["Position"]?.unwrapped.integerValue.map { max(0, Double($0) / 1e6) }
+        // Paused: the player says where. Stopped: many players rewind to 0 first, so the estimate stands.
+        let url = track.map(\.url) ?? before.url
+        var paused: Double?
+        if status == "Paused" {
+            paused = said
+            if paused == nil { paused = await position(of: owner, playing: url) }
         }
+        let stopped = before.status == "Playing" && (status == "Paused" || status == "Stopped")
+        let estimate = paused ?? before.estimatedPosition
+        guard let after = update(owner, { apply(changed, track: track, to: &$0) }) else { return }
+        if before.url != after.url {
+            // Another track: the one before is recorded where it was left, and the new one starts where the player says.
+            await record(before, of: owner, at: estimate)
+            tracksChanged()
+            // Unless a poll answered meanwhile (it is newer).
+            if said == nil, after.episodeID != nil, let start = await position(of: owner, playing: after.url) {
+                update(owner) { if $0.url == after.url && $0.positionAt == after.positionAt { ($0.position, $0.positionAt) = (start, RealTime.now) } }
+            }
+            tell(owner, .otherTrack(episodeID: after.episodeID))
+        } else if stopped {
+            update(owner) { $0.position = estimate; $0.positionAt = RealTime.now }
+            await record(after, of: owner, at: estimate)
+        }
+        follow(owner)
+        if before.status != after.status { tell(owner, .status(after.status)) }
+        if before.rate != after.rate { tell(owner, .moved) }
+    }
+
+    /// `Seeked`: the player jumped to `microseconds`.
+    func seeked(_ owner: BusName, to microseconds: Int64) async {
+        var player = update(owner) { player in
+            player.position = max(0, Double(microseconds) / 1e6)
+            player.positionAt = RealTime.now
+        }
+        // mpv-mpris announces a track's Metadata before it knows its length and not again
+        // once it does: whether the seek passed the played mark needs it.
+        if let known = player, known.length == nil, let length = await progress(of: owner, playing: known.url)?.length {
+            player = update(owner) { if $0.url == known.url { $0.length = length } }
+        }
+        // A jump: nothing of it is listening; the run begins again where it landed.
+        runs.withLock { _ = $0.removeValue(forKey: owner) }
+        if let player { await record(player, of: owner, at: player.position, jumped: true) }
+        follow(owner)
+        tell(owner, .moved)
+    }
+
+    /// Whether `owner` is a player the listener knows (it has not left).
+    func isPlayer(_ owner: BusName) -> Bool {
+        players.withLock { $0[owner] != nil }
     }
 
     /// Whether a player plays a known episode (its position is then polled).
@@ -289,10 +296,13 @@ public final class MPRISListener: FilesInUse, Service {
     /// kept only if, when it comes, the player is still on that track and nothing newer was
     /// learnt while it was asked (a pause, a seek, another track, handled meanwhile): a late
     /// answer would otherwise put one episode's position on the next, or undo a pause.
+    /// Each player is asked in a task of its own, so a slow one delays no other.
     private func poll() async {
         let playing = players.withLock { $0.filter { $0.value.status == "Playing" && $0.value.episodeID != nil }.map { ($0.key, $0.value.url, $0.value.positionAt) } }
-        for (owner, url, asked) in playing {
-            await ask(owner, playing: url, asked: asked)
+        await withDiscardingTaskGroup { group in
+            for (owner, url, asked) in playing {
+                group.addTask { await self.ask(owner, playing: url, asked: asked) }
+            }
         }
     }
 
@@ -344,8 +354,7 @@ public final class MPRISListener: FilesInUse, Service {
 
     /// The player's `Position` and its track's `mpris:length`, in seconds, as `position(of:playing:)`.
     private func progress(of owner: BusName, playing url: String?) async -> (position: Double, length: Double?)? {
-        guard let properties = try? await connection.call(owner, path: Self.path, interface: .properties, method: "GetAll", timeout: .seconds(2),
-                                                          arguments: Self.playerInterface.rawValue).arguments([String: Value].self),
+        guard let properties = await properties(of: owner),
               let metadata = properties["Metadata"]?.stringKeyedEntries, metadata["xesam:url"]?.stringValue == url,
               let microseconds = properties["Position"]?.unwrapped.integerValue else { return nil }
         let length = metadata["mpris:length"]?.unwrapped.integerValue.map { Double($0) / 1e6 }.flatMap { $0 > 0 ? $0 : nil }
