@@ -10,12 +10,13 @@ import Testing
 @Suite(.onTestThreads, .timeLimit(.hang)) struct LoggersPassedInTests {
     /// Where a logger may be made: the daemon's one root, and the harness's for tests.
     static let makers = ["almanacd/Logger+Subsystem.swift", "TestHarness/"]
-    /// A logger made from a label.
-    static var made: Regex<Substring> { /\bLogger\s*(\.init)?\s*\(\s*label\s*:/ }
+    /// A logger made from a label (simple word boundaries: Unicode's run through the dots of
+    /// `Logging.Logger`).
+    static var made: Regex<Substring> { /\bLogger\s*(?:\.init)?\s*\(\s*label\s*:/.wordBoundaryKind(.simple) }
     /// A log call whose message literal interpolates (`logger.info("read \(url)")`), on one
     /// line or with the message on the next.
     static var interpolating: Regex<Substring> {
-        /\.(trace|debug|info|notice|warning|error|critical)\(\s*"(?:[^"\\\n]|\\[^(])*\\\(/
+        /\.(?:trace|debug|info|notice|warning|error|critical)\(\s*"(?:[^"\\\n]|\\[^(])*\\\(/
     }
 
     @Test func onlyTheDaemonsRootAndTheHarnessMakeALogger() throws {
@@ -60,6 +61,9 @@ import Testing
             #"logger.error(what, metadata: ["error": "\(error)"])"#,
             #"logger.warning("a \"quoted\" word", metadata: ["value": "\(value)"])"#,
             #"Terminal.error("cannot read it")"#,
+            // The CLI's words to a person at a terminal are no log line.
+            #"Terminal.error("not subscribed: \(url): \(reason)", hint: Self.hint(url))"#,
+            #"case .failed: Terminal().notice("kept in \(path)")"#,
         ]
         for line in constant {
             #expect(Self.interpolations(in: [Substring(line)]).isEmpty, "\(line)")
@@ -79,12 +83,16 @@ import Testing
         #expect(named.count >= 12 && named == listed, "in the code, not the docs: \(named.subtracting(listed)); in the docs, not the code: \(listed.subtracting(named))")
     }
 
-    /// The log calls in `lines` whose message interpolates: their first line's number (from 1) and text.
+    /// The log calls in `lines` whose message interpolates: their first line's number (from 1)
+    /// and text. The CLI's `Terminal` calls are not log calls: what they say is read by the
+    /// person who typed the command, values and all.
     static func interpolations(in lines: [Substring]) -> [(line: Int, text: String)] {
         // Comment lines are blanked, so that line numbers still count from the file's start.
         let code = lines.map { $0.trimmingCharacters(in: .whitespaces).hasPrefix("//") ? "" : String($0) }.joined(separator: "\n")
-        return code.matches(of: interpolating).map { match in
+        return code.matches(of: interpolating).compactMap { match in
             let line = code[..<match.range.lowerBound].count { $0 == "\n" }
+            let receiver = code[..<match.range.lowerBound].split(separator: "\n", omittingEmptySubsequences: false).last ?? ""
+            guard !receiver.contains(/[Tt]erminal(\(\))?$/) else { return nil }
             return (line + 1, lines[line].trimmingCharacters(in: .whitespaces))
         }
     }
