@@ -88,7 +88,7 @@ reported in `update_urls` (gpodder flavour).
 Control (no authentication):
   /_control/fault?mode=M     none | offline (the connection is closed unanswered) | 500 | 503 |
                              malformed (half a JSON document) | huge (40 MiB of JSON) |
-                             bomb (16 MiB less a little of {"add":[0,0,…]}) | html (every answer a web page)
+                             bomb (16 MiB less a little of {"add":[0,0,…]}) | objects (2.4 MB of {"add":[{"a":0},…]}) | html (every answer a web page)
   /_control/clock?offset=S   the server's clock runs S seconds ahead (negative: behind); its
                              `Date` header and timestamps follow
   /_control/rewrite?from=A&to=B   the server rewrites URL A to B from now on
@@ -382,6 +382,9 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(200, b'{"add": ["http://example.com/feed.xml", ', content_type="application/json")
         if fault == "bomb":
             return self.reply(200, b'{"add": [' + b"0," * (8 * 1024 * 1024 - 64) + b'0], "remove": [], "timestamp": 1}')
+        if fault == "objects":
+            # Under LooseJSON's 600,000 values: 2.4 MB of one-member objects, each a `[String: Any]`.
+            return self.reply(200, b'{"add": [' + b'{"a":0},' * 299980 + b'{"a":0}], "remove": [], "timestamp": 1}')
         if fault == "huge":
             return self.reply(200, b'{"add": [' + b'"http://example.com/' + b"x" * (40 * 1024 * 1024) + b'"], "remove": [], "timestamp": 1}')
         try:
