@@ -24,6 +24,7 @@ public struct JSONReader {
         case object, array, string, number, bool, null
     }
 
+    /// What it keeps, at most (`node()`, strings); the caller's own readers keep to them too.
     public let limits: JSONLimits
     private let bytes: UnsafeRawBufferPointer
     private var index = 0
@@ -92,6 +93,17 @@ public struct JSONReader {
             if consume(UInt8(ascii: ",")) { continue }
             if consume(UInt8(ascii: "]")) { return close() }
             throw syntax("a list's element must be followed by “,” or “]”")
+        }
+    }
+
+    /// Walks an array as `elements` does, and throws `tooLarge` at its item number `limit + 1`:
+    /// for readers that keep a whole list or nothing (a sync's changes), never a prefix.
+    public mutating func elements(atMost limit: Int, _ body: (inout JSONReader) throws -> Void) throws {
+        var count = 0
+        try elements { reader in
+            count += 1
+            guard count <= limit else { throw JSONReadError(.tooLarge, at: reader.index, "a list of more than \(limit) items") }
+            try body(&reader)
         }
     }
 
