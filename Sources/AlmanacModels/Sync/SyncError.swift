@@ -4,7 +4,7 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure: an extensible set.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Value: Hashable {
-            case notLoggedIn, loggedIn, refused, notASyncServer, unreachable, httpStatus, malformed, tooLarge, clock, storage, secrets, invalid
+            case notLoggedIn, loggedIn, refused, notASyncServer, unreachable, httpStatus, malformed, tooLarge, clock, storage, secrets, invalid, stalled
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -33,6 +33,8 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let secrets = Code(.secrets)
         /// What was given is not usable (a server that is no URL, a device ID with spaces).
         public static let invalid = Code(.invalid)
+        /// A part of almanacd did not do its share in time (the sync's hang guard): nothing was sent.
+        public static let stalled = Code(.stalled)
 
         public var description: String { "\(value)" }
     }
