@@ -91,6 +91,9 @@ Control (no authentication):
                              bomb (16 MiB less a little of {"add":[0,0,…]}) | objects (2.4 MB of {"add":[{"a":0},…]}) | html (every answer a web page)
   /_control/clock?offset=S   the server's clock runs S seconds ahead (negative: behind); its
                              `Date` header and timestamps follow
+  /_control/clock?at=T       the server's clock stands still at T (Unix seconds) until the next
+                             /_control/clock: every answer is of that very time, however slow
+                             the client
   /_control/rewrite?from=A&to=B   the server rewrites URL A to B from now on
   /_control/expire           every session ends (their cookies are refused from now on)
   /_control/log              one line per API request: "METHOD PATH auth" (auth: basic,
@@ -153,6 +156,7 @@ LOCK = threading.Lock()
 STATE = {
     "fault": "none",
     "offset": 0.0,
+    "frozen": None,          # the time the clock stands still at (/_control/clock?at=T)
     "rewrites": {},
     "headers": [],
     "redirect": None,
@@ -174,6 +178,8 @@ ACTIONS = ("download", "delete", "play", "new", "flattr")
 
 
 def now():
+    if STATE["frozen"] is not None:
+        return STATE["frozen"]
     return time.time() + STATE["offset"]
 
 
@@ -720,6 +726,7 @@ class Handler(BaseHTTPRequestHandler):
                 return self.reply(200, b"ok", content_type="text/plain")
             if name == "clock":
                 STATE["offset"] = float(query.get("offset", ["0"])[0])
+                STATE["frozen"] = float(query["at"][0]) if "at" in query else None
                 return self.reply(200, b"ok", content_type="text/plain")
             if name == "rewrite":
                 STATE["rewrites"][query["from"][0]] = query["to"][0]
