@@ -31,6 +31,9 @@ final class CurlTransfer: @unchecked Sendable {
     private var addressGuard: UnsafeMutablePointer<ccurl_address_guard>?
     /// The last address the `ReachLimit` refused, in words (loop thread).
     private var refusedAddress: String?
+    /// An address the `ReachLimit` allowed was connected to (loop thread): a failure is then
+    /// that connection's, not the refusal's.
+    private var allowedAddress = false
     private var cleanedUp = false
     /// libcurl took the limit to http and https (set up in `init`).
     private var webOnly = false
@@ -115,7 +118,7 @@ final class CurlTransfer: @unchecked Sendable {
             result = .success(.answered(head))
         } else if code == CURLE_OK {
             result = .failure(TransportError(kind: .other, detail: "the server did not answer over HTTP"))
-        } else if let refusedAddress {
+        } else if let refusedAddress, !allowedAddress {
             result = .failure(TransportError(kind: .refusedAddress, detail: refusedAddress))
         } else {
             result = .failure(error(for: code))
@@ -194,7 +197,10 @@ final class CurlTransfer: @unchecked Sendable {
             refusedAddress = "an address that is not an IP address"
             return false
         }
-        if limit.allows(reach) { return true }
+        if limit.allows(reach) {
+            allowedAddress = true
+            return true
+        }
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         let shown = inet_ntop(family, address, &text, socklen_t(text.count)) == nil ? "an address"
             : String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
