@@ -17,8 +17,10 @@ public import FoundationEssentials
 ///     }
 ///
 /// Strict JSON (RFC 8259) but for a UTF-8 byte-order mark, which is allowed; invalid UTF-8
-/// inside strings is repaired (U+FFFD), as `String(decoding:)` does.
-public struct JSONReader {
+/// inside strings is repaired (U+FFFD), as `String(decoding:)` does. Not copyable: it reads
+/// bytes it does not own, lent by `read` for as long as its body runs, and a copy could
+/// outlive them.
+public struct JSONReader: ~Copyable {
     /// What the next value is.
     public enum Kind: Sendable, Hashable {
         case object, array, string, number, bool, null
