@@ -16,10 +16,12 @@ import Testing
     /// On 127.0.0.1: what a feed on the internet must not reach.
     let local: FixtureServer
     let bus: PrivateBus
+    /// What `remote` and `local` serve.
+    let remoteFolder: URL, localFolder: URL
 
     init() throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("almanac-reach-\(UUID().uuidString.prefix(8))")
-        let (remoteFolder, localFolder) = (base.appendingPathComponent("remote"), base.appendingPathComponent("local"))
+        (remoteFolder, localFolder) = (base.appendingPathComponent("remote"), base.appendingPathComponent("local"))
         for folder in [remoteFolder, localFolder] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
         try Self.vtt("Secret words of this computer.").write(to: localFolder.appendingPathComponent("secret.vtt"), atomically: true, encoding: .utf8)
         try Self.chapters("Secret chapter").write(to: localFolder.appendingPathComponent("secret.json"), atomically: true, encoding: .utf8)

@@ -42,7 +42,7 @@ public struct FeedInspector: FeedInspecting, OPMLConverting {
         let response = try await fetch(parsed)
         do {
             let feed = try parse(response.body, feedURL: response.url?.absoluteString ?? url)
-            feeds.record(url, address: response.address)
+            feeds.record(url, reach: response.reach)
             return (url, feed)
         } catch {
             guard let announced = FeedDiscovery.feedLinks(in: response.body, base: response.url ?? parsed).first,
@@ -55,7 +55,7 @@ public struct FeedInspector: FeedInspecting, OPMLConverting {
             }
             do {
                 let feed = try parse(feedResponse.body, feedURL: feedResponse.url?.absoluteString ?? announced)
-                feeds.record(announced, address: feedResponse.address)
+                feeds.record(announced, reach: feedResponse.reach)
                 return (announced, feed)
             } catch FeedInspectionError.notAFeed(let message) {
                 throw FeedInspectionError.notAFeed("\(FeedCredentials.redacted(url).prefix(200)) announces the feed \(announced), which is not one: \(message)")

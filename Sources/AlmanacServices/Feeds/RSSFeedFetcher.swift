@@ -79,7 +79,7 @@ public final class RSSFeedFetcher: FeedFetching, Sendable {
             feedURL = FeedCredentials.adding(user: credentials.user, password: credentials.password, to: feedURL)
         }
         // Where it was read from, once it proved a feed (any server's answer would not do).
-        for url in Set([podcast.feedURL, feedURL]) { feeds.record(url, address: response.address) }
+        for url in Set([podcast.feedURL, feedURL]) { feeds.record(url, reach: response.reach) }
         return .parsed(podcast: FeedMapping.podcast(from: feed, feedURL: feedURL, id: podcast.id),
                        episodes: FeedMapping.episodes(from: feed, podcastID: podcast.id),
                        details: FeedMapping.details(from: feed, podcastID: podcast.id),
