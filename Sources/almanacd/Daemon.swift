@@ -54,11 +54,13 @@ struct Daemon {
         // connection holds back the downloads kept from last time. Stopping: the schedulers,
         // the notifier, the players, "here", the sync, the cleanup, the transfers (their
         // temporary files stay, so the next start resumes them), and last the watcher.
+        let schedulers = Self.schedulers(parts)
+        clockFollower?.countWork { Self.workUnderWay(parts, schedulers) }
         let services = ServiceGroup((clockFollower.map { [$0] } ?? []) + [parts.machine, parts.machineWatcher, parts.downloads, parts.cleaner, parts.sync, parts.here, parts.players, parts.steering, parts.notifier, parts.alertNotifier,
                                      parts.rainNotifier] as [any Service]
                                     + (parts.transcripts.map { [$0] } ?? [])  // before clients can queue anything
                                     + [BusPresence(parts: parts, connection: connection, provider: options.provider.rawValue, logger: logger)]
-                                    + Self.schedulers(parts))
+                                    + schedulers)
         let ending: Ending
         do {
             ending = try await withThrowingTaskGroup(of: Void.self) { tasks in
@@ -98,6 +100,15 @@ struct Daemon {
             await connection.close()
             return 1
         }
+    }
+
+    /// On a simulated clock, what the test waits for before it moves the clock again (its
+    /// report's `busy`): schedulers not at rest, the downloads' work, refreshes the bus asked
+    /// for, and changes still on their way to the documents' views (whose handlers may start work).
+    private static func workUnderWay(_ parts: DaemonParts, _ schedulers: [RefreshScheduler]) -> Int {
+        schedulers.count { !$0.isAtRest } + parts.downloads.workUnderWay
+            + parts.server.weather.refreshesUnderWay + parts.server.podcasts.refreshesUnderWay
+            + [parts.weather.document.isDelivering, parts.podcasts.document.isDelivering, parts.downloads.document.isDelivering].count { $0 }
     }
 
     /// The bus given with `--address`, else the one that started us by D-Bus activation,
