@@ -24,6 +24,8 @@ final class SimulatedClockFollower: Service {
     static let briskInterval: Duration = .milliseconds(1)
     /// How many brisk readings follow a change.
     static let briskReadings = 200
+    /// How often `snapshot()` reads the work and the clock again while the clock keeps changing.
+    static let readingsForASnapshot = 100
 
     init(clock: SimulatedClock, path: String, logger: Logger) {
         self.clock = clock
@@ -50,12 +52,7 @@ final class SimulatedClockFollower: Service {
                 logger.warning("the simulated clock's file holds no time; the clock stays where it is",
                                metadata: ["file": "\(path)", "text": "\((text ?? "unreadable").prefix(SimulatedTime.maximumBytes).debugDescription)"])
             }
-            // The work first, then the clock: a part found at rest has put its sleep on the clock
-            // already (`whenAsleep`), so the deadline is in the status read after.
-            let work = busy.withLock { $0 }?() ?? 0
-            let status = clock.status
-            let report = SimulatedTime.Report(now: status.now, nextDeadline: status.nextDeadline, sleepers: status.sleepers,
-                                              busy: work, late: status.late)
+            let report = snapshot()
             if report != reported {
                 reported = report
                 write(report)
@@ -64,6 +61,28 @@ final class SimulatedClockFollower: Service {
             brisk = max(0, brisk - 1)
             try? await RealTime.sleep(for: brisk > 0 ? Self.briskInterval : Self.interval)
         }
+    }
+
+    /// The clock and the work under way at one moment. The work is read first, then the clock:
+    /// a part found at rest has put its sleep on the clock already (`whenAsleep`), so the
+    /// deadline is in the status read after. And the clock is read before the work too: when a
+    /// sleep began, ended or was cancelled meanwhile (its generation moved), a part may have
+    /// left its rest between the two readings and taken its sleep off the clock, so both are
+    /// read again — else the report would show it at rest without its deadline, and the test
+    /// would move the clock past it.
+    private func snapshot() -> SimulatedTime.Report {
+        var work = 0
+        var status = clock.status
+        var settled = false
+        for _ in 0..<Self.readingsForASnapshot where !settled {
+            let before = status.generation
+            work = busy.withLock { $0 }?() ?? 0
+            status = clock.status
+            settled = status.generation == before
+        }
+        // Still changing after every try: something is at work.
+        return SimulatedTime.Report(now: status.now, nextDeadline: status.nextDeadline, sleepers: status.sleepers,
+                                    busy: settled ? work : max(work, 1), late: status.late)
     }
 
     /// Writes the report beside the file, replacing what was there in one step.
