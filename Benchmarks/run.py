@@ -20,6 +20,7 @@ import platform
 import re
 import shutil
 import signal
+import random
 import statistics
 import subprocess
 import sys
@@ -273,6 +274,30 @@ class Bench:
         if max(found.values()) > 1.01 * min(found.values()):
             raise BenchFailure(f"the parsers found different numbers of episodes: {found}")
         self.results["parse"] = results
+
+    def title_figures(self):
+        """Title patterns (issue 39): TitlePattern's time per title for the worst pattern it
+        takes, and for a usual one beside Python's re, Swift's Regex and NSRegularExpression."""
+        rng = random.Random(39)
+        topics = ["the garden in winter", "compost heaps", "an interview with Ada Lovelace", "Q&A with listeners", "live from Berlin",
+                  "the news this week", "behind the scenes", "rivers, lakes and the sea, and what they mean to us (rerun)"]
+        titles = []
+        for n in range(2000):
+            kind = rng.random()
+            topic = rng.choice(topics)
+            titles.append(f"Episode {n}: {topic}" if kind < 0.6 else f"Bonus: {topic}" if kind < 0.8 else f"{topic.capitalize()} — part {n % 7}")
+        file = os.path.join(self.work, "titles.txt")
+        with open(file, "w", encoding="utf-8") as out:
+            out.write("\n".join(titles) + "\n")
+        seconds = "0.5" if self.quick else "2"
+        log("title patterns: TitlePattern (worst and usual) against Python re, Swift Regex, NSRegularExpression")
+        ours = fields(run([f"{self.bin}/almanac-bench", "titles", file, seconds]), "worst_ns", "usual_ns", "regex_ns", "nsregex_ns", "matched")
+        usual = "^episode \\d+:.*\\b(interview|q&a)\\b"
+        peer = fields(run([self.python, os.path.join(ROOT, "Benchmarks/peers/titles_re.py"), file, usual, seconds]), "usual_ns", "matched")
+        if peer["matched"] != ours["matched"]:
+            raise BenchFailure(f"Python re matched {peer['matched']:.0f} titles, TitlePattern {ours['matched']:.0f}")
+        self.results["titles"] = {"titles": len(titles), "matched": ours["matched"], "worst_pattern": "(?:\\w?){499}x",
+                                  "usual_pattern": usual, "almanac": ours, "python_re_ns": peer["usual_ns"]}
 
     def inspect_figures(self):
         """`almanac podcasts inspect … --json`, whole process, as a user types it, on one big
@@ -777,6 +802,16 @@ class Bench:
                     f"≥ {target:g}×" if target else "(reported)", ours / theirs >= target if target else True)
             row("feed parsing MB/s, whole corpus", f"{p['almanac_full_corpus']['rate']:.1f} MB/s",
                 f"{p['corpus_mb']:.0f} MB, {p['corpus_files']} feeds", None, "(reported)", True)
+        if "titles" in r:
+            t = r["titles"]
+            ours, peer = t["almanac"], t["python_re_ns"]
+            row(f"title pattern, µs per title: the worst TitlePattern takes (`{t['worst_pattern']}`, 1,000 steps) on 150 `a`s "
+                f"(vs Python re, usual pattern)", f"{ours['worst_ns'] / 1000:.0f} µs", f"{peer / 1000:.1f} µs", ours["worst_ns"] / peer,
+                "≤ 10 ms (bounded)", ours["worst_ns"] <= 10_000_000)
+            for name, theirs in [("Python re", peer), ("Swift Regex", ours["regex_ns"]), ("NSRegularExpression", ours["nsregex_ns"])]:
+                shown = t["usual_pattern"].replace("|", "\\|")  # in a table
+                row(f"title pattern, µs per title: usual pattern `{shown}` over {t['titles']:,} titles (vs {name})",
+                    f"{ours['usual_ns'] / 1000:.2f} µs", f"{theirs / 1000:.2f} µs", ours["usual_ns"] / theirs, "(reported)", True)
         if "size" in r:
             z = r["size"]
             theirs = z["newsboat_bytes"] / 1e6
@@ -869,7 +904,7 @@ def main():
     parser.add_argument("--python", required=True)
     parser.add_argument("--cache", required=True, help="where generated feeds are kept between runs")
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--only", default="change,inspect,refresh,parse,size,memory,start,idle")
+    parser.add_argument("--only", default="change,inspect,refresh,parse,titles,size,memory,start,idle")
     options = parser.parse_args()
     bench = Bench(options)
     started = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
@@ -877,6 +912,7 @@ def main():
     try:
         bench.preflight()
         figures = {"change": bench.change_figures, "inspect": bench.inspect_figures, "refresh": bench.refresh_figures, "parse": bench.parse_figures,
+                   "titles": bench.title_figures,
                    "size": bench.size_figures, "memory": bench.memory_figures, "start": bench.start_figures,
                    "idle": bench.idle_figures}
         for name in options.only.split(","):

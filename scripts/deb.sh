@@ -35,6 +35,11 @@ depends=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/bin/almanacd" "$root/usr/bi
 # libcurl is loaded at the first request (dlopen; docs/performance.md, "Memory"), so no
 # NEEDED entry tells dpkg-shlibdeps about it; the HTTP client needs 7.85 (CURLOPT_PROTOCOLS_STR).
 depends="$depends, libcurl4 (>= 7.85.0)"
+# Packed relative relocations (RELR, scripts/relr-flags.sh) need glibc 2.36 (GLIBC_ABI_DT_RELR),
+# a version with no symbol in it, which dpkg-shlibdeps does not count.
+if readelf -d "$root/usr/bin/almanacd" "$root/usr/bin/almanac" | grep -q '(RELR)'; then
+  depends=$(echo "$depends" | sed -E 's/libc6 \(>= [0-9.]+\)/libc6 (>= 2.36)/')
+fi
 
 mkdir -p "$root/DEBIAN"
 installed_size=$(du -k -s --exclude=DEBIAN "$root" | cut -f1)

@@ -12,6 +12,8 @@ packages=(
   libglib2.0-bin systemd        # gdbus, busctl, systemd-analyze: clients nobody here wrote
   python3 python3-dbus          # a D-Bus library of another language, for interop tests
   python3-gi                    # its GLib main loop, for a view client that listens (flow-control tests)
+  gir1.2-pango-1.0              # Pango itself, through python3-gi: waybar's markup checked (StatusBarOutputTests)
+  dunst xvfb                    # a real notification server on an X server of its own (NotificationMarkupTests)
   python3-jeepney               # a D-Bus library that answers no Peer.Ping by itself (flow-control tests)
   python3-dbusmock              # another project's notification daemon, logind and NetworkManager (dbusmock templates)
   valgrind tmux                 # leak checks, terminal tests

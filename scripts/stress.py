@@ -41,6 +41,7 @@ import stress_heavy
 import stress_load
 import stress_network
 import stress_sandbox
+import stress_search
 import stress_slowviews
 import stress_syscalls
 import stress_vanish
@@ -49,7 +50,7 @@ from stress_common import BIN, REPO, RESULTS, SEED, log, record
 # In the order they run.
 SECTIONS = {"vanish": stress_vanish, "cycles": stress_cycles, "crash": stress_crash, "busloss": stress_busloss,
             "network": stress_network, "disk": stress_disk, "sandbox": stress_sandbox, "syscalls": stress_syscalls,
-            "badinput": stress_badinput, "bombs": stress_bombs, "fuzz": stress_fuzz, "flood": stress_flood, "heavy": stress_heavy, "load": stress_load, "slowviews": stress_slowviews}
+            "badinput": stress_badinput, "bombs": stress_bombs, "fuzz": stress_fuzz, "flood": stress_flood, "heavy": stress_heavy, "search": stress_search, "load": stress_load, "slowviews": stress_slowviews}
 
 
 def main():

@@ -7,6 +7,9 @@
 //       reads FOLDER's *.xml feeds (every EVERY-th file, default all) into memory, then
 //       parses them all with FeedParser, again and again for at least SECONDS (default 2).
 //       Prints "bytes B seconds T rate MBPS episodes E", as the Python peers do.
+//   almanac-bench titles FILE [SECONDS]
+//       title patterns over FILE's titles (one a line), each matcher for at least SECONDS
+//       (default 1): nanoseconds per title (TitleBenchmark).
 import Glibc
 
 @main
@@ -21,8 +24,10 @@ enum AlmanacBench {
                 try ParseBenchmark(folder: arguments[1],
                                    seconds: arguments.count > 2 ? Double(arguments[2]) ?? 2 : 2,
                                    every: arguments.count > 3 ? Int(arguments[3]) ?? 1 : 1).run()
+            case ("titles", 2...3):
+                try TitleBenchmark(file: arguments[1], seconds: arguments.count > 2 ? Double(arguments[2]) ?? 1 : 1).run()
             default:
-                warn("usage: almanac-bench getstate ADDRESS DESTINATION SECONDS | parse FOLDER [SECONDS] [EVERY]")
+                warn("usage: almanac-bench getstate ADDRESS DESTINATION SECONDS | parse FOLDER [SECONDS] [EVERY] | titles FILE [SECONDS]")
                 exit(64)
             }
         } catch {

@@ -13,7 +13,7 @@ struct Almanac: AsyncParsableCommand {
             cannot be written.
             """,
         version: "0.1.0",
-        subcommands: [Status.self, WeatherCommand.self, ForecastCommand.self, AlertsCommand.self, Locations.self, PodcastsCommand.self, EpisodesCommand.self, EpisodeCommand.self, QueueCommand.self, DownloadsCommand.self, StatsCommand.self, SettingsCommand.self, SyncCommand.self, SleepCommand.self, ChapterCommand.self, Get.self, Watch.self]
+        subcommands: [Status.self, WeatherCommand.self, ForecastCommand.self, AlertsCommand.self, Locations.self, PodcastsCommand.self, EpisodesCommand.self, EpisodeCommand.self, QueueCommand.self, DownloadsCommand.self, StatsCommand.self, SettingsCommand.self, BackupCommand.self, RestoreCommand.self, SyncCommand.self, SleepCommand.self, ChapterCommand.self, Get.self, Watch.self]
     )
 }
 

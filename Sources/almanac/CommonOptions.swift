@@ -67,6 +67,9 @@ func nextStep(after error: BusError) -> String {
     if error.name == BusContract.playerFailed { return "check that the player is still running, and try again" }
     if error.name == .notSupported, CommandPath.current.hasSuffix("sleep") { return "`almanac sleep 30m` sets a time instead" }
     if error.name == BusContract.noTranscript { return "`almanac episode show ID` lists the transcripts its feed names" }
+    if error.name == BusContract.noBackup || error.name == BusContract.unusableBackup {
+        return "nothing was changed; `almanac backup list` lists the backups, and `almanac restore latest` restores the newest"
+    }
     if error.name == BusContract.fetchFailed {
         // Too large for the daemon to read: only inspect can be given the file instead.
         let inspecting = CommandPath.current.hasSuffix("podcasts inspect")

@@ -13,7 +13,7 @@ struct EpisodePlay: AsyncParsableCommand {
         commandName: "play",
         abstract: "Plays an episode from where you left off, in your media player.",
         discussion: """
-            Plays the downloaded file when there is one, else the audio URL — only an http or https one: a feed's file:, smb: or other address is refused —, starting at the saved position (from the start when the episode was played to the end), or at --at's time (12:31, 1:02:03, or seconds; a time past the episode's end is refused). The player is the `player` setting, kept in almanac's own file $XDG_CONFIG_HOME/almanac/cli.conf (`almanac settings set player "mpv --no-video"`; `{media}` and `{start}` in it are replaced by the audio and the start in seconds), else the first of mpv, vlc and xdg-open installed; mpv, VLC and MPlayer are told where to start, xdg-open cannot be. The player runs on its own: this command returns at once.
+            Plays the downloaded file when there is one, else the audio URL — only an http or https one: a feed's file:, smb: or other address is refused —, starting at the saved position (from the start when the episode was played to the end), or at --at's time (12:31, 1:02:03, or seconds; a time past the episode's end is refused). The player is the `player` setting, kept in almanac's own file $XDG_CONFIG_HOME/almanac/cli.conf (`almanac settings set player "mpv --no-video"`; `{media}` and `{start}` in it are replaced by the audio and the start in seconds), else the first of mpv, vlc and xdg-open installed; mpv, VLC and MPlayer are told where to start, xdg-open cannot be. A generic opener (xdg-open, gio, kde-open…) is handed only web addresses and files named as audio or video (.mp3, .m4a, .ogg…): a download saved under another name is refused rather than opened by the program for that kind of file. The player runs on its own: this command returns at once.
             """
     )
 
@@ -55,6 +55,10 @@ struct EpisodePlay: AsyncParsableCommand {
                 command = found
             } catch let error as SubmissionError {
                 throw CLIError.refused(error.message, "change it with `almanac settings set player COMMAND`")
+            }
+            if command.isOpener && !PlayerCommand.opensAsMedia(media) {
+                throw CLIError.refused("“\(episode.title)” was saved as \(media.split(separator: "/").last.map(String.init) ?? media), which is not named as audio or video: \(command.name) would open it with whatever program that kind of file has, not a media player",
+                                       "nothing was opened; install mpv or VLC (they play it whatever its name), or name your player with `almanac settings set player COMMAND`")
             }
             try Self.spawn(command.arguments)
             let from = command.startsAtPosition

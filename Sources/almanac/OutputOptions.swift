@@ -58,6 +58,7 @@ enum FeedEpisodeFields: FormatFields { static let names = FeedEpisodeViewData.fi
 enum DownloadFields: FormatFields { static let names = DownloadProgressViewData.fieldNames }
 enum LocationFields: FormatFields { static let names = ["location"] }
 enum SettingFields: FormatFields { static let names = ["name", "value"] }
+enum BackupFields: FormatFields { static let names = ["name", "path", "taken", "size", "reason"] }
 enum StatusFields: FormatFields { static let names = DaemonStatusViewData.fieldNames }
 
 /// `forecast`: days, or hours with `--hourly`.

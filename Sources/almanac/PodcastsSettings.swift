@@ -35,8 +35,8 @@ struct PodcastsSettings: AsyncParsableCommand {
                                            matches ('' for none left out)
               episode-types full,bonus     which kinds auto-download takes, of full,
                                            trailer, bonus (itunes:episodeType; full)
-            A pattern is at most 100 bytes with at most two quantifiers
-            (*, +, ?, {m,n}), none on a group, and | only outside groups.
+            A pattern is a regular expression of at most 100 bytes, without
+            backreferences or lookaround: it is matched in one pass over the title.
             Times: 30m, 12h, 7d, 1h30m, 45s. No cleanup deletes an episode kept with
             `almanac episode keep ID`, nor a file a media player has open.
             """

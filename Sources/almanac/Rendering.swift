@@ -35,6 +35,15 @@ struct Rendering {
         return lines
     }
 
+    /// A watch's state line while almanacd is away: waybar's `error` object, the JSON
+    /// object, the template's `{{#error}}` rendering, or a line for people.
+    func away(_ view: DaemonAwayViewData) -> String {
+        if waybar { return Self.json(WaybarViewData(away: view, template: template)) }
+        if json { return Self.json(view.json) }
+        if let template { return view.line(template) }
+        return fitted(view.line, .dim)
+    }
+
     func line(_ data: WeatherNowViewData, rain: Bool = true) -> String {
         if let template { return template.render(data.fields) }
         return terminal.render(data.line(width: width, rain: rain))

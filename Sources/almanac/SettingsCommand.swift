@@ -49,6 +49,7 @@ struct SettingsCommand: AsyncParsableCommand {
         case .precipitationUnit: (choices(PrecipitationUnit.self), choices(PrecipitationUnit.self))
         case .weatherAlerts: (choices(AlertNotice.self), choices(AlertNotice.self))
         case .metered: (choices(MeteredUse.self), choices(MeteredUse.self))
+        case .backupsKept: ("7", "a count (1–100)")
         }
     }
 
@@ -85,6 +86,7 @@ struct SettingsCommand: AsyncParsableCommand {
         case .precipitationUnit: (weather.precipitationUnit.rawValue, .string(weather.precipitationUnit.rawValue))
         case .weatherAlerts: (weather.weatherAlerts.rawValue, .string(weather.weatherAlerts.rawValue))
         case .metered: (podcasts.metered.rawValue, .string(podcasts.metered.rawValue))
+        case .backupsKept: (String(podcasts.backupsKept), .integer(Int64(podcasts.backupsKept)))
         }
     }
 
@@ -213,6 +215,12 @@ struct SettingsCommand: AsyncParsableCommand {
                     throw ValidationError("'\(setting.name)' is allow or pause (on a metered connection: auto-downloads wait and feeds are read at most hourly), not '\(value)'.")
                 }
                 return (setting, .string(use.rawValue))
+            case .backupsKept:
+                let range = PodcastSettings.backupsKeptRange
+                guard let count = UInt32(value), range ~= Int(count) else {
+                    throw ValidationError("'\(setting.name)' is how many backups of the library to keep, \(range.lowerBound) to \(range.upperBound); not '\(value)'.")
+                }
+                return (setting, .uint32(count))
             }
         }
 

@@ -12,7 +12,7 @@ import Synchronization
 struct Watch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Registers as a view and prints each update as it arrives, until Ctrl-C.",
-        discussion: "When almanacd stops or restarts, watch waits for it and registers again."
+        discussion: "When almanacd stops or restarts, watch prints a line saying so (--waybar: class error; --format: the template's {{#error}} section; --json: {\"daemon\": \"away\"}), waits for it, and registers and prints again."
     )
 
     @OptionGroup var scope: Scope
@@ -24,7 +24,9 @@ struct Watch: AsyncParsableCommand {
     var waybar = false
 
     func validate() throws {
-        _ = try output.template(fields: document.playing ? NowPlayingViewData.fieldNames : DocumentFields.names(for: document.name))
+        // `error`: what the line says while almanacd is away, for every document.
+        let fields = document.playing ? NowPlayingViewData.fieldNames : DocumentFields.names(for: document.name)
+        _ = try output.template(fields: fields.contains("error") ? fields : fields + ["error"])
         if waybar && document.name != .weather && !document.playing { throw ValidationError("--waybar goes with 'weather' or 'playing'.") }
         if waybar && common.json { throw ValidationError("Choose either --waybar or --json, not both.") }
     }
@@ -46,21 +48,28 @@ struct Watch: AsyncParsableCommand {
         var client = try await common.connect()
         Self.removeViewOnInterrupt()
         let terminal = Terminal()
-        var waitingSaid = false
+        // Whether the line saying almanacd is away was printed since the last rendering.
+        var awaySaid = false
+        var reason = DaemonAwayViewData.Reason.notStarted
         while true {
             do {
                 try await session(client, terminal)
-                terminal.notice("almanacd went away; waiting for it to come back…")
+                // It rendered, then its daemon left.
+                (awaySaid, reason) = (false, .stopped)
             } catch let error as BusError where Self.isUnavailable(error) || !client.connection.isConnected {
-                if !waitingSaid { terminal.notice("Waiting for almanacd to start…") }
+                // Not there (yet, or again).
             } catch let error as BusError {
                 throw fail(error)
             }
-            waitingSaid = true
+            if !client.connection.isConnected { reason = .busLost }
+            if !awaySaid {
+                // On standard output, where a status bar reads: the last reading is not shown as current.
+                say(DaemonAwayViewData(reason, document: document.playing ? "playing" : document.name.rawValue, location: location), terminal)
+                awaySaid = true
+            }
             if !client.connection.isConnected {
                 // The bus itself went away (a restarted session bus, or dbus.service restarted):
                 // connect again when it is back, then wait for the daemon as after a restart.
-                terminal.notice("lost the connection to the session bus; waiting for it to come back…")
                 await client.connection.close()
                 client = await reconnect()
             }
@@ -70,6 +79,14 @@ struct Watch: AsyncParsableCommand {
                 // The bus went away while waiting: the next turn connects again.
             }
         }
+    }
+
+    /// Prints the state line of `away` in this watch's output mode; a status bar's line is
+    /// said on standard error too, for a person reading its log.
+    private func say(_ away: DaemonAwayViewData, _ terminal: Terminal) {
+        let rendering = self.rendering
+        if rendering.waybar || rendering.json || rendering.template != nil { terminal.notice(away.line) }
+        terminal.line(rendering.away(away))
     }
 
     static func isUnavailable(_ error: BusError) -> Bool {

@@ -38,14 +38,19 @@ struct Daemon {
         for note in notes.differences { logger.notice("\(note)") }
         for problem in notes.problems { logger.warning("\(problem)") }
         let (clock, clockFollower) = try DaemonClock.choose(environment: ProcessInfo.processInfo.environment, logger: logger)
-        let store = try DaemonParts.openStore(in: folders.state, clock: clock, logger: logger)
+        let store = try DaemonParts.openStore(in: folders.state, backups: folders.backups, clock: clock, logger: logger)
         let connection = try await connect()
         let parts = try DaemonParts(options: options, store: store, folders: folders, connection: connection, clock: clock, logger: logger)
         await parts.subscribeDemoCatalogue(options)
         if let recovered = store.recovered {
-            // Said where a client looks too (`LastError`, `almanac status`), until the next start.
-            parts.weather.activity.standing(recovered)
-            parts.podcasts.activity.standing(recovered)
+            // Said where a client looks too (`LastError`, `almanac status`), with the backup that
+            // would bring the library back, until a restore or the next start. No daily backup of
+            // the new, empty library meanwhile: it would push a real one out.
+            let note = "\(recovered). \(parts.backups.restoreHint())"
+            logger.warning("\(note)")
+            parts.weather.activity.standing(note)
+            parts.podcasts.activity.standing(note)
+            parts.backups.pauseUntilRestored()
         }
 
         // Started in this order, stopped in the reverse: the sync hears every local change
@@ -127,6 +132,7 @@ struct Daemon {
     /// departure stream (`AlmanacServer.export`), so no periodic sweep is needed either.
     private static func schedulers(_ parts: DaemonParts) -> [RefreshScheduler] {
         let (weather, podcasts, sync, cleaner, machine, server, clock) = (parts.weather, parts.podcasts, parts.sync, parts.cleaner, parts.machine, parts.server, parts.clock)
+        let backups = parts.backups
         let (weatherService, podcastService) = (parts.weatherService, parts.podcastService)
         return [
             RefreshScheduler(nextDue: { weather.nextDue }, changes: weather.scheduleChanges.stream(), on: clock) { await weatherService.refresh(nil) },
@@ -148,6 +154,8 @@ struct Daemon {
             // Downloads' cleanup: after the changes that may make a file go, and when the next
             // played file's time is up (an hour at most while a player holds one); else asleep.
             RefreshScheduler(nextDue: { cleaner.nextDue }, changes: cleaner.scheduleChanges.stream(), on: clock) { await cleaner.clean() },
+            // The library's daily backup: a day after the newest (at once when that is older).
+            RefreshScheduler(nextDue: { backups.nextDue }, changes: backups.scheduleChanges.stream(), on: clock) { await backups.daily() },
         ]
     }
 }

@@ -9,6 +9,8 @@ struct DaemonFolders {
     let state: URL
     /// Downloaded episodes: `--data-dir`, else `$XDG_DATA_HOME/almanac`.
     let data: URL
+    /// Backups of the state file: `backups` in the state folder.
+    var backups: URL { state.appendingPathComponent("backups") }
     /// What the XDG variables alone would have chosen.
     private let xdgState: URL
     private let xdgData: URL

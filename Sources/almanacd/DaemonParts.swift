@@ -47,6 +47,8 @@ struct DaemonParts {
     /// The one clock every part reads the time from and sleeps on (`SystemClock`, or a test's
     /// `SimulatedClock`: `DaemonClock`).
     let clock: any WallClock
+    /// The library's backups: daily, on request, and restores through the documents' owners.
+    let backups: LibraryBackups
 
     init(options: Almanacd, store: StateStore, folders: DaemonFolders, connection: Connection, clock: any WallClock, logger: Logger) throws {
         self.clock = clock
@@ -107,6 +109,8 @@ struct DaemonParts {
             logger.notice("removed the partial download \(file), which no job resumes")
         }
 
+        backups = LibraryBackups(storage: try BackupFolder(folder: folders.backups, store: store, downloads: folders.data),
+                                 weather: weather, podcasts: podcasts, clock: time)
         server = AlmanacServer(
             connection: connection,
             weather: WeatherAdapter(weather: weather, service: weatherService, places: weatherService as? any PlaceSearching),
@@ -115,12 +119,13 @@ struct DaemonParts {
                                       search: demo ? nil : Self.podcastSearch(options, logger: logger),
                                       chapters: demo ? nil : ChaptersFetcher(feeds: feedReach),
                                       transcripts: demo ? nil : TranscriptFetcher(feeds: feedReach)),
-            version: Almanacd.version, provider: options.provider.rawValue, network: { [machine] in machine.network }
+            version: Almanacd.version, provider: options.provider.rawValue, network: { [machine] in machine.network },
+            backups: backups
         )
         notifier = DesktopNotifier(podcasts: podcasts, connection: connection, downloads: downloads,
                                    gathering: .milliseconds(Int(options.notificationGathering * 1000)),
-                                   wording: { feeds, markup in
-                                       let notice = NewEpisodesNotice(feeds, markup: markup)
+                                   wording: { feeds in
+                                       let notice = NewEpisodesNotice(feeds)
                                        return (notice.summary, notice.body)
                                    })
         rainNotifier = RainNotifier(weather: weather, connection: connection, clock: time)
@@ -179,18 +184,19 @@ struct DaemonParts {
         return ITunesPodcastSearch(baseURL: URL(string: text) ?? URL(string: "https://itunes.apple.com")!)
     }
 
-    /// Creates the state folder if needed and opens the store in it.
-    static func openStore(in folder: URL, clock: any WallClock, logger: Logger) throws -> StateStore {
+    /// Creates the state folder if needed and opens the store in it (a file whose schema is
+    /// about to change copied to `backups` first).
+    static func openStore(in folder: URL, backups: URL, clock: any WallClock, logger: Logger) throws -> StateStore {
         if let why = PrivateFolder.create(folder.path) {
             throw DaemonError("Cannot create the state folder \(folder.path): \(why). Pass another with --state-dir.")
         }
         let store: StateStore
         do {
-            store = try StateStore(folder: folder, clock: clock.reading)
+            store = try StateStore(folder: folder, backups: backups, clock: clock.reading)
         } catch {
             throw DaemonError("Cannot open the state in \(folder.path): \(error)")
         }
-        if let recovered = store.recovered { logger.warning("\(recovered)") }
+        // A file found unreadable and moved aside is said by `Daemon`, with the backup to restore.
         if store.openedReadOnly {
             logger.warning("The state file \(store.path) is read-only: changes will be refused until its folder is writable again.")
         }

@@ -105,7 +105,7 @@ import Testing
     @Test func numbersAtTheEdgesOfTheirTypesAreReadAndNonFiniteOnesRefused() throws {
         let reader = try OptionsReader(["t": .uint64(.max), "x": .int64(.min), "i": .int32(.min), "z": .double(-0.0), "n": .double(.nan),
                                         "inf": .double(-.infinity), "s": .string("1")], allowed: ["t", "x", "i", "z", "n", "inf", "s"], what: "test option")
-        #expect(try reader.number("t") == 18_446_744_073_709_551_615)
+        #expect(try reader.number("t") == Double(UInt64.max))
         #expect(try reader.number("x") == -9_223_372_036_854_775_808)
         #expect(try reader.number("i") == -2_147_483_648)
         #expect(try reader.number("z")?.sign == .plus)

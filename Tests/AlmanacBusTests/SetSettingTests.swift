@@ -23,6 +23,7 @@ import Testing
         (.precipitationUnit, .string("in")),
         (.weatherAlerts, .string("all")),
         (.metered, .string("allow")),
+        (.backupsKept, .uint32(3)),
     ]
 
     @Test(arguments: changes)
@@ -54,6 +55,7 @@ import Testing
             case .precipitationUnit: #expect(weatherState.precipitationUnit == .inches)
             case .weatherAlerts: #expect(weatherState.weatherAlerts == .all)
             case .metered: #expect(settings.metered == .allow)
+            case .backupsKept: #expect(settings.backupsKept == 3)
             }
         }
     }
@@ -92,6 +94,9 @@ import Testing
         (.windUnit, .string("furlongs/fortnight"), "windUnit"),
         (.precipitationUnit, .string("cm"), "precipitationUnit"),
         (.weatherAlerts, .string("extreme"), "weatherAlerts"),
+        (.backupsKept, .uint32(0), "backupsKept"),
+        (.backupsKept, .uint32(101), "backupsKept"),
+        (.backupsKept, .double(2.5), "backupsKept"),
     ])
     func aWrongValueIsRefusedAndChangesNothing(setting: Setting, value: Value, named: String) async throws {
         try await withInProcessAlmanac { almanac in

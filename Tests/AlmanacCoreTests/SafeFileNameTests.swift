@@ -47,7 +47,24 @@ import Testing
         #expect(SafeFileName.fileExtension(contentDisposition: nil, url: "https://x/a.mp3/../b.sh%00", mimeType: nil) == nil)
         #expect(SafeFileName.fileName(title: "Episode 1", fallback: "e", extension: "mp3") == "Episode 1.mp3")
         #expect(SafeFileName.fileName(title: "Episode 1.MP3", fallback: "e", extension: "mp3") == "Episode 1.MP3")
-        #expect(SafeFileName.fileName(title: "Episode 1", fallback: "e", extension: "../sh") == "Episode 1")
+        #expect(SafeFileName.fileName(title: "Episode 1", fallback: "e", extension: "../sh") == "Episode 1.bin")
+    }
+
+    /// Only audio and video extensions: a name, URL or type of another kind is passed over,
+    /// and a file of no media kind is `.bin`, whatever its title ends in.
+    @Test func onlyMediaExtensionsAreGiven() {
+        #expect(SafeFileName.fileExtension(contentDisposition: "attachment; filename=\"tool.jar\"", url: "https://x/a.mp3", mimeType: nil) == "mp3")
+        #expect(SafeFileName.fileExtension(contentDisposition: nil, url: "https://x/setup.exe", mimeType: "audio/ogg") == "ogg")
+        #expect(SafeFileName.fileExtension(contentDisposition: nil, url: "https://x/page.html", mimeType: "text/html") == nil)
+        #expect(SafeFileName.fileExtension(contentDisposition: nil, url: "https://x/a.jar", mimeType: "application/java-archive") == nil)
+        #expect(SafeFileName.fileExtension(contentDisposition: nil, url: "https://x/a", mimeType: "application/pdf") == nil)
+        #expect(SafeFileName.fileExtension(contentDisposition: nil, url: "https://x/a", mimeType: "Video/MP4; codecs=avc1") == "mp4")
+        #expect(SafeFileName.fileName(title: "Setup.exe", fallback: "e", extension: nil) == "Setup.exe.bin")
+        #expect(SafeFileName.fileName(title: "Page", fallback: "e", extension: "html") == "Page.bin")
+        #expect(SafeFileName.fileName(title: "Episode 2.m4b", fallback: "e", extension: nil) == "Episode 2.m4b")
+        #expect(MediaFile.isMedia(name: "/data/Show/Episode.OGG") && !MediaFile.isMedia(name: "/data/Show/Episode.jar") && !MediaFile.isMedia(name: ".mp3"))
+        #expect(PlayerCommand.opensAsMedia("/data/Show/Episode.mp3") && PlayerCommand.opensAsMedia("https://x/setup.jar"))
+        #expect(!PlayerCommand.opensAsMedia("/data/Show/Episode.bin") && !PlayerCommand.opensAsMedia("Episode.mp3") && !PlayerCommand.opensAsMedia("file:///x.mp3"))
     }
 
     @Test func alternativesKeepTheExtension() {

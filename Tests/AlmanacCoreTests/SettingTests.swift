@@ -18,6 +18,7 @@ import Testing
         (.precipitationUnit, "precipitation-unit", "precipitationUnit", "weather.precipitationUnit", .weather),
         (.weatherAlerts, "weather-alerts", "weatherAlerts", "weather.weatherAlerts", .weather),
         (.metered, "metered", "metered", "podcasts.metered", .podcasts),
+        (.backupsKept, "backups-kept", "backupsKept", "podcasts.backupsKept", .podcasts),
     ])
     func eachSettingIsSpelledOnceAndTheRestDerived(setting: Setting, name: String, busKey: String, storeKey: String, section: Setting.Section) {
         #expect(setting.name == name)
@@ -62,7 +63,7 @@ import Testing
     }
 
     @Test func everySettingIsCoveredAndNoOtherNameIsOne() {
-        #expect(Setting.allCases.count == 12)
+        #expect(Setting.allCases.count == 13)
         // `player` is the CLI's own; a bus key is not a CLI name, nor the other way round.
         for other in ["player", "deleteWhenPlayed", "delete-when-played ", "", "Units"] { #expect(Setting(name: other) == nil, "\(other)") }
         for other in ["player", "delete-when-played", "locations", "episode"] { #expect(Setting(busKey: other) == nil, "\(other)") }

@@ -57,7 +57,7 @@ final class TableTranscripts: TranscriptFetching {
         #expect(fetcher.asked.withLock { $0 } == ["https://e/t.vtt"])
         // The fetcher is told which feed named the file: where it may fetch it from depends on it.
         #expect(fetcher.feeds.withLock { $0 } == [podcast.feedURL] && !podcast.feedURL.isEmpty)
-        #expect(try podcasts.transcriptMoments(matching: "compost", in: [id("two", podcast), id("bad", podcast)], perEpisode: 3)
+        #expect(try await podcasts.transcriptMoments(matching: "compost", in: [id("two", podcast), id("bad", podcast)], perEpisode: 3)
                 == [TranscriptMoment(episodeID: id("two", podcast), start: 751.4, text: "We talk about compost heaps.")])
         #expect(try await podcasts.transcript("nope", fetcher: fetcher) == .unknownEpisode)
     }

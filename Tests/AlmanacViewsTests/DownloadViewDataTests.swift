@@ -61,12 +61,12 @@ import Testing
     }
 
     @Test func noticesNameEachFeedAndTheCount() {
-        let one = NewEpisodesNotice([("Garden Weather", 1)], markup: false)
+        let one = NewEpisodesNotice([("Garden Weather", 1)])
         #expect(one.summary == "1 new episode" && one.body == "Garden Weather: 1 new")
-        let several = NewEpisodesNotice([("Q&A <Live>", 2), ("Morning", 1)], markup: true)
+        let several = NewEpisodesNotice([("Q&A <Live>", 2), ("Morning", 1)])
         #expect(several.summary == "3 new episodes")
-        #expect(several.body == "Q&amp;A &lt;Live&gt;: 2 new\nMorning: 1 new")
-        let many = NewEpisodesNotice((1...10).map { ("Feed \($0)", 1) }, markup: false)
+        #expect(several.body == "Q&A <Live>: 2 new\nMorning: 1 new")
+        let many = NewEpisodesNotice((1...10).map { ("Feed \($0)", 1) })
         #expect(many.body.split(separator: "\n").count == 9 && many.body.hasSuffix("and 2 more feeds"))
     }
 }

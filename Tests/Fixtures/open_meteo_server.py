@@ -68,6 +68,7 @@ on 127.0.0.1 and prints its port on the first line of standard output.
                               them would not fit)
 /control?dst=on            -> the answers' offset follows Europe/Berlin at the fixture's now (the
                               offset current when asked, as Open-Meteo gives it), not UTC+1
+/control?instruction=TEXT     -> the NWS alert's instruction is TEXT (markup and all) rather than the fixture's
 /requests                  -> what was asked so far: [{"path", "headers", "status"}]
 
 Dates follow the fixture's clock: the computer's, or the simulated time in the file
@@ -103,7 +104,7 @@ PLACES["escapetown"] = {"id": 666, "name": "Escape\u001b]0;x\u0007town", "latitu
                         "country": "Coun\u0000try", "country_code": "X\u009bY", "admin1": "Re\u009b2Jgion", "admin2": "Dis\u007ftrict",
                         "timezone": "Etc/UTC"}
 LOCK = threading.Lock()
-STATE = {"alertfailstatus": 503, "metseverity": None, "alertsend": None, "alerts": "off", "fail": 0, "metfail": 0, "airfail": 0, "temperature": None, "reverse": False, "rain": None, "hours": "fixed", "dst": False}
+STATE = {"instruction": None, "alertfailstatus": 503, "metseverity": None, "alertsend": None, "alerts": "off", "fail": 0, "metfail": 0, "airfail": 0, "temperature": None, "reverse": False, "rain": None, "hours": "fixed", "dst": False}
 MET_MODIFIED = "Sun, 22 Nov 2026 03:00:00 GMT"
 # --alert-schedule FILE: a JSON list of {"source", "onset", "expires", "n"} (Unix seconds);
 # each source's alert is then in force in its windows alone, whatever /control?alerts= says.
@@ -352,6 +353,11 @@ class Handler(BaseHTTPRequestHandler):
             body = (body.replace("{{sent}}", stamp(onset)).replace("{{onset}}", stamp(onset))
                     .replace("{{expires}}", stamp(ends)).replace("{{title_times}}", "today")
                     .replace("{{past}}", stamp(hour - 6 * 3600)))
+            if nws and STATE["instruction"] is not None:
+                answer = json.loads(body)
+                for feature in answer["features"]:
+                    feature["properties"]["instruction"] = STATE["instruction"]
+                body = json.dumps(answer)
             if not nws and not meteoalarm and STATE["metseverity"]:
                 body = body.replace('"severity": "Severe"', '"severity": "%s"' % STATE["metseverity"])
         elif meteoalarm:
@@ -393,6 +399,8 @@ class Handler(BaseHTTPRequestHandler):
                     STATE["alertfailstatus"] = int(query["alertfailstatus"])
                 if "metseverity" in query:
                     STATE["metseverity"] = query["metseverity"]
+                if "instruction" in query:
+                    STATE["instruction"] = query["instruction"]
                 if "alertsend" in query:
                     STATE["alertsend"] = float(query["alertsend"])
                 if "temperature" in query:

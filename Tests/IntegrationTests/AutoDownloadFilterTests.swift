@@ -6,8 +6,8 @@ import Testing
 
 /// Auto-download's filters through the real binaries on a private bus and the local feed
 /// server: trailers and bonus episodes (`itunes:episodeType`) left out unless asked, titles
-/// chosen by `include` and `exclude`, and a pattern that could take unbounded time or does
-/// not compile refused, over the CLI and busctl, with nothing changed.
+/// chosen by `include` and `exclude`, and a pattern that needs going back over the title or
+/// does not compile refused, over the CLI and busctl, with nothing changed.
 @Suite(.onTestThreads, .timeLimit(.hang)) struct AutoDownloadFilterTests {
     let feed: AudioFeed
     let bus: PrivateBus
@@ -61,7 +61,7 @@ import Testing
         #expect(!daemon.process.hasExited)
     }
 
-    @Test func aPatternThatCouldTakeUnboundedTimeOrDoesNotCompileIsRefusedAndChangesNothing() async throws {
+    @Test func aPatternThatNeedsGoingBackOrDoesNotCompileIsRefusedAndChangesNothing() async throws {
         try feed.publish(items(["One"]))
         let daemon = try await RunningDaemon(bus: bus, .fixtures())
         let (podcast, _) = try await feed.subscribe(on: bus)
@@ -69,7 +69,7 @@ import Testing
         let before = try await settings(podcast)
         #expect(before.contains("\"include\":\"news\""), "\(before)")
 
-        for (pattern, reason) in [("(a+)+$", "repeats a group"), ("[news", "is not a regular expression")] {
+        for (pattern, reason) in [("(a)\\1", "a reference back to a group"), ("[news", "is not a regular expression")] {
             let refused = try await almanac(["podcasts", "settings", podcast, "include", pattern], bus: bus)
             #expect(refused.status == 64, "\(refused.output) \(refused.errorOutput)")
             #expect(refused.errorOutput.contains(reason), "\(refused.errorOutput)")
@@ -78,8 +78,8 @@ import Testing
         #expect(types.status == 64 && types.errorOutput.contains("'episode-types' is a list of full, trailer and bonus"), "\(types.errorOutput)")
 
         let busctl = try await busctlCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.setPodcastSettings,
-                                          ["sa{sv}", podcast, "2", "exclude", "s", "a*b*c*", "autoDownload", "b", "true"])
-        #expect(busctl.status != 0 && busctl.errorOutput.contains("more than 2 quantifiers"), "\(busctl.errorOutput)")
+                                          ["sa{sv}", podcast, "2", "exclude", "s", "(?<=a)b", "autoDownload", "b", "true"])
+        #expect(busctl.status != 0 && busctl.errorOutput.contains("a lookbehind"), "\(busctl.errorOutput)")
         #expect(try await settings(podcast) == before)
         #expect(!daemon.process.hasExited)
     }

@@ -8,9 +8,12 @@ import TestHarness
 final class DbusmockNotificationDaemon: Sendable {
     private let process: Tool.Background
 
-    /// Starts it on `bus` and waits until it owns `org.freedesktop.Notifications`.
-    init(bus: PrivateBus) async throws {
-        process = try Tool.Background("/usr/bin/python3", ["-m", "dbusmock", "--template", "notification_daemon"], environment: bus.environment)
+    /// Starts it on `bus` and waits until it owns `org.freedesktop.Notifications`;
+    /// `capabilities` replace the template's own (which include `body-markup`).
+    init(bus: PrivateBus, capabilities: [String]? = nil) async throws {
+        let parameters = try capabilities.map { String(decoding: try JSONSerialization.data(withJSONObject: ["capabilities": $0.joined(separator: " ")]), as: UTF8.self) }
+        process = try Tool.Background("/usr/bin/python3", ["-m", "dbusmock", "--template", "notification_daemon"] + (parameters.map { ["--parameters", $0] } ?? []),
+                                      environment: bus.environment)
         let watcher = try await Connection.connect(to: bus.address)
         let owned = try await eventually { try await watcher.nameOwner(of: BusName("org.freedesktop.Notifications")) != nil }
         await watcher.close()

@@ -260,4 +260,56 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: records.appendingPathComponent("xdg-open.args").path))
         #expect(!daemon.process.hasExited)
     }
+
+    /// A download is saved under an audio or video extension only — from the server's name,
+    /// the URL or the type — else `.bin`, whatever a feed or its server names (`.jar`, `.exe`,
+    /// `.html`); and a generic opener (`xdg-open`, with no mpv or VLC installed) is never
+    /// handed a file that is not named as media, not even one an older Almanac saved as `.jar`.
+    @Test func downloadsAreNamedAsMediaAndAnOpenerIsHandedNothingElse() async throws {
+        try feed.publish([
+            ("Java", "/audio/setup.jar?size=1000&type=application/java-archive"),
+            ("Windows", "/audio/run.exe?size=1000&type=application/octet-stream"),
+            ("Page", "/audio/page.html?size=1000&type=text/html"),
+            ("Told", "/audio/told?size=1000&type=application/java-archive&disposition=attachment;%20filename=%22tool.jar%22"),
+            ("Setup.exe", "/audio/setup?size=1000&type=application/x-msdownload"),
+            ("Typed", "/audio/typed?size=1000&type=audio/ogg"),
+            ("Named", "/audio/named.m4a?size=1000&type=application/java-archive"),
+        ])
+        var daemon = try await RunningDaemon(bus: bus, .fixtures())
+        let episodes = try await feed.subscribe(on: bus).episodes
+        let titles = ["Java", "Windows", "Page", "Told", "Setup.exe", "Typed", "Named"]
+        let ids = try titles.map { try #require(episodes[$0], "\(episodes)") }
+        let downloaded = try await almanac(["episode", "download"] + ids, bus: bus)
+        #expect(downloaded.status == 0, "\(downloaded.output) \(downloaded.errorOutput)")
+        let folder = bus.directory.appendingPathComponent("data/The Download Show")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(names == ["Java.bin", "Named.m4a", "Page.bin", "Setup.exe.bin", "Told.bin", "Typed.ogg", "Windows.bin"], "\(names)")
+
+        // Only xdg-open installed: the media file is opened, the others refused, saying why.
+        let xdgOpen = try install("xdg-open")
+        var result = try await play([ids[5]], path: [xdgOpen])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(try await arguments(of: "xdg-open") == [folder.appendingPathComponent("Typed.ogg").path])
+        for index in [0, 3, 4] {
+            result = try await play([ids[index]], path: [xdgOpen])
+            #expect(result.status == 65, "\(result.output)")
+            #expect(result.errorOutput.contains("which is not named as audio or video: xdg-open would open it"), "\(result.errorOutput)")
+        }
+        // A file an older Almanac saved as `.jar` is refused too; mpv gets it (it reads the content, not the name).
+        _ = daemon.stop()
+        let (old, jar) = (folder.appendingPathComponent("Java.bin").path, folder.appendingPathComponent("Java.jar").path)
+        try FileManager.default.moveItem(atPath: old, toPath: jar)
+        let rename = "import sqlite3, sys\ndb = sqlite3.connect(sys.argv[1])\ndb.execute('UPDATE episode SET file = ? WHERE file = ?', (sys.argv[3], sys.argv[2]))\ndb.commit()"
+        let renamed = try await Tool.runDetached("python3", ["-c", rename, bus.directory.appendingPathComponent("state/almanac.sqlite").path, old, jar])
+        try #require(renamed.status == 0, "\(renamed.errorOutput)")
+        daemon = try await RunningDaemon(bus: bus, .fixtures())
+        result = try await play([ids[0]], path: [xdgOpen])
+        #expect(result.status == 65 && result.errorOutput.contains("was saved as Java.jar, which is not named as audio or video"), "\(result.errorOutput)")
+        #expect(!FileManager.default.fileExists(atPath: records.appendingPathComponent("xdg-open.args").path))
+        let mpv = try install("mpv")
+        result = try await play([ids[0]], path: [xdgOpen, mpv])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(try await arguments(of: "mpv") == [jar])
+        #expect(!daemon.process.hasExited)
+    }
 }

@@ -7,7 +7,8 @@ import Testing
 /// The status-bar lines of docs/status-bars.md, taken from the page itself (so the page and
 /// this test cannot drift) and run through a shell exactly as a bar runs them, against the
 /// real provider and the local Open-Meteo stand-in: first a fresh reading, then a stale one
-/// (the server fails, the last good reading is kept and marked stale).
+/// (the server fails, the last good reading is kept and marked stale), then almanacd stopped
+/// (each bar says so) and started again (each shows the weather again).
 @Suite(.onTestThreads, .timeLimit(.hang)) struct StatusBarDocTests {
     /// The command lines of the page: waybar's `"exec": "…"`, polybar's `exec = …` and
     /// i3blocks' `command=…`, each inside a fenced block.
@@ -82,6 +83,23 @@ import Testing
             let line = try #require(lines(index).last)
             #expect(line.contains(" 5.3°C (stale, updated "), "\(commands[index].bar): '\(line)'")
         }
+        // Every waybar line is markup Pango reads.
+        let markups = waybar().flatMap { [$0["text"] as? String ?? "", $0["tooltip"] as? String ?? ""] }
+        for (markup, result) in zip(markups, try await PangoMarkupCheck.parse(markups)) {
+            if case .failure(let error) = result { Issue.record("waybar would refuse \(markup): \(error)") }
+        }
+
+        // almanacd stops: each bar says so at once, as the page shows; back, they show the weather again.
+        let shown = commands.indices.map { lines($0).count }
+        _ = daemon.stop()
+        let away = await eventually {
+            (waybar().last?["class"] as? [String]) == ["error"] && lines(1).last == "⚠ almanacd is not running" && lines(2).last == "⚠ almanacd is not running"
+        }
+        #expect(away, "waybar: \(bars[0].output)\npolybar: \(bars[1].output)\ni3blocks: \(bars[2].output)")
+        #expect((waybar().last?["text"] as? String) == "⚠ almanacd", "\(bars[0].output)")
+        try await daemon.start()
+        let back = await eventually { commands.indices.allSatisfy { lines($0).count >= shown[$0] + 2 && lines($0).last?.contains(" 5.3°C") == true } }
+        #expect(back, "waybar: \(bars[0].output)\npolybar: \(bars[1].output)\ni3blocks: \(bars[2].output)")
         _ = daemon.stop()
     }
 }

@@ -12,7 +12,8 @@ public import Logging
 public final class AlertNotifier: Service {
     static let viewKey = ViewKey("almanacd:alert-notifications")
 
-    /// The summary and body of an alert's notification (AlmanacViews' words, which this layer does not see).
+    /// The summary and body of an alert's notification, as plain text (AlmanacViews' words,
+    /// which this layer does not see; `DesktopNotifications` escapes the body for the server).
     public typealias Wording = @Sendable (_ alert: WeatherAlert, _ place: String) -> (summary: String, body: String)
 
     private enum Work: Sendable {
@@ -114,13 +115,12 @@ public final class AlertNotifier: Service {
         // Once per alert and update: the same alert fetched again shows nothing.
         guard before?.alert != alert else { return }
         let text = wording(alert, place)
-        let hints: [String: Value] = ["category": .string("weather.alert"), "urgency": .byte(alert.severity == .extreme ? 2 : 1)]
+        var notice = DesktopNotifications.Notice(summary: text.summary, body: text.body, icon: "dialog-warning")
+        notice.replaces = before?.notification ?? 0
+        notice.hints = ["category": .string("weather.alert"), "urgency": .byte(alert.severity == .extreme ? 2 : 1)]
+        notice.expires = 0
         do {
-            let reply = try await connection.call(
-                DesktopNotifier.service, path: DesktopNotifier.path, interface: DesktopNotifier.interface, method: "Notify", timeout: .seconds(5),
-                arguments: "Almanac", before?.notification ?? 0, "dialog-warning", text.summary, text.body, [String](), hints, Int32(0)
-            )
-            let id = try reply.arguments(UInt32.self)
+            let (id, _) = try await DesktopNotifications(connection: connection).notify(notice)
             shown.withLock { $0[alert.id] = (alert, id) }
         } catch {
             logger.warning("could not show a notification of a weather alert", metadata: ["error": "\(error)"])
@@ -130,8 +130,7 @@ public final class AlertNotifier: Service {
     private func close(_ alertID: String) async {
         guard let notification = shown.withLock({ $0.removeValue(forKey: alertID)?.notification }) else { return }
         do {
-            _ = try await connection.call(DesktopNotifier.service, path: DesktopNotifier.path, interface: DesktopNotifier.interface,
-                                          method: "CloseNotification", timeout: .seconds(5), arguments: notification)
+            try await DesktopNotifications(connection: connection).close(notification)
         } catch {
             logger.warning("could not close the notification of an ended weather alert", metadata: ["error": "\(error)"])
         }

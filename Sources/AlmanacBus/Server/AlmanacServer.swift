@@ -1,5 +1,5 @@
 import AlmanacWire
-import AlmanacCore
+public import AlmanacCore
 public import AlmanacModels
 public import DBus
 public import Logging
@@ -17,11 +17,13 @@ public final class AlmanacServer: Sendable {
     let provider: String
     /// The machine's network as the daemon knows it (`Network`).
     let network: @Sendable () -> NetworkState
+    /// The library's backups (`Backup`, `ListBackups`, `Restore`, `ImportBackup`); `nil`: none kept.
+    let backups: LibraryBackups?
     let logger: Logger
 
     public init(connection: Connection, weather: WeatherAdapter, podcasts: PodcastsAdapter,
                 version: String, provider: String, network: @escaping @Sendable () -> NetworkState = { .unknown },
-                logger: Logger = Logger(label: "almanac.bus")) {
+                backups: LibraryBackups? = nil, logger: Logger = Logger(label: "almanac.bus")) {
         self.connection = connection
         // One allowance for both documents: the cap is the daemon's, not a document's.
         let allowance = ViewAllowance()
@@ -31,6 +33,7 @@ public final class AlmanacServer: Sendable {
         self.version = version
         self.provider = provider
         self.network = network
+        self.backups = backups
         self.logger = logger
     }
 
@@ -86,7 +89,7 @@ public final class AlmanacServer: Sendable {
                 case .podcasts: try podcasts.adapter.submit([setting.busKey: value], from: nil, answer: answer)
                 }
             },
-        ], properties: [
+        ] + backupMethods(), properties: [
             Property(BusContract.Almanac1.version.rawValue, .string) { [version] in .string(version) },
             Property(BusContract.Almanac1.provider.rawValue, .string) { [provider] in .string(provider) },
             Property(BusContract.Almanac1.documents.rawValue, .array(.objectPath)) { .array(.objectPath, documents) },

@@ -15,9 +15,6 @@ import Synchronization
 /// advertises `actions`, the notification offers "Download", which downloads those episodes,
 /// and "Add to Up Next", which adds them at the end of the queue.
 public final class DesktopNotifier: Service {
-    static let service: BusName = "org.freedesktop.Notifications"
-    static let path: ObjectPath = "/org/freedesktop/Notifications"
-    static let interface: InterfaceName = "org.freedesktop.Notifications"
     static let viewKey = ViewKey("almanacd:notifications")
 
     private struct State {
@@ -49,9 +46,8 @@ public final class DesktopNotifier: Service {
     /// Woken when news waits to be shown.
     private let flushWanted = Wakeup()
 
-    /// The summary and body of a notification: each feed's title and count, and whether the
-    /// server reads body markup.
-    public typealias Wording = @Sendable (_ feeds: [(title: String, count: Int)], _ markup: Bool) -> (summary: String, body: String)
+    /// The summary and body of a notification, as plain text: each feed's title and count.
+    public typealias Wording = @Sendable (_ feeds: [(title: String, count: Int)]) -> (summary: String, body: String)
 
     /// - Parameters:
     ///   - gathering: how long after the first new episode others are waited for, so that one
@@ -70,7 +66,7 @@ public final class DesktopNotifier: Service {
     /// Listens for the notification server's answers and for new episodes (before the bus
     /// name is taken: the group awaits it).
     public func prepare() async throws {
-        let stream = try await connection.signals(matching: MatchRule(interface: Self.interface, path: Self.path), bufferLimit: 64)
+        let stream = try await connection.signals(matching: MatchRule(interface: DesktopNotifications.interface, path: DesktopNotifications.path), bufferLimit: 64)
         signals.withLock { $0 = stream }
         podcasts.document.addView(key: Self.viewKey) { [weak self] event in
             guard let self, case .changed(_, .newEpisodes(let podcastID, let episodes), _) = event else { return }
@@ -150,23 +146,20 @@ public final class DesktopNotifier: Service {
             }) { flushWanted.wake() }
         }
         guard !announced.isEmpty else { return }
-        let capabilities = (try? await connection.call(Self.service, path: Self.path, interface: Self.interface,
-                                                        method: "GetCapabilities", timeout: .seconds(5)).arguments([String].self)) ?? []
+        let notifications = DesktopNotifications(connection: connection)
+        let capabilities = await notifications.capabilities()
         let titles = podcasts.document.snapshot.state.podcasts
-        let text = wording(announced.map { (titles[$0.podcastID]?.title ?? $0.podcastID, $0.episodes.count) }, capabilities.contains("body-markup"))
+        let text = wording(announced.map { (titles[$0.podcastID]?.title ?? $0.podcastID, $0.episodes.count) })
         let offersDownload = capabilities.contains("actions") && downloads != nil
-        let actions = (offersDownload ? ["download", "Download"] : []) + (capabilities.contains("actions") ? ["queue", "Add to Up Next"] : [])
-        let hints: [String: Value] = ["category": .string("transfer"), "urgency": .byte(0)]
+        var notice = DesktopNotifications.Notice(summary: text.summary, body: text.body, icon: "audio-podcast")
+        notice.replaces = replaces
+        notice.actions = (offersDownload ? ["download", "Download"] : []) + (capabilities.contains("actions") ? ["queue", "Add to Up Next"] : [])
+        notice.hints = ["category": .string("transfer"), "urgency": .byte(0)]
         do {
-            let reply = try await connection.call(
-                Self.service, path: Self.path, interface: Self.interface, method: "Notify", timeout: .seconds(5),
-                arguments: "Almanac", replaces, "audio-podcast", text.summary, text.body,
-                actions, hints, Int32(-1)
-            )
-            let (id) = try reply.arguments(UInt32.self)
+            let (id, server) = try await notifications.notify(notice, capabilities: capabilities)
             state.withLock { state in
                 state.lastID = id
-                state.server = reply.sender
+                state.server = server
                 state.actions[id] = announced.flatMap(\.episodes)
                 if state.actions.count > 16, let oldest = state.actions.keys.min() { state.actions[oldest] = nil }
             }

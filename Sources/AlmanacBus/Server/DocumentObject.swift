@@ -91,6 +91,9 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     // MARK: Broadcasting
 
     private func broadcast(_ event: DocumentEvent<Adapter.State, Adapter.Change>) {
+        // The broadcaster hears a resync only when the whole state was replaced (a restore):
+        // a view that fell behind is resynchronised alone.
+        if case .resynchronised(let revision, let state) = event { return broadcastRestored(state, at: revision) }
         guard case .changed(let revision, let change, _) = event else { return }
         do {
             let changes = adapter.encode(change: change)
@@ -104,6 +107,20 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         } catch {
             // Every client that watches the bus missed this change.
             logger.error("could not broadcast a change", metadata: ["revision": "\(revision)", "error": "\(error)"])
+        }
+    }
+
+    /// `Changed` with `{"kind": "restored"}` (read the state again), and every property the new
+    /// state may have changed.
+    private func broadcastRestored(_ state: Adapter.State, at revision: UInt64) {
+        do {
+            try emitChange(BusContract.Document1.changed, of: BusContract.documentInterface, at: path, to: nil, revision: revision, ViewUpdateCodec.restoredChange())
+            try emitProperties([(BusContract.Document1.revision.rawValue, .uint64(revision))])
+            if let (interface, properties) = adapter.domainProperties(of: state), !properties.isEmpty {
+                try emitProperties(properties.sorted { $0.key < $1.key }, of: interface)
+            }
+        } catch {
+            logger.error("could not broadcast a restored state", metadata: ["revision": "\(revision)", "error": "\(error)"])
         }
     }
 

@@ -29,7 +29,8 @@ extension PodcastsAdapter {
                 // Read first: the page holds at least every change up to it.
                 let revision = podcasts.document.revision
                 return { reply in
-                    let page = try Refusals.translated { try podcasts.page(query) }
+                    // A search on a search lane (PodcastsDocument+Search.swift), within its budget.
+                    let page = try await Refusals.translated { try await podcasts.searchedPage(query) }
                     var (episodes, info) = PodcastsCodec.encode(page)
                     info["revision"] = .uint64(revision)
                     try reply.write(episodes)
@@ -82,10 +83,16 @@ extension PodcastsAdapter {
                 guard search.contains(where: { !$0.isWhitespace }), search.utf8.count <= 1_000 else {
                     throw BusError.invalidArgs("Search for 1 to 1000 bytes of text, such as a phrase said in an episode.")
                 }
-                guard episodes.count <= EpisodeQuery.maximumLimit else {
-                    throw BusError.invalidArgs("Ask for at most \(EpisodeQuery.maximumLimit) episodes at a time, not \(episodes.count).")
+                // Each episode once: at most a page of them, the most a client shows at once.
+                var seen = Set<String>()
+                let asked = episodes.filter { seen.insert($0).inserted }
+                guard asked.count <= EpisodeQuery.maximumLimit else {
+                    throw BusError.invalidArgs("Ask for at most \(EpisodeQuery.maximumLimit) episodes at a time, not \(asked.count).")
                 }
-                let moments = try Refusals.translated { try podcasts.transcriptMoments(matching: search, in: episodes, perEpisode: Self.momentsPerEpisode) }
+                let moments = try await Refusals.translated {
+                    _ = try SearchTerms(search)  // its bounds, before it waits for a lane
+                    return try await podcasts.transcriptMoments(matching: search, in: asked, perEpisode: Self.momentsPerEpisode)
+                }
                 try reply.write(PodcastsCodec.encode(moments))
             }),
             Method(BusContract.Podcasts1.getQueue.rawValue, outputs: [Argument("episodes", .array(.dictionary(key: .string, value: .variant)))],

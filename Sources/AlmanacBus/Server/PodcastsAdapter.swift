@@ -101,6 +101,11 @@ public struct PodcastsAdapter: DocumentAdapter {
         }
     }
 
+    public func domainProperties(of state: PodcastsState) -> (InterfaceName, [String: Value])? {
+        (BusContract.podcastsInterface, [BusContract.Podcasts1.subscriptions.rawValue: Self.subscriptions(state),
+                                         BusContract.Podcasts1.settings.rawValue: PodcastsCodec.encode(state.settings)])
+    }
+
     /// Subscribes to the feed at `url` after reading it; the podcast's id (the same one again
     /// for a feed already subscribed, and then `isNew` is false).
     static func subscribe(_ url: String, podcasts: PodcastsDocument, inspector: any FeedInspecting) async throws -> (id: String, isNew: Bool) {

@@ -58,15 +58,11 @@ public final class RainNotifier: Service {
 
     private func show(_ notice: (place: String, location: String, sentence: String)) async {
         let replaces = shown.withLock { $0[notice.location] ?? 0 }
-        let hints: [String: Value] = ["category": .string("x-almanac.weather"), "urgency": .byte(1)]
+        var message = DesktopNotifications.Notice(summary: "Rain soon in \(notice.place)", body: notice.sentence, icon: "weather-showers")
+        message.replaces = replaces
+        message.hints = ["category": .string("x-almanac.weather"), "urgency": .byte(1)]
         do {
-            let reply = try await connection.call(
-                DesktopNotifier.service, path: DesktopNotifier.path, interface: DesktopNotifier.interface, method: "Notify",
-                timeout: .seconds(5),
-                arguments: "Almanac", replaces, "weather-showers", "Rain soon in \(notice.place)", notice.sentence,
-                [String](), hints, Int32(-1)
-            )
-            let (id) = try reply.arguments(UInt32.self)
+            let (id, _) = try await DesktopNotifications(connection: connection).notify(message)
             shown.withLock { $0[notice.location] = id }
         } catch {
             // No notification server (a session without a desktop): nothing to show it on.

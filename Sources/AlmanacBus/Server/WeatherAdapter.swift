@@ -74,6 +74,11 @@ public struct WeatherAdapter: DocumentAdapter {
         }
     }
 
+    public func domainProperties(of state: WeatherState) -> (InterfaceName, [String: Value])? {
+        (BusContract.weatherInterface, [BusContract.Weather1.units.rawValue: .string(state.units.rawValue),
+                                        BusContract.Weather1.locations.rawValue: .array(.string, state.savedLocations.map(Value.string))])
+    }
+
     /// The most days and hours `Forecast` and `HourlyForecast` hand out.
     static let maximumDays: UInt32 = 16
     static let maximumHours = UInt32(WeatherReading.maximumHours)

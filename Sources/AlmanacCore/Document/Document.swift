@@ -110,6 +110,21 @@ public final class Document<State: Sendable, Change: Sendable, Options: ViewOpti
         try update(origin: key, apply) ?? revision
     }
 
+    /// Replaces the whole state (a library restored from a backup): the revision goes up by
+    /// one, and every view hears `.resynchronised` with the new state, in revision order with
+    /// the changes around it. Returns the new revision.
+    @discardableResult
+    public func replace(with state: State) -> UInt64 {
+        let revision = storage.withLock { storage in
+            storage.state = state
+            storage.revision += 1
+            storage.outbox.append((.resynchronised(revision: storage.revision, state: state), only: nil))
+            return storage.revision
+        }
+        deliver()
+        return revision
+    }
+
     // MARK: Views
 
     /// Registers a view (replacing one with the same key).

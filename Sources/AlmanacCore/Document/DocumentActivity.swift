@@ -98,10 +98,13 @@ public final class DocumentActivity: Sendable {
 
     /// A fault that no later success undoes (the state file was found unreadable and moved
     /// aside): `LastError` says it now, and comes back to it whenever no item is failing.
+    /// `""` takes the note away (the library was restored). The observer hears `LastError` change.
     public func standing(_ message: String) {
         counts.withLock { counts in
             counts.standing = message
-            if counts.failing.isEmpty { (counts.lastError, counts.lastErrorItem) = (message, nil) }
+            guard counts.failing.isEmpty, counts.lastError != message || counts.lastErrorItem != nil else { return }
+            (counts.lastError, counts.lastErrorItem) = (message, nil)
+            counts.observer?(message.isEmpty ? .cleared : .replaced(message))
         }
     }
 

@@ -2,7 +2,8 @@
 public enum DocumentEvent<State: Sendable, Change: Sendable>: Sendable {
     /// The state changed to `revision`; `origin` is the view that submitted the change, if any.
     case changed(revision: UInt64, change: Change, origin: ViewKey?)
-    /// The view fell behind and missed events: here is the whole state at `revision`.
+    /// The view fell behind and missed events, or the whole state was replaced (a library
+    /// restored from a backup: every view hears it): here is the whole state at `revision`.
     case resynchronised(revision: UInt64, state: State)
 
     /// The revision this event brings the view to.

@@ -8,11 +8,14 @@ public import AlmanacModels
 public enum AutoDownload {
     public static func episodes(_ new: [Episode], preferences: PodcastPreferences, kinds: [String: EpisodeKind] = [:]) -> [Episode] {
         guard preferences.autoDownload else { return [] }
+        // Compiled once for all the titles; a pattern that does not compile matches no title.
+        let include = preferences.include.map { TitlePattern($0) }
+        let exclude = preferences.exclude.map { TitlePattern($0) }
         let wanted = new.filter { episode in
             episode.audioURL != nil && episode.file == nil && !episode.played
                 && preferences.downloadKinds.contains(kinds[episode.id] ?? .full)
-                && preferences.include.map { TitlePattern.matches($0, episode.title) } ?? true
-                && !(preferences.exclude.map { TitlePattern.matches($0, episode.title) } ?? false)
+                && include.map { $0?.matches(episode.title) ?? false } ?? true
+                && !(exclude.map { $0?.matches(episode.title) ?? false } ?? false)
         }.sorted { ($0.published, $0.id) > ($1.published, $1.id) }
         guard let keep = preferences.keep else { return wanted }
         return Array(wanted.prefix(keep))

@@ -48,11 +48,15 @@ public final class DownloadCleaner: Service {
     }
 
     /// A `Service`, made ready (`prepare`) by following the changes that may make a file go,
-    /// before any client can make one.
+    /// before any client can make one — and a restored library, whose settings and play
+    /// state are all new.
     public func prepare() async {
         podcasts.document.addView(key: Self.viewKey) { [weak self] event in
-            guard let self, case .changed(_, let change, _) = event, Self.mayDelete(change) else { return }
-            wanted()
+            guard let self else { return }
+            switch event {
+            case .changed(_, let change, _): if Self.mayDelete(change) { wanted() }
+            case .resynchronised: wanted()
+            }
         }
     }
 

@@ -130,10 +130,16 @@ public final class NetworkConditions: MachineEvents, Service {
 
     // MARK: Service
 
-    /// Follows the `metered` setting from now on.
+    /// Follows the `metered` setting from now on (a restored library's too).
     public func prepare() async {
         podcasts.document.addView(key: Self.viewKey) { [weak self] event in
-            guard let self, case .changed(_, .settings(let settings), _) = event else { return }
+            let settings: PodcastSettings
+            switch event {
+            case .changed(_, .settings(let changed), _): settings = changed
+            case .resynchronised(_, let state): settings = state.settings
+            default: return
+            }
+            guard let self else { return }
             let (before, after) = state.withLock { state -> (Bool, Bool) in
                 let before = state.holds
                 state.use = settings.metered

@@ -77,6 +77,12 @@ public protocol PodcastArchive: Sendable {
     func addListening(_ seconds: Double, to episodeID: String, on day: String) throws
     /// How long each podcast was listened to on each day from `day` on (by day, then podcast).
     func listening(since day: String) throws -> [ListeningTotal]
+    /// The kept title patterns `TitlePattern` does not take (`podcastsState()` leaves them
+    /// out of each podcast's settings), by podcast, `include` before `exclude`.
+    func refusedTitlePatterns() throws -> [RefusedTitlePattern]
+    /// Lets go of the refused kept patterns of `podcastID` among `settings` (`include`,
+    /// `exclude`); `savePreferences` keeps them otherwise.
+    func forgetRefusedTitlePatterns(_ settings: Set<String>, of podcastID: String) throws
 }
 
 extension PodcastArchive {
@@ -84,4 +90,8 @@ extension PodcastArchive {
     public func transaction<T: Sendable>(_ body: () throws -> T) throws -> T { try body() }
     /// An archive without transactions runs `body` as it is.
     public func savepoint<T: Sendable>(_ body: () throws -> T) throws -> T { try body() }
+    /// An archive that keeps only patterns it was given through `savePreferences` has none.
+    public func refusedTitlePatterns() throws -> [RefusedTitlePattern] { [] }
+    /// An archive without refused patterns has none to forget.
+    public func forgetRefusedTitlePatterns(_ settings: Set<String>, of podcastID: String) throws {}
 }

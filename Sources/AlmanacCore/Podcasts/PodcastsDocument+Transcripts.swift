@@ -1,4 +1,4 @@
-public import AlmanacModels
+import AlmanacModels
 import FoundationEssentials
 import Logging
 
@@ -49,11 +49,5 @@ extension PodcastsDocument {
             logger.error("could not keep an episode's transcript", metadata: ["episode": "\(id)", "error": "\(error)"])
         }
         return .found(fetched)
-    }
-
-    /// Where `search` is said in the transcripts of `episodeIDs`: at most `perEpisode`
-    /// moments each, in order of time (`episodes --search`).
-    public func transcriptMoments(matching search: String, in episodeIDs: [String], perEpisode: Int) throws -> [TranscriptMoment] {
-        try reading { try archive.transcriptMoments(matching: search, in: episodeIDs, perEpisode: perEpisode) }
     }
 }

@@ -96,6 +96,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
         self.jitter = jitter
         self.logger = logger
         podcasts.object = self
+        noteRefusedTitlePatterns()
     }
 
     // MARK: The owner
@@ -237,7 +238,10 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     /// `origin` marks who asked, as for `subscribe`.
     @discardableResult
     public func unsubscribe(_ podcastID: String, origin: ViewKey? = nil) throws -> UInt64 {
-        defer { scheduleChanged() }
+        defer {
+            scheduleChanged()
+            noteRefusedTitlePatterns()
+        }
         return try write(origin: origin) { [self] state in
             guard state.podcasts[podcastID] != nil else { throw Self.unknownPodcast(podcastID, in: state) }
             try archive.removePodcast(podcastID)
@@ -247,7 +251,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             let remaining = Set(state.podcasts.keys)
             schedule.withLock { $0.keep(only: remaining) }
             // The sync is an item of the document's activity too: an unsubscription lets it be.
-            activity.keep(only: remaining.union([PodcastSync.activityItem]))
+            activity.keep(only: remaining.union([PodcastSync.activityItem, Self.refusedTitlePatternsItem]))
             // The window is refilled from what the library still holds; when that cannot be
             // read, it refills at the next start.
             do {
@@ -351,10 +355,15 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     }
 
     /// Runs a read of the archive; one that fails is reported (`LastError`, the log) and
-    /// rethrown, never taken for an empty answer.
+    /// rethrown, never taken for an empty answer. A refusal of the caller's input (a search
+    /// over its bounds or its budget) is only rethrown.
     func reading<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
+        } catch let refusal as SubmissionError {
+            throw refusal  // the caller's input, not the library's fault
+        } catch let refusal as SearchTooBroad {
+            throw refusal
         } catch {
             reportRead(error)
             throw error
@@ -383,7 +392,9 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             }
             let current = state.preferences(of: id)
             let updated = try submission.applied(to: current, minimumRefreshInterval: minimumRefreshInterval)
-            guard updated != current else { return nil }
+            let replaced = refusedTitlePatternsReplaced(by: submission, of: id)
+            guard updated != current || !replaced.isEmpty else { return nil }
+            try archive.forgetRefusedTitlePatterns(replaced, of: id)
             try archive.savePreferences(updated, of: id)
             intervalChanged.withLock { $0 = updated.refreshInterval != current.refreshInterval }
             if let seconds = updated.refreshInterval, seconds != current.refreshInterval {
@@ -393,6 +404,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             return state.apply(.podcastSettings(podcastID: id, updated))
         }
         if intervalChanged.withLock({ $0 }) { scheduleChanged() }
+        if submission.include != nil || submission.exclude != nil { noteRefusedTitlePatterns() }
         return revision ?? document.revision
     }
 

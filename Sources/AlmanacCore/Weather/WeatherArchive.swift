@@ -21,6 +21,10 @@ public protocol WeatherArchive: Sendable {
     /// Within `transaction`: what `body` wrote is undone alone when it throws, and the
     /// transaction goes on (one refused command does not spoil its burst).
     func savepoint<T: Sendable>(_ body: () throws -> T) throws -> T
+    /// What the archive keeps of the document — settings, saved places and their last
+    /// readings — for a document that reads it again (a restored library); `nil` when it keeps
+    /// none. `StorageError` when it could not be read.
+    func keptState() throws -> WeatherState?
 }
 
 extension WeatherArchive {
@@ -30,6 +34,8 @@ extension WeatherArchive {
     public func lastAlerts(at location: String) throws -> PlaceAlerts? { nil }
     /// An archive without transactions runs `body` as it is.
     public func transaction<T: Sendable>(_ body: () throws -> T) throws -> T { try body() }
+    /// An archive that keeps no state to read again.
+    public func keptState() throws -> WeatherState? { nil }
     /// An archive without transactions runs `body` as it is.
     public func savepoint<T: Sendable>(_ body: () throws -> T) throws -> T { try body() }
 

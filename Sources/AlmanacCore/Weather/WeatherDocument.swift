@@ -15,7 +15,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     public let activity = DocumentActivity()
     /// Where the user is (`"here"`), as the locator last said; `nil` before it said anything.
     private let hereState = Locked<Result<ResolvedPlace, PlaceNotFound>?>(nil)
-    private let archive: (any WeatherArchive)?
+    let archive: (any WeatherArchive)?
     /// The one owner of the state and the archive: every change (a submission, a reading, a
     /// failure, forgetting, a restored reading) waits in its mailbox, and each burst of them is
     /// saved in one transaction, then applied (`commit`).

@@ -37,11 +37,15 @@ public enum SafeFileName {
         return result
     }
 
-    /// A file name: `title` made safe, and an extension of 1–5 letters and digits when one can be told.
+    /// A file name: `title` made safe, ending in an audio or video extension (`MediaFile`):
+    /// `ext` when it is one, else the title's own when that is one, else
+    /// `MediaFile.neutralExtension` — never `.jar`, `.exe`, `.html` or another a feed chose.
     public static func fileName(title: String, fallback: String, extension ext: String?) -> String {
         let base = component(title, fallback: fallback)
-        guard let ext = ext.flatMap(safeExtension) else { return base }
-        return base.lowercased().hasSuffix("." + ext) ? base : base + "." + ext
+        if let ext = ext.flatMap(safeExtension), MediaFile.isMedia(extension: ext) {
+            return base.lowercased().hasSuffix("." + ext) ? base : base + "." + ext
+        }
+        return MediaFile.isMedia(name: base) ? base : base + "." + MediaFile.neutralExtension
     }
 
     /// The name to try after `name` was taken: "Title (2).mp3", "Title (3).mp3", …
@@ -51,29 +55,22 @@ public enum SafeFileName {
         return base + " (\(attempt))" + ext
     }
 
-    /// The extension a download should have: from the server's `Content-Disposition` file
-    /// name, else from the URL's last path segment, else from the MIME type.
+    /// The audio or video extension a download should have: from the server's
+    /// `Content-Disposition` file name, else from the URL's last path segment, else from the
+    /// MIME type — the first of them that is audio or video (`MediaFile`); `nil` when none is.
     public static func fileExtension(contentDisposition: String?, url: String, mimeType: String?) -> String? {
-        if let disposition = contentDisposition, let name = dispositionFileName(disposition),
-           let ext = extensionOf(name).flatMap(safeExtension) {
+        let media = { (ext: String?) in ext.flatMap(safeExtension).flatMap { MediaFile.isMedia(extension: $0) ? $0 : nil } }
+        if let disposition = contentDisposition, let name = dispositionFileName(disposition), let ext = media(extensionOf(name)) {
             return ext
         }
         var path = Substring(url)
         if let scheme = path.firstRange(of: "://") { path = path[scheme.upperBound...] }
         if let end = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<end] }
-        if let slash = path.firstIndex(of: "/"), let ext = extensionOf(String(path[slash...].split(separator: "/").last ?? "")).flatMap(safeExtension) {
+        if let slash = path.firstIndex(of: "/"), let ext = media(extensionOf(String(path[slash...].split(separator: "/").last ?? ""))) {
             return ext
         }
-        let mime = mimeType?.split(separator: ";").first.map { $0.trimmed.lowercased() }
-        return mime.flatMap { mimeExtensions[$0] }
+        return mimeType.flatMap(MediaFile.fileExtension(mimeType:))
     }
-
-    static let mimeExtensions = [
-        "audio/mpeg": "mp3", "audio/mp3": "mp3", "audio/mp4": "m4a", "audio/x-m4a": "m4a", "audio/m4a": "m4a",
-        "audio/aac": "aac", "audio/ogg": "ogg", "audio/opus": "opus", "audio/flac": "flac", "audio/x-flac": "flac",
-        "audio/wav": "wav", "audio/x-wav": "wav", "video/mp4": "mp4", "video/x-m4v": "m4v", "video/webm": "webm",
-        "application/pdf": "pdf",
-    ]
 
     private static func extensionOf(_ name: String) -> String? {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }

@@ -19,9 +19,9 @@ public struct EpisodeQuery: Sendable, Hashable {
     public var limit = 50
     /// Start after the episode this cursor names (from the previous page).
     public var cursor: String?
-    /// Only episodes whose title or show notes hold these words (SQLite FTS5 query syntax:
-    /// `"a phrase"`, `OR`, `NOT`, `prefix*`, `title:word`; a query that is not valid FTS5 is
-    /// read as plain words, all of which must be there). The archive applies it, not `matches`.
+    /// Only episodes whose title or show notes (or a kept transcript's segment) hold these
+    /// words, read by `SearchTerms`' rules (`"a phrase"`, `OR`, `NOT`, `prefix*`,
+    /// `title:word`). The archive applies it, not `matches`.
     public var search: String?
 
     public static let maximumLimit = 500

@@ -67,6 +67,22 @@ public struct PlayerCommand: Sendable, Hashable {
         return (lower.hasPrefix("http://") || lower.hasPrefix("https://")) && !media.hasControlCharacters
     }
 
+    /// Programs that open a file or an address with whatever program the desktop associates
+    /// with it (by the file's extension, or the address's scheme), rather than playing it.
+    public static let openers: Set<String> = ["xdg-open", "gio", "gvfs-open", "gnome-open", "kde-open", "kde-open5", "kioclient",
+                                              "kioclient5", "exo-open", "mimeopen", "run-mailcap", "see", "handlr"]
+
+    /// Whether this command is a generic opener (`openers`), not a media player.
+    public var isOpener: Bool { Self.openers.contains(name) }
+
+    /// Whether a generic opener may be handed `media`: an http or https address (which it
+    /// gives to the web browser) or a file whose name ends in an audio or video extension
+    /// (`MediaFile`), so that it opens a media player — never a `.jar`, `.exe`, `.html` or a
+    /// `.bin` a feed's server chose, which it would open with the program for that kind.
+    public static func opensAsMedia(_ media: String) -> Bool {
+        isWebAddress(media) || (media.hasPrefix("/") && MediaFile.isMedia(name: media))
+    }
+
     /// `text` split into words as a shell would (without expansions): blanks separate words,
     /// '…' is literal, "…" is literal but for \" and \\, and \ outside quotes takes the next character.
     public static func words(_ text: String) throws -> [String] {

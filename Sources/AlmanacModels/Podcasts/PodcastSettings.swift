@@ -19,6 +19,9 @@ public struct PodcastSettings: Sendable, Hashable, Codable {
     public var continuous: Bool
     /// On a metered connection: auto-downloads wait and feeds are read at most hourly (`pause`), or not.
     public var metered: MeteredUse
+    /// How many backups of the state file the daemon keeps (`backups-kept`): the oldest beyond
+    /// it goes when a new one is taken. The podcasts document holds the library's settings.
+    public var backupsKept: Int
 
     public static let playedAtRange = 0.5...1.0
     /// The longest `player` command kept.
@@ -27,9 +30,14 @@ public struct PodcastSettings: Sendable, Hashable, Codable {
     public static let defaultMinimumFreeSpace: UInt64 = 1 << 30
     /// The largest `minimumFreeSpace`: 1 PiB.
     public static let maximumMinimumFreeSpace: UInt64 = 1 << 50
+    /// `backupsKept` unless the user says otherwise: a week of daily backups.
+    public static let defaultBackupsKept = 7
+    /// The backups a user may keep: at least one, at most 100.
+    public static let backupsKeptRange = 1...100
 
     public init(notify: Bool = false, deleteWhenPlayed: Bool = false, playedAt: Double = 0.95, player: String = "",
-                minimumFreeSpace: UInt64 = PodcastSettings.defaultMinimumFreeSpace, continuous: Bool = true, metered: MeteredUse = .pause) {
+                minimumFreeSpace: UInt64 = PodcastSettings.defaultMinimumFreeSpace, continuous: Bool = true, metered: MeteredUse = .pause,
+                backupsKept: Int = PodcastSettings.defaultBackupsKept) {
         self.notify = notify
         self.deleteWhenPlayed = deleteWhenPlayed
         self.playedAt = playedAt
@@ -37,15 +45,18 @@ public struct PodcastSettings: Sendable, Hashable, Codable {
         self.minimumFreeSpace = minimumFreeSpace
         self.continuous = continuous
         self.metered = metered
+        self.backupsKept = backupsKept
     }
 
-    /// Reads settings kept by an older version, which had no `player`, `minimumFreeSpace`, `continuous` nor `metered`.
+    /// Reads settings kept by an older version, which had no `player`, `minimumFreeSpace`, `continuous`, `metered` nor `backupsKept`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(notify: try container.decode(Bool.self, forKey: .notify), deleteWhenPlayed: try container.decode(Bool.self, forKey: .deleteWhenPlayed),
                   playedAt: try container.decode(Double.self, forKey: .playedAt), player: try container.decodeIfPresent(String.self, forKey: .player) ?? "",
                   minimumFreeSpace: try container.decodeIfPresent(UInt64.self, forKey: .minimumFreeSpace) ?? Self.defaultMinimumFreeSpace,
                   continuous: try container.decodeIfPresent(Bool.self, forKey: .continuous) ?? true,
-                  metered: try container.decodeIfPresent(MeteredUse.self, forKey: .metered) ?? .pause)
+                  metered: try container.decodeIfPresent(MeteredUse.self, forKey: .metered) ?? .pause,
+                  backupsKept: try container.decodeIfPresent(Int.self, forKey: .backupsKept).flatMap { Self.backupsKeptRange.contains($0) ? $0 : nil }
+                      ?? Self.defaultBackupsKept)
     }
 }

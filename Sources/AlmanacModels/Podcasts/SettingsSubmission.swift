@@ -10,15 +10,18 @@ public struct SettingsSubmission: Sendable, Hashable {
     public var minimumFreeSpace: Double?
     public var continuous: Bool?
     public var metered: MeteredUse?
+    /// How many backups to keep, a whole number (`PodcastSettings.backupsKeptRange`).
+    public var backupsKept: Double?
 
     public init(notify: Bool? = nil, deleteWhenPlayed: Bool? = nil, playedAt: Double? = nil, minimumFreeSpace: Double? = nil, continuous: Bool? = nil,
-                metered: MeteredUse? = nil) {
+                metered: MeteredUse? = nil, backupsKept: Double? = nil) {
         self.notify = notify
         self.deleteWhenPlayed = deleteWhenPlayed
         self.playedAt = playedAt
         self.minimumFreeSpace = minimumFreeSpace
         self.continuous = continuous
         self.metered = metered
+        self.backupsKept = backupsKept
     }
 
     /// `settings` with this submission applied; `SubmissionError` when a value is out of range.
@@ -36,6 +39,13 @@ public struct SettingsSubmission: Sendable, Hashable {
                 throw SubmissionError("'minimumFreeSpace' is the bytes the downloads' disk keeps free, a whole number from 0 (no check) to \(maximum) (1 PiB); not \(minimumFreeSpace.echoedText).")
             }
             settings.minimumFreeSpace = UInt64(minimumFreeSpace)
+        }
+        if let backupsKept {
+            let range = PodcastSettings.backupsKeptRange
+            guard backupsKept.isFinite, backupsKept == backupsKept.rounded(), Double(range.lowerBound)...Double(range.upperBound) ~= backupsKept else {
+                throw SubmissionError("'backupsKept' is how many backups of the library to keep, a whole number from \(range.lowerBound) to \(range.upperBound); not \(backupsKept.echoedText).")
+            }
+            settings.backupsKept = Int(backupsKept)
         }
         if let notify { settings.notify = notify }
         if let deleteWhenPlayed { settings.deleteWhenPlayed = deleteWhenPlayed }

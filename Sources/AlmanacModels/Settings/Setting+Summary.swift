@@ -14,6 +14,7 @@ extension Setting {
         case .precipitationUnit: "how rain and snow are shown (auto: as units says)"
         case .weatherAlerts: "which official weather alerts bring a desktop notification"
         case .metered: "pause: auto-downloads wait, feeds hourly on a metered connection"
+        case .backupsKept: "how many backups of the library almanacd keeps (daily, and before changes)"
         }
     }
 }

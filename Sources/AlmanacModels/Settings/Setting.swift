@@ -15,11 +15,14 @@ public enum Setting: String, CaseIterable, Sendable, Hashable {
     case precipitationUnit
     case weatherAlerts
     case metered
+    case backupsKept
 
     /// The part of the daemon's state that holds it, and so the document that owns it.
     public var section: Section {
         switch self {
         case .notify, .deleteWhenPlayed, .playedAt, .minimumFreeSpace, .continuous, .metered: .podcasts
+        // The library's own setting: the podcasts document holds the library.
+        case .backupsKept: .podcasts
         case .units, .provider: .weather
         case .rainNotify: .weather
         case .windUnit, .precipitationUnit: .weather

@@ -5,7 +5,8 @@ import CSQLite
 /// given, then the caller's own set-up (`PRAGMA journal_mode`, …), then a first read that
 /// fails at once on a file that is not a database. Not thread-safe: `SQLiteQueue` runs one
 /// caller at a time on it (hence `@unchecked Sendable`: it is only reached under that
-/// queue's lock). Closed when released, or by `close()`.
+/// queue's lock, or by the one reader that took it from `SQLiteReaders`' idle ones).
+/// Closed when released, or by `close()`.
 final class SQLiteConnection: @unchecked Sendable {
     /// How a file is opened.
     enum Mode {
@@ -131,5 +132,13 @@ final class SQLiteConnection: @unchecked Sendable {
     /// Whether a transaction is open.
     var inTransaction: Bool {
         handle.map { sqlite3_get_autocommit($0) == 0 } ?? false
+    }
+
+    /// Whether the file this connection has open was renamed, moved or deleted since it was
+    /// opened (`SQLITE_FCNTL_HAS_MOVED`): its path now names another file, or none.
+    var hasMoved: Bool {
+        guard let handle else { return false }
+        var moved: Int32 = 0
+        return sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK && moved != 0
     }
 }

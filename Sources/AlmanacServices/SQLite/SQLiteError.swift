@@ -44,6 +44,10 @@ struct SQLiteError: Error, CustomStringConvertible {
         static let misuse = SQLITE_MISUSE
         static let corrupt = SQLITE_CORRUPT
         static let notADatabase = SQLITE_NOTADB
+        /// Another connection holds the lock (past the busy timeout).
+        static let busy = SQLITE_BUSY
+        /// A statement was stopped: its time budget was spent (`SQLiteConnection.withBudget`).
+        static let interrupted = SQLITE_INTERRUPT
     }
 
     /// What a closed connection answers, as GRDB's did: opening it again may cure it.

@@ -18,6 +18,14 @@ struct SQLiteMigrator: Sendable {
         steps.append((identifier, migrate))
     }
 
+    /// The migrations `connection`'s file has had, as its `grdb_migrations` table records them
+    /// (none when it has no such table).
+    static func applied(on connection: SQLiteConnection) throws -> [String] {
+        let recorded = try connection.value("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'grdb_migrations'").integer ?? 0
+        guard recorded > 0 else { return [] }
+        return try connection.rows("SELECT identifier FROM grdb_migrations").compactMap { $0[0].text }
+    }
+
     /// Runs the migrations `queue`'s file has not had.
     func migrate(_ queue: SQLiteQueue) throws {
         guard let last = migrations.last else { return }

@@ -103,7 +103,7 @@ final class SQLiteQueue: Sendable {
         }
     }
 
-    private static func inTransaction<T>(_ kind: String, _ connection: SQLiteConnection, _ body: (SQLiteConnection) throws -> T) throws -> T {
+    static func inTransaction<T>(_ kind: String, _ connection: SQLiteConnection, _ body: (SQLiteConnection) throws -> T) throws -> T {
         try connection.execute("BEGIN \(kind) TRANSACTION")
         do {
             let result = try body(connection)

@@ -109,13 +109,6 @@ extension StateStore {
                WHERE episodeSearch MATCH ?)
         """
 
-    /// A search as plain words, every one required: each quoted as an FTS5 string (quotes
-    /// inside doubled), so no character is syntax. `nil` when there is no word.
-    static func plainWords(_ search: String) -> String? {
-        let words = search.split(whereSeparator: \.isWhitespace).map { "\"" + $0.replacing("\"", with: "\"\"") + "\"" }
-        return words.isEmpty ? nil : words.joined(separator: " ")
-    }
-
     private static func blob(_ row: SQLiteRow, _ column: String) -> Data? {
         row[column].blob
     }

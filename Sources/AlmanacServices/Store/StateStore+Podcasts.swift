@@ -32,6 +32,8 @@ extension StateStore: PodcastArchive {
                 if let bytes = UInt64(value), bytes <= PodcastSettings.maximumMinimumFreeSpace { state.settings.minimumFreeSpace = bytes }
             case Setting.metered.storeKey:
                 if let use = MeteredUse(rawValue: value) { state.settings.metered = use }
+            case Setting.backupsKept.storeKey:
+                if let kept = Int(value), PodcastSettings.backupsKeptRange ~= kept { state.settings.backupsKept = kept }
             default: continue
             }
         }
@@ -123,11 +125,11 @@ extension StateStore: PodcastArchive {
 
     public func saveSettings(_ settings: PodcastSettings) throws {
         try write("the podcast settings") { db in
-            try db.execute("INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?), (?, ?), (?, ?), ('podcasts.player', ?), (?, ?), (?, ?), (?, ?)",
+            try db.execute("INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?), (?, ?), (?, ?), ('podcasts.player', ?), (?, ?), (?, ?), (?, ?), (?, ?)",
                            [Setting.notify.storeKey, settings.notify ? "1" : "0", Setting.deleteWhenPlayed.storeKey, settings.deleteWhenPlayed ? "1" : "0",
                             Setting.playedAt.storeKey, String(settings.playedAt), settings.player, Setting.minimumFreeSpace.storeKey, String(settings.minimumFreeSpace),
                             Setting.continuous.storeKey, settings.continuous ? "1" : "0",
-                            Setting.metered.storeKey, settings.metered.rawValue])
+                            Setting.metered.storeKey, settings.metered.rawValue, Setting.backupsKept.storeKey, String(settings.backupsKept)])
         }
     }
 
@@ -141,22 +143,16 @@ extension StateStore: PodcastArchive {
         return row.flatMap(Self.episode)
     }
 
-    /// A search is FTS5 query syntax over titles and notes (StateStore+EpisodeDetails.swift)
-    /// and kept transcripts (StateStore+Transcripts.swift); one the transcripts' index
-    /// refuses (a column filter, `title:word`) searches titles and notes alone, and one
-    /// SQLite refuses there too (an unbalanced quote, a lone operator) is searched as plain words.
+    /// A search (`SearchTerms`, StateStore+Search.swift) looks in titles and notes
+    /// (StateStore+EpisodeDetails.swift) and kept transcripts (StateStore+Transcripts.swift);
+    /// one that names a part (`title:word`) in titles and notes alone, the transcripts'
+    /// index having no such parts. `SubmissionError` for a search over the bounds,
+    /// `SearchTooBroad` for one over its time budget.
     public func page(_ query: EpisodeQuery) throws -> EpisodePage {
         guard let search = query.search else { return try page(query, match: nil) }
-        do {
-            return try page(query, match: search, transcripts: true)
-        } catch let error as SQLiteError where error.code == SQLiteError.Code.error {
-            do {
-                return try page(query, match: search, transcripts: false)
-            } catch let error as SQLiteError where error.code == SQLiteError.Code.error {
-                guard let words = Self.plainWords(search) else { return EpisodePage(episodes: [], total: 0, nextCursor: nil) }
-                return try page(query, match: words, transcripts: true)
-            }
-        }
+        let terms = try SearchTerms(search)
+        guard !terms.isEmpty else { return EpisodePage(episodes: [], total: 0, nextCursor: nil) }
+        return try page(query, match: Self.fts5(terms), transcripts: !terms.namesColumn)
     }
 
     private func page(_ query: EpisodeQuery, match: String?, transcripts: Bool = false) throws -> EpisodePage {
@@ -190,10 +186,11 @@ extension StateStore: PodcastArchive {
             + (pageFilters.isEmpty ? "" : "WHERE " + pageFilters.joined(separator: " AND "))
             + " ORDER BY published \(direction), id \(direction) LIMIT ?"
         pageArguments.append(query.limit + 1)
-        let (rows, total) = try read("a page of the library") { db in
-            (try db.rows(pageSQL, pageArguments),
-             Int(try db.value("SELECT COUNT(*) FROM episode \(filtered)", arguments).integer ?? 0))
+        let statements = { (db: SQLiteConnection) in
+            (try db.rows(pageSQL, pageArguments), Int(try db.value("SELECT COUNT(*) FROM episode \(filtered)", arguments).integer ?? 0))
         }
+        // A search on a reader of its own, within its budget; a plain page on the store's connection.
+        let (rows, total) = try match == nil ? read("a page of the library", statements) : search("a search of the library", statements)
         let episodes = rows.compactMap(Self.episode)
         let page = Array(episodes.prefix(query.limit))
         return EpisodePage(episodes: page, total: total, nextCursor: episodes.count > page.count ? page.last.map(EpisodeQuery.cursor(after:)) : nil)

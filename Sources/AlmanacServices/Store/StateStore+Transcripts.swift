@@ -76,26 +76,26 @@ extension StateStore {
         }
     }
 
-    /// FTS5 syntax as `page(_:)` reads it; one SQLite refuses is searched as plain words.
+    /// A search as `page(_:)` reads it (`SearchTerms`), in at most `EpisodeQuery.maximumLimit`
+    /// episodes (the first of them, each once): one query, in which the index is searched
+    /// once and its findings kept when they are of those episodes, at most `perEpisode` each.
+    /// A search that names a part (`title:word`) finds none: transcripts have no such parts.
     public func transcriptMoments(matching search: String, in episodeIDs: [String], perEpisode: Int) throws -> [TranscriptMoment] {
-        do {
-            return try moments(match: search, in: episodeIDs, perEpisode: perEpisode)
-        } catch let error as SQLiteError where error.code == SQLiteError.Code.error {
-            guard let words = Self.plainWords(search) else { return [] }
-            return try moments(match: words, in: episodeIDs, perEpisode: perEpisode)
-        }
-    }
-
-    private func moments(match: String, in episodeIDs: [String], perEpisode: Int) throws -> [TranscriptMoment] {
-        let ids = Array(Set(episodeIDs).prefix(EpisodeQuery.maximumLimit)).sorted()
-        let limit = max(0, min(perEpisode, 100))
-        let rows = try read("the transcripts' search") { db in
-            let statement = try db.prepare("""
-                SELECT s.episodeID, s.start, s.text FROM transcriptSearch JOIN transcriptSegment s ON s.id = transcriptSearch.rowid
-                WHERE transcriptSearch MATCH ? AND s.episodeID = ? ORDER BY s.start, s.id LIMIT ?
-                """)
-            return try ids.flatMap { try statement.rows([match, $0, limit]) }
-        }
+        let terms = try SearchTerms(search)
+        var seen = Set<String>()
+        let ids = episodeIDs.filter { seen.insert($0).inserted }.prefix(EpisodeQuery.maximumLimit)
+        guard !terms.isEmpty, !terms.namesColumn, !ids.isEmpty else { return [] }
+        // Driven by the index (CROSS JOIN keeps that order): each segment the search finds is
+        // looked up by its id, and kept when its episode is one of those asked about.
+        let sql = """
+            SELECT episodeID, start, text FROM (
+                SELECT s.episodeID, s.start, s.text, row_number() OVER (PARTITION BY s.episodeID ORDER BY s.start, s.id) AS n
+                FROM transcriptSearch CROSS JOIN transcriptSegment s ON s.id = transcriptSearch.rowid
+                WHERE transcriptSearch MATCH ? AND s.episodeID IN (\(Array(repeating: "?", count: ids.count).joined(separator: ", ")))
+            ) WHERE n <= ? ORDER BY episodeID, n
+            """
+        let arguments: [any SQLiteArgument] = [Self.fts5(terms)] + ids.map { $0 as any SQLiteArgument } + [max(0, min(perEpisode, 100))]
+        let rows = try self.search("the transcripts' search") { db in try db.rows(sql, arguments) }
         return rows.compactMap { row in
             guard let id = Self.text(row, "episodeID"), let text = Self.text(row, "text") else { return nil }
             return TranscriptMoment(episodeID: id, start: Self.seconds(row, "start"), text: text)

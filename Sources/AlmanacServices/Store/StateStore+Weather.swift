@@ -64,6 +64,11 @@ extension StateStore: WeatherArchive {
         return state
     }
 
+    /// The weather state kept, for the document to read again (a restored library).
+    public func keptState() throws -> WeatherState? {
+        try weatherState()
+    }
+
     /// Forgets readings not fetched since `date` (the store does not grow with every place
     /// ever asked for), but never a saved place's: its reading holds where the place was
     /// found, which it keeps.

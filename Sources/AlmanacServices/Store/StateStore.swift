@@ -19,23 +19,29 @@ public final class StateStore: Sendable {
     /// The connection; replaced only when a write failed in a way reopening may cure (a
     /// connection SQLite keeps read-only, an I/O error) and the folder is writable again.
     var database: SQLiteQueue { connection.withLock { $0 } }
-    private let connection: Locked<SQLiteQueue>
+    let connection: Locked<SQLiteQueue>
+    /// Read-only connections of their own for searches (StateStore+Search.swift).
+    let searchReaders: SQLiteReaders
     /// Set when the file found at start was unreadable: where it was moved and why.
     public let recovered: String?
     /// Logs every write the disk refused (full, read-only, gone), with what failed and why:
     /// the caller hears it as an error, and the log says it too.
-    private let logger: Logger
+    let logger: Logger
     /// The time its stamps are made at (a played mark's, a setting's): the daemon's clock.
     let clock: @Sendable () -> Date
 
     /// Opens (or creates) the store at `folder/almanac.sqlite`; `clock` stamps what it keeps.
-    public init(folder: URL, logger: Logger = Logger(label: "almanac.store"), clock: @escaping @Sendable () -> Date = SystemClock().reading) throws {
+    /// When `backups` is given, a file whose schema is about to change is first copied there
+    /// (`before-migration-N`).
+    public init(folder: URL, backups: URL? = nil, logger: Logger = Logger(label: "almanac.store"),
+                clock: @escaping @Sendable () -> Date = SystemClock().reading) throws {
         self.folder = folder.path
         self.clock = clock
         path = folder.appendingPathComponent("almanac.sqlite").path
         self.logger = logger
+        searchReaders = SQLiteReaders(uri: "file:\(Self.uriEscaped(path))?mode=ro")
         do {
-            connection = Locked(try Self.open(path, clock: clock))
+            connection = Locked(try Self.open(path, clock: clock, backups: backups.map { ($0.path, logger) }))
             recovered = nil
         } catch let error as SQLiteError where ![SQLiteError.Code.notADatabase, SQLiteError.Code.corrupt].contains(error.code) {
             // A folder that cannot be written (a read-only or full mount): the file is served
@@ -73,9 +79,10 @@ public final class StateStore: Sendable {
         return SQLiteQueue(try SQLiteConnection(path: uri, mode: .readOnly, busyTimeout: busyTimeout, setUp: setUp))
     }
 
-    private static func open(_ path: String, clock: @escaping @Sendable () -> Date) throws -> SQLiteQueue {
+    static func open(_ path: String, clock: @escaping @Sendable () -> Date, backups: (folder: String, logger: Logger)? = nil) throws -> SQLiteQueue {
         keepPrivate(path)
         let database = SQLiteQueue(try SQLiteConnection(path: path, mode: .readWrite, busyTimeout: busyTimeout, setUp: setUp))
+        if let backups { backUpBeforeMigrating(database, into: backups.folder, at: clock(), logger: backups.logger) }
         try migrator(clock: clock).migrate(database)
         return database
     }

@@ -70,6 +70,9 @@ public struct Template: Sendable, Hashable {
         self.parts = parts
     }
 
+    /// Whether the template names `field`, as a value or a section.
+    public func names(_ field: String) -> Bool { fieldNames.contains(field) }
+
     /// The field names the template uses, sections' names included.
     public var fieldNames: [String] {
         func names(_ parts: [Part]) -> [String] {
@@ -94,14 +97,16 @@ public struct Template: Sendable, Hashable {
     /// Renders with `fields`: a missing or empty field without a fallback renders as
     /// `defaultValue` (empty unless a caller asks otherwise). Control characters in a
     /// field's value are made visible (tabs and new lines stay): the template's own text is
-    /// the user's, the fields' come from feeds and servers.
-    public func render(_ fields: [String: String], defaultValue: String = "") -> String {
+    /// the user's, the fields' come from feeds and servers. `escaping` is applied to the
+    /// fields' values alone (waybar's Pango markup: `PangoMarkup.escaped`), so markup the
+    /// user wrote in the template stays markup and a title's `&` or `<` is text.
+    public func render(_ fields: [String: String], defaultValue: String = "", escaping: (String) -> String = { $0 }) -> String {
         func render(_ parts: [Part]) -> String {
             parts.map { part in
                 switch part {
                 case .text(let text): text
                 case .field(let name, let fallback):
-                    fields[name].flatMap { $0.isEmpty ? nil : $0.visibleControlCharacters(keepingLineBreaks: true) } ?? fallback ?? defaultValue
+                    fields[name].flatMap { $0.isEmpty ? nil : escaping($0.visibleControlCharacters(keepingLineBreaks: true)) } ?? fallback ?? defaultValue
                 case .section(let name, let inverted, let inner):
                     (fields[name]?.isEmpty ?? true) == inverted ? render(inner) : ""
                 }

@@ -55,12 +55,13 @@ public struct NowPlayingViewData: Sendable, Hashable {
     /// waybar's custom module object: `text` (the template's, else the line), `tooltip`,
     /// `class` (the state, plus `sleep` while a timer is set) and `alt` (the state).
     public func waybar(template: Template?) -> JSONValue {
-        let text = template?.render(fields) ?? line
+        // waybar reads text and tooltip as Pango markup: a title's "&" or "<" is escaped.
+        let text = template?.render(fields, escaping: PangoMarkup.escaped) ?? PangoMarkup.escaped(line)
         var classes = [state]
         if !fields["sleep"]!.isEmpty { classes.append("sleep") }
         let tooltip = [fields["podcast"]!, fields["title"]!, fields["chapter"]!, fields["sleep"]!.isEmpty ? "" : "Sleep timer: " + fields["sleep"]!]
             .filter { !$0.isEmpty }.joined(separator: "\n")
-        return .object(["text": .string(text), "tooltip": .string(tooltip.isEmpty ? line : tooltip), "class": .array(classes.map(JSONValue.string)),
+        return .object(["text": .string(text), "tooltip": .string(PangoMarkup.escaped(tooltip.isEmpty ? line : tooltip)), "class": .array(classes.map(JSONValue.string)),
                         "alt": .string(state)])
     }
 }

@@ -2,7 +2,9 @@ import AlmanacModels
 
 /// One line for a waybar custom module (`"return-type": "json"`): `text` on the bar, a
 /// `tooltip`, CSS `class`es (the condition, `stale`, `error`) and `alt` (the condition, for
-/// `format-icons`). See docs/status-bars.md.
+/// `format-icons`). waybar reads `text` and `tooltip` as Pango markup, so what data they
+/// hold is escaped (`PangoMarkup`); markup written in the user's own template stays markup.
+/// See docs/status-bars.md.
 public struct WaybarViewData: Sendable, Hashable, Codable {
     public let text: String
     public let tooltip: String
@@ -12,7 +14,7 @@ public struct WaybarViewData: Sendable, Hashable, Codable {
     /// The bar's view of a place: `template` (default `{{symbol}} {{temperature}}`) on the bar,
     /// the details and the next hours in the tooltip.
     public init(now: WeatherNowViewData, hours: [HourViewData], template: Template? = nil, alerts: [AlertViewData] = []) {
-        text = template?.render(now.fields) ?? "\(now.symbol) \(now.temperature)"
+        text = template?.render(now.fields, escaping: PangoMarkup.escaped) ?? PangoMarkup.escaped("\(now.symbol) \(now.temperature)")
         var lines = [
             now.place,
             "\(now.condition), feels \(now.feelsLike)",
@@ -25,7 +27,7 @@ public struct WaybarViewData: Sendable, Hashable, Codable {
         lines.append("updated " + now.updated)
         if let error = now.error { lines.append("Last fetch failed: \(error)") }
         lines.insert(contentsOf: alerts.map { "\($0.line): \($0.alert.headline)" }, at: 1)
-        tooltip = lines.joined(separator: "\n")
+        tooltip = PangoMarkup.escaped(lines.joined(separator: "\n"))
         var classes = [now.conditionClass]
         if now.stale { classes.append("stale") }
         if now.error != nil { classes.append("error") }
@@ -38,8 +40,17 @@ public struct WaybarViewData: Sendable, Hashable, Codable {
 
     /// A place with no reading at all, only a failure.
     public init(location: String, failure: String) {
-        text = "⚠ \(location)"
-        tooltip = "No weather for \(location): \(failure)"
+        text = PangoMarkup.escaped("⚠ \(location)")
+        tooltip = PangoMarkup.escaped("No weather for \(location): \(failure)")
+        `class` = ["error"]
+        alt = "error"
+    }
+
+    /// Nothing to show: almanacd is away (`DaemonAwayViewData`). `text` is the template's
+    /// rendering when it names `error`, else "⚠ almanacd"; the class is `error`.
+    public init(away: DaemonAwayViewData, template: Template?) {
+        text = away.rendered(template, escaping: PangoMarkup.escaped) ?? "⚠ almanacd"
+        tooltip = PangoMarkup.escaped(away.tooltip)
         `class` = ["error"]
         alt = "error"
     }

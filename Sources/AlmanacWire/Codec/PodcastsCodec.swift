@@ -192,7 +192,7 @@ public enum PodcastsCodec {
             Setting.notify.busKey: .boolean(settings.notify), Setting.deleteWhenPlayed.busKey: .boolean(settings.deleteWhenPlayed),
             Setting.playedAt.busKey: .double(settings.playedAt), "player": .string(settings.player),
             Setting.minimumFreeSpace.busKey: .uint64(settings.minimumFreeSpace), Setting.continuous.busKey: .boolean(settings.continuous),
-            Setting.metered.busKey: .string(settings.metered.rawValue),
+            Setting.metered.busKey: .string(settings.metered.rawValue), Setting.backupsKept.busKey: .uint32(UInt32(clamping: settings.backupsKept)),
         ])
     }
 
@@ -206,6 +206,7 @@ public enum PodcastsCodec {
         if case .boolean(let continuous)? = fields[Setting.continuous.busKey]?.unwrapped { settings.continuous = continuous }
         if let bytes = fields[Setting.minimumFreeSpace.busKey]?.integerValue, bytes >= 0 { settings.minimumFreeSpace = UInt64(bytes) }
         if let use = fields[Setting.metered.busKey]?.stringValue.flatMap(MeteredUse.init(rawValue:)) { settings.metered = use }
+        if let kept = fields[Setting.backupsKept.busKey]?.integerValue.flatMap({ Int(exactly: $0) }), PodcastSettings.backupsKeptRange ~= kept { settings.backupsKept = kept }
         return settings
     }
 
@@ -270,6 +271,11 @@ public enum PodcastsCodec {
             guard search.contains(where: { !$0.isWhitespace }) else {
                 throw BusError.invalidArgs("'search' needs at least one word to look for in titles and show notes.")
             }
+            do {
+                _ = try SearchTerms(search)
+            } catch {
+                throw BusError.invalidArgs(error.message)
+            }
             query.search = search
         }
         return query
@@ -284,7 +290,7 @@ public enum PodcastsCodec {
 
     /// Reads a `Submit` to the podcasts document: play state (`episode` with `played` and/or
     /// `position`), an episode kept (`episode` with `kept`), or settings (`notify`,
-    /// `deleteWhenPlayed`, `playedAt`, `minimumFreeSpace`, `continuous`, `metered`), one kind at a time. `player` is
+    /// `deleteWhenPlayed`, `playedAt`, `minimumFreeSpace`, `continuous`, `metered`, `backupsKept`), one kind at a time. `player` is
     /// refused: what `episode play` runs is no bus client's to say (docs/security.md). An
     /// edit of the queue: `queueAdd` (with `next`), `queueRemove`, `queueMove` (with `to`),
     /// `queueClear` (`queueSubmission`).
@@ -318,11 +324,12 @@ public enum PodcastsCodec {
             return .settings(SettingsSubmission(notify: try options.bool(Setting.notify.busKey), deleteWhenPlayed: try options.bool(Setting.deleteWhenPlayed.busKey),
                                                 playedAt: try options.number(Setting.playedAt.busKey),
                                                 minimumFreeSpace: try options.number(Setting.minimumFreeSpace.busKey),
-                                                continuous: try options.bool(Setting.continuous.busKey), metered: metered))
+                                                continuous: try options.bool(Setting.continuous.busKey), metered: metered,
+                                                backupsKept: try options.number(Setting.backupsKept.busKey)))
         }
         let options = try OptionsReader(values, allowed: ["episode", "played", "position"], what: "podcasts submission")
         guard let episode = try options.string("episode") else {
-            throw BusError.invalidArgs("Say which episode: {\"episode\": <s>, \"played\": <b>, \"position\": <d>} or {\"episode\": <s>, \"kept\": <b>}, or which settings: {\"notify\": <b>, \"deleteWhenPlayed\": <b>, \"playedAt\": <d>, \"minimumFreeSpace\": <t>, \"continuous\": <b>}.")
+            throw BusError.invalidArgs("Say which episode: {\"episode\": <s>, \"played\": <b>, \"position\": <d>} or {\"episode\": <s>, \"kept\": <b>}, or which settings: {\"notify\": <b>, \"deleteWhenPlayed\": <b>, \"playedAt\": <d>, \"minimumFreeSpace\": <t>, \"continuous\": <b>, \"metered\": <s>, \"backupsKept\": <u>}.")
         }
         return .playState(PlayStateSubmission(episodeID: episode, played: try options.bool("played"), position: try options.number("position"), resumes: true))
     }

@@ -6,6 +6,13 @@ public enum ViewUpdateCodec {
     static let kind = "kind"
     static let resync = "resync"
     static let tooLarge = "tooLarge"
+    static let restored = "restored"
+
+    /// `{"kind": "restored"}`: the broadcast `Changed` of a document whose whole state was
+    /// replaced (a library restored from a backup); its views hear a `resync` with it.
+    public static func restoredChange() -> [String: Value] {
+        [kind: .string(restored)]
+    }
 
     /// `{"kind": "resync", "state": a{sv}}`: a view's whole slice (`state`, in `GetState`'s shape).
     public static func resync(_ state: [String: Value]) -> [String: Value] {

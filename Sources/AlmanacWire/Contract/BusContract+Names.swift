@@ -15,6 +15,15 @@ extension BusContract {
         public static let documents: MemberName = "Documents"
         /// The property `Network` (`s`): `unknown`, `offline`, `connecting`, `online` or `metered`.
         public static let network: MemberName = "Network"
+        /// `Backup() → s`: a backup of the library now; its path.
+        public static let backup: MemberName = "Backup"
+        /// `ListBackups() → aa{sv}`: the backups, newest first.
+        public static let listBackups: MemberName = "ListBackups"
+        /// `Restore(s) → (s, s)`: restores a backup (`latest`, a name, its path); the paths of
+        /// the backup restored and of the backup of the library it replaced.
+        public static let restore: MemberName = "Restore"
+        /// `ImportBackup(h) → s`: a file passed by descriptor, checked and kept as a backup; its path.
+        public static let importBackup: MemberName = "ImportBackup"
     }
 
     /// `org.almanac.Document1`'s members.

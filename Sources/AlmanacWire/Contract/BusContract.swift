@@ -64,4 +64,11 @@ public enum BusContract {
     public static let playerFailed: ErrorName = "org.almanac.Error.PlayerFailed"
     /// `GetTranscript` of an episode whose feed names no transcript Almanac reads.
     public static let noTranscript: ErrorName = "org.almanac.Error.NoTranscript"
+    /// `Restore` of a backup that is not there (or `latest` with none).
+    public static let noBackup: ErrorName = "org.almanac.Error.NoBackup"
+    /// `Restore`/`ImportBackup` of a file that is no library this daemon can restore: not
+    /// SQLite, damaged, not Almanac's, from a newer Almanac, a symbolic link, not a regular file.
+    public static let unusableBackup: ErrorName = "org.almanac.Error.UnusableBackup"
+    /// A search (`ListEpisodes`' `search`, `SearchTranscripts`) that took more than its time budget.
+    public static let searchTooBroad: ErrorName = "org.almanac.Error.SearchTooBroad"
 }

@@ -31,6 +31,15 @@ public final class MemoryWeatherArchive: WeatherArchive, Sendable {
         readings.withLock { $0[location] }
     }
 
+    /// The settings last written and the saved places' readings, as a store reads them back
+    /// (for a document that reads its archive again: a restored library).
+    public func keptState() throws -> WeatherState? {
+        let last = settingsWrites.withLock { $0.last }
+        let saved = last?.savedLocations ?? []
+        let kept = readings.withLock { readings in saved.compactMap { location in readings[location].map { (location, $0) } } }
+        return WeatherState(units: last?.units ?? .metric, savedLocations: saved, readings: Dictionary(kept) { first, _ in first })
+    }
+
     private func refuseIfAsked() throws {
         if refusing.load(ordering: .relaxed) { throw StorageError("The disk is full.") }
     }
