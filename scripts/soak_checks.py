@@ -10,6 +10,7 @@ queue; the sync; the view clients; no error in the daemon's log but those the sc
 causes (EXPECTED_ERRORS).
 """
 import base64
+import calendar
 import json
 import os
 import re
@@ -106,17 +107,41 @@ def measure(soak, day):
     check = integrity(os.path.join(soak.folder, "state"))
     cleanup = check_downloads(soak, episodes)
     errors = unexpected_errors(soak)
+    kept_backups = backups(soak)
     figures = {"day": day, "at": soak.clock.now, "rss": status["VmRSS"], "hwm": status["VmHWM"], "fds": status["fds"],
                "threads": status["Threads"], "sleepers": report["sleepers"], "late": report["late"],
                "bus_rss": proc(soak.bus.process.pid)["VmRSS"], "episodes": len(episodes),
                "downloaded": sum(1 for e in episodes if e.get("file")), "integrity": check, "cleanup": cleanup,
                "errors": len(errors), "moves": soak.clock.moves, "seconds": round(time.monotonic() - soak.began, 1),
                "cpu": {name: round(cpu_seconds(pid), 1) for name, pid in soak.pids().items()},
-               "fd_kinds": descriptors(soak.daemon.pid)}
+               "fd_kinds": descriptors(soak.daemon.pid), "backups": len(kept_backups),
+               "newest_backup": kept_backups[-1][0] if kept_backups else None,
+               "backup_integrity": backup_integrity(kept_backups[-1][1]) if kept_backups else None}
     figures["line"] = ("RSS %d KiB (peak %d), %d fds %s, %d threads, %d timers, %d episodes (%d downloaded), integrity %s, "
                        "downloads %s" % (figures["rss"], figures["hwm"], figures["fds"], figures["fd_kinds"], figures["threads"], figures["sleepers"],
                                          figures["episodes"], figures["downloaded"], check, "ok" if not cleanup else cleanup[:3]))
     return figures
+
+
+def backups(soak):
+    """The library's backups kept now, oldest first: (time taken, path), from their names
+    (almanac-YYYYMMDD-HHMMSS-REASON.sqlite, UTC)."""
+    folder = os.path.join(soak.folder, "state", "backups")
+    found = []
+    for name in os.listdir(folder) if os.path.isdir(folder) else []:
+        match = re.match(r"almanac-(\d{8}-\d{6})-", name)
+        if match and name.endswith(".sqlite"):
+            taken = calendar.timegm(time.strptime(match.group(1), "%Y%m%d-%H%M%S"))
+            found.append((taken, os.path.join(folder, name)))
+    return sorted(found)
+
+
+def backup_integrity(path):
+    database = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+    try:
+        return database.execute("PRAGMA integrity_check").fetchone()[0]
+    finally:
+        database.close()
 
 
 def files_on_disk(soak):
@@ -346,6 +371,16 @@ def final_library(soak, feeds, end):
                 missing.append("%s %d" % (feed["id"], n))
     results.append(result("every episode a feed published is in the library", "none missing", not missing,
                           "%d episodes; missing: %s" % (len(episodes), missing[:5] or "none")))
+    # Daily backups: the newest at most a day old (and a little: taken when the day is up), the
+    # last 7 kept once a week has passed, each newest whole.
+    stale = [d["day"] for d in soak.days if d["newest_backup"] is None or d["at"] - d["newest_backup"] > DAY + SLACK]
+    counts = [d["backups"] for d in soak.days]
+    wrong_count = [d["day"] for d in soak.days if d["backups"] != min(7, d["day"] + 1) and d["backups"] != min(7, d["day"])]
+    broken = [d["day"] for d in soak.days if d["backup_integrity"] not in (None, "ok")]
+    results.append(result("daily backups, the last 7 kept, each whole", "newest ≤ 1 day old; min(day, 7) kept; integrity_check ok",
+                          not stale and not wrong_count and not broken,
+                          "kept per day %s; stale on days %s; wrong count on days %s; damaged on days %s" % (
+                              "/".join(str(c) for c in counts), stale or "none", wrong_count or "none", broken or "none")))
     bad = [d for d in soak.days if d["integrity"] != "ok"]
     results.append(result("PRAGMA integrity_check each day", "ok", not bad, "ok on %d of %d days" % (len(soak.days) - len(bad), len(soak.days))))
     wrong = [(d["day"], d["cleanup"]) for d in soak.days if d["cleanup"]] + [(c["at"], c["problems"]) for c in soak.cleanup_checks if c["problems"]]
@@ -436,11 +471,11 @@ def keep_logs(soak):
 
 def report(soak, results):
     log("== soak: %d simulated days in %.0f s (%d moves of the clock)" % (len(soak.days), soak.seconds, soak.clock.moves))
-    print("| day | RSS KiB | peak KiB | fds | threads | timers | episodes | downloaded | integrity | real s |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| day | RSS KiB | peak KiB | fds | threads | timers | episodes | downloaded | integrity | backups | real s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for d in soak.days:
-        print("| %d | %d | %d | %d | %d | %d | %d | %d | %s | %s |" % (d["day"], d["rss"], d["hwm"], d["fds"], d["threads"], d["sleepers"],
-                                                                   d["episodes"], d["downloaded"], d["integrity"], d["seconds"]))
+        print("| %d | %d | %d | %d | %d | %d | %d | %d | %s | %d | %s |" % (d["day"], d["rss"], d["hwm"], d["fds"], d["threads"], d["sleepers"],
+                                                                        d["episodes"], d["downloaded"], d["integrity"], d["backups"], d["seconds"]))
     print()
     print("| what | bound | held | measured |")
     print("|---|---|---|---|")
