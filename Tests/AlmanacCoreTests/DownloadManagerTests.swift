@@ -469,7 +469,7 @@ final class FakeDiskSpace: DiskSpace, Sendable {
             #expect(manager.workUnderWay == 1, "the transfer, while it runs")
             downloader.finish("e40")
             #expect(await eventually { manager.workUnderWay == 0 })
-            #expect(states(manager)["e40"] == .completed)
+            #expect(manager.document.snapshot.state.values.first { $0.episodeID == "e40" }?.state == .completed)
         }
     }
 }

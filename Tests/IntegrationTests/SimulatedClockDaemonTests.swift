@@ -1,3 +1,4 @@
+import AlmanacModels
 import AlmanacWire
 import DBus
 import Foundation
