@@ -73,6 +73,8 @@ class Clients:
                 self.by_path[(client, path)] = number
                 self.heard[number] = {"client": client, "document": document, "updates": 0, "newest": 0, "resyncs": 0, "at": when}
             elif action == "remove":
+                if argument not in self.views:
+                    return  # its client left first (a session cut short by the month's end)
                 owner, path = self.views.pop(argument)
                 self.connections[owner].call_blocking(SERVICE, path, "org.almanac.View1", "Remove", "", (), timeout=60)
                 self.heard[argument]["removed"] = when
