@@ -112,11 +112,15 @@ Control (no authentication):
                              since=S add=N remove=N timestamp=T" or "episodes since=S actions=N
                              timestamp=T"
   /_control/action           POST a JSON list of actions as if another device uploaded them
+
+Its clock is the computer's, or the simulated time in the file ALMANAC_SIMULATED_CLOCK names
+when the test sets it (the daemon's simulated clock, `make soak`).
 """
 import base64
 import datetime
 import email.utils
 import json
+import os
 import re
 import secrets
 import socket
@@ -178,8 +182,18 @@ ACTIONS = ("download", "delete", "play", "new", "flattr")
 
 
 def now():
+    """The server's clock: a time it was told to stand still at (`clock?at=T`), else the
+    simulated time in the file ALMANAC_SIMULATED_CLOCK names (the
+    daemon's, when a test runs it on one: `make soak`), else the computer's; plus the offset."""
     if STATE["frozen"] is not None:
         return STATE["frozen"]
+    path = os.environ.get("ALMANAC_SIMULATED_CLOCK")
+    if path:
+        try:
+            with open(path) as f:
+                return float(f.read(64).strip()) + STATE["offset"]
+        except (OSError, ValueError):
+            pass
     return time.time() + STATE["offset"]
 
 
