@@ -60,13 +60,15 @@ struct Daemon {
         // kept from last time. Stopping: the schedulers, "here", the watcher, the notifier, the
         // players, the sync, the cleanup, the transfers (their temporary files stay, so the
         // next start resumes them) — within `ServiceGroup.stopDeadline` in all.
+        let schedulers = Self.schedulers(parts)
+        clockFollower?.countWork { Self.workUnderWay(parts, schedulers) }
         let services = ServiceGroup((clockFollower.map { [$0] } ?? []) + [parts.machine, parts.downloads, parts.cleaner, parts.sync, parts.players, parts.steering, parts.notifier, parts.alertNotifier,
                                      parts.rainNotifier] as [any Service]
                                     + (parts.transcripts.map { [$0] } ?? [])  // before clients can queue anything
                                     + [BusPresence(parts: parts, connection: connection, provider: options.provider.rawValue, logger: logger)]
                                     // The system bus only once the name is taken: it may be slow or silent.
                                     + [parts.machineWatcher, parts.here] as [any Service]
-                                    + Self.schedulers(parts),
+                                    + schedulers,
                                     logger: logger)
         watchdog.watch(services)
         let ending = await withTaskGroup(of: Void.self) { tasks in
@@ -117,6 +119,15 @@ struct Daemon {
     /// How long the bus gets to answer `ReleaseName` on the way out (it answers in
     /// microseconds; a bus that does not is about to lose us anyway).
     static let releaseTimeout: Duration = .milliseconds(500)
+
+    /// On a simulated clock, what the test waits for before it moves the clock again (its
+    /// report's `busy`): schedulers not at rest, the downloads' work, refreshes the bus asked
+    /// for, and changes still on their way to the documents' views (whose handlers may start work).
+    private static func workUnderWay(_ parts: DaemonParts, _ schedulers: [RefreshScheduler]) -> Int {
+        schedulers.count { !$0.isAtRest } + parts.downloads.workUnderWay
+            + parts.server.weather.refreshesUnderWay + parts.server.podcasts.refreshesUnderWay
+            + [parts.weather.document.isDelivering, parts.podcasts.document.isDelivering, parts.downloads.document.isDelivering].count { $0 }
+    }
 
     /// The bus given with `--address`, else the one that started us by D-Bus activation,
     /// else the session bus.

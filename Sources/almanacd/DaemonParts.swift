@@ -95,7 +95,11 @@ struct DaemonParts {
         podcastService.dataSource = podcasts
         podcastService.delegate = podcasts
 
-        let downloader: any EpisodeDownloading = demo ? DemoEpisodeDownloader() : HTTPEpisodeDownloader()
+        // The daemon's own downloads (auto-download) go only where the feed may send it; one a
+        // client asks for goes wherever the episode is (docs/security.md).
+        let downloader: any EpisodeDownloading = demo ? DemoEpisodeDownloader() : HTTPEpisodeDownloader(reach: { [podcasts] job in
+            job.auto ? feedReach.limit(forFilesOf: podcasts.document.snapshot.state.podcasts[job.podcastID]?.feedURL ?? "") : nil
+        })
         downloads = try DownloadManager(
             podcasts: podcasts, downloader: downloader,
             root: folders.data.path, archive: store,

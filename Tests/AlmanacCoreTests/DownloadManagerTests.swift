@@ -452,4 +452,25 @@ final class FakeDiskSpace: DiskSpace, Sendable {
             #expect(jobs.map(\.episodeID) == ["e7", "e6"] && jobs.allSatisfy { $0.owner.isEmpty }, "the daemon's own jobs, newest first")
         }
     }
+
+    /// What a test on a simulated clock waits for (`workUnderWay`): an auto-download counts
+    /// from the moment the refresh's new episodes are heard, through its transfer, to its end —
+    /// never 0 in between, so the clock is not moved on while a download still runs.
+    @Test func workUnderWayCountsAnAutoDownloadFromTheNewEpisodesToItsEnd() async throws {
+        let manager = manager()
+        try await whileRunning(manager) {
+            #expect(manager.workUnderWay == 0)
+            try podcasts.setPreferences(PreferencesSubmission(autoDownload: true, keep: 1), of: "p")
+            let fresh = Episode(id: "e40", podcastID: "p", title: "Episode 40", published: Date(timeIntervalSince1970: 40_000), duration: 600,
+                                audioURL: "https://example.com/40.mp3")
+            podcasts.record(.parsed(podcast: Podcast(id: "p", title: "Show", author: "", feedURL: "https://example.com/feed"), episodes: [fresh]))
+            // Counted as the change is heard, before any task of the manager's has run.
+            #expect(manager.workUnderWay >= 1)
+            #expect(await eventually { downloader.episodesRunning == ["e40"] })
+            #expect(manager.workUnderWay == 1, "the transfer, while it runs")
+            downloader.finish("e40")
+            #expect(await eventually { manager.workUnderWay == 0 })
+            #expect(manager.document.snapshot.state.values.first { $0.episodeID == "e40" }?.state == .completed)
+        }
+    }
 }

@@ -37,6 +37,8 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     /// Items per page of a view's list.
     public static var pageSize: Int { 50 }
     private let logger: Logger
+    /// Refreshes asked for and not yet done (`refreshesUnderWay`).
+    private let refreshing = Atomic<Int>(0)
     /// The daemon's places for views, shared by its documents.
     let allowance: ViewAllowance
     private static var broadcaster: ViewKey { ViewKey("almanacd:broadcast") }
@@ -396,15 +398,26 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     /// Fetches what `request` calls for, with `Loading` true meanwhile (and untouched when
     /// there is nothing to fetch).
     public func refresh(_ request: RefreshRequest<Adapter.Options> = .everything) async {
+        refreshing.add(1, ordering: .relaxed)
+        defer { refreshing.subtract(1, ordering: .relaxed) }
         guard let work = await adapter.claim(request) else { return }
         setLoading(true)
         await adapter.perform(work)
         setLoading(false)
     }
 
+    /// Refreshes under way (a new view's, `Refresh()`, a catch-up's), counted from when they
+    /// are asked for: what a test that moves a simulated clock waits for, with the schedulers.
+    public var refreshesUnderWay: Int { refreshing.load(ordering: .relaxed) }
+
     private func refreshSoon(_ options: Adapter.Options) {
         guard !options.namesNothing else { return }
-        Task { await refresh(.view(options)) }
+        // Counted before the task starts, so that no moment between the call and the fetch looks idle.
+        refreshing.add(1, ordering: .relaxed)
+        Task {
+            await refresh(.view(options))
+            refreshing.subtract(1, ordering: .relaxed)
+        }
     }
 
     /// Counts a fetch or a view's page load starting or ending with the document; `Loading`

@@ -47,6 +47,8 @@ public final class DownloadManager: Service {
     /// bus call, a document's handler, a transfer's progress). Asked before `run()`, it is
     /// done once it starts; after it ends, never.
     private let work = AsyncStream<Work>.makeStream()
+    /// Transfers, auto-downloads and cancels asked for and not yet done (`workUnderWay`).
+    private let underWay = Atomic<Int>(0)
     /// Unique names that have left the bus (never reused while the bus lives), newest last,
     /// so a `Download` whose caller left while it was being handled gets no owner.
     private let departed = Locked<[String]>([])
@@ -74,6 +76,14 @@ public final class DownloadManager: Service {
         case autoDownload([Episode], PodcastPreferences)
         /// A podcast given up: its unfinished jobs stop.
         case cancelAll(podcastID: String)
+
+        /// Whether it counts in `workUnderWay`: all but a progress announcement's wait (real time).
+        var isCounted: Bool {
+            switch self {
+            case .transfer, .autoDownload, .cancelAll, .removeLater: true
+            case .announceLater: false
+            }
+        }
     }
 
     /// - Parameters:
@@ -125,8 +135,8 @@ public final class DownloadManager: Service {
             case .newEpisodes(let podcastID, let episodes):
                 let preferences = podcasts.document.snapshot.state.preferences(of: podcastID)
                 // Not on the delivering thread (the bus's, often): the jobs read the library.
-                if preferences.autoDownload { work.continuation.yield(.autoDownload(episodes, preferences)) }
-            case .unsubscribed(let podcastID): work.continuation.yield(.cancelAll(podcastID: podcastID))
+                if preferences.autoDownload { ask(.autoDownload(episodes, preferences)) }
+            case .unsubscribed(let podcastID): ask(.cancelAll(podcastID: podcastID))
             default: break
             }
         }
@@ -157,7 +167,29 @@ public final class DownloadManager: Service {
 
     private static let viewKey = ViewKey("almanacd:downloads")
 
+    /// How many transfers, auto-downloads and cancels are asked for or running: what a test
+    /// that moves a simulated clock waits for (lingering jobs and progress announcements
+    /// aside, which change nothing the clock's driver counts on).
+    public var workUnderWay: Int { underWay.load(ordering: .relaxed) }
+
+    /// Asks `run()` for `item`, counted in `workUnderWay` until done (or refused: it has ended).
+    @discardableResult
+    private func ask(_ item: Work) -> AsyncStream<Work>.Continuation.YieldResult {
+        let counted = item.isCounted
+        if counted { underWay.add(1, ordering: .relaxed) }
+        let result = work.continuation.yield(item)
+        if counted, case .terminated = result { underWay.subtract(1, ordering: .relaxed) }
+        return result
+    }
+
     private func perform(_ work: Work) async {
+        defer {
+            // A lingering job stops counting once its wait is on the clock (`remove`); the rest once done.
+            switch work {
+            case .transfer, .autoDownload, .cancelAll: underWay.subtract(1, ordering: .relaxed)
+            case .announceLater, .removeLater: break
+            }
+        }
         switch work {
         case .transfer(let job, let stop): await transfer(job, until: stop)
         case .announceLater(let id, let wait): await announceLater(id, after: wait)
@@ -321,6 +353,12 @@ public final class DownloadManager: Service {
 
     private struct Found: Error { let job: DownloadJob }
 
+    /// True the first time it is taken, false after.
+    private final class Once: Sendable {
+        private let taken = Atomic(false)
+        func take() -> Bool { !taken.exchange(true, ordering: .relaxed) }
+    }
+
     private func job(matching episodeID: String) throws -> DownloadJob {
         guard let job = document.snapshot.state.values.filter({ $0.episodeID == episodeID }).max(by: { $0.id < $1.id }) else {
             throw DownloadRefusal.unknownJob("The download of \(episodeID) vanished.")
@@ -426,7 +464,7 @@ public final class DownloadManager: Service {
         let stop = StopSignal()
         transfers.withLock { $0[job.id] = stop }
         // `run()` has ended meanwhile: the job resumes at the next start.
-        if case .terminated = work.continuation.yield(.transfer(job, stop)) {
+        if case .terminated = ask(.transfer(job, stop)) {
             transfers.withLock { _ = $0.removeValue(forKey: job.id) }
             return
         }
@@ -589,12 +627,18 @@ public final class DownloadManager: Service {
 
     /// Removes a finished job after `limits.linger` seconds (a child task of `run()`).
     private func removeLater(_ id: UInt64) {
-        work.continuation.yield(.removeLater(id))
+        ask(.removeLater(id))
     }
 
+    /// Counted in `workUnderWay` until its wait is on the clock (or it did not wait).
     private func remove(_ id: UInt64, after linger: Double) async {
+        let counted = Once()
+        let uncount: @Sendable () -> Void = { [self] in
+            if counted.take() { underWay.subtract(1, ordering: .relaxed) }
+        }
+        defer { uncount() }
         // Cancelled: the manager is stopping, and the next start forgets finished jobs.
-        guard (try? await clock.sleep(seconds: linger)) != nil else { return }
+        guard (try? await clock.sleep(until: clock.now.addingTimeInterval(linger), whenAsleep: uncount)) != nil else { return }
         document.update { jobs -> DownloadChange? in
             guard let job = jobs[id], job.state.isFinished else { return nil }
             jobs[id] = nil

@@ -16,8 +16,10 @@ public typealias SyncError = CodedError<SyncCode>
 /// - `secrets`: the password could not be kept or read (Secret Service, file).
 /// - `invalid`: what was given is not usable, such as a server that is no URL or a device ID
 ///   with spaces (`InvalidArgs`).
+/// - `stalled`: a part of almanacd did not do its share in time (the sync's hang guard):
+///   nothing was sent.
 public enum SyncCode: String, ErrorCode, CaseIterable {
-    case notLoggedIn, loggedIn, refused, notASyncServer, unreachable, httpStatus, malformed, tooLarge, clock, storage, secrets, invalid
+    case notLoggedIn, loggedIn, refused, notASyncServer, unreachable, httpStatus, malformed, tooLarge, clock, storage, secrets, invalid, stalled
 
     public static let defaultErrorName = ClientErrorName.syncFailed
     public static let errorNames: [SyncCode: ClientErrorName] = [

@@ -21,9 +21,12 @@ public struct FetchError: NamedError, Sendable, CustomStringConvertible {
     public var message: String { description }
 
     /// `url` (or a redirect on the way) led to an address the request may not connect to
-    /// (`where`: "127.0.0.1, which is on this computer (loopback)").
+    /// (`where`: "127.0.0.1, which is on this computer (loopback)"). An address written in
+    /// `url` itself is named once: "127.0.0.1, which is …", not "127.0.0.1 led to 127.0.0.1, …".
     static func addressRefused(from url: URL, _ where: String) -> FetchError {
-        var error = FetchError("\(url.host ?? "The address") led to \(`where`); a file a feed names is fetched from there only when the feed itself was read from such an address, so nothing was sent to it")
+        let host = url.host.map { $0.hasPrefix("[") ? String($0.dropFirst().dropLast()) : $0 }
+        let said = host.map { `where`.hasPrefix($0 + ",") ? `where` : "\($0) led to \(`where`)" } ?? "The address led to \(`where`)"
+        var error = FetchError("\(said); a file a feed names is fetched from there only when the feed itself was read from such an address, so nothing was sent to it")
         error.refusedAddress = true
         return error
     }
