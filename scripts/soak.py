@@ -250,16 +250,18 @@ class Soak:
             if self.views.poll() is not None:
                 raise SoakError("the view clients exited (status %s)" % self.views.returncode)
 
-    def await_log(self, text, since):
-        """Waits until almanacd's log has `text` after offset `since` (the daemon heard a signal)."""
+    def await_log(self, text, since, **metadata):
+        """Waits until almanacd's log has a line with `text` and each of `metadata` (as the
+        journal writes it, ` key=value`) after offset `since` (the daemon heard a signal)."""
+        wanted = [" %s=%s" % item for item in metadata.items()]
         give_up = time.monotonic() + 60
         while time.monotonic() < give_up:
             with open(self.logs["almanacd"], errors="replace") as f:
                 f.seek(since)
-                if text in f.read():
+                if any(text in line and all(w in line for w in wanted) for line in f.read().splitlines()):
                     return
             time.sleep(0.002)
-        raise SoakError("almanacd did not log %r within 60 s" % text)
+        raise SoakError("almanacd did not log %r %s within 60 s" % (text, " ".join(wanted)))
 
     def log_size(self):
         return os.path.getsize(self.logs["almanacd"])
@@ -285,12 +287,12 @@ class Soak:
     def on_drop(self, _):
         since = self.log_size()
         self.machine.network(False)
-        self.await_log("the network is offline", since)
+        self.await_log("the network changed", since, network="offline")
 
     def on_return(self, _):
         since = self.log_size()
         self.machine.network(True)
-        self.await_log("the network is online", since)
+        self.await_log("the network changed", since, network="online")
 
     def player_call(self, method, *arguments):
         player = dbus.Interface(self.connection.get_object("org.mpris.MediaPlayer2.soak", "/org/mpris/MediaPlayer2"), "org.almanac.Soak1")

@@ -14,6 +14,7 @@ import calendar
 import json
 import os
 import re
+import shlex
 import shutil
 import sqlite3
 import tempfile
@@ -398,19 +399,24 @@ def cleanup_log(soak):
     kept = {file for _, file in soak.kept}
     with open(soak.logs["almanacd"], errors="replace") as f:
         for line in f:
-            match = re.match(r"deleted (.+?): (only the newest (\d+) downloads? of its podcast are kept|it was played.*?)( episode=.*)?$", line.rstrip("\n"))
+            # `deleted a download episode=… file=… reason="…"`: the journal's metadata, quoted
+            # where a value holds a space, read back as the shell reads words.
+            if not line.startswith("deleted a download "):
+                continue
+            metadata = dict(word.split("=", 1) for word in shlex.split(line[len("deleted a download "):]) if "=" in word)
+            file, reason = metadata.get("file", ""), metadata.get("reason", "")
+            match = re.fullmatch(r"only the newest (\d+) downloads? of its podcast are kept|it was played.*", reason)
             if not match:
                 continue
-            file, reason = match.group(1), match.group(2)
-            key = "keep" if match.group(3) else "played"
+            key = "keep" if match.group(1) else "played"
             counts[key] = counts.get(key, 0) + 1
             if file in kept:
                 wrong.append("deleted the kept file %s" % file)
             title = os.path.basename(file)
             feed = next((f for f in soak.world.feeds if title.startswith(f["title"] + ",")), None)
             settings = soak.world.settings.get(feed["id"], {}) if feed else {}
-            if key == "keep" and settings.get("keep") != match.group(3):
-                wrong.append("%s: keep %s, its podcast keeps %s" % (file, match.group(3), settings.get("keep")))
+            if key == "keep" and settings.get("keep") != match.group(1):
+                wrong.append("%s: keep %s, its podcast keeps %s" % (file, match.group(1), settings.get("keep")))
             if key == "played" and "delete-played-after" not in settings:
                 wrong.append("%s deleted as played, its podcast deletes none" % file)
     return {"count": sum(counts.values()), "reasons": ", ".join("%s %d" % kv for kv in sorted(counts.items())) or "none", "wrong": wrong}

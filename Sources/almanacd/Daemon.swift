@@ -20,10 +20,10 @@ struct Daemon {
         do {
             return try await serve()
         } catch let error as BusError {
-            logger.critical("\(error.message) (\(error.name))")
+            logger.critical("almanacd stopped on an error", metadata: ["error": "\(error.message)", "name": "\(error.name)"])
             return 1
         } catch {
-            logger.critical("\(error)")
+            logger.critical("almanacd stopped on an error", metadata: ["error": "\(error)"])
             return 1
         }
     }
@@ -35,9 +35,7 @@ struct Daemon {
         let watchdog = ExitWatchdog(logger: logger)
         let endings = Ending.stream(of: [SIGTERM, SIGINT], arming: watchdog)
         let folders = DaemonFolders(stateDir: options.stateDir, dataDir: options.dataDir)
-        let notes = folders.notes()
-        for note in notes.differences { logger.notice("\(note)") }
-        for problem in notes.problems { logger.warning("\(problem)") }
+        folders.logNotes(to: logger)
         let (clock, clockFollower) = try DaemonClock.choose(environment: ProcessInfo.processInfo.environment, logger: logger)
         let store = try DaemonParts.openStore(in: folders.state, backups: folders.backups, clock: clock, logger: logger)
         let connection = try await connect()
@@ -48,7 +46,7 @@ struct Daemon {
             // would bring the library back, until a restore or the next start. No daily backup of
             // the new, empty library meanwhile: it would push a real one out.
             let note = "\(recovered). \(parts.backups.restoreHint())"
-            logger.warning("\(note)")
+            logger.subsystem(.store).warning("the state file could not be read; a new one was begun", metadata: ["note": "\(note)"])
             parts.weather.activity.standing(note)
             parts.podcasts.activity.standing(note)
             parts.backups.pauseUntilRestored()
@@ -97,7 +95,7 @@ struct Daemon {
     private func end(_ ending: Ending, parts: DaemonParts, connection: Connection) async -> Int32 {
         switch ending {
         case .signal(let number):
-            logger.info("received signal \(number); releasing \(BusContract.serviceName) and exiting")
+            logger.info("received a signal: releasing the bus name and exiting", metadata: ["signal": "\(number)", "name": "\(BusContract.serviceName)"])
             _ = try? await connection.releaseName(BusContract.serviceName, timeout: Self.releaseTimeout)
             parts.syncExport.unexport()
             parts.playerExport.unexport()
@@ -110,8 +108,8 @@ struct Daemon {
         case .servicesEnded(let error as DaemonError) where error.reported:
             await connection.close()
             return 1
-        case .servicesEnded(let error):
-            logger.error("a part of almanacd ended\(error.map { ": \($0)" } ?? ""); exiting so that the service manager can restart it")
+        case .servicesEnded(let why):
+            logger.error("a part of almanacd ended; exiting so that the service manager can restart it", metadata: why.map { ["error": "\($0)"] })
             _ = try? await connection.releaseName(BusContract.serviceName, timeout: Self.releaseTimeout)
             await connection.close()
             return 1

@@ -57,14 +57,14 @@ struct DaemonParts {
         let kept = try store.weatherState()
         try? store.pruneReadings(olderThan: clock.now.addingTimeInterval(-7 * 86_400), keeping: kept.savedLocations)
         weather = WeatherDocument(kept, policy: RefreshSchedule.Policy(interval: options.effectiveWeatherInterval),
-                                  alertsPolicy: RefreshSchedule.Policy(interval: options.alertsInterval), archive: store, clock: time)
+                                  alertsPolicy: RefreshSchedule.Policy(interval: options.alertsInterval), archive: store, clock: time, logger: logger.subsystem(.weather))
         podcasts = try PodcastsDocument(
             archive: store,
             policy: RefreshSchedule.Policy(interval: options.effectivePodcastInterval, firstRetry: 60, longestRetry: 86_400),
-            minimumRefreshInterval: options.refreshIntervalFloor, clock: time
+            minimumRefreshInterval: options.refreshIntervalFloor, clock: time, logger: logger.subsystem(.podcasts)
         )
-        machine = NetworkConditions(podcasts: podcasts, awaitsFirstReading: true, clock: time)
-        machineWatcher = MachineWatcher(events: machine, systemBusAddress: options.systemBusAddress)
+        machine = NetworkConditions(podcasts: podcasts, awaitsFirstReading: true, clock: time, logger: logger.subsystem(.machine))
+        machineWatcher = MachineWatcher(events: machine, systemBusAddress: options.systemBusAddress, logger: logger.subsystem(.machine))
         let demo = options.provider == .demo
         // One limit for every feed the daemon reads, whoever asks (reader, inspect, subscribe, sync).
         let feedReads = RSSFeedFetcher.feedReadLimiter()
@@ -78,7 +78,7 @@ struct DaemonParts {
             // Seeded from the clock unless told (a different run each time); the podcasts go on
             // from the episodes the store keeps.
             let seed = options.demoSeed ?? DemoSeed.fromClock(clock.now)
-            logger.info("demo provider, seed \(seed) (almanacd --demo-seed \(seed) replays it)")
+            logger.info("demo provider: almanacd --demo-seed SEED replays this run", metadata: ["seed": "\(seed)"])
             weatherService = DemoWeatherService(seed: seed, clock: time)
             let kept = try DemoFeedFetcher.catalogue.flatMap { try store.episodeIDs(of: $0.id) }
             feeds = DemoFeedFetcher(seed: seed, clock: time, continuingFrom: kept)
@@ -105,55 +105,55 @@ struct DaemonParts {
             root: folders.data.path, archive: store,
             limits: DownloadLimits(concurrent: options.downloadsAtOnce, linger: options.downloadLinger),
             diskSpace: StatvfsDiskSpace(),
-            autoDownloadHold: { [machine] in machine.autoDownloadHold }, holdChanges: machine.changes.stream(), clock: clock
+            autoDownloadHold: { [machine] in machine.autoDownloadHold }, holdChanges: machine.changes.stream(), clock: clock, logger: logger.subsystem(.downloads)
         )
         // Partial downloads no kept job will resume would otherwise stay on disk unseen.
         let resumable = Set(downloads.document.snapshot.state.values.map { $0.folder + "/" + $0.temporaryName })
         for file in LeftoverDownloads.remove(under: folders.data.path, keeping: resumable) {
-            logger.notice("removed the partial download \(file), which no job resumes")
+            logger.subsystem(.downloads).notice("removed a partial download no job resumes", metadata: ["file": "\(file)"])
         }
 
         backups = LibraryBackups(storage: try BackupFolder(folder: folders.backups, store: store, downloads: folders.data),
-                                 weather: weather, podcasts: podcasts, clock: time)
+                                 weather: weather, podcasts: podcasts, clock: time, logger: logger.subsystem(.backups))
         server = AlmanacServer(
             connection: connection,
             weather: WeatherAdapter(weather: weather, service: weatherService, places: weatherService as? any PlaceSearching),
             podcasts: PodcastsAdapter(podcasts: podcasts, service: podcastService, olderPages: olderPages, inspector: FeedInspector(limiter: feedReads, feeds: feedReach), opml: FeedInspector(limiter: feedReads, feeds: feedReach),
-                                      downloads: DownloadsExport(manager: downloads, connection: connection),
+                                      downloads: DownloadsExport(manager: downloads, connection: connection, logger: logger.subsystem(.downloads)),
                                       search: demo ? nil : Self.podcastSearch(options, logger: logger),
                                       chapters: demo ? nil : ChaptersFetcher(feeds: feedReach),
                                       transcripts: demo ? nil : TranscriptFetcher(feeds: feedReach)),
             version: Almanacd.version, provider: options.provider.rawValue, network: { [machine] in machine.network },
-            backups: backups
+            backups: backups, logger: logger.subsystem(.bus)
         )
         notifier = DesktopNotifier(podcasts: podcasts, connection: connection, downloads: downloads,
                                    gathering: .milliseconds(Int(options.notificationGathering * 1000)),
                                    wording: { feeds in
                                        let notice = NewEpisodesNotice(feeds)
                                        return (notice.summary, notice.body)
-                                   })
-        rainNotifier = RainNotifier(weather: weather, connection: connection, clock: time)
+                                   }, logger: logger.subsystem(.notifications))
+        rainNotifier = RainNotifier(weather: weather, connection: connection, clock: time, logger: logger.subsystem(.notifications))
         alertNotifier = AlertNotifier(weather: weather, connection: connection, wording: { alert, place in
             let shown = AlertViewData(location: place, alert: alert, utcOffset: 0, stale: false)
             return ("\(place): \(shown.alert.headline)", shown.alert.instruction)
-        })
+        }, logger: logger.subsystem(.notifications))
         let host = ProcessInfo.processInfo.hostName
         sync = PodcastSync(
             podcasts: podcasts, inspector: FeedInspector(limiter: feedReads, feeds: feedReach), archive: store,
-            secrets: SessionSecrets(connection: connection, fallback: FileSyncSecrets(folder: folders.state)),
+            secrets: SessionSecrets(connection: connection, fallback: FileSyncSecrets(folder: folders.state), logger: logger.subsystem(.sync)),
             policy: SyncPolicy(interval: options.syncInterval, debounce: options.syncDebounce, firstRetry: options.syncFirstRetry,
                                defaultDevice: SyncRules.defaultDevice(hostName: host), defaultCaption: "Almanac on \(host)"),
-            connect: { GpodderClient($0, clock: time) }, clock: time
+            connect: { GpodderClient($0, clock: time) }, clock: time, logger: logger.subsystem(.sync)
         )
-        syncExport = SyncExport(sync: sync, connection: connection)
-        transcripts = demo ? nil : TranscriptPrefetcher(podcasts: podcasts, fetcher: TranscriptFetcher(feeds: feedReach))
-        here = GeoClueLocator(weather: weather, systemBusAddress: options.systemBusAddress)
-        let players = MPRISListener(podcasts: podcasts, connection: connection, pollInterval: .milliseconds(Int(options.mprisPoll * 1000)))
+        syncExport = SyncExport(sync: sync, connection: connection, logger: logger.subsystem(.sync))
+        transcripts = demo ? nil : TranscriptPrefetcher(podcasts: podcasts, fetcher: TranscriptFetcher(feeds: feedReach), logger: logger.subsystem(.podcasts))
+        here = GeoClueLocator(weather: weather, systemBusAddress: options.systemBusAddress, logger: logger.subsystem(.geoclue))
+        let players = MPRISListener(podcasts: podcasts, connection: connection, pollInterval: .milliseconds(Int(options.mprisPoll * 1000)), logger: logger.subsystem(.mpris))
         self.players = players
-        steering = PlayerSteering(players: players, podcasts: podcasts, chapters: demo ? nil : ChaptersFetcher(feeds: feedReach))
-        playerExport = PlayerExport(steering: steering, connection: connection)
+        steering = PlayerSteering(players: players, podcasts: podcasts, chapters: demo ? nil : ChaptersFetcher(feeds: feedReach), logger: logger.subsystem(.mpris))
+        playerExport = PlayerExport(steering: steering, connection: connection, logger: logger.subsystem(.mpris))
         // What a media player has open is never deleted; when one moves on, a file it spared may go.
-        let cleaner = DownloadCleaner(podcasts: podcasts, downloader: downloader, inUse: [players], clock: time)
+        let cleaner = DownloadCleaner(podcasts: podcasts, downloader: downloader, inUse: [players], clock: time, logger: logger.subsystem(.downloads))
         players.whenTracksChange { cleaner.filesInUseChanged() }
         self.cleaner = cleaner
     }
@@ -167,9 +167,10 @@ struct DaemonParts {
         let metNorwayURL = options.metNorwayURL ?? environment["ALMANAC_MET_NORWAY_URL"] ?? "https://api.met.no"
         let nwsURL = options.nwsURL ?? environment["ALMANAC_NWS_URL"] ?? "https://api.weather.gov"
         let metalertsURL = options.metalertsURL ?? environment["ALMANAC_METALERTS_URL"] ?? "https://api.met.no"
-        logger.info("weather from \(weatherURL) and \(metNorwayURL), places from \(geocodingURL), air quality from \(airQualityURL)")
+        logger.info("where the weather comes from",
+                    metadata: ["forecast": "\(weatherURL)", "metNorway": "\(metNorwayURL)", "places": "\(geocodingURL)", "airQuality": "\(airQualityURL)"])
         let meteoalarmURL = options.meteoalarmURL ?? environment["ALMANAC_METEOALARM_URL"] ?? "https://feeds.meteoalarm.org"
-        logger.info("alerts from \(nwsURL), \(metalertsURL) and \(meteoalarmURL)")
+        logger.info("where the alerts come from", metadata: ["nws": "\(nwsURL)", "metalerts": "\(metalertsURL)", "meteoalarm": "\(meteoalarmURL)"])
         return OpenMeteoWeatherService(weatherURL: URL(string: weatherURL) ?? URL(string: "https://api.open-meteo.com")!,
                                        geocodingURL: URL(string: geocodingURL) ?? URL(string: "https://geocoding-api.open-meteo.com")!,
                                        airQualityURL: URL(string: airQualityURL),
@@ -184,27 +185,28 @@ struct DaemonParts {
     /// The iTunes Search API at the URL the options or the environment give, else Apple's.
     private static func podcastSearch(_ options: Almanacd, logger: Logger) -> any PodcastSearching {
         let text = options.podcastSearchURL ?? ProcessInfo.processInfo.environment["ALMANAC_PODCAST_SEARCH_URL"] ?? "https://itunes.apple.com"
-        logger.debug("podcast search at \(text)")
+        logger.debug("where podcasts are searched", metadata: ["url": "\(text)"])
         return ITunesPodcastSearch(baseURL: URL(string: text) ?? URL(string: "https://itunes.apple.com")!)
     }
 
     /// Creates the state folder if needed and opens the store in it (a file whose schema is
     /// about to change copied to `backups` first).
     static func openStore(in folder: URL, backups: URL, clock: any WallClock, logger: Logger) throws -> StateStore {
+        let logger = logger.subsystem(.store)
         if let why = PrivateFolder.create(folder.path) {
             throw DaemonError("Cannot create the state folder \(folder.path): \(why). Pass another with --state-dir.")
         }
         let store: StateStore
         do {
-            store = try StateStore(folder: folder, backups: backups, clock: clock.reading)
+            store = try StateStore(folder: folder, backups: backups, logger: logger, clock: clock.reading)
         } catch {
             throw DaemonError("Cannot open the state in \(folder.path): \(error)")
         }
         // A file found unreadable and moved aside is said by `Daemon`, with the backup to restore.
         if store.openedReadOnly {
-            logger.warning("The state file \(store.path) is read-only: changes will be refused until its folder is writable again.")
+            logger.warning("the state file is read-only: changes will be refused until its folder is writable again", metadata: ["file": "\(store.path)"])
         }
-        logger.debug("state: \(store.path)")
+        logger.debug("the state file", metadata: ["file": "\(store.path)"])
         return store
     }
 

@@ -15,7 +15,7 @@ import Testing
 /// nothing reaches it as `Failed` with nothing of its words, which go to the log.
 @Suite(.onTestThreads, .timeLimit(.hang)) struct ErrorRepliesTests {
     @Test func aCoreRefusalReachesTheClientWithItsOwnNameAndMessage() async throws {
-        try await withInProcessAlmanac(podcastStore: StateStore.inMemory()) { almanac in
+        try await withInProcessAlmanac(podcastStore: StateStore.inMemory(logger: .discarding)) { almanac in
             let client = try await almanac.connect()
             // LocationNotSaved, from the weather document's rule, in the answer of a deferred reply.
             let notSaved = try await #require(throws: BusError.self) { try await client.removeLocation("Atlantis") }
@@ -46,10 +46,10 @@ import Testing
         let bus = try PrivateBus()
         let log = RecordingLogHandler()
         let connection = try await Connection.connect(to: bus.address)
-        let podcasts = try PodcastsDocument(archive: StateStore.inMemory())
+        let podcasts = try PodcastsDocument(archive: StateStore.inMemory(logger: .discarding), logger: .discarding)
         let server = AlmanacServer(
             connection: connection,
-            weather: WeatherAdapter(weather: WeatherDocument(), service: DemoWeatherService(), places: LeakingPlaces()),
+            weather: WeatherAdapter(weather: WeatherDocument(logger: .discarding), service: DemoWeatherService(), places: LeakingPlaces()),
             podcasts: PodcastsAdapter(podcasts: podcasts, service: PodcastService(fetcher: DemoFeedFetcher()), inspector: OfflineFeedInspector(), opml: OfflineFeedInspector()),
             version: "0.0.0-test", provider: "in-process", logger: log.logger)
         try await server.export()

@@ -54,7 +54,7 @@ final class ScriptedDownloader: EpisodeDownloading, Sendable {
 }
 
 @Suite(.onTestThreads, .timeLimit(.hang)) struct DownloadManagerTests {
-    let podcasts = try! PodcastsDocument(archive: StateStore.inMemory())
+    let podcasts = try! PodcastsDocument(archive: StateStore.inMemory(logger: .discarding), logger: .discarding)
     let downloader = ScriptedDownloader()
 
     init() throws {
@@ -67,7 +67,7 @@ final class ScriptedDownloader: EpisodeDownloading, Sendable {
     }
 
     func manager(_ limits: DownloadLimits = DownloadLimits(concurrent: 2, queued: 5, perClient: 3, linger: 3600), archive: MemoryDownloadArchive? = nil) -> DownloadManager {
-        try! DownloadManager(podcasts: podcasts, downloader: downloader, root: "/downloads", archive: archive, limits: limits)
+        try! DownloadManager(podcasts: podcasts, downloader: downloader, root: "/downloads", archive: archive, limits: limits, logger: .discarding)
     }
 
     func states(_ manager: DownloadManager) -> [String: DownloadState] {
@@ -330,7 +330,7 @@ final class ScriptedDownloader: EpisodeDownloading, Sendable {
     @Test func playedFilesAreDeletedOnlyWhenTheUserAskedFor() async throws {
         let manager = manager()
         // The daemon's cleanup, run as almanacd runs it: a pass whenever it is due.
-        let cleaner = DownloadCleaner(podcasts: podcasts, downloader: downloader)
+        let cleaner = DownloadCleaner(podcasts: podcasts, downloader: downloader, logger: .discarding)
         let scheduler = RefreshScheduler(nextDue: { cleaner.nextDue }, changes: cleaner.scheduleChanges.stream()) { await cleaner.clean() }
         try await whileRunning(manager, cleaner, scheduler) {
             _ = try manager.download("e1", for: ":1.1")
@@ -356,7 +356,7 @@ final class FakeDiskSpace: DiskSpace, Sendable {
 
 /// The free-space guard and auto-download, in the manager.
 @Suite(.onTestThreads, .timeLimit(.hang)) struct DownloadManagerRulesTests {
-    let podcasts = try! PodcastsDocument(archive: StateStore.inMemory())
+    let podcasts = try! PodcastsDocument(archive: StateStore.inMemory(logger: .discarding), logger: .discarding)
     let downloader = ScriptedDownloader()
     let disk = FakeDiskSpace()
 
@@ -368,7 +368,7 @@ final class FakeDiskSpace: DiskSpace, Sendable {
 
     func manager() -> DownloadManager {
         try! DownloadManager(podcasts: podcasts, downloader: downloader, root: "/downloads",
-                             limits: DownloadLimits(concurrent: 2, linger: 3600), diskSpace: disk)
+                             limits: DownloadLimits(concurrent: 2, linger: 3600), diskSpace: disk, logger: .discarding)
     }
 
     @Test func aDownloadThatWouldFillTheDiskFailsSayingWhyAndTheNextOneStarts() async throws {

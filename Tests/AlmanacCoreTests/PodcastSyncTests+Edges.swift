@@ -81,7 +81,7 @@ extension PodcastSyncTests {
         let desktop = try await loggedIn("desktop")
         let sync = PodcastSync(podcasts: desktop.podcasts, inspector: feeds, archive: desktop.archive, secrets: desktop.secrets,
                                policy: SyncPolicy(defaultDevice: "desktop", subscriptionsOverlap: 1e300), connect: { [server] in server.client(device: $0.device, password: $0.password) },
-                               clock: { [clock] in clock.now })
+                               clock: { [clock] in clock.now }, logger: .discarding)
         await sync.prepare()
         try await sync.sync()
         try await sync.sync()

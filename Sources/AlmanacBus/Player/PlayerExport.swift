@@ -15,7 +15,7 @@ public final class PlayerExport: Sendable {
     private let announced = Locked<[String: Value]>([:])
     private let announcedPlaying = Locked<[String: Value]>([:])
 
-    public init(steering: PlayerSteering, connection: Connection, logger: Logger = Logger(label: "almanac.mpris")) {
+    public init(steering: PlayerSteering, connection: Connection, logger: Logger) {
         self.steering = steering
         self.connection = connection
         self.logger = logger

@@ -75,7 +75,7 @@ public final class PlayerSteering: Service {
     }
 
     public init(players: MPRISListener, podcasts: PodcastsDocument, chapters: (any ChaptersFetching)?,
-                logger: Logger = Logger(label: "almanac.mpris")) {
+                logger: Logger) {
         self.players = players
         self.podcasts = podcasts
         self.chapters = chapters

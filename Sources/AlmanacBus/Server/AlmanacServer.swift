@@ -23,7 +23,7 @@ public final class AlmanacServer: Sendable {
 
     public init(connection: Connection, weather: WeatherAdapter, podcasts: PodcastsAdapter,
                 version: String, provider: String, network: @escaping @Sendable () -> NetworkState = { .unknown },
-                backups: LibraryBackups? = nil, logger: Logger = Logger(label: "almanac.bus")) {
+                backups: LibraryBackups? = nil, logger: Logger) {
         self.connection = connection
         // Every handler on the connection just throws: this is where its error becomes the reply.
         ErrorReplies.answer(on: connection, logger: logger)

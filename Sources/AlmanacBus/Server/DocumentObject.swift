@@ -44,7 +44,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     private static var broadcaster: ViewKey { ViewKey("almanacd:broadcast") }
 
     public init(adapter: Adapter, connection: Connection, allowance: ViewAllowance = ViewAllowance(),
-                logger: Logger = Logger(label: "almanac.bus")) {
+                logger: Logger) {
         self.adapter = adapter
         self.allowance = allowance
         self.connection = connection

@@ -18,7 +18,7 @@ public final class DownloadsExport: Sendable {
     private let announced = Locked<[UInt64: [String: Value]]>([:])
     private static let viewKey = ViewKey("almanacd:bus:downloads")
 
-    public init(manager: DownloadManager, connection: Connection, logger: Logger = Logger(label: "almanac.downloads")) {
+    public init(manager: DownloadManager, connection: Connection, logger: Logger) {
         self.manager = manager
         self.connection = connection
         self.logger = logger

@@ -17,7 +17,7 @@ public final class SyncExport: Sendable {
     private let announced = Locked<[String: Value]>([:])
     private static let viewKey = ViewKey("almanacd:bus:sync")
 
-    public init(sync: PodcastSync, connection: Connection, logger: Logger = Logger(label: "almanac.sync")) {
+    public init(sync: PodcastSync, connection: Connection, logger: Logger) {
         self.sync = sync
         self.connection = connection
         self.logger = logger

@@ -98,7 +98,7 @@ public final class DownloadManager: Service {
     public init(podcasts: PodcastsDocument, downloader: any EpisodeDownloading, root: String,
                 archive: (any DownloadArchive)? = nil, limits: DownloadLimits = DownloadLimits(), diskSpace: (any DiskSpace)? = nil,
                 autoDownloadHold: @escaping @Sendable () -> String? = { nil }, holdChanges: AsyncStream<Void>? = nil,
-                clock: any WallClock = SystemClock(), logger: Logger = Logger(label: "almanac.downloads")) throws {
+                clock: any WallClock = SystemClock(), logger: Logger) throws {
         self.clock = clock
         self.autoDownloadHold = autoDownloadHold
         self.holdChanges = holdChanges

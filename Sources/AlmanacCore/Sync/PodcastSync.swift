@@ -86,7 +86,7 @@ public final class PodcastSync: Service {
     public init(podcasts: PodcastsDocument, inspector: any FeedInspecting, archive: any SyncArchive = MemorySyncArchive(),
                 secrets: any SyncSecrets, policy: SyncPolicy = SyncPolicy(), connect: @escaping @Sendable (SyncCredentials) -> any SyncServer,
                 clock: @escaping @Sendable () -> Date = SystemClock().reading, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
-                logger: Logger = Logger(label: "almanac.sync")) {
+                logger: Logger) {
         self.podcasts = podcasts
         self.inspector = inspector
         self.archive = archive

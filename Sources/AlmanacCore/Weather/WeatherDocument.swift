@@ -47,7 +47,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     public init(_ state: WeatherState = WeatherState(), policy: RefreshSchedule.Policy = .init(interval: 900),
                 alertsPolicy: RefreshSchedule.Policy = .init(interval: 600), archive: (any WeatherArchive)? = nil, clock: @escaping @Sendable () -> Date = SystemClock().reading,
                 jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
-                logger: Logger = Logger(label: "almanac.weather")) {
+                logger: Logger) {
         document = Model(state)
         self.archive = archive
         // A burst needs the document's rules, but the owner is made before `self` exists.
