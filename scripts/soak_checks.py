@@ -92,7 +92,7 @@ def proc(pid):
     with open("/proc/%d/status" % pid) as f:
         for line in f:
             key, _, rest = line.partition(":")
-            if key in ("VmRSS", "VmHWM", "Threads"):
+            if key in ("VmRSS", "VmHWM", "RssAnon", "Threads"):
                 values[key] = int(rest.split()[0])
     values["fds"] = len(os.listdir("/proc/%d/fd" % pid))
     return values
@@ -109,7 +109,7 @@ def measure(soak, day):
     cleanup = check_downloads(soak, episodes)
     errors = unexpected_errors(soak)
     kept_backups = backups(soak)
-    figures = {"day": day, "at": soak.clock.now, "rss": status["VmRSS"], "hwm": status["VmHWM"], "fds": status["fds"],
+    figures = {"day": day, "at": soak.clock.now, "rss": status["VmRSS"], "hwm": status["VmHWM"], "anon": status["RssAnon"], "fds": status["fds"],
                "threads": status["Threads"], "sleepers": report["sleepers"], "late": report["late"],
                "bus_rss": proc(soak.bus.process.pid)["VmRSS"], "episodes": len(episodes),
                "downloaded": sum(1 for e in episodes if e.get("file")), "integrity": check, "cleanup": cleanup,
@@ -118,8 +118,8 @@ def measure(soak, day):
                "fd_kinds": descriptors(soak.daemon.pid), "backups": len(kept_backups),
                "newest_backup": kept_backups[-1][0] if kept_backups else None,
                "backup_integrity": backup_integrity(kept_backups[-1][1]) if kept_backups else None}
-    figures["line"] = ("RSS %d KiB (peak %d), %d fds %s, %d threads, %d timers, %d episodes (%d downloaded), integrity %s, "
-                       "downloads %s" % (figures["rss"], figures["hwm"], figures["fds"], figures["fd_kinds"], figures["threads"], figures["sleepers"],
+    figures["line"] = ("RSS %d KiB (peak %d, anonymous %d), %d fds %s, %d threads, %d timers, %d episodes (%d downloaded), integrity %s, "
+                       "downloads %s" % (figures["rss"], figures["hwm"], figures["anon"], figures["fds"], figures["fd_kinds"], figures["threads"], figures["sleepers"],
                                          figures["episodes"], figures["downloaded"], check, "ok" if not cleanup else cleanup[:3]))
     return figures
 

@@ -1,4 +1,6 @@
 import DBus
+import Foundation
+import Locking
 import TestHarness
 import Testing
 
@@ -57,6 +59,24 @@ import Testing
         // A BusError is sent as it is: the rule is never asked.
         let named = try await reply(pair, "Named")
         #expect(named.name == .accessDenied && named.message == "kept as it is")
+        await pair.close()
+    }
+
+    /// The rule is called as it was given at every reply: kept as a bare closure in a lock,
+    /// each reply wrapped it in two more thunks (issue 41), so a connection that answered
+    /// errors for weeks called its rule through ever more frames, and grew.
+    @Test func theRuleIsCalledThroughTheSameStackAtEveryReply() async throws {
+        let pair = try await BusPair.start()
+        try Self.export(on: pair.server) { Refusal(name: "org.almanac.Error.Refused", message: "say what to do") }
+        let depths = Locked<[Int]>([])
+        pair.server.replyToErrors { _ in
+            depths.withLock { $0.append(Thread.callStackReturnAddresses.count) }
+            return BusError(.failed, "refused")
+        }
+        for _ in 0..<200 { _ = try await reply(pair, "Plain") }
+        let seen = depths.withLock { $0 }
+        #expect(seen.count == 200)
+        #expect(seen.first == seen.last, "called through \((seen.last ?? 0) - (seen.first ?? 0)) more frames at the 200th reply")
         await pair.close()
     }
 

@@ -31,7 +31,7 @@ extension Connection {
     /// for every object on the connection, and for replies answered later (`DeferredReply`).
     /// A `BusError` is always sent as it is.
     public func replyToErrors(with rule: @escaping @Sendable (any Error) -> BusError) {
-        core.errorRule.withLock { $0 = rule }
+        core.errorRule.withLock { $0 = ConnectionCore.ErrorRule(reply: rule) }
     }
 
     /// Whether the caller runs on the connection's own thread, where every handler of a

@@ -129,7 +129,7 @@ extension ConnectionCore {
     /// its description. The one place every handler's error becomes a reply.
     func busError(for error: any Error) -> BusError {
         if let error = error as? BusError { return error }
-        if let rule = errorRule.withLock({ $0 }) { return rule(error) }
+        if let rule = errorRule.withLock({ $0 }) { return rule.reply(error) }
         return BusError(.failed, String(describing: error))
     }
 
