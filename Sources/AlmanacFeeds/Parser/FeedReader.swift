@@ -214,6 +214,31 @@ struct FeedReader {
         let inItem = episode != nil && (parent == .item || parent == .entry)
 
         switch element {
+        case .item, .entry, .feed, .title, .itunesTitle, .link, .description, .contentEncoded, .summary, .content,
+             .subtitle, .itunesSummary, .itunesSubtitle, .guid, .id, .pubDate, .published, .dublinCoreDate, .updated:
+            if startEpisodeOrText(element, inItem: inItem, inChannel: inChannel) { return true }
+        case .enclosure, .mediaContent, .mediaThumbnail, .itunesImage, .url, .logo, .icon, .googlePlayImage:
+            if startImageOrMedia(element, parent: parent, inItem: inItem, inChannel: inChannel) { return true }
+        case .language, .dublinCoreLanguage, .itunesAuthor, .author, .name, .itunesName, .dublinCoreCreator,
+             .managingEditor, .itunesExplicit, .itunesDuration, .itunesType, .itunesEpisodeType, .itunesSeason,
+             .podcastSeason, .itunesEpisode, .podcastEpisode, .itunesCategory, .category, .itunesNewFeedURL,
+             .podcastLocked, .ttl, .syUpdatePeriod, .syUpdateFrequency:
+            startChannelDetail(element, parent: parent, inItem: inItem, inChannel: inChannel)
+        case .podcastFunding, .podcastPerson, .podcastChapters, .podcastTranscript, .pscChapter:
+            startPodcastNamespace(element, parent: parent, inItem: inItem, inChannel: inChannel)
+        case .other, .html, .rss, .rdf, .channel, .image, .itunesOwner, .mediaGroup, .pscChapters:
+            break
+        }
+        switch element {
+        case .enclosure, .mediaThumbnail, .podcastChapters, .podcastTranscript, .googlePlayImage, .pscChapter: return true
+        default: return false
+        }
+    }
+
+    /// Acts on the start of an item or entry, or of a text field of the channel or an
+    /// episode; returns true when the element holds nothing but attributes (an Atom link).
+    private mutating func startEpisodeOrText(_ element: FeedElement, inItem: Bool, inChannel: Bool) -> Bool {
+        switch element {
         case .item, .entry:
             guard episodes.count < Self.maximumEpisodes else { return false }
             episode = EpisodeDraft()
@@ -264,6 +289,16 @@ struct FeedReader {
             if inItem { begin(.episodeDublinCoreDate) }
         case .updated:
             if inItem { begin(.episodeUpdated) }
+        default:
+            break
+        }
+        return false
+    }
+
+    /// Acts on the start of an enclosure, a media element or an image; returns true when
+    /// the element holds nothing but attributes (an `itunes:image` with an `href`).
+    private mutating func startImageOrMedia(_ element: FeedElement, parent: FeedElement, inItem: Bool, inChannel: Bool) -> Bool {
+        switch element {
         case .enclosure:
             if inItem, let url = attribute("url").flatMap(resolver.resolve) {
                 addEnclosure(FeedEnclosure(url: url, length: integerAttribute("length"), type: attribute("type").flatMap(Self.nonEmpty)))
@@ -304,6 +339,16 @@ struct FeedReader {
             if inChannel { begin(.feedIcon) }
         case .googlePlayImage:
             if inChannel, channel.googlePlayImage == nil { channel.googlePlayImage = attribute("href").flatMap(resolver.resolve) }
+        default:
+            break
+        }
+        return false
+    }
+
+    /// Acts on the start of a detail of the channel or an episode: language, authors,
+    /// iTunes fields, categories, refresh hints.
+    private mutating func startChannelDetail(_ element: FeedElement, parent: FeedElement, inItem: Bool, inChannel: Bool) {
+        switch element {
         case .language, .dublinCoreLanguage:
             if inChannel { begin(.feedLanguage) }
         case .itunesAuthor:
@@ -359,6 +404,14 @@ struct FeedReader {
             if inChannel { begin(.feedUpdatePeriod) }
         case .syUpdateFrequency:
             if inChannel { begin(.feedUpdateFrequency) }
+        default:
+            break
+        }
+    }
+
+    /// Acts on the start of a Podcasting 2.0 or Podlove element.
+    private mutating func startPodcastNamespace(_ element: FeedElement, parent: FeedElement, inItem: Bool, inChannel: Bool) {
+        switch element {
         case .podcastFunding:
             if inChannel { begin(.feedFunding(url: attribute("url").flatMap(resolver.resolve))) }
         case .podcastPerson:
@@ -394,12 +447,8 @@ struct FeedReader {
                 )
                 episode?.chapters.append(chapter)
             }
-        case .other, .html, .rss, .rdf, .channel, .image, .itunesOwner, .mediaGroup, .pscChapters:
+        default:
             break
-        }
-        switch element {
-        case .enclosure, .mediaThumbnail, .podcastChapters, .podcastTranscript, .googlePlayImage, .pscChapter: return true
-        default: return false
         }
     }
 
