@@ -70,48 +70,19 @@ struct DaemonParts {
         let feedReads = RSSFeedFetcher.feedReadLimiter()
         // Where each feed was read from: the files a feed names are fetched only where it may send Almanac.
         let feedReach = FeedReach()
-        let feeds: any FeedFetching
-        // Lists of one podcast page past the library into its feed's older pages (RFC 5005):
-        // the real feed reader can, the demo cannot.
-        var olderPages: (any OlderEpisodesFetching)?
-        if demo {
-            // Seeded from the clock unless told (a different run each time); the podcasts go on
-            // from the episodes the store keeps.
-            let seed = options.demoSeed ?? DemoSeed.fromClock(clock.now)
-            logger.info("demo provider: almanacd --demo-seed SEED replays this run", metadata: ["seed": "\(seed)"])
-            weatherService = DemoWeatherService(seed: seed, clock: time)
-            let kept = try DemoFeedFetcher.catalogue.flatMap { try store.episodeIDs(of: $0.id) }
-            feeds = DemoFeedFetcher(seed: seed, clock: time, continuingFrom: kept)
-        } else {
-            weatherService = Self.openMeteo(options, clock: time, logger: logger)
-            let reader = RSSFeedFetcher(http: HTTPClient(accept: FeedInspector.accept, maximumBytes: FeedInspector.maximumBytes, validators: store),
-                                        limiter: feedReads, feeds: feedReach, clock: time)
-            feeds = reader
-            olderPages = reader
-        }
+        let (weatherService, feeds, olderPages) = try Self.makeSources(options, store: store, clock: clock, feedReads: feedReads,
+                                                                       feedReach: feedReach, logger: logger)
+        self.weatherService = weatherService
         podcastService = PodcastService(fetcher: feeds)
         weatherService.dataSource = weather
         weatherService.delegate = weather
         podcastService.dataSource = podcasts
         podcastService.delegate = podcasts
 
-        // The daemon's own downloads (auto-download) go only where the feed may send it; one a
-        // client asks for goes wherever the episode is (docs/security.md).
-        let downloader: any EpisodeDownloading = demo ? DemoEpisodeDownloader() : HTTPEpisodeDownloader(reach: { [podcasts] job in
-            job.auto ? feedReach.limit(forFilesOf: podcasts.document.snapshot.state.podcasts[job.podcastID]?.feedURL ?? "") : nil
-        })
-        downloads = try DownloadManager(
-            podcasts: podcasts, downloader: downloader,
-            root: folders.data.path, archive: store,
-            limits: DownloadLimits(concurrent: options.downloadsAtOnce, linger: options.downloadLinger),
-            diskSpace: StatvfsDiskSpace(),
-            autoDownloadHold: { [machine] in machine.autoDownloadHold }, holdChanges: machine.changes.stream(), clock: clock, logger: logger.subsystem(.downloads)
-        )
-        // Partial downloads no kept job will resume would otherwise stay on disk unseen.
-        let resumable = Set(downloads.document.snapshot.state.values.map { $0.folder + "/" + $0.temporaryName })
-        for file in LeftoverDownloads.remove(under: folders.data.path, keeping: resumable) {
-            logger.subsystem(.downloads).notice("removed a partial download no job resumes", metadata: ["file": "\(file)"])
-        }
+        let made = try Self.makeDownloads(options, podcasts: podcasts, machine: machine, store: store, folders: folders,
+                                          clock: clock, feedReach: feedReach, logger: logger)
+        let downloader = made.downloader
+        downloads = made.manager
 
         backups = LibraryBackups(storage: try BackupFolder(folder: folders.backups, store: store, downloads: folders.data),
                                  weather: weather, podcasts: podcasts, clock: time, logger: logger.subsystem(.backups))
@@ -156,6 +127,61 @@ struct DaemonParts {
         let cleaner = DownloadCleaner(podcasts: podcasts, downloader: downloader, inUse: [players], clock: time, logger: logger.subsystem(.downloads))
         players.whenTracksChange { cleaner.filesInUseChanged() }
         self.cleaner = cleaner
+    }
+
+    /// The weather service and the feed reader: the demo's, or Open-Meteo and the RSS reader,
+    /// which alone reads a feed's older pages.
+    private static func makeSources(_ options: Almanacd, store: StateStore, clock: any WallClock, feedReads: FetchLimiter,
+                                    feedReach: FeedReach, logger: Logger) throws
+        -> (weather: any WeatherService, feeds: any FeedFetching, olderPages: (any OlderEpisodesFetching)?) {
+        let time = clock.reading
+        let demo = options.provider == .demo
+        let weatherService: any WeatherService
+        let feeds: any FeedFetching
+        // Lists of one podcast page past the library into its feed's older pages (RFC 5005):
+        // the real feed reader can, the demo cannot.
+        var olderPages: (any OlderEpisodesFetching)?
+        if demo {
+            // Seeded from the clock unless told (a different run each time); the podcasts go on
+            // from the episodes the store keeps.
+            let seed = options.demoSeed ?? DemoSeed.fromClock(clock.now)
+            logger.info("demo provider: almanacd --demo-seed SEED replays this run", metadata: ["seed": "\(seed)"])
+            weatherService = DemoWeatherService(seed: seed, clock: time)
+            let kept = try DemoFeedFetcher.catalogue.flatMap { try store.episodeIDs(of: $0.id) }
+            feeds = DemoFeedFetcher(seed: seed, clock: time, continuingFrom: kept)
+        } else {
+            weatherService = Self.openMeteo(options, clock: time, logger: logger)
+            let reader = RSSFeedFetcher(http: HTTPClient(accept: FeedInspector.accept, maximumBytes: FeedInspector.maximumBytes, validators: store),
+                                        limiter: feedReads, feeds: feedReach, clock: time)
+            feeds = reader
+            olderPages = reader
+        }
+        return (weatherService, feeds, olderPages)
+    }
+
+    /// The downloader and the downloads, with the partial downloads no kept job resumes removed.
+    private static func makeDownloads(_ options: Almanacd, podcasts: PodcastsDocument, machine: NetworkConditions, store: StateStore,
+                                      folders: DaemonFolders, clock: any WallClock, feedReach: FeedReach, logger: Logger) throws
+        -> (downloader: any EpisodeDownloading, manager: DownloadManager) {
+        let demo = options.provider == .demo
+        // The daemon's own downloads (auto-download) go only where the feed may send it; one a
+        // client asks for goes wherever the episode is (docs/security.md).
+        let downloader: any EpisodeDownloading = demo ? DemoEpisodeDownloader() : HTTPEpisodeDownloader(reach: { [podcasts] job in
+            job.auto ? feedReach.limit(forFilesOf: podcasts.document.snapshot.state.podcasts[job.podcastID]?.feedURL ?? "") : nil
+        })
+        let downloads = try DownloadManager(
+            podcasts: podcasts, downloader: downloader,
+            root: folders.data.path, archive: store,
+            limits: DownloadLimits(concurrent: options.downloadsAtOnce, linger: options.downloadLinger),
+            diskSpace: StatvfsDiskSpace(),
+            autoDownloadHold: { [machine] in machine.autoDownloadHold }, holdChanges: machine.changes.stream(), clock: clock, logger: logger.subsystem(.downloads)
+        )
+        // Partial downloads no kept job will resume would otherwise stay on disk unseen.
+        let resumable = Set(downloads.document.snapshot.state.values.map { $0.folder + "/" + $0.temporaryName })
+        for file in LeftoverDownloads.remove(under: folders.data.path, keeping: resumable) {
+            logger.subsystem(.downloads).notice("removed a partial download no job resumes", metadata: ["file": "\(file)"])
+        }
+        return (downloader, downloads)
     }
 
     /// Open-Meteo at the URLs the options or the environment give, else its public ones.

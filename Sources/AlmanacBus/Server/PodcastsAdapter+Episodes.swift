@@ -10,7 +10,7 @@ extension PodcastsAdapter {
         weak let connection = strongConnection
         let podcasts = self.podcasts
         let podcastArgument = Argument("podcast", .string)
-        return try [
+        var methods: [Method] = try [
             // Every method whose cost grows with its input or the library makes its answer in a
             // task of its own (ListEpisodes, ExportOPML, InspectData, …), off the connection's
             // thread; what it answers from is taken in order with the other calls.
@@ -62,6 +62,18 @@ extension PodcastsAdapter {
                 try PodcastsCodec.encode(record).encode(to: &reply)
                 try LargeAnswers.check(reply.byteCount, on: connection, "The episode's record", instead: "its show notes are too long for this bus; GetEpisode gives the episode without them")
             }),
+        ]
+        methods += try transcriptMethods(connection: strongConnection)
+        methods += try queueMethods()
+        return methods
+    }
+
+    /// An episode's transcript, and a search through the transcripts of some episodes.
+    private func transcriptMethods(connection strongConnection: Connection) throws -> [Method] {
+        // Weak: the connection holds these handlers.
+        weak let connection = strongConnection
+        let podcasts = self.podcasts
+        return try [
             // Async: the transcript may be fetched first (once; then it is kept).
             Method(BusContract.Podcasts1.getTranscript.rawValue, inputs: [Argument("episode", .string)], outputs: [Argument("transcript", .dictionary(key: .string, value: .variant))],
                    async: { [transcripts] call, reply in
@@ -93,6 +105,13 @@ extension PodcastsAdapter {
                 let moments = try await podcasts.transcriptMoments(matching: search, in: asked, perEpisode: Self.momentsPerEpisode)
                 try reply.write(PodcastsCodec.encode(moments))
             }),
+        ]
+    }
+
+    /// The queue, listening totals and downloads.
+    private func queueMethods() throws -> [Method] {
+        let podcasts = self.podcasts
+        return try [
             Method(BusContract.Podcasts1.getQueue.rawValue, outputs: [Argument("episodes", .array(.dictionary(key: .string, value: .variant)))],
                    async: { _, reply in
                 let titles = podcasts.document.snapshot.state.podcasts.mapValues(\.title)
