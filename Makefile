@@ -27,7 +27,7 @@ TEST_TIMEOUT ?= 1200
 TEST_WIDTH ?= 6
 SWIFT_TEST = SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) timeout --kill-after=30 $(TEST_TIMEOUT) $(SWIFT) test --skip-build $(SWIFT_FLAGS)
 
-.PHONY: all deps build test test-under-load demo dbus-demo leakcheck install deb deb-check bench clean stress fuzz asan tsan hot-functions
+.PHONY: all deps build test test-under-load demo dbus-demo leakcheck install deb deb-check bench clean stress soak fuzz asan tsan hot-functions
 
 # `make install`'s folders: your home by default; packagers set PREFIX=/usr (the user unit then
 # goes to $(PREFIX)/lib/systemd/user) and DESTDIR. STRIP=true keeps the symbols.
@@ -105,6 +105,15 @@ stress:
 	@# The binaries `make install` ships.
 	bin="$$(SWIFT=$(SWIFT) scripts/release-build.sh $(RELEASE_FLAGS) $(RELEASE_SCRATCH) $(SWIFT_FLAGS))" && \
 		STRESS_BIN="$${STRESS_BIN:-$$bin}" /usr/bin/python3 scripts/stress.py $(STRESS)
+
+# A month of a user's life in minutes: almanacd on a simulated clock, 30 days of feeds, weather,
+# alerts, sleeps, network drops, views, downloads, sync and a player (about 15 minutes; see
+# docs/reliability.md, "make soak"). Not part of `make test`. SOAK_DAYS=3 for the quick form,
+# SOAK_SEED for another month, SOAK_BIN=.build/debug for the debug build.
+soak:
+	@scripts/install-deps.sh soak
+	bin="$$(SWIFT=$(SWIFT) scripts/release-build.sh $(RELEASE_FLAGS) $(RELEASE_SCRATCH) $(SWIFT_FLAGS))" && \
+		SOAK_BIN="$${SOAK_BIN:-$$bin}" /usr/bin/python3 scripts/soak.py
 
 # libFuzzer with AddressSanitizer over the feed parser, OPML, Open-Meteo's JSON and D-Bus
 # messages: FUZZ_RUNS (1,000,000) executions each. Its own build folder (.build-fuzz).

@@ -2,7 +2,7 @@
 # Installs the system packages Almanac builds and tests with, when any is missing.
 # Debian/Ubuntu only (apt-get); uses sudo when not root. A Swift 6 toolchain must be on PATH.
 # `install-deps.sh bench` adds what `make bench` needs besides; `install-deps.sh stress` what
-# `make stress` does, `install-deps.sh deb` what `make deb` does; `install-deps.sh deb-check`
+# `make stress` does, `install-deps.sh soak` what `make soak` does, `install-deps.sh deb` what `make deb` does; `install-deps.sh deb-check`
 # installs only debootstrap (the check runs a built .deb, without Swift).
 set -euo pipefail
 
@@ -25,6 +25,9 @@ packages=(
 )
 if [ "${1:-}" = stress ]; then
   packages+=(bubblewrap strace)  # the unit's sandbox emulated; its system calls
+fi
+if [ "${1:-}" = soak ]; then
+  packages+=(iptables util-linux)  # network drops in the soak's own network namespace (unshare)
 fi
 if [ "${1:-}" = deb ]; then
   packages+=(dpkg-dev lintian)   # dpkg-shlibdeps and dpkg-deb; the package's checks

@@ -40,7 +40,9 @@ enum FuzzTargets {
         _ = try? OfficialAlerts.metAlerts(data, near: (59.9, 10.7))
         _ = try? MeteoAlarmFeed.warnings(data)
         _ = try? ITunesPodcastSearch.results(data, limit: 10)
-        _ = try? LooseJSON.value(from: data)
+        _ = try? GpodderAnswer.subscriptionChanges(data)
+        _ = try? GpodderAnswer.episodeActions(data)
+        _ = try? GpodderAnswer.upload(data)
     }
 
     static func dbus(_ bytes: [UInt8]) {

@@ -62,7 +62,15 @@ struct InteractiveEpisodes {
             for await change in departures where change.oldOwner == owner { sink.yield(.daemonGone); return }
         }
         defer { listening.cancel(); leaving.cancel() }
+        try await showList(events, sink: sink, screen: screen, view: view, subscriptions: subscriptions, podcastID: podcastID)
+    }
 
+    /// The list's loop: pages loaded one at a time, keys acted on, updates applied and
+    /// acknowledged, until a quit key or the daemon leaves.
+    private func showList(
+        _ events: AsyncStream<Event>, sink: AsyncStream<Event>.Continuation, screen: RawScreen,
+        view: ObjectPath, subscriptions: [Podcast], podcastID: String?
+    ) async throws {
         var state = EpisodeListState(podcasts: Dictionary(subscriptions.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }),
                                      podcastID: podcastID)
         /// A refresh asked for while a page loads: sent when it has come (one load at a time).
@@ -81,16 +89,6 @@ struct InteractiveEpisodes {
                 }
             }
         }
-        func submit(_ episode: Episode, _ change: [String: Value], _ done: String) {
-            Task {
-                do {
-                    _ = try await client.submit(.podcasts, ["episode": .string(episode.id)].merging(change) { $1 })
-                    sink.yield(.said(done))
-                } catch {
-                    sink.yield(.said("Could not change “\(episode.title)”: \(error)"))
-                }
-            }
-        }
 
         load(refresh: false)
         screen.draw(state)
@@ -99,38 +97,14 @@ struct InteractiveEpisodes {
             switch event {
             case .key(let key):
                 state.message = nil
-                switch key {
-                case .quit, .character("q"): return
-                case .up, .character("k"): state.move(.up, height: height)
-                case .down, .character("j"):
-                    if state.move(.down, height: height), state.canLoadMore { load(refresh: false) }
-                case .pageUp: state.move(.pageUp, height: height)
-                case .pageDown, .space:
-                    if state.move(.pageDown, height: height), state.canLoadMore { load(refresh: false) }
-                case .home, .character("g"): state.move(.top, height: height)
-                case .end, .character("G"):
-                    if state.move(.bottom, height: height), state.canLoadMore { load(refresh: false) }
-                case .character("m"): if state.canLoadMore { load(refresh: false) }
-                case .character("r"):
+                switch pressed(key, state: &state, height: height) {
+                case .nothing: break
+                case .quit: return
+                case .loadMore: load(refresh: false)
+                case .refresh:
                     if state.isLoading { refreshQueued = true } else { load(refresh: true) }
-                case .character("p"):
-                    if let episode = state.selectedEpisode { submit(episode, ["played": .boolean(true)], "Marked “\(episode.title)” played.") }
-                case .character("u"):
-                    if let episode = state.selectedEpisode {
-                        submit(episode, ["played": .boolean(false), "position": .double(0)], "Marked “\(episode.title)” unplayed.")
-                    }
-                case .character("d"):
-                    if let episode = state.selectedEpisode {
-                        Task {
-                            do {
-                                _ = try await client.download(episode.id)
-                                sink.yield(.said("Downloading “\(episode.title)”…"))
-                            } catch {
-                                sink.yield(.said("Could not download “\(episode.title)”: \(error)"))
-                            }
-                        }
-                    }
-                default: break
+                case .submit(let episode, let change, let done): submit(episode, change, done, sink: sink)
+                case .download(let episode): download(episode, sink: sink)
                 }
             case .updated(let revision, let data):
                 // Flow control: every few updates, the daemon hears they were taken.
@@ -164,6 +138,67 @@ struct InteractiveEpisodes {
             }
             state.scroll(height: screen.size.height)
             screen.draw(state)
+        }
+    }
+
+    /// What a key asks of the list's loop, once it has moved the selection.
+    private enum KeyAction {
+        case nothing, quit, loadMore, refresh
+        case submit(Episode, [String: Value], String)
+        case download(Episode)
+    }
+
+    /// Moves the selection for `key` and says what else it asks for.
+    private func pressed(_ key: Key, state: inout EpisodeListState, height: Int) -> KeyAction {
+        switch key {
+        case .quit, .character("q"): return .quit
+        case .up, .character("k"): state.move(.up, height: height)
+        case .down, .character("j"):
+            if state.move(.down, height: height), state.canLoadMore { return .loadMore }
+        case .pageUp: state.move(.pageUp, height: height)
+        case .pageDown, .space:
+            if state.move(.pageDown, height: height), state.canLoadMore { return .loadMore }
+        case .home, .character("g"): state.move(.top, height: height)
+        case .end, .character("G"):
+            if state.move(.bottom, height: height), state.canLoadMore { return .loadMore }
+        case .character("m"): if state.canLoadMore { return .loadMore }
+        case .character("r"): return .refresh
+        case .character("p"):
+            if let episode = state.selectedEpisode { return .submit(episode, ["played": .boolean(true)], "Marked “\(episode.title)” played.") }
+        case .character("u"):
+            if let episode = state.selectedEpisode {
+                return .submit(episode, ["played": .boolean(false), "position": .double(0)], "Marked “\(episode.title)” unplayed.")
+            }
+        case .character("d"):
+            if let episode = state.selectedEpisode { return .download(episode) }
+        default: break
+        }
+        return .nothing
+    }
+
+    /// Changes `episode` through the daemon's `Submit`; the list says how it went.
+    private func submit(_ episode: Episode, _ change: [String: Value], _ done: String, sink: AsyncStream<Event>.Continuation) {
+        let client = client
+        Task {
+            do {
+                _ = try await client.submit(.podcasts, ["episode": .string(episode.id)].merging(change) { $1 })
+                sink.yield(.said(done))
+            } catch {
+                sink.yield(.said("Could not change “\(episode.title)”: \(error)"))
+            }
+        }
+    }
+
+    /// Asks the daemon to download `episode`; the list says how it went.
+    private func download(_ episode: Episode, sink: AsyncStream<Event>.Continuation) {
+        let client = client
+        Task {
+            do {
+                _ = try await client.download(episode.id)
+                sink.yield(.said("Downloading “\(episode.title)”…"))
+            } catch {
+                sink.yield(.said("Could not download “\(episode.title)”: \(error)"))
+            }
         }
     }
 

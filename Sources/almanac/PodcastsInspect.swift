@@ -64,7 +64,7 @@ struct PodcastsInspect: AsyncParsableCommand {
     static func notAFeed(_ error: FeedParseError, _ what: String) -> CLIError {
         let sentences = error.message.split(separator: ". ", maxSplits: 1).map(String.init)
         let hint = sentences.count > 1 ? sentences[1] : "give the path or address of an RSS, Atom or RDF feed"
-        return CLIError.refused("\(what) is not a feed that can be read: \(CLIError.clause(sentences[0]))", hint, name: BusContract.notAFeed.rawValue)
+        return CLIError.refused("\(what) is not a feed that can be read: \(CLIError.clause(sentences[0]))", hint, name: error.errorName.rawValue)
     }
 
     /// The whole file at `path` (a regular file, or a pipe such as `<(curl …)` or

@@ -138,10 +138,8 @@ struct Almanacd: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let level = logLevel.level
-        LoggingSystem.bootstrap { JournalLogHandler(logLevel: level, label: $0) }
-        let logger = Logger(label: "almanacd")
-        let exitCode = await Daemon(options: self, logger: logger).run()
+        // The one logger every part's is derived from (`subsystem`): nothing else makes one.
+        let exitCode = await Daemon(options: self, logger: .root(level: logLevel.level)).run()
         if exitCode != 0 { throw ExitCode(exitCode) }
     }
 }

@@ -24,9 +24,10 @@ struct BusPresence: Service {
         await Ending.awaitHandlers([SIGTERM, SIGINT])
         switch try await connection.requestName(BusContract.serviceName, flags: .doNotQueue) {
         case .primaryOwner, .alreadyOwner:
-            logger.info("almanacd \(Almanacd.version) owns \(BusContract.serviceName) as \(connection.uniqueName?.rawValue ?? "?") (provider: \(provider))")
+            logger.info("almanacd owns its name on the bus", metadata: ["version": "\(Almanacd.version)", "name": "\(BusContract.serviceName)",
+                                                                   "as": "\(connection.uniqueName?.rawValue ?? "?")", "provider": "\(provider)"])
         case .exists, .inQueue:
-            logger.error("Another almanacd already owns \(BusContract.serviceName) on this bus; stop it first (systemctl --user stop almanacd).")
+            logger.error("Another almanacd already owns the name on this bus; stop it first (systemctl --user stop almanacd).", metadata: ["name": "\(BusContract.serviceName)"])
             throw DaemonError("Another almanacd owns \(BusContract.serviceName).", reported: true)
         }
     }

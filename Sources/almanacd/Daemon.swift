@@ -20,10 +20,10 @@ struct Daemon {
         do {
             return try await serve()
         } catch let error as BusError {
-            logger.critical("\(error.message) (\(error.name))")
+            logger.critical("almanacd stopped on an error", metadata: ["error": "\(error.message)", "name": "\(error.name)"])
             return 1
         } catch {
-            logger.critical("\(error)")
+            logger.critical("almanacd stopped on an error", metadata: ["error": "\(error)"])
             return 1
         }
     }
@@ -35,9 +35,7 @@ struct Daemon {
         let watchdog = ExitWatchdog(logger: logger)
         let endings = Ending.stream(of: [SIGTERM, SIGINT], arming: watchdog)
         let folders = DaemonFolders(stateDir: options.stateDir, dataDir: options.dataDir)
-        let notes = folders.notes()
-        for note in notes.differences { logger.notice("\(note)") }
-        for problem in notes.problems { logger.warning("\(problem)") }
+        folders.logNotes(to: logger)
         let (clock, clockFollower) = try DaemonClock.choose(environment: ProcessInfo.processInfo.environment, logger: logger)
         let store = try DaemonParts.openStore(in: folders.state, backups: folders.backups, clock: clock, logger: logger)
         let connection = try await connect()
@@ -48,7 +46,7 @@ struct Daemon {
             // would bring the library back, until a restore or the next start. No daily backup of
             // the new, empty library meanwhile: it would push a real one out.
             let note = "\(recovered). \(parts.backups.restoreHint())"
-            logger.warning("\(note)")
+            logger.subsystem(.store).warning("the state file could not be read; a new one was begun", metadata: ["note": "\(note)"])
             parts.weather.activity.standing(note)
             parts.podcasts.activity.standing(note)
             parts.backups.pauseUntilRestored()
@@ -62,13 +60,15 @@ struct Daemon {
         // kept from last time. Stopping: the schedulers, "here", the watcher, the notifier, the
         // players, the sync, the cleanup, the transfers (their temporary files stay, so the
         // next start resumes them) — within `ServiceGroup.stopDeadline` in all.
+        let schedulers = Self.schedulers(parts)
+        clockFollower?.countWork { Self.workUnderWay(parts, schedulers) }
         let services = ServiceGroup((clockFollower.map { [$0] } ?? []) + [parts.machine, parts.downloads, parts.cleaner, parts.sync, parts.players, parts.steering, parts.notifier, parts.alertNotifier,
                                      parts.rainNotifier] as [any Service]
                                     + (parts.transcripts.map { [$0] } ?? [])  // before clients can queue anything
                                     + [BusPresence(parts: parts, connection: connection, provider: options.provider.rawValue, logger: logger)]
                                     // The system bus only once the name is taken: it may be slow or silent.
                                     + [parts.machineWatcher, parts.here] as [any Service]
-                                    + Self.schedulers(parts),
+                                    + schedulers,
                                     logger: logger)
         watchdog.watch(services)
         let ending = await withTaskGroup(of: Void.self) { tasks in
@@ -95,7 +95,7 @@ struct Daemon {
     private func end(_ ending: Ending, parts: DaemonParts, connection: Connection) async -> Int32 {
         switch ending {
         case .signal(let number):
-            logger.info("received signal \(number); releasing \(BusContract.serviceName) and exiting")
+            logger.info("received a signal: releasing the bus name and exiting", metadata: ["signal": "\(number)", "name": "\(BusContract.serviceName)"])
             _ = try? await connection.releaseName(BusContract.serviceName, timeout: Self.releaseTimeout)
             parts.syncExport.unexport()
             parts.playerExport.unexport()
@@ -108,8 +108,8 @@ struct Daemon {
         case .servicesEnded(let error as DaemonError) where error.reported:
             await connection.close()
             return 1
-        case .servicesEnded(let error):
-            logger.error("a part of almanacd ended\(error.map { ": \($0)" } ?? ""); exiting so that the service manager can restart it")
+        case .servicesEnded(let why):
+            logger.error("a part of almanacd ended; exiting so that the service manager can restart it", metadata: why.map { ["error": "\($0)"] })
             _ = try? await connection.releaseName(BusContract.serviceName, timeout: Self.releaseTimeout)
             await connection.close()
             return 1
@@ -119,6 +119,15 @@ struct Daemon {
     /// How long the bus gets to answer `ReleaseName` on the way out (it answers in
     /// microseconds; a bus that does not is about to lose us anyway).
     static let releaseTimeout: Duration = .milliseconds(500)
+
+    /// On a simulated clock, what the test waits for before it moves the clock again (its
+    /// report's `busy`): schedulers not at rest, the downloads' work, refreshes the bus asked
+    /// for, and changes still on their way to the documents' views (whose handlers may start work).
+    private static func workUnderWay(_ parts: DaemonParts, _ schedulers: [RefreshScheduler]) -> Int {
+        schedulers.count { !$0.isAtRest } + parts.downloads.workUnderWay
+            + parts.server.weather.refreshesUnderWay + parts.server.podcasts.refreshesUnderWay
+            + [parts.weather.document.isDelivering, parts.podcasts.document.isDelivering, parts.downloads.document.isDelivering].count { $0 }
+    }
 
     /// The bus given with `--address`, else the one that started us by D-Bus activation,
     /// else the session bus.

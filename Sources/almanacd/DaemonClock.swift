@@ -14,7 +14,7 @@ enum DaemonClock {
         guard let start = SimulatedTime.read(at: path) else {
             throw DaemonError("\(SimulatedTime.variable) names \(path), which holds no time: write the simulated time there as Unix seconds (such as 1774738800), or unset the variable to run on the computer's clock.")
         }
-        logger.warning("running on a simulated clock, from \(path) (\(SimulatedTime.variable)): for tests only")
+        logger.warning("running on a simulated clock: for tests only", metadata: ["file": "\(path)", "variable": "\(SimulatedTime.variable)"])
         let clock = SimulatedClock(startingAt: start)
         return (clock, SimulatedClockFollower(clock: clock, path: path, logger: logger))
     }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Logging
 
 /// Where the daemon keeps its state and puts downloads: the options' folders, else the XDG
 /// base directories. The user unit passes both options, so they are the folders its sandbox
@@ -22,23 +23,22 @@ struct DaemonFolders {
         data = dataDir.map { URL(fileURLWithPath: $0) } ?? xdgData
     }
 
-    /// What a person should know at start: a folder given that is not the one the XDG
+    /// Logs what a person should know at start: a folder given that is not the one the XDG
     /// variables name (under the unit: its folders win over a custom `XDG_*_HOME`), and a
     /// download folder the daemon cannot write (a sandbox that does not allow it), which
     /// would otherwise fail every download.
-    func notes() -> (differences: [String], problems: [String]) {
-        var notes: [String] = []
-        var problems: [String] = []
+    func logNotes(to logger: Logger) {
         for (what, used, xdg, option) in [("state", state, xdgState, "--state-dir"), ("downloads", data, xdgData, "--data-dir")]
         where used.standardizedFileURL.path != xdg.standardizedFileURL.path {
-            notes.append("\(what) in \(used.path) (\(option)), not in \(xdg.path) where the XDG base directories point")
+            logger.notice("a folder is not where the XDG base directories point",
+                          metadata: ["folder": "\(what)", "path": "\(used.path)", "option": "\(option)", "xdg": "\(xdg.path)"])
         }
         let files = FileManager.default
         if (try? files.createDirectory(at: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])) == nil
             || access(data.path, W_OK) != 0 {
-            problems.append("the download folder \(data.path) cannot be written: every download will fail. Under systemd, the unit must allow it (BindPaths=); or pass another with --data-dir")
+            logger.warning("the download folder cannot be written: every download will fail. Under systemd, the unit must allow it (BindPaths=); or pass another with --data-dir",
+                           metadata: ["folder": "\(data.path)"])
         }
-        return (notes, problems)
     }
 
     private static func xdg(_ variable: String, or fallback: String, _ environment: [String: String]) -> URL {

@@ -22,7 +22,7 @@ final class ExitWatchdog: Sendable {
     private let armed = Atomic<Bool>(false)
     private let logger: Logger
     /// Names the services still running (the group's, once there is one).
-    private let running = Locked<@Sendable () -> [String]>({ [] })
+    private let group = Locked<ServiceGroup?>(nil)
 
     init(logger: Logger) {
         self.logger = logger
@@ -30,14 +30,14 @@ final class ExitWatchdog: Sendable {
 
     /// Where to read the services still running when the time is up.
     func watch(_ group: ServiceGroup) {
-        running.withLock { $0 = { group.running } }
+        self.group.withLock { $0 = group }
     }
 
     /// Starts the countdown (once; later calls do nothing).
     func arm() {
         guard !armed.exchange(true, ordering: .relaxed) else { return }
         RealTime.after(Self.limit, on: queue) { [self] in
-            let names = running.withLock { $0 }()
+            let names = group.withLock { $0 }?.running ?? []
             logger.error("almanacd did not end within the time a stop has; ending now",
                          metadata: ["services": "\(names.joined(separator: ","))", "limit": "\(Self.limit)"])
             exit(0)

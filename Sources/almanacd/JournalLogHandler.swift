@@ -5,6 +5,8 @@ import Logging
 /// Writes one line per message to standard error: with a syslog priority prefix (`<6>`),
 /// which journald turns into the entry's priority, when standard error is the journal;
 /// otherwise (run by hand, redirected to a file) plain lines, warnings and errors saying so.
+/// The message is followed by its metadata as `key=value` (`line(_:_:)`), `subsystem` among
+/// them, which is what the journal is filtered by (daemon.md).
 struct JournalLogHandler: LogHandler {
     /// Whether standard error is the journal's stream: systemd sets `JOURNAL_STREAM` to
     /// `<device>:<inode>` of that stream, which a child may inherit with another stderr.
@@ -37,16 +39,8 @@ struct JournalLogHandler: LogHandler {
         case .error: 3
         case .critical: 2
         }
-        var line: String
-        if Self.toJournal {
-            line = "<\(priority)>\(event.message)"
-        } else {
-            line = (priority <= 3 ? "error: " : priority == 4 ? "warning: " : "") + "\(event.message)"
-        }
-        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-        if !merged.isEmpty {
-            line += " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        }
+        let prefix = Self.toJournal ? "<\(priority)>" : priority <= 3 ? "error: " : priority == 4 ? "warning: " : ""
+        let line = prefix + Self.line("\(event.message)", metadata.merging(event.metadata ?? [:]) { $1 })
         let bytes = Array((line + "\n").utf8)
         var offset = 0
         while offset < bytes.count {

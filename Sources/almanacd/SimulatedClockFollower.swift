@@ -1,20 +1,39 @@
 import AlmanacCore
 import AlmanacModels
 import FoundationEssentials
+import Locking
 import Logging
 
 /// Moves the daemon's `SimulatedClock` to the time a test writes into the file
-/// `ALMANAC_SIMULATED_CLOCK` names, looking every 10 ms (real time), and reports beside it
-/// (`SimulatedTime.reportPath`) what the clock reads, the earliest deadline a sleep waits for
-/// and how many sleep — so that a test can move the clock to the daemon's next deadline
-/// (a month in minutes, event by event). A file that holds no time leaves the clock where it
-/// is, and says so in the log once. A `Service`, first in the daemon's group.
+/// `ALMANAC_SIMULATED_CLOCK` names, and reports beside it (`SimulatedTime.reportPath`) what
+/// the clock reads, the earliest deadline a sleep waits for, how many sleep, how much work is
+/// under way (`busy`: refresh schedulers not at rest, downloads' transfers) and how many
+/// sleeps began late — so that a test can move the clock to the daemon's next deadline once
+/// the daemon has caught up (a month in minutes, event by event). It reads the file every
+/// millisecond (real time) for a while after anything changed, else every 10 ms. A file that
+/// holds no time leaves the clock where it is, and says so in the log once. A `Service`,
+/// first in the daemon's group.
 final class SimulatedClockFollower: Service {
     private let clock: SimulatedClock
     private let path: String
     private let logger: Logger
-    /// How often the file is read.
+    /// Work under way (`SimulatedTime.Report.busy`), once the daemon's parts are built.
+    private let busy = Locked<WorkCount?>(nil)
+    /// How often the file is read while nothing changes, and soon after a change.
     static let interval: Duration = .milliseconds(10)
+    static let briskInterval: Duration = .milliseconds(1)
+    /// How many brisk readings follow a change.
+    static let briskReadings = 200
+    /// How often `snapshot()` reads the work and the clock again while the clock keeps changing.
+    static let readingsForASnapshot = 100
+
+    /// The closure `countWork` gave, kept in a struct: a bare function type kept in `Locked`
+    /// is wrapped in two more thunks at every `withLock { $0 }` (decisions.md, `Callback`),
+    /// and `snapshot()` reads it every few milliseconds — the soak's daemon grew ~0.85 MiB a
+    /// simulated day that way, and called the count through ever more frames.
+    private struct WorkCount: Sendable {
+        let count: @Sendable () -> Int
+    }
 
     init(clock: SimulatedClock, path: String, logger: Logger) {
         self.clock = clock
@@ -22,9 +41,15 @@ final class SimulatedClockFollower: Service {
         self.logger = logger
     }
 
+    /// Counts the work under way from now on: `count` says how much there is.
+    func countWork(_ count: @escaping @Sendable () -> Int) {
+        busy.withLock { $0 = WorkCount(count: count) }
+    }
+
     func run() async {
         var refused: String?
-        var reported: UInt64?
+        var reported: SimulatedTime.Report?
+        var brisk = 0
         while !Task.isCancelled {
             let text = SimulatedTime.text(at: path)
             if let date = text.flatMap({ SimulatedTime.parse($0) }) {
@@ -35,21 +60,43 @@ final class SimulatedClockFollower: Service {
                 logger.warning("the simulated clock's file holds no time; the clock stays where it is",
                                metadata: ["file": "\(path)", "text": "\((text ?? "unreadable").prefix(SimulatedTime.maximumBytes).debugDescription)"])
             }
-            let status = clock.status
-            if status.generation != reported {
-                reported = status.generation
-                report(status)
+            let report = snapshot()
+            if report != reported {
+                reported = report
+                write(report)
+                brisk = Self.briskReadings
             }
-            try? await RealTime.sleep(for: Self.interval)
+            brisk = max(0, brisk - 1)
+            try? await RealTime.sleep(for: brisk > 0 ? Self.briskInterval : Self.interval)
         }
     }
 
-    /// Writes "NOW NEXT SLEEPS" beside the file, replacing what was there in one step.
-    private func report(_ status: SimulatedClock.Status) {
-        let next = status.nextDeadline.map { "\($0.timeIntervalSince1970)" } ?? "-"
-        let line = "\(status.now.timeIntervalSince1970) \(next) \(status.sleepers)\n"
+    /// The clock and the work under way at one moment. The work is read first, then the clock:
+    /// a part found at rest has put its sleep on the clock already (`whenAsleep`), so the
+    /// deadline is in the status read after. And the clock is read before the work too: when a
+    /// sleep began, ended or was cancelled meanwhile (its generation moved), a part may have
+    /// left its rest between the two readings and taken its sleep off the clock, so both are
+    /// read again — else the report would show it at rest without its deadline, and the test
+    /// would move the clock past it.
+    private func snapshot() -> SimulatedTime.Report {
+        var work = 0
+        var status = clock.status
+        var settled = false
+        for _ in 0..<Self.readingsForASnapshot where !settled {
+            let before = status.generation
+            work = busy.withLock { $0 }?.count() ?? 0
+            status = clock.status
+            settled = status.generation == before
+        }
+        // Still changing after every try: something is at work.
+        return SimulatedTime.Report(now: status.now, nextDeadline: status.nextDeadline, sleepers: status.sleepers,
+                                    busy: settled ? work : max(work, 1), late: status.late)
+    }
+
+    /// Writes the report beside the file, replacing what was there in one step.
+    private func write(_ report: SimulatedTime.Report) {
         do {
-            try Data(line.utf8).write(to: URL(fileURLWithPath: SimulatedTime.reportPath(for: path)), options: .atomic)
+            try Data(report.line.utf8).write(to: URL(fileURLWithPath: SimulatedTime.reportPath(for: path)), options: .atomic)
         } catch {
             logger.warning("could not report the simulated clock", metadata: ["error": "\(error)"])
         }

@@ -13,7 +13,7 @@ import Testing
 /// connections: the bus contract without spawning `almanacd`.
 @Suite(.onTestThreads, .timeLimit(.hang)) struct AlmanacServerTests {
     @Test func aViewHearsUpdatedWhenASubmitChangesWhatItWatches() async throws {
-        try await withInProcessAlmanac(podcastStore: StateStore.inMemory()) { almanac in
+        try await withInProcessAlmanac(podcastStore: StateStore.inMemory(logger: .discarding)) { almanac in
             let client = try await almanac.connect()
             let daemon = try #require(try await client.daemonOwner())
             let updates = try await client.updates(of: .weather, from: daemon)
@@ -35,7 +35,7 @@ import Testing
     /// A view's place is named by something: blank space or a line break is refused, on
     /// AddView and SetOptions alike, and no view is made.
     @Test func aBlankOrBrokenLocationMakesNoView() async throws {
-        try await withInProcessAlmanac(podcastStore: StateStore.inMemory()) { almanac in
+        try await withInProcessAlmanac(podcastStore: StateStore.inMemory(logger: .discarding)) { almanac in
             let client = try await almanac.connect()
             for bad in ["   ", "a\nb"] {
                 let error = try await #require(throws: BusError.self) { _ = try await client.addView(.weather, options: ["location": .string(bad)]) }
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func everyChangeIsBroadcastAsChangedToAnyoneListening() async throws {
-        try await withInProcessAlmanac(podcastStore: StateStore.inMemory()) { almanac in
+        try await withInProcessAlmanac(podcastStore: StateStore.inMemory(logger: .discarding)) { almanac in
             let client = try await almanac.connect()
             let listener = try await almanac.connect()
             let changes = try await listener.connection.signals(matching: MatchRule(
@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test func getStateGivesTheWholeStateAtItsRevision() async throws {
-        try await withInProcessAlmanac(podcastStore: StateStore.inMemory()) { almanac in
+        try await withInProcessAlmanac(podcastStore: StateStore.inMemory(logger: .discarding)) { almanac in
             let client = try await almanac.connect()
             let (initial, fresh) = try await client.state(of: .weather)
             #expect(initial == 0 && fresh["units"] == .string("metric"))
@@ -87,7 +87,7 @@ import Testing
     }
 
     @Test func aBadSubmitIsInvalidArgsAndChangesNothing() async throws {
-        try await withInProcessAlmanac(podcastStore: StateStore.inMemory()) { almanac in
+        try await withInProcessAlmanac(podcastStore: StateStore.inMemory(logger: .discarding)) { almanac in
             let client = try await almanac.connect()
             let listener = try await almanac.connect()
             let changes = try await listener.connection.signals(matching: MatchRule(
@@ -111,7 +111,7 @@ import Testing
     }
 
     @Test func onlyItsOwnerRemovesAView() async throws {
-        try await withInProcessAlmanac(podcastStore: StateStore.inMemory()) { almanac in
+        try await withInProcessAlmanac(podcastStore: StateStore.inMemory(logger: .discarding)) { almanac in
             let owner = try await almanac.connect()
             let other = try await almanac.connect()
             let view = try await owner.addView(.weather, options: ["location": .string("Paris")])
@@ -127,7 +127,7 @@ import Testing
     }
 
     @Test func viewsAreRemovedWhenTheirOwnerLeavesTheBus() async throws {
-        try await withInProcessAlmanac(podcastStore: StateStore.inMemory()) { almanac in
+        try await withInProcessAlmanac(podcastStore: StateStore.inMemory(logger: .discarding)) { almanac in
             let owner = try await almanac.connect()
             let stayer = try await almanac.connect()
             _ = try await owner.addView(.weather, options: ["location": .string("Paris")])
@@ -144,7 +144,7 @@ import Testing
     }
 
     @Test func savedPlacesAreAddedAndRemovedAndAnUnknownOneIsNamedSo() async throws {
-        try await withInProcessAlmanac(podcastStore: StateStore.inMemory()) { almanac in
+        try await withInProcessAlmanac(podcastStore: StateStore.inMemory(logger: .discarding)) { almanac in
             let client = try await almanac.connect()
             try await client.addLocation("Berlin")
             try await client.addLocation("Tokyo")
@@ -159,7 +159,7 @@ import Testing
     }
 
     @Test func episodesComeAPageAtATimeFollowingTheCursor() async throws {
-        try await withInProcessAlmanac(podcastStore: StateStore.inMemory()) { almanac in
+        try await withInProcessAlmanac(podcastStore: StateStore.inMemory(logger: .discarding)) { almanac in
             let podcast = Podcast(id: "show", title: "The Show", author: "", feedURL: "https://example.com/show.xml")
             let episodes = (1...7).map { n in
                 Episode(id: "show-\(n)", podcastID: "show", title: "Episode \(n)", published: Date(timeIntervalSince1970: Double(n) * 86_400), duration: 600)

@@ -13,7 +13,7 @@ import Testing
 /// podcasts (which give notes and chapters), driven by `AlmanacClient`.
 @Suite(.onTestThreads, .timeLimit(.hang)) struct EpisodeDetailsServerTests {
     @Test func theDemoEpisodesHaveNotesAndChaptersOverTheBus() async throws {
-        try await withInProcessAlmanac(podcastStore: StateStore.inMemory()) { almanac in
+        try await withInProcessAlmanac(podcastStore: StateStore.inMemory(logger: .discarding)) { almanac in
             for podcast in DemoFeedFetcher.catalogue { try almanac.podcasts.subscribe(podcast) }
             await almanac.server.podcasts.refresh()
             let client = try await almanac.connect()

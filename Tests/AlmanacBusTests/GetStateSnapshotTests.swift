@@ -16,7 +16,7 @@ import Testing
     /// A Submit, then a GetState, from one client while the owner is busy: both wait in the
     /// owner's mailbox, and the state read is the one after the Submit.
     @Test func aGetStateSeesTheSubmitSentBeforeIt() async throws {
-        try await withInProcessAlmanac(podcastStore: StateStore.inMemory()) { almanac in
+        try await withInProcessAlmanac(podcastStore: StateStore.inMemory(logger: .discarding)) { almanac in
             let client = try await almanac.connect()
             let before = try await client.state(of: .weather)
             let hold = OwnerHold(almanac.weather.onOwner)
@@ -36,7 +36,7 @@ import Testing
     /// meanwhile. (Were each read waiting on a thread, it would wait for the hold's end: the
     /// call times out, and the test fails.)
     @Test func getStatesWaitingForABusyOwnerHoldNoThread() async throws {
-        try await withInProcessAlmanac(podcastStore: StateStore.inMemory()) { almanac in
+        try await withInProcessAlmanac(podcastStore: StateStore.inMemory(logger: .discarding)) { almanac in
             let readers = ProcessInfo.processInfo.activeProcessorCount * 2 + 2
             // Well under the 16 calls of one client that run at once.
             let perClient = 8

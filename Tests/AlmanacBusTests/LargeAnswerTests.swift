@@ -11,7 +11,7 @@ import Testing
     static let places = (1...100).map { "Place number \($0) with a name long enough to fill a message quickly" }
 
     @Test func aStateTooLargeForAMessageIsRefusedNamedAndComesByDescriptor() async throws {
-        try await withInProcessAlmanac(podcastStore: StateStore.inMemory()) { almanac in
+        try await withInProcessAlmanac(podcastStore: StateStore.inMemory(logger: .discarding)) { almanac in
             almanac.server.connection.maximumMessageSize = 8_192
             let client = try await almanac.connect()
             let listener = try await almanac.connect()

@@ -28,9 +28,9 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("almanac-owner-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let archive = ThreadRecordingArchive(try StateStore(folder: folder))
+        let archive = ThreadRecordingArchive(try StateStore(folder: folder, logger: .discarding))
         let downloads = { (podcasts: PodcastsDocument) in
-            try DownloadManager(podcasts: podcasts, downloader: DemoEpisodeDownloader(), root: folder.appendingPathComponent("downloads").path, archive: archive)
+            try DownloadManager(podcasts: podcasts, downloader: DemoEpisodeDownloader(), root: folder.appendingPathComponent("downloads").path, archive: archive, logger: .discarding)
         }
         let almanac = try await InProcessAlmanac(weatherStore: archive, podcastStore: archive, downloads: downloading ? downloads : nil)
         archive.connection.withLock { $0 = almanac.server.connection }

@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func aWeatherClientHoldsWhatTheDocumentHolds() async throws {
-        let weather = WeatherDocument()
+        let weather = WeatherDocument(logger: .discarding)
         let service = DemoWeatherService()
         var client = try WireCoding.decode(WeatherState.self, fromFields: WireCoding.fields(weather.document.state))
         let heard = Heard(weather.document, encode: WireCoding.fields, decode: { try? WireCoding.decode(WeatherChange.self, fromFields: $0) })
@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func aPodcastsClientHoldsWhatTheDocumentHolds() throws {
-        let podcasts = try PodcastsDocument(archive: StateStore.inMemory())
+        let podcasts = try PodcastsDocument(archive: StateStore.inMemory(logger: .discarding), logger: .discarding)
         let show = Podcast(id: "p", title: "Show", author: "A", feedURL: "https://example.org/p")
         let other = Podcast(id: "q", title: "Other", author: "B", feedURL: "https://example.org/q")
         func episode(_ id: String, of podcast: String, _ seconds: Double) -> Episode {

@@ -29,7 +29,7 @@ import Testing
 
     @Test(arguments: changes)
     func eachSettingLandsInTheDocumentThatOwnsIt(setting: Setting, value: Value) async throws {
-        try await withInProcessAlmanac(podcastStore: StateStore.inMemory()) { almanac in
+        try await withInProcessAlmanac(podcastStore: StateStore.inMemory(logger: .discarding)) { almanac in
             let client = try await almanac.connect()
             let (weather, podcasts) = (almanac.weather.document.revision, almanac.podcasts.document.revision)
             let revision = try await client.setSetting(setting, value)
@@ -65,7 +65,7 @@ import Testing
     /// document's `GetState`, the podcasts document's `Podcasts1.Settings` property.
     @Test(arguments: changes)
     func eachSettingIsShownUnderItsBusKey(setting: Setting, value: Value) async throws {
-        try await withInProcessAlmanac(podcastStore: StateStore.inMemory()) { almanac in
+        try await withInProcessAlmanac(podcastStore: StateStore.inMemory(logger: .discarding)) { almanac in
             let client = try await almanac.connect()
             _ = try await client.setSetting(setting, value)
             let shown: [String: Value]
@@ -100,7 +100,7 @@ import Testing
         (.backupsKept, .double(2.5), "backupsKept"),
     ])
     func aWrongValueIsRefusedAndChangesNothing(setting: Setting, value: Value, named: String) async throws {
-        try await withInProcessAlmanac(podcastStore: StateStore.inMemory()) { almanac in
+        try await withInProcessAlmanac(podcastStore: StateStore.inMemory(logger: .discarding)) { almanac in
             let client = try await almanac.connect()
             let (weather, podcasts) = (almanac.weather.document.snapshot, almanac.podcasts.document.snapshot)
             let error = await #expect(throws: BusError.self) { _ = try await client.setSetting(setting, value) }
@@ -111,7 +111,7 @@ import Testing
     }
 
     @Test func anUnknownNameIsRefusedListingTheNames() async throws {
-        try await withInProcessAlmanac(podcastStore: StateStore.inMemory()) { almanac in
+        try await withInProcessAlmanac(podcastStore: StateStore.inMemory(logger: .discarding)) { almanac in
             let client = try await almanac.connect()
             for name in ["player", "delete-when-played", "colour"] {
                 let error = await #expect(throws: BusError.self) {

@@ -12,7 +12,7 @@ import Testing
 /// submit through it; `Document1.Submit` names the caller's view when it holds just one.
 @Suite(.onTestThreads, .timeLimit(.hang)) struct ViewSubmitTests {
     @Test func aViewsSubmitReachesEveryViewWithThatViewAsItsOrigin() async throws {
-        try await withInProcessAlmanac(podcastStore: StateStore.inMemory()) { almanac in
+        try await withInProcessAlmanac(podcastStore: StateStore.inMemory(logger: .discarding)) { almanac in
             let owner = try await almanac.connect()
             let other = try await almanac.connect()
             // What a view of the daemon's own hears: each change's revision and origin.
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func onlyAViewsOwnerMaySubmitThroughIt() async throws {
-        try await withInProcessAlmanac(podcastStore: StateStore.inMemory()) { almanac in
+        try await withInProcessAlmanac(podcastStore: StateStore.inMemory(logger: .discarding)) { almanac in
             let owner = try await almanac.connect()
             let stranger = try await almanac.connect()
             let view = try await owner.addView(.weather, options: [:])

@@ -19,8 +19,8 @@ import Testing
     let podcast = Podcast(id: "p", title: "P", author: "", feedURL: "https://example.com/feed")
 
     @Test func aLibraryThatCannotBeReadTakesNoEpisodeForNew() throws {
-        let archive = RefusingPodcastArchive(wrapping: try StateStore.inMemory())
-        let podcasts = try PodcastsDocument(archive: archive)
+        let archive = RefusingPodcastArchive(wrapping: try StateStore.inMemory(logger: .discarding))
+        let podcasts = try PodcastsDocument(archive: archive, logger: .discarding)
         try podcasts.subscribe(podcast, episodes: [Self.episode(1), Self.episode(2)])
         try podcasts.submit(PlayStateSubmission(episodeID: "p:e1", played: true), from: nil)
 
@@ -43,8 +43,8 @@ import Testing
     }
 
     @Test func aFailedReadIsAnErrorToWhoeverAsked() throws {
-        let archive = RefusingPodcastArchive(wrapping: try StateStore.inMemory())
-        let podcasts = try PodcastsDocument(archive: archive)
+        let archive = RefusingPodcastArchive(wrapping: try StateStore.inMemory(logger: .discarding))
+        let podcasts = try PodcastsDocument(archive: archive, logger: .discarding)
         try podcasts.subscribe(podcast, episodes: (1...3).map(Self.episode))
         archive.refusingReads.store(true, ordering: .relaxed)
         #expect(throws: StorageError.self) { try podcasts.page(EpisodeQuery(limit: 10)) }
@@ -54,18 +54,18 @@ import Testing
         #expect(throws: StorageError.self) { try podcasts.submit(PlayStateSubmission(episodeID: "p:e99", played: true), from: nil) }
         #expect(podcasts.activity.lastError.contains("disk I/O error"))
         // Starting on a library that does not answer is an error, not an empty library.
-        #expect(throws: StorageError.self) { try PodcastsDocument(archive: archive) }
+        #expect(throws: StorageError.self) { try PodcastsDocument(archive: archive, logger: .discarding) }
     }
 
     @Test func aCleanupThatCannotReadTheLibraryDeletesNothing() async throws {
-        let archive = RefusingPodcastArchive(wrapping: try StateStore.inMemory())
-        let podcasts = try PodcastsDocument(archive: archive)
+        let archive = RefusingPodcastArchive(wrapping: try StateStore.inMemory(logger: .discarding))
+        let podcasts = try PodcastsDocument(archive: archive, logger: .discarding)
         try podcasts.subscribe(podcast, episodes: (1...3).map(Self.episode))
         for n in 1...3 { try podcasts.recordFile("/d/e\(n).mp3", of: "p:e\(n)") }
         try podcasts.submit(SettingsSubmission(deleteWhenPlayed: true), from: nil)
         for n in 1...3 { try podcasts.submit(PlayStateSubmission(episodeID: "p:e\(n)", played: true), from: nil) }
         let downloader = ScriptedDownloader()
-        let cleaner = DownloadCleaner(podcasts: podcasts, downloader: downloader)
+        let cleaner = DownloadCleaner(podcasts: podcasts, downloader: downloader, logger: .discarding)
 
         archive.refusingReads.store(true, ordering: .relaxed)
         let plan = try #require(await cleaner.clean())

@@ -21,9 +21,9 @@ import Testing
     /// that second write fails, the first is undone: no podcast in the library that the
     /// document never had (and a restart would bring back).
     @Test func aSubscriptionRefusedHalfWayLeavesNothingInTheLibrary() throws {
-        let store = try StateStore.inMemory()
+        let store = try StateStore.inMemory(logger: .discarding)
         let archive = RefusingPodcastArchive(wrapping: store)
-        let podcasts = try PodcastsDocument(archive: archive)
+        let podcasts = try PodcastsDocument(archive: archive, logger: .discarding)
         archive.refusedWrites.withLock { $0 = ["saveOlderPages"] }
         #expect(throws: StorageError.self) {
             try podcasts.subscribe(podcast, episodes: Self.episodes(), olderPagesURL: "https://example.com/page2")
@@ -31,7 +31,7 @@ import Testing
         #expect(podcasts.document.snapshot.state.podcasts.isEmpty && podcasts.document.revision == 0)
         #expect(try store.podcastsState().podcasts.isEmpty, "the podcast's own write was rolled back")
         #expect(try store.episodeIDs(of: "p").isEmpty, "and its episodes with it")
-        #expect(try PodcastsDocument(archive: store).document.snapshot.state.podcasts.isEmpty, "a restart finds no podcast")
+        #expect(try PodcastsDocument(archive: store, logger: .discarding).document.snapshot.state.podcasts.isEmpty, "a restart finds no podcast")
         // The store is not left inside a transaction: the same subscription, taken, is kept whole.
         archive.refusedWrites.withLock { $0 = [] }
         try podcasts.subscribe(podcast, episodes: Self.episodes(), olderPagesURL: "https://example.com/page2")
@@ -43,9 +43,9 @@ import Testing
     /// the queue cannot be written, the play state goes too, while the commands beside it in
     /// the same burst (one transaction) are kept.
     @Test func aBurstKeepsItsGoodCommandsAndRollsBackTheOneRefusedHalfWay() throws {
-        let store = try StateStore.inMemory()
+        let store = try StateStore.inMemory(logger: .discarding)
         let archive = RefusingPodcastArchive(wrapping: store)
-        let podcasts = try PodcastsDocument(archive: archive)
+        let podcasts = try PodcastsDocument(archive: archive, logger: .discarding)
         try podcasts.subscribe(podcast, episodes: Self.episodes())
         try podcasts.editQueue(.add(["p-2"], next: false), from: nil)
         archive.refusedWrites.withLock { $0 = ["saveQueue"] }

@@ -16,7 +16,7 @@ import Testing
 
     func weather(archive: MemoryWeatherArchive? = nil) -> WeatherDocument {
         let clock = self.clock
-        return WeatherDocument(policy: .init(interval: 900), archive: archive, clock: { clock.now }, jitter: { 1 })
+        return WeatherDocument(policy: .init(interval: 900), archive: archive, clock: { clock.now }, jitter: { 1 }, logger: .discarding)
     }
 
     // MARK: Saved places
@@ -47,7 +47,7 @@ import Testing
         let error = try #require(throws: LocationNotSaved.self) { try weather.submit(.removeLocation("Atlantis"), from: nil) }
         #expect(error.message == "'Atlantis' is not a saved location. Saved: Oslo, Rome.")
         #expect(weather.document.revision == revision)
-        let none = try #require(throws: LocationNotSaved.self) { try WeatherDocument().submit(.removeLocation("Oslo"), from: nil) }
+        let none = try #require(throws: LocationNotSaved.self) { try WeatherDocument(logger: .discarding).submit(.removeLocation("Oslo"), from: nil) }
         #expect(none.message.hasSuffix("Saved: none."))
     }
 
@@ -134,7 +134,7 @@ import Testing
         let old = try #require(DemoWeatherService(clock: { hourAgo }).reading(for: "Paris", step: 0))
         try archive.saveReading(old)
         let clock = self.clock
-        let weather = WeatherDocument(policy: .init(interval: 900), archive: archive, clock: { clock.now }, jitter: { 1 })
+        let weather = WeatherDocument(policy: .init(interval: 900), archive: archive, clock: { clock.now }, jitter: { 1 }, logger: .discarding)
         weather.document.addView(key: ViewKey("v"), options: WeatherViewOptions(location: "Paris")) { _ in }
         #expect(await weather.claim(.view(WeatherViewOptions(location: "Paris"))) == ["Paris"])
         #expect(weather.document.snapshot.state.readings["Paris"] == old, "the last known reading is served at once")
@@ -156,7 +156,7 @@ import Testing
 
     @Test func aPodcastViewClaimsOnlyAPodcastThatExists() {
         let clock = self.clock
-        let podcasts = try! PodcastsDocument(archive: StateStore.inMemory(clock: { clock.now }), policy: .init(interval: 60), clock: { clock.now }, jitter: { 1 })
+        let podcasts = try! PodcastsDocument(archive: StateStore.inMemory(logger: .discarding, clock: { clock.now }), policy: .init(interval: 60), clock: { clock.now }, jitter: { 1 }, logger: .discarding)
         for podcast in DemoFeedFetcher.catalogue { _ = try? podcasts.subscribe(podcast) }
         let first = DemoFeedFetcher.catalogue[0].id
         #expect(podcasts.claim(.view(PodcastsViewOptions(podcast: "nope"))).isEmpty)
@@ -170,7 +170,7 @@ import Testing
 
     func library() async -> (PodcastsDocument, Episode) {
         let clock = self.clock
-        let podcasts = try! PodcastsDocument(archive: StateStore.inMemory(clock: { clock.now }), policy: .init(interval: 60), clock: { clock.now }, jitter: { 1 })
+        let podcasts = try! PodcastsDocument(archive: StateStore.inMemory(logger: .discarding, clock: { clock.now }), policy: .init(interval: 60), clock: { clock.now }, jitter: { 1 }, logger: .discarding)
         let podcast = Podcast(id: "p", title: "P", author: "A", feedURL: "https://example.com/feed")
         let episode = Episode(id: "p-1", podcastID: "p", title: "One", published: clock.now, duration: 1_000, audioURL: "https://example.com/1.mp3")
         _ = try? podcasts.subscribe(podcast, episodes: [episode])

@@ -14,7 +14,7 @@ import Testing
 
     /// A document subscribed to the catalogue, with `service` as its provider.
     static func document(_ service: PodcastService, clock: TestClock, archive: StateStore? = nil) -> PodcastsDocument {
-        let podcasts = try! PodcastsDocument(archive: archive ?? StateStore.inMemory(clock: { clock.now }), policy: .init(interval: 60), clock: { clock.now }, jitter: { 1 })
+        let podcasts = try! PodcastsDocument(archive: archive ?? StateStore.inMemory(logger: .discarding, clock: { clock.now }), policy: .init(interval: 60), clock: { clock.now }, jitter: { 1 }, logger: .discarding)
         for podcast in DemoFeedFetcher.catalogue { _ = try? podcasts.subscribe(podcast) }
         service.dataSource = podcasts
         service.delegate = podcasts
@@ -62,7 +62,7 @@ import Testing
 
     @Test func theSimulationGoesOnAfterARestart() async throws {
         let clock = TestClock()
-        let archive = try StateStore.inMemory(clock: { clock.now })
+        let archive = try StateStore.inMemory(logger: .discarding, clock: { clock.now })
         let first = PodcastService(fetcher: DemoFeedFetcher(seed: 11, newEpisodeEvery: 1, clock: { clock.now }))
         let before = Self.document(first, clock: clock, archive: archive)
         for _ in 0..<5 {

@@ -24,11 +24,11 @@ final class OpenFiles: FilesInUse, Sendable {
 
     init() throws {
         let clock = self.clock
-        podcasts = try PodcastsDocument(archive: StateStore.inMemory(clock: { clock.now }), clock: { clock.now })
+        podcasts = try PodcastsDocument(archive: StateStore.inMemory(logger: .discarding, clock: { clock.now }), clock: { clock.now }, logger: .discarding)
         let episodes = (1...4).map { Episode(id: "e\($0)", podcastID: "p", title: "\($0)", published: Date(timeIntervalSince1970: Double($0) * 1000), duration: 600) }
         try podcasts.subscribe(Podcast(id: "p", title: "P", author: "", feedURL: "https://example.com/feed"), episodes: episodes)
         for n in 1...4 { try podcasts.recordFile("/d/e\(n).mp3", of: "e\(n)") }
-        cleaner = DownloadCleaner(podcasts: podcasts, downloader: downloader, inUse: [player], clock: { clock.now })
+        cleaner = DownloadCleaner(podcasts: podcasts, downloader: downloader, inUse: [player], clock: { clock.now }, logger: .discarding)
     }
 
     var files: [String] { try! podcasts.downloadedEpisodes().compactMap(\.file).sorted() }

@@ -54,7 +54,7 @@ final class ScriptedDownloader: EpisodeDownloading, Sendable {
 }
 
 @Suite(.onTestThreads, .timeLimit(.hang)) struct DownloadManagerTests {
-    let podcasts = try! PodcastsDocument(archive: StateStore.inMemory())
+    let podcasts = try! PodcastsDocument(archive: StateStore.inMemory(logger: .discarding), logger: .discarding)
     let downloader = ScriptedDownloader()
 
     init() throws {
@@ -67,7 +67,7 @@ final class ScriptedDownloader: EpisodeDownloading, Sendable {
     }
 
     func manager(_ limits: DownloadLimits = DownloadLimits(concurrent: 2, queued: 5, perClient: 3, linger: 3600), archive: MemoryDownloadArchive? = nil) -> DownloadManager {
-        try! DownloadManager(podcasts: podcasts, downloader: downloader, root: "/downloads", archive: archive, limits: limits)
+        try! DownloadManager(podcasts: podcasts, downloader: downloader, root: "/downloads", archive: archive, limits: limits, logger: .discarding)
     }
 
     func states(_ manager: DownloadManager) -> [String: DownloadState] {
@@ -330,7 +330,7 @@ final class ScriptedDownloader: EpisodeDownloading, Sendable {
     @Test func playedFilesAreDeletedOnlyWhenTheUserAskedFor() async throws {
         let manager = manager()
         // The daemon's cleanup, run as almanacd runs it: a pass whenever it is due.
-        let cleaner = DownloadCleaner(podcasts: podcasts, downloader: downloader)
+        let cleaner = DownloadCleaner(podcasts: podcasts, downloader: downloader, logger: .discarding)
         let scheduler = RefreshScheduler(nextDue: { cleaner.nextDue }, changes: cleaner.scheduleChanges.stream()) { await cleaner.clean() }
         try await whileRunning(manager, cleaner, scheduler) {
             _ = try manager.download("e1", for: ":1.1")
@@ -356,7 +356,7 @@ final class FakeDiskSpace: DiskSpace, Sendable {
 
 /// The free-space guard and auto-download, in the manager.
 @Suite(.onTestThreads, .timeLimit(.hang)) struct DownloadManagerRulesTests {
-    let podcasts = try! PodcastsDocument(archive: StateStore.inMemory())
+    let podcasts = try! PodcastsDocument(archive: StateStore.inMemory(logger: .discarding), logger: .discarding)
     let downloader = ScriptedDownloader()
     let disk = FakeDiskSpace()
 
@@ -368,7 +368,7 @@ final class FakeDiskSpace: DiskSpace, Sendable {
 
     func manager() -> DownloadManager {
         try! DownloadManager(podcasts: podcasts, downloader: downloader, root: "/downloads",
-                             limits: DownloadLimits(concurrent: 2, linger: 3600), diskSpace: disk)
+                             limits: DownloadLimits(concurrent: 2, linger: 3600), diskSpace: disk, logger: .discarding)
     }
 
     @Test func aDownloadThatWouldFillTheDiskFailsSayingWhyAndTheNextOneStarts() async throws {
@@ -450,6 +450,27 @@ final class FakeDiskSpace: DiskSpace, Sendable {
             #expect(await eventually { downloader.episodesRunning == ["e7", "e6"] })
             let jobs = manager.document.snapshot.state.values.sorted { $0.id < $1.id }
             #expect(jobs.map(\.episodeID) == ["e7", "e6"] && jobs.allSatisfy { $0.owner.isEmpty }, "the daemon's own jobs, newest first")
+        }
+    }
+
+    /// What a test on a simulated clock waits for (`workUnderWay`): an auto-download counts
+    /// from the moment the refresh's new episodes are heard, through its transfer, to its end —
+    /// never 0 in between, so the clock is not moved on while a download still runs.
+    @Test func workUnderWayCountsAnAutoDownloadFromTheNewEpisodesToItsEnd() async throws {
+        let manager = manager()
+        try await whileRunning(manager) {
+            #expect(manager.workUnderWay == 0)
+            try podcasts.setPreferences(PreferencesSubmission(autoDownload: true, keep: 1), of: "p")
+            let fresh = Episode(id: "e40", podcastID: "p", title: "Episode 40", published: Date(timeIntervalSince1970: 40_000), duration: 600,
+                                audioURL: "https://example.com/40.mp3")
+            podcasts.record(.parsed(podcast: Podcast(id: "p", title: "Show", author: "", feedURL: "https://example.com/feed"), episodes: [fresh]))
+            // Counted as the change is heard, before any task of the manager's has run.
+            #expect(manager.workUnderWay >= 1)
+            #expect(await eventually { downloader.episodesRunning == ["e40"] })
+            #expect(manager.workUnderWay == 1, "the transfer, while it runs")
+            downloader.finish("e40")
+            #expect(await eventually { manager.workUnderWay == 0 })
+            #expect(manager.document.snapshot.state.values.first { $0.episodeID == "e40" }?.state == .completed)
         }
     }
 }

@@ -42,7 +42,7 @@ final class TableChapters: ChaptersFetching {
     let clock = TestClock()
 
     func subscribed() throws -> (PodcastsDocument, Podcast) {
-        let subscribed = try SubscribedFeed(Self.feed, archive: StateStore.inMemory(clock: { [clock] in clock.now }), clock: clock)
+        let subscribed = try SubscribedFeed(Self.feed, archive: StateStore.inMemory(logger: .discarding, clock: { [clock] in clock.now }), clock: clock)
         return (subscribed.podcasts, subscribed.podcast)
     }
 
@@ -107,7 +107,7 @@ final class TableChapters: ChaptersFetching {
     }
 
     @Test func episodesKeptWithoutDetailsGetThemWhenTheFeedIsReadAgain() async throws {
-        let podcasts = try PodcastsDocument(archive: StateStore.inMemory())
+        let podcasts = try PodcastsDocument(archive: StateStore.inMemory(logger: .discarding), logger: .discarding)
         let podcast = FeedMapping.podcast(from: Self.feed, feedURL: "https://e/feed")
         try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: Self.feed, podcastID: podcast.id))
         let before = try #require(await podcasts.episodeRecord(id("json", podcast), chapters: nil))

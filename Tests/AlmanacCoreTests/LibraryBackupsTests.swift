@@ -76,7 +76,7 @@ import Testing
     @Test func theDailyBackupIsDueADayAfterTheNewestAndNotWhilePaused() async throws {
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let storage = MemoryStorage()
-        let backups = LibraryBackups(storage: storage, weather: WeatherDocument(), podcasts: try PodcastsDocument(archive: StateStore.inMemory()), clock: { now })
+        let backups = LibraryBackups(storage: storage, weather: WeatherDocument(logger: .discarding), podcasts: try PodcastsDocument(archive: StateStore.inMemory(logger: .discarding), logger: .discarding), clock: { now }, logger: .discarding)
         #expect(backups.nextDue == now)
         await backups.daily()
         #expect(storage.kept.withLock { $0.map(\.reason) } == ["daily"])
@@ -89,7 +89,7 @@ import Testing
 
         let failing = MemoryStorage()
         failing.failing.withLock { $0 = true }
-        let retried = LibraryBackups(storage: failing, weather: WeatherDocument(), podcasts: try PodcastsDocument(archive: StateStore.inMemory()), clock: { now })
+        let retried = LibraryBackups(storage: failing, weather: WeatherDocument(logger: .discarding), podcasts: try PodcastsDocument(archive: StateStore.inMemory(logger: .discarding), logger: .discarding), clock: { now }, logger: .discarding)
         await retried.daily()
         #expect(retried.nextDue == now.addingTimeInterval(3_600))
     }
@@ -114,12 +114,12 @@ import Testing
     /// A restore goes through both owners: every view of both documents hears the whole state
     /// the archive now holds, and the replaced library is a backup of its own.
     @Test func aRestoreReachesEveryViewOfBothDocuments() async throws {
-        let archive = try StateStore.inMemory()
-        let podcasts = try PodcastsDocument(archive: archive)
-        let weather = WeatherDocument(archive: MemoryWeatherArchive())
+        let archive = try StateStore.inMemory(logger: .discarding)
+        let podcasts = try PodcastsDocument(archive: archive, logger: .discarding)
+        let weather = WeatherDocument(archive: MemoryWeatherArchive(), logger: .discarding)
         let restoredPodcast = Podcast(id: "r", title: "Restored", author: "", feedURL: "https://r.example/feed")
         let storage = MemoryStorage(onRestore: { try? archive.save(restoredPodcast, newEpisodes: []) })
-        let backups = LibraryBackups(storage: storage, weather: weather, podcasts: podcasts)
+        let backups = LibraryBackups(storage: storage, weather: weather, podcasts: podcasts, logger: .discarding)
         let backup = try await backups.backUp()
         let heard = Locked<[String]>([])
         podcasts.document.addView(key: ViewKey("view")) { event in

@@ -10,7 +10,7 @@ import Testing
 @Suite(.onTestThreads, .timeLimit(.hang)) struct ListeningHistoryTests {
     @Test func secondsAddUpPerPodcastAndDayWithinTheDaysAskedFor() throws {
         let now = Date()
-        let podcasts = try PodcastsDocument(archive: StateStore.inMemory(clock: { now }), policy: .init(interval: 3_600), clock: { now })
+        let podcasts = try PodcastsDocument(archive: StateStore.inMemory(logger: .discarding, clock: { now }), policy: .init(interval: 3_600), clock: { now }, logger: .discarding)
         let podcast = Podcast(id: "p", title: "P", author: "A", feedURL: "https://example.com/feed")
         try podcasts.subscribe(podcast, episodes: (1...2).map { Episode(id: "p-\($0)", podcastID: "p", title: "\($0)", published: now, duration: 600) })
         let revision = podcasts.document.revision

@@ -11,8 +11,8 @@ import Testing
 @Suite(.onTestThreads, .timeLimit(.hang)) struct NetworkConditionsTests {
     let clock = TestClock()
 
-    func conditions(_ podcasts: PodcastsDocument = try! PodcastsDocument(archive: StateStore.inMemory())) -> NetworkConditions {
-        NetworkConditions(podcasts: podcasts, clock: { [clock] in clock.now })
+    func conditions(_ podcasts: PodcastsDocument = try! PodcastsDocument(archive: StateStore.inMemory(logger: .discarding), logger: .discarding)) -> NetworkConditions {
+        NetworkConditions(podcasts: podcasts, clock: { [clock] in clock.now }, logger: .discarding)
     }
 
     @Test func aResumeOrTheNetworkComingBackMakesOneCatchUpDueButTheFirstReportDoesNot() {
@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func aMeteredConnectionHoldsAutoDownloadsUnlessAllowed() async throws {
-        let podcasts = try PodcastsDocument(archive: StateStore.inMemory())
+        let podcasts = try PodcastsDocument(archive: StateStore.inMemory(logger: .discarding), logger: .discarding)
         let machine = conditions(podcasts)
         try await whileRunning(machine) {
             #expect(machine.autoDownloadHold == nil)

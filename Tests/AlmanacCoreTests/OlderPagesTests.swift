@@ -38,7 +38,7 @@ import Testing
     }
 
     func document(olderPagesURL: String? = "https://example.com/page2") throws -> PodcastsDocument {
-        let podcasts = try PodcastsDocument(archive: StateStore.inMemory())
+        let podcasts = try PodcastsDocument(archive: StateStore.inMemory(logger: .discarding), logger: .discarding)
         try podcasts.subscribe(Self.podcast, episodes: (21...30).map(Self.episode), olderPagesURL: olderPagesURL)
         return podcasts
     }

@@ -25,8 +25,8 @@ import Testing
     }
 
     @Test func aNewSubscriptionAnnouncesOnlyItsNewestEpisodeAsNew() throws {
-        let archive = RefusingPodcastArchive(wrapping: try StateStore.inMemory())
-        let podcasts = try PodcastsDocument(archive: archive)
+        let archive = RefusingPodcastArchive(wrapping: try StateStore.inMemory(logger: .discarding))
+        let podcasts = try PodcastsDocument(archive: archive, logger: .discarding)
         let podcast = FeedMapping.podcast(from: Self.feed, feedURL: "https://e/feed")
         try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: Self.feed, podcastID: podcast.id))
         let episodes = podcasts.document.snapshot.state.episodes(of: podcast.id)
@@ -37,8 +37,8 @@ import Testing
     }
 
     @Test func theUsersTitleSurvivesARefreshAndAMovedFeedIsRemembered() throws {
-        let archive = RefusingPodcastArchive(wrapping: try StateStore.inMemory())
-        let podcasts = try PodcastsDocument(archive: archive)
+        let archive = RefusingPodcastArchive(wrapping: try StateStore.inMemory(logger: .discarding))
+        let podcasts = try PodcastsDocument(archive: archive, logger: .discarding)
         let podcast = Podcast(id: "p", title: "Feed Title", author: "A", feedURL: "https://old/feed")
         try podcasts.subscribe(podcast)
         try podcasts.rename("p", to: "  Mine  ")
@@ -51,8 +51,8 @@ import Testing
     }
 
     @Test func aWriteTheDiskRefusesChangesNothing() throws {
-        let archive = RefusingPodcastArchive(wrapping: try StateStore.inMemory())
-        let podcasts = try PodcastsDocument(archive: archive)
+        let archive = RefusingPodcastArchive(wrapping: try StateStore.inMemory(logger: .discarding))
+        let podcasts = try PodcastsDocument(archive: archive, logger: .discarding)
         let podcast = FeedMapping.podcast(from: Self.feed, feedURL: "https://e/feed")
         try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: Self.feed, podcastID: podcast.id))
         let before = podcasts.document.snapshot

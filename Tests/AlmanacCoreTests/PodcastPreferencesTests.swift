@@ -16,7 +16,7 @@ import Testing
 
     func document(archive: StateStore? = nil, floor: Double = PodcastPreferences.minimumRefreshInterval) throws -> PodcastsDocument {
         let clock = self.clock
-        let podcasts = try PodcastsDocument(archive: archive ?? StateStore.inMemory(clock: { clock.now }), policy: .init(interval: 3_600), minimumRefreshInterval: floor, clock: { clock.now }, jitter: { 1 })
+        let podcasts = try PodcastsDocument(archive: archive ?? StateStore.inMemory(logger: .discarding, clock: { clock.now }), policy: .init(interval: 3_600), minimumRefreshInterval: floor, clock: { clock.now }, jitter: { 1 }, logger: .discarding)
         let episodes = (1...3).map { Episode(id: "p-\($0)", podcastID: "p", title: "\($0)", published: Date(timeIntervalSince1970: Double($0) * 1000), duration: 600) }
         try podcasts.subscribe(podcast, episodes: episodes)
         return podcasts
@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func settingsAreKeptAnnouncedAndNamedByIdOrFeed() throws {
-        let archive = try StateStore.inMemory()
+        let archive = try StateStore.inMemory(logger: .discarding)
         let podcasts = try document(archive: archive)
         let heard = Heard(podcasts)
         try podcasts.setPreferences(PreferencesSubmission(refreshInterval: 7_200, autoDownload: true, keep: 5, deletePlayedAfter: 604_800, notify: .on), of: "p")
@@ -117,7 +117,7 @@ import Testing
     }
 
     @Test func anEpisodeIsKeptAndLetGoByIdOrGUID() throws {
-        let archive = try StateStore.inMemory()
+        let archive = try StateStore.inMemory(logger: .discarding)
         let podcasts = try document(archive: archive)
         let heard = Heard(podcasts)
         try podcasts.submit(.kept(episode: "p-2", kept: true), from: ViewKey("v"))
@@ -133,7 +133,7 @@ import Testing
 
     @Test func whenAnEpisodeWasPlayedIsNotedOnceAndForgottenWhenUnplayed() throws {
         let clock = self.clock
-        let archive = try StateStore.inMemory(clock: { clock.now })
+        let archive = try StateStore.inMemory(logger: .discarding, clock: { clock.now })
         let podcasts = try document(archive: archive)
         let first = clock.now
         try podcasts.submit(PlayStateSubmission(episodeID: "p-1", played: true), from: nil)

@@ -38,7 +38,7 @@ import Testing
     /// of them waiting than Swift's pool has threads, another task of that pool still runs.
     /// (Were each waiting for its write on a thread, that task would wait for the hold's end.)
     @Test func readsWaitingForABusyOwnerHoldNoThread() async throws {
-        let podcasts = try PodcastsDocument(archive: StateStore.inMemory())
+        let podcasts = try PodcastsDocument(archive: StateStore.inMemory(logger: .discarding), logger: .discarding)
         let refreshes = ProcessInfo.processInfo.activeProcessorCount * 2 + 2
         let feeds = (0..<refreshes).map { Podcast(id: "p\($0)", title: "P\($0)", author: "", feedURL: "https://e/\($0)") }
         for podcast in feeds { try podcasts.subscribe(podcast) }
@@ -62,7 +62,7 @@ import Testing
 
     @Test func theDueFeedsAreReadAtMostWidthAtOnceAndEachIsRecordedBeforeTheRefreshEnds() async throws {
         let clock = TestClock()
-        let podcasts = try PodcastsDocument(archive: StateStore.inMemory(clock: { clock.now }), clock: { clock.now }, jitter: { 1 })
+        let podcasts = try PodcastsDocument(archive: StateStore.inMemory(logger: .discarding, clock: { clock.now }), clock: { clock.now }, jitter: { 1 }, logger: .discarding)
         for n in 0..<20 { try podcasts.subscribe(Podcast(id: "p\(n)", title: "P\(n)", author: "", feedURL: "https://e/\(n)")) }
         let feeds = SlowFeeds()
         let service = PodcastService(fetcher: feeds, width: 4)

@@ -36,7 +36,8 @@ extension PodcastSyncTests {
         _ = try subscribe(desktop)
         let requests = server.requests.count
         let error = await #expect(throws: SyncError.self) { try await desktop.sync.sync() }
-        #expect(error?.message.contains("had not heard the library's latest change") == true, "\(String(describing: error))")
+        #expect(error?.message.contains("had not heard the library's latest change after 0.2 s") == true, "\(String(describing: error))")
+        #expect(error?.code == .stalled)
         #expect(server.requests.count == requests, "nothing was asked or sent")
         #expect(desktop.sync.status.state.lastError.contains("had not heard"))
         release.signal()
@@ -74,11 +75,13 @@ extension PodcastSyncTests {
         #expect(SyncPolicy(subscriptionsOverlap: 0.2).subscriptionsOverlap == 1)
         #expect(SyncPolicy(catchUpGuard: .nan).catchUpGuard == 120)
         #expect(SyncPolicy(catchUpGuard: -1).catchUpGuard == 0)
+        // The guard in words: tenths below ten seconds, whole seconds from there.
+        #expect([0, 0.2, 1, 1.25, 9.94, 9.96, 120, 1e300].map(PodcastSync.seconds) == ["0 s", "0.2 s", "1 s", "1.3 s", "9.9 s", "10 s", "120 s", "1000000000 s"])
         // A day's overlap on a server whose clock is at 1,000: asked from 0, not below.
         let desktop = try await loggedIn("desktop")
         let sync = PodcastSync(podcasts: desktop.podcasts, inspector: feeds, archive: desktop.archive, secrets: desktop.secrets,
                                policy: SyncPolicy(defaultDevice: "desktop", subscriptionsOverlap: 1e300), connect: { [server] in server.client(device: $0.device, password: $0.password) },
-                               clock: { [clock] in clock.now })
+                               clock: { [clock] in clock.now }, logger: .discarding)
         await sync.prepare()
         try await sync.sync()
         try await sync.sync()

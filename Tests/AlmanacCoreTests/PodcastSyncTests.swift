@@ -38,12 +38,12 @@ import Testing
     func device(_ name: String, catchUpGuard: Double = 120) async -> Device {
         let clock = self.clock
         let server = self.server
-        let podcasts = try! PodcastsDocument(archive: StateStore.inMemory(clock: { clock.now }), clock: { clock.now })
+        let podcasts = try! PodcastsDocument(archive: StateStore.inMemory(logger: .discarding, clock: { clock.now }), clock: { clock.now }, logger: .discarding)
         let archive = MemorySyncArchive()
         let secrets = MemorySyncSecrets()
         let sync = PodcastSync(podcasts: podcasts, inspector: feeds, archive: archive, secrets: secrets,
                                policy: SyncPolicy(interval: 900, debounce: 30, firstRetry: 60, defaultDevice: name, catchUpGuard: catchUpGuard),
-                               connect: { server.client(device: $0.device, password: $0.password) }, clock: { clock.now }, jitter: { 1 })
+                               connect: { server.client(device: $0.device, password: $0.password) }, clock: { clock.now }, jitter: { 1 }, logger: .discarding)
         // Made ready as almanacd does before its bus name is taken: it hears every change from here.
         await sync.prepare()
         return Device(podcasts: podcasts, sync: sync, archive: archive, secrets: secrets)

@@ -13,7 +13,7 @@ import Testing
 
     func subscribedDocument() -> (PodcastsDocument, PodcastService) {
         let clock = self.clock
-        let podcasts = try! PodcastsDocument(archive: StateStore.inMemory(clock: { clock.now }), policy: .init(interval: 60), clock: { clock.now }, jitter: { 1 })
+        let podcasts = try! PodcastsDocument(archive: StateStore.inMemory(logger: .discarding, clock: { clock.now }), policy: .init(interval: 60), clock: { clock.now }, jitter: { 1 }, logger: .discarding)
         for podcast in DemoFeedFetcher.catalogue { _ = try? podcasts.subscribe(podcast) }
         let service = PodcastService(fetcher: DemoFeedFetcher(newEpisodeEvery: 1))
         service.dataSource = podcasts
@@ -92,7 +92,7 @@ import Testing
 extension PodcastsDocumentTests {
     @Test func feedsBackOffAfterFailuresAndHonourTheServersFreshness() async throws {
         let clock = self.clock
-        let podcasts = try PodcastsDocument(archive: StateStore.inMemory(clock: { clock.now }), policy: .init(interval: 3600, firstRetry: 60, longestRetry: 86_400), clock: { clock.now }, jitter: { 1 })
+        let podcasts = try PodcastsDocument(archive: StateStore.inMemory(logger: .discarding, clock: { clock.now }), policy: .init(interval: 3600, firstRetry: 60, longestRetry: 86_400), clock: { clock.now }, jitter: { 1 }, logger: .discarding)
         try podcasts.subscribe(Podcast(id: "a", title: "A", author: "", feedURL: "https://a"))
         try podcasts.subscribe(Podcast(id: "b", title: "B", author: "", feedURL: "https://b"))
         #expect(podcasts.take(["a", "b"]) == ["a", "b"])
@@ -114,7 +114,7 @@ extension PodcastsDocumentTests {
     }
 
     @Test func eachEndedReadIsCountedWithWhyItFailed() throws {
-        let podcasts = try PodcastsDocument(archive: StateStore.inMemory())
+        let podcasts = try PodcastsDocument(archive: StateStore.inMemory(logger: .discarding), logger: .discarding)
         try podcasts.subscribe(Podcast(id: "a", title: "A", author: "", feedURL: "https://a"))
         #expect(podcasts.reads(of: "a").count == 0)
         podcasts.record(.failed(podcastID: "a", error: DemoError("HTTP 404")))
@@ -127,7 +127,7 @@ extension PodcastsDocumentTests {
     }
 
     @Test(.timeLimit(.hang)) func aWaiterHearsTheReadUnderWayEndOrItsTimeRunOut() async throws {
-        let podcasts = try PodcastsDocument(archive: StateStore.inMemory())
+        let podcasts = try PodcastsDocument(archive: StateStore.inMemory(logger: .discarding), logger: .discarding)
         try podcasts.subscribe(Podcast(id: "a", title: "A", author: "", feedURL: "https://a"))
         // Told as the read ends, with its outcome: its own time (an hour) would fail the test's limit.
         async let told = podcasts.reads(of: "a", after: 0, within: .seconds(3600))
@@ -144,7 +144,7 @@ extension PodcastsDocumentTests {
     /// interval; `nextDue` says so, and nothing is due with no subscriptions.
     @Test func theServerSetsEachFeedsCadenceWithinTheFloorAndTheCeiling() throws {
         let clock = self.clock
-        let podcasts = try PodcastsDocument(archive: StateStore.inMemory(clock: { clock.now }), policy: .init(interval: 3_600), clock: { clock.now }, jitter: { 1 })
+        let podcasts = try PodcastsDocument(archive: StateStore.inMemory(logger: .discarding, clock: { clock.now }), policy: .init(interval: 3_600), clock: { clock.now }, jitter: { 1 }, logger: .discarding)
         #expect(podcasts.nextDue == nil, "no subscriptions: nothing is ever due")
         try podcasts.subscribe(Podcast(id: "a", title: "A", author: "", feedURL: "https://a"))
         #expect(podcasts.nextDue == clock.now, "a new feed is due at once")
@@ -170,7 +170,7 @@ extension PodcastsDocumentTests {
     /// again (or let go).
     @Test func lastErrorClearsOnceEveryFailingFeedRecovered() throws {
         let clock = self.clock
-        let podcasts = try PodcastsDocument(archive: StateStore.inMemory(clock: { clock.now }), policy: .init(interval: 60), clock: { clock.now }, jitter: { 1 })
+        let podcasts = try PodcastsDocument(archive: StateStore.inMemory(logger: .discarding, clock: { clock.now }), policy: .init(interval: 60), clock: { clock.now }, jitter: { 1 }, logger: .discarding)
         let service = PodcastService(fetcher: DemoFeedFetcher())
         let events = Locked<[DocumentActivity.Event]>([])
         podcasts.activity.observe { event in events.withLock { $0.append(event) } }

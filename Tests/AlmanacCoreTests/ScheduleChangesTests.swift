@@ -6,7 +6,7 @@ import Testing
 /// scheduler and the locator of "here"), and a listener that stops reading is let go.
 @Suite(.onTestThreads, .timeLimit(.hang)) struct ScheduleChangesTests {
     @Test func twoListenersBothHearAScheduleChange() async {
-        let weather = WeatherDocument()
+        let weather = WeatherDocument(logger: .discarding)
         var scheduler = weather.scheduleChanges.stream().makeAsyncIterator()
         var locator = weather.scheduleChanges.stream().makeAsyncIterator()
         weather.forgetUnwanted()

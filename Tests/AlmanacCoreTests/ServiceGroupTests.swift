@@ -61,7 +61,7 @@ import Testing
         async let running = group.run()
         try await group.started()
         #expect(journal.all.filter { $0.hasPrefix("prepare") } == ["prepare a", "prepare b", "prepare c"])
-        while journal.all.filter({ $0.hasPrefix("run") }).count < 3 { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(await eventually { journal.all.filter { $0.hasPrefix("run") }.count == 3 })
         group.shutdown()
         #expect(try await running == [])
         #expect(journal.all.filter { $0.hasPrefix("stop") } == ["stop c", "stop b", "stop a"])

@@ -1,5 +1,6 @@
 import AlmanacCore
 import Foundation
+import Locking
 import TestHarness
 import Testing
 
@@ -36,8 +37,11 @@ import Testing
     @Test func aDeadlineThatHasComeEndsAtOnce() async throws {
         let clock = SimulatedClock(startingAt: Self.start)
         try await clock.sleep(until: Self.start)
+        #expect(clock.status.late == 0, "now is no later than now")
         try await clock.sleep(until: Self.start.addingTimeInterval(-60))
         #expect(clock.status.sleepers == 0)
+        // Asked for a deadline the clock had passed: the clock was moved on before the sleeper slept.
+        #expect(clock.status.late == 1)
     }
 
     /// A cancelled sleep throws without the clock moving, and the clock holds nothing of it:
@@ -70,5 +74,70 @@ import Testing
         var firings = fired.stream.makeAsyncIterator()
         await firings.next()
         #expect(clock.now == due)
+    }
+
+    /// A scheduler is at rest only while it waits for what its schedule says now and nothing it
+    /// fired runs: what the soak waits for before it moves the clock (`busy` in `.reached`).
+    @Test func aSchedulerIsAtRestOnlyWhileItWaitsForItsScheduleAndNothingItFiredRuns() async throws {
+        let clock = SimulatedClock(startingAt: Self.start)
+        let due = Locked<Date?>(Self.start.addingTimeInterval(900))
+        let fires = Locked(0)
+        let gate = AsyncStream<Void>.makeStream()
+        let made = Locked<RefreshScheduler?>(nil)
+        let scheduler = RefreshScheduler(nextDue: { due.withLock { $0 } }, on: clock) {
+            fires.withLock { $0 += 1 }
+            for await _ in gate.stream { break }
+            due.withLock { $0 = nil }
+            made.withLock { $0 }?.wake()
+        }
+        made.withLock { $0 = scheduler }
+        let running = Task { await scheduler.run() }
+        defer { running.cancel() }
+        #expect(await eventually { scheduler.isAtRest && clock.status.nextDeadline == Self.start.addingTimeInterval(900) })
+
+        // Its schedule changed and it was not told yet: not at rest; told, at rest on the new time.
+        due.withLock { $0 = Self.start.addingTimeInterval(60) }
+        #expect(!scheduler.isAtRest)
+        scheduler.wake()
+        #expect(await eventually { scheduler.isAtRest && clock.status.nextDeadline == Self.start.addingTimeInterval(60) })
+
+        // The due time comes: not at rest from the move on, while the refresh runs, until it waits again.
+        clock.set(Self.start.addingTimeInterval(60))
+        #expect(!scheduler.isAtRest)
+        #expect(await eventually { fires.withLock { $0 } == 1 })
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(!scheduler.isAtRest, "a refresh it fired still runs")
+        gate.continuation.yield()
+        // Nothing due: at rest waiting for a wake-up alone.
+        #expect(await eventually { scheduler.isAtRest })
+        #expect(clock.status.sleepers == 0)
+    }
+
+    /// Whenever a scheduler says it is at rest, the clock already holds its sleep: a test that
+    /// reads "at rest" and then the clock's next deadline never misses the deadline (and moves
+    /// the clock past it). Read in that order, as the daemon's report is, while it sleeps again
+    /// and again.
+    @Test func aSchedulerAtRestHasItsSleepOnTheClock() async throws {
+        let clock = SimulatedClock(startingAt: Self.start)
+        let due = Locked<Date?>(Self.start.addingTimeInterval(1_000))
+        let scheduler = RefreshScheduler(nextDue: { due.withLock { $0 } }, on: clock) {}
+        let running = Task { await scheduler.run() }
+        defer { running.cancel() }
+        var missed = 0
+        for round in 1...2_000 {
+            let next = Self.start.addingTimeInterval(1_000 + Double(round))
+            due.withLock { $0 = next }
+            scheduler.wake()
+            while true {
+                let resting = scheduler.isAtRest
+                let deadline = clock.status.nextDeadline
+                if resting {
+                    if deadline != next { missed += 1 }
+                    break
+                }
+                await Task.yield()
+            }
+        }
+        #expect(missed == 0)
     }
 }

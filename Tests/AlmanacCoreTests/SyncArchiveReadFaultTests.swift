@@ -38,12 +38,12 @@ import Testing
     func loggedIn() async throws -> Device {
         let clock = self.clock
         let server = self.server
-        let podcasts = try PodcastsDocument(archive: StateStore.inMemory(clock: { clock.now }), clock: { clock.now })
+        let podcasts = try PodcastsDocument(archive: StateStore.inMemory(logger: .discarding, clock: { clock.now }), clock: { clock.now }, logger: .discarding)
         let archive = RefusingSyncArchive()
         let secrets = MemorySyncSecrets()
         let sync = PodcastSync(podcasts: podcasts, inspector: feeds, archive: archive, secrets: secrets,
                                policy: SyncPolicy(interval: 900, debounce: 30, firstRetry: 60, defaultDevice: "desktop"),
-                               connect: { server.client(device: $0.device, password: $0.password) }, clock: { clock.now }, jitter: { 1 })
+                               connect: { server.client(device: $0.device, password: $0.password) }, clock: { clock.now }, jitter: { 1 }, logger: .discarding)
         await sync.prepare()
         try await sync.logIn(server: "https://sync.example", user: "alice", password: "s3cret")
         let feed = try #require(feeds.feed(at: feedURL))

@@ -43,7 +43,7 @@ final class TableTranscripts: TranscriptFetching {
     let clock = TestClock()
 
     func subscribed() throws -> (PodcastsDocument, Podcast) {
-        let subscribed = try SubscribedFeed(Self.feed, archive: StateStore.inMemory(clock: { [clock] in clock.now }), clock: clock)
+        let subscribed = try SubscribedFeed(Self.feed, archive: StateStore.inMemory(logger: .discarding, clock: { [clock] in clock.now }), clock: clock)
         return (subscribed.podcasts, subscribed.podcast)
     }
 

@@ -20,7 +20,7 @@ import Testing
 
     /// A document with `count` episodes of `p` (the last played) and three of `o`.
     func document(count: Int = 6) throws -> PodcastsDocument {
-        let podcasts = try PodcastsDocument(archive: StateStore.inMemory())
+        let podcasts = try PodcastsDocument(archive: StateStore.inMemory(logger: .discarding), logger: .discarding)
         try podcasts.subscribe(Self.podcast, episodes: (1...count).map { Self.episode("p", $0, played: $0 == count) })
         try podcasts.subscribe(Self.other, episodes: (1...3).map { Self.episode("o", $0) })
         return podcasts

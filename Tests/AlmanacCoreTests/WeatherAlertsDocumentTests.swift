@@ -15,7 +15,7 @@ import Testing
     static let gale = WeatherAlert(id: "g1", event: "Yellow gale warning", severity: .moderate, headline: "Gale", source: "metalerts")
 
     @Test func alertsArePublishedOnceWithWhatBeganAndEndedAndKeptStaleWhenTheirFetchFails() async throws {
-        let weather = WeatherDocument(clock: { Self.now })
+        let weather = WeatherDocument(clock: { Self.now }, logger: .discarding)
         let service = DemoWeatherService()
         let heard = Locked<[WeatherChange]>([])
         weather.document.addView(key: ViewKey("v"), options: WeatherViewOptions(location: "Oslo")) { event in
@@ -52,7 +52,7 @@ import Testing
     /// no source covers has no alerts cadence (nothing wakes for it).
     @Test func alertsFallDueOnTheirOwnShorterCadenceOnlyWhereASourceAnswered() async throws {
         let clock = Locked(Self.now)
-        let weather = WeatherDocument(policy: .init(interval: 900), alertsPolicy: .init(interval: 600), clock: { clock.withLock { $0 } })
+        let weather = WeatherDocument(policy: .init(interval: 900), alertsPolicy: .init(interval: 600), clock: { clock.withLock { $0 } }, logger: .discarding)
         let service = DemoWeatherService()
         for location in ["Oslo", "Berlin"] {
             weather.document.addView(key: ViewKey(location), options: WeatherViewOptions(location: location)) { _ in }
@@ -81,7 +81,7 @@ import Testing
     /// says nothing.
     @Test func staleAlertsWhoseEndHasPassedEnd() async throws {
         let clock = Locked(Self.now)
-        let weather = WeatherDocument(clock: { clock.withLock { $0 } })
+        let weather = WeatherDocument(clock: { clock.withLock { $0 } }, logger: .discarding)
         let service = DemoWeatherService()
         weather.document.addView(key: ViewKey("v"), options: WeatherViewOptions(location: "Oslo")) { _ in }
         var ending = Self.wind
@@ -97,7 +97,7 @@ import Testing
     /// nothing was not published.
     @Test func staleAlertsAreAsOfTheLastAnswerNotTheLastChange() async throws {
         let clock = Locked(Self.now)
-        let weather = WeatherDocument(clock: { clock.withLock { $0 } })
+        let weather = WeatherDocument(clock: { clock.withLock { $0 } }, logger: .discarding)
         let service = DemoWeatherService()
         let heard = Locked(0)
         weather.document.addView(key: ViewKey("v"), options: WeatherViewOptions(location: "Oslo")) { event in

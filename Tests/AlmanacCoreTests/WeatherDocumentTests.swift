@@ -43,7 +43,7 @@ final class FixedLocations: WeatherServiceDataSource, Sendable {
     }
 
     @Test func documentWantsSavedPlacesAndWhatViewsAskFor() throws {
-        let weather = WeatherDocument()
+        let weather = WeatherDocument(logger: .discarding)
         try weather.submit(.savedLocations(["Paris"]), from: nil)
         weather.document.addView(key: ViewKey("/v/1"), options: WeatherViewOptions(location: "Berlin")) { _ in }
         weather.document.addView(key: ViewKey("/v/2"), options: WeatherViewOptions(location: "Paris")) { _ in }
@@ -56,7 +56,7 @@ final class FixedLocations: WeatherServiceDataSource, Sendable {
     }
 
     @Test func readingsAndFailuresReachTheDocumentAndItsViews() async throws {
-        let weather = WeatherDocument()
+        let weather = WeatherDocument(logger: .discarding)
         let service = DemoWeatherService(clock: { Self.fixedDate })
         service.dataSource = weather
         service.delegate = weather
@@ -82,7 +82,7 @@ final class FixedLocations: WeatherServiceDataSource, Sendable {
     }
 
     @Test func placesNobodyWantsAreForgotten() async throws {
-        let weather = WeatherDocument()
+        let weather = WeatherDocument(logger: .discarding)
         let service = DemoWeatherService(clock: { Self.fixedDate })
         service.dataSource = weather
         service.delegate = weather
@@ -109,7 +109,7 @@ final class FixedLocations: WeatherServiceDataSource, Sendable {
     }
 
     @Test func submissionsAreValidatedBeforeAnythingChanges() throws {
-        let weather = WeatherDocument()
+        let weather = WeatherDocument(logger: .discarding)
         #expect(try weather.submit(.units(.imperial), from: ViewKey("v")) == 1)
         #expect(try weather.submit(.units(.imperial), from: ViewKey("v")) == 1, "no change, no revision")
         #expect(throws: SubmissionError.self) { try weather.submit(.savedLocations(["Paris", " "]), from: ViewKey("v")) }
@@ -124,7 +124,7 @@ final class FixedLocations: WeatherServiceDataSource, Sendable {
 
     @Test func submissionsWaitingForTheOwnerShareOneWriteAndAreEachAnsweredAfterIt() throws {
         let archive = MemoryWeatherArchive()
-        let weather = WeatherDocument(archive: archive)
+        let weather = WeatherDocument(archive: archive, logger: .discarding)
         let heard = Locked<[(UInt64, WeatherChange, ViewKey?)]>([])
         weather.document.addView(key: ViewKey("watcher")) { event in
             if case .changed(let revision, let change, let origin) = event { heard.withLock { $0.append((revision, change, origin)) } }
@@ -161,7 +161,7 @@ final class FixedLocations: WeatherServiceDataSource, Sendable {
 
     @Test func aRefusedWriteFailsEverySubmissionOfTheBurstAndChangesNothing() throws {
         let archive = MemoryWeatherArchive()
-        let weather = WeatherDocument(archive: archive)
+        let weather = WeatherDocument(archive: archive, logger: .discarding)
         archive.refusing.store(true, ordering: .relaxed)
         let failures = Locked<[String]>([])
         let hold = OwnerHold(weather.onOwner)

@@ -14,7 +14,7 @@ import Testing
 
     func document(archive: MemoryWeatherArchive? = nil) -> (WeatherDocument, DemoWeatherService) {
         let clock = self.clock
-        let weather = WeatherDocument(policy: .init(interval: 900), archive: archive, clock: { clock.now }, jitter: { 1 })
+        let weather = WeatherDocument(policy: .init(interval: 900), archive: archive, clock: { clock.now }, jitter: { 1 }, logger: .discarding)
         let service = DemoWeatherService(clock: { clock.now })
         service.dataSource = weather
         service.delegate = weather

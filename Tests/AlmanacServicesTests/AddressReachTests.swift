@@ -41,6 +41,39 @@ import Testing
         #expect(!ReachLimit(feed: .special).allows(.special))
     }
 
+    @Test func aHostAsWrittenIsPlacedWithoutAskingWhereItLeads() {
+        #expect(AddressReach(writtenHost: "127.0.0.1") == .loopback && AddressReach(writtenHost: "[::1]") == .loopback)
+        #expect(AddressReach(writtenHost: "LOCALHOST.") == .loopback && AddressReach(writtenHost: "app.localhost") == .loopback)
+        #expect(AddressReach(writtenHost: "192.168.1.5") == .private && AddressReach(writtenHost: "nas.local") == .public)
+    }
+
+    /// An answer that came over redirects is from the reach every hop had, or else the
+    /// internet: a public feed that redirects to 127.0.0.1 is no feed of this computer.
+    @Test func anAnswerOverRedirectsIsLocalOnlyWhenEveryHopWas() {
+        #expect(HTTPExchange.reach(of: [.loopback]) == .loopback && HTTPExchange.reach(of: [nil]) == nil)
+        #expect(HTTPExchange.reach(of: [.private, .private, .private]) == .private)
+        #expect(HTTPExchange.reach(of: [.public, .loopback]) == .public)
+        #expect(HTTPExchange.reach(of: [.public, .private]) == .public)
+        #expect(HTTPExchange.reach(of: [.private, .public]) == .public)
+        #expect(HTTPExchange.reach(of: [.loopback, .private]) == .public)
+        #expect(HTTPExchange.reach(of: [.loopback, nil]) == .public)
+    }
+
+    /// Through a proxy the URL's host is placed: an address by itself, `localhost` as
+    /// loopback, a name by what the resolver gives for it (every address).
+    @Test func aProxiedRequestIsPlacedByItsHost() async {
+        let fromTheInternet = ReachLimit(feed: .public)
+        #expect(await HostReach.refusal(of: URL(string: "http://127.0.0.1:631/x")!, by: fromTheInternet) == "127.0.0.1, which is on this computer (loopback)")
+        #expect(await HostReach.refusal(of: URL(string: "http://[fe80::1]/x")!, by: fromTheInternet) == "fe80::1, which is on the local link (link-local)")
+        #expect(await HostReach.refusal(of: URL(string: "http://Localhost./x")!, by: fromTheInternet) == "localhost, which is on this computer (loopback)")
+        #expect(await HostReach.refusal(of: URL(string: "http://203.0.113.2/x")!, by: fromTheInternet) == nil)
+        #expect(await HostReach.refusal(of: URL(string: "http://127.0.0.1/x")!, by: ReachLimit(feed: .loopback)) == nil)
+        // A name, resolved: localhost is in every resolver's hosts.
+        let resolved = await HostReach.addresses(of: "localhost")
+        #expect(!resolved.isEmpty && resolved.allSatisfy { $0.reach == .loopback }, "\(resolved)")
+        #expect(await HostReach.addresses(of: "no-such-host.invalid").isEmpty)
+    }
+
     @Test func aFeedIsWhereItWasLastReadFromElseWhereItsAddressSays() {
         let feeds = FeedReach()
         // Not read yet: an address's own reach, localhost's, or the internet for a name.
@@ -49,11 +82,11 @@ import Testing
         #expect(feeds.reach(of: "http://user:pass@192.168.1.5/feed.xml") == .private)
         #expect(feeds.reach(of: "http://nas.local/feed.xml") == .public && feeds.reach(of: "not a url") == .public)
         // Read: where it was read from, whatever its name says.
-        feeds.record("http://nas.local/feed.xml", address: "192.168.1.5")
+        feeds.record("http://nas.local/feed.xml", reach: .private)
         #expect(feeds.reach(of: "http://nas.local/feed.xml") == .private)
-        feeds.record("http://127.0.0.1:8080/feed.xml", address: "203.0.113.9")  // through a proxy, say
+        feeds.record("http://127.0.0.1:8080/feed.xml", reach: .public)  // redirected to the internet, say
         #expect(feeds.reach(of: "http://127.0.0.1:8080/feed.xml") == .public)
-        feeds.record("http://nas.local/feed.xml", address: nil)
+        feeds.record("http://nas.local/feed.xml", reach: nil)
         #expect(feeds.reach(of: "http://nas.local/feed.xml") == .public)
     }
 }

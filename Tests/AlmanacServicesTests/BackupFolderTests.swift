@@ -30,7 +30,7 @@ import Testing
     }
 
     func library() throws -> (StateStore, BackupFolder) {
-        let store = try StateStore(folder: state, backups: backups)
+        let store = try StateStore(folder: state, backups: backups, logger: .discarding)
         return (store, try BackupFolder(folder: backups, store: store, downloads: downloads))
     }
 
@@ -54,7 +54,7 @@ import Testing
         let elsewhere = root.appendingPathComponent("elsewhere")
         try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: backup.path, toPath: elsewhere.appendingPathComponent("almanac.sqlite").path)
-        let copy = try StateStore(folder: elsewhere)
+        let copy = try StateStore(folder: elsewhere, logger: .discarding)
         #expect(try copy.integrityCheck())
         #expect(try copy.podcastsState().podcasts["p"] == Self.podcast)
         #expect(try copy.episode("p-2")?.played == true)
@@ -83,7 +83,7 @@ import Testing
         _ = try folder.restore(replaced, keepingCurrentAs: nil, at: Date())
         #expect(try store.podcastsState().podcasts.isEmpty)
         // A new store on the file (a restart) reads what the last restore left.
-        #expect(try StateStore(folder: state).podcastsState().podcasts.isEmpty)
+        #expect(try StateStore(folder: state, logger: .discarding).podcastsState().podcasts.isEmpty)
     }
 
     /// `rm` of the state file under a running daemon: the restore makes it anew at its path,
@@ -98,9 +98,9 @@ import Testing
         defer { folder.discard(prepared) }
         let kept = try #require(try folder.restore(prepared, keepingCurrentAs: BackupName.beforeRestore, at: Date()))
         // The library the daemon still had (in the removed file) is the kept backup.
-        #expect(try StateStore(folder: state).podcastsState().podcasts["p"] == Self.podcast)
+        #expect(try StateStore(folder: state, logger: .discarding).podcastsState().podcasts["p"] == Self.podcast)
         try store.saveSettings(units: .imperial, savedLocations: ["Oslo"])
-        #expect(try StateStore(folder: state).weatherState().savedLocations == ["Oslo"])
+        #expect(try StateStore(folder: state, logger: .discarding).weatherState().savedLocations == ["Oslo"])
         #expect(FileManager.default.fileExists(atPath: kept.path))
     }
 
@@ -181,16 +181,16 @@ import Testing
         try StateStore.migrator.migrate(queue, upTo: "v3: episodes paged by publication time")
         queue.close()
 
-        _ = try StateStore(folder: state, backups: backups)
+        _ = try StateStore(folder: state, backups: backups, logger: .discarding)
         let made = try FileManager.default.contentsOfDirectory(atPath: backups.path)
         #expect(made.count == 1 && made[0].hasSuffix("-before-migration-4.sqlite"), "\(made)")
         let copy = try SQLiteConnection(path: backups.appendingPathComponent(made[0]).path, mode: .readWrite, busyTimeout: 1_000)
         #expect(try SQLiteMigrator.applied(on: copy).count == 3)
         copy.close()
         // Up to date, and a new file: nothing more to copy.
-        _ = try StateStore(folder: state, backups: backups)
+        _ = try StateStore(folder: state, backups: backups, logger: .discarding)
         try FileManager.default.createDirectory(at: root.appendingPathComponent("new"), withIntermediateDirectories: true)
-        _ = try StateStore(folder: root.appendingPathComponent("new"), backups: backups)
+        _ = try StateStore(folder: root.appendingPathComponent("new"), backups: backups, logger: .discarding)
         #expect(try FileManager.default.contentsOfDirectory(atPath: backups.path).count == 1)
     }
 

@@ -32,7 +32,7 @@ import Testing
     )
 
     func filled() throws -> StateStore {
-        let store = try StateStore(folder: folder)
+        let store = try StateStore(folder: folder, logger: .discarding)
         try store.save(Self.podcast, newEpisodes: Self.episodes)
         try store.saveDetails(FeedDetails(podcast: PodcastDetails(image: "https://e/cover.jpg", link: "https://e/"), episodes: [
             "p1-a": EpisodeDetails(descriptionText: "Danube, Rhine and Elbe: where rivers meet the sea."),
@@ -51,7 +51,7 @@ import Testing
 
     @Test func detailsSurviveReopeningOnlyForEpisodesTheLibraryHolds() throws {
         _ = try filled()
-        let store = try StateStore(folder: folder)
+        let store = try StateStore(folder: folder, logger: .discarding)
         let kept = try store.details(of: "p1-b")
         #expect(kept.episode == Self.seas)
         #expect(kept.podcast == PodcastDetails(image: "https://e/cover.jpg", link: "https://e/"))
@@ -62,11 +62,11 @@ import Testing
         var changed = Self.seas
         changed.descriptionText = "Only the Adriatic now."
         try store.saveDetails(FeedDetails(episodes: ["p1-b": changed]), of: "p1")
-        let reopened = try StateStore(folder: folder).details(of: "p1-b")
+        let reopened = try StateStore(folder: folder, logger: .discarding).details(of: "p1-b")
         #expect(reopened.episode == changed)
         #expect(reopened.chapters == FetchedChapters(url: "https://e/seas.json", chapters: [FeedChapter(start: 1.5, title: "One", image: "https://e/1.jpg")]))
-        #expect(try search(StateStore(folder: folder), "Baltic").isEmpty)
-        #expect(try search(StateStore(folder: folder), "adriatic") == ["p1-b"])
+        #expect(try search(StateStore(folder: folder, logger: .discarding), "Baltic").isEmpty)
+        #expect(try search(StateStore(folder: folder, logger: .discarding), "adriatic") == ["p1-b"])
     }
 
     @Test func searchFindsTitlesAndNotesWithTheOtherFilters() throws {
@@ -129,7 +129,7 @@ import Testing
                 try db.execute("INSERT INTO httpValidator (url, etag) VALUES ('https://e/feed', '\"abc\"')")
             }
         }
-        let store = try StateStore(folder: folder)
+        let store = try StateStore(folder: folder, logger: .discarding)
         #expect(try store.episode("p1-a")?.played == true)
         // Searchable by title at once; details once the feed is read, which the next read does in full.
         #expect(try search(store, "europe") == ["p1-a"])

@@ -32,7 +32,7 @@ import Testing
     func document(_ store: StateStore) throws -> (PodcastsDocument, Heard) {
         let clock = self.clock
         let podcasts = try PodcastsDocument(archive: store, policy: .init(interval: 3_600, firstRetry: 60, longestRetry: 86_400),
-                                            clock: { clock.now }, jitter: { 1 })
+                                            clock: { clock.now }, jitter: { 1 }, logger: .discarding)
         if podcasts.podcast("p") == nil { try podcasts.subscribe(Self.podcast) }
         let heard = Heard()
         podcasts.document.addView(key: ViewKey("v")) { event in
@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func aParsedFeedKeepsItsNewEpisodesDetailsOlderPagesAndCadence() throws {
-        let store = try StateStore(folder: folder)
+        let store = try StateStore(folder: folder, logger: .discarding)
         let (podcasts, heard) = try document(store)
         var moved = Self.podcast
         moved.feedURL = "https://example.com/moved.xml"
@@ -59,7 +59,7 @@ import Testing
         #expect(podcasts.podcast("p")?.feedURL == moved.feedURL && podcasts.podcast("p")?.title == "Show", "the URL moves, the user's title stays")
         #expect(podcasts.reads(of: "p").count == 1 && podcasts.reads(of: "p").failure == nil)
         #expect(podcasts.nextDue == clock.now.addingTimeInterval(7_200), "the later of the headers' half hour and the feed's two hours")
-        let reopened = try StateStore(folder: folder)
+        let reopened = try StateStore(folder: folder, logger: .discarding)
         #expect(try reopened.episodeIDs(of: "p") == ["p-1", "p-2"])
         #expect(try reopened.details(of: "p-2").episode?.descriptionText == "Notes of two.")
         #expect(try reopened.olderPages(of: "p") == .at("https://example.com/page2"))
@@ -72,7 +72,7 @@ import Testing
     }
 
     @Test func aFeedNotModifiedKeepsTheCadenceItsLastFullReadGave() throws {
-        let store = try StateStore(folder: folder)
+        let store = try StateStore(folder: folder, logger: .discarding)
         let (podcasts, heard) = try document(store)
         podcasts.record(.parsed(podcast: Self.podcast, episodes: [Self.episode(1)], cadence: 7_200))
         clock.advance(7_200)
@@ -84,30 +84,30 @@ import Testing
         podcasts.record(.notModified(podcastID: "p", freshUntil: clock.now.addingTimeInterval(10_800)))
         #expect(podcasts.nextDue == clock.now.addingTimeInterval(10_800), "the headers ask for longer")
         #expect(heard.changes.withLock { $0.count } == 1 && podcasts.reads(of: "p").count == 3)
-        #expect(try StateStore(folder: folder).episodeIDs(of: "p") == ["p-1"])
+        #expect(try StateStore(folder: folder, logger: .discarding).episodeIDs(of: "p") == ["p-1"])
     }
 
     @Test func aFailedReadBacksOffOnDiskUntilAReadSucceeds() throws {
-        let store = try StateStore(folder: folder)
+        let store = try StateStore(folder: folder, logger: .discarding)
         let (podcasts, heard) = try document(store)
         podcasts.record(.failed(podcastID: "p", error: FetchError("answered HTTP 503")))
         #expect(heard.changes.withLock { $0 } == [.failed(podcastID: "p", message: "answered HTTP 503")])
         #expect(podcasts.activity.lastError.hasSuffix("answered HTTP 503") && !podcasts.activity.isLoading)
         #expect(podcasts.reads(of: "p").failure == "answered HTTP 503" && podcasts.failuresInARow(of: "p") == 1)
-        let backoff = try #require(try StateStore(folder: folder).backoffs()["p"])
+        let backoff = try #require(try StateStore(folder: folder, logger: .discarding).backoffs()["p"])
         #expect(backoff.failures == 1 && backoff.retryAt == clock.now.addingTimeInterval(60))
         // A restart goes on backing off.
-        let restarted = try PodcastsDocument(archive: StateStore(folder: folder), clock: { [clock] in clock.now })
+        let restarted = try PodcastsDocument(archive: StateStore(folder: folder, logger: .discarding), clock: { [clock] in clock.now }, logger: .discarding)
         #expect(restarted.failuresInARow(of: "p") == 1 && restarted.nextDue == backoff.retryAt)
         clock.advance(60)
         #expect(podcasts.claim(.due).map(\.id) == ["p"])
         podcasts.record(.notModified(podcastID: "p"))
         #expect(podcasts.activity.lastError.isEmpty && podcasts.failuresInARow(of: "p") == 0)
-        #expect(try StateStore(folder: folder).backoffs().isEmpty)
+        #expect(try StateStore(folder: folder, logger: .discarding).backoffs().isEmpty)
     }
 
     @Test func aFeedIsReadInFullOnceADayCountedFromItsFirstRead() throws {
-        let (podcasts, _) = try document(StateStore(folder: folder))
+        let (podcasts, _) = try document(StateStore(folder: folder, logger: .discarding))
         #expect(!podcasts.readsInFull("p"), "the first read of a run stays conditional")
         clock.advance(PodcastsDocument.fullReadEvery - 1)
         #expect(!podcasts.readsInFull("p"))

@@ -1,5 +1,6 @@
 import AlmanacCore
 import AlmanacModels
+import AlmanacFeeds
 @testable import AlmanacServices
 import Foundation
 import TestHarness
@@ -225,10 +226,65 @@ import Testing
         #expect(time >= before.addingTimeInterval(7_200 - 1) && time <= after.addingTimeInterval(7_200))
     }
 
-    @Test func aDeviceNameFromTheServerIsOnePrintableLine() {
-        let action = GpodderClient.action(["podcast": "https://a.example/feed", "episode": "https://a.example/1.mp3", "action": "play",
-                                           "timestamp": 1_700_000_000, "device": "phone\u{1B}]0;x\u{07}\u{9B}"])
-        #expect(action?.device == "phone ]0;x  ")
-        #expect(GpodderClient.action(["podcast": "https://a.example/\u{1B}[2J", "episode": "https://a.example/1.mp3", "action": "play", "timestamp": 1]) == nil)
+    @Test func aDeviceNameFromTheServerIsOnePrintableLine() throws {
+        let actions = try #require(try GpodderAnswer.episodeActions(Data(#"""
+            {"timestamp": 1, "actions": [
+              {"podcast": "https://a.example/feed", "episode": "https://a.example/1.mp3", "action": "play", "timestamp": 1700000000,
+               "device": "phone\u001b]0;x\u0007\u009b"},
+              {"podcast": "https://a.example/\u001b[2J", "episode": "https://a.example/1.mp3", "action": "play", "timestamp": 1}]}
+            """#.utf8))?.actions)
+        #expect(actions.map(\.device) == ["phone ]0;x  "])
+    }
+
+    /// An answer is read into the actions and URLs it holds, as the API describes them: the
+    /// first of a name given twice, numbers or dates as times, anything else read past.
+    @Test func anAnswerIsReadIntoItsValuesAndNothingElse() throws {
+        let page = try #require(try GpodderAnswer.episodeActions(Data(#"""
+            {"actions": [
+              {"podcast": "https://a.example/feed", "episode": "https://a.example/1.mp3", "action": "PLAY", "timestamp": "2026-11-23T07:45:00",
+               "started": 0, "position": 120.7, "total": 3600, "podcast": "https://b.example/feed", "extra": {"deep": [1, 2, 3]}},
+              {"podcast": "https://a.example/feed", "episode": "https://a.example/2.mp3", "action": "new", "timestamp": 1700000000.9,
+               "position": -5, "total": 1e12},
+              {"podcast": "https://a.example/feed", "episode": "ftp://a.example/3.mp3", "action": "play", "timestamp": 1},
+              {"podcast": "https://a.example/feed", "episode": "https://a.example/4.mp3", "action": "jump", "timestamp": 1},
+              {"podcast": "https://a.example/feed", "episode": "https://a.example/5.mp3", "action": "play", "timestamp": 1e300},
+              {"a": 0}, 0, "play", null],
+             "timestamp": 1700000001, "timestamp": "later"}
+            """#.utf8)))
+        #expect(page.timestamp == 1_700_000_001)
+        let actions = try #require(page.actions)
+        #expect(actions.count == 2)
+        #expect(actions.first == EpisodeAction(podcast: "https://a.example/feed", episode: "https://a.example/1.mp3", kind: .play,
+                                               timestamp: Date(timeIntervalSince1970: 1_795_419_900), started: 0, position: 120, total: 3600))
+        #expect(actions.last?.kind == .new && actions.last?.position == nil && actions.last?.total == nil)
+        #expect(actions.last?.timestamp == Date(timeIntervalSince1970: 1_700_000_000))
+
+        let changes = try #require(try GpodderAnswer.subscriptionChanges(Data(#"""
+            {"add": ["https://a.example/feed", 7, "file:///etc/passwd", "http://b.example/feed", "https://c.example/ feed"],
+             "remove": [], "update_urls": [["a", "b"]], "timestamp": 12}
+            """#.utf8)))
+        #expect(changes.add == ["https://a.example/feed", "http://b.example/feed"] && changes.remove == [] && changes.timestamp == 12)
+        #expect(try GpodderAnswer.subscriptionChanges(Data("[1, 2]".utf8)) == nil)
+        #expect(try GpodderAnswer.subscriptionChanges(Data(#"{"add": "x", "timestamp": 1}"#.utf8))?.add == nil)
+
+        let upload = try #require(try GpodderAnswer.upload(Data(#"""
+            {"timestamp": 5, "update_urls": [["https://a.example/feed ", "https://a.example/feed"], ["https://x.example/", ""],
+             ["https://y.example/", "javascript:alert(1)"], ["one"], ["a", "b", "c"], 3]}
+            """#.utf8)))
+        #expect(upload == SyncUpload(timestamp: 5, rewrites: [URLRewrite(from: "https://a.example/feed ", to: "https://a.example/feed"),
+                                                              URLRewrite(from: "https://x.example/", to: "")]))
+    }
+
+    /// A list is kept whole or not at all: one item past the cap is an error, never a
+    /// prefix taken for the whole list (a bomb would otherwise read as "no changes").
+    @Test func aListPastItsCapIsAnErrorNotAPrefix() throws {
+        let cap = GpodderAnswer.maximumItems
+        let full = Data(("{\"add\": [" + Array(repeating: "0", count: cap).joined(separator: ",") + "], \"remove\": [], \"timestamp\": 1}").utf8)
+        #expect(try GpodderAnswer.subscriptionChanges(full)?.add == [])
+        let over = Data(("{\"add\": [" + Array(repeating: "{}", count: cap + 1).joined(separator: ",") + "], \"remove\": [], \"timestamp\": 1}").utf8)
+        let error = #expect(throws: JSONReadError.self) { try GpodderAnswer.subscriptionChanges(over) }
+        #expect(error?.code == .tooLarge && error?.message == "a list of more than \(cap) items", "\(String(describing: error))")
+        let actions = Data(("{\"actions\": [" + Array(repeating: "0", count: cap + 1).joined(separator: ",") + "], \"timestamp\": 1}").utf8)
+        #expect(throws: JSONReadError.self) { try GpodderAnswer.episodeActions(actions) }
     }
 }

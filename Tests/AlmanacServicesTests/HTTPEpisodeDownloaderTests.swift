@@ -87,13 +87,13 @@ import Testing
         try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
         try #require(try await Tool.runDetached("mount", ["-t", "tmpfs", "-o", "size=16m", "tmpfs", mount.path]).status == 0)
         defer { _ = try? Tool.run("umount", ["-l", mount.path]) }
-        let podcasts = try PodcastsDocument(archive: StateStore.inMemory())
+        let podcasts = try PodcastsDocument(archive: StateStore.inMemory(logger: .discarding), logger: .discarding)
         let url = server.baseURL.appendingPathComponent("audio/big").absoluteString + "?size=\(12 << 20)&chunked=1&rate=\(8 << 20)"
         try podcasts.subscribe(Podcast(id: "p", title: "P", author: "", feedURL: "https://example.com/feed"),
                                episodes: [Episode(id: "p:big", podcastID: "p", title: "Big", published: Date(), duration: 60, audioURL: url)])
         try podcasts.submit(SettingsSubmission(minimumFreeSpace: Double(8 << 20)), from: nil)
         let manager = try DownloadManager(podcasts: podcasts, downloader: HTTPEpisodeDownloader(), root: mount.path,
-                                          limits: DownloadLimits(linger: 3600), diskSpace: StatvfsDiskSpace())
+                                          limits: DownloadLimits(linger: 3600), diskSpace: StatvfsDiskSpace(), logger: .discarding)
         let job = try await whileRunning(manager) {
             let started = try manager.download("p:big", for: ":1.1")
             #expect(await eventually(timeout: .seconds(60)) { manager.document.snapshot.state[started.id]?.state.isFinished == true })

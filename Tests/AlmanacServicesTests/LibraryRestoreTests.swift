@@ -18,11 +18,11 @@ import Testing
     }
 
     @Test func writesDuringARestoreLandWhollyOnOneLibraryOrTheOther() async throws {
-        let store = try StateStore(folder: root.appendingPathComponent("state"))
+        let store = try StateStore(folder: root.appendingPathComponent("state"), logger: .discarding)
         let folder = try BackupFolder(folder: root.appendingPathComponent("state/backups"), store: store, downloads: root.appendingPathComponent("data"))
-        let podcasts = try PodcastsDocument(archive: store)
-        let weather = WeatherDocument(try store.weatherState(), archive: store)
-        let backups = LibraryBackups(storage: folder, weather: weather, podcasts: podcasts)
+        let podcasts = try PodcastsDocument(archive: store, logger: .discarding)
+        let weather = WeatherDocument(try store.weatherState(), archive: store, logger: .discarding)
+        let backups = LibraryBackups(storage: folder, weather: weather, podcasts: podcasts, logger: .discarding)
         let podcast = Podcast(id: "p", title: "Show", author: "", feedURL: "https://p.example/feed")
         let episodes = (0..<16).map { Episode(id: "p-\($0)", podcastID: "p", title: "\($0)", published: Date(timeIntervalSince1970: Double(1_800_000_000 + $0)), duration: nil) }
         try await podcasts.withOwner { _ = try podcasts.subscribe(podcast, episodes: episodes) }

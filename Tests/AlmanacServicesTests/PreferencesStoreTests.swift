@@ -21,7 +21,7 @@ import Testing
         let preferences = PodcastPreferences(refreshInterval: 7_200, autoDownload: true, keep: 5, deletePlayedAfter: 604_800, notify: false)
         let before = Date()
         do {
-            let store = try StateStore(folder: folder)
+            let store = try StateStore(folder: folder, logger: .discarding)
             try store.save(podcast, newEpisodes: episodes)
             try store.savePreferences(preferences, of: "p1")
             try store.savePreferences(PodcastPreferences(keep: 1), of: "nope")
@@ -32,7 +32,7 @@ import Testing
             try store.savePlayState(played)
             try store.saveSettings(PodcastSettings(minimumFreeSpace: 5 << 30, metered: .allow))
         }
-        let store = try StateStore(folder: folder)
+        let store = try StateStore(folder: folder, logger: .discarding)
         let state = try store.podcastsState()
         #expect(state.preferences == ["p1": preferences], "a podcast that is not subscribed has none")
         #expect(state.episodes["p1-2"]?.kept == true && state.episodes["p1-1"]?.kept == false)
@@ -77,7 +77,7 @@ import Testing
             }
         }
         let before = Date()
-        let store = try StateStore(folder: folder)
+        let store = try StateStore(folder: folder, logger: .discarding)
         let stamped = try store.playedAt(of: ["a", "b"])
         #expect(Array(stamped.keys) == ["a"])
         #expect((stamped["a"] ?? .distantPast) >= before.addingTimeInterval(-1))

@@ -23,7 +23,7 @@ import Testing
     @Test func theQueueAndAutoQueueSurviveReopeningWithoutWhatIsGone() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
-            let podcasts = try PodcastsDocument(archive: try StateStore(folder: folder))
+            let podcasts = try PodcastsDocument(archive: try StateStore(folder: folder, logger: .discarding), logger: .discarding)
             try podcasts.subscribe(Self.podcast("p"), episodes: Self.episodes("p"))
             try podcasts.subscribe(Self.podcast("o"), episodes: Self.episodes("o"))
             var autoQueue = PreferencesSubmission()
@@ -34,7 +34,7 @@ import Testing
             try podcasts.editQueue(.add(["o-2"], next: true), from: nil)
             try podcasts.editQueue(.move("o-3", to: 2), from: nil)
         }
-        let reopened = try PodcastsDocument(archive: try StateStore(folder: folder))
+        let reopened = try PodcastsDocument(archive: try StateStore(folder: folder, logger: .discarding), logger: .discarding)
         #expect(reopened.document.snapshot.state.queue == [QueuedEpisode(episodeID: "o-2", podcastID: "o"), QueuedEpisode(episodeID: "o-3", podcastID: "o"),
                                                           QueuedEpisode(episodeID: "o-1", podcastID: "o")])
         #expect(reopened.document.snapshot.state.preferences(of: "o").autoQueue)

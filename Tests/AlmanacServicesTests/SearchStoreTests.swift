@@ -19,7 +19,7 @@ import Testing
     }
 
     func filled() throws -> StateStore {
-        let store = try StateStore(folder: folder)
+        let store = try StateStore(folder: folder, logger: .discarding)
         try store.save(TranscriptStoreTests.podcast, newEpisodes: TranscriptStoreTests.episodes)
         try store.saveTranscript(TranscriptStoreTests.compost, of: "p1-a")
         return store
@@ -73,7 +73,7 @@ import Testing
         let other = folder.appendingPathComponent("other")
         try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
         do {
-            let replacement = try StateStore(folder: other)
+            let replacement = try StateStore(folder: other, logger: .discarding)
             try replacement.save(TranscriptStoreTests.podcast, newEpisodes: [TranscriptStoreTests.episodes[1]])
         }
         let path = folder.appendingPathComponent("almanac.sqlite").path

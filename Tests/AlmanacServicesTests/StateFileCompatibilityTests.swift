@@ -45,7 +45,7 @@ import AlmanacCore
                     """)
             }
         }
-        let store = try StateStore(folder: folder)
+        let store = try StateStore(folder: folder, logger: .discarding)
         #expect(store.recovered == nil)
         let migrated = try store.database.read { db in try db.rows("SELECT identifier FROM grdb_migrations").compactMap { $0[0].text } }
         #expect(Set(migrated) == Set(StateStore.migrator.migrations))
@@ -97,7 +97,7 @@ import AlmanacCore
             guard let columns = added[entry.name], let sql = entry.sql, sql.hasSuffix(")") else { return entry }
             return Entry(type: entry.type, name: entry.name, tbl_name: entry.tbl_name, sql: sql.dropLast() + columns)
         }
-        let store = try StateStore(folder: folder)
+        let store = try StateStore(folder: folder, logger: .discarding)
         let all = try store.database.read { db in
             try db.rows("SELECT type, name, tbl_name, sql FROM sqlite_master").map { row in
                 Entry(type: row["type"].text ?? "", name: row["name"].text ?? "", tbl_name: row["tbl_name"].text ?? "", sql: row["sql"].text)
@@ -119,6 +119,7 @@ import AlmanacCore
         } throws: { error in
             "\(error)" == "Could not save the weather settings in \(store.path): no such table: setting."
         }
-        #expect(log.messages(at: .error) == ["Could not save the weather settings in \(store.path): no such table: setting."])
+        #expect(log.entries(at: .error).map(\.message) == ["could not save to the state file"])
+        #expect(log.entries(at: .error).first?.metadata == ["what": "the weather settings", "file": store.path, "error": "no such table: setting"])
     }
 }

@@ -35,7 +35,7 @@ import Testing
     /// throws keeps nothing.
     @Test func aBurstIsOneTransactionAndARefusedPartIsUndoneAlone() throws {
         struct Refused: Error {}
-        let store = try StateStore(folder: folder)
+        let store = try StateStore(folder: folder, logger: .discarding)
         let podcast = Podcast(id: "p", title: "P", author: "", feedURL: "https://p.example/feed")
         try store.save(podcast, newEpisodes: (1...3).map { Episode(id: "e\($0)", podcastID: "p", title: "\($0)", published: Date(timeIntervalSince1970: Double($0)), duration: nil) })
         var played = try (1...3).map { try #require(try store.episode("e\($0)")) }
@@ -51,7 +51,7 @@ import Testing
             // Read inside the transaction: its own writes, not yet committed.
             #expect(try store.episode("e1")?.played == true && store.episode("e2")?.played == false)
         }
-        let reopened = try StateStore(folder: folder)
+        let reopened = try StateStore(folder: folder, logger: .discarding)
         #expect(try reopened.episode("e1")?.played == true)
         #expect(try reopened.episode("e2")?.played == false)
         #expect(throws: Refused.self) {
@@ -69,7 +69,7 @@ import Testing
         defer { umask(previous) }
         let path: String
         do {
-            let store = try StateStore(folder: folder)
+            let store = try StateStore(folder: folder, logger: .discarding)
             try store.saveSettings(units: .imperial, savedLocations: ["Berlin"])
             path = store.path
             #expect(mode(path) == 0o600)
@@ -78,19 +78,19 @@ import Testing
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
         // A log left by a killed daemon of an earlier version (closing removed this one).
         #expect(FileManager.default.createFile(atPath: path + "-wal", contents: nil, attributes: [.posixPermissions: 0o644]))
-        let reopened = try StateStore(folder: folder)
+        let reopened = try StateStore(folder: folder, logger: .discarding)
         #expect(mode(path) == 0o600 && mode(path + "-wal") == 0o600)
         #expect(try reopened.weatherState().units == .imperial)
     }
 
     @Test func settingsAndReadingsSurviveReopening() throws {
         do {
-            let store = try StateStore(folder: folder)
+            let store = try StateStore(folder: folder, logger: .discarding)
             try store.saveSettings(units: .imperial, savedLocations: ["Berlin", "52.52,13.41"])
             try store.saveReading(Self.reading("Berlin"))
             try store.saveReading(Self.reading("Elsewhere"))
         }
-        let reopened = try StateStore(folder: folder)
+        let reopened = try StateStore(folder: folder, logger: .discarding)
         let state = try reopened.weatherState()
         #expect(state.units == .imperial)
         #expect(state.savedLocations == ["Berlin", "52.52,13.41"])
@@ -113,9 +113,9 @@ import Testing
         let other = SQLiteQueue(try SQLiteConnection(path: store.path, mode: .readWrite, busyTimeout: 5_000))
         try other.writeWithoutTransaction { db in try db.execute("DROP TABLE setting") }
         #expect(throws: StorageError.self) { try store.saveSettings(units: .metric, savedLocations: ["Oslo"]) }
-        let messages = log.messages(at: .error)
-        #expect(messages.count == 1)
-        #expect(messages.first?.contains("Could not save the weather settings in \(store.path)") == true)
+        let logged = log.entries(at: .error)
+        #expect(logged.map(\.message) == ["could not save to the state file"])
+        #expect(logged.first?.metadata["what"] == "the weather settings" && logged.first?.metadata["file"] == store.path)
     }
 
     /// Whether this machine lets a test mount a tmpfs: root, in a container that allows it.
@@ -142,10 +142,10 @@ import Testing
     func aStoreOpenedOnAReadOnlyFolderSavesOnceTheFolderIsWritableAgain() throws {
         let mount = try mountTmpfs()
         defer { _ = try? Tool.run("umount", ["-l", mount.path]) }
-        try StateStore(folder: mount).saveSettings(units: .metric, savedLocations: ["Oslo"])
+        try StateStore(folder: mount, logger: .discarding).saveSettings(units: .metric, savedLocations: ["Oslo"])
         #expect(try Tool.run("mount", ["-o", "remount,ro", mount.path]).status == 0)
 
-        let store = try StateStore(folder: mount)
+        let store = try StateStore(folder: mount, logger: .discarding)
         #expect(store.openedReadOnly)
         #expect(try store.weatherState().savedLocations == ["Oslo"])
         #expect(throws: StorageError.self) { try store.saveSettings(units: .imperial, savedLocations: ["Oslo"]) }
@@ -153,7 +153,7 @@ import Testing
         // SQLite keeps a file it opened read-only so; the store opens it again.
         try store.saveSettings(units: .imperial, savedLocations: ["Oslo"])
         #expect(!store.openedReadOnly)
-        #expect(try StateStore(folder: mount).weatherState().units == .imperial)
+        #expect(try StateStore(folder: mount, logger: .discarding).weatherState().units == .imperial)
     }
 
     /// A daemon killed with its last commits still in the write-ahead log, then started on a
@@ -164,7 +164,7 @@ import Testing
     func aReadOnlyFolderServesWhatAKilledDaemonLeftInTheLog() throws {
         let mount = try mountTmpfs()
         defer { _ = try? Tool.run("umount", ["-l", mount.path]) }
-        let running = try StateStore(folder: folder)
+        let running = try StateStore(folder: folder, logger: .discarding)
         try running.saveSettings(units: .metric, savedLocations: ["Oslo"])
         try running.saveSettings(units: .imperial, savedLocations: ["Oslo", "Lima"])
         // Copied while the store is open: the file, its log holding the commits above, and the
@@ -179,10 +179,10 @@ import Testing
         let fileAlone = folder.appendingPathComponent("file-alone")
         try FileManager.default.createDirectory(at: fileAlone, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: running.path, toPath: fileAlone.appendingPathComponent(name).path)
-        try #require(try StateStore(folder: fileAlone).weatherState().savedLocations != ["Oslo", "Lima"])
+        try #require(try StateStore(folder: fileAlone, logger: .discarding).weatherState().savedLocations != ["Oslo", "Lima"])
         try #require(try Tool.run("mount", ["-o", "remount,ro", mount.path]).status == 0)
 
-        let store = try StateStore(folder: mount)
+        let store = try StateStore(folder: mount, logger: .discarding)
         #expect(store.openedReadOnly)
         let state = try store.weatherState()
         #expect(state.units == .imperial)
@@ -192,11 +192,11 @@ import Testing
         try #require(try Tool.run("mount", ["-o", "remount,rw", mount.path]).status == 0)
         try store.saveSettings(units: .metric, savedLocations: ["Oslo", "Lima", "Quito"])
         #expect(!store.openedReadOnly)
-        #expect(try StateStore(folder: mount).weatherState().savedLocations == ["Oslo", "Lima", "Quito"])
+        #expect(try StateStore(folder: mount, logger: .discarding).weatherState().savedLocations == ["Oslo", "Lima", "Quito"])
     }
 
     @Test func oldReadingsArePruned() throws {
-        let store = try StateStore(folder: folder)
+        let store = try StateStore(folder: folder, logger: .discarding)
         try store.saveReading(Self.reading("Old", fetchedAt: Date(timeIntervalSince1970: 1_000)))
         try store.saveReading(Self.reading("New"))
         try store.pruneReadings(olderThan: Date(timeIntervalSince1970: 2_000))
@@ -207,7 +207,7 @@ import Testing
     @Test func anUnreadableFileIsMovedAsideAndANewOneBegun() throws {
         let path = folder.appendingPathComponent("almanac.sqlite").path
         try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: path))
-        let store = try StateStore(folder: folder)
+        let store = try StateStore(folder: folder, logger: .discarding)
         #expect(store.recovered?.contains("moved to") == true)
         try store.saveSettings(units: .metric, savedLocations: ["Oslo"])
         #expect(try store.weatherState().savedLocations == ["Oslo"])
@@ -216,9 +216,9 @@ import Testing
     }
 
     @Test func aWriteTheDiskRefusesIsAClearErrorAndTheDocumentChangesNothing() throws {
-        let store = try StateStore(folder: folder)
+        let store = try StateStore(folder: folder, logger: .discarding)
         try store.saveSettings(units: .metric, savedLocations: ["Oslo"])
-        let weather = WeatherDocument(try store.weatherState(), archive: store)
+        let weather = WeatherDocument(try store.weatherState(), archive: store, logger: .discarding)
         // Every write refused underneath the open store, as by a disk that refuses them (one
         // that opening the file again does not cure).
         try store.database.writeWithoutTransaction { db in
@@ -233,13 +233,13 @@ import Testing
         #expect(weather.document.revision == 0)
         try store.database.writeWithoutTransaction { db in try db.execute("DROP TRIGGER refuse") }
         try weather.submit(.units(.imperial), from: nil)
-        #expect(try StateStore(folder: folder).weatherState().units == .imperial)
+        #expect(try StateStore(folder: folder, logger: .discarding).weatherState().units == .imperial)
     }
 }
 
 extension StateStoreTests {
     @Test func aDamagedSettingIsSkippedNotTrusted() throws {
-        let store = try StateStore(folder: folder)
+        let store = try StateStore(folder: folder, logger: .discarding)
         try store.saveSettings(units: .imperial, savedLocations: ["Oslo"])
         try store.database.write { db in
             try db.execute("PRAGMA ignore_check_constraints = 1")
@@ -255,7 +255,7 @@ extension StateStoreTests {
     /// Job numbers name the jobs' objects on the bus: a restart must not give one out again,
     /// even once every job it was given to is gone.
     @Test func downloadJobNumbersAreNotGivenOutAgainAfterTheJobsAreGone() throws {
-        let store = try StateStore(folder: folder)
+        let store = try StateStore(folder: folder, logger: .discarding)
         #expect(try store.lastDownloadJobID() == 0)
         func save(_ id: UInt64) throws {
             try store.saveDownloadJob(DownloadJob(id: id, episodeID: "e\(id)", podcastID: "p", url: "https://x/\(id).mp3",
@@ -266,7 +266,7 @@ extension StateStoreTests {
         #expect(try store.lastDownloadJobID() == 10)
         for id: UInt64 in [3, 9, 10, 5] { try store.removeDownloadJob(id) }
         #expect(try store.downloadJobs().isEmpty)
-        #expect(try StateStore(folder: folder).lastDownloadJobID() == 10)
+        #expect(try StateStore(folder: folder, logger: .discarding).lastDownloadJobID() == 10)
 
         // A damaged mark is not trusted, and the next save mends it.
         let other = SQLiteQueue(try SQLiteConnection(path: store.path, mode: .readWrite, busyTimeout: 5_000))
@@ -281,7 +281,7 @@ extension StateStoreTests {
     /// none: a queued job with an error was the daemon's own, held back (the error was its
     /// marker); any other is taken as a client's.
     @Test func aDownloadJobsOriginIsKeptAndAnOlderRowsIsInferred() throws {
-        let store = try StateStore(folder: folder)
+        let store = try StateStore(folder: folder, logger: .discarding)
         try store.saveDownloadJob(DownloadJob(id: 1, episodeID: "e1", podcastID: "p", url: "https://x/1.mp3", folder: "/d", name: "E1", owner: "", auto: true))
         try store.saveDownloadJob(DownloadJob(id: 2, episodeID: "e2", podcastID: "p", url: "https://x/2.mp3", folder: "/d", name: "E2", owner: ":1.5"))
         let other = SQLiteQueue(try SQLiteConnection(path: store.path, mode: .readWrite, busyTimeout: 5_000))
@@ -291,7 +291,7 @@ extension StateStoreTests {
         }
         try legacy(3, state: "queued", error: "waiting: metered connection")
         try legacy(4, state: "downloading", error: "")
-        let kept = try StateStore(folder: folder).downloadJobs()
+        let kept = try StateStore(folder: folder, logger: .discarding).downloadJobs()
         #expect(kept.map(\.id) == [1, 2, 3, 4])
         #expect(kept.map(\.auto) == [true, false, true, false])
     }
@@ -303,7 +303,7 @@ extension StateStoreTests {
             Episode(id: "p1-b", podcastID: "p1", title: "B", published: Date(timeIntervalSince1970: 1_700_100_000), duration: nil, isNew: false),
         ]
         do {
-            let store = try StateStore(folder: folder)
+            let store = try StateStore(folder: folder, logger: .discarding)
             try store.save(podcast, newEpisodes: episodes)
             // Saving again keeps the play state already there.
             var played = episodes[0]
@@ -316,7 +316,7 @@ extension StateStoreTests {
                            newEpisodes: [Episode(id: "p2-a", podcastID: "p2", title: "O", published: Date(timeIntervalSince1970: 0), duration: 1)])
             try store.removePodcast("p2")
         }
-        let state = try StateStore(folder: folder).podcastsState()
+        let state = try StateStore(folder: folder, logger: .discarding).podcastsState()
         #expect(Array(state.podcasts.keys) == ["p1"] && state.podcasts["p1"] == podcast)
         #expect(state.episodes.count == 2)
         #expect(state.episodes["p1-a"]?.played == true && state.episodes["p1-a"]?.position == 42 && state.episodes["p1-a"]?.isNew == false)
@@ -329,7 +329,7 @@ extension StateStoreTests {
     /// The file's pages (SQL) are the pages of the models' own rule (`PodcastsState.page`)
     /// over the whole library.
     @Test func theLibraryIsPagedFromTheFileAsThePagingRuleSays() throws {
-        let store = try StateStore(folder: folder)
+        let store = try StateStore(folder: folder, logger: .discarding)
         var library = PodcastsState()
         for podcast in ["a", "b"] {
             var episodes: [Episode] = []
@@ -388,14 +388,14 @@ extension StateStoreTests {
         let action = EpisodeAction(podcast: "https://show.example/feed.xml", episode: "https://show.example/1.mp3", kind: .play, timestamp: time,
                                    started: 0, position: 60, total: 3_600)
         do {
-            let store = try StateStore(folder: folder)
+            let store = try StateStore(folder: folder, logger: .discarding)
             try store.saveSyncRecord(SyncRecord(account: account, subscriptionsSince: 12, actionsSince: 34, lastSync: time, lastError: "offline",
                                                 passwordStore: "file", initialSyncDone: true))
             try store.enqueue([.subscribe("https://show.example/feed.xml"), .action(action), .allPlayed(podcast: nil, at: time)],
                               episodes: [SyncedEpisode(episodeID: "e1", played: false, position: 60, timestamp: time)], at: time)
             try store.saveSyncURLRewrites(["https://a.example/x ": "https://a.example/x"])
         }
-        let reopened = try StateStore(folder: folder)
+        let reopened = try StateStore(folder: folder, logger: .discarding)
         let record = try #require(try reopened.syncRecord())
         #expect(record.account == account && record.subscriptionsSince == 12 && record.actionsSince == 34 && record.lastSync == time)
         #expect(record.lastError == "offline" && record.passwordStore == "file" && record.initialSyncDone)
@@ -429,7 +429,7 @@ extension StateStoreTests {
     /// actions or no account, which the sync would save over (the tables are renamed under
     /// the open store, so every statement on them fails).
     @Test func aSyncReadThatFailsThrowsRatherThanAnsweringEmpty() throws {
-        let store = try StateStore(folder: folder)
+        let store = try StateStore(folder: folder, logger: .discarding)
         let time = Date(timeIntervalSince1970: 1_800_000_000)
         try store.saveSyncRecord(SyncRecord(account: SyncAccount(server: "https://gpodder.net", user: "alice", device: "laptop", caption: "",
                                                                  flavour: .gpodder), passwordStore: "file"))

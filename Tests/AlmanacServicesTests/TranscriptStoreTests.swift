@@ -26,7 +26,7 @@ import Testing
     ])
 
     func filled() throws -> StateStore {
-        let store = try StateStore(folder: folder)
+        let store = try StateStore(folder: folder, logger: .discarding)
         try store.save(Self.podcast, newEpisodes: Self.episodes)
         try store.saveTranscript(Self.compost, of: "p1-a")
         return store
@@ -40,7 +40,7 @@ import Testing
 
     @Test func aTranscriptSurvivesReopeningAndGoesWithItsEpisode() throws {
         _ = try filled()
-        var store = try StateStore(folder: folder)
+        var store = try StateStore(folder: folder, logger: .discarding)
         #expect(try store.transcript(of: "p1-a") == Self.compost)
         #expect(try store.transcript(of: "p1-b") == nil)
         // Replaced whole; a note without segments is kept as such.
@@ -53,7 +53,7 @@ import Testing
         try store.saveTranscript(Self.compost, of: "p1-gone")
         #expect(try store.transcript(of: "p1-gone") == nil)
         try store.removePodcast("p1")
-        store = try StateStore(folder: folder)
+        store = try StateStore(folder: folder, logger: .discarding)
         #expect(try store.transcript(of: "p1-a") == nil)
         let left = try store.database.read { db in try db.value("SELECT COUNT(*) FROM transcriptSegment").integer }
         #expect(left == 0)

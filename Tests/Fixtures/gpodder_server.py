@@ -88,9 +88,12 @@ reported in `update_urls` (gpodder flavour).
 Control (no authentication):
   /_control/fault?mode=M     none | offline (the connection is closed unanswered) | 500 | 503 |
                              malformed (half a JSON document) | huge (40 MiB of JSON) |
-                             bomb (16 MiB less a little of {"add":[0,0,…]}) | html (every answer a web page)
+                             bomb (16 MiB less a little of {"add":[0,0,…]}) | objects (2.4 MB of {"add":[{"a":0},…]}) | html (every answer a web page)
   /_control/clock?offset=S   the server's clock runs S seconds ahead (negative: behind); its
                              `Date` header and timestamps follow
+  /_control/clock?at=T       the server's clock stands still at T (Unix seconds) until the next
+                             /_control/clock: every answer is of that very time, however slow
+                             the client
   /_control/rewrite?from=A&to=B   the server rewrites URL A to B from now on
   /_control/expire           every session ends (their cookies are refused from now on)
   /_control/log              one line per API request: "METHOD PATH auth" (auth: basic,
@@ -109,11 +112,15 @@ Control (no authentication):
                              since=S add=N remove=N timestamp=T" or "episodes since=S actions=N
                              timestamp=T"
   /_control/action           POST a JSON list of actions as if another device uploaded them
+
+Its clock is the computer's, or the simulated time in the file ALMANAC_SIMULATED_CLOCK names
+when the test sets it (the daemon's simulated clock, `make soak`).
 """
 import base64
 import datetime
 import email.utils
 import json
+import os
 import re
 import secrets
 import socket
@@ -153,6 +160,7 @@ LOCK = threading.Lock()
 STATE = {
     "fault": "none",
     "offset": 0.0,
+    "frozen": None,          # the time the clock stands still at (/_control/clock?at=T)
     "rewrites": {},
     "headers": [],
     "redirect": None,
@@ -174,6 +182,18 @@ ACTIONS = ("download", "delete", "play", "new", "flattr")
 
 
 def now():
+    """The server's clock: a time it was told to stand still at (`clock?at=T`), else the
+    simulated time in the file ALMANAC_SIMULATED_CLOCK names (the
+    daemon's, when a test runs it on one: `make soak`), else the computer's; plus the offset."""
+    if STATE["frozen"] is not None:
+        return STATE["frozen"]
+    path = os.environ.get("ALMANAC_SIMULATED_CLOCK")
+    if path:
+        try:
+            with open(path) as f:
+                return float(f.read(64).strip()) + STATE["offset"]
+        except (OSError, ValueError):
+            pass
     return time.time() + STATE["offset"]
 
 
@@ -382,6 +402,9 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(200, b'{"add": ["http://example.com/feed.xml", ', content_type="application/json")
         if fault == "bomb":
             return self.reply(200, b'{"add": [' + b"0," * (8 * 1024 * 1024 - 64) + b'0], "remove": [], "timestamp": 1}')
+        if fault == "objects":
+            # 2.4 MB of one-member objects: a tree of `[String: Any]` cost 34 times that.
+            return self.reply(200, b'{"add": [' + b'{"a":0},' * 299980 + b'{"a":0}], "remove": [], "timestamp": 1}')
         if fault == "huge":
             return self.reply(200, b'{"add": [' + b'"http://example.com/' + b"x" * (40 * 1024 * 1024) + b'"], "remove": [], "timestamp": 1}')
         try:
@@ -717,6 +740,7 @@ class Handler(BaseHTTPRequestHandler):
                 return self.reply(200, b"ok", content_type="text/plain")
             if name == "clock":
                 STATE["offset"] = float(query.get("offset", ["0"])[0])
+                STATE["frozen"] = float(query["at"][0]) if "at" in query else None
                 return self.reply(200, b"ok", content_type="text/plain")
             if name == "rewrite":
                 STATE["rewrites"][query["from"][0]] = query["to"][0]

@@ -59,6 +59,13 @@ on 127.0.0.1 and prints its port on the first line of standard output.
 /control?alertfailstatus=500  -> the status alerts=fail answers (503 unless told)
 /control?metseverity=Minor    -> the MetAlerts warning's CAP severity (Severe unless told)
 /control?alertsend=SECONDS    -> alerts end SECONDS from now (-60: ended a minute ago) rather than in six hours
+--alert-schedule FILE         -> (an argument) each source's alert is in force only in the windows FILE
+                              lists, JSON [{"source": "nws"|"metalerts"|"marine"|"meteoalarm",
+                              "onset", "expires" (Unix seconds), "n"}]: from its onset to its expiry,
+                              with those times and ids of its own ("fixture.w<n>.…") (make soak)
+--request-log FILE            -> (an argument) a line per request: "TIME PATH STATUS", TIME as the fixture's clock
+                              says (the simulated time in make soak), in place of /requests (a month of
+                              them would not fit)
 /control?dst=on            -> the answers' offset follows Europe/Berlin at the fixture's now (the
                               offset current when asked, as Open-Meteo gives it), not UTC+1
 /control?instruction=TEXT     -> the NWS alert's instruction is TEXT (markup and all) rather than the fixture's
@@ -72,6 +79,7 @@ import hashlib
 import json
 import math
 import os
+import sys
 import threading
 import time
 import zoneinfo
@@ -98,6 +106,14 @@ PLACES["escapetown"] = {"id": 666, "name": "Escape\u001b]0;x\u0007town", "latitu
 LOCK = threading.Lock()
 STATE = {"instruction": None, "alertfailstatus": 503, "metseverity": None, "alertsend": None, "alerts": "off", "fail": 0, "metfail": 0, "airfail": 0, "temperature": None, "reverse": False, "rain": None, "hours": "fixed", "dst": False}
 MET_MODIFIED = "Sun, 22 Nov 2026 03:00:00 GMT"
+# --alert-schedule FILE: a JSON list of {"source", "onset", "expires", "n"} (Unix seconds);
+# each source's alert is then in force in its windows alone, whatever /control?alerts= says.
+SCHEDULE = None
+# --request-log FILE: a line per request, "TIME PATH STATUS" (the fixture's time: simulated in make soak).
+REQUEST_LOG = open(sys.argv[sys.argv.index("--request-log") + 1], "a", buffering=1) if "--request-log" in sys.argv else None
+if "--alert-schedule" in sys.argv:
+    with open(sys.argv[sys.argv.index("--alert-schedule") + 1]) as schedule_file:
+        SCHEDULE = json.load(schedule_file)
 BERLIN = zoneinfo.ZoneInfo("Europe/Berlin")
 
 
@@ -122,6 +138,25 @@ def utc_offset():
         return 3600
     import datetime
     return int(datetime.datetime.fromtimestamp(now(), BERLIN).utcoffset().total_seconds())
+
+
+def logged(handler, status):
+    """Keeps a request for /requests, or (with --request-log FILE) writes it there as a line
+    "TIME PATH STATUS", TIME the fixture's now; under LOCK."""
+    if REQUEST_LOG:
+        REQUEST_LOG.write("%.3f %s %d\n" % (now(), handler.path, status))
+    else:
+        handler.server.requests.append({"path": handler.path, "headers": dict(handler.headers.items()), "status": status})
+
+
+def scheduled_window(source):
+    """The window of `source` (nws, metalerts, marine, meteoalarm) in force at the fixture's
+    now in the schedule --alert-schedule gave, if any."""
+    moment = now()
+    for window in SCHEDULE:
+        if window["source"] == source and window["onset"] <= moment < window["expires"]:
+            return window
+    return None
 
 
 def met_forecast(lat, lon):
@@ -267,7 +302,7 @@ class Handler(BaseHTTPRequestHandler):
         # Recorded before the answer goes: a client that asks /requests as soon as it has
         # its answer must find the request there (each request has a thread of its own).
         with LOCK:
-            self.server.requests.append({"path": self.path, "headers": dict(self.headers.items()), "status": status})
+            logged(self, status)
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(data)))
@@ -300,8 +335,9 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(200, "{\"features\": " + nested + ", \"warnings\": " + nested + "}")
         if mode == "huge":
             return self.send(200, "{\"warnings\": [" + ",".join(["{}"] * (9 * 1024 * 1024 // 3)) + "]}")
-        if mode == "on" and (not meteoalarm or path.endswith("/feeds-germany")):
-            import os
+        source = "meteoalarm" if meteoalarm else "nws" if nws else "marine" if marine else "metalerts"
+        window = scheduled_window(source) if SCHEDULE is not None else None
+        if (window or (SCHEDULE is None and mode == "on")) and (not meteoalarm or path.endswith("/feeds-germany")):
             name = ("meteoalarm-germany.json" if meteoalarm else "nws-severe.json" if nws
                     else "metalerts-gale.json" if marine else "metalerts-wind.json")
             with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "alerts", name)) as f:
@@ -309,7 +345,12 @@ class Handler(BaseHTTPRequestHandler):
             hour = now() // 3600 * 3600
             stamp = lambda t: time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(t))
             ends = hour + 6 * 3600 if STATE["alertsend"] is None else now() + STATE["alertsend"]
-            body = (body.replace("{{sent}}", stamp(hour)).replace("{{onset}}", stamp(hour))
+            onset = hour
+            if window:
+                # Each window is an alert of its own: its times, and ids of its own.
+                onset, ends = window["onset"], window["expires"]
+                body = body.replace("fixture.", "fixture.w%d." % window["n"])
+            body = (body.replace("{{sent}}", stamp(onset)).replace("{{onset}}", stamp(onset))
                     .replace("{{expires}}", stamp(ends)).replace("{{title_times}}", "today")
                     .replace("{{past}}", stamp(hour - 6 * 3600)))
             if nws and STATE["instruction"] is not None:
@@ -419,7 +460,7 @@ class Handler(BaseHTTPRequestHandler):
             etag = '"%s"' % hashlib.sha1(body.encode()).hexdigest()[:16]
             if self.headers.get("If-None-Match") == etag:
                 with LOCK:
-                    self.server.requests.append({"path": self.path, "headers": dict(self.headers.items()), "status": 304})
+                    logged(self, 304)
                 self.send_response(304)
                 self.send_header("ETag", etag)
                 self.send_header("Content-Length", "0")
@@ -438,7 +479,7 @@ class Handler(BaseHTTPRequestHandler):
                 return self.send(500, "{\"error\": true, \"reason\": \"failing on purpose\"}")
             if self.headers.get("If-Modified-Since") == MET_MODIFIED:
                 with LOCK:
-                    self.server.requests.append({"path": self.path, "headers": dict(self.headers.items()), "status": 304})
+                    logged(self, 304)
                 self.send_response(304)
                 self.send_header("Content-Length", "0")
                 self.end_headers()

@@ -287,7 +287,8 @@ import Testing
         let daemon = try await RunningDaemon(bus: bus)
         let result = try await RunningDaemon.run(on: bus, .offline, folder: "second")
         #expect(result.status == 1)
-        #expect(result.errorOutput.contains("Another almanacd already owns \(BusContract.serviceName)"))
+        let refusal = result.errorOutput.split(separator: "\n").compactMap(LogLine.init).first { $0.message.hasPrefix("Another almanacd already owns the name") }
+        #expect(refusal?.prefix == "error" && refusal?.metadata["name"] == BusContract.serviceName.rawValue, "\(result.errorOutput)")
         _ = daemon.stop()
     }
 }

@@ -176,10 +176,18 @@ import Testing
         // the one being downloaded is resumed, not removed.
         let leftover = data.appendingPathComponent("The Download Show/.gone.99.part")
         #expect(FileManager.default.createFile(atPath: leftover.path, contents: Data(count: 1000)))
+        // One whose name would forge a line of the journal were the log not escaped.
+        let forging = data.appendingPathComponent("The Download Show/.gone\nerror: forged \"line\".98.part")
+        #expect(FileManager.default.createFile(atPath: forging.path, contents: Data(count: 10)))
         try await daemon.restart()
         let done = try await waitForJob("completed") { $0["state"] == "completed" }
         #expect(!FileManager.default.fileExists(atPath: leftover.path))
-        #expect(daemon.log.contains("removed the partial download \(leftover.path)"), "\(daemon.log.suffix(600))")
+        for file in [leftover, forging] {
+            #expect(!FileManager.default.fileExists(atPath: file.path))
+            #expect(daemon.logLines("removed a partial download no job resumes", with: ["file": file.path, "subsystem": "almanac.downloads"]).count == 1,
+                    "\(daemon.log.suffix(600))")
+        }
+        #expect(!daemon.log.split(separator: "\n").contains { $0.hasPrefix("error: forged") }, "\(daemon.log.suffix(600))")
         #expect(done["episode"] == id)
         #expect(try Data(contentsOf: data.appendingPathComponent("The Download Show/Long.mp3")) == Self.audio(1_500_000))
         let seen = try requests()

@@ -105,7 +105,8 @@ import Testing
         let (weather, feeds) = (try weatherReads(), try feedReads())
         try await logind.prepareForSleep(false)
         #expect(await eventually { daemon.log.contains("woke from sleep") })
-        #expect(daemon.log.contains("woke from sleep while the network is offline: catching up once it is back"), "\(daemon.log)")
+        #expect(!daemon.logLines("the machine woke from sleep without a network: catching up once it is back",
+                                 with: ["network": "offline", "subsystem": "almanac.machine"]).isEmpty, "\(daemon.log)")
         #expect(!daemon.log.contains("woke from sleep: fetching"), "\(daemon.log)")
         try await networkManager.setState(70)
         let fetched = try await eventually { try weatherReads() > weather && feedReads() > feeds }
@@ -302,9 +303,9 @@ import Testing
         // Answered once the bus has routed every look-alike before it.
         _ = try await intruder.call(.bus, path: "/org/freedesktop/DBus", interface: .bus, method: "GetId")
         try await networkManager.setMetered(3)
-        func changes() -> [String] { daemon.log.split(separator: "\n").filter { $0.contains("(was online)") }.map(String.init) }
+        func changes() -> [LogLine] { daemon.logLines("the network changed", with: ["was": "online", "subsystem": "almanac.machine"]) }
         #expect(await eventually { !changes().isEmpty })
-        #expect(changes().count == 1 && changes().first?.contains("the network is metered (was online)") == true, "\(daemon.log)")
+        #expect(changes().count == 1 && changes().first?.metadata["network"] == "metered", "\(daemon.log)")
         #expect(try await network() == "metered\n")
         await intruder.close()
         #expect(!daemon.process.hasExited)

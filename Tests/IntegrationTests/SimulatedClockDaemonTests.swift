@@ -1,3 +1,4 @@
+import AlmanacModels
 import AlmanacWire
 import DBus
 import Foundation
@@ -65,8 +66,9 @@ import Testing
         let firstNext = try await eventually { try await schedule(client).next == Int64(Self.before.timeIntervalSince1970) + 3600 }
         let firstSchedule = try await schedule(client)
         #expect(firstNext, "\(firstSchedule)")
-        // The daemon reports its clock and the scheduler's sleep until then.
-        #expect(await eventually { clock.reached?.nextDeadline == Self.before.addingTimeInterval(3600) }, "\(String(describing: clock.reached))")
+        // The daemon reports its clock and the scheduler's sleep until then, and nothing under way.
+        #expect(await eventually { clock.reached?.nextDeadline == Self.before.addingTimeInterval(3600) && clock.reached?.busy == 0 },
+                "\(String(describing: clock.reached))")
 
         // Fetched on Friday at UTC+1, the days after the change are shown on summer time.
         let early = try await forecastDays(bus, clock)
@@ -84,6 +86,7 @@ import Testing
         let secondNext = try await eventually { try await schedule(client).next == Int64(Self.after.timeIntervalSince1970) + 3600 }
         let secondSchedule = try await schedule(client)
         #expect(secondNext, "\(secondSchedule)")
+        #expect(clock.reached?.late == 0, "\(String(describing: clock.reached))")
         let status = try await almanac(["status", "--json"], bus: bus, environment: clock.environment)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any], "\(status.output)")
         let weather = (object["documents"] as? [[String: Any]])?.first { $0["name"] as? String == "weather" }

@@ -141,14 +141,18 @@ import Testing
         let desktop = try await loggedIn(server, device: "desktop")
         let (_, ids) = try await feed.subscribe(on: desktop.bus)
         _ = try await syncNow(desktop)
-        // The phone played Episode 3 to its end ten seconds ago (well inside the minute the
-        // desktop asks again, however slow the syncs below).
-        let played = Date().addingTimeInterval(-10)
+        // The phone played Episode 3 to its end ten seconds ago. The server's clock then stands
+        // still at now: each sync below is answered as of now and asks again from a minute
+        // before it, so the phone's action is inside that minute however slow the syncs are
+        // (opodsync and mygpo filter by the action's own time, and answer with their clock).
+        let now = Date()
+        let played = now.addingTimeInterval(-10)
         let stamp = ISO8601DateFormatter().string(from: played).replacingOccurrences(of: "Z", with: "")
         let action = "[{\"podcast\": \"\(feed.url)\", \"episode\": \"\(feed.base)/audio/ep3.mp3?size=1000\", \"action\": \"play\", "
             + "\"timestamp\": \"\(stamp)\", \"started\": 0, \"position\": 3600, \"total\": 3600, \"device\": \"phone\"}]"
         let post = "import sys, urllib.request; urllib.request.urlopen(sys.argv[1], data=sys.argv[2].encode()).read()"
         #expect(try await Tool.runDetached("python3", ["-c", post, server.baseURL.absoluteString + "/_control/action", action]).status == 0)
+        _ = try control(server, "clock?at=\(Int(now.timeIntervalSince1970))")
 
         #expect(try await syncNow(desktop).contains("\"episodesUpdated\":1"))
         #expect(try await episode("Episode 3", on: desktop)["played"] as? Bool == true)

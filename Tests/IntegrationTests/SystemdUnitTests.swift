@@ -100,6 +100,11 @@ import Testing
             #expect(mode == 0o700, "\(folder.path): \(String(mode ?? 0, radix: 8))")
         }
         let log = { (try? String(contentsOf: home.appendingPathComponent("log"), encoding: .utf8)) ?? "" }
-        #expect(await eventually { log().contains("state in \(state.path) (--state-dir), not in \(elsewhere.path)/state/almanac") }, "\(log())")
+        let noted = ["folder": "state", "path": state.path, "option": "--state-dir", "xdg": elsewhere.path + "/state/almanac"]
+        #expect(await eventually {
+            log().split(separator: "\n").compactMap(LogLine.init).contains { line in
+                line.message == "a folder is not where the XDG base directories point" && noted.allSatisfy { line.metadata[$0.key] == $0.value }
+            }
+        }, "\(log())")
     }
 }

@@ -155,7 +155,8 @@ import Testing
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)
         // The line is written just after the name is taken, which is what the start waited for.
-        #expect(await eventually { daemon.log.split(separator: "\n").contains { $0.hasPrefix("almanacd 0.1.0 owns ") } }, "\(daemon.log)")
+        #expect(await eventually { !daemon.logLines("almanacd owns its name on the bus", with: ["version": "0.1.0", "subsystem": "almanacd"]).isEmpty },
+                "\(daemon.log)")
         #expect(!daemon.log.contains("<6>"))
         // A second daemon refuses to start: by hand, a plain error line.
         let byHand = try await RunningDaemon.run(on: bus, .offline, folder: "second")

@@ -47,7 +47,7 @@ public final class MachineWatcher: Service {
     private let logger: Logger
     private let reading = Locked(NetworkManagerReading())
 
-    public init(events: any MachineEvents, systemBusAddress: String? = nil, logger: Logger = Logger(label: "almanac.machine")) {
+    public init(events: any MachineEvents, systemBusAddress: String? = nil, logger: Logger) {
         self.events = events
         self.systemBusAddress = systemBusAddress
         self.logger = logger

@@ -83,7 +83,7 @@ public final class MPRISListener: FilesInUse, Service {
     private let playerChanges = Locked<PlayerChanges?>(nil)
 
     public init(podcasts: PodcastsDocument, connection: Connection, pollInterval: Duration = .seconds(15),
-                logger: Logger = Logger(label: "almanac.mpris")) {
+                logger: Logger) {
         self.podcasts = podcasts
         self.connection = connection
         self.pollInterval = pollInterval

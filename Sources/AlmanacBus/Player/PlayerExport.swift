@@ -6,8 +6,8 @@ public import Logging
 
 /// Almanac steering players, on the bus: `org.almanac.Player1` at `/org/almanac/Almanac1/player`
 /// — `Sleep`, `CancelSleep`, `SeekChapter`, and the timer as the property `SleepTimer`,
-/// announced with `PropertiesChanged`. Translates arguments and refusals; the steering is
-/// `PlayerSteering`'s.
+/// announced with `PropertiesChanged`. Reads the arguments; the steering, and its refusals
+/// (`SteeringError`, which names itself), are `PlayerSteering`'s.
 public final class PlayerExport: Sendable {
     private let steering: PlayerSteering
     private let connection: Connection
@@ -15,7 +15,7 @@ public final class PlayerExport: Sendable {
     private let announced = Locked<[String: Value]>([:])
     private let announcedPlaying = Locked<[String: Value]>([:])
 
-    public init(steering: PlayerSteering, connection: Connection, logger: Logger = Logger(label: "almanac.mpris")) {
+    public init(steering: PlayerSteering, connection: Connection, logger: Logger) {
         self.steering = steering
         self.connection = connection
         self.logger = logger
@@ -84,16 +84,6 @@ public final class PlayerExport: Sendable {
         .dictionary(key: .string, value: .variant, entries.sorted { $0.key < $1.key }.map { .init(.string($0.key), .variant($0.value)) })
     }
 
-    /// A steering refusal as a bus error.
-    static func busError(_ error: any Error) -> any Error {
-        guard let error = error as? SteeringError else { return error }
-        switch error.code {
-        case .noPlayer: return BusError(BusContract.noPlayer, error.message)
-        case .cannotTell: return BusError(.notSupported, error.message)
-        default: return BusError(BusContract.playerFailed, error.message)
-        }
-    }
-
     private func interface() throws -> Interface {
         let steering = self.steering
         let dictionary = ValueType.dictionary(key: .string, value: .variant)
@@ -101,12 +91,8 @@ public final class PlayerExport: Sendable {
             Method(BusContract.Player1.sleep.rawValue, inputs: [Argument("options", dictionary)], outputs: [Argument("timer", dictionary)], async: { [weak self] call, reply in
                 let (options) = try call.arguments([String: Value].self)
                 let timer = try PlayerCodec.sleepTimer(options, now: steering.now)
-                do {
-                    let status = try await steering.sleep(timer)
-                    try reply.write(Self.value(WireCoding.fields(SleepTimerProperty(status.timer, player: status.owner.rawValue, episode: status.episodeID, pausesAt: status.pausesAt))))
-                } catch {
-                    throw Self.busError(error)
-                }
+                let status = try await steering.sleep(timer)
+                try reply.write(Self.value(WireCoding.fields(SleepTimerProperty(status.timer, player: status.owner.rawValue, episode: status.episodeID, pausesAt: status.pausesAt))))
                 self?.announce()
             }),
             Method(BusContract.Player1.cancelSleep.rawValue, outputs: [Argument("wasSet", .boolean)]) { [weak self] _, reply in
@@ -119,11 +105,7 @@ public final class PlayerExport: Sendable {
                 guard offset != 0, (-1_000...1_000).contains(offset) else {
                     throw BusError.invalidArgs("'offset' is how many chapters to move, 1 for the next, -1 for the previous (at most 1000 either way); not \(offset).")
                 }
-                do {
-                    try reply.write(Self.value(WireCoding.fields(ChapterMark(try await steering.seekChapter(Int(offset))))))
-                } catch {
-                    throw Self.busError(error)
-                }
+                try reply.write(Self.value(WireCoding.fields(ChapterMark(try await steering.seekChapter(Int(offset))))))
             }),
         ], properties: [
             Property(BusContract.Player1.sleepTimer.rawValue, dictionary) { [weak self] in Self.value(try self?.timer() ?? [:]) },

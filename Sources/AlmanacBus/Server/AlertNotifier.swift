@@ -34,7 +34,7 @@ public final class AlertNotifier: Service {
     private let queue: AsyncStream<Work>.Continuation
 
     public init(weather: WeatherDocument, connection: Connection, wording: @escaping Wording,
-                logger: Logger = Logger(label: "almanac.notifications")) {
+                logger: Logger) {
         self.weather = weather
         self.connection = connection
         self.wording = wording

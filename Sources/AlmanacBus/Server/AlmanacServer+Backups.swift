@@ -36,22 +36,9 @@ extension AlmanacServer {
         ]
     }
 
-    /// Runs `body` on the daemon's backups, with their refusals as bus errors: no backup of
-    /// that name → `NoBackup`; a file that is no library this daemon restores → `UnusableBackup`;
-    /// a name outside the folder → `InvalidArgs`; a file too large → `LimitsExceeded`; the
-    /// disk refusing → `Failed`.
+    /// Runs `body` on the daemon's backups; their refusals (`BackupError`) name themselves.
     private static func backingUp<T>(_ backups: LibraryBackups?, _ body: (LibraryBackups) async throws -> T) async throws -> T {
         guard let backups else { throw BusError(.notSupported, "This almanacd keeps no backups.") }
-        do {
-            return try await body(backups)
-        } catch let error as BackupError {
-            switch error.code {
-            case .noBackup: throw BusError(BusContract.noBackup, error.message)
-            case .unusable: throw BusError(BusContract.unusableBackup, error.message)
-            case .invalidName: throw BusError.invalidArgs(error.message)
-            case .tooLarge: throw BusError(.limitsExceeded, error.message)
-            default: throw BusError(.failed, error.message)
-            }
-        }
+        return try await body(backups)
     }
 }

@@ -23,8 +23,10 @@ public final class AlmanacServer: Sendable {
 
     public init(connection: Connection, weather: WeatherAdapter, podcasts: PodcastsAdapter,
                 version: String, provider: String, network: @escaping @Sendable () -> NetworkState = { .unknown },
-                backups: LibraryBackups? = nil, logger: Logger = Logger(label: "almanac.bus")) {
+                backups: LibraryBackups? = nil, logger: Logger) {
         self.connection = connection
+        // Every handler on the connection just throws: this is where its error becomes the reply.
+        ErrorReplies.answer(on: connection, logger: logger)
         // One allowance for both documents: the cap is the daemon's, not a document's.
         let allowance = ViewAllowance()
         self.weather = DocumentObject(adapter: weather, connection: connection, allowance: allowance, logger: logger)

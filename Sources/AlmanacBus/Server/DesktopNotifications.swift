@@ -1,4 +1,5 @@
 public import DBus
+import AlmanacModels
 
 /// The session's notification server (`org.freedesktop.Notifications`) as every notice of
 /// almanacd reaches it — new episodes, rain soon, weather alerts. Texts are given as plain
@@ -74,17 +75,6 @@ public struct DesktopNotifications: Sendable {
     /// escaped (the Desktop Notifications specification's markup is XML-like: those three
     /// make text of anything a source wrote); for one that does not, as it is.
     public static func body(_ text: String, markup: Bool) -> String {
-        guard markup, text.contains(where: { $0 == "&" || $0 == "<" || $0 == ">" }) else { return text }
-        var result = ""
-        result.reserveCapacity(text.utf8.count + 16)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            default: result.append(character)
-            }
-        }
-        return result
+        markup ? text.markupEscaped : text
     }
 }

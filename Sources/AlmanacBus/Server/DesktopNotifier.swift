@@ -54,7 +54,7 @@ public final class DesktopNotifier: Service {
     ///     refresh of many feeds gives one notification.
     ///   - wording: the words (AlmanacViews' `NewEpisodesNotice`, which this layer does not see).
     public init(podcasts: PodcastsDocument, connection: Connection, downloads: DownloadManager?,
-                gathering: Duration = .seconds(2), wording: @escaping Wording, logger: Logger = Logger(label: "almanac.notifications")) {
+                gathering: Duration = .seconds(2), wording: @escaping Wording, logger: Logger) {
         self.podcasts = podcasts
         self.connection = connection
         self.downloads = downloads

@@ -34,10 +34,11 @@ public protocol DocumentAdapter: Sendable {
     func slice(_ change: Change, for options: Options) throws -> [String: Value]?
     /// The failure a change reports, for `LastError`; `nil` for a change that is not a failure.
     func failure(in change: Change) -> String?
-    /// Applies a `Submit`: throws `BusError` (`InvalidArgs`) at once for input it refuses;
-    /// otherwise the change goes to the document's owner, and `answer` gets the new revision,
-    /// or a `BusError` (`Failed` when the disk refused, and then nothing changed), once the
-    /// burst that holds it is saved. It must not wait for the owner.
+    /// Applies a `Submit`: throws `InvalidArgs` at once for input it refuses; otherwise the
+    /// change goes to the document's owner, and `answer` gets the new revision, or the
+    /// document's refusal (a `NamedError`: `InvalidArgs`, `UnknownLocation`, or `Failed` when
+    /// the disk refused, and then nothing changed), once the burst that holds it is saved.
+    /// It must not wait for the owner.
     func submit(_ values: [String: Value], from view: ViewKey?, answer: @escaping @Sendable (Result<UInt64, any Error>) -> Void) throws
     /// Runs `work` on the document's owner once it has done everything sent to it before:
     /// a read that follows a client's `Submit`s (`GetState`) sees them applied. `work` must

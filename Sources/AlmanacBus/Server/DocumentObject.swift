@@ -17,7 +17,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     /// How many views one client may hold on one document.
     public static var maximumViewsPerClient: Int { 64 }
 
-    private struct Views {
+    struct Views {
         var byPath: [ObjectPath: RemoteView<Adapter.Options>] = [:]
         var nextNumber: UInt64 = 1
     }
@@ -25,7 +25,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     let adapter: Adapter
     let connection: Connection
     let path: ObjectPath
-    private let views = Locked(Views())
+    let views = Locked(Views())
     /// The clients a flow-control probe is under way for (`probe`).
     private let probing = Locked<Set<BusName>>([])
     /// How long a client has to answer a probe's `Peer.Ping` before the bus is asked.
@@ -37,12 +37,14 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     /// Items per page of a view's list.
     public static var pageSize: Int { 50 }
     private let logger: Logger
+    /// Refreshes asked for and not yet done (`refreshesUnderWay`).
+    private let refreshing = Atomic<Int>(0)
     /// The daemon's places for views, shared by its documents.
     let allowance: ViewAllowance
     private static var broadcaster: ViewKey { ViewKey("almanacd:broadcast") }
 
     public init(adapter: Adapter, connection: Connection, allowance: ViewAllowance = ViewAllowance(),
-                logger: Logger = Logger(label: "almanac.bus")) {
+                logger: Logger) {
         self.adapter = adapter
         self.allowance = allowance
         self.connection = connection
@@ -403,15 +405,26 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     /// Fetches what `request` calls for, with `Loading` true meanwhile (and untouched when
     /// there is nothing to fetch).
     public func refresh(_ request: RefreshRequest<Adapter.Options> = .everything) async {
+        refreshing.add(1, ordering: .relaxed)
+        defer { refreshing.subtract(1, ordering: .relaxed) }
         guard let work = await adapter.claim(request) else { return }
         setLoading(true)
         await adapter.perform(work)
         setLoading(false)
     }
 
+    /// Refreshes under way (a new view's, `Refresh()`, a catch-up's), counted from when they
+    /// are asked for: what a test that moves a simulated clock waits for, with the schedulers.
+    public var refreshesUnderWay: Int { refreshing.load(ordering: .relaxed) }
+
     private func refreshSoon(_ options: Adapter.Options) {
         guard !options.namesNothing else { return }
-        Task { await refresh(.view(options)) }
+        // Counted before the task starts, so that no moment between the call and the fetch looks idle.
+        refreshing.add(1, ordering: .relaxed)
+        Task {
+            await refresh(.view(options))
+            refreshing.subtract(1, ordering: .relaxed)
+        }
     }
 
     /// Counts a fetch or a view's page load starting or ending with the document; `Loading`
@@ -429,133 +442,4 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         }
     }
 
-    // MARK: Interfaces
-
-    private func documentInterface() throws -> Interface {
-        let document = adapter.document
-        return try Interface(BusContract.documentInterface.rawValue, methods: [
-            // The snapshot is taken by the document's owner in turn with the changes sent before
-            // it (a client's Submits before it count, its AddLocation after it does not), and
-            // awaited in the reply's task, which holds no thread meanwhile; encoding it, which
-            // grows with the library, happens there too, so it holds up no other client
-            // (reliability.md), and counts among its caller's calls under way.
-            Method(BusContract.Document1.getState.rawValue, outputs: [Argument("revision", .uint64), Argument("state", .dictionary(key: .string, value: .variant))],
-                   offloading: { [adapter, weak connection] _ in
-                let snapshot = Self.snapshot(after: adapter)
-                return { [weak connection] reply in
-                    let (revision, state) = try await snapshot()
-                    try reply.write(revision)
-                    try WireCoding.fields(state).encode(to: &reply)
-                    try LargeAnswers.check(reply.byteCount, on: connection, "The state", instead: "call GetStateDescriptor to receive it as a file descriptor")
-                }
-            }),
-            Method(BusContract.Document1.getStateDescriptor.rawValue, outputs: [Argument("payload", .unixFD)], offloading: { [adapter] _ in
-                let snapshot = Self.snapshot(after: adapter)
-                return { reply in
-                    let (revision, state) = try await snapshot()
-                    let encoded = try WireCoding.fields(state)
-                    try reply.write(try LargeAnswers.payload("The state") { writer in
-                        try writer.write(revision)
-                        try encoded.encode(to: &writer)
-                    })
-                }
-            }),
-            Method(BusContract.Document1.addView.rawValue, inputs: [Argument("options", .dictionary(key: .string, value: .variant))], outputs: [Argument("view", .objectPath)]) { [weak self] call, reply in
-                guard let self else { throw BusError.failed("The daemon is shutting down.") }
-                guard let owner = call.sender else { throw BusError.accessDenied("Views can only be added over a message bus.") }
-                let (options) = try call.arguments([String: Value].self)
-                try reply.write(try addView(owner: owner, rawOptions: options))
-            },
-            Method(BusContract.Document1.removeView.rawValue, inputs: [Argument("view", .objectPath)]) { [weak self] call, _ in
-                let (path) = try call.arguments(ObjectPath.self)
-                try self?.removeView(path, caller: call.sender)
-            },
-            // Answered after the change is saved: the document's owner writes a burst of them at once.
-            // Its origin is the caller's view when it holds exactly one (View1.Submit names it).
-            Method.deferred(BusContract.Document1.submit.rawValue, inputs: [Argument("change", .dictionary(key: .string, value: .variant))], outputs: [Argument("revision", .uint64)]) { [adapter, weak self] call, reply in
-                let (change) = try call.arguments([String: Value].self)
-                let origin = call.sender.flatMap { sender -> ViewKey? in
-                    let owned = self?.views.withLock { $0.byPath.values.filter { $0.owner == sender }.map(\.path) } ?? []
-                    return owned.count == 1 ? ViewKey(owned[0].rawValue) : nil
-                }
-                try adapter.submit(change, from: origin) { result in reply.answer(result) { try $0.write($1) } }
-            },
-            Method(BusContract.Document1.refresh.rawValue, async: { [weak self] _, _ in await self?.refresh() }),
-        ], properties: [
-            Property(BusContract.Document1.revision.rawValue, .uint64) { .uint64(document.revision) },
-            Property(BusContract.Document1.loading.rawValue, .boolean) { [activity = adapter.activity] in .boolean(activity.isLoading) },
-            Property(BusContract.Document1.lastError.rawValue, .string) { [activity = adapter.activity] in .string(activity.lastError) },
-            Property(BusContract.Document1.viewCount.rawValue, .uint32) { [weak self] in .uint32(UInt32(self?.viewCount ?? 0)) },
-            // Read when asked, not announced: it moves with every fetch.
-            Property(BusContract.Document1.nextRefresh.rawValue, .int64) { [adapter] in
-                .int64(adapter.nextRefresh.flatMap { Int64(exactly: $0.timeIntervalSince1970.rounded(.up)) } ?? 0)
-            },
-        ], signals: [
-            SignalDescription(BusContract.Document1.changed.rawValue, arguments: [Argument("revision", .uint64), Argument("changes", .dictionary(key: .string, value: .variant))]),
-        ])
-    }
-
-    /// Asks the document's owner for a snapshot in turn with what was sent to it before (on
-    /// the connection's thread, so in the order the calls came); the function returned awaits
-    /// it (in the reply's task, holding no thread: the owner takes it as soon as its burst
-    /// under way is done).
-    private static func snapshot(after adapter: Adapter) -> @Sendable () async throws -> (revision: UInt64, state: Adapter.State) {
-        // A stream of one, so that the snapshot waits for its reader, or the reader for it.
-        let (taken, delivery) = AsyncStream.makeStream(of: (revision: UInt64, state: Adapter.State).self, bufferingPolicy: .bufferingNewest(1))
-        let document = adapter.document
-        adapter.afterOwner {
-            delivery.yield(document.snapshot)
-            delivery.finish()
-        }
-        return {
-            var reader = taken.makeAsyncIterator()
-            guard let snapshot = await reader.next() else { throw BusError.failed("The \(adapter.name) document took no snapshot.") }
-            return snapshot
-        }
-    }
-
-    private func viewInterface(path: ObjectPath) throws -> Interface {
-        try Interface(BusContract.viewInterface.rawValue, methods: [
-            // A change from this view: every view hears it with this one as its origin.
-            Method.deferred(BusContract.View1.submit.rawValue, inputs: [Argument("change", .dictionary(key: .string, value: .variant))], outputs: [Argument("revision", .uint64)]) { [adapter, weak self] call, reply in
-                guard let self else { throw BusError.failed("The daemon is shutting down.") }
-                try views.withLock { views in
-                    guard let view = views.byPath[path] else { throw BusError(BusContract.noSuchView, "\(path) is not a view of the \(adapter.name) document.") }
-                    guard call.sender == view.owner else {
-                        throw BusError.accessDenied("View \(path) belongs to \(view.owner); only its owner may submit through it.")
-                    }
-                }
-                let (change) = try call.arguments([String: Value].self)
-                try adapter.submit(change, from: ViewKey(path.rawValue)) { result in reply.answer(result) { try $0.write($1) } }
-            },
-            Method(BusContract.View1.setOptions.rawValue, inputs: [Argument("options", .dictionary(key: .string, value: .variant))]) { [weak self] call, _ in
-                let (options) = try call.arguments([String: Value].self)
-                try self?.setOptions(path, caller: call.sender, rawOptions: options)
-            },
-            Method(BusContract.View1.remove.rawValue) { [weak self] call, _ in
-                try self?.removeView(path, caller: call.sender)
-            },
-            // Flow control: the owner has its updates up to a revision (sent without a reply wanted).
-            Method(BusContract.View1.ack.rawValue, inputs: [Argument("revision", .uint64)]) { [weak self] call, _ in
-                let (revision) = try call.arguments(UInt64.self)
-                try self?.acknowledge(path, caller: call.sender, upTo: revision)
-            },
-            Method(BusContract.View1.loadMore.rawValue, outputs: [Argument("started", .boolean)], async: { [weak self] call, reply in
-                guard let self else { return }
-                try reply.write(await self.loadPage(path, caller: call.sender, refresh: false))
-            }),
-            Method(BusContract.View1.refreshList.rawValue, outputs: [Argument("started", .boolean)], async: { [weak self] call, reply in
-                guard let self else { return }
-                try reply.write(await self.loadPage(path, caller: call.sender, refresh: true))
-            }),
-        ], properties: [
-            Property(BusContract.View1.owner.rawValue, .string) { [weak self] in .string(self?.views.withLock { $0.byPath[path]?.owner.rawValue } ?? "") },
-            Property(BusContract.View1.options.rawValue, .dictionary(key: .string, value: .variant)) { [weak self] in
-                let options = self?.views.withLock { $0.byPath[path]?.rawOptions } ?? [:]
-                return .dictionary(key: .string, value: .variant, options.sorted { $0.key < $1.key }.map { .init(.string($0.key), .variant($0.value)) })
-            },
-        ], signals: [
-            SignalDescription(BusContract.View1.updated.rawValue, arguments: [Argument("revision", .uint64), Argument("data", .dictionary(key: .string, value: .variant))]),
-        ])
-    }
 }

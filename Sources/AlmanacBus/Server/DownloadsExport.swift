@@ -18,7 +18,7 @@ public final class DownloadsExport: Sendable {
     private let announced = Locked<[UInt64: [String: Value]]>([:])
     private static let viewKey = ViewKey("almanacd:bus:downloads")
 
-    public init(manager: DownloadManager, connection: Connection, logger: Logger = Logger(label: "almanac.downloads")) {
+    public init(manager: DownloadManager, connection: Connection, logger: Logger) {
         self.manager = manager
         self.connection = connection
         self.logger = logger
@@ -44,9 +44,10 @@ public final class DownloadsExport: Sendable {
 
     /// Queues the download of an episode for `caller` (`Download`) and exports its job before
     /// returning it, so that the job is on the bus before the caller is told its path, even
-    /// while another thread is delivering the jobs' events. Refusals come as bus errors.
+    /// while another thread is delivering the jobs' events. Refusals (`DownloadRefusal`,
+    /// `SubmissionError`) name themselves.
     public func download(_ episodeID: String, for caller: BusName?) throws -> UInt64 {
-        let job = try Refusals.translated { try manager.download(episodeID, for: caller?.rawValue ?? "") }
+        let job = try manager.download(episodeID, for: caller?.rawValue ?? "")
         exportJob(job)
         return job.id
     }
@@ -120,7 +121,7 @@ public final class DownloadsExport: Sendable {
             // In a task: cancelling writes the job to the archive (SQLite), never on the
             // connection's thread.
             Method(BusContract.Download1.cancel.rawValue, async: { call, _ in
-                try Refusals.translated { try manager.cancel(id, by: call.sender?.rawValue ?? "") }
+                try manager.cancel(id, by: call.sender?.rawValue ?? "")
             }),
         ], properties: Self.propertyTypes.map { name, type in try Property(name, type) { try current(name) } })
     }

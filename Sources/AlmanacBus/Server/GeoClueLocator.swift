@@ -36,7 +36,7 @@ public final class GeoClueLocator: Service {
     private let changes: AsyncStream<Void>
 
     public init(weather: WeatherDocument, systemBusAddress: String? = nil, desktopID: String = "almanacd",
-                patience: Duration = .seconds(30), logger: Logger = Logger(label: "almanac.geoclue")) {
+                patience: Duration = .seconds(30), logger: Logger) {
         self.weather = weather
         self.systemBusAddress = systemBusAddress
         self.desktopID = desktopID
@@ -155,7 +155,7 @@ public final class GeoClueLocator: Service {
     }
 
     private func unavailable(_ reason: String) {
-        logger.notice("\(reason)")
+        logger.notice("where you are is not known", metadata: ["reason": "\(reason)"])
         weather.hereUnavailable(reason)
     }
 

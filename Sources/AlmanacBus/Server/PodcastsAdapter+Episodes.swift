@@ -10,7 +10,7 @@ extension PodcastsAdapter {
         weak let connection = strongConnection
         let podcasts = self.podcasts
         let podcastArgument = Argument("podcast", .string)
-        return try [
+        var methods: [Method] = try [
             // Every method whose cost grows with its input or the library makes its answer in a
             // task of its own (ListEpisodes, ExportOPML, InspectData, …), off the connection's
             // thread; what it answers from is taken in order with the other calls.
@@ -21,7 +21,7 @@ extension PodcastsAdapter {
                 var podcastID: String?
                 if !given.isEmpty {
                     guard let podcast = podcasts.podcast(given) else {
-                        throw BusError.invalidArgs(PodcastsDocument.unknownPodcast(given, in: podcasts.document.snapshot.state).message)
+                        throw PodcastsDocument.unknownPodcast(given, in: podcasts.document.snapshot.state)
                     }
                     podcastID = podcast.id
                 }
@@ -30,7 +30,7 @@ extension PodcastsAdapter {
                 let revision = podcasts.document.revision
                 return { reply in
                     // A search on a search lane (PodcastsDocument+Search.swift), within its budget.
-                    let page = try await Refusals.translated { try await podcasts.searchedPage(query) }
+                    let page = try await podcasts.searchedPage(query)
                     try reply.write(WireCoding.value(page.episodes))
                     try reply.write(WireCoding.value(EpisodePageInfo(page, revision: revision)))
                     try LargeAnswers.check(reply.byteCount, on: connection, "A page of up to \(query.limit) episodes", instead: "ask for fewer (a smaller `limit`)")
@@ -58,6 +58,18 @@ extension PodcastsAdapter {
                 try reply.write(WireCoding.value(record))
                 try LargeAnswers.check(reply.byteCount, on: connection, "The episode's record", instead: "its show notes are too long for this bus; GetEpisode gives the episode without them")
             }),
+        ]
+        methods += try transcriptMethods(connection: strongConnection)
+        methods += try queueMethods()
+        return methods
+    }
+
+    /// An episode's transcript, and a search through the transcripts of some episodes.
+    private func transcriptMethods(connection strongConnection: Connection) throws -> [Method] {
+        // Weak: the connection holds these handlers.
+        weak let connection = strongConnection
+        let podcasts = self.podcasts
+        return try [
             // Async: the transcript may be fetched first (once; then it is kept).
             Method(BusContract.Podcasts1.getTranscript.rawValue, inputs: [Argument("episode", .string)], outputs: [Argument("transcript", .dictionary(key: .string, value: .variant))],
                    async: { [transcripts] call, reply in
@@ -85,16 +97,21 @@ extension PodcastsAdapter {
                 guard asked.count <= EpisodeQuery.maximumLimit else {
                     throw BusError.invalidArgs("Ask for at most \(EpisodeQuery.maximumLimit) episodes at a time, not \(asked.count).")
                 }
-                let moments = try await Refusals.translated {
-                    _ = try SearchTerms(search)  // its bounds, before it waits for a lane
-                    return try await podcasts.transcriptMoments(matching: search, in: asked, perEpisode: Self.momentsPerEpisode)
-                }
+                _ = try SearchTerms(search)  // its bounds, before it waits for a lane
+                let moments = try await podcasts.transcriptMoments(matching: search, in: asked, perEpisode: Self.momentsPerEpisode)
                 try reply.write(WireCoding.value(moments))
             }),
+        ]
+    }
+
+    /// The queue, listening totals and downloads.
+    private func queueMethods() throws -> [Method] {
+        let podcasts = self.podcasts
+        return try [
             Method(BusContract.Podcasts1.getQueue.rawValue, outputs: [Argument("episodes", .array(.dictionary(key: .string, value: .variant)))],
                    async: { _, reply in
                 let titles = podcasts.document.snapshot.state.podcasts.mapValues(\.title)
-                let episodes = try Refusals.translated { try podcasts.queuedEpisodes() }
+                let episodes = try podcasts.queuedEpisodes()
                 try reply.write(WireCoding.value(episodes.map { EpisodeWithTitle($0, podcastTitle: titles[$0.podcastID]) }))
             }),
             Method(BusContract.Podcasts1.getListeningStats.rawValue, inputs: [Argument("days", .uint32)],
@@ -103,7 +120,7 @@ extension PodcastsAdapter {
                 guard (1...UInt32(ListeningTotal.maximumDays)).contains(days) else {
                     throw BusError.invalidArgs("'days' is how many days of listening to sum, from 1 (today) to \(ListeningTotal.maximumDays); not \(days).")
                 }
-                let totals = try Refusals.translated { try podcasts.listeningTotals(days: Int(days)) }
+                let totals = try podcasts.listeningTotals(days: Int(days))
                 try reply.write(WireCoding.value(totals))
             }),
             // In a task: the episode is looked up in the library.

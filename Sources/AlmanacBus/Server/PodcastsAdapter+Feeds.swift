@@ -21,24 +21,14 @@ extension PodcastsAdapter {
                 guard data.count <= Self.maximumInspectBytes else {
                     throw BusError.invalidArgs("A feed can be at most \(Self.maximumInspectBytes / 1024 / 1024) MiB, not \(data.count / 1024 / 1024) MiB.")
                 }
-                do {
-                    try reply.write(WireCoding.value(inspector.inspect(bytes: data, baseURL: baseURL.isEmpty ? nil : baseURL)))
-                } catch {
-                    throw Self.inspectError(error)
-                }
+                try reply.write(WireCoding.value(inspector.inspect(bytes: data, baseURL: baseURL.isEmpty ? nil : baseURL)))
                 try LargeAnswers.check(reply.byteCount, on: connection, "The feed's answer", instead: "pass the file to InspectFile to receive it as a file descriptor")
             }),
             // Off the connection's thread: a big file takes a while to parse.
             Method(BusContract.Podcasts1.inspectFile.rawValue, inputs: [Argument("feed", .unixFD), Argument("baseURL", .string)], outputs: [Argument("payload", .unixFD)], async: { call, reply in
                 let (file, baseURL) = try call.arguments(UnixFD.self, String.self)
                 let data = try LargeAnswers.read(file, limit: LargeAnswers.maximumFeedFileBytes, "A feed file")
-                let parsed: ParsedFeed
-                do {
-                    parsed = try inspector.inspect(bytes: data, baseURL: baseURL.isEmpty ? nil : baseURL)
-                } catch {
-                    throw Self.inspectError(error)
-                }
-                let feed = try WireCoding.value(parsed)
+                let feed = try WireCoding.value(try inspector.inspect(bytes: data, baseURL: baseURL.isEmpty ? nil : baseURL))
                 try reply.write(try LargeAnswers.payload("The feed's answer") { try $0.write(feed) })
             }),
             Method(BusContract.Podcasts1.inspectDescriptor.rawValue, inputs: [Argument("url", .string)], outputs: [Argument("payload", .unixFD)], async: { call, reply in
@@ -50,12 +40,7 @@ extension PodcastsAdapter {
             Method(BusContract.Podcasts1.fetchFeed.rawValue, inputs: [Argument("url", .string)],
                    outputs: [Argument("feed", .unixFD), Argument("feedURL", .string), Argument("baseURL", .string)], async: { call, reply in
                 let (url) = try call.arguments(String.self)
-                let fetched: FetchedFeed
-                do {
-                    fetched = try await inspector.fetch(url: url.trimmed)
-                } catch {
-                    throw Self.inspectError(error)
-                }
+                let fetched = try await inspector.fetch(url: url.trimmed)
                 try reply.write(try UnixFD.sealedMemory(containing: fetched.body, name: "almanac-feed"))
                 try reply.write(FeedCredentials.redacted(fetched.feedURL))
                 try reply.write(FeedCredentials.redacted(fetched.baseURL))
@@ -71,12 +56,7 @@ extension PodcastsAdapter {
                 let term = given.trimmed
                 guard !term.isEmpty, term.utf8.count <= 200 else { throw BusError.invalidArgs("Search for 1 to 200 bytes of text, such as a podcast's name.") }
                 guard let search else { throw BusError(.notSupported, "This almanacd has no podcast directory to search (the demo provider).") }
-                let results: [PodcastSearchResult]
-                do {
-                    results = try await search.search(term, limit: Int(limit))
-                } catch {
-                    throw BusError(BusContract.fetchFailed, "\(error)")
-                }
+                let results = try await search.search(term, limit: Int(limit))
                 try reply.write(WireCoding.value(results))
             }),
         ]

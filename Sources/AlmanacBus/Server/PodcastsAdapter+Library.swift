@@ -16,12 +16,12 @@ extension PodcastsAdapter {
             }),
             Method(BusContract.Podcasts1.unsubscribe.rawValue, inputs: [podcastArgument], async: { call, _ in
                 let (podcast) = try call.arguments(String.self)
-                _ = try await podcasts.withOwner { try Refusals.translated { try podcasts.unsubscribe(podcasts.podcast(podcast)?.id ?? podcast) } }
+                _ = try await podcasts.withOwner { try podcasts.unsubscribe(podcasts.podcast(podcast)?.id ?? podcast) }
             }),
             Method(BusContract.Podcasts1.refreshPodcast.rawValue, inputs: [podcastArgument], async: { [service] call, _ in
                 let (given) = try call.arguments(String.self)
                 guard let podcast = podcasts.podcast(given) else {
-                    throw BusError.invalidArgs(PodcastsDocument.unknownPodcast(given, in: podcasts.document.snapshot.state).message)
+                    throw PodcastsDocument.unknownPodcast(given, in: podcasts.document.snapshot.state)
                 }
                 // The count of ended reads tells which outcome is this call's (no view, so no race with delivery).
                 let before = podcasts.reads(of: podcast.id).count
@@ -41,18 +41,18 @@ extension PodcastsAdapter {
             // A podcast's own settings: the rules (and the refusals) are the document's.
             Method(BusContract.Podcasts1.getPodcastSettings.rawValue, inputs: [podcastArgument], outputs: [Argument("settings", .dictionary(key: .string, value: .variant))]) { call, reply in
                 let (given) = try call.arguments(String.self)
-                let (_, preferences) = try Refusals.translated { try podcasts.preferences(of: given) }
+                let (_, preferences) = try podcasts.preferences(of: given)
                 try reply.write(WireCoding.value(preferences))
             },
             Method(BusContract.Podcasts1.setPodcastSettings.rawValue, inputs: [podcastArgument, Argument("settings", .dictionary(key: .string, value: .variant))],
                    async: { call, _ in
                 let (given, values) = try call.arguments(String.self, [String: Value].self)
                 let submission = try PodcastsCodec.preferencesSubmission(values)
-                _ = try await podcasts.withOwner { try Refusals.translated { try podcasts.setPreferences(submission, of: given) } }
+                _ = try await podcasts.withOwner { try podcasts.setPreferences(submission, of: given) }
             }),
             Method(BusContract.Podcasts1.rename.rawValue, inputs: [podcastArgument, Argument("title", .string)], async: { call, _ in
                 let (podcast, title) = try call.arguments(String.self, String.self)
-                _ = try await podcasts.withOwner { try Refusals.translated { try podcasts.rename(podcasts.podcast(podcast)?.id ?? podcast, to: title) } }
+                _ = try await podcasts.withOwner { try podcasts.rename(podcasts.podcast(podcast)?.id ?? podcast, to: title) }
             }),
         ]
     }

@@ -64,7 +64,7 @@ public struct PodcastsAdapter: DocumentAdapter {
     /// holds it is saved and published.
     public func submit(_ values: [String: Value], from view: ViewKey?, answer: @escaping @Sendable (Result<UInt64, any Error>) -> Void) throws {
         let submission = try PodcastsCodec.submission(values)
-        podcasts.send(submission, from: view) { answer(Refusals.translated($0)) }
+        podcasts.send(submission, from: view, answer: answer)
     }
 
     public func afterOwner(_ work: @escaping @Sendable () -> Void) {
@@ -108,12 +108,7 @@ public struct PodcastsAdapter: DocumentAdapter {
     static func subscribe(_ url: String, podcasts: PodcastsDocument, inspector: any FeedInspecting) async throws -> (id: String, isNew: Bool) {
         let url = url.trimmed
         if let known = podcasts.podcast(url) { return (known.id, false) }
-        let (feedURL, feed): (String, ParsedFeed)
-        do {
-            (feedURL, feed) = try await inspector.locate(url: url)
-        } catch {
-            throw inspectError(error)
-        }
+        let (feedURL, feed) = try await inspector.locate(url: url)
         // A web page that announces a feed already subscribed.
         if let known = podcasts.podcast(feedURL) { return (known.id, false) }
         let podcast = FeedMapping.podcast(from: feed, feedURL: feedURL)
@@ -121,7 +116,7 @@ public struct PodcastsAdapter: DocumentAdapter {
         let (episodes, details, olderPagesURL) = (FeedMapping.episodes(from: feed, podcastID: podcast.id),
                                                   FeedMapping.details(from: feed, podcastID: podcast.id), FeedMapping.olderPagesURL(of: feed))
         let revision = try await podcasts.withOwner {
-            try Refusals.translated { try podcasts.subscribe(podcast, episodes: episodes, details: details, olderPagesURL: olderPagesURL) }
+            try podcasts.subscribe(podcast, episodes: episodes, details: details, olderPagesURL: olderPagesURL)
         }
         return (podcast.id, revision != nil)
     }
@@ -157,7 +152,7 @@ public struct PodcastsAdapter: DocumentAdapter {
                             }
                         }
                         return (outline.feedURL, nil)
-                    } catch let error as BusError {
+                    } catch let error as any NamedError {
                         return (outline.feedURL, error.message)
                     } catch {
                         return (outline.feedURL, "\(error)")
@@ -172,16 +167,6 @@ public struct PodcastsAdapter: DocumentAdapter {
         return (subscribed.sorted { order[$0, default: 0] < order[$1, default: 0] }, failed)
     }
 
-    /// A feed that could not be read, as a bus error: `NotAFeed` when what was read is not a
-    /// feed, `FetchFailed` when it could not be read at all.
-    static func inspectError(_ error: any Error) -> BusError {
-        switch error {
-        case let error as BusError: error
-        case FeedInspectionError.notAFeed(let message): BusError(BusContract.notAFeed, message)
-        default: BusError(BusContract.fetchFailed, "\(error)")
-        }
-    }
-
     static func subscriptions(_ state: PodcastsState) throws -> Value {
         try WireCoding.value(state.podcasts.values.sorted { $0.id < $1.id }.map { Subscription($0, preferences: state.preferences(of: $0.id)) })
     }
@@ -191,22 +176,13 @@ public struct PodcastsAdapter: DocumentAdapter {
 
     /// Reads and parses the feed at `url` for `Inspect`/`InspectDescriptor`.
     static func inspect(url: String, inspector: any FeedInspecting) async throws -> ParsedFeed {
-        do {
-            return try await inspector.inspect(url: url)
-        } catch {
-            throw Self.inspectError(error)
-        }
+        try await inspector.inspect(url: url)
     }
 
     /// Subscribes to every feed OPML `data` lists, for `ImportOPML`/`ImportOPMLFile`.
     static func importOPML(_ data: [UInt8], opml: any OPMLConverting, podcasts: PodcastsDocument,
                            inspector: any FeedInspecting) async throws -> (subscribed: [String], failed: [String: String]) {
-        let outlines: [(title: String, feedURL: String)]
-        do {
-            outlines = try opml.subscriptions(fromOPML: data)
-        } catch {
-            throw Self.inspectError(error)
-        }
+        let outlines = try opml.subscriptions(fromOPML: data)
         let results = await Self.subscribeAll(outlines, podcasts: podcasts, inspector: inspector)
         // The answer names the feeds as every other place does: without their passwords.
         return (results.subscribed.map(FeedCredentials.redacted),

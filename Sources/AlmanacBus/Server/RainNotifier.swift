@@ -24,7 +24,7 @@ public final class RainNotifier: Service {
     private let queue: AsyncStream<(place: String, location: String, sentence: String)>.Continuation
 
     public init(weather: WeatherDocument, connection: Connection, clock: @escaping @Sendable () -> Date = SystemClock().reading,
-                logger: Logger = Logger(label: "almanac.notifications")) {
+                logger: Logger) {
         self.weather = weather
         self.connection = connection
         self.clock = clock

@@ -41,11 +41,9 @@ public struct WeatherAdapter: DocumentAdapter {
 
     /// The one way every weather change from the bus goes (`Submit`, `AddLocation`,
     /// `RemoveLocation`): into the owner's mailbox, then saved and answered with the burst's
-    /// other changes. Refusals come as bus errors, at once or in the answer.
+    /// other changes. Refusals (which name themselves) come at once or in the answer.
     func enqueue(_ submission: WeatherSubmission, from view: ViewKey?, answer: @escaping @Sendable (Result<UInt64, any Error>) -> Void) throws {
-        try Refusals.translated {
-            try weather.send(submission, from: view) { result in answer(Refusals.translated(result)) }
-        }
+        try weather.send(submission, from: view, answer: answer)
     }
 
     public func afterOwner(_ work: @escaping @Sendable () -> Void) {
@@ -113,12 +111,7 @@ public struct WeatherAdapter: DocumentAdapter {
                 guard !query.isEmpty, query.utf8.count <= 200 else { throw BusError.invalidArgs("Give 1 to 200 bytes of a place's name.") }
                 guard (0...100).contains(count) else { throw BusError.invalidArgs("Ask for 1 to 100 places (0 for 10), not \(count).") }
                 guard let places else { throw BusError(.notSupported, "This almanacd has no geocoder to search (the demo provider).") }
-                let found: [PlaceMatch]
-                do {
-                    found = try await places.searchPlaces(query, count: count == 0 ? 10 : Int(count))
-                } catch {
-                    throw BusError(BusContract.fetchFailed, "\(error)")
-                }
+                let found = try await places.searchPlaces(query, count: count == 0 ? 10 : Int(count))
                 try reply.write(WireCoding.value(found))
             }),
             // A place never fetched is due at once: the saved place wakes the scheduler.

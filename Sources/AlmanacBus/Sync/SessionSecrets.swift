@@ -18,7 +18,7 @@ public final class SessionSecrets: SyncSecrets {
     private let chosen: Locked<String>
     private let logger: Logger
 
-    public init(connection: Connection, fallback: any SyncSecrets, logger: Logger = Logger(label: "almanac.sync")) {
+    public init(connection: Connection, fallback: any SyncSecrets, logger: Logger) {
         self.connection = connection
         secretService = SecretServiceSecrets(connection: connection)
         self.fallback = fallback

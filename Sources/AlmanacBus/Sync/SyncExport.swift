@@ -17,7 +17,7 @@ public final class SyncExport: Sendable {
     private let announced = Locked<[String: Value]>([:])
     private static let viewKey = ViewKey("almanacd:bus:sync")
 
-    public init(sync: PodcastSync, connection: Connection, logger: Logger = Logger(label: "almanac.sync")) {
+    public init(sync: PodcastSync, connection: Connection, logger: Logger) {
         self.sync = sync
         self.connection = connection
         self.logger = logger
@@ -75,28 +75,15 @@ public final class SyncExport: Sendable {
                     }
                     return flavour
                 }
-                let account: SyncAccount
-                do {
-                    account = try await sync.logIn(server: server, user: user, password: password, device: try reader.string("device"),
+                let account = try await sync.logIn(server: server, user: user, password: password, device: try reader.string("device"),
                                                    caption: try reader.string("caption"), flavour: flavour)
-                } catch {
-                    throw SyncCodec.busError(error)
-                }
                 try reply.write(WireCoding.value(account))
             }),
             Method(BusContract.Sync1.logout.rawValue, outputs: [Argument("wasLoggedIn", .boolean)], async: { _, reply in
-                do {
-                    try reply.write(try await sync.logOut())
-                } catch {
-                    throw SyncCodec.busError(error)
-                }
+                try reply.write(try await sync.logOut())
             }),
             Method(BusContract.Sync1.sync.rawValue, outputs: [Argument("report", .dictionary(key: .string, value: .variant))], async: { _, reply in
-                do {
-                    try reply.write(WireCoding.value(try await sync.sync()))
-                } catch {
-                    throw SyncCodec.busError(error)
-                }
+                try reply.write(WireCoding.value(try await sync.sync()))
             }),
         ], properties: SyncCodec.propertyTypes.map { name, type in try Property(name, type) { try status(name) } })
     }

@@ -46,7 +46,7 @@ public final class LibraryBackups: Sendable {
     ///   - weather, podcasts: the documents a restore goes through (their owners).
     ///   - clock: the time backups are named and scheduled by.
     public init(storage: any BackupStorage, weather: WeatherDocument, podcasts: PodcastsDocument,
-                clock: @escaping @Sendable () -> Date = SystemClock().reading, logger: Logger = Logger(label: "almanac.backups")) {
+                clock: @escaping @Sendable () -> Date = SystemClock().reading, logger: Logger) {
         self.storage = storage
         self.weather = weather
         self.podcasts = podcasts

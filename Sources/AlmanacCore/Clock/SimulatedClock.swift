@@ -18,6 +18,8 @@ public final class SimulatedClock: WallClock {
         var sleepers: [UInt64: Sleeper] = [:]
         /// Grows with every change: a move, a sleep begun, ended or cancelled.
         var generation: UInt64 = 0
+        /// Sleeps asked for a deadline the clock had passed already (`Status.late`).
+        var late = 0
     }
 
     private let state: Locked<State>
@@ -54,15 +56,27 @@ public final class SimulatedClock: WallClock {
     }
 
     public func sleep(until deadline: Date) async throws {
+        try await sleep(until: deadline) {}
+    }
+
+    public func sleep(until deadline: Date, whenAsleep: @Sendable () -> Void) async throws {
         let waiter = Waiter()
         let id = state.withLock { state -> UInt64? in
-            guard deadline > state.now else { return nil }
+            guard deadline > state.now else {
+                if deadline < state.now {
+                    state.late += 1
+                    state.generation &+= 1
+                }
+                return nil
+            }
             state.nextID &+= 1
             state.generation &+= 1
             state.sleepers[state.nextID] = Sleeper(deadline: deadline, waiter: waiter)
             return state.nextID
         }
         guard let id else { return try Task.checkCancellation() }
+        // In the table now: `status` shows this sleep from here on.
+        whenAsleep()
         try await withTaskCancellationHandler {
             try await waiter.wait()
         } onCancel: {
@@ -81,6 +95,10 @@ public final class SimulatedClock: WallClock {
         public let nextDeadline: Date?
         /// How many sleeps wait.
         public let sleepers: Int
+        /// How many sleeps were asked for a deadline the clock had already passed: each is a
+        /// wait that ended late, because the clock was moved on while its sleeper was still
+        /// deciding to sleep (a test that moves the clock before the daemon is at rest).
+        public let late: Int
         /// Grows with every change of the rest.
         public let generation: UInt64
     }
@@ -88,7 +106,7 @@ public final class SimulatedClock: WallClock {
     public var status: Status {
         state.withLock { state in
             Status(now: state.now, nextDeadline: state.sleepers.values.map(\.deadline).min(), sleepers: state.sleepers.count,
-                   generation: state.generation)
+                   late: state.late, generation: state.generation)
         }
     }
 }

@@ -14,6 +14,18 @@ public protocol WallClock: Sendable {
     /// Returns once the clock reads `deadline` or later; throws `CancellationError` at once
     /// when the task is cancelled, and frees what the wait held.
     func sleep(until deadline: Date) async throws
+
+    /// `sleep(until:)`, calling `whenAsleep` once the sleep waits (not when it returns at once):
+    /// what waits on a `SimulatedClock` is then in its report (`status`), so that whoever says
+    /// "asleep" in `whenAsleep` never says it of a sleep the report does not show yet.
+    func sleep(until deadline: Date, whenAsleep: @Sendable () -> Void) async throws
+}
+
+extension WallClock {
+    public func sleep(until deadline: Date, whenAsleep: @Sendable () -> Void) async throws {
+        if deadline > now { whenAsleep() }
+        try await sleep(until: deadline)
+    }
 }
 
 extension WallClock {

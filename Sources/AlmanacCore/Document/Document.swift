@@ -57,6 +57,10 @@ public final class Document<State: Sendable, Change: Sendable, Options: ViewOpti
     /// The registered views.
     public var views: [View] { storage.withLock { Array($0.views.values) } }
 
+    /// Whether a change is still being delivered to the views (or waits to be): what a test
+    /// that moves a simulated clock waits for too, since a view's handler may start work.
+    public var isDelivering: Bool { storage.withLock { $0.delivering || !$0.outbox.isEmpty } }
+
     /// The number of registered views.
     public var viewCount: Int { storage.withLock { $0.views.count } }
 

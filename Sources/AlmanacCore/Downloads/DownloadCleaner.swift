@@ -39,7 +39,7 @@ public final class DownloadCleaner: Service {
     ///   - inUse: who knows which files media players have open (their files are not deleted).
     ///   - clock: the time, for tests.
     public init(podcasts: PodcastsDocument, downloader: any EpisodeDownloading, inUse: [any FilesInUse] = [],
-                clock: @escaping @Sendable () -> Date = SystemClock().reading, logger: Logger = Logger(label: "almanac.downloads")) {
+                clock: @escaping @Sendable () -> Date = SystemClock().reading, logger: Logger) {
         self.podcasts = podcasts
         self.downloader = downloader
         self.inUse = inUse
@@ -122,13 +122,13 @@ public final class DownloadCleaner: Service {
                 try downloader.delete(file: deletion.file)
                 // Through the owner, awaited: a pass runs in a task of Swift's pool.
                 _ = try await podcasts.withOwner { [podcasts] in try podcasts.recordFile(nil, of: deletion.episodeID) }
-                logger.info("deleted \(deletion.file): \(deletion.reason)", metadata: ["episode": "\(deletion.episodeID)"])
+                logger.info("deleted a download", metadata: ["file": "\(deletion.file)", "episode": "\(deletion.episodeID)", "reason": "\(deletion.reason)"])
             } catch {
                 logger.error("could not delete a download", metadata: ["file": "\(deletion.file)", "episode": "\(deletion.episodeID)", "error": "\(error)"])
             }
         }
         for spared in plan.spared {
-            logger.info("kept \(spared.file) for now, though \(spared.reason): a media player has it open", metadata: ["episode": "\(spared.episodeID)"])
+            logger.info("kept a download for now: a media player has it open", metadata: ["file": "\(spared.file)", "episode": "\(spared.episodeID)", "reason": "\(spared.reason)"])
         }
         state.withLock { state in
             (state.running, state.nextPass, state.spared) = (false, plan.nextPass, !plan.spared.isEmpty)

@@ -20,50 +20,52 @@ public final class DownloadManager: Service {
     public typealias Model = Document<[UInt64: DownloadJob], DownloadChange, NoViewOptions>
 
     public let document: Model
-    private let podcasts: PodcastsDocument
-    private let downloader: any EpisodeDownloading
-    private let archive: (any DownloadArchive)?
+    let podcasts: PodcastsDocument
+    let downloader: any EpisodeDownloading
+    let archive: (any DownloadArchive)?
     /// Reads the disk's free space before a transfer starts (none: no check).
-    private let diskSpace: (any DiskSpace)?
+    let diskSpace: (any DiskSpace)?
     /// `$XDG_DATA_HOME/almanac`: each podcast's files go into a folder of their own below it.
     private let root: String
     public let limits: DownloadLimits
     /// The daemon's clock: how long a finished job lingers (progress is paced in real time, the transfer's).
-    private let clock: any WallClock
+    let clock: any WallClock
     private let nextID: Atomic<UInt64>
     /// Per running transfer: what stops it (a cancel, a disk too full) before it ends.
-    private let transfers = Locked<[UInt64: StopSignal]>([:])
+    let transfers = Locked<[UInt64: StopSignal]>([:])
     /// Per running job: when its progress was last announced, and what came since (told
     /// once the interval has passed, so a transfer that stalls still shows where it is).
-    private let pacing = Locked<[UInt64: (last: ContinuousClock.Instant, pending: DownloadProgress?)]>([:])
+    let pacing = Locked<[UInt64: (last: ContinuousClock.Instant, pending: DownloadProgress?)]>([:])
     /// Per running job: how many bytes it held when the free space was last read.
-    private let spaceChecked = Locked<[UInt64: UInt64]>([:])
+    let spaceChecked = Locked<[UInt64: UInt64]>([:])
     /// Bytes a transfer receives between two readings of the free space: one whose size
     /// the server did not say (chunked) is stopped once the disk is short, not when full.
     public static let spaceCheckInterval: UInt64 = 1 << 20
     /// Whether transfers start: only while `run()` runs (jobs queued before wait for it).
-    private let phase = Locked(Phase.waiting)
+    let phase = Locked(Phase.waiting)
     /// What `run()` does in child tasks of its own, asked for by calls that cannot wait (a
     /// bus call, a document's handler, a transfer's progress). Asked before `run()`, it is
     /// done once it starts; after it ends, never.
-    private let work = AsyncStream<Work>.makeStream()
+    let work = AsyncStream<Work>.makeStream()
+    /// Transfers, auto-downloads and cancels asked for and not yet done (`workUnderWay`).
+    let underWay = Atomic<Int>(0)
     /// Unique names that have left the bus (never reused while the bus lives), newest last,
     /// so a `Download` whose caller left while it was being handled gets no owner.
     private let departed = Locked<[String]>([])
-    private let logger: Logger
+    let logger: Logger
     /// Why the daemon's own downloads wait now (`nil`: they go).
-    private let autoDownloadHold: @Sendable () -> String?
+    let autoDownloadHold: @Sendable () -> String?
     /// Each element: the hold may have changed.
     private let holdChanges: AsyncStream<Void>?
     /// The hold as the jobs were last announced with (`shownError`).
-    private let announcedHold = Locked<String?>(nil)
+    let announcedHold = Locked<String?>(nil)
 
-    private enum Phase {
+    enum Phase {
         case waiting, running, stopped
     }
 
     /// A child task of `run()`.
-    private enum Work: Sendable {
+    enum Work: Sendable {
         /// A job's transfer, until it ends or its signal stops it.
         case transfer(DownloadJob, StopSignal)
         /// A job's progress kept back, announced after the wait.
@@ -74,6 +76,14 @@ public final class DownloadManager: Service {
         case autoDownload([Episode], PodcastPreferences)
         /// A podcast given up: its unfinished jobs stop.
         case cancelAll(podcastID: String)
+
+        /// Whether it counts in `workUnderWay`: all but a progress announcement's wait (real time).
+        var isCounted: Bool {
+            switch self {
+            case .transfer, .autoDownload, .cancelAll, .removeLater: true
+            case .announceLater: false
+            }
+        }
     }
 
     /// - Parameters:
@@ -88,7 +98,7 @@ public final class DownloadManager: Service {
     public init(podcasts: PodcastsDocument, downloader: any EpisodeDownloading, root: String,
                 archive: (any DownloadArchive)? = nil, limits: DownloadLimits = DownloadLimits(), diskSpace: (any DiskSpace)? = nil,
                 autoDownloadHold: @escaping @Sendable () -> String? = { nil }, holdChanges: AsyncStream<Void>? = nil,
-                clock: any WallClock = SystemClock(), logger: Logger = Logger(label: "almanac.downloads")) throws {
+                clock: any WallClock = SystemClock(), logger: Logger) throws {
         self.clock = clock
         self.autoDownloadHold = autoDownloadHold
         self.holdChanges = holdChanges
@@ -125,8 +135,8 @@ public final class DownloadManager: Service {
             case .newEpisodes(let podcastID, let episodes):
                 let preferences = podcasts.document.snapshot.state.preferences(of: podcastID)
                 // Not on the delivering thread (the bus's, often): the jobs read the library.
-                if preferences.autoDownload { work.continuation.yield(.autoDownload(episodes, preferences)) }
-            case .unsubscribed(let podcastID): work.continuation.yield(.cancelAll(podcastID: podcastID))
+                if preferences.autoDownload { ask(.autoDownload(episodes, preferences)) }
+            case .unsubscribed(let podcastID): ask(.cancelAll(podcastID: podcastID))
             default: break
             }
         }
@@ -157,7 +167,29 @@ public final class DownloadManager: Service {
 
     private static let viewKey = ViewKey("almanacd:downloads")
 
+    /// How many transfers, auto-downloads and cancels are asked for or running: what a test
+    /// that moves a simulated clock waits for (lingering jobs and progress announcements
+    /// aside, which change nothing the clock's driver counts on).
+    public var workUnderWay: Int { underWay.load(ordering: .relaxed) }
+
+    /// Asks `run()` for `item`, counted in `workUnderWay` until done (or refused: it has ended).
+    @discardableResult
+    func ask(_ item: Work) -> AsyncStream<Work>.Continuation.YieldResult {
+        let counted = item.isCounted
+        if counted { underWay.add(1, ordering: .relaxed) }
+        let result = work.continuation.yield(item)
+        if counted, case .terminated = result { underWay.subtract(1, ordering: .relaxed) }
+        return result
+    }
+
     private func perform(_ work: Work) async {
+        defer {
+            // A lingering job stops counting once its wait is on the clock (`remove`); the rest once done.
+            switch work {
+            case .transfer, .autoDownload, .cancelAll: underWay.subtract(1, ordering: .relaxed)
+            case .announceLater, .removeLater: break
+            }
+        }
         switch work {
         case .transfer(let job, let stop): await transfer(job, until: stop)
         case .announceLater(let id, let wait): await announceLater(id, after: wait)
@@ -317,289 +349,10 @@ public final class DownloadManager: Service {
         }
     }
 
-    // MARK: Running jobs
-
-    private struct Found: Error { let job: DownloadJob }
-
-    private func job(matching episodeID: String) throws -> DownloadJob {
-        guard let job = document.snapshot.state.values.filter({ $0.episodeID == episodeID }).max(by: { $0.id < $1.id }) else {
-            throw DownloadRefusal.unknownJob("The download of \(episodeID) vanished.")
-        }
-        return job
-    }
-
-    /// Starts queued jobs, oldest first, while there are free slots; the daemon's own (`auto`)
-    /// only while no hold keeps them back. A job that would leave the disk less free
-    /// than `minimumFreeSpace` fails instead, saying so.
-    private func pump() {
-        while phase.withLock({ $0 == .running }) {
-            let jobs = document.snapshot.state
-            let holding = autoDownloadHold() != nil
-            guard jobs.values.filter({ $0.state == .downloading }).count < limits.concurrent,
-                  let candidate = jobs.values.filter({ $0.state == .queued && !(holding && $0.auto) }).min(by: { $0.id < $1.id }) else { return }
-            // Read before the document's lock is taken: a disk may be slow to answer.
-            let refusal = freeSpaceRefusal(for: candidate)
-            var started: DownloadJob?
-            var refused: DownloadJob?
-            document.update { jobs -> DownloadChange? in
-                let running = jobs.values.filter { $0.state == .downloading }.count
-                guard running < limits.concurrent, var next = jobs[candidate.id], next.state == .queued else { return nil }
-                if let refusal {
-                    (next.state, next.error) = (.failed, refusal)
-                    refused = next
-                } else {
-                    (next.state, next.error) = (.downloading, "")
-                    started = next
-                }
-                jobs[next.id] = next
-                return .updated(next)
-            }
-            if let refused {
-                logger.warning("a download did not start: the disk is nearly full", metadata: ["job": "\(refused.id)", "episode": "\(refused.episodeID)"])
-                persist(refused)
-                removeLater(refused.id)
-            }
-            if let started { start(started) }
-        }
-    }
-
-    /// Why `job` must not start now for want of disk space (`nil`: it may). What it still
-    /// has to fetch counts when the size is known (a resumed job).
-    private func freeSpaceRefusal(for job: DownloadJob) -> String? {
-        let minimum = podcasts.document.snapshot.state.settings.minimumFreeSpace
-        guard let diskSpace, minimum > 0 else { return nil }
-        do {
-            let free = try diskSpace.freeSpace(at: job.folder)
-            return free.refusal(needed: job.total > job.received ? job.total - job.received : 0, minimum: minimum, folder: job.folder)
-        } catch {
-            // Unknown: the transfer itself finds out whether the disk takes it.
-            logger.warning("could not read the free space of the downloads' disk", metadata: ["folder": "\(job.folder)", "error": "\(error)"])
-            return nil
-        }
-    }
-
-    /// Keeps the finished jobs that linger below the queue's size: the oldest go first.
-    private func pruneFinished() {
-        while true {
-            var pruned: DownloadJob?
-            document.update { jobs -> DownloadChange? in
-                let finished = jobs.values.filter { $0.state.isFinished }
-                guard finished.count >= limits.queued, let oldest = finished.min(by: { $0.id < $1.id }) else { return nil }
-                jobs[oldest.id] = nil
-                pruned = oldest
-                return .removed(oldest)
-            }
-            guard let pruned else { return }
-            try? archive?.removeDownloadJob(pruned.id)
-        }
-    }
-
     /// What a job's error says to its clients: a queued job of the daemon's own says why it
     /// waits while a hold keeps it back (`autoDownloadHold`), though the job keeps no error.
     public func shownError(of job: DownloadJob) -> String {
         guard job.state == .queued, job.auto, let hold = autoDownloadHold() else { return job.error }
         return hold
-    }
-
-    /// The hold may have changed: the daemon's own queued jobs are announced again (what they
-    /// show, `shownError`, changed), and those it no longer holds start.
-    private func holdMayHaveChanged() {
-        let hold = autoDownloadHold()
-        let before = announcedHold.withLock { last -> String? in
-            defer { last = hold }
-            return last
-        }
-        guard before != hold else { return pump() }
-        let own = document.snapshot.state.values.filter { $0.state == .queued && $0.auto }.map(\.id)
-        for id in own {
-            document.update { jobs -> DownloadChange? in
-                guard let job = jobs[id], job.state == .queued, job.auto else { return nil }
-                return .updated(job)
-            }
-        }
-        if !own.isEmpty { logger.info(hold == nil ? "the downloads held back go now" : "the daemon's own downloads wait", metadata: ["jobs": "\(own.count)", "why": "\(hold ?? "")"]) }
-        pump()
-    }
-
-    /// Starts a job's transfer, a child task of `run()` that its signal stops.
-    private func start(_ job: DownloadJob) {
-        let stop = StopSignal()
-        transfers.withLock { $0[job.id] = stop }
-        // `run()` has ended meanwhile: the job resumes at the next start.
-        if case .terminated = work.continuation.yield(.transfer(job, stop)) {
-            transfers.withLock { _ = $0.removeValue(forKey: job.id) }
-            return
-        }
-        // A cancel that came before the signal was registered found nothing to stop: stop it now.
-        if document.snapshot.state[job.id]?.state != .downloading { stop.stop() }
-    }
-
-    private func transfer(_ job: DownloadJob, until stop: StopSignal) async {
-        await stop.run { [self] in
-            do {
-                let file = try await downloader.download(job) { [weak self] progress in self?.progressed(job.id, progress) }
-                await complete(job, with: file)
-            } catch is CancellationError {
-                // Cancelled (the job says so already) or the daemon is stopping (the job resumes next time).
-            } catch {
-                // Each job has a temporary file of its own: what a failed one leaves is of no use.
-                downloader.discard(job)
-                finish(job.id) { $0.state = .failed; $0.error = "\(error)".printableLine(maximumLength: 500) }
-            }
-        }
-        transfers.withLock { _ = $0.removeValue(forKey: job.id) }
-        // Its progress can come no more.
-        pacing.withLock { _ = $0.removeValue(forKey: job.id) }
-        spaceChecked.withLock { _ = $0.removeValue(forKey: job.id) }
-        pump()
-    }
-
-    /// A transfer brought the whole file: the job completes and the episode knows its file,
-    /// unless a cancel came first (then the file goes too: the user said no).
-    /// The episode's file is recorded through the document's owner, awaited: this runs in a
-    /// task of Swift's pool, which must not wait on a thread for the owner's burst.
-    private func complete(_ job: DownloadJob, with file: String) async {
-        // Cancelled meanwhile: the file goes without being announced as the episode's first.
-        // (A cancel between here and `finish` is undone below.)
-        guard document.snapshot.state[job.id]?.state == .downloading else {
-            try? downloader.delete(file: file)
-            return
-        }
-        do {
-            _ = try await podcasts.withOwner { [podcasts] in try podcasts.recordFile(file, of: job.episodeID) }
-        } catch {
-            // Unsubscribed meanwhile, or the disk refused: the file stays, the job says where.
-            logger.error("downloaded a file but could not record it", metadata: ["file": "\(file)", "error": "\(error)"])
-        }
-        var completed = false
-        finish(job.id) { job in
-            guard job.state == .downloading else { return }
-            (job.state, job.file, completed) = (.completed, file, true)
-        }
-        guard !completed else { return }
-        try? downloader.delete(file: file)
-        if (try? podcasts.episode(job.episodeID))??.file == file {
-            _ = try? await podcasts.withOwner { [podcasts] in try podcasts.recordFile(nil, of: job.episodeID) }
-        }
-    }
-
-    private func progressed(_ id: UInt64, _ progress: DownloadProgress) {
-        let now = RealTime.now
-        let interval = Duration.milliseconds(Int(limits.progressInterval * 1000))
-        // Due: announce now. Otherwise keep it, and (for the first kept) announce what is kept when the interval ends.
-        let (due, wait) = pacing.withLock { pacing -> (Bool, Duration?) in
-            guard let entry = pacing[id], entry.last.duration(to: now) < interval else {
-                pacing[id] = (now, nil)
-                return (true, nil)
-            }
-            pacing[id] = (entry.last, progress)
-            return (false, entry.pending == nil ? interval - entry.last.duration(to: now) : nil)
-        }
-        announce(id, progress, due: due)
-        checkSpace(id, progress)
-        guard let wait else { return }
-        work.continuation.yield(.announceLater(id, wait))
-    }
-
-    /// Announces what progress of `id` was kept back, once `wait` has passed.
-    private func announceLater(_ id: UInt64, after wait: Duration) async {
-        // Cancelled: the manager is stopping, and nothing is announced any more.
-        guard (try? await RealTime.sleep(for: wait)) != nil else { return }
-        let kept = pacing.withLock { pacing -> DownloadProgress? in
-            guard let entry = pacing[id], let kept = entry.pending else { return nil }
-            pacing[id] = (RealTime.now, nil)
-            return kept
-        }
-        if let kept { announce(id, kept, due: true) }
-    }
-
-    /// Puts a transfer's progress into its job: when `due`, or at once when the total or the
-    /// server's validator changed (a validator is kept on disk, for a resume after a restart).
-    /// A transfer that learns a size the disk cannot take stops there, as one that knew it
-    /// would not have started.
-    private func announce(_ id: UInt64, _ progress: DownloadProgress, due: Bool) {
-        var validatorChanged = false
-        var sizeLearned = false
-        var updated: DownloadJob?
-        document.update { jobs -> DownloadChange? in
-            guard var job = jobs[id], job.state == .downloading else { return nil }
-            validatorChanged = job.validator != progress.validator
-            sizeLearned = job.total != progress.total && progress.total > progress.received
-            guard due || validatorChanged || job.total != progress.total,
-                  (job.received, job.total, job.validator) != (progress.received, progress.total, progress.validator) else { return nil }
-            (job.received, job.total, job.validator) = (progress.received, progress.total, progress.validator)
-            jobs[id] = job
-            updated = job
-            return .updated(job)
-        }
-        if validatorChanged, let updated { persist(updated) }
-        if sizeLearned, let updated, let refusal = freeSpaceRefusal(for: updated) { stop(updated, refusal: refusal) }
-    }
-
-    /// Reads the free space again each `spaceCheckInterval` bytes a transfer grows, and stops
-    /// it, saying why, once what is left (after what it still has to fetch, when its size is
-    /// known) is under `minimumFreeSpace`.
-    private func checkSpace(_ id: UInt64, _ progress: DownloadProgress) {
-        let due = spaceChecked.withLock { checked -> Bool in
-            let last = checked[id] ?? 0
-            guard progress.received >= last &+ Self.spaceCheckInterval || progress.received < last else { return false }
-            checked[id] = progress.received
-            return true
-        }
-        guard due, var job = document.snapshot.state[id], job.state == .downloading else { return }
-        (job.received, job.total) = (progress.received, progress.total)
-        if let refusal = freeSpaceRefusal(for: job) { stop(job, refusal: refusal) }
-    }
-
-    /// Stops a running transfer whose size would leave the disk too full: the job fails saying
-    /// so, and what it fetched goes (a try once there is room starts afresh).
-    private func stop(_ job: DownloadJob, refusal: String) {
-        var stopped = false
-        finish(job.id) { job in
-            guard job.state == .downloading else { return }
-            (job.state, job.error, stopped) = (.failed, refusal, true)
-        }
-        guard stopped else { return }
-        logger.warning("a download stopped: its size would leave the disk nearly full", metadata: ["job": "\(job.id)", "episode": "\(job.episodeID)"])
-        transfers.withLock { $0.removeValue(forKey: job.id) }?.stop()
-        downloader.discard(job)
-        pump()
-    }
-
-    /// Changes an unfinished job into a finished one (a `change` that leaves it unfinished changes nothing).
-    private func finish(_ id: UInt64, _ change: (inout DownloadJob) -> Void) {
-        var finished: DownloadJob?
-        document.update { jobs -> DownloadChange? in
-            guard var job = jobs[id], !job.state.isFinished else { return nil }
-            change(&job)
-            guard job.state.isFinished else { return nil }
-            if job.state == .completed { job.received = max(job.received, job.total) }
-            jobs[id] = job
-            finished = job
-            return .updated(job)
-        }
-        guard let finished else { return }
-        persist(finished)
-        removeLater(id)
-    }
-
-    private func persist(_ job: DownloadJob) {
-        do { try archive?.saveDownloadJob(job) } catch { logger.error("could not keep a download job", metadata: ["job": "\(job.id)", "error": "\(error)"]) }
-    }
-
-    /// Removes a finished job after `limits.linger` seconds (a child task of `run()`).
-    private func removeLater(_ id: UInt64) {
-        work.continuation.yield(.removeLater(id))
-    }
-
-    private func remove(_ id: UInt64, after linger: Double) async {
-        // Cancelled: the manager is stopping, and the next start forgets finished jobs.
-        guard (try? await clock.sleep(seconds: linger)) != nil else { return }
-        document.update { jobs -> DownloadChange? in
-            guard let job = jobs[id], job.state.isFinished else { return nil }
-            jobs[id] = nil
-            return .removed(job)
-        }
-        try? archive?.removeDownloadJob(id)
     }
 }

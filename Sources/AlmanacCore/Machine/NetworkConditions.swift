@@ -50,7 +50,7 @@ public final class NetworkConditions: MachineEvents, Service {
     /// - Parameter awaitsFirstReading: a watcher will report the network (`networkChanged`):
     ///   until its first report, the daemon's own downloads wait.
     public init(podcasts: PodcastsDocument, awaitsFirstReading: Bool = false, clock: @escaping @Sendable () -> Date = SystemClock().reading,
-                logger: Logger = Logger(label: "almanac.machine")) {
+                logger: Logger) {
         self.podcasts = podcasts
         self.clock = clock
         self.logger = logger
@@ -68,11 +68,12 @@ public final class NetworkConditions: MachineEvents, Service {
     public func resumed() {
         let network = self.network
         guard network != .offline, network != .connecting else {
-            logger.info("the machine woke from sleep while the network is \(network.rawValue): catching up once it is back")
+            logger.info("the machine woke from sleep without a network: catching up once it is back", metadata: ["network": "\(network.rawValue)"])
             return
         }
-        logger.info("the machine woke from sleep: fetching every wanted place and feed")
+        // Asked before it is said: whoever reads the line finds the catch-up due (make soak waits on it).
         requestCatchUp()
+        logger.info("the machine woke from sleep: fetching every wanted place and feed")
     }
 
     public func networkChanged(to network: NetworkState) {
@@ -85,9 +86,10 @@ public final class NetworkConditions: MachineEvents, Service {
         }
         if heldBefore != heldNow { holdChanged() }
         guard old != network else { return }
-        logger.info("the network is \(network.rawValue) (was \(old.rawValue))")
         // Back from offline or connecting; the first report (from unknown) is no return.
         if network.isOnline, old == .offline || old == .connecting { requestCatchUp() }
+        // Said once done, as for a resume.
+        logger.info("the network changed", metadata: ["network": "\(network.rawValue)", "was": "\(old.rawValue)"])
     }
 
     // MARK: Catching up

@@ -225,8 +225,8 @@ extension PodcastsDocument {
             // A library that did not answer is not taken for an empty one (every episode new):
             // the read fails, saying why, and the next one tries again.
             // A store fault: logged, the podcast's failure, and nothing else changes.
-            func failed(_ what: String, _ error: any Error) -> PodcastsChange {
-                logger.error("\(what)", metadata: ["feed": "\(FeedCredentials.redacted(podcast.feedURL))", "error": "\(error)"])
+            func failed(_ what: Logger.Message, _ error: any Error) -> PodcastsChange {
+                logger.error(what, metadata: ["feed": "\(FeedCredentials.redacted(podcast.feedURL))", "error": "\(error)"])
                 outcome.withLock { $0.failure = "\(error)" }
                 let change = PodcastsChange.failed(podcastID: podcast.id, message: "\(error)")
                 activity.failed(podcast.id, change.failure ?? "\(error)")

@@ -76,7 +76,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
                 policy: RefreshSchedule.Policy = .init(interval: 3_600, firstRetry: 60, longestRetry: 86_400),
                 minimumRefreshInterval: Double = PodcastPreferences.minimumRefreshInterval,
                 clock: @escaping @Sendable () -> Date = SystemClock().reading, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
-                logger: Logger = Logger(label: "almanac.podcasts")) throws {
+                logger: Logger) throws {
         document = Model(try archive.podcastsState())
         self.archive = archive
         // A burst needs the document, but the owner is made before `self` exists.

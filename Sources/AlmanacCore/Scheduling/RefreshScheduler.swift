@@ -1,4 +1,5 @@
 public import FoundationEssentials
+import Locking
 
 /// Fires a document's refresh when its next item falls due, and sleeps in between: no tick.
 ///
@@ -14,17 +15,33 @@ public import FoundationEssentials
 /// awaited, so a stalled fetch does not hold up the items that fall due meanwhile, and
 /// cancelling `run()` (the daemon stopping) ends them too. A `Service`: the daemon's
 /// `ServiceGroup` runs one per schedule.
+///
+/// It says whether it is at rest (`isAtRest`): nothing fired is still running, and it waits
+/// for exactly what its schedule says now. A test that moves a simulated clock waits for
+/// every scheduler to be at rest before it moves the clock again (`SimulatedClockFollower`).
 public final class RefreshScheduler: Service {
     /// Sleeps until a time; throws when cancelled.
     public typealias Sleeper = @Sendable (Date) async throws -> Void
+    /// Sleeps until a time, saying when the sleep waits (`WallClock.sleep(until:whenAsleep:)`).
+    typealias TellingSleeper = @Sendable (Date, @Sendable () -> Void) async throws -> Void
 
     private let nextDue: @Sendable () -> Date?
     private let fire: @Sendable () async -> Void
     /// The schedule's changes, each a `wake()`.
     private let changes: AsyncStream<Void>?
     private let clock: @Sendable () -> Date
-    private let sleeper: Sleeper
+    private let sleeper: TellingSleeper
     private let wakeup = Wakeup()
+    private let rest = Locked(Rest())
+
+    /// What the loop is doing, for `isAtRest`.
+    private struct Rest {
+        /// Refreshes fired and not yet returned.
+        var firing = 0
+        /// What the loop waits for: `.some(date)` a due time (or a wake-up), `.some(nil)` a
+        /// wake-up alone; `nil` while it is deciding, or waits for a claim's wake-up.
+        var waitingFor: Date??
+    }
 
     /// - Parameters:
     ///   - nextDue: when the next wanted item falls due (`nil`: none is, or all are being fetched).
@@ -32,8 +49,22 @@ public final class RefreshScheduler: Service {
     ///     it must not miss); each wakes the scheduler while it runs.
     ///   - clock, sleeper: the time and the way to wait for one, for tests.
     ///   - fire: a refresh of what is due.
-    public init(nextDue: @escaping @Sendable () -> Date?, changes: AsyncStream<Void>? = nil, clock: @escaping @Sendable () -> Date,
-                sleeper: @escaping Sleeper, fire: @escaping @Sendable () async -> Void) {
+    public convenience init(nextDue: @escaping @Sendable () -> Date?, changes: AsyncStream<Void>? = nil, clock: @escaping @Sendable () -> Date,
+                            sleeper: @escaping Sleeper, fire: @escaping @Sendable () async -> Void) {
+        self.init(nextDue: nextDue, changes: changes, clock: clock, telling: { deadline, asleep in
+            asleep()
+            try await sleeper(deadline)
+        }, fire: fire)
+    }
+
+    /// A scheduler on `clock`: its time, and its sleeps (the daemon's one clock).
+    public convenience init(nextDue: @escaping @Sendable () -> Date?, changes: AsyncStream<Void>? = nil, on clock: any WallClock = SystemClock(),
+                            fire: @escaping @Sendable () async -> Void) {
+        self.init(nextDue: nextDue, changes: changes, clock: clock.reading, telling: { try await clock.sleep(until: $0, whenAsleep: $1) }, fire: fire)
+    }
+
+    private init(nextDue: @escaping @Sendable () -> Date?, changes: AsyncStream<Void>?, clock: @escaping @Sendable () -> Date,
+                 telling sleeper: @escaping TellingSleeper, fire: @escaping @Sendable () async -> Void) {
         self.nextDue = nextDue
         self.changes = changes
         self.clock = clock
@@ -41,14 +72,19 @@ public final class RefreshScheduler: Service {
         self.fire = fire
     }
 
-    /// A scheduler on `clock`: its time, and its sleeps (the daemon's one clock).
-    public convenience init(nextDue: @escaping @Sendable () -> Date?, changes: AsyncStream<Void>? = nil, on clock: any WallClock = SystemClock(),
-                            fire: @escaping @Sendable () async -> Void) {
-        self.init(nextDue: nextDue, changes: changes, clock: clock.reading, sleeper: { try await clock.sleep(until: $0) }, fire: fire)
-    }
-
     /// The schedule may have changed: look at `nextDue` again.
     public func wake() { wakeup.wake() }
+
+    /// Whether nothing it fired still runs and it waits for what its schedule says now: for
+    /// `nextDue`, which is still ahead, or for a wake-up alone while nothing is due. `false`
+    /// while it decides, fires, or has not yet heard that its schedule changed.
+    public var isAtRest: Bool {
+        let (firing, waiting) = rest.withLock { ($0.firing, $0.waitingFor) }
+        guard firing == 0, let waiting else { return false }
+        let due = nextDue()
+        guard due == waiting else { return false }
+        return due.map { $0 > clock() } ?? true
+    }
 
     /// Runs until cancelled; the refreshes under way are cancelled with it.
     public func run() async {
@@ -60,18 +96,25 @@ public final class RefreshScheduler: Service {
             }
             while !Task.isCancelled {
                 guard let due = nextDue() else {
+                    waiting(for: .some(nil))
                     await wakeup.wait()
+                    waiting(for: nil)
                     continue
                 }
                 if due > clock() {
                     // Whichever comes first: the due time or a change of schedule.
                     let woken = await sleep(until: due)
+                    waiting(for: nil)
                     if woken { continue }
                     // The due time came; what is due is asked again, as it may have moved.
                     guard let due = nextDue(), due <= clock() else { continue }
                 }
                 wakeup.reset()
-                group.addTask { [fire] in await fire() }
+                rest.withLock { $0.firing += 1 }
+                group.addTask { [fire] in
+                    await fire()
+                    self.rest.withLock { $0.firing -= 1 }
+                }
                 // The claim wakes us (the document's schedule changed); only then ask again.
                 await wakeup.wait()
             }
@@ -79,16 +122,24 @@ public final class RefreshScheduler: Service {
         }
     }
 
+    private func waiting(for what: Date??) {
+        rest.withLock { $0.waitingFor = what }
+    }
+
     /// Sleeps until `deadline` or a wake-up; `true` when woken (or cancelled) first.
     private func sleep(until deadline: Date) async -> Bool {
         await withTaskGroup(of: Bool.self) { group in
             group.addTask { [wakeup] in
                 await wakeup.wait()
+                // No longer at rest from here: the schedule changed, or may have.
+                self.rest.withLock { $0.waitingFor = nil }
                 return true
             }
             group.addTask { [sleeper] in
                 do {
-                    try await sleeper(deadline)
+                    // At rest only once the clock holds the sleep: a report of the clock that
+                    // finds it at rest shows the deadline too (SimulatedClockFollower).
+                    try await sleeper(deadline) { self.rest.withLock { $0.waitingFor = .some(deadline) } }
                     return false
                 } catch {
                     return true

@@ -319,6 +319,20 @@ extension PodcastSync {
     private func syncActions(_ server: any SyncServer, _ record: inout SyncRecord, _ report: inout SyncReport) async throws {
         // What is kept here is read before the server is asked.
         var urls = SyncURLs(rewrites: try readingState { try archive.syncURLRewrites() })
+        try await receiveActions(server, urls, &record, &report)
+
+        // The first sync also sends the play state of episodes the server has never heard of.
+        if !record.initialSyncDone {
+            try queueUnknownPlayState()
+            record.initialSyncDone = true
+            try keep(record)
+        }
+
+        try await sendActions(server, &urls, &report)
+    }
+
+    /// The server's episode actions since the last sync, applied here where they are newer.
+    private func receiveActions(_ server: any SyncServer, _ urls: SyncURLs, _ record: inout SyncRecord, _ report: inout SyncReport) async throws {
         let queue = try readingState { try archive.queuedSyncItems() }
         let kept = try readingState { try archive.keptRemoteActions() }
         // A little before the last answer: servers that filter by the actions' own times
@@ -376,15 +390,10 @@ extension PodcastSync {
         try storing { try archive.saveKeptRemoteActions(SyncRules.keptActions(unmatched, now: clock())) }
         record.actionsSince = remote.timestamp
         try keep(record)
+    }
 
-        // The first sync also sends the play state of episodes the server has never heard of.
-        if !record.initialSyncDone {
-            try queueUnknownPlayState()
-            record.initialSyncDone = true
-            try keep(record)
-        }
-
-        // Then what changed here, for podcasts still subscribed.
+    /// What changed here since the last sync, for podcasts still subscribed, sent in batches.
+    private func sendActions(_ server: any SyncServer, _ urls: inout SyncURLs, _ report: inout SyncReport) async throws {
         let state = podcasts.document.snapshot.state
         let subscribed = Set(state.podcasts.values.map(\.feedURL))
         var actions: [EpisodeAction] = []

@@ -86,7 +86,7 @@ public final class PodcastSync: Service {
     public init(podcasts: PodcastsDocument, inspector: any FeedInspecting, archive: any SyncArchive = MemorySyncArchive(),
                 secrets: any SyncSecrets, policy: SyncPolicy = SyncPolicy(), connect: @escaping @Sendable (SyncCredentials) -> any SyncServer,
                 clock: @escaping @Sendable () -> Date = SystemClock().reading, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
-                logger: Logger = Logger(label: "almanac.sync")) {
+                logger: Logger) {
         self.podcasts = podcasts
         self.inspector = inspector
         self.archive = archive
@@ -323,8 +323,15 @@ public final class PodcastSync: Service {
         // Cancelled: the caller sees it and stops (`runOnce`).
         guard !heardIt, !Task.isCancelled else { return }
         logger.error("the sync did not hear the library's changes in time", metadata: ["revision": "\(target)", "heard": "\(heard.withLock { $0.revision })"])
-        let seconds = Int(exactly: min(max(policy.catchUpGuard, 0), 1e9).rounded(.up)) ?? 0
-        throw SyncError(.storage, "The sync had not heard the library's latest change after \(seconds) s, so it sent nothing (the change stays to be sent at the next sync); see the daemon's log.")
+        throw SyncError(.stalled, "The sync had not heard the library's latest change after \(Self.seconds(policy.catchUpGuard)), so it sent nothing (the change stays to be sent at the next sync); see the daemon's log.")
+    }
+
+    /// A wait in words: "0.2 s" (one decimal below 10 s), "120 s" (whole seconds from there).
+    static func seconds(_ wait: Double) -> String {
+        let bounded = wait.isNaN ? 0 : min(max(wait, 0), 1e9)
+        guard bounded < 9.95 else { return "\(Int(bounded.rounded())) s" }
+        let tenths = Int((bounded * 10).rounded())
+        return tenths % 10 == 0 ? "\(tenths / 10) s" : "\(tenths / 10).\(tenths % 10) s"
     }
 
     /// Waits until this view has heard `target`, or the task is cancelled.

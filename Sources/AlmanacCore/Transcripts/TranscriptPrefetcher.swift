@@ -14,7 +14,7 @@ public final class TranscriptPrefetcher: Service {
     private let asked: AsyncStream<String>.Continuation
     private static let viewKey = ViewKey("almanacd:transcripts")
 
-    public init(podcasts: PodcastsDocument, fetcher: any TranscriptFetching, logger: Logger = Logger(label: "almanac.podcasts")) {
+    public init(podcasts: PodcastsDocument, fetcher: any TranscriptFetching, logger: Logger) {
         self.podcasts = podcasts
         self.fetcher = fetcher
         self.logger = logger

@@ -45,9 +45,3 @@ extension WeatherArchive {
                          windUnit: .auto, precipitationUnit: .auto, weatherAlerts: .severe)
     }
 }
-
-/// The disk refused a write; the message says what and why.
-public struct StorageError: Error, Sendable, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
-}

@@ -12,6 +12,7 @@ public struct JSONLimits: Sendable, Hashable {
     /// Values kept by `JSONReader.node()` in all; one more is an error (`tooLarge`).
     public var values: Int
 
+    /// Limits of `depth` (64 unless said), `stringBytes`, `items` and `values`, as each property says.
     public init(depth: Int = 64, stringBytes: Int, items: Int, values: Int) {
         self.depth = depth
         self.stringBytes = stringBytes

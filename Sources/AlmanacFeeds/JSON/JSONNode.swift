@@ -1,20 +1,29 @@
 /// A JSON value as `JSONReader.node()` kept it, within its `JSONLimits`: strings perhaps cut,
 /// arrays and objects perhaps without their later items. For answers read field by field
-/// whatever else they hold (alert sources, sync servers, chapters files): a field of another
+/// whatever else they hold (alert sources, chapters files, the directory): a field of another
 /// type than expected reads as absent.
 public enum JSONNode: Sendable, Hashable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number (one too large for a `Double` is infinite).
     case number(Double)
+    /// A string, perhaps cut to `JSONLimits.stringBytes`.
     case string(String)
+    /// A list, perhaps without its items past `JSONLimits.items`.
     case array([JSONNode])
     /// The members in the document's order; a name given twice is there twice (lookups take the first).
     case object([Member])
 
+    /// One member of an object: its name (perhaps cut, as strings are) and its value.
     public struct Member: Sendable, Hashable {
+        /// The member's name.
         public let name: String
+        /// The member's value.
         public let value: JSONNode
 
+        /// The member `name` with `value`.
         public init(name: String, value: JSONNode) {
             self.name = name
             self.value = value

@@ -17,13 +17,16 @@ public import FoundationEssentials
 ///     }
 ///
 /// Strict JSON (RFC 8259) but for a UTF-8 byte-order mark, which is allowed; invalid UTF-8
-/// inside strings is repaired (U+FFFD), as `String(decoding:)` does.
-public struct JSONReader {
+/// inside strings is repaired (U+FFFD), as `String(decoding:)` does. Not copyable: it reads
+/// bytes it does not own, lent by `read` for as long as its body runs, and a copy could
+/// outlive them.
+public struct JSONReader: ~Copyable {
     /// What the next value is.
     public enum Kind: Sendable, Hashable {
         case object, array, string, number, bool, null
     }
 
+    /// What it keeps, at most (`node()`, strings); the caller's own readers keep to them too.
     public let limits: JSONLimits
     private let bytes: UnsafeRawBufferPointer
     private var index = 0
@@ -92,6 +95,17 @@ public struct JSONReader {
             if consume(UInt8(ascii: ",")) { continue }
             if consume(UInt8(ascii: "]")) { return close() }
             throw syntax("a list's element must be followed by “,” or “]”")
+        }
+    }
+
+    /// Walks an array as `elements` does, and throws `tooLarge` at its item number `limit + 1`:
+    /// for readers that keep a whole list or nothing (a sync's changes), never a prefix.
+    public mutating func elements(atMost limit: Int, _ body: (inout JSONReader) throws -> Void) throws {
+        var count = 0
+        try elements { reader in
+            count += 1
+            guard count <= limit else { throw JSONReadError(.tooLarge, at: reader.index, "a list of more than \(limit) items") }
+            try body(&reader)
         }
     }
 

@@ -41,8 +41,7 @@ public enum SimulatedTime {
         environment[variable].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// Where the daemon reports the time it has reached beside `path`: "NOW NEXT SLEEPS", the
-    /// time it reads, the earliest deadline a sleep waits for ("-": none) and how many sleep.
+    /// Where the daemon reports the time it has reached beside `path` (`Report`).
     public static func reportPath(for path: String) -> String {
         path + ".reached"
     }

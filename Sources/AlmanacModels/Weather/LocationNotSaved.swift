@@ -1,5 +1,5 @@
-/// A place asked to be removed from the saved ones is not among them.
-public struct LocationNotSaved: Error, Sendable, Hashable, CustomStringConvertible {
+/// A place asked to be removed from the saved ones is not among them: `UnknownLocation`.
+public struct LocationNotSaved: NamedError, Sendable, Hashable, CustomStringConvertible {
     public let location: String
     /// The places that are saved.
     public let saved: [String]
@@ -12,6 +12,8 @@ public struct LocationNotSaved: Error, Sendable, Hashable, CustomStringConvertib
     public var message: String {
         "'\(location.prefix(80))' is not a saved location. Saved: \(saved.isEmpty ? "none" : saved.joined(separator: ", "))."
     }
+
+    public var errorName: ClientErrorName { .unknownLocation }
 
     public var description: String { message }
 }

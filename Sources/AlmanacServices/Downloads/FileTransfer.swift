@@ -70,6 +70,8 @@ final class FileTransfer: HTTPResponseHandler {
                 return .failure(error)
             case .failure(let error as CancellationError):
                 return .failure(error)
+            case .failure(let error as TransportError) where error.kind == .refusedAddress:
+                return .failure(DownloadError("The episode's audio led to \(error.detail); the daemon downloads a feed's files from there by itself only when the feed was read from such an address, so nothing was sent to it. Download the episode yourself (almanac episode download) to fetch it."))
             case .failure(let error):
                 return .failure(DownloadError("The transfer broke off: \(error)."))
             }

@@ -8,7 +8,9 @@ import Synchronization
 /// Downloads episodes over HTTP(S) into their folders: resumes with `Range`/`If-Range` from
 /// what the temporary file holds (so a broken transfer, or a restart of the daemon, goes on
 /// where it stopped), retries a transfer that broke off a few times, checks the size the
-/// server announced, and moves the complete file to its final, safe name.
+/// server announced, and moves the complete file to its final, safe name. A job may be held
+/// to a `ReachLimit` (`reach`): the daemon holds its own downloads (auto-download) to the
+/// feed's, so a feed cannot send it to this computer or the LAN unasked (docs/security.md).
 public struct HTTPEpisodeDownloader: EpisodeDownloading {
     /// Tries of one download before it fails (each resumes the one before).
     public static let attempts = 4
@@ -17,13 +19,17 @@ public struct HTTPEpisodeDownloader: EpisodeDownloading {
     private let maximumBytes: UInt64
     private let retryDelay: Double
     private let stall: DownloadStall
+    private let reach: @Sendable (DownloadJob) -> ReachLimit?
 
     /// - Parameters:
     ///   - timeout: seconds without data before a transfer counts as broken.
     ///   - maximumBytes: a larger file is refused.
     ///   - retryDelay: seconds before the first retry (doubling after).
     ///   - stall: when a transfer that still trickles is given up (not tried again).
-    public init(timeout: Double = 30, maximumBytes: UInt64 = 8 << 30, retryDelay: Double = 1, stall: DownloadStall = DownloadStall()) {
+    ///   - reach: where a job may connect (`nil`: anywhere), asked as each transfer starts.
+    public init(timeout: Double = 30, maximumBytes: UInt64 = 8 << 30, retryDelay: Double = 1, stall: DownloadStall = DownloadStall(),
+                reach: @escaping @Sendable (DownloadJob) -> ReachLimit? = { _ in nil }) {
+        self.reach = reach
         self.timeout = timeout
         self.maximumBytes = maximumBytes
         self.retryDelay = retryDelay
@@ -48,6 +54,7 @@ public struct HTTPEpisodeDownloader: EpisodeDownloading {
             // Compressed bytes cannot be resumed by offset.
             var request = HTTPRequest(url: url, headers: [("Accept-Encoding", "identity")], idleTimeout: timeout,
                                       totalTimeout: 7 * 86_400, decompress: false)
+            request.reachLimit = reach(job)
             if have > 0, let current {
                 request.setHeader("Range", "bytes=\(have)-")
                 request.setHeader("If-Range", current)

@@ -34,7 +34,9 @@ public struct FeedInspector: FeedInspecting, OPMLConverting {
 
     /// The feed at `url`, or the first feed the web page at `url` announces with
     /// `<link rel="alternate" type="application/rss+xml" …>` (one step: a page announcing a
-    /// page is not followed further). The URL returned is the one to subscribe to.
+    /// page is not followed further), read only where the page may send Almanac (its
+    /// `ReachLimit`: the internet, or the page's own network). The URL returned is the one to
+    /// subscribe to.
     public func locate(url: String) async throws -> (feedURL: String, feed: ParsedFeed) {
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme), parsed.host != nil else {
             throw FeedInspectionError.unreadable("'\(FeedCredentials.redacted(url).prefix(200))' is not an http or https URL. Give a feed's address, such as https://example.com/feed.xml.")
@@ -42,23 +44,18 @@ public struct FeedInspector: FeedInspecting, OPMLConverting {
         let response = try await fetch(parsed)
         do {
             let feed = try parse(response.body, feedURL: response.url?.absoluteString ?? url)
-            feeds.record(url, address: response.address)
+            feeds.record(url, reach: response.reach)
             return (url, feed)
         } catch {
             guard let announced = FeedDiscovery.feedLinks(in: response.body, base: response.url ?? parsed).first,
                   let feedURL = URL(string: announced) else { throw error }
-            let feedResponse: HTTPClient.Response
-            do {
-                feedResponse = try await fetch(feedURL)
-            } catch FeedInspectionError.unreadable(let message) {
-                throw FeedInspectionError.unreadable("\(FeedCredentials.redacted(url).prefix(200)) announces the feed \(announced), which could not be read: \(message)")
-            }
+            let feedResponse = try await fetch(announced: feedURL, by: url, from: response)
             do {
                 let feed = try parse(feedResponse.body, feedURL: feedResponse.url?.absoluteString ?? announced)
-                feeds.record(announced, address: feedResponse.address)
+                feeds.record(announced, reach: feedResponse.reach)
                 return (announced, feed)
-            } catch FeedInspectionError.notAFeed(let message) {
-                throw FeedInspectionError.notAFeed("\(FeedCredentials.redacted(url).prefix(200)) announces the feed \(announced), which is not one: \(message)")
+            } catch let error as FeedInspectionError where error.code == .notAFeed {
+                throw FeedInspectionError.notAFeed("\(FeedCredentials.redacted(url).prefix(200)) announces the feed \(announced), which is not one: \(error.message)")
             }
         }
     }
@@ -77,28 +74,32 @@ public struct FeedInspector: FeedInspecting, OPMLConverting {
             _ = try parse(response.body, feedURL: base)  // throws what the bytes are instead
             return FetchedFeed(feedURL: url, baseURL: base, body: Array(response.body))
         }
-        let feedResponse: HTTPClient.Response
-        do {
-            feedResponse = try await fetch(feedURL)
-        } catch FeedInspectionError.unreadable(let message) {
-            throw FeedInspectionError.unreadable("\(FeedCredentials.redacted(url).prefix(200)) announces the feed \(announced), which could not be read: \(message)")
-        }
+        let feedResponse = try await fetch(announced: feedURL, by: url, from: response)
         let feedBase = feedResponse.url?.absoluteString ?? announced
         if !FeedParser.looksLikeFeed(feedResponse.body) {
             do {
                 _ = try parse(feedResponse.body, feedURL: feedBase)
-            } catch FeedInspectionError.notAFeed(let message) {
-                throw FeedInspectionError.notAFeed("\(FeedCredentials.redacted(url).prefix(200)) announces the feed \(announced), which is not one: \(message)")
+            } catch let error as FeedInspectionError where error.code == .notAFeed {
+                throw FeedInspectionError.notAFeed("\(FeedCredentials.redacted(url).prefix(200)) announces the feed \(announced), which is not one: \(error.message)")
             }
         }
         return FetchedFeed(feedURL: announced, baseURL: feedBase, body: Array(feedResponse.body))
     }
 
-    private func fetch(_ url: URL) async throws -> HTTPClient.Response {
+    /// The feed `feedURL` that the page at `page` announced, read within the page's reach.
+    private func fetch(announced feedURL: URL, by page: String, from response: HTTPClient.Response) async throws -> HTTPClient.Response {
+        do {
+            return try await fetch(feedURL, reachLimit: ReachLimit(feed: response.reach ?? FeedReach.written(page)))
+        } catch let error as FeedInspectionError where error.code == .unreadable {
+            throw FeedInspectionError.unreadable("\(FeedCredentials.redacted(page).prefix(200)) announces the feed \(feedURL.absoluteString), which could not be read: \(error.message)")
+        }
+    }
+
+    private func fetch(_ url: URL, reachLimit: ReachLimit? = nil) async throws -> HTTPClient.Response {
         let host = FetchLimiter.host(of: url.absoluteString)
         await limiter.acquire(host: host)
         do {
-            let response = try await http.get(url)
+            let response = try await http.get(url, reachLimit: reachLimit)
             await limiter.release(host: host)
             return response
         } catch {

@@ -79,7 +79,7 @@ public final class RSSFeedFetcher: FeedFetching, Sendable {
             feedURL = FeedCredentials.adding(user: credentials.user, password: credentials.password, to: feedURL)
         }
         // Where it was read from, once it proved a feed (any server's answer would not do).
-        for url in Set([podcast.feedURL, feedURL]) { feeds.record(url, address: response.address) }
+        for url in Set([podcast.feedURL, feedURL]) { feeds.record(url, reach: response.reach) }
         return .parsed(podcast: FeedMapping.podcast(from: feed, feedURL: feedURL, id: podcast.id),
                        episodes: FeedMapping.episodes(from: feed, podcastID: podcast.id),
                        details: FeedMapping.details(from: feed, podcastID: podcast.id),
@@ -90,7 +90,9 @@ public final class RSSFeedFetcher: FeedFetching, Sendable {
 
 extension RSSFeedFetcher: OlderEpisodesFetching {
     /// Reads an older page of a podcast's feed in full (no validators: a page is read once),
-    /// with the feed's password when it is of the feed's own origin (scheme, host and port).
+    /// with the feed's password when it is of the feed's own origin (scheme, host and port),
+    /// only where the feed may send Almanac (`FeedReach`: the internet, or the feed's own
+    /// network).
     public func olderPage(at address: String, of podcast: Podcast) async throws -> OlderEpisodePage {
         var address = address
         if let credentials = FeedCredentials.of(podcast.feedURL), FeedCredentials.of(address) == nil,
@@ -104,7 +106,7 @@ extension RSSFeedFetcher: OlderEpisodesFetching {
         await limiter.acquire(host: host)
         let response: HTTPClient.Response
         do {
-            response = try await http.get(url, conditional: false)
+            response = try await http.get(url, conditional: false, reachLimit: feeds.limit(forFilesOf: podcast.feedURL))
         } catch {
             await limiter.release(host: host)
             throw error

@@ -45,6 +45,18 @@ public enum AddressReach: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// The reach a URL's host says by itself: an IP address's own, loopback for `localhost`
+    /// and `*.localhost`, the internet for any other name (what it resolves to is not asked).
+    public init(writtenHost host: String) {
+        var host = host.lowercased()
+        if host.hasSuffix(".") { host.removeLast() }
+        if host == "localhost" || host.hasSuffix(".localhost") {
+            self = .loopback
+        } else {
+            self = AddressReach(text: host) ?? .public
+        }
+    }
+
     /// In words, after "which is": "on this computer (loopback)".
     public var words: String {
         switch self {

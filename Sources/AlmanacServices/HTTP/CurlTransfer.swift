@@ -6,8 +6,9 @@ import Glibc
 /// One HTTP request as a libcurl easy handle, run on `CurlLoop`'s thread: http and https
 /// only, no redirect followed by libcurl (the caller decides: `HTTPExchange`), no signals,
 /// Almanac's User-Agent, its waits (`HTTPRequest.idleTimeout`, `totalTimeout`) kept by the
-/// loop. The answer's head and body go to a `HTTPResponseHandler` as they come; `run` ends
-/// when the transfer does, and a cancelled task ends the transfer at once.
+/// loop, the proxy `ProxyChoice` chose (told to libcurl, which chooses nothing itself). The
+/// answer's head and body go to a `HTTPResponseHandler` as they come; `run` ends when the
+/// transfer does, and a cancelled task ends the transfer at once.
 // @unchecked Sendable: made on the caller's thread, then handed to the loop thread through
 // its locked queue; from then on only the loop thread touches it (callbacks, `finish`).
 final class CurlTransfer: @unchecked Sendable {
@@ -31,9 +32,15 @@ final class CurlTransfer: @unchecked Sendable {
     private var addressGuard: UnsafeMutablePointer<ccurl_address_guard>?
     /// The last address the `ReachLimit` refused, in words (loop thread).
     private var refusedAddress: String?
+    /// An address the `ReachLimit` allowed was connected to (loop thread): a failure is then
+    /// that connection's, not the refusal's.
+    private var allowedAddress = false
     private var cleanedUp = false
     /// libcurl took the limit to http and https (set up in `init`).
     private var webOnly = false
+    /// It goes through a proxy (`ProxyChoice`): libcurl connects to the proxy, so the
+    /// `ReachLimit` is kept on the URL's host (`HostReach`) rather than on that connection.
+    private var proxied = false
 
     // Loop-thread state.
     private var lines: [String] = []
@@ -69,6 +76,9 @@ final class CurlTransfer: @unchecked Sendable {
         guard easy != nil else { throw TransportError(kind: .other, detail: "libcurl could not make a transfer (curl_easy_init failed)") }
         guard webOnly else {
             throw TransportError(kind: .other, detail: "this libcurl is older than 7.85, which Almanac needs (it cannot limit a transfer to http and https)")
+        }
+        if proxied, let limit = request.reachLimit, let refused = await HostReach.refusal(of: request.url, by: limit) {
+            throw TransportError(kind: .refusedAddress, detail: refused)
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -115,7 +125,7 @@ final class CurlTransfer: @unchecked Sendable {
             result = .success(.answered(head))
         } else if code == CURLE_OK {
             result = .failure(TransportError(kind: .other, detail: "the server did not answer over HTTP"))
-        } else if let refusedAddress {
+        } else if let refusedAddress, !allowedAddress {
             result = .failure(TransportError(kind: .refusedAddress, detail: refusedAddress))
         } else {
             result = .failure(error(for: code))
@@ -160,7 +170,8 @@ final class CurlTransfer: @unchecked Sendable {
         }
         defer { lines = [] }
         guard var answer = HTTPHead(lines: lines, url: request.url) else { return false }
-        answer.address = ccurl_info_string(easy, CURLINFO_PRIMARY_IP).map { String(cString: $0) }
+        answer.reach = proxied ? request.url.host.map(AddressReach.init(writtenHost:))
+            : ccurl_info_string(easy, CURLINFO_PRIMARY_IP).flatMap { AddressReach(text: String(cString: $0)) }
         if answer.status < 200 { return true }  // 100 Continue and the like: the answer follows
         if answer.redirectTarget != nil {
             // Its body is of no use: the next hop is the caller's to make.
@@ -194,7 +205,10 @@ final class CurlTransfer: @unchecked Sendable {
             refusedAddress = "an address that is not an IP address"
             return false
         }
-        if limit.allows(reach) { return true }
+        if limit.allows(reach) {
+            allowedAddress = true
+            return true
+        }
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         let shown = inet_ntop(family, address, &text, socklen_t(text.count)) == nil ? "an address"
             : String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -222,12 +236,17 @@ final class CurlTransfer: @unchecked Sendable {
         ccurl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         ccurl_setopt_long(easy, CURLOPT_NOPROGRESS, 1)
         set(CURLOPT_USERAGENT, HTTPClient.userAgent)
+        // The proxy is chosen here, or none (""): libcurl reads no environment of its own.
+        let proxy = ProxyChoice.current.proxy(for: request.url)
+        proxied = proxy != nil
+        set(CURLOPT_PROXY, proxy ?? "")
+        if proxied { set(CURLOPT_NOPROXY, "") }
         ccurl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
         ccurl_setopt_write_function(easy, CURLOPT_WRITEFUNCTION, writeBody)
         ccurl_setopt_pointer(easy, CURLOPT_WRITEDATA, context)
         ccurl_setopt_write_function(easy, CURLOPT_HEADERFUNCTION, writeHeader)
         ccurl_setopt_pointer(easy, CURLOPT_HEADERDATA, context)
-        if request.reachLimit != nil {
+        if request.reachLimit != nil, !proxied {
             let check: ccurl_address_check = { context, family, address in
                 let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
                 return transfer.mayConnect(family: family, address: address) ? 1 : 0

@@ -1,7 +1,9 @@
+public import AlmanacModels
 import FoundationEssentials
 
-/// Fetching failed; the message says where and why.
-public struct FetchError: Error, Sendable, CustomStringConvertible {
+/// Fetching failed; the message says where and why. A client that asked for the fetch
+/// (`SearchPlaces`) sees it as `FetchFailed`.
+public struct FetchError: NamedError, Sendable, CustomStringConvertible {
     public let description: String
     /// The answer was larger than the client reads (else: no answer, or an HTTP error).
     public var tooLarge = false
@@ -15,10 +17,16 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
         self.unanswered = unanswered
     }
 
+    public var errorName: ClientErrorName { .fetchFailed }
+    public var message: String { description }
+
     /// `url` (or a redirect on the way) led to an address the request may not connect to
-    /// (`where`: "127.0.0.1, which is on this computer (loopback)").
+    /// (`where`: "127.0.0.1, which is on this computer (loopback)"). An address written in
+    /// `url` itself is named once: "127.0.0.1, which is …", not "127.0.0.1 led to 127.0.0.1, …".
     static func addressRefused(from url: URL, _ where: String) -> FetchError {
-        var error = FetchError("\(url.host ?? "The address") led to \(`where`); a file a feed names is fetched from there only when the feed itself was read from such an address, so nothing was sent to it")
+        let host = url.host.map { $0.hasPrefix("[") ? String($0.dropFirst().dropLast()) : $0 }
+        let said = host.map { `where`.hasPrefix($0 + ",") ? `where` : "\($0) led to \(`where`)" } ?? "The address led to \(`where`)"
+        var error = FetchError("\(said); a file a feed names is fetched from there only when the feed itself was read from such an address, so nothing was sent to it")
         error.refusedAddress = true
         return error
     }
@@ -49,21 +57,15 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
 
     private static func noAnswerWords(from url: URL, _ error: any Error, timeout: Double) -> FetchError {
         let host = url.host ?? url.absoluteString
-        switch (error as? TransportError)?.kind {
-        case .timedOut?:
-            return FetchError("\(host) sent nothing for \(Int(timeout.rounded())) s, so Almanac gave up waiting; the server may be down or overloaded.")
-        case .refused?:
-            return FetchError("Could not reach \(host): nothing answers there (the connection was refused).")
-        case .unknownHost?:
-            return FetchError("Could not reach \(host): no such host is known (check the address, or the network).")
-        case .offline?:
-            return FetchError("Could not reach \(host): this computer is not connected to a network.")
-        case .connectionLost?:
-            return FetchError("Could not reach \(host): it closed the connection before its answer was complete.")
-        case .insecure?:
-            return FetchError("Could not make a secure connection to \(host): its certificate was not accepted (\(error)).")
-        default:
-            return FetchError("Could not reach \(host): \(error).")
+        let why = switch (error as? TransportError)?.kind {
+        case .timedOut?: "\(host) sent nothing for \(Int(timeout.rounded())) s, so Almanac gave up waiting; the server may be down or overloaded."
+        case .refused?: "Could not reach \(host): nothing answers there (the connection was refused)."
+        case .unknownHost?: "Could not reach \(host): no such host is known (check the address, or the network)."
+        case .offline?: "Could not reach \(host): this computer is not connected to a network."
+        case .connectionLost?: "Could not reach \(host): it closed the connection before its answer was complete."
+        case .insecure?: "Could not make a secure connection to \(host): its certificate was not accepted (\(error))."
+        default: "Could not reach \(host): \(error)."
         }
+        return FetchError(why)
     }
 }

@@ -16,8 +16,9 @@ public struct HTTPClient: Sendable {
         public let url: URL?
         /// Where a permanent redirect (301, 308) on the way pointed: the new address to use.
         public var movedTo: URL? = nil
-        /// The IP address the answer came from (the server's, or a proxy's), when known.
-        public var address: String? = nil
+        /// Whose network the answer came from (`HTTPHead.reach`: every hop's, through a
+        /// proxy as the addresses are written), when known.
+        public var reach: AddressReach? = nil
     }
 
     public static let userAgent = "almanacd/0.1.0 (+https://github.com/almanac; a per-user weather and podcast daemon)"
@@ -84,11 +85,11 @@ public struct HTTPClient: Sendable {
             guard kept != nil || askedByCaller else {
                 throw FetchError("\(url.host ?? "The server") answered 304 Not Modified to a request that was not conditional.")
             }
-            return Response(status: 304, body: kept?.body ?? Data(), headers: fields, url: http.url, movedTo: movedTo, address: http.address)
+            return Response(status: 304, body: kept?.body ?? Data(), headers: fields, url: http.url, movedTo: movedTo, reach: http.reach)
         }
         validators?[url] = ConditionalCache.Entry(etag: fields["etag"], lastModified: fields["last-modified"],
                                                   body: data.count <= ConditionalCache.maximumKeptBody ? data : nil)
-        return Response(status: http.status, body: data, headers: fields, url: http.url, movedTo: movedTo, address: http.address)
+        return Response(status: http.status, body: data, headers: fields, url: http.url, movedTo: movedTo, reach: http.reach)
     }
 
     /// Sends a request of any method (`POST` with a JSON body, say) and returns the answer

@@ -22,12 +22,14 @@ final class HTTPExchange: Sendable {
     }
 
     /// Runs `request` to its answer, handed to `handler`. Gives that answer's head (`nil`
-    /// when the handler ended the transfer) and where the last permanent redirect (301, 308)
-    /// on the way pointed. Throws `TransportError`, `CancellationError`, or `refusal`'s error.
+    /// when the handler ended the transfer), its `reach` that of every hop (`reach(of:)`), and
+    /// where the last permanent redirect (301, 308) on the way pointed. Throws
+    /// `TransportError`, `CancellationError`, or `refusal`'s error.
     func run(_ request: HTTPRequest, handler: any HTTPResponseHandler) async throws -> (head: HTTPHead?, movedTo: URL?) {
         let origin = request.url
         var request = request
         var movedTo: URL?
+        var hops: [AddressReach?] = []
         for _ in 0...Self.maximumRedirects {
             let transfer = CurlTransfer(request, handler: handler)
             let cancelled = current.withLock { current in
@@ -38,11 +40,13 @@ final class HTTPExchange: Sendable {
             // Let go of the hop when it ends: a handler that holds this exchange (FileTransfer) would otherwise keep itself alive.
             defer { current.withLock { $0.transfer = nil } }
             switch try await transfer.run() {
-            case .answered(let head):
+            case .answered(var head):
+                head.reach = Self.reach(of: hops + [head.reach])
                 return (head, movedTo)
             case .stopped:
                 return (nil, movedTo)
             case .redirected(let head):
+                hops.append(head.reach)
                 guard let target = head.redirectTarget else { return (head, movedTo) }
                 if let refused = refusal(origin, target) { throw refused }
                 if Self.origin(of: target) != Self.origin(of: request.url) {
@@ -68,6 +72,14 @@ final class HTTPExchange: Sendable {
             current.cancelled = true
             return current.transfer
         }?.cancel()
+    }
+
+    /// Whose network an answer that came over `hops` (their reaches, first to last) came
+    /// from: the reach they all had, or else the internet. A public feed that redirects to
+    /// one on this computer or the LAN is no local feed, nor is a local one that sends
+    /// Almanac to the internet (docs/decisions.md, issue 39).
+    static func reach(of hops: [AddressReach?]) -> AddressReach? {
+        Set(hops).count == 1 ? hops.first ?? nil : .public
     }
 
     /// Scheme, host and port, lower-cased, the port said or not.

@@ -9,8 +9,10 @@ struct HTTPHead: Sendable {
     let headers: [String: String]
     /// The address this answer is for (the last hop's, after redirects).
     let url: URL
-    /// The IP address it came from (the server's, or a proxy's), when libcurl said.
-    var address: String?
+    /// Whose network it came from: the address libcurl connected to, or through a proxy the
+    /// URL's host as written (`AddressReach(writtenHost:)`); `nil` when libcurl did not say.
+    /// After redirects (`HTTPExchange`), the reach every hop had, or else the internet.
+    var reach: AddressReach?
 
     /// `Content-Length`, when the server said it.
     var expectedLength: UInt64? { headers["content-length"].flatMap { UInt64($0) } }

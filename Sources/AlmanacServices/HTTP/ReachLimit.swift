@@ -8,6 +8,7 @@ public struct ReachLimit: Sendable, Hashable {
     /// The reach of the address the feed was read from.
     public let feed: AddressReach
 
+    /// The limit for the files of a feed read from an address of `feed`'s reach.
     public init(feed: AddressReach) {
         self.feed = feed
     }

@@ -1,4 +1,5 @@
 import AlmanacCore
+import AlmanacModels
 import FoundationEssentials
 
 /// A copy of a backup on its way to becoming the live library, checked first: a backup is

@@ -83,7 +83,7 @@ extension StateStore {
             current.close()
             for sidecar in [path + "-wal", path + "-shm"] { unlink(sidecar) }
             current = try Self.open(path, clock: clock)
-            logger.notice("the state file \(path) was removed or replaced while almanacd ran; it was begun again for the restore")
+            logger.notice("the state file was removed or replaced while almanacd ran; it was begun again for the restore", metadata: ["file": "\(path)"])
         }
     }
 

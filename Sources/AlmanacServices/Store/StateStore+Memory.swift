@@ -16,7 +16,7 @@ extension StateStore {
     /// - Parameters:
     ///   - logger: where refused writes and failed reads are logged, as the file's store does.
     ///   - clock: the time its stamps are made at (an episode's `playedAt`).
-    public static func inMemory(logger: Logger = Logger(label: "almanac.store"),
+    public static func inMemory(logger: Logger,
                                 clock: @escaping @Sendable () -> Date = SystemClock().reading) throws -> StateStore {
         let database = SQLiteQueue(try SQLiteConnection(path: memoryPath, mode: .readWrite, busyTimeout: 0))
         try migrator.migrate(database)

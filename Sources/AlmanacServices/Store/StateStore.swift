@@ -33,7 +33,7 @@ public final class StateStore: Sendable {
     /// Opens (or creates) the store at `folder/almanac.sqlite`; `clock` stamps what it keeps.
     /// When `backups` is given, a file whose schema is about to change is first copied there
     /// (`before-migration-N`).
-    public init(folder: URL, backups: URL? = nil, logger: Logger = Logger(label: "almanac.store"),
+    public init(folder: URL, backups: URL? = nil, logger: Logger,
                 clock: @escaping @Sendable () -> Date = SystemClock().reading) throws {
         self.folder = folder.path
         self.clock = clock
@@ -275,7 +275,7 @@ public final class StateStore: Sendable {
 
     private func failure(saving what: String, _ error: any Error) -> StorageError {
         let failure = StorageError("Could not save \(what) in \(path): \(Self.describe(error)).")
-        logger.error("\(failure.description)")
+        logger.error("could not save to the state file", metadata: ["what": "\(what)", "file": "\(path)", "error": "\(Self.describe(error))"])
         return failure
     }
 
@@ -305,7 +305,7 @@ public final class StateStore: Sendable {
 
     private func failure(reading what: String, _ error: any Error) -> StorageError {
         let failure = StorageError("Could not read \(what) from \(path): \(Self.describe(error)).")
-        logger.error("\(failure.description)")
+        logger.error("could not read from the state file", metadata: ["what": "\(what)", "file": "\(path)", "error": "\(Self.describe(error))"])
         return failure
     }
 
@@ -331,7 +331,7 @@ public final class StateStore: Sendable {
             current.close()
             do {
                 current = try Self.open(path, clock: clock)
-                logger.notice("reopened the state file \(path)")
+                logger.notice("reopened the state file", metadata: ["file": "\(path)"])
             } catch {
                 // Still read-only (or worse): reads go on as at start; the write fails saying why.
                 if let readOnly = try? Self.openReadOnly(path) { current = readOnly }

@@ -12,14 +12,12 @@ import Synchronization
 /// gpodder flavour: `logIn` posts to `auth/USER/login.json` with HTTP Basic and keeps the
 /// `sessionid` cookie the server sets; later requests send the cookie alone, and a `401`
 /// then logs in again once and repeats the request. Nextcloud: HTTP Basic on every request.
-/// Every answer is read whole (at most `maximumAnswerBytes`) and checked before anything is
-/// returned; failures are `SyncError`s that say which server, which request and why. A
+/// Every answer is read whole (at most `maximumAnswerBytes`) into the values it is for
+/// (`GpodderAnswer`) and checked before anything is returned; failures are `SyncError`s that say which server, which request and why. A
 /// redirect to another origin is not followed: the cookie and password are for this server.
 public final class GpodderClient: SyncServer {
     /// The most bytes of one answer.
     public static let maximumAnswerBytes = 16 * 1024 * 1024
-    /// The longest URL taken from a server.
-    static let maximumURLBytes = 2_048
 
     private let credentials: SyncCredentials
     private let http: HTTPClient
@@ -73,10 +71,10 @@ public final class GpodderClient: SyncServer {
         // Synchronized devices share their subscriptions (gpodder.net keeps them per device):
         // this one joins the user's largest group, or, without one, the user's other devices.
         guard let status = try? await api("GET", "/api/2/sync-devices/\(user).json"), status.status == 200,
-              let object = (try? LooseJSON.value(from: status.body)) as? [String: Any] else { return }
-        let groups = (object["synchronized"] as? [[Any]] ?? []).map { $0.compactMap { $0 as? String } }
+              let devices = try? GpodderAnswer.syncDevices(status.body) else { return }
+        let groups = devices.groups
         if groups.contains(where: { $0.contains(credentials.device) }) { return }
-        let others = (object["not-synchronized"] as? [Any] ?? []).compactMap { $0 as? String }.filter { $0 != credentials.device }
+        let others = devices.others.filter { $0 != credentials.device }
         let group = groups.max { $0.count < $1.count } ?? others
         guard !group.isEmpty else { return }
         _ = try? await api("POST", "/api/2/sync-devices/\(user).json", json: ["synchronize": [[credentials.device] + group]])
@@ -86,11 +84,11 @@ public final class GpodderClient: SyncServer {
         let (path, what) = flavourPaths(gpodder: "/api/2/subscriptions/\(user)/\(device).json", nextcloud: "/index.php/apps/gpoddersync/subscriptions")
         let answer = try await api("GET", path, query: [("since", String(max(since, 0)))])
         try check(answer, "GET \(what)")
-        let object = try self.object(answer, "GET \(what)")
-        guard let timestamp = Self.integer(object["timestamp"]), let add = object["add"] as? [Any], let remove = object["remove"] as? [Any] else {
+        let changes = try read(answer, "GET \(what)", GpodderAnswer.subscriptionChanges)
+        guard let timestamp = changes.timestamp, let add = changes.add, let remove = changes.remove else {
             throw malformed("GET \(what)", "it has no `add`, `remove` and `timestamp`")
         }
-        return SubscriptionChanges(add: Self.urls(add), remove: Self.urls(remove), timestamp: timestamp)
+        return SubscriptionChanges(add: add, remove: remove, timestamp: timestamp)
     }
 
     public func uploadSubscriptions(add: [String], remove: [String]) async throws -> SyncUpload {
@@ -131,11 +129,11 @@ public final class GpodderClient: SyncServer {
         let (path, what) = flavourPaths(gpodder: "/api/2/episodes/\(user).json", nextcloud: "/index.php/apps/gpoddersync/episode_action")
         let answer = try await api("GET", path, query: [("since", String(since))])
         try check(answer, "GET \(what)")
-        let object = try self.object(answer, "GET \(what)")
-        guard let timestamp = Self.integer(object["timestamp"]), let list = object["actions"] as? [Any] else {
+        let page = try read(answer, "GET \(what)", GpodderAnswer.episodeActions)
+        guard let timestamp = page.timestamp, let actions = page.actions else {
             throw malformed("GET \(what)", "it has no `actions` and `timestamp`")
         }
-        return EpisodeActionChanges(actions: list.compactMap { ($0 as? [String: Any]).flatMap(Self.action) }, timestamp: timestamp)
+        return EpisodeActionChanges(actions: actions, timestamp: timestamp)
     }
 
     public func uploadActions(_ actions: [EpisodeAction]) async throws -> SyncUpload {
@@ -223,8 +221,7 @@ public final class GpodderClient: SyncServer {
         state.withLock { $0.cookie = cookie }
         if !state.withLock({ $0.verified }) {
             let devices = try await api("GET", "/api/2/devices/\(user).json")
-            let list = devices.status == 200 ? (try? LooseJSON.value(from: devices.body)) as? [Any] : nil
-            guard list != nil else {
+            guard devices.status == 200, GpodderAnswer.isList(devices.body) else {
                 if probing { throw Probe(status: devices.status == 200 ? 0 : devices.status) }
                 try check(devices, "GET /api/2/devices/…")
                 throw SyncError(.notASyncServer, "\(credentials.server) accepted the login but does not answer the gpodder.net API (GET /api/2/devices/…: \(Self.said(devices.status == 200 ? 0 : devices.status))). Check the address, or try --flavour nextcloud.")
@@ -240,8 +237,8 @@ public final class GpodderClient: SyncServer {
         let now = String(Int64(clock().timeIntervalSince1970) + 86_400)
         let answer = try await send("GET", "/index.php/apps/gpoddersync/subscriptions", query: [("since", now)], headers: ["Authorization": basic])
         if answer.status == 401 { throw refused() }
-        let object = answer.status == 200 ? (try? LooseJSON.value(from: answer.body)) as? [String: Any] : nil
-        guard let object, object["add"] is [Any], object["remove"] is [Any] else {
+        let changes = answer.status == 200 ? try? GpodderAnswer.subscriptionChanges(answer.body) : nil
+        guard let changes, changes.add != nil, changes.remove != nil else {
             if probing { throw Probe(status: answer.status == 200 ? 0 : answer.status) }
             try check(answer, "GET /index.php/apps/gpoddersync/subscriptions")
             throw SyncError(.notASyncServer, "\(credentials.server) does not answer as Nextcloud gPodder Sync (GET /index.php/apps/gpoddersync/subscriptions: \(Self.said(0))). Check the address and that the gPodder Sync app is installed, or try --flavour gpodder.")
@@ -327,16 +324,23 @@ public final class GpodderClient: SyncServer {
     private static func reason(in answer: HTTPClient.Response) -> String {
         let type = answer.headers["content-type"]?.lowercased() ?? ""
         guard !type.contains("html"), answer.body.count <= 4_096 else { return "" }
-        var text = String(decoding: answer.body, as: UTF8.self)
-        if let object = (try? LooseJSON.value(from: answer.body)) as? [String: Any], let message = object["message"] as? String { text = message }
+        let text = GpodderAnswer.message(answer.body) ?? String(decoding: answer.body, as: UTF8.self)
         return text.printableLine(maximumLength: 300)
     }
 
-    private func object(_ answer: HTTPClient.Response, _ what: String) throws -> [String: Any] {
-        guard let object = (try? LooseJSON.value(from: answer.body)) as? [String: Any] else {
-            throw malformed(what, "it is not JSON")
+    /// `answer` read by `reader` (`GpodderAnswer`): `SyncError(.malformed)` when it is not
+    /// JSON, or not an object; `.tooLarge` when a list holds more than Almanac reads.
+    private func read<Value>(_ answer: HTTPClient.Response, _ what: String, _ reader: (Data) throws -> Value?) throws -> Value {
+        let value: Value?
+        do {
+            value = try reader(answer.body)
+        } catch let error as JSONReadError where error.code == .tooLarge {
+            throw SyncError(.tooLarge, "\(host) answered \(what) with \(error.message), more than Almanac reads in one answer; nothing was changed.")
+        } catch let error as JSONReadError {
+            throw malformed(what, error.code == .syntax ? "it is not JSON" : error.message)
         }
-        return object
+        guard let value else { throw malformed(what, "it is not a JSON object") }
+        return value
     }
 
     private func malformed(_ what: String, _ why: String) -> SyncError {
@@ -346,53 +350,10 @@ public final class GpodderClient: SyncServer {
     private func upload(_ answer: HTTPClient.Response, _ what: String) throws -> SyncUpload {
         // Some servers answer an upload with an empty body.
         guard !answer.body.isEmpty else { return SyncUpload(timestamp: nil) }
-        let object = try self.object(answer, what)
-        let pairs = (object["update_urls"] as? [Any] ?? []).compactMap { pair -> URLRewrite? in
-            guard let pair = pair as? [Any], pair.count == 2, let from = pair[0] as? String, let to = pair[1] as? String,
-                  from.utf8.count <= Self.maximumURLBytes, to.isEmpty || Self.isWebURL(to) else { return nil }
-            return URLRewrite(from: from, to: to)
-        }
-        return SyncUpload(timestamp: Self.integer(object["timestamp"]), rewrites: pairs)
+        return try read(answer, what, GpodderAnswer.upload)
     }
 
-    // MARK: Reading values
-
-    /// Only http(s) URLs of sensible length are taken from a server.
-    private static func urls(_ list: [Any]) -> [String] {
-        list.compactMap { $0 as? String }.filter(isWebURL)
-    }
-
-    private static func isWebURL(_ text: String) -> Bool {
-        let lower = text.lowercased()
-        return (lower.hasPrefix("http://") || lower.hasPrefix("https://")) && text.utf8.count <= maximumURLBytes
-            && !text.unicodeScalars.contains { $0.value < 0x21 || $0.value == 0x7F }
-    }
-
-    static func action(_ item: [String: Any]) -> EpisodeAction? {
-        guard let podcast = item["podcast"] as? String, let episode = item["episode"] as? String, isWebURL(podcast), isWebURL(episode),
-              let name = (item["action"] as? String)?.lowercased(), let kind = EpisodeAction.Kind(rawValue: name) else { return nil }
-        let seconds: Int64?
-        if let text = item["timestamp"] as? String {
-            seconds = FeedDate.unixTime(text)
-        } else {
-            seconds = integer(item["timestamp"])
-        }
-        guard let seconds, abs(seconds) < 100_000_000_000 else { return nil }
-        func value(_ key: String) -> Int? {
-            guard let number = integer(item[key]), number >= 0, number < 1_000_000_000 else { return nil }
-            return Int(number)
-        }
-        return EpisodeAction(podcast: podcast, episode: episode, kind: kind, timestamp: Date(timeIntervalSince1970: Double(seconds)),
-                             started: value("started"), position: value("position"), total: value("total"),
-                             device: (item["device"] as? String).map { $0.printableLine(maximumLength: 200) })
-    }
-
-    static func integer(_ value: Any?) -> Int64? {
-        if let number = value as? Int { return Int64(number) }
-        if let number = value as? Int64 { return number }
-        if let number = value as? Double, number.isFinite, abs(number) < 9e15 { return Int64(number.rounded(.down)) }
-        return nil
-    }
+    // MARK: Values
 
     /// `2026-11-23T07:45:00`: UTC, as the API's examples and gPodder's clients write it.
     static func timestamp(_ date: Date) -> String {

@@ -1,3 +1,5 @@
+import AlmanacModels
+
 /// Text for a program that reads Pango markup — waybar takes a custom module's `text` and
 /// `tooltip` as markup: an episode titled "Q&A …" or a place's "<" would make it refuse the
 /// line, and the module goes blank.
@@ -5,18 +7,6 @@ public enum PangoMarkup {
     /// `text` as markup that shows it as it is: `&`, `<` and `>` escaped, and control
     /// characters other than tabs and line breaks shown as pictures (markup refuses some).
     public static func escaped(_ text: String) -> String {
-        let visible = text.visibleControlCharacters(keepingLineBreaks: true)
-        guard visible.contains(where: { $0 == "&" || $0 == "<" || $0 == ">" }) else { return visible }
-        var result = ""
-        result.reserveCapacity(visible.utf8.count + 16)
-        for character in visible {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            default: result.append(character)
-            }
-        }
-        return result
+        text.visibleControlCharacters(keepingLineBreaks: true).markupEscaped
     }
 }

@@ -84,11 +84,7 @@ public enum PodcastsCodec {
             guard search.contains(where: { !$0.isWhitespace }) else {
                 throw BusError.invalidArgs("'search' needs at least one word to look for in titles and show notes.")
             }
-            do {
-                _ = try SearchTerms(search)
-            } catch {
-                throw BusError.invalidArgs(error.message)
-            }
+            _ = try SearchTerms(search)  // its refusal, a SubmissionError, is InvalidArgs
             query.search = search
         }
         return query

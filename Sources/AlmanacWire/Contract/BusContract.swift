@@ -1,3 +1,4 @@
+import AlmanacModels
 public import DBus
 
 /// The fixed names of Almanac's bus contract (v1); see docs/bus-api.md.
@@ -45,30 +46,37 @@ public enum BusContract {
         }
     }
 
-    /// Error names the daemon uses where no standard one fits (`org.almanac.Error.<name>`).
-    public static let noSuchView: ErrorName = "org.almanac.Error.NoSuchView"
-    public static let unknownLocation: ErrorName = "org.almanac.Error.UnknownLocation"
-    public static let notAFeed: ErrorName = "org.almanac.Error.NotAFeed"
-    public static let fetchFailed: ErrorName = "org.almanac.Error.FetchFailed"
-    /// The sync server could not be asked, or refused, or answered what the API does not allow.
-    public static let syncFailed: ErrorName = "org.almanac.Error.SyncFailed"
-    /// The sync server refused the user name and password.
-    public static let authenticationFailed: ErrorName = "org.almanac.Error.AuthenticationFailed"
-    /// `Sync()` with no account: log in first.
-    public static let notLoggedIn: ErrorName = "org.almanac.Error.NotLoggedIn"
-    /// `Login` to another account while logged in: `Logout` first.
-    public static let alreadyLoggedIn: ErrorName = "org.almanac.Error.AlreadyLoggedIn"
-    /// No media player plays (or has open) an episode of the library: nothing to steer.
-    public static let noPlayer: ErrorName = "org.almanac.Error.NoPlayer"
-    /// The player refused what it was told, or did not answer in time.
-    public static let playerFailed: ErrorName = "org.almanac.Error.PlayerFailed"
-    /// `GetTranscript` of an episode whose feed names no transcript Almanac reads.
-    public static let noTranscript: ErrorName = "org.almanac.Error.NoTranscript"
-    /// `Restore` of a backup that is not there (or `latest` with none).
-    public static let noBackup: ErrorName = "org.almanac.Error.NoBackup"
-    /// `Restore`/`ImportBackup` of a file that is no library this daemon can restore: not
-    /// SQLite, damaged, not Almanac's, from a newer Almanac, a symbolic link, not a regular file.
-    public static let unusableBackup: ErrorName = "org.almanac.Error.UnusableBackup"
-    /// A search (`ListEpisodes`' `search`, `SearchTranscripts`) that took more than its time budget.
-    public static let searchTooBroad: ErrorName = "org.almanac.Error.SearchTooBroad"
+    // The error names the daemon uses where no standard one fits, as the wire's names: each
+    // is written once, in `ClientErrorName` (AlmanacModels), where the errors name themselves.
+    /// `org.almanac.Error.NoSuchView`: a path that is not a view of the document.
+    public static let noSuchView = ErrorName(.noSuchView)
+    /// `org.almanac.Error.UnknownLocation`: a place with no reading, or not saved.
+    public static let unknownLocation = ErrorName(.unknownLocation)
+    /// `org.almanac.Error.NotAFeed`: what was read is not a feed (or not OPML).
+    public static let notAFeed = ErrorName(.notAFeed)
+    /// `org.almanac.Error.FetchFailed`: a feed, transcript, directory or geocoder could not be read.
+    public static let fetchFailed = ErrorName(.fetchFailed)
+    /// `org.almanac.Error.SyncFailed`: the sync server could not be asked, or refused, or answered what the API does not allow.
+    public static let syncFailed = ErrorName(.syncFailed)
+    /// `org.almanac.Error.AuthenticationFailed`: the sync server refused the user name and password.
+    public static let authenticationFailed = ErrorName(.authenticationFailed)
+    /// `org.almanac.Error.NotLoggedIn`: `Sync()` with no account: log in first.
+    public static let notLoggedIn = ErrorName(.notLoggedIn)
+    /// `org.almanac.Error.AlreadyLoggedIn`: `Login` to another account while logged in: `Logout` first.
+    public static let alreadyLoggedIn = ErrorName(.alreadyLoggedIn)
+    /// `org.almanac.Error.NoPlayer`: no media player plays (or has open) an episode of the library.
+    public static let noPlayer = ErrorName(.noPlayer)
+    /// `org.almanac.Error.PlayerFailed`: the player refused what it was told, or did not answer in time.
+    public static let playerFailed = ErrorName(.playerFailed)
+    /// `org.almanac.Error.NoTranscript`: `GetTranscript` of an episode whose feed names no transcript Almanac reads.
+    public static let noTranscript = ErrorName(.noTranscript)
+    /// `org.almanac.Error.NoBackup`: `Restore` of a backup that is not there (or `latest` with none).
+    public static let noBackup = ErrorName(.noBackup)
+    /// `org.almanac.Error.UnusableBackup`: `Restore`/`ImportBackup` of a file that is no library
+    /// this daemon can restore: not SQLite, damaged, not Almanac's, from a newer Almanac, a
+    /// symbolic link, not a regular file.
+    public static let unusableBackup = ErrorName(.unusableBackup)
+    /// `org.almanac.Error.SearchTooBroad`: a search (`ListEpisodes`' `search`, `SearchTranscripts`)
+    /// that took more than its time budget.
+    public static let searchTooBroad = ErrorName(.searchTooBroad)
 }

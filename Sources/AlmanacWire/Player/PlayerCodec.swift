@@ -8,13 +8,14 @@ public enum PlayerCodec {
     /// The keys `Sleep` takes: `seconds` (a number) or `end` (`episode`, `chapter`).
     public static let sleepKeys = ["seconds", "end"]
 
-    /// `Sleep`'s options as a timer; `BusError.invalidArgs` for anything else.
+    /// `Sleep`'s options as a timer; `InvalidArgs` (a `BusError`, or the timer's own
+    /// `SubmissionError`) for anything else.
     public static func sleepTimer(_ options: [String: Value], now: Date) throws -> SleepTimer {
         let reader = try OptionsReader(options, allowed: sleepKeys, what: "sleep timer option")
         let seconds = try reader.number("seconds"), end = try reader.string("end")
         switch (seconds, end) {
         case (let seconds?, nil):
-            do { return try SleepTimer.after(seconds, now: now) } catch let error as SubmissionError { throw BusError.invalidArgs(error.message) }
+            return try SleepTimer.after(seconds, now: now)
         case (nil, "episode"?): return .endOfEpisode
         case (nil, "chapter"?): return .endOfChapter
         case (nil, let end?): throw BusError.invalidArgs("'end' is 'episode' or 'chapter', not '\(end.prefix(80))'.")

@@ -24,6 +24,16 @@ extension Connection {
         try await core.watchDepartures(handler)
     }
 
+    /// Sets how an error that a method or property handler throws, and that is not a
+    /// `BusError`, becomes the call's error reply; without a rule it is
+    /// `org.freedesktop.DBus.Error.Failed` with the error's description. An application whose
+    /// errors name themselves sets one rule, once, so that its handlers just throw: it holds
+    /// for every object on the connection, and for replies answered later (`DeferredReply`).
+    /// A `BusError` is always sent as it is.
+    public func replyToErrors(with rule: @escaping @Sendable (any Error) -> BusError) {
+        core.errorRule.withLock { $0 = ConnectionCore.ErrorRule(reply: rule) }
+    }
+
     /// Whether the caller runs on the connection's own thread, where every handler of a
     /// synchronous method and every signal handler runs (code that must never block it, such
     /// as a disk write, can check).

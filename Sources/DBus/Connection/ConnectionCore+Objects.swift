@@ -119,10 +119,18 @@ extension ConnectionCore {
     }
 
     func replyError(_ message: Message, _ error: any Error) {
-        guard message.expectsReply else { return }
-        let busError = (error as? BusError) ?? BusError(.failed, String(describing: error))
-        guard let reply = try? message.makeErrorReply(busError) else { return }
+        let busError = busError(for: error)
+        guard message.expectsReply, let reply = try? message.makeErrorReply(busError) else { return }
         send(reply)
+    }
+
+    /// What a handler's `error` is as an error reply: a `BusError` as it is; any other as the
+    /// connection's rule says (`Connection.replyToErrors(with:)`), by default `Failed` with
+    /// its description. The one place every handler's error becomes a reply.
+    func busError(for error: any Error) -> BusError {
+        if let error = error as? BusError { return error }
+        if let rule = errorRule.withLock({ $0 }) { return rule.reply(error) }
+        return BusError(.failed, String(describing: error))
     }
 
     private func replyUnknownObject(_ message: Message, _ path: ObjectPath) {

@@ -58,6 +58,15 @@ final class ConnectionCore: @unchecked Sendable {
     let pendingCalls = Locked<[ObjectIdentifier: PendingReply]>([:])
     /// Told on the loop thread of each unique name that leaves the bus (`Connection.whenPeersLeave`).
     let departureHandlers = Locked<[@Sendable (BusName) -> Void]>([])
+    /// How a handler's error that is not a `BusError` becomes its error reply (`replyToErrors(with:)`).
+    let errorRule = Locked<ErrorRule?>(nil)
+
+    /// `replyToErrors(with:)`'s closure, kept in a struct: a bare function type kept in
+    /// `Locked` is wrapped in two more reabstraction thunks at every `withLock { $0 }`, so
+    /// each error reply made the rule two calls deeper and the connection a little bigger.
+    struct ErrorRule: Sendable {
+        let reply: @Sendable (any Error) -> BusError
+    }
 
     // MARK: Opening
 

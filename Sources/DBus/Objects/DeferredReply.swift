@@ -30,7 +30,8 @@ public final class DeferredReply: Sendable {
         return true
     }
 
-    /// Answers with an error: a `BusError` with its name, any other error as `Failed`.
+    /// Answers with an error: a `BusError` with its name, any other error as the connection's
+    /// rule says (`Connection.replyToErrors(with:)`; `Failed` without one).
     /// Returns `false` (and sends nothing) when it was answered already.
     @discardableResult
     public func fail(_ error: any Error) -> Bool {

@@ -1,4 +1,4 @@
-import AlmanacModels
+public import AlmanacModels
 public import Foundation
 
 /// The file a test moves almanacd's simulated clock with (`ALMANAC_SIMULATED_CLOCK`), and
@@ -22,11 +22,10 @@ public struct SimulatedClockFile: Sendable {
         try Data("\(date.timeIntervalSince1970)\n".utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 
-    /// What the daemon reported last: the time its clock reads, its next deadline, how many sleep.
-    public var reached: (now: Date, nextDeadline: Date?, sleepers: Int)? {
+    /// What the daemon reported last: the time its clock reads, its next deadline, how many
+    /// sleep, the work under way and the sleeps that began late (`SimulatedTime.Report`).
+    public var reached: SimulatedTime.Report? {
         guard let text = try? String(contentsOfFile: SimulatedTime.reportPath(for: path), encoding: .utf8) else { return nil }
-        let parts = text.split(whereSeparator: \.isWhitespace)
-        guard parts.count == 3, let now = Double(parts[0]), let sleepers = Int(parts[2]) else { return nil }
-        return (Date(timeIntervalSince1970: now), Double(parts[1]).map { Date(timeIntervalSince1970: $0) }, sleepers)
+        return SimulatedTime.Report(text)
     }
 }

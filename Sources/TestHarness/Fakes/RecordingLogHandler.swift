@@ -2,12 +2,19 @@ import Locking
 public import Logging
 import Synchronization
 
-/// A `LogHandler` that keeps what it is told, for tests that check what was logged and at
-/// which level.
+/// A `LogHandler` that keeps what it is told, for tests that check what was logged, at
+/// which level and with which metadata.
 public final class RecordingLogHandler: Sendable {
     public init() {}
 
-    private let entries = Locked<[(level: Logger.Level, message: String)]>([])
+    /// One message as logged: its level, its (constant) text, and its metadata as text.
+    public struct Entry: Sendable, Equatable {
+        public let level: Logger.Level
+        public let message: String
+        public let metadata: [String: String]
+    }
+
+    private let entries = Locked<[Entry]>([])
 
     /// A logger whose every message (trace and up) this handler keeps.
     public var logger: Logger {
@@ -16,7 +23,12 @@ public final class RecordingLogHandler: Sendable {
 
     /// The messages logged at `level`, in order.
     public func messages(at level: Logger.Level) -> [String] {
-        entries.withLock { $0.filter { $0.level == level }.map(\.message) }
+        entries(at: level).map(\.message)
+    }
+
+    /// What was logged at `level`, in order.
+    public func entries(at level: Logger.Level) -> [Entry] {
+        entries.withLock { $0.filter { $0.level == level } }
     }
 
     private struct Handler: LogHandler {
@@ -30,7 +42,8 @@ public final class RecordingLogHandler: Sendable {
         }
 
         func log(event: LogEvent) {
-            owner.entries.withLock { $0.append((event.level, "\(event.message)")) }
+            let merged = metadata.merging(event.metadata ?? [:]) { $1 }.mapValues { "\($0)" }
+            owner.entries.withLock { $0.append(Entry(level: event.level, message: "\(event.message)", metadata: merged)) }
         }
     }
 }

@@ -12,7 +12,7 @@ public struct SubscribedFeed {
 
     /// Subscribes a fresh document over `archive` to `feed` (as if read from `feedURL`).
     public init(_ feed: ParsedFeed, feedURL: String = "https://e/feed", archive: any PodcastArchive, clock: TestClock) throws {
-        podcasts = try PodcastsDocument(archive: archive, clock: { clock.now })
+        podcasts = try PodcastsDocument(archive: archive, clock: { clock.now }, logger: .discarding)
         podcast = FeedMapping.podcast(from: feed, feedURL: feedURL)
         try podcasts.subscribe(podcast, episodes: FeedMapping.episodes(from: feed, podcastID: podcast.id),
                                details: FeedMapping.details(from: feed, podcastID: podcast.id))

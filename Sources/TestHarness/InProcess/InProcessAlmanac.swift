@@ -12,7 +12,7 @@ import Locking
 /// Hummingbird's `.router` testing is to a live server: the same calls, no binary, and the
 /// documents at hand to look into.
 ///
-///     try await withInProcessAlmanac(podcastStore: StateStore.inMemory()) { almanac in
+///     try await withInProcessAlmanac(podcastStore: StateStore.inMemory(logger: .discarding)) { almanac in
 ///         let client = try await almanac.connect()
 ///         _ = try await client.submit(.weather, ["units": .string("imperial")])
 ///         #expect(almanac.weather.document.snapshot.state.units == .imperial)
@@ -40,8 +40,8 @@ public final class InProcessAlmanac: Sendable {
                 downloads: ((PodcastsDocument) throws -> DownloadManager)? = nil) async throws {
         bus = try PrivateBus()
         weatherArchive = MemoryWeatherArchive()
-        weather = WeatherDocument(archive: weatherStore ?? weatherArchive)
-        podcasts = try PodcastsDocument(archive: podcastStore)
+        weather = WeatherDocument(archive: weatherStore ?? weatherArchive, logger: .discarding)
+        podcasts = try PodcastsDocument(archive: podcastStore, logger: .discarding)
         weatherService.dataSource = weather
         weatherService.delegate = weather
         let podcastService = PodcastService(fetcher: feeds)
@@ -49,7 +49,7 @@ public final class InProcessAlmanac: Sendable {
         podcastService.delegate = podcasts
         let connection = try await Connection.connect(to: bus.address)
         let podcasts = self.podcasts
-        let exported = try downloads.map { DownloadsExport(manager: try $0(podcasts), connection: connection) }
+        let exported = try downloads.map { DownloadsExport(manager: try $0(podcasts), connection: connection, logger: .discarding) }
         server = makeInProcessServer(
             connection: connection,
             weather: WeatherAdapter(weather: weather, service: weatherService),
@@ -96,5 +96,5 @@ public func withInProcessAlmanac<Result>(podcastStore: any PodcastArchive, _ bod
 /// nothing logged.
 func makeInProcessServer(connection: Connection, weather: WeatherAdapter, podcasts: PodcastsAdapter) -> AlmanacServer {
     AlmanacServer(connection: connection, weather: weather, podcasts: podcasts, version: "0.0.0-test", provider: "in-process",
-                  logger: Logger(label: "in-process") { _ in SwiftLogNoOpLogHandler() })
+                  logger: .discarding)
 }

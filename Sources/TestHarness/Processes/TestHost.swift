@@ -8,7 +8,9 @@ import Foundation
 ///
 /// Needs root (CAP_NET_ADMIN) and `ip` (iproute2), as `make test` and CI have them; without
 /// them `init` throws, saying so — a test that needs a host fails rather than pass unseen.
-/// Removed (namespace and links) when the value goes away.
+/// Removed (namespace and links) when the value goes away; one left by a test process that
+/// was killed (the suite's time limit) is removed by the next `init`, which finds its owner
+/// gone (the link's alias names it: `almanac-test pid N`).
 public final class TestHost: Sendable {
     /// The host's address, such as `203.0.113.6`.
     public let address: String
@@ -20,16 +22,25 @@ public final class TestHost: Sendable {
     /// Hosts at once on one machine, at most: 203.0.113.0/24 cut into /30s.
     private static let slots = 64
 
+    /// Makes a host in the first free slot, after removing those whose test process is gone.
     public init() throws {
+        Self.removeOrphans()
         // A slot is taken by creating its link, which fails when another test (of this or
         // another test process) holds it.
         let start = Int(getpid()) % Self.slots
+        var firstFailure: (any Error)?
         for offset in 0..<Self.slots {
             let slot = (start + offset) % Self.slots
             let link = "almt\(slot)h", namespace = "almanac-test-\(slot)"
-            guard (try? Self.ip(["link", "add", link, "type", "veth", "peer", "name", "almt\(slot)n"])) != nil else { continue }
+            do {
+                try Self.ip(["link", "add", link, "type", "veth", "peer", "name", "almt\(slot)n"])
+            } catch {
+                firstFailure = firstFailure ?? error
+                continue
+            }
             let (near, far) = ("203.0.113.\(slot * 4 + 1)", "203.0.113.\(slot * 4 + 2)")
             do {
+                try Self.ip(["link", "set", "dev", link, "alias", "\(Self.owner) pid \(getpid())"])
                 _ = try? Self.ip(["netns", "delete", namespace])  // left by a test process that was killed
                 try Self.ip(["netns", "add", namespace])
                 try Self.ip(["link", "set", "almt\(slot)n", "netns", namespace])
@@ -46,7 +57,25 @@ public final class TestHost: Sendable {
             (self.address, self.namespace, self.link) = (far, namespace, link)
             return
         }
-        throw HarnessError(message: "no test host could be made: ip link add failed for all \(Self.slots) slots (it needs root and iproute2; see docs/test-harness.md)")
+        throw HarnessError(message: "no test host could be made: ip link add failed for all \(Self.slots) slots (it needs root and iproute2; see docs/test-harness.md); the first failure: \(firstFailure.map { "\($0)" } ?? "none")")
+    }
+
+    /// What each host's link says of its owner, before `pid N`.
+    private static let owner = "almanac-test"
+
+    /// Removes the hosts (link and namespace) whose test process is gone: one killed by the
+    /// suite's time limit never ran its `deinit`. A link without our alias is left alone.
+    static func removeOrphans() {
+        guard let listing = try? ip(["-j", "link", "show"]),
+              let links = try? JSONSerialization.jsonObject(with: Data(listing.utf8)) as? [[String: Any]] else { return }
+        for link in links {
+            guard let name = link["ifname"] as? String, name.hasPrefix("almt"), name.hasSuffix("h"),
+                  let slot = Int(name.dropFirst(4).dropLast()), let alias = link["ifalias"] as? String,
+                  alias.hasPrefix(owner + " pid "), let pid = pid_t(alias.dropFirst(owner.count + 5)),
+                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+            _ = try? ip(["netns", "delete", "almanac-test-\(slot)"])
+            _ = try? ip(["link", "delete", name])
+        }
     }
 
     deinit {

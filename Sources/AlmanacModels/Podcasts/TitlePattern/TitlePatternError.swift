@@ -1,5 +1,5 @@
 /// Why a title pattern is not taken, in words that follow the pattern itself
-/// ("'include' \"(a)\\1\" refers back to a group …"): `TitlePattern.refusal` says it.
+/// ("'include' \"(a)\\1\" uses a reference back to a group …"): `TitlePattern.refusal` says it.
 struct TitlePatternError: Error, Sendable {
     let reason: String
 
@@ -15,11 +15,11 @@ struct TitlePatternError: Error, Sendable {
     /// The pattern asks for something that no matcher does without going back over the
     /// title (so in time that can grow without bound with it).
     static func unbounded(_ what: String) -> TitlePatternError {
-        TitlePatternError("\(what), which cannot be matched without going back over the title (and so in time that grows without bound)")
+        TitlePatternError("uses \(what), which cannot be matched without going back over the title (and so in time that grows without bound)")
     }
 
     /// The pattern asks for something this matcher does not read.
     static func unsupported(_ what: String, instead: String) -> TitlePatternError {
-        TitlePatternError("\(what), which title patterns do not take; \(instead)")
+        TitlePatternError("uses \(what), which title patterns do not take; \(instead)")
     }
 }
