@@ -1,9 +1,9 @@
 import Synchronization
 
 /// What `ValueEncoder` and `ValueDecoder` know of a type besides its `Codable`: its
-/// conformances to `Flattened`, `SortedKeys`, a `[String: V]` and `ValueTyped`, looked up
-/// once per type rather than once per value (a conformance lookup costs as much as
-/// encoding a small value).
+/// conformances to `Flattened`, `SortedKeys`, a `[String: V]`, `ValueTyped` and an array's,
+/// looked up once per type rather than once per value (a conformance lookup costs as much
+/// as encoding a small value).
 struct CodingTraits: Sendable {
     /// A `@Flattened` property: its keys are those of the dictionary that holds it.
     let flattened: Bool
@@ -13,6 +13,10 @@ struct CodingTraits: Sendable {
     let entryValueType: ValueType?
     /// An array of a `ValueTyped` element: the element's type, for an empty one.
     let elementType: ValueType?
+    /// An array of `Encodable` items: encoded item by item, without an unkeyed container.
+    let encodesItems: Bool
+    /// An array of `Decodable` items: decoded item by item, without an unkeyed container.
+    let decodesItems: Bool
 
     private init(_ type: Any.Type) {
         flattened = type is any FlattenedCoding.Type
@@ -20,6 +24,8 @@ struct CodingTraits: Sendable {
         sortedKeys = dictionary != nil || type is any SortedKeys.Type
         entryValueType = dictionary?.entryValueType
         if case .array(let element)? = (type as? any ValueTyped.Type)?.valueType { elementType = element } else { elementType = nil }
+        encodesItems = type is any EncodableItems.Type
+        decodesItems = type is any DecodableItems.Type
     }
 
     /// Every type's traits met so far; as many entries as the program has coded types.

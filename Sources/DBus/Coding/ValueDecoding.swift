@@ -1,8 +1,10 @@
 /// `ValueDecoder`'s `Decoder`: one per value being decoded. Its coding path is made only for
 /// an error: a container keeps where it is once, and nothing is allocated per property.
+/// The decoders of one call share a `TraitCache`: what a type is, asked without a lock.
 struct ValueDecoding: Decoder {
     let value: Value
     let options: ValueDecoder
+    let cache: TraitCache
     /// The entries of a dictionary whose decoder has been asked for already (the keys a
     /// `@Flattened` property reads, or what `decode(_:fromFields:)` was given).
     private let fields: [String: Value]?
@@ -10,9 +12,11 @@ struct ValueDecoding: Decoder {
     private let parent: Path?
     private let key: (any CodingKey)?
 
-    init(value: Value, options: ValueDecoder, fields: [String: Value]? = nil, parent: Path? = nil, key: (any CodingKey)? = nil) {
+    init(value: Value, options: ValueDecoder, cache: TraitCache = TraitCache(), fields: [String: Value]? = nil, parent: Path? = nil,
+         key: (any CodingKey)? = nil) {
         self.value = value
         self.options = options
+        self.cache = cache
         self.fields = fields
         self.parent = parent
         self.key = key
@@ -34,7 +38,7 @@ struct ValueDecoding: Decoder {
     var codingPath: [any CodingKey] { (parent?.keys ?? []) + (key.map { [$0] } ?? []) }
 
     /// This value's place, for the values inside it.
-    private var path: Path { Path(parent: parent, key: key) }
+    var path: Path { Path(parent: parent, key: key) }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     private func mismatch<T>(_ type: T.Type, _ expected: String) -> DecodingError {
@@ -44,9 +48,19 @@ struct ValueDecoding: Decoder {
     /// The value as `T`: a basic value, the override's, or what `T(from:)` makes of it.
     func unbox<T: Decodable>(_ type: T.Type) throws -> T {
         if let basic = try basic(T.self) { return basic }
+        return try unbox(T.self, cache.entry(T.self).traits)
+    }
+
+    /// The value as `T`, a type that is not basic: the override's, an array item by item,
+    /// or what `T(from:)` makes of it.
+    func unbox<T: Decodable>(_ type: T.Type, _ traits: CodingTraits) throws -> T {
         if let special = try options.override(value, T.self) {
             guard let typed = special as? T else { throw mismatch(T.self, "\(T.self) (the override gave \(Swift.type(of: special)))") }
             return typed
+        }
+        if traits.decodesItems, let array = T.self as? any DecodableItems.Type {
+            guard case .array(_, let items) = value else { throw mismatch([Value].self, "an array (a…)") }
+            return try array.unboxItems(items, in: self) as! T
         }
         return try T(from: self)
     }
@@ -119,12 +133,12 @@ struct ValueDecoding: Decoder {
 
     /// The decoder of `value`, held at `key` of the container at `path`.
     func decoding(_ value: Value, at key: any CodingKey, in path: Path) -> ValueDecoding {
-        ValueDecoding(value: value.unwrapped, options: options, parent: path, key: key)
+        ValueDecoding(value: value.unwrapped, options: options, cache: cache, parent: path, key: key)
     }
 
     /// A decoder of the same dictionary, reading the keys of a `@Flattened` property.
     func flattened(_ entries: [String: Value]) -> ValueDecoding {
-        ValueDecoding(value: value, options: options, fields: entries, parent: parent, key: key)
+        ValueDecoding(value: value, options: options, cache: cache, fields: entries, parent: parent, key: key)
     }
 
     struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
@@ -147,22 +161,25 @@ struct ValueDecoding: Decoder {
         }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-            if let value = entries[key.stringValue] {
-                let inner = decoder.decoding(value, at: key, in: path)
-                if let basic = try inner.basic(T.self) { return basic }
-                if !CodingTraits.of(T.self).flattened { return try inner.unbox(T.self) }
-            }
-            if CodingTraits.of(T.self).flattened {
-                // Its keys are this dictionary's.
-                return try T(from: decoder.flattened(entries))
-            }
+            if let found = entries[key.stringValue] { return try decode(T.self, found, forKey: key) }
+            // A flattened property's keys are this dictionary's, whether or not it has its own.
+            if decoder.cache.entry(T.self).traits.flattened { return try T(from: decoder.flattened(entries)) }
             return try decoder.decoding(try entry(key), at: key, in: path).unbox(T.self)
+        }
+
+        /// The `T` at `key`, whose entry is `found`.
+        private func decode<T: Decodable>(_ type: T.Type, _ found: Value, forKey key: Key) throws -> T {
+            let inner = decoder.decoding(found, at: key, in: path)
+            if let basic = try inner.basic(T.self) { return basic }
+            let traits = decoder.cache.entry(T.self).traits
+            if traits.flattened { return try T(from: decoder.flattened(entries)) }
+            return try inner.unbox(T.self, traits)
         }
 
         /// One look-up for an optional property, where the default takes three.
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-            guard entries[key.stringValue] != nil else { return nil }
-            return try decode(T.self, forKey: key)
+            guard let found = entries[key.stringValue] else { return nil }
+            return try decode(T.self, found, forKey: key)
         }
 
         func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {

@@ -46,12 +46,6 @@ public struct ValueEncoder: Sendable {
         self.overrides = Dictionary(overrides.map { ($0.type, $0) }, uniquingKeysWith: { $1 })
     }
 
-    /// The override's `Value` of `value`, if its type has one.
-    func overridden<T>(_ value: T) -> Value? {
-        if overrides.isEmpty { return nil }
-        return overrides[ObjectIdentifier(T.self)]?.value(value)
-    }
-
     /// `value` as one D-Bus value; `EncodingError.invalidValue` for what the bus cannot carry
     /// (a `nil` outside a struct, an empty array of an untyped element, mixed element types).
     public func encode<T: Encodable>(_ value: T) throws -> Value {

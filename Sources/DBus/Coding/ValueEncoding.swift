@@ -2,8 +2,10 @@
 /// basic value becomes a `Value` at once; a container is kept as a `Node` until the value
 /// that opened it has encoded itself (a nested container fills in later), then made a
 /// `Value`. Its coding path is made only for an error: nothing is allocated per property.
+/// The encoders of one call share a `TraitCache`: what a type is, asked without a lock.
 final class ValueEncoding: Encoder {
     let options: ValueEncoder
+    let cache: TraitCache
     /// The encoder this one's value is a property or an item of, the keys of the nested
     /// containers from there (none, mostly) and this value's key or index.
     private let parent: ValueEncoding?
@@ -11,8 +13,14 @@ final class ValueEncoding: Encoder {
     private let key: (any CodingKey)?
     fileprivate(set) var node: Node?
 
-    init(options: ValueEncoder, parent: ValueEncoding? = nil, nested: [any CodingKey] = [], key: (any CodingKey)? = nil) {
+    /// The encoder a call starts with.
+    convenience init(options: ValueEncoder) {
+        self.init(options: options, cache: TraitCache(overrides: options.overrides))
+    }
+
+    init(options: ValueEncoder, cache: TraitCache, parent: ValueEncoding? = nil, nested: [any CodingKey] = [], key: (any CodingKey)? = nil) {
         self.options = options
+        self.cache = cache
         self.parent = parent
         self.nested = nested
         self.key = key
@@ -50,18 +58,31 @@ final class ValueEncoding: Encoder {
     }
 
     /// An `a{sv}` (or, for a typed dictionary, `a{sT}`) being filled: entries in the order
-    /// they came, a key encoded again replacing its entry.
+    /// they came. A container writes each of its keys once (a synthesized conformance
+    /// cannot do otherwise), so its keys are not looked through; once a second writer
+    /// fills the same dictionary (a `@Flattened` property, `container(keyedBy:)` asked
+    /// again), a key written again replaces its entry.
     final class Keyed {
         var entries: [(key: String, node: Node)] = []
         var sorted: Bool
+        /// A second writer fills it: keys may come again.
+        var shared = false
         /// The entries' type; `nil`: variants.
         var valueType: ValueType?
         /// Each key's entry, once there are too many to look through.
         private var index: [String: Int]?
 
-        init(sorted: Bool) { self.sorted = sorted }
+        init(sorted: Bool) {
+            self.sorted = sorted
+            // Most shapes have fewer entries: one allocation, not one per doubling.
+            entries.reserveCapacity(16)
+        }
 
         func set(_ node: Node, for key: String) {
+            if !shared {
+                entries.append((key, node))
+                return
+            }
             if entries.count < 32 {
                 if let at = entries.firstIndex(where: { $0.key == key }) { entries[at].node = node } else { entries.append((key, node)) }
                 return
@@ -112,6 +133,11 @@ final class ValueEncoding: Encoder {
             var values: [Value] = []
             values.reserveCapacity(items.count)
             for (index, item) in items.enumerated() { values.append(try item.resolved { path() + [AnyKey(index)] }) }
+            return try Self.array(values, elementType: elementType, path)
+        }
+
+        /// `values` as one array: typed by its items, or when empty by `elementType`.
+        static func array(_ values: [Value], elementType: ValueType?, _ path: () -> [any CodingKey]) throws -> Value {
             guard let element = values.first?.type ?? elementType else {
                 throw EncodingError.invalidValue([Value](), .init(codingPath: path(), debugDescription: "An empty array needs an element type: make its element ValueTyped."))
             }
@@ -126,19 +152,32 @@ final class ValueEncoding: Encoder {
     /// with what its type says of it (sorted keys, a typed dictionary or array).
     func box<T: Encodable>(_ value: T, nested: [any CodingKey] = [], key: (any CodingKey)? = nil) throws -> Value {
         if let basic = Self.basic(value) { return basic }
-        if let special = options.overridden(value) { return special }
-        let inner = ValueEncoding(options: options, parent: self, nested: nested, key: key)
-        return try inner.encode(value).resolved { inner.codingPath }
+        return try box(value, cache.entry(T.self), nested: nested, key: key)
     }
 
-    /// The entries of the `a{sv}` `value` encodes to, made without the `a{sv}`.
+    /// `value`, of a type that is not basic, as a `Value`; an array item by item.
+    func box<T: Encodable>(_ value: T, _ entry: TraitCache.Entry, nested: [any CodingKey], key: (any CodingKey)?) throws -> Value {
+        if let special = entry.override?.value(value) { return special }
+        let inner = ValueEncoding(options: options, cache: cache, parent: self, nested: nested, key: key)
+        if entry.traits.encodesItems, let items = value as? any EncodableItems {
+            return try Unkeyed.array(try items.boxItems(in: inner), elementType: entry.traits.elementType) { inner.codingPath }
+        }
+        return try inner.encode(value, entry.traits).resolved { inner.codingPath }
+    }
+
+    /// The entries of the `a{sv}` `value` encodes to, made without the `a{sv}`, by the
+    /// encoder a call starts with.
     func fields<T: Encodable>(_ value: T) throws -> [String: Value] {
         let encoded: Value
-        if let basic = Self.basic(value) ?? options.overridden(value) { encoded = basic } else {
-            let inner = ValueEncoding(options: options, parent: self)
-            let node = try inner.encode(value)
-            if case .keyed(let keyed) = node { return try keyed.fields { inner.codingPath } }
-            encoded = try node.resolved { inner.codingPath }
+        if let basic = Self.basic(value) { encoded = basic } else {
+            let entry = cache.entry(T.self)
+            if entry.override == nil, !entry.traits.encodesItems {
+                let node = try encode(value, entry.traits)
+                if case .keyed(let keyed) = node { return try keyed.fields { codingPath } }
+                encoded = try node.resolved { codingPath }
+            } else {
+                encoded = try box(value, entry, nested: [], key: nil)
+            }
         }
         guard case .dictionary(.string, _, let entries) = encoded else {
             throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "\(T.self) does not encode as a dictionary"))
@@ -152,18 +191,17 @@ final class ValueEncoding: Encoder {
     }
 
     /// Encodes `value` into this encoder and gives its node, with what its type says of it.
-    private func encode<T: Encodable>(_ value: T) throws -> Node {
+    private func encode<T: Encodable>(_ value: T, _ traits: CodingTraits) throws -> Node {
         try value.encode(to: self)
         guard let node else {
             throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "\(T.self) encoded nothing."))
         }
         switch node {
         case .keyed(let keyed):
-            let traits = CodingTraits.of(T.self)
             if traits.sortedKeys { keyed.sorted = true }
             keyed.valueType = traits.entryValueType
         case .unkeyed(let unkeyed):
-            if let element = CodingTraits.of(T.self).elementType { unkeyed.elementType = element }
+            if let element = traits.elementType { unkeyed.elementType = element }
         case .value, .deferred:
             break
         }
@@ -194,7 +232,10 @@ final class ValueEncoding: Encoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         let keyed: Keyed
-        if case .keyed(let existing)? = node { keyed = existing } else {
+        if case .keyed(let existing)? = node {
+            keyed = existing
+            keyed.shared = true
+        } else {
             keyed = Keyed(sorted: options.keyOrder == .sorted)
             node = .keyed(keyed)
         }
@@ -222,19 +263,28 @@ final class ValueEncoding: Encoder {
         /// An `a{sv}` has no null: a `nil` is left out.
         mutating func encodeNil(forKey key: Key) throws {}
 
+        /// A `nil` left out without a word (the default makes the optional's type at run
+        /// time for every property, set or not).
+        mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+            guard let value else { return }
+            try encode(value, forKey: key)
+        }
+
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
             if let basic = ValueEncoding.basic(value) {
                 keyed.set(.value(basic), for: key.stringValue)
                 return
             }
-            if CodingTraits.of(T.self).flattened {
+            let entry = encoder.cache.entry(T.self)
+            if entry.traits.flattened {
                 // Its keys go into this dictionary: an encoder whose node is this one's.
-                let flat = ValueEncoding(options: encoder.options, parent: encoder, nested: nested)
+                let flat = ValueEncoding(options: encoder.options, cache: encoder.cache, parent: encoder, nested: nested)
                 flat.node = .keyed(keyed)
+                keyed.shared = true
                 try value.encode(to: flat)
                 return
             }
-            keyed.set(.value(try encoder.box(value, nested: nested, key: key)), for: key.stringValue)
+            keyed.set(.value(try encoder.box(value, entry, nested: nested, key: key)), for: key.stringValue)
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
@@ -254,7 +304,7 @@ final class ValueEncoding: Encoder {
         mutating func superEncoder(forKey key: Key) -> any Encoder { superEncoder(forKey: AnyKey(key.stringValue)) }
 
         private func superEncoder(forKey key: AnyKey) -> any Encoder {
-            let inner = ValueEncoding(options: encoder.options, parent: encoder, nested: nested, key: key)
+            let inner = ValueEncoding(options: encoder.options, cache: encoder.cache, parent: encoder, nested: nested, key: key)
             keyed.set(.deferred(inner), for: key.stringValue)
             return inner
         }
@@ -290,7 +340,7 @@ final class ValueEncoding: Encoder {
         }
 
         mutating func superEncoder() -> any Encoder {
-            let inner = ValueEncoding(options: encoder.options, parent: encoder, nested: nested, key: AnyKey(count))
+            let inner = ValueEncoding(options: encoder.options, cache: encoder.cache, parent: encoder, nested: nested, key: AnyKey(count))
             unkeyed.items.append(.deferred(inner))
             return inner
         }
