@@ -216,7 +216,10 @@ public final class DownloadManager: Service {
             do {
                 let hold = autoDownloadHold()
                 let job = try download(episode.id, for: "", auto: true)
-                logger.info(hold == nil ? "downloading a new episode by itself" : "a new episode's download waits", metadata: ["episode": "\(episode.id)", "job": "\(job.id)", "why": "\(hold ?? "")"])
+                var metadata: Logger.Metadata = ["episode": "\(episode.id)", "job": "\(job.id)"]
+                // Why it waits, when it does (a metered connection, a battery): no empty value.
+                if let hold { metadata["why"] = "\(hold)" }
+                logger.info(hold == nil ? "downloading a new episode by itself" : "a new episode's download waits", metadata: metadata)
             } catch {
                 logger.warning("could not download a new episode by itself", metadata: ["episode": "\(episode.id)", "error": "\(error)"])
             }
