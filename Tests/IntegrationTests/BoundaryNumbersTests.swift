@@ -1,3 +1,4 @@
+import AlmanacModels
 import AlmanacWire
 import DBus
 import Foundation
@@ -90,9 +91,9 @@ import Testing
         _ = daemon.stop()
     }
 
-    /// A player's numbers at their edges (a rate of 10⁻³⁰⁰×, a length of `Int64.max` µs) make
-    /// the end of its episode a moment no `Int64` holds: a timer to it is answered, its
-    /// `pausesAt` 0 ("cannot be told"), and the daemon lives. It trapped writing the answer.
+    /// A player's numbers at their edges (a rate of 10⁻³⁰⁰×, a length of `Int64.max` µs) made
+    /// the end of its episode a moment no `Int64` holds (it trapped writing the answer): a
+    /// timer to it is answered, at most a day away (`SleepTimer.longest`), and the daemon lives.
     @Test func aSleepTimerToAMomentNoClockHoldsIsAnsweredAndTheDaemonLives() async throws {
         let feed = try AudioFeed()
         try feed.publish([(title: "Endless", enclosure: "/audio/endless.mp3?size=1000")])
@@ -108,11 +109,38 @@ import Testing
                                           ["a{sv}", "1", "end", "s", "episode"])
             return sleep?.status == 0 || sleep?.errorOutput.contains("No media player") == false
         })
-        #expect(sleep?.status == 0 && sleep?.output.contains(/"pausesAt" x 0\s/) == true, "\(sleep?.output ?? "") \(sleep?.errorOutput ?? "")")
+        let pausesAt = sleep?.output.firstMatch(of: /"pausesAt" x (\d+)/).flatMap { Double($0.1) }
+        let inADay = Date().timeIntervalSince1970 + SleepTimer.longest
+        #expect(sleep?.status == 0 && pausesAt.map { $0 > 0 && $0 <= inADay + 5 } == true, "\(sleep?.output ?? "") \(sleep?.errorOutput ?? "")")
         try await expectAlive(daemon, after: "Sleep to the end of an episode that ends in forever")
         let timer = try await busctlGetProperty(on: bus, BusContract.playerPath, BusContract.playerInterface, BusContract.Player1.sleepTimer)
         #expect(timer.status == 0 && timer.output.contains("\"kind\" s \"episode\""), "\(timer.output) \(timer.errorOutput)")
         try await expectAlive(daemon, after: "reading that timer")
+        await player.connection.close()
+        _ = daemon.stop()
+    }
+
+    /// A player that says it plays at 10⁻⁹× (MPRIS accepts any positive rate) is paused by a
+    /// timer to the end of its episode once the rest would have played at `slowestRate`
+    /// (here 1 s of it, so 4 s). The timer waited 10⁹ s for it.
+    @Test func aSleepTimerOnAPlayerAtATinyRateStillPausesIt() async throws {
+        let feed = try AudioFeed()
+        try feed.publish([(title: "Stalled", enclosure: "/audio/stalled.mp3?size=1000")])
+        let bus = try PrivateBus()
+        let daemon = try await RunningDaemon(bus: bus, .fixtures())
+        _ = try await feed.subscribe(on: bus)
+        let player = try await MPRISPlayer(address: bus.address)
+        // 10 s long, at 7 s: the end of the episode (2 s before the end) is 1 s of listening away.
+        try await player.play(.string(feed.base + "/audio/stalled.mp3?size=1000"), length: .int64(10_000_000), at: 7)
+        try await player.setRate(1e-9)
+        var sleep: Tool.Result?
+        #expect(await eventually(every: .milliseconds(100)) {
+            sleep = try? await busctlCall(on: bus, BusContract.playerPath, BusContract.playerInterface, BusContract.Player1.sleep,
+                                          ["a{sv}", "1", "end", "s", "episode"])
+            return sleep?.status == 0
+        }, "\(sleep?.errorOutput ?? "")")
+        #expect(await eventually { player.pauseCalls > 0 }, "the timer paused the player")
+        try await expectAlive(daemon, after: "a timer on a player at 1e-9×")
         await player.connection.close()
         _ = daemon.stop()
     }

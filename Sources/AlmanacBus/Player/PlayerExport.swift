@@ -1,7 +1,6 @@
 import AlmanacModels
 import AlmanacWire
 public import DBus
-import Locking
 public import Logging
 
 /// Almanac steering players, on the bus: `org.almanac.Player1` at `/org/almanac/Almanac1/player`
@@ -12,8 +11,15 @@ public final class PlayerExport: Sendable {
     private let steering: PlayerSteering
     private let connection: Connection
     private let logger: Logger
-    private let announced = Locked<[String: Value]>([:])
-    private let announcedPlaying = Locked<[String: Value]>([:])
+    /// Which property to announce, if it changed.
+    private enum Ask: Sendable {
+        case timer, playing
+    }
+
+    /// The announcements asked for, to the one task that makes them (`export`): it alone keeps
+    /// what the properties said last (no lock), and it reads each value as it announces it, so
+    /// the last announcement is the current value whatever order the askers ran in.
+    private let asks: (stream: AsyncStream<Ask>, continuation: AsyncStream<Ask>.Continuation) = AsyncStream.makeStream()
 
     public init(steering: PlayerSteering, connection: Connection, logger: Logger) {
         self.steering = steering
@@ -21,14 +27,29 @@ public final class PlayerExport: Sendable {
         self.logger = logger
     }
 
+    deinit {
+        asks.continuation.finish()
+    }
+
     /// Exports the object and announces the timer's changes from now on.
     public func export() throws {
         steering.whenTimerChanges { [weak self] in self?.announce() }
         steering.whenNowPlayingChanges { [weak self] in self?.announcePlaying() }
         try connection.export([interface()], at: BusContract.playerPath)
+        Task { [asks, weak self] in
+            var announced: (timer: [String: Value], playing: [String: Value]) = ([:], [:])
+            for await ask in asks.stream {
+                guard let self else { return }
+                switch ask {
+                case .timer: self.announceTimer(since: &announced.timer)
+                case .playing: self.announcePlaying(since: &announced.playing)
+                }
+            }
+        }
     }
 
     public func unexport() {
+        asks.continuation.finish()
         try? connection.unexport(BusContract.playerPath)
     }
 
@@ -38,8 +59,18 @@ public final class PlayerExport: Sendable {
     }
 
     private func announce() {
+        asks.continuation.yield(.timer)
+    }
+
+    private func announcePlaying() {
+        asks.continuation.yield(.playing)
+    }
+
+    /// `SleepTimer`, when it differs from what was announced last.
+    private func announceTimer(since announced: inout [String: Value]) {
         let now = timer
-        guard announced.withLock({ announced in defer { announced = now }; return announced != now }) else { return }
+        guard announced != now else { return }
+        announced = now
         do {
             try connection.emitPropertiesChanged(path: BusContract.playerPath, interface: BusContract.playerInterface,
                                                  values: [(BusContract.Player1.sleepTimer.rawValue, Self.value(now))])
@@ -50,9 +81,10 @@ public final class PlayerExport: Sendable {
 
     /// `NowPlaying`, announced after each change of the player (never on a clock: nothing
     /// changes by itself but a chapter beginning, which the steering tells).
-    private func announcePlaying() {
+    private func announcePlaying(since announced: inout [String: Value]) {
         let now = PlayerCodec.encode(steering.nowPlaying())
-        guard announcedPlaying.withLock({ announced in defer { announced = now }; return announced != now }) else { return }
+        guard announced != now else { return }
+        announced = now
         do {
             try connection.emitPropertiesChanged(path: BusContract.playerPath, interface: BusContract.playerInterface,
                                                  values: [(BusContract.Player1.nowPlaying.rawValue, Self.value(now))])

@@ -2,7 +2,6 @@ public import AlmanacCore
 import AlmanacModels
 public import DBus
 public import FoundationEssentials
-import Locking
 public import Logging
 
 /// Desktop notifications of rain soon (`rain-notify`): a view of the weather document that
@@ -16,12 +15,12 @@ public final class RainNotifier: Service {
     private let connection: Connection
     private let logger: Logger
     private let clock: @Sendable () -> Date
-    private let rule = Locked(RainAnnouncements())
-    /// The last notification of each place, which the next one replaces.
-    private let shown = Locked<[String: UInt32]>([:])
-    /// What to show, from the document's handler (which must not wait) to `run`.
-    private let pending: AsyncStream<(place: String, location: String, sentence: String)>
-    private let queue: AsyncStream<(place: String, location: String, sentence: String)>.Continuation
+    /// Each reading heard, with the state and the time it was heard at, from the document's
+    /// handler (which must not wait) to `run`, which alone keeps the rule's memory and the
+    /// notifications shown (one owner: no lock). The newest 32 wait while a notification
+    /// server is slow to answer.
+    private let pending: AsyncStream<(reading: WeatherReading, state: WeatherState, now: Date)>
+    private let queue: AsyncStream<(reading: WeatherReading, state: WeatherState, now: Date)>.Continuation
 
     public init(weather: WeatherDocument, connection: Connection, clock: @escaping @Sendable () -> Date = SystemClock().reading,
                 logger: Logger) {
@@ -36,10 +35,7 @@ public final class RainNotifier: Service {
     public func prepare() async throws {
         weather.document.addView(key: Self.viewKey) { [weak self] event in
             guard let self, case .changed(_, .reading(let reading), _) = event else { return }
-            let state = weather.document.snapshot.state
-            let now = clock()
-            guard let outlook = rule.withLock({ $0.announcement(for: reading, in: state, now: now) }) else { return }
-            queue.yield((reading.placeName, reading.location, outlook.sentence))
+            queue.yield((reading, weather.document.snapshot.state, clock()))
         }
     }
 
@@ -48,7 +44,13 @@ public final class RainNotifier: Service {
         await withDiscardingTaskGroup { group in
             group.addTask { [weak self] in
                 guard let stream = self?.pending else { return }
-                for await notice in stream { await self?.show(notice) }
+                var rule = RainAnnouncements()
+                // The last notification of each place, which the next one replaces.
+                var shown: [String: UInt32] = [:]
+                for await heard in stream {
+                    guard let outlook = rule.announcement(for: heard.reading, in: heard.state, now: heard.now) else { continue }
+                    await self?.show((heard.reading.placeName, heard.reading.location, outlook.sentence), &shown)
+                }
             }
             await Task.untilCancelled()
             group.cancelAll()
@@ -56,14 +58,14 @@ public final class RainNotifier: Service {
         weather.document.removeView(key: Self.viewKey)
     }
 
-    private func show(_ notice: (place: String, location: String, sentence: String)) async {
-        let replaces = shown.withLock { $0[notice.location] ?? 0 }
+    private func show(_ notice: (place: String, location: String, sentence: String), _ shown: inout [String: UInt32]) async {
+        let replaces = shown[notice.location] ?? 0
         var message = DesktopNotifications.Notice(summary: "Rain soon in \(notice.place)", body: notice.sentence, icon: "weather-showers")
         message.replaces = replaces
         message.hints = ["category": .string("x-almanac.weather"), "urgency": .byte(1)]
         do {
             let (id, _) = try await DesktopNotifications(connection: connection).notify(message)
-            shown.withLock { $0[notice.location] = id }
+            shown[notice.location] = id
         } catch {
             // No notification server (a session without a desktop): nothing to show it on.
             logger.warning("could not show a notification of rain soon", metadata: ["error": "\(error)"])

@@ -8,15 +8,15 @@ extension ConnectionCore {
     func handleMethodCall(_ message: Message) {
         guard let path = message.path, let member = message.member else { return }
         let interfaceName = message.interface
-        let (interfaces, isManager, isKnown) = registry.withLock { registry in
-            (registry.interfaces(at: path), registry.managers.contains(path), registry.isKnown(path))
+        let (interfaces, isManager, isKnown) = state.withLock { state in
+            (state.registry.interfaces(at: path), state.registry.managers.contains(path), state.registry.isKnown(path))
         }
 
         switch (interfaceName, member.rawValue) {
         case (.introspectable?, "Introspect"), (nil, "Introspect"):
             guard isKnown || path == .root else { return replyUnknownObject(message, path) }
             guard message.hasSignature("") else { return replyNoArguments(message, member) }
-            let children = registry.withLock { $0.childNames(of: path) }
+            let children = state.withLock { $0.registry.childNames(of: path) }
             let xml = IntrospectionXML.document(interfaces: interfaces ?? [], isManager: isManager, children: children)
             return reply(to: message) { try $0.write(xml) }
         case (.properties?, _):
@@ -129,7 +129,7 @@ extension ConnectionCore {
     /// its description. The one place every handler's error becomes a reply.
     func busError(for error: any Error) -> BusError {
         if let error = error as? BusError { return error }
-        if let rule = errorRule.withLock({ $0 }) { return rule.reply(error) }
+        if let rule = state.withLock({ $0.errorRule }) { return rule.reply(error) }
         return BusError(.failed, String(describing: error))
     }
 
@@ -204,7 +204,7 @@ extension ConnectionCore {
     // MARK: org.freedesktop.DBus.ObjectManager
 
     private func writeManagedObjects(below path: ObjectPath, to writer: inout MessageWriter) throws {
-        let objects = registry.withLock { $0.objects(below: path) }
+        let objects = state.withLock { $0.registry.objects(below: path) }
         try writer.writeDictionary(key: .objectPath, value: Self.interfacesAndProperties) { writer in
             for (objectPath, interfaces) in objects {
                 try writer.writeDictionaryEntry { writer in
@@ -239,20 +239,20 @@ extension ConnectionCore {
     func export(_ interfaces: [Interface], at path: ObjectPath) throws {
         // Build the announcement before registering, so a failure leaves nothing behind.
         // (Property getters run here, on the caller's thread.)
-        let manager = registry.withLock { $0.manager(for: path) }
+        let manager = state.withLock { $0.registry.manager(for: path) }
         let announcement = try manager.map { manager in
             try Message.signal(path: manager, interface: .objectManager, member: MemberName(unchecked: "InterfacesAdded")) { writer in
                 try writer.write(path)
                 try writer.writeInterfacesAndProperties(interfaces)
             }
         }
-        registry.withLock { $0.add(interfaces, at: path) }
+        state.withLock { $0.registry.add(interfaces, at: path) }
         if let announcement { send(announcement) }
     }
 
     func unexport(at path: ObjectPath, interfaces names: [InterfaceName]?) throws {
-        let (removed, manager) = registry.withLock { registry in
-            (registry.remove(at: path, interfaces: names), registry.manager(for: path))
+        let (removed, manager) = state.withLock { state in
+            (state.registry.remove(at: path, interfaces: names), state.registry.manager(for: path))
         }
         if let manager, !removed.isEmpty {
             try emit(path: manager, interface: .objectManager, member: MemberName(unchecked: "InterfacesRemoved"), destination: nil) { writer in
