@@ -31,9 +31,9 @@ import Testing
 
         let weather = BusContract.documentPath(.weather), podcasts = BusContract.documentPath(.podcasts)
         for (path, interface, member, arguments, refusal) in [
-            (weather, BusContract.weatherInterface, BusContract.Weather1.forecast, ["su", "Berlin", "4294967295"], "Ask for 1 to 16 days"),
-            (weather, BusContract.weatherInterface, BusContract.Weather1.hourlyForecast, ["su", "Berlin", "4294967295"], "Ask for 1 to 384 hours"),
-            (weather, BusContract.weatherInterface, BusContract.Weather1.searchPlaces, ["su", "Berlin", "4294967295"], "Ask for 1 to 100 places"),
+            (weather, BusContract.weatherInterface, BusContract.Weather1.forecast.name, ["su", "Berlin", "4294967295"], "Ask for 1 to 16 days"),
+            (weather, BusContract.weatherInterface, BusContract.Weather1.hourlyForecast.name, ["su", "Berlin", "4294967295"], "Ask for 1 to 384 hours"),
+            (weather, BusContract.weatherInterface, BusContract.Weather1.searchPlaces.name, ["su", "Berlin", "4294967295"], "Ask for 1 to 100 places"),
             (podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.getListeningStats, ["u", "4294967295"], "from 1 (today) to 3650"),
             (podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.getListeningStats, ["u", "0"], "from 1 (today) to 3650"),
         ] as [(ObjectPath, InterfaceName, MemberName, [String], String)] {

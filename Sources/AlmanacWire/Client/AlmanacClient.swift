@@ -127,32 +127,26 @@ public struct AlmanacClient: Sendable {
 
     /// Saves a place: the daemon fetches it from now on, with or without views.
     public func addLocation(_ location: String) async throws {
-        _ = try await connection.call(BusContract.serviceName, path: BusContract.documentPath(.weather),
-                                      interface: BusContract.weatherInterface, method: BusContract.Weather1.addLocation, arguments: location)
+        try await weatherCall(BusContract.Weather1.addLocation, location)
     }
 
     /// Forgets a saved place (`UnknownLocation` when it is not saved).
     public func removeLocation(_ location: String) async throws {
-        _ = try await connection.call(BusContract.serviceName, path: BusContract.documentPath(.weather),
-                                      interface: BusContract.weatherInterface, method: BusContract.Weather1.removeLocation, arguments: location)
+        try await weatherCall(BusContract.Weather1.removeLocation, location)
     }
 
     /// The places a name may mean (`Weather1.SearchPlaces`), best first.
     public func searchPlaces(_ name: String, count: Int) async throws -> [PlaceMatch] {
-        let items = try await connection.call(BusContract.serviceName, path: BusContract.documentPath(.weather), interface: BusContract.weatherInterface,
-                                              method: BusContract.Weather1.searchPlaces, timeout: .seconds(60), arguments: name, UInt32(clamping: count))
-            .arguments([[String: Value]].self)
-        return items.map(\.asVariantDictionary).compactMap(WeatherCodec.decodePlaceMatch)
+        let items = try await weatherCall(BusContract.Weather1.searchPlaces, (name, UInt32(clamping: count)), timeout: .seconds(60))
+        return items.map(\.value).compactMap(WeatherCodec.decodePlaceMatch)
     }
 
     /// The first `hours` hours of a place's reading (`Weather1.HourlyForecast`: all the daemon
     /// holds, up to 16 days, where the state carries two days); `UnknownLocation` when the
     /// daemon has no reading of it.
     public func hourlyForecast(_ location: String, hours: Int) async throws -> [HourlyForecast] {
-        let items = try await connection.call(BusContract.serviceName, path: BusContract.documentPath(.weather), interface: BusContract.weatherInterface,
-                                              method: BusContract.Weather1.hourlyForecast, arguments: location, UInt32(clamping: hours))
-            .arguments([[String: Value]].self)
-        return items.map(\.asVariantDictionary).compactMap(WeatherCodec.decodeHour)
+        let items = try await weatherCall(BusContract.Weather1.hourlyForecast, (location, UInt32(clamping: hours)))
+        return items.map(\.value).compactMap(WeatherCodec.decodeHour)
     }
 
     /// The saved places.
@@ -392,6 +386,11 @@ public struct AlmanacClient: Sendable {
     /// Ownership changes of the daemon's name: it starting, stopping, restarting.
     public func daemonChanges() async throws -> AsyncCompactMapSequence<SignalStream, NameOwnerChange> {
         try await connection.nameOwnerChanges(of: BusContract.serviceName)
+    }
+
+    /// Calls a method of the weather document's `Weather1`.
+    private func weatherCall<A, R>(_ method: BusMethod<A, R>, _ arguments: A.Values, timeout: Duration = Connection.defaultTimeout) async throws -> R.Values {
+        try await connection.call(method, on: BusContract.serviceName, path: BusContract.documentPath(.weather), arguments, timeout: timeout)
     }
 
     private func call<each A: BusEncodable>(_ document: DocumentName, _ method: MemberName, _ arguments: repeat each A) async throws -> Message {

@@ -78,20 +78,20 @@ extension BusContract {
 
     /// `org.almanac.Weather1`'s members.
     public enum Weather1 {
-        /// `Current(s) → a{sv}`.
-        public static let current: MemberName = "Current"
-        /// `Forecast(s, u) → aa{sv}`.
-        public static let forecast: MemberName = "Forecast"
-        /// `HourlyForecast(s, u) → aa{sv}`.
-        public static let hourlyForecast: MemberName = "HourlyForecast"
-        /// `AddLocation(s)`.
-        public static let addLocation: MemberName = "AddLocation"
-        /// `RemoveLocation(s)`.
-        public static let removeLocation: MemberName = "RemoveLocation"
+        /// `Current(s location) → a{sv} reading`.
+        public static let current = BusMethod<Args<String>, Args<VariantDictionary>>("Current", of: weatherInterface, arguments: ["location"], reply: ["reading"])
+        /// `Forecast(s location, u days) → aa{sv} days`.
+        public static let forecast = BusMethod<Args<String, UInt32>, Args<[VariantDictionary]>>("Forecast", of: weatherInterface, arguments: ["location", "days"], reply: ["days"])
+        /// `HourlyForecast(s location, u hours) → aa{sv} hours`.
+        public static let hourlyForecast = BusMethod<Args<String, UInt32>, Args<[VariantDictionary]>>("HourlyForecast", of: weatherInterface, arguments: ["location", "hours"], reply: ["hours"])
+        /// `AddLocation(s location)`.
+        public static let addLocation = BusMethod<Args<String>, Args<>>("AddLocation", of: weatherInterface, arguments: ["location"])
+        /// `RemoveLocation(s location)`.
+        public static let removeLocation = BusMethod<Args<String>, Args<>>("RemoveLocation", of: weatherInterface, arguments: ["location"])
         /// The property `Locations` (`as`).
         public static let locations: MemberName = "Locations"
-        /// `SearchPlaces(s, u) → aa{sv}`.
-        public static let searchPlaces: MemberName = "SearchPlaces"
+        /// `SearchPlaces(s name, u count) → aa{sv} places`.
+        public static let searchPlaces = BusMethod<Args<String, UInt32>, Args<[VariantDictionary]>>("SearchPlaces", of: weatherInterface, arguments: ["name", "count"], reply: ["places"])
         /// The property `Units` (`s`).
         public static let units: MemberName = "Units"
     }
