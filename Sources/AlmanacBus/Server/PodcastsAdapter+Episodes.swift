@@ -115,12 +115,17 @@ extension PodcastsAdapter {
             Method(BusContract.Podcasts1.getQueue.rawValue, outputs: [Argument("episodes", .array(.dictionary(key: .string, value: .variant)))],
                    async: { _, reply in
                 let titles = podcasts.document.snapshot.state.podcasts.mapValues(\.title)
-                let episodes = try podcasts.queuedEpisodes()
-                try reply.write(Value.array(.dictionary(key: .string, value: .variant), episodes.map { episode in
-                    var record = (PodcastsCodec.encode(episode).stringKeyedEntries ?? [:]).mapValues(\.unwrapped)
-                    if let title = titles[episode.podcastID] { record["podcastTitle"] = .string(title) }
-                    return .dictionary(key: .string, value: .variant, record.sorted { $0.key < $1.key }.map { Value.DictionaryEntry(.string($0.key), .variant($0.value)) })
-                }))
+                try reply.write(Value.array(.dictionary(key: .string, value: .variant), try podcasts.queuedEpisodes().map { Self.record($0, titles).value }))
+            }),
+            // Each episode once, at most a page of them (as SearchTranscripts); unknown ones left out.
+            Method(BusContract.Podcasts1.getEpisodes, async: { _, given in
+                var seen = Set<String>()
+                let asked = given.filter { seen.insert($0).inserted }
+                guard asked.count <= EpisodeQuery.maximumLimit else {
+                    throw BusError.invalidArgs("Ask for at most \(EpisodeQuery.maximumLimit) different episodes at a time, not \(asked.count).")
+                }
+                let titles = podcasts.document.snapshot.state.podcasts.mapValues(\.title)
+                return try asked.compactMap { try podcasts.episode($0) }.map { Self.record($0, titles) }
             }),
             Method(BusContract.Podcasts1.getListeningStats.rawValue, inputs: [Argument("days", .uint32)],
                    outputs: [Argument("totals", .array(.dictionary(key: .string, value: .variant)))], async: { call, reply in
@@ -139,5 +144,13 @@ extension PodcastsAdapter {
                 try reply.write(BusContract.downloadPath(try downloads.download(episode, for: call.sender)))
             }),
         ]
+    }
+
+    /// An episode as `GetQueue` and `GetEpisodes` give it: `GetEpisode`'s keys, sorted, with
+    /// its podcast's title from `titles`.
+    static func record(_ episode: Episode, _ titles: [String: String]) -> VariantDictionary {
+        var record = (PodcastsCodec.encode(episode).stringKeyedEntries ?? [:]).mapValues(\.unwrapped)
+        if let title = titles[episode.podcastID] { record["podcastTitle"] = .string(title) }
+        return VariantDictionary(.dictionary(key: .string, value: .variant, record.sorted { $0.key < $1.key }.map { Value.DictionaryEntry(.string($0.key), .variant($0.value)) }))
     }
 }

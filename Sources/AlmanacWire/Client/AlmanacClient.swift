@@ -177,6 +177,22 @@ public struct AlmanacClient: Sendable {
         return (episode, fields["podcastTitle"]?.stringValue)
     }
 
+    /// Several episodes' records (`GetEpisodes`) and their podcasts' titles, in the order
+    /// asked, each once; unknown ids are left out. One call for up to 500 different ids.
+    public func episodes(_ ids: [String]) async throws -> [(episode: Episode, podcastTitle: String?)] {
+        var seen = Set<String>()
+        let asked = ids.filter { seen.insert($0).inserted }
+        var found: [(episode: Episode, podcastTitle: String?)] = []
+        for start in stride(from: 0, to: asked.count, by: EpisodeQuery.maximumLimit) {
+            let page = Array(asked[start..<min(start + EpisodeQuery.maximumLimit, asked.count)])
+            let records = try await connection.call(BusContract.Podcasts1.getEpisodes, on: BusContract.serviceName, path: BusContract.documentPath(.podcasts), page)
+            found += records.compactMap { record in
+                PodcastsCodec.decodeEpisode(record.value).map { ($0, record.value.stringKeyedEntries?["podcastTitle"]?.stringValue) }
+            }
+        }
+        return found
+    }
+
     /// The Up Next queue's episodes, head first, each with its podcast's title (`GetQueue`).
     public func queue() async throws -> [(episode: Episode, podcastTitle: String?)] {
         let items = try await podcastsCall(BusContract.Podcasts1.getQueue).arguments([[String: Value]].self)

@@ -108,6 +108,9 @@ extension BusContract {
         public static let search: MemberName = "Search"
         /// `GetEpisode(s) → a{sv}`.
         public static let getEpisode: MemberName = "GetEpisode"
+        /// `GetEpisodes(as episodes) → aa{sv} records`: `GetEpisode`'s records of up to 500
+        /// different episodes at once, in the order asked; unknown ids are left out.
+        public static let getEpisodes = BusMethod<Args<[String]>, Args<[VariantDictionary]>>("GetEpisodes", of: podcastsInterface, arguments: ["episodes"], reply: ["records"])
         /// `GetQueue() → aa{sv}`: the Up Next queue's episodes, head first, as `GetEpisode` gives them.
         public static let getQueue: MemberName = "GetQueue"
         /// `GetListeningStats(u days) → aa{sv}`: how long each podcast was listened to on each
