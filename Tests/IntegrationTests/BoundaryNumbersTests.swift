@@ -21,12 +21,12 @@ import Testing
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)
         for offset in ["-2147483648", "2147483647", "-1001", "1001", "0"] {
-            let seek = try await busctlCall(on: bus, BusContract.playerPath, BusContract.playerInterface, BusContract.Player1.seekChapter, ["i", "--", offset])
+            let seek = try await busctlCall(on: bus, BusContract.playerPath, BusContract.playerInterface, BusContract.Player1.seekChapter.name, ["i", "--", offset])
             #expect(seek.status != 0 && seek.errorOutput.contains("at most 1000 either way"), "SeekChapter(\(offset)): \(seek.errorOutput)")
             try await expectAlive(daemon, after: "SeekChapter(\(offset))")
         }
         // Within range, it goes on to look for a player.
-        let next = try await busctlCall(on: bus, BusContract.playerPath, BusContract.playerInterface, BusContract.Player1.seekChapter, ["i", "--", "-1"])
+        let next = try await busctlCall(on: bus, BusContract.playerPath, BusContract.playerInterface, BusContract.Player1.seekChapter.name, ["i", "--", "-1"])
         #expect(next.status != 0 && next.errorOutput.contains("No media player has an episode"), "\(next.errorOutput)")
 
         let weather = BusContract.documentPath(.weather), podcasts = BusContract.documentPath(.podcasts)
@@ -55,7 +55,7 @@ import Testing
         let daemon = try await RunningDaemon(bus: bus, .fixtures().with("--sync-debounce", "0.1"))
         let (_, episodes) = try await feed.subscribe(on: bus)
         let episode = try #require(episodes["Only"])
-        let login = try await busctlCall(on: bus, BusContract.syncPath, BusContract.syncInterface, BusContract.Sync1.login,
+        let login = try await busctlCall(on: bus, BusContract.syncPath, BusContract.syncInterface, BusContract.Sync1.login.name,
                                          ["sssa{sv}", sync.baseURL.absoluteString, "alice", "s3cret", "0"])
         try #require(login.status == 0, "\(login.errorOutput)")
         let podcasts = BusContract.documentPath(.podcasts)
@@ -104,7 +104,7 @@ import Testing
         try await player.setRate(1e-300)
         var sleep: Tool.Result?
         #expect(await eventually(every: .milliseconds(100)) {
-            sleep = try? await busctlCall(on: bus, BusContract.playerPath, BusContract.playerInterface, BusContract.Player1.sleep,
+            sleep = try? await busctlCall(on: bus, BusContract.playerPath, BusContract.playerInterface, BusContract.Player1.sleep.name,
                                           ["a{sv}", "1", "end", "s", "episode"])
             return sleep?.status == 0 || sleep?.errorOutput.contains("No media player") == false
         })

@@ -182,12 +182,12 @@ extension BusContract {
 
     /// `org.almanac.Sync1`'s members.
     public enum Sync1 {
-        /// `Login(s server, s user, s password, a{sv} options) → a{sv}`.
-        public static let login: MemberName = "Login"
-        /// `Logout() → b`.
-        public static let logout: MemberName = "Logout"
-        /// `Sync() → a{sv}`, answered when the sync is done.
-        public static let sync: MemberName = "Sync"
+        /// `Login(s server, s user, s password, a{sv} options) → a{sv} account`.
+        public static let login = BusMethod<Args<String, String, String, [String: Value]>, Args<VariantDictionary>>("Login", of: syncInterface, arguments: ["server", "user", "password", "options"], reply: ["account"])
+        /// `Logout() → b wasLoggedIn`.
+        public static let logout = BusMethod<Args<>, Args<Bool>>("Logout", of: syncInterface, reply: ["wasLoggedIn"])
+        /// `Sync() → a{sv} report`, answered when the sync is done.
+        public static let sync = BusMethod<Args<>, Args<VariantDictionary>>("Sync", of: syncInterface, reply: ["report"])
         /// The property `LastError` (`s`).
         public static let lastError: MemberName = "LastError"
         /// The property `Queued` (`u`).
@@ -214,12 +214,12 @@ extension BusContract {
 
     /// `org.almanac.Player1`'s members.
     public enum Player1 {
-        /// `Sleep(a{sv}) → a{sv}`: sets the sleep timer (`seconds`, or `end`: `episode`/`chapter`).
-        public static let sleep: MemberName = "Sleep"
-        /// `CancelSleep() → b`: cancels it; whether one was set.
-        public static let cancelSleep: MemberName = "CancelSleep"
-        /// `SeekChapter(i) → a{sv}`: moves the player that many chapters on (-1: back).
-        public static let seekChapter: MemberName = "SeekChapter"
+        /// `Sleep(a{sv} options) → a{sv} timer`: sets the sleep timer (`seconds`, or `end`: `episode`/`chapter`).
+        public static let sleep = BusMethod<Args<[String: Value]>, Args<[String: Value]>>("Sleep", of: playerInterface, arguments: ["options"], reply: ["timer"])
+        /// `CancelSleep() → b wasSet`: cancels it; whether one was set.
+        public static let cancelSleep = BusMethod<Args<>, Args<Bool>>("CancelSleep", of: playerInterface, reply: ["wasSet"])
+        /// `SeekChapter(i offset) → a{sv} chapter`: moves the player that many chapters on (-1: back).
+        public static let seekChapter = BusMethod<Args<Int32>, Args<[String: Value]>>("SeekChapter", of: playerInterface, arguments: ["offset"], reply: ["chapter"])
         /// The property `SleepTimer` (`a{sv}`; empty when none is set).
         public static let sleepTimer: MemberName = "SleepTimer"
         /// The property `NowPlaying` (`a{sv}`; empty when no player has an episode open).

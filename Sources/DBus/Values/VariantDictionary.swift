@@ -14,6 +14,9 @@ public struct VariantDictionary: BusCodable, Hashable, Sendable {
     /// The dictionary of `pairs`, in their order.
     public init(_ pairs: KeyValuePairs<String, Value>) { value = .stringVariantDictionary(pairs) }
 
+    /// The entries as a Swift dictionary, each value out of its variant (order is lost).
+    public var entries: [String: Value] { (value.stringKeyedEntries ?? [:]).mapValues(\.unwrapped) }
+
     public static var busType: ValueType { .dictionary(key: .string, value: .variant) }
 
     public func encode(to writer: inout MessageWriter) throws {
