@@ -34,8 +34,8 @@ import Testing
             (weather, BusContract.weatherInterface, BusContract.Weather1.forecast.name, ["su", "Berlin", "4294967295"], "Ask for 1 to 16 days"),
             (weather, BusContract.weatherInterface, BusContract.Weather1.hourlyForecast.name, ["su", "Berlin", "4294967295"], "Ask for 1 to 384 hours"),
             (weather, BusContract.weatherInterface, BusContract.Weather1.searchPlaces.name, ["su", "Berlin", "4294967295"], "Ask for 1 to 100 places"),
-            (podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.getListeningStats, ["u", "4294967295"], "from 1 (today) to 3650"),
-            (podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.getListeningStats, ["u", "0"], "from 1 (today) to 3650"),
+            (podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.getListeningStats.name, ["u", "4294967295"], "from 1 (today) to 3650"),
+            (podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.getListeningStats.name, ["u", "0"], "from 1 (today) to 3650"),
         ] as [(ObjectPath, InterfaceName, MemberName, [String], String)] {
             let result = try await busctlCall(on: bus, path, interface, member, arguments)
             #expect(result.status != 0 && result.errorOutput.contains(refusal), "\(member)(\(arguments)): \(result.errorOutput)")
@@ -70,13 +70,13 @@ import Testing
                 || refused.errorOutput.contains("'position' must be a finite number"), "position \(position): \(refused.errorOutput)")
             try await expectAlive(daemon, after: "position \(position)")
         }
-        let kept = try await busctlCall(on: bus, podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.getEpisode, ["s", episode])
+        let kept = try await busctlCall(on: bus, podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.getEpisode.name, ["s", episode])
         #expect(kept.output.contains(/"position" d 0\s/), "\(kept.output)")
 
         // -0 is kept as 0; the longest position there is goes to the server as whole seconds.
         #expect(try await submit("1").status == 0)
         #expect(try await submit("-0").status == 0)
-        let zero = try await busctlCall(on: bus, podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.getEpisode, ["s", episode])
+        let zero = try await busctlCall(on: bus, podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.getEpisode.name, ["s", episode])
         #expect(zero.output.contains(/"position" d 0\s/), "\(zero.output)")
         #expect(try await submit("2592000").status == 0)
         #expect(await eventually { (try? String(contentsOf: URL(string: sync.baseURL.absoluteString + "/_control/state")!, encoding: .utf8))?.contains("2592000") == true })

@@ -68,8 +68,8 @@ import Testing
         defer { monitor.stop() }
         // dbus-monitor says nothing when it starts listening: ask until it has seen a call.
         #expect(try await eventually(every: .zero) {
-            _ = try await busctlCall(on: bus, podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.getQueue, [])
-            return await monitor.waitFor("member=\(BusContract.Podcasts1.getQueue)", timeout: 0.5)
+            _ = try await busctlCall(on: bus, podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.getQueue.name, [])
+            return await monitor.waitFor("member=\(BusContract.Podcasts1.getQueue.name)", timeout: 0.5)
         })
 
         let added = try await almanac(["queue", "add"] + ids, bus: bus)

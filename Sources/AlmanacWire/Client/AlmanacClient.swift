@@ -170,7 +170,7 @@ public struct AlmanacClient: Sendable {
 
     /// One episode's record (`GetEpisode`) and its podcast's title.
     public func episode(_ id: String) async throws -> (episode: Episode, podcastTitle: String?) {
-        let fields = try await podcastsCall(BusContract.Podcasts1.getEpisode, id).arguments([String: Value].self)
+        let fields = try await podcastsCall(BusContract.Podcasts1.getEpisode, id)
         guard let episode = PodcastsCodec.decodeEpisode(fields.asVariantDictionary) else {
             throw BusError.invalidArgs("The daemon's record of episode '\(id.prefix(200))' has no id.")
         }
@@ -185,7 +185,7 @@ public struct AlmanacClient: Sendable {
         var found: [(episode: Episode, podcastTitle: String?)] = []
         for start in stride(from: 0, to: asked.count, by: EpisodeQuery.maximumLimit) {
             let page = Array(asked[start..<min(start + EpisodeQuery.maximumLimit, asked.count)])
-            let records = try await connection.call(BusContract.Podcasts1.getEpisodes, on: BusContract.serviceName, path: BusContract.documentPath(.podcasts), page)
+            let records = try await podcastsCall(BusContract.Podcasts1.getEpisodes, page)
             found += records.compactMap { record in
                 PodcastsCodec.decodeEpisode(record.value).map { ($0, record.value.stringKeyedEntries?["podcastTitle"]?.stringValue) }
             }
@@ -195,17 +195,15 @@ public struct AlmanacClient: Sendable {
 
     /// The Up Next queue's episodes, head first, each with its podcast's title (`GetQueue`).
     public func queue() async throws -> [(episode: Episode, podcastTitle: String?)] {
-        let items = try await podcastsCall(BusContract.Podcasts1.getQueue).arguments([[String: Value]].self)
-        return items.compactMap { fields in
-            PodcastsCodec.decodeEpisode(fields.asVariantDictionary).map { ($0, fields["podcastTitle"]?.stringValue) }
+        try await podcastsCall(BusContract.Podcasts1.getQueue, ()).compactMap { record in
+            PodcastsCodec.decodeEpisode(record.value).map { ($0, record.entries["podcastTitle"]?.stringValue) }
         }
     }
 
     /// How long each podcast was listened to on each of the last `days` local days
     /// (`GetListeningStats`), oldest day first.
     public func listeningStats(days: Int) async throws -> [ListeningTotal] {
-        let items = try await podcastsCall(BusContract.Podcasts1.getListeningStats, UInt32(clamping: days)).arguments([[String: Value]].self)
-        return PodcastsCodec.decodeListening(items)
+        PodcastsCodec.decodeListening(try await podcastsCall(BusContract.Podcasts1.getListeningStats, UInt32(clamping: days)).map(\.entries))
     }
 
     /// Edits the Up Next queue (`Submit` to the podcasts document); the revision after it.
@@ -237,8 +235,7 @@ public struct AlmanacClient: Sendable {
 
     /// Where `search` is said in the kept transcripts of `episodes` (`SearchTranscripts`).
     public func transcriptMoments(_ search: String, in episodes: [String]) async throws -> [TranscriptMoment] {
-        let items = try await podcastsCall(BusContract.Podcasts1.searchTranscripts, search, episodes).arguments([[String: Value]].self)
-        return PodcastsCodec.decodeMoments(items)
+        PodcastsCodec.decodeMoments(try await podcastsCall(BusContract.Podcasts1.searchTranscripts, (search, episodes)).map(\.entries))
     }
 
     /// Podcasts a directory finds for `term` (`Podcasts1.Search`), best first.
@@ -315,6 +312,11 @@ public struct AlmanacClient: Sendable {
         _ = try await podcastsCall(BusContract.Podcasts1.setPodcastSettings, podcast, settings)
     }
 
+    /// Calls a method of the podcasts document's `Podcasts1`.
+    private func podcastsCall<A, R>(_ method: BusMethod<A, R>, _ arguments: A.Values, timeout: Duration = Connection.defaultTimeout) async throws -> R.Values {
+        try await connection.call(method, on: BusContract.serviceName, path: BusContract.documentPath(.podcasts), arguments, timeout: timeout)
+    }
+
     private func podcastsCall<each A: BusEncodable>(_ method: MemberName, timeout: Duration = Connection.defaultTimeout, _ arguments: repeat each A) async throws -> Message {
         try await connection.call(BusContract.serviceName, path: BusContract.documentPath(.podcasts), interface: BusContract.podcastsInterface,
                                   method: method, timeout: timeout, arguments: repeat each arguments)
@@ -340,7 +342,7 @@ public struct AlmanacClient: Sendable {
 
     /// Asks the daemon to download an episode; the job's object path.
     public func download(_ episode: String) async throws -> ObjectPath {
-        try await podcastsCall(BusContract.Podcasts1.download, episode).arguments(ObjectPath.self)
+        try await podcastsCall(BusContract.Podcasts1.download, episode)
     }
 
     /// A job's properties now (`org.almanac.Download1`).

@@ -106,22 +106,22 @@ extension BusContract {
         public static let listEpisodes: MemberName = "ListEpisodes"
         /// `Search(s, a{sv}) → aa{sv}`.
         public static let search: MemberName = "Search"
-        /// `GetEpisode(s) → a{sv}`.
-        public static let getEpisode: MemberName = "GetEpisode"
+        /// `GetEpisode(s episode) → a{sv} record`.
+        public static let getEpisode = BusMethod<Args<String>, Args<[String: Value]>>("GetEpisode", of: podcastsInterface, arguments: ["episode"], reply: ["record"])
         /// `GetEpisodes(as episodes) → aa{sv} records`: `GetEpisode`'s records of up to 500
         /// different episodes at once, in the order asked; unknown ids are left out.
         public static let getEpisodes = BusMethod<Args<[String]>, Args<[VariantDictionary]>>("GetEpisodes", of: podcastsInterface, arguments: ["episodes"], reply: ["records"])
         /// `GetQueue() → aa{sv}`: the Up Next queue's episodes, head first, as `GetEpisode` gives them.
-        public static let getQueue: MemberName = "GetQueue"
+        public static let getQueue = BusMethod<Args<>, Args<[VariantDictionary]>>("GetQueue", of: podcastsInterface, reply: ["episodes"])
         /// `GetListeningStats(u days) → aa{sv}`: how long each podcast was listened to on each
         /// of the last `days` local days (`day s`, `podcast s`, `title s`, `seconds d`).
-        public static let getListeningStats: MemberName = "GetListeningStats"
+        public static let getListeningStats = BusMethod<Args<UInt32>, Args<[VariantDictionary]>>("GetListeningStats", of: podcastsInterface, arguments: ["days"], reply: ["totals"])
         /// `GetEpisodeDetails(s) → a{sv}`: `GetEpisode`'s keys, the show notes, chapters and the rest.
         public static let getEpisodeDetails: MemberName = "GetEpisodeDetails"
         /// `Inspect(s) → a{sv}`.
         public static let inspect: MemberName = "Inspect"
-        /// `Download(s) → o`.
-        public static let download: MemberName = "Download"
+        /// `Download(s episode) → o job`.
+        public static let download = BusMethod<Args<String>, Args<ObjectPath>>("Download", of: podcastsInterface, arguments: ["episode"], reply: ["job"])
         /// `GetPodcastSettings(s) → a{sv}`: one podcast's own settings.
         public static let getPodcastSettings: MemberName = "GetPodcastSettings"
         /// `SetPodcastSettings(s, a{sv})`: changes some of them.
@@ -153,7 +153,7 @@ extension BusContract {
         /// `GetTranscript(s) → a{sv}`: an episode's transcript, fetched first when it is not kept.
         public static let getTranscript: MemberName = "GetTranscript"
         /// `SearchTranscripts(s, as) → aa{sv}`: where a search's words are said in those episodes' transcripts.
-        public static let searchTranscripts: MemberName = "SearchTranscripts"
+        public static let searchTranscripts = BusMethod<Args<String, [String]>, Args<[VariantDictionary]>>("SearchTranscripts", of: podcastsInterface, arguments: ["search", "episodes"], reply: ["moments"])
     }
 
     /// `org.almanac.Download1`'s members.
