@@ -220,7 +220,7 @@ import Testing
         } catch let error as BusError {
             #expect(error.name == ErrorName.limitsExceeded, "\(error)")
         }
-        let other = try await gdbusCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.download,
+        let other = try await gdbusCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.download.name,
                                         [try #require(episodes["Part 21"])])
         #expect(other.status == 0, "\(other.errorOutput)")
 

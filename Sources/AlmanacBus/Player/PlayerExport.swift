@@ -102,24 +102,23 @@ public final class PlayerExport: Sendable {
         let steering = self.steering
         let dictionary = ValueType.dictionary(key: .string, value: .variant)
         return try Interface(BusContract.playerInterface.rawValue, methods: [
-            Method(BusContract.Player1.sleep.rawValue, inputs: [Argument("options", dictionary)], outputs: [Argument("timer", dictionary)], async: { [weak self] call, reply in
-                let (options) = try call.arguments([String: Value].self)
+            Method(BusContract.Player1.sleep, async: { [weak self] _, options in
                 let timer = try PlayerCodec.sleepTimer(options, now: steering.now)
                 let status = try await steering.sleep(timer)
-                try reply.write(PlayerCodec.encode(timer: status.timer, player: status.owner.rawValue, episode: status.episodeID, pausesAt: status.pausesAt))
                 self?.announce()
+                return PlayerCodec.encode(timer: status.timer, player: status.owner.rawValue, episode: status.episodeID, pausesAt: status.pausesAt)
             }),
-            Method(BusContract.Player1.cancelSleep.rawValue, outputs: [Argument("wasSet", .boolean)]) { [weak self] _, reply in
-                try reply.write(steering.cancelSleep())
+            Method(BusContract.Player1.cancelSleep) { [weak self] _, _ in
+                let wasSet = steering.cancelSleep()
                 self?.announce()
+                return wasSet
             },
-            Method(BusContract.Player1.seekChapter.rawValue, inputs: [Argument("offset", .int32)], outputs: [Argument("chapter", dictionary)], async: { call, reply in
-                let (offset) = try call.arguments(Int32.self)
+            Method(BusContract.Player1.seekChapter, async: { _, offset in
                 // A range, not `abs(offset)`: the absolute value of Int32.min does not fit, and traps.
                 guard offset != 0, (-1_000...1_000).contains(offset) else {
                     throw BusError.invalidArgs("'offset' is how many chapters to move, 1 for the next, -1 for the previous (at most 1000 either way); not \(offset).")
                 }
-                try reply.write(PlayerCodec.encode(try await steering.seekChapter(Int(offset))))
+                return PlayerCodec.encode(try await steering.seekChapter(Int(offset)))
             }),
         ], properties: [
             Property(BusContract.Player1.sleepTimer.rawValue, dictionary) { [weak self] in Self.value(self?.timer ?? [:]) },

@@ -5,12 +5,7 @@ extension AlmanacClient {
     /// Logs the daemon in to a sync server (`Sync1.Login`): it checks the password with the
     /// server before keeping anything. `options`: `device`, `caption`, `flavour`.
     public func syncLogin(server: String, user: String, password: String, options: [String: Value]) async throws -> SyncAccount? {
-        let (values) = try await syncCall(BusContract.Sync1.login, timeout: .seconds(120)) { writer in
-            try writer.write(server)
-            try writer.write(user)
-            try writer.write(password)
-            try writer.write(options)
-        }.arguments([String: Value].self)
+        let values = try await syncCall(BusContract.Sync1.login, (server, user, password, options), timeout: .seconds(120)).entries
         guard let server = values["server"]?.stringValue, let user = values["user"]?.stringValue, let device = values["device"]?.stringValue,
               let flavour = values["flavour"]?.stringValue.flatMap(SyncFlavour.init(rawValue:)) else { return nil }
         return SyncAccount(server: server, user: user, device: device, caption: values["caption"]?.stringValue ?? "", flavour: flavour)
@@ -18,12 +13,12 @@ extension AlmanacClient {
 
     /// Forgets the account, its password and its queue (`Sync1.Logout`); whether there was one.
     public func syncLogout() async throws -> Bool {
-        try await syncCall(BusContract.Sync1.logout, timeout: .seconds(60)) { _ in }.arguments(Bool.self)
+        try await syncCall(BusContract.Sync1.logout, (), timeout: .seconds(60))
     }
 
     /// Syncs both ways and returns when done (`Sync1.Sync`).
     public func syncNow() async throws -> SyncReport {
-        let (values) = try await syncCall(BusContract.Sync1.sync, timeout: .seconds(900)) { _ in }.arguments([String: Value].self)
+        let values = try await syncCall(BusContract.Sync1.sync, (), timeout: .seconds(900)).entries
         return SyncCodec.report(values)
     }
 
@@ -34,8 +29,7 @@ extension AlmanacClient {
         return SyncCodec.status(try reply.arguments([String: Value].self))
     }
 
-    private func syncCall(_ method: MemberName, timeout: Duration, body: (inout MessageWriter) throws -> Void) async throws -> Message {
-        try await connection.call(BusContract.serviceName, path: BusContract.syncPath, interface: BusContract.syncInterface, method: method,
-                                  timeout: timeout, body: body)
+    private func syncCall<A, R>(_ method: BusMethod<A, R>, _ arguments: A.Values, timeout: Duration) async throws -> R.Values {
+        try await connection.call(method, on: BusContract.serviceName, path: BusContract.syncPath, arguments, timeout: timeout)
     }
 }

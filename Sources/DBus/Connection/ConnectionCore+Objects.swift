@@ -54,9 +54,9 @@ extension ConnectionCore {
         let call = MethodCall(message: message, path: path)
         switch method.handler {
         case .sync(let handler):
-            reply(to: message) { try handler(call, &$0) }
+            reply(to: message, expecting: method.outputSignature) { try handler(call, &$0) }
         case .deferred(let handler):
-            let reply = DeferredReply(to: message, on: self)
+            let reply = DeferredReply(to: message, on: self, expecting: method.outputSignature)
             do {
                 try handler(call, reply)
             } catch {
@@ -69,15 +69,15 @@ extension ConnectionCore {
             } catch {
                 return replyError(message, error)
             }
-            answerInTask(message, member) { try await write(&$0) }
+            answerInTask(message, member, expecting: method.outputSignature) { try await write(&$0) }
         case .async(let handler):
-            answerInTask(message, member) { try await handler(call, &$0) }
+            answerInTask(message, member, expecting: method.outputSignature) { try await handler(call, &$0) }
         }
     }
 
     /// Answers `message` with the reply `body` writes, in a task of its own, counted against
     /// its sender's calls under way until the task ends (`CallQueue`).
-    private func answerInTask(_ message: Message, _ member: MemberName, _ body: @escaping @Sendable (inout MessageWriter) async throws -> Void) {
+    private func answerInTask(_ message: Message, _ member: MemberName, expecting signature: String, _ body: @escaping @Sendable (inout MessageWriter) async throws -> Void) {
         let sender = message.senderKey
         loop.began(sender)
         Task { [self] in
@@ -94,6 +94,7 @@ extension ConnectionCore {
                 _ = consume writer
                 try checkSize(reply, "The reply to \(member)")
                 try reply.addressReply(to: message)
+                try checkReply(reply, to: message, expecting: signature)
                 if message.expectsReply { send(reply) }
             } catch {
                 replyError(message, error)
@@ -107,15 +108,30 @@ extension ConnectionCore {
     }
 
     /// Builds and sends a reply whose arguments `body` writes; an error thrown by `body`
-    /// becomes an error reply instead.
-    func reply(to message: Message, _ body: (inout MessageWriter) throws -> Void) {
+    /// becomes an error reply instead, and so does (in debug builds) a reply whose signature
+    /// is not the `expecting` one the method declares.
+    func reply(to message: Message, expecting signature: String? = nil, _ body: (inout MessageWriter) throws -> Void) {
         do {
             let reply = try message.reply(body)
+            if let signature { try checkReply(reply, to: message, expecting: signature) }
             try checkSize(reply, "The reply to \(message.member?.rawValue ?? "the call")")
             if message.expectsReply { send(reply) }
         } catch {
             replyError(message, error)
         }
+    }
+
+    /// In debug builds, refuses a reply whose signature is not the one its method declares
+    /// (introspection's promise): the caller gets `Failed` naming both, so a handler that
+    /// answers the wrong types fails its tests instead of confusing its clients. Release
+    /// builds send the reply as written (a typed definition's handlers cannot get it wrong).
+    func checkReply(_ reply: Message, to call: Message, expecting signature: String) throws {
+        #if DEBUG
+        let written = reply.signature.rawValue
+        guard written == signature else {
+            throw BusError(.failed, "The server answered \(call.member?.rawValue ?? "the call") with '\(written)' where the method declares '\(signature)' (a bug in the server; checked in debug builds).")
+        }
+        #endif
     }
 
     func replyError(_ message: Message, _ error: any Error) {
