@@ -362,7 +362,7 @@ public struct AlmanacClient: Sendable {
 
     /// Cancels a job.
     public func cancelDownload(_ path: ObjectPath) async throws {
-        _ = try await connection.call(BusContract.serviceName, path: path, interface: BusContract.downloadInterface, method: BusContract.Download1.cancel)
+        try await connection.call(BusContract.Download1.cancel, on: BusContract.serviceName, path: path, ())
     }
 
     /// Property changes of every download job (subscribe before asking for a download, so none is missed).

@@ -159,7 +159,7 @@ extension BusContract {
     /// `org.almanac.Download1`'s members.
     public enum Download1 {
         /// `Cancel()`, owner only while the owner is connected.
-        public static let cancel: MemberName = "Cancel"
+        public static let cancel = BusMethod<Args<>, Args<>>("Cancel", of: downloadInterface)
         /// The property `State` (`s`).
         public static let state: MemberName = "State"
         /// The property `Episode` (`s`).
