@@ -135,7 +135,7 @@ import Testing
         try await player.setRate(1e-9)
         var sleep: Tool.Result?
         #expect(await eventually(every: .milliseconds(100)) {
-            sleep = try? await busctlCall(on: bus, BusContract.playerPath, BusContract.playerInterface, BusContract.Player1.sleep,
+            sleep = try? await busctlCall(on: bus, BusContract.playerPath, BusContract.playerInterface, BusContract.Player1.sleep.name,
                                           ["a{sv}", "1", "end", "s", "episode"])
             return sleep?.status == 0
         }, "\(sleep?.errorOutput ?? "")")
