@@ -190,10 +190,22 @@ def check_downloads(soak, episodes):
             continue
         if file in recorded and when + after < soak.clock.now - SLACK:
             problems.append("%s stays %.0f s past its time (played, deleted after %d s)" % (file, soak.clock.now - when - after, after))
-        if file not in recorded and when + after > soak.clock.now + SLACK:
+        if file not in recorded and when + after > soak.clock.now + SLACK and not beyond_keep(soak, episode, recorded):
             problems.append("%s went %.0f s before its time" % (file, when + after - soak.clock.now))
     soak.files_seen = recorded
     return problems
+
+
+def beyond_keep(soak, episode, recorded):
+    """Whether `episode`'s download may have gone by its podcast's other rule, `keep` N: N
+    newer downloads of the podcast (not kept) are there now. A podcast may have both rules
+    (keep 2, delete played after a day): its played download then goes before its time when
+    newer ones push it out."""
+    feed_of = {podcast: feed for feed, podcast in soak.podcast_ids.items()}
+    keep = int(soak.world.settings.get(feed_of.get(str(episode["podcast"])), {}).get("keep", 0))
+    newer = [e for e in recorded.values() if str(e["podcast"]) == str(episode["podcast"]) and not e.get("kept")
+             and int(e["published"]) > int(episode["published"])]
+    return keep > 0 and len(newer) >= keep
 
 
 def delete_played_after(soak, feed_id):
