@@ -154,13 +154,13 @@ struct Daemon {
                 machine.scheduledFeedRead()
                 await podcastService.refresh()
             },
-            // After a resume or when the network comes back: every wanted place and feed at
-            // once, as `Refresh()` does (the feeds not when a metered connection had its hour's read).
+            // After a resume or when the network comes back: every wanted feed at once, as
+            // `Refresh()` does (not when a metered connection had its hour's read), and every
+            // wanted place not fetched since the machine went away, by the weather's scheduler.
             RefreshScheduler(nextDue: { machine.catchUpDue }, changes: machine.changes.stream(), on: clock) {
-                let (weatherDue, feedsDue) = machine.takeCatchUp()
-                async let places: Void = weatherDue ? server.weather.refresh(.everything) : ()
-                async let feeds: Void = feedsDue ? server.podcasts.refresh(.everything) : ()
-                _ = await (places, feeds)
+                let (weatherDue, feedsDue, since) = machine.takeCatchUp()
+                if weatherDue { weather.catchUp(since: since) }
+                if feedsDue { await server.podcasts.refresh(.everything) }
             },
             // The sync: soon after a change here, on its interval, and after a failure's backoff.
             RefreshScheduler(nextDue: { sync.nextDue }, changes: sync.scheduleChanges.stream(), on: clock) { _ = try? await sync.sync() },

@@ -118,8 +118,8 @@ public final class MachineWatcher: Service {
         group.addTask { [events] in
             for await signal in watching.sleep {
                 // `true`: going to sleep; `false`: awake again.
-                guard let (sleeping) = try? signal.arguments(Bool.self), !sleeping else { continue }
-                events.resumed()
+                guard let (sleeping) = try? signal.arguments(Bool.self) else { continue }
+                if sleeping { events.suspending() } else { events.resumed() }
             }
         }
         group.addTask {

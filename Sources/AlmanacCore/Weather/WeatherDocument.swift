@@ -176,6 +176,17 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         return fetching.withLock { $0.forecasts.take(locations, now: now, force: force) }
     }
 
+    /// A catch-up after the machine slept or the network was away (`NetworkConditions`):
+    /// every wanted place is due now, but for those fetched at or after `since` (when it went
+    /// away; `nil`: not known), which were fetched after it came back — by this scheduler, whose
+    /// due time passed while the machine slept. The scheduler fetches them (with their alerts),
+    /// so no place is fetched twice for one wake, and each is next due a cadence after its fetch.
+    public func catchUp(since: Date?) {
+        let (now, wanted) = (clock(), wantedLocations)
+        schedule.withLock { $0.dueNow(wanted, now: now, unlessSucceededSince: since) }
+        scheduleChanged()
+    }
+
     /// `"here"` is not fetched before the locator has said where (or why not).
     private var waitingForHere: Bool { fetching.withLock { $0.here == nil } }
 
