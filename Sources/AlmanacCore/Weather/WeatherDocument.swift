@@ -183,7 +183,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     /// so no place is fetched twice for one wake, and each is next due a cadence after its fetch.
     public func catchUp(since: Date?) {
         let (now, wanted) = (clock(), wantedLocations)
-        schedule.withLock { $0.dueNow(wanted, now: now, unlessSucceededSince: since) }
+        fetching.withLock { $0.forecasts.dueNow(wanted, now: now, unlessSucceededSince: since) }
         scheduleChanged()
     }
 
