@@ -232,10 +232,12 @@ extension PodcastsDocument {
         }
     }
 
-    /// The podcast of a read's news was unsubscribed meanwhile (`fetched`).
+    /// The podcast of a read's news was unsubscribed meanwhile (`fetched`): caught there, never
+    /// thrown out of it.
     private struct Unsubscribed: Error {}
 
-    /// The library did not answer while a read's news was kept (`fetched`): what was being done, and why.
+    /// The library did not answer while a read's news was kept (`fetched`): what was being done,
+    /// and why. Caught there and logged; never thrown out of it.
     private struct StoreFault: Error {
         let what: Logger.Message
         let error: any Error
