@@ -1,5 +1,6 @@
 public import AlmanacCore
 import AlmanacModels
+import Locking
 public import DBus
 public import FoundationEssentials
 public import Logging
@@ -15,12 +16,15 @@ public final class RainNotifier: Service {
     private let connection: Connection
     private let logger: Logger
     private let clock: @Sendable () -> Date
-    /// Each reading heard, with the state and the time it was heard at, from the document's
-    /// handler (which must not wait) to `run`, which alone keeps the rule's memory and the
-    /// notifications shown (one owner: no lock). The newest 32 wait while a notification
-    /// server is slow to answer.
-    private let pending: AsyncStream<(reading: WeatherReading, state: WeatherState, now: Date)>
-    private let queue: AsyncStream<(reading: WeatherReading, state: WeatherState, now: Date)>.Continuation
+    /// The rule's memory (which places are announced), asked in the document's handler for
+    /// every reading, so that a slow notification server can make it drop notices but never
+    /// readings the rule must hear (a "dry" one forgotten would silence that place's next
+    /// spell).
+    private let rule = Locked(RainAnnouncements())
+    /// What to show, from the document's handler (which must not wait) to `run`, which alone
+    /// keeps the notifications shown. The newest 32 wait while a notification server is slow.
+    private let pending: AsyncStream<(place: String, location: String, sentence: String)>
+    private let queue: AsyncStream<(place: String, location: String, sentence: String)>.Continuation
 
     public init(weather: WeatherDocument, connection: Connection, clock: @escaping @Sendable () -> Date = SystemClock().reading,
                 logger: Logger) {
@@ -35,7 +39,9 @@ public final class RainNotifier: Service {
     public func prepare() async throws {
         weather.document.addView(key: Self.viewKey) { [weak self] event in
             guard let self, case .changed(_, .reading(let reading), _) = event else { return }
-            queue.yield((reading, weather.document.snapshot.state, clock()))
+            let (state, now) = (weather.document.snapshot.state, clock())
+            guard let outlook = rule.withLock({ $0.announcement(for: reading, in: state, now: now) }) else { return }
+            queue.yield((reading.placeName, reading.location, outlook.sentence))
         }
     }
 
@@ -44,13 +50,9 @@ public final class RainNotifier: Service {
         await withDiscardingTaskGroup { group in
             group.addTask { [weak self] in
                 guard let stream = self?.pending else { return }
-                var rule = RainAnnouncements()
                 // The last notification of each place, which the next one replaces.
                 var shown: [String: UInt32] = [:]
-                for await heard in stream {
-                    guard let outlook = rule.announcement(for: heard.reading, in: heard.state, now: heard.now) else { continue }
-                    await self?.show((heard.reading.placeName, heard.reading.location, outlook.sentence), &shown)
-                }
+                for await notice in stream { await self?.show(notice, &shown) }
             }
             await Task.untilCancelled()
             group.cancelAll()
