@@ -17,9 +17,12 @@ extension ConnectionCore {
         guard isConnected else { throw BusError.disconnected }
         let trackedName = rule.sender.flatMap { $0.isUnique || $0 == .bus || !isBus ? nil : $0 }
 
-        let (id, firstWatcher, generation) = state.withLock { state -> (UInt64, Bool, UInt64) in
-            state.signals.add(subscription, tracking: trackedName)
+        // Checked again where it is added: a disconnection between the two finishes every
+        // subscription in the table, and one added after it would never be finished.
+        let added = state.withLock { state -> (UInt64, Bool, UInt64)? in
+            state.connected ? state.signals.add(subscription, tracking: trackedName) : nil
         }
+        guard let (id, firstWatcher, generation) = added else { throw BusError.disconnected }
 
         if isBus {
             do {
