@@ -73,6 +73,10 @@ public final class PagingMediator<Item: Sendable>: Sendable {
     }
 
     /// Loads the next page and appends it. `false` when a load is under way or there is no more.
+    ///
+    /// Both return once the load is done, not always once the delegate has heard it: while
+    /// another load's events are still being told, that teller tells this one's too, in
+    /// order, just after. A caller that needs the delegate to have heard waits on the delegate.
     @discardableResult
     public func loadMore() async -> Bool {
         await load(refresh: false)
