@@ -391,6 +391,21 @@ def feed_interval(soak, feed_id):
     return feed["ttl"] * 60 if feed["ttl"] else soak.intervals["podcast"]
 
 
+def thread_check(days):
+    """Threads, like memory: on runs of 14 days or more the last day beside the first week's
+    most, since almanacd starts some threads only when first needed (the search lanes, a
+    player's worker, a download's), so day 1 is counted before they exist; a shorter run
+    beside day 1. A thread a day (a leak) still shows by far."""
+    first, last = days[0], days[-1]
+    if len(days) >= 14:
+        week = days[:7]
+        most = max(d["threads"] for d in week)
+        return result("threads, the first week's most → day %d" % last["day"], "+2 at most", last["threads"] - most <= 2,
+                      "day 1 %d, the first week's most %d → %d (most %d)" % (first["threads"], most, last["threads"], max(d["threads"] for d in days)))
+    return result("threads, day 1 → day %d" % last["day"], "+2 at most", last["threads"] - first["threads"] <= 2,
+                  "%d → %d (most %d)" % (first["threads"], last["threads"], max(d["threads"] for d in days)))
+
+
 def final(soak):
     world, results = soak.world, list(soak.results)
     end = soak.clock.now
@@ -399,8 +414,7 @@ def final(soak):
     # Memory, descriptors, threads, timers: the last day beside the first.
     results.append(memory(days))
     results += descriptor_checks(days)
-    results.append(result("threads, day 1 → day %d" % last["day"], "+2 at most", last["threads"] - first["threads"] <= 2,
-                          "%d → %d (most %d)" % (first["threads"], last["threads"], max(d["threads"] for d in days))))
+    results.append(thread_check(days))
     results.append(result("timers (sleeps on the clock), day 1 → day %d" % last["day"], "+5 at most", last["sleepers"] - first["sleepers"] <= 5,
                           "%d → %d (most %d)" % (first["sleepers"], last["sleepers"], max(d["sleepers"] for d in days))))
     # Refreshes on time.
