@@ -20,7 +20,7 @@ enum QueueEdit {
             try await withClient(common) { client in
                 _ = try await client.editQueue(.add(episodes, next: next))
                 for (episode, podcastTitle) in try await client.episodes(episodes) {
-                    Terminal().line("Queued: \(episode.title)" + (podcastTitle.map { " (\($0))" } ?? ""))
+                    Terminal().textLine("Queued: \(episode.title)" + (podcastTitle.map { " (\($0))" } ?? ""))
                 }
             }
         }
