@@ -12,11 +12,12 @@ SWIFT_FLAGS ?=
 # each, and 0.6 MiB less of the daemon's binary touched at start), and every
 # function in a section of its own, laid out by lld in the order release/hot-functions.txt
 # gives (what runs at start-up and while idle first: the daemon maps a third as much of its
-# binary; `make hot-functions` rewrites the list). See docs/performance.md.
+# binary; `make hot-functions` rewrites the list), and no RUNPATH (SwiftPM's `$ORIGIN`: no
+# library of ours lies beside them; scripts/check-runpath.sh). See docs/performance.md.
 RELEASE_LAYOUT = -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld
 RELEASE_ORDER = -Xlinker --symbol-ordering-file=$(CURDIR)/release/hot-functions.txt -Xlinker --no-warn-symbol-ordering
 RELEASE_HARDENING = -Xlinker -z -Xlinker now $(shell scripts/relr-flags.sh)
-RELEASE_BASE = -c release --static-swift-stdlib $(RELEASE_HARDENING) -Xlinker --no-export-dynamic $(RELEASE_LAYOUT)
+RELEASE_BASE = -c release --static-swift-stdlib --disable-local-rpath $(RELEASE_HARDENING) -Xlinker --no-export-dynamic $(RELEASE_LAYOUT)
 RELEASE_FLAGS ?= $(RELEASE_BASE) $(RELEASE_ORDER)
 # Where release builds go: install, bench, stress and hot-functions share it.
 RELEASE_SCRATCH = --scratch-path .build-release
@@ -71,7 +72,9 @@ test: deps
 	$(MAKE) --no-print-directory leakcheck
 	@# What `make install` builds must build: Swift 6.3.1's optimiser has crashed on code the
 	@# debug build compiles (docs/decisions.md). Its own folder, so the debug build stays.
-	$(SWIFT) build -c release --scratch-path .build-release-check $(SWIFT_FLAGS)
+	@# Nor does it look for libraries beside itself (no `$$ORIGIN` in its RUNPATH).
+	$(SWIFT) build -c release --disable-local-rpath --scratch-path .build-release-check $(SWIFT_FLAGS)
+	scripts/check-runpath.sh .build-release-check/release/almanacd .build-release-check/release/almanac
 
 # `make test` with two busy loops beside it (LOAD_PROCESSES=N for more), as on a packager's
 # build machine or a laptop compiling something else: it must pass all the same.
@@ -146,6 +149,7 @@ tsan: deps
 # where); then `systemctl --user enable --now almanacd`.
 install: deps
 	bin="$$(SWIFT=$(SWIFT) scripts/release-build.sh $(RELEASE_FLAGS) $(RELEASE_SCRATCH) $(SWIFT_FLAGS))" && \
+		scripts/check-runpath.sh --none "$$bin/almanacd" "$$bin/almanac" && \
 		install -Dm755 "$$bin/almanacd" "$(DESTDIR)$(BINDIR)/almanacd" && install -Dm755 "$$bin/almanac" "$(DESTDIR)$(BINDIR)/almanac" && \
 		$(STRIP) $(STRIP_FLAGS) "$(DESTDIR)$(BINDIR)/almanacd" "$(DESTDIR)$(BINDIR)/almanac" && \
 		rm -rf "$$bin/generated" && scripts/generated-files.sh "$$bin" "$$bin/generated" && \

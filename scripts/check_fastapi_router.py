@@ -35,6 +35,7 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import almanac_harness as harness  # noqa: E402
+from sync_check import Checks, Desktop  # noqa: E402
 
 try:
     import gpodder_router  # noqa: F401
@@ -49,13 +50,9 @@ parser.add_argument("--runs", type=int, default=10, help="how many times the pho
 parser.add_argument("--bin", default=os.path.join(harness.REPO, ".build", "debug"), help="where almanacd and almanac are")
 options = parser.parse_args()
 
-results = []
+checks = Checks(detail_limit=600)
+check = checks.check
 USER, PASSWORD = "alice", "s3cret pw"
-
-
-def check(name, ok, detail=""):
-    results.append(ok)
-    print("%s %s%s" % ("ok  " if ok else "FAIL", name, "" if ok or not detail else ": " + str(detail)[:600]), flush=True)
 
 
 def free_port():
@@ -68,7 +65,7 @@ folder = tempfile.mkdtemp(prefix="almanac-fastapi-router-")
 feeds_folder = os.path.join(folder, "feeds")
 os.makedirs(feeds_folder)
 server_db = os.path.join(folder, "gpodder.db")
-processes, bus, daemon, process = [], None, None, None
+processes, desktop, process = [], None, None
 try:
     feeds = harness.FixtureServer("feed_server.py", feeds_folder)
     processes.append(feeds)
@@ -100,30 +97,8 @@ try:
         [sys.executable, "-m", "pip", "show", "gpodder-fastapi-router"], capture_output=True, text=True).stdout.split("Version: ")[-1].split("\n")[0],
         getattr(sys.modules["mygpoclient"], "__version__", "?")), flush=True)
 
-    bus = harness.Bus()
-    bus.start()
-    daemon = harness.Daemon(options.bin, bus, state=os.path.join(folder, "state"), data=os.path.join(folder, "data"),
-                            log_path=os.path.join(folder, "almanacd.log"),
-                            arguments=["--provider", "real", "--weather-url", "http://127.0.0.1:9", "--geocoding-url", "http://127.0.0.1:9",
-                                       "--air-quality-url", "http://127.0.0.1:9", "--met-norway-url", "http://127.0.0.1:9",
-                                       "--weather-interval", "3600", "--podcast-interval", "3600",
-                                       "--sync-debounce", "3600", "--sync-interval", "86400"])
-
-    def almanac(*arguments, stdin=None):
-        done = subprocess.run([os.path.join(options.bin, "almanac"), *arguments], input=stdin, capture_output=True, text=True,
-                              env=bus.env(NO_COLOR="1"), timeout=120)
-        return done.returncode, done.stdout, done.stderr
-
-    def sync():
-        status, out, err = almanac("sync", "now", "--json")
-        try:
-            return json.loads(out)
-        except ValueError:
-            return {"failed": status, "error": err.strip()}
-
-    def podcasts():
-        lines = almanac("podcasts", "list", "--format", "{{id}} {{feedURL}}")[1].split("\n")
-        return {line.split(" ", 1)[1]: line.split(" ", 1)[0] for line in lines if " " in line}
+    desktop = Desktop(options.bin, folder)
+    almanac, sync, podcasts = desktop.almanac, desktop.sync, desktop.podcasts
 
     def asked_since():
         """The `timestamp` of the server's last subscription answer, as the desktop keeps it."""
@@ -168,11 +143,7 @@ try:
     client.update_device_settings(phone, caption="mygpoclient phone", type="mobile")
     status, out, err = almanac("sync", "login", server, USER, "--device", "desktop", stdin=PASSWORD + "\n")
     check("almanac sync login", status == 0, err)
-    for _ in range(300):  # the first sync runs after the login
-        _, out, _ = almanac("sync", "status", "--json")
-        if out.strip() and json.loads(out).get("lastSync"):
-            break
-        time.sleep(0.1)
+    desktop.wait_for_first_sync(300)
 
     # The phone subscribes in the very second of the desktop's last answer.
     same_second, arrived = 0, 0
@@ -225,16 +196,12 @@ try:
 except SystemExit:
     pass
 finally:
-    if daemon:
-        daemon.stop()
-    if bus:
-        bus.stop()
+    if desktop:
+        desktop.stop()
     for fixture in processes:
         fixture.stop()
     if process and process.poll() is None:
         process.terminate()
         process.wait(10)
 
-passed = sum(1 for ok in results if ok)
-print("%d passed, %d failed" % (passed, len(results) - passed))
-sys.exit(0 if passed == len(results) else 1)
+checks.exit()

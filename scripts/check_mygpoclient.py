@@ -19,13 +19,13 @@ import argparse
 import datetime
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import almanac_harness as harness  # noqa: E402
+from sync_check import Checks, Desktop  # noqa: E402
 
 try:
     from mygpoclient import api
@@ -39,12 +39,8 @@ parser.add_argument("--like", default="mygpo", choices=["mygpo", "opodsync"], he
 parser.add_argument("--bin", default=os.path.join(harness.REPO, ".build", "debug"), help="where almanacd and almanac are")
 options = parser.parse_args()
 
-results = []
-
-
-def check(name, ok, detail=""):
-    results.append(ok)
-    print("%s %s%s" % ("ok  " if ok else "FAIL", name, "" if ok or not detail else ": " + str(detail)[:500]), flush=True)
+checks = Checks()
+check = checks.check
 
 
 def utc_now():
@@ -54,7 +50,7 @@ def utc_now():
 folder = tempfile.mkdtemp(prefix="almanac-mygpoclient-")
 feeds_folder = os.path.join(folder, "feeds")
 os.makedirs(feeds_folder)
-servers, bus, daemon = [], None, None
+servers, desktop = [], None
 try:
     feeds = harness.FixtureServer("feed_server.py", feeds_folder)
     servers.append(feeds)
@@ -77,30 +73,8 @@ try:
     print("server %s (%s), mygpoclient %s" % (server, "real" if options.server else "fixture, like " + options.like,
                                             getattr(sys.modules["mygpoclient"], "__version__", "?")), flush=True)
 
-    bus = harness.Bus()
-    bus.start()
-    daemon = harness.Daemon(options.bin, bus, state=os.path.join(folder, "state"), data=os.path.join(folder, "data"),
-                            log_path=os.path.join(folder, "almanacd.log"),
-                            arguments=["--provider", "real", "--weather-url", "http://127.0.0.1:9", "--geocoding-url", "http://127.0.0.1:9",
-                                       "--air-quality-url", "http://127.0.0.1:9", "--met-norway-url", "http://127.0.0.1:9",
-                                       "--weather-interval", "3600", "--podcast-interval", "3600",
-                                       "--sync-debounce", "3600", "--sync-interval", "86400"])
-
-    def almanac(*arguments, stdin=None):
-        done = subprocess.run([os.path.join(options.bin, "almanac"), *arguments], input=stdin, capture_output=True, text=True,
-                              env=bus.env(NO_COLOR="1"), timeout=120)
-        return done.returncode, done.stdout, done.stderr
-
-    def sync():
-        status, out, err = almanac("sync", "now", "--json")
-        try:
-            return json.loads(out)
-        except ValueError:
-            return {"failed": status, "error": err.strip()}
-
-    def podcasts():
-        lines = almanac("podcasts", "list", "--format", "{{id}} {{feedURL}}")[1].split("\n")
-        return {line.split(" ", 1)[1]: line.split(" ", 1)[0] for line in lines if " " in line}
+    desktop = Desktop(options.bin, folder)
+    almanac, sync, podcasts = desktop.almanac, desktop.sync, desktop.podcasts
 
     def episodes():
         """The episodes of the show this check serves (the account may have others)."""
@@ -118,11 +92,7 @@ try:
     device = "almanac-check-%d" % os.getpid()
     status, out, err = almanac("sync", "login", server, options.user, "--device", device, stdin=password + "\n")
     check("almanac sync login", status == 0, err)
-    for _ in range(200):  # the first sync runs after the login
-        _, out, _ = almanac("sync", "status", "--json")
-        if out.strip() and json.loads(out).get("lastSync"):
-            break
-        time.sleep(0.1)
+    desktop.wait_for_first_sync(200)
     check("mygpoclient sees almanacd's device", device in [d.device_id for d in client.get_devices()])
 
     # mygpoclient subscribes and plays; almanacd follows.
@@ -167,13 +137,9 @@ try:
           and report.get("episodesUpdated") == 0, report)
     almanac("sync", "logout")
 finally:
-    if daemon:
-        daemon.stop()
-    if bus:
-        bus.stop()
+    if desktop:
+        desktop.stop()
     for fixture in servers:
         fixture.stop()
 
-passed = sum(1 for ok in results if ok)
-print("%d passed, %d failed" % (passed, len(results) - passed))
-sys.exit(0 if passed == len(results) else 1)
+checks.exit()

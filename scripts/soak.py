@@ -221,7 +221,7 @@ class Soak:
                 self.move(target)
             started = time.monotonic()
             getattr(self, "on_" + kind)(argument)
-            self.clock.caught_up(self.daemon)
+            self.clock.settled(self.daemon)
             spent = self.spent.setdefault(kind, [0, 0.0])
             spent[0] += 1
             spent[1] += time.monotonic() - started
@@ -278,7 +278,7 @@ class Soak:
         since = self.log_size()
         self.machine.prepare_for_sleep(False)
         self.await_log("the machine woke from sleep", since)
-        self.clock.caught_up(self.daemon)
+        self.clock.settled(self.daemon)
         if any(begin <= end < stop for begin, stop in self.world.listening):
             self.on_listen(True)
 

@@ -62,6 +62,21 @@ class SimulatedClock:
         decimals the file holds."""
         return math.ceil(deadline * 1e6 + 1) / 1e6
 
+    # How far `settled` moves the clock: more than `caught_up`'s tolerance (10 µs), so that
+    # only a report taken after the move matches, and far less than any deadline the daemon
+    # sets itself (its shortest, a retry's, is seconds away).
+    NUDGE = 0.001
+
+    def settled(self, daemon, also=lambda: True):
+        """Waits for the daemon to have caught up with something the driver did that does not
+        move the clock (a logind or NetworkManager signal, a bus call, the player): the daemon
+        writes its report only when it changes and reads the clock's file every 1 to 10 ms, so
+        the report read just after such an event may have been taken before it (busy 0 while
+        a wake's catch-up is starting). Moving the clock by `NUDGE` makes the daemon take and
+        write a new report, after the event; that one, at rest, is the one waited for."""
+        self.set(self.now + self.NUDGE)
+        return self.caught_up(daemon, also)
+
     def caught_up(self, daemon, also=lambda: True, timeout=180):
         """Waits until the daemon's clock reads `now` and no work is under way (twice in a row,
         a millisecond apart), and `also()` holds; returns the report."""

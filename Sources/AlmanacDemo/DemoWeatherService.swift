@@ -1,7 +1,6 @@
 public import AlmanacCore
 import AlmanacModels
 public import FoundationEssentials
-import Locking
 
 /// An offline weather provider for `--provider demo` and tests: believable weather for a few
 /// known places (and any "latitude,longitude"), moving a little on each refresh of a place
@@ -9,7 +8,7 @@ import Locking
 public final class DemoWeatherService: WeatherService, Sendable {
     public let links = ServiceLinks<any WeatherServiceDataSource, any WeatherServiceDelegate>()
     /// Each place's refreshes so far: every reading of a place is one step on from the last.
-    private let steps = Locked<[String: Int]>([:])
+    private let steps = KeyedCache<String, Int>()
     private let clock: @Sendable () -> Date
     /// What the simulation starts from.
     public let seed: UInt64
@@ -30,9 +29,9 @@ public final class DemoWeatherService: WeatherService, Sendable {
         for location in wanted {
             guard let delegate else { return }
             let step = DemoPlaces.find(location).map { place in
-                steps.withLock { steps in
-                    defer { steps[place.name, default: 0] += 1 }
-                    return steps[place.name, default: 0]
+                steps.update(place.name) { steps in
+                    defer { steps = (steps ?? 0) + 1 }
+                    return steps ?? 0
                 }
             } ?? 0
             if let reading = reading(for: location, step: step) {

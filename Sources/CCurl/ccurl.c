@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 
 // The functions Almanac calls, looked up once in libcurl.so.4.
@@ -21,7 +22,6 @@ static struct {
     CURLMcode (*multi_perform)(CURLM *, int *);
     CURLMcode (*multi_poll)(CURLM *, struct curl_waitfd *, unsigned int, int, int *);
     CURLMcode (*multi_timeout)(CURLM *, long *);
-    CURLMcode (*multi_wakeup)(CURLM *);
     CURLMsg *(*multi_info_read)(CURLM *, int *);
     struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
     void (*slist_free_all)(struct curl_slist *);
@@ -57,7 +57,6 @@ static void load(void) {
     FIND(multi_perform, "curl_multi_perform");
     FIND(multi_poll, "curl_multi_poll");
     FIND(multi_timeout, "curl_multi_timeout");
-    FIND(multi_wakeup, "curl_multi_wakeup");
     FIND(multi_info_read, "curl_multi_info_read");
     FIND(slist_append, "curl_slist_append");
     FIND(slist_free_all, "curl_slist_free_all");
@@ -131,9 +130,12 @@ CURLM *ccurl_multi_init(void) { return curl.multi_init(); }
 CURLMcode ccurl_multi_add_handle(CURLM *multi, CURL *easy) { return curl.multi_add_handle(multi, easy); }
 CURLMcode ccurl_multi_remove_handle(CURLM *multi, CURL *easy) { return curl.multi_remove_handle(multi, easy); }
 CURLMcode ccurl_multi_perform(CURLM *multi, int *running) { return curl.multi_perform(multi, running); }
-CURLMcode ccurl_multi_poll(CURLM *multi, int timeout_ms) { return curl.multi_poll(multi, NULL, 0, timeout_ms, NULL); }
 CURLMcode ccurl_multi_timeout(CURLM *multi, long *timeout_ms) { return curl.multi_timeout(multi, timeout_ms); }
-CURLMcode ccurl_multi_wakeup(CURLM *multi) { return curl.multi_wakeup(multi); }
+CURLMcode ccurl_multi_poll_waking(CURLM *multi, int wake_fd, int timeout_ms) {
+    struct curl_waitfd extra = { .fd = wake_fd, .events = CURL_WAIT_POLLIN, .revents = 0 };
+    return curl.multi_poll(multi, &extra, 1, timeout_ms, NULL);
+}
+int ccurl_wake_fd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
 CURLMsg *ccurl_multi_info_read(CURLM *multi, int *left) { return curl.multi_info_read(multi, left); }
 
 struct curl_slist *ccurl_slist_append(struct curl_slist *list, const char *text) { return curl.slist_append(list, text); }

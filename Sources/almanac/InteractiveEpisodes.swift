@@ -218,8 +218,9 @@ struct InteractiveEpisodes {
 }
 
 /// The terminal in raw mode on the alternate screen, restored once (`restore`); frames are
-/// written whole, each line cleared to its end, so nothing flickers.
-final class RawScreen: @unchecked Sendable {
+/// written whole, each line cleared to its end, so nothing flickers. Not `Sendable`: only the
+/// list's task draws and restores it (the keys' thread has only the key parser).
+final class RawScreen {
     private var original = termios()
     private var restored = false
     private var lastFrame = ""

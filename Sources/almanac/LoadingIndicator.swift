@@ -1,5 +1,3 @@
-import Locking
-
 /// "⠋ Loading…" on a capable terminal while a document loads: it appears only once loading
 /// has taken `delay` (a refresh that takes no time shows nothing, so nothing flashes), then
 /// turns every `interval`, and goes when loading ends. On anything else it stays away.
@@ -10,8 +8,6 @@ final class LoadingIndicator: Sendable {
     private let enabled: Bool
     private let delay: Duration
     private let interval: Duration
-    /// Counts loading spells; a spinner draws only while its spell is the current one.
-    private let spell = Locked((number: 0, loading: false))
 
     init(terminal: Terminal, enabled: Bool, delay: Duration = .milliseconds(300), interval: Duration = .milliseconds(100)) {
         self.terminal = terminal
@@ -22,33 +18,16 @@ final class LoadingIndicator: Sendable {
 
     /// The document started (`true`) or stopped (`false`) loading.
     func loading(_ loading: Bool) {
-        guard enabled else { return }
-        let started: Int? = spell.withLock { spell in
-            guard spell.loading != loading else { return nil }
-            spell.loading = loading
-            spell.number += 1
-            return loading ? spell.number : nil
-        }
-        guard let number = started else {
-            if !loading { terminal.status("") }
-            return
-        }
+        // The spell is the terminal's status line's (`Terminal.loadingSpell`): a frame is
+        // drawn under its lock only while the spell loads, so none outlives it.
+        guard enabled, let number = terminal.loadingSpell(loading) else { return }
         Task { [self] in
             try? await Task.sleep(for: delay)
             var frame = 0
-            while draw(Self.frames[frame % Self.frames.count] + " Loading…", in: number) {
+            while terminal.status(Self.frames[frame % Self.frames.count] + " Loading…", inSpell: number) {
                 frame += 1
                 try? await Task.sleep(for: interval)
             }
-        }
-    }
-
-    /// Draws `text` if spell `number` is still loading; says whether it was.
-    private func draw(_ text: String, in number: Int) -> Bool {
-        spell.withLock { spell in
-            guard spell.number == number, spell.loading else { return false }
-            terminal.status(text)
-            return true
         }
     }
 }

@@ -15,7 +15,15 @@ enum QueueEdit {
         func validate() throws {
             guard !episodes.isEmpty else { throw ValidationError("Say which episodes to add: ids from `almanac episodes`.") }
         }
-        func run() async throws { try await QueueEdit.submit(.add(episodes, next: next), common) }
+        /// Queues them, then says what was queued: every record in one call (`GetEpisodes`).
+        func run() async throws {
+            try await withClient(common) { client in
+                _ = try await client.editQueue(.add(episodes, next: next))
+                for (episode, podcastTitle) in try await client.episodes(episodes) {
+                    Terminal().textLine("Queued: \(episode.title)" + (podcastTitle.map { " (\($0))" } ?? ""))
+                }
+            }
+        }
     }
 
     struct Remove: AsyncParsableCommand {

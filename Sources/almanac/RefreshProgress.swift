@@ -1,7 +1,7 @@
 /// "Refreshing 37/200 feeds…" on a terminal, redrawn in place and gone at the end; nothing
 /// when standard output is not a terminal.
-final class RefreshProgress: @unchecked Sendable {
-    // @unchecked Sendable: used from the one task that gathers the results.
+/// Not `Sendable`: only the task that gathers the results has it.
+final class RefreshProgress {
     private let total: Int
     private let terminal: Terminal
     private var done = 0

@@ -5,7 +5,7 @@ import DBus
 import FoundationEssentials
 
 /// Turns document data into lines for people (or a template) and JSON for scripts.
-struct Rendering {
+struct Rendering: Sendable {
     let terminal: Terminal
     let template: Template?
     let json: Bool
@@ -19,6 +19,7 @@ struct Rendering {
     /// line with `waybar`), and for a place asked for without a reading, why.
     func weather(_ screen: WeatherScreenViewData, revision: UInt64) -> [String] {
         if waybar {
+            if screen.hasNoPlace { return [Self.json(WaybarViewData.noPlace)] }
             return screen.places.map { Self.json($0.waybar(template: template)) } + screen.unavailable.compactMap(\.waybar).map { Self.json($0) }
         }
         if json { return [Self.json(["document": "weather", "revision": revision, "weather": screen.places.map(\.now), "failures": screen.failures] as JSONObject)] }

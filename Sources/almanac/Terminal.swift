@@ -50,14 +50,23 @@ struct Terminal: Sendable {
         }.joined()
     }
 
-    /// Whether a transient status ("⠋ Loading…") is on the current line; every write to
-    /// standard output holds this lock, so lines and the status do not interleave.
-    private static let transient = Locked(false)
+    /// The current line's transient status ("⠋ Loading…"): whether one is shown, and the
+    /// loading spell that may draw it (`LoadingIndicator`). Every write to standard output
+    /// holds this lock, so lines and the status do not interleave, and a spell that ended
+    /// draws nothing more.
+    private struct StatusLine {
+        var shown = false
+        /// Counts loading spells; a spinner draws only while its spell is the current one.
+        var spell = 0
+        var loading = false
+    }
+
+    private static let statusLine = Locked(StatusLine())
 
     func line(_ text: String) {
-        Self.transient.withLock { shown in
-            Self.write(STDOUT_FILENO, (shown ? "\r\u{1B}[K" : "") + text + "\n")
-            shown = false
+        Self.statusLine.withLock { line in
+            Self.write(STDOUT_FILENO, (line.shown ? "\r\u{1B}[K" : "") + text + "\n")
+            line.shown = false
         }
     }
 
@@ -71,12 +80,36 @@ struct Terminal: Sendable {
     /// A transient status on a capable terminal ("⠋ Loading…"), replaced by the next line
     /// or status; "" clears it. Nothing at all elsewhere.
     func status(_ text: String) {
-        guard capable else { return }
-        Self.transient.withLock { shown in
-            guard shown || !text.isEmpty else { return }
-            Self.write(STDOUT_FILENO, "\r\u{1B}[K" + dim(text))
-            shown = !text.isEmpty
+        Self.statusLine.withLock { show(text, on: &$0) }
+    }
+
+    /// A loading spell begins (`true`; its number, for `status(_:inSpell:)`) or ends (`false`,
+    /// and the status is cleared); `nil` unless one begins.
+    func loadingSpell(_ loading: Bool) -> Int? {
+        Self.statusLine.withLock { line in
+            let begins = loading && !line.loading
+            if line.loading != loading {
+                line.loading = loading
+                line.spell += 1
+            }
+            if !loading { show("", on: &line) }
+            return begins ? line.spell : nil
         }
+    }
+
+    /// `status(text)` while spell `number` still loads; whether it did.
+    func status(_ text: String, inSpell number: Int) -> Bool {
+        Self.statusLine.withLock { line in
+            guard line.spell == number, line.loading else { return false }
+            show(text, on: &line)
+            return true
+        }
+    }
+
+    private func show(_ text: String, on line: inout StatusLine) {
+        guard capable, line.shown || !text.isEmpty else { return }
+        Self.write(STDOUT_FILENO, "\r\u{1B}[K" + dim(text))
+        line.shown = !text.isEmpty
     }
 
     /// A message about the watch itself (not data), on standard error so that standard

@@ -7,8 +7,7 @@ import FoundationEssentials
 /// What a watcher knows of its document: the state `GetState` gave, kept current by the
 /// document's own reducer (`WeatherState.apply`, `PodcastsState.apply`) from the changes each
 /// `Updated` carries, and the lines each change shows.
-struct WatchModel: @unchecked Sendable {
-    // @unchecked Sendable: used by one task at a time (the update loop).
+struct WatchModel: Sendable {
     let rendering: Rendering
     let document: DocumentName
     let location: String?

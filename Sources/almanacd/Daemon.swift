@@ -36,7 +36,7 @@ struct Daemon {
         let endings = Ending.stream(of: [SIGTERM, SIGINT], arming: watchdog)
         let folders = DaemonFolders(stateDir: options.stateDir, dataDir: options.dataDir)
         folders.logNotes(to: logger)
-        let (clock, clockFollower) = try DaemonClock.choose(environment: ProcessInfo.processInfo.environment, logger: logger)
+        let (clock, followClock) = try DaemonClock.choose(environment: ProcessInfo.processInfo.environment, logger: logger)
         let store = try DaemonParts.openStore(in: folders.state, backups: folders.backups, clock: clock, logger: logger)
         let connection = try await connect()
         let parts = try DaemonParts(options: options, store: store, folders: folders, connection: connection, clock: clock, logger: logger)
@@ -61,7 +61,7 @@ struct Daemon {
         // players, the sync, the cleanup, the transfers (their temporary files stay, so the
         // next start resumes them) — within `ServiceGroup.stopDeadline` in all.
         let schedulers = Self.schedulers(parts)
-        clockFollower?.countWork { Self.workUnderWay(parts, schedulers) }
+        let clockFollower = followClock.map { $0 { Self.workUnderWay(parts, schedulers) } }
         let services = ServiceGroup((clockFollower.map { [$0] } ?? []) + [parts.machine, parts.downloads, parts.cleaner, parts.sync, parts.players, parts.steering, parts.notifier, parts.alertNotifier,
                                      parts.rainNotifier] as [any Service]
                                     + (parts.transcripts.map { [$0] } ?? [])  // before clients can queue anything
@@ -154,13 +154,13 @@ struct Daemon {
                 machine.scheduledFeedRead()
                 await podcastService.refresh()
             },
-            // After a resume or when the network comes back: every wanted place and feed at
-            // once, as `Refresh()` does (the feeds not when a metered connection had its hour's read).
+            // After a resume or when the network comes back: every wanted feed at once, as
+            // `Refresh()` does (not when a metered connection had its hour's read), and every
+            // wanted place not fetched since the machine went away, by the weather's scheduler.
             RefreshScheduler(nextDue: { machine.catchUpDue }, changes: machine.changes.stream(), on: clock) {
-                let (weatherDue, feedsDue) = machine.takeCatchUp()
-                async let places: Void = weatherDue ? server.weather.refresh(.everything) : ()
-                async let feeds: Void = feedsDue ? server.podcasts.refresh(.everything) : ()
-                _ = await (places, feeds)
+                let (weatherDue, feedsDue, since) = machine.takeCatchUp()
+                if weatherDue { weather.catchUp(since: since) }
+                if feedsDue { await server.podcasts.refresh(.everything) }
             },
             // The sync: soon after a change here, on its interval, and after a failure's backoff.
             RefreshScheduler(nextDue: { sync.nextDue }, changes: sync.scheduleChanges.stream(), on: clock) { _ = try? await sync.sync() },

@@ -1,7 +1,6 @@
 import AlmanacCore
 import AlmanacModels
 import FoundationEssentials
-import Locking
 import Logging
 
 /// Moves the daemon's `SimulatedClock` to the time a test writes into the file
@@ -17,8 +16,8 @@ final class SimulatedClockFollower: Service {
     private let clock: SimulatedClock
     private let path: String
     private let logger: Logger
-    /// Work under way (`SimulatedTime.Report.busy`), once the daemon's parts are built.
-    private let busy = Locked<WorkCount?>(nil)
+    /// How much work is under way (`SimulatedTime.Report.busy`).
+    private let countingWork: @Sendable () -> Int
     /// How often the file is read while nothing changes, and soon after a change.
     static let interval: Duration = .milliseconds(10)
     static let briskInterval: Duration = .milliseconds(1)
@@ -27,23 +26,12 @@ final class SimulatedClockFollower: Service {
     /// How often `snapshot()` reads the work and the clock again while the clock keeps changing.
     static let readingsForASnapshot = 100
 
-    /// The closure `countWork` gave, kept in a struct: a bare function type kept in `Locked`
-    /// is wrapped in two more thunks at every `withLock { $0 }` (decisions.md, `Callback`),
-    /// and `snapshot()` reads it every few milliseconds — the soak's daemon grew ~0.85 MiB a
-    /// simulated day that way, and called the count through ever more frames.
-    private struct WorkCount: Sendable {
-        let count: @Sendable () -> Int
-    }
-
-    init(clock: SimulatedClock, path: String, logger: Logger) {
+    /// Follows the file at `path` with `clock`; `countingWork` says how much work is under way.
+    init(clock: SimulatedClock, path: String, countingWork: @escaping @Sendable () -> Int, logger: Logger) {
         self.clock = clock
         self.path = path
+        self.countingWork = countingWork
         self.logger = logger
-    }
-
-    /// Counts the work under way from now on: `count` says how much there is.
-    func countWork(_ count: @escaping @Sendable () -> Int) {
-        busy.withLock { $0 = WorkCount(count: count) }
     }
 
     func run() async {
@@ -84,7 +72,7 @@ final class SimulatedClockFollower: Service {
         var settled = false
         for _ in 0..<Self.readingsForASnapshot where !settled {
             let before = status.generation
-            work = busy.withLock { $0 }?.count() ?? 0
+            work = countingWork()
             status = clock.status
             settled = status.generation == before
         }

@@ -25,6 +25,8 @@ import Testing
         "RedirectRefused": "BoundedDownloads' signal to HTTPClient, which throws a FetchError",
         "Probe": "GpodderClient's probe of a server's flavour, answered as a SyncError",
         "Found": "DownloadManager's early exit with a job found, never thrown out of it",
+        "Unsubscribed": "PodcastsDocument.fetched's early exit when the podcast went meanwhile, caught there",
+        "StoreFault": "PodcastsDocument.fetched's store failure, caught there, logged and announced as the feed's failure",
         "DownloadError": "a download's failure, shown as its job's Error property",
         "DemoError": "a demo fetch's failure, shown as the document's LastError",
         "PlaceNotFound": "a weather fetch's failure, shown as the document's LastError and a reading's error",

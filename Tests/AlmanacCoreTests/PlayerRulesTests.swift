@@ -25,6 +25,16 @@ import Testing
         #expect(SleepTimer.endOfEpisode.delay(position: 400, rate: 1, length: 300, chapters: []) == 0)
     }
 
+    /// A player that says it plays at a tiny rate (MPRIS allows any positive one) is counted at
+    /// `slowestRate`, so its timer comes; and no end is further than a day away.
+    @Test func aTimerToTheEndCountsAtLeastAQuarterSpeedAndAtMostADay() {
+        #expect(SleepTimer.endOfEpisode.delay(position: 100, rate: 1e-9, length: 300, chapters: []) == 198 / SleepTimer.slowestRate)
+        #expect(SleepTimer.endOfChapter.delay(position: 10, rate: 1e-300, length: 300, chapters: chapters) == 50 / SleepTimer.slowestRate)
+        #expect(SleepTimer.endOfEpisode.delay(position: 100, rate: 0.5, length: 300, chapters: []) == 396, "a slow rate above the floor is the player's")
+        #expect(SleepTimer.endOfEpisode.delay(position: 0, rate: 1, length: 9.2e12, chapters: []) == SleepTimer.longest)
+        #expect(SleepTimer.endOfEpisode.delay(position: 0, rate: 1e-9, length: 1e9, chapters: []) == SleepTimer.longest)
+    }
+
     @Test func theEndOfAChapterIsWhereTheNextBegins() {
         #expect(SleepTimer.endOfChapter.delay(position: 10, rate: 1, length: 300, chapters: chapters) == 50)
         #expect(SleepTimer.endOfChapter.delay(position: 60, rate: 1, length: 300, chapters: chapters) == 60, "at a chapter's start: its own end")

@@ -17,9 +17,9 @@ extension PodcastSyncTests {
         let release = try await holdDelivery(of: desktop.podcasts)
         _ = try subscribe(desktop)
         let run = Task { try await desktop.sync.sync() }
-        #expect(await eventually { desktop.sync.heard.withLock { !$0.waiters.isEmpty } }, "the run waits to hear the change")
+        #expect(await eventually { desktop.sync.memory.withLock { !$0.heard.waiters.isEmpty } }, "the run waits to hear the change")
         try await Task.sleep(for: .seconds(6))
-        #expect(desktop.sync.heard.withLock { !$0.waiters.isEmpty }, "and still waits")
+        #expect(desktop.sync.memory.withLock { !$0.heard.waiters.isEmpty }, "and still waits")
         #expect(server.subscriptions.isEmpty)
         release.signal()
         _ = try await run.value

@@ -185,9 +185,9 @@ import Testing
         let sync = desktop.sync
         let scheduler = RefreshScheduler(nextDue: { sync.nextDue }, changes: sync.scheduleChanges.stream()) { _ = try? await sync.sync() }
         try await whileRunning(scheduler) {
-            #expect(await eventually { sync.heard.withLock { !$0.waiters.isEmpty } }, "the run waits to hear the change")
+            #expect(await eventually { sync.memory.withLock { !$0.heard.waiters.isEmpty } }, "the run waits to hear the change")
         }
-        #expect(sync.heard.withLock { $0.waiters.isEmpty })
+        #expect(sync.memory.withLock { $0.heard.waiters.isEmpty })
         #expect(server.subscriptions.isEmpty, "nothing was sent")
         #expect(sync.status.state.lastError.isEmpty && !sync.status.state.syncing)
         #expect(desktop.podcasts.activity.lastError.isEmpty, "a run cut short by a stop is no failure")

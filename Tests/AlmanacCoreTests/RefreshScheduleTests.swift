@@ -67,4 +67,23 @@ import Testing
         #expect(schedule.failures(of: "Rome") == 0)
         #expect(schedule.take(["Rome"], now: start) == ["Rome"])
     }
+
+    /// A catch-up makes due now what was fetched before the machine went away (its backoff
+    /// too), and leaves alone what was fetched since and what is being fetched.
+    @Test func aCatchUpMakesDueWhatWasFetchedBeforeTheMachineWentAway() {
+        var schedule = RefreshSchedule(policy: policy)
+        _ = schedule.take(["Berlin", "Oslo", "Rome", "Nice"], now: start)
+        schedule.succeeded("Berlin", now: start)
+        schedule.failed("Rome", now: start, jitter: 0)
+        schedule.failed("Rome", now: start, jitter: 0)
+        let away = start.addingTimeInterval(60)
+        let back = start.addingTimeInterval(7_200)
+        schedule.succeeded("Oslo", now: back)
+        schedule.dueNow(["Berlin", "Oslo", "Rome", "Nice", "Paris"], now: back, unlessSucceededSince: away)
+        #expect(schedule.take(["Berlin", "Oslo", "Rome", "Nice", "Paris"], now: back) == ["Berlin", "Rome", "Paris"])
+        #expect(schedule.failures(of: "Rome") == 2, "its backoff is skipped, not forgotten")
+        schedule.succeeded("Oslo", now: back)
+        schedule.dueNow(["Oslo"], now: back, unlessSucceededSince: nil)
+        #expect(schedule.take(["Oslo"], now: back) == ["Oslo"], "since when not known: every one")
+    }
 }

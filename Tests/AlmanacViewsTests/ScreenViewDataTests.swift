@@ -40,6 +40,16 @@ import Testing
         #expect(WeatherScreenViewData(state: WeatherState(), locations: nil, now: Self.now, clockOffset: { _ in 0 }).entries.isEmpty)
     }
 
+    /// No place asked for and none saved: a screen says it has no place (a bar then says how
+    /// to add one); a saved place still to be read, or one asked for, is not "no place".
+    @Test func aScreenWithNoPlaceAskedForAndNoneSavedHasNoPlace() {
+        #expect(WeatherScreenViewData(state: WeatherState(), locations: nil, now: Self.now, clockOffset: { _ in 0 }).hasNoPlace)
+        #expect(!WeatherScreenViewData(state: WeatherState(savedLocations: ["Berlin"]), locations: nil, now: Self.now, clockOffset: { _ in 0 }).hasNoPlace)
+        #expect(!WeatherScreenViewData(state: WeatherState(), locations: ["Paris"], now: Self.now, clockOffset: { _ in 0 }).hasNoPlace)
+        let bar = WaybarViewData.noPlace
+        #expect(bar.text == "no place" && bar.tooltip.contains("almanac locations add") && bar.class == ["no-place"])
+    }
+
     @Test func aForecastSaysHowOldItIsAndHowFarItGoes() {
         var reading = ForecastViewDataTests.reading(fetched: 180)
         reading.hourly = Self.hourly(5)

@@ -42,7 +42,7 @@ final class TestObject: Sendable {
                     let (milliseconds) = try call.arguments(UInt32.self)
                     try await Task.sleep(for: .milliseconds(Int(milliseconds)))
                 }),
-                Method("WaitForRelease", async: { [self] _, reply in
+                Method("WaitForRelease", outputs: [Argument("answer", .string)], async: { [self] _, reply in
                     for await _ in gate.stream { break }
                     try reply.write("released")
                 }),

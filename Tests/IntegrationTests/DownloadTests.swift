@@ -209,7 +209,7 @@ import Testing
         #expect(try await download("Part 0", on: owner) == first)
 
         // Another client (gdbus) may not cancel it while its owner is connected.
-        let refused = try await gdbusCall(on: bus, first, BusContract.downloadInterface, BusContract.Download1.cancel, [])
+        let refused = try await gdbusCall(on: bus, first, BusContract.downloadInterface, BusContract.Download1.cancel.name, [])
         #expect(refused.status != 0 && refused.errorOutput.contains("org.freedesktop.DBus.Error.AccessDenied"), "\(refused.errorOutput)")
 
         // Twenty unfinished downloads per client; the twenty-first is refused, another client's is not.
@@ -220,7 +220,7 @@ import Testing
         } catch let error as BusError {
             #expect(error.name == ErrorName.limitsExceeded, "\(error)")
         }
-        let other = try await gdbusCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.download,
+        let other = try await gdbusCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.download.name,
                                         [try #require(episodes["Part 21"])])
         #expect(other.status == 0, "\(other.errorOutput)")
 
@@ -237,7 +237,7 @@ import Testing
         let second = try await download("Part 1", on: owner)
         await owner.connection.close()
         let cancelled = try await eventually {
-            try await gdbusCall(on: bus, second, BusContract.downloadInterface, BusContract.Download1.cancel, []).status == 0
+            try await gdbusCall(on: bus, second, BusContract.downloadInterface, BusContract.Download1.cancel.name, []).status == 0
         }
         #expect(cancelled)
         _ = daemon

@@ -99,11 +99,11 @@ import Testing
         #expect(try await arguments(of: "mpv") == ["--start=300", bus.directory.appendingPathComponent("data/The Download Show/Beta.mp3").path])
 
         // The record `play` reads, asked by busctl: any episode of the library, by id.
-        let record = try await busctlCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.getEpisode,
+        let record = try await busctlCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.getEpisode.name,
                                           ["s", alpha], options: ["--json=short"])
         #expect(record.status == 0 && record.output.contains("\"podcastTitle\":{\"type\":\"s\",\"data\":\"The Download Show\"}")
                 && record.output.contains("\"title\":{\"type\":\"s\",\"data\":\"Alpha\"}"), "\(record.output) \(record.errorOutput)")
-        let unknown = try await busctlCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.getEpisode, ["s", "nonesuch"])
+        let unknown = try await busctlCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.getEpisode.name, ["s", "nonesuch"])
         #expect(unknown.status != 0 && unknown.errorOutput.contains("There is no episode 'nonesuch'"), "\(unknown.errorOutput)")
 
         // An unknown episode: refused, with where to find ids.

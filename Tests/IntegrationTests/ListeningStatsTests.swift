@@ -79,7 +79,7 @@ import Testing
             let refused = try await almanac(["stats", "--days", days], bus: bus)
             #expect(refused.status == 64 && refused.errorOutput.contains("--days is a number of days from 1 (today) to 3650"), "\(days): \(refused.errorOutput)")
         }
-        let busctl = try await busctlCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.getListeningStats, ["u", "0"])
+        let busctl = try await busctlCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.getListeningStats.name, ["u", "0"])
         #expect(busctl.status != 0 && busctl.errorOutput.contains("'days' is how many days of listening to sum, from 1 (today) to 3650; not 0."), "\(busctl.errorOutput)")
         #expect(try await stats(["--days", "3650"])["seconds"] as? Double == 0)
         #expect(!daemon.process.hasExited)

@@ -27,8 +27,12 @@ final class MPRISPlayer: Sendable {
     private let state = Locked(State())
     private let tracks = Atomic<Int>(0)
     private let reads = Atomic<Int>(0)
+    private let pauses = Atomic<Int>(0)
     /// Changes waiting for the player's thread (`change`), in order.
     private let changes = Locked<[@Sendable () throws -> Void]>([])
+
+    /// How often somebody called `Pause`.
+    var pauseCalls: Int { pauses.load(ordering: .relaxed) }
 
     /// How often somebody asked for `Position` (directly or through `GetAll`).
     var positionReads: Int { reads.load(ordering: .relaxed) }
@@ -42,7 +46,7 @@ final class MPRISPlayer: Sendable {
                 Property("CanQuit", .boolean) { .boolean(false) },
             ]),
             try Interface("org.mpris.MediaPlayer2.Player", methods: [
-                Method("Play") { _, _ in }, Method("Pause") { _, _ in },
+                Method("Play") { _, _ in }, Method("Pause") { [self] _, _ in pauses.add(1, ordering: .relaxed) },
             ], properties: [
                 Property("PlaybackStatus", .string) { [self] in .string(state.withLock { $0.status }) },
                 Property("Metadata", .dictionary(key: .string, value: .variant)) { [self] in

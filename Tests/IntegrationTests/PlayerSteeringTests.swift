@@ -157,7 +157,7 @@ struct PlayerSteeringTests {
             await #expect(throws: BusError.self) {
                 do {
                     _ = try await client.connection.call(BusContract.serviceName, path: BusContract.playerPath, interface: BusContract.playerInterface,
-                                                         method: BusContract.Player1.sleep, arguments: options)
+                                                         method: BusContract.Player1.sleep.name, arguments: options)
                 } catch let error as BusError {
                     #expect(error.name == .invalidArgs, "\(options): \(error)")
                     throw error

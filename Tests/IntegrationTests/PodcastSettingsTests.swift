@@ -121,7 +121,7 @@ import Testing
         #expect(try await almanac(["podcasts", "settings", podcast, "--json"], bus: bus).output == before)
         let kept = try await almanac(["episodes", podcast, "--format", "{{title}} {{kept}}"], bus: bus).output
         #expect(kept.contains("Two kept") && kept.contains("One \n"), "\(kept)")
-        let record = try await busctlCall(on: bus, podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.getEpisode, ["s", two])
+        let record = try await busctlCall(on: bus, podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.getEpisode.name, ["s", two])
         #expect(record.output.contains("\"kept\" b true"), "\(record.output)")
         #expect(try await almanac(["settings", "get", "minimum-free-space"], bus: bus).output == "3.0 GiB\n")
     }

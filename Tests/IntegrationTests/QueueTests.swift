@@ -192,7 +192,7 @@ import Testing
         // Halfway: still queued; past 95% of its length: played, and out of the queue.
         try await player.seek(to: 500)
         #expect(try await eventually {
-            try await busctlCall(on: bus, podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.getEpisode, ["s", alpha]).output.contains("\"position\" d 500")
+            try await busctlCall(on: bus, podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.getEpisode.name, ["s", alpha]).output.contains("\"position\" d 500")
         })
         #expect(try await queued() == ["Alpha", "Beta"])
         try await player.seek(to: 960)

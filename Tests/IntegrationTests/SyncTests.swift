@@ -348,9 +348,9 @@ import Testing
         let introspected = try await gdbusIntrospect(on: desktop.bus, BusContract.syncPath)
         #expect(introspected.output.contains("interface org.almanac.Sync1") && introspected.output.contains("Login(") && introspected.output.contains("readonly u Queued"),
                 "\(introspected.output)")
-        let notLoggedIn = try await busctlCall(on: desktop.bus, BusContract.syncPath, BusContract.syncInterface, BusContract.Sync1.sync, [])
+        let notLoggedIn = try await busctlCall(on: desktop.bus, BusContract.syncPath, BusContract.syncInterface, BusContract.Sync1.sync.name, [])
         #expect(notLoggedIn.status != 0 && notLoggedIn.errorOutput.contains("not logged in"), "\(notLoggedIn.errorOutput)")
-        let badOption = try await busctlCall(on: desktop.bus, BusContract.syncPath, BusContract.syncInterface, BusContract.Sync1.login,
+        let badOption = try await busctlCall(on: desktop.bus, BusContract.syncPath, BusContract.syncInterface, BusContract.Sync1.login.name,
                                              ["sssa{sv}", base, "alice", "s3cret", "1", "flavour", "s", "itunes"])
         #expect(badOption.status != 0 && badOption.errorOutput.contains("'flavour' is 'gpodder' or 'nextcloud'"), "\(badOption.errorOutput)")
 
@@ -358,14 +358,14 @@ import Testing
         let monitor = try Tool.Background("dbus-monitor", ["--address", desktop.bus.address, "type='signal',interface='org.freedesktop.DBus.Properties',path='/org/almanac/Almanac1/sync'"])
         defer { monitor.stop() }
         try await Task.sleep(for: .milliseconds(300))
-        let login = try await busctlCall(on: desktop.bus, BusContract.syncPath, BusContract.syncInterface, BusContract.Sync1.login,
+        let login = try await busctlCall(on: desktop.bus, BusContract.syncPath, BusContract.syncInterface, BusContract.Sync1.login.name,
                                          ["sssa{sv}", base, "alice", "s3cret", "1", "device", "s", "desktop"])
         #expect(login.status == 0 && login.output.contains("\"device\" s \"desktop\""), "\(login.output)\(login.errorOutput)")
         #expect(await monitor.waitFor("\"LoggedIn\""))
         #expect(await monitor.waitFor("\"Syncing\""))
         let queued = try await busctlGetProperty(on: desktop.bus, BusContract.syncPath, BusContract.syncInterface, BusContract.Sync1.queued)
         #expect(queued.output.hasPrefix("u "), "\(queued.output)")
-        let synced = try await busctlCall(on: desktop.bus, BusContract.syncPath, BusContract.syncInterface, BusContract.Sync1.sync, [])
+        let synced = try await busctlCall(on: desktop.bus, BusContract.syncPath, BusContract.syncInterface, BusContract.Sync1.sync.name, [])
         #expect(synced.status == 0 && synced.output.contains("\"sent\" u"), "\(synced.output)\(synced.errorOutput)")
     }
 }

@@ -108,6 +108,26 @@ import Testing
         _ = daemon.stop()
     }
 
+    /// No place saved and none asked for: waybar gets a line that says so and how to add one
+    /// (valid Pango markup), not nothing, which left the bar blank.
+    @Test func waybarWithNoPlaceSaysHowToAddOne() async throws {
+        let bus = try PrivateBus()
+        let daemon = try await RunningDaemon(bus: bus)
+        let watch = try ChildProcess(URL(fileURLWithPath: Binaries.almanac), ["watch", "weather", "--waybar"], environment: bus.environment)
+        let line = try #require(watch.firstLine(timeout: 60))
+        watch.send(SIGINT)
+        #expect(watch.wait() == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+        #expect(object["text"] as? String == "no place", "\(line)")
+        #expect(object["class"] as? [String] == ["no-place"], "\(line)")
+        let tooltip = try #require(object["tooltip"] as? String, "\(line)")
+        #expect(tooltip.contains("almanac locations add"), "\(tooltip)")
+        for result in try await PangoMarkupCheck.parse([object["text"] as? String ?? "", tooltip]) {
+            if case .failure(let error) = result { Issue.record("waybar would refuse the line: \(error)") }
+        }
+        _ = daemon.stop()
+    }
+
     /// A place that cannot be fetched is data to a script and a bar: `--json` names it under
     /// `failures`, a template renders with `{{error}}` (the rest empty, so fallbacks apply),
     /// whole, never cut to the terminal.

@@ -42,7 +42,7 @@ import Testing
     func current(_ client: AlmanacClient, _ location: String, until condition: ([String: Value]) -> Bool = { _ in true }) async -> [String: Value]? {
         // Generous: a backed-off retry may be many seconds away (it doubles), and a loaded machine is slow.
         await eventually(timeout: .seconds(60), every: .milliseconds(50)) {
-            guard let reply = try? await call(client, BusContract.Weather1.current, location), let fields = try? reply.arguments([String: Value].self) else { return nil }
+            guard let reply = try? await call(client, BusContract.Weather1.current.name, location), let fields = try? reply.arguments([String: Value].self) else { return nil }
             return condition(fields) ? fields : nil
         }
     }
@@ -60,7 +60,7 @@ import Testing
         let daemon = try await daemon()
         let client = try await AlmanacClient.connect(address: bus.address)
         // Saved with busctl, a client nobody here wrote; fetched without any view.
-        let add = try await busctlCall(on: bus, Self.weatherPath, BusContract.weatherInterface, BusContract.Weather1.addLocation, ["s", "Berlin"])
+        let add = try await busctlCall(on: bus, Self.weatherPath, BusContract.weatherInterface, BusContract.Weather1.addLocation.name, ["s", "Berlin"])
         #expect(add.status == 0, "\(add.errorOutput)")
         let locations = try await busctlGetProperty(on: bus, Self.weatherPath, BusContract.weatherInterface, BusContract.Weather1.locations)
         #expect(locations.output == "as 1 \"Berlin\"\n")
@@ -69,16 +69,16 @@ import Testing
         #expect(reading["stale"] == .boolean(false))
 
         let before = Self.fixtureDays(3)
-        let days = try await call(client, BusContract.Weather1.forecast, "Berlin", 3).arguments([[String: Value]].self)
+        let days = try await call(client, BusContract.Weather1.forecast.name, "Berlin", 3).arguments([[String: Value]].self)
         // The fixture's days, from yesterday on its clock (asked again after, in case a day began meanwhile).
         #expect([before, Self.fixtureDays(3)].contains(days.map { $0["day"]?.stringValue ?? "" }), "\(days)")
         #expect(days.first?["temperatureMax"] == .double(8.1))
-        #expect(try await call(client, BusContract.Weather1.forecast, "Berlin", 0).arguments([[String: Value]].self).count == 16)
-        let hours = try await gdbusCall(on: bus, Self.weatherPath, BusContract.weatherInterface, BusContract.Weather1.hourlyForecast, ["Berlin", "2"])
+        #expect(try await call(client, BusContract.Weather1.forecast.name, "Berlin", 0).arguments([[String: Value]].self).count == 16)
+        let hours = try await gdbusCall(on: bus, Self.weatherPath, BusContract.weatherInterface, BusContract.Weather1.hourlyForecast.name, ["Berlin", "2"])
         #expect(hours.status == 0, "\(hours.errorOutput)")
         #expect(hours.output.components(separatedBy: "'time':").count == 3, "\(hours.output)")
 
-        await #expect(throws: BusError.self) { try await call(client, BusContract.Weather1.forecast, "Berlin", 99) }
+        await #expect(throws: BusError.self) { try await call(client, BusContract.Weather1.forecast.name, "Berlin", 99) }
         do {
             try await client.removeLocation("Nowhere")
             Issue.record("removing a place that is not saved succeeded")
@@ -87,7 +87,7 @@ import Testing
             #expect(error.message.contains("Saved: Berlin."))
         }
         do {
-            _ = try await call(client, BusContract.Weather1.current, "Lisbon")
+            _ = try await call(client, BusContract.Weather1.current.name, "Lisbon")
             Issue.record("Current for a place nobody watches succeeded")
         } catch let error as BusError {
             #expect(error.name == BusContract.unknownLocation)
@@ -107,14 +107,14 @@ import Testing
         let client = try await AlmanacClient.connect(address: bus.address)
         _ = try await client.addView(.weather, options: ["location": .string("Berlin")])
         #expect(await current(client, "Berlin") != nil)
-        let gone = try await call(client, BusContract.Weather1.hourlyForecast, "Berlin", 0).arguments([[String: Value]].self)
+        let gone = try await call(client, BusContract.Weather1.hourlyForecast.name, "Berlin", 0).arguments([[String: Value]].self)
         #expect(gone.isEmpty, "\(gone.count) hours, all gone by")
 
         try server.control("hours=now")
         _ = try await client.connection.call(BusContract.serviceName, path: Self.weatherPath, interface: BusContract.documentInterface,
                                              method: BusContract.Document1.refresh)
         let ahead = try await eventually {
-            let hours = try await call(client, BusContract.Weather1.hourlyForecast, "Berlin", 5).arguments([[String: Value]].self)
+            let hours = try await call(client, BusContract.Weather1.hourlyForecast.name, "Berlin", 5).arguments([[String: Value]].self)
             return hours.isEmpty ? nil : hours
         }
         let first = try #require(ahead?.first?["time"]?.integerValue)
@@ -320,7 +320,7 @@ import Testing
         let client = try await AlmanacClient.connect(address: bus.address)
         _ = try await client.addView(.weather, options: ["location": .string("33.3,0")])
         #expect(await current(client, "33.3,0") != nil)
-        let served = try await call(client, BusContract.Weather1.hourlyForecast, "33.3,0", 0).arguments([[String: Value]].self)
+        let served = try await call(client, BusContract.Weather1.hourlyForecast.name, "33.3,0", 0).arguments([[String: Value]].self)
         #expect(served.count == 23)
         await client.connection.close()
         _ = daemon.stop()

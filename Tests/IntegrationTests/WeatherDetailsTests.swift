@@ -30,7 +30,7 @@ import Testing
         #expect(unitNames["pressure"] == "hPa" && unitNames["visibility"] == "km" && unitNames["particles"] == "µg/m³")
 
         // On the bus, as busctl shows it: metric, keys named in bus-api.md.
-        let current = try await busctlCall(on: bus, BusContract.documentPath(.weather), BusContract.weatherInterface, BusContract.Weather1.current,
+        let current = try await busctlCall(on: bus, BusContract.documentPath(.weather), BusContract.weatherInterface, BusContract.Weather1.current.name,
                                            ["s", "Berlin"], options: ["--json=short"])
         for key in ["\"uvIndex\"", "\"pressure\"", "\"visibility\"", "\"cloudCover\"", "\"windGusts\"", "\"dewPoint\"", "\"airQuality\"", "\"europeanAQI\""] {
             #expect(current.output.contains(key), "\(key) missing: \(current.output)")

@@ -1,7 +1,6 @@
 public import AlmanacCore
 import AlmanacModels
 import DBus
-import Locking
 public import Logging
 
 /// Watches the machine on the system bus and tells the core (`MachineEvents`): a resume
@@ -45,7 +44,12 @@ public final class MachineWatcher: Service {
     /// The system bus (`nil`: the default one, or `DBUS_SYSTEM_BUS_ADDRESS`).
     private let systemBusAddress: String?
     private let logger: Logger
-    private let reading = Locked(NetworkManagerReading())
+    /// Changes of the network's reading, in the order they were read, to the one task of `run`
+    /// that keeps the reading (its one owner: no lock) and tells the core.
+    private let changes: (stream: AsyncStream<Change>, continuation: AsyncStream<Change>.Continuation) = AsyncStream.makeStream()
+    private struct Change: Sendable {
+        let apply: @Sendable (inout NetworkManagerReading) -> Void
+    }
 
     public init(events: any MachineEvents, systemBusAddress: String? = nil, logger: Logger) {
         self.events = events
@@ -91,43 +95,56 @@ public final class MachineWatcher: Service {
 
     /// Starts (`start`), then follows the signals until cancelled, and closes the connection.
     public func run() async {
-        guard let watching = await start() else {
+        await withDiscardingTaskGroup { group in
+            group.addTask { [changes, events] in
+                var reading = NetworkManagerReading()
+                for await change in changes.stream {
+                    change.apply(&reading)
+                    events.networkChanged(to: reading.network)
+                }
+            }
+            await follow(await start(), in: &group)
+            group.cancelAll()
+        }
+    }
+
+    /// Follows what `watching` hears, until cancelled, and closes its connection (none: waits
+    /// until cancelled).
+    private func follow(_ watching: Watching?, in group: inout DiscardingTaskGroup) async {
+        guard let watching else {
             await Task.untilCancelled()
             return
         }
-        await withDiscardingTaskGroup { group in
-            group.addTask { [events] in
-                for await signal in watching.sleep {
-                    // `true`: going to sleep; `false`: awake again.
-                    guard let (sleeping) = try? signal.arguments(Bool.self), !sleeping else { continue }
-                    events.resumed()
-                }
+        group.addTask { [events] in
+            for await signal in watching.sleep {
+                // `true`: going to sleep; `false`: awake again.
+                guard let (sleeping) = try? signal.arguments(Bool.self) else { continue }
+                if sleeping { events.suspending() } else { events.resumed() }
             }
-            group.addTask {
-                for await signal in watching.properties {
-                    guard let (_, changed) = try? signal.arguments(String.self, [String: Value].self) else { continue }
-                    self.report { $0.apply(changed) }
-                }
-            }
-            group.addTask {
-                for await signal in watching.states {
-                    guard let (state) = try? signal.arguments(UInt32.self) else { continue }
-                    self.report { $0.apply([NetworkManagerReading.stateKey: .uint32(state)]) }
-                }
-            }
-            group.addTask {
-                // NetworkManager gone: unknown; back (restarted): read afresh.
-                for await change in watching.owners {
-                    if change.newOwner == nil {
-                        self.report { $0 = NetworkManagerReading() }
-                    } else {
-                        await self.readNetworkManager(watching.connection)
-                    }
-                }
-            }
-            await Task.untilCancelled()
-            group.cancelAll()
         }
+        group.addTask {
+            for await signal in watching.properties {
+                guard let (_, changed) = try? signal.arguments(String.self, [String: Value].self) else { continue }
+                self.report { $0.apply(changed) }
+            }
+        }
+        group.addTask {
+            for await signal in watching.states {
+                guard let (state) = try? signal.arguments(UInt32.self) else { continue }
+                self.report { $0.apply([NetworkManagerReading.stateKey: .uint32(state)]) }
+            }
+        }
+        group.addTask {
+            // NetworkManager gone: unknown; back (restarted): read afresh.
+            for await change in watching.owners {
+                if change.newOwner == nil {
+                    self.report { $0 = NetworkManagerReading() }
+                } else {
+                    await self.readNetworkManager(watching.connection)
+                }
+            }
+        }
+        await Task.untilCancelled()
         await watching.connection.close()
     }
 
@@ -148,12 +165,9 @@ public final class MachineWatcher: Service {
         }
     }
 
-    /// Changes the reading and tells the core what the network is now (under the reading's
-    /// lock, so that two signals handled at once are told in the order they were read).
-    private func report(_ change: (inout NetworkManagerReading) -> Void) {
-        reading.withLock { reading in
-            change(&reading)
-            events.networkChanged(to: reading.network)
-        }
+    /// Changes the reading and tells the core what the network is now, in the order the
+    /// changes were read (`run`'s one task applies them).
+    private func report(_ change: @escaping @Sendable (inout NetworkManagerReading) -> Void) {
+        changes.continuation.yield(Change(apply: change))
     }
 }

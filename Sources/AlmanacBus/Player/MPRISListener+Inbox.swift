@@ -85,12 +85,21 @@ extension MPRISListener {
     func hear(_ owner: BusName) async -> Bool {
         let inbox = self.inbox
         guard let watch = try? await connection.onSignals(matching: MatchRule(sender: owner, path: Self.path), { inbox.deliver($0) }) else { return false }
-        heard.withLock { $0.updateValue(watch, forKey: owner) }?.cancel()
+        // A player gone meanwhile is heard no more: its new watch goes at once.
+        let replaced = state.withLock { state -> SignalWatch? in
+            guard state.players[owner] != nil else { return watch }
+            defer { state.players[owner]?.watch = watch }
+            return state.players[owner]?.watch
+        }
+        replaced?.cancel()
         return true
     }
 
     /// Stops hearing `owner`'s signals (its rule removed from the bus).
     func unhear(_ owner: BusName) {
-        heard.withLock { $0.removeValue(forKey: owner) }?.cancel()
+        state.withLock { state in
+            defer { state.players[owner]?.watch = nil }
+            return state.players[owner]?.watch
+        }?.cancel()
     }
 }

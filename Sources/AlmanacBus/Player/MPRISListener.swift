@@ -53,6 +53,10 @@ public final class MPRISListener: FilesInUse, Service {
         /// Its track counted as played while it played it, and steering was told (`PlayerChange.played`):
         /// once per track, whichever signal, poll or estimate got there first.
         var reachedPlayed = false
+        /// Its listening run while it plays a known episode (`follow`).
+        var run: ListeningRun?
+        /// The watch of its signals (a match rule of its own), from its first answer (`hear`).
+        var watch: SignalWatch?
 
         /// Where the player is now: its last known position, moved on at its rate while it plays.
         var estimatedPosition: Double {
@@ -66,21 +70,24 @@ public final class MPRISListener: FilesInUse, Service {
     let connection: Connection
     private let pollInterval: Duration
     let logger: Logger
-    private let players = Locked<[BusName: Player]>([:])
+    /// Everything the listener keeps, one value under one lock: one `Player` per player (by
+    /// unique name: what it plays, its listening run, the watch of its signals), the watch of
+    /// players' names, and whom it tells.
+    struct State: Sendable {
+        var players: [BusName: Player] = [:]
+        /// The watch of players' names on the connection's thread, from `prepare` until `run` ends.
+        var names: SignalWatch?
+        /// Told when a player's track changes or a player leaves.
+        var trackChanges: Callback?
+        /// Told of what players do (`whenPlayersChange`).
+        var playerChanges: PlayerChanges?
+    }
+
+    let state = Locked(State())
     /// What players said and the listener has not handled yet, per player.
     let inbox = PlayerInbox()
-    /// The watch of players' names on the connection's thread, from `prepare` until `run` ends.
-    private let names = Locked<SignalWatch?>(nil)
-    /// The watch of each player's signals (a match rule of its own), from its first answer.
-    let heard = Locked<[BusName: SignalWatch]>([:])
     /// Woken when a player starts playing a known episode: only then does the poll run.
     private let playing = Wakeup()
-    /// Each player's listening run while it plays a known episode, by its unique name.
-    private let runs = Locked<[BusName: ListeningRun]>([:])
-    /// Told when a player's track changes or a player leaves.
-    private let trackChanges = Locked<Callback?>(nil)
-    /// Told of what players do (`whenPlayersChange`).
-    private let playerChanges = Locked<PlayerChanges?>(nil)
 
     public init(podcasts: PodcastsDocument, connection: Connection, pollInterval: Duration = .seconds(15),
                 logger: Logger) {
@@ -101,7 +108,7 @@ public final class MPRISListener: FilesInUse, Service {
             if let old = change.oldOwner { inbox.vanished(old) }
             if let new = change.newOwner { inbox.appeared(new) }
         }
-        names.withLock { $0 = watch }
+        state.withLock { $0.names = watch }
     }
 
     /// A `Service`: follows players (those on the bus now, looked for in the background, and
@@ -144,44 +151,45 @@ public final class MPRISListener: FilesInUse, Service {
             }
             group.cancelAll()
         }
-        names.withLock { $0 }?.cancel()
-        for watch in heard.withLock({ $0.values }) { watch.cancel() }
+        let (names, watches, owners) = state.withLock { ($0.names, $0.players.values.compactMap(\.watch), Array($0.players.keys)) }
+        names?.cancel()
+        for watch in watches { watch.cancel() }
         // What the players were at is kept.
-        for owner in players.withLock({ Array($0.keys) }) { await vanished(owner) }
+        for owner in owners { await vanished(owner) }
     }
 
     /// Of `files`, those that are a player's current track (`file://` URLs).
     public func filesInUse(among files: Set<String>) -> Set<String> {
-        let tracks = players.withLock { $0.values.compactMap(\.url) }
+        let tracks = state.withLock { $0.players.values.compactMap(\.url) }
         return Set(tracks.compactMap(FileURL.path(of:))).intersection(files)
     }
 
     /// Calls `body` whenever a player's track changes or a player leaves the bus (a file it
     /// had open may be free now).
     public func whenTracksChange(_ body: @escaping @Sendable () -> Void) {
-        trackChanges.withLock { $0 = Callback(body) }
+        state.withLock { $0.trackChanges = Callback(body) }
     }
 
     private func tracksChanged() {
-        trackChanges.withLock { $0 }?()
+        state.withLock { $0.trackChanges }?()
     }
 
     /// Calls `body` with each thing a player does that steering cares for (`PlayerChange`),
     /// on the listener's task, in the order the player did them. `body` must not block.
     func whenPlayersChange(_ body: @escaping @Sendable (BusName, PlayerChange) -> Void) {
-        playerChanges.withLock { $0 = PlayerChanges(body: body) }
+        state.withLock { $0.playerChanges = PlayerChanges(body: body) }
     }
 
     private func tell(_ owner: BusName, _ change: PlayerChange) {
-        playerChanges.withLock { $0 }?.body(owner, change)
+        state.withLock { $0.playerChanges }?.body(owner, change)
     }
 
     /// What is known of each player that has an episode of the library as its track, the one
     /// that changed last first: where it is now (estimated at its rate), how long the episode
     /// is, how fast and whether it plays.
     func playingEpisodes() -> [PlayingEpisode] {
-        players.withLock { players in
-            players.compactMap { owner, player in
+        state.withLock { state in
+            state.players.compactMap { owner, player in
                 player.episodeID.map { PlayingEpisode(owner: owner, episodeID: $0, trackID: player.trackID, position: player.estimatedPosition,
                                                       length: player.length, rate: player.rate, playing: player.status == "Playing", since: player.positionAt,
                                                       reachedPlayed: player.reachedPlayed) }
@@ -198,9 +206,9 @@ public final class MPRISListener: FilesInUse, Service {
     /// in between is missed. One that does not answer is still a player, asked again later.
     /// A player first seen playing an episode is recorded where it says it is.
     func meet(_ owner: BusName) async {
-        let known = players.withLock { players -> Bool in
-            defer { if players[owner] == nil { players[owner] = Player() } }
-            return players[owner] != nil
+        let known = state.withLock { state -> Bool in
+            defer { if state.players[owner] == nil { state.players[owner] = Player() } }
+            return state.players[owner] != nil
         }
         let first = await properties(of: owner)
         // No answer in time: left alone, asked again later. (An error is an answer.)
@@ -221,8 +229,9 @@ public final class MPRISListener: FilesInUse, Service {
     }
 
     func vanished(_ owner: BusName) async {
-        unhear(owner)
-        guard let player = players.withLock({ $0.removeValue(forKey: owner) }) else { return }
+        guard let player = state.withLock({ $0.players.removeValue(forKey: owner) }) else { return }
+        // Not heard any more; its listening run is in `player`, for `record`.
+        player.watch?.cancel()
         await record(player, of: owner, at: player.estimatedPosition)
         follow(owner)
         if player.url != nil { tracksChanged() }
@@ -231,7 +240,7 @@ public final class MPRISListener: FilesInUse, Service {
 
     /// `PropertiesChanged` of the player's interface (or, read afresh, all its properties).
     func changed(_ owner: BusName, _ changed: [String: Value]) async {
-        guard let before = players.withLock({ $0[owner] }) else { return }
+        guard let before = state.withLock({ $0.players[owner] }) else { return }
         let track = resolve(changed, known: before)
         let status = changed["PlaybackStatus"]?.stringValue
         // A position in the change itself (a player read afresh) needs no question.
@@ -276,7 +285,7 @@ public final class MPRISListener: FilesInUse, Service {
             player = update(owner) { if $0.url == known.url { $0.length = length } }
         }
         // A jump: nothing of it is listening; the run begins again where it landed.
-        runs.withLock { _ = $0.removeValue(forKey: owner) }
+        state.withLock { $0.players[owner]?.run = nil }
         if let player { await record(player, of: owner, at: player.position, jumped: true) }
         follow(owner)
         tell(owner, .moved)
@@ -284,12 +293,12 @@ public final class MPRISListener: FilesInUse, Service {
 
     /// Whether `owner` is a player the listener knows (it has not left).
     func isPlayer(_ owner: BusName) -> Bool {
-        players.withLock { $0[owner] != nil }
+        state.withLock { $0.players[owner] != nil }
     }
 
     /// Whether a player plays a known episode (its position is then polled).
     private var anyPlaying: Bool {
-        players.withLock { $0.values.contains { $0.status == "Playing" && $0.episodeID != nil } }
+        state.withLock { $0.players.values.contains { $0.status == "Playing" && $0.episodeID != nil } }
     }
 
     /// Asks each player that plays a known episode where it is, and records it. An answer is
@@ -298,7 +307,7 @@ public final class MPRISListener: FilesInUse, Service {
     /// answer would otherwise put one episode's position on the next, or undo a pause.
     /// Each player is asked in a task of its own, so a slow one delays no other.
     private func poll() async {
-        let playing = players.withLock { $0.filter { $0.value.status == "Playing" && $0.value.episodeID != nil }.map { ($0.key, $0.value.url, $0.value.positionAt) } }
+        let playing = state.withLock { $0.players.filter { $0.value.status == "Playing" && $0.value.episodeID != nil }.map { ($0.key, $0.value.url, $0.value.positionAt) } }
         await withDiscardingTaskGroup { group in
             for (owner, url, asked) in playing {
                 group.addTask { await self.ask(owner, playing: url, asked: asked) }
@@ -311,12 +320,12 @@ public final class MPRISListener: FilesInUse, Service {
     /// so is told as `.moved` (when it plays past its played mark can be told now).
     private func ask(_ owner: BusName, playing url: String?, asked: ContinuousClock.Instant) async {
         guard let (at, length) = await progress(of: owner, playing: url) else { return }
-        let (player, learnt) = players.withLock { players -> (Player?, Bool) in
-            guard var player = players[owner], player.url == url, player.positionAt == asked else { return (nil, false) }
+        let (player, learnt) = state.withLock { state -> (Player?, Bool) in
+            guard var player = state.players[owner], player.url == url, player.positionAt == asked else { return (nil, false) }
             let learnt = player.length == nil && length != nil
             (player.position, player.positionAt) = (at, RealTime.now)
             if learnt { player.length = length }
-            players[owner] = player
+            state.players[owner] = player
             return (player, learnt)
         }
         guard let player else { return }
@@ -327,7 +336,7 @@ public final class MPRISListener: FilesInUse, Service {
     /// Asks `owner` where it is and records it, as a poll does, between polls: when its
     /// position estimate says its episode has come to count as played (`PlayerSteering`).
     func catchUp(_ owner: BusName) async {
-        guard let (url, asked) = players.withLock({ $0[owner].map { ($0.url, $0.positionAt) } }) else { return }
+        guard let (url, asked) = state.withLock({ $0.players[owner].map { ($0.url, $0.positionAt) } }) else { return }
         await ask(owner, playing: url, asked: asked)
     }
 
@@ -335,10 +344,10 @@ public final class MPRISListener: FilesInUse, Service {
 
     @discardableResult
     private func update(_ owner: BusName, _ change: (inout Player) -> Void) -> Player? {
-        let player = players.withLock { players -> Player? in
-            guard var player = players[owner] else { return nil }
+        let player = state.withLock { state -> Player? in
+            guard var player = state.players[owner] else { return nil }
             change(&player)
-            players[owner] = player
+            state.players[owner] = player
             return player
         }
         if player?.status == "Playing" { playing.wake() }
@@ -407,17 +416,18 @@ public final class MPRISListener: FilesInUse, Service {
     /// Begins, follows or ends `owner`'s listening run as the player now is: one runs while it
     /// plays a known episode, from where it is then, its bound following the player's rate.
     private func follow(_ owner: BusName) {
-        let player = players.withLock { $0[owner] }
-        runs.withLock { runs in
-            guard let player, player.status == "Playing", let episodeID = player.episodeID else {
-                runs[owner] = nil
+        state.withLock { state in
+            guard var player = state.players[owner] else { return }
+            defer { state.players[owner] = player }
+            guard player.status == "Playing", let episodeID = player.episodeID else {
+                player.run = nil
                 return
             }
-            if var run = runs[owner], run.episodeID == episodeID {
+            if var run = player.run, run.episodeID == episodeID {
                 run.allow(rate: player.rate)
-                runs[owner] = run
+                player.run = run
             } else {
-                runs[owner] = ListeningRun(episodeID: episodeID, from: player.position, at: player.positionAt, rate: player.rate)
+                player.run = ListeningRun(episodeID: episodeID, from: player.position, at: player.positionAt, rate: player.rate)
             }
         }
     }
@@ -429,9 +439,11 @@ public final class MPRISListener: FilesInUse, Service {
     /// wait on a thread for the owner's burst. `jumped`: the position is where a seek landed.
     private func record(_ player: Player, of owner: BusName, at position: Double, jumped: Bool = false) async {
         guard let episodeID = player.episodeID else { return }
-        let listened = runs.withLock { runs -> Double in
-            guard var run = runs[owner], run.episodeID == episodeID else { return 0 }
-            defer { runs[owner] = run }
+        let listened = state.withLock { state -> Double in
+            // A player that left (`vanished`) brings its run along.
+            let known = state.players[owner] != nil
+            guard var run = known ? state.players[owner]?.run : player.run, run.episodeID == episodeID else { return 0 }
+            defer { state.players[owner]?.run = run }
             return run.reach(position, at: RealTime.now)
         }
         do {
@@ -450,10 +462,10 @@ public final class MPRISListener: FilesInUse, Service {
     /// track, when the player still has it open and plays it (one paused there is left be: the
     /// user stopped it; the position estimate finds it when it plays again).
     private func reachedPlayed(_ owner: BusName, playing url: String?, _ episodeID: String, jumped: Bool) {
-        let first = players.withLock { players in
-            guard var player = players[owner], player.url == url, player.status == "Playing", !player.reachedPlayed else { return false }
+        let first = state.withLock { state in
+            guard var player = state.players[owner], player.url == url, player.status == "Playing", !player.reachedPlayed else { return false }
             player.reachedPlayed = true
-            players[owner] = player
+            state.players[owner] = player
             return true
         }
         if first { tell(owner, .played(episodeID: episodeID, jumped: jumped)) }

@@ -1,7 +1,6 @@
 import AlmanacModels
 import AlmanacWire
 public import DBus
-import Locking
 public import Logging
 
 /// Almanac steering players, on the bus: `org.almanac.Player1` at `/org/almanac/Almanac1/player`
@@ -12,8 +11,15 @@ public final class PlayerExport: Sendable {
     private let steering: PlayerSteering
     private let connection: Connection
     private let logger: Logger
-    private let announced = Locked<[String: Value]>([:])
-    private let announcedPlaying = Locked<[String: Value]>([:])
+    /// Which property to announce, if it changed.
+    private enum Ask: Sendable {
+        case timer, playing
+    }
+
+    /// The announcements asked for, to the one task that makes them (`export`): it alone keeps
+    /// what the properties said last (no lock), and it reads each value as it announces it, so
+    /// the last announcement is the current value whatever order the askers ran in.
+    private let asks: (stream: AsyncStream<Ask>, continuation: AsyncStream<Ask>.Continuation) = AsyncStream.makeStream()
 
     public init(steering: PlayerSteering, connection: Connection, logger: Logger) {
         self.steering = steering
@@ -21,14 +27,29 @@ public final class PlayerExport: Sendable {
         self.logger = logger
     }
 
+    deinit {
+        asks.continuation.finish()
+    }
+
     /// Exports the object and announces the timer's changes from now on.
     public func export() throws {
         steering.whenTimerChanges { [weak self] in self?.announce() }
         steering.whenNowPlayingChanges { [weak self] in self?.announcePlaying() }
         try connection.export([interface()], at: BusContract.playerPath)
+        Task { [asks, weak self] in
+            var announced: (timer: [String: Value], playing: [String: Value]) = ([:], [:])
+            for await ask in asks.stream {
+                guard let self else { return }
+                switch ask {
+                case .timer: self.announceTimer(since: &announced.timer)
+                case .playing: self.announcePlaying(since: &announced.playing)
+                }
+            }
+        }
     }
 
     public func unexport() {
+        asks.continuation.finish()
         try? connection.unexport(BusContract.playerPath)
     }
 
@@ -44,6 +65,15 @@ public final class PlayerExport: Sendable {
     }
 
     private func announce() {
+        asks.continuation.yield(.timer)
+    }
+
+    private func announcePlaying() {
+        asks.continuation.yield(.playing)
+    }
+
+    /// `SleepTimer`, when it differs from what was announced last.
+    private func announceTimer(since announced: inout [String: Value]) {
         let now: [String: Value]
         do {
             now = try timer()
@@ -51,7 +81,8 @@ public final class PlayerExport: Sendable {
             logger.error("could not encode the sleep timer", metadata: ["error": "\(error)"])
             return
         }
-        guard announced.withLock({ announced in defer { announced = now }; return announced != now }) else { return }
+        guard announced != now else { return }
+        announced = now
         do {
             try connection.emitPropertiesChanged(path: BusContract.playerPath, interface: BusContract.playerInterface,
                                                  values: [(BusContract.Player1.sleepTimer.rawValue, Self.value(now))])
@@ -62,7 +93,7 @@ public final class PlayerExport: Sendable {
 
     /// `NowPlaying`, announced after each change of the player (never on a clock: nothing
     /// changes by itself but a chapter beginning, which the steering tells).
-    private func announcePlaying() {
+    private func announcePlaying(since announced: inout [String: Value]) {
         let now: [String: Value]
         do {
             now = try Self.playing(steering)
@@ -70,7 +101,8 @@ public final class PlayerExport: Sendable {
             logger.error("could not encode what plays", metadata: ["error": "\(error)"])
             return
         }
-        guard announcedPlaying.withLock({ announced in defer { announced = now }; return announced != now }) else { return }
+        guard announced != now else { return }
+        announced = now
         do {
             try connection.emitPropertiesChanged(path: BusContract.playerPath, interface: BusContract.playerInterface,
                                                  values: [(BusContract.Player1.nowPlaying.rawValue, Self.value(now))])
@@ -88,24 +120,23 @@ public final class PlayerExport: Sendable {
         let steering = self.steering
         let dictionary = ValueType.dictionary(key: .string, value: .variant)
         return try Interface(BusContract.playerInterface.rawValue, methods: [
-            Method(BusContract.Player1.sleep.rawValue, inputs: [Argument("options", dictionary)], outputs: [Argument("timer", dictionary)], async: { [weak self] call, reply in
-                let (options) = try call.arguments([String: Value].self)
+            Method(BusContract.Player1.sleep, async: { [weak self] _, options in
                 let timer = try PlayerCodec.sleepTimer(options, now: steering.now)
                 let status = try await steering.sleep(timer)
-                try reply.write(Self.value(WireCoding.fields(SleepTimerProperty(status.timer, player: status.owner.rawValue, episode: status.episodeID, pausesAt: status.pausesAt))))
                 self?.announce()
+                return try WireCoding.fields(SleepTimerProperty(status.timer, player: status.owner.rawValue, episode: status.episodeID, pausesAt: status.pausesAt))
             }),
-            Method(BusContract.Player1.cancelSleep.rawValue, outputs: [Argument("wasSet", .boolean)]) { [weak self] _, reply in
-                try reply.write(steering.cancelSleep())
+            Method(BusContract.Player1.cancelSleep) { [weak self] _, _ in
+                let wasSet = steering.cancelSleep()
                 self?.announce()
+                return wasSet
             },
-            Method(BusContract.Player1.seekChapter.rawValue, inputs: [Argument("offset", .int32)], outputs: [Argument("chapter", dictionary)], async: { call, reply in
-                let (offset) = try call.arguments(Int32.self)
+            Method(BusContract.Player1.seekChapter, async: { _, offset in
                 // A range, not `abs(offset)`: the absolute value of Int32.min does not fit, and traps.
                 guard offset != 0, (-1_000...1_000).contains(offset) else {
                     throw BusError.invalidArgs("'offset' is how many chapters to move, 1 for the next, -1 for the previous (at most 1000 either way); not \(offset).")
                 }
-                try reply.write(Self.value(WireCoding.fields(ChapterMark(try await steering.seekChapter(Int(offset))))))
+                return try WireCoding.fields(ChapterMark(try await steering.seekChapter(Int(offset))))
             }),
         ], properties: [
             Property(BusContract.Player1.sleepTimer.rawValue, dictionary) { [weak self] in Self.value(try self?.timer() ?? [:]) },

@@ -33,10 +33,10 @@ extension PlayerSteering {
                 self?.awaitPlayedMark(after: due.owner)
             }
         }
-        playedTurn.withLock { old in
-            old?.stop()
-            old = turn
-        }
+        state.withLock { state in
+            defer { state.playedTurn = turn }
+            return state.playedTurn
+        }?.stop()
     }
 
     /// Where `player`, whose episode counted as played as it played it, is to play on: at the
@@ -58,7 +58,7 @@ extension PlayerSteering {
     /// not asked again within twice `playOnSlack` (one that says it plays yet does not move
     /// would otherwise be asked again and again).
     func awaitPlayOn(after asked: BusName? = nil) {
-        let due = playOnDue.withLock { $0 }
+        let due = state.withLock { $0.playOnDue }
         let next = players.playingEpisodes().filter { $0.playing && due[$0.owner] == $0.episodeID }.map { player in
             let delay = max(0, playOnMoment(player) - player.position) / (player.rate > 0 ? player.rate : 1)
             return (player: player, delay: player.owner == asked ? max(delay, 2 * Self.playOnSlack) : delay)
@@ -72,10 +72,10 @@ extension PlayerSteering {
                 await self?.playOnIfThere(next.player.owner, next.player.episodeID)
             }
         }
-        playOnTurn.withLock { old in
-            old?.stop()
-            old = turn
-        }
+        state.withLock { state in
+            defer { state.playOnTurn = turn }
+            return state.playOnTurn
+        }?.stop()
     }
 
     /// The wait for `owner`'s moment to play on is over: the player says where it is, and is
@@ -88,14 +88,12 @@ extension PlayerSteering {
             awaitPlayOn(after: owner)
             return
         }
-        // Taken under `armed`'s lock: an end-of-episode timer set meanwhile keeps it on its episode.
-        let go = armed.withLock { armed in
-            playOnDue.withLock { due -> Bool in
-                guard due[owner] == episodeID else { return false }
-                due[owner] = nil
-                guard let timer = armed.timer?.status else { return true }
-                return !(timer.owner == owner && timer.timer == .endOfEpisode)
-            }
+        // One step with the timer: an end-of-episode timer set meanwhile keeps it on its episode.
+        let go = state.withLock { state -> Bool in
+            guard state.playOnDue[owner] == episodeID else { return false }
+            state.playOnDue[owner] = nil
+            guard let timer = state.timer?.status else { return true }
+            return !(timer.owner == owner && timer.timer == .endOfEpisode)
         }
         // Its own task: the player's answer to `OpenUri` (another track) restarts this wait.
         if go { spawn { [weak self] in await self?.playOn(from: episodeID, on: owner) } }
@@ -128,7 +126,7 @@ extension PlayerSteering {
         // Where the player was as it was told (the journal says it: how much of the end was left).
         let at = players.playingEpisodes().first { $0.owner == owner && $0.episodeID == episodeID }
         // Before the player is told: it may say it opened the episode before it answers.
-        resumes.withLock { $0[owner] = (next.id, next.position) }
+        state.withLock { $0.resumes[owner] = (next.id, next.position) }
         for uri in uris {
             do {
                 try await players.openURI(owner, uri)
@@ -139,7 +137,7 @@ extension PlayerSteering {
                 logger.notice("a media player did not open the next episode", metadata: ["player": "\(owner)", "uri": "\(uri)", "error": "\(error)"])
             }
         }
-        resumes.withLock { _ = $0.removeValue(forKey: owner) }
+        state.withLock { $0.resumes[owner] = nil }
         logger.error("could not play on: the media player opened neither the download nor the audio URL of the next episode",
                      metadata: ["player": "\(owner)", "episode": "\(next.id)"])
         // Said where a person looks (`LastError`, `almanac status`), not only in the journal.

@@ -26,36 +26,49 @@ public final class PlayerSteering: Service {
         var wait: StopSignal?
     }
 
+    /// Everything steering keeps, one value under one lock: the timer, the waits it replaces
+    /// at each change of a player, the players due to play on and where they resume, and whom
+    /// it tells. One value, so that deciding between an end-of-episode timer and playing on
+    /// (`fire`, `playOnIfThere`) is one step, and no step takes two locks.
+    struct State: Sendable {
+        /// The timer set, `nil` when none is.
+        var timer: Armed?
+        /// Timers set so far: each timer's `generation`, so that a stale wait fires nothing.
+        var generations: UInt64 = 0
+        /// The chapters of the episode the latest player has open, fetched once per episode.
+        var openChapters: (episodeID: String, chapters: [FeedChapter])?
+        /// Waits for the next chapter to begin while a player plays (the one moment `NowPlaying`
+        /// changes by itself), replaced at each change of the player.
+        var chapterTurn: StopSignal?
+        /// Waits for the moment the position estimate says a playing player's episode counts as
+        /// played (no signal comes from a player that plays on), replaced at each change of the player.
+        var playedTurn: StopSignal?
+        /// The players whose episode (by id) counted as played as they played it, waiting to be
+        /// told to play on near its end.
+        var playOnDue: [BusName: String] = [:]
+        /// Waits for the moment the first of them is to play on, replaced at each change of a player.
+        var playOnTurn: StopSignal?
+        /// Where each player told to play on is to start the episode it was told to open
+        /// (its saved position), until it is seen to start it (`started`).
+        var resumes: [BusName: (episodeID: String, position: Double)] = [:]
+        /// Told when the timer is set, moves, fires or is cancelled.
+        var timerChanges: Callback?
+        /// Told when what a player has open changes.
+        var nowPlayingChanges: Callback?
+    }
+
     let players: MPRISListener
     let podcasts: PodcastsDocument
     private let chapters: (any ChaptersFetching)?
     let logger: Logger
-    let armed = Locked<(timer: Armed?, generations: UInt64)>((nil, 0))
-    private let timerChanges = Locked<Callback?>(nil)
-    /// The chapters of the episode the latest player has open, fetched once per episode.
-    private let openChapters = Locked<(episodeID: String, chapters: [FeedChapter])?>(nil)
-    /// Waits for the next chapter to begin while a player plays (the one moment `NowPlaying`
-    /// changes by itself), replaced at each change of the player.
-    private let chapterTurn = Locked<StopSignal?>(nil)
-    /// Waits for the moment the position estimate says a playing player's episode counts as
-    /// played (no signal comes from a player that plays on), replaced at each change of the player.
-    let playedTurn = Locked<StopSignal?>(nil)
-    /// The players whose episode (by id) counted as played as they played it, waiting to be
-    /// told to play on near its end; changed only under `armed`'s lock, so that an
-    /// end-of-episode timer and playing on never both act on one player.
-    let playOnDue = Locked<[BusName: String]>([:])
-    /// Waits for the moment the first of them is to play on, replaced at each change of a player.
-    let playOnTurn = Locked<StopSignal?>(nil)
-    /// Where each player told to play on is to start the episode it was told to open
-    /// (its saved position), until it is seen to start it (`started`).
-    let resumes = Locked<[BusName: (episodeID: String, position: Double)]>([:])
+    let state = Locked(State())
     /// What steering does over time, waiting for `run()`, which runs each as a child task
     /// (so that stopping the daemon ends them all).
     private let work = AsyncStream<Work>.makeStream()
     private struct Work: Sendable { let body: @Sendable () async -> Void }
-    private let nowPlayingChanges = Locked<Callback?>(nil)
     /// The longest a wait sleeps at once: a player's values (a rate of 1e-300, a length of
-    /// years) can make a moment too far off for a `Duration`; past this it looks again.
+    /// years) can make a moment too far off for a `Duration`; past this it looks again (the
+    /// sleep timer's wait sleeps on toward its moment).
     static let longestWait: Double = 3_600
     /// How many times a player is told where to go when it does not say it went there.
     static let seekAttempts = 8
@@ -91,9 +104,8 @@ public final class PlayerSteering: Service {
             group.cancelAll()
         }
         _ = disarm()
-        chapterTurn.withLock { $0 }?.stop()
-        playedTurn.withLock { $0 }?.stop()
-        playOnTurn.withLock { $0 }?.stop()
+        let turns = state.withLock { [$0.chapterTurn, $0.playedTurn, $0.playOnTurn] }
+        for turn in turns { turn?.stop() }
     }
 
     /// Hands `body` to `run()`, to run as a child task.
@@ -113,7 +125,7 @@ public final class PlayerSteering: Service {
     /// Calls `body` whenever what a player has open changes: another episode, a status, a seek
     /// or rate, a chapter beginning, the player leaving.
     func whenNowPlayingChanges(_ body: @escaping @Sendable () -> Void) {
-        nowPlayingChanges.withLock { $0 = Callback(body) }
+        state.withLock { $0.nowPlayingChanges = Callback(body) }
     }
 
     /// The time on the daemon's clock (the podcasts document's).
@@ -122,7 +134,7 @@ public final class PlayerSteering: Service {
     /// What the player that changed last has open, as of now (`nil`: no player has an episode).
     func nowPlaying() -> NowPlaying? {
         guard let player = players.playingEpisodes().first, let episode = try? podcasts.episode(player.episodeID) else { return nil }
-        let chapters = openChapters.withLock { $0?.episodeID == player.episodeID ? $0?.chapters : nil } ?? []
+        let chapters = state.withLock { $0.openChapters?.episodeID == player.episodeID ? $0.openChapters?.chapters : nil } ?? []
         return NowPlaying(episodeID: episode.id, title: episode.title, podcastTitle: podcasts.document.snapshot.state.podcasts[episode.podcastID]?.title ?? "",
                           status: player.playing ? "Playing" : "Paused", position: player.position, at: podcasts.now, rate: player.rate,
                           length: player.length ?? episode.duration, chapter: ChapterSeek.current(chapters, at: player.position))
@@ -131,13 +143,13 @@ public final class PlayerSteering: Service {
     /// A player changed: the chapters of what it has open are fetched when it is another
     /// episode, the wait for the next chapter starts again, and `NowPlaying` is announced.
     private func playingChanged() async {
-        if let player = players.playingEpisodes().first, openChapters.withLock({ $0?.episodeID }) != player.episodeID {
+        if let player = players.playingEpisodes().first, state.withLock({ $0.openChapters?.episodeID }) != player.episodeID {
             let chapters = (try? await chapters(of: player.episodeID)) ?? []
-            openChapters.withLock { $0 = (player.episodeID, chapters) }
+            state.withLock { $0.openChapters = (player.episodeID, chapters) }
         }
         let next: Double? = {
             guard let player = players.playingEpisodes().first, player.playing,
-                  let chapters = openChapters.withLock({ $0?.episodeID == player.episodeID ? $0?.chapters : nil }),
+                  let chapters = state.withLock({ $0.openChapters?.episodeID == player.episodeID ? $0.openChapters?.chapters : nil }),
                   let start = chapters.map(\.start).filter({ $0 > player.position + 0.001 }).min() else { return nil }
             return (start - player.position) / (player.rate > 0 ? player.rate : 1)
         }()
@@ -149,23 +161,23 @@ public final class PlayerSteering: Service {
                 await self?.playingChanged()
             }
         }
-        chapterTurn.withLock { old in
-            old?.stop()
-            old = turn
-        }
+        state.withLock { state in
+            defer { state.chapterTurn = turn }
+            return state.chapterTurn
+        }?.stop()
         awaitPlayedMark()
         awaitPlayOn()
-        nowPlayingChanges.withLock { $0 }?()
+        state.withLock { $0.nowPlayingChanges }?()
     }
 
     /// Calls `body` whenever the timer is set, moves, fires or is cancelled.
     func whenTimerChanges(_ body: @escaping @Sendable () -> Void) {
-        timerChanges.withLock { $0 = Callback(body) }
+        state.withLock { $0.timerChanges = Callback(body) }
     }
 
     /// The timer set now, `nil` when none is.
     var sleepTimer: SleepTimerStatus? {
-        armed.withLock { $0.timer?.status }
+        state.withLock { $0.timer?.status }
     }
 
     // MARK: The sleep timer
@@ -190,10 +202,10 @@ public final class PlayerSteering: Service {
             throw SteeringError(.cannotTell, "The player does not say how long the episode playing is, nor does its feed, so its end cannot be told. Set a time instead.")
         }
         let status = SleepTimerStatus(timer: timer, owner: playing.owner, episodeID: playing.episodeID, pausesAt: podcasts.now.addingTimeInterval(delay))
-        let previous = armed.withLock { armed -> StopSignal? in
-            armed.generations += 1
-            defer { armed.timer = Armed(status: status, chapters: chapters, length: length, generation: armed.generations, wait: nil) }
-            return armed.timer?.wait
+        let previous = state.withLock { state -> StopSignal? in
+            state.generations += 1
+            defer { state.timer = Armed(status: status, chapters: chapters, length: length, generation: state.generations, wait: nil) }
+            return state.timer?.wait
         }
         previous?.stop()
         schedule()
@@ -208,54 +220,60 @@ public final class PlayerSteering: Service {
 
     @discardableResult
     private func disarm() -> SleepTimerStatus? {
-        let gone = armed.withLock { armed -> Armed? in
-            defer { armed.timer = nil }
-            return armed.timer
+        let (gone, told) = state.withLock { state -> (Armed?, Callback?) in
+            defer { state.timer = nil }
+            return (state.timer, state.timerChanges)
         }
         gone?.wait?.stop()
-        if gone != nil { timerChanges.withLock { $0 }?() }
+        if gone != nil { told?() }
         return gone?.status
     }
 
-    /// (Re)starts the wait for the timer's moment, from where its player is now.
+    /// (Re)starts the wait for the timer's moment, from where its player is now. The moment
+    /// then stays put until the player changes: a wait longer than `longestWait` goes on in
+    /// pieces toward it (looking again from the player's estimate would move the moment of a
+    /// timer counted at `SleepTimer.slowestRate` on for ever).
     private func schedule() {
         let estimates = players.playingEpisodes()
-        armed.withLock { armed in
-            guard var current = armed.timer else { return }
+        let now = podcasts.now
+        let told = state.withLock { state -> Callback? in
+            guard var current = state.timer else { return nil }
             current.wait?.stop()
             let status = current.status
             let player = estimates.first { $0.owner == status.owner }
-            let now = podcasts.now
             let delay = player.flatMap { status.timer.delay(now: now, position: $0.position, rate: $0.rate, length: $0.length ?? current.length, chapters: current.chapters) }
                 ?? (status.timer.delay(now: now, position: 0, rate: 1, length: nil, chapters: []))
             current.status = SleepTimerStatus(timer: status.timer, owner: status.owner, episodeID: status.episodeID,
                                               pausesAt: delay.map { now.addingTimeInterval($0) })
             let generation = current.generation
-            current.wait = delay.map { delay in
+            current.wait = delay.flatMap { $0.isFinite ? $0 : nil }.map { delay in
                 spawnStoppable { [weak self] in
-                    let whole = await Self.wait(delay)
-                    guard !Task.isCancelled else { return }
-                    // Not yet its moment (a wait longer than `longestWait`): looks again from where the player is.
-                    guard whole else { self?.schedule(); return }
+                    var left = delay
+                    while left > Self.longestWait {
+                        guard await Self.wait(Self.longestWait) else { return }
+                        left -= Self.longestWait
+                    }
+                    guard await Self.wait(left) else { return }
                     await self?.fire(generation)
                 }
             }
-            armed.timer = current
+            state.timer = current
+            return state.timerChanges
         }
-        timerChanges.withLock { $0 }?()
+        told?()
     }
 
     /// The timer's moment: pauses its player, unless the timer was set anew or cancelled meanwhile.
     private func fire(_ generation: UInt64) async {
-        let status = armed.withLock { armed -> SleepTimerStatus? in
-            guard let current = armed.timer, current.generation == generation else { return nil }
-            armed.timer = nil
+        let (status, told) = state.withLock { state -> (SleepTimerStatus?, Callback?) in
+            guard let current = state.timer, current.generation == generation else { return (nil, nil) }
+            state.timer = nil
             // It pauses at the end of the episode: that player does not play on from it.
-            if current.status.timer == .endOfEpisode { playOnDue.withLock { _ = $0.removeValue(forKey: current.status.owner) } }
-            return current.status
+            if current.status.timer == .endOfEpisode { state.playOnDue[current.status.owner] = nil }
+            return (current.status, state.timerChanges)
         }
         guard let status else { return }
-        timerChanges.withLock { $0 }?()
+        told?()
         do {
             try await players.pause(status.owner)
             logger.info("the sleep timer paused a media player", metadata: ["player": "\(status.owner)", "episode": "\(status.episodeID)"])
@@ -270,23 +288,25 @@ public final class PlayerSteering: Service {
     private func playerChanged(_ owner: BusName, _ change: PlayerChange) {
         switch change {
         case .otherTrack(let episodeID):
-            armed.withLock { _ in playOnDue.withLock { _ = $0.removeValue(forKey: owner) } }
+            state.withLock { $0.playOnDue[owner] = nil }
             if let episodeID { spawn { [weak self] in await self?.started(episodeID, on: owner) } }
         case .played(let episodeID, jumped: true):
             spawn { [weak self] in await self?.playOn(from: episodeID, on: owner) }
             return
         case .played(let episodeID, jumped: false):
-            armed.withLock { _ in playOnDue.withLock { $0[owner] = episodeID } }
+            state.withLock { $0.playOnDue[owner] = episodeID }
             awaitPlayOn()
             return
         case .left:
-            resumes.withLock { _ = $0.removeValue(forKey: owner) }
-            armed.withLock { _ in playOnDue.withLock { _ = $0.removeValue(forKey: owner) } }
+            state.withLock { state in
+                state.resumes[owner] = nil
+                state.playOnDue[owner] = nil
+            }
         default:
             break
         }
         spawn { [weak self] in await self?.playingChanged() }
-        guard let timer = armed.withLock({ $0.timer }), timer.status.owner == owner else { return }
+        guard let timer = state.withLock({ $0.timer }), timer.status.owner == owner else { return }
         switch change {
         case .left, .status("Paused"), .status("Stopped"):
             disarm()
@@ -309,9 +329,9 @@ public final class PlayerSteering: Service {
     /// podcast's intro, it is moved past it — or, when it was told to play on to this
     /// episode, to where the episode was left, if that is further.
     private func started(_ episodeID: String, on owner: BusName) async {
-        let resume = resumes.withLock { resumes -> Double? in
-            guard let entry = resumes[owner], entry.episodeID == episodeID else { return nil }
-            resumes[owner] = nil
+        let resume = state.withLock { state -> Double? in
+            guard let entry = state.resumes[owner], entry.episodeID == episodeID else { return nil }
+            state.resumes[owner] = nil
             return entry.position
         }
         guard let episode = try? podcasts.episode(episodeID) else { return }

@@ -1,7 +1,6 @@
 public import AlmanacCore
 public import AlmanacModels
 public import DBus
-import Locking
 public import Logging
 
 /// Desktop notifications of official weather alerts: one per alert id and per update of it
@@ -16,20 +15,27 @@ public final class AlertNotifier: Service {
     /// which this layer does not see; `DesktopNotifications` escapes the body for the server).
     public typealias Wording = @Sendable (_ alert: WeatherAlert, _ place: String) -> (summary: String, body: String)
 
+    /// What the document's handler hands `run`, in the order it heard it.
     private enum Work: Sendable {
-        case show(WeatherAlert, place: String)
-        case close(alertID: String)
+        /// The alerts kept from last time (known, not news).
+        case kept([String: PlaceAlerts])
+        /// A change, with the state as it was when the change was heard.
+        case heard(WeatherChange, WeatherState)
+    }
+
+    /// What `run` alone keeps (its one owner: no lock).
+    private struct Notified {
+        /// The alerts last heard at each place, by id: an alert that differs from its entry is
+        /// an update. Places may share an alert id; its notification is one.
+        var known: [String: [String: WeatherAlert]] = [:]
+        /// Each alert shown, as shown, and its notification's id.
+        var shown: [String: (alert: WeatherAlert, notification: UInt32)] = [:]
     }
 
     private let weather: WeatherDocument
     private let connection: Connection
     private let wording: Wording
     private let logger: Logger
-    /// The alerts last heard at each place, by id: an alert that differs from its entry is an
-    /// update. Places may share an alert id; its notification is one.
-    private let known = Locked<[String: [String: WeatherAlert]]>([:])
-    /// Each alert shown, as shown, and its notification's id.
-    private let shown = Locked<[String: (alert: WeatherAlert, notification: UInt32)]>([:])
     private let work: AsyncStream<Work>
     private let queue: AsyncStream<Work>.Continuation
 
@@ -47,45 +53,40 @@ public final class AlertNotifier: Service {
     public func prepare() async throws {
         weather.document.addView(key: Self.viewKey) { [weak self] event in
             guard let self, case .changed(_, let change, _) = event else { return }
-            heard(change)
+            queue.yield(.heard(change, weather.document.snapshot.state))
         }
-        let kept = weather.document.snapshot.state.alerts
-        known.withLock { known in
-            for (location, placeAlerts) in kept where known[location] == nil {
-                known[location] = Dictionary(placeAlerts.alerts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            }
-        }
+        queue.yield(.kept(weather.document.snapshot.state.alerts))
     }
 
     /// What a change means for the notifications: alerts to show (new ones, and updates of
     /// known ones, that the setting names) and to close (ended, let go, no longer named).
-    private func heard(_ change: WeatherChange) {
-        let state = weather.document.snapshot.state
+    private static func heard(_ change: WeatherChange, in state: WeatherState, _ notified: inout Notified) -> [Action] {
+        var actions: [Action] = []
         switch change {
         case .alerts(let location, let placeAlerts, let began, let ended):
-            let (before, held) = known.withLock { known in
-                let before = known[location] ?? [:]
-                known[location] = Dictionary(placeAlerts.alerts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-                return (before, Self.held(in: known))
-            }
+            let before = notified.known[location] ?? [:]
+            notified.known[location] = Dictionary(placeAlerts.alerts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let held = Self.held(in: notified.known)
             let place = state.readings[location]?.placeName ?? location
             for alert in placeAlerts.alerts where state.weatherAlerts.notifies(alert.severity) {
                 let updated = before[alert.id].map { $0 != alert } ?? false
-                if began.contains(alert.id) || updated { queue.yield(.show(alert, place: place)) }
+                if began.contains(alert.id) || updated { actions.append(.show(alert, place: place)) }
             }
-            for id in ended where !held.contains(id) { queue.yield(.close(alertID: id)) }
+            for id in ended where !held.contains(id) { actions.append(.close(alertID: id)) }
         case .forgotten(let locations):
-            let gone = known.withLock { known in
-                let gone = Set(locations.flatMap { known.removeValue(forKey: $0)?.keys.map { $0 } ?? [] })
-                return gone.subtracting(Self.held(in: known))
-            }
-            for id in gone { queue.yield(.close(alertID: id)) }
+            let gone = Set(locations.flatMap { notified.known.removeValue(forKey: $0)?.keys.map { $0 } ?? [] })
+            for id in gone.subtracting(Self.held(in: notified.known)) { actions.append(.close(alertID: id)) }
         case .weatherAlerts(let notice):
-            let unnamed = shown.withLock { shown in shown.filter { !notice.notifies($0.value.alert.severity) }.map(\.key) }
-            for id in unnamed { queue.yield(.close(alertID: id)) }
+            for id in notified.shown.filter({ !notice.notifies($0.value.alert.severity) }).map(\.key) { actions.append(.close(alertID: id)) }
         default:
             break
         }
+        return actions
+    }
+
+    private enum Action {
+        case show(WeatherAlert, place: String)
+        case close(alertID: String)
     }
 
     /// The alert ids some place still has: one notification serves every place with the alert
@@ -95,13 +96,24 @@ public final class AlertNotifier: Service {
         Set(known.values.flatMap(\.keys))
     }
 
-    /// A `Service`: shows and closes notifications as alerts begin, change and end, until cancelled.
+    /// A `Service`: shows and closes notifications as alerts begin, change and end, until
+    /// cancelled. It alone keeps what was heard and shown, one change after another.
     public func run() async {
+        var notified = Notified()
         await withTaskCancellationHandler {
             for await item in work {
                 switch item {
-                case .show(let alert, let place): await show(alert, at: place)
-                case .close(let id): await close(id)
+                case .kept(let kept):
+                    for (location, placeAlerts) in kept where notified.known[location] == nil {
+                        notified.known[location] = Dictionary(placeAlerts.alerts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+                    }
+                case .heard(let change, let state):
+                    for action in Self.heard(change, in: state, &notified) {
+                        switch action {
+                        case .show(let alert, let place): await show(alert, at: place, &notified.shown)
+                        case .close(let id): await close(id, &notified.shown)
+                        }
+                    }
                 }
             }
         } onCancel: {
@@ -110,8 +122,8 @@ public final class AlertNotifier: Service {
         weather.document.removeView(key: Self.viewKey)
     }
 
-    private func show(_ alert: WeatherAlert, at place: String) async {
-        let before = shown.withLock { $0[alert.id] }
+    private func show(_ alert: WeatherAlert, at place: String, _ shown: inout [String: (alert: WeatherAlert, notification: UInt32)]) async {
+        let before = shown[alert.id]
         // Once per alert and update: the same alert fetched again shows nothing.
         guard before?.alert != alert else { return }
         let text = wording(alert, place)
@@ -121,14 +133,14 @@ public final class AlertNotifier: Service {
         notice.expires = 0
         do {
             let (id, _) = try await DesktopNotifications(connection: connection).notify(notice)
-            shown.withLock { $0[alert.id] = (alert, id) }
+            shown[alert.id] = (alert, id)
         } catch {
             logger.warning("could not show a notification of a weather alert", metadata: ["error": "\(error)"])
         }
     }
 
-    private func close(_ alertID: String) async {
-        guard let notification = shown.withLock({ $0.removeValue(forKey: alertID)?.notification }) else { return }
+    private func close(_ alertID: String, _ shown: inout [String: (alert: WeatherAlert, notification: UInt32)]) async {
+        guard let notification = shown.removeValue(forKey: alertID)?.notification else { return }
         do {
             try await DesktopNotifications(connection: connection).close(notification)
         } catch {

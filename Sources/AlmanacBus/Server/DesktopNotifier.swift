@@ -32,6 +32,8 @@ public final class DesktopNotifier: Service {
         var server: BusName?
         /// Each shown notification's episodes, for its "Download" and "Add to Up Next" actions.
         var actions: [UInt32: [String]] = [:]
+        /// The notification server's signals, from `prepare` until `run` reads them.
+        var signals: SignalStream?
     }
 
     private let podcasts: PodcastsDocument
@@ -41,8 +43,6 @@ public final class DesktopNotifier: Service {
     private let wording: Wording
     private let logger: Logger
     private let state = Locked(State())
-    /// The notification server's signals, from `prepare` until `run` reads them.
-    private let signals = Locked<SignalStream?>(nil)
     /// Woken when news waits to be shown.
     private let flushWanted = Wakeup()
 
@@ -67,7 +67,7 @@ public final class DesktopNotifier: Service {
     /// name is taken: the group awaits it).
     public func prepare() async throws {
         let stream = try await connection.signals(matching: MatchRule(interface: DesktopNotifications.interface, path: DesktopNotifications.path), bufferLimit: 64)
-        signals.withLock { $0 = stream }
+        state.withLock { $0.signals = stream }
         podcasts.document.addView(key: Self.viewKey) { [weak self] event in
             guard let self, case .changed(_, .newEpisodes(let podcastID, let episodes), _) = event else { return }
             // A podcast's own setting wins over the global one.
@@ -80,9 +80,9 @@ public final class DesktopNotifier: Service {
     /// A `Service`: handles the server's signals and shows the news gathered, until
     /// cancelled; then it hears no more new episodes.
     public func run() async {
-        let stream = signals.withLock { signals in
-            defer { signals = nil }
-            return signals
+        let stream = state.withLock { state in
+            defer { state.signals = nil }
+            return state.signals
         }
         await withDiscardingTaskGroup { group in
             if let stream {

@@ -17,23 +17,24 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     /// How many views one client may hold on one document.
     public static var maximumViewsPerClient: Int { 64 }
 
+    /// The document's views on the bus, one value under one lock: each view (its owner,
+    /// options, update window and list), the numbering, the probes under way and the last
+    /// slice made. One value, so that delivering a change to a view is one turn of it.
     struct Views {
         var byPath: [ObjectPath: RemoteView<Adapter.Options>] = [:]
         var nextNumber: UInt64 = 1
+        /// The clients a flow-control probe is under way for (`probe`).
+        var probing: Set<BusName> = []
+        /// The last slice made for a view, with the change and the options it was made for.
+        var lastSlice: (revision: UInt64, options: Adapter.Options, data: [String: Value]?)?
     }
 
     let adapter: Adapter
     let connection: Connection
     let path: ObjectPath
     let views = Locked(Views())
-    /// The clients a flow-control probe is under way for (`probe`).
-    private let probing = Locked<Set<BusName>>([])
     /// How long a client has to answer a probe's `Peer.Ping` before the bus is asked.
     static var probeTimeout: Duration { .seconds(2) }
-    /// The last slice made for a view, with the change and the options it was made for.
-    private let lastSlice = Locked<(revision: UInt64, options: Adapter.Options, data: [String: Value]?)?>(nil)
-    /// Each view's list, made on its first `LoadMore`/`RefreshList`.
-    private let pages = Locked<[ObjectPath: ViewPages]>([:])
     /// Items per page of a view's list.
     public static var pageSize: Int { 50 }
     private let logger: Logger
@@ -194,7 +195,6 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             views.byPath[path] = nil
         }
         allowance.giveBack()
-        _ = pages.withLock { $0.removeValue(forKey: path) }
         adapter.document.removeView(key: ViewKey(path.rawValue))
         try? connection.unexport(path)
         announceViewCount()
@@ -221,9 +221,9 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             }
             views.byPath[path]?.rawOptions = rawOptions
             views.byPath[path]?.options = options
+            // The list follows the options: paged again from its start.
+            views.byPath[path]?.pages = nil
         }
-        // The list follows the options: paged again from its start.
-        _ = pages.withLock { $0.removeValue(forKey: path) }
         adapter.document.setOptions(options, forView: ViewKey(path.rawValue))
         adapter.viewsChanged()
         try? connection.emitPropertiesChanged(path: path, interface: BusContract.viewInterface, changed: [BusContract.View1.options.rawValue: .dictionary(key: .string, value: .variant, rawOptions.sorted { $0.key < $1.key }.map { .init(.string($0.key), .variant($0.value)) })])
@@ -231,14 +231,25 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     }
 
     /// Tells a view's owner its slice of a change, within the view's `UpdateWindow`: past it
-    /// the view is behind and hears nothing until it catches up, then one `resync`.
+    /// the view is behind and hears nothing until it catches up, then one `resync`. The view,
+    /// its slice and its window are taken in one turn of the table; what was sent, in a second.
     private func deliver(_ event: DocumentEvent<Adapter.State, Adapter.Change>, to path: ObjectPath) {
         switch event {
         case .changed(let revision, let change, _):
-            guard let view = views.withLock({ $0.byPath[path] }), !view.window.behind,
-                  let data = slice(change, at: revision, for: view.options, view: path)
-            else { return }
-            guard views.withLock({ $0.byPath[path]?.window.admit() ?? false }) else {
+            let admitted: (view: RemoteView<Adapter.Options>, data: [String: Value]?)?
+            do {
+                admitted = try views.withLock { views -> (view: RemoteView<Adapter.Options>, data: [String: Value]?)? in
+                    guard let view = views.byPath[path], !view.window.behind,
+                          let data = try views.slice(change, at: revision, for: view.options, by: adapter) else { return nil }
+                    return (view, views.byPath[path]?.window.admit() ?? false ? data : nil)
+                }
+            } catch {
+                // The view misses this change, as one it could not be sent.
+                logger.error("could not encode a change for a view", metadata: ["view": "\(path)", "revision": "\(revision)", "error": "\(error)"])
+                return
+            }
+            guard let (view, admittedData) = admitted else { return }
+            guard let data = admittedData else {
                 logger.debug("a view fell behind", metadata: ["view": "\(path)", "revision": "\(revision)"])
                 probe(view.owner)
                 return
@@ -286,15 +297,11 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     /// `nil`: the newest each was sent). Views that were behind and can catch up are
     /// resynchronised: the document delivers their resync in order with its changes.
     func acknowledge(_ owner: BusName, upTo revisions: [ObjectPath: UInt64]? = nil) {
-        let catchingUp = views.withLock { views -> [ObjectPath] in
-            var catchingUp: [ObjectPath] = []
-            for (path, view) in views.byPath where view.owner == owner {
-                // A view added after a probe went out: the probe says nothing of it.
-                let revision: UInt64 = if let revisions { revisions[path] ?? 0 } else { view.window.newestSent ?? 0 }
-                if views.byPath[path]?.window.acknowledge(upTo: revision) == true { catchingUp.append(path) }
-            }
-            return catchingUp
-        }
+        resynchronise(views.withLock { $0.acknowledge(owner, upTo: revisions) })
+    }
+
+    /// Resynchronises the views that caught up (`Views.acknowledge`).
+    private func resynchronise(_ catchingUp: [ObjectPath]) {
         for path in catchingUp {
             logger.debug("a view caught up", metadata: ["view": "\(path)"])
             adapter.document.resynchronise(view: ViewKey(path.rawValue))
@@ -309,11 +316,9 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     /// bus offers it); few means the client reads, and acknowledges as well. While the
     /// client's views are behind, the probe is sent again.
     private func probe(_ owner: BusName) {
-        let sentBefore: [ObjectPath: UInt64]? = probing.withLock { probing in
-            guard probing.insert(owner).inserted else { return nil }
-            return views.withLock { views in
-                Dictionary(views.byPath.values.filter { $0.owner == owner }.map { ($0.path, $0.window.newestSent ?? 0) }, uniquingKeysWith: max)
-            }
+        let sentBefore: [ObjectPath: UInt64]? = views.withLock { views in
+            guard views.probing.insert(owner).inserted else { return nil }
+            return views.newestSent(to: owner)
         }
         guard let sentBefore else { return }
         Task { [weak self, connection] in
@@ -332,16 +337,18 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
                 // What the bus holds for the client now covers everything sent until now.
                 if queued < UpdateWindow.size / 2 {
                     acknowledged = true
-                    upTo = self.views.withLock { views in
-                        Dictionary(views.byPath.values.filter { $0.owner == owner }.map { ($0.path, $0.window.newestSent ?? 0) }, uniquingKeysWith: max)
-                    }
+                    upTo = self.views.withLock { $0.newestSent(to: owner) }
                 }
             }
-            self.probing.withLock { _ = $0.remove(owner) }
-            if acknowledged { self.acknowledge(owner, upTo: upTo) }
-            // Still waiting for a client that does not read: ask again (one probe at a time).
-            let waiting = self.views.withLock { $0.byPath.values.contains { $0.owner == owner && $0.window.wantsProbe } }
-            if waiting, self.views.withLock({ $0.byPath.values.contains { $0.owner == owner } }) { self.probe(owner) }
+            // The probe is over, what it learnt is acknowledged, and whether to ask again (a
+            // client that does not read, one probe at a time) decided: one turn of the table.
+            let (catchingUp, waiting) = self.views.withLock { views in
+                views.probing.remove(owner)
+                let catchingUp = acknowledged ? views.acknowledge(owner, upTo: upTo) : []
+                return (catchingUp, views.byPath.values.contains { $0.owner == owner && $0.window.wantsProbe })
+            }
+            self.resynchronise(catchingUp)
+            if waiting { self.probe(owner) }
         }
     }
 
@@ -354,22 +361,6 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
               case .uint32(let queued)? = stats["OutgoingMessages"]?.unwrapped
         else { return nil }
         return Int(queued)
-    }
-
-    /// What a view with `options` is told of the change at `revision`. Views with the same
-    /// options (most have none, or one place) are told the same: it is made once per change.
-    /// `nil` too for a change that cannot be encoded (logged: the view misses it).
-    private func slice(_ change: Adapter.Change, at revision: UInt64, for options: Adapter.Options, view: ObjectPath) -> [String: Value]? {
-        if let last = lastSlice.withLock({ $0 }), last.revision == revision, last.options == options { return last.data }
-        let data: [String: Value]?
-        do {
-            data = try adapter.slice(change, for: options)
-        } catch {
-            logger.error("could not encode a change for a view", metadata: ["view": "\(view)", "revision": "\(revision)", "error": "\(error)"])
-            return nil
-        }
-        lastSlice.withLock { $0 = (revision, options, data) }
-        return data
     }
 
     // MARK: Lists
@@ -389,11 +380,13 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             throw BusError(.notSupported, "The \(adapter.name) document has no lists to page.")
         }
         let document = adapter.document
-        let list = pages.withLock { pages in
-            if let list = pages[path] { return list }
+        let list = try views.withLock { views in
+            // Removed meanwhile: no list for it.
+            guard views.byPath[path] != nil else { throw BusError(BusContract.noSuchView, "\(path) is not a view of the \(adapter.name) document.") }
+            if let list = views.byPath[path]?.pages { return list }
             let list = ViewPages(source: source, pageSize: Self.pageSize, path: path, owner: view.owner, connection: connection,
                                  revision: { document.revision }, loading: { [weak self] in self?.setLoading($0) })
-            pages[path] = list
+            views.byPath[path]?.pages = list
             return list
         }
         // Answered as the load starts: the page comes as `Updated`, however long a feed takes.

@@ -120,7 +120,7 @@ public final class DownloadsExport: Sendable {
         return try Interface(BusContract.downloadInterface.rawValue, methods: [
             // In a task: cancelling writes the job to the archive (SQLite), never on the
             // connection's thread.
-            Method(BusContract.Download1.cancel.rawValue, async: { call, _ in
+            Method(BusContract.Download1.cancel, async: { call, _ in
                 try manager.cancel(id, by: call.sender?.rawValue ?? "")
             }),
         ], properties: Self.propertyTypes.map { name, type in try Property(name, type) { try current(name) } })

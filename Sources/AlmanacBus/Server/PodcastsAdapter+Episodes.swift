@@ -38,11 +38,9 @@ extension PodcastsAdapter {
             }),
             // Every method that reads or writes the library does so off the connection's thread:
             // in a task, or on the document's owner (whose writes go into a burst).
-            Method(BusContract.Podcasts1.getEpisode.rawValue, inputs: [Argument("episode", .string)], outputs: [Argument("record", .dictionary(key: .string, value: .variant))],
-                   async: { call, reply in
-                let (given) = try call.arguments(String.self)
+            Method(BusContract.Podcasts1.getEpisode, async: { _, given in
                 guard let episode = try podcasts.episode(given) else { throw BusError.invalidArgs("There is no episode '\(given.prefix(200))'.") }
-                try reply.write(WireCoding.value(EpisodeWithTitle(episode, podcastTitle: podcasts.document.snapshot.state.podcasts[episode.podcastID]?.title)))
+                return try WireCoding.fields(EpisodeWithTitle(episode, podcastTitle: podcasts.document.snapshot.state.podcasts[episode.podcastID]?.title))
             }),
             // Async: the episode's chapters file may be fetched first (once; then it is kept).
             Method(BusContract.Podcasts1.getEpisodeDetails.rawValue, inputs: [Argument("episode", .string)], outputs: [Argument("record", .dictionary(key: .string, value: .variant))],
@@ -85,9 +83,8 @@ extension PodcastsAdapter {
                     try LargeAnswers.check(reply.byteCount, on: connection, "The episode's transcript", instead: "read it at \(transcript.url)")
                 }
             }),
-            Method(BusContract.Podcasts1.searchTranscripts.rawValue, inputs: [Argument("search", .string), Argument("episodes", .array(.string))],
-                   outputs: [Argument("moments", .array(.dictionary(key: .string, value: .variant)))], async: { call, reply in
-                let (search, episodes) = try call.arguments(String.self, [String].self)
+            Method(BusContract.Podcasts1.searchTranscripts, async: { _, arguments in
+                let (search, episodes) = arguments
                 guard search.contains(where: { !$0.isWhitespace }), search.utf8.count <= 1_000 else {
                     throw BusError.invalidArgs("Search for 1 to 1000 bytes of text, such as a phrase said in an episode.")
                 }
@@ -99,7 +96,7 @@ extension PodcastsAdapter {
                 }
                 _ = try SearchTerms(search)  // its bounds, before it waits for a lane
                 let moments = try await podcasts.transcriptMoments(matching: search, in: asked, perEpisode: Self.momentsPerEpisode)
-                try reply.write(WireCoding.value(moments))
+                return try WireCoding.dictionaries(moments)
             }),
         ]
     }
@@ -107,28 +104,31 @@ extension PodcastsAdapter {
     /// The queue, listening totals and downloads.
     private func queueMethods() throws -> [Method] {
         let podcasts = self.podcasts
-        return try [
-            Method(BusContract.Podcasts1.getQueue.rawValue, outputs: [Argument("episodes", .array(.dictionary(key: .string, value: .variant)))],
-                   async: { _, reply in
+        return [
+            Method(BusContract.Podcasts1.getQueue, async: { _, _ in
                 let titles = podcasts.document.snapshot.state.podcasts.mapValues(\.title)
-                let episodes = try podcasts.queuedEpisodes()
-                try reply.write(WireCoding.value(episodes.map { EpisodeWithTitle($0, podcastTitle: titles[$0.podcastID]) }))
+                return try WireCoding.dictionaries(try podcasts.queuedEpisodes().map { EpisodeWithTitle($0, podcastTitle: titles[$0.podcastID]) })
             }),
-            Method(BusContract.Podcasts1.getListeningStats.rawValue, inputs: [Argument("days", .uint32)],
-                   outputs: [Argument("totals", .array(.dictionary(key: .string, value: .variant)))], async: { call, reply in
-                let (days) = try call.arguments(UInt32.self)
+            // Each episode once, at most a page of them (as SearchTranscripts); unknown ones left out.
+            Method(BusContract.Podcasts1.getEpisodes, async: { _, given in
+                var seen = Set<String>()
+                let asked = given.filter { seen.insert($0).inserted }
+                guard asked.count <= EpisodeQuery.maximumLimit else {
+                    throw BusError.invalidArgs("Ask for at most \(EpisodeQuery.maximumLimit) different episodes at a time, not \(asked.count).")
+                }
+                let titles = podcasts.document.snapshot.state.podcasts.mapValues(\.title)
+                return try WireCoding.dictionaries(try asked.compactMap { try podcasts.episode($0) }.map { EpisodeWithTitle($0, podcastTitle: titles[$0.podcastID]) })
+            }),
+            Method(BusContract.Podcasts1.getListeningStats, async: { _, days in
                 guard (1...UInt32(ListeningTotal.maximumDays)).contains(days) else {
                     throw BusError.invalidArgs("'days' is how many days of listening to sum, from 1 (today) to \(ListeningTotal.maximumDays); not \(days).")
                 }
-                let totals = try podcasts.listeningTotals(days: Int(days))
-                try reply.write(WireCoding.value(totals))
+                return try WireCoding.dictionaries(try podcasts.listeningTotals(days: Int(days)))
             }),
             // In a task: the episode is looked up in the library.
-            Method(BusContract.Podcasts1.download.rawValue, inputs: [Argument("episode", .string)], outputs: [Argument("job", .objectPath)],
-                   async: { [downloads] call, reply in
-                let (episode) = try call.arguments(String.self)
+            Method(BusContract.Podcasts1.download, async: { [downloads] call, episode in
                 guard let downloads else { throw BusError(.notSupported, "This almanacd does not download.") }
-                try reply.write(BusContract.downloadPath(try downloads.download(episode, for: call.sender)))
+                return BusContract.downloadPath(try downloads.download(episode, for: call.sender))
             }),
         ]
     }

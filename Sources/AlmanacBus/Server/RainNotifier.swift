@@ -1,8 +1,8 @@
 public import AlmanacCore
 import AlmanacModels
+import Locking
 public import DBus
 public import FoundationEssentials
-import Locking
 public import Logging
 
 /// Desktop notifications of rain soon (`rain-notify`): a view of the weather document that
@@ -16,10 +16,13 @@ public final class RainNotifier: Service {
     private let connection: Connection
     private let logger: Logger
     private let clock: @Sendable () -> Date
+    /// The rule's memory (which places are announced), asked in the document's handler for
+    /// every reading, so that a slow notification server can make it drop notices but never
+    /// readings the rule must hear (a "dry" one forgotten would silence that place's next
+    /// spell).
     private let rule = Locked(RainAnnouncements())
-    /// The last notification of each place, which the next one replaces.
-    private let shown = Locked<[String: UInt32]>([:])
-    /// What to show, from the document's handler (which must not wait) to `run`.
+    /// What to show, from the document's handler (which must not wait) to `run`, which alone
+    /// keeps the notifications shown. The newest 32 wait while a notification server is slow.
     private let pending: AsyncStream<(place: String, location: String, sentence: String)>
     private let queue: AsyncStream<(place: String, location: String, sentence: String)>.Continuation
 
@@ -36,8 +39,7 @@ public final class RainNotifier: Service {
     public func prepare() async throws {
         weather.document.addView(key: Self.viewKey) { [weak self] event in
             guard let self, case .changed(_, .reading(let reading), _) = event else { return }
-            let state = weather.document.snapshot.state
-            let now = clock()
+            let (state, now) = (weather.document.snapshot.state, clock())
             guard let outlook = rule.withLock({ $0.announcement(for: reading, in: state, now: now) }) else { return }
             queue.yield((reading.placeName, reading.location, outlook.sentence))
         }
@@ -48,7 +50,9 @@ public final class RainNotifier: Service {
         await withDiscardingTaskGroup { group in
             group.addTask { [weak self] in
                 guard let stream = self?.pending else { return }
-                for await notice in stream { await self?.show(notice) }
+                // The last notification of each place, which the next one replaces.
+                var shown: [String: UInt32] = [:]
+                for await notice in stream { await self?.show(notice, &shown) }
             }
             await Task.untilCancelled()
             group.cancelAll()
@@ -56,14 +60,14 @@ public final class RainNotifier: Service {
         weather.document.removeView(key: Self.viewKey)
     }
 
-    private func show(_ notice: (place: String, location: String, sentence: String)) async {
-        let replaces = shown.withLock { $0[notice.location] ?? 0 }
+    private func show(_ notice: (place: String, location: String, sentence: String), _ shown: inout [String: UInt32]) async {
+        let replaces = shown[notice.location] ?? 0
         var message = DesktopNotifications.Notice(summary: "Rain soon in \(notice.place)", body: notice.sentence, icon: "weather-showers")
         message.replaces = replaces
         message.hints = ["category": .string("x-almanac.weather"), "urgency": .byte(1)]
         do {
             let (id, _) = try await DesktopNotifications(connection: connection).notify(message)
-            shown.withLock { $0[notice.location] = id }
+            shown[notice.location] = id
         } catch {
             // No notification server (a session without a desktop): nothing to show it on.
             logger.warning("could not show a notification of rain soon", metadata: ["error": "\(error)"])

@@ -13,4 +13,6 @@ public struct RemoteView<Options: ViewOptions>: Sendable {
     public var options: Options
     /// Its updates sent and not yet acknowledged, and whether it fell behind.
     public var window = UpdateWindow()
+    /// Its list, made on its first `LoadMore`/`RefreshList`; gone with new options.
+    var pages: ViewPages?
 }

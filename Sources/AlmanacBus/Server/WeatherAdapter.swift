@@ -80,48 +80,41 @@ public struct WeatherAdapter: DocumentAdapter {
 
     public func domainInterface(connection: Connection) throws -> Interface {
         let weather = self.weather
-        let location = Argument("location", .string)
-        let list = ValueType.array(.dictionary(key: .string, value: .variant))
         return try Interface(BusContract.weatherInterface.rawValue, methods: [
-            Method(BusContract.Weather1.current.rawValue, inputs: [location], outputs: [Argument("reading", .dictionary(key: .string, value: .variant))]) { call, reply in
-                let (location) = try call.arguments(String.self)
-                try reply.write(WireCoding.value(CurrentConditions(try Self.reading(location, in: weather), failure: weather.document.snapshot.state.failures[location], now: weather.now)))
+            Method(BusContract.Weather1.current) { _, location in
+                try WireCoding.dictionary(CurrentConditions(try Self.reading(location, in: weather), failure: weather.document.snapshot.state.failures[location], now: weather.now))
             },
-            Method(BusContract.Weather1.forecast.rawValue, inputs: [location, Argument("days", .uint32)], outputs: [Argument("days", list)]) { call, reply in
-                let (location, days) = try call.arguments(String.self, UInt32.self)
+            Method(BusContract.Weather1.forecast) { _, arguments in
+                let (location, days) = arguments
                 guard days <= Self.maximumDays else {
                     throw BusError.invalidArgs("Ask for 1 to \(Self.maximumDays) days (0 for all there are), not \(days).")
                 }
                 let daily = try Self.reading(location, in: weather).daily
-                try reply.write(WireCoding.value(Array(daily.prefix(days == 0 ? daily.count : Int(days)))))
+                return try WireCoding.dictionaries(daily.prefix(days == 0 ? daily.count : Int(days)))
             },
-            Method(BusContract.Weather1.hourlyForecast.rawValue, inputs: [location, Argument("hours", .uint32)], outputs: [Argument("hours", list)]) { call, reply in
-                let (location, hours) = try call.arguments(String.self, UInt32.self)
+            Method(BusContract.Weather1.hourlyForecast) { _, arguments in
+                let (location, hours) = arguments
                 guard hours <= Self.maximumHours else {
                     throw BusError.invalidArgs("Ask for 1 to \(Self.maximumHours) hours (0 for all there are), not \(hours).")
                 }
                 // From the current hour: a reading fetched a while ago begins with hours gone by.
                 let hourly = try Self.reading(location, in: weather).upcomingHours(now: weather.now)
-                try reply.write(WireCoding.value(Array(hourly.prefix(hours == 0 ? hourly.count : Int(hours)))))
+                return try WireCoding.dictionaries(hourly.prefix(hours == 0 ? hourly.count : Int(hours)))
             },
-            Method(BusContract.Weather1.searchPlaces.rawValue, inputs: [Argument("name", .string), Argument("count", .uint32)], outputs: [Argument("places", list)],
-                   async: { [places] call, reply in
-                let (name, count) = try call.arguments(String.self, UInt32.self)
+            Method(BusContract.Weather1.searchPlaces, async: { [places] _, arguments in
+                let (name, count) = arguments
                 let query = name.trimmed
                 guard !query.isEmpty, query.utf8.count <= 200 else { throw BusError.invalidArgs("Give 1 to 200 bytes of a place's name.") }
                 guard (0...100).contains(count) else { throw BusError.invalidArgs("Ask for 1 to 100 places (0 for 10), not \(count).") }
                 guard let places else { throw BusError(.notSupported, "This almanacd has no geocoder to search (the demo provider).") }
-                let found = try await places.searchPlaces(query, count: count == 0 ? 10 : Int(count))
-                try reply.write(WireCoding.value(found))
+                return try WireCoding.dictionaries(try await places.searchPlaces(query, count: count == 0 ? 10 : Int(count)))
             }),
             // A place never fetched is due at once: the saved place wakes the scheduler.
-            Method.deferred(BusContract.Weather1.addLocation.rawValue, inputs: [location]) { [self] call, reply in
-                let (location) = try call.arguments(String.self)
-                try enqueue(.addLocation(location), from: nil) { reply.answer($0) { _, _ in } }
+            Method.deferred(BusContract.Weather1.addLocation) { [self] _, location, reply in
+                try enqueue(.addLocation(location), from: nil) { reply.answer($0) }
             },
-            Method.deferred(BusContract.Weather1.removeLocation.rawValue, inputs: [location]) { [self] call, reply in
-                let (location) = try call.arguments(String.self)
-                try enqueue(.removeLocation(location), from: nil) { reply.answer($0) { _, _ in } }
+            Method.deferred(BusContract.Weather1.removeLocation) { [self] _, location, reply in
+                try enqueue(.removeLocation(location), from: nil) { reply.answer($0) }
             },
         ], properties: [
             Property(BusContract.Weather1.units.rawValue, .string) { .string(weather.document.snapshot.state.units.rawValue) },

@@ -61,12 +61,10 @@ public final class SyncExport: Sendable {
 
     private func interface() throws -> Interface {
         let sync = self.sync
-        let options = Argument("options", .dictionary(key: .string, value: .variant))
         let status = { @Sendable (key: String) throws -> Value in try WireCoding.fields(sync.status.state)[key] ?? .string("") }
         return try Interface(BusContract.syncInterface.rawValue, methods: [
-            Method(BusContract.Sync1.login.rawValue, inputs: [Argument("server", .string), Argument("user", .string), Argument("password", .string), options],
-                   outputs: [Argument("account", .dictionary(key: .string, value: .variant))], async: { call, reply in
-                let (server, user, password, values) = try call.arguments(String.self, String.self, String.self, [String: Value].self)
+            Method(BusContract.Sync1.login, async: { _, arguments in
+                let (server, user, password, values) = arguments
                 let reader = try OptionsReader(values, allowed: ["device", "caption", "flavour"], what: "login option")
                 let flavourName = try reader.string("flavour")
                 let flavour = try flavourName.map { name in
@@ -77,14 +75,10 @@ public final class SyncExport: Sendable {
                 }
                 let account = try await sync.logIn(server: server, user: user, password: password, device: try reader.string("device"),
                                                    caption: try reader.string("caption"), flavour: flavour)
-                try reply.write(WireCoding.value(account))
+                return try WireCoding.dictionary(account)
             }),
-            Method(BusContract.Sync1.logout.rawValue, outputs: [Argument("wasLoggedIn", .boolean)], async: { _, reply in
-                try reply.write(try await sync.logOut())
-            }),
-            Method(BusContract.Sync1.sync.rawValue, outputs: [Argument("report", .dictionary(key: .string, value: .variant))], async: { _, reply in
-                try reply.write(WireCoding.value(try await sync.sync()))
-            }),
+            Method(BusContract.Sync1.logout, async: { _, _ in try await sync.logOut() }),
+            Method(BusContract.Sync1.sync, async: { _, _ in try WireCoding.dictionary(try await sync.sync()) }),
         ], properties: SyncCodec.propertyTypes.map { name, type in try Property(name, type) { try status(name) } })
     }
 }

@@ -83,21 +83,20 @@ extension LibraryBackups {
     }
 
     /// Runs `replace` with both documents' owners held — no burst between — and then has each
-    /// document read the library as it now is: the podcasts document on its owner, the weather
-    /// document on its own, before either owner takes anything else. When a document cannot read
-    /// the new library, `undo` puts the one it replaced back and the failure is thrown.
+    /// document read the library as it now is, before either owner takes anything else: on the
+    /// podcasts document's owner, while the weather document's owner is held waiting (so
+    /// nothing else reaches the weather document's state meanwhile either). When a document
+    /// cannot read the new library, `undo` puts the one it replaced back and the failure is thrown.
     func throughOwners(_ replace: @escaping @Sendable () throws -> LibraryBackup,
                        undo: @escaping @Sendable (LibraryBackup) throws -> Void) async throws -> LibraryBackup {
         let (weather, podcasts) = (self.weather, self.podcasts)
         let weatherHeld = DispatchSemaphore(value: 0)
         let weatherGo = DispatchSemaphore(value: 0)
-        let weatherState = Locked<WeatherState?>(nil)
         let weatherDone = Task {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 weather.onOwner {
                     weatherHeld.signal()
                     weatherGo.wait()
-                    if let kept = weatherState.withLock({ $0 }) { weather.restored(kept) }
                     continuation.resume()
                 }
             }
@@ -115,7 +114,7 @@ extension LibraryBackups {
                     throw error
                 }
                 podcasts.restored(read.podcasts)
-                weatherState.withLock { $0 = read.weather }
+                if let kept = read.weather { weather.restored(kept) }
                 return kept
             }
             await weatherDone.value

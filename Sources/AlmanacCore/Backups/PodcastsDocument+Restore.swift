@@ -20,13 +20,7 @@ extension PodcastsDocument {
     /// those the backup had backing off going on backing off — and every view hears the whole
     /// state. Failures of podcasts no longer subscribed leave `LastError`.
     func restored(_ kept: Kept) {
-        schedule.withLock { schedule in
-            schedule = RefreshSchedule(policy: schedule.policy)
-            for (id, backoff) in kept.backoffs { schedule.restore(id, due: backoff.retryAt, failures: backoff.failures) }
-        }
-        backingOff.withLock { $0 = Set(kept.backoffs.keys) }
-        freshUntil.withLock { $0 = [:] }
-        feedReads.withLock { $0 = [:] }
+        feeds.withLock { $0.restart(backoffs: kept.backoffs) }
         activity.keep(only: Set(kept.state.podcasts.keys).union([PodcastSync.activityItem]))
         document.replace(with: kept.state)
         scheduleChanged()

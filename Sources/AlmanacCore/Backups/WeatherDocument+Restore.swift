@@ -7,7 +7,8 @@ extension WeatherDocument {
         try archive?.keptState()
     }
 
-    /// On the owner, the library restored from a backup: its settings and saved places. The
+    /// With the owner held (a restore holds it while it runs this on the podcasts document's
+    /// owner), the library restored from a backup: its settings and saved places. The
     /// readings, failures and alerts shown stay for the places still wanted — they are newer
     /// than any backup's — and a saved place the document had no reading of gets the backup's.
     /// Every view hears the whole state; places no longer wanted are let go after.

@@ -24,15 +24,21 @@ public final class DocumentOwner<Command: Sendable, Output: Sendable>: Sendable 
         case work(@Sendable () -> Void)
     }
 
+    /// Everything that passes between the owner and its callers: what waits to be taken, and
+    /// the results waiting to be collected by callers that wait on their thread (`perform`).
     private struct Mailbox {
         var waiting: [Entry] = []
         /// Whether a drain is queued or under way.
         var draining = false
+        /// `perform`'s results, by the caller's number, until it collects its own.
+        var results: [UInt64: Result<Output, any Error>] = [:]
+        var nextCaller: UInt64 = 0
     }
 
     private let mailbox = Locked(Mailbox())
     private let queue: DispatchQueue
-    private let key = QueueKey()
+    /// Marks the owner's queue (`isCurrent`).
+    private let key = DispatchSpecificKey<UInt8>()
     private let burst: Burst
 
     /// - Parameters:
@@ -40,7 +46,7 @@ public final class DocumentOwner<Command: Sendable, Output: Sendable>: Sendable 
     ///   - burst: writes and applies a burst of commands.
     public init(label: String, burst: @escaping Burst) {
         queue = DispatchQueue(label: label)
-        queue.setSpecific(key: key.key, value: 1)
+        queue.setSpecific(key: key, value: 1)
         self.burst = burst
     }
 
@@ -50,7 +56,7 @@ public final class DocumentOwner<Command: Sendable, Output: Sendable>: Sendable 
     }
 
     /// Whether the caller runs on the owner's queue.
-    public var isCurrent: Bool { DispatchQueue.getSpecific(key: key.key) != nil }
+    public var isCurrent: Bool { DispatchQueue.getSpecific(key: key) != nil }
 
     /// Puts `command` in the mailbox; `answer` is called on the owner's queue once the burst
     /// that holds it is written and published.
@@ -66,14 +72,17 @@ public final class DocumentOwner<Command: Sendable, Output: Sendable>: Sendable 
             return try results[0].get()
         }
         assert(!Self.onSharedPool, "DocumentOwner.perform would block a thread of Swift's shared pool: await submit or run")
-        let outcome = Locked<Result<Output, any Error>?>(nil)
+        let caller = mailbox.withLock { mailbox in
+            defer { mailbox.nextCaller += 1 }
+            return mailbox.nextCaller
+        }
         let done = DispatchSemaphore(value: 0)
-        send(command) { result in
-            outcome.withLock { $0 = result }
+        send(command) { [self] result in
+            mailbox.withLock { $0.results[caller] = result }
             done.signal()
         }
         done.wait()
-        guard let result = outcome.withLock({ $0 }) else { preconditionFailure("a command was not answered") }
+        guard let result = mailbox.withLock({ $0.results.removeValue(forKey: caller) }) else { preconditionFailure("a command was not answered") }
         return try result.get()
     }
 
@@ -146,10 +155,4 @@ public final class DocumentOwner<Command: Sendable, Output: Sendable>: Sendable 
         for ((_, answer), result) in zip(commands, results) { answer(result) }
         commands.removeAll(keepingCapacity: true)
     }
-}
-
-/// The key that marks a `DocumentOwner`'s queue.
-// @unchecked Sendable: the key is made once and only handed to Dispatch, which reads it from any thread.
-private final class QueueKey: @unchecked Sendable {
-    let key = DispatchSpecificKey<UInt8>()
 }

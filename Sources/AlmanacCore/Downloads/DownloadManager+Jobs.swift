@@ -28,7 +28,7 @@ extension DownloadManager {
     /// only while no hold keeps them back. A job that would leave the disk less free
     /// than `minimumFreeSpace` fails instead, saying so.
     func pump() {
-        while phase.withLock({ $0 == .running }) {
+        while running.withLock({ $0.phase == .running }) {
             let jobs = document.snapshot.state
             let holding = autoDownloadHold() != nil
             guard jobs.values.filter({ $0.state == .downloading }).count < limits.concurrent,
@@ -94,9 +94,9 @@ extension DownloadManager {
     /// show, `shownError`, changed), and those it no longer holds start.
     func holdMayHaveChanged() {
         let hold = autoDownloadHold()
-        let before = announcedHold.withLock { last -> String? in
-            defer { last = hold }
-            return last
+        let before = running.withLock { running -> String? in
+            defer { running.announcedHold = hold }
+            return running.announcedHold
         }
         guard before != hold else { return pump() }
         let own = document.snapshot.state.values.filter { $0.state == .queued && $0.auto }.map(\.id)
@@ -113,10 +113,10 @@ extension DownloadManager {
     /// Starts a job's transfer, a child task of `run()` that its signal stops.
     private func start(_ job: DownloadJob) {
         let stop = StopSignal()
-        transfers.withLock { $0[job.id] = stop }
+        running.withLock { $0.transfers[job.id] = Transfer(stop: stop) }
         // `run()` has ended meanwhile: the job resumes at the next start.
         if case .terminated = ask(.transfer(job, stop)) {
-            transfers.withLock { _ = $0.removeValue(forKey: job.id) }
+            running.withLock { _ = $0.transfers.removeValue(forKey: job.id) }
             return
         }
         // A cancel that came before the signal was registered found nothing to stop: stop it now.
@@ -136,10 +136,8 @@ extension DownloadManager {
                 finish(job.id) { $0.state = .failed; $0.error = "\(error)".printableLine(maximumLength: 500) }
             }
         }
-        transfers.withLock { _ = $0.removeValue(forKey: job.id) }
         // Its progress can come no more.
-        pacing.withLock { _ = $0.removeValue(forKey: job.id) }
-        spaceChecked.withLock { _ = $0.removeValue(forKey: job.id) }
+        running.withLock { _ = $0.transfers.removeValue(forKey: job.id) }
         pump()
     }
 
@@ -175,14 +173,17 @@ extension DownloadManager {
     private func progressed(_ id: UInt64, _ progress: DownloadProgress) {
         let now = RealTime.now
         let interval = Duration.milliseconds(Int(limits.progressInterval * 1000))
-        // Due: announce now. Otherwise keep it, and (for the first kept) announce what is kept when the interval ends.
-        let (due, wait) = pacing.withLock { pacing -> (Bool, Duration?) in
-            guard let entry = pacing[id], entry.last.duration(to: now) < interval else {
-                pacing[id] = (now, nil)
+        // Due: announce now. Otherwise keep it, and (for the first kept) announce what is kept
+        // when the interval ends. A transfer no longer kept (cancelled, stopped) announces nothing.
+        let (due, wait) = running.withLock { running -> (Bool, Duration?) in
+            guard var transfer = running.transfers[id] else { return (false, nil) }
+            defer { running.transfers[id] = transfer }
+            guard let last = transfer.lastAnnounced, last.duration(to: now) < interval else {
+                (transfer.lastAnnounced, transfer.pending) = (now, nil)
                 return (true, nil)
             }
-            pacing[id] = (entry.last, progress)
-            return (false, entry.pending == nil ? interval - entry.last.duration(to: now) : nil)
+            defer { transfer.pending = progress }
+            return (false, transfer.pending == nil ? interval - last.duration(to: now) : nil)
         }
         announce(id, progress, due: due)
         checkSpace(id, progress)
@@ -194,9 +195,10 @@ extension DownloadManager {
     func announceLater(_ id: UInt64, after wait: Duration) async {
         // Cancelled: the manager is stopping, and nothing is announced any more.
         guard (try? await RealTime.sleep(for: wait)) != nil else { return }
-        let kept = pacing.withLock { pacing -> DownloadProgress? in
-            guard let entry = pacing[id], let kept = entry.pending else { return nil }
-            pacing[id] = (RealTime.now, nil)
+        let kept = running.withLock { running -> DownloadProgress? in
+            guard var transfer = running.transfers[id], let kept = transfer.pending else { return nil }
+            (transfer.lastAnnounced, transfer.pending) = (RealTime.now, nil)
+            running.transfers[id] = transfer
             return kept
         }
         if let kept { announce(id, kept, due: true) }
@@ -229,10 +231,10 @@ extension DownloadManager {
     /// it, saying why, once what is left (after what it still has to fetch, when its size is
     /// known) is under `minimumFreeSpace`.
     private func checkSpace(_ id: UInt64, _ progress: DownloadProgress) {
-        let due = spaceChecked.withLock { checked -> Bool in
-            let last = checked[id] ?? 0
-            guard progress.received >= last &+ Self.spaceCheckInterval || progress.received < last else { return false }
-            checked[id] = progress.received
+        let due = running.withLock { running -> Bool in
+            guard let last = running.transfers[id]?.spaceCheckedAt,
+                  progress.received >= last &+ Self.spaceCheckInterval || progress.received < last else { return false }
+            running.transfers[id]?.spaceCheckedAt = progress.received
             return true
         }
         guard due, var job = document.snapshot.state[id], job.state == .downloading else { return }
@@ -250,7 +252,7 @@ extension DownloadManager {
         }
         guard stopped else { return }
         logger.warning("a download stopped: its size would leave the disk nearly full", metadata: ["job": "\(job.id)", "episode": "\(job.episodeID)"])
-        transfers.withLock { $0.removeValue(forKey: job.id) }?.stop()
+        running.withLock { $0.transfers.removeValue(forKey: job.id) }?.stop.stop()
         downloader.discard(job)
         pump()
     }

@@ -31,34 +31,36 @@ public final class DownloadManager: Service {
     /// The daemon's clock: how long a finished job lingers (progress is paced in real time, the transfer's).
     let clock: any WallClock
     private let nextID: Atomic<UInt64>
-    /// Per running transfer: what stops it (a cancel, a disk too full) before it ends.
-    let transfers = Locked<[UInt64: StopSignal]>([:])
-    /// Per running job: when its progress was last announced, and what came since (told
-    /// once the interval has passed, so a transfer that stalls still shows where it is).
-    let pacing = Locked<[UInt64: (last: ContinuousClock.Instant, pending: DownloadProgress?)]>([:])
-    /// Per running job: how many bytes it held when the free space was last read.
-    let spaceChecked = Locked<[UInt64: UInt64]>([:])
+    /// What it keeps beside its jobs (`Running`), under one lock.
+    let running = Locked(Running())
     /// Bytes a transfer receives between two readings of the free space: one whose size
     /// the server did not say (chunked) is stopped once the disk is short, not when full.
     public static let spaceCheckInterval: UInt64 = 1 << 20
-    /// Whether transfers start: only while `run()` runs (jobs queued before wait for it).
-    let phase = Locked(Phase.waiting)
     /// What `run()` does in child tasks of its own, asked for by calls that cannot wait (a
     /// bus call, a document's handler, a transfer's progress). Asked before `run()`, it is
     /// done once it starts; after it ends, never.
     let work = AsyncStream<Work>.makeStream()
     /// Transfers, auto-downloads and cancels asked for and not yet done (`workUnderWay`).
     let underWay = Atomic<Int>(0)
-    /// Unique names that have left the bus (never reused while the bus lives), newest last,
-    /// so a `Download` whose caller left while it was being handled gets no owner.
-    private let departed = Locked<[String]>([])
     let logger: Logger
     /// Why the daemon's own downloads wait now (`nil`: they go).
     let autoDownloadHold: @Sendable () -> String?
     /// Each element: the hold may have changed.
     private let holdChanges: AsyncStream<Void>?
-    /// The hold as the jobs were last announced with (`shownError`).
-    let announcedHold = Locked<String?>(nil)
+
+    /// What the manager keeps beside its jobs document: one value, so a transfer's parts (its
+    /// signal, its pacing, its free-space reading) come and go together.
+    struct Running {
+        /// Whether transfers start: only while `run()` runs (jobs queued before wait for it).
+        var phase = Phase.waiting
+        /// Per running job, its transfer.
+        var transfers: [UInt64: Transfer] = [:]
+        /// Unique names that have left the bus (never reused while the bus lives), newest last,
+        /// so a `Download` whose caller left while it was being handled gets no owner.
+        var departed: [String] = []
+        /// The hold as the jobs were last announced with (`shownError`).
+        var announcedHold: String?
+    }
 
     enum Phase {
         case waiting, running, stopped
@@ -148,8 +150,11 @@ public final class DownloadManager: Service {
     /// and it returns once they have.
     public func run() async {
         // Once: a manager that has stopped starts nothing again.
-        phase.withLock { if $0 == .waiting { $0 = .running } }
-        announcedHold.withLock { $0 = autoDownloadHold() }
+        let hold = autoDownloadHold()
+        running.withLock { running in
+            if running.phase == .waiting { running.phase = .running }
+            running.announcedHold = hold
+        }
         pump()
         await withDiscardingTaskGroup { group in
             if let holdChanges {
@@ -159,7 +164,7 @@ public final class DownloadManager: Service {
             for await next in work.stream {
                 group.addTask { await self.perform(next) }
             }
-            phase.withLock { $0 = .stopped }
+            running.withLock { $0.phase = .stopped }
             podcasts.document.removeView(key: Self.viewKey)
             group.cancelAll()
         }
@@ -216,7 +221,10 @@ public final class DownloadManager: Service {
             do {
                 let hold = autoDownloadHold()
                 let job = try download(episode.id, for: "", auto: true)
-                logger.info(hold == nil ? "downloading a new episode by itself" : "a new episode's download waits", metadata: ["episode": "\(episode.id)", "job": "\(job.id)", "why": "\(hold ?? "")"])
+                var metadata: Logger.Metadata = ["episode": "\(episode.id)", "job": "\(job.id)"]
+                // Why it waits, when it does (a metered connection, a battery): no empty value.
+                if let hold { metadata["why"] = "\(hold)" }
+                logger.info(hold == nil ? "downloading a new episode by itself" : "a new episode's download waits", metadata: metadata)
             } catch {
                 logger.warning("could not download a new episode by itself", metadata: ["episode": "\(episode.id)", "error": "\(error)"])
             }
@@ -253,7 +261,7 @@ public final class DownloadManager: Service {
             try document.update { jobs -> DownloadChange? in
                 // Inside the update: `ownerLeft` notes the name before it orphans the jobs it finds,
                 // so a job is either found by it or added here without an owner.
-                let owner = departed.withLock { $0.contains(owner) } ? "" : owner
+                let owner = running.withLock { $0.departed.contains(owner) } ? "" : owner
                 if var running = jobs.values.first(where: { $0.episodeID == episode.id && !$0.state.isFinished }) {
                     guard !owner.isEmpty, running.state == .queued, running.auto else { throw Found(job: running) }
                     // The daemon's own, and now asked for by a client: it goes, as that client's.
@@ -319,7 +327,7 @@ public final class DownloadManager: Service {
             return .updated(job)
         }
         guard let job = cancelled else { return }
-        transfers.withLock { $0.removeValue(forKey: id) }?.stop()
+        running.withLock { $0.transfers.removeValue(forKey: id) }?.stop.stop()
         downloader.discard(job)
         persist(job)
         removeLater(id)
@@ -334,9 +342,9 @@ public final class DownloadManager: Service {
 
     /// The client `owner` left the bus: its jobs go on, and anyone may cancel them now.
     public func ownerLeft(_ owner: String) {
-        departed.withLock { departed in
-            departed.append(owner)
-            if departed.count > 4096 { departed.removeFirst(departed.count - 4096) }
+        running.withLock { running in
+            running.departed.append(owner)
+            if running.departed.count > 4096 { running.departed.removeFirst(running.departed.count - 4096) }
         }
         let orphaned = document.snapshot.state.values.filter { $0.owner == owner }.map(\.id)
         for id in orphaned {

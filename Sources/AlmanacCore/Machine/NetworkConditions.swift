@@ -32,6 +32,10 @@ public final class NetworkConditions: MachineEvents, Service {
         /// Until the watcher's first report: the daemon's own downloads wait.
         var unread: Bool
         var catchUpPending = false
+        /// Since when the machine was away, until a catch-up takes it: what was fetched since
+        /// then was fetched after it came back. When it went to sleep; else when the network
+        /// came back (fetches while it said offline are not counted as fresh).
+        var awaySince: Date?
         var lastScheduledFeedRead: Date?
         var use: MeteredUse
         var holds: Bool { network == .metered && use == .pause }
@@ -65,6 +69,12 @@ public final class NetworkConditions: MachineEvents, Service {
 
     // MARK: MachineEvents
 
+    public func suspending() {
+        let now = clock()
+        state.withLock { $0.awaySince = $0.awaySince ?? now }
+        logger.info("the machine is going to sleep")
+    }
+
     public func resumed() {
         let network = self.network
         guard network != .offline, network != .connecting else {
@@ -77,6 +87,7 @@ public final class NetworkConditions: MachineEvents, Service {
     }
 
     public func networkChanged(to network: NetworkState) {
+        let now = clock()
         let (old, heldBefore, heldNow) = state.withLock { state -> (NetworkState, String?, String?) in
             let old = state.network
             let before = state.hold
@@ -86,8 +97,10 @@ public final class NetworkConditions: MachineEvents, Service {
         }
         if heldBefore != heldNow { holdChanged() }
         guard old != network else { return }
-        // Back from offline or connecting; the first report (from unknown) is no return.
-        if network.isOnline, old == .offline || old == .connecting { requestCatchUp() }
+        // Back from offline or connecting; the first report (from unknown) is no return. What
+        // was fetched before now (while it said offline) is fetched again, unless the machine
+        // slept meanwhile: since then.
+        if network.isOnline, old == .offline || old == .connecting { requestCatchUp(since: now) }
         // Said once done, as for a resume.
         logger.info("the network changed", metadata: ["network": "\(network.rawValue)", "was": "\(old.rawValue)"])
     }
@@ -98,22 +111,29 @@ public final class NetworkConditions: MachineEvents, Service {
     public var catchUpDue: Date? { state.withLock { $0.catchUpPending } ? .distantPast : nil }
 
     /// Takes the catch-up asked for: whether the feeds are read too (not when a metered
-    /// connection's hourly read has been had), noted as a scheduled read when they are.
-    public func takeCatchUp() -> (weather: Bool, feeds: Bool) {
+    /// connection's hourly read has been had), noted as a scheduled read when they are; and
+    /// since when the machine was away (`nil`: not known), so that what was fetched after
+    /// that is not fetched again (`WeatherDocument.catchUp(since:)`).
+    public func takeCatchUp() -> (weather: Bool, feeds: Bool, since: Date?) {
         let now = clock()
-        let taken = state.withLock { state -> (Bool, Bool) in
-            guard state.catchUpPending else { return (false, false) }
+        let taken = state.withLock { state -> (Bool, Bool, Date?) in
+            guard state.catchUpPending else { return (false, false, nil) }
             state.catchUpPending = false
             let feeds = Self.feedsAllowed(state, now: now)
             if feeds { state.lastScheduledFeedRead = now }
-            return (true, feeds)
+            defer { state.awaySince = nil }
+            return (true, feeds, state.awaySince)
         }
         changes.send()
         return taken
     }
 
-    private func requestCatchUp() {
-        state.withLock { $0.catchUpPending = true }
+    /// A catch-up is due; `since`: the network came back now (a sleep before it counts first).
+    private func requestCatchUp(since: Date? = nil) {
+        state.withLock { state in
+            state.catchUpPending = true
+            state.awaySince = state.awaySince ?? since
+        }
         changes.send()
     }
 

@@ -1,4 +1,3 @@
-import Locking
 import Logging
 public import FoundationEssentials
 public import AlmanacModels
@@ -79,7 +78,9 @@ extension PodcastsDocument {
     /// told so with a change of its own, so views showing it hear of it.
     @discardableResult
     public func recordFile(_ file: String?, of episodeID: String) throws -> UInt64? {
-        let lost = Locked<[Episode]>([])
+        // The episodes that lose the file, as the state is before the change: on the owner, where
+        // every caller records (`withOwner`), no other change comes between.
+        let lost = file.map { file in document.state.episodes.values.filter { $0.id != episodeID && $0.file == file } } ?? []
         let revision = try write { [self] state in
             guard let episode = try state.episodes[episodeID] ?? reading({ try archive.episode(episodeID) }) else {
                 throw SubmissionError("There is no episode '\(episodeID.prefix(200))'.")
@@ -88,14 +89,11 @@ extension PodcastsDocument {
             // The archive forgets the file for the others too, in the same transaction (and so
             // does `apply`).
             try archive.saveFile(file, of: episodeID)
-            if let file {
-                let others = state.episodes.values.filter { $0.id != episodeID && $0.file == file }
-                lost.withLock { $0 = others }
-            }
             return state.apply(.downloaded(episodeID: episodeID, podcastID: episode.podcastID, file: file))
         }
+        guard revision != nil else { return nil }
         // Each told only while it still has no file (another recordFile may have given it one).
-        for other in lost.withLock({ $0 }).sorted(by: { $0.id < $1.id }) {
+        for other in lost.sorted(by: { $0.id < $1.id }) {
             _ = try? write { state in
                 guard let current = state.episodes[other.id], current.file == nil else { return nil }
                 return state.apply(.downloaded(episodeID: other.id, podcastID: other.podcastID, file: nil))

@@ -19,15 +19,7 @@ extension PodcastsDocument {
     /// reads stay conditional (the validators are kept on disk).
     public func readsInFull(_ podcastID: String) -> Bool {
         let now = clock()
-        return feedReads.withLock { reads in
-            guard let last = reads[podcastID]?.lastFullRead else {
-                reads[podcastID, default: FeedReadMemory()].lastFullRead = now
-                return false
-            }
-            guard last < now.addingTimeInterval(-Self.fullReadEvery) else { return false }
-            reads[podcastID]?.lastFullRead = now
-            return true
-        }
+        return feeds.withLock { $0.readsInFull(podcastID, now: now, every: Self.fullReadEvery) }
     }
 
     func scheduleChanged() {
@@ -39,12 +31,12 @@ extension PodcastsDocument {
     /// failures, and the server-given freshness (unless its own interval replaces it) all
     /// passed. `nil` with no subscriptions, or when every feed is being read.
     public var nextDue: Date? {
-        let ids = Array(document.snapshot.state.podcasts.keys)
+        let state = document.snapshot.state
         let now = clock()
-        let fresh = serverFreshness()
-        return schedule.withLock { schedule in
-            ids.compactMap { id -> Date? in
-                guard let due = schedule.nextDue(among: [id], now: now) else { return nil }
+        return feeds.withLock { feeds in
+            let fresh = feeds.serverFreshness(state.preferences)
+            return state.podcasts.keys.compactMap { id -> Date? in
+                guard let due = feeds.schedule.nextDue(among: [id], now: now) else { return nil }
                 return max(due, fresh[id] ?? .distantPast)
             }.min()
         }
@@ -74,22 +66,18 @@ extension PodcastsDocument {
     /// or, when `force`, all that are not being read already.
     public func take(_ podcastIDs: [String], force: Bool = false) -> [String] {
         let now = clock()
-        let fresh = serverFreshness()
-        let candidates = force ? podcastIDs : podcastIDs.filter { (fresh[$0] ?? .distantPast) <= now }
-        defer { scheduleChanged() }
-        return schedule.withLock { $0.take(candidates, now: now, force: force) }
-    }
-
-    /// The freshness servers gave, by podcast, except for podcasts whose own refresh interval
-    /// replaces their server's say.
-    func serverFreshness() -> [String: Date] {
         let preferences = document.snapshot.state.preferences
-        return freshUntil.withLock { $0 }.filter { preferences[$0.key]?.refreshInterval == nil }
+        defer { scheduleChanged() }
+        return feeds.withLock { feeds in
+            let fresh = feeds.serverFreshness(preferences)
+            let candidates = force ? podcastIDs : podcastIDs.filter { (fresh[$0] ?? .distantPast) <= now }
+            return feeds.schedule.take(candidates, now: now, force: force)
+        }
     }
 
     /// Failures in a row of a podcast's feed.
     public func failuresInARow(of podcastID: String) -> Int {
-        schedule.withLock { $0.failures(of: podcastID) }
+        feeds.withLock { $0.schedule.failures(of: podcastID) }
     }
 
     // MARK: Reads of feeds
@@ -101,23 +89,20 @@ extension PodcastsDocument {
         _ = try? await owner.run { [self] in record(fetch) }
     }
 
-    /// Records a read of a feed, whatever it gave: how soon the feed wants reading again, its
-    /// next due time (or its backoff), its older pages, its new episodes and details (saved,
-    /// then announced as `newEpisodes`), `Loading`/`LastError`, and the read's end
-    /// (`reads(of:)`) — in that order, here alone.
+    /// Records a read of a feed, whatever it gave: its older pages; how soon the feed wants
+    /// reading again and its next due time (or its backoff), in one step; its new episodes
+    /// and details (saved, then announced as `newEpisodes`), `Loading`/`LastError`, and the
+    /// read's end (`reads(of:)`) — in that order, here alone.
     public func record(_ fetch: FeedFetch) {
         let now = clock()
         switch fetch {
         case .parsed(let podcast, let episodes, let details, let olderPagesURL, let freshUntil, let cadence):
-            feedReads.withLock { $0[podcast.id, default: FeedReadMemory()].cadence = cadence }
-            let server = keepFreshness(Self.later(freshUntil, cadence.map(now.addingTimeInterval)), of: podcast.id, now: now)
             if let olderPagesURL { rememberOlderPages(at: olderPagesURL, of: podcast.id) }
-            fetched(podcast, episodes: episodes, details: details, serverCadence: server)
+            succeeded(podcast.id, now: now, bodyCadence: .some(cadence), freshUntil: freshUntil)
+            fetched(podcast, episodes: episodes, details: details)
         case .notModified(let podcastID, let freshUntil):
             // A `304` has no body: the feed's own word from its last full read stands.
-            let cadence = feedReads.withLock { $0[podcastID]?.cadence }
-            let server = keepFreshness(Self.later(freshUntil, cadence.map(now.addingTimeInterval)), of: podcastID, now: now)
-            succeeded(podcastID, serverCadence: server)
+            succeeded(podcastID, now: now, bodyCadence: nil, freshUntil: freshUntil)
             readEnded(podcastID, failure: nil)
         case .failed(let podcastID, let error):
             failed(podcastID, error: error, now: now)
@@ -135,23 +120,19 @@ extension PodcastsDocument {
         }
     }
 
-    /// Keeps until when a server says its feed is fresh (no sooner than a day from now), and
-    /// returns the cadence that makes: within the floor and the ceiling. `nil` (and nothing
-    /// kept) when the server said nothing.
-    func keepFreshness(_ date: Date?, of podcastID: String, now: Date) -> Double? {
-        guard let date else { return nil }
-        freshUntil.withLock { $0[podcastID] = min(date, now.addingTimeInterval(Self.cadenceCeiling)) }
-        return min(max(date.timeIntervalSince(now), cadenceFloor), Self.cadenceCeiling)
-    }
-
-    /// A read of `podcastID` succeeded: next due after its own refresh interval, else the
-    /// cadence its server gave in this read (`serverCadence`), else after the interval.
-    func succeeded(_ podcastID: String, serverCadence server: Double?) {
-        let now = clock()
-        let cadence = document.snapshot.state.preferences[podcastID]?.refreshInterval ?? server
-        schedule.withLock { $0.succeeded(podcastID, now: now, after: cadence) }
+    /// A read of `podcastID` succeeded: until when its server says it is fresh (no later than
+    /// a day from now) is kept, and it is next due after its own refresh interval, else the
+    /// cadence its server gave (`freshUntil`, or its body's word, within the floor and the
+    /// ceiling), else after the interval — in one step (`FeedStates.succeeded`). A backoff
+    /// kept in the archive ends.
+    func succeeded(_ podcastID: String, now: Date, bodyCadence: Double??, freshUntil: Date?) {
+        let ownInterval = document.snapshot.state.preferences[podcastID]?.refreshInterval
+        let backoffEnds = feeds.withLock {
+            $0.succeeded(podcastID, now: now, bodyCadence: bodyCadence, freshUntil: freshUntil, ownInterval: ownInterval,
+                         floor: cadenceFloor, ceiling: Self.cadenceCeiling)
+        }
         activity.succeeded(podcastID)
-        if backingOff.withLock({ $0.remove(podcastID) != nil }) { keepBackoff(nil, of: podcastID) }
+        if backoffEnds { keepBackoff(nil, of: podcastID) }
         scheduleChanged()
     }
 
@@ -172,7 +153,7 @@ extension PodcastsDocument {
     /// did not). Told before the service's `refresh` returns, so a caller that read the count
     /// before knows exactly how its own read went.
     public func reads(of podcastID: String) -> (count: UInt64, failure: String?) {
-        reads.withLock { $0.ended[podcastID] ?? (0, nil) }
+        feeds.withLock { $0.reads(of: podcastID) }
     }
 
     /// Waits until more than `count` reads of a podcast's feed have ended, or `timeout` has
@@ -180,18 +161,12 @@ extension PodcastsDocument {
     /// doing: it is told as that read ends, without polling.
     public func reads(of podcastID: String, after count: UInt64, within timeout: Duration) async -> (count: UInt64, failure: String?) {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let waiter = reads.withLock { reads -> UInt64? in
-                guard (reads.ended[podcastID]?.count ?? 0) <= count else { return nil }
-                let id = reads.nextWaiter
-                reads.nextWaiter += 1
-                reads.waiting[podcastID, default: [:]][id] = continuation
-                return id
-            }
+            let waiter = feeds.withLock { $0.wait(for: podcastID, after: count, with: continuation) }
             guard let waiter else { return continuation.resume() }
             Task { [weak self] in
                 try? await RealTime.sleep(for: timeout)
                 // Still waiting: the time is up (a read that ended first resumed it already).
-                let expired = self?.reads.withLock { $0.waiting[podcastID]?.removeValue(forKey: waiter) }
+                let expired = self?.feeds.withLock { $0.stopWaiting(waiter, for: podcastID) }
                 expired?.resume()
             }
         }
@@ -199,71 +174,80 @@ extension PodcastsDocument {
     }
 
     func readEnded(_ podcastID: String, failure: String?) {
-        let waiting = reads.withLock { reads in
-            reads.ended[podcastID] = ((reads.ended[podcastID]?.count ?? 0) + 1, failure)
-            return reads.waiting.removeValue(forKey: podcastID) ?? [:]
-        }
-        for continuation in waiting.values { continuation.resume() }
+        let waiting = feeds.withLock { $0.readEnded(podcastID, failure: failure) }
+        for continuation in waiting { continuation.resume() }
     }
 
 
     /// A feed was read: new episodes are saved and announced; the details of every episode
     /// the library holds are kept (those kept before Almanac kept details get them here).
-    func fetched(_ podcast: Podcast, episodes: [Episode], details: FeedDetails?, serverCadence: Double?) {
-        succeeded(podcast.id, serverCadence: serverCadence)
-        let outcome = Locked<(failure: String?, subscribed: Bool)>((nil, false))
-        defer { readEnded(podcast.id, failure: outcome.withLock { $0.failure }) }
-        // After the update (its new episodes are in the archive), before the read is said to have ended.
-        defer { if outcome.withLock({ $0 == (nil, true) }), let details { keep(details, of: podcast) } }
-        // Cannot fail: a store fault becomes the podcast's `failed` change.
-        _ = try? write { [self] state in
-            guard let known = state.podcasts[podcast.id] else { return nil }  // unsubscribed meanwhile
-            outcome.withLock { $0.subscribed = true }
-            // The user's title stays; the feed's URL may have moved.
-            var updated = podcast
-            updated.title = known.title
+    func fetched(_ podcast: Podcast, episodes: [Episode], details: FeedDetails?) {
+        var failure: String?
+        defer { readEnded(podcast.id, failure: failure) }
+        do {
+            try write { [self] state in
+                guard let known = state.podcasts[podcast.id] else { throw Unsubscribed() }
+                // The user's title stays; the feed's URL may have moved.
+                var updated = podcast
+                updated.title = known.title
+                let kept: Set<String>
+                do {
+                    kept = try archive.episodeIDs(of: podcast.id)
+                } catch {
+                    throw StoreFault(what: "could not read which episodes a podcast has", error: error)
+                }
+                let new = Array(episodes.filter { !kept.contains($0.id) }
+                    .sorted { ($0.published, $0.id) > ($1.published, $1.id) }
+                    .prefix(max(0, Self.maximumEpisodesPerPodcast - kept.count)))
+                guard !new.isEmpty || updated != known else { return nil }
+                do {
+                    try archive.save(updated, newEpisodes: new)
+                } catch {
+                    // Not kept, so not shown: the next refresh finds the same episodes new again.
+                    throw StoreFault(what: "could not keep what a feed said", error: error)
+                }
+                if new.isEmpty { return state.apply(.renamed(updated)) }
+                // The podcast's own details change too (its feed may have moved); views hear of the episodes.
+                state.podcasts[podcast.id] = updated
+                if state.preferences(of: podcast.id).autoQueue {
+                    state.queue = Self.queue(state.queue, joinedBy: new, serial: details?.podcast.serial ?? false)
+                }
+                return state.apply(.newEpisodes(podcastID: podcast.id, new.sorted { ($0.published, $0.id) > ($1.published, $1.id) }))
+            }
+            // After the change (its new episodes are in the archive), before the read is said to have ended.
+            if let details { keep(details, of: podcast) }
+        } catch is Unsubscribed {
+            // Unsubscribed meanwhile: nothing of it is kept.
+        } catch let fault as StoreFault {
             // A library that did not answer is not taken for an empty one (every episode new):
-            // the read fails, saying why, and the next one tries again.
-            // A store fault: logged, the podcast's failure, and nothing else changes.
-            func failed(_ what: Logger.Message, _ error: any Error) -> PodcastsChange {
-                logger.error(what, metadata: ["feed": "\(FeedCredentials.redacted(podcast.feedURL))", "error": "\(error)"])
-                outcome.withLock { $0.failure = "\(error)" }
-                let change = PodcastsChange.failed(podcastID: podcast.id, message: "\(error)")
-                activity.failed(podcast.id, change.failure ?? "\(error)")
-                return change
-            }
-            let kept: Set<String>
-            do {
-                kept = try archive.episodeIDs(of: podcast.id)
-            } catch {
-                return failed("could not read which episodes a podcast has", error)
-            }
-            let new = Array(episodes.filter { !kept.contains($0.id) }
-                .sorted { ($0.published, $0.id) > ($1.published, $1.id) }
-                .prefix(max(0, Self.maximumEpisodesPerPodcast - kept.count)))
-            guard !new.isEmpty || updated != known else { return nil }
-            do {
-                try archive.save(updated, newEpisodes: new)
-            } catch {
-                // Not kept, so not shown: the next refresh finds the same episodes new again.
-                return failed("could not keep what a feed said", error)
-            }
-            if new.isEmpty { return state.apply(.renamed(updated)) }
-            // The podcast's own details change too (its feed may have moved); views hear of the episodes.
-            state.podcasts[podcast.id] = updated
-            if state.preferences(of: podcast.id).autoQueue {
-                state.queue = Self.queue(state.queue, joinedBy: new, serial: details?.podcast.serial ?? false)
-            }
-            return state.apply(.newEpisodes(podcastID: podcast.id, new.sorted { ($0.published, $0.id) > ($1.published, $1.id) }))
+            // logged, the podcast's failure, and nothing else changes; the next read tries again.
+            logger.error(fault.what, metadata: ["feed": "\(FeedCredentials.redacted(podcast.feedURL))", "error": "\(fault.error)"])
+            failure = "\(fault.error)"
+            let change = PodcastsChange.failed(podcastID: podcast.id, message: "\(fault.error)")
+            activity.failed(podcast.id, change.failure ?? "\(fault.error)")
+            _ = try? write { state in state.apply(change) }
+        } catch {
+            // The transaction itself failed: nothing was kept, and the next read brings it all again.
+            logger.error("could not keep what a feed said", metadata: ["feed": "\(FeedCredentials.redacted(podcast.feedURL))", "error": "\(error)"])
         }
+    }
+
+    /// The podcast of a read's news was unsubscribed meanwhile (`fetched`): caught there, never
+    /// thrown out of it.
+    private struct Unsubscribed: Error {}
+
+    /// The library did not answer while a read's news was kept (`fetched`): what was being done,
+    /// and why. Caught there and logged; never thrown out of it.
+    private struct StoreFault: Error {
+        let what: Logger.Message
+        let error: any Error
     }
 
     /// A read failed: the feed backs off (kept in the archive), and the failure is announced.
     func failed(_ podcastID: String, error: any Error, now: Date) {
         let jitter = jitter()
-        let (delay, failures) = schedule.withLock { ($0.failed(podcastID, now: now, jitter: jitter), $0.failures(of: podcastID)) }
-        backingOff.withLock { _ = $0.insert(podcastID) }
-        keepBackoff(FeedBackoff(failures: failures, retryAt: now.addingTimeInterval(delay)), of: podcastID)
+        let backoff = feeds.withLock { $0.failed(podcastID, now: now, jitter: jitter) }
+        keepBackoff(backoff, of: podcastID)
         scheduleChanged()
         let change = PodcastsChange.failed(podcastID: podcastID, message: String(describing: error))
         logger.warning("could not read a feed", metadata: ["podcast": "\(podcastID)", "error": "\(error)"])

@@ -22,17 +22,9 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     /// Reads under way and the last failure.
     public let activity = DocumentActivity()
     let archive: any PodcastArchive
-    let schedule: Locked<RefreshSchedule>
-    /// Server-given freshness per podcast: not asked again before this.
-    let freshUntil = Locked<[String: Date]>([:])
-    /// Per feed, what a read leaves for the next: the cadence its body gave at its last full
-    /// read (a `304` has no body), and when it was last read in full.
-    let feedReads = Locked<[String: FeedReadMemory]>([:])
-
-    struct FeedReadMemory {
-        var cadence: Double?
-        var lastFullRead: Date?
-    }
+    /// Every feed's state between its reads and the refresh schedule over them, under one
+    /// lock: each step of a read changes all it touches of a feed at once.
+    let feeds: Locked<FeedStates>
     /// How often a feed is read in full, whatever its validators say.
     public static let fullReadEvery: Double = 86_400
     /// Tells its listeners whenever the schedule may have changed: a claim, a read ending, a
@@ -45,17 +37,6 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     /// The shortest refresh interval a podcast's own settings may name (5 minutes unless the
     /// daemon was started with another): it replaces the server's cadence, not this floor.
     public let minimumRefreshInterval: Double
-    /// Per podcast: how many reads of its feed have ended and why the last failed (`nil`: it
-    /// did not), and who waits for the next to end. One lock for both, so no end is missed.
-    let reads = Locked(ReadCounts())
-
-    struct ReadCounts {
-        var ended: [String: (count: UInt64, failure: String?)] = [:]
-        var waiting: [String: [UInt64: CheckedContinuation<Void, Never>]] = [:]
-        var nextWaiter: UInt64 = 0
-    }
-    /// The podcasts whose backoff is kept in the archive (to clear when they are read again).
-    let backingOff: Locked<Set<String>>
     /// The most older pages one `loadOlderEpisodes` reads while they give nothing new.
     public static let olderPagesPerLoad = 5
     let clock: @Sendable () -> Date
@@ -85,11 +66,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             podcasts.object?.write(burst) ?? burst.map { _ in .failure(SubmissionError("The podcasts document is gone.")) }
         }
         // Feeds that were backing off when the daemon stopped go on backing off.
-        var schedule = RefreshSchedule(policy: policy)
-        let backoffs = try archive.backoffs()
-        for (id, backoff) in backoffs { schedule.restore(id, due: backoff.retryAt, failures: backoff.failures) }
-        self.schedule = Locked(schedule)
-        backingOff = Locked(Set(backoffs.keys))
+        feeds = Locked(FeedStates(policy: policy, backoffs: try archive.backoffs()))
         cadenceFloor = min(900, policy.interval)
         self.minimumRefreshInterval = max(0.01, minimumRefreshInterval)
         self.clock = clock
@@ -210,7 +187,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             try archive.save(podcast, newEpisodes: seen)
             if let olderPagesURL { try archive.saveOlderPages(.at(olderPagesURL), of: podcast.id) }
             // Its feed was just read (or, without episodes, is read on the next tick).
-            if !seen.isEmpty { schedule.withLock { $0.succeeded(podcast.id, now: now) } }
+            if !seen.isEmpty { feeds.withLock { $0.schedule.succeeded(podcast.id, now: now) } }
             // The episodes just read: the change does not carry them (views page them).
             for episode in seen { state.episodes[episode.id] = episode }
             state.episodeCount += seen.count
@@ -249,7 +226,7 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             state.apply(.unsubscribed(podcastID: podcastID))
             state.queue.removeAll { $0.podcastID == podcastID }
             let remaining = Set(state.podcasts.keys)
-            schedule.withLock { $0.keep(only: remaining) }
+            feeds.withLock { $0.schedule.keep(only: remaining) }
             // The sync is an item of the document's activity too: an unsubscription lets it be.
             activity.keep(only: remaining.union([PodcastSync.activityItem, Self.refusedTitlePatternsItem]))
             // The window is refilled from what the library still holds; when that cannot be
@@ -384,7 +361,6 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
     /// range, `StorageError` when the disk refused (then nothing changed).
     @discardableResult
     public func setPreferences(_ submission: PreferencesSubmission, of podcast: String) throws -> UInt64 {
-        let intervalChanged = Locked(false)
         let revision = try write { [self] state in
             guard let id = state.podcasts[podcast]?.id
                     ?? state.podcasts.values.first(where: { $0.feedURL == podcast || FeedCredentials.redacted($0.feedURL) == podcast })?.id else {
@@ -396,14 +372,15 @@ public final class PodcastsDocument: PodcastServiceDataSource, PodcastServiceDel
             guard updated != current || !replaced.isEmpty else { return nil }
             try archive.forgetRefusedTitlePatterns(replaced, of: id)
             try archive.savePreferences(updated, of: id)
-            intervalChanged.withLock { $0 = updated.refreshInterval != current.refreshInterval }
             if let seconds = updated.refreshInterval, seconds != current.refreshInterval {
                 let now = clock()
-                schedule.withLock { $0.bringForward(id, to: now.addingTimeInterval(seconds)) }
+                feeds.withLock { $0.schedule.bringForward(id, to: now.addingTimeInterval(seconds)) }
             }
             return state.apply(.podcastSettings(podcastID: id, updated))
         }
-        if intervalChanged.withLock({ $0 }) { scheduleChanged() }
+        // A new refresh interval may move the feed's next read (a wake-up that finds nothing
+        // moved costs the scheduler one look at `nextDue`).
+        if revision != nil, submission.refreshInterval != nil { scheduleChanged() }
         if submission.include != nil || submission.exclude != nil { noteRefusedTitlePatterns() }
         return revision ?? document.revision
     }

@@ -28,6 +28,8 @@ public struct RefreshSchedule: Sendable {
         var due: Date
         var failures: Int
         var inFlight: Bool
+        /// When it last succeeded (`nil`: not since it was first seen).
+        var succeededAt: Date?
     }
 
     public let policy: Policy
@@ -44,7 +46,7 @@ public struct RefreshSchedule: Sendable {
         for item in wanted where !taken.contains(item) {
             let entry = entries[item] ?? Entry(due: now, failures: 0, inFlight: false)
             guard !entry.inFlight, force || entry.due <= now else { continue }
-            entries[item] = Entry(due: entry.due, failures: entry.failures, inFlight: true)
+            entries[item] = Entry(due: entry.due, failures: entry.failures, inFlight: true, succeededAt: entry.succeededAt)
             taken.append(item)
         }
         return taken
@@ -53,7 +55,7 @@ public struct RefreshSchedule: Sendable {
     /// `item` was fetched: next due one interval (or `after` seconds, a cadence its server
     /// gave) from `now`.
     public mutating func succeeded(_ item: String, now: Date, after cadence: Double? = nil) {
-        entries[item] = Entry(due: now.addingTimeInterval(cadence ?? policy.interval), failures: 0, inFlight: false)
+        entries[item] = Entry(due: now.addingTimeInterval(cadence ?? policy.interval), failures: 0, inFlight: false, succeededAt: now)
     }
 
     /// `item` failed; returns the seconds until it is tried again. `jitter` (0…1, random in
@@ -63,7 +65,7 @@ public struct RefreshSchedule: Sendable {
     public mutating func failed(_ item: String, now: Date, jitter: Double) -> Double {
         let failures = (entries[item]?.failures ?? 0) + 1
         let delay = Self.retryDelay(afterFailures: failures, policy: policy, jitter: jitter)
-        entries[item] = Entry(due: now.addingTimeInterval(delay), failures: failures, inFlight: false)
+        entries[item] = Entry(due: now.addingTimeInterval(delay), failures: failures, inFlight: false, succeededAt: entries[item]?.succeededAt)
         return delay
     }
 
@@ -77,7 +79,7 @@ public struct RefreshSchedule: Sendable {
     /// tried at `due`.
     public mutating func restore(_ item: String, due: Date, failures: Int) {
         guard entries[item]?.inFlight != true else { return }
-        entries[item] = Entry(due: due, failures: max(failures, 0), inFlight: false)
+        entries[item] = Entry(due: due, failures: max(failures, 0), inFlight: false, succeededAt: entries[item]?.succeededAt)
     }
 
     /// Makes `item` due no later than `date` (a shorter cadence chosen meanwhile), unless it is
@@ -86,6 +88,19 @@ public struct RefreshSchedule: Sendable {
         guard var entry = entries[item], !entry.inFlight, entry.failures == 0, date < entry.due else { return }
         entry.due = date
         entries[item] = entry
+    }
+
+    /// Makes each of `wanted` due at `now` (its backoff too), but for those in flight and
+    /// those that succeeded at or after `since`: a catch-up after the machine slept or the
+    /// network was away since then, which must not fetch again what was fetched after it.
+    /// `nil` `since`: every one not in flight. An item never seen is due at once already.
+    public mutating func dueNow(_ wanted: [String], now: Date, unlessSucceededSince since: Date?) {
+        for item in wanted {
+            guard var entry = entries[item], !entry.inFlight else { continue }
+            if let since, let succeeded = entry.succeededAt, succeeded >= since { continue }
+            entry.due = min(entry.due, now)
+            entries[item] = entry
+        }
     }
 
     /// When `item` is next due, if it has been seen.

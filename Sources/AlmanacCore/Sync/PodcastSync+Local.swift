@@ -11,7 +11,7 @@ extension PodcastSync {
     func heard(_ event: PodcastsDocument.Model.Event) {
         switch event {
         case .resynchronised(_, let state):
-            feeds.withLock { $0 = state.podcasts.mapValues(\.feedURL) }
+            memory.withLock { $0.feeds = state.podcasts.mapValues(\.feedURL) }
         case .changed(_, let change, let origin):
             let (items, episodes) = queueItems(for: change, local: origin != Self.origin)
             guard !items.isEmpty || !episodes.isEmpty else { return }
@@ -22,8 +22,8 @@ extension PodcastSync {
                 logger.error("could not queue a change for the sync server", metadata: ["error": "\(error)"])
                 return
             }
-            timing.withLock { timing in
-                if timing.pendingSince == nil { timing.pendingSince = now }
+            memory.withLock { memory in
+                if memory.timing.pendingSince == nil { memory.timing.pendingSince = now }
             }
             publish()
             scheduleChanged()
@@ -36,19 +36,19 @@ extension PodcastSync {
         let queue = local && isLoggedIn
         switch change {
         case .subscribed(let podcast):
-            feeds.withLock { $0[podcast.id] = podcast.feedURL }
+            memory.withLock { $0.feeds[podcast.id] = podcast.feedURL }
             return queue ? ([.subscribe(podcast.feedURL)], []) : ([], [])
         case .unsubscribed(let podcastID):
-            let url = feeds.withLock { $0.removeValue(forKey: podcastID) }
+            let url = memory.withLock { $0.feeds.removeValue(forKey: podcastID) }
             guard queue, let url else { return ([], []) }
             return ([.unsubscribe(url)], [])
         case .renamed(let podcast):
             // The feed moved (a permanent redirect): the server hears of the new URL in place of the old.
-            let old = feeds.withLock { feeds in defer { feeds[podcast.id] = podcast.feedURL }; return feeds[podcast.id] }
+            let old = memory.withLock { memory in defer { memory.feeds[podcast.id] = podcast.feedURL }; return memory.feeds[podcast.id] }
             guard queue, let old, old != podcast.feedURL else { return ([], []) }
             return ([.unsubscribe(old), .subscribe(podcast.feedURL)], [])
         case .playState(let episodeID, let podcastID, let played, let position):
-            guard queue, let podcastURL = feeds.withLock({ $0[podcastID] }), let episode = try? podcasts.episode(episodeID) else { return ([], []) }
+            guard queue, let podcastURL = memory.withLock({ $0.feeds[podcastID] }), let episode = try? podcasts.episode(episodeID) else { return ([], []) }
             let previous: SyncedEpisode?
             do {
                 previous = try archive.syncedEpisode(episodeID)
@@ -64,13 +64,13 @@ extension PodcastSync {
             }
             return ([.action(action)], [synced])
         case .downloaded(let episodeID, let podcastID, let file):
-            guard queue, let podcastURL = feeds.withLock({ $0[podcastID] }), let episode = try? podcasts.episode(episodeID),
+            guard queue, let podcastURL = memory.withLock({ $0.feeds[podcastID] }), let episode = try? podcasts.episode(episodeID),
                   let action = SyncRules.action(for: episode, file: file, podcastURL: podcastURL, at: clock()) else { return ([], []) }
             return ([.action(action)], [])
         case .allPlayed(let podcastID, _):
             guard queue else { return ([], []) }
             if let podcastID {
-                guard let url = feeds.withLock({ $0[podcastID] }) else { return ([], []) }
+                guard let url = memory.withLock({ $0.feeds[podcastID] }) else { return ([], []) }
                 return ([.allPlayed(podcast: url, at: clock())], [])
             }
             return ([.allPlayed(podcast: nil, at: clock())], [])

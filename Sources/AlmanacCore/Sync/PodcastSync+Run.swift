@@ -30,10 +30,10 @@ extension PodcastSync {
             return finish(.failure(SyncError(.unreachable, "The sync stopped before it reached the server: almanacd is stopping.")), started: clock())
         }
         let started = clock()
-        timing.withLock { timing in
-            timing.lastAttempt = started
-            timing.soon = false
-            timing.syncing = true
+        memory.withLock { memory in
+            memory.timing.lastAttempt = started
+            memory.timing.soon = false
+            memory.timing.syncing = true
         }
         publish()
         scheduleChanged()
@@ -56,17 +56,17 @@ extension PodcastSync {
         case .success:
             // A queue that cannot be read is taken as holding changes: the next run is not put off.
             let localChanges = (try? hasLocalChanges(archive.queuedSyncItems())) ?? true
-            timing.withLock { timing in
-                timing.failures = 0
-                timing.retryAt = nil
-                timing.syncing = false
-                timing.pendingSince = localChanges ? (timing.pendingSince.map { max($0, started) } ?? now) : nil
+            memory.withLock { memory in
+                memory.timing.failures = 0
+                memory.timing.retryAt = nil
+                memory.timing.syncing = false
+                memory.timing.pendingSince = localChanges ? (memory.timing.pendingSince.map { max($0, started) } ?? now) : nil
             }
             podcasts.activity.succeeded(Self.activityItem)
         case .failure where Task.isCancelled:
             // Cut short by the daemon stopping: nothing failed, and no failure is kept for the
             // next start to show; the queue stays for the next run.
-            timing.withLock { $0.syncing = false }
+            memory.withLock { $0.timing.syncing = false }
         case .failure(let error):
             if var record = try? archive.syncRecord() {
                 record.lastError = error.message
@@ -74,13 +74,13 @@ extension PodcastSync {
             }
             let jitter = self.jitter()
             let policy = self.policy
-            timing.withLock { timing in
-                timing.failures += 1
-                let delay = RefreshSchedule.retryDelay(afterFailures: timing.failures,
+            memory.withLock { memory in
+                memory.timing.failures += 1
+                let delay = RefreshSchedule.retryDelay(afterFailures: memory.timing.failures,
                                                        policy: RefreshSchedule.Policy(interval: policy.longestRetry, firstRetry: policy.firstRetry,
                                                                                       longestRetry: policy.longestRetry), jitter: jitter)
-                timing.retryAt = now.addingTimeInterval(delay)
-                timing.syncing = false
+                memory.timing.retryAt = now.addingTimeInterval(delay)
+                memory.timing.syncing = false
             }
             podcasts.activity.failed(Self.activityItem, "sync: \(error.message)")
             logger.warning("sync failed", metadata: ["error": "\(error.message)"])
@@ -109,7 +109,7 @@ extension PodcastSync {
     /// The client of `account`: the one kept since the login or the last run, else a new one
     /// with the password from the secrets store.
     private func client(for account: SyncAccount) async throws -> any SyncServer {
-        if let kept = session.withLock({ $0 }), kept.account == account { return kept.server }
+        if let kept = memory.withLock({ $0.session }), kept.account == account { return kept.server }
         let password: String?
         do {
             password = try await secrets.password(for: account)
@@ -122,7 +122,7 @@ extension PodcastSync {
             throw SyncError(.secrets, "The password for \(account.user) on \(account.server) is no longer kept (\(secrets.place)); log in again with `almanac sync login`.")
         }
         let server = connect(SyncCredentials(server: account.server, user: account.user, password: password, device: account.device, flavour: account.flavour))
-        session.withLock { $0 = (account, server) }
+        memory.withLock { $0.session = (account, server) }
         return server
     }
 

@@ -35,21 +35,28 @@ public final class PodcastSync: Service {
 
     /// One run, login or logout at a time.
     let gate = AsyncGate()
-    /// Which calls of `sync()` the runs so far covered, so that callers waiting behind a run
-    /// that started after they asked share its outcome instead of running again.
-    let tickets = Locked(Tickets())
-    /// The server client of the account logged in, kept between runs (its session cookie).
-    let session = Locked<(account: SyncAccount, server: any SyncServer)?>(nil)
-    let timing = Locked(Timing())
-    /// Each podcast's feed URL, as this view last heard: an unsubscribed podcast's URL is
-    /// gone from the document by the time its change is heard.
-    let feeds = Locked<[String: String]>([:])
+    /// What the sync keeps in memory (`Memory`), under one lock.
+    let memory = Locked(Memory())
     let loggedIn = Atomic<Bool>(false)
     /// Tells its listeners whenever `nextDue` may have changed (the daemon's `RefreshScheduler.wake`).
     public let scheduleChanges = ScheduleChanges()
-    /// The last revision of the podcasts document this view has heard (and queued), and the
-    /// runs waiting for it to reach theirs.
-    let heard = Locked(Heard())
+
+    /// What the sync keeps in memory, one value: a login or a logout changes its session and
+    /// its timing at once, and nothing reads one without the other.
+    struct Memory {
+        /// Which calls of `sync()` the runs so far covered, so that callers waiting behind a run
+        /// that started after they asked share its outcome instead of running again.
+        var tickets = Tickets()
+        /// The server client of the account logged in, kept between runs (its session cookie).
+        var session: (account: SyncAccount, server: any SyncServer)?
+        var timing = Timing()
+        /// Each podcast's feed URL, as this view last heard: an unsubscribed podcast's URL is
+        /// gone from the document by the time its change is heard.
+        var feeds: [String: String] = [:]
+        /// The last revision of the podcasts document this view has heard (and queued), and the
+        /// runs waiting for it to reach theirs.
+        var heard = Heard()
+    }
 
     struct Heard {
         var revision: UInt64 = 0
@@ -83,7 +90,7 @@ public final class PodcastSync: Service {
     ///   - secrets: where the password is kept.
     ///   - connect: makes the client of an account (`GpodderClient` in the daemon).
     ///   - clock, jitter: the time and the randomness of backoff, for tests.
-    public init(podcasts: PodcastsDocument, inspector: any FeedInspecting, archive: any SyncArchive = MemorySyncArchive(),
+    public init(podcasts: PodcastsDocument, inspector: any FeedInspecting, archive: any SyncArchive,
                 secrets: any SyncSecrets, policy: SyncPolicy = SyncPolicy(), connect: @escaping @Sendable (SyncCredentials) -> any SyncServer,
                 clock: @escaping @Sendable () -> Date = SystemClock().reading, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
                 logger: Logger) {
@@ -110,15 +117,15 @@ public final class PodcastSync: Service {
         }
         let (revision, state) = podcasts.document.snapshot
         caughtUp(to: revision)
-        feeds.withLock { feeds in
-            for podcast in state.podcasts.values { feeds[podcast.id] = podcast.feedURL }
+        memory.withLock { memory in
+            for podcast in state.podcasts.values { memory.feeds[podcast.id] = podcast.feedURL }
         }
         do {
             let record = try readingState { try archive.syncRecord() }
             loggedIn.store(record != nil, ordering: .releasing)
             if record != nil, hasLocalChanges(try readingState { try archive.queuedSyncItems() }) {
                 let now = clock()
-                timing.withLock { $0.pendingSince = now }
+                memory.withLock { $0.timing.pendingSince = now }
             }
             if let record, !record.lastError.isEmpty {
                 podcasts.activity.failed(Self.activityItem, "sync: \(record.lastError)")
@@ -129,7 +136,7 @@ public final class PodcastSync: Service {
             // finds no account then takes it as logged out).
             loggedIn.store(true, ordering: .releasing)
             let now = clock()
-            timing.withLock { $0.pendingSince = now }
+            memory.withLock { $0.timing.pendingSince = now }
             podcasts.activity.failed(Self.activityItem, "sync: \(error.message)")
             logger.error("the sync state could not be read", metadata: ["error": "\(error.message)"])
         }
@@ -154,12 +161,12 @@ public final class PodcastSync: Service {
     public var nextDue: Date? {
         guard isLoggedIn else { return nil }
         let policy = self.policy
-        return timing.withLock { timing in
-            if timing.syncing { return nil }
-            if let retryAt = timing.retryAt { return retryAt }
-            if timing.soon { return .distantPast }
-            var due = (timing.lastAttempt ?? .distantPast).addingTimeInterval(policy.interval)
-            if let pending = timing.pendingSince { due = min(due, pending.addingTimeInterval(policy.debounce)) }
+        return memory.withLock { memory in
+            if memory.timing.syncing { return nil }
+            if let retryAt = memory.timing.retryAt { return retryAt }
+            if memory.timing.soon { return .distantPast }
+            var due = (memory.timing.lastAttempt ?? .distantPast).addingTimeInterval(policy.interval)
+            if let pending = memory.timing.pendingSince { due = min(due, pending.addingTimeInterval(policy.debounce)) }
             return due
         }
     }
@@ -215,9 +222,11 @@ public final class PodcastSync: Service {
                 }
                 throw SyncError(.storage, "The account could not be kept: \(error)")
             }
-            session.withLock { $0 = (account, candidate) }
+            memory.withLock { memory in
+                memory.session = (account, candidate)
+                memory.timing = Timing(soon: true)
+            }
             loggedIn.store(true, ordering: .releasing)
-            timing.withLock { $0 = Timing(soon: true) }
             podcasts.activity.succeeded(Self.activityItem)
         }
         logger.info("logged in to sync", metadata: ["server": "\(server)", "user": "\(user)", "device": "\(device)", "flavour": "\(login.flavour.rawValue)"])
@@ -242,7 +251,7 @@ public final class PodcastSync: Service {
     public func logOut() async throws -> Bool {
         let had = try await gate.withGate { () async throws -> Bool in
             guard let record = try readingState({ try archive.syncRecord() }) else { return false }
-            let server = session.withLock { session in defer { session = nil }; return session?.server }
+            let server = memory.withLock { memory in defer { memory.session = nil }; return memory.session?.server }
             await server?.logOut()
             await secrets.forget(record.account)
             do {
@@ -251,7 +260,7 @@ public final class PodcastSync: Service {
                 throw SyncError(.storage, "The sync state could not be forgotten: \(error)")
             }
             loggedIn.store(false, ordering: .releasing)
-            timing.withLock { $0 = Timing() }
+            memory.withLock { $0.timing = Timing() }
             podcasts.activity.succeeded(Self.activityItem)
             logger.info("logged out of sync", metadata: ["server": "\(record.account.server)", "user": "\(record.account.user)"])
             return true
@@ -270,18 +279,18 @@ public final class PodcastSync: Service {
     /// while another run, a login or a logout holds the sync (the daemon stopping).
     @discardableResult
     public func sync() async throws -> SyncReport {
-        let ticket = tickets.withLock { tickets -> UInt64 in
-            tickets.requested += 1
-            return tickets.requested
+        let ticket = memory.withLock { memory -> UInt64 in
+            memory.tickets.requested += 1
+            return memory.tickets.requested
         }
         let result = try await gate.withGate { () async -> Result<SyncReport, SyncError> in
-            let (covered, last) = tickets.withLock { ($0.covered, $0.last) }
+            let (covered, last) = memory.withLock { ($0.tickets.covered, $0.tickets.last) }
             if covered >= ticket { return last }
-            let covers = tickets.withLock { $0.requested }
+            let covers = memory.withLock { $0.tickets.requested }
             let result = await runOnce()
-            tickets.withLock { tickets in
-                tickets.covered = covers
-                tickets.last = result
+            memory.withLock { memory in
+                memory.tickets.covered = covers
+                memory.tickets.last = result
             }
             return result
         }
@@ -292,10 +301,10 @@ public final class PodcastSync: Service {
 
     /// This view has heard every change up to `revision`.
     func caughtUp(to revision: UInt64) {
-        let ready = heard.withLock { heard -> [CheckedContinuation<Void, Never>] in
-            heard.revision = max(heard.revision, revision)
-            let ready = heard.waiters.filter { $0.value.revision <= heard.revision }
-            for id in ready.keys { heard.waiters[id] = nil }
+        let ready = memory.withLock { memory -> [CheckedContinuation<Void, Never>] in
+            memory.heard.revision = max(memory.heard.revision, revision)
+            let ready = memory.heard.waiters.filter { $0.value.revision <= memory.heard.revision }
+            for id in ready.keys { memory.heard.waiters[id] = nil }
             return ready.values.map(\.continuation)
         }
         for continuation in ready { continuation.resume() }
@@ -310,7 +319,7 @@ public final class PodcastSync: Service {
     /// throws `SyncError` after `policy.catchUpGuard` seconds, so the run sends nothing.
     func hearEverything() async throws(SyncError) {
         let target = podcasts.document.revision
-        guard heard.withLock({ $0.revision < target }) else { return }
+        guard memory.withLock({ $0.heard.revision < target }) else { return }
         // In real time, not on `clock` (a test's clock stands still): the wait is for delivery.
         let guardSeconds = policy.catchUpGuard
         let heardIt = await withTaskGroup(of: Bool.self) { group in
@@ -322,7 +331,7 @@ public final class PodcastSync: Service {
         }
         // Cancelled: the caller sees it and stops (`runOnce`).
         guard !heardIt, !Task.isCancelled else { return }
-        logger.error("the sync did not hear the library's changes in time", metadata: ["revision": "\(target)", "heard": "\(heard.withLock { $0.revision })"])
+        logger.error("the sync did not hear the library's changes in time", metadata: ["revision": "\(target)", "heard": "\(memory.withLock { $0.heard.revision })"])
         throw SyncError(.stalled, "The sync had not heard the library's latest change after \(Self.seconds(policy.catchUpGuard)), so it sent nothing (the change stays to be sent at the next sync); see the daemon's log.")
     }
 
@@ -336,22 +345,22 @@ public final class PodcastSync: Service {
 
     /// Waits until this view has heard `target`, or the task is cancelled.
     private func hear(upTo target: UInt64) async {
-        let id = heard.withLock { heard in
-            defer { heard.nextWaiter += 1 }
-            return heard.nextWaiter
+        let id = memory.withLock { memory in
+            defer { memory.heard.nextWaiter += 1 }
+            return memory.heard.nextWaiter
         }
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 // Cancelled before this: the handler below ran already and found no waiter.
-                let now = heard.withLock { heard -> Bool in
-                    guard heard.revision < target, !Task.isCancelled else { return true }
-                    heard.waiters[id] = (target, continuation)
+                let now = memory.withLock { memory -> Bool in
+                    guard memory.heard.revision < target, !Task.isCancelled else { return true }
+                    memory.heard.waiters[id] = (target, continuation)
                     return false
                 }
                 if now { continuation.resume() }
             }
         } onCancel: {
-            heard.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume()
+            memory.withLock { $0.heard.waiters.removeValue(forKey: id) }?.continuation.resume()
         }
     }
 
@@ -361,7 +370,7 @@ public final class PodcastSync: Service {
     /// state file cannot be read, what was shown stays, with the fault as its `lastError`:
     /// a fault is not "logged out".
     func publish() {
-        let syncing = timing.withLock { $0.syncing }
+        let syncing = memory.withLock { $0.timing.syncing }
         var current: SyncStatus
         do {
             let record = try readingState { try archive.syncRecord() }

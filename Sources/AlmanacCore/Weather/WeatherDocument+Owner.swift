@@ -187,7 +187,7 @@ extension WeatherDocument {
                 if let alerts, let before, !before.stale, before.alerts == alerts { return nil }
                 // A failure keeps the last good alerts, stale, as of their last answer; those
                 // that have expired meanwhile end.
-                let answered = alertsAnswered.withLock { $0[location] } ?? before?.fetchedAt
+                let answered = fetching.withLock { $0.alertsAnswered[location] } ?? before?.fetchedAt
                 let now = alerts.map { PlaceAlerts(alerts: $0, fetchedAt: at) }
                     ?? PlaceAlerts(alerts: before?.alerts ?? [], stale: true, error: failure, fetchedAt: answered).inForce(at: at)
                 guard now != before else { return nil }
@@ -205,9 +205,11 @@ extension WeatherDocument {
     /// or `nil` when there was nothing to drop.
     private func forget() -> UInt64? {
         let wanted = Set(wantedLocations)
-        schedule.withLock { $0.keep(only: wanted) }
-        alertSchedule.withLock { $0.keep(only: wanted) }
-        alertsAnswered.withLock { $0 = $0.filter { wanted.contains($0.key) } }
+        fetching.withLock { fetching in
+            fetching.forecasts.keep(only: wanted)
+            fetching.alerts.keep(only: wanted)
+            fetching.alertsAnswered = fetching.alertsAnswered.filter { wanted.contains($0.key) }
+        }
         activity.keep(only: wanted.union(wanted.map(Self.alertsItem)))
         scheduleChanged()
         return document.update { state in
@@ -234,10 +236,10 @@ extension WeatherDocument {
         }
         guard let reading = kept else { return nil }
         let now = clock()
-        schedule.withLock { schedule in
+        fetching.withLock { fetching in
             let age = now.timeIntervalSince(reading.fetchedAt)
-            if age >= 0, age < min(schedule.policy.interval, WeatherReading.freshFor), schedule.failures(of: location) == 0 {
-                schedule.succeeded(location, now: reading.fetchedAt)
+            if age >= 0, age < min(fetching.forecasts.policy.interval, WeatherReading.freshFor), fetching.forecasts.failures(of: location) == 0 {
+                fetching.forecasts.succeeded(location, now: reading.fetchedAt)
             }
         }
         let revision = document.update { state in
@@ -259,11 +261,11 @@ extension WeatherDocument {
     private func restoreAlerts(_ kept: PlaceAlerts?, at location: String, now: Date) -> UInt64? {
         guard let kept = kept?.inForce(at: now), document.snapshot.state.alerts[location] == nil else { return nil }
         if let fetchedAt = kept.fetchedAt {
-            alertsAnswered.withLock { $0[location] = $0[location] ?? fetchedAt }
-            alertSchedule.withLock { schedule in
+            fetching.withLock { fetching in
+                fetching.alertsAnswered[location] = fetching.alertsAnswered[location] ?? fetchedAt
                 let age = now.timeIntervalSince(fetchedAt)
-                if age >= 0, age < schedule.policy.interval, schedule.failures(of: location) == 0 {
-                    schedule.succeeded(location, now: fetchedAt)
+                if age >= 0, age < fetching.alerts.policy.interval, fetching.alerts.failures(of: location) == 0 {
+                    fetching.alerts.succeeded(location, now: fetchedAt)
                 }
             }
         }

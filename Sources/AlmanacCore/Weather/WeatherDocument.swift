@@ -13,21 +13,29 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     public let document: Model
     /// Fetches under way and the last failure.
     public let activity = DocumentActivity()
-    /// Where the user is (`"here"`), as the locator last said; `nil` before it said anything.
-    private let hereState = Locked<Result<ResolvedPlace, PlaceNotFound>?>(nil)
     let archive: (any WeatherArchive)?
     /// The one owner of the state and the archive: every change (a submission, a reading, a
     /// failure, forgetting, a restored reading) waits in its mailbox, and each burst of them is
     /// saved in one transaction, then applied (`commit`).
     let owner: DocumentOwner<Command, UInt64>
-    let schedule: Locked<RefreshSchedule>
-    /// When each wanted place's official alerts are fetched on their own: their cadence (10
-    /// minutes) is shorter than the forecast's, and a forecast fetch brings them too. Only
-    /// places that have alerts (a source covers them) are in it.
-    let alertSchedule: Locked<RefreshSchedule>
-    /// When each place's alert source last answered: a fetch that changes nothing is not
-    /// published, so the state's `fetchedAt` may be older; stale alerts are as of this.
-    let alertsAnswered = Locked<[String: Date]>([:])
+    /// What it keeps of its places' fetches (`Fetching`), under one lock.
+    let fetching: Locked<Fetching>
+
+    /// What the document keeps of its places' fetches beside its state: one value, so a fetch
+    /// that ends changes its forecast's and its alerts' schedules at once.
+    struct Fetching {
+        /// When each wanted place's forecast is fetched (cadence, backoff, claims).
+        var forecasts: RefreshSchedule
+        /// When each wanted place's official alerts are fetched on their own: their cadence (10
+        /// minutes) is shorter than the forecast's, and a forecast fetch brings them too. Only
+        /// places that have alerts (a source covers them) are in it.
+        var alerts: RefreshSchedule
+        /// When each place's alert source last answered: a fetch that changes nothing is not
+        /// published, so the state's `fetchedAt` may be older; stale alerts are as of this.
+        var alertsAnswered: [String: Date] = [:]
+        /// Where the user is (`"here"`), as the locator last said; `nil` before it said anything.
+        var here: Result<ResolvedPlace, PlaceNotFound>?
+    }
     let clock: @Sendable () -> Date
     /// The time on the document's clock (the daemon's).
     public var now: Date { clock() }
@@ -55,8 +63,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         owner = DocumentOwner(label: "almanac.weather.owner") { burst in
             weather.object?.commit(burst) ?? burst.map { _ in .failure(SubmissionError("The weather document is gone.")) }
         }
-        schedule = Locked(RefreshSchedule(policy: policy))
-        alertSchedule = Locked(RefreshSchedule(policy: alertsPolicy))
+        fetching = Locked(Fetching(forecasts: RefreshSchedule(policy: policy), alerts: RefreshSchedule(policy: alertsPolicy)))
         self.clock = clock
         self.jitter = jitter
         self.logger = logger
@@ -78,9 +85,9 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     public func alertLocationsToFetch(for service: any WeatherService, besides: [String]) -> [String] {
         let (now, wanted) = (clock(), alertsWanted)
         defer { scheduleChanged() }
-        return alertSchedule.withLock { schedule in
-            _ = schedule.take(besides.filter(wanted.contains), now: now, force: true)
-            return schedule.take(wanted, now: now)
+        return fetching.withLock { fetching in
+            _ = fetching.alerts.take(besides.filter(wanted.contains), now: now, force: true)
+            return fetching.alerts.take(wanted, now: now)
         }
     }
 
@@ -101,14 +108,14 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
 
     /// Where the user is, as the locator (GeoClue) last said, or why it cannot say.
     public func hereMoved(to place: ResolvedPlace) {
-        hereState.withLock { $0 = .success(place) }
+        fetching.withLock { $0.here = .success(place) }
         fetchHereNow()
     }
 
     /// The locator cannot say where the user is: `"here"` fails with `reason` (its views show
     /// it), and every other place goes on.
     public func hereUnavailable(_ reason: String) {
-        hereState.withLock { $0 = .failure(PlaceNotFound(reason)) }
+        fetching.withLock { $0.here = .failure(PlaceNotFound(reason)) }
         fetchHereNow()
     }
 
@@ -118,7 +125,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     /// `"here"` is due at once: forgotten by the schedule, it counts as never fetched.
     private func fetchHereNow() {
         let others = Set(wantedLocations).subtracting([Self.here])
-        schedule.withLock { $0.keep(only: others) }
+        fetching.withLock { $0.forecasts.keep(only: others) }
         scheduleChanged()
     }
 
@@ -127,7 +134,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     /// owner reads it).
     public func resolvedPlace(for location: String) async throws -> ResolvedPlace? {
         if location == Self.here {
-            switch hereState.withLock({ $0 }) {
+            switch fetching.withLock({ $0.here }) {
             case .success(let place): return place
             case .failure(let problem): throw problem
             case nil: throw PlaceNotFound("Where you are is not known yet: waiting for the location service (GeoClue).")
@@ -166,24 +173,36 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
         let now = clock()
         let locations = waitingForHere ? locations.filter { $0 != Self.here } : locations
         defer { scheduleChanged() }
-        return schedule.withLock { $0.take(locations, now: now, force: force) }
+        return fetching.withLock { $0.forecasts.take(locations, now: now, force: force) }
+    }
+
+    /// A catch-up after the machine slept or the network was away (`NetworkConditions`):
+    /// every wanted place is due now, but for those fetched at or after `since` (when it went
+    /// away; `nil`: not known), which were fetched after it came back — by this scheduler, whose
+    /// due time passed while the machine slept. The scheduler fetches them (with their alerts),
+    /// so no place is fetched twice for one wake, and each is next due a cadence after its fetch.
+    public func catchUp(since: Date?) {
+        let (now, wanted) = (clock(), wantedLocations)
+        fetching.withLock { $0.forecasts.dueNow(wanted, now: now, unlessSucceededSince: since) }
+        scheduleChanged()
     }
 
     /// `"here"` is not fetched before the locator has said where (or why not).
-    private var waitingForHere: Bool { hereState.withLock { $0 == nil } }
+    private var waitingForHere: Bool { fetching.withLock { $0.here == nil } }
 
     /// When the next wanted place falls due.
     public var nextDue: Date? {
         let wanted = waitingForHere ? wantedLocations.filter { $0 != Self.here } : wantedLocations
         let now = clock()
-        let forecast = schedule.withLock { $0.nextDue(among: wanted, now: now) }
-        let alerts = alertSchedule.withLock { $0.nextDue(among: alertsWanted, now: now) }
+        let forecast = fetching.withLock { $0.forecasts.nextDue(among: wanted, now: now) }
+        let alertsWanted = alertsWanted
+        let alerts = fetching.withLock { $0.alerts.nextDue(among: alertsWanted, now: now) }
         return [forecast, alerts].compactMap { $0 }.min()
     }
 
     /// Failures in a row of `location`.
     public func failuresInARow(of location: String) -> Int {
-        schedule.withLock { $0.failures(of: location) }
+        fetching.withLock { $0.forecasts.failures(of: location) }
     }
 
     /// The saved places and every place a live view asked for, each once.
@@ -201,14 +220,16 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     /// returns once it is kept and published (or left out: no one wants the place any more).
     public func weatherService(_ service: any WeatherService, didFetch reading: WeatherReading) async {
         let now = clock()
-        schedule.withLock { $0.succeeded(reading.location, now: now) }
-        // Its alerts came before it, when a source covers it; the claim ends either way.
-        alertSchedule.withLock { $0.release(reading.location) }
+        fetching.withLock { fetching in
+            fetching.forecasts.succeeded(reading.location, now: now)
+            // Its alerts came before it, when a source covers it; the claim ends either way.
+            fetching.alerts.release(reading.location)
+        }
         scheduleChanged()
         activity.succeeded(reading.location)
         // The user moved while "here" was being fetched: the reading is of where they were,
         // and where they are is fetched at once.
-        if reading.location == Self.here, case .success(let place)? = hereState.withLock({ $0 }),
+        if reading.location == Self.here, case .success(let place)? = fetching.withLock({ $0.here }),
            abs(place.latitude - reading.latitude) > 1e-6 || abs(place.longitude - reading.longitude) > 1e-6 {
             fetchHereNow()
         }
@@ -219,9 +240,11 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     /// published (once, not on every retry; not at all for a place no one wants).
     public func weatherService(_ service: any WeatherService, didFailToFetch location: String, error: any Error) async {
         let (now, jitter) = (clock(), jitter())
-        _ = schedule.withLock { $0.failed(location, now: now, jitter: jitter) }
-        // Its alerts were not asked: they stay due on their own cadence.
-        alertSchedule.withLock { $0.release(location) }
+        fetching.withLock { fetching in
+            _ = fetching.forecasts.failed(location, now: now, jitter: jitter)
+            // Its alerts were not asked: they stay due on their own cadence.
+            fetching.alerts.release(location)
+        }
         scheduleChanged()
         guard wantedLocations.contains(location) else {
             activity.succeeded(location)  // ends its count; a place no one wants is not failing
@@ -237,8 +260,10 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     /// ones shown (ids that began and ended); the place's alerts no longer fail.
     public func weatherService(_ service: any WeatherService, didFetchAlerts alerts: [WeatherAlert], for location: String) async {
         let now = clock()
-        alertSchedule.withLock { $0.succeeded(location, now: now) }
-        alertsAnswered.withLock { $0[location] = now }
+        fetching.withLock { fetching in
+            fetching.alerts.succeeded(location, now: now)
+            fetching.alertsAnswered[location] = now
+        }
         scheduleChanged()
         activity.succeeded(Self.alertsItem(location))
         _ = try? await owner.submit(.alerts(location: location, alerts, failure: nil, at: now))
@@ -249,7 +274,7 @@ public final class WeatherDocument: WeatherServiceDataSource, WeatherServiceDele
     /// the reading is not touched, and the alerts back off on their own.
     public func weatherService(_ service: any WeatherService, didFailToFetchAlertsFor location: String, source: String, error: any Error) async {
         let (now, jitter) = (clock(), jitter())
-        _ = alertSchedule.withLock { $0.failed(location, now: now, jitter: jitter) }
+        _ = fetching.withLock { $0.alerts.failed(location, now: now, jitter: jitter) }
         scheduleChanged()
         guard wantedLocations.contains(location) else { return }
         let message = "\(source) alerts: \(error)"

@@ -5,7 +5,9 @@ import Synchronization
 /// more" at the end, with one load in flight at a time. It sits between a view and its data
 /// source (`PagingDataSource`), keeps the items loaded so far, and tells its weak delegate
 /// each step (`PagingEvent`). A second load asked for while one runs is refused (`false`):
-/// the caller sees `isLoading` and waits for the event.
+/// the caller sees `isLoading` and waits for the event. The list and the events still to be
+/// heard are one value under one lock: events reach the delegate in order, one at a time,
+/// told by whichever load found nobody telling (never with the lock held).
 public final class PagingMediator<Item: Sendable>: Sendable {
     /// The list as loaded so far.
     public struct Snapshot: Sendable {
@@ -26,9 +28,28 @@ public final class PagingMediator<Item: Sendable>: Sendable {
     public let pageSize: Int
     private let dataSource: any PagingDataSource<Item>
     private let delegateReference = WeakReference<any PagingMediatorDelegate<Item>>()
-    private let state = Locked(Snapshot())
-    /// Held while the delegate hears an event, so that events reach it in order.
-    private let delivery = Locked(())
+    private let state = Locked(State())
+
+    /// The list, and the events its loads have for the delegate.
+    private struct State {
+        var snapshot = Snapshot()
+        /// Events not yet told, oldest first, each with the delegate of its load; `endsLoad`:
+        /// the load's slot is freed as it is told.
+        var untold: [(event: PagingEvent<Item>, delegate: (any PagingMediatorDelegate<Item>)?, endsLoad: Bool)] = []
+        /// Whether a load is telling the delegate the untold events.
+        var telling = false
+
+        /// The next event to tell, marked as being told; `nil` (and nobody telling) when none is left.
+        mutating func next() -> (event: PagingEvent<Item>, delegate: (any PagingMediatorDelegate<Item>)?)? {
+            guard !untold.isEmpty else {
+                telling = false
+                return nil
+            }
+            let (event, delegate, endsLoad) = untold.removeFirst()
+            if endsLoad { snapshot.loading = nil }
+            return (event, delegate)
+        }
+    }
 
     /// Pages through `dataSource` (held strongly: the mediator is the list's owner of it),
     /// `pageSize` items at a time (at least 1).
@@ -43,7 +64,7 @@ public final class PagingMediator<Item: Sendable>: Sendable {
         set { delegateReference.object = newValue }
     }
 
-    public var snapshot: Snapshot { state.withLock { $0 } }
+    public var snapshot: Snapshot { state.withLock { $0.snapshot } }
 
     /// Loads the first page again, replacing the list. `false` when a load is already under way.
     @discardableResult
@@ -52,6 +73,10 @@ public final class PagingMediator<Item: Sendable>: Sendable {
     }
 
     /// Loads the next page and appends it. `false` when a load is under way or there is no more.
+    ///
+    /// Both return once the load is done, not always once the delegate has heard it: while
+    /// another load's events are still being told, that teller tells this one's too, in
+    /// order, just after. A caller that needs the delegate to have heard waits on the delegate.
     @discardableResult
     public func loadMore() async -> Bool {
         await load(refresh: false)
@@ -78,41 +103,53 @@ public final class PagingMediator<Item: Sendable>: Sendable {
     /// `nil` when it cannot start.
     private func claim(refresh: Bool) -> String?? {
         state.withLock { state in
-            guard state.loading == nil, refresh || state.hasMore else { return .none }
-            state.loading = refresh
-            return .some(refresh ? nil : state.nextCursor)
+            guard state.snapshot.loading == nil, refresh || state.snapshot.hasMore else { return .none }
+            state.snapshot.loading = refresh
+            return .some(refresh ? nil : state.snapshot.nextCursor)
         }
     }
 
     /// `delegate` is held for the whole load: one that heard it begin hears it end (a view
     /// that counted a fetch as its page began must uncount it, though it was let go meanwhile).
     private func run(refresh: Bool, after: String?, delegate: (any PagingMediatorDelegate<Item>)?) async {
-        delivery.withLock { _ in delegate?.mediator(self, did: .loading(refresh: refresh)) }
+        tell(.loading(refresh: refresh), to: delegate, endingLoad: false)
         let event: PagingEvent<Item>
         do {
             let page = try await dataSource.loadPage(after: after, limit: pageSize)
             let hasMore = state.withLock { state in
-                if refresh { state.items = page.items } else { state.items += page.items }
-                state.nextCursor = page.nextCursor
-                state.loadedOnce = true
-                state.lastError = nil
-                return state.hasMore
+                if refresh { state.snapshot.items = page.items } else { state.snapshot.items += page.items }
+                state.snapshot.nextCursor = page.nextCursor
+                state.snapshot.loadedOnce = true
+                state.snapshot.lastError = nil
+                return state.snapshot.hasMore
             }
             event = .loaded(refresh: refresh, items: page.items, hasMore: hasMore)
         } catch {
             let message = String(describing: error)
             state.withLock { state in
-                state.lastError = message
+                state.snapshot.lastError = message
             }
             event = .failed(refresh: refresh, message: message)
         }
         // The slot is freed as the delegate hears the outcome, so that whoever hears it may
         // load the next page at once (a bus client calls LoadMore as the page arrives). The
-        // next load's events wait for this delivery to end: they never overtake it (a client
-        // once saw page 2 before page 1).
-        delivery.withLock { _ in
-            state.withLock { $0.loading = nil }
+        // next load's events are told after this one: they never overtake it (a client once
+        // saw page 2 before page 1).
+        tell(event, to: delegate, endingLoad: true)
+    }
+
+    /// Queues `event` for `delegate`; when nobody is telling the delegate, tells it every
+    /// untold event, in order, until none is left.
+    private func tell(_ event: PagingEvent<Item>, to delegate: (any PagingMediatorDelegate<Item>)?, endingLoad: Bool) {
+        var next = state.withLock { state -> (event: PagingEvent<Item>, delegate: (any PagingMediatorDelegate<Item>)?)? in
+            state.untold.append((event, delegate, endingLoad))
+            guard !state.telling else { return nil }
+            state.telling = true
+            return state.next()
+        }
+        while let (event, delegate) = next {
             delegate?.mediator(self, did: event)
+            next = state.withLock { $0.next() }
         }
     }
 }

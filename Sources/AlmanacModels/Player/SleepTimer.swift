@@ -13,6 +13,11 @@ public enum SleepTimer: Sendable, Hashable {
 
     /// The longest timer: a day.
     public static let longest: Double = 86_400
+    /// The slowest a timer to the end of the episode or chapter counts listening: a player
+    /// that says it plays slower (MPRIS allows any positive `Rate`; 1e-9 is a stalled or lying
+    /// player) is counted as playing at this rate, so its timer still comes. Podcast apps go
+    /// no slower than 0.5×, VLC and mpv's menus no slower than 0.25× (docs/decisions.md).
+    public static let slowestRate: Double = 0.25
     /// How long before the end of the episode `endOfEpisode` pauses: a player that reaches
     /// the end of its file stops, quits or plays the next one, and one paused too near it may
     /// end anyway (mpv paused half a second before the end still ended the file: its audio
@@ -37,10 +42,11 @@ public enum SleepTimer: Sendable, Hashable {
     }
 
     /// Seconds from `now` until the pause, for a player at `position` seconds of an episode
-    /// `length` seconds long, moving at `rate`; `nil` when it cannot be told (no length for the
-    /// end of the episode, no chapters for the end of a chapter). Never negative.
+    /// `length` seconds long, moving at `rate` (at least `slowestRate`); `nil` when it cannot be
+    /// told (no length for the end of the episode, no chapters for the end of a chapter). Never
+    /// negative; the end of an episode or chapter is at most `longest` (a day) away.
     public func delay(now: Date = Date(), position: Double, rate: Double, length: Double?, chapters: [FeedChapter]) -> Double? {
-        let rate = rate.isFinite && rate > 0 ? rate : 1
+        let rate = rate.isFinite && rate > 0 ? max(rate, Self.slowestRate) : 1
         let end: Double?
         switch self {
         case .at(let moment):
@@ -52,6 +58,6 @@ public enum SleepTimer: Sendable, Hashable {
             end = chapters.map(\.start).filter { $0 > position + 0.001 }.min() ?? length.map { $0 - Self.beforeTheEnd }
         }
         guard let end else { return nil }
-        return max(0, (end - position) / rate)
+        return min(Self.longest, max(0, (end - position) / rate))
     }
 }

@@ -5,9 +5,8 @@ import Synchronization
 /// data source and delegate without owning them. `Object` is typically a class-bound
 /// protocol's existential (`any WeatherServiceDelegate`).
 public final class WeakReference<Object: Sendable>: Sendable {
-    private struct Box: @unchecked Sendable {
-        // @unchecked Sendable: only Sendable objects are stored (see `init` and `object`), and
-        // a weak reference to a Sendable object is safe to share.
+    /// Reached only under the lock; only `Object`s (Sendable) go in, and only `Object`s come out.
+    private struct Box {
         weak var object: AnyObject?
     }
 
@@ -17,7 +16,7 @@ public final class WeakReference<Object: Sendable>: Sendable {
 
     /// The object, or `nil` once it is gone.
     public var object: Object? {
-        get { box.withLock { $0.object } as? Object }
+        get { box.withLock { $0.object as? Object } }
         set { box.withLock { $0.object = newValue.map { $0 as AnyObject } } }
     }
 }

@@ -1,5 +1,4 @@
 public import FoundationEssentials
-import Locking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -35,19 +34,16 @@ public struct PlaceTimeZone: Sendable, Hashable {
     static let maximumBytes = 256 * 1024
     /// How many zones are kept once read.
     static let kept = 64
-    private static let cache = Locked<[String: PlaceTimeZone?]>([:])
+    private static let cache = KeyedCache<String, PlaceTimeZone?>(capacity: kept)
 
     /// The zone named `identifier` on this system; `nil` when the name is not a zone name or
     /// no readable zone file has it.
     public static func named(_ identifier: String) -> PlaceTimeZone? {
         guard isZoneName(identifier) else { return nil }
-        if let known = cache.withLock({ $0[identifier] }) { return known }
+        if let known = cache[identifier] { return known }
         let directory = getenv("TZDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/share/zoneinfo"
         let zone = SmallFile.bytes(at: directory + "/" + identifier, maximumBytes: maximumBytes).flatMap { PlaceTimeZone(identifier: identifier, tzif: $0) }
-        cache.withLock { cache in
-            if cache.count >= kept { cache.removeAll() }
-            cache[identifier] = zone
-        }
+        cache[identifier] = .some(zone)
         return zone
     }
 

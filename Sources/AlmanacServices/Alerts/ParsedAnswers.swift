@@ -1,6 +1,6 @@
 import AlmanacCore
 import FoundationEssentials
-import Locking
+import AlmanacModels
 
 /// The last answer of each URL that parsed, with the validators it came with. A URL is asked
 /// conditionally only with those validators, so a `304` means that answer: never one that
@@ -16,7 +16,7 @@ final class ParsedAnswers<Value: Sendable>: Sendable {
         var asked: Date
     }
 
-    private let answers = Locked<[URL: Answer]>([:])
+    private let answers = KeyedCache<URL, Answer>()
     /// How long an answer not asked for is kept.
     let forgetAfter: TimeInterval
     /// The time an answer is asked at (the daemon's clock).
@@ -47,18 +47,18 @@ final class ParsedAnswers<Value: Sendable>: Sendable {
     /// The answer kept for `url`, now marked asked; the answers not asked for within
     /// `forgetAfter` of `now` are dropped first.
     func recall(_ url: URL, now: Date) -> Answer? {
-        answers.withLock { answers in
-            answers = answers.filter { now.timeIntervalSince($0.value.asked) <= forgetAfter }
-            answers[url]?.asked = now
-            return answers[url]
+        answers.removeAll { _, answer in now.timeIntervalSince(answer.asked) > forgetAfter }
+        return answers.update(url) { answer in
+            answer?.asked = now
+            return answer
         }
     }
 
     /// Keeps `answer` as `url`'s.
     func remember(_ url: URL, _ answer: Answer) {
-        answers.withLock { $0[url] = answer }
+        answers[url] = answer
     }
 
     /// The URLs whose answers are kept.
-    var urls: Set<URL> { answers.withLock { Set($0.keys) } }
+    var urls: Set<URL> { answers.keys }
 }

@@ -42,12 +42,13 @@ final class FileTransfer: HTTPResponseHandler {
         return DownloadError("The episode's audio redirects to \(scheme.map { "a \($0):" } ?? "another kind of") address; only http and https are followed.")
     }
 
-    init(path: String, resumeFrom: UInt64, limit: UInt64, progress: @escaping @Sendable (Outcome) -> Void) {
+    /// Streams into `path` from `resumeFrom` bytes on, which `validator` vouches for (`nil`: none).
+    init(path: String, resumeFrom: UInt64, validator: String?, limit: UInt64, progress: @escaping @Sendable (Outcome) -> Void) {
         self.path = path
         self.resumeFrom = resumeFrom
         self.limit = limit
         self.progress = progress
-        state = Locked(State(outcome: Outcome(received: resumeFrom, total: 0)))
+        state = Locked(State(outcome: Outcome(received: resumeFrom, total: 0, validator: validator)))
     }
 
     /// Runs `request`; throws what went wrong (`CancellationError` when the task was cancelled).
@@ -164,6 +165,9 @@ final class FileTransfer: HTTPResponseHandler {
 
     /// The bytes the file holds so far.
     var received: UInt64 { state.withLock { $0.outcome.received } }
+
+    /// The validator of the bytes the file holds: the last answer's, or the one given.
+    var validator: String? { state.withLock { $0.outcome.validator } }
 
     /// Ends the transfer with `error` (what `run` throws).
     func abandon(_ error: DownloadError) {

@@ -2,7 +2,6 @@ public import AlmanacCore
 public import AlmanacModels
 import FoundationEssentials
 import Glibc
-import Locking
 import Synchronization
 
 /// Downloads episodes over HTTP(S) into their folders: resumes with `Range`/`If-Range` from
@@ -42,34 +41,34 @@ public struct HTTPEpisodeDownloader: EpisodeDownloading {
         }
         try DownloadFolder.prepare(job.folder)
         let temporary = job.folder + "/" + job.temporaryName
-        // The validator of the bytes the temporary file holds (the progress reports it as each response comes).
-        let validator = Locked(job.validator)
+        // The validator of the bytes the temporary file holds (each transfer's, as its response came).
+        var validator = job.validator
         var lastError: any Error = DownloadError("The download did not start.")
         for attempt in 0..<Self.attempts {
             if attempt > 0 { try await RealTime.sleep(for: .milliseconds(Int(retryDelay * 1000) << (attempt - 1))) }
             // Bytes nothing vouches for (the server gave no ETag or Last-Modified) are not continued:
             // the file may have changed since, and a mix of two files is worse than starting over.
-            let current = validator.withLock { $0 }
-            let have = current == nil ? 0 : DownloadFolder.size(of: temporary)
+            let have = validator == nil ? 0 : DownloadFolder.size(of: temporary)
             // Compressed bytes cannot be resumed by offset.
             var request = HTTPRequest(url: url, headers: [("Accept-Encoding", "identity")], idleTimeout: timeout,
                                       totalTimeout: 7 * 86_400, decompress: false)
             request.reachLimit = reach(job)
-            if have > 0, let current {
+            if have > 0, let validator {
                 request.setHeader("Range", "bytes=\(have)-")
-                request.setHeader("If-Range", current)
+                request.setHeader("If-Range", validator)
             }
-            let transfer = FileTransfer(path: temporary, resumeFrom: have, limit: maximumBytes) { outcome in
-                validator.withLock { $0 = outcome.validator }
+            let transfer = FileTransfer(path: temporary, resumeFrom: have, validator: validator, limit: maximumBytes) { outcome in
                 progress(DownloadProgress(received: outcome.received, total: outcome.total, validator: outcome.validator))
             }
             let outcome: FileTransfer.Outcome
             do {
                 outcome = try await Self.run(transfer, request, watched: stall, host: url.host ?? "The server")
             } catch let error as DownloadError where error.description.hasPrefix("The transfer broke off") {
+                validator = transfer.validator
                 lastError = error
                 continue
             }
+            validator = outcome.validator
             guard outcome.total == 0 || outcome.received == outcome.total else {
                 lastError = DownloadError("\(url.host ?? "The server") sent \(outcome.received) of the \(outcome.total) bytes it announced.")
                 continue

@@ -1,6 +1,5 @@
 import FoundationEssentials
-import Locking
-import Synchronization
+import AlmanacModels
 
 /// What the last answer for each URL said about itself (`ETag`, `Last-Modified`) and, when
 /// small, its body, so the next request can be conditional and a `304` can be answered from
@@ -17,14 +16,13 @@ final class ConditionalCache: Sendable {
     /// The largest body kept for answering a `304`.
     static let maximumKeptBody = 256 * 1024
 
-    private let entries = Locked<(byURL: [URL: Entry], order: [URL])>(([:], []))
-    private let capacity: Int
+    private let entries: KeyedCache<URL, Entry>
     /// Where validators outlive the process (bodies are not kept there: a `304` then comes
     /// with an empty body, which the feed reader takes as "unchanged").
     private let archive: (any ValidatorArchive)?
 
     init(capacity: Int = 256, archive: (any ValidatorArchive)? = nil) {
-        self.capacity = capacity
+        entries = KeyedCache(capacity: capacity)
         self.archive = archive
     }
 
@@ -32,7 +30,7 @@ final class ConditionalCache: Sendable {
     /// validator removes it (nothing to ask with).
     subscript(url: URL) -> Entry? {
         get {
-            if let entry = entries.withLock({ $0.byURL[url] }) { return entry }
+            if let entry = entries[url] { return entry }
             guard let kept = archive?.validators(for: url.absoluteString), kept.etag != nil || kept.lastModified != nil else { return nil }
             return Entry(etag: kept.etag, lastModified: kept.lastModified, body: nil)
         }
@@ -40,16 +38,7 @@ final class ConditionalCache: Sendable {
             if let archive, archive.validators(for: url.absoluteString).map({ ($0.etag, $0.lastModified) }) ?? (nil, nil) != (newValue?.etag, newValue?.lastModified) {
                 archive.saveValidators(newValue?.etag, newValue?.lastModified, for: url.absoluteString)
             }
-            entries.withLock { entries in
-                entries.order.removeAll { $0 == url }
-                guard let newValue, newValue.etag != nil || newValue.lastModified != nil else {
-                    entries.byURL[url] = nil
-                    return
-                }
-                entries.byURL[url] = newValue
-                entries.order.append(url)
-                while entries.order.count > capacity { entries.byURL[entries.order.removeFirst()] = nil }
-            }
+            entries[url] = newValue.flatMap { $0.etag != nil || $0.lastModified != nil ? $0 : nil }
         }
     }
 }

@@ -9,8 +9,10 @@ import Glibc
 /// loop, the proxy `ProxyChoice` chose (told to libcurl, which chooses nothing itself). The
 /// answer's head and body go to a `HTTPResponseHandler` as they come; `run` ends when the
 /// transfer does, and a cancelled task ends the transfer at once.
-// @unchecked Sendable: made on the caller's thread, then handed to the loop thread through
-// its locked queue; from then on only the loop thread touches it (callbacks, `finish`).
+// @unchecked Sendable: its easy handle (and the state beside it) is set up on the caller's
+// thread before `run` hands it to `CurlLoop`'s thread through the loop's locked inbox (the
+// lock orders the two); from then on only that thread touches them (libcurl's callbacks,
+// `begin`, `finish`). Other threads only call `cancel`, which touches nothing but the inbox.
 final class CurlTransfer: @unchecked Sendable {
     /// How a transfer ended that did not fail.
     enum Ending {

@@ -1,7 +1,5 @@
 import AlmanacModels
 import FoundationEssentials
-import Locking
-import Synchronization
 
 /// Where each feed was last read from, as `ReachLimit` needs it: the reach of its last
 /// answer (`HTTPClient.Response.reach`: the addresses actually connected to, every hop of a
@@ -13,9 +11,10 @@ import Synchronization
 /// address's own reach, `localhost`'s loopback — and as on the internet otherwise, until it
 /// is read again.
 public final class FeedReach: Sendable {
-    /// Feeds kept, at most: only those read from elsewhere than their address says are kept.
+    /// Feeds kept, at most: only those read from elsewhere than their address says are kept,
+    /// and past this many the one noted longest ago is let go.
     static let maximumFeeds = 10_000
-    private let feeds = Locked<[String: AddressReach]>([:])
+    private let feeds = KeyedCache<String, AddressReach>(capacity: maximumFeeds)
 
     /// No feed read yet: each counts by its address as written.
     public init() {}
@@ -24,19 +23,13 @@ public final class FeedReach: Sendable {
     /// it is not known, which forgets what was noted).
     func record(_ feedURL: String, reach: AddressReach?) {
         let written = Self.written(feedURL)
-        feeds.withLock { feeds in
-            if reach == nil || reach == written {
-                feeds[feedURL] = nil
-            } else if feeds.count < Self.maximumFeeds || feeds[feedURL] != nil {
-                feeds[feedURL] = reach
-            }
-        }
+        feeds[feedURL] = reach == written ? nil : reach
     }
 
     /// The reach of the feed at `feedURL`: where it was last read from since almanacd
     /// started; before that, as its address is written (`written`).
     public func reach(of feedURL: String) -> AddressReach {
-        feeds.withLock { $0[feedURL] } ?? Self.written(feedURL)
+        feeds[feedURL] ?? Self.written(feedURL)
     }
 
     /// The limit for a file the feed at `feedURL` names.

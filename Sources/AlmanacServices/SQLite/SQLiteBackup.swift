@@ -7,10 +7,9 @@ import CSQLite
 /// whole in one transaction: a backup that fails leaves it as it was.
 ///
 /// Both connections must be held by the caller for each call (their queues' locks); the
-/// backup is finished when released, on every path.
-// @unchecked Sendable: it is handed to the blocks its source's queue runs, and used only
-// inside them, under that queue's lock (and its destination is the caller's alone).
-final class SQLiteBackup: @unchecked Sendable {
+/// backup is finished when released, on every path. Not `Sendable`: the one caller that made
+/// it (`StateStore.copy`) steps it, each step inside a block its source's queue runs.
+final class SQLiteBackup {
     /// How far a step got.
     enum Progress {
         /// Everything is copied.

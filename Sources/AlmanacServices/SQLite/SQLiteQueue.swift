@@ -82,8 +82,9 @@ final class SQLiteQueue: Sendable {
         }
     }
 
-    /// Runs `body` outside any transaction: each statement is its own.
-    func writeWithoutTransaction<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    /// Runs `body` outside any transaction: each statement is its own. What it gives back
+    /// may be made of the connection (an `SQLiteBackup` of it): only the caller has it then.
+    func writeWithoutTransaction<T>(_ body: (SQLiteConnection) throws -> sending T) throws -> sending T {
         if isInTransaction, let connection = held { return try body(connection) }
         return try serialized(body)
     }
@@ -96,7 +97,7 @@ final class SQLiteQueue: Sendable {
         }
     }
 
-    private func serialized<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    private func serialized<T>(_ body: (SQLiteConnection) throws -> sending T) throws -> sending T {
         try connection.withLock { connection throws -> T in
             guard let connection else { throw SQLiteError.closed }
             return try body(connection)

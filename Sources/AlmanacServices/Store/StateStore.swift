@@ -33,52 +33,60 @@ public final class StateStore: Sendable {
     /// Opens (or creates) the store at `folder/almanac.sqlite`; `clock` stamps what it keeps.
     /// When `backups` is given, a file whose schema is about to change is first copied there
     /// (`before-migration-N`).
-    public init(folder: URL, backups: URL? = nil, logger: Logger,
-                clock: @escaping @Sendable () -> Date = SystemClock().reading) throws {
-        self.folder = folder.path
-        self.clock = clock
-        path = folder.appendingPathComponent("almanac.sqlite").path
-        self.logger = logger
-        searchReaders = SQLiteReaders(uri: "file:\(Self.uriEscaped(path))?mode=ro")
-        do {
-            connection = Locked(try Self.open(path, clock: clock, backups: backups.map { ($0.path, logger) }))
-            recovered = nil
-        } catch let error as SQLiteError where ![SQLiteError.Code.notADatabase, SQLiteError.Code.corrupt].contains(error.code) {
-            // A folder that cannot be written (a read-only or full mount): the file is served
-            // as it is and writes are refused until the folder is writable again (see `write`).
-            if access(folder.path, W_OK) != 0, FileManager.default.fileExists(atPath: path), let readOnly = try? Self.openReadOnly(path) {
-                connection = Locked(readOnly)
-                recovered = nil
-                return
-            }
-            // Locked by another process, no permission, disk full: nothing wrong with the
-            // file itself, so it is left alone and the daemon says why it cannot start.
-            throw StorageError("Cannot open the state file \(path): \(Self.describe(error)). Is another almanacd using it? Check the folder's permissions, or pass another with --state-dir.")
-        } catch {
-            // Unreadable (not a database, corrupted): keep it for the curious and begin again.
-            let aside = path + ".unreadable-\(Int(clock().timeIntervalSince1970))"
-            guard FileManager.default.fileExists(atPath: path), (try? FileManager.default.moveItem(atPath: path, toPath: aside)) != nil else {
-                throw StorageError("Cannot open the state file \(path): \(Self.describe(error)). Check that the folder is writable, or pass another with --state-dir.")
-            }
-            do {
-                connection = Locked(try Self.open(path, clock: clock))
-            } catch {
-                throw StorageError("Cannot create the state file \(path): \(Self.describe(error)).")
-            }
-            recovered = "\(path) could not be read (\(Self.describe(error))); it was moved to \(aside) and a new one begun"
-        }
+    public convenience init(folder: URL, backups: URL? = nil, logger: Logger,
+                            clock: @escaping @Sendable () -> Date = SystemClock().reading) throws {
+        let path = folder.appendingPathComponent("almanac.sqlite").path
+        let opened = try Self.openOrBeginAgain(path, in: folder.path, clock: clock, backups: backups.map { ($0.path, logger) })
+        self.init(path: path, folder: folder.path, database: opened.database, recovered: opened.recovered,
+                  readers: "file:\(Self.uriEscaped(path))?mode=ro", logger: logger, clock: clock)
     }
 
     /// A store over `database`, opened and migrated by the caller, with no file or folder
     /// behind it: `StateStore.inMemory` (StateStore+Memory.swift).
-    init(memory database: SQLiteQueue, logger: Logger, clock: @escaping @Sendable () -> Date) {
-        path = Self.memoryPath
-        folder = ""
+    convenience init(memory database: SQLiteQueue, logger: Logger, clock: @escaping @Sendable () -> Date) {
+        self.init(path: Self.memoryPath, folder: "", database: database, recovered: nil, readers: "file::memory:?mode=ro",
+                  logger: logger, clock: clock)
+    }
+
+    private init(path: String, folder: String, database: SQLiteQueue, recovered: String?, readers: String,
+                 logger: Logger, clock: @escaping @Sendable () -> Date) {
+        self.path = path
+        self.folder = folder
         connection = Locked(database)
-        recovered = nil
+        self.recovered = recovered
+        searchReaders = SQLiteReaders(uri: readers)
         self.logger = logger
         self.clock = clock
-        searchReaders = SQLiteReaders(uri: "file::memory:?mode=ro")
+    }
+
+    /// The file at `path` opened; when it is not a readable database, moved aside and a new
+    /// one begun (`recovered` says so); when `folder` cannot be written, the file as it is,
+    /// read-only.
+    private static func openOrBeginAgain(_ path: String, in folder: String, clock: @escaping @Sendable () -> Date,
+                                         backups: (folder: String, logger: Logger)?) throws -> (database: SQLiteQueue, recovered: String?) {
+        do {
+            return (try open(path, clock: clock, backups: backups), nil)
+        } catch let error as SQLiteError where ![SQLiteError.Code.notADatabase, SQLiteError.Code.corrupt].contains(error.code) {
+            // A folder that cannot be written (a read-only or full mount): the file is served
+            // as it is and writes are refused until the folder is writable again (see `write`).
+            if access(folder, W_OK) != 0, FileManager.default.fileExists(atPath: path), let readOnly = try? openReadOnly(path) {
+                return (readOnly, nil)
+            }
+            // Locked by another process, no permission, disk full: nothing wrong with the
+            // file itself, so it is left alone and the daemon says why it cannot start.
+            throw StorageError("Cannot open the state file \(path): \(describe(error)). Is another almanacd using it? Check the folder's permissions, or pass another with --state-dir.")
+        } catch {
+            // Unreadable (not a database, corrupted): keep it for the curious and begin again.
+            let aside = path + ".unreadable-\(Int(clock().timeIntervalSince1970))"
+            guard FileManager.default.fileExists(atPath: path), (try? FileManager.default.moveItem(atPath: path, toPath: aside)) != nil else {
+                throw StorageError("Cannot open the state file \(path): \(describe(error)). Check that the folder is writable, or pass another with --state-dir.")
+            }
+            do {
+                return (try open(path, clock: clock), "\(path) could not be read (\(describe(error))); it was moved to \(aside) and a new one begun")
+            } catch {
+                throw StorageError("Cannot create the state file \(path): \(describe(error)).")
+            }
+        }
     }
 
     /// Opens the file for reading only. With a log left beside it (the daemon was killed),
@@ -229,7 +237,7 @@ public final class StateStore: Sendable {
     /// Runs `body`, a single SQL statement (atomic by itself), without a transaction around
     /// it: no BEGIN and COMMIT to run (performance.md). Failures as `write`'s.
     func writeStatement(_ what: String, _ body: (SQLiteConnection) throws -> Void) throws {
-        try writing(what) { try $0.writeWithoutTransaction(body) }
+        try writing(what) { try $0.writeWithoutTransaction { try body($0) } }
     }
 
     /// Runs `body` as one transaction of the file: the calling thread's writes inside it are

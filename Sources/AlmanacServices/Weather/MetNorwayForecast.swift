@@ -1,7 +1,6 @@
 public import AlmanacCore
 import AlmanacModels
 public import FoundationEssentials
-import Locking
 
 /// Weather from MET Norway's Locationforecast 2.0 (`/weatherapi/locationforecast/2.0/complete`),
 /// following its terms of service: an identifying User-Agent (`HTTPClient.userAgent`),
@@ -13,7 +12,7 @@ public final class MetNorwayForecast: Sendable {
     private let baseURL: URL
     private let http: HTTPClient
     /// Per place: the last reading and until when the server asked not to be asked again.
-    private let kept = Locked<[String: (reading: WeatherReading, expires: Date)]>([:])
+    private let kept = KeyedCache<String, (reading: WeatherReading, expires: Date)>()
     /// The time readings are fetched at (the daemon's clock).
     private let clock: @Sendable () -> Date
 
@@ -29,7 +28,7 @@ public final class MetNorwayForecast: Sendable {
     /// The reading for `location` at the given coordinates.
     func reading(location: String, name: String, latitude: Double, longitude: Double, utcOffset: Int?) async throws -> WeatherReading {
         let now = clock()
-        if let last = kept.withLock({ $0[location] }), now < last.expires { return last.reading }
+        if let last = kept[location], now < last.expires { return last.reading }
         var components = URLComponents(url: baseURL.appendingPathComponent("weatherapi/locationforecast/2.0/complete"), resolvingAgainstBaseURL: false)!
         components.queryItems = [URLQueryItem(name: "lat", value: Self.fourDecimals(latitude)), URLQueryItem(name: "lon", value: Self.fourDecimals(longitude))]
         let response = try await http.get(components.url!)
@@ -37,7 +36,7 @@ public final class MetNorwayForecast: Sendable {
         let reading = try Self.reading(fromForecast: response.body, location: location, name: name, latitude: latitude, longitude: longitude,
                                        utcOffset: offset, fetchedAt: now)
         let expires = HTTPFreshness.freshUntil(response.headers, now: now) ?? now
-        kept.withLock { $0[location] = (reading, min(expires, now.addingTimeInterval(3_600))) }
+        kept[location] = (reading, min(expires, now.addingTimeInterval(3_600)))
         return reading
     }
 

@@ -1,8 +1,6 @@
 public import AlmanacCore
 public import AlmanacModels
 public import FoundationEssentials
-import Locking
-import Synchronization
 
 /// Weather from Open-Meteo (no key needed): the geocoding API turns a place name into
 /// coordinates (cached), the forecast API gives current conditions, the hours and days ahead
@@ -15,13 +13,12 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
     private let weatherURL: URL
     private let geocodingURL: URL
     private let http: HTTPClient
-    private let places = Locked<[String: Place]>([:])
     private let airQualityURL: URL?
     /// The second provider, tried when the chosen one fails (and first when the data source
     /// says `met-norway`); `nil`: Open-Meteo only.
     private let metNorway: MetNorwayForecast?
-    /// The last air quality of each place, and when it was last asked for (failed or not).
-    private let air = Locked<[String: (quality: AirQuality?, askedAt: Date)]>([:])
+    /// What is known of each location asked for: where it is, its last air.
+    private let learnt = KeyedCache<String, Learnt>()
     /// Official alerts, fetched with each reading of a place a source covers, and alone when
     /// the data source says they are due; `nil`: none.
     private let officialAlerts: OfficialAlerts?
@@ -32,6 +29,14 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
         let name: String
         let latitude: Double
         let longitude: Double
+    }
+
+    /// What the service learnt of one location.
+    struct Learnt: Sendable {
+        /// Where it is (not kept for `here`, which moves with the user).
+        var place: Place?
+        /// The last air quality, and when it was last asked for (failed or not).
+        var air: (quality: AirQuality?, askedAt: Date)?
     }
 
     /// - Parameters:
@@ -187,16 +192,16 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
     func airQuality(at place: Place, for location: String) async -> AirQuality? {
         guard let airQualityURL else { return nil }
         let now = clock()
-        if let last = air.withLock({ $0[location] }), now.timeIntervalSince(last.askedAt) < AirQuality.cadence { return last.quality }
+        if let last = learnt[location]?.air, now.timeIntervalSince(last.askedAt) < AirQuality.cadence { return last.quality }
         var components = URLComponents(url: airQualityURL.appendingPathComponent("v1/air-quality"), resolvingAgainstBaseURL: false)!
         components.queryItems = [
             URLQueryItem(name: "latitude", value: String(place.latitude)), URLQueryItem(name: "longitude", value: String(place.longitude)),
             URLQueryItem(name: "current", value: Self.airQualityFields), URLQueryItem(name: "timezone", value: "auto"),
         ]
         let fresh = try? await Self.airQuality(fromAnswer: http.get(components.url!, conditional: false).body, fetchedAt: now)
-        return air.withLock { air in
-            let kept = air[location]?.quality.flatMap { now.timeIntervalSince($0.fetchedAt) < 3 * AirQuality.cadence ? $0 : nil }
-            air[location] = (fresh ?? kept, now)
+        return learnt.update(location) { learnt in
+            let kept = learnt?.air?.quality.flatMap { now.timeIntervalSince($0.fetchedAt) < 3 * AirQuality.cadence ? $0 : nil }
+            learnt = Learnt(place: learnt?.place, air: (fresh ?? kept, now))
             return fresh ?? kept
         }
     }
@@ -319,7 +324,7 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
     /// says it was found before (a place keeps its match); else geocoded (see `PlaceQuery`)
     /// and cached.
     func resolve(_ location: String) async throws -> Place {
-        if let cached = places.withLock({ $0[location] }) { return cached }
+        if let cached = learnt[location]?.place { return cached }
         let query = PlaceQuery(location)
         if case .coordinates(let latitude, let longitude) = query.kind {
             guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
@@ -339,7 +344,7 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
         }
         if let known {
             let place = Place(name: known.name, latitude: known.latitude, longitude: known.longitude)
-            places.withLock { $0[location] = place }
+            learnt.update(location) { $0 = Learnt(place: place, air: $0?.air) }
             return place
         }
         let candidates: [PlaceMatch]
@@ -354,7 +359,7 @@ public final class OpenMeteoWeatherService: WeatherService, PlaceSearching, Send
             throw FetchError(error.description)
         }
         let place = Place(name: found.displayName, latitude: found.latitude, longitude: found.longitude)
-        places.withLock { $0[location] = place }
+        learnt.update(location) { $0 = Learnt(place: place, air: $0?.air) }
         return place
     }
 

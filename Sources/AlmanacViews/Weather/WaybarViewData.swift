@@ -46,6 +46,20 @@ public struct WaybarViewData: Sendable, Hashable, Codable {
         alt = "error"
     }
 
+    /// No place to show: none asked for (`--location`) and none saved. Says how to add one,
+    /// so the bar is not left blank.
+    public static let noPlace = WaybarViewData(
+        text: PangoMarkup.escaped("no place"),
+        tooltip: PangoMarkup.escaped("No place to show the weather of: add one with `almanac locations add Berlin`, or watch one with `--location Berlin`."),
+        class: ["no-place"], alt: "no-place")
+
+    private init(text: String, tooltip: String, class classes: [String], alt: String) {
+        self.text = text
+        self.tooltip = tooltip
+        `class` = classes
+        self.alt = alt
+    }
+
     /// Nothing to show: almanacd is away (`DaemonAwayViewData`). `text` is the template's
     /// rendering when it names `error`, else "⚠ almanacd"; the class is `error`.
     public init(away: DaemonAwayViewData, template: Template?) {

@@ -12,6 +12,9 @@ public struct WeatherScreenViewData: Sendable, Hashable {
     }
 
     public let entries: [Entry]
+    /// No place at all: none asked for and none saved, so nothing comes until one is added
+    /// (a status bar says so rather than stay blank).
+    public let hasNoPlace: Bool
 
     /// - Parameters:
     ///   - locations: the places asked for, in order; `nil`: every place with a reading, by name.
@@ -25,6 +28,7 @@ public struct WeatherScreenViewData: Sendable, Hashable {
                                                 alerts: AlertViewData.list(state, location: location),
                                                 alertsNote: AlertViewData.staleNote(state.alerts[location], clockOffset: clockOffset)))
         }
+        hasNoPlace = entries.isEmpty && locations == nil && state.savedLocations.isEmpty
     }
 
     /// The places that have a reading, in order.

@@ -127,21 +127,17 @@ public struct AlmanacClient: Sendable {
 
     /// Saves a place: the daemon fetches it from now on, with or without views.
     public func addLocation(_ location: String) async throws {
-        _ = try await connection.call(BusContract.serviceName, path: BusContract.documentPath(.weather),
-                                      interface: BusContract.weatherInterface, method: BusContract.Weather1.addLocation, arguments: location)
+        try await weatherCall(BusContract.Weather1.addLocation, location)
     }
 
     /// Forgets a saved place (`UnknownLocation` when it is not saved).
     public func removeLocation(_ location: String) async throws {
-        _ = try await connection.call(BusContract.serviceName, path: BusContract.documentPath(.weather),
-                                      interface: BusContract.weatherInterface, method: BusContract.Weather1.removeLocation, arguments: location)
+        try await weatherCall(BusContract.Weather1.removeLocation, location)
     }
 
     /// The places a name may mean (`Weather1.SearchPlaces`), best first.
     public func searchPlaces(_ name: String, count: Int) async throws -> [PlaceMatch] {
-        let items = try await connection.call(BusContract.serviceName, path: BusContract.documentPath(.weather), interface: BusContract.weatherInterface,
-                                              method: BusContract.Weather1.searchPlaces, timeout: .seconds(60), arguments: name, UInt32(clamping: count))
-            .arguments([[String: Value]].self)
+        let items = try await weatherCall(BusContract.Weather1.searchPlaces, (name, UInt32(clamping: count)), timeout: .seconds(60))
         return try WireCoding.decode([PlaceMatch].self, from: items)
     }
 
@@ -149,9 +145,7 @@ public struct AlmanacClient: Sendable {
     /// holds, up to 16 days, where the state carries two days); `UnknownLocation` when the
     /// daemon has no reading of it.
     public func hourlyForecast(_ location: String, hours: Int) async throws -> [HourlyForecast] {
-        let items = try await connection.call(BusContract.serviceName, path: BusContract.documentPath(.weather), interface: BusContract.weatherInterface,
-                                              method: BusContract.Weather1.hourlyForecast, arguments: location, UInt32(clamping: hours))
-            .arguments([[String: Value]].self)
+        let items = try await weatherCall(BusContract.Weather1.hourlyForecast, (location, UInt32(clamping: hours)))
         return try WireCoding.decode([HourlyForecast].self, from: items)
     }
 
@@ -176,22 +170,35 @@ public struct AlmanacClient: Sendable {
 
     /// One episode's record (`GetEpisode`) and its podcast's title.
     public func episode(_ id: String) async throws -> (episode: Episode, podcastTitle: String?) {
-        let fields = try await podcastsCall(BusContract.Podcasts1.getEpisode, id).arguments([String: Value].self)
+        let fields = try await podcastsCall(BusContract.Podcasts1.getEpisode, id)
         let record = try WireCoding.decode(EpisodeWithTitle.self, fromFields: fields)
         return (record.episode, record.podcastTitle)
     }
 
+    /// Several episodes' records (`GetEpisodes`) and their podcasts' titles, in the order
+    /// asked, each once; unknown ids are left out. One call for up to 500 different ids.
+    public func episodes(_ ids: [String]) async throws -> [(episode: Episode, podcastTitle: String?)] {
+        var seen = Set<String>()
+        let asked = ids.filter { seen.insert($0).inserted }
+        var found: [(episode: Episode, podcastTitle: String?)] = []
+        for start in stride(from: 0, to: asked.count, by: EpisodeQuery.maximumLimit) {
+            let page = Array(asked[start..<min(start + EpisodeQuery.maximumLimit, asked.count)])
+            let records = try await podcastsCall(BusContract.Podcasts1.getEpisodes, page)
+            found += try WireCoding.decode([EpisodeWithTitle].self, from: records).map { ($0.episode, $0.podcastTitle) }
+        }
+        return found
+    }
+
     /// The Up Next queue's episodes, head first, each with its podcast's title (`GetQueue`).
     public func queue() async throws -> [(episode: Episode, podcastTitle: String?)] {
-        let items = try await podcastsCall(BusContract.Podcasts1.getQueue).arguments([[String: Value]].self)
+        let items = try await podcastsCall(BusContract.Podcasts1.getQueue, ())
         return try WireCoding.decode([EpisodeWithTitle].self, from: items).map { ($0.episode, $0.podcastTitle) }
     }
 
     /// How long each podcast was listened to on each of the last `days` local days
     /// (`GetListeningStats`), oldest day first.
     public func listeningStats(days: Int) async throws -> [ListeningTotal] {
-        let items = try await podcastsCall(BusContract.Podcasts1.getListeningStats, UInt32(clamping: days)).arguments([[String: Value]].self)
-        return try WireCoding.decode([ListeningTotal].self, from: items)
+        try WireCoding.decode([ListeningTotal].self, from: try await podcastsCall(BusContract.Podcasts1.getListeningStats, UInt32(clamping: days)))
     }
 
     /// Edits the Up Next queue (`Submit` to the podcasts document); the revision after it.
@@ -217,8 +224,7 @@ public struct AlmanacClient: Sendable {
 
     /// Where `search` is said in the kept transcripts of `episodes` (`SearchTranscripts`).
     public func transcriptMoments(_ search: String, in episodes: [String]) async throws -> [TranscriptMoment] {
-        let items = try await podcastsCall(BusContract.Podcasts1.searchTranscripts, search, episodes).arguments([[String: Value]].self)
-        return try WireCoding.decode([TranscriptMoment].self, from: items)
+        try WireCoding.decode([TranscriptMoment].self, from: try await podcastsCall(BusContract.Podcasts1.searchTranscripts, (search, episodes)))
     }
 
     /// Podcasts a directory finds for `term` (`Podcasts1.Search`), best first.
@@ -293,6 +299,11 @@ public struct AlmanacClient: Sendable {
         _ = try await podcastsCall(BusContract.Podcasts1.setPodcastSettings, podcast, settings)
     }
 
+    /// Calls a method of the podcasts document's `Podcasts1`.
+    private func podcastsCall<A, R>(_ method: BusMethod<A, R>, _ arguments: A.Values, timeout: Duration = Connection.defaultTimeout) async throws -> R.Values {
+        try await connection.call(method, on: BusContract.serviceName, path: BusContract.documentPath(.podcasts), arguments, timeout: timeout)
+    }
+
     private func podcastsCall<each A: BusEncodable>(_ method: MemberName, timeout: Duration = Connection.defaultTimeout, _ arguments: repeat each A) async throws -> Message {
         try await connection.call(BusContract.serviceName, path: BusContract.documentPath(.podcasts), interface: BusContract.podcastsInterface,
                                   method: method, timeout: timeout, arguments: repeat each arguments)
@@ -318,7 +329,7 @@ public struct AlmanacClient: Sendable {
 
     /// Asks the daemon to download an episode; the job's object path.
     public func download(_ episode: String) async throws -> ObjectPath {
-        try await podcastsCall(BusContract.Podcasts1.download, episode).arguments(ObjectPath.self)
+        try await podcastsCall(BusContract.Podcasts1.download, episode)
     }
 
     /// A job's properties now (`org.almanac.Download1`).
@@ -338,7 +349,7 @@ public struct AlmanacClient: Sendable {
 
     /// Cancels a job.
     public func cancelDownload(_ path: ObjectPath) async throws {
-        _ = try await connection.call(BusContract.serviceName, path: path, interface: BusContract.downloadInterface, method: BusContract.Download1.cancel)
+        try await connection.call(BusContract.Download1.cancel, on: BusContract.serviceName, path: path, ())
     }
 
     /// Property changes of every download job (subscribe before asking for a download, so none is missed).
@@ -382,6 +393,11 @@ public struct AlmanacClient: Sendable {
     /// Ownership changes of the daemon's name: it starting, stopping, restarting.
     public func daemonChanges() async throws -> AsyncCompactMapSequence<SignalStream, NameOwnerChange> {
         try await connection.nameOwnerChanges(of: BusContract.serviceName)
+    }
+
+    /// Calls a method of the weather document's `Weather1`.
+    private func weatherCall<A, R>(_ method: BusMethod<A, R>, _ arguments: A.Values, timeout: Duration = Connection.defaultTimeout) async throws -> R.Values {
+        try await connection.call(method, on: BusContract.serviceName, path: BusContract.documentPath(.weather), arguments, timeout: timeout)
     }
 
     private func call<each A: BusEncodable>(_ document: DocumentName, _ method: MemberName, _ arguments: repeat each A) async throws -> Message {

@@ -78,20 +78,20 @@ extension BusContract {
 
     /// `org.almanac.Weather1`'s members.
     public enum Weather1 {
-        /// `Current(s) → a{sv}`.
-        public static let current: MemberName = "Current"
-        /// `Forecast(s, u) → aa{sv}`.
-        public static let forecast: MemberName = "Forecast"
-        /// `HourlyForecast(s, u) → aa{sv}`.
-        public static let hourlyForecast: MemberName = "HourlyForecast"
-        /// `AddLocation(s)`.
-        public static let addLocation: MemberName = "AddLocation"
-        /// `RemoveLocation(s)`.
-        public static let removeLocation: MemberName = "RemoveLocation"
+        /// `Current(s location) → a{sv} reading`.
+        public static let current = BusMethod<Args<String>, Args<VariantDictionary>>("Current", of: weatherInterface, arguments: ["location"], reply: ["reading"])
+        /// `Forecast(s location, u days) → aa{sv} days`.
+        public static let forecast = BusMethod<Args<String, UInt32>, Args<[VariantDictionary]>>("Forecast", of: weatherInterface, arguments: ["location", "days"], reply: ["days"])
+        /// `HourlyForecast(s location, u hours) → aa{sv} hours`.
+        public static let hourlyForecast = BusMethod<Args<String, UInt32>, Args<[VariantDictionary]>>("HourlyForecast", of: weatherInterface, arguments: ["location", "hours"], reply: ["hours"])
+        /// `AddLocation(s location)`.
+        public static let addLocation = BusMethod<Args<String>, Args<>>("AddLocation", of: weatherInterface, arguments: ["location"])
+        /// `RemoveLocation(s location)`.
+        public static let removeLocation = BusMethod<Args<String>, Args<>>("RemoveLocation", of: weatherInterface, arguments: ["location"])
         /// The property `Locations` (`as`).
         public static let locations: MemberName = "Locations"
-        /// `SearchPlaces(s, u) → aa{sv}`.
-        public static let searchPlaces: MemberName = "SearchPlaces"
+        /// `SearchPlaces(s name, u count) → aa{sv} places`.
+        public static let searchPlaces = BusMethod<Args<String, UInt32>, Args<[VariantDictionary]>>("SearchPlaces", of: weatherInterface, arguments: ["name", "count"], reply: ["places"])
         /// The property `Units` (`s`).
         public static let units: MemberName = "Units"
     }
@@ -106,19 +106,22 @@ extension BusContract {
         public static let listEpisodes: MemberName = "ListEpisodes"
         /// `Search(s, a{sv}) → aa{sv}`.
         public static let search: MemberName = "Search"
-        /// `GetEpisode(s) → a{sv}`.
-        public static let getEpisode: MemberName = "GetEpisode"
+        /// `GetEpisode(s episode) → a{sv} record`.
+        public static let getEpisode = BusMethod<Args<String>, Args<[String: Value]>>("GetEpisode", of: podcastsInterface, arguments: ["episode"], reply: ["record"])
+        /// `GetEpisodes(as episodes) → aa{sv} records`: `GetEpisode`'s records of up to 500
+        /// different episodes at once, in the order asked; unknown ids are left out.
+        public static let getEpisodes = BusMethod<Args<[String]>, Args<[VariantDictionary]>>("GetEpisodes", of: podcastsInterface, arguments: ["episodes"], reply: ["records"])
         /// `GetQueue() → aa{sv}`: the Up Next queue's episodes, head first, as `GetEpisode` gives them.
-        public static let getQueue: MemberName = "GetQueue"
+        public static let getQueue = BusMethod<Args<>, Args<[VariantDictionary]>>("GetQueue", of: podcastsInterface, reply: ["episodes"])
         /// `GetListeningStats(u days) → aa{sv}`: how long each podcast was listened to on each
         /// of the last `days` local days (`day s`, `podcast s`, `title s`, `seconds d`).
-        public static let getListeningStats: MemberName = "GetListeningStats"
+        public static let getListeningStats = BusMethod<Args<UInt32>, Args<[VariantDictionary]>>("GetListeningStats", of: podcastsInterface, arguments: ["days"], reply: ["totals"])
         /// `GetEpisodeDetails(s) → a{sv}`: `GetEpisode`'s keys, the show notes, chapters and the rest.
         public static let getEpisodeDetails: MemberName = "GetEpisodeDetails"
         /// `Inspect(s) → a{sv}`.
         public static let inspect: MemberName = "Inspect"
-        /// `Download(s) → o`.
-        public static let download: MemberName = "Download"
+        /// `Download(s episode) → o job`.
+        public static let download = BusMethod<Args<String>, Args<ObjectPath>>("Download", of: podcastsInterface, arguments: ["episode"], reply: ["job"])
         /// `GetPodcastSettings(s) → a{sv}`: one podcast's own settings.
         public static let getPodcastSettings: MemberName = "GetPodcastSettings"
         /// `SetPodcastSettings(s, a{sv})`: changes some of them.
@@ -150,13 +153,13 @@ extension BusContract {
         /// `GetTranscript(s) → a{sv}`: an episode's transcript, fetched first when it is not kept.
         public static let getTranscript: MemberName = "GetTranscript"
         /// `SearchTranscripts(s, as) → aa{sv}`: where a search's words are said in those episodes' transcripts.
-        public static let searchTranscripts: MemberName = "SearchTranscripts"
+        public static let searchTranscripts = BusMethod<Args<String, [String]>, Args<[VariantDictionary]>>("SearchTranscripts", of: podcastsInterface, arguments: ["search", "episodes"], reply: ["moments"])
     }
 
     /// `org.almanac.Download1`'s members.
     public enum Download1 {
         /// `Cancel()`, owner only while the owner is connected.
-        public static let cancel: MemberName = "Cancel"
+        public static let cancel = BusMethod<Args<>, Args<>>("Cancel", of: downloadInterface)
         /// The property `State` (`s`).
         public static let state: MemberName = "State"
         /// The property `Episode` (`s`).
@@ -179,12 +182,12 @@ extension BusContract {
 
     /// `org.almanac.Sync1`'s members.
     public enum Sync1 {
-        /// `Login(s server, s user, s password, a{sv} options) → a{sv}`.
-        public static let login: MemberName = "Login"
-        /// `Logout() → b`.
-        public static let logout: MemberName = "Logout"
-        /// `Sync() → a{sv}`, answered when the sync is done.
-        public static let sync: MemberName = "Sync"
+        /// `Login(s server, s user, s password, a{sv} options) → a{sv} account`.
+        public static let login = BusMethod<Args<String, String, String, [String: Value]>, Args<VariantDictionary>>("Login", of: syncInterface, arguments: ["server", "user", "password", "options"], reply: ["account"])
+        /// `Logout() → b wasLoggedIn`.
+        public static let logout = BusMethod<Args<>, Args<Bool>>("Logout", of: syncInterface, reply: ["wasLoggedIn"])
+        /// `Sync() → a{sv} report`, answered when the sync is done.
+        public static let sync = BusMethod<Args<>, Args<VariantDictionary>>("Sync", of: syncInterface, reply: ["report"])
         /// The property `LastError` (`s`).
         public static let lastError: MemberName = "LastError"
         /// The property `Queued` (`u`).
@@ -211,12 +214,12 @@ extension BusContract {
 
     /// `org.almanac.Player1`'s members.
     public enum Player1 {
-        /// `Sleep(a{sv}) → a{sv}`: sets the sleep timer (`seconds`, or `end`: `episode`/`chapter`).
-        public static let sleep: MemberName = "Sleep"
-        /// `CancelSleep() → b`: cancels it; whether one was set.
-        public static let cancelSleep: MemberName = "CancelSleep"
-        /// `SeekChapter(i) → a{sv}`: moves the player that many chapters on (-1: back).
-        public static let seekChapter: MemberName = "SeekChapter"
+        /// `Sleep(a{sv} options) → a{sv} timer`: sets the sleep timer (`seconds`, or `end`: `episode`/`chapter`).
+        public static let sleep = BusMethod<Args<[String: Value]>, Args<[String: Value]>>("Sleep", of: playerInterface, arguments: ["options"], reply: ["timer"])
+        /// `CancelSleep() → b wasSet`: cancels it; whether one was set.
+        public static let cancelSleep = BusMethod<Args<>, Args<Bool>>("CancelSleep", of: playerInterface, reply: ["wasSet"])
+        /// `SeekChapter(i offset) → a{sv} chapter`: moves the player that many chapters on (-1: back).
+        public static let seekChapter = BusMethod<Args<Int32>, Args<[String: Value]>>("SeekChapter", of: playerInterface, arguments: ["offset"], reply: ["chapter"])
         /// The property `SleepTimer` (`a{sv}`; empty when none is set).
         public static let sleepTimer: MemberName = "SleepTimer"
         /// The property `NowPlaying` (`a{sv}`; empty when no player has an episode open).

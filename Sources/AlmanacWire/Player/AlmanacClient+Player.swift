@@ -6,19 +6,17 @@ extension AlmanacClient {
     /// `chapter`); the timer as set.
     public func sleep(seconds: Double? = nil, end: String? = nil) async throws -> SleepTimerState? {
         let options = try WireCoding.fields(SleepRequest(seconds: seconds, end: end))
-        let (timer) = try await playerCall(BusContract.Player1.sleep) { try $0.write(options) }.arguments([String: Value].self)
-        return try WireCoding.decodeIfAny(SleepTimerProperty.self, fromFields: timer)?.state
+        return try WireCoding.decodeIfAny(SleepTimerProperty.self, fromFields: try await playerCall(BusContract.Player1.sleep, options))?.state
     }
 
     /// Cancels the sleep timer (`Player1.CancelSleep`); whether one was set.
     public func cancelSleep() async throws -> Bool {
-        try await playerCall(BusContract.Player1.cancelSleep) { _ in }.arguments(Bool.self)
+        try await playerCall(BusContract.Player1.cancelSleep, ())
     }
 
     /// Moves the player `offset` chapters on (`Player1.SeekChapter`); the chapter it went to.
     public func seekChapter(_ offset: Int32) async throws -> FeedChapter? {
-        let (chapter) = try await playerCall(BusContract.Player1.seekChapter) { try $0.write(offset) }.arguments([String: Value].self)
-        return try WireCoding.decodeIfAny(ChapterMark.self, fromFields: chapter)?.chapter
+        try WireCoding.decodeIfAny(ChapterMark.self, fromFields: try await playerCall(BusContract.Player1.seekChapter, offset))?.chapter
     }
 
     /// The sleep timer set now (`Player1.SleepTimer`), `nil` when none is.
@@ -43,8 +41,7 @@ extension AlmanacClient {
                                      bufferLimit: 64)
     }
 
-    private func playerCall(_ method: MemberName, body: (inout MessageWriter) throws -> Void) async throws -> Message {
-        try await connection.call(BusContract.serviceName, path: BusContract.playerPath, interface: BusContract.playerInterface, method: method,
-                                  timeout: .seconds(30), body: body)
+    private func playerCall<A, R>(_ method: BusMethod<A, R>, _ arguments: A.Values) async throws -> R.Values {
+        try await connection.call(method, on: BusContract.serviceName, path: BusContract.playerPath, arguments, timeout: .seconds(30))
     }
 }

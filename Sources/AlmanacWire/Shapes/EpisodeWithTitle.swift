@@ -1,7 +1,7 @@
 public import AlmanacModels
 public import DBus
 
-/// An episode with its podcast's title (`GetEpisode`, each of `GetQueue`'s), keys sorted:
+/// An episode with its podcast's title (`GetEpisode`, each of `GetQueue`'s and `GetEpisodes`'), keys sorted:
 /// the episode's and `podcastTitle` when the podcast is known.
 public struct EpisodeWithTitle: WireShaped, Sendable, Hashable {
     public var episode: Episode

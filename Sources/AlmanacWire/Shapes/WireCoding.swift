@@ -34,6 +34,16 @@ public enum WireCoding {
         try encoder.encode(values.map(\.wire))
     }
 
+    /// `value` as a typed method's `a{sv}` (a `BusMethod` reply of `VariantDictionary`).
+    public static func dictionary<T: WireShaped>(_ value: T) throws -> VariantDictionary {
+        VariantDictionary(try Self.value(value))
+    }
+
+    /// `values` as a typed method's `aa{sv}`, each in its shape's order.
+    public static func dictionaries<S: Sequence>(_ values: S) throws -> [VariantDictionary] where S.Element: WireShaped {
+        try values.map { try dictionary($0) }
+    }
+
     /// The entries of the `a{sv}` `value` travels as, for a call's or a signal's `a{sv}`.
     public static func fields<T: WireShaped>(_ value: T) throws -> [String: Value] {
         try encoder.encodeFields(value.wire)
@@ -54,9 +64,14 @@ public enum WireCoding {
         try decoder.decode([T.Wire].self, from: value).map(T.init(wire:))
     }
 
-    /// The `T`s of a list of `a{sv}` (a reply's `aa{sv}`).
+    /// The `T`s of a list of `a{sv}` (a hand-written call's `aa{sv}` reply).
     public static func decode<T: WireShaped>(_ type: [T].Type, from items: [[String: Value]]) throws -> [T] {
         try items.map { try decode(T.self, fromFields: $0) }
+    }
+
+    /// The `T`s of a typed method's `aa{sv}`.
+    public static func decode<T: WireShaped>(_ type: [T].Type, from items: [VariantDictionary]) throws -> [T] {
+        try items.map { try decode(T.self, from: $0.value) }
     }
 
     /// The `T` whose entries `fields` are, or `nil` for none: a property that is `{}` while

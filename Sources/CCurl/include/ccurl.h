@@ -48,9 +48,11 @@ CURLM *ccurl_multi_init(void);
 CURLMcode ccurl_multi_add_handle(CURLM *multi, CURL *easy);
 CURLMcode ccurl_multi_remove_handle(CURLM *multi, CURL *easy);
 CURLMcode ccurl_multi_perform(CURLM *multi, int *running);
-CURLMcode ccurl_multi_poll(CURLM *multi, int timeout_ms);
 CURLMcode ccurl_multi_timeout(CURLM *multi, long *timeout_ms);
-CURLMcode ccurl_multi_wakeup(CURLM *multi);
+/// curl_multi_poll that also returns when `wake_fd` (an eventfd: `ccurl_wake_fd`) is readable.
+CURLMcode ccurl_multi_poll_waking(CURLM *multi, int wake_fd, int timeout_ms);
+/// A new non-blocking eventfd, or -1 (errno set).
+int ccurl_wake_fd(void);
 CURLMsg *ccurl_multi_info_read(CURLM *multi, int *left);
 
 struct curl_slist *ccurl_slist_append(struct curl_slist *list, const char *text);

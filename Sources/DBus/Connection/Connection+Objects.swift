@@ -31,7 +31,7 @@ extension Connection {
     /// for every object on the connection, and for replies answered later (`DeferredReply`).
     /// A `BusError` is always sent as it is.
     public func replyToErrors(with rule: @escaping @Sendable (any Error) -> BusError) {
-        core.errorRule.withLock { $0 = ConnectionCore.ErrorRule(reply: rule) }
+        core.state.withLock { $0.errorRule = ConnectionCore.ErrorRule(reply: rule) }
     }
 
     /// Whether the caller runs on the connection's own thread, where every handler of a
@@ -41,7 +41,7 @@ extension Connection {
 
     /// Makes `path` an `org.freedesktop.DBus.ObjectManager` for the objects below it.
     public func addObjectManager(at path: ObjectPath) {
-        core.registry.withLock { $0.addManager(path) }
+        core.state.withLock { $0.registry.addManager(path) }
     }
 
     /// Announces new property values with one `PropertiesChanged` signal.

@@ -8,15 +8,15 @@ extension ConnectionCore {
     func handleMethodCall(_ message: Message) {
         guard let path = message.path, let member = message.member else { return }
         let interfaceName = message.interface
-        let (interfaces, isManager, isKnown) = registry.withLock { registry in
-            (registry.interfaces(at: path), registry.managers.contains(path), registry.isKnown(path))
+        let (interfaces, isManager, isKnown) = state.withLock { state in
+            (state.registry.interfaces(at: path), state.registry.managers.contains(path), state.registry.isKnown(path))
         }
 
         switch (interfaceName, member.rawValue) {
         case (.introspectable?, "Introspect"), (nil, "Introspect"):
             guard isKnown || path == .root else { return replyUnknownObject(message, path) }
             guard message.hasSignature("") else { return replyNoArguments(message, member) }
-            let children = registry.withLock { $0.childNames(of: path) }
+            let children = state.withLock { $0.registry.childNames(of: path) }
             let xml = IntrospectionXML.document(interfaces: interfaces ?? [], isManager: isManager, children: children)
             return reply(to: message) { try $0.write(xml) }
         case (.properties?, _):
@@ -54,9 +54,9 @@ extension ConnectionCore {
         let call = MethodCall(message: message, path: path)
         switch method.handler {
         case .sync(let handler):
-            reply(to: message) { try handler(call, &$0) }
+            reply(to: message, expecting: method.outputSignature) { try handler(call, &$0) }
         case .deferred(let handler):
-            let reply = DeferredReply(to: message, on: self)
+            let reply = DeferredReply(to: message, on: self, expecting: method.outputSignature)
             do {
                 try handler(call, reply)
             } catch {
@@ -69,15 +69,15 @@ extension ConnectionCore {
             } catch {
                 return replyError(message, error)
             }
-            answerInTask(message, member) { try await write(&$0) }
+            answerInTask(message, member, expecting: method.outputSignature) { try await write(&$0) }
         case .async(let handler):
-            answerInTask(message, member) { try await handler(call, &$0) }
+            answerInTask(message, member, expecting: method.outputSignature) { try await handler(call, &$0) }
         }
     }
 
     /// Answers `message` with the reply `body` writes, in a task of its own, counted against
     /// its sender's calls under way until the task ends (`CallQueue`).
-    private func answerInTask(_ message: Message, _ member: MemberName, _ body: @escaping @Sendable (inout MessageWriter) async throws -> Void) {
+    private func answerInTask(_ message: Message, _ member: MemberName, expecting signature: String, _ body: @escaping @Sendable (inout MessageWriter) async throws -> Void) {
         let sender = message.senderKey
         loop.began(sender)
         Task { [self] in
@@ -94,6 +94,7 @@ extension ConnectionCore {
                 _ = consume writer
                 try checkSize(reply, "The reply to \(member)")
                 try reply.addressReply(to: message)
+                try checkReply(reply, to: message, expecting: signature)
                 if message.expectsReply { send(reply) }
             } catch {
                 replyError(message, error)
@@ -107,15 +108,30 @@ extension ConnectionCore {
     }
 
     /// Builds and sends a reply whose arguments `body` writes; an error thrown by `body`
-    /// becomes an error reply instead.
-    func reply(to message: Message, _ body: (inout MessageWriter) throws -> Void) {
+    /// becomes an error reply instead, and so does (in debug builds) a reply whose signature
+    /// is not the `expecting` one the method declares.
+    func reply(to message: Message, expecting signature: String? = nil, _ body: (inout MessageWriter) throws -> Void) {
         do {
             let reply = try message.reply(body)
+            if let signature { try checkReply(reply, to: message, expecting: signature) }
             try checkSize(reply, "The reply to \(message.member?.rawValue ?? "the call")")
             if message.expectsReply { send(reply) }
         } catch {
             replyError(message, error)
         }
+    }
+
+    /// In debug builds, refuses a reply whose signature is not the one its method declares
+    /// (introspection's promise): the caller gets `Failed` naming both, so a handler that
+    /// answers the wrong types fails its tests instead of confusing its clients. Release
+    /// builds send the reply as written (a typed definition's handlers cannot get it wrong).
+    func checkReply(_ reply: Message, to call: Message, expecting signature: String) throws {
+        #if DEBUG
+        let written = reply.signature.rawValue
+        guard written == signature else {
+            throw BusError(.failed, "The server answered \(call.member?.rawValue ?? "the call") with '\(written)' where the method declares '\(signature)' (a bug in the server; checked in debug builds).")
+        }
+        #endif
     }
 
     func replyError(_ message: Message, _ error: any Error) {
@@ -129,7 +145,7 @@ extension ConnectionCore {
     /// its description. The one place every handler's error becomes a reply.
     func busError(for error: any Error) -> BusError {
         if let error = error as? BusError { return error }
-        if let rule = errorRule.withLock({ $0 }) { return rule.reply(error) }
+        if let rule = state.withLock({ $0.errorRule }) { return rule.reply(error) }
         return BusError(.failed, String(describing: error))
     }
 
@@ -204,7 +220,7 @@ extension ConnectionCore {
     // MARK: org.freedesktop.DBus.ObjectManager
 
     private func writeManagedObjects(below path: ObjectPath, to writer: inout MessageWriter) throws {
-        let objects = registry.withLock { $0.objects(below: path) }
+        let objects = state.withLock { $0.registry.objects(below: path) }
         try writer.writeDictionary(key: .objectPath, value: Self.interfacesAndProperties) { writer in
             for (objectPath, interfaces) in objects {
                 try writer.writeDictionaryEntry { writer in
@@ -239,20 +255,20 @@ extension ConnectionCore {
     func export(_ interfaces: [Interface], at path: ObjectPath) throws {
         // Build the announcement before registering, so a failure leaves nothing behind.
         // (Property getters run here, on the caller's thread.)
-        let manager = registry.withLock { $0.manager(for: path) }
+        let manager = state.withLock { $0.registry.manager(for: path) }
         let announcement = try manager.map { manager in
             try Message.signal(path: manager, interface: .objectManager, member: MemberName(unchecked: "InterfacesAdded")) { writer in
                 try writer.write(path)
                 try writer.writeInterfacesAndProperties(interfaces)
             }
         }
-        registry.withLock { $0.add(interfaces, at: path) }
+        state.withLock { $0.registry.add(interfaces, at: path) }
         if let announcement { send(announcement) }
     }
 
     func unexport(at path: ObjectPath, interfaces names: [InterfaceName]?) throws {
-        let (removed, manager) = registry.withLock { registry in
-            (registry.remove(at: path, interfaces: names), registry.manager(for: path))
+        let (removed, manager) = state.withLock { state in
+            (state.registry.remove(at: path, interfaces: names), state.registry.manager(for: path))
         }
         if let manager, !removed.isEmpty {
             try emit(path: manager, interface: .objectManager, member: MemberName(unchecked: "InterfacesRemoved"), destination: nil) { writer in

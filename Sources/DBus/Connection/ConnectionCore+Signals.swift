@@ -17,14 +17,12 @@ extension ConnectionCore {
         guard isConnected else { throw BusError.disconnected }
         let trackedName = rule.sender.flatMap { $0.isUnique || $0 == .bus || !isBus ? nil : $0 }
 
-        let (id, firstWatcher, generation) = signals.withLock { table -> (UInt64, Bool, UInt64) in
-            let id = table.nextID
-            table.nextID += 1
-            table.subscriptions[id] = subscription
-            guard let trackedName else { return (id, false, 0) }
-            table.ownerWatchers[trackedName, default: 0] += 1
-            return (id, table.ownerWatchers[trackedName] == 1, table.ownerGenerations[trackedName, default: 0])
+        // Checked again where it is added: a disconnection between the two finishes every
+        // subscription in the table, and one added after it would never be finished.
+        let added = state.withLock { state -> (UInt64, Bool, UInt64)? in
+            state.connected ? state.signals.add(subscription, tracking: trackedName) : nil
         }
+        guard let (id, firstWatcher, generation) = added else { throw BusError.disconnected }
 
         if isBus {
             do {
@@ -33,8 +31,8 @@ extension ConnectionCore {
                     // and removed by the last.
                     try await addMatch(Self.ownerRule(for: trackedName))
                     let owner = try await nameOwner(of: trackedName)
-                    signals.withLock { table in
-                        if table.ownerGenerations[trackedName, default: 0] == generation { table.owners[trackedName] = owner }
+                    state.withLock { state in
+                        if state.signals.ownerGenerations[trackedName, default: 0] == generation { state.signals.owners[trackedName] = owner }
                     }
                 }
                 try await addMatch(rule)
@@ -48,18 +46,7 @@ extension ConnectionCore {
     }
 
     func unsubscribe(_ id: UInt64) {
-        let (removed, untracked) = signals.withLock { table -> (Subscription?, BusName?) in
-            guard let subscription = table.subscriptions.removeValue(forKey: id) else { return (nil, nil) }
-            guard let name = subscription.rule.sender, let count = table.ownerWatchers[name] else { return (subscription, nil) }
-            if count > 1 {
-                table.ownerWatchers[name] = count - 1
-                return (subscription, nil)
-            }
-            table.ownerWatchers[name] = nil
-            table.owners[name] = nil
-            table.ownerGenerations[name] = nil
-            return (subscription, name)
-        }
+        let (removed, untracked) = state.withLock { $0.signals.remove(id) }
         guard isBus, isConnected, let removed else { return }
         removeMatch(removed.rule)
         if let untracked { removeMatch(Self.ownerRule(for: untracked)) }
@@ -67,7 +54,7 @@ extension ConnectionCore {
 
     /// Asks the bus for every departure and tells `handler` of each on the loop thread.
     func watchDepartures(_ handler: @escaping @Sendable (BusName) -> Void) async throws {
-        departureHandlers.withLock { $0.append(handler) }
+        state.withLock { $0.departureHandlers.append(handler) }
         guard isBus else { return }
         try await addMatch(MatchRule(sender: .bus, interface: .bus, member: MemberName(unchecked: "NameOwnerChanged"),
                                      path: Connection.busPath, arguments: [2: ""]))
@@ -105,5 +92,32 @@ extension ConnectionCore {
         } catch let error as BusError where error.name == .nameHasNoOwner {
             return nil
         }
+    }
+}
+
+extension ConnectionCore.SignalTable {
+    /// Adds `subscription`, tracking the owner of `trackedName` (a well-known sender); its id,
+    /// whether it is the first to track that name, and the name's owner generation now.
+    mutating func add(_ subscription: Subscription, tracking trackedName: BusName?) -> (UInt64, Bool, UInt64) {
+        let id = nextID
+        nextID += 1
+        subscriptions[id] = subscription
+        guard let trackedName else { return (id, false, 0) }
+        ownerWatchers[trackedName, default: 0] += 1
+        return (id, ownerWatchers[trackedName] == 1, ownerGenerations[trackedName, default: 0])
+    }
+
+    /// Removes subscription `id`; it, and the name no subscription tracks any more.
+    mutating func remove(_ id: UInt64) -> (Subscription?, BusName?) {
+        guard let subscription = subscriptions.removeValue(forKey: id) else { return (nil, nil) }
+        guard let name = subscription.rule.sender, let count = ownerWatchers[name] else { return (subscription, nil) }
+        if count > 1 {
+            ownerWatchers[name] = count - 1
+            return (subscription, nil)
+        }
+        ownerWatchers[name] = nil
+        owners[name] = nil
+        ownerGenerations[name] = nil
+        return (subscription, name)
     }
 }

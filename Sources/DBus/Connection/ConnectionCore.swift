@@ -11,11 +11,9 @@ import Musl
 /// to exported objects and signals to subscriptions, and the tables both use.
 ///
 /// libdbus holds one reference to the core (the filter's user data) until the connection is
-/// finalised on the loop thread, so the core outlives every callback.
-// @unchecked Sendable: `uniqueName`, `isBus` and `canPassUnixFDs` are written on the loop thread
-// before `open` returns the core to anyone and only read afterwards; all other state is
-// behind a Mutex.
-final class ConnectionCore: @unchecked Sendable {
+/// finalised on the loop thread, so the core outlives every callback. Its state is one value
+/// under one lock (`state`); the loop's own is the loop's.
+final class ConnectionCore: Sendable {
     enum Endpoint: Sendable, Equatable {
         case session, system
         case address(String, register: Bool)
@@ -32,16 +30,35 @@ final class ConnectionCore: @unchecked Sendable {
         var ownerGenerations: [BusName: UInt64] = [:]
     }
 
-    struct Lifecycle {
+    /// Everything the connection keeps outside the loop: who it is, whether it is connected
+    /// and who waits on that, where incoming messages go, and the calls waiting for replies.
+    /// One value, so that losing the connection (`markDisconnected`) is one step.
+    struct State {
+        /// Its unique name on a bus; set on the loop thread before `open` returns the core.
+        var uniqueName: BusName?
+        var isBus = false
+        /// Whether the peer negotiated Unix fd passing; fixed once authenticated.
+        var canPassUnixFDs = false
         var connected = true
         var waiters: [CheckedContinuation<Void, Never>] = []
+        /// Where method calls go: the exported objects.
+        var registry = ObjectRegistry()
+        /// Where signals go: the subscriptions.
+        var signals = SignalTable()
+        /// Calls waiting for a reply, so that losing the connection can answer them.
+        var pendingCalls: [ObjectIdentifier: PendingReply] = [:]
+        /// Told on the loop thread of each unique name that leaves the bus (`Connection.whenPeersLeave`).
+        var departureHandlers: [@Sendable (BusName) -> Void] = []
+        /// How a handler's error that is not a `BusError` becomes its error reply (`replyToErrors(with:)`).
+        var errorRule: ErrorRule?
     }
 
     let loop = EventLoop()
-    private(set) var uniqueName: BusName?
-    private(set) var isBus = false
+    let state = Locked(State())
+    var uniqueName: BusName? { state.withLock { $0.uniqueName } }
+    var isBus: Bool { state.withLock { $0.isBus } }
     /// Whether the peer negotiated Unix fd passing; fixed once authenticated.
-    private(set) var canPassUnixFDs = false
+    var canPassUnixFDs: Bool { state.withLock { $0.canPassUnixFDs } }
     /// The largest message (header and body) this connection sends; see `Connection.maximumMessageSize`.
     let maximumMessageSize = Atomic<Int>(ConnectionCore.defaultMaximumMessageSize)
     /// dbus-daemon's default `max_message_size`: a bus that reads a longer message from a
@@ -51,15 +68,6 @@ final class ConnectionCore: @unchecked Sendable {
     /// can carry (names of at most 255 bytes, a signature of at most 255, serials, the
     /// sender the bus adds) come to well under this.
     static let headerAllowance = 4_096
-    let registry = Locked(ObjectRegistry())
-    let signals = Locked(SignalTable())
-    let lifecycle = Locked(Lifecycle())
-    /// Calls waiting for a reply, so that losing the connection can answer them.
-    let pendingCalls = Locked<[ObjectIdentifier: PendingReply]>([:])
-    /// Told on the loop thread of each unique name that leaves the bus (`Connection.whenPeersLeave`).
-    let departureHandlers = Locked<[@Sendable (BusName) -> Void]>([])
-    /// How a handler's error that is not a `BusError` becomes its error reply (`replyToErrors(with:)`).
-    let errorRule = Locked<ErrorRule?>(nil)
 
     /// `replyToErrors(with:)`'s closure, kept in a struct: a bare function type kept in
     /// `Locked` is wrapped in two more reabstraction thunks at every `withLock { $0 }`, so
@@ -126,9 +134,12 @@ final class ConnectionCore: @unchecked Sendable {
             loop.execute { [self] in
                 guard let raw = loop.connection else { return continuation.resume(throwing: BusError.disconnected) }
                 guard dbus_bus_set_unique_name(raw, name.rawValue) != 0 else { return continuation.resume(throwing: BusError.noMemory) }
-                uniqueName = name
-                isBus = true
-                canPassUnixFDs = dbus_connection_can_send_type(raw, DBUS_TYPE_UNIX_FD) != 0
+                let canPassUnixFDs = dbus_connection_can_send_type(raw, DBUS_TYPE_UNIX_FD) != 0
+                state.withLock { state in
+                    state.uniqueName = name
+                    state.isBus = true
+                    state.canPassUnixFDs = canPassUnixFDs
+                }
                 continuation.resume()
             }
         }
@@ -166,11 +177,15 @@ final class ConnectionCore: @unchecked Sendable {
     /// is fine: this thread is ours and serves nothing else yet.
     private func connect(_ endpoint: Endpoint) throws -> OpaquePointer {
         let raw = try Self.openRaw(endpoint)
-        if let name = dbus_bus_get_unique_name(raw) {
-            uniqueName = BusName(unchecked: String(cString: name))
-            isBus = true
+        let name = dbus_bus_get_unique_name(raw).map { BusName(unchecked: String(cString: $0)) }
+        let canPassUnixFDs = dbus_connection_can_send_type(raw, DBUS_TYPE_UNIX_FD) != 0
+        state.withLock { state in
+            if let name {
+                state.uniqueName = name
+                state.isBus = true
+            }
+            state.canPassUnixFDs = canPassUnixFDs
         }
-        canPassUnixFDs = dbus_connection_can_send_type(raw, DBUS_TYPE_UNIX_FD) != 0
         let context = Unmanaged.passRetained(self).toOpaque()
         guard dbus_connection_add_filter(raw, { _, message, data in
             Unmanaged<ConnectionCore>.fromOpaque(data!).takeUnretainedValue().handle(message!)
@@ -189,7 +204,7 @@ final class ConnectionCore: @unchecked Sendable {
 
     // MARK: Closing
 
-    var isConnected: Bool { lifecycle.withLock { $0.connected } }
+    var isConnected: Bool { state.withLock { $0.connected } }
 
     func close() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -199,7 +214,7 @@ final class ConnectionCore: @unchecked Sendable {
 
     func waitUntilDisconnected() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow = lifecycle.withLock { state -> Bool in
+            let resumeNow = self.state.withLock { state -> Bool in
                 if !state.connected { return true }
                 state.waiters.append(continuation)
                 return false
@@ -208,26 +223,23 @@ final class ConnectionCore: @unchecked Sendable {
         }
     }
 
-    /// Loop thread: the connection is gone. Streams end, waiters wake.
+    /// Loop thread: the connection is gone. Streams end, waiting calls are answered, waiters
+    /// wake: all taken in one step.
     private func markDisconnected() {
-        let waiters = lifecycle.withLock { state -> [CheckedContinuation<Void, Never>]? in
+        let gone = state.withLock { state -> (waiters: [CheckedContinuation<Void, Never>], subscriptions: [Subscription], calls: [PendingReply])? in
             guard state.connected else { return nil }
             state.connected = false
-            defer { state.waiters.removeAll() }
-            return state.waiters
+            defer {
+                state.waiters.removeAll()
+                state.signals.subscriptions.removeAll()
+                state.pendingCalls.removeAll()
+            }
+            return (state.waiters, Array(state.signals.subscriptions.values), Array(state.pendingCalls.values))
         }
-        guard let waiters else { return }
-        let subscriptions = signals.withLock { table -> [Subscription] in
-            defer { table.subscriptions.removeAll() }
-            return Array(table.subscriptions.values)
-        }
-        for subscription in subscriptions { subscription.finish() }
-        let calls = pendingCalls.withLock { calls in
-            defer { calls.removeAll() }
-            return Array(calls.values)
-        }
-        for call in calls { call.abandon() }
-        for waiter in waiters { waiter.resume() }
+        guard let gone else { return }
+        for subscription in gone.subscriptions { subscription.finish() }
+        for call in gone.calls { call.abandon() }
+        for waiter in gone.waiters { waiter.resume() }
     }
 
     // MARK: Sending
@@ -266,14 +278,18 @@ final class ConnectionCore: @unchecked Sendable {
     /// Sends a method call and waits for its reply.
     func call(_ message: Message, timeoutMilliseconds: Int32) async throws -> Message {
         let pending = PendingReply { [weak self] finished in
-            _ = self?.pendingCalls.withLock { $0.removeValue(forKey: ObjectIdentifier(finished)) }
+            _ = self?.state.withLock { $0.pendingCalls.removeValue(forKey: ObjectIdentifier(finished)) }
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 pending.wait(continuation)
                 loop.execute { [loop, self] in
-                    if loop.connection != nil, isConnected {
-                        pendingCalls.withLock { $0[ObjectIdentifier(pending)] = pending }
+                    // Recorded only while connected, in one step with the check.
+                    if loop.connection != nil, state.withLock({ state in
+                        guard state.connected else { return false }
+                        state.pendingCalls[ObjectIdentifier(pending)] = pending
+                        return true
+                    }) {
                         pending.start(message, on: loop.connection, timeoutMilliseconds: timeoutMilliseconds)
                     } else {
                         pending.start(message, on: nil, timeoutMilliseconds: timeoutMilliseconds)
@@ -313,16 +329,16 @@ final class ConnectionCore: @unchecked Sendable {
             // and what it left behind is cleared before the next call is handled.
             if change.name.isUnique, change.newOwner == nil {
                 loop.dropCalls(from: change.name.rawValue)
-                for handler in departureHandlers.withLock({ $0 }) { handler(change.name) }
+                for handler in state.withLock({ $0.departureHandlers }) { handler(change.name) }
             }
-            signals.withLock { table in
-                if table.ownerWatchers[change.name] != nil {
-                    table.owners[change.name] = change.newOwner
-                    table.ownerGenerations[change.name, default: 0] += 1
+            state.withLock { state in
+                if state.signals.ownerWatchers[change.name] != nil {
+                    state.signals.owners[change.name] = change.newOwner
+                    state.signals.ownerGenerations[change.name, default: 0] += 1
                 }
             }
         }
-        let (subscriptions, owners) = signals.withLock { ($0.subscriptions, $0.owners) }
+        let (subscriptions, owners) = state.withLock { ($0.signals.subscriptions, $0.signals.owners) }
         for subscription in subscriptions.values
         where subscription.rule.matches(message, owner: { owners[$0] }) {
             subscription.deliver(message)

@@ -14,8 +14,11 @@ import Musl
 /// and performs the work other threads hand it through `execute(_:)`. So a watch or timeout
 /// can never be removed by one thread while another handles it, and nothing but `poll`
 /// ever waits here: handlers that run on this thread must not block.
-// @unchecked Sendable: `connection` and the poll arrays are touched only on the loop thread;
-// the watch/timeout table and the work queue are behind Mutexes; `wakeFD` is a constant.
+// @unchecked Sendable: the loop's own state (`connection`, the poll arrays, the call queue, the
+// stop flags and the handlers) is touched only on the loop thread — or, once the loop has
+// ended, by work that finds `connection` nil and changes nothing (the work queue's lock orders
+// it after the loop's last access). Debug builds check it (`assertConfined`). The watch/timeout
+// table and the work queue, which other threads reach, are behind locks; `wakeFD` is a constant.
 //
 // One exception to "only the loop thread calls libdbus": releasing the last reference to a
 // received message on another thread lets libdbus re-enable reading (its limit on messages
@@ -42,9 +45,8 @@ final class EventLoop: @unchecked Sendable {
     /// The loop thread's `pthread_t` while it runs, 0 otherwise.
     private let threadID = Atomic<UInt>(0)
 
-    // @unchecked Sendable: it holds libdbus handles as opaque pointers; it is only ever read
-    // and changed under `table`'s lock.
-    private struct Table: @unchecked Sendable {
+    /// libdbus's handles, only ever read and changed under `table`'s lock.
+    private struct Table {
         var watches: [Watch] = []
         var timeouts: [Timeout] = []
         /// The watches changed since the poll descriptors were built.
@@ -55,7 +57,12 @@ final class EventLoop: @unchecked Sendable {
     private let table = Locked(Table())
 
     // Loop-thread state.
-    private(set) var connection: OpaquePointer?
+    private var loopConnection: OpaquePointer?
+    /// The connection served; on the loop thread (elsewhere only once the loop ended: then `nil`).
+    var connection: OpaquePointer? {
+        assertConfined()
+        return loopConnection
+    }
     private var pollDescriptors: [pollfd] = []
     private var pollWatches: [OpaquePointer] = []
     private var stopRequested = false
@@ -84,6 +91,15 @@ final class EventLoop: @unchecked Sendable {
 
     /// Whether the caller runs on this loop's thread.
     var isCurrent: Bool { threadID.load(ordering: .relaxed) == UInt(pthread_self()) }
+
+    /// Debug builds: traps when the loop's own state is reached off its thread while it runs
+    /// (before it starts and after it ends, only work that changes nothing reaches it).
+    @inline(__always) private func assertConfined() {
+        #if DEBUG
+        let thread = threadID.load(ordering: .relaxed)
+        precondition(thread == 0 || thread == UInt(pthread_self()), "an EventLoop's own state was reached off its thread")
+        #endif
+    }
 
     // MARK: Starting and stopping
 
@@ -144,23 +160,28 @@ final class EventLoop: @unchecked Sendable {
 
     /// Loop thread: queues a method call just read; it is handled in its sender's turn.
     func enqueue(_ call: Message) {
+        assertConfined()
         calls.append(call, from: call.senderKey)
     }
 
     /// Loop thread: a call from `sender` went on in a task; `ended(_:)` once it is over.
     func began(_ sender: String) {
+        assertConfined()
         calls.began(sender)
     }
 
     /// Any thread: a call that went on in a task is over.
     func ended(_ sender: String) {
         execute { [self] in
+            // The loop ended: no calls to serve (and this may run on any thread).
+            guard connection != nil else { return }
             calls.ended(sender)
         }
     }
 
     /// Loop thread: `sender` left the bus; its waiting calls are forgotten.
     func dropCalls(from sender: String) {
+        assertConfined()
         calls.dropCalls(from: sender)
     }
 
@@ -208,7 +229,7 @@ final class EventLoop: @unchecked Sendable {
             finish()
             return
         }
-        self.connection = connection
+        loopConnection = connection
         install(on: connection)
 
         while true {
@@ -234,7 +255,7 @@ final class EventLoop: @unchecked Sendable {
         dbus_connection_set_timeout_functions(connection, nil, nil, nil, nil, nil)
         dbus_connection_set_wakeup_main_function(connection, nil, nil, nil)
         table.withLock { $0 = Table() }
-        self.connection = nil
+        loopConnection = nil
         onFinish?()
         dbus_connection_unref(connection)
         finish()
@@ -306,7 +327,10 @@ final class EventLoop: @unchecked Sendable {
             }
             // Handling one watch may remove or add others: look each one up again first.
             let fired = zip(pollWatches, pollDescriptors.dropFirst()).filter { $0.1.revents != 0 }
-            for (raw, descriptor) in fired where table.withLock({ $0.watches.contains { $0.raw == raw && $0.enabled } }) {
+            // (Compared by address: the handle itself stays on this thread.)
+            for (raw, descriptor) in fired where table.withLock({ [address = UInt(bitPattern: raw)] in
+                $0.watches.contains { UInt(bitPattern: $0.raw) == address && $0.enabled }
+            }) {
                 var flags: UInt32 = 0
                 if descriptor.revents & Int16(POLLIN) != 0 { flags |= UInt32(DBUS_WATCH_READABLE.rawValue) }
                 if descriptor.revents & Int16(POLLOUT) != 0 { flags |= UInt32(DBUS_WATCH_WRITABLE.rawValue) }
@@ -325,7 +349,7 @@ final class EventLoop: @unchecked Sendable {
             return due
         }
         // Handling one timeout may remove others (only ever on this thread): look each one up again.
-        for raw in due where table.withLock({ $0.timeouts.contains { $0.raw == raw } }) {
+        for raw in due where table.withLock({ [address = UInt(bitPattern: raw)] in $0.timeouts.contains { UInt(bitPattern: $0.raw) == address } }) {
             _ = dbus_timeout_handle(raw)
         }
         // The wake-up descriptor alone is not the socket.

@@ -9,10 +9,13 @@ public final class DeferredReply: Sendable {
     private let call: Message
     private let core: ConnectionCore
     private let answered = Atomic<Bool>(false)
+    /// The reply's signature the method declares (checked in debug builds).
+    private let signature: String?
 
-    init(to call: Message, on core: ConnectionCore) {
+    init(to call: Message, on core: ConnectionCore, expecting signature: String? = nil) {
         self.call = call
         self.core = core
+        self.signature = signature
     }
 
     deinit {
@@ -26,7 +29,7 @@ public final class DeferredReply: Sendable {
     @discardableResult
     public func answer(_ body: (inout MessageWriter) throws -> Void) -> Bool {
         guard take() else { return false }
-        core.reply(to: call, body)
+        core.reply(to: call, expecting: signature, body)
         return true
     }
 

@@ -29,6 +29,8 @@ public struct Method: Sendable {
     public let outputs: [Argument]
     let handler: Handler
     let inputSignature: String
+    /// What every reply must hold: checked in debug builds (`ConnectionCore.checkReply`).
+    let outputSignature: String
 
     /// A method whose handler runs on the I/O thread (fast; must not block).
     public init(_ name: String, inputs: [Argument] = [], outputs: [Argument] = [], handler: @escaping SyncHandler) throws {
@@ -53,12 +55,18 @@ public struct Method: Sendable {
     }
 
     private init(_ name: String, _ inputs: [Argument], _ outputs: [Argument], _ handler: Handler) throws {
-        self.name = try MemberName(name)
+        self.init(try MemberName(name), inputs, outputs, handler)
+        _ = try Signature(inputSignature)
+        _ = try Signature(outputSignature)
+    }
+
+    /// A method of a name already checked (a typed definition's: `Method+BusMethod`).
+    init(_ name: MemberName, _ inputs: [Argument], _ outputs: [Argument], _ handler: Handler) {
+        self.name = name
         self.inputs = inputs
         self.outputs = outputs
         self.handler = handler
         inputSignature = inputs.signature
-        _ = try Signature(inputSignature)
-        _ = try Signature(outputs.signature)
+        outputSignature = outputs.signature
     }
 }

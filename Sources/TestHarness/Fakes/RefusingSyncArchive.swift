@@ -2,7 +2,7 @@ public import AlmanacCore
 public import FoundationEssentials
 public import Locking
 
-/// The core's `MemorySyncArchive`, told to fail reads when a test asks (a fake of our own
+/// `MemorySyncArchive`, told to fail reads when a test asks (a fake of our own
 /// protocol): each read named in `refusedReads` throws `StorageError`, as the state file's
 /// reads do when the disk fails. Writes always go through to `inner`.
 public final class RefusingSyncArchive: SyncArchive, Sendable {

@@ -1,8 +1,9 @@
+public import AlmanacCore
 public import FoundationEssentials
 import Locking
-import Synchronization
 
-/// A `SyncArchive` in memory: for tests, and for a daemon that need not outlive its process.
+/// A `SyncArchive` in memory, for tests (a fake of our own protocol; the daemon keeps its
+/// sync state in its SQLite store).
 public final class MemorySyncArchive: SyncArchive, Sendable {
     private struct Contents {
         var record: SyncRecord?
