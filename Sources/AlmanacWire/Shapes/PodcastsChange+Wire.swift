@@ -1,60 +1,72 @@
 public import AlmanacModels
-public import DBus
+import DBus
 
 extension PodcastsChange: WireShaped {
     /// A change as `Changed` and `Updated` carry it (docs/bus-api.md, "Podcasts changes"): its
     /// `kind` and that kind's fields, each field's name and type the same in every kind but
-    /// `settings`: the document's (`settings`) or a podcast's own (`podcastSettings`), read
-    /// once the kind is known.
-    public struct Wire: Codable {
-        var kind: Kind
-        var podcast: String?
-        var subscription: Podcast?
-        var episodes: [Episode.Wire]?
-        var episode: String?
-        var played: Bool?
-        var position: Double?
-        var error, file: String?
-        var settings: Settings?
-        var kept: Bool?
-        var count: UInt32?
-        var queue: [QueuedEpisode.Wire]?
+    /// `settings`: the document's (`settings`) or a podcast's own (`podcastSettings`). One
+    /// small struct per kind (or per kinds of the same fields), so that a change encodes only
+    /// its own fields (docs/performance.md, "Values by Codable").
+    public enum Wire: Codable {
+        case subscribed(SubscriptionFields), unsubscribed(PodcastFields), renamed(SubscriptionFields)
+        case newEpisodes(NewEpisodesFields), playState(PlayStateFields), failed(FailedFields)
+        case downloaded(DownloadedFields), settings(SettingsFields), podcastSettings(PodcastSettingsFields)
+        case kept(KeptFields), allPlayed(CountFields), olderEpisodes(CountFields), queue(QueueFields)
 
-        init(_ kind: Kind, podcast: String?, episode: String? = nil) {
-            self.kind = kind
-            self.podcast = podcast
-            self.episode = episode
+        public struct PodcastFields: Codable { var kind: Kind; var podcast: String }
+        public struct SubscriptionFields: Codable { var kind: Kind; var podcast: String; var subscription: Podcast }
+        public struct NewEpisodesFields: Codable { var kind = Kind.newEpisodes; var podcast: String; var episodes: [Episode.Wire] }
+        public struct PlayStateFields: Codable {
+            var kind = Kind.playState
+            var podcast, episode: String
+            var played: Bool
+            var position: Double
         }
-    }
+        public struct FailedFields: Codable { var kind = Kind.failed; var podcast, error: String }
+        public struct DownloadedFields: Codable { var kind = Kind.downloaded; var podcast, episode, file: String }
+        public struct SettingsFields: Codable { var kind = Kind.settings; var settings: PodcastSettings.Wire }
+        public struct PodcastSettingsFields: Codable { var kind = Kind.podcastSettings; var podcast: String; var settings: PodcastPreferences.Wire }
+        public struct KeptFields: Codable { var kind = Kind.kept; var podcast, episode: String; var kept: Bool }
+        public struct CountFields: Codable { var kind: Kind; var podcast: String; var count: UInt32 }
+        public struct QueueFields: Codable { var kind = Kind.queue; var queue: [QueuedEpisode.Wire] }
 
-    /// `settings`: the document's or a podcast's own, read as a `Value` until the kind says which.
-    public enum Settings: Codable {
-        case document(PodcastSettings.Wire)
-        case podcast(PodcastPreferences.Wire)
-        case unread(Value)
+        private enum KindKey: CodingKey { case kind }
 
-        public init(from decoder: any Decoder) throws { self = .unread(try decoder.singleValueContainer().decode(Value.self)) }
+        /// The kind first, then its struct from the same entries; `DecodingError` for a field
+        /// the kind needs missing.
+        public init(from decoder: any Decoder) throws {
+            self = switch try decoder.container(keyedBy: KindKey.self).decode(Kind.self, forKey: .kind) {
+            case .subscribed: .subscribed(try SubscriptionFields(from: decoder))
+            case .unsubscribed: .unsubscribed(try PodcastFields(from: decoder))
+            case .renamed: .renamed(try SubscriptionFields(from: decoder))
+            case .newEpisodes: .newEpisodes(try NewEpisodesFields(from: decoder))
+            case .playState: .playState(try PlayStateFields(from: decoder))
+            case .failed: .failed(try FailedFields(from: decoder))
+            case .downloaded: .downloaded(try DownloadedFields(from: decoder))
+            case .settings: .settings(try SettingsFields(from: decoder))
+            case .podcastSettings: .podcastSettings(try PodcastSettingsFields(from: decoder))
+            case .kept: .kept(try KeptFields(from: decoder))
+            case .allPlayed: .allPlayed(try CountFields(from: decoder))
+            case .olderEpisodes: .olderEpisodes(try CountFields(from: decoder))
+            case .queue: .queue(try QueueFields(from: decoder))
+            }
+        }
 
         public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .document(let settings): try settings.encode(to: encoder)
-            case .podcast(let preferences): try preferences.encode(to: encoder)
-            case .unread(let value):
-                var container = encoder.singleValueContainer()
-                try container.encode(value)
+            let fields: any Encodable = switch self {
+            case .subscribed(let fields), .renamed(let fields): fields
+            case .unsubscribed(let fields): fields
+            case .newEpisodes(let fields): fields
+            case .playState(let fields): fields
+            case .failed(let fields): fields
+            case .downloaded(let fields): fields
+            case .settings(let fields): fields
+            case .podcastSettings(let fields): fields
+            case .kept(let fields): fields
+            case .allPlayed(let fields), .olderEpisodes(let fields): fields
+            case .queue(let fields): fields
             }
-        }
-
-        func decoded<T: WireShaped>(_ type: T.Type) throws -> T {
-            let settings: Any = switch self {
-            case .unread(let value): try WireCoding.decode(T.self, from: value)
-            case .document(let settings): PodcastSettings(wire: settings)
-            case .podcast(let preferences): PodcastPreferences(wire: preferences)
-            }
-            guard let typed = settings as? T else {
-                throw DecodingError.typeMismatch(T.self, .init(codingPath: [], debugDescription: "These settings are not \(T.self)."))
-            }
-            return typed
+            try fields.encode(to: encoder)
         }
     }
 
@@ -68,52 +80,39 @@ extension PodcastsChange: WireShaped {
     /// `allPlayed`'s every podcast as `""`.
     public var wire: Wire {
         switch self {
-        case .subscribed(let podcast): with(.subscribed, podcast.id) { $0.subscription = podcast.wire }
-        case .unsubscribed(let podcastID): Wire(.unsubscribed, podcast: podcastID)
-        case .renamed(let podcast): with(.renamed, podcast.id) { $0.subscription = podcast.wire }
-        case .newEpisodes(let podcastID, let episodes): with(.newEpisodes, podcastID) { $0.episodes = episodes.map(\.wire) }
+        case .subscribed(let podcast): .subscribed(.init(kind: .subscribed, podcast: podcast.id, subscription: podcast.wire))
+        case .unsubscribed(let podcastID): .unsubscribed(.init(kind: .unsubscribed, podcast: podcastID))
+        case .renamed(let podcast): .renamed(.init(kind: .renamed, podcast: podcast.id, subscription: podcast.wire))
+        case .newEpisodes(let podcastID, let episodes): .newEpisodes(.init(podcast: podcastID, episodes: episodes.map(\.wire)))
         case .playState(let episodeID, let podcastID, let played, let position):
-            with(.playState, podcastID, episodeID) { ($0.played, $0.position) = (played, position) }
-        case .failed(let podcastID, let message): with(.failed, podcastID) { $0.error = message }
-        case .downloaded(let episodeID, let podcastID, let file): with(.downloaded, podcastID, episodeID) { $0.file = file ?? "" }
-        case .settings(let settings): with(.settings, nil) { $0.settings = .document(settings.wire) }
-        case .podcastSettings(let podcastID, let preferences): with(.podcastSettings, podcastID) { $0.settings = .podcast(preferences.wire) }
-        case .kept(let episodeID, let podcastID, let kept): with(.kept, podcastID, episodeID) { $0.kept = kept }
-        case .allPlayed(let podcastID, let count): with(.allPlayed, podcastID ?? "") { $0.count = UInt32(clamping: count) }
-        case .olderEpisodes(let podcastID, let count): with(.olderEpisodes, podcastID) { $0.count = UInt32(clamping: count) }
-        case .queue(let queue): with(.queue, nil) { $0.queue = queue.map(\.wire) }
+            .playState(.init(podcast: podcastID, episode: episodeID, played: played, position: position))
+        case .failed(let podcastID, let message): .failed(.init(podcast: podcastID, error: message))
+        case .downloaded(let episodeID, let podcastID, let file): .downloaded(.init(podcast: podcastID, episode: episodeID, file: file ?? ""))
+        case .settings(let settings): .settings(.init(settings: settings.wire))
+        case .podcastSettings(let podcastID, let preferences): .podcastSettings(.init(podcast: podcastID, settings: preferences.wire))
+        case .kept(let episodeID, let podcastID, let kept): .kept(.init(podcast: podcastID, episode: episodeID, kept: kept))
+        case .allPlayed(let podcastID, let count): .allPlayed(.init(kind: .allPlayed, podcast: podcastID ?? "", count: UInt32(clamping: count)))
+        case .olderEpisodes(let podcastID, let count): .olderEpisodes(.init(kind: .olderEpisodes, podcast: podcastID, count: UInt32(clamping: count)))
+        case .queue(let queue): .queue(.init(queue: queue.map(\.wire)))
         }
     }
 
-    private func with(_ kind: Kind, _ podcast: String?, _ episode: String? = nil, _ fill: (inout Wire) -> Void) -> Wire {
-        var wire = Wire(kind, podcast: podcast, episode: episode)
-        fill(&wire)
-        return wire
-    }
-
-    /// The change `wire` tells, as far as the bus tells it; `DecodingError` for a field its
-    /// kind needs missing.
+    /// The change `wire` tells, as far as the bus tells it.
     public init(wire: Wire) throws {
-        let what = "A podcasts change of kind \(wire.kind.rawValue)"
-        let podcast = { try wire.podcast.needed("podcast", by: what) }, episode = { try wire.episode.needed("episode", by: what) }
-        self = switch wire.kind {
-        case .subscribed: .subscribed(try wire.subscription.needed("subscription", by: what))
-        case .unsubscribed: .unsubscribed(podcastID: try podcast())
-        case .renamed: .renamed(try wire.subscription.needed("subscription", by: what))
-        case .newEpisodes: .newEpisodes(podcastID: try podcast(), try wire.episodes.needed("episodes", by: what).map(Episode.init(wire:)))
-        case .playState:
-            .playState(episodeID: try episode(), podcastID: try podcast(), played: try wire.played.needed("played", by: what),
-                       position: try wire.position.needed("position", by: what))
-        case .failed: .failed(podcastID: try podcast(), message: try wire.error.needed("error", by: what))
-        case .downloaded:
-            .downloaded(episodeID: try episode(), podcastID: try podcast(), file: try wire.file.needed("file", by: what).nonEmpty)
-        case .settings: .settings(try wire.settings.needed("settings", by: what).decoded(PodcastSettings.self))
-        case .podcastSettings:
-            .podcastSettings(podcastID: try podcast(), try wire.settings.needed("settings", by: what).decoded(PodcastPreferences.self))
-        case .kept: .kept(episodeID: try episode(), podcastID: try podcast(), kept: try wire.kept.needed("kept", by: what))
-        case .allPlayed: .allPlayed(podcastID: try podcast().nonEmpty, count: Int(try wire.count.needed("count", by: what)))
-        case .olderEpisodes: .olderEpisodes(podcastID: try podcast(), count: Int(try wire.count.needed("count", by: what)))
-        case .queue: .queue(try wire.queue.needed("queue", by: what).map(QueuedEpisode.init(wire:)))
+        self = switch wire {
+        case .subscribed(let fields): .subscribed(fields.subscription)
+        case .unsubscribed(let fields): .unsubscribed(podcastID: fields.podcast)
+        case .renamed(let fields): .renamed(fields.subscription)
+        case .newEpisodes(let fields): .newEpisodes(podcastID: fields.podcast, fields.episodes.map(Episode.init(wire:)))
+        case .playState(let fields): .playState(episodeID: fields.episode, podcastID: fields.podcast, played: fields.played, position: fields.position)
+        case .failed(let fields): .failed(podcastID: fields.podcast, message: fields.error)
+        case .downloaded(let fields): .downloaded(episodeID: fields.episode, podcastID: fields.podcast, file: fields.file.nonEmpty)
+        case .settings(let fields): .settings(PodcastSettings(wire: fields.settings))
+        case .podcastSettings(let fields): .podcastSettings(podcastID: fields.podcast, PodcastPreferences(wire: fields.settings))
+        case .kept(let fields): .kept(episodeID: fields.episode, podcastID: fields.podcast, kept: fields.kept)
+        case .allPlayed(let fields): .allPlayed(podcastID: fields.podcast.nonEmpty, count: Int(fields.count))
+        case .olderEpisodes(let fields): .olderEpisodes(podcastID: fields.podcast, count: Int(fields.count))
+        case .queue(let fields): .queue(fields.queue.map(QueuedEpisode.init(wire:)))
         }
     }
 }
