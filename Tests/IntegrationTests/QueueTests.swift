@@ -93,10 +93,10 @@ import Testing
             (["a{sv}", "1", "queueClear", "b", "false"], "'queueClear' can only be true"),
         ]
         for (arguments, words) in refusals {
-            let refused = try await busctlCall(on: bus, podcasts, BusContract.documentInterface, BusContract.Document1.submit, arguments)
+            let refused = try await busctlCall(on: bus, podcasts, BusContract.documentInterface, BusContract.Document1.submit.name, arguments)
             #expect(refused.status != 0 && refused.errorOutput.contains(words), "\(arguments): \(refused.errorOutput)")
         }
-        let gdbus = try await gdbusCall(on: bus, podcasts, BusContract.documentInterface, BusContract.Document1.submit, ["{'queueMove': <'\(alpha)'>, 'to': <uint32 7>}"])
+        let gdbus = try await gdbusCall(on: bus, podcasts, BusContract.documentInterface, BusContract.Document1.submit.name, ["{'queueMove': <'\(alpha)'>, 'to': <uint32 7>}"])
         #expect(gdbus.errorOutput.contains("org.freedesktop.DBus.Error.InvalidArgs") && gdbus.errorOutput.contains("There is no position 7"), "\(gdbus.errorOutput)")
         #expect(try await revision() == before)
         #expect(try await queued() == ["Delta", "Gamma", "Alpha", "Beta"])
@@ -108,7 +108,7 @@ import Testing
         #expect(played.status == 65 && played.errorOutput.contains("is played"), "\(played.errorOutput)")
         // Removed, moved by gdbus, then cleared.
         #expect(try await almanac(["queue", "remove", alpha], bus: bus).status == 0)
-        let moved = try await gdbusCall(on: bus, podcasts, BusContract.documentInterface, BusContract.Document1.submit, ["{'queueMove': <'\(beta)'>, 'to': <uint32 1>}"])
+        let moved = try await gdbusCall(on: bus, podcasts, BusContract.documentInterface, BusContract.Document1.submit.name, ["{'queueMove': <'\(beta)'>, 'to': <uint32 1>}"])
         #expect(moved.status == 0, "\(moved.errorOutput)")
         #expect(try await queued() == ["Beta", "Delta"])
         // The queue survives a restart.
@@ -138,7 +138,7 @@ import Testing
             }
             for (index, id) in ids.prefix(8).enumerated() {
                 group.addTask {
-                    try await gdbusCall(on: bus, podcasts, BusContract.documentInterface, BusContract.Document1.submit,
+                    try await gdbusCall(on: bus, podcasts, BusContract.documentInterface, BusContract.Document1.submit.name,
                                         ["{'queueMove': <'\(id)'>, 'to': <uint32 \(1 + index % 4)>}"])
                 }
             }

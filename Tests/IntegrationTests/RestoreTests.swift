@@ -117,9 +117,9 @@ import Testing
             ("almanac-20200101-000002-future.sqlite", "org.almanac.Error.UnusableBackup", "newer Almanac"),
         ]
         for (given, error, says) in cases {
-            let refused = try await busctlCall(on: bus, BusContract.rootPath, BusContract.rootInterface, BusContract.Almanac1.restore, ["s", given])
+            let refused = try await busctlCall(on: bus, BusContract.rootPath, BusContract.rootInterface, BusContract.Almanac1.restore.name, ["s", given])
             #expect(refused.status != 0 && refused.errorOutput.contains(says), "\(given.prefix(80)): \(refused.errorOutput)")
-            let named = try await gdbusCall(on: bus, BusContract.rootPath, BusContract.rootInterface, BusContract.Almanac1.restore, [given])
+            let named = try await gdbusCall(on: bus, BusContract.rootPath, BusContract.rootInterface, BusContract.Almanac1.restore.name, [given])
             #expect(named.errorOutput.contains(error), "\(given.prefix(80)): \(named.errorOutput)")
         }
         // Files passed by descriptor: a pipe, a device, a folder, text, all refused by name.
