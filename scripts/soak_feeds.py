@@ -24,7 +24,10 @@ import json
 import os
 import sys
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Fixtures"))
+from quiet_http import QuietHandler  # noqa: E402
 
 CLOCK = os.environ["ALMANAC_SIMULATED_CLOCK"]
 KEPT = 30
@@ -77,20 +80,10 @@ class Feeds:
         return body, etag
 
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, *args):
-        pass
-
+class Handler(QuietHandler):
     def reply(self, status, body=b"", headers=None):
-        self.send_response(status)
-        for name, value in (headers or {}).items():
-            self.send_header(name, value)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
+        """As every fixture server answers (`QuietHandler`), each answer a line of LOG."""
+        super().reply(status, body, headers)
         self.server.feeds.log.write("%.3f %s %s %d\n" % (now(), self.server.host, self.path, status))
 
     def do_HEAD(self):

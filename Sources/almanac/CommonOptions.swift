@@ -70,6 +70,9 @@ func nextStep(after error: BusError) -> String {
     if error.name == BusContract.noBackup || error.name == BusContract.unusableBackup {
         return "nothing was changed; `almanac backup list` lists the backups, and `almanac restore latest` restores the newest"
     }
+    if error.name == BusContract.notEnoughSpace {
+        return "the backups share that file system: old ones may go too (`almanac backup list` lists them)"
+    }
     if error.name == BusContract.fetchFailed {
         // Too large for the daemon to read: only inspect can be given the file instead.
         let inspecting = CommandPath.current.hasSuffix("podcasts inspect")

@@ -47,10 +47,10 @@ struct Daemon {
             // the new, empty library meanwhile: it would push a real one out.
             let note = "\(recovered). \(parts.backups.restoreHint())"
             logger.subsystem(.store).warning("the state file could not be read; a new one was begun", metadata: ["note": "\(note)"])
-            parts.weather.activity.standing(note)
-            parts.podcasts.activity.standing(note)
-            parts.backups.pauseUntilRestored()
+            parts.backups.pauseUntilRestored(note: note)
         }
+        // Its schema changed without the copy before it (a full disk): said until a backup is taken.
+        if let unbacked = store.unbackedMigration { parts.backups.noteUnbackedMigration(unbacked) }
 
         // Started in this order, stopped in the reverse: the sync hears every local change
         // before clients can make one; the name is taken once everything a client reaches is

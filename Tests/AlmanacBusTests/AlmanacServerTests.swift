@@ -44,7 +44,7 @@ import Testing
             #expect(almanac.server.weather.owners.isEmpty, "no view was made")
             let view = try await client.addView(.weather, options: ["location": .string("Paris")])
             let error = try await #require(throws: BusError.self) {
-                try await client.connection.call(BusContract.serviceName, path: view, interface: BusContract.viewInterface, method: BusContract.View1.setOptions) {
+                try await client.connection.call(BusContract.serviceName, path: view, interface: BusContract.viewInterface, method: BusContract.View1.setOptions.name) {
                     try ["location": Value.variant(.string("  "))].encode(to: &$0)
                 }
             }

@@ -21,7 +21,7 @@ import Testing
             let before = try await client.state(of: .weather)
             let hold = OwnerHold(almanac.weather.onOwner)
             try client.connection.callWithoutReply(BusContract.serviceName, path: Self.weather, interface: BusContract.documentInterface,
-                                                   method: BusContract.Document1.submit) { try $0.write(arguments: ["units": Value.string("imperial")]) }
+                                                   method: BusContract.Document1.submit.name) { try $0.write(arguments: ["units": Value.string("imperial")]) }
             let read = Task { try await client.state(of: .weather) }
             let bothWaiting = await eventually { almanac.weather.waitingForOwner == 2 }
             hold.release()
@@ -57,7 +57,7 @@ import Testing
             let allWaiting = await eventually { almanac.weather.waitingForOwner == readers }
             await #expect(throws: Never.self, "the podcasts document's GetState is answered while the weather owner is held") {
                 _ = try await other.connection.call(BusContract.serviceName, path: BusContract.documentPath(.podcasts), interface: BusContract.documentInterface,
-                                                method: BusContract.Document1.getState, timeout: .seconds(30)) { _ in }
+                                                method: BusContract.Document1.getState.name, timeout: .seconds(30)) { _ in }
             }
             hold.release()
             #expect(allWaiting, "\(readers) reads wait for the weather owner")

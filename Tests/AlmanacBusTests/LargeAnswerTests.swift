@@ -30,7 +30,7 @@ import Testing
             // GetState says what to do instead; the client does it.
             let refused = try await #require(throws: BusError.self) {
                 _ = try await client.connection.call(BusContract.serviceName, path: BusContract.documentPath(.weather), interface: BusContract.documentInterface,
-                                                     method: BusContract.Document1.getState) { _ in }
+                                                     method: BusContract.Document1.getState.name) { _ in }
             }
             #expect(refused.name == .limitsExceeded)
             #expect(refused.message.contains("GetStateDescriptor") && refused.message.contains("8192 bytes"), "\(refused.message)")

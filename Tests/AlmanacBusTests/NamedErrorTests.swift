@@ -56,7 +56,8 @@ import Testing
         for code in FeedParseCode.allCases { #expect(code.errorName == .notAFeed, "\(code)") }
         for code in LinkedFileCode.allCases { #expect(code.errorName == .fetchFailed, "\(code)") }
         // AlmanacServer.backingUp's switch, before.
-        let backups: [BackupCode: ClientErrorName] = [.noBackup: .noBackup, .unusable: .unusableBackup, .invalidName: .invalidArgs, .tooLarge: .limitsExceeded]
+        let backups: [BackupCode: ClientErrorName] = [.noBackup: .noBackup, .unusable: .unusableBackup, .invalidName: .invalidArgs, .tooLarge: .limitsExceeded,
+                                                       .noSpace: .notEnoughSpace]
         for code in BackupCode.allCases { #expect(code.errorName == backups[code] ?? .failed, "\(code)") }
     }
 

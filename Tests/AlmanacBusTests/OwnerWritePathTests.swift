@@ -59,9 +59,9 @@ import Testing
             try await client.addLocation("Oslo")
             try await client.removeLocation("Oslo")
             let place = try await client.addView(.weather, options: ["location": .string("Berlin")])
-            try await call(client, place, BusContract.viewInterface, BusContract.View1.setOptions) { try $0.write(["location": Value.string("Paris")]) }
-            try await call(client, weather, BusContract.documentInterface, BusContract.Document1.refresh)
-            try await call(client, place, BusContract.viewInterface, BusContract.View1.remove)
+            try await call(client, place, BusContract.viewInterface, BusContract.View1.setOptions.name) { try $0.write(["location": Value.string("Paris")]) }
+            try await call(client, weather, BusContract.documentInterface, BusContract.Document1.refresh.name)
+            try await call(client, place, BusContract.viewInterface, BusContract.View1.remove.name)
             // Document1, Podcasts1 and View1 of the podcasts document.
             _ = try await client.submit(.podcasts, ["episode": .string("show-1"), "played": .boolean(true)])
             _ = try await client.submit(.podcasts, ["episode": .string("show-2"), "kept": .boolean(true)])

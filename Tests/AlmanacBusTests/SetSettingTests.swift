@@ -116,7 +116,7 @@ import Testing
             for name in ["player", "delete-when-played", "colour"] {
                 let error = await #expect(throws: BusError.self) {
                     _ = try await client.connection.call(BusContract.serviceName, path: BusContract.rootPath, interface: BusContract.rootInterface,
-                                                         method: BusContract.Almanac1.setSetting) { try $0.write(arguments: name, Value.boolean(true)) }
+                                                         method: BusContract.Almanac1.setSetting.name) { try $0.write(arguments: name, Value.boolean(true)) }
                 }
                 #expect(error?.name == .invalidArgs && error?.message.contains("There is no setting '\(name)'; there are: notify, deleteWhenPlayed") == true,
                         "\(String(describing: error))")

@@ -28,6 +28,7 @@ import Testing
             kept.withLock { $0.append(backup) }
             return backup
         }
+        func requireRoom(toRestore name: String) throws {}
         func delete(_ backup: LibraryBackup) throws { kept.withLock { $0.removeAll { $0.name == backup.name } } }
         func prepare(named name: String) throws -> PreparedLibrary {
             guard let backup = kept.withLock({ $0.first { $0.name == name } }) else { throw BackupError(.noBackup, "There is no backup named \(name).") }
@@ -84,7 +85,7 @@ import Testing
         // Not due: nothing taken.
         await backups.daily()
         #expect(storage.kept.withLock { $0.count } == 1)
-        backups.pauseUntilRestored()
+        backups.pauseUntilRestored(note: "damaged")
         #expect(backups.nextDue == nil)
 
         let failing = MemoryStorage()
@@ -92,6 +93,29 @@ import Testing
         let retried = LibraryBackups(storage: failing, weather: WeatherDocument(logger: .discarding), podcasts: try PodcastsDocument(archive: StateStore.inMemory(logger: .discarding), logger: .discarding), clock: { now }, logger: .discarding)
         await retried.daily()
         #expect(retried.nextDue == now.addingTimeInterval(3_600))
+    }
+
+    /// A daily backup that was not taken is said in both documents' `LastError` beside a
+    /// damaged file's note, until a backup is taken; the damaged file's note stays until a restore.
+    @Test func aDailyBackupNotTakenIsSaidUntilOneIsTaken() async throws {
+        let storage = MemoryStorage()
+        let (weather, podcasts) = (WeatherDocument(logger: .discarding), try PodcastsDocument(archive: StateStore.inMemory(logger: .discarding), logger: .discarding))
+        let backups = LibraryBackups(storage: storage, weather: weather, podcasts: podcasts, logger: .discarding)
+        storage.failing.withLock { $0 = true }
+        await backups.daily()
+        let said = "The daily backup of the library was not taken: The disk is full. It is tried again in an hour; `almanac backup now` takes one."
+        #expect(podcasts.activity.lastError == said && weather.activity.lastError == said)
+        storage.failing.withLock { $0 = false }
+        _ = try await backups.backUp()
+        #expect(podcasts.activity.lastError == "" && weather.activity.lastError == "")
+
+        backups.pauseUntilRestored(note: "Damaged.")
+        backups.noteUnbackedMigration("Not copied.")
+        #expect(podcasts.activity.lastError == "Damaged. Not copied.")
+        _ = try await backups.backUp()
+        #expect(podcasts.activity.lastError == "Damaged.")
+        _ = try await backups.restore("latest")
+        #expect(podcasts.activity.lastError == "" && weather.activity.lastError == "")
     }
 
     @Test func aRestoreTakesLatestANameOrItsPathInTheFolderAndNothingElse() throws {

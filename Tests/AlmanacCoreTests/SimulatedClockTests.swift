@@ -140,4 +140,33 @@ import Testing
         }
         #expect(missed == 0)
     }
+
+    /// The same when a wake-up comes twice: the second is kept for the next sleep, which it
+    /// ends as soon as it begins. That sleep, put on the clock and at once taken off, is never
+    /// reported at rest: a report that read it would move the clock past the scheduler's due
+    /// time, and its next sleep would be asked for a time gone by (a late sleep).
+    @Test func aSleepEndedByAKeptWakeUpIsNeverAtRest() async throws {
+        let clock = SimulatedClock(startingAt: Self.start)
+        let due = Locked<Date?>(Self.start.addingTimeInterval(1_000))
+        let scheduler = RefreshScheduler(nextDue: { due.withLock { $0 } }, on: clock) {}
+        let running = Task { await scheduler.run() }
+        defer { running.cancel() }
+        var missed = 0
+        for round in 1...2_000 {
+            let next = Self.start.addingTimeInterval(1_000 + Double(round))
+            due.withLock { $0 = next }
+            scheduler.wake()
+            scheduler.wake()
+            while true {
+                let resting = scheduler.isAtRest
+                let deadline = clock.status.nextDeadline
+                if resting {
+                    if deadline != next { missed += 1 }
+                    break
+                }
+                await Task.yield()
+            }
+        }
+        #expect(missed == 0)
+    }
 }

@@ -84,7 +84,7 @@ import Testing
             let refused = try await almanac(["settings", "set", "backups-kept", value], bus: bus)
             #expect(refused.status == 64 && refused.errorOutput.contains("backups-kept"), "\(value): \(refused.errorOutput)")
         }
-        let bus = try await gdbusCall(on: self.bus, BusContract.rootPath, BusContract.rootInterface, BusContract.Almanac1.setSetting, ["backupsKept", "<uint32 0>"])
+        let bus = try await gdbusCall(on: self.bus, BusContract.rootPath, BusContract.rootInterface, BusContract.Almanac1.setSetting.name, ["backupsKept", "<uint32 0>"])
         #expect(bus.status != 0 && bus.errorOutput.contains("InvalidArgs") && bus.errorOutput.contains("backupsKept"), "\(bus.errorOutput)")
         #expect(try await almanac(["settings", "get", "backups-kept"], bus: self.bus).output == "3\n")
         _ = daemon

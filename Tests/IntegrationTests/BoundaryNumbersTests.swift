@@ -61,7 +61,7 @@ import Testing
         try #require(login.status == 0, "\(login.errorOutput)")
         let podcasts = BusContract.documentPath(.podcasts)
         func submit(_ position: String) async throws -> Tool.Result {
-            try await busctlCall(on: bus, podcasts, BusContract.documentInterface, BusContract.Document1.submit,
+            try await busctlCall(on: bus, podcasts, BusContract.documentInterface, BusContract.Document1.submit.name,
                                  ["a{sv}", "2", "episode", "s", episode, "position", "d", "--", position])
         }
         for position in ["1e308", "2592001", "-1", "nan", "inf"] {
@@ -84,7 +84,7 @@ import Testing
         try await expectAlive(daemon, after: "position 2592000 synced")
 
         // A t past Int64.max is a number out of range, said as such (not "must be a number … not 't'").
-        let huge = try await busctlCall(on: bus, BusContract.rootPath, BusContract.rootInterface, BusContract.Almanac1.setSetting,
+        let huge = try await busctlCall(on: bus, BusContract.rootPath, BusContract.rootInterface, BusContract.Almanac1.setSetting.name,
                                         ["sv", "minimumFreeSpace", "t", "18446744073709551615"])
         #expect(huge.status != 0 && huge.errorOutput.contains("'minimumFreeSpace' is the bytes the downloads' disk keeps free"), "\(huge.errorOutput)")
         try await expectAlive(daemon, after: "minimumFreeSpace t max")

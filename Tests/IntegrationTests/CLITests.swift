@@ -39,7 +39,7 @@ import Testing
                                         "{{place}}|{{temperature}}|{{feelsLike}}|{{condition}}|{{humidity}}|{{wind}}|{{precipitation}}|{{error|none}}"], bus: bus)
         #expect(result.status == 0, "\(result.errorOutput)")
         #expect(result.output == "Berlin|8.6°C|8.1°C|Heavy rain|91%|6 km/h ESE|2.0 mm|none\n")
-        let imperial = try await gdbusCall(on: bus, BusContract.documentPath(.weather), BusContract.documentInterface, BusContract.Document1.submit,
+        let imperial = try await gdbusCall(on: bus, BusContract.documentPath(.weather), BusContract.documentInterface, BusContract.Document1.submit.name,
                                            ["{'units': <'imperial'>}"])
         #expect(imperial.status == 0)
         let again = try await almanac(["get", "weather", "--location", "Berlin", "--format", "{{temperature}} {{wind}} {{precipitation}}"], bus: bus)
@@ -218,7 +218,7 @@ import Testing
         #expect(owners.output.hasPrefix("s \":1."))
         let introspection = try await gdbusIntrospect(on: bus, BusContract.viewPath(.weather, 2))
         #expect(introspection.output.contains("Updated(t revision,"))
-        let submit = try await busctlCall(on: bus, BusContract.documentPath(.weather), BusContract.documentInterface, BusContract.Document1.submit,
+        let submit = try await busctlCall(on: bus, BusContract.documentPath(.weather), BusContract.documentInterface, BusContract.Document1.submit.name,
                                           ["a{sv}", "1", "units", "s", "imperial"])
         #expect(submit.status == 0, "\(submit.errorOutput)")
         for watcher in watchers {

@@ -12,14 +12,14 @@ import Testing
     @Test func otherClientsSubmitAndAreAnswered() async throws {
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)
-        let submitted = try await gdbusCall(on: bus, Self.weatherPath, BusContract.documentInterface, BusContract.Document1.submit, ["{'units': <'imperial'>}"])
+        let submitted = try await gdbusCall(on: bus, Self.weatherPath, BusContract.documentInterface, BusContract.Document1.submit.name, ["{'units': <'imperial'>}"])
         #expect(submitted.status == 0, "\(submitted.errorOutput)")
         #expect(submitted.output == "(uint64 1,)\n", "\(submitted.output)")
-        let refused = try await busctlCall(on: bus, Self.weatherPath, BusContract.documentInterface, BusContract.Document1.submit,
+        let refused = try await busctlCall(on: bus, Self.weatherPath, BusContract.documentInterface, BusContract.Document1.submit.name,
                                            ["a{sv}", "1", "units", "s", "kelvin"])
         #expect(refused.status != 0)
         #expect(refused.errorOutput.contains("'units' must be \"metric\" or \"imperial\", not \"kelvin\""), "\(refused.errorOutput)")
-        let again = try await busctlCall(on: bus, Self.weatherPath, BusContract.documentInterface, BusContract.Document1.submit,
+        let again = try await busctlCall(on: bus, Self.weatherPath, BusContract.documentInterface, BusContract.Document1.submit.name,
                                          ["a{sv}", "1", "units", "s", "metric"])
         #expect(again.output == "t 2\n", "\(again.output) \(again.errorOutput)")
         let revision = try await busctlGetProperty(on: bus, Self.weatherPath, BusContract.documentInterface, BusContract.Document1.revision)
@@ -30,7 +30,7 @@ import Testing
     @Test func exportsTheContractAndEveryObjectIntrospects() async throws {
         let bus = try PrivateBus()
         let daemon = try await RunningDaemon(bus: bus)
-        let view = try await gdbusCall(on: bus, Self.weatherPath, BusContract.documentInterface, BusContract.Document1.addView, ["{'location': <'Berlin'>}"])
+        let view = try await gdbusCall(on: bus, Self.weatherPath, BusContract.documentInterface, BusContract.Document1.addView.name, ["{'location': <'Berlin'>}"])
         #expect(view.status == 0, "\(view.errorOutput)")
         #expect(view.output == "(objectpath '\(BusContract.viewPath(.weather, 1))',)\n")
         let tree = try await Tool.runDetached("busctl", ["--address=\(bus.address)", "tree", BusContract.serviceName.rawValue])
@@ -145,7 +145,7 @@ import Testing
         #expect(addView.name == .invalidArgs)
         let view = try await client.addView(.weather, options: ["location": .string("Paris")])
         let denied = try await #require(throws: BusError.self) {
-            _ = try await other.connection.call(BusContract.serviceName, path: view, interface: BusContract.viewInterface, method: BusContract.View1.remove) { _ in }
+            _ = try await other.connection.call(BusContract.serviceName, path: view, interface: BusContract.viewInterface, method: BusContract.View1.remove.name) { _ in }
         }
         #expect(denied.name == .accessDenied)
         let deniedRemove = try await #require(throws: BusError.self) { try await other.removeView(.weather, view) }
@@ -203,7 +203,7 @@ import Testing
         let changes = try await client.connection.signals(matching: MatchRule(interface: .properties, member: MemberName("PropertiesChanged"), path: Self.weatherPath))
         let view = try await client.addView(.weather, options: ["location": .string("Atlantis")])
         _ = try await client.submit(.weather, ["units": .string("imperial")])
-        _ = try await client.connection.call(BusContract.serviceName, path: view, interface: BusContract.viewInterface, method: BusContract.View1.setOptions,
+        _ = try await client.connection.call(BusContract.serviceName, path: view, interface: BusContract.viewInterface, method: BusContract.View1.setOptions.name,
                                              arguments: ["location": Value.string("Oslo")])
         var seen: [String: Value] = [:]
         var loadingValues: [Value] = []
@@ -238,7 +238,7 @@ import Testing
         let view = try await owner.addView(.weather, options: ["location": .string("Paris")])
         func setOptions(_ options: [String: Value], by client: AlmanacClient) async throws {
             _ = try await client.connection.call(BusContract.serviceName, path: view, interface: BusContract.viewInterface,
-                                                 method: BusContract.View1.setOptions, arguments: options)
+                                                 method: BusContract.View1.setOptions.name, arguments: options)
         }
         let denied = try await #require(throws: BusError.self) { try await setOptions(["location": .string("Tokyo")], by: other) }
         #expect(denied.name == .accessDenied)

@@ -187,7 +187,7 @@ import Testing
         let daemon = try await RunningDaemon(bus: bus, .fixtures())
         let alpha = try #require(try await feed.subscribe(on: bus).episodes["Alpha"])
         let marker = bus.directory.appendingPathComponent("pwned").path
-        let submitted = try await busctlCall(on: bus, BusContract.documentPath(.podcasts), BusContract.documentInterface, BusContract.Document1.submit,
+        let submitted = try await busctlCall(on: bus, BusContract.documentPath(.podcasts), BusContract.documentInterface, BusContract.Document1.submit.name,
                                              ["a{sv}", "1", "player", "s", "/bin/sh -c 'touch \(marker)' sh"])
         #expect(submitted.status != 0 && submitted.errorOutput.contains("cli.conf") && submitted.errorOutput.contains("almanac settings set player"),
                 "\(submitted.output) \(submitted.errorOutput)")

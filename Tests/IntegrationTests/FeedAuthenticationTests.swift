@@ -99,7 +99,7 @@ import Testing
             #expect(result.status == 0, "\(command): \(result.errorOutput)")
             seen.append(result.output + result.errorOutput)
         }
-        seen.append(try await busctlCall(on: bus, podcasts, BusContract.documentInterface, BusContract.Document1.getState, []).output)
+        seen.append(try await busctlCall(on: bus, podcasts, BusContract.documentInterface, BusContract.Document1.getState.name, []).output)
         seen.append(try await busctlCall(on: bus, podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.getEpisodeDetails, ["s", episode]).output)
         seen.append(try await busctlGetProperty(on: bus, podcasts, BusContract.podcastsInterface, "Subscriptions").output)
         seen.append((FileManager.default.subpaths(atPath: bus.directory.appendingPathComponent("data").path) ?? []).joined(separator: "\n"))

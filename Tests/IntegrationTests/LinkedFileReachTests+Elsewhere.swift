@@ -81,7 +81,7 @@ extension LinkedFileReachTests {
             return data
         }.makeAsyncIterator()
         func loadMore() async throws -> Bool {
-            try await client.connection.call(BusContract.serviceName, path: view, interface: BusContract.viewInterface, method: BusContract.View1.loadMore).arguments(Bool.self)
+            try await client.loadMore(view)
         }
         func next(_ kinds: Set<String>) async -> [String: Value]? {
             while let data = await events.next() {

@@ -52,7 +52,7 @@ import Testing
         func loading() async throws -> Bool { try await client.property(BusContract.Document1.loading, of: .podcasts) == .boolean(true) }
         let view = try await client.addView(.podcasts, options: ["podcast": .string(id)])
         func load() async throws -> Bool {
-            try await client.connection.call(BusContract.serviceName, path: view, interface: BusContract.viewInterface, method: BusContract.View1.loadMore).arguments(Bool.self)
+            try await client.loadMore(view)
         }
         // The library's page, then the feed's second, held back by the server.
         try gate("close")
@@ -62,7 +62,7 @@ import Testing
         if removal == "RemoveView" {
             try await client.removeView(.podcasts, view)
         } else {
-            _ = try await client.connection.call(BusContract.serviceName, path: view, interface: BusContract.viewInterface, method: BusContract.View1.setOptions) {
+            _ = try await client.connection.call(BusContract.serviceName, path: view, interface: BusContract.viewInterface, method: BusContract.View1.setOptions.name) {
                 try [String: Value]().encode(to: &$0)
             }
         }
@@ -79,8 +79,8 @@ import Testing
         let updates = try await client.connection.signals(matching: MatchRule(interface: BusContract.viewInterface, member: BusContract.View1.updated))
         let properties = try await client.propertyChanges(of: .podcasts)
         let view = try await client.addView(.podcasts, options: ["podcast": .string(id)])
-        func load(_ method: MemberName) async throws -> Bool {
-            try await client.connection.call(BusContract.serviceName, path: view, interface: BusContract.viewInterface, method: method).arguments(Bool.self)
+        func load(_ method: BusMethod<Args<>, Args<Bool>>) async throws -> Bool {
+            try await client.connection.call(method, on: BusContract.serviceName, path: view, ())
         }
         var events = updates.compactMap { message -> [String: Value]? in
             guard message.path == view, let (_, data) = try? message.arguments(UInt64.self, [String: Value].self) else { return nil }
@@ -143,7 +143,7 @@ import Testing
         let again = try await AlmanacClient.connect(address: bus.address)
         let second = try await again.addView(.podcasts, options: ["podcast": .string(id)])
         let secondUpdates = try await again.connection.signals(matching: MatchRule(interface: BusContract.viewInterface, member: BusContract.View1.updated))
-        #expect(try await again.connection.call(BusContract.serviceName, path: second, interface: BusContract.viewInterface, method: BusContract.View1.loadMore).arguments(Bool.self))
+        #expect(try await again.loadMore(second))
         for await message in secondUpdates where message.path == second {
             guard let (_, data) = try? message.arguments(UInt64.self, [String: Value].self), data["kind"]?.stringValue == "page" else { continue }
             #expect(titles(data).count == 8 && data["hasMore"] == .boolean(false), "\(data)")

@@ -220,9 +220,8 @@ extension PodcastLibraryTests {
         let updates = try await client.connection.signals(matching: MatchRule(interface: BusContract.viewInterface, member: BusContract.View1.updated))
         let properties = try await client.propertyChanges(of: .podcasts)
         let view = try await client.addView(.podcasts, options: ["podcast": .string(id)])
-        func load(_ method: MemberName, from connection: Connection? = nil) async throws -> Bool {
-            try await (connection ?? client.connection).call(BusContract.serviceName, path: view, interface: BusContract.viewInterface, method: method)
-                .arguments(Bool.self)
+        func load(_ method: BusMethod<Args<>, Args<Bool>>, from connection: Connection? = nil) async throws -> Bool {
+            try await (connection ?? client.connection).call(method, on: BusContract.serviceName, path: view, ())
         }
         // Two at once from the owner: one load runs; a refused one says so.
         async let first = load(BusContract.View1.loadMore)

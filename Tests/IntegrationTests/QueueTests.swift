@@ -93,10 +93,10 @@ import Testing
             (["a{sv}", "1", "queueClear", "b", "false"], "'queueClear' can only be true"),
         ]
         for (arguments, words) in refusals {
-            let refused = try await busctlCall(on: bus, podcasts, BusContract.documentInterface, BusContract.Document1.submit, arguments)
+            let refused = try await busctlCall(on: bus, podcasts, BusContract.documentInterface, BusContract.Document1.submit.name, arguments)
             #expect(refused.status != 0 && refused.errorOutput.contains(words), "\(arguments): \(refused.errorOutput)")
         }
-        let gdbus = try await gdbusCall(on: bus, podcasts, BusContract.documentInterface, BusContract.Document1.submit, ["{'queueMove': <'\(alpha)'>, 'to': <uint32 7>}"])
+        let gdbus = try await gdbusCall(on: bus, podcasts, BusContract.documentInterface, BusContract.Document1.submit.name, ["{'queueMove': <'\(alpha)'>, 'to': <uint32 7>}"])
         #expect(gdbus.errorOutput.contains("org.freedesktop.DBus.Error.InvalidArgs") && gdbus.errorOutput.contains("There is no position 7"), "\(gdbus.errorOutput)")
         #expect(try await revision() == before)
         #expect(try await queued() == ["Delta", "Gamma", "Alpha", "Beta"])
@@ -108,7 +108,7 @@ import Testing
         #expect(played.status == 65 && played.errorOutput.contains("is played"), "\(played.errorOutput)")
         // Removed, moved by gdbus, then cleared.
         #expect(try await almanac(["queue", "remove", alpha], bus: bus).status == 0)
-        let moved = try await gdbusCall(on: bus, podcasts, BusContract.documentInterface, BusContract.Document1.submit, ["{'queueMove': <'\(beta)'>, 'to': <uint32 1>}"])
+        let moved = try await gdbusCall(on: bus, podcasts, BusContract.documentInterface, BusContract.Document1.submit.name, ["{'queueMove': <'\(beta)'>, 'to': <uint32 1>}"])
         #expect(moved.status == 0, "\(moved.errorOutput)")
         #expect(try await queued() == ["Beta", "Delta"])
         // The queue survives a restart.
@@ -138,7 +138,7 @@ import Testing
             }
             for (index, id) in ids.prefix(8).enumerated() {
                 group.addTask {
-                    try await gdbusCall(on: bus, podcasts, BusContract.documentInterface, BusContract.Document1.submit,
+                    try await gdbusCall(on: bus, podcasts, BusContract.documentInterface, BusContract.Document1.submit.name,
                                         ["{'queueMove': <'\(id)'>, 'to': <uint32 \(1 + index % 4)>}"])
                 }
             }
@@ -199,5 +199,51 @@ import Testing
         #expect(try await eventually { try await queued() == ["Beta"] })
         await player.connection.close()
         _ = daemon
+    }
+
+    /// `queue add` quotes the episode's and the podcast's titles ("Queued: Title (Podcast)"),
+    /// which come from feeds: their control characters are shown (as `Terminal.textLine` shows
+    /// them: ␛, ␇, U+FFFD for a C1 control), never sent to the terminal — those a feed sends,
+    /// which the daemon drops as it reads them, and those a library kept (an older Almanac's,
+    /// or any program writing the file). Bidirectional overrides are text to the CLI's
+    /// escaping, and are shown as they are.
+    @Test func queueAddShowsTheControlsInTitlesAndSendsNone() async throws {
+        let escapes = "&#27;]0;pwned&#7; &#x9B;2J &#27;[31m"
+        let xml = """
+            <?xml version="1.0"?><rss version="2.0"><channel><title>Evil \(escapes)Show\u{202E}won</title>
+            <item><title>Clip\(escapes)board\u{202E}txt.exe</title><guid>evil-1</guid><pubDate>Sun, 01 Nov 2026 06:00:00 GMT</pubDate>
+            <enclosure url="\(feed.base)/audio/evil?size=100" type="audio/mpeg" length="1"/></item>
+            </channel></rss>
+            """
+        try xml.write(to: feed.folder.appendingPathComponent("show.xml"), atomically: true, encoding: .utf8)
+        var daemon = try await RunningDaemon(bus: bus, .fixtures())
+        let (_, episodes) = try await feed.subscribe(on: bus)
+        let episode = try #require(episodes.values.first)
+        let fromTheFeed = try await almanac(["queue", "add", episode], bus: bus)
+        #expect(fromTheFeed.status == 0, "\(fromTheFeed.errorOutput)")
+        // ESC and BEL dropped where the feed is read; a C1 byte read as Windows-1252 would (U+009B: ›).
+        #expect(fromTheFeed.output == "Queued: Clip]0;pwned ›2J [31mboard\u{202E}txt.exe (Evil ]0;pwned ›2J [31mShow\u{202E}won)\n",
+                "\(fromTheFeed.output.debugDescription)")
+        #expect(try await almanac(["queue", "remove", episode], bus: bus).status == 0)
+        _ = daemon.stop()
+
+        // Kept in the library as they were sent: shown, not sent.
+        let hostile = "Old\u{1B}]0;pwned\u{07} \u{9B}2J\u{1B}[2J\u{202E}title"
+        let write = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.execute("UPDATE podcast SET title = ?", (sys.argv[2] + " show",))
+            db.execute("UPDATE episode SET title = ?", (sys.argv[2],))
+            db.commit()
+            """
+        let written = try await Tool.runDetached("python3", ["-c", write, bus.directory.appendingPathComponent("state/almanac.sqlite").path, hostile])
+        try #require(written.status == 0, "\(written.errorOutput)")
+        daemon = try await RunningDaemon(bus: bus, .fixtures())
+        let kept = try await almanac(["queue", "add", episode], bus: bus)
+        #expect(kept.status == 0, "\(kept.errorOutput)")
+        let visible = "Old␛]0;pwned␇ \u{FFFD}2J␛[2J\u{202E}title"
+        #expect(kept.output == "Queued: \(visible) (\(visible) show)\n", "\(kept.output.debugDescription)")
+        #expect(TerminalSafetyTests.controls(in: fromTheFeed.output + kept.output).isEmpty)
+        #expect(!daemon.process.hasExited)
     }
 }

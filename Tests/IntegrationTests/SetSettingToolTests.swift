@@ -13,7 +13,7 @@ import Testing
         let daemon = try await RunningDaemon(bus: bus, .fixtures())
         let client = try await AlmanacClient.connect(address: bus.address)
         func setSetting(_ name: String, _ value: String) async throws -> Tool.Result {
-            try await gdbusCall(on: bus, BusContract.rootPath, BusContract.rootInterface, BusContract.Almanac1.setSetting, [name, value])
+            try await gdbusCall(on: bus, BusContract.rootPath, BusContract.rootInterface, BusContract.Almanac1.setSetting.name, [name, value])
         }
 
         let units = try await setSetting(Setting.units.busKey, "<'imperial'>")

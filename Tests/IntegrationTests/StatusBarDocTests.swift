@@ -68,7 +68,7 @@ import Testing
         #expect(try await Tool.runDetached("python3", ["-c", control, server.baseURL.absoluteString + "/control?fail=1000"]).status == 0)
         let client = try await AlmanacClient.connect(address: bus.address)
         _ = try await client.connection.call(BusContract.serviceName, path: BusContract.documentPath(.weather), interface: BusContract.documentInterface,
-                                             method: BusContract.Document1.refresh)
+                                             method: BusContract.Document1.refresh.name)
         await client.connection.close()
         let stale = await eventually {
             (waybar().last?["class"] as? [String])?.contains("stale") == true

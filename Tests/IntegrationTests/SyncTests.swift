@@ -303,7 +303,7 @@ import Testing
             shown.append(try await almanac(arguments, bus: desktop.bus).output)
         }
         shown.append(try await busctlCall(on: desktop.bus, BusContract.syncPath, .properties, "GetAll", ["s", "org.almanac.Sync1"]).output)
-        shown.append(try await gdbusCall(on: desktop.bus, BusContract.documentPath(.podcasts), BusContract.documentInterface, BusContract.Document1.getState, []).output)
+        shown.append(try await gdbusCall(on: desktop.bus, BusContract.documentPath(.podcasts), BusContract.documentInterface, BusContract.Document1.getState.name, []).output)
         try await desktop.restart()
         #expect(try await almanac(["sync", "now"], bus: desktop.bus).status == 0, "read back from the file after a restart")
         shown.append(desktop.log)

@@ -81,7 +81,7 @@ import Testing
         let client = try await AlmanacClient.connect(address: bus.address)
         _ = try await client.addView(.weather, options: ["location": .string(Self.inland)])
         _ = try await client.connection.call(BusContract.serviceName, path: BusContract.documentPath(.weather), interface: BusContract.documentInterface,
-                                             method: BusContract.Document1.refresh)
+                                             method: BusContract.Document1.refresh.name)
         #expect(await eventually(every: .milliseconds(100)) {
             let expires = (try? await alerts(Self.inland))?.first?["expiresUnix"] as? Double
             return expires.map { $0 < Date().timeIntervalSince1970 } ?? false

@@ -112,7 +112,7 @@ import Testing
 
         try server.control("hours=now")
         _ = try await client.connection.call(BusContract.serviceName, path: Self.weatherPath, interface: BusContract.documentInterface,
-                                             method: BusContract.Document1.refresh)
+                                             method: BusContract.Document1.refresh.name)
         let ahead = try await eventually {
             let hours = try await call(client, BusContract.Weather1.hourlyForecast.name, "Berlin", 5).arguments([[String: Value]].self)
             return hours.isEmpty ? nil : hours
@@ -134,7 +134,7 @@ import Testing
 
         try server.control("temperature=1e308")
         _ = try await client.connection.call(BusContract.serviceName, path: Self.weatherPath, interface: BusContract.documentInterface,
-                                             method: BusContract.Document1.refresh)
+                                             method: BusContract.Document1.refresh.name)
         let stale = try #require(await current(client, "Berlin") { $0["stale"] == .boolean(true) })
         #expect(stale["temperature"] == .double(5.3))
         #expect(stale["error"]?.stringValue?.contains("a temperature no place has") == true, "\(stale)")
@@ -152,7 +152,7 @@ import Testing
 
         try server.control("fail=1000&temperature=-7.5")
         _ = try await client.connection.call(BusContract.serviceName, path: Self.weatherPath, interface: BusContract.documentInterface,
-                                             method: BusContract.Document1.refresh)
+                                             method: BusContract.Document1.refresh.name)
         let stale = try #require(await current(client, "Berlin") { $0["stale"] == .boolean(true) })
         // The last good reading is kept, marked stale, with the reason.
         #expect(stale["temperature"] == .double(5.3))
@@ -219,7 +219,7 @@ import Testing
                                                                               path: Self.weatherPath))
         func submit(_ change: [String: Value]) throws {
             try client.connection.callWithoutReply(BusContract.serviceName, path: Self.weatherPath, interface: BusContract.documentInterface,
-                                                   method: BusContract.Document1.submit) { try $0.write(arguments: change) }
+                                                   method: BusContract.Document1.submit.name) { try $0.write(arguments: change) }
         }
         // The daemon is stopped while they are sent, so it reads them all in one go: one burst.
         daemon.process.send(SIGSTOP)

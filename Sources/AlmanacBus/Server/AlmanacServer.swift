@@ -79,13 +79,12 @@ public final class AlmanacServer: Sendable {
         return try Interface(BusContract.rootInterface.rawValue, methods: [
             // The setting goes to the document that owns it, as that document's `Submit` with no
             // view as its origin; answered once it is saved, like `Submit`.
-            Method.deferred(BusContract.Almanac1.setSetting.rawValue, inputs: [Argument("name", .string), Argument("value", .variant)],
-                            outputs: [Argument("revision", .uint64)]) { [weather, podcasts] call, reply in
-                let (name, value) = try call.arguments(String.self, Value.self)
+            Method.deferred(BusContract.Almanac1.setSetting) { [weather, podcasts] _, arguments, reply in
+                let (name, value) = arguments
                 guard let setting = Setting(busKey: name) else {
                     throw BusError.invalidArgs("There is no setting '\(name.prefix(200))'; there are: \(Setting.allCases.map(\.busKey).joined(separator: ", ")).")
                 }
-                let answer = { @Sendable (result: Result<UInt64, any Error>) in _ = reply.answer(result) { try $0.write($1) } }
+                let answer = { @Sendable (result: Result<UInt64, any Error>) in _ = reply.answer(result) { $0 } }
                 switch setting.section {
                 case .weather: try weather.adapter.submit([setting.busKey: value], from: nil, answer: answer)
                 case .podcasts: try podcasts.adapter.submit([setting.busKey: value], from: nil, answer: answer)

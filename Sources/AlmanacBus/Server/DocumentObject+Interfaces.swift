@@ -20,48 +20,42 @@ extension DocumentObject {
             // awaited in the reply's task, which holds no thread meanwhile; encoding it, which
             // grows with the library, happens there too, so it holds up no other client
             // (reliability.md), and counts among its caller's calls under way.
-            Method(BusContract.Document1.getState.rawValue, outputs: [Argument("revision", .uint64), Argument("state", .dictionary(key: .string, value: .variant))],
-                   offloading: { [adapter, weak connection] _ in
+            Method(BusContract.Document1.getState, offloading: { [adapter] _, _ in
                 let snapshot = Self.snapshot(after: adapter)
-                return { [weak connection] reply in
+                return {
                     let (revision, state) = try await snapshot()
-                    try reply.write(revision)
-                    try WireCoding.fields(state).encode(to: &reply)
-                    try LargeAnswers.check(reply.byteCount, on: connection, "The state", instead: "call GetStateDescriptor to receive it as a file descriptor")
+                    return (revision, try WireCoding.fields(state))
                 }
+            }, checkLength: { [weak connection] length in
+                try LargeAnswers.check(length, on: connection, "The state", instead: "call GetStateDescriptor to receive it as a file descriptor")
             }),
-            Method(BusContract.Document1.getStateDescriptor.rawValue, outputs: [Argument("payload", .unixFD)], offloading: { [adapter] _ in
+            // GetState's reply, written as its definition's types, in a sealed memory file.
+            Method(BusContract.Document1.getStateDescriptor, offloading: { [adapter] _, _ in
                 let snapshot = Self.snapshot(after: adapter)
-                return { reply in
+                return {
                     let (revision, state) = try await snapshot()
                     let encoded = try WireCoding.fields(state)
-                    try reply.write(try LargeAnswers.payload("The state") { writer in
-                        try writer.write(revision)
-                        try encoded.encode(to: &writer)
-                    })
+                    return try LargeAnswers.payload("The state") { try BusContract.Document1.getState.writeReply((revision, encoded), to: &$0) }
                 }
             }),
-            Method(BusContract.Document1.addView.rawValue, inputs: [Argument("options", .dictionary(key: .string, value: .variant))], outputs: [Argument("view", .objectPath)]) { [weak self] call, reply in
+            Method(BusContract.Document1.addView) { [weak self] call, options in
                 guard let self else { throw BusError.failed("The daemon is shutting down.") }
                 guard let owner = call.sender else { throw BusError.accessDenied("Views can only be added over a message bus.") }
-                let (options) = try call.arguments([String: Value].self)
-                try reply.write(try addView(owner: owner, rawOptions: options))
+                return try addView(owner: owner, rawOptions: options)
             },
-            Method(BusContract.Document1.removeView.rawValue, inputs: [Argument("view", .objectPath)]) { [weak self] call, _ in
-                let (path) = try call.arguments(ObjectPath.self)
+            Method(BusContract.Document1.removeView) { [weak self] call, path in
                 try self?.removeView(path, caller: call.sender)
             },
             // Answered after the change is saved: the document's owner writes a burst of them at once.
             // Its origin is the caller's view when it holds exactly one (View1.Submit names it).
-            Method.deferred(BusContract.Document1.submit.rawValue, inputs: [Argument("change", .dictionary(key: .string, value: .variant))], outputs: [Argument("revision", .uint64)]) { [adapter, weak self] call, reply in
-                let (change) = try call.arguments([String: Value].self)
+            Method.deferred(BusContract.Document1.submit) { [adapter, weak self] call, change, reply in
                 let origin = call.sender.flatMap { sender -> ViewKey? in
                     let owned = self?.views.withLock { $0.byPath.values.filter { $0.owner == sender }.map(\.path) } ?? []
                     return owned.count == 1 ? ViewKey(owned[0].rawValue) : nil
                 }
-                try adapter.submit(change, from: origin) { result in reply.answer(result) { try $0.write($1) } }
+                try adapter.submit(change, from: origin) { result in reply.answer(result) { $0 } }
             },
-            Method(BusContract.Document1.refresh.rawValue, async: { [weak self] _, _ in await self?.refresh() }),
+            Method(BusContract.Document1.refresh, async: { [weak self] _, _ in await self?.refresh() }),
         ], properties: [
             Property(BusContract.Document1.revision.rawValue, .uint64) { .uint64(document.revision) },
             Property(BusContract.Document1.loading.rawValue, .boolean) { [activity = adapter.activity] in .boolean(activity.isLoading) },
@@ -98,7 +92,7 @@ extension DocumentObject {
     func viewInterface(path: ObjectPath) throws -> Interface {
         try Interface(BusContract.viewInterface.rawValue, methods: [
             // A change from this view: every view hears it with this one as its origin.
-            Method.deferred(BusContract.View1.submit.rawValue, inputs: [Argument("change", .dictionary(key: .string, value: .variant))], outputs: [Argument("revision", .uint64)]) { [adapter, weak self] call, reply in
+            Method.deferred(BusContract.View1.submit) { [adapter, weak self] call, change, reply in
                 guard let self else { throw BusError.failed("The daemon is shutting down.") }
                 try views.withLock { views in
                     guard let view = views.byPath[path] else { throw BusError(BusContract.noSuchView, "\(path) is not a view of the \(adapter.name) document.") }
@@ -106,28 +100,25 @@ extension DocumentObject {
                         throw BusError.accessDenied("View \(path) belongs to \(view.owner); only its owner may submit through it.")
                     }
                 }
-                let (change) = try call.arguments([String: Value].self)
-                try adapter.submit(change, from: ViewKey(path.rawValue)) { result in reply.answer(result) { try $0.write($1) } }
+                try adapter.submit(change, from: ViewKey(path.rawValue)) { result in reply.answer(result) { $0 } }
             },
-            Method(BusContract.View1.setOptions.rawValue, inputs: [Argument("options", .dictionary(key: .string, value: .variant))]) { [weak self] call, _ in
-                let (options) = try call.arguments([String: Value].self)
+            Method(BusContract.View1.setOptions) { [weak self] call, options in
                 try self?.setOptions(path, caller: call.sender, rawOptions: options)
             },
-            Method(BusContract.View1.remove.rawValue) { [weak self] call, _ in
+            Method(BusContract.View1.remove) { [weak self] call, _ in
                 try self?.removeView(path, caller: call.sender)
             },
             // Flow control: the owner has its updates up to a revision (sent without a reply wanted).
-            Method(BusContract.View1.ack.rawValue, inputs: [Argument("revision", .uint64)]) { [weak self] call, _ in
-                let (revision) = try call.arguments(UInt64.self)
+            Method(BusContract.View1.ack) { [weak self] call, revision in
                 try self?.acknowledge(path, caller: call.sender, upTo: revision)
             },
-            Method(BusContract.View1.loadMore.rawValue, outputs: [Argument("started", .boolean)], async: { [weak self] call, reply in
-                guard let self else { return }
-                try reply.write(await self.loadPage(path, caller: call.sender, refresh: false))
+            Method(BusContract.View1.loadMore, async: { [weak self] call, _ in
+                guard let self else { throw BusError.failed("The daemon is shutting down.") }
+                return try await self.loadPage(path, caller: call.sender, refresh: false)
             }),
-            Method(BusContract.View1.refreshList.rawValue, outputs: [Argument("started", .boolean)], async: { [weak self] call, reply in
-                guard let self else { return }
-                try reply.write(await self.loadPage(path, caller: call.sender, refresh: true))
+            Method(BusContract.View1.refreshList, async: { [weak self] call, _ in
+                guard let self else { throw BusError.failed("The daemon is shutting down.") }
+                return try await self.loadPage(path, caller: call.sender, refresh: true)
             }),
         ], properties: [
             Property(BusContract.View1.owner.rawValue, .string) { [weak self] in .string(self?.views.withLock { $0.byPath[path]?.owner.rawValue } ?? "") },

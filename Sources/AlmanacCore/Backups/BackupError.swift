@@ -12,11 +12,14 @@ public typealias BackupError = CodedError<BackupCode>
 ///   folder (`InvalidArgs`).
 /// - `failed`: the disk refused, the folder cannot be written or the disk is full (`Failed`).
 /// - `tooLarge`: a file passed to import is larger than a library is allowed to be (`LimitsExceeded`).
+/// - `noSpace`: the backups folder's file system has too little free space for the copy and the
+///   room kept free beside it; refused before anything was written (`NotEnoughSpace`).
 public enum BackupCode: String, ErrorCode, CaseIterable {
-    case noBackup, unusable, invalidName, failed, tooLarge
+    case noBackup, unusable, invalidName, failed, tooLarge, noSpace
 
     public static let defaultErrorName = ClientErrorName.failed
     public static let errorNames: [BackupCode: ClientErrorName] = [
         .noBackup: .noBackup, .unusable: .unusableBackup, .invalidName: .invalidArgs, .tooLarge: .limitsExceeded,
+        .noSpace: .notEnoughSpace,
     ]
 }

@@ -18,6 +18,10 @@ public protocol BackupStorage: Sendable {
     /// this daemon can restore (SQLite, sound, Almanac's schema no newer than this daemon's),
     /// brought to this daemon's schema, its downloads kept only where their files are here.
     func prepare(named name: String) throws -> PreparedLibrary
+    /// Refuses (`noSpace`) a restore of the backup `name` that the folder's file system has no
+    /// room for: the copy `prepare` makes and the backup of the live library kept first. A
+    /// restore never goes on without that backup, so this is asked before anything is written.
+    func requireRoom(toRestore name: String) throws
     /// Makes the live library `prepared`'s — the live one kept first as a new backup named
     /// for `reason` and `date`, which it returns (none when `reason` is `nil`). All or nothing.
     func restore(_ prepared: PreparedLibrary, keepingCurrentAs reason: String?, at date: Date) throws -> LibraryBackup?

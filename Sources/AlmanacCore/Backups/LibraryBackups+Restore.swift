@@ -19,6 +19,7 @@ extension LibraryBackups {
     public func restore(_ given: String) async throws -> Restored {
         try await gate.withGate {
             let name = try await blocking { [storage] in try Self.backupName(given, among: storage.backups(), folder: storage.folder) }
+            try await blocking { [storage] in try storage.requireRoom(toRestore: name) }
             let prepared = try await blocking { [storage] in try storage.prepare(named: name) }
             defer { storage.discard(prepared) }
             let kept = try await throughOwners { [storage, clock] in
@@ -31,10 +32,12 @@ extension LibraryBackups {
                 defer { storage.discard(previous) }
                 _ = try storage.restore(previous, keepingCurrentAs: nil, at: clock())
             }
-            schedule.withLock { $0.paused = false }
-            // A damaged file's note is answered: the library is one the user chose.
-            weather.activity.standing("")
-            podcasts.activity.standing("")
+            schedule.withLock { schedule in
+                schedule.paused = false
+                // A damaged file's note is answered: the library is one the user chose.
+                schedule.damaged = nil
+            }
+            showNotes()
             logger.notice("restored the library from a backup", metadata: ["backup": "\(prepared.backup.path)", "replaced library kept as": "\(kept.path)"])
             await prune(sparing: [kept.name, prepared.backup.name])
             return Restored(restored: prepared.backup, kept: kept)

@@ -39,6 +39,14 @@ public final class LibraryBackups: Sendable {
         /// The library is the empty one begun after a damaged file: a daily backup of it would
         /// push a real one out, so none is taken until a restore (or the next start).
         var paused = false
+        /// What the documents' `LastError` says of the backups until it is answered: the damaged
+        /// file's note (until a restore), why the copy before a migration was not made and why
+        /// the last daily backup was not taken (both until a backup is).
+        var damaged: String?
+        var unbackedMigration: String?
+        var dailyFailure: String?
+
+        var notes: String { [damaged, unbackedMigration, dailyFailure].compactMap { $0 }.joined(separator: " ") }
     }
 
     /// - Parameters:
@@ -70,10 +78,29 @@ public final class LibraryBackups: Sendable {
     }
 
     /// No daily backup until a restore: the state file was found damaged and a new, empty one
-    /// begun (`restoreHint` names the backup to restore).
-    public func pauseUntilRestored() {
-        schedule.withLock { $0.paused = true }
+    /// begun. `note` (which names the backup to restore: `restoreHint`) is both documents'
+    /// standing `LastError` until then.
+    public func pauseUntilRestored(note: String) {
+        schedule.withLock { schedule in
+            schedule.paused = true
+            schedule.damaged = note
+        }
+        showNotes()
         scheduleChanges.send()
+    }
+
+    /// The state file's schema was changed at start without the copy that goes before it (the
+    /// disk too full): `note` says so in both documents' standing `LastError` until a backup is taken.
+    public func noteUnbackedMigration(_ note: String) {
+        schedule.withLock { $0.unbackedMigration = note }
+        showNotes()
+    }
+
+    /// Sets the notes the backups have as both documents' standing `LastError` ("" for none).
+    func showNotes() {
+        let note = schedule.withLock { $0.notes }
+        weather.activity.standing(note)
+        podcasts.activity.standing(note)
     }
 
     /// The backups, newest first.
@@ -86,8 +113,9 @@ public final class LibraryBackups: Sendable {
         try await gate.withGate { try await takeBackup(reason: reason) }
     }
 
-    /// The daily backup, when it is due (the daemon's scheduler fires it). A failure is
-    /// logged, and tried again in an hour.
+    /// The daily backup, when it is due (the daemon's scheduler fires it). A failure (too
+    /// little free space: `BackupError.noSpace`) is logged and said in `LastError`, and the
+    /// backup tried again in an hour; the daemon goes on.
     public func daily() async {
         defer { scheduleChanges.send() }
         guard let due = nextDue, due <= clock() else { return }
@@ -97,6 +125,8 @@ public final class LibraryBackups: Sendable {
             let retryAt = clock().addingTimeInterval(Self.retryAfter)
             schedule.withLock { $0.retryAt = retryAt }
             logger.error("could not take the daily backup of the library", metadata: ["folder": "\(storage.folder)", "error": "\(error)"])
+            schedule.withLock { $0.dailyFailure = "The daily backup of the library was not taken: \(error) It is tried again in an hour; `almanac backup now` takes one." }
+            showNotes()
         }
     }
 
@@ -104,6 +134,11 @@ public final class LibraryBackups: Sendable {
     func takeBackup(reason: String) async throws -> LibraryBackup {
         let taken = try await blocking { [storage, clock] in try storage.backUp(reason: reason, at: clock()) }
         logger.info("took a backup of the library", metadata: ["backup": "\(taken.path)", "reason": "\(reason)"])
+        let answered = schedule.withLock { schedule in
+            defer { (schedule.unbackedMigration, schedule.dailyFailure) = (nil, nil) }
+            return schedule.unbackedMigration != nil || schedule.dailyFailure != nil
+        }
+        if answered { showNotes() }
         await prune(sparing: [taken.name])
         return taken
     }

@@ -78,11 +78,13 @@ public final class DownloadManager: Service {
         case autoDownload([Episode], PodcastPreferences)
         /// A podcast given up: its unfinished jobs stop.
         case cancelAll(podcastID: String)
+        /// The library was replaced (a restore): the unfinished jobs of episodes it lacks stop.
+        case cancelMissing(subscribed: Set<String>)
 
         /// Whether it counts in `workUnderWay`: all but a progress announcement's wait (real time).
         var isCounted: Bool {
             switch self {
-            case .transfer, .autoDownload, .cancelAll, .removeLater: true
+            case .transfer, .autoDownload, .cancelAll, .cancelMissing, .removeLater: true
             case .announceLater: false
             }
         }
@@ -129,10 +131,16 @@ public final class DownloadManager: Service {
     }
 
     /// A `Service`, made ready by following the podcasts document (new episodes of podcasts
-    /// that download by themselves, podcasts given up) before any client can change it.
+    /// that download by themselves, podcasts given up, a library restored) before any client
+    /// can change it.
     public func prepare() async {
         podcasts.document.addView(key: Self.viewKey) { [weak self] event in
-            guard let self, case .changed(_, let change, _) = event else { return }
+            guard let self else { return }
+            guard case .changed(_, let change, _) = event else {
+                // The whole library, replaced by a restore: what it lacks is downloaded no more.
+                if case .resynchronised(_, let state) = event { ask(.cancelMissing(subscribed: Set(state.podcasts.keys))) }
+                return
+            }
             switch change {
             case .newEpisodes(let podcastID, let episodes):
                 let preferences = podcasts.document.snapshot.state.preferences(of: podcastID)
@@ -191,7 +199,7 @@ public final class DownloadManager: Service {
         defer {
             // A lingering job stops counting once its wait is on the clock (`remove`); the rest once done.
             switch work {
-            case .transfer, .autoDownload, .cancelAll: underWay.subtract(1, ordering: .relaxed)
+            case .transfer, .autoDownload, .cancelAll, .cancelMissing: underWay.subtract(1, ordering: .relaxed)
             case .announceLater, .removeLater: break
             }
         }
@@ -201,6 +209,7 @@ public final class DownloadManager: Service {
         case .removeLater(let id): await remove(id, after: limits.linger)
         case .autoDownload(let episodes, let preferences): await autoDownload(episodes, preferences)
         case .cancelAll(let podcastID): cancelAll(of: podcastID)
+        case .cancelMissing(let subscribed): cancelMissing(keeping: subscribed)
         }
     }
 
@@ -338,6 +347,24 @@ public final class DownloadManager: Service {
     private func cancelAll(of podcastID: String) {
         let unfinished = document.snapshot.state.values.filter { $0.podcastID == podcastID && !$0.state.isFinished }
         for job in unfinished { try? cancel(job.id, by: job.owner) }
+    }
+
+    /// The library was replaced (a restore): the unfinished downloads of episodes it does not
+    /// have — of podcasts not in `subscribed`, or gone from their podcast — stop, their partial
+    /// files removed, and their jobs go. An episode that cannot be read now is left alone.
+    private func cancelMissing(keeping subscribed: Set<String>) {
+        let unfinished = document.snapshot.state.values.filter { !$0.state.isFinished }
+        for job in unfinished {
+            let missing: Bool
+            do {
+                missing = try !subscribed.contains(job.podcastID) || podcasts.episode(job.episodeID) == nil
+            } catch {
+                continue
+            }
+            guard missing else { continue }
+            logger.info("cancelled a download of an episode the restored library does not have", metadata: ["job": "\(job.id)", "episode": "\(job.episodeID)"])
+            try? cancel(job.id, by: job.owner)
+        }
     }
 
     /// The client `owner` left the bus: its jobs go on, and anyone may cancel them now.

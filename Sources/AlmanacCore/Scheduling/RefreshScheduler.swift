@@ -41,6 +41,12 @@ public final class RefreshScheduler: Service {
         /// What the loop waits for: `.some(date)` a due time (or a wake-up), `.some(nil)` a
         /// wake-up alone; `nil` while it is deciding, or waits for a claim's wake-up.
         var waitingFor: Date??
+        /// Wake-ups given so far, and how many there had been when the loop last asked
+        /// `nextDue`: while they differ, the loop has a change of schedule it has not looked
+        /// at, and is not at rest — even in a sleep put on the clock just after the wake-up,
+        /// which the wake-up is about to end (one step with the wake-up, under this lock).
+        var wakes: UInt64 = 0
+        var looked: UInt64 = 0
     }
 
     /// - Parameters:
@@ -73,14 +79,17 @@ public final class RefreshScheduler: Service {
     }
 
     /// The schedule may have changed: look at `nextDue` again.
-    public func wake() { wakeup.wake() }
+    public func wake() {
+        rest.withLock { $0.wakes &+= 1 }
+        wakeup.wake()
+    }
 
     /// Whether nothing it fired still runs and it waits for what its schedule says now: for
     /// `nextDue`, which is still ahead, or for a wake-up alone while nothing is due. `false`
     /// while it decides, fires, or has not yet heard that its schedule changed.
     public var isAtRest: Bool {
-        let (firing, waiting) = rest.withLock { ($0.firing, $0.waitingFor) }
-        guard firing == 0, let waiting else { return false }
+        let (firing, waiting, current) = rest.withLock { ($0.firing, $0.waitingFor, $0.wakes == $0.looked) }
+        guard firing == 0, current, let waiting else { return false }
         let due = nextDue()
         guard due == waiting else { return false }
         return due.map { $0 > clock() } ?? true
@@ -90,11 +99,12 @@ public final class RefreshScheduler: Service {
     public func run() async {
         await withDiscardingTaskGroup { group in
             if let changes {
-                group.addTask { [wakeup] in
-                    for await _ in changes { wakeup.wake() }
+                group.addTask {
+                    for await _ in changes { self.wake() }
                 }
             }
             while !Task.isCancelled {
+                rest.withLock { $0.looked = $0.wakes }
                 guard let due = nextDue() else {
                     waiting(for: .some(nil))
                     await wakeup.wait()
@@ -130,7 +140,9 @@ public final class RefreshScheduler: Service {
     private func sleep(until deadline: Date) async -> Bool {
         await withTaskGroup(of: Bool.self) { group in
             group.addTask { [wakeup] in
-                await wakeup.wait()
+                // A wake-up kept from before the loop last asked `nextDue` is one it has
+                // looked at already: it does not end this sleep (nor make it not at rest).
+                repeat { await wakeup.wait() } while !Task.isCancelled && self.rest.withLock { $0.wakes == $0.looked }
                 // No longer at rest from here: the schedule changed, or may have.
                 self.rest.withLock { $0.waitingFor = nil }
                 return true
@@ -139,7 +151,7 @@ public final class RefreshScheduler: Service {
                 do {
                     // At rest only once the clock holds the sleep: a report of the clock that
                     // finds it at rest shows the deadline too (SimulatedClockFollower).
-                    try await sleeper(deadline) { self.rest.withLock { $0.waitingFor = .some(deadline) } }
+                    try await sleeper(deadline) { self.waiting(for: .some(deadline)) }
                     return false
                 } catch {
                     return true

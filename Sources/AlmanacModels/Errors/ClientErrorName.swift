@@ -56,6 +56,9 @@ public struct ClientErrorName: Sendable, Hashable, CustomStringConvertible {
     public static let noBackup = ClientErrorName(almanac: "NoBackup")
     /// A file that is no library this daemon can restore.
     public static let unusableBackup = ClientErrorName(almanac: "UnusableBackup")
+    /// A backup or restore refused before it began: the backups folder's file system has too
+    /// little free space for the copy and the room kept free beside it.
+    public static let notEnoughSpace = ClientErrorName(almanac: "NotEnoughSpace")
     /// A search that took more than its time budget: search for rarer words.
     public static let searchTooBroad = ClientErrorName(almanac: "SearchTooBroad")
 
@@ -63,6 +66,6 @@ public struct ClientErrorName: Sendable, Hashable, CustomStringConvertible {
     public static let all: [ClientErrorName] = [
         .invalidArgs, .accessDenied, .limitsExceeded, .unknownObject, .notSupported, .failed,
         .noSuchView, .unknownLocation, .notAFeed, .fetchFailed, .syncFailed, .authenticationFailed, .notLoggedIn, .alreadyLoggedIn,
-        .noPlayer, .playerFailed, .noTranscript, .noBackup, .unusableBackup, .searchTooBroad,
+        .noPlayer, .playerFailed, .noTranscript, .noBackup, .unusableBackup, .notEnoughSpace, .searchTooBroad,
     ]
 }

@@ -52,6 +52,7 @@ public final class BackupFolder: BackupStorage {
     }
 
     public func backUp(reason: String, at date: Date) throws -> LibraryBackup {
+        try BackupRoom.require(try liveBytes(), in: folder, for: "a backup of the library")
         let path = Self.freePath(in: folder, reason: reason, at: date)
         do {
             try store.backUp(to: path)
@@ -96,6 +97,12 @@ public final class BackupFolder: BackupStorage {
         return PreparedLibrary(path: candidate, backup: backup)
     }
 
+    public func requireRoom(toRestore name: String) throws {
+        let bytes = backup(named: name)?.bytes ?? 0
+        try BackupRoom.require(bytes.addingReportingOverflow(try liveBytes()).partialValue, in: folder,
+                              for: "a restore (a copy of the backup to check, and a backup of the library it replaces)")
+    }
+
     public func restore(_ prepared: PreparedLibrary, keepingCurrentAs reason: String?, at date: Date) throws -> LibraryBackup? {
         let kept = reason.map { Self.freePath(in: folder, reason: $0, at: date) }
         do {
@@ -111,6 +118,10 @@ public final class BackupFolder: BackupStorage {
     }
 
     public func importBackup(from descriptor: Int32, at date: Date) throws -> LibraryBackup {
+        var status = stat()
+        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG {
+            try BackupRoom.require(UInt64(max(0, status.st_size)), in: folder, for: "the file passed, as a backup")
+        }
         let path = Self.freePath(in: folder, reason: BackupName.imported, at: date)
         try BackupFileCopy.copy(from: descriptor, to: path, limit: Self.maximumImportBytes, shownAs: "The file passed")
         do {
@@ -120,6 +131,15 @@ public final class BackupFolder: BackupStorage {
             throw error
         }
         return try made(path)
+    }
+
+    /// The live library's size as a backup of it takes (`StateStore.libraryBytes`).
+    private func liveBytes() throws -> UInt64 {
+        do {
+            return try store.libraryBytes()
+        } catch {
+            throw BackupError(.failed, "Cannot read the size of the library in \(store.path): \(error).")
+        }
     }
 
     /// The backup just made at `path`.

@@ -89,18 +89,22 @@ extension StateStore {
 
     /// Before the schema's migrations change an existing state file, a copy of it goes into
     /// `folder` (`before-migration-N`, N the first migration to run); a file with no migration
-    /// yet (new) is not copied. A copy that cannot be made is logged, and the migration goes on.
-    static func backUpBeforeMigrating(_ database: SQLiteQueue, into folder: String, at date: Date, logger: Logger) {
+    /// yet (new) is not copied. A copy that cannot be made (the folder's file system too full:
+    /// `BackupRoom`) is logged, and the migration goes on; what the user should know is returned.
+    static func backUpBeforeMigrating(_ database: SQLiteQueue, into folder: String, at date: Date, logger: Logger) -> String? {
         do {
             let applied = try database.writeWithoutTransaction { try SQLiteMigrator.applied(on: $0) }
             let known = migrator.migrations
-            guard !applied.isEmpty, let first = known.firstIndex(where: { !applied.contains($0) }) else { return }
+            guard !applied.isEmpty, let first = known.firstIndex(where: { !applied.contains($0) }) else { return nil }
             if let why = PrivateFolder.create(folder) { throw StorageError("Cannot create \(folder): \(why)") }
+            try BackupRoom.require(try libraryBytes(of: database), in: folder, for: "a backup of the library before its schema changes")
             let destination = BackupFolder.freePath(in: folder, reason: BackupName.beforeMigration(first + 1), at: date)
             try copy(database, to: destination)
             logger.notice("copied the state file before its schema changes", metadata: ["backup": "\(destination)", "migration": "\(known[first])"])
+            return nil
         } catch {
             logger.error("could not copy the state file before its schema changes; changing it all the same", metadata: ["error": "\(error)"])
+            return "The state file's schema was changed without a backup before it: \(error)"
         }
     }
 
@@ -110,6 +114,20 @@ extension StateStore {
     /// The live file's page size in bytes.
     func pageSize() throws -> Int64 {
         try read("the page size") { db in try db.value("PRAGMA page_size").integer ?? 4096 }
+    }
+
+    /// How many bytes a backup of the library takes: its pages, as the backup API copies them
+    /// (what the log holds too, which the file's size leaves out).
+    func libraryBytes() throws -> UInt64 {
+        try Self.libraryBytes(of: database)
+    }
+
+    static func libraryBytes(of database: SQLiteQueue) throws -> UInt64 {
+        try database.writeWithoutTransaction { db in
+            let pages = try db.value("PRAGMA page_count").integer ?? 0
+            let size = try db.value("PRAGMA page_size").integer ?? 4096
+            return UInt64(max(0, pages)).multipliedReportingOverflow(by: UInt64(max(0, size))).partialValue
+        }
     }
 
     /// Creates `path` for writing, mode 0600, failing when anything (a link included) is there.

@@ -24,6 +24,9 @@ public final class StateStore: Sendable {
     let searchReaders: SQLiteReaders
     /// Set when the file found at start was unreadable: where it was moved and why.
     public let recovered: String?
+    /// Set when the file's schema was changed at start without the copy that goes before it
+    /// (`backUpBeforeMigrating`): why, for the user.
+    public let unbackedMigration: String?
     /// Logs every write the disk refused (full, read-only, gone), with what failed and why:
     /// the caller hears it as an error, and the log says it too.
     let logger: Logger
@@ -38,7 +41,7 @@ public final class StateStore: Sendable {
         let path = folder.appendingPathComponent("almanac.sqlite").path
         let opened = try Self.openOrBeginAgain(path, in: folder.path, clock: clock, backups: backups.map { ($0.path, logger) })
         self.init(path: path, folder: folder.path, database: opened.database, recovered: opened.recovered,
-                  readers: "file:\(Self.uriEscaped(path))?mode=ro", logger: logger, clock: clock)
+                  readers: "file:\(Self.uriEscaped(path))?mode=ro", logger: logger, clock: clock, unbacked: opened.unbacked)
     }
 
     /// A store over `database`, opened and migrated by the caller, with no file or folder
@@ -49,11 +52,12 @@ public final class StateStore: Sendable {
     }
 
     private init(path: String, folder: String, database: SQLiteQueue, recovered: String?, readers: String,
-                 logger: Logger, clock: @escaping @Sendable () -> Date) {
+                 logger: Logger, clock: @escaping @Sendable () -> Date, unbacked: String? = nil) {
         self.path = path
         self.folder = folder
         connection = Locked(database)
         self.recovered = recovered
+        unbackedMigration = unbacked
         searchReaders = SQLiteReaders(uri: readers)
         self.logger = logger
         self.clock = clock
@@ -63,14 +67,15 @@ public final class StateStore: Sendable {
     /// one begun (`recovered` says so); when `folder` cannot be written, the file as it is,
     /// read-only.
     private static func openOrBeginAgain(_ path: String, in folder: String, clock: @escaping @Sendable () -> Date,
-                                         backups: (folder: String, logger: Logger)?) throws -> (database: SQLiteQueue, recovered: String?) {
+                                         backups: (folder: String, logger: Logger)?) throws -> (database: SQLiteQueue, recovered: String?, unbacked: String?) {
         do {
-            return (try open(path, clock: clock, backups: backups), nil)
+            let opened = try open(path, clock: clock, backups: backups)
+            return (opened.database, nil, opened.unbacked)
         } catch let error as SQLiteError where ![SQLiteError.Code.notADatabase, SQLiteError.Code.corrupt].contains(error.code) {
             // A folder that cannot be written (a read-only or full mount): the file is served
             // as it is and writes are refused until the folder is writable again (see `write`).
             if access(folder, W_OK) != 0, FileManager.default.fileExists(atPath: path), let readOnly = try? openReadOnly(path) {
-                return (readOnly, nil)
+                return (readOnly, nil, nil)
             }
             // Locked by another process, no permission, disk full: nothing wrong with the
             // file itself, so it is left alone and the daemon says why it cannot start.
@@ -82,7 +87,7 @@ public final class StateStore: Sendable {
                 throw StorageError("Cannot open the state file \(path): \(describe(error)). Check that the folder is writable, or pass another with --state-dir.")
             }
             do {
-                return (try open(path, clock: clock), "\(path) could not be read (\(describe(error))); it was moved to \(aside) and a new one begun")
+                return (try open(path, clock: clock), "\(path) could not be read (\(describe(error))); it was moved to \(aside) and a new one begun", nil)
             } catch {
                 throw StorageError("Cannot create the state file \(path): \(describe(error)).")
             }
@@ -99,12 +104,19 @@ public final class StateStore: Sendable {
         return SQLiteQueue(try SQLiteConnection(path: uri, mode: .readOnly, busyTimeout: busyTimeout, setUp: setUp))
     }
 
-    static func open(_ path: String, clock: @escaping @Sendable () -> Date, backups: (folder: String, logger: Logger)? = nil) throws -> SQLiteQueue {
+    static func open(_ path: String, clock: @escaping @Sendable () -> Date) throws -> SQLiteQueue {
+        try open(path, clock: clock, backups: nil).database
+    }
+
+    /// Opens and migrates the file at `path`; with `backups`, copies it there first when its
+    /// schema is about to change, and says when that copy could not be made (`unbacked`).
+    static func open(_ path: String, clock: @escaping @Sendable () -> Date,
+                     backups: (folder: String, logger: Logger)?) throws -> (database: SQLiteQueue, unbacked: String?) {
         keepPrivate(path)
         let database = SQLiteQueue(try SQLiteConnection(path: path, mode: .readWrite, busyTimeout: busyTimeout, setUp: setUp))
-        if let backups { backUpBeforeMigrating(database, into: backups.folder, at: clock(), logger: backups.logger) }
+        let unbacked = backups.flatMap { backUpBeforeMigrating(database, into: $0.folder, at: clock(), logger: $0.logger) }
         try migrator(clock: clock).migrate(database)
-        return database
+        return (database, unbacked)
     }
 
     /// How long a statement waits for another connection's lock before failing (`SQLITE_BUSY`).

@@ -46,16 +46,16 @@ public struct AlmanacClient: Sendable {
     /// message on this bus).
     public func state(of document: DocumentName) async throws -> (revision: UInt64, state: [String: Value]) {
         do {
-            return try await call(document, BusContract.Document1.getState).arguments(UInt64.self, [String: Value].self)
+            return try await documentCall(document, BusContract.Document1.getState, ())
         } catch let error as BusError where error.name == .limitsExceeded {
-            let (payload) = try await call(document, BusContract.Document1.getStateDescriptor).arguments(UnixFD.self)
-            return try Message(payload: payload).arguments(UInt64.self, [String: Value].self)
+            let payload = try await documentCall(document, BusContract.Document1.getStateDescriptor, ())
+            return try BusContract.Document1.getState.reply(of: Message(payload: payload))
         }
     }
 
     /// Registers a view; the daemon removes it when this connection closes.
     public func addView(_ document: DocumentName, options: [String: Value]) async throws -> ObjectPath {
-        try await call(document, BusContract.Document1.addView, options).arguments(ObjectPath.self)
+        try await documentCall(document, BusContract.Document1.addView, options)
     }
 
     /// Registers a view of the weather document watching `options`.
@@ -69,39 +69,35 @@ public struct AlmanacClient: Sendable {
     }
 
     public func removeView(_ document: DocumentName, _ view: ObjectPath) async throws {
-        _ = try await call(document, BusContract.Document1.removeView, view)
+        try await documentCall(document, BusContract.Document1.removeView, view)
     }
 
     /// `LoadMore` of a view of this connection's: `false` when a load is under way or there is
     /// no more. The page arrives as `Updated` to the view.
     public func loadMore(_ view: ObjectPath) async throws -> Bool {
-        try await connection.call(BusContract.serviceName, path: view, interface: BusContract.viewInterface,
-                                  method: BusContract.View1.loadMore) { _ in }.arguments(Bool.self)
+        try await connection.call(BusContract.View1.loadMore, on: BusContract.serviceName, path: view, ())
     }
 
     /// `RefreshList` of a view of this connection's: its first page again, replacing the list.
     public func refreshList(_ view: ObjectPath) async throws -> Bool {
-        try await connection.call(BusContract.serviceName, path: view, interface: BusContract.viewInterface,
-                                  method: BusContract.View1.refreshList) { _ in }.arguments(Bool.self)
+        try await connection.call(BusContract.View1.refreshList, on: BusContract.serviceName, path: view, ())
     }
 
     /// `Document1.Submit`: changes a document; the revision after the change.
     public func submit(_ document: DocumentName, _ change: [String: Value]) async throws -> UInt64 {
-        try await call(document, BusContract.Document1.submit, change).arguments(UInt64.self)
+        try await documentCall(document, BusContract.Document1.submit, change)
     }
 
     /// `Almanac1.SetSetting`: changes a daemon setting, whichever document owns it; the
     /// revision of that document after the change.
     public func setSetting(_ setting: Setting, _ value: Value) async throws -> UInt64 {
-        try await connection.call(BusContract.serviceName, path: BusContract.rootPath, interface: BusContract.rootInterface,
-                                  method: BusContract.Almanac1.setSetting) { try $0.write(arguments: setting.busKey, value) }.arguments(UInt64.self)
+        try await connection.call(BusContract.Almanac1.setSetting, on: BusContract.serviceName, path: BusContract.rootPath, (setting.busKey, value))
     }
 
     /// `View1.Submit` of a view of this connection's: changes its document with the view as
     /// the change's origin; the revision after the change.
     public func submit(through view: ObjectPath, _ change: [String: Value]) async throws -> UInt64 {
-        try await connection.call(BusContract.serviceName, path: view, interface: BusContract.viewInterface,
-                                  method: BusContract.View1.submit) { try $0.write(change) }.arguments(UInt64.self)
+        try await connection.call(BusContract.View1.submit, on: BusContract.serviceName, path: view, change)
     }
 
     /// The `Updated` signals the daemon (`from`, its unique name) sends to this connection's
@@ -271,8 +267,7 @@ public struct AlmanacClient: Sendable {
         if let podcast {
             _ = try await podcastsCall(BusContract.Podcasts1.refreshPodcast, timeout: .seconds(120), podcast)
         } else {
-            _ = try await connection.call(BusContract.serviceName, path: BusContract.documentPath(.podcasts), interface: BusContract.documentInterface,
-                                          method: BusContract.Document1.refresh, timeout: .seconds(300))
+            try await documentCall(.podcasts, BusContract.Document1.refresh, (), timeout: .seconds(300))
         }
     }
 
@@ -370,8 +365,7 @@ public struct AlmanacClient: Sendable {
     /// (`View1.Ack`, no reply wanted). A client that acknowledges as it renders is never
     /// held back (docs/bus-api.md, "Flow control").
     public func acknowledge(_ view: ObjectPath, upTo revision: UInt64) {
-        try? connection.callWithoutReply(BusContract.serviceName, path: view, interface: BusContract.viewInterface,
-                                         method: BusContract.View1.ack) { try $0.write(revision) }
+        try? connection.callWithoutReply(BusContract.View1.ack, on: BusContract.serviceName, path: view, revision)
     }
 
     /// How many updates a view's client renders between two acknowledgements.
@@ -379,8 +373,7 @@ public struct AlmanacClient: Sendable {
 
     /// Removes a view without waiting for the answer (for a process about to exit).
     public func removeViewWithoutWaiting(_ document: DocumentName, _ view: ObjectPath) {
-        try? connection.callWithoutReply(BusContract.serviceName, path: BusContract.documentPath(document),
-                                         interface: BusContract.documentInterface, method: BusContract.Document1.removeView) { try $0.write(view) }
+        try? connection.callWithoutReply(BusContract.Document1.removeView, on: BusContract.serviceName, path: BusContract.documentPath(document), view)
     }
 
     /// Property changes of `document` (`Loading`, `Revision`, `LastError`, `ViewCount`).
@@ -400,9 +393,10 @@ public struct AlmanacClient: Sendable {
         try await connection.call(method, on: BusContract.serviceName, path: BusContract.documentPath(.weather), arguments, timeout: timeout)
     }
 
-    private func call<each A: BusEncodable>(_ document: DocumentName, _ method: MemberName, _ arguments: repeat each A) async throws -> Message {
-        try await connection.call(BusContract.serviceName, path: BusContract.documentPath(document),
-                                  interface: BusContract.documentInterface, method: method, arguments: repeat each arguments)
+    /// Calls a method of a document's `Document1`.
+    private func documentCall<A, R>(_ document: DocumentName, _ method: BusMethod<A, R>, _ arguments: A.Values,
+                                    timeout: Duration = Connection.defaultTimeout) async throws -> R.Values {
+        try await connection.call(method, on: BusContract.serviceName, path: BusContract.documentPath(document), arguments, timeout: timeout)
     }
 
     private func properties(at path: ObjectPath, _ interface: InterfaceName) async throws -> [String: Value] {

@@ -15,13 +15,10 @@ public struct BlockingClient: ~Copyable {
     /// `GetStateDescriptor` when it is too large for a message on this bus).
     public func state(of document: DocumentName) throws -> (revision: UInt64, state: [String: Value]) {
         do {
-            let reply = try connection.call(BusContract.serviceName, path: BusContract.documentPath(document),
-                                            interface: BusContract.documentInterface, method: BusContract.Document1.getState)
-            return try reply.arguments(UInt64.self, [String: Value].self)
+            return try connection.call(BusContract.Document1.getState, on: BusContract.serviceName, path: BusContract.documentPath(document), ())
         } catch let error as BusError where error.name == .limitsExceeded {
-            let reply = try connection.call(BusContract.serviceName, path: BusContract.documentPath(document),
-                                            interface: BusContract.documentInterface, method: BusContract.Document1.getStateDescriptor)
-            return try Message(payload: try reply.arguments(UnixFD.self)).arguments(UInt64.self, [String: Value].self)
+            let payload = try connection.call(BusContract.Document1.getStateDescriptor, on: BusContract.serviceName, path: BusContract.documentPath(document), ())
+            return try BusContract.Document1.getState.reply(of: Message(payload: payload))
         }
     }
 }

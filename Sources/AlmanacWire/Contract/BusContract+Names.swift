@@ -5,8 +5,8 @@ public import DBus
 extension BusContract {
     /// `org.almanac.Almanac1`'s members (the root object's).
     public enum Almanac1 {
-        /// `SetSetting(s name, v value) → t`: a daemon setting, sent to the document that owns it.
-        public static let setSetting: MemberName = "SetSetting"
+        /// `SetSetting(s name, v value) → t revision`: a daemon setting, sent to the document that owns it.
+        public static let setSetting = BusMethod<Args<String, Value>, Args<UInt64>>("SetSetting", of: rootInterface, arguments: ["name", "value"], reply: ["revision"])
         /// The property `Version` (`s`).
         public static let version: MemberName = "Version"
         /// The property `Provider` (`s`).
@@ -15,29 +15,29 @@ extension BusContract {
         public static let documents: MemberName = "Documents"
         /// The property `Network` (`s`): `unknown`, `offline`, `connecting`, `online` or `metered`.
         public static let network: MemberName = "Network"
-        /// `Backup() → s`: a backup of the library now; its path.
-        public static let backup: MemberName = "Backup"
-        /// `ListBackups() → aa{sv}`: the backups, newest first.
-        public static let listBackups: MemberName = "ListBackups"
-        /// `Restore(s) → (s, s)`: restores a backup (`latest`, a name, its path); the paths of
-        /// the backup restored and of the backup of the library it replaced.
-        public static let restore: MemberName = "Restore"
-        /// `ImportBackup(h) → s`: a file passed by descriptor, checked and kept as a backup; its path.
-        public static let importBackup: MemberName = "ImportBackup"
+        /// `Backup() → s path`: a backup of the library now; its path.
+        public static let backup = BusMethod<Args<>, Args<String>>("Backup", of: rootInterface, reply: ["path"])
+        /// `ListBackups() → aa{sv} backups`: the backups, newest first.
+        public static let listBackups = BusMethod<Args<>, Args<[VariantDictionary]>>("ListBackups", of: rootInterface, reply: ["backups"])
+        /// `Restore(s backup) → (s restored, s kept)`: restores a backup (`latest`, a name, its
+        /// path); the paths of the backup restored and of the backup of the library it replaced.
+        public static let restore = BusMethod<Args<String>, Args<String, String>>("Restore", of: rootInterface, arguments: ["backup"], reply: ["restored", "kept"])
+        /// `ImportBackup(h file) → s path`: a file passed by descriptor, checked and kept as a backup; its path.
+        public static let importBackup = BusMethod<Args<UnixFD>, Args<String>>("ImportBackup", of: rootInterface, arguments: ["file"], reply: ["path"])
     }
 
     /// `org.almanac.Document1`'s members.
     public enum Document1 {
-        /// `GetState() → (t, a{sv})`.
-        public static let getState: MemberName = "GetState"
-        /// `AddView(a{sv}) → o`.
-        public static let addView: MemberName = "AddView"
-        /// `RemoveView(o)`, owner only.
-        public static let removeView: MemberName = "RemoveView"
-        /// `Submit(a{sv}) → t`.
-        public static let submit: MemberName = "Submit"
+        /// `GetState() → (t revision, a{sv} state)`.
+        public static let getState = BusMethod<Args<>, Args<UInt64, [String: Value]>>("GetState", of: documentInterface, reply: ["revision", "state"])
+        /// `AddView(a{sv} options) → o view`.
+        public static let addView = BusMethod<Args<[String: Value]>, Args<ObjectPath>>("AddView", of: documentInterface, arguments: ["options"], reply: ["view"])
+        /// `RemoveView(o view)`, owner only.
+        public static let removeView = BusMethod<Args<ObjectPath>, Args<>>("RemoveView", of: documentInterface, arguments: ["view"])
+        /// `Submit(a{sv} change) → t revision`.
+        public static let submit = BusMethod<Args<[String: Value]>, Args<UInt64>>("Submit", of: documentInterface, arguments: ["change"], reply: ["revision"])
         /// `Refresh()`.
-        public static let refresh: MemberName = "Refresh"
+        public static let refresh = BusMethod<Args<>, Args<>>("Refresh", of: documentInterface)
         /// The broadcast signal `Changed(t, a{sv})`.
         public static let changed: MemberName = "Changed"
         /// The property `Revision` (`t`).
@@ -50,24 +50,24 @@ extension BusContract {
         public static let viewCount: MemberName = "ViewCount"
         /// The property `NextRefresh` (`x`): Unix seconds of the next scheduled fetch, 0 for none.
         public static let nextRefresh: MemberName = "NextRefresh"
-        /// `GetStateDescriptor() → h`: `GetState`'s answer in a sealed memory file.
-        public static let getStateDescriptor: MemberName = "GetStateDescriptor"
+        /// `GetStateDescriptor() → h payload`: `GetState`'s answer in a sealed memory file.
+        public static let getStateDescriptor = BusMethod<Args<>, Args<UnixFD>>("GetStateDescriptor", of: documentInterface, reply: ["payload"])
     }
 
     /// `org.almanac.View1`'s members.
     public enum View1 {
-        /// `SetOptions(a{sv})`, owner only.
-        public static let setOptions: MemberName = "SetOptions"
+        /// `SetOptions(a{sv} options)`, owner only.
+        public static let setOptions = BusMethod<Args<[String: Value]>, Args<>>("SetOptions", of: viewInterface, arguments: ["options"])
         /// `Remove()`, owner only.
-        public static let remove: MemberName = "Remove"
-        /// `LoadMore() → b`, owner only.
-        public static let loadMore: MemberName = "LoadMore"
-        /// `RefreshList() → b`, owner only.
-        public static let refreshList: MemberName = "RefreshList"
-        /// `Ack(t)`, owner only, no reply wanted: the owner has the view's updates up to a revision.
-        public static let ack: MemberName = "Ack"
-        /// `Submit(a{sv}) → t`, owner only: a change with this view as its origin.
-        public static let submit: MemberName = "Submit"
+        public static let remove = BusMethod<Args<>, Args<>>("Remove", of: viewInterface)
+        /// `LoadMore() → b started`, owner only.
+        public static let loadMore = BusMethod<Args<>, Args<Bool>>("LoadMore", of: viewInterface, reply: ["started"])
+        /// `RefreshList() → b started`, owner only.
+        public static let refreshList = BusMethod<Args<>, Args<Bool>>("RefreshList", of: viewInterface, reply: ["started"])
+        /// `Ack(t revision)`, owner only, no reply wanted: the owner has the view's updates up to a revision.
+        public static let ack = BusMethod<Args<UInt64>, Args<>>("Ack", of: viewInterface, arguments: ["revision"])
+        /// `Submit(a{sv} change) → t revision`, owner only: a change with this view as its origin.
+        public static let submit = BusMethod<Args<[String: Value]>, Args<UInt64>>("Submit", of: viewInterface, arguments: ["change"], reply: ["revision"])
         /// The unicast signal `Updated(t, a{sv})`.
         public static let updated: MemberName = "Updated"
         /// The property `Owner` (`s`).

@@ -76,6 +76,9 @@ public enum BusContract {
     /// this daemon can restore: not SQLite, damaged, not Almanac's, from a newer Almanac, a
     /// symbolic link, not a regular file.
     public static let unusableBackup = ErrorName(.unusableBackup)
+    /// `org.almanac.Error.NotEnoughSpace`: `Backup`/`Restore`/`ImportBackup` refused before it
+    /// began: too little free space in the backups folder's file system.
+    public static let notEnoughSpace = ErrorName(.notEnoughSpace)
     /// `org.almanac.Error.SearchTooBroad`: a search (`ListEpisodes`' `search`, `SearchTranscripts`)
     /// that took more than its time budget.
     public static let searchTooBroad = ErrorName(.searchTooBroad)

@@ -9,7 +9,14 @@ extension Connection {
         let reply = try await call(destination, path: path, interface: definition.interface, method: definition.name, timeout: timeout) { writer in
             try A.write(arguments, to: &writer)
         }
-        var reader = reply.reader()
-        return try R.read(from: &reader)
+        return try definition.reply(of: reply)
+    }
+
+    /// Calls the method a typed definition names and does not wait: the message says no
+    /// reply is wanted (as `callWithoutReply(_:path:interface:method:body:)`).
+    public func callWithoutReply<A, R>(_ definition: BusMethod<A, R>, on destination: BusName?, path: ObjectPath, _ arguments: A.Values) throws {
+        try callWithoutReply(destination, path: path, interface: definition.interface, method: definition.name) { writer in
+            try A.write(arguments, to: &writer)
+        }
     }
 }

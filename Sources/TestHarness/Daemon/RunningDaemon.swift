@@ -12,13 +12,18 @@ public final class RunningDaemon: @unchecked Sendable {
     public let preset: DaemonPreset
     /// Variables set in the daemon's environment beyond the test's own.
     public let environment: [String: String]
+    /// A small file system of the daemon's own over one of its folders, at each start.
+    public let smallFilesystem: SmallFilesystem?
 
-    /// Starts the daemon (with `environment` added to the test's) and waits until it owns its name.
-    public init(bus: PrivateBus, _ preset: DaemonPreset = .offline, environment: [String: String] = [:]) async throws {
+    /// Starts the daemon (with `environment` added to the test's; over `smallFilesystem` when
+    /// given) and waits until it owns its name.
+    public init(bus: PrivateBus, _ preset: DaemonPreset = .offline, environment: [String: String] = [:],
+                smallFilesystem: SmallFilesystem? = nil) async throws {
         self.bus = bus
         self.preset = preset
         self.environment = environment
-        process = try Self.launch(bus, preset, folder: bus.directory, environment: environment)
+        self.smallFilesystem = smallFilesystem
+        process = try Self.launch(bus, preset, folder: bus.directory, environment: environment, smallFilesystem: smallFilesystem)
         try await waitForName()
         await waitForDemoEpisodes()
     }
@@ -37,9 +42,12 @@ public final class RunningDaemon: @unchecked Sendable {
         await client.connection.close()
     }
 
-    private static func launch(_ bus: PrivateBus, _ preset: DaemonPreset, folder: URL, environment: [String: String] = [:]) throws -> ChildProcess {
+    private static func launch(_ bus: PrivateBus, _ preset: DaemonPreset, folder: URL, environment: [String: String] = [:],
+                               smallFilesystem: SmallFilesystem? = nil) throws -> ChildProcess {
+        let (executable, arguments) = try smallFilesystem?.commandLine(Binaries.almanacd, arguments(bus, preset, folder: folder))
+            ?? (URL(fileURLWithPath: Binaries.almanacd), arguments(bus, preset, folder: folder))
         // The log goes to a file: a pipe nobody drains would stop a daemon that logs a lot.
-        try ChildProcess(URL(fileURLWithPath: Binaries.almanacd), arguments(bus, preset, folder: folder),
+        return try ChildProcess(executable, arguments,
                          environment: environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { $1 },
                          errorsTo: bus.directory.appendingPathComponent("almanacd.log").path)
     }
@@ -89,14 +97,14 @@ public final class RunningDaemon: @unchecked Sendable {
     public func restart() async throws {
         process.send(SIGKILL)
         process.wait()
-        process = try Self.launch(bus, preset, folder: bus.directory, environment: environment)
+        process = try Self.launch(bus, preset, folder: bus.directory, environment: environment, smallFilesystem: smallFilesystem)
         try await waitForName()
     }
 
     /// Starts a new daemon with the same preset and folders, after `stop()`.
     public func start() async throws {
         precondition(process.hasExited, "start() follows stop()")
-        process = try Self.launch(bus, preset, folder: bus.directory, environment: environment)
+        process = try Self.launch(bus, preset, folder: bus.directory, environment: environment, smallFilesystem: smallFilesystem)
         try await waitForName()
     }
 
