@@ -1,4 +1,6 @@
 import AlmanacBus
+import AlmanacCore
+import AlmanacDemo
 import AlmanacServices
 import AlmanacWire
 import DBus
@@ -37,6 +39,27 @@ import Testing
             let (stateRevision, state) = try await client.state(of: .weather)
             #expect(stateRevision == revision)
             #expect(state["savedLocations"] == .array(.string, Self.places.map { .string($0) }))
+            #expect(almanac.server.connection.isConnected)
+        }
+    }
+
+    /// A typed method keeps its own refusal: a page too large for a message says how many
+    /// episodes were asked for (read from the call after the reply is written) and what to
+    /// do instead, not only the layer's sizes.
+    @Test func aPageTooLargeForAMessageIsRefusedSayingHowManyWereAskedFor() async throws {
+        try await withInProcessAlmanac(podcastStore: StateStore.inMemory(logger: .discarding)) { almanac in
+            for podcast in DemoFeedFetcher.catalogue { try almanac.podcasts.subscribe(podcast) }
+            await almanac.server.podcasts.refresh()
+            let client = try await almanac.connect()
+            // The header's allowance and 512 bytes of body: a page of one episode fits, not of them all.
+            almanac.server.connection.maximumMessageSize = 4_096 + 512
+            let refused = try await #require(throws: BusError.self) {
+                _ = try await client.listEpisodes(podcast: "", query: ["limit": .uint32(40)])
+            }
+            #expect(refused.name == .limitsExceeded)
+            #expect(refused.message.hasPrefix("A page of up to 40 episodes takes ") && refused.message.contains("(4608 bytes (0.0 MiB), its max_message_size)")
+                    && refused.message.hasSuffix("; ask for fewer (a smaller `limit`)."), "\(refused.message)")
+            #expect(try await client.listEpisodes(podcast: "", query: ["limit": .uint32(1)]).episodes.count == 1)
             #expect(almanac.server.connection.isConnected)
         }
     }

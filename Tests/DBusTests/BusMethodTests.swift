@@ -12,6 +12,14 @@ import Testing
     static let later = BusMethod<Args<String>, Args<String>>("Later", of: interface, arguments: ["text"], reply: ["echo"])
     static let nothing = BusMethod<Args<>, Args<>>("Nothing", of: interface)
     static let awaited = BusMethod<Args<[String: Value]>, Args<Bool>>("Awaited", of: interface, arguments: ["options"], reply: ["empty"])
+    static let sized = BusMethod<Args<String>, Args<String>>("Sized", of: interface, arguments: ["text"], reply: ["echo"])
+    static let sizedLater = BusMethod<Args<String>, Args<String>>("SizedLater", of: interface, arguments: ["text"], reply: ["echo"])
+
+    /// Refuses a reply of more than 64 bytes, naming its value, the call's argument and its length.
+    static func refuseLong(_ call: MethodCall, _ echo: String, _ length: Int) throws {
+        guard length > 64 else { return }
+        throw BusError(.limitsExceeded, "\(echo.count) characters of '\(try call.arguments(of: sized).prefix(3))' take \(length) bytes")
+    }
 
     static func export(on server: Connection) throws {
         try server.export([Interface(interface.rawValue, methods: [
@@ -27,6 +35,8 @@ import Testing
                 await Task.yield()
                 return options.isEmpty
             }),
+            Method(sized, async: { _, text in text }, checkingLength: refuseLong),
+            Method(sizedLater, offloading: { _, text in { text } }, checkingLength: refuseLong),
             // Hand-written entries that answer other types than they declare.
             try Method("WrongSync", outputs: [Argument("count", .uint32)]) { _, reply in try reply.write("three") },
             try Method("WrongAsync", outputs: [Argument("count", .uint32)], async: { _, reply in try reply.write(UInt64(3)) }),
@@ -69,6 +79,20 @@ import Testing
         }
         #expect(error.name == .invalidArgs)
         #expect(error.message.contains("'su'"))
+        await pair.close()
+    }
+
+    @Test(arguments: [sized, sizedLater])
+    func aReplysLengthIsCheckedAfterItIsWrittenAndTheCheckCanRefuseIt(method: BusMethod<Args<String>, Args<String>>) async throws {
+        let pair = try await BusPair.start()
+        try Self.export(on: pair.server)
+        #expect(try await pair.client.call(method, on: pair.serverName, path: Self.path, "short") == "short")
+        // A string's body is its length (4 bytes), its bytes and a nul: 105 bytes for 100.
+        let error = try await #require(throws: BusError.self) {
+            _ = try await pair.client.call(method, on: pair.serverName, path: Self.path, String(repeating: "x", count: 100))
+        }
+        #expect(error.name == .limitsExceeded)
+        #expect(error.message == "100 characters of 'xxx' take 105 bytes", "\(error.message)")
         await pair.close()
     }
 

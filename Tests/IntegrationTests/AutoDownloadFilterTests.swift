@@ -77,7 +77,7 @@ import Testing
         let types = try await almanac(["podcasts", "settings", podcast, "episode-types", "full,teaser"], bus: bus)
         #expect(types.status == 64 && types.errorOutput.contains("'episode-types' is a list of full, trailer and bonus"), "\(types.errorOutput)")
 
-        let busctl = try await busctlCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.setPodcastSettings,
+        let busctl = try await busctlCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.setPodcastSettings.name,
                                           ["sa{sv}", podcast, "2", "exclude", "s", "(?<=a)b", "autoDownload", "b", "true"])
         #expect(busctl.status != 0 && busctl.errorOutput.contains("a lookbehind"), "\(busctl.errorOutput)")
         #expect(try await settings(podcast) == before)

@@ -62,10 +62,10 @@ struct BackupSpaceTests {
         let now = try await almanac(["backup", "now"], bus: bus)
         #expect(now.status != 0 && now.errorOutput.contains("not enough free space for a backup of the library in \(backups.path)")
                 && now.errorOutput.contains("MiB free") && now.errorOutput.contains("64.0 MiB kept free"), "\(now.errorOutput)")
-        let named = try await gdbusCall(on: bus, BusContract.rootPath, BusContract.rootInterface, BusContract.Almanac1.backup, [])
+        let named = try await gdbusCall(on: bus, BusContract.rootPath, BusContract.rootInterface, BusContract.Almanac1.backup.name, [])
         #expect(named.errorOutput.contains("org.almanac.Error.NotEnoughSpace"), "\(named.errorOutput)")
         // No restore without the backup of the library it replaces: refused before anything.
-        let restore = try await gdbusCall(on: bus, BusContract.rootPath, BusContract.rootInterface, BusContract.Almanac1.restore, ["latest"])
+        let restore = try await gdbusCall(on: bus, BusContract.rootPath, BusContract.rootInterface, BusContract.Almanac1.restore.name, ["latest"])
         #expect(restore.errorOutput.contains("org.almanac.Error.NotEnoughSpace") && restore.errorOutput.contains("a restore"), "\(restore.errorOutput)")
         #expect(try await almanac(["restore", old], bus: bus).status != 0)
         #expect(try await almanac(["podcasts", "list", "--format", "{{id}}"], bus: bus).output.isEmpty)

@@ -91,7 +91,7 @@ import Testing
         try await player.waitForPositionRead(after: reads)
 
         // A second after playing, from a client nobody on the team wrote (days in seconds).
-        let set = try await busctlCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.setPodcastSettings,
+        let set = try await busctlCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.setPodcastSettings.name,
                                        ["sa{sv}", podcast, "1", "deletePlayedAfter", "d", "1"])
         #expect(set.status == 0, "\(set.errorOutput)")
         #expect(try await almanac(["episode", "played"] + ids, bus: bus).status == 0)

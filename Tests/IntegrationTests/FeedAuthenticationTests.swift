@@ -100,7 +100,7 @@ import Testing
             seen.append(result.output + result.errorOutput)
         }
         seen.append(try await busctlCall(on: bus, podcasts, BusContract.documentInterface, BusContract.Document1.getState.name, []).output)
-        seen.append(try await busctlCall(on: bus, podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.getEpisodeDetails, ["s", episode]).output)
+        seen.append(try await busctlCall(on: bus, podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.getEpisodeDetails.name, ["s", episode]).output)
         seen.append(try await busctlGetProperty(on: bus, podcasts, BusContract.podcastsInterface, "Subscriptions").output)
         seen.append((FileManager.default.subpaths(atPath: bus.directory.appendingPathComponent("data").path) ?? []).joined(separator: "\n"))
         seen.append(daemon.log)

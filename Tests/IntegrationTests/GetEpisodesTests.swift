@@ -77,8 +77,8 @@ import Testing
         #expect(added.output.split(separator: "\n").map { $0.hasPrefix("Queued: ") } == Array(repeating: true, count: 5), "\(added.output)")
         for title in titles { #expect(added.output.contains(title)) }
         // The CLI has ended, and so have its calls: the monitor has them all once it shows a later one.
-        _ = try await busctlCall(on: bus, podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.exportOPML, [])
-        #expect(await monitor.waitFor("member=\(BusContract.Podcasts1.exportOPML)", timeout: 30))
+        _ = try await busctlCall(on: bus, podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.exportOPML.name, [])
+        #expect(await monitor.waitFor("member=\(BusContract.Podcasts1.exportOPML.name)", timeout: 30))
         let calls = monitor.output.matches(of: /member=(GetEpisodes?)\b/).map { String($0.1) }
         #expect(calls == ["GetEpisodes"], "\(calls)")
         _ = daemon.stop()

@@ -59,21 +59,21 @@ import Testing
         #expect(feed["nextPageURL"] as? String == url + "/feeds/relative-urls.xml?page=2")
         // The CLI had the daemon fetch the bytes (FetchFeed) and parsed them itself; busctl
         // sees the descriptor and the addresses.
-        let fetched = try await busctlCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, "FetchFeed",
+        let fetched = try await busctlCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.fetchFeed.name,
                                            ["s", url + "/moved/relative-urls.xml"])
         #expect(fetched.status == 0 && fetched.output.hasPrefix("hss ") && fetched.output.contains("\"\(url)/feeds/relative-urls.xml\""), "\(fetched.output) \(fetched.errorOutput)")
         // A web page leads to the feed it announces (here one the server does not have).
         let page = try await almanac(["podcasts", "inspect", url + "/feeds/html-page.html"], bus: bus)
         #expect(page.status == 65 && page.errorOutput.contains("announces the feed \(url)/feed.xml, which could not be read"), "\(page.errorOutput)")
         // gdbus, a client nobody here wrote, calls Inspect, which parses in the daemon.
-        let gdbus = try await gdbusCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.inspect,
+        let gdbus = try await gdbusCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.inspect.name,
                                         [url + "/feeds/atom.xml"])
         #expect(gdbus.status == 0 && gdbus.output.contains("'episodes': <[{"), "\(gdbus.errorOutput)")
         for (path, expected) in [("/status/404", "answered HTTP 404"), ("/status/500", "answered HTTP 500")] {
             let failed = try await almanac(["podcasts", "inspect", url + path], bus: bus)
             #expect(failed.status == 65 && failed.errorOutput.contains(expected), "\(failed.errorOutput)")
         }
-        let notHTTP = try await busctlCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.inspect,
+        let notHTTP = try await busctlCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.inspect.name,
                                            ["s", "file:///etc/passwd"])
         #expect(notHTTP.status != 0 && notHTTP.errorOutput.contains("is not an http or https URL"), "\(notHTTP.errorOutput)")
         _ = daemon.stop()

@@ -34,8 +34,8 @@ import Testing
         // The classic method cannot answer on this bus: it says so, and what to call instead.
         let bytes = try [UInt8](Data(contentsOf: file))
         let refused = try await #require(throws: BusError.self) {
-            _ = try await client.connection.call(BusContract.serviceName, path: BusContract.documentPath(.podcasts), interface: BusContract.podcastsInterface,
-                                                 method: "InspectData", timeout: .seconds(120), arguments: bytes, "")
+            _ = try await client.connection.call(BusContract.Podcasts1.inspectData, on: BusContract.serviceName, path: BusContract.documentPath(.podcasts),
+                                                 (bytes, ""), timeout: .seconds(120))
         }
         #expect(refused.name == .limitsExceeded)
         #expect(refused.message.contains("33554432 bytes (32.0 MiB)") && refused.message.contains("InspectFile"), "\(refused.message)")

@@ -1,4 +1,5 @@
 import AlmanacWire
+import DBus
 import Foundation
 import TestHarness
 import Testing
@@ -83,7 +84,7 @@ import Testing
 
         for title in ["Direct", "Named", "Bounced"] {
             let id = try #require(ids[title])
-            let call = try await gdbusCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.getTranscript, ["'\(id)'"])
+            let call = try await gdbusCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.getTranscript.name, ["'\(id)'"])
             #expect(call.status != 0 && call.errorOutput.contains("org.almanac.Error.FetchFailed"), "\(title): \(call.output) \(call.errorOutput)")
             // localhost is 127.0.0.1 or ::1, each refused: the message names the last one tried.
             // An address written in the link is named once, not "127.0.0.1 led to 127.0.0.1".

@@ -20,9 +20,9 @@ import Testing
     func position(of title: String) async throws -> Double? {
         let client = try await Connection.connect(to: bus.address)
         defer { Task { await client.close() } }
-        let reply = try await client.call(BusContract.serviceName, path: BusContract.documentPath(.podcasts), interface: BusContract.podcastsInterface,
-                                          method: BusContract.Podcasts1.listEpisodes, arguments: "", ["limit": Value.uint32(50)])
-        let (episodes, _) = try reply.arguments([[String: Value]].self, [String: Value].self)
+        let (page, _) = try await client.call(BusContract.Podcasts1.listEpisodes, on: BusContract.serviceName, path: BusContract.documentPath(.podcasts),
+                                              ("", ["limit": .uint32(50)]))
+        let episodes = page.map(\.entries)
         guard let episode = episodes.first(where: { $0["title"]?.stringValue == title }), case .double(let position)? = episode["position"] else { return nil }
         return position
     }

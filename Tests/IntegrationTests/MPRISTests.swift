@@ -21,9 +21,9 @@ import Testing
         let client = try await Connection.connect(to: bus.address)
         defer { Task { await client.close() } }
         // Called by hand, not through AlmanacClient, whose decoding would fill in a missing position.
-        let reply = try await client.call(BusContract.serviceName, path: BusContract.documentPath(.podcasts), interface: BusContract.podcastsInterface,
-                                          method: BusContract.Podcasts1.listEpisodes, arguments: "", ["limit": Value.uint32(50)])
-        let (episodes, _) = try reply.arguments([[String: Value]].self, [String: Value].self)
+        let (page, _) = try await client.call(BusContract.Podcasts1.listEpisodes, on: BusContract.serviceName, path: BusContract.documentPath(.podcasts),
+                                              ("", ["limit": .uint32(50)]))
+        let episodes = page.map(\.entries)
         var result: [String: (Double, Bool)] = [:]
         for episode in episodes {
             guard let title = episode["title"]?.stringValue, case .double(let position)? = episode["position"] else { continue }

@@ -97,7 +97,7 @@ import Testing
         #expect(episode.status == 65 && episode.errorOutput.contains("almanac: there is no episode 'nope-123' — `almanac episodes` lists them"), "\(episode.errorOutput)")
         let position = try await almanac(["episode", "position", "x", "12:75"], bus: bus)
         #expect(position.status == 64 && position.errorOutput.contains("is not a position"))
-        let rename = try await busctlCall(on: bus, Self.podcastsPath, BusContract.podcastsInterface, BusContract.Podcasts1.rename, ["ss", "nope", ""])
+        let rename = try await busctlCall(on: bus, Self.podcastsPath, BusContract.podcastsInterface, BusContract.Podcasts1.rename.name, ["ss", "nope", ""])
         #expect(rename.status != 0 && rename.errorOutput.contains("title must have 1 to 200 bytes"), "\(rename.errorOutput)")
         #expect(try await almanac(["podcasts", "list", "--json"], bus: bus).output == "{\"podcasts\":[]}\n")
         _ = daemon.stop()
@@ -166,11 +166,11 @@ extension PodcastLibraryTests {
         #expect(titles.count == 7 && Set(titles).count == 7, "\(all.output)")
         #expect(second.output.split(separator: "\n").map(String.init) == Array(titles[2..<4]))
         // busctl, page by page, following the cursor.
-        let first = try await busctlCall(on: bus, Self.podcastsPath, BusContract.podcastsInterface, BusContract.Podcasts1.listEpisodes,
+        let first = try await busctlCall(on: bus, Self.podcastsPath, BusContract.podcastsInterface, BusContract.Podcasts1.listEpisodes.name,
                                          ["sa{sv}", id, "2", "limit", "u", "3", "unplayed", "b", "true"], options: ["--json=short"])
         #expect(first.status == 0, "\(first.errorOutput)")
         #expect(first.output.contains("\"total\":{\"type\":\"u\",\"data\":7}") && first.output.contains("nextCursor"), "\(first.output)")
-        let bad = try await busctlCall(on: bus, Self.podcastsPath, BusContract.podcastsInterface, BusContract.Podcasts1.listEpisodes,
+        let bad = try await busctlCall(on: bus, Self.podcastsPath, BusContract.podcastsInterface, BusContract.Podcasts1.listEpisodes.name,
                                        ["sa{sv}", id, "1", "limit", "u", "0"])
         #expect(bad.status != 0 && bad.errorOutput.contains("'limit' is a whole number from 1 to 500"), "\(bad.errorOutput)")
         let unknown = try await almanac(["episodes", "nope"], bus: bus)

@@ -1,4 +1,5 @@
 import AlmanacWire
+import DBus
 import Foundation
 import TestHarness
 import Testing
@@ -75,13 +76,13 @@ import Testing
 
         // From outside: gdbus finds them; a bad limit or term is refused by name.
         let path = BusContract.documentPath(.podcasts)
-        let viaGdbus = try await gdbusCall(on: bus, path, BusContract.podcastsInterface, BusContract.Podcasts1.search, ["history", "{'limit': <uint32 1>}"])
+        let viaGdbus = try await gdbusCall(on: bus, path, BusContract.podcastsInterface, BusContract.Podcasts1.search.name, ["history", "{'limit': <uint32 1>}"])
         #expect(viaGdbus.status == 0 && viaGdbus.output.contains("'title': <'History Hour'>") && !viaGdbus.output.contains("Computing"), "\(viaGdbus.output)")
-        let badLimit = try await busctlCall(on: bus, path, BusContract.podcastsInterface, BusContract.Podcasts1.search, ["sa{sv}", "history", "1", "limit", "u", "0"])
+        let badLimit = try await busctlCall(on: bus, path, BusContract.podcastsInterface, BusContract.Podcasts1.search.name, ["sa{sv}", "history", "1", "limit", "u", "0"])
         #expect(badLimit.status != 0 && badLimit.errorOutput.contains("'limit' is a whole number from 1 to 200"), "\(badLimit.errorOutput)")
-        let badKey = try await busctlCall(on: bus, path, BusContract.podcastsInterface, BusContract.Podcasts1.search, ["sa{sv}", "history", "1", "country", "s", "de"])
+        let badKey = try await busctlCall(on: bus, path, BusContract.podcastsInterface, BusContract.Podcasts1.search.name, ["sa{sv}", "history", "1", "country", "s", "de"])
         #expect(badKey.status != 0 && badKey.errorOutput.contains("Unknown search option key 'country'"), "\(badKey.errorOutput)")
-        let empty = try await busctlCall(on: bus, path, BusContract.podcastsInterface, BusContract.Podcasts1.search, ["sa{sv}", "  ", "0"])
+        let empty = try await busctlCall(on: bus, path, BusContract.podcastsInterface, BusContract.Podcasts1.search.name, ["sa{sv}", "  ", "0"])
         #expect(empty.status != 0 && empty.errorOutput.contains("Search for 1 to 200 bytes"), "\(empty.errorOutput)")
         #expect(!daemon.process.hasExited)
     }

@@ -22,7 +22,7 @@ import Testing
 
     /// `GetPodcastSettings` through busctl's JSON, as "key=value" words in a fixed order.
     func settings(of podcast: String) async throws -> String {
-        let result = try await busctlCall(on: bus, podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.getPodcastSettings, ["s", podcast],
+        let result = try await busctlCall(on: bus, podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.getPodcastSettings.name, ["s", podcast],
                                           options: ["--json=short"])
         try #require(result.status == 0, "\(result.errorOutput)")
         let reply = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
@@ -50,10 +50,10 @@ import Testing
         defer { monitor.stop(); watch.stop() }
         #expect(await eventually { watch.output.contains("\"document\":\"podcasts\"") }, "\(watch.output)")
 
-        let busctl = try await busctlCall(on: bus, podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.setPodcastSettings,
+        let busctl = try await busctlCall(on: bus, podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.setPodcastSettings.name,
                                           ["sa{sv}", podcast, "3", "keep", "u", "5", "autoDownload", "b", "true", "refreshInterval", "d", "7200"])
         #expect(busctl.status == 0, "\(busctl.errorOutput)")
-        let gdbus = try await gdbusCall(on: bus, podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.setPodcastSettings,
+        let gdbus = try await gdbusCall(on: bus, podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.setPodcastSettings.name,
                                         [podcast, "{'notify': <'off'>, 'deletePlayedAfter': <604800.0>}"])
         #expect(gdbus.status == 0, "\(gdbus.errorOutput)")
         let expected = "refreshInterval=7200 autoDownload=true keep=5 deletePlayedAfter=604800 notify=off"
@@ -74,12 +74,12 @@ import Testing
             (["sa{sv}", "nope", "1", "keep", "u", "1"], "There is no podcast 'nope'."),
         ]
         for (arguments, words) in refusals {
-            let refused = try await busctlCall(on: bus, podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.setPodcastSettings, arguments)
+            let refused = try await busctlCall(on: bus, podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.setPodcastSettings.name, arguments)
             #expect(refused.status != 0 && refused.errorOutput.contains(words), "\(arguments): \(refused.errorOutput)")
         }
-        let wrongSignature = try await gdbusCall(on: bus, podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.setPodcastSettings, [podcast])
+        let wrongSignature = try await gdbusCall(on: bus, podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.setPodcastSettings.name, [podcast])
         #expect(wrongSignature.status != 0)
-        let unknown = try await gdbusCall(on: bus, podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.getPodcastSettings, ["nope"])
+        let unknown = try await gdbusCall(on: bus, podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.getPodcastSettings.name, ["nope"])
         #expect(unknown.errorOutput.contains("org.freedesktop.DBus.Error.InvalidArgs") && unknown.errorOutput.contains("There is no podcast 'nope'"), "\(unknown.errorOutput)")
         #expect(try await revision() == before)
         #expect(try await settings(of: podcast) == expected)

@@ -89,7 +89,7 @@ import Testing
         #expect(try chaptersRequests() == ["seas.json 200"])
 
         // A client nobody on the team wrote: busctl, with its own JSON.
-        let busctl = try await busctlCall(on: bus, Self.podcastsPath, BusContract.podcastsInterface, BusContract.Podcasts1.getEpisodeDetails,
+        let busctl = try await busctlCall(on: bus, Self.podcastsPath, BusContract.podcastsInterface, BusContract.Podcasts1.getEpisodeDetails.name,
                                           ["s", rivers], options: ["--json=short"])
         #expect(busctl.status == 0, "\(busctl.errorOutput)")
         let answer = try json(busctl.output)
@@ -102,7 +102,7 @@ import Testing
         let links = try #require(record["links"]?["data"] as? [[String: [String: Any]]])
         #expect(links.map { $0["url"]?["data"] as? String } == ["https://verse.example/rivers?a=1&b=2", base + "/lakes", "mailto:ed@verse.example"])
         #expect(links.map { $0["end"]?["data"] as? Int } == [9, 19, 44])
-        let unknown = try await busctlCall(on: bus, Self.podcastsPath, BusContract.podcastsInterface, BusContract.Podcasts1.getEpisodeDetails, ["s", "nope"])
+        let unknown = try await busctlCall(on: bus, Self.podcastsPath, BusContract.podcastsInterface, BusContract.Podcasts1.getEpisodeDetails.name, ["s", "nope"])
         #expect(unknown.status != 0 && unknown.errorOutput.contains("There is no episode 'nope'."), "\(unknown.errorOutput)")
         let missing = try await almanac(["episode", "show", "nope"], bus: bus)
         #expect(missing.status == 65 && missing.errorOutput == "almanac: there is no episode 'nope' — `almanac episodes` lists them with their ids\n", "\(missing.errorOutput)")
@@ -197,10 +197,10 @@ import Testing
         #expect(found["revision"] as? Int == document["revision"] as? Int && (found["revision"] as? Int ?? 0) > 0, "\(found["revision"] ?? "none")")
 
         // Over the bus, from busctl: the `search` query key.
-        let listed = try await busctlCall(on: bus, Self.podcastsPath, BusContract.podcastsInterface, BusContract.Podcasts1.listEpisodes,
+        let listed = try await busctlCall(on: bus, Self.podcastsPath, BusContract.podcastsInterface, BusContract.Podcasts1.listEpisodes.name,
                                           ["sa{sv}", "", "2", "search", "s", "\"unbalanced", "limit", "u", "5"])
         #expect(listed.status == 0 && listed.output.hasPrefix("aa{sv}a{sv} 0 2 ") && listed.output.contains("\"total\" u 0"), "\(listed.output)\(listed.errorOutput)")
-        let empty = try await busctlCall(on: bus, Self.podcastsPath, BusContract.podcastsInterface, BusContract.Podcasts1.listEpisodes,
+        let empty = try await busctlCall(on: bus, Self.podcastsPath, BusContract.podcastsInterface, BusContract.Podcasts1.listEpisodes.name,
                                          ["sa{sv}", "", "1", "search", "s", " "])
         #expect(empty.status != 0 && empty.errorOutput.contains("'search' needs at least one word"), "\(empty.errorOutput)")
         // Unsubscribed, its episodes are no longer found.

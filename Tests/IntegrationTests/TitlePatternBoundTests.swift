@@ -41,7 +41,7 @@ import Testing
         try feed.publish(items(["Old"]))
         let daemon = try await RunningDaemon(bus: bus, .fixtures())
         let (podcast, _) = try await feed.subscribe(on: bus)
-        let set = try await busctlCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.setPodcastSettings,
+        let set = try await busctlCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.setPodcastSettings.name,
                                        ["sa{sv}", podcast, "2", "exclude", "s", "(?x)(a+) +b", "autoDownload", "b", "true"])
         try #require(set.status == 0, "\(set.errorOutput)")
 
@@ -68,7 +68,7 @@ import Testing
         let before = try await almanac(["podcasts", "settings", podcast, "--json"], bus: bus).output
         for (pattern, reason) in [("(\\w+) \\1", "a reference back to a group"), ("(?=.*live)news", "a lookahead"), ("a++b", "a possessive quantifier"),
                                   ("(?:(?:a{100}){100}){100}", "more than 1000 steps")] {
-            let busctl = try await busctlCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.setPodcastSettings,
+            let busctl = try await busctlCall(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, BusContract.Podcasts1.setPodcastSettings.name,
                                               ["sa{sv}", podcast, "2", "exclude", "s", pattern, "autoDownload", "b", "true"])
             #expect(busctl.status != 0 && busctl.errorOutput.contains(reason), "\(pattern): \(busctl.errorOutput)")
             let cli = try await almanac(["podcasts", "settings", podcast, "include", pattern], bus: bus)

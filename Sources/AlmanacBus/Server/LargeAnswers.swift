@@ -11,12 +11,13 @@ enum LargeAnswers {
     static let maximumFeedFileBytes = 128 * 1024 * 1024
 
     /// Throws `LimitsExceeded` when a reply whose body takes `bodyLength` bytes would not fit
-    /// in one message on `connection`, saying what to call `instead`. Called by a handler
-    /// after writing its answer, so the caller hears what to do rather than the layer's
-    /// refusal (which would follow anyway).
-    static func check(_ bodyLength: Int, on connection: Connection?, _ what: String, instead: String) throws {
+    /// in one message on `connection`, saying what to call `instead`. Called once the answer
+    /// is written (by a handler, or a typed method's `checkingReplyLength`), so the caller
+    /// hears what to do rather than the layer's refusal (which would follow anyway). `what`
+    /// is made only for a reply that does not fit.
+    static func check(_ bodyLength: Int, on connection: Connection?, _ what: @autoclosure () throws -> String, instead: String) throws {
         guard let connection, !connection.fitsInOneMessage(bodyLength: bodyLength) else { return }
-        throw BusError(.limitsExceeded, "\(what) takes \(describe(bodyLength)), more than a message may carry on this bus (\(describe(connection.maximumMessageSize)), its max_message_size); \(instead).")
+        throw BusError(.limitsExceeded, "\(try what()) takes \(describe(bodyLength)), more than a message may carry on this bus (\(describe(connection.maximumMessageSize)), its max_message_size); \(instead).")
     }
 
     /// The answer of a `…Descriptor` method: the arguments `body` writes, as the classic

@@ -5,19 +5,16 @@ import DBus
 
 extension PodcastsAdapter {
     /// Pages of episodes, one episode, the queue, listening totals, transcripts and downloads.
-    func episodeMethods(connection strongConnection: Connection) throws -> [Method] {
+    func episodeMethods(connection strongConnection: Connection) -> [Method] {
         // Weak: the connection holds these handlers.
         weak let connection = strongConnection
         let podcasts = self.podcasts
-        let podcastArgument = Argument("podcast", .string)
-        var methods: [Method] = try [
+        var methods: [Method] = [
             // Every method whose cost grows with its input or the library makes its answer in a
             // task of its own (ListEpisodes, ExportOPML, InspectData, …), off the connection's
             // thread; what it answers from is taken in order with the other calls.
-            Method(BusContract.Podcasts1.listEpisodes.rawValue, inputs: [podcastArgument, Argument("query", .dictionary(key: .string, value: .variant))],
-                   outputs: [Argument("page", .array(.dictionary(key: .string, value: .variant))), Argument("info", .dictionary(key: .string, value: .variant))],
-                   offloading: { call in
-                let (given, values) = try call.arguments(String.self, [String: Value].self)
+            Method(BusContract.Podcasts1.listEpisodes, offloading: { _, arguments in
+                let (given, values) = arguments
                 var podcastID: String?
                 if !given.isEmpty {
                     guard let podcast = podcasts.podcast(given) else {
@@ -28,13 +25,13 @@ extension PodcastsAdapter {
                 let query = try PodcastsCodec.query(podcastID: podcastID, values)
                 // Read first: the page holds at least every change up to it.
                 let revision = podcasts.document.revision
-                return { reply in
+                return {
                     // A search on a search lane (PodcastsDocument+Search.swift), within its budget.
                     let page = try await podcasts.searchedPage(query)
-                    try reply.write(WireCoding.value(page.episodes))
-                    try reply.write(WireCoding.value(EpisodePageInfo(page, revision: revision)))
-                    try LargeAnswers.check(reply.byteCount, on: connection, "A page of up to \(query.limit) episodes", instead: "ask for fewer (a smaller `limit`)")
+                    return (try WireCoding.dictionaries(page.episodes), try WireCoding.fields(EpisodePageInfo(page, revision: revision)))
                 }
+            }, checkingLength: { call, _, length in
+                try LargeAnswers.check(length, on: connection, "A page of up to \(try Self.pageLimit(call)) episodes", instead: "ask for fewer (a smaller `limit`)")
             }),
             // Every method that reads or writes the library does so off the connection's thread:
             // in a task, or on the document's owner (whose writes go into a burst).
@@ -43,9 +40,7 @@ extension PodcastsAdapter {
                 return try WireCoding.fields(EpisodeWithTitle(episode, podcastTitle: podcasts.document.snapshot.state.podcasts[episode.podcastID]?.title))
             }),
             // Async: the episode's chapters file may be fetched first (once; then it is kept).
-            Method(BusContract.Podcasts1.getEpisodeDetails.rawValue, inputs: [Argument("episode", .string)], outputs: [Argument("record", .dictionary(key: .string, value: .variant))],
-                   async: { [chapters, transcripts] call, reply in
-                let (given) = try call.arguments(String.self)
+            Method(BusContract.Podcasts1.getEpisodeDetails, async: { [chapters, transcripts] _, given in
                 guard let record = try await podcasts.episodeRecord(given, chapters: chapters) else {
                     throw BusError.invalidArgs("There is no episode '\(given.prefix(200))'.")
                 }
@@ -53,25 +48,24 @@ extension PodcastsAdapter {
                 if let transcripts, record.details?.transcripts.isEmpty == false {
                     Task { _ = try? await podcasts.transcript(given, fetcher: transcripts) }
                 }
-                try reply.write(WireCoding.value(record))
-                try LargeAnswers.check(reply.byteCount, on: connection, "The episode's record", instead: "its show notes are too long for this bus; GetEpisode gives the episode without them")
+                return try WireCoding.fields(record)
+            }, checkingLength: { _, _, length in
+                try LargeAnswers.check(length, on: connection, "The episode's record", instead: "its show notes are too long for this bus; GetEpisode gives the episode without them")
             }),
         ]
-        methods += try transcriptMethods(connection: strongConnection)
-        methods += try queueMethods()
+        methods += transcriptMethods(connection: strongConnection)
+        methods += queueMethods()
         return methods
     }
 
     /// An episode's transcript, and a search through the transcripts of some episodes.
-    private func transcriptMethods(connection strongConnection: Connection) throws -> [Method] {
+    private func transcriptMethods(connection strongConnection: Connection) -> [Method] {
         // Weak: the connection holds these handlers.
         weak let connection = strongConnection
         let podcasts = self.podcasts
-        return try [
+        return [
             // Async: the transcript may be fetched first (once; then it is kept).
-            Method(BusContract.Podcasts1.getTranscript.rawValue, inputs: [Argument("episode", .string)], outputs: [Argument("transcript", .dictionary(key: .string, value: .variant))],
-                   async: { [transcripts] call, reply in
-                let (given) = try call.arguments(String.self)
+            Method(BusContract.Podcasts1.getTranscript, async: { [transcripts] _, given in
                 switch try await podcasts.transcript(given, fetcher: transcripts) {
                 case .unknownEpisode:
                     throw BusError.invalidArgs("There is no episode '\(given.prefix(200))'.")
@@ -79,9 +73,10 @@ extension PodcastsAdapter {
                     throw BusError(BusContract.noTranscript, why)
                 case .found(let transcript):
                     if transcript.segments.isEmpty { throw BusError(BusContract.fetchFailed, transcript.note ?? "The transcript \(transcript.url) gave no words.") }
-                    try reply.write(WireCoding.value(transcript))
-                    try LargeAnswers.check(reply.byteCount, on: connection, "The episode's transcript", instead: "read it at \(transcript.url)")
+                    return try WireCoding.fields(transcript)
                 }
+            }, checkingLength: { _, transcript, length in
+                try LargeAnswers.check(length, on: connection, "The episode's transcript", instead: "read it at \(transcript["url"]?.stringValue ?? "its address")")
             }),
             Method(BusContract.Podcasts1.searchTranscripts, async: { _, arguments in
                 let (search, episodes) = arguments
@@ -102,7 +97,7 @@ extension PodcastsAdapter {
     }
 
     /// The queue, listening totals and downloads.
-    private func queueMethods() throws -> [Method] {
+    private func queueMethods() -> [Method] {
         let podcasts = self.podcasts
         return [
             Method(BusContract.Podcasts1.getQueue, async: { _, _ in
@@ -131,5 +126,11 @@ extension PodcastsAdapter {
                 return BusContract.downloadPath(try downloads.download(episode, for: call.sender))
             }),
         ]
+    }
+
+    /// How many episodes a `ListEpisodes` call asks for at most: its `limit`, or the default.
+    static func pageLimit(_ call: MethodCall) throws -> Int {
+        let (_, values) = try call.arguments(of: BusContract.Podcasts1.listEpisodes)
+        return try PodcastsCodec.query(podcastID: nil, values).limit
     }
 }

@@ -5,21 +5,17 @@ import DBus
 
 extension PodcastsAdapter {
     /// Subscribing, unsubscribing, renaming, refreshing one podcast and its settings.
-    func libraryMethods() throws -> [Method] {
+    func libraryMethods() -> [Method] {
         let podcasts = self.podcasts
         let inspector = self.inspector
-        let podcastArgument = Argument("podcast", .string)
-        return try [
-            Method(BusContract.Podcasts1.subscribe.rawValue, inputs: [Argument("url", .string)], outputs: [podcastArgument], async: { call, reply in
-                let (given) = try call.arguments(String.self)
-                try reply.write(try await Self.subscribe(given, podcasts: podcasts, inspector: inspector).id)
+        return [
+            Method(BusContract.Podcasts1.subscribe, async: { _, given in
+                try await Self.subscribe(given, podcasts: podcasts, inspector: inspector).id
             }),
-            Method(BusContract.Podcasts1.unsubscribe.rawValue, inputs: [podcastArgument], async: { call, _ in
-                let (podcast) = try call.arguments(String.self)
+            Method(BusContract.Podcasts1.unsubscribe, async: { _, podcast in
                 _ = try await podcasts.withOwner { try podcasts.unsubscribe(podcasts.podcast(podcast)?.id ?? podcast) }
             }),
-            Method(BusContract.Podcasts1.refreshPodcast.rawValue, inputs: [podcastArgument], async: { [service] call, _ in
-                let (given) = try call.arguments(String.self)
+            Method(BusContract.Podcasts1.refreshPodcast, async: { [service] _, given in
                 guard let podcast = podcasts.podcast(given) else {
                     throw PodcastsDocument.unknownPodcast(given, in: podcasts.document.snapshot.state)
                 }
@@ -39,19 +35,17 @@ extension PodcastsAdapter {
                 if let message = outcome.failure { throw BusError(BusContract.fetchFailed, "\(FeedCredentials.redacted(podcast.feedURL)): \(message)") }
             }),
             // A podcast's own settings: the rules (and the refusals) are the document's.
-            Method(BusContract.Podcasts1.getPodcastSettings.rawValue, inputs: [podcastArgument], outputs: [Argument("settings", .dictionary(key: .string, value: .variant))]) { call, reply in
-                let (given) = try call.arguments(String.self)
+            Method(BusContract.Podcasts1.getPodcastSettings) { _, given in
                 let (_, preferences) = try podcasts.preferences(of: given)
-                try reply.write(WireCoding.value(preferences))
+                return try WireCoding.dictionary(preferences)
             },
-            Method(BusContract.Podcasts1.setPodcastSettings.rawValue, inputs: [podcastArgument, Argument("settings", .dictionary(key: .string, value: .variant))],
-                   async: { call, _ in
-                let (given, values) = try call.arguments(String.self, [String: Value].self)
+            Method(BusContract.Podcasts1.setPodcastSettings, async: { _, arguments in
+                let (given, values) = arguments
                 let submission = try PodcastsCodec.preferencesSubmission(values)
                 _ = try await podcasts.withOwner { try podcasts.setPreferences(submission, of: given) }
             }),
-            Method(BusContract.Podcasts1.rename.rawValue, inputs: [podcastArgument, Argument("title", .string)], async: { call, _ in
-                let (podcast, title) = try call.arguments(String.self, String.self)
+            Method(BusContract.Podcasts1.rename, async: { _, arguments in
+                let (podcast, title) = arguments
                 _ = try await podcasts.withOwner { try podcasts.rename(podcasts.podcast(podcast)?.id ?? podcast, to: title) }
             }),
         ]

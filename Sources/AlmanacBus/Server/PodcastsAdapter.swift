@@ -199,7 +199,7 @@ public struct PodcastsAdapter: DocumentAdapter {
     /// and its properties.
     public func domainInterface(connection strongConnection: Connection) throws -> Interface {
         let podcasts = self.podcasts
-        let methods = try libraryMethods() + episodeMethods(connection: strongConnection)
+        let methods = libraryMethods() + episodeMethods(connection: strongConnection)
             + feedMethods(connection: strongConnection) + opmlMethods(connection: strongConnection)
         return try Interface(BusContract.podcastsInterface.rawValue, methods: methods, properties: [
             Property(BusContract.Podcasts1.subscriptions.rawValue, .array(.dictionary(key: .string, value: .variant))) {

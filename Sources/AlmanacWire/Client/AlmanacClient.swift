@@ -154,12 +154,12 @@ public struct AlmanacClient: Sendable {
 
     /// Subscribes to the feed at `url` (the daemon reads it first); returns the podcast's id.
     public func subscribe(_ url: String) async throws -> String {
-        try await podcastsCall(BusContract.Podcasts1.subscribe, timeout: .seconds(60), url).arguments(String.self)
+        try await podcastsCall(BusContract.Podcasts1.subscribe, url, timeout: .seconds(60))
     }
 
     /// A page of episodes (`podcast` empty: every podcast's), as `Podcasts1.ListEpisodes`.
     public func listEpisodes(podcast: String, query: [String: Value]) async throws -> (episodes: [Episode], total: Int, nextCursor: String?, revision: UInt64) {
-        let (items, info) = try await podcastsCall(BusContract.Podcasts1.listEpisodes, podcast, query).arguments([[String: Value]].self, [String: Value].self)
+        let (items, info) = try await podcastsCall(BusContract.Podcasts1.listEpisodes, (podcast, query))
         let page = try WireCoding.decode(EpisodePageInfo.self, fromFields: info)
         return (try WireCoding.decode([Episode].self, from: items), Int(page.total), page.nextCursor, page.revision ?? 0)
     }
@@ -206,7 +206,7 @@ public struct AlmanacClient: Sendable {
     /// One episode's full record (`GetEpisodeDetails`): notes, chapters and the rest. The
     /// daemon may fetch the episode's chapters file first, hence the longer wait.
     public func episodeRecord(_ id: String) async throws -> EpisodeRecord {
-        let fields = try await podcastsCall(BusContract.Podcasts1.getEpisodeDetails, timeout: .seconds(60), id).arguments([String: Value].self)
+        let fields = try await podcastsCall(BusContract.Podcasts1.getEpisodeDetails, id, timeout: .seconds(60))
         return try WireCoding.decode(EpisodeRecord.self, fromFields: fields)
     }
 
@@ -214,7 +214,7 @@ public struct AlmanacClient: Sendable {
     /// longer wait. `org.almanac.Error.NoTranscript` when there is none to read,
     /// `FetchFailed` when it could not be read (the message says why).
     public func transcript(_ id: String) async throws -> Transcript {
-        let fields = try await podcastsCall(BusContract.Podcasts1.getTranscript, timeout: .seconds(60), id).arguments([String: Value].self)
+        let fields = try await podcastsCall(BusContract.Podcasts1.getTranscript, id, timeout: .seconds(60))
         return try WireCoding.decode(Transcript.self, fromFields: fields)
     }
 
@@ -225,47 +225,46 @@ public struct AlmanacClient: Sendable {
 
     /// Podcasts a directory finds for `term` (`Podcasts1.Search`), best first.
     public func searchPodcasts(_ term: String, limit: Int) async throws -> [PodcastSearchResult] {
-        let items = try await podcastsCall(BusContract.Podcasts1.search, timeout: .seconds(60), term, ["limit": Value.uint32(UInt32(clamping: limit))])
-            .arguments([[String: Value]].self)
+        let items = try await podcastsCall(BusContract.Podcasts1.search, (term, ["limit": .uint32(UInt32(clamping: limit))]), timeout: .seconds(60))
         return try WireCoding.decode([PodcastSearchResult].self, from: items)
     }
 
     /// Subscribes to every feed an OPML file (passed by descriptor: `ImportOPMLFile`) lists;
     /// the feeds subscribed and, for the rest, why not.
     public func importOPML(file: UnixFD) async throws -> (subscribed: [String], failed: [String: String]) {
-        try await podcastsCall(BusContract.Podcasts1.importOPMLFile, timeout: .seconds(1800), file).arguments([String].self, [String: String].self)
+        try await podcastsCall(BusContract.Podcasts1.importOPMLFile, file, timeout: .seconds(1800))
     }
 
     /// The subscriptions as an OPML document (through `ExportOPMLDescriptor` when it is too
     /// large for a message on this bus).
     public func exportOPML() async throws -> String {
         do {
-            return try await podcastsCall(BusContract.Podcasts1.exportOPML).arguments(String.self)
+            return try await podcastsCall(BusContract.Podcasts1.exportOPML, ())
         } catch let error as BusError where error.name == .limitsExceeded {
-            let (payload) = try await podcastsCall(BusContract.Podcasts1.exportOPMLDescriptor).arguments(UnixFD.self)
+            let payload = try await podcastsCall(BusContract.Podcasts1.exportOPMLDescriptor, ())
             return try Message(payload: payload).arguments(String.self)
         }
     }
 
     /// Gives up a podcast, named by id or feed URL.
     public func unsubscribe(_ podcast: String) async throws {
-        _ = try await podcastsCall(BusContract.Podcasts1.unsubscribe, podcast)
+        try await podcastsCall(BusContract.Podcasts1.unsubscribe, podcast)
     }
 
     public func rename(_ podcast: String, to title: String) async throws {
-        _ = try await podcastsCall(BusContract.Podcasts1.rename, podcast, title)
+        try await podcastsCall(BusContract.Podcasts1.rename, (podcast, title))
     }
 
     /// Reads one podcast's feed now (`RefreshPodcast`), waiting at most `timeout` (the call
     /// may wait its turn behind the daemon's other reads).
     public func refreshPodcast(_ podcast: String, timeout: Duration) async throws {
-        _ = try await podcastsCall(BusContract.Podcasts1.refreshPodcast, timeout: timeout, podcast)
+        try await podcastsCall(BusContract.Podcasts1.refreshPodcast, podcast, timeout: timeout)
     }
 
     /// Fetches one podcast's feed now, or every feed when `nil`; returns when done.
     public func refreshPodcasts(_ podcast: String?) async throws {
         if let podcast {
-            _ = try await podcastsCall(BusContract.Podcasts1.refreshPodcast, timeout: .seconds(120), podcast)
+            try await podcastsCall(BusContract.Podcasts1.refreshPodcast, podcast, timeout: .seconds(120))
         } else {
             try await documentCall(.podcasts, BusContract.Document1.refresh, (), timeout: .seconds(300))
         }
@@ -285,13 +284,12 @@ public struct AlmanacClient: Sendable {
 
     /// One podcast's own settings (by id or feed URL).
     public func podcastPreferences(_ podcast: String) async throws -> PodcastPreferences {
-        let (settings) = try await podcastsCall(BusContract.Podcasts1.getPodcastSettings, podcast).arguments([String: Value].self)
-        return try WireCoding.decode(PodcastPreferences.self, fromFields: settings)
+        try WireCoding.decode(PodcastPreferences.self, from: try await podcastsCall(BusContract.Podcasts1.getPodcastSettings, podcast).value)
     }
 
     /// Changes some of one podcast's own settings (`SetPodcastSettings`; keys in docs/bus-api.md).
     public func setPodcastPreferences(_ podcast: String, _ settings: [String: Value]) async throws {
-        _ = try await podcastsCall(BusContract.Podcasts1.setPodcastSettings, podcast, settings)
+        try await podcastsCall(BusContract.Podcasts1.setPodcastSettings, (podcast, settings))
     }
 
     /// Calls a method of the podcasts document's `Podcasts1`.
@@ -299,16 +297,11 @@ public struct AlmanacClient: Sendable {
         try await connection.call(method, on: BusContract.serviceName, path: BusContract.documentPath(.podcasts), arguments, timeout: timeout)
     }
 
-    private func podcastsCall<each A: BusEncodable>(_ method: MemberName, timeout: Duration = Connection.defaultTimeout, _ arguments: repeat each A) async throws -> Message {
-        try await connection.call(BusContract.serviceName, path: BusContract.documentPath(.podcasts), interface: BusContract.podcastsInterface,
-                                  method: method, timeout: timeout, arguments: repeat each arguments)
-    }
-
     /// The feed at `url` (or the feed a web page there announces), fetched by the daemon and
     /// handed over unparsed, by descriptor (`FetchFeed`): its bytes, its own address, and the
     /// address relative links resolve against.
     public func fetchFeed(url: String) async throws -> FetchedFeed {
-        let (file, feedURL, baseURL) = try await podcastsCall(BusContract.Podcasts1.fetchFeed, timeout: .seconds(60), url).arguments(UnixFD.self, String.self, String.self)
+        let (file, feedURL, baseURL) = try await podcastsCall(BusContract.Podcasts1.fetchFeed, url, timeout: .seconds(60))
         return FetchedFeed(feedURL: feedURL, baseURL: baseURL, body: try file.readAll(limit: Self.maximumFetchedFeedBytes))
     }
 
@@ -318,7 +311,7 @@ public struct AlmanacClient: Sendable {
     /// Parses a feed file, passed by descriptor (`InspectFile`), without subscribing: the
     /// daemon needs no access to it, and neither way is limited by the bus's message size.
     public func inspect(file: UnixFD, baseURL: String) async throws -> Value {
-        let (payload) = try await podcastsCall(BusContract.Podcasts1.inspectFile, timeout: .seconds(120), file, baseURL).arguments(UnixFD.self)
+        let payload = try await podcastsCall(BusContract.Podcasts1.inspectFile, (file, baseURL), timeout: .seconds(120))
         return try Message(payload: payload).arguments([String: Value].self).asVariantDictionary
     }
 

@@ -98,14 +98,14 @@ extension BusContract {
 
     /// `org.almanac.Podcasts1`'s members.
     public enum Podcasts1 {
-        /// `Subscribe(s) → s`.
-        public static let subscribe: MemberName = "Subscribe"
-        /// `Rename(s, s)`.
-        public static let rename: MemberName = "Rename"
-        /// `ListEpisodes(s, a{sv}) → (aa{sv}, a{sv})`.
-        public static let listEpisodes: MemberName = "ListEpisodes"
-        /// `Search(s, a{sv}) → aa{sv}`.
-        public static let search: MemberName = "Search"
+        /// `Subscribe(s url) → s podcast`: the daemon reads the feed first; the podcast's id.
+        public static let subscribe = BusMethod<Args<String>, Args<String>>("Subscribe", of: podcastsInterface, arguments: ["url"], reply: ["podcast"])
+        /// `Rename(s podcast, s title)`.
+        public static let rename = BusMethod<Args<String, String>, Args<>>("Rename", of: podcastsInterface, arguments: ["podcast", "title"])
+        /// `ListEpisodes(s podcast, a{sv} query) → (aa{sv} page, a{sv} info)`.
+        public static let listEpisodes = BusMethod<Args<String, [String: Value]>, Args<[VariantDictionary], [String: Value]>>("ListEpisodes", of: podcastsInterface, arguments: ["podcast", "query"], reply: ["page", "info"])
+        /// `Search(s term, a{sv} options) → aa{sv} results`.
+        public static let search = BusMethod<Args<String, [String: Value]>, Args<[VariantDictionary]>>("Search", of: podcastsInterface, arguments: ["term", "options"], reply: ["results"])
         /// `GetEpisode(s episode) → a{sv} record`.
         public static let getEpisode = BusMethod<Args<String>, Args<[String: Value]>>("GetEpisode", of: podcastsInterface, arguments: ["episode"], reply: ["record"])
         /// `GetEpisodes(as episodes) → aa{sv} records`: `GetEpisode`'s records of up to 500
@@ -116,42 +116,42 @@ extension BusContract {
         /// `GetListeningStats(u days) → aa{sv}`: how long each podcast was listened to on each
         /// of the last `days` local days (`day s`, `podcast s`, `title s`, `seconds d`).
         public static let getListeningStats = BusMethod<Args<UInt32>, Args<[VariantDictionary]>>("GetListeningStats", of: podcastsInterface, arguments: ["days"], reply: ["totals"])
-        /// `GetEpisodeDetails(s) → a{sv}`: `GetEpisode`'s keys, the show notes, chapters and the rest.
-        public static let getEpisodeDetails: MemberName = "GetEpisodeDetails"
-        /// `Inspect(s) → a{sv}`.
-        public static let inspect: MemberName = "Inspect"
+        /// `GetEpisodeDetails(s episode) → a{sv} record`: `GetEpisode`'s keys, the show notes, chapters and the rest.
+        public static let getEpisodeDetails = BusMethod<Args<String>, Args<[String: Value]>>("GetEpisodeDetails", of: podcastsInterface, arguments: ["episode"], reply: ["record"])
+        /// `Inspect(s url) → a{sv} feed`: a feed read without subscribing.
+        public static let inspect = BusMethod<Args<String>, Args<VariantDictionary>>("Inspect", of: podcastsInterface, arguments: ["url"], reply: ["feed"])
         /// `Download(s episode) → o job`.
         public static let download = BusMethod<Args<String>, Args<ObjectPath>>("Download", of: podcastsInterface, arguments: ["episode"], reply: ["job"])
-        /// `GetPodcastSettings(s) → a{sv}`: one podcast's own settings.
-        public static let getPodcastSettings: MemberName = "GetPodcastSettings"
-        /// `SetPodcastSettings(s, a{sv})`: changes some of them.
-        public static let setPodcastSettings: MemberName = "SetPodcastSettings"
+        /// `GetPodcastSettings(s podcast) → a{sv} settings`: one podcast's own settings.
+        public static let getPodcastSettings = BusMethod<Args<String>, Args<VariantDictionary>>("GetPodcastSettings", of: podcastsInterface, arguments: ["podcast"], reply: ["settings"])
+        /// `SetPodcastSettings(s podcast, a{sv} settings)`: changes some of them.
+        public static let setPodcastSettings = BusMethod<Args<String, [String: Value]>, Args<>>("SetPodcastSettings", of: podcastsInterface, arguments: ["podcast", "settings"])
         /// The property `Subscriptions` (`aa{sv}`).
         public static let subscriptions: MemberName = "Subscriptions"
-        /// `ImportOPML(ay) → (as, a{ss})`: subscribed, and failed with why.
-        public static let importOPML: MemberName = "ImportOPML"
-        /// `ImportOPMLFile(h) → (as, a{ss})`: `ImportOPML` reading a file descriptor.
-        public static let importOPMLFile: MemberName = "ImportOPMLFile"
-        /// `ExportOPML() → s`.
-        public static let exportOPML: MemberName = "ExportOPML"
-        /// `ExportOPMLDescriptor() → h`: `ExportOPML`'s answer in a sealed memory file.
-        public static let exportOPMLDescriptor: MemberName = "ExportOPMLDescriptor"
-        /// `Unsubscribe(s)`.
-        public static let unsubscribe: MemberName = "Unsubscribe"
-        /// `RefreshPodcast(s)`.
-        public static let refreshPodcast: MemberName = "RefreshPodcast"
-        /// `FetchFeed(s) → (h, s, s)`: the feed's bytes as fetched, its URL and base URL.
-        public static let fetchFeed: MemberName = "FetchFeed"
-        /// `InspectDescriptor(s) → h`: `Inspect`'s answer in a sealed memory file.
-        public static let inspectDescriptor: MemberName = "InspectDescriptor"
-        /// `InspectFile(h, s) → h`: inspects a feed read from a file descriptor.
-        public static let inspectFile: MemberName = "InspectFile"
-        /// `InspectData(ay, s) → a{sv}`: inspects a feed's bytes.
-        public static let inspectData: MemberName = "InspectData"
+        /// `ImportOPML(ay opml) → (as subscribed, a{ss} failed)`: subscribed, and failed with why.
+        public static let importOPML = BusMethod<Args<[UInt8]>, Args<[String], [String: String]>>("ImportOPML", of: podcastsInterface, arguments: ["opml"], reply: ["subscribed", "failed"])
+        /// `ImportOPMLFile(h opml) → (as subscribed, a{ss} failed)`: `ImportOPML` reading a file descriptor.
+        public static let importOPMLFile = BusMethod<Args<UnixFD>, Args<[String], [String: String]>>("ImportOPMLFile", of: podcastsInterface, arguments: ["opml"], reply: ["subscribed", "failed"])
+        /// `ExportOPML() → s opml`.
+        public static let exportOPML = BusMethod<Args<>, Args<String>>("ExportOPML", of: podcastsInterface, reply: ["opml"])
+        /// `ExportOPMLDescriptor() → h payload`: `ExportOPML`'s answer in a sealed memory file.
+        public static let exportOPMLDescriptor = BusMethod<Args<>, Args<UnixFD>>("ExportOPMLDescriptor", of: podcastsInterface, reply: ["payload"])
+        /// `Unsubscribe(s podcast)`.
+        public static let unsubscribe = BusMethod<Args<String>, Args<>>("Unsubscribe", of: podcastsInterface, arguments: ["podcast"])
+        /// `RefreshPodcast(s podcast)`: reads its feed now; answered when it is read.
+        public static let refreshPodcast = BusMethod<Args<String>, Args<>>("RefreshPodcast", of: podcastsInterface, arguments: ["podcast"])
+        /// `FetchFeed(s url) → (h feed, s feedURL, s baseURL)`: the feed's bytes as fetched, its URL and base URL.
+        public static let fetchFeed = BusMethod<Args<String>, Args<UnixFD, String, String>>("FetchFeed", of: podcastsInterface, arguments: ["url"], reply: ["feed", "feedURL", "baseURL"])
+        /// `InspectDescriptor(s url) → h payload`: `Inspect`'s answer in a sealed memory file.
+        public static let inspectDescriptor = BusMethod<Args<String>, Args<UnixFD>>("InspectDescriptor", of: podcastsInterface, arguments: ["url"], reply: ["payload"])
+        /// `InspectFile(h feed, s baseURL) → h payload`: inspects a feed read from a file descriptor.
+        public static let inspectFile = BusMethod<Args<UnixFD, String>, Args<UnixFD>>("InspectFile", of: podcastsInterface, arguments: ["feed", "baseURL"], reply: ["payload"])
+        /// `InspectData(ay data, s baseURL) → a{sv} feed`: inspects a feed's bytes.
+        public static let inspectData = BusMethod<Args<[UInt8], String>, Args<VariantDictionary>>("InspectData", of: podcastsInterface, arguments: ["data", "baseURL"], reply: ["feed"])
         /// The property `Settings` (`a{sv}`).
         public static let settings: MemberName = "Settings"
-        /// `GetTranscript(s) → a{sv}`: an episode's transcript, fetched first when it is not kept.
-        public static let getTranscript: MemberName = "GetTranscript"
+        /// `GetTranscript(s episode) → a{sv} transcript`: an episode's transcript, fetched first when it is not kept.
+        public static let getTranscript = BusMethod<Args<String>, Args<[String: Value]>>("GetTranscript", of: podcastsInterface, arguments: ["episode"], reply: ["transcript"])
         /// `SearchTranscripts(s, as) → aa{sv}`: where a search's words are said in those episodes' transcripts.
         public static let searchTranscripts = BusMethod<Args<String, [String]>, Args<[VariantDictionary]>>("SearchTranscripts", of: podcastsInterface, arguments: ["search", "episodes"], reply: ["moments"])
     }
