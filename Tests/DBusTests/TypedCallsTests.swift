@@ -21,7 +21,7 @@ import Testing
             Method(pair) { _, count in (UInt64(count), ["count": .uint32(count)]) },
             Method(text, offloading: { _, bytes in
                 { String(repeating: "a", count: Int(bytes)) }
-            }, checkLength: { length in
+            }, checkingLength: { _, _, length in
                 measured(length)
                 guard length <= longestBody else { throw BusError(.limitsExceeded, "\(length) bytes is too long; ask for fewer.") }
             }),

@@ -26,7 +26,7 @@ extension DocumentObject {
                     let (revision, state) = try await snapshot()
                     return (revision, try WireCoding.fields(state))
                 }
-            }, checkLength: { [weak connection] length in
+            }, checkingLength: { [weak connection] _, _, length in
                 try LargeAnswers.check(length, on: connection, "The state", instead: "call GetStateDescriptor to receive it as a file descriptor")
             }),
             // GetState's reply, written as its definition's types, in a sealed memory file.

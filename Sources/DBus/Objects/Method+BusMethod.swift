@@ -19,18 +19,13 @@ extension Method {
 
     /// A method whose handler takes what it needs on the I/O thread, in order with the other
     /// calls, and returns what makes the reply in a task of its own (see `OffloadingHandler`).
-    ///
-    /// `checkLength`, when given, is called with the reply body's length in bytes once it is
-    /// written, before it is sent: a handler whose answer may outgrow a message throws there
-    /// an error saying what to do instead.
+    /// A reply that may outgrow a message: `init(_:offloading:checkingLength:)`.
     public init<A, R>(_ definition: BusMethod<A, R>,
-                      offloading handler: @escaping @Sendable (MethodCall, A.Values) throws -> @Sendable () async throws -> R.Values,
-                      checkLength: (@Sendable (_ bodyLength: Int) throws -> Void)? = nil) {
+                      offloading handler: @escaping @Sendable (MethodCall, A.Values) throws -> @Sendable () async throws -> R.Values) {
         self.init(definition.name, definition.inputs, definition.outputs, .offloaded { call in
             let make = try handler(call, try call.typedArguments(A.self))
             return { writer in
                 try R.write(try await make(), to: &writer)
-                try checkLength?(writer.byteCount)
             }
         })
     }
