@@ -24,13 +24,9 @@ struct WatchPlaying {
             group.addTask {
                 var (playing, timer, last) = (nowPlaying, sleepTimer, first)
                 for await message in changes where message.sender == owner {
-                    guard let (_, changed, _) = try? message.arguments(String.self, [String: Value].self, [String].self) else { continue }
-                    if let value = changed[BusContract.Player1.nowPlaying.rawValue] {
-                        playing = PlayerCodec.decodeNowPlaying(value.stringKeyedEntries ?? [:])
-                    }
-                    if let value = changed[BusContract.Player1.sleepTimer.rawValue] {
-                        timer = PlayerCodec.decodeTimer(value.stringKeyedEntries ?? [:])
-                    }
+                    guard let (_, changed, _) = try? BusSignal.propertiesChanged.values(of: message) else { continue }
+                    if let value = changed[BusContract.Player1.nowPlaying] { playing = PlayerCodec.decodeNowPlaying(value.entries) }
+                    if let value = changed[BusContract.Player1.sleepTimer] { timer = PlayerCodec.decodeTimer(value.entries) }
                     let line = render(playing, timer)
                     guard line != last else { continue }
                     last = line

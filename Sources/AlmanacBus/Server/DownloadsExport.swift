@@ -91,33 +91,35 @@ public final class DownloadsExport: Sendable {
         }
     }
 
-    /// A job's properties; its `Error` as the manager shows it (why the daemon's own job waits).
-    static func properties(of job: DownloadJob, manager: DownloadManager) -> [String: Value] {
+    /// A job's properties, in the order introspection lists them; its `Error` as the manager
+    /// shows it (why the daemon's own job waits).
+    static func fields(_ manager: DownloadManager) -> [PropertyField<DownloadJob>] {
         [
-            BusContract.Download1.episode.rawValue: .string(job.episodeID), BusContract.Download1.podcast.rawValue: .string(job.podcastID), BusContract.Download1.url.rawValue: .string(job.url),
-            BusContract.Download1.state.rawValue: .string(job.state.rawValue), BusContract.Download1.received.rawValue: .uint64(job.received), BusContract.Download1.total.rawValue: .uint64(job.total),
-            BusContract.Download1.error.rawValue: .string(manager.shownError(of: job)), BusContract.Download1.file.rawValue: .string(job.file), BusContract.Download1.owner.rawValue: .string(job.owner),
+            PropertyField(BusContract.Download1.episode) { $0.episodeID }, PropertyField(BusContract.Download1.podcast) { $0.podcastID },
+            PropertyField(BusContract.Download1.url) { $0.url }, PropertyField(BusContract.Download1.state) { $0.state.rawValue },
+            PropertyField(BusContract.Download1.received) { $0.received }, PropertyField(BusContract.Download1.total) { $0.total },
+            PropertyField(BusContract.Download1.error) { manager.shownError(of: $0) }, PropertyField(BusContract.Download1.file) { $0.file },
+            PropertyField(BusContract.Download1.owner) { $0.owner },
         ]
+    }
+
+    /// A job's properties by name.
+    static func properties(of job: DownloadJob, manager: DownloadManager) -> [String: Value] {
+        Dictionary(uniqueKeysWithValues: fields(manager).map { $0.entry(job) })
     }
 
     private func interface(for id: UInt64) throws -> Interface {
         let manager = self.manager
-        let current = { @Sendable (key: String) throws -> Value in
-            guard let job = manager.document.snapshot.state[id], let value = Self.properties(of: job, manager: manager)[key] else {
-                throw BusError(.unknownObject, "Download \(id) is gone.")
-            }
-            return value
+        let current = { @Sendable () throws -> DownloadJob in
+            guard let job = manager.document.snapshot.state[id] else { throw BusError(.unknownObject, "Download \(id) is gone.") }
+            return job
         }
-        let types: [(String, ValueType)] = [
-            (BusContract.Download1.episode.rawValue, .string), (BusContract.Download1.podcast.rawValue, .string), (BusContract.Download1.url.rawValue, .string), (BusContract.Download1.state.rawValue, .string), (BusContract.Download1.received.rawValue, .uint64),
-            (BusContract.Download1.total.rawValue, .uint64), (BusContract.Download1.error.rawValue, .string), (BusContract.Download1.file.rawValue, .string), (BusContract.Download1.owner.rawValue, .string),
-        ]
         return try Interface(BusContract.downloadInterface.rawValue, methods: [
             // In a task: cancelling writes the job to the archive (SQLite), never on the
             // connection's thread.
             Method(BusContract.Download1.cancel, async: { call, _ in
                 try manager.cancel(id, by: call.sender?.rawValue ?? "")
             }),
-        ], properties: types.map { name, type in try Property(name, type) { try current(name) } })
+        ], properties: Self.fields(manager).map { $0.property(current) })
     }
 }

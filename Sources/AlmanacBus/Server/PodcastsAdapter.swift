@@ -90,20 +90,20 @@ public struct PodcastsAdapter: DocumentAdapter {
         EpisodeListSource(podcasts: podcasts, podcastID: options.podcast, olderPages: olderPages)
     }
 
-    public func domainProperties(changedBy change: PodcastsChange) -> (InterfaceName, [String: Value])? {
+    public func domainProperties(changedBy change: PodcastsChange) -> (InterfaceName, [(String, Value)])? {
         switch change {
         case .subscribed, .unsubscribed, .renamed, .podcastSettings:
-            return (BusContract.podcastsInterface, [BusContract.Podcasts1.subscriptions.rawValue: Self.subscriptions(podcasts.document.snapshot.state)])
+            return (BusContract.podcastsInterface, [BusContract.Podcasts1.subscriptions.entry(Self.subscriptions(podcasts.document.snapshot.state))])
         case .settings(let settings):
-            return (BusContract.podcastsInterface, [BusContract.Podcasts1.settings.rawValue: PodcastsCodec.encode(settings)])
+            return (BusContract.podcastsInterface, [BusContract.Podcasts1.settings.entry(VariantDictionary(PodcastsCodec.encode(settings)))])
         default:
             return nil
         }
     }
 
-    public func domainProperties(of state: PodcastsState) -> (InterfaceName, [String: Value])? {
-        (BusContract.podcastsInterface, [BusContract.Podcasts1.subscriptions.rawValue: Self.subscriptions(state),
-                                         BusContract.Podcasts1.settings.rawValue: PodcastsCodec.encode(state.settings)])
+    public func domainProperties(of state: PodcastsState) -> (InterfaceName, [(String, Value)])? {
+        (BusContract.podcastsInterface, [BusContract.Podcasts1.subscriptions.entry(Self.subscriptions(state)),
+                                         BusContract.Podcasts1.settings.entry(VariantDictionary(PodcastsCodec.encode(state.settings)))])
     }
 
     /// Subscribes to the feed at `url` after reading it; the podcast's id (the same one again
@@ -170,8 +170,8 @@ public struct PodcastsAdapter: DocumentAdapter {
         return (subscribed.sorted { order[$0, default: 0] < order[$1, default: 0] }, failed)
     }
 
-    static func subscriptions(_ state: PodcastsState) -> Value {
-        .array(.dictionary(key: .string, value: .variant), state.podcasts.values.sorted { $0.id < $1.id }.map { PodcastsCodec.encode($0, preferences: state.preferences(of: $0.id)) })
+    static func subscriptions(_ state: PodcastsState) -> [VariantDictionary] {
+        state.podcasts.values.sorted { $0.id < $1.id }.map { VariantDictionary(PodcastsCodec.encode($0, preferences: state.preferences(of: $0.id))) }
     }
 
     /// The most bytes `InspectData` takes (D-Bus itself allows 128 MiB messages).
@@ -205,12 +205,8 @@ public struct PodcastsAdapter: DocumentAdapter {
         let methods = libraryMethods() + episodeMethods(connection: strongConnection)
             + feedMethods(connection: strongConnection) + opmlMethods(connection: strongConnection)
         return try Interface(BusContract.podcastsInterface.rawValue, methods: methods, properties: [
-            Property(BusContract.Podcasts1.subscriptions.rawValue, .array(.dictionary(key: .string, value: .variant))) {
-                Self.subscriptions(podcasts.document.snapshot.state)
-            },
-            Property(BusContract.Podcasts1.settings.rawValue, .dictionary(key: .string, value: .variant)) {
-                PodcastsCodec.encode(podcasts.document.snapshot.state.settings)
-            },
+            Property(BusContract.Podcasts1.subscriptions) { Self.subscriptions(podcasts.document.snapshot.state) },
+            Property(BusContract.Podcasts1.settings) { VariantDictionary(PodcastsCodec.encode(podcasts.document.snapshot.state.settings)) },
         ])
     }
 }

@@ -54,7 +54,6 @@ public final class SyncExport: Sendable {
 
     private func interface() throws -> Interface {
         let sync = self.sync
-        let status = { @Sendable (key: String) -> Value in SyncCodec.properties(sync.status.state)[key] ?? .string("") }
         return try Interface(BusContract.syncInterface.rawValue, methods: [
             Method(BusContract.Sync1.login, async: { _, arguments in
                 let (server, user, password, values) = arguments
@@ -72,6 +71,6 @@ public final class SyncExport: Sendable {
             }),
             Method(BusContract.Sync1.logout, async: { _, _ in try await sync.logOut() }),
             Method(BusContract.Sync1.sync, async: { _, _ in VariantDictionary(SyncCodec.encode(try await sync.sync())) }),
-        ], properties: SyncCodec.propertyTypes.map { name, type in try Property(name, type) { status(name) } })
+        ], properties: SyncCodec.fields.map { $0.property { sync.status.state } })
     }
 }

@@ -21,18 +21,12 @@ extension AlmanacClient {
 
     /// The sleep timer set now (`Player1.SleepTimer`), `nil` when none is.
     public func sleepTimer() async throws -> SleepTimerState? {
-        let reply = try await connection.call(BusContract.serviceName, path: BusContract.playerPath, interface: .properties, method: "Get",
-                                              arguments: BusContract.playerInterface.rawValue, BusContract.Player1.sleepTimer.rawValue)
-        let (value) = try reply.arguments(Value.self)
-        return PlayerCodec.decodeTimer(value.stringKeyedEntries ?? [:])
+        PlayerCodec.decodeTimer(try await connection.property(BusContract.Player1.sleepTimer, on: BusContract.serviceName, path: BusContract.playerPath).entries)
     }
 
     /// What a media player has open now (`Player1.NowPlaying`), `nil` when none has an episode.
     public func nowPlaying() async throws -> NowPlaying? {
-        let reply = try await connection.call(BusContract.serviceName, path: BusContract.playerPath, interface: .properties, method: "Get",
-                                              arguments: BusContract.playerInterface.rawValue, BusContract.Player1.nowPlaying.rawValue)
-        let (value) = try reply.arguments(Value.self)
-        return PlayerCodec.decodeNowPlaying(value.stringKeyedEntries ?? [:])
+        PlayerCodec.decodeNowPlaying(try await connection.property(BusContract.Player1.nowPlaying, on: BusContract.serviceName, path: BusContract.playerPath).entries)
     }
 
     /// `PropertiesChanged` of the player object: `NowPlaying` and `SleepTimer` as they change.

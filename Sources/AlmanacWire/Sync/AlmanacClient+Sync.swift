@@ -24,9 +24,7 @@ extension AlmanacClient {
 
     /// The sync's state (`Sync1`'s properties).
     public func syncStatus() async throws -> SyncStatus {
-        let reply = try await connection.call(BusContract.serviceName, path: BusContract.syncPath, interface: .properties,
-                                              method: "GetAll", arguments: BusContract.syncInterface.rawValue)
-        return SyncCodec.status(try reply.arguments([String: Value].self))
+        SyncCodec.status(try await connection.properties(of: BusContract.syncInterface, on: BusContract.serviceName, path: BusContract.syncPath))
     }
 
     private func syncCall<A, R>(_ method: BusMethod<A, R>, _ arguments: A.Values, timeout: Duration) async throws -> R.Values {

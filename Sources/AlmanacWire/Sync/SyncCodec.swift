@@ -5,37 +5,33 @@ import FoundationEssentials
 /// The sync's values on the bus: `Sync1`'s properties, `Login`'s and `Sync`'s answers, and
 /// back again for the CLI. Never the password.
 public enum SyncCodec {
-    /// `Sync1`'s properties and their types, in the order introspection lists them.
-    public static let propertyTypes: [(String, ValueType)] = [
-        (BusContract.Sync1.loggedIn.rawValue, .boolean), (BusContract.Sync1.server.rawValue, .string), (BusContract.Sync1.user.rawValue, .string), (BusContract.Sync1.device.rawValue, .string), (BusContract.Sync1.caption.rawValue, .string), (BusContract.Sync1.flavour.rawValue, .string),
-        (BusContract.Sync1.lastSync.rawValue, .int64), (BusContract.Sync1.queued.rawValue, .uint32), (BusContract.Sync1.lastError.rawValue, .string), (BusContract.Sync1.syncing.rawValue, .boolean), (BusContract.Sync1.passwordStore.rawValue, .string),
+    /// `Sync1`'s properties as `status` gives them, in the order introspection lists them.
+    public static let fields: [PropertyField<SyncStatus>] = [
+        PropertyField(BusContract.Sync1.loggedIn) { $0.account != nil }, PropertyField(BusContract.Sync1.server) { $0.account?.server ?? "" },
+        PropertyField(BusContract.Sync1.user) { $0.account?.user ?? "" }, PropertyField(BusContract.Sync1.device) { $0.account?.device ?? "" },
+        PropertyField(BusContract.Sync1.caption) { $0.account?.caption ?? "" }, PropertyField(BusContract.Sync1.flavour) { $0.account?.flavour.rawValue ?? "" },
+        PropertyField(BusContract.Sync1.lastSync) { $0.lastSync.map { Int64($0.timeIntervalSince1970.rounded(.down)) } ?? 0 },
+        PropertyField(BusContract.Sync1.queued) { UInt32(clamping: $0.queued) }, PropertyField(BusContract.Sync1.lastError) { $0.lastError },
+        PropertyField(BusContract.Sync1.syncing) { $0.syncing }, PropertyField(BusContract.Sync1.passwordStore) { $0.passwordStore },
     ]
 
-    /// The properties `status` makes.
+    /// The properties `status` makes, by name.
     public static func properties(_ status: SyncStatus) -> [String: Value] {
-        let account = status.account
-        return [
-            BusContract.Sync1.loggedIn.rawValue: .boolean(account != nil), BusContract.Sync1.server.rawValue: .string(account?.server ?? ""), BusContract.Sync1.user.rawValue: .string(account?.user ?? ""),
-            BusContract.Sync1.device.rawValue: .string(account?.device ?? ""), BusContract.Sync1.caption.rawValue: .string(account?.caption ?? ""), BusContract.Sync1.flavour.rawValue: .string(account?.flavour.rawValue ?? ""),
-            BusContract.Sync1.lastSync.rawValue: .int64(status.lastSync.map { Int64($0.timeIntervalSince1970.rounded(.down)) } ?? 0),
-            BusContract.Sync1.queued.rawValue: .uint32(UInt32(clamping: status.queued)), BusContract.Sync1.lastError.rawValue: .string(status.lastError), BusContract.Sync1.syncing.rawValue: .boolean(status.syncing),
-            BusContract.Sync1.passwordStore.rawValue: .string(status.passwordStore),
-        ]
+        Dictionary(uniqueKeysWithValues: fields.map { $0.entry(status) })
     }
 
     /// The status the properties (`GetAll`) say.
     public static func status(_ properties: [String: Value]) -> SyncStatus {
         var status = SyncStatus()
-        if properties[BusContract.Sync1.loggedIn.rawValue]?.unwrapped == .boolean(true),
-           let server = properties[BusContract.Sync1.server.rawValue]?.stringValue, let user = properties[BusContract.Sync1.user.rawValue]?.stringValue, let device = properties[BusContract.Sync1.device.rawValue]?.stringValue,
-           let flavour = properties[BusContract.Sync1.flavour.rawValue]?.stringValue.flatMap(SyncFlavour.init(rawValue:)) {
-            status.account = SyncAccount(server: server, user: user, device: device, caption: properties[BusContract.Sync1.caption.rawValue]?.stringValue ?? "", flavour: flavour)
+        if properties[BusContract.Sync1.loggedIn] == true, let server = properties[BusContract.Sync1.server], let user = properties[BusContract.Sync1.user],
+           let device = properties[BusContract.Sync1.device], let flavour = properties[BusContract.Sync1.flavour].flatMap(SyncFlavour.init(rawValue:)) {
+            status.account = SyncAccount(server: server, user: user, device: device, caption: properties[BusContract.Sync1.caption] ?? "", flavour: flavour)
         }
-        if let seconds = properties[BusContract.Sync1.lastSync.rawValue]?.integerValue, seconds > 0 { status.lastSync = Date(timeIntervalSince1970: Double(seconds)) }
-        status.queued = Int(properties[BusContract.Sync1.queued.rawValue]?.integerValue ?? 0)
-        status.lastError = properties[BusContract.Sync1.lastError.rawValue]?.stringValue ?? ""
-        status.syncing = properties[BusContract.Sync1.syncing.rawValue]?.unwrapped == .boolean(true)
-        status.passwordStore = properties[BusContract.Sync1.passwordStore.rawValue]?.stringValue ?? ""
+        if let seconds = properties[BusContract.Sync1.lastSync], seconds > 0 { status.lastSync = Date(timeIntervalSince1970: Double(seconds)) }
+        status.queued = Int(properties[BusContract.Sync1.queued] ?? 0)
+        status.lastError = properties[BusContract.Sync1.lastError] ?? ""
+        status.syncing = properties[BusContract.Sync1.syncing] == true
+        status.passwordStore = properties[BusContract.Sync1.passwordStore] ?? ""
         return status
     }
 
