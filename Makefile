@@ -12,9 +12,12 @@ SWIFT_FLAGS ?=
 # each, and 0.6 MiB less of the daemon's binary touched at start), and every
 # function in a section of its own, laid out by lld in the order release/hot-functions.txt
 # gives (what runs at start-up and while idle first: the daemon maps a third as much of its
-# binary; `make hot-functions` rewrites the list), and no RUNPATH (SwiftPM's `$ORIGIN`: no
-# library of ours lies beside them; scripts/check-runpath.sh). See docs/performance.md.
-RELEASE_LAYOUT = -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld
+# binary; `make hot-functions` rewrites the list), identical functions folded into one by lld
+# (`--icf=all`: Swift's specializations and value witnesses repeat, 0.94 MB of the daemon's
+# 20.3; scripts/check-size.sh holds it under issue 27's 20 MB), and no RUNPATH (SwiftPM's
+# `$ORIGIN`: no library of ours lies beside them; scripts/check-runpath.sh). See
+# docs/performance.md.
+RELEASE_LAYOUT = -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld -Xlinker --icf=all
 RELEASE_ORDER = -Xlinker --symbol-ordering-file=$(CURDIR)/release/hot-functions.txt -Xlinker --no-warn-symbol-ordering
 RELEASE_HARDENING = -Xlinker -z -Xlinker now $(shell scripts/relr-flags.sh)
 RELEASE_BASE = -c release --static-swift-stdlib --disable-local-rpath $(RELEASE_HARDENING) -Xlinker --no-export-dynamic $(RELEASE_LAYOUT)
