@@ -54,7 +54,7 @@ struct InteractiveEpisodes {
         defer { resize.cancel() }
         let listening = Task {
             for await message in updates {
-                guard message.path == view, let (revision, data) = try? message.arguments(UInt64.self, [String: Value].self) else { continue }
+                guard message.path == view, let (revision, data) = try? BusContract.View1.updated.values(of: message) else { continue }
                 sink.yield(.updated(revision, data))
             }
         }

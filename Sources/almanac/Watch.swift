@@ -149,7 +149,7 @@ struct Watch: AsyncParsableCommand {
                 }
                 for await message in updates {
                     guard message.path == view, message.sender == owner,
-                          let (revision, data) = try? message.arguments(UInt64.self, [String: Value].self) else { continue }
+                          let (revision, data) = try? BusContract.View1.updated.values(of: message) else { continue }
                     let update = model.decode(data)
                     // Flow control: the daemon hears, every few updates, that they were taken.
                     unacknowledged += 1
@@ -179,8 +179,8 @@ struct Watch: AsyncParsableCommand {
             }
             group.addTask {
                 for await message in properties {
-                    guard let (_, changed, _) = try? message.arguments(String.self, [String: Value].self, [String].self),
-                          case .boolean(let loading)? = changed[BusContract.Document1.loading.rawValue] else { continue }
+                    guard let (_, changed, _) = try? BusSignal.propertiesChanged.values(of: message),
+                          let loading = changed[BusContract.Document1.loading] else { continue }
                     indicator.loading(loading)
                 }
             }

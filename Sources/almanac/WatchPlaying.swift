@@ -24,12 +24,12 @@ struct WatchPlaying {
             group.addTask {
                 var (playing, timer, last) = (nowPlaying, sleepTimer, first)
                 for await message in changes where message.sender == owner {
-                    guard let (_, changed, _) = try? message.arguments(String.self, [String: Value].self, [String].self) else { continue }
-                    if let value = changed[BusContract.Player1.nowPlaying.rawValue] {
-                        playing = try? WireCoding.decodeIfAny(NowPlaying.self, fromFields: value.stringKeyedEntries ?? [:])
+                    guard let (_, changed, _) = try? BusSignal.propertiesChanged.values(of: message) else { continue }
+                    if let value = changed[BusContract.Player1.nowPlaying] {
+                        playing = try? WireCoding.decodeIfAny(NowPlaying.self, fromFields: value.value.stringKeyedEntries ?? [:])
                     }
-                    if let value = changed[BusContract.Player1.sleepTimer.rawValue] {
-                        timer = (try? WireCoding.decodeIfAny(SleepTimerProperty.self, fromFields: value.stringKeyedEntries ?? [:]))?.state
+                    if let value = changed[BusContract.Player1.sleepTimer] {
+                        timer = (try? WireCoding.decodeIfAny(SleepTimerProperty.self, fromFields: value.value.stringKeyedEntries ?? [:]))?.state
                     }
                     let line = render(playing, timer)
                     guard line != last else { continue }

@@ -63,7 +63,7 @@ struct WeatherLookup {
         let answered = await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 for await message in updates where message.path == view {
-                    guard let (_, data) = try? message.arguments(UInt64.self, [String: Value].self),
+                    guard let (_, data) = try? BusContract.View1.updated.values(of: message),
                           case .changed(let change)? = try? WireCoding.decode(ViewUpdate<WeatherState, WeatherChange>.self, fromFields: data), change.location == location else { continue }
                     switch change {
                     case .failed: return true

@@ -56,9 +56,7 @@ import Testing
         try await withInProcessAlmanac(podcastStore: StateStore.inMemory(logger: .discarding)) { almanac in
             let client = try await almanac.connect()
             let listener = try await almanac.connect()
-            let changes = try await listener.connection.signals(matching: MatchRule(
-                interface: BusContract.documentInterface, member: BusContract.Document1.changed, path: BusContract.documentPath(.weather)
-            ))
+            let changes = try await listener.connection.signals(matching: BusContract.Document1.changed.rule(path: BusContract.documentPath(.weather)))
             let revision = try await client.submit(.weather, ["locations": .array(.string, [.string("Berlin"), .string("Oslo")])])
             var iterator = changes.makeAsyncIterator()
             let changed = try #require(await iterator.next())
@@ -90,9 +88,7 @@ import Testing
         try await withInProcessAlmanac(podcastStore: StateStore.inMemory(logger: .discarding)) { almanac in
             let client = try await almanac.connect()
             let listener = try await almanac.connect()
-            let changes = try await listener.connection.signals(matching: MatchRule(
-                interface: BusContract.documentInterface, member: BusContract.Document1.changed, path: BusContract.documentPath(.weather)
-            ))
+            let changes = try await listener.connection.signals(matching: BusContract.Document1.changed.rule(path: BusContract.documentPath(.weather)))
             let before = try await client.state(of: .weather)
             for bad: [String: Value] in [["units": .string("kelvin")], ["colour": .string("red")], ["units": .int32(3)], [:]] {
                 let error = try await #require(throws: BusError.self, "\(bad)") { _ = try await client.submit(.weather, bad) }

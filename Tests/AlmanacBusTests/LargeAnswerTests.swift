@@ -17,9 +17,7 @@ import Testing
             almanac.server.connection.maximumMessageSize = 8_192
             let client = try await almanac.connect()
             let listener = try await almanac.connect()
-            let changes = try await listener.connection.signals(matching: MatchRule(
-                interface: BusContract.documentInterface, member: BusContract.Document1.changed, path: BusContract.documentPath(.weather)
-            ))
+            let changes = try await listener.connection.signals(matching: BusContract.Document1.changed.rule(path: BusContract.documentPath(.weather)))
             let revision = try await client.submit(.weather, ["locations": .array(.string, Self.places.map { .string($0) })])
 
             // The change would not fit: it goes as a marker at its revision.

@@ -73,9 +73,7 @@ import Testing
             case .weather:
                 shown = try await client.state(of: .weather).state
             case .podcasts:
-                let reply = try await client.connection.call(BusContract.serviceName, path: BusContract.documentPath(.podcasts), interface: .properties,
-                                                             method: "Get", arguments: BusContract.podcastsInterface.rawValue, BusContract.Podcasts1.settings.rawValue)
-                shown = try #require(try reply.arguments(Value.self).stringKeyedEntries)
+                shown = try await client.connection.property(BusContract.Podcasts1.settings, on: BusContract.serviceName, path: BusContract.documentPath(.podcasts)).entries
             }
             #expect(shown[setting.busKey]?.unwrapped == value, "\(setting): \(shown)")
         }

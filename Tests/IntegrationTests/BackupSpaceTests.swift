@@ -28,7 +28,7 @@ struct BackupSpaceTests {
 
     /// `LastError` of a document (the podcasts one unless told): the backups' notes stand in both.
     func lastError(of document: DocumentName = .podcasts) async throws -> String {
-        try await busctlGetProperty(on: bus, BusContract.documentPath(document), BusContract.documentInterface, BusContract.Document1.lastError).output
+        try await busctlGetProperty(on: bus, BusContract.documentPath(document), BusContract.Document1.lastError).output
     }
 
     /// The backups the daemon sees in its own folder (its tmpfs).

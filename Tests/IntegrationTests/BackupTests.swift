@@ -243,7 +243,7 @@ import Testing
         let listedBefore = try FileManager.default.contentsOfDirectory(atPath: backups.path).sorted()
 
         try await daemon.start()
-        let lastError = try await busctlGetProperty(on: bus, BusContract.documentPath(.podcasts), BusContract.documentInterface, BusContract.Document1.lastError)
+        let lastError = try await busctlGetProperty(on: bus, BusContract.documentPath(.podcasts), BusContract.Document1.lastError)
         #expect(lastError.output.contains(path) && lastError.output.contains("almanac restore latest") && lastError.output.contains("unreadable-"), "\(lastError.output)")
         let status = try await almanac(["status"], bus: bus)
         #expect(status.output.contains(path) && status.output.contains("almanac restore latest"), "\(status.output)")
@@ -257,7 +257,7 @@ import Testing
         #expect(restored.status == 0 && restored.output.contains(path), "\(restored.output) \(restored.errorOutput)")
         #expect(try await almanac(["podcasts", "list", "--format", "{{id}}"], bus: bus).output == podcast + "\n")
         let client = try await AlmanacClient.connect(address: bus.address)
-        #expect(await eventually { (try? await client.property(BusContract.Document1.lastError, of: .podcasts).stringValue)?.contains("unreadable") == false })
+        #expect(await eventually { (try? await client.property(BusContract.Document1.lastError, of: .podcasts))?.contains("unreadable") == false })
         await client.connection.close()
     }
 }

@@ -113,7 +113,7 @@ import Testing
         let inADay = Date().timeIntervalSince1970 + SleepTimer.longest
         #expect(sleep?.status == 0 && pausesAt.map { $0 > 0 && $0 <= inADay + 5 } == true, "\(sleep?.output ?? "") \(sleep?.errorOutput ?? "")")
         try await expectAlive(daemon, after: "Sleep to the end of an episode that ends in forever")
-        let timer = try await busctlGetProperty(on: bus, BusContract.playerPath, BusContract.playerInterface, BusContract.Player1.sleepTimer)
+        let timer = try await busctlGetProperty(on: bus, BusContract.playerPath, BusContract.Player1.sleepTimer)
         #expect(timer.status == 0 && timer.output.contains("\"kind\" s \"episode\""), "\(timer.output) \(timer.errorOutput)")
         try await expectAlive(daemon, after: "reading that timer")
         await player.connection.close()

@@ -10,9 +10,7 @@ import Testing
     private static func viewCount(on bus: PrivateBus) async throws -> UInt32? {
         let observer = try await AlmanacClient.connect(address: bus.address)
         defer { Task { await observer.connection.close() } }
-        let value = try await observer.property(BusContract.Document1.viewCount, of: .weather)
-        if case .uint32(let count) = value.unwrapped { return count }
-        return nil
+        return try await observer.property(BusContract.Document1.viewCount, of: .weather)
     }
 
     /// Whether the weather document comes to have `expected` views (within a minute).

@@ -16,9 +16,9 @@ func busctlCall(on bus: PrivateBus, _ path: ObjectPath, _ interface: InterfaceNa
 }
 
 /// `busctl get-property <daemon> <path> <interface> <property>`.
-func busctlGetProperty(on bus: PrivateBus, _ path: ObjectPath, _ interface: InterfaceName, _ property: MemberName) async throws -> Tool.Result {
+func busctlGetProperty<T>(on bus: PrivateBus, _ path: ObjectPath, _ property: BusProperty<T>) async throws -> Tool.Result {
     try await Tool.runDetached("busctl", ["--address=\(bus.address)", "get-property", BusContract.serviceName.rawValue,
-                                          path.rawValue, interface.rawValue, property.rawValue])
+                                          path.rawValue, property.interface.rawValue, property.name.rawValue])
 }
 
 /// `gdbus call --dest <daemon> --object-path <path> --method <interface>.<member> <arguments…>`,

@@ -214,7 +214,7 @@ import Testing
         }
         for watcher in watchers { #expect(await watcher.waitFor("Paris ")) }
         // Each watcher's view object answers introspection and names its owner.
-        let owners = try await busctlGetProperty(on: bus, BusContract.viewPath(.weather, 1), BusContract.viewInterface, BusContract.View1.owner)
+        let owners = try await busctlGetProperty(on: bus, BusContract.viewPath(.weather, 1), BusContract.View1.owner)
         #expect(owners.output.hasPrefix("s \":1."))
         let introspection = try await gdbusIntrospect(on: bus, BusContract.viewPath(.weather, 2))
         #expect(introspection.output.contains("Updated(t revision,"))
@@ -233,10 +233,10 @@ import Testing
         let daemon = try await RunningDaemon(bus: bus)
         let watch = try ChildProcess(URL(fileURLWithPath: Binaries.almanac), ["watch", "weather", "--location", "Oslo", "--json"], environment: bus.environment)
         let impostor = try await AlmanacClient.connect(address: bus.address)
-        let registered = try await eventually { try await impostor.property(BusContract.Document1.viewCount, of: .weather) == .uint32(1) }
+        let registered = try await eventually { try await impostor.property(BusContract.Document1.viewCount, of: .weather) == 1 }
         #expect(registered)
-        try impostor.connection.emit(path: BusContract.viewPath(.weather, 1), interface: BusContract.viewInterface, signal: BusContract.View1.updated,
-                                     arguments: UInt64(999_999), ["kind": Value.string("units"), "units": .string("imperial")])
+        try impostor.connection.emit(BusContract.View1.updated, path: BusContract.viewPath(.weather, 1),
+                                     (UInt64(999_999), ["kind": Value.string("units"), "units": .string("imperial")]))
         _ = try await impostor.submit(.weather, ["units": .string("imperial")])
         try await Task.sleep(for: .milliseconds(300))
         watch.send(SIGINT)
@@ -281,10 +281,10 @@ import Testing
         #expect(screen.contains("Reykjavik  "), "screen:\n\(screen)")
         #expect(screen.contains("°C (feels"))
         let observer = try await AlmanacClient.connect(address: bus.address)
-        func viewCount() async throws -> Value { try await observer.property(BusContract.Document1.viewCount, of: .weather) }
-        #expect(try await viewCount() == .uint32(1))
+        func viewCount() async throws -> UInt32 { try await observer.property(BusContract.Document1.viewCount, of: .weather) }
+        #expect(try await viewCount() == 1)
         _ = try await Tool.runDetached("tmux", ["-L", session, "send-keys", "-t", session, "C-c"])
-        #expect(try await eventually { try await viewCount() == .uint32(0) })
+        #expect(try await eventually { try await viewCount() == 0 })
         await observer.connection.close()
         _ = daemon.stop()
     }

@@ -191,7 +191,7 @@ import Testing
                                              ["a{sv}", "1", "player", "s", "/bin/sh -c 'touch \(marker)' sh"])
         #expect(submitted.status != 0 && submitted.errorOutput.contains("cli.conf") && submitted.errorOutput.contains("almanac settings set player"),
                 "\(submitted.output) \(submitted.errorOutput)")
-        let settings = try await busctlGetProperty(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, "Settings")
+        let settings = try await busctlGetProperty(on: bus, BusContract.documentPath(.podcasts), BusContract.Podcasts1.settings)
         #expect(!settings.output.contains("touch"), "\(settings.output)")
         #expect(try await almanac(["settings", "get", "player"], bus: bus).output == "automatic\n")
         // Played: by the first player installed, not the shell.

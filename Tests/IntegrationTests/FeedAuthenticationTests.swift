@@ -46,7 +46,7 @@ import Testing
         #expect(wrong.status == 65 && wrong.errorOutput.contains("HTTP 401"), "\(wrong.errorOutput)")
 
         // Nothing anyone else sees holds the password: the bus, an export, the daemon's log.
-        let state = try await busctlGetProperty(on: bus, BusContract.documentPath(.podcasts), BusContract.podcastsInterface, "Subscriptions")
+        let state = try await busctlGetProperty(on: bus, BusContract.documentPath(.podcasts), BusContract.Podcasts1.subscriptions)
         let export = try await almanac(["podcasts", "export"], bus: bus)
         let json = try await almanac(["podcasts", "list", "--json"], bus: bus)
         for text in [state.output, export.output, json.output, daemon.log, subscribed.output, given.output] {
@@ -101,7 +101,7 @@ import Testing
         }
         seen.append(try await busctlCall(on: bus, podcasts, BusContract.documentInterface, BusContract.Document1.getState.name, []).output)
         seen.append(try await busctlCall(on: bus, podcasts, BusContract.podcastsInterface, BusContract.Podcasts1.getEpisodeDetails.name, ["s", episode]).output)
-        seen.append(try await busctlGetProperty(on: bus, podcasts, BusContract.podcastsInterface, "Subscriptions").output)
+        seen.append(try await busctlGetProperty(on: bus, podcasts, BusContract.Podcasts1.subscriptions).output)
         seen.append((FileManager.default.subpaths(atPath: bus.directory.appendingPathComponent("data").path) ?? []).joined(separator: "\n"))
         seen.append(daemon.log)
         #expect(seen[0].contains(title) && seen.last(where: { $0.contains(".xml") || $0.contains(".mp3") }) != nil)

@@ -62,7 +62,7 @@ import Testing
         let client = try await AlmanacClient.connect(address: bus.address)
         // The client's unique name: the owner of its views.
         let viewPath = try #require(try self.status(status).views.keys.first)
-        let owner = try #require(try await busctlGetProperty(on: bus, ObjectPath(viewPath), BusContract.viewInterface, "Owner").output
+        let owner = try #require(try await busctlGetProperty(on: bus, ObjectPath(viewPath), BusContract.View1.owner).output
             .split(separator: "\"").dropFirst().first.map(String.init))
 
         kill(stalled.pid, SIGSTOP)

@@ -74,7 +74,7 @@ extension LinkedFileReachTests {
         defer { withExtendedLifetime(daemon) {} }
         let client = try await AlmanacClient.connect(address: bus.address)
         let id = try await client.subscribe(remote.baseURL.absoluteString + "/feeds/paged.xml")
-        let updates = try await client.connection.signals(matching: MatchRule(interface: BusContract.viewInterface, member: BusContract.View1.updated))
+        let updates = try await client.connection.signals(matching: BusContract.View1.updated.rule())
         let view = try await client.addView(.podcasts, options: ["podcast": .string(id)])
         var events = updates.compactMap { message -> [String: Value]? in
             guard message.path == view, let (_, data) = try? message.arguments(UInt64.self, [String: Value].self) else { return nil }

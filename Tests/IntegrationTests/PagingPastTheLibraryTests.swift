@@ -49,7 +49,7 @@ import Testing
         let daemon = try await RunningDaemon(bus: bus, .fixtures())
         let client = try await AlmanacClient.connect(address: bus.address)
         let id = try await client.subscribe(server.baseURL.absoluteString + "/feeds/show.xml")
-        func loading() async throws -> Bool { try await client.property(BusContract.Document1.loading, of: .podcasts) == .boolean(true) }
+        func loading() async throws -> Bool { try await client.property(BusContract.Document1.loading, of: .podcasts) == true }
         let view = try await client.addView(.podcasts, options: ["podcast": .string(id)])
         func load() async throws -> Bool {
             try await client.loadMore(view)
@@ -76,7 +76,7 @@ import Testing
         var daemon = try await RunningDaemon(bus: bus, .fixtures())
         let client = try await AlmanacClient.connect(address: bus.address)
         let id = try await client.subscribe(server.baseURL.absoluteString + "/feeds/show.xml")
-        let updates = try await client.connection.signals(matching: MatchRule(interface: BusContract.viewInterface, member: BusContract.View1.updated))
+        let updates = try await client.connection.signals(matching: BusContract.View1.updated.rule())
         let properties = try await client.propertyChanges(of: .podcasts)
         let view = try await client.addView(.podcasts, options: ["podcast": .string(id)])
         func load(_ method: BusMethod<Args<>, Args<Bool>>) async throws -> Bool {
@@ -110,7 +110,7 @@ import Testing
         _ = try await next("loading")
         #expect(try await load(BusContract.View1.loadMore) == false, "one load at a time")
         #expect(try await load(BusContract.View1.refreshList) == false, "a refresh waits for the load")
-        let loading = try await busctlGetProperty(on: bus, BusContract.documentPath(.podcasts), BusContract.documentInterface, "Loading")
+        let loading = try await busctlGetProperty(on: bus, BusContract.documentPath(.podcasts), BusContract.Document1.loading)
         #expect(loading.output == "b true\n", "\(loading.output)")
         // Answered as it started, while the server still holds the page back.
         #expect(try await started)
@@ -142,7 +142,7 @@ import Testing
         #expect(try await almanac(["podcasts", "refresh", id], bus: bus).status == 0)
         let again = try await AlmanacClient.connect(address: bus.address)
         let second = try await again.addView(.podcasts, options: ["podcast": .string(id)])
-        let secondUpdates = try await again.connection.signals(matching: MatchRule(interface: BusContract.viewInterface, member: BusContract.View1.updated))
+        let secondUpdates = try await again.connection.signals(matching: BusContract.View1.updated.rule())
         #expect(try await again.loadMore(second))
         for await message in secondUpdates where message.path == second {
             guard let (_, data) = try? message.arguments(UInt64.self, [String: Value].self), data["kind"]?.stringValue == "page" else { continue }

@@ -55,7 +55,7 @@ import Testing
 
         // A view of this podcast hears the new episode a refresh finds.
         let client = try await AlmanacClient.connect(address: bus.address)
-        let updates = try await client.connection.signals(matching: MatchRule(interface: BusContract.viewInterface, member: BusContract.View1.updated))
+        let updates = try await client.connection.signals(matching: BusContract.View1.updated.rule())
         _ = try await client.addView(.podcasts, options: ["podcast": .string(id)])
         try publish(title: "Episode 3: Frost", guid: "almanac-0003")
         #expect(try await almanac(["podcasts", "refresh", id], bus: bus).status == 0)
@@ -217,7 +217,7 @@ extension PodcastLibraryTests {
         let daemon = try await daemon()
         let client = try await AlmanacClient.connect(address: bus.address)
         let id = try await client.subscribe(server.baseURL.absoluteString + "/feeds/long.xml")
-        let updates = try await client.connection.signals(matching: MatchRule(interface: BusContract.viewInterface, member: BusContract.View1.updated))
+        let updates = try await client.connection.signals(matching: BusContract.View1.updated.rule())
         let properties = try await client.propertyChanges(of: .podcasts)
         let view = try await client.addView(.podcasts, options: ["podcast": .string(id)])
         func load(_ method: BusMethod<Args<>, Args<Bool>>, from connection: Connection? = nil) async throws -> Bool {

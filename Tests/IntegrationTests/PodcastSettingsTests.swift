@@ -38,7 +38,7 @@ import Testing
     }
 
     func revision() async throws -> String {
-        try await busctlGetProperty(on: bus, podcasts, BusContract.documentInterface, BusContract.Document1.revision).output
+        try await busctlGetProperty(on: bus, podcasts, BusContract.Document1.revision).output
     }
 
     @Test func settingsOverBusctlAndGdbusReachEveryViewAndBadInputChangesNothing() async throws {

@@ -27,7 +27,7 @@ import Testing
     }
 
     func revision() async throws -> String {
-        try await busctlGetProperty(on: bus, podcasts, BusContract.documentInterface, BusContract.Document1.revision).output
+        try await busctlGetProperty(on: bus, podcasts, BusContract.Document1.revision).output
     }
 
     /// A feed whose items have these titles (published a day apart, in order), with `itunes:type` when given.

@@ -26,7 +26,7 @@ import Testing
 
     /// The weather document's `NextRefresh`, and Berlin's reading's fetch time and offset.
     func schedule(_ client: AlmanacClient) async throws -> (next: Int64, fetched: Int64?, offset: Int64?) {
-        let next = try await client.property(BusContract.Document1.nextRefresh, of: DocumentName.weather).unwrapped.integerValue ?? -1
+        let next = try await client.property(BusContract.Document1.nextRefresh, of: DocumentName.weather)
         let (_, state) = try await client.state(of: .weather)
         let reading = state["readings"]?.stringKeyedEntries?["Berlin"]?.stringKeyedEntries
         return (next, reading?["fetchedAt"]?.integerValue, reading?["utcOffset"]?.integerValue)

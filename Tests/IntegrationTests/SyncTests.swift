@@ -363,7 +363,7 @@ import Testing
         #expect(login.status == 0 && login.output.contains("\"device\" s \"desktop\""), "\(login.output)\(login.errorOutput)")
         #expect(await monitor.waitFor("\"LoggedIn\""))
         #expect(await monitor.waitFor("\"Syncing\""))
-        let queued = try await busctlGetProperty(on: desktop.bus, BusContract.syncPath, BusContract.syncInterface, BusContract.Sync1.queued)
+        let queued = try await busctlGetProperty(on: desktop.bus, BusContract.syncPath, BusContract.Sync1.queued)
         #expect(queued.output.hasPrefix("u "), "\(queued.output)")
         let synced = try await busctlCall(on: desktop.bus, BusContract.syncPath, BusContract.syncInterface, BusContract.Sync1.sync.name, [])
         #expect(synced.status == 0 && synced.output.contains("\"sent\" u"), "\(synced.output)\(synced.errorOutput)")

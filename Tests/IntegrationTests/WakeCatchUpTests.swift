@@ -33,7 +33,7 @@ import Testing
     }
 
     func nextRefresh(_ client: AlmanacClient) async throws -> Int64 {
-        try await client.property(BusContract.Document1.nextRefresh, of: DocumentName.weather).unwrapped.integerValue ?? -1
+        try await client.property(BusContract.Document1.nextRefresh, of: DocumentName.weather)
     }
 
     @Test func aPlaceTheSchedulerReadAtTheWakeIsNotReadAgainByTheCatchUp() async throws {

@@ -22,10 +22,10 @@ import Testing
 
         let watch = try ChildProcess(URL(fileURLWithPath: Binaries.almanac), ["watch", "weather", "--location", "Paris"], environment: bus.environment)
         #expect(watch.firstLine(timeout: 60)?.hasPrefix("Paris") == true)
-        #expect(try await observer.property(BusContract.Document1.viewCount, of: .weather) == .uint32(1))
+        #expect(try await observer.property(BusContract.Document1.viewCount, of: .weather) == 1)
         watch.send(signal)
         #expect(watch.wait() == 0)
-        #expect(try await eventually { try await observer.property(BusContract.Document1.viewCount, of: .weather) == .uint32(0) })
+        #expect(try await eventually { try await observer.property(BusContract.Document1.viewCount, of: .weather) == 0 })
         // Removed by the watch itself, not only swept when its connection closed.
         #expect(await monitor.waitFor("\(BusContract.viewPath(.weather, 1).rawValue)\""), "no RemoveView seen:\n\(monitor.output)")
         monitor.stop()

@@ -62,7 +62,7 @@ import Testing
         // Saved with busctl, a client nobody here wrote; fetched without any view.
         let add = try await busctlCall(on: bus, Self.weatherPath, BusContract.weatherInterface, BusContract.Weather1.addLocation.name, ["s", "Berlin"])
         #expect(add.status == 0, "\(add.errorOutput)")
-        let locations = try await busctlGetProperty(on: bus, Self.weatherPath, BusContract.weatherInterface, BusContract.Weather1.locations)
+        let locations = try await busctlGetProperty(on: bus, Self.weatherPath, BusContract.Weather1.locations)
         #expect(locations.output == "as 1 \"Berlin\"\n")
         let reading = try #require(await current(client, "Berlin"))
         #expect(reading["placeName"]?.stringValue == "Berlin, Land Berlin, Germany")
@@ -93,7 +93,7 @@ import Testing
             #expect(error.name == BusContract.unknownLocation)
         }
         try await client.removeLocation(" Berlin ")
-        let after = try await busctlGetProperty(on: bus, Self.weatherPath, BusContract.weatherInterface, BusContract.Weather1.locations)
+        let after = try await busctlGetProperty(on: bus, Self.weatherPath, BusContract.Weather1.locations)
         #expect(after.output == "as 0\n")
         await client.connection.close()
         _ = daemon.stop()
@@ -158,7 +158,7 @@ import Testing
         #expect(stale["temperature"] == .double(5.3))
         #expect(stale["error"]?.stringValue == "127.0.0.1 answered HTTP 500.")
         let lastError = try await client.property(BusContract.Document1.lastError, of: .weather)
-        #expect(lastError.stringValue == "Berlin: 127.0.0.1 answered HTTP 500.")
+        #expect(lastError == "Berlin: 127.0.0.1 answered HTTP 500.")
 
         // Polling every 0.5 s would ask 8 times in 4 s; backing off (0.5, 1, 2 s … with jitter) asks at most 5.
         let before = try await forecastRequests()
@@ -173,7 +173,7 @@ import Testing
         #expect(recovered["temperature"] == .double(-7.5))
         // Every place that failed has since been fetched: no error left, and that is announced.
         #expect(recovered["error"] == nil)
-        #expect(try await client.property(BusContract.Document1.lastError, of: .weather).stringValue == "")
+        #expect(try await client.property(BusContract.Document1.lastError, of: .weather) == "")
         var announced: [String] = []
         for await message in properties {
             guard let (_, changed, _) = try? message.arguments(String.self, [String: Value].self, [String].self),
@@ -215,8 +215,7 @@ import Testing
     @Test func aBurstOfSubmitsIsAppliedInOrderAndSurvivesKill9() async throws {
         let daemon = try await daemon()
         let client = try await AlmanacClient.connect(address: bus.address)
-        let changes = try await client.connection.signals(matching: MatchRule(interface: BusContract.documentInterface, member: BusContract.Document1.changed,
-                                                                              path: Self.weatherPath))
+        let changes = try await client.connection.signals(matching: BusContract.Document1.changed.rule(path: Self.weatherPath))
         func submit(_ change: [String: Value]) throws {
             try client.connection.callWithoutReply(BusContract.serviceName, path: Self.weatherPath, interface: BusContract.documentInterface,
                                                    method: BusContract.Document1.submit.name) { try $0.write(arguments: change) }
@@ -281,7 +280,7 @@ import Testing
         var streams: [SignalStream] = []
         for place in ["Berlin", "48.85,2.35"] {
             let client = try await AlmanacClient.connect(address: bus.address)
-            streams.append(try await client.connection.signals(matching: MatchRule(interface: BusContract.viewInterface, member: BusContract.View1.updated)))
+            streams.append(try await client.connection.signals(matching: BusContract.View1.updated.rule()))
             _ = try await client.addView(.weather, options: ["location": .string(place)])
             clients.append(client)
         }

@@ -85,7 +85,7 @@ public final class PlayerExport: Sendable {
         announced = now
         do {
             try connection.emitPropertiesChanged(path: BusContract.playerPath, interface: BusContract.playerInterface,
-                                                 values: [(BusContract.Player1.sleepTimer.rawValue, Self.value(now))])
+                                                 values: [BusContract.Player1.sleepTimer.entry(Self.value(now))])
         } catch {
             logger.error("could not announce the sleep timer", metadata: ["error": "\(error)"])
         }
@@ -105,20 +105,19 @@ public final class PlayerExport: Sendable {
         announced = now
         do {
             try connection.emitPropertiesChanged(path: BusContract.playerPath, interface: BusContract.playerInterface,
-                                                 values: [(BusContract.Player1.nowPlaying.rawValue, Self.value(now))])
+                                                 values: [BusContract.Player1.nowPlaying.entry(Self.value(now))])
         } catch {
             logger.error("could not announce what plays", metadata: ["error": "\(error)"])
         }
     }
 
     /// An `a{sv}` as one value, its keys in order.
-    private static func value(_ entries: [String: Value]) -> Value {
-        .dictionary(key: .string, value: .variant, entries.sorted { $0.key < $1.key }.map { .init(.string($0.key), .variant($0.value)) })
+    private static func value(_ entries: [String: Value]) -> VariantDictionary {
+        VariantDictionary(.dictionary(key: .string, value: .variant, entries.sorted { $0.key < $1.key }.map { .init(.string($0.key), .variant($0.value)) }))
     }
 
     private func interface() throws -> Interface {
         let steering = self.steering
-        let dictionary = ValueType.dictionary(key: .string, value: .variant)
         return try Interface(BusContract.playerInterface.rawValue, methods: [
             Method(BusContract.Player1.sleep, async: { [weak self] _, options in
                 let timer = try PlayerCodec.sleepTimer(options, now: steering.now)
@@ -139,8 +138,8 @@ public final class PlayerExport: Sendable {
                 return try WireCoding.fields(ChapterMark(try await steering.seekChapter(Int(offset))))
             }),
         ], properties: [
-            Property(BusContract.Player1.sleepTimer.rawValue, dictionary) { [weak self] in Self.value(try self?.timer() ?? [:]) },
-            Property(BusContract.Player1.nowPlaying.rawValue, dictionary) { Self.value(try Self.playing(steering)) },
+            Property(BusContract.Player1.sleepTimer) { [weak self] in Self.value(try self?.timer() ?? [:]) },
+            Property(BusContract.Player1.nowPlaying) { Self.value(try Self.playing(steering)) },
         ])
     }
 }

@@ -75,7 +75,7 @@ public final class AlmanacServer: Sendable {
     }
 
     private func rootInterface() throws -> Interface {
-        let documents = DocumentName.allCases.map { Value.objectPath(BusContract.documentPath($0)) }
+        let documents = DocumentName.allCases.map { BusContract.documentPath($0) }
         return try Interface(BusContract.rootInterface.rawValue, methods: [
             // The setting goes to the document that owns it, as that document's `Submit` with no
             // view as its origin; answered once it is saved, like `Submit`.
@@ -91,10 +91,10 @@ public final class AlmanacServer: Sendable {
                 }
             },
         ] + backupMethods(), properties: [
-            Property(BusContract.Almanac1.version.rawValue, .string) { [version] in .string(version) },
-            Property(BusContract.Almanac1.provider.rawValue, .string) { [provider] in .string(provider) },
-            Property(BusContract.Almanac1.documents.rawValue, .array(.objectPath)) { .array(.objectPath, documents) },
-            Property(BusContract.Almanac1.network.rawValue, .string) { [network] in .string(network().rawValue) },
+            Property(BusContract.Almanac1.version) { [version] in version },
+            Property(BusContract.Almanac1.provider) { [provider] in provider },
+            Property(BusContract.Almanac1.documents) { documents },
+            Property(BusContract.Almanac1.network) { [network] in network().rawValue },
         ])
     }
 }

@@ -55,10 +55,10 @@ public protocol DocumentAdapter: Sendable {
     func viewsChanged()
     /// The domain interface's properties that `change` changed, to announce with
     /// `PropertiesChanged` (`nil` when none did).
-    func domainProperties(changedBy change: Change) throws -> (InterfaceName, [String: Value])?
+    func domainProperties(changedBy change: Change) throws -> (InterfaceName, [(String, Value)])?
     /// Every property of the domain interface, as `state` has them: announced when the whole
     /// state was replaced (a library restored from a backup).
-    func domainProperties(of state: State) throws -> (InterfaceName, [String: Value])?
+    func domainProperties(of state: State) throws -> (InterfaceName, [(String, Value)])?
     /// The list a view with `options` pages through with `LoadMore`/`RefreshList` (items
     /// encoded as they travel), or `nil` for a document without lists.
     func pageSource(for options: Options) -> (any PagingDataSource<Value>)?

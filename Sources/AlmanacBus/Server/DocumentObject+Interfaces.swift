@@ -57,16 +57,16 @@ extension DocumentObject {
             },
             Method(BusContract.Document1.refresh, async: { [weak self] _, _ in await self?.refresh() }),
         ], properties: [
-            Property(BusContract.Document1.revision.rawValue, .uint64) { .uint64(document.revision) },
-            Property(BusContract.Document1.loading.rawValue, .boolean) { [activity = adapter.activity] in .boolean(activity.isLoading) },
-            Property(BusContract.Document1.lastError.rawValue, .string) { [activity = adapter.activity] in .string(activity.lastError) },
-            Property(BusContract.Document1.viewCount.rawValue, .uint32) { [weak self] in .uint32(UInt32(self?.viewCount ?? 0)) },
+            Property(BusContract.Document1.revision) { document.revision },
+            Property(BusContract.Document1.loading) { [activity = adapter.activity] in activity.isLoading },
+            Property(BusContract.Document1.lastError) { [activity = adapter.activity] in activity.lastError },
+            Property(BusContract.Document1.viewCount) { [weak self] in UInt32(self?.viewCount ?? 0) },
             // Read when asked, not announced: it moves with every fetch.
-            Property(BusContract.Document1.nextRefresh.rawValue, .int64) { [adapter] in
-                .int64(adapter.nextRefresh.flatMap { Int64(exactly: $0.timeIntervalSince1970.rounded(.up)) } ?? 0)
+            Property(BusContract.Document1.nextRefresh) { [adapter] in
+                adapter.nextRefresh.flatMap { Int64(exactly: $0.timeIntervalSince1970.rounded(.up)) } ?? 0
             },
         ], signals: [
-            SignalDescription(BusContract.Document1.changed.rawValue, arguments: [Argument("revision", .uint64), Argument("changes", .dictionary(key: .string, value: .variant))]),
+            SignalDescription(BusContract.Document1.changed),
         ])
     }
 
@@ -121,13 +121,15 @@ extension DocumentObject {
                 return try await self.loadPage(path, caller: call.sender, refresh: true)
             }),
         ], properties: [
-            Property(BusContract.View1.owner.rawValue, .string) { [weak self] in .string(self?.views.withLock { $0.byPath[path]?.owner.rawValue } ?? "") },
-            Property(BusContract.View1.options.rawValue, .dictionary(key: .string, value: .variant)) { [weak self] in
-                let options = self?.views.withLock { $0.byPath[path]?.rawOptions } ?? [:]
-                return .dictionary(key: .string, value: .variant, options.sorted { $0.key < $1.key }.map { .init(.string($0.key), .variant($0.value)) })
-            },
+            Property(BusContract.View1.owner) { [weak self] in self?.views.withLock { $0.byPath[path]?.owner.rawValue } ?? "" },
+            Property(BusContract.View1.options) { [weak self] in Self.sortedOptions(self?.views.withLock { $0.byPath[path]?.rawOptions } ?? [:]) },
         ], signals: [
-            SignalDescription(BusContract.View1.updated.rawValue, arguments: [Argument("revision", .uint64), Argument("data", .dictionary(key: .string, value: .variant))]),
+            SignalDescription(BusContract.View1.updated),
         ])
+    }
+
+    /// A view's options as its `Options` property holds them: keys sorted.
+    static func sortedOptions(_ options: [String: Value]) -> VariantDictionary {
+        VariantDictionary(.dictionary(key: .string, value: .variant, options.sorted { $0.key < $1.key }.map { .init(.string($0.key), .variant($0.value)) }))
     }
 }

@@ -61,9 +61,9 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         // The document's activity decides; the bus announces.
         adapter.activity.observe { [weak self] event in
             switch event {
-            case .loading(let loading): try? self?.emitProperties([(BusContract.Document1.loading.rawValue, .boolean(loading))])
-            case .cleared: try? self?.emitProperties([(BusContract.Document1.lastError.rawValue, .string(""))])
-            case .replaced(let message): try? self?.emitProperties([(BusContract.Document1.lastError.rawValue, .string(message))])
+            case .loading(let loading): try? self?.emitProperties([BusContract.Document1.loading.entry(loading)])
+            case .cleared: try? self?.emitProperties([BusContract.Document1.lastError.entry("")])
+            case .replaced(let message): try? self?.emitProperties([BusContract.Document1.lastError.entry(message)])
             }
         }
         try connection.export([documentInterface(), adapter.domainInterface(connection: connection)], at: path)
@@ -98,12 +98,12 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         guard case .changed(let revision, let change, _) = event else { return }
         do {
             let changes = try WireCoding.fields(change)
-            try emitChange(BusContract.Document1.changed, of: BusContract.documentInterface, at: path, to: nil, revision: revision, changes)
-            var properties: [(String, Value)] = [(BusContract.Document1.revision.rawValue, .uint64(revision))]
-            if let failure = adapter.failure(in: change) { properties.append((BusContract.Document1.lastError.rawValue, .string(failure))) }
+            try emitChange(BusContract.Document1.changed, at: path, to: nil, revision: revision, changes)
+            var properties = [BusContract.Document1.revision.entry(revision)]
+            if let failure = adapter.failure(in: change) { properties.append(BusContract.Document1.lastError.entry(failure)) }
             try emitProperties(properties)
             if let (interface, changed) = try adapter.domainProperties(changedBy: change), !changed.isEmpty {
-                try emitProperties(changed.sorted { $0.key < $1.key }, of: interface)
+                try emitProperties(changed.sorted { $0.0 < $1.0 }, of: interface)
             }
         } catch {
             // Every client that watches the bus missed this change.
@@ -115,10 +115,10 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     /// state may have changed.
     private func broadcastRestored(_ state: Adapter.State, at revision: UInt64) {
         do {
-            try emitChange(BusContract.Document1.changed, of: BusContract.documentInterface, at: path, to: nil, revision: revision, try WireCoding.fields(ViewUpdateMarker<Value>.restored))
-            try emitProperties([(BusContract.Document1.revision.rawValue, .uint64(revision))])
+            try emitChange(BusContract.Document1.changed, at: path, to: nil, revision: revision, try WireCoding.fields(ViewUpdateMarker<Value>.restored))
+            try emitProperties([BusContract.Document1.revision.entry(revision)])
             if let (interface, properties) = try adapter.domainProperties(of: state), !properties.isEmpty {
-                try emitProperties(properties.sorted { $0.key < $1.key }, of: interface)
+                try emitProperties(properties.sorted { $0.0 < $1.0 }, of: interface)
             }
         } catch {
             logger.error("could not broadcast a restored state", metadata: ["revision": "\(revision)", "error": "\(error)"])
@@ -130,20 +130,14 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     /// the client to read the state again (bus-api.md).
     /// Returns the signal's body length in bytes.
     @discardableResult
-    private func emitChange(_ signal: MemberName, of interface: InterfaceName, at path: ObjectPath, to destination: BusName?,
+    private func emitChange(_ signal: BusSignal<Args<UInt64, [String: Value]>>, at path: ObjectPath, to destination: BusName?,
                             revision: UInt64, _ data: [String: Value]) throws -> Int {
         do {
-            return try connection.emit(path: path, interface: interface, signal: signal, destination: destination) { writer in
-                try writer.write(revision)
-                try writer.write(data)
-            }
+            return try connection.emit(signal, path: path, destination: destination, (revision, data))
         } catch let error as BusError where error.name == .limitsExceeded {
-            logger.warning("a change too large for the bus went as tooLarge", metadata: ["signal": "\(signal)", "revision": "\(revision)", "error": "\(error.message)"])
+            logger.warning("a change too large for the bus went as tooLarge", metadata: ["signal": "\(signal.name)", "revision": "\(revision)", "error": "\(error.message)"])
             let marker = try WireCoding.fields(ViewUpdateMarker<Value>.tooLarge(was: data["kind"]?.stringValue ?? ""))
-            return try connection.emit(path: path, interface: interface, signal: signal, destination: destination) { writer in
-                try writer.write(revision)
-                try writer.write(marker)
-            }
+            return try connection.emit(signal, path: path, destination: destination, (revision, marker))
         }
     }
 
@@ -226,7 +220,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         }
         adapter.document.setOptions(options, forView: ViewKey(path.rawValue))
         adapter.viewsChanged()
-        try? connection.emitPropertiesChanged(path: path, interface: BusContract.viewInterface, changed: [BusContract.View1.options.rawValue: .dictionary(key: .string, value: .variant, rawOptions.sorted { $0.key < $1.key }.map { .init(.string($0.key), .variant($0.value)) })])
+        try? connection.emitPropertiesChanged(path: path, interface: BusContract.viewInterface, values: [BusContract.View1.options.entry(Self.sortedOptions(rawOptions))])
         refreshSoon(options)
     }
 
@@ -256,7 +250,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             }
             let bytes: Int
             do {
-                bytes = try emitChange(BusContract.View1.updated, of: BusContract.viewInterface, at: path, to: view.owner, revision: revision, data)
+                bytes = try emitChange(BusContract.View1.updated, at: path, to: view.owner, revision: revision, data)
             } catch {
                 // The view's owner missed this change.
                 logger.error("could not update a view", metadata: ["view": "\(path)", "revision": "\(revision)", "error": "\(error)"])
@@ -271,7 +265,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             var bytes = 0
             do {
                 let data = try WireCoding.fields(ViewUpdateMarker.resync(try adapter.snapshot(state, for: view.options)))
-                bytes = try emitChange(BusContract.View1.updated, of: BusContract.viewInterface, at: path, to: view.owner, revision: revision, data)
+                bytes = try emitChange(BusContract.View1.updated, at: path, to: view.owner, revision: revision, data)
             } catch {
                 logger.error("could not resynchronise a view", metadata: ["view": "\(path)", "revision": "\(revision)", "error": "\(error)"])
             }
@@ -431,7 +425,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     /// the current count.
     private func announceViewCount() {
         views.withLock { views in
-            try? emitProperties([(BusContract.Document1.viewCount.rawValue, .uint32(UInt32(views.byPath.count)))])
+            try? emitProperties([BusContract.Document1.viewCount.entry(UInt32(views.byPath.count))])
         }
     }
 

@@ -87,20 +87,20 @@ public struct PodcastsAdapter: DocumentAdapter {
         EpisodeListSource(podcasts: podcasts, podcastID: options.podcast, olderPages: olderPages)
     }
 
-    public func domainProperties(changedBy change: PodcastsChange) throws -> (InterfaceName, [String: Value])? {
+    public func domainProperties(changedBy change: PodcastsChange) throws -> (InterfaceName, [(String, Value)])? {
         switch change {
         case .subscribed, .unsubscribed, .renamed, .podcastSettings:
-            return (BusContract.podcastsInterface, [BusContract.Podcasts1.subscriptions.rawValue: try Self.subscriptions(podcasts.document.snapshot.state)])
+            return (BusContract.podcastsInterface, [BusContract.Podcasts1.subscriptions.entry(try Self.subscriptions(podcasts.document.snapshot.state))])
         case .settings(let settings):
-            return (BusContract.podcastsInterface, [BusContract.Podcasts1.settings.rawValue: try WireCoding.value(settings)])
+            return (BusContract.podcastsInterface, [BusContract.Podcasts1.settings.entry(try WireCoding.dictionary(settings))])
         default:
             return nil
         }
     }
 
-    public func domainProperties(of state: PodcastsState) throws -> (InterfaceName, [String: Value])? {
-        (BusContract.podcastsInterface, [BusContract.Podcasts1.subscriptions.rawValue: try Self.subscriptions(state),
-                                         BusContract.Podcasts1.settings.rawValue: try WireCoding.value(state.settings)])
+    public func domainProperties(of state: PodcastsState) throws -> (InterfaceName, [(String, Value)])? {
+        (BusContract.podcastsInterface, [BusContract.Podcasts1.subscriptions.entry(try Self.subscriptions(state)),
+                                         BusContract.Podcasts1.settings.entry(try WireCoding.dictionary(state.settings))])
     }
 
     /// Subscribes to the feed at `url` after reading it; the podcast's id (the same one again
@@ -167,8 +167,8 @@ public struct PodcastsAdapter: DocumentAdapter {
         return (subscribed.sorted { order[$0, default: 0] < order[$1, default: 0] }, failed)
     }
 
-    static func subscriptions(_ state: PodcastsState) throws -> Value {
-        try WireCoding.value(state.podcasts.values.sorted { $0.id < $1.id }.map { Subscription($0, preferences: state.preferences(of: $0.id)) })
+    static func subscriptions(_ state: PodcastsState) throws -> [VariantDictionary] {
+        try WireCoding.dictionaries(state.podcasts.values.sorted { $0.id < $1.id }.map { Subscription($0, preferences: state.preferences(of: $0.id)) })
     }
 
     /// The most bytes `InspectData` takes (D-Bus itself allows 128 MiB messages).
@@ -202,12 +202,8 @@ public struct PodcastsAdapter: DocumentAdapter {
         let methods = libraryMethods() + episodeMethods(connection: strongConnection)
             + feedMethods(connection: strongConnection) + opmlMethods(connection: strongConnection)
         return try Interface(BusContract.podcastsInterface.rawValue, methods: methods, properties: [
-            Property(BusContract.Podcasts1.subscriptions.rawValue, .array(.dictionary(key: .string, value: .variant))) {
-                try Self.subscriptions(podcasts.document.snapshot.state)
-            },
-            Property(BusContract.Podcasts1.settings.rawValue, .dictionary(key: .string, value: .variant)) {
-                try WireCoding.value(podcasts.document.snapshot.state.settings)
-            },
+            Property(BusContract.Podcasts1.subscriptions) { try Self.subscriptions(podcasts.document.snapshot.state) },
+            Property(BusContract.Podcasts1.settings) { try WireCoding.dictionary(podcasts.document.snapshot.state.settings) },
         ])
     }
 }

@@ -29,7 +29,6 @@ final class ViewPages: PagingMediatorDelegate, Sendable {
     func mediator(_ mediator: PagingMediator<Value>, did event: PagingEvent<Value>) {
         if case .loading = event { loading(true) }
         defer { if case .loading = event {} else { loading(false) } }
-        try? connection.emit(path: path, interface: BusContract.viewInterface, signal: BusContract.View1.updated,
-                             destination: owner, arguments: revision(), WireCoding.fields(event))
+        _ = try? connection.emit(BusContract.View1.updated, path: path, destination: owner, (revision(), try WireCoding.fields(event)))
     }
 }

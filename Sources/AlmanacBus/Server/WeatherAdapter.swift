@@ -61,17 +61,16 @@ public struct WeatherAdapter: DocumentAdapter {
 
     public func viewsChanged() { weather.forgetUnwanted() }
 
-    public func domainProperties(changedBy change: WeatherChange) throws -> (InterfaceName, [String: Value])? {
+    public func domainProperties(changedBy change: WeatherChange) -> (InterfaceName, [(String, Value)])? {
         switch change {
-        case .units(let units): (BusContract.weatherInterface, [BusContract.Weather1.units.rawValue: .string(units.rawValue)])
-        case .savedLocations(let locations): (BusContract.weatherInterface, [BusContract.Weather1.locations.rawValue: .array(.string, locations.map(Value.string))])
+        case .units(let units): (BusContract.weatherInterface, [BusContract.Weather1.units.entry(units.rawValue)])
+        case .savedLocations(let locations): (BusContract.weatherInterface, [BusContract.Weather1.locations.entry(locations)])
         default: nil
         }
     }
 
-    public func domainProperties(of state: WeatherState) throws -> (InterfaceName, [String: Value])? {
-        (BusContract.weatherInterface, [BusContract.Weather1.units.rawValue: .string(state.units.rawValue),
-                                        BusContract.Weather1.locations.rawValue: .array(.string, state.savedLocations.map(Value.string))])
+    public func domainProperties(of state: WeatherState) -> (InterfaceName, [(String, Value)])? {
+        (BusContract.weatherInterface, [BusContract.Weather1.units.entry(state.units.rawValue), BusContract.Weather1.locations.entry(state.savedLocations)])
     }
 
     /// The most days and hours `Forecast` and `HourlyForecast` hand out.
@@ -117,8 +116,8 @@ public struct WeatherAdapter: DocumentAdapter {
                 try enqueue(.removeLocation(location), from: nil) { reply.answer($0) }
             },
         ], properties: [
-            Property(BusContract.Weather1.units.rawValue, .string) { .string(weather.document.snapshot.state.units.rawValue) },
-            Property(BusContract.Weather1.locations.rawValue, .array(.string)) { .array(.string, weather.document.snapshot.state.savedLocations.map(Value.string)) },
+            Property(BusContract.Weather1.units) { weather.document.snapshot.state.units.rawValue },
+            Property(BusContract.Weather1.locations) { weather.document.snapshot.state.savedLocations },
         ])
     }
 

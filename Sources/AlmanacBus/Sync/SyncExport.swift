@@ -61,7 +61,6 @@ public final class SyncExport: Sendable {
 
     private func interface() throws -> Interface {
         let sync = self.sync
-        let status = { @Sendable (key: String) throws -> Value in try WireCoding.fields(sync.status.state)[key] ?? .string("") }
         return try Interface(BusContract.syncInterface.rawValue, methods: [
             Method(BusContract.Sync1.login, async: { _, arguments in
                 let (server, user, password, values) = arguments
@@ -79,6 +78,6 @@ public final class SyncExport: Sendable {
             }),
             Method(BusContract.Sync1.logout, async: { _, _ in try await sync.logOut() }),
             Method(BusContract.Sync1.sync, async: { _, _ in try WireCoding.dictionary(try await sync.sync()) }),
-        ], properties: SyncCodec.propertyTypes.map { name, type in try Property(name, type) { try status(name) } })
+        ], properties: SyncCodec.fields.map { $0.property { sync.status.state.wire } })
     }
 }

@@ -29,16 +29,16 @@ public struct AlmanacClient: Sendable {
             let values = try await properties(at: BusContract.documentPath(name), BusContract.documentInterface)
             documents.append(DaemonStatus.Document(
                 name: name.rawValue,
-                revision: UInt64(values[BusContract.Document1.revision.rawValue]?.integerValue ?? 0),
-                viewCount: UInt32(values[BusContract.Document1.viewCount.rawValue]?.integerValue ?? 0),
-                loading: values[BusContract.Document1.loading.rawValue] == .boolean(true),
-                lastError: values[BusContract.Document1.lastError.rawValue]?.stringValue ?? "",
-                nextRefresh: values[BusContract.Document1.nextRefresh.rawValue]?.integerValue.flatMap { $0 > 0 ? $0 : nil }
+                revision: values[BusContract.Document1.revision] ?? 0,
+                viewCount: values[BusContract.Document1.viewCount] ?? 0,
+                loading: values[BusContract.Document1.loading] ?? false,
+                lastError: values[BusContract.Document1.lastError] ?? "",
+                nextRefresh: values[BusContract.Document1.nextRefresh].flatMap { $0 > 0 ? $0 : nil }
             ))
         }
         let owner = try await daemonOwner()
-        return DaemonStatus(version: root[BusContract.Almanac1.version.rawValue]?.stringValue ?? "?", provider: root[BusContract.Almanac1.provider.rawValue]?.stringValue ?? "?",
-                            owner: owner?.rawValue ?? "", network: root[BusContract.Almanac1.network.rawValue]?.stringValue ?? NetworkState.unknown.rawValue,
+        return DaemonStatus(version: root[BusContract.Almanac1.version] ?? "?", provider: root[BusContract.Almanac1.provider] ?? "?",
+                            owner: owner?.rawValue ?? "", network: root[BusContract.Almanac1.network] ?? NetworkState.unknown.rawValue,
                             documents: documents)
     }
 
@@ -104,10 +104,7 @@ public struct AlmanacClient: Sendable {
     /// views of `document`; signals from anyone else are not accepted. Subscribe before adding
     /// the view so that no update is missed.
     public func updates(of document: DocumentName, from daemon: BusName) async throws -> SignalStream {
-        try await connection.signals(matching: MatchRule(
-            sender: daemon, interface: BusContract.viewInterface, member: BusContract.View1.updated,
-            pathNamespace: BusContract.documentPath(document)
-        ), bufferLimit: 256)
+        try await connection.signals(matching: BusContract.View1.updated.rule(sender: daemon, pathNamespace: BusContract.documentPath(document)), bufferLimit: 256)
     }
 
     /// The daemon's unique name, starting it through D-Bus activation when it is installed
@@ -147,9 +144,7 @@ public struct AlmanacClient: Sendable {
 
     /// The saved places.
     public func savedLocations() async throws -> [String] {
-        let value = try await properties(at: BusContract.documentPath(.weather), BusContract.weatherInterface)[BusContract.Weather1.locations.rawValue]
-        guard case .array(_, let items)? = value?.unwrapped else { return [] }
-        return items.compactMap(\.stringValue)
+        try await connection.property(BusContract.Weather1.locations, on: BusContract.serviceName, path: BusContract.documentPath(.weather))
     }
 
     /// Subscribes to the feed at `url` (the daemon reads it first); returns the podcast's id.
@@ -277,9 +272,8 @@ public struct AlmanacClient: Sendable {
 
     /// Every subscribed podcast with its own settings.
     public func subscriptionsWithSettings() async throws -> [(podcast: Podcast, preferences: PodcastPreferences)] {
-        let value = try await properties(at: BusContract.documentPath(.podcasts), BusContract.podcastsInterface)[BusContract.Podcasts1.subscriptions.rawValue]
-        guard let value else { return [] }
-        return try WireCoding.decode([Subscription].self, from: value).map { ($0.podcast, $0.preferences) }
+        let items = try await connection.property(BusContract.Podcasts1.subscriptions, on: BusContract.serviceName, path: BusContract.documentPath(.podcasts))
+        return try WireCoding.decode([Subscription].self, from: items).map { ($0.podcast, $0.preferences) }
     }
 
     /// One podcast's own settings (by id or feed URL).
@@ -349,9 +343,8 @@ public struct AlmanacClient: Sendable {
 
     /// The podcast settings.
     public func podcastSettings() async throws -> PodcastSettings {
-        let settings = try await properties(at: BusContract.documentPath(.podcasts), BusContract.podcastsInterface)[BusContract.Podcasts1.settings.rawValue]
-        guard let settings else { return PodcastSettings() }
-        return try WireCoding.decode(PodcastSettings.self, from: settings)
+        let settings = try await connection.property(BusContract.Podcasts1.settings, on: BusContract.serviceName, path: BusContract.documentPath(.podcasts))
+        return try WireCoding.decode(PodcastSettings.self, from: settings.value)
     }
 
     /// Flow control: tells the daemon this client has `view`'s updates up to `revision`
@@ -393,9 +386,7 @@ public struct AlmanacClient: Sendable {
     }
 
     private func properties(at path: ObjectPath, _ interface: InterfaceName) async throws -> [String: Value] {
-        let reply = try await connection.call(BusContract.serviceName, path: path, interface: .properties,
-                                              method: "GetAll", arguments: interface.rawValue)
-        return try reply.arguments([String: Value].self)
+        try await connection.properties(of: interface, on: BusContract.serviceName, path: path)
     }
 }
 

@@ -1,20 +1,21 @@
 public import DBus
 
-// The member names of the contract's interfaces (docs/bus-api.md), for clients and tests
-// that call them by name: methods, signals and properties alike are member names.
+// The members of the contract's interfaces (docs/bus-api.md), one a line: typed definitions
+// (`BusMethod`, `BusSignal`, `BusProperty`) that the server's tables and the client share, and
+// the names of the methods not yet typed.
 extension BusContract {
     /// `org.almanac.Almanac1`'s members (the root object's).
     public enum Almanac1 {
         /// `SetSetting(s name, v value) → t revision`: a daemon setting, sent to the document that owns it.
         public static let setSetting = BusMethod<Args<String, Value>, Args<UInt64>>("SetSetting", of: rootInterface, arguments: ["name", "value"], reply: ["revision"])
         /// The property `Version` (`s`).
-        public static let version: MemberName = "Version"
+        public static let version = BusProperty<String>("Version", of: rootInterface)
         /// The property `Provider` (`s`).
-        public static let provider: MemberName = "Provider"
+        public static let provider = BusProperty<String>("Provider", of: rootInterface)
         /// The property `Documents` (`ao`).
-        public static let documents: MemberName = "Documents"
+        public static let documents = BusProperty<[ObjectPath]>("Documents", of: rootInterface)
         /// The property `Network` (`s`): `unknown`, `offline`, `connecting`, `online` or `metered`.
-        public static let network: MemberName = "Network"
+        public static let network = BusProperty<String>("Network", of: rootInterface)
         /// `Backup() → s path`: a backup of the library now; its path.
         public static let backup = BusMethod<Args<>, Args<String>>("Backup", of: rootInterface, reply: ["path"])
         /// `ListBackups() → aa{sv} backups`: the backups, newest first.
@@ -39,17 +40,17 @@ extension BusContract {
         /// `Refresh()`.
         public static let refresh = BusMethod<Args<>, Args<>>("Refresh", of: documentInterface)
         /// The broadcast signal `Changed(t, a{sv})`.
-        public static let changed: MemberName = "Changed"
+        public static let changed = BusSignal<Args<UInt64, [String: Value]>>("Changed", of: documentInterface, arguments: ["revision", "changes"])
         /// The property `Revision` (`t`).
-        public static let revision: MemberName = "Revision"
+        public static let revision = BusProperty<UInt64>("Revision", of: documentInterface)
         /// The property `Loading` (`b`).
-        public static let loading: MemberName = "Loading"
+        public static let loading = BusProperty<Bool>("Loading", of: documentInterface)
         /// The property `LastError` (`s`).
-        public static let lastError: MemberName = "LastError"
+        public static let lastError = BusProperty<String>("LastError", of: documentInterface)
         /// The property `ViewCount` (`u`).
-        public static let viewCount: MemberName = "ViewCount"
+        public static let viewCount = BusProperty<UInt32>("ViewCount", of: documentInterface)
         /// The property `NextRefresh` (`x`): Unix seconds of the next scheduled fetch, 0 for none.
-        public static let nextRefresh: MemberName = "NextRefresh"
+        public static let nextRefresh = BusProperty<Int64>("NextRefresh", of: documentInterface)
         /// `GetStateDescriptor() → h payload`: `GetState`'s answer in a sealed memory file.
         public static let getStateDescriptor = BusMethod<Args<>, Args<UnixFD>>("GetStateDescriptor", of: documentInterface, reply: ["payload"])
     }
@@ -69,11 +70,11 @@ extension BusContract {
         /// `Submit(a{sv} change) → t revision`, owner only: a change with this view as its origin.
         public static let submit = BusMethod<Args<[String: Value]>, Args<UInt64>>("Submit", of: viewInterface, arguments: ["change"], reply: ["revision"])
         /// The unicast signal `Updated(t, a{sv})`.
-        public static let updated: MemberName = "Updated"
+        public static let updated = BusSignal<Args<UInt64, [String: Value]>>("Updated", of: viewInterface, arguments: ["revision", "data"])
         /// The property `Owner` (`s`).
-        public static let owner: MemberName = "Owner"
+        public static let owner = BusProperty<String>("Owner", of: viewInterface)
         /// The property `Options` (`a{sv}`).
-        public static let options: MemberName = "Options"
+        public static let options = BusProperty<VariantDictionary>("Options", of: viewInterface)
     }
 
     /// `org.almanac.Weather1`'s members.
@@ -89,11 +90,11 @@ extension BusContract {
         /// `RemoveLocation(s location)`.
         public static let removeLocation = BusMethod<Args<String>, Args<>>("RemoveLocation", of: weatherInterface, arguments: ["location"])
         /// The property `Locations` (`as`).
-        public static let locations: MemberName = "Locations"
+        public static let locations = BusProperty<[String]>("Locations", of: weatherInterface)
         /// `SearchPlaces(s name, u count) → aa{sv} places`.
         public static let searchPlaces = BusMethod<Args<String, UInt32>, Args<[VariantDictionary]>>("SearchPlaces", of: weatherInterface, arguments: ["name", "count"], reply: ["places"])
         /// The property `Units` (`s`).
-        public static let units: MemberName = "Units"
+        public static let units = BusProperty<String>("Units", of: weatherInterface)
     }
 
     /// `org.almanac.Podcasts1`'s members.
@@ -127,7 +128,7 @@ extension BusContract {
         /// `SetPodcastSettings(s podcast, a{sv} settings)`: changes some of them.
         public static let setPodcastSettings = BusMethod<Args<String, [String: Value]>, Args<>>("SetPodcastSettings", of: podcastsInterface, arguments: ["podcast", "settings"])
         /// The property `Subscriptions` (`aa{sv}`).
-        public static let subscriptions: MemberName = "Subscriptions"
+        public static let subscriptions = BusProperty<[VariantDictionary]>("Subscriptions", of: podcastsInterface)
         /// `ImportOPML(ay opml) → (as subscribed, a{ss} failed)`: subscribed, and failed with why.
         public static let importOPML = BusMethod<Args<[UInt8]>, Args<[String], [String: String]>>("ImportOPML", of: podcastsInterface, arguments: ["opml"], reply: ["subscribed", "failed"])
         /// `ImportOPMLFile(h opml) → (as subscribed, a{ss} failed)`: `ImportOPML` reading a file descriptor.
@@ -149,7 +150,7 @@ extension BusContract {
         /// `InspectData(ay data, s baseURL) → a{sv} feed`: inspects a feed's bytes.
         public static let inspectData = BusMethod<Args<[UInt8], String>, Args<VariantDictionary>>("InspectData", of: podcastsInterface, arguments: ["data", "baseURL"], reply: ["feed"])
         /// The property `Settings` (`a{sv}`).
-        public static let settings: MemberName = "Settings"
+        public static let settings = BusProperty<VariantDictionary>("Settings", of: podcastsInterface)
         /// `GetTranscript(s episode) → a{sv} transcript`: an episode's transcript, fetched first when it is not kept.
         public static let getTranscript = BusMethod<Args<String>, Args<[String: Value]>>("GetTranscript", of: podcastsInterface, arguments: ["episode"], reply: ["transcript"])
         /// `SearchTranscripts(s, as) → aa{sv}`: where a search's words are said in those episodes' transcripts.
@@ -161,23 +162,23 @@ extension BusContract {
         /// `Cancel()`, owner only while the owner is connected.
         public static let cancel = BusMethod<Args<>, Args<>>("Cancel", of: downloadInterface)
         /// The property `State` (`s`).
-        public static let state: MemberName = "State"
+        public static let state = BusProperty<String>("State", of: downloadInterface)
         /// The property `Episode` (`s`).
-        public static let episode: MemberName = "Episode"
+        public static let episode = BusProperty<String>("Episode", of: downloadInterface)
         /// The property `Podcast` (`s`).
-        public static let podcast: MemberName = "Podcast"
+        public static let podcast = BusProperty<String>("Podcast", of: downloadInterface)
         /// The property `URL` (`s`).
-        public static let url: MemberName = "URL"
+        public static let url = BusProperty<String>("URL", of: downloadInterface)
         /// The property `Received` (`t`).
-        public static let received: MemberName = "Received"
+        public static let received = BusProperty<UInt64>("Received", of: downloadInterface)
         /// The property `Total` (`t`).
-        public static let total: MemberName = "Total"
+        public static let total = BusProperty<UInt64>("Total", of: downloadInterface)
         /// The property `Error` (`s`).
-        public static let error: MemberName = "Error"
+        public static let error = BusProperty<String>("Error", of: downloadInterface)
         /// The property `File` (`s`).
-        public static let file: MemberName = "File"
+        public static let file = BusProperty<String>("File", of: downloadInterface)
         /// The property `Owner` (`s`).
-        public static let owner: MemberName = "Owner"
+        public static let owner = BusProperty<String>("Owner", of: downloadInterface)
     }
 
     /// `org.almanac.Sync1`'s members.
@@ -189,27 +190,27 @@ extension BusContract {
         /// `Sync() → a{sv} report`, answered when the sync is done.
         public static let sync = BusMethod<Args<>, Args<VariantDictionary>>("Sync", of: syncInterface, reply: ["report"])
         /// The property `LastError` (`s`).
-        public static let lastError: MemberName = "LastError"
+        public static let lastError = BusProperty<String>("LastError", of: syncInterface)
         /// The property `Queued` (`u`).
-        public static let queued: MemberName = "Queued"
+        public static let queued = BusProperty<UInt32>("Queued", of: syncInterface)
         /// The property `LoggedIn` (`b`).
-        public static let loggedIn: MemberName = "LoggedIn"
+        public static let loggedIn = BusProperty<Bool>("LoggedIn", of: syncInterface)
         /// The property `Server` (`s`).
-        public static let server: MemberName = "Server"
+        public static let server = BusProperty<String>("Server", of: syncInterface)
         /// The property `User` (`s`).
-        public static let user: MemberName = "User"
+        public static let user = BusProperty<String>("User", of: syncInterface)
         /// The property `Device` (`s`).
-        public static let device: MemberName = "Device"
+        public static let device = BusProperty<String>("Device", of: syncInterface)
         /// The property `Caption` (`s`).
-        public static let caption: MemberName = "Caption"
+        public static let caption = BusProperty<String>("Caption", of: syncInterface)
         /// The property `Flavour` (`s`).
-        public static let flavour: MemberName = "Flavour"
+        public static let flavour = BusProperty<String>("Flavour", of: syncInterface)
         /// The property `LastSync` (`x`).
-        public static let lastSync: MemberName = "LastSync"
+        public static let lastSync = BusProperty<Int64>("LastSync", of: syncInterface)
         /// The property `Syncing` (`b`).
-        public static let syncing: MemberName = "Syncing"
+        public static let syncing = BusProperty<Bool>("Syncing", of: syncInterface)
         /// The property `PasswordStore` (`s`).
-        public static let passwordStore: MemberName = "PasswordStore"
+        public static let passwordStore = BusProperty<String>("PasswordStore", of: syncInterface)
     }
 
     /// `org.almanac.Player1`'s members.
@@ -221,9 +222,9 @@ extension BusContract {
         /// `SeekChapter(i offset) → a{sv} chapter`: moves the player that many chapters on (-1: back).
         public static let seekChapter = BusMethod<Args<Int32>, Args<[String: Value]>>("SeekChapter", of: playerInterface, arguments: ["offset"], reply: ["chapter"])
         /// The property `SleepTimer` (`a{sv}`; empty when none is set).
-        public static let sleepTimer: MemberName = "SleepTimer"
+        public static let sleepTimer = BusProperty<VariantDictionary>("SleepTimer", of: playerInterface)
         /// The property `NowPlaying` (`a{sv}`; empty when no player has an episode open).
-        public static let nowPlaying: MemberName = "NowPlaying"
+        public static let nowPlaying = BusProperty<VariantDictionary>("NowPlaying", of: playerInterface)
     }
 
     /// The object path of view `number` of `document` (`…/weather/views/1`).

@@ -21,18 +21,14 @@ extension AlmanacClient {
 
     /// The sleep timer set now (`Player1.SleepTimer`), `nil` when none is.
     public func sleepTimer() async throws -> SleepTimerState? {
-        let reply = try await connection.call(BusContract.serviceName, path: BusContract.playerPath, interface: .properties, method: "Get",
-                                              arguments: BusContract.playerInterface.rawValue, BusContract.Player1.sleepTimer.rawValue)
-        let (value) = try reply.arguments(Value.self)
-        return try WireCoding.decodeIfAny(SleepTimerProperty.self, fromFields: value.stringKeyedEntries ?? [:])?.state
+        let timer = try await connection.property(BusContract.Player1.sleepTimer, on: BusContract.serviceName, path: BusContract.playerPath)
+        return try WireCoding.decodeIfAny(SleepTimerProperty.self, fromFields: timer.value.stringKeyedEntries ?? [:])?.state
     }
 
     /// What a media player has open now (`Player1.NowPlaying`), `nil` when none has an episode.
     public func nowPlaying() async throws -> NowPlaying? {
-        let reply = try await connection.call(BusContract.serviceName, path: BusContract.playerPath, interface: .properties, method: "Get",
-                                              arguments: BusContract.playerInterface.rawValue, BusContract.Player1.nowPlaying.rawValue)
-        let (value) = try reply.arguments(Value.self)
-        return try WireCoding.decodeIfAny(NowPlaying.self, fromFields: value.stringKeyedEntries ?? [:])
+        let playing = try await connection.property(BusContract.Player1.nowPlaying, on: BusContract.serviceName, path: BusContract.playerPath)
+        return try WireCoding.decodeIfAny(NowPlaying.self, fromFields: playing.value.stringKeyedEntries ?? [:])
     }
 
     /// `PropertiesChanged` of the player object: `NowPlaying` and `SleepTimer` as they change.

@@ -34,15 +34,15 @@ public struct DownloadProperties: WireShaped, Codable, Sendable, Hashable {
 
         var member: MemberName {
             switch self {
-            case .episode: BusContract.Download1.episode
-            case .podcast: BusContract.Download1.podcast
-            case .url: BusContract.Download1.url
-            case .state: BusContract.Download1.state
-            case .received: BusContract.Download1.received
-            case .total: BusContract.Download1.total
-            case .error: BusContract.Download1.error
-            case .file: BusContract.Download1.file
-            case .owner: BusContract.Download1.owner
+            case .episode: BusContract.Download1.episode.name
+            case .podcast: BusContract.Download1.podcast.name
+            case .url: BusContract.Download1.url.name
+            case .state: BusContract.Download1.state.name
+            case .received: BusContract.Download1.received.name
+            case .total: BusContract.Download1.total.name
+            case .error: BusContract.Download1.error.name
+            case .file: BusContract.Download1.file.name
+            case .owner: BusContract.Download1.owner.name
             }
         }
     }

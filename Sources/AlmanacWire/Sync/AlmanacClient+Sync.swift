@@ -21,9 +21,8 @@ extension AlmanacClient {
 
     /// The sync's state (`Sync1`'s properties).
     public func syncStatus() async throws -> SyncStatus {
-        let reply = try await connection.call(BusContract.serviceName, path: BusContract.syncPath, interface: .properties,
-                                              method: "GetAll", arguments: BusContract.syncInterface.rawValue)
-        return try WireCoding.decode(SyncStatus.self, fromFields: try reply.arguments([String: Value].self))
+        try WireCoding.decode(SyncStatus.self, fromFields: try await connection.properties(of: BusContract.syncInterface, on: BusContract.serviceName,
+                                                                                            path: BusContract.syncPath))
     }
 
     private func syncCall<A, R>(_ method: BusMethod<A, R>, _ arguments: A.Values, timeout: Duration) async throws -> R.Values {

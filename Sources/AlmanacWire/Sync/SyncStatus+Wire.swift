@@ -22,17 +22,17 @@ extension SyncStatus: WireShaped {
 
             var member: MemberName {
                 switch self {
-                case .loggedIn: BusContract.Sync1.loggedIn
-                case .server: BusContract.Sync1.server
-                case .user: BusContract.Sync1.user
-                case .device: BusContract.Sync1.device
-                case .caption: BusContract.Sync1.caption
-                case .flavour: BusContract.Sync1.flavour
-                case .lastSync: BusContract.Sync1.lastSync
-                case .queued: BusContract.Sync1.queued
-                case .lastError: BusContract.Sync1.lastError
-                case .syncing: BusContract.Sync1.syncing
-                case .passwordStore: BusContract.Sync1.passwordStore
+                case .loggedIn: BusContract.Sync1.loggedIn.name
+                case .server: BusContract.Sync1.server.name
+                case .user: BusContract.Sync1.user.name
+                case .device: BusContract.Sync1.device.name
+                case .caption: BusContract.Sync1.caption.name
+                case .flavour: BusContract.Sync1.flavour.name
+                case .lastSync: BusContract.Sync1.lastSync.name
+                case .queued: BusContract.Sync1.queued.name
+                case .lastError: BusContract.Sync1.lastError.name
+                case .syncing: BusContract.Sync1.syncing.name
+                case .passwordStore: BusContract.Sync1.passwordStore.name
                 }
             }
         }

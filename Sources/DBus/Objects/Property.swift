@@ -32,8 +32,16 @@ public struct Property: Sendable {
         _ name: String, _ type: ValueType, access: Access, emitsChange: Bool,
         get: (@Sendable () throws -> Value)?, set: (@Sendable (Value) throws -> Void)?
     ) throws {
-        self.name = try MemberName(name)
         _ = try Signature(type.signature)
+        self.init(checked: try MemberName(name), type, access: access, emitsChange: emitsChange, get: get, set: set)
+    }
+
+    /// A property whose name and type are already valid (a typed definition's).
+    init(
+        checked name: MemberName, _ type: ValueType, access: Access, emitsChange: Bool,
+        get: (@Sendable () throws -> Value)?, set: (@Sendable (Value) throws -> Void)?
+    ) {
+        self.name = name
         self.type = type
         self.access = access
         self.emitsChange = emitsChange

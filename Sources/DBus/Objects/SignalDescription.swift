@@ -4,8 +4,13 @@ public struct SignalDescription: Sendable {
     public let arguments: [Argument]
 
     public init(_ name: String, arguments: [Argument] = []) throws {
-        self.name = try MemberName(name)
-        self.arguments = arguments
         _ = try Signature(arguments.signature)
+        self.init(checked: try MemberName(name), arguments: arguments)
+    }
+
+    /// A declaration whose name and arguments are already valid (a typed definition's).
+    init(checked name: MemberName, arguments: [Argument]) {
+        self.name = name
+        self.arguments = arguments
     }
 }

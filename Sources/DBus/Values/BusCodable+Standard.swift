@@ -101,6 +101,10 @@ extension Array: BusDecodable where Element: BusDecodable {
 extension Dictionary: BusEncodable where Key: BusEncodable, Value: BusEncodable {
     public static var busType: ValueType { .dictionary(key: Key.busType, value: Value.busType) }
     public func encode(to writer: inout MessageWriter) throws {
+        // `a{sv}`, every change signal's body: the writer's own loop, without the generic path.
+        // The same type, so the same storage and order (`as?` would build a new dictionary,
+        // whose entries may come in another order).
+        if Key.self == String.self, Value.self == DBus.Value.self { return try writer.write(unsafeBitCast(self, to: [String: DBus.Value].self)) }
         try writer.writeDictionary(key: Key.busType, value: Value.busType) { writer in
             for (key, value) in self {
                 try writer.writeDictionaryEntry { writer in

@@ -2,14 +2,14 @@ public import AlmanacWire
 public import DBus
 
 extension AlmanacClient {
-    /// A property of `interface` at `path`, as `org.freedesktop.DBus.Properties.Get` gives it.
-    public func property(_ name: MemberName, of interface: InterfaceName, at path: ObjectPath) async throws -> Value {
-        try await connection.call(BusContract.serviceName, path: path, interface: .properties, method: MemberName("Get"),
-                                  arguments: interface.rawValue, name.rawValue).arguments(Value.self)
+    /// A property of the daemon's object at `path`, as `org.freedesktop.DBus.Properties.Get`
+    /// gives it, read as its definition's type.
+    public func property<T>(_ definition: BusProperty<T>, at path: ObjectPath) async throws -> T {
+        try await connection.property(definition, on: BusContract.serviceName, path: path)
     }
 
-    /// A property of `document`'s document interface.
-    public func property(_ name: MemberName, of document: DocumentName) async throws -> Value {
-        try await property(name, of: BusContract.documentInterface, at: BusContract.documentPath(document))
+    /// A property of `document`'s object (its `Document1`'s, or its domain interface's).
+    public func property<T>(_ definition: BusProperty<T>, of document: DocumentName) async throws -> T {
+        try await property(definition, at: BusContract.documentPath(document))
     }
 }

@@ -2,9 +2,10 @@ import Foundation
 
 /// The member names `Sources/AlmanacWire/Contract/BusContract+Names.swift` declares, read from
 /// the file itself: the one place in Sources a member of our interfaces is spelled. Each
-/// `public enum Document1 {` group names the members of `org.almanac.Document1`: its methods'
-/// typed definitions (`= BusMethod<…>("GetState", …)`) and its other members' names
-/// (`: MemberName = "Revision"`).
+/// `public enum Document1 {` group names the members of `org.almanac.Document1`: its typed
+/// definitions of methods, signals and properties (`= BusMethod<…>("GetState", …)`,
+/// `= BusSignal<…>("Changed", …)`, `= BusProperty<…>("Revision", …)`), one a line, and the
+/// names of members not yet typed (`: MemberName = "Submit"`).
 public enum ContractNames {
     /// The file the names are declared in, relative to the top folder.
     public static let file = "Sources/AlmanacWire/Contract/BusContract+Names.swift"
@@ -17,7 +18,7 @@ public enum ContractNames {
         for line in text.split(separator: "\n") {
             if let group = line.firstMatch(of: /public enum (\w+) \{/) {
                 current = "org.almanac.\(group.1)"
-            } else if let member = line.firstMatch(of: /(?:: MemberName = |= BusMethod<.*>\()"(\w+)"/), let current {
+            } else if let member = line.firstMatch(of: /(?:: MemberName = |= Bus(?:Method|Signal|Property)<.*>\()"(\w+)"/), let current {
                 interfaces[current, default: []].insert(String(member.1))
             }
         }

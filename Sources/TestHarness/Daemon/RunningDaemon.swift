@@ -37,7 +37,7 @@ public final class RunningDaemon: @unchecked Sendable {
               let client = try? await AlmanacClient.connect(address: bus.address) else { return }
         _ = await eventually(every: .milliseconds(50)) {
             guard let (_, state) = try? await client.state(of: .podcasts), (state["episodeCount"]?.integerValue ?? 0) > 0 else { return false }
-            return (try? await client.property(BusContract.Document1.loading, of: DocumentName.podcasts))?.unwrapped == .boolean(false)
+            return (try? await client.property(BusContract.Document1.loading, of: DocumentName.podcasts)) == false
         }
         await client.connection.close()
     }
