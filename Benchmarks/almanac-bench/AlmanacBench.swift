@@ -7,6 +7,9 @@
 //       reads FOLDER's *.xml feeds (every EVERY-th file, default all) into memory, then
 //       parses them all with FeedParser, again and again for at least SECONDS (default 2).
 //       Prints "bytes B seconds T rate MBPS episodes E", as the Python peers do.
+//   almanac-bench codec [SECONDS]
+//       the codecs alone: each document's state and some changes encoded and decoded in
+//       memory, SECONDS (default 1) a figure. Prints "NAME rate R" per figure.
 //   almanac-bench titles FILE [SECONDS]
 //       title patterns over FILE's titles (one a line), each matcher for at least SECONDS
 //       (default 1): nanoseconds per title (TitleBenchmark).
@@ -24,10 +27,12 @@ enum AlmanacBench {
                 try ParseBenchmark(folder: arguments[1],
                                    seconds: arguments.count > 2 ? Double(arguments[2]) ?? 2 : 2,
                                    every: arguments.count > 3 ? Int(arguments[3]) ?? 1 : 1).run()
+            case ("codec", 1...2):
+                try CodecBenchmark(seconds: arguments.count > 1 ? Double(arguments[1]) ?? 1 : 1).run()
             case ("titles", 2...3):
                 try TitleBenchmark(file: arguments[1], seconds: arguments.count > 2 ? Double(arguments[2]) ?? 1 : 1).run()
             default:
-                warn("usage: almanac-bench getstate ADDRESS DESTINATION SECONDS | parse FOLDER [SECONDS] [EVERY] | titles FILE [SECONDS]")
+                warn("usage: almanac-bench getstate ADDRESS DESTINATION SECONDS | parse FOLDER [SECONDS] [EVERY] | codec [SECONDS] | titles FILE [SECONDS]")
                 exit(64)
             }
         } catch {

@@ -19,14 +19,19 @@ struct DownloadDisplay {
         self.order = order
     }
 
+    /// The job at `path` as far as its properties `fields` have been heard; `nil` for none.
+    static func job(at path: ObjectPath, _ fields: [String: Value]?) -> DownloadJob? {
+        (try? WireCoding.decode(DownloadProperties.self, fromFields: fields ?? [:]))?.job(at: path)
+    }
+
     func allFinished(_ jobs: [ObjectPath: [String: Value]]) -> Bool {
-        order.allSatisfy { DownloadsCodec.decode(path: $0, jobs[$0] ?? [:])?.state.isFinished ?? true }
+        order.allSatisfy { Self.job(at: $0, jobs[$0])?.state.isFinished ?? true }
     }
 
     mutating func show(_ jobs: [ObjectPath: [String: Value]]) {
         var views: [(ObjectPath, DownloadProgressViewData)] = []
         for path in order {
-            guard let job = DownloadsCodec.decode(path: path, jobs[path] ?? [:]) else { continue }
+            guard let job = Self.job(at: path, jobs[path]) else { continue }
             // The rate counts from when the transfer started: a queued job's wait is not part
             // of it (its first rate would average the whole wait), nor a finished one's end.
             if job.state == .downloading {
@@ -58,7 +63,7 @@ struct DownloadDisplay {
         // Plain lines are cut to the width: why a job failed is said whole on standard error too.
         let capable = rendering.terminal.capable
         for path in order {
-            guard let job = DownloadsCodec.decode(path: path, jobs[path] ?? [:]) else { continue }
+            guard let job = Self.job(at: path, jobs[path]) else { continue }
             switch job.state {
             case .completed: if capable { rendering.terminal.textLine("Saved \(job.file)") }
             case .failed: Terminal.error("the download of \(job.episodeID) failed: \(job.error)", hint: "try again with `almanac episode download \(job.episodeID)`", exit: 1)

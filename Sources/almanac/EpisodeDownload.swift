@@ -38,7 +38,7 @@ struct EpisodeDownload: AsyncParsableCommand {
             let rendering = output.rendering()
             if noWait {
                 for path in order {
-                    if let job = DownloadsCodec.decode(path: path, jobs[path] ?? [:]) { rendering.terminal.line(rendering.downloadLine(DownloadProgressViewData(job: job, bytesPerSecond: nil))) }
+                    if let job = DownloadDisplay.job(at: path, jobs[path]) { rendering.terminal.line(rendering.downloadLine(DownloadProgressViewData(job: job, bytesPerSecond: nil))) }
                 }
                 return
             }
@@ -54,7 +54,7 @@ struct EpisodeDownload: AsyncParsableCommand {
                 }
             }
             display.finish(jobs)
-            allCompleted = order.allSatisfy { DownloadsCodec.decode(path: $0, jobs[$0] ?? [:])?.state == .completed }
+            allCompleted = order.allSatisfy { DownloadDisplay.job(at: $0, jobs[$0])?.state == .completed }
         }
         if !allCompleted { throw ExitCode.failure }
     }

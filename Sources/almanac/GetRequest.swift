@@ -28,7 +28,7 @@ struct GetRequest {
             case .podcasts:
                 let (revision, fields) = try await client.state(of: .podcasts)
                 await client.connection.close()
-                show(podcasts: fields, revision: revision)
+                try show(podcasts: fields, revision: revision)
             }
         } catch {
             await client.connection.close()
@@ -50,12 +50,12 @@ struct GetRequest {
             switch document {
             case .weather:
                 let (revision, fields) = try client.state(of: .weather)
-                let state = WeatherCodec.decodeState(fields)
+                let state = try WireCoding.decode(WeatherState.self, fromFields: fields)
                 if let location, state.readings[location] == nil, state.failures[location] == nil { return false }
                 try show(weather: state, revision: revision)
             case .podcasts:
                 let (revision, fields) = try client.state(of: .podcasts)
-                show(podcasts: fields, revision: revision)
+                try show(podcasts: fields, revision: revision)
             }
             return true
         } catch {
@@ -73,8 +73,8 @@ struct GetRequest {
         print(rendering.weather(WeatherScreenViewData(state: state, locations: location.map { [$0] }, now: clockNow(), clockOffset: localUTCOffset), revision: revision))
     }
 
-    private func show(podcasts fields: [String: Value], revision: UInt64) {
-        print(rendering.episodes(EpisodeListViewData(state: PodcastsCodec.decodeState(fields), podcast: podcast, limit: 10, now: clockNow(), clockOffset: localUTCOffset), revision: revision))
+    private func show(podcasts fields: [String: Value], revision: UInt64) throws {
+        print(rendering.episodes(EpisodeListViewData(state: try WireCoding.decode(PodcastsState.self, fromFields: fields), podcast: podcast, limit: 10, now: clockNow(), clockOffset: localUTCOffset), revision: revision))
     }
 
     private var rendering: Rendering { Rendering(terminal: Terminal(), template: template, json: json) }

@@ -113,7 +113,7 @@ struct InteractiveEpisodes {
                     client.acknowledge(view, upTo: revision)
                     unacknowledged = 0
                 }
-                if case .resynchronised(let resynced)? = PodcastsCodec.decodeUpdate(data) {
+                if case .resynchronised(let resynced)? = try? WireCoding.decode(ViewUpdate<PodcastsState, PodcastsChange>.self, fromFields: data) {
                     // This list fell behind the library's changes: it loads its first page again.
                     client.acknowledge(view, upTo: revision)
                     unacknowledged = 0
@@ -204,15 +204,15 @@ struct InteractiveEpisodes {
 
     /// An `Updated` of the view: a step of its list's load, or a change to the podcasts.
     private func apply(_ data: [String: Value], to state: inout EpisodeListState) {
-        switch ListUpdateCodec.decode(data) {
+        switch try? WireCoding.decode(PagingEvent<Value>.self, fromFields: data) {
         case .loading(let refresh)?:
             state.loadStarted(refresh: refresh)
         case .loaded(let refresh, let items, let hasMore)?:
-            state.pageLoaded(refresh: refresh, items: items.compactMap(PodcastsCodec.decodeEpisode), hasMore: hasMore)
+            state.pageLoaded(refresh: refresh, items: items.compactMap { try? WireCoding.decode(Episode.self, from: $0) }, hasMore: hasMore)
         case .failed(let refresh, let message)?:
             state.loadFailed(refresh: refresh, message: message)
         case nil:
-            if let change = PodcastsCodec.decodeChange(data) { state.apply(change) }
+            if let change = try? WireCoding.decode(PodcastsChange.self, fromFields: data) { state.apply(change) }
         }
     }
 }

@@ -93,7 +93,7 @@ struct SettingsCommand: AsyncParsableCommand {
     /// Every setting as `--json` gives it.
     static func json(_ client: AlmanacClient) async throws -> JSONValue {
         let podcasts = try await client.podcastSettings()
-        let weather = WeatherCodec.decodeState(try await client.state(of: .weather).state)
+        let weather = try WireCoding.decode(WeatherState.self, fromFields: try await client.state(of: .weather).state)
         var fields = Dictionary(uniqueKeysWithValues: Setting.allCases.map { ($0.name, value(of: $0, podcasts: podcasts, weather: weather).json) })
         fields[player] = .string(try await PlayerSetting.current(client))
         return .object(fields)
@@ -102,7 +102,7 @@ struct SettingsCommand: AsyncParsableCommand {
     /// Every setting as (name, value) in display form, in the order of `names`.
     static func current(_ client: AlmanacClient) async throws -> [(String, String)] {
         let podcasts = try await client.podcastSettings()
-        let weather = WeatherCodec.decodeState(try await client.state(of: .weather).state)
+        let weather = try WireCoding.decode(WeatherState.self, fromFields: try await client.state(of: .weather).state)
         return Setting.allCases.map { ($0.name, value(of: $0, podcasts: podcasts, weather: weather).text) }
             + [(player, try await PlayerSetting.current(client).nonEmpty ?? "automatic")]
     }

@@ -55,9 +55,9 @@ struct WatchModel: Sendable {
         self.revision = revision
         switch document {
         case .weather:
-            weather = WeatherCodec.decodeState(fields)
+            weather = try WireCoding.decode(WeatherState.self, fromFields: fields)
             if let units { weather.units = units }
-        case .podcasts: podcasts = PodcastsCodec.decodeState(fields)
+        case .podcasts: podcasts = try WireCoding.decode(PodcastsState.self, fromFields: fields)
         }
     }
 
@@ -80,8 +80,8 @@ struct WatchModel: Sendable {
     /// `data`, an `Updated` of this document; `nil` when it is none this watch reads.
     func decode(_ data: [String: Value]) -> Update? {
         switch document {
-        case .weather: WeatherCodec.decodeUpdate(data).map(Update.weather)
-        case .podcasts: PodcastsCodec.decodeUpdate(data).map(Update.podcasts)
+        case .weather: (try? WireCoding.decode(ViewUpdate<WeatherState, WeatherChange>.self, fromFields: data)).map(Update.weather)
+        case .podcasts: (try? WireCoding.decode(ViewUpdate<PodcastsState, PodcastsChange>.self, fromFields: data)).map(Update.podcasts)
         }
     }
 

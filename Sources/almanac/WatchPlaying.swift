@@ -25,8 +25,12 @@ struct WatchPlaying {
                 var (playing, timer, last) = (nowPlaying, sleepTimer, first)
                 for await message in changes where message.sender == owner {
                     guard let (_, changed, _) = try? BusSignal.propertiesChanged.values(of: message) else { continue }
-                    if let value = changed[BusContract.Player1.nowPlaying] { playing = PlayerCodec.decodeNowPlaying(value.entries) }
-                    if let value = changed[BusContract.Player1.sleepTimer] { timer = PlayerCodec.decodeTimer(value.entries) }
+                    if let value = changed[BusContract.Player1.nowPlaying] {
+                        playing = try? WireCoding.decodeIfAny(NowPlaying.self, fromFields: value.value.stringKeyedEntries ?? [:])
+                    }
+                    if let value = changed[BusContract.Player1.sleepTimer] {
+                        timer = (try? WireCoding.decodeIfAny(SleepTimerProperty.self, fromFields: value.value.stringKeyedEntries ?? [:]))?.state
+                    }
                     let line = render(playing, timer)
                     guard line != last else { continue }
                     last = line

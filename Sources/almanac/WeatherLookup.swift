@@ -38,7 +38,7 @@ struct WeatherLookup {
         } else {
             (revision, fields, extended) = try await firstUpdate(location, hours: hours)
         }
-        var state = WeatherCodec.decodeState(fields)
+        var state = try WireCoding.decode(WeatherState.self, fromFields: fields)
         if let extended, !extended.isEmpty { state.readings[location]?.hourly = extended }
         return (revision, state)
     }
@@ -46,10 +46,10 @@ struct WeatherLookup {
     /// The weather state, with a reading of each of `locations` in it where there is one.
     func state(for locations: [String]) async throws -> (revision: UInt64, state: WeatherState) {
         var (revision, fields) = try await client.state(of: .weather)
-        var state = WeatherCodec.decodeState(fields)
+        var state = try WireCoding.decode(WeatherState.self, fromFields: fields)
         for location in locations where state.readings[location] == nil && state.failures[location] == nil {
             (revision, fields, _) = try await firstUpdate(location)
-            state = WeatherCodec.decodeState(fields)
+            state = try WireCoding.decode(WeatherState.self, fromFields: fields)
         }
         return (revision, state)
     }
@@ -64,7 +64,7 @@ struct WeatherLookup {
             group.addTask {
                 for await message in updates where message.path == view {
                     guard let (_, data) = try? BusContract.View1.updated.values(of: message),
-                          case .changed(let change)? = WeatherCodec.decodeUpdate(data), change.location == location else { continue }
+                          case .changed(let change)? = try? WireCoding.decode(ViewUpdate<WeatherState, WeatherChange>.self, fromFields: data), change.location == location else { continue }
                     switch change {
                     case .failed: return true
                     // A last-known reading the daemon kept from before is shown only if no fresh one comes.

@@ -70,55 +70,55 @@ import Testing
 
     @Test(arguments: weatherChanges)
     func weatherChangesRoundTrip(_ change: WeatherChange) throws {
-        #expect(WeatherCodec.decodeChange(try Self.overTheWire(WeatherCodec.encode(change))) == change)
-        #expect(WeatherCodec.decodeUpdate(try Self.overTheWire(WeatherCodec.encode(change))) == .changed(change))
+        #expect(Self.weatherChange(try Self.overTheWire(WireCoding.fields(change))) == change)
+        #expect(Self.weatherUpdate(try Self.overTheWire(WireCoding.fields(change))) == .changed(change))
     }
 
     @Test(arguments: podcastsChanges)
     func podcastsChangesRoundTrip(_ change: PodcastsChange) throws {
-        #expect(PodcastsCodec.decodeChange(try Self.overTheWire(PodcastsCodec.encode(change))) == change)
-        #expect(PodcastsCodec.decodeUpdate(try Self.overTheWire(PodcastsCodec.encode(change))) == .changed(change))
+        #expect(Self.podcastsChange(try Self.overTheWire(WireCoding.fields(change))) == change)
+        #expect(Self.podcastsUpdate(try Self.overTheWire(WireCoding.fields(change))) == .changed(change))
     }
 
-    @Test func theRoundTripsCoverEveryKind() {
-        #expect(Set(Self.weatherChanges.compactMap { WeatherCodec.encode($0)["kind"]?.stringValue }) == Set(WeatherCodec.Kind.allCases.map(\.rawValue)))
-        #expect(Set(Self.podcastsChanges.compactMap { PodcastsCodec.encode($0)["kind"]?.stringValue }) == Set(PodcastsCodec.Kind.allCases.map(\.rawValue)))
+    @Test func theRoundTripsCoverEveryKind() throws {
+        #expect(Set(try Self.weatherChanges.compactMap { try WireCoding.fields($0)["kind"]?.stringValue }) == Set(WeatherChange.Kind.allCases.map(\.rawValue)))
+        #expect(Set(try Self.podcastsChanges.compactMap { try WireCoding.fields($0)["kind"]?.stringValue }) == Set(PodcastsChange.Kind.allCases.map(\.rawValue)))
     }
 
     @Test func whatTheEncodingLeavesOutDoesNotComeBack() throws {
         // Times travel in whole seconds.
         var reading = Self.reading
         reading.observedAt = Self.second.addingTimeInterval(0.4)
-        #expect(WeatherCodec.decodeChange(try Self.overTheWire(WeatherCodec.encode(.reading(reading)))) == .reading(Self.reading))
+        #expect(Self.weatherChange(try Self.overTheWire(WireCoding.fields(WeatherChange.reading(reading)))) == .reading(Self.reading))
         var episode = Self.episode
         episode.published = Self.second.addingTimeInterval(0.75)
-        #expect(PodcastsCodec.decodeChange(try Self.overTheWire(PodcastsCodec.encode(.newEpisodes(podcastID: "p", [episode]))))
+        #expect(Self.podcastsChange(try Self.overTheWire(WireCoding.fields(PodcastsChange.newEpisodes(podcastID: "p", [episode]))))
                 == .newEpisodes(podcastID: "p", [Self.episode]))
         // A feed's password never leaves the daemon.
         let withPassword = Podcast(id: "p", title: "Show", author: "A", feedURL: "https://me:secret@example.org/feed")
         let told = Podcast(id: "p", title: "Show", author: "A", feedURL: "https://me@example.org/feed")
-        #expect(PodcastsCodec.decodeChange(try Self.overTheWire(PodcastsCodec.encode(.subscribed(withPassword)))) == .subscribed(told))
-        #expect(PodcastsCodec.decodeChange(try Self.overTheWire(PodcastsCodec.encode(.renamed(withPassword)))) == .renamed(told))
+        #expect(Self.podcastsChange(try Self.overTheWire(WireCoding.fields(PodcastsChange.subscribed(withPassword)))) == .subscribed(told))
+        #expect(Self.podcastsChange(try Self.overTheWire(WireCoding.fields(PodcastsChange.renamed(withPassword)))) == .renamed(told))
         // Counts are `u`.
-        #expect(PodcastsCodec.decodeChange(try Self.overTheWire(PodcastsCodec.encode(.olderEpisodes(podcastID: "p", count: Int(UInt32.max) + 5))))
+        #expect(Self.podcastsChange(try Self.overTheWire(WireCoding.fields(PodcastsChange.olderEpisodes(podcastID: "p", count: Int(UInt32.max) + 5))))
                 == .olderEpisodes(podcastID: "p", count: Int(UInt32.max)))
     }
 
     @Test func aResyncDecodesToTheViewsSlice() throws {
         let state = WeatherState(units: .imperial, savedLocations: ["Berlin"], readings: ["Berlin": Self.reading, "Paris": Self.reading],
                                  failures: ["Atlantis": "no such place"])
-        let resync = try Self.overTheWire(ViewUpdateCodec.resync(WeatherCodec.snapshot(state, forLocation: "Berlin")))
-        #expect(WeatherCodec.decodeUpdate(resync) == .resynchronised(WeatherState(units: .imperial, savedLocations: ["Berlin"], readings: ["Berlin": Self.reading])))
+        let resync = try Self.overTheWire(GoldenCases.resync(try WeatherCodec.snapshot(state, forLocation: "Berlin")))
+        #expect(Self.weatherUpdate(resync) == .resynchronised(WeatherState(units: .imperial, savedLocations: ["Berlin"], readings: ["Berlin": Self.reading])))
         let podcasts = PodcastsState(podcasts: ["p": Self.podcast], episodes: ["p-1": Self.episode], settings: PodcastSettings(notify: true))
-        let all = try Self.overTheWire(ViewUpdateCodec.resync(PodcastsCodec.snapshot(podcasts, forPodcast: nil)))
-        #expect(PodcastsCodec.decodeUpdate(all) == .resynchronised(podcasts))
+        let all = try Self.overTheWire(GoldenCases.resync(try PodcastsCodec.snapshot(podcasts, forPodcast: nil)))
+        #expect(Self.podcastsUpdate(all) == .resynchronised(podcasts))
     }
 
     @Test func aChangeTooLargeForAMessageIsToldByItsKind() throws {
-        let marker = try Self.overTheWire(ViewUpdateCodec.tooLarge(standingFor: PodcastsCodec.encode(.newEpisodes(podcastID: "p", [Self.episode]))))
-        #expect(marker == ["kind": .string("tooLarge"), "was": .string("newEpisodes")])
-        #expect(PodcastsCodec.decodeUpdate(marker) == .tooLarge(was: "newEpisodes"))
-        #expect(WeatherCodec.decodeUpdate(marker) == .tooLarge(was: "newEpisodes"))
+        let marker = try Self.overTheWire(GoldenCases.tooLarge(WireCoding.fields(PodcastsChange.newEpisodes(podcastID: "p", [Self.episode]))))
+        #expect(marker == ["kind": Value.string("tooLarge"), "was": Value.string("newEpisodes")])
+        #expect(Self.podcastsUpdate(marker) == .tooLarge(was: "newEpisodes"))
+        #expect(Self.weatherUpdate(marker) == .tooLarge(was: "newEpisodes"))
     }
 
     static let malformed: [[String: Value]] = [
@@ -144,8 +144,8 @@ import Testing
     @Test(arguments: malformed)
     func anAsvThatIsNoChangeDecodesToNil(_ data: [String: Value]) throws {
         let data = try Self.overTheWire(data)
-        #expect(WeatherCodec.decodeUpdate(data) == nil)
-        #expect(PodcastsCodec.decodeUpdate(data) == nil)
+        #expect(Self.weatherUpdate(data) == nil)
+        #expect(Self.podcastsUpdate(data) == nil)
     }
 
     /// Every field of every change, replaced by values of other types: decoding never traps.
@@ -153,15 +153,26 @@ import Testing
         let odd: [Value] = [.boolean(true), .int32(-1), .uint64(.max), .double(.nan), .string(""), .array(.string, []),
                             .dictionary(key: .string, value: .variant, []), .variant(.variant(.int16(3))), .structure([.byte(1)])]
         var decoded = 0
-        for change in Self.weatherChanges.map(WeatherCodec.encode) + Self.podcastsChanges.map(PodcastsCodec.encode) {
+        for change in try Self.weatherChanges.map(WireCoding.fields) + Self.podcastsChanges.map(WireCoding.fields) {
             for key in change.keys {
                 for value in odd {
                     var fields = change
                     fields[key] = value
-                    if WeatherCodec.decodeUpdate(fields) != nil || PodcastsCodec.decodeUpdate(fields) != nil { decoded += 1 }
+                    if Self.weatherUpdate(fields) != nil || Self.podcastsUpdate(fields) != nil { decoded += 1 }
                 }
             }
         }
         #expect(decoded > 0, "some odd values are still a change (an empty list of places, a lenient settings dictionary)")
+    }
+}
+
+extension ChangeCodecTests {
+    static func weatherChange(_ fields: [String: Value]) -> WeatherChange? { try? WireCoding.decode(WeatherChange.self, fromFields: fields) }
+    static func podcastsChange(_ fields: [String: Value]) -> PodcastsChange? { try? WireCoding.decode(PodcastsChange.self, fromFields: fields) }
+    static func weatherUpdate(_ fields: [String: Value]) -> ViewUpdate<WeatherState, WeatherChange>? {
+        try? WireCoding.decode(ViewUpdate<WeatherState, WeatherChange>.self, fromFields: fields)
+    }
+    static func podcastsUpdate(_ fields: [String: Value]) -> ViewUpdate<PodcastsState, PodcastsChange>? {
+        try? WireCoding.decode(ViewUpdate<PodcastsState, PodcastsChange>.self, fromFields: fields)
     }
 }

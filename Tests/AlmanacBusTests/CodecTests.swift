@@ -13,44 +13,44 @@ import Testing
         weatherCode: 61, isDay: false, observedAt: Date(timeIntervalSince1970: 1_800_000_000)
     )
 
-    @Test func weatherStateRoundTrips() {
+    @Test func weatherStateRoundTrips() throws {
         let state = WeatherState(units: .imperial, savedLocations: ["Berlin", "Paris"], readings: ["Berlin": Self.reading],
                                  failures: ["Atlantis": "unknown place"])
-        #expect(WeatherCodec.decodeState(WeatherCodec.encode(state)) == state)
-        #expect(WeatherCodec.decodeReading(WeatherCodec.encode(Self.reading)) == Self.reading)
+        #expect(try WireCoding.decode(WeatherState.self, fromFields: WireCoding.fields(state)) == state)
+        #expect(try WireCoding.decode(WeatherReading.self, from: WireCoding.value(Self.reading)) == Self.reading)
     }
 
-    @Test func aReadingCarriesTwoDaysOfHoursOnTheBus() {
+    @Test func aReadingCarriesTwoDaysOfHoursOnTheBus() throws {
         var reading = Self.reading
         reading.hourly = (0..<WeatherReading.maximumHours).map { index in
             HourlyForecast(time: Date(timeIntervalSince1970: 1_800_000_000 + Double(index) * 3600), temperature: Double(index % 20),
                            precipitationProbability: 10, precipitation: 0, weatherCode: 3, windSpeed: 5, isDay: true)
         }
-        let decoded = WeatherCodec.decodeReading(WeatherCodec.encode(reading))
-        #expect(decoded?.hourly == Array(reading.hourly.prefix(WeatherReading.hoursOnTheBus)))
+        let decoded = try WireCoding.decode(WeatherReading.self, from: WireCoding.value(reading))
+        #expect(decoded.hourly == Array(reading.hourly.prefix(WeatherReading.hoursOnTheBus)))
     }
 
-    @Test func pollenRoundTripsAndIsLeftOutWhereThereIsNone() {
+    @Test func pollenRoundTripsAndIsLeftOutWhereThereIsNone() throws {
         var reading = Self.reading
         let observed = Date(timeIntervalSince1970: 1_800_000_000)
         reading.airQuality = AirQuality(europeanAQI: 21, observedAt: observed, fetchedAt: observed,
                                         pollen: Pollen(alder: 3, birch: 85.5, grass: 25, mugwort: 0, olive: nil, ragweed: 0))
-        #expect(WeatherCodec.decodeReading(WeatherCodec.encode(reading)) == reading)
-        let pollen = WeatherCodec.encode(reading).stringKeyedEntries?["airQuality"]?.stringKeyedEntries?["pollen"]?.stringKeyedEntries
+        #expect(try WireCoding.decode(WeatherReading.self, from: WireCoding.value(reading)) == reading)
+        let pollen = try WireCoding.value(reading).stringKeyedEntries?["airQuality"]?.stringKeyedEntries?["pollen"]?.stringKeyedEntries
         #expect(pollen?["birch"]?.unwrapped == .double(85.5) && pollen?["olive"] == nil && pollen?.count == 5)
         // Air without pollen (outside Europe) has no `pollen` key at all.
         reading.airQuality?.pollen = nil
-        #expect(WeatherCodec.encode(reading).stringKeyedEntries?["airQuality"]?.stringKeyedEntries?["pollen"] == nil)
-        #expect(WeatherCodec.decodeReading(WeatherCodec.encode(reading)) == reading)
+        #expect(try WireCoding.value(reading).stringKeyedEntries?["airQuality"]?.stringKeyedEntries?["pollen"] == nil)
+        #expect(try WireCoding.decode(WeatherReading.self, from: WireCoding.value(reading)) == reading)
     }
 
-    @Test func aViewHearsOnlyItsPlaceButEveryUnitChange() {
+    @Test func aViewHearsOnlyItsPlaceButEveryUnitChange() throws {
         let reading = WeatherChange.reading(Self.reading)
-        #expect(WeatherCodec.slice(reading, forLocation: "Berlin")?["kind"] == .string("reading"))
-        #expect(WeatherCodec.slice(reading, forLocation: "Paris") == nil)
-        #expect(WeatherCodec.slice(reading, forLocation: nil) != nil)
-        #expect(WeatherCodec.slice(.units(.metric), forLocation: "Paris")?["units"] == .string("metric"))
-        #expect(WeatherCodec.slice(.failed(location: "Paris", message: "x"), forLocation: "Berlin") == nil)
+        #expect(try WeatherCodec.slice(reading, forLocation: "Berlin")?["kind"] == .string("reading"))
+        #expect(try WeatherCodec.slice(reading, forLocation: "Paris") == nil)
+        #expect(try WeatherCodec.slice(reading, forLocation: nil) != nil)
+        #expect(try WeatherCodec.slice(.units(.metric), forLocation: "Paris")?["units"] == .string("metric"))
+        #expect(try WeatherCodec.slice(.failed(location: "Paris", message: "x"), forLocation: "Berlin") == nil)
     }
 
     @Test func weatherSubmissionsAreReadStrictly() throws {
@@ -66,16 +66,16 @@ import Testing
         #expect(try refusal(["colour": .string("red")]) == "Unknown weather submission key 'colour'; accepted: units, provider, locations, rainNotify, windUnit, precipitationUnit, weatherAlerts.")
     }
 
-    @Test func podcastsStateRoundTripsAndSlicesByPodcast() {
+    @Test func podcastsStateRoundTripsAndSlicesByPodcast() throws {
         let podcast = Podcast(id: "p", title: "Show", author: "A", feedURL: "demo:p")
         let episode = Episode(id: "e1", podcastID: "p", title: "One", published: Date(timeIntervalSince1970: 1_800_000_000),
                               duration: 61, isNew: false, played: true, position: 12.5)
         let state = PodcastsState(podcasts: ["p": podcast], episodes: ["e1": episode])
-        #expect(PodcastsCodec.decodeState(PodcastsCodec.encode(state)) == state)
+        #expect(try WireCoding.decode(PodcastsState.self, fromFields: WireCoding.fields(state)) == state)
         let play = PodcastsChange.playState(episodeID: "e1", podcastID: "p", played: true, position: 3)
-        #expect(PodcastsCodec.slice(play, forPodcast: "p") != nil)
-        #expect(PodcastsCodec.slice(play, forPodcast: "other") == nil)
-        #expect(PodcastsCodec.slice(.newEpisodes(podcastID: "other", []), forPodcast: "p") == nil)
+        #expect(try PodcastsCodec.slice(play, forPodcast: "p") != nil)
+        #expect(try PodcastsCodec.slice(play, forPodcast: "other") == nil)
+        #expect(try PodcastsCodec.slice(.newEpisodes(podcastID: "other", []), forPodcast: "p") == nil)
     }
 
     @Test func podcastSubmissionsNeedAnEpisodeAndTakeAnyNumber() throws {

@@ -11,47 +11,48 @@ import Testing
 @Suite(.onTestThreads, .timeLimit(.hang)) struct PodcastSettingsCodecTests {
     let own = PodcastPreferences(refreshInterval: 7_200, autoDownload: true, keep: 5, deletePlayedAfter: 604_800, notify: false)
 
-    @Test func settingsHaveDocumentedKeysAndRoundTrip() {
-        let encoded = PodcastsCodec.encode(own)
-        #expect(encoded.stringKeyedEntries?.mapValues(\.unwrapped) == [
+    @Test func settingsHaveDocumentedKeysAndRoundTrip() throws {
+        let encoded = try WireCoding.value(own)
+        #expect(try WireCoding.fields(own) == [
             "refreshInterval": .double(7_200), "autoDownload": .boolean(true), "keep": .uint32(5), "deletePlayedAfter": .double(604_800), "notify": .string("off"),
             "autoQueue": .boolean(false),
             "skipIntro": .double(0), "skipOutro": .double(0), "speed": .double(0),
             "include": .string(""), "exclude": .string(""), "episodeTypes": .string("full"),
         ])
         let player = PodcastPreferences(skipIntro: 45, skipOutro: 30, speed: 1.5)
-        #expect(PodcastsCodec.decodePreferences(PodcastsCodec.encode(player)) == player)
-        #expect(PodcastsCodec.decodePreferences(encoded) == own)
+        #expect(try WireCoding.decode(PodcastPreferences.self, from: WireCoding.value(player)) == player)
+        #expect(try WireCoding.decode(PodcastPreferences.self, from: encoded) == own)
         var filtered = own
         (filtered.include, filtered.exclude, filtered.downloadKinds) = ("^news", "rerun", [.bonus, .full])
-        #expect(PodcastsCodec.encode(filtered).stringKeyedEntries?["episodeTypes"]?.unwrapped == .string("full,bonus"))
-        #expect(PodcastsCodec.decodePreferences(PodcastsCodec.encode(filtered)) == filtered)
-        #expect(PodcastsCodec.encode(PodcastPreferences()).stringKeyedEntries?.mapValues(\.unwrapped) == [
+        #expect(try WireCoding.fields(filtered)["episodeTypes"] == .string("full,bonus"))
+        #expect(try WireCoding.decode(PodcastPreferences.self, from: WireCoding.value(filtered)) == filtered)
+        #expect(try WireCoding.fields(PodcastPreferences()) == [
             "refreshInterval": .double(0), "autoDownload": .boolean(false), "keep": .uint32(0), "deletePlayedAfter": .double(0), "notify": .string("default"),
             "autoQueue": .boolean(false),
             "skipIntro": .double(0), "skipOutro": .double(0), "speed": .double(0),
             "include": .string(""), "exclude": .string(""), "episodeTypes": .string("full"),
         ])
-        #expect(PodcastsCodec.decodePreferences(nil) == PodcastPreferences())
+        // Settings are sent whole: none at all is no settings, and says so.
+        #expect(throws: DecodingError.self) { try WireCoding.decode(PodcastPreferences.self, fromFields: [:]) }
     }
 
-    @Test func theStateCarriesEachPodcastsSettingsAndEachEpisodesKeptMark() {
+    @Test func theStateCarriesEachPodcastsSettingsAndEachEpisodesKeptMark() throws {
         let podcast = Podcast(id: "p", title: "Show", author: "A", feedURL: "demo:p")
         let episode = Episode(id: "e1", podcastID: "p", title: "One", published: Date(timeIntervalSince1970: 1_800_000_000), duration: 61, kept: true)
         let state = PodcastsState(podcasts: ["p": podcast, "q": Podcast(id: "q", title: "Q", author: "", feedURL: "demo:q")], episodes: ["e1": episode],
                                   settings: PodcastSettings(minimumFreeSpace: 5 << 30), preferences: ["p": own])
-        #expect(PodcastsCodec.decodeState(PodcastsCodec.encode(state)) == state)
-        #expect(PodcastsCodec.encode(episode).stringKeyedEntries?["kept"]?.unwrapped == .boolean(true))
-        #expect(PodcastsCodec.encode(state.settings).stringKeyedEntries?["minimumFreeSpace"]?.unwrapped == .uint64(5 << 30))
+        #expect(try WireCoding.decode(PodcastsState.self, fromFields: WireCoding.fields(state)) == state)
+        #expect(try WireCoding.fields(episode)["kept"] == .boolean(true))
+        #expect(try WireCoding.fields(state.settings)["minimumFreeSpace"] == .uint64(5 << 30))
     }
 
-    @Test func theNewChangesHaveTheirKindsAndReachTheirPodcastsViews() {
+    @Test func theNewChangesHaveTheirKindsAndReachTheirPodcastsViews() throws {
         let settings = PodcastsChange.podcastSettings(podcastID: "p", own)
-        #expect(PodcastsCodec.encode(settings)["kind"] == .string("podcastSettings") && PodcastsCodec.encode(settings)["podcast"] == .string("p"))
+        #expect(try WireCoding.fields(settings)["kind"] == .string("podcastSettings") && WireCoding.fields(settings)["podcast"] == .string("p"))
         let kept = PodcastsChange.kept(episodeID: "e1", podcastID: "p", kept: true)
-        #expect(PodcastsCodec.encode(kept) == ["kind": .string("kept"), "episode": .string("e1"), "podcast": .string("p"), "kept": .boolean(true)])
-        #expect(PodcastsCodec.slice(kept, forPodcast: "p") != nil)
-        #expect(PodcastsCodec.slice(settings, forPodcast: "q") == nil)
+        #expect(try WireCoding.fields(kept) == ["kind": .string("kept"), "episode": .string("e1"), "podcast": .string("p"), "kept": .boolean(true)])
+        #expect(try PodcastsCodec.slice(kept, forPodcast: "p") != nil)
+        #expect(try PodcastsCodec.slice(settings, forPodcast: "q") == nil)
     }
 
     @Test func whatAClientSendsIsReadStrictly() throws {

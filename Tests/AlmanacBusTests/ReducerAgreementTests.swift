@@ -20,11 +20,11 @@ import Testing
     final class Heard<Change: Sendable>: Sendable {
         let changes = Locked<[Change?]>([])
 
-        init<State, Options>(_ document: Document<State, Change, Options>, encode: @escaping @Sendable (Change) -> [String: Value],
+        init<State, Options>(_ document: Document<State, Change, Options>, encode: @escaping @Sendable (Change) throws -> [String: Value],
                     decode: @escaping @Sendable ([String: Value]) -> Change?) {
             document.addView(key: ViewKey("client")) { [weak self] event in
                 guard case .changed(_, let change, _) = event else { return }
-                self?.changes.withLock { $0.append(decode(encode(change))) }
+                self?.changes.withLock { $0.append((try? encode(change)).flatMap(decode)) }
             }
         }
     }
@@ -32,8 +32,8 @@ import Testing
     @Test func aWeatherClientHoldsWhatTheDocumentHolds() async throws {
         let weather = WeatherDocument(logger: .discarding)
         let service = DemoWeatherService()
-        var client = WeatherCodec.decodeState(WeatherCodec.encode(weather.document.state))
-        let heard = Heard(weather.document, encode: WeatherCodec.encode, decode: WeatherCodec.decodeChange)
+        var client = try WireCoding.decode(WeatherState.self, fromFields: WireCoding.fields(weather.document.state))
+        let heard = Heard(weather.document, encode: WireCoding.fields, decode: { try? WireCoding.decode(WeatherChange.self, fromFields: $0) })
         weather.document.addView(key: ViewKey("Berlin"), options: WeatherViewOptions(location: "Berlin")) { _ in }
         weather.document.addView(key: ViewKey("Oslo"), options: WeatherViewOptions(location: "Oslo")) { _ in }
         await weather.weatherService(service, didFetch: StateApplyReading.make("Berlin"))
@@ -58,8 +58,8 @@ import Testing
         func episode(_ id: String, of podcast: String, _ seconds: Double) -> Episode {
             Episode(id: id, podcastID: podcast, title: id, published: Date(timeIntervalSince1970: 1_800_000_000 + seconds), duration: 100)
         }
-        var client = PodcastsCodec.decodeState(PodcastsCodec.encode(podcasts.document.state))
-        let heard = Heard(podcasts.document, encode: PodcastsCodec.encode, decode: PodcastsCodec.decodeChange)
+        var client = try WireCoding.decode(PodcastsState.self, fromFields: WireCoding.fields(podcasts.document.state))
+        let heard = Heard(podcasts.document, encode: WireCoding.fields, decode: { try? WireCoding.decode(PodcastsChange.self, fromFields: $0) })
         try podcasts.subscribe(show)
         try podcasts.subscribe(other)
         podcasts.record(.parsed(podcast: show, episodes: [episode("p1", of: "p", 1), episode("p2", of: "p", 2)]))

@@ -9,13 +9,13 @@ import Testing
 @Suite(.onTestThreads, .timeLimit(.hang)) struct ViewOptionsCodecTests {
     @Test func optionsRoundTrip() throws {
         for options in [WeatherViewOptions(), WeatherViewOptions(location: "Berlin"), WeatherViewOptions(location: "52.52,13.41")] {
-            #expect(try WeatherCodec.viewOptions(WeatherCodec.encode(options)) == options)
+            #expect(try WeatherCodec.viewOptions(WireCoding.fields(options)) == options)
         }
         for options in [PodcastsViewOptions(), PodcastsViewOptions(podcast: "p-1a2b")] {
-            #expect(try PodcastsCodec.viewOptions(PodcastsCodec.encode(options)) == options)
+            #expect(try PodcastsCodec.viewOptions(WireCoding.fields(options)) == options)
         }
-        #expect(WeatherCodec.encode(WeatherViewOptions(location: "Oslo")) == ["location": .string("Oslo")])
-        #expect(PodcastsCodec.encode(PodcastsViewOptions()) == [:])
+        #expect(try WireCoding.fields(WeatherViewOptions(location: "Oslo")) == ["location": .string("Oslo")])
+        #expect(try WireCoding.fields(PodcastsViewOptions()) == [:])
         #expect(WeatherViewOptions().namesNothing && !PodcastsViewOptions(podcast: "p").namesNothing)
     }
 

@@ -101,9 +101,9 @@ import Testing
     }
 
     @Test func anOverrideWritesATypeItsOwnWay() throws {
-        struct Stamp: Codable, Equatable { var seconds: Double }
+        struct Stamp: Codable, Equatable, Sendable { var seconds: Double }
         struct Event: Codable, Equatable { var at: Stamp }
-        let encoder = ValueEncoder { value in (value as? Stamp).map { .int64(Int64($0.seconds.rounded())) } }
+        let encoder = ValueEncoder(overrides: [.init(Stamp.self) { .int64(Int64($0.seconds.rounded())) }])
         let decoder = ValueDecoder { value, type in type == Stamp.self ? value.integerValue.map { Stamp(seconds: Double($0)) } : nil }
         let value = try encoder.encode(Event(at: Stamp(seconds: 1_800_000_000.4)))
         #expect(value == .stringVariantDictionary(["at": .int64(1_800_000_000)]))

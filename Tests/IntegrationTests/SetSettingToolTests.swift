@@ -18,7 +18,7 @@ import Testing
 
         let units = try await setSetting(Setting.units.busKey, "<'imperial'>")
         #expect(units.status == 0 && units.output.contains("(uint64 "), "\(units.output) \(units.errorOutput)")
-        #expect(WeatherCodec.decodeState(try await client.state(of: .weather).state).units == .imperial)
+        #expect(try WireCoding.decode(WeatherState.self, fromFields: try await client.state(of: .weather).state).units == .imperial)
         let delete = try await setSetting(Setting.deleteWhenPlayed.busKey, "<true>")
         #expect(delete.status == 0, "\(delete.errorOutput)")
         #expect(try await client.podcastSettings().deleteWhenPlayed)

@@ -53,9 +53,15 @@ public final class PlayerExport: Sendable {
         try? connection.unexport(BusContract.playerPath)
     }
 
-    private var timer: [String: Value] {
-        let status = steering.sleepTimer
-        return PlayerCodec.encode(timer: status?.timer, player: status?.owner.rawValue ?? "", episode: status?.episodeID ?? "", pausesAt: status?.pausesAt)
+    /// The `SleepTimer` property's entries: `{}` while no timer is set.
+    private func timer() throws -> [String: Value] {
+        guard let status = steering.sleepTimer else { return [:] }
+        return try WireCoding.fields(SleepTimerProperty(status.timer, player: status.owner.rawValue, episode: status.episodeID, pausesAt: status.pausesAt))
+    }
+
+    /// The `NowPlaying` property's entries: `{}` while no player has an episode open.
+    private static func playing(_ steering: PlayerSteering) throws -> [String: Value] {
+        try steering.nowPlaying().map(WireCoding.fields) ?? [:]
     }
 
     private func announce() {
@@ -68,7 +74,13 @@ public final class PlayerExport: Sendable {
 
     /// `SleepTimer`, when it differs from what was announced last.
     private func announceTimer(since announced: inout [String: Value]) {
-        let now = timer
+        let now: [String: Value]
+        do {
+            now = try timer()
+        } catch {
+            logger.error("could not encode the sleep timer", metadata: ["error": "\(error)"])
+            return
+        }
         guard announced != now else { return }
         announced = now
         do {
@@ -82,7 +94,13 @@ public final class PlayerExport: Sendable {
     /// `NowPlaying`, announced after each change of the player (never on a clock: nothing
     /// changes by itself but a chapter beginning, which the steering tells).
     private func announcePlaying(since announced: inout [String: Value]) {
-        let now = PlayerCodec.encode(steering.nowPlaying())
+        let now: [String: Value]
+        do {
+            now = try Self.playing(steering)
+        } catch {
+            logger.error("could not encode what plays", metadata: ["error": "\(error)"])
+            return
+        }
         guard announced != now else { return }
         announced = now
         do {
@@ -105,7 +123,7 @@ public final class PlayerExport: Sendable {
                 let timer = try PlayerCodec.sleepTimer(options, now: steering.now)
                 let status = try await steering.sleep(timer)
                 self?.announce()
-                return PlayerCodec.encode(timer: status.timer, player: status.owner.rawValue, episode: status.episodeID, pausesAt: status.pausesAt)
+                return try WireCoding.fields(SleepTimerProperty(status.timer, player: status.owner.rawValue, episode: status.episodeID, pausesAt: status.pausesAt))
             }),
             Method(BusContract.Player1.cancelSleep) { [weak self] _, _ in
                 let wasSet = steering.cancelSleep()
@@ -117,11 +135,11 @@ public final class PlayerExport: Sendable {
                 guard offset != 0, (-1_000...1_000).contains(offset) else {
                     throw BusError.invalidArgs("'offset' is how many chapters to move, 1 for the next, -1 for the previous (at most 1000 either way); not \(offset).")
                 }
-                return PlayerCodec.encode(try await steering.seekChapter(Int(offset)))
+                return try WireCoding.fields(ChapterMark(try await steering.seekChapter(Int(offset))))
             }),
         ], properties: [
-            Property(BusContract.Player1.sleepTimer) { [weak self] in Self.value(self?.timer ?? [:]) },
-            Property(BusContract.Player1.nowPlaying) { Self.value(PlayerCodec.encode(steering.nowPlaying())) },
+            Property(BusContract.Player1.sleepTimer) { [weak self] in Self.value(try self?.timer() ?? [:]) },
+            Property(BusContract.Player1.nowPlaying) { Self.value(try Self.playing(steering)) },
         ])
     }
 }

@@ -14,7 +14,7 @@ extension AlmanacServer {
                 try await Self.backingUp(backups) { try await $0.backUp() }.path
             }),
             Method(BusContract.Almanac1.listBackups, async: { _, _ in
-                try await Self.backingUp(backups) { try await $0.list() }.map { VariantDictionary(BackupCodec.encode($0)) }
+                try WireCoding.dictionaries(try await Self.backingUp(backups) { try await $0.list() })
             }),
             Method(BusContract.Almanac1.restore, async: { _, given in
                 let restored = try await Self.backingUp(backups) { try await $0.restore(given) }

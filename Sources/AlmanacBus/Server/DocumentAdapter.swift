@@ -8,8 +8,9 @@ public import FoundationEssentials
 /// and changes look on the bus, which view options it takes, what a view's slice of a change
 /// is, and how to refresh it.
 public protocol DocumentAdapter: Sendable {
-    associatedtype State: Sendable
-    associatedtype Change: Sendable
+    /// Its state and its changes, each with its one shape on the bus (`WireShaped`).
+    associatedtype State: Sendable, WireShaped
+    associatedtype Change: Sendable, WireShaped
     /// What one refresh fetches (for weather, the places).
     associatedtype Work: Sendable
     /// What a view watches (`WeatherViewOptions`, `PodcastsViewOptions`).
@@ -26,13 +27,11 @@ public protocol DocumentAdapter: Sendable {
     /// (`InvalidArgs`) for keys, types or values this document refuses.
     func viewOptions(_ values: [String: Value]) throws -> Options
 
-    func encode(state: State) -> [String: Value]
-    func encode(change: Change) -> [String: Value]
     /// A view's slice of the whole state, in `GetState`'s shape: what a view with `options`
     /// is sent as its `resync` after it fell behind.
-    func snapshot(_ state: State, for options: Options) -> [String: Value]
+    func snapshot(_ state: State, for options: Options) throws -> [String: Value]
     /// What a view with `options` is told of `change`, or `nil` if it is not its concern.
-    func slice(_ change: Change, for options: Options) -> [String: Value]?
+    func slice(_ change: Change, for options: Options) throws -> [String: Value]?
     /// The failure a change reports, for `LastError`; `nil` for a change that is not a failure.
     func failure(in change: Change) -> String?
     /// Applies a `Submit`: throws `InvalidArgs` at once for input it refuses; otherwise the
@@ -56,10 +55,10 @@ public protocol DocumentAdapter: Sendable {
     func viewsChanged()
     /// The domain interface's properties that `change` changed, to announce with
     /// `PropertiesChanged` (`nil` when none did).
-    func domainProperties(changedBy change: Change) -> (InterfaceName, [(String, Value)])?
+    func domainProperties(changedBy change: Change) throws -> (InterfaceName, [(String, Value)])?
     /// Every property of the domain interface, as `state` has them: announced when the whole
     /// state was replaced (a library restored from a backup).
-    func domainProperties(of state: State) -> (InterfaceName, [(String, Value)])?
+    func domainProperties(of state: State) throws -> (InterfaceName, [(String, Value)])?
     /// The list a view with `options` pages through with `LoadMore`/`RefreshList` (items
     /// encoded as they travel), or `nil` for a document without lists.
     func pageSource(for options: Options) -> (any PagingDataSource<Value>)?

@@ -24,7 +24,7 @@ extension DocumentObject {
                 let snapshot = Self.snapshot(after: adapter)
                 return {
                     let (revision, state) = try await snapshot()
-                    return (revision, adapter.encode(state: state))
+                    return (revision, try WireCoding.fields(state))
                 }
             }, checkingLength: { [weak connection] _, _, length in
                 try LargeAnswers.check(length, on: connection, "The state", instead: "call GetStateDescriptor to receive it as a file descriptor")
@@ -34,7 +34,7 @@ extension DocumentObject {
                 let snapshot = Self.snapshot(after: adapter)
                 return {
                     let (revision, state) = try await snapshot()
-                    let encoded = adapter.encode(state: state)
+                    let encoded = try WireCoding.fields(state)
                     return try LargeAnswers.payload("The state") { try BusContract.Document1.getState.writeReply((revision, encoded), to: &$0) }
                 }
             }),

@@ -97,12 +97,12 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
         if case .resynchronised(let revision, let state) = event { return broadcastRestored(state, at: revision) }
         guard case .changed(let revision, let change, _) = event else { return }
         do {
-            let changes = adapter.encode(change: change)
+            let changes = try WireCoding.fields(change)
             try emitChange(BusContract.Document1.changed, at: path, to: nil, revision: revision, changes)
             var properties = [BusContract.Document1.revision.entry(revision)]
             if let failure = adapter.failure(in: change) { properties.append(BusContract.Document1.lastError.entry(failure)) }
             try emitProperties(properties)
-            if let (interface, changed) = adapter.domainProperties(changedBy: change), !changed.isEmpty {
+            if let (interface, changed) = try adapter.domainProperties(changedBy: change), !changed.isEmpty {
                 try emitProperties(changed.sorted { $0.0 < $1.0 }, of: interface)
             }
         } catch {
@@ -115,9 +115,9 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     /// state may have changed.
     private func broadcastRestored(_ state: Adapter.State, at revision: UInt64) {
         do {
-            try emitChange(BusContract.Document1.changed, at: path, to: nil, revision: revision, ViewUpdateCodec.restoredChange())
+            try emitChange(BusContract.Document1.changed, at: path, to: nil, revision: revision, try WireCoding.fields(ViewUpdateMarker<Value>.restored))
             try emitProperties([BusContract.Document1.revision.entry(revision)])
-            if let (interface, properties) = adapter.domainProperties(of: state), !properties.isEmpty {
+            if let (interface, properties) = try adapter.domainProperties(of: state), !properties.isEmpty {
                 try emitProperties(properties.sorted { $0.0 < $1.0 }, of: interface)
             }
         } catch {
@@ -136,7 +136,8 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             return try connection.emit(signal, path: path, destination: destination, (revision, data))
         } catch let error as BusError where error.name == .limitsExceeded {
             logger.warning("a change too large for the bus went as tooLarge", metadata: ["signal": "\(signal.name)", "revision": "\(revision)", "error": "\(error.message)"])
-            return try connection.emit(signal, path: path, destination: destination, (revision, ViewUpdateCodec.tooLarge(standingFor: data)))
+            let marker = try WireCoding.fields(ViewUpdateMarker<Value>.tooLarge(was: data["kind"]?.stringValue ?? ""))
+            return try connection.emit(signal, path: path, destination: destination, (revision, marker))
         }
     }
 
@@ -229,10 +230,17 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     private func deliver(_ event: DocumentEvent<Adapter.State, Adapter.Change>, to path: ObjectPath) {
         switch event {
         case .changed(let revision, let change, _):
-            let admitted = views.withLock { views -> (view: RemoteView<Adapter.Options>, data: [String: Value]?)? in
-                guard let view = views.byPath[path], !view.window.behind,
-                      let data = views.slice(change, at: revision, for: view.options, by: adapter) else { return nil }
-                return (view, views.byPath[path]?.window.admit() ?? false ? data : nil)
+            let admitted: (view: RemoteView<Adapter.Options>, data: [String: Value]?)?
+            do {
+                admitted = try views.withLock { views -> (view: RemoteView<Adapter.Options>, data: [String: Value]?)? in
+                    guard let view = views.byPath[path], !view.window.behind,
+                          let data = try views.slice(change, at: revision, for: view.options, by: adapter) else { return nil }
+                    return (view, views.byPath[path]?.window.admit() ?? false ? data : nil)
+                }
+            } catch {
+                // The view misses this change, as one it could not be sent.
+                logger.error("could not encode a change for a view", metadata: ["view": "\(path)", "revision": "\(revision)", "error": "\(error)"])
+                return
             }
             guard let (view, admittedData) = admitted else { return }
             guard let data = admittedData else {
@@ -254,9 +262,9 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             }) { probe(view.owner) }
         case .resynchronised(let revision, let state):
             guard let view = views.withLock({ $0.byPath[path] }) else { return }
-            let data = ViewUpdateCodec.resync(adapter.snapshot(state, for: view.options))
             var bytes = 0
             do {
+                let data = try WireCoding.fields(ViewUpdateMarker.resync(try adapter.snapshot(state, for: view.options)))
                 bytes = try emitChange(BusContract.View1.updated, at: path, to: view.owner, revision: revision, data)
             } catch {
                 logger.error("could not resynchronise a view", metadata: ["view": "\(path)", "revision": "\(revision)", "error": "\(error)"])

@@ -63,8 +63,8 @@ public final class DownloadsExport: Sendable {
     private func exportJob(_ job: DownloadJob) {
         announced.withLock { announced in
             guard announced[job.id] == nil, let current = manager.document.snapshot.state[job.id] else { return }
-            announced[job.id] = Self.properties(of: current, manager: manager)
             do {
+                announced[job.id] = try Self.properties(of: current, manager: manager)
                 try connection.export([interface(for: job.id)], at: BusContract.downloadPath(job.id))
             } catch {
                 logger.error("could not export a download job", metadata: ["job": "\(job.id)", "error": "\(error)"])
@@ -73,7 +73,13 @@ public final class DownloadsExport: Sendable {
     }
 
     private func announce(_ job: DownloadJob) {
-        let properties = Self.properties(of: job, manager: manager)
+        let properties: [String: Value]
+        do {
+            properties = try Self.properties(of: job, manager: manager)
+        } catch {
+            logger.error("could not encode a download job", metadata: ["job": "\(job.id)", "error": "\(error)"])
+            return
+        }
         let changed = announced.withLock { announced -> [(String, Value)] in
             // Not exported yet: the export tells all.
             guard let before = announced[job.id] else { return [] }
@@ -91,8 +97,13 @@ public final class DownloadsExport: Sendable {
         }
     }
 
-    /// A job's properties, in the order introspection lists them; its `Error` as the manager
-    /// shows it (why the daemon's own job waits).
+    /// A job's properties; its `Error` as the manager shows it (why the daemon's own job waits).
+    static func properties(of job: DownloadJob, manager: DownloadManager) throws -> [String: Value] {
+        try WireCoding.fields(DownloadProperties(job, error: manager.shownError(of: job)))
+    }
+
+    /// `Download1`'s properties, each typed by its definition, in the order introspection
+    /// lists them (`DownloadProperties`'s); its `Error` as the manager shows it.
     static func fields(_ manager: DownloadManager) -> [PropertyField<DownloadJob>] {
         [
             PropertyField(BusContract.Download1.episode) { $0.episodeID }, PropertyField(BusContract.Download1.podcast) { $0.podcastID },
@@ -101,11 +112,6 @@ public final class DownloadsExport: Sendable {
             PropertyField(BusContract.Download1.error) { manager.shownError(of: $0) }, PropertyField(BusContract.Download1.file) { $0.file },
             PropertyField(BusContract.Download1.owner) { $0.owner },
         ]
-    }
-
-    /// A job's properties by name.
-    static func properties(of job: DownloadJob, manager: DownloadManager) -> [String: Value] {
-        Dictionary(uniqueKeysWithValues: fields(manager).map { $0.entry(job) })
     }
 
     private func interface(for id: UInt64) throws -> Interface {

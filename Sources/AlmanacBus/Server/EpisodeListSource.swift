@@ -25,11 +25,11 @@ final class EpisodeListSource: PagingDataSource, Sendable {
     func loadPage(after cursor: String?, limit: Int) async throws -> Page<Value> {
         if cursor == Self.olderPagesCursor, let podcastID, let olderPages {
             let older = try await podcasts.loadOlderEpisodes(of: podcastID, from: olderPages)
-            return Page(items: older.episodes.map(PodcastsCodec.encode), nextCursor: older.hasMore ? Self.olderPagesCursor : nil)
+            return Page(items: try older.episodes.map(WireCoding.value), nextCursor: older.hasMore ? Self.olderPagesCursor : nil)
         }
         let page = try podcasts.page(EpisodeQuery(podcastID: podcastID, limit: limit, cursor: cursor))
         var next = page.nextCursor
         if next == nil, let podcastID, olderPages != nil, try podcasts.hasOlderPages(podcastID) { next = Self.olderPagesCursor }
-        return Page(items: page.episodes.map(PodcastsCodec.encode), nextCursor: next)
+        return Page(items: try page.episodes.map(WireCoding.value), nextCursor: next)
     }
 }

@@ -28,9 +28,7 @@ extension PodcastsAdapter {
                 return {
                     // A search on a search lane (PodcastsDocument+Search.swift), within its budget.
                     let page = try await podcasts.searchedPage(query)
-                    var (episodes, info) = PodcastsCodec.encode(page)
-                    info["revision"] = .uint64(revision)
-                    return (Self.records(episodes), info)
+                    return (try WireCoding.dictionaries(page.episodes), try WireCoding.fields(EpisodePageInfo(page, revision: revision)))
                 }
             }, checkingLength: { call, _, length in
                 try LargeAnswers.check(length, on: connection, "A page of up to \(try Self.pageLimit(call)) episodes", instead: "ask for fewer (a smaller `limit`)")
@@ -39,9 +37,7 @@ extension PodcastsAdapter {
             // in a task, or on the document's owner (whose writes go into a burst).
             Method(BusContract.Podcasts1.getEpisode, async: { _, given in
                 guard let episode = try podcasts.episode(given) else { throw BusError.invalidArgs("There is no episode '\(given.prefix(200))'.") }
-                var record = (PodcastsCodec.encode(episode).stringKeyedEntries ?? [:]).mapValues(\.unwrapped)
-                if let podcast = podcasts.document.snapshot.state.podcasts[episode.podcastID] { record["podcastTitle"] = .string(podcast.title) }
-                return record
+                return try WireCoding.fields(EpisodeWithTitle(episode, podcastTitle: podcasts.document.snapshot.state.podcasts[episode.podcastID]?.title))
             }),
             // Async: the episode's chapters file may be fetched first (once; then it is kept).
             Method(BusContract.Podcasts1.getEpisodeDetails, async: { [chapters, transcripts] _, given in
@@ -52,7 +48,7 @@ extension PodcastsAdapter {
                 if let transcripts, record.details?.transcripts.isEmpty == false {
                     Task { _ = try? await podcasts.transcript(given, fetcher: transcripts) }
                 }
-                return PodcastsCodec.encode(record)
+                return try WireCoding.fields(record)
             }, checkingLength: { _, _, length in
                 try LargeAnswers.check(length, on: connection, "The episode's record", instead: "its show notes are too long for this bus; GetEpisode gives the episode without them")
             }),
@@ -77,7 +73,7 @@ extension PodcastsAdapter {
                     throw BusError(BusContract.noTranscript, why)
                 case .found(let transcript):
                     if transcript.segments.isEmpty { throw BusError(BusContract.fetchFailed, transcript.note ?? "The transcript \(transcript.url) gave no words.") }
-                    return PodcastsCodec.encode(transcript)
+                    return try WireCoding.fields(transcript)
                 }
             }, checkingLength: { _, transcript, length in
                 try LargeAnswers.check(length, on: connection, "The episode's transcript", instead: "read it at \(transcript["url"]?.stringValue ?? "its address")")
@@ -95,7 +91,7 @@ extension PodcastsAdapter {
                 }
                 _ = try SearchTerms(search)  // its bounds, before it waits for a lane
                 let moments = try await podcasts.transcriptMoments(matching: search, in: asked, perEpisode: Self.momentsPerEpisode)
-                return Self.records(PodcastsCodec.encode(moments))
+                return try WireCoding.dictionaries(moments)
             }),
         ]
     }
@@ -106,7 +102,7 @@ extension PodcastsAdapter {
         return [
             Method(BusContract.Podcasts1.getQueue, async: { _, _ in
                 let titles = podcasts.document.snapshot.state.podcasts.mapValues(\.title)
-                return try podcasts.queuedEpisodes().map { Self.record($0, titles) }
+                return try WireCoding.dictionaries(try podcasts.queuedEpisodes().map { EpisodeWithTitle($0, podcastTitle: titles[$0.podcastID]) })
             }),
             // Each episode once, at most a page of them (as SearchTranscripts); unknown ones left out.
             Method(BusContract.Podcasts1.getEpisodes, async: { _, given in
@@ -116,13 +112,13 @@ extension PodcastsAdapter {
                     throw BusError.invalidArgs("Ask for at most \(EpisodeQuery.maximumLimit) different episodes at a time, not \(asked.count).")
                 }
                 let titles = podcasts.document.snapshot.state.podcasts.mapValues(\.title)
-                return try asked.compactMap { try podcasts.episode($0) }.map { Self.record($0, titles) }
+                return try WireCoding.dictionaries(try asked.compactMap { try podcasts.episode($0) }.map { EpisodeWithTitle($0, podcastTitle: titles[$0.podcastID]) })
             }),
             Method(BusContract.Podcasts1.getListeningStats, async: { _, days in
                 guard (1...UInt32(ListeningTotal.maximumDays)).contains(days) else {
                     throw BusError.invalidArgs("'days' is how many days of listening to sum, from 1 (today) to \(ListeningTotal.maximumDays); not \(days).")
                 }
-                return Self.records(PodcastsCodec.encode(try podcasts.listeningTotals(days: Int(days))))
+                return try WireCoding.dictionaries(try podcasts.listeningTotals(days: Int(days)))
             }),
             // In a task: the episode is looked up in the library.
             Method(BusContract.Podcasts1.download, async: { [downloads] call, episode in
@@ -132,23 +128,9 @@ extension PodcastsAdapter {
         ]
     }
 
-    /// An episode as `GetQueue` and `GetEpisodes` give it: `GetEpisode`'s keys, sorted, with
-    /// its podcast's title from `titles`.
-    static func record(_ episode: Episode, _ titles: [String: String]) -> VariantDictionary {
-        var record = (PodcastsCodec.encode(episode).stringKeyedEntries ?? [:]).mapValues(\.unwrapped)
-        if let title = titles[episode.podcastID] { record["podcastTitle"] = .string(title) }
-        return VariantDictionary(.dictionary(key: .string, value: .variant, record.sorted { $0.key < $1.key }.map { Value.DictionaryEntry(.string($0.key), .variant($0.value)) }))
-    }
-
     /// How many episodes a `ListEpisodes` call asks for at most: its `limit`, or the default.
     static func pageLimit(_ call: MethodCall) throws -> Int {
         let (_, values) = try call.arguments(of: BusContract.Podcasts1.listEpisodes)
         return try PodcastsCodec.query(podcastID: nil, values).limit
-    }
-
-    /// A codec's list of `a{sv}`s (an `aa{sv}` `Value`) as typed records, each in its order.
-    static func records(_ list: Value) -> [VariantDictionary] {
-        guard case .array(_, let items) = list else { return [] }
-        return items.map(VariantDictionary.init)
     }
 }

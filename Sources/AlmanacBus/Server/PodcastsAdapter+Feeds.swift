@@ -11,7 +11,7 @@ extension PodcastsAdapter {
         let inspector = self.inspector
         return [
             Method(BusContract.Podcasts1.inspect, async: { _, url in
-                VariantDictionary(FeedCodec.encode(try await Self.inspect(url: url, inspector: inspector)))
+                try WireCoding.dictionary(try await Self.inspect(url: url, inspector: inspector))
             }, checkingLength: { _, _, length in
                 try LargeAnswers.check(length, on: connection, "The feed's answer", instead: "call InspectDescriptor to receive it as a file descriptor")
             }),
@@ -20,7 +20,7 @@ extension PodcastsAdapter {
                 guard data.count <= Self.maximumInspectBytes else {
                     throw BusError.invalidArgs("A feed can be at most \(Self.maximumInspectBytes / 1024 / 1024) MiB, not \(data.count / 1024 / 1024) MiB.")
                 }
-                return VariantDictionary(FeedCodec.encode(try inspector.inspect(bytes: data, baseURL: baseURL.isEmpty ? nil : baseURL)))
+                return try WireCoding.dictionary(try inspector.inspect(bytes: data, baseURL: baseURL.isEmpty ? nil : baseURL))
             }, checkingLength: { _, _, length in
                 try LargeAnswers.check(length, on: connection, "The feed's answer", instead: "pass the file to InspectFile to receive it as a file descriptor")
             }),
@@ -28,11 +28,11 @@ extension PodcastsAdapter {
             Method(BusContract.Podcasts1.inspectFile, async: { _, arguments in
                 let (file, baseURL) = arguments
                 let data = try LargeAnswers.read(file, limit: LargeAnswers.maximumFeedFileBytes, "A feed file")
-                let feed = FeedCodec.encode(try inspector.inspect(bytes: data, baseURL: baseURL.isEmpty ? nil : baseURL))
+                let feed = try WireCoding.value(try inspector.inspect(bytes: data, baseURL: baseURL.isEmpty ? nil : baseURL))
                 return try LargeAnswers.payload("The feed's answer") { try $0.write(feed) }
             }),
             Method(BusContract.Podcasts1.inspectDescriptor, async: { _, url in
-                let feed = FeedCodec.encode(try await Self.inspect(url: url, inspector: inspector))
+                let feed = try WireCoding.value(try await Self.inspect(url: url, inspector: inspector))
                 return try LargeAnswers.payload("The feed's answer") { try $0.write(feed) }
             }),
             // The feed's bytes, unparsed, for a client that parses them itself (the CLI).
@@ -51,7 +51,7 @@ extension PodcastsAdapter {
                 let term = given.trimmed
                 guard !term.isEmpty, term.utf8.count <= 200 else { throw BusError.invalidArgs("Search for 1 to 200 bytes of text, such as a podcast's name.") }
                 guard let search else { throw BusError(.notSupported, "This almanacd has no podcast directory to search (the demo provider).") }
-                return try await search.search(term, limit: Int(limit)).map { VariantDictionary(PodcastsCodec.encode($0)) }
+                return try WireCoding.dictionaries(try await search.search(term, limit: Int(limit)))
             }),
         ]
     }

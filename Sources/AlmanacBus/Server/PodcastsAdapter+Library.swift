@@ -37,7 +37,7 @@ extension PodcastsAdapter {
             // A podcast's own settings: the rules (and the refusals) are the document's.
             Method(BusContract.Podcasts1.getPodcastSettings) { _, given in
                 let (_, preferences) = try podcasts.preferences(of: given)
-                return VariantDictionary(PodcastsCodec.encode(preferences))
+                return try WireCoding.dictionary(preferences)
             },
             Method(BusContract.Podcasts1.setPodcastSettings, async: { _, arguments in
                 let (given, values) = arguments

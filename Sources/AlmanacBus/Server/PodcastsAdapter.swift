@@ -50,15 +50,12 @@ public struct PodcastsAdapter: DocumentAdapter {
     public var nextRefresh: Date? { podcasts.nextDue }
     public func viewOptions(_ values: [String: Value]) throws -> PodcastsViewOptions { try PodcastsCodec.viewOptions(values) }
 
-    public func encode(state: PodcastsState) -> [String: Value] { PodcastsCodec.encode(state) }
-    public func encode(change: PodcastsChange) -> [String: Value] { PodcastsCodec.encode(change) }
-
-    public func snapshot(_ state: PodcastsState, for options: PodcastsViewOptions) -> [String: Value] {
-        PodcastsCodec.snapshot(state, forPodcast: options.podcast)
+    public func snapshot(_ state: PodcastsState, for options: PodcastsViewOptions) throws -> [String: Value] {
+        try PodcastsCodec.snapshot(state, forPodcast: options.podcast)
     }
 
-    public func slice(_ change: PodcastsChange, for options: PodcastsViewOptions) -> [String: Value]? {
-        PodcastsCodec.slice(change, forPodcast: options.podcast)
+    public func slice(_ change: PodcastsChange, for options: PodcastsViewOptions) throws -> [String: Value]? {
+        try PodcastsCodec.slice(change, forPodcast: options.podcast)
     }
 
     public func failure(in change: PodcastsChange) -> String? { change.failure }
@@ -90,20 +87,20 @@ public struct PodcastsAdapter: DocumentAdapter {
         EpisodeListSource(podcasts: podcasts, podcastID: options.podcast, olderPages: olderPages)
     }
 
-    public func domainProperties(changedBy change: PodcastsChange) -> (InterfaceName, [(String, Value)])? {
+    public func domainProperties(changedBy change: PodcastsChange) throws -> (InterfaceName, [(String, Value)])? {
         switch change {
         case .subscribed, .unsubscribed, .renamed, .podcastSettings:
-            return (BusContract.podcastsInterface, [BusContract.Podcasts1.subscriptions.entry(Self.subscriptions(podcasts.document.snapshot.state))])
+            return (BusContract.podcastsInterface, [BusContract.Podcasts1.subscriptions.entry(try Self.subscriptions(podcasts.document.snapshot.state))])
         case .settings(let settings):
-            return (BusContract.podcastsInterface, [BusContract.Podcasts1.settings.entry(VariantDictionary(PodcastsCodec.encode(settings)))])
+            return (BusContract.podcastsInterface, [BusContract.Podcasts1.settings.entry(try WireCoding.dictionary(settings))])
         default:
             return nil
         }
     }
 
-    public func domainProperties(of state: PodcastsState) -> (InterfaceName, [(String, Value)])? {
-        (BusContract.podcastsInterface, [BusContract.Podcasts1.subscriptions.entry(Self.subscriptions(state)),
-                                         BusContract.Podcasts1.settings.entry(VariantDictionary(PodcastsCodec.encode(state.settings)))])
+    public func domainProperties(of state: PodcastsState) throws -> (InterfaceName, [(String, Value)])? {
+        (BusContract.podcastsInterface, [BusContract.Podcasts1.subscriptions.entry(try Self.subscriptions(state)),
+                                         BusContract.Podcasts1.settings.entry(try WireCoding.dictionary(state.settings))])
     }
 
     /// Subscribes to the feed at `url` after reading it; the podcast's id (the same one again
@@ -170,8 +167,8 @@ public struct PodcastsAdapter: DocumentAdapter {
         return (subscribed.sorted { order[$0, default: 0] < order[$1, default: 0] }, failed)
     }
 
-    static func subscriptions(_ state: PodcastsState) -> [VariantDictionary] {
-        state.podcasts.values.sorted { $0.id < $1.id }.map { VariantDictionary(PodcastsCodec.encode($0, preferences: state.preferences(of: $0.id))) }
+    static func subscriptions(_ state: PodcastsState) throws -> [VariantDictionary] {
+        try WireCoding.dictionaries(state.podcasts.values.sorted { $0.id < $1.id }.map { Subscription($0, preferences: state.preferences(of: $0.id)) })
     }
 
     /// The most bytes `InspectData` takes (D-Bus itself allows 128 MiB messages).
@@ -205,8 +202,8 @@ public struct PodcastsAdapter: DocumentAdapter {
         let methods = libraryMethods() + episodeMethods(connection: strongConnection)
             + feedMethods(connection: strongConnection) + opmlMethods(connection: strongConnection)
         return try Interface(BusContract.podcastsInterface.rawValue, methods: methods, properties: [
-            Property(BusContract.Podcasts1.subscriptions) { Self.subscriptions(podcasts.document.snapshot.state) },
-            Property(BusContract.Podcasts1.settings) { VariantDictionary(PodcastsCodec.encode(podcasts.document.snapshot.state.settings)) },
+            Property(BusContract.Podcasts1.subscriptions) { try Self.subscriptions(podcasts.document.snapshot.state) },
+            Property(BusContract.Podcasts1.settings) { try WireCoding.dictionary(podcasts.document.snapshot.state.settings) },
         ])
     }
 }

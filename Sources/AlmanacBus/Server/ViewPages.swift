@@ -4,7 +4,7 @@ import AlmanacWire
 import DBus
 
 /// Tells a view's owner what its list's `PagingMediator` does, as `Updated` signals to that
-/// view (`ListUpdateCodec`): "loading" when its "Loading…" row should show, then the page or
+/// view (`ListStep`): "loading" when its "Loading…" row should show, then the page or
 /// the failure. A load counts as the document's activity (`Loading` true) from its
 /// "loading" to its outcome.
 final class ViewPages: PagingMediatorDelegate, Sendable {
@@ -29,6 +29,6 @@ final class ViewPages: PagingMediatorDelegate, Sendable {
     func mediator(_ mediator: PagingMediator<Value>, did event: PagingEvent<Value>) {
         if case .loading = event { loading(true) }
         defer { if case .loading = event {} else { loading(false) } }
-        _ = try? connection.emit(BusContract.View1.updated, path: path, destination: owner, (revision(), ListUpdateCodec.encode(event)))
+        _ = try? connection.emit(BusContract.View1.updated, path: path, destination: owner, (revision(), try WireCoding.fields(event)))
     }
 }

@@ -23,15 +23,12 @@ public struct WeatherAdapter: DocumentAdapter {
     public var nextRefresh: Date? { weather.nextDue }
     public func viewOptions(_ values: [String: Value]) throws -> WeatherViewOptions { try WeatherCodec.viewOptions(values) }
 
-    public func encode(state: WeatherState) -> [String: Value] { WeatherCodec.encode(state) }
-    public func encode(change: WeatherChange) -> [String: Value] { WeatherCodec.encode(change) }
-
-    public func snapshot(_ state: WeatherState, for options: WeatherViewOptions) -> [String: Value] {
-        WeatherCodec.snapshot(state, forLocation: options.location)
+    public func snapshot(_ state: WeatherState, for options: WeatherViewOptions) throws -> [String: Value] {
+        try WeatherCodec.snapshot(state, forLocation: options.location)
     }
 
-    public func slice(_ change: WeatherChange, for options: WeatherViewOptions) -> [String: Value]? {
-        WeatherCodec.slice(change, forLocation: options.location)
+    public func slice(_ change: WeatherChange, for options: WeatherViewOptions) throws -> [String: Value]? {
+        try WeatherCodec.slice(change, forLocation: options.location)
     }
 
     public func failure(in change: WeatherChange) -> String? { change.failure }
@@ -84,7 +81,7 @@ public struct WeatherAdapter: DocumentAdapter {
         let weather = self.weather
         return try Interface(BusContract.weatherInterface.rawValue, methods: [
             Method(BusContract.Weather1.current) { _, location in
-                VariantDictionary(WeatherCodec.current(try Self.reading(location, in: weather), failure: weather.document.snapshot.state.failures[location], now: weather.now))
+                try WireCoding.dictionary(CurrentConditions(try Self.reading(location, in: weather), failure: weather.document.snapshot.state.failures[location], now: weather.now))
             },
             Method(BusContract.Weather1.forecast) { _, arguments in
                 let (location, days) = arguments
@@ -92,7 +89,7 @@ public struct WeatherAdapter: DocumentAdapter {
                     throw BusError.invalidArgs("Ask for 1 to \(Self.maximumDays) days (0 for all there are), not \(days).")
                 }
                 let daily = try Self.reading(location, in: weather).daily
-                return daily.prefix(days == 0 ? daily.count : Int(days)).map { VariantDictionary(WeatherCodec.encode($0)) }
+                return try WireCoding.dictionaries(daily.prefix(days == 0 ? daily.count : Int(days)))
             },
             Method(BusContract.Weather1.hourlyForecast) { _, arguments in
                 let (location, hours) = arguments
@@ -101,7 +98,7 @@ public struct WeatherAdapter: DocumentAdapter {
                 }
                 // From the current hour: a reading fetched a while ago begins with hours gone by.
                 let hourly = try Self.reading(location, in: weather).upcomingHours(now: weather.now)
-                return hourly.prefix(hours == 0 ? hourly.count : Int(hours)).map { VariantDictionary(WeatherCodec.encode($0)) }
+                return try WireCoding.dictionaries(hourly.prefix(hours == 0 ? hourly.count : Int(hours)))
             },
             Method(BusContract.Weather1.searchPlaces, async: { [places] _, arguments in
                 let (name, count) = arguments
@@ -109,7 +106,7 @@ public struct WeatherAdapter: DocumentAdapter {
                 guard !query.isEmpty, query.utf8.count <= 200 else { throw BusError.invalidArgs("Give 1 to 200 bytes of a place's name.") }
                 guard (0...100).contains(count) else { throw BusError.invalidArgs("Ask for 1 to 100 places (0 for 10), not \(count).") }
                 guard let places else { throw BusError(.notSupported, "This almanacd has no geocoder to search (the demo provider).") }
-                return try await places.searchPlaces(query, count: count == 0 ? 10 : Int(count)).map { VariantDictionary(WeatherCodec.encode($0)) }
+                return try WireCoding.dictionaries(try await places.searchPlaces(query, count: count == 0 ? 10 : Int(count)))
             }),
             // A place never fetched is due at once: the saved place wakes the scheduler.
             Method.deferred(BusContract.Weather1.addLocation) { [self] _, location, reply in

@@ -25,7 +25,8 @@ public final class SyncExport: Sendable {
 
     /// Exports the object and announces the status's changes from now on.
     public func export() throws {
-        announced.withLock { $0 = SyncCodec.properties(sync.status.state) }
+        let properties = try WireCoding.fields(sync.status.state)
+        announced.withLock { $0 = properties }
         sync.status.addView(key: Self.viewKey) { [weak self] event in
             guard let self, case .changed(_, let status, _) = event else { return }
             announce(status)
@@ -39,7 +40,13 @@ public final class SyncExport: Sendable {
     }
 
     private func announce(_ status: SyncStatus) {
-        let properties = SyncCodec.properties(status)
+        let properties: [String: Value]
+        do {
+            properties = try WireCoding.fields(status)
+        } catch {
+            logger.error("could not encode the sync's state", metadata: ["error": "\(error)"])
+            return
+        }
         let changed = announced.withLock { announced -> [(String, Value)] in
             defer { announced = properties }
             return properties.keys.sorted().compactMap { key in announced[key] == properties[key] ? nil : (key, properties[key]!) }
@@ -67,10 +74,10 @@ public final class SyncExport: Sendable {
                 }
                 let account = try await sync.logIn(server: server, user: user, password: password, device: try reader.string("device"),
                                                    caption: try reader.string("caption"), flavour: flavour)
-                return VariantDictionary(SyncCodec.encode(account))
+                return try WireCoding.dictionary(account)
             }),
             Method(BusContract.Sync1.logout, async: { _, _ in try await sync.logOut() }),
-            Method(BusContract.Sync1.sync, async: { _, _ in VariantDictionary(SyncCodec.encode(try await sync.sync())) }),
-        ], properties: SyncCodec.fields.map { $0.property { sync.status.state } })
+            Method(BusContract.Sync1.sync, async: { _, _ in try WireCoding.dictionary(try await sync.sync()) }),
+        ], properties: SyncCodec.fields.map { $0.property { sync.status.state.wire } })
     }
 }

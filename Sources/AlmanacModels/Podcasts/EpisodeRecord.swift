@@ -3,7 +3,7 @@
 /// and the chapters to show.
 public struct EpisodeRecord: Sendable, Hashable {
     /// Where the chapters shown come from.
-    public enum ChaptersSource: String, Sendable, Hashable {
+    public enum ChaptersSource: String, Sendable, Hashable, Codable {
         /// Podlove Simple Chapters in the feed.
         case feed
         /// The `<podcast:chapters>` JSON file.

@@ -1,5 +1,5 @@
 /// What a podcasts view watches: one podcast (by id), or (`nil`) all of them.
-public struct PodcastsViewOptions: ViewOptions {
+public struct PodcastsViewOptions: ViewOptions, Codable {
     /// The podcast's id.
     public var podcast: String?
 

@@ -3,7 +3,7 @@
 /// one that is no number (the server's cadence, every download kept, never deleted).
 public struct PreferencesSubmission: Sendable, Hashable {
     /// Whether the podcast's notifications follow the global setting or say on or off.
-    public enum Notify: String, Sendable, Hashable, CaseIterable {
+    public enum Notify: String, Sendable, Hashable, CaseIterable, Codable {
         case on, off, `default`
 
         /// `PodcastPreferences.notify`'s value.

@@ -1,5 +1,5 @@
 /// What a weather view watches: one place, or (`nil`) every place.
-public struct WeatherViewOptions: ViewOptions {
+public struct WeatherViewOptions: ViewOptions, Codable {
     /// The place, as the view names it (`"Berlin"`, `"52.52,13.41"`, `"here"`).
     public var location: String?
 

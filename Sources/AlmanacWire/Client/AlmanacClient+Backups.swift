@@ -10,7 +10,7 @@ extension AlmanacClient {
 
     /// The backups, newest first.
     public func backups() async throws -> [LibraryBackup] {
-        BackupCodec.decode(try await rootCall(BusContract.Almanac1.listBackups, ()).map(\.entries))
+        try WireCoding.decode([LibraryBackup].self, from: try await rootCall(BusContract.Almanac1.listBackups, ()))
     }
 
     /// Restores `backup` (`latest`, a backup's name or its path in the backups folder): the

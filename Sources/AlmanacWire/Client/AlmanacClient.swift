@@ -60,12 +60,12 @@ public struct AlmanacClient: Sendable {
 
     /// Registers a view of the weather document watching `options`.
     public func addView(_ options: WeatherViewOptions) async throws -> ObjectPath {
-        try await addView(.weather, options: WeatherCodec.encode(options))
+        try await addView(.weather, options: WireCoding.fields(options))
     }
 
     /// Registers a view of the podcasts document watching `options`.
     public func addView(_ options: PodcastsViewOptions) async throws -> ObjectPath {
-        try await addView(.podcasts, options: PodcastsCodec.encode(options))
+        try await addView(.podcasts, options: WireCoding.fields(options))
     }
 
     public func removeView(_ document: DocumentName, _ view: ObjectPath) async throws {
@@ -131,7 +131,7 @@ public struct AlmanacClient: Sendable {
     /// The places a name may mean (`Weather1.SearchPlaces`), best first.
     public func searchPlaces(_ name: String, count: Int) async throws -> [PlaceMatch] {
         let items = try await weatherCall(BusContract.Weather1.searchPlaces, (name, UInt32(clamping: count)), timeout: .seconds(60))
-        return items.map(\.value).compactMap(WeatherCodec.decodePlaceMatch)
+        return try WireCoding.decode([PlaceMatch].self, from: items)
     }
 
     /// The first `hours` hours of a place's reading (`Weather1.HourlyForecast`: all the daemon
@@ -139,7 +139,7 @@ public struct AlmanacClient: Sendable {
     /// daemon has no reading of it.
     public func hourlyForecast(_ location: String, hours: Int) async throws -> [HourlyForecast] {
         let items = try await weatherCall(BusContract.Weather1.hourlyForecast, (location, UInt32(clamping: hours)))
-        return items.map(\.value).compactMap(WeatherCodec.decodeHour)
+        return try WireCoding.decode([HourlyForecast].self, from: items)
     }
 
     /// The saved places.
@@ -155,17 +155,15 @@ public struct AlmanacClient: Sendable {
     /// A page of episodes (`podcast` empty: every podcast's), as `Podcasts1.ListEpisodes`.
     public func listEpisodes(podcast: String, query: [String: Value]) async throws -> (episodes: [Episode], total: Int, nextCursor: String?, revision: UInt64) {
         let (items, info) = try await podcastsCall(BusContract.Podcasts1.listEpisodes, (podcast, query))
-        return (items.map(\.value).compactMap(PodcastsCodec.decodeEpisode), Int(info["total"]?.integerValue ?? 0), info["nextCursor"]?.stringValue,
-                UInt64(clamping: info["revision"]?.integerValue ?? 0))
+        let page = try WireCoding.decode(EpisodePageInfo.self, fromFields: info)
+        return (try WireCoding.decode([Episode].self, from: items), Int(page.total), page.nextCursor, page.revision ?? 0)
     }
 
     /// One episode's record (`GetEpisode`) and its podcast's title.
     public func episode(_ id: String) async throws -> (episode: Episode, podcastTitle: String?) {
         let fields = try await podcastsCall(BusContract.Podcasts1.getEpisode, id)
-        guard let episode = PodcastsCodec.decodeEpisode(fields.asVariantDictionary) else {
-            throw BusError.invalidArgs("The daemon's record of episode '\(id.prefix(200))' has no id.")
-        }
-        return (episode, fields["podcastTitle"]?.stringValue)
+        let record = try WireCoding.decode(EpisodeWithTitle.self, fromFields: fields)
+        return (record.episode, record.podcastTitle)
     }
 
     /// Several episodes' records (`GetEpisodes`) and their podcasts' titles, in the order
@@ -177,40 +175,34 @@ public struct AlmanacClient: Sendable {
         for start in stride(from: 0, to: asked.count, by: EpisodeQuery.maximumLimit) {
             let page = Array(asked[start..<min(start + EpisodeQuery.maximumLimit, asked.count)])
             let records = try await podcastsCall(BusContract.Podcasts1.getEpisodes, page)
-            found += records.compactMap { record in
-                PodcastsCodec.decodeEpisode(record.value).map { ($0, record.value.stringKeyedEntries?["podcastTitle"]?.stringValue) }
-            }
+            found += try WireCoding.decode([EpisodeWithTitle].self, from: records).map { ($0.episode, $0.podcastTitle) }
         }
         return found
     }
 
     /// The Up Next queue's episodes, head first, each with its podcast's title (`GetQueue`).
     public func queue() async throws -> [(episode: Episode, podcastTitle: String?)] {
-        try await podcastsCall(BusContract.Podcasts1.getQueue, ()).compactMap { record in
-            PodcastsCodec.decodeEpisode(record.value).map { ($0, record.entries["podcastTitle"]?.stringValue) }
-        }
+        let items = try await podcastsCall(BusContract.Podcasts1.getQueue, ())
+        return try WireCoding.decode([EpisodeWithTitle].self, from: items).map { ($0.episode, $0.podcastTitle) }
     }
 
     /// How long each podcast was listened to on each of the last `days` local days
     /// (`GetListeningStats`), oldest day first.
     public func listeningStats(days: Int) async throws -> [ListeningTotal] {
-        PodcastsCodec.decodeListening(try await podcastsCall(BusContract.Podcasts1.getListeningStats, UInt32(clamping: days)).map(\.entries))
+        try WireCoding.decode([ListeningTotal].self, from: try await podcastsCall(BusContract.Podcasts1.getListeningStats, UInt32(clamping: days)))
     }
 
     /// Edits the Up Next queue (`Submit` to the podcasts document); the revision after it.
     @discardableResult
     public func editQueue(_ edit: QueueSubmission) async throws -> UInt64 {
-        try await submit(.podcasts, PodcastsCodec.encode(edit))
+        try await submit(.podcasts, WireCoding.fields(edit))
     }
 
     /// One episode's full record (`GetEpisodeDetails`): notes, chapters and the rest. The
     /// daemon may fetch the episode's chapters file first, hence the longer wait.
     public func episodeRecord(_ id: String) async throws -> EpisodeRecord {
         let fields = try await podcastsCall(BusContract.Podcasts1.getEpisodeDetails, id, timeout: .seconds(60))
-        guard let record = PodcastsCodec.decodeRecord(fields) else {
-            throw BusError.invalidArgs("The daemon's record of episode '\(id.prefix(200))' has no id.")
-        }
-        return record
+        return try WireCoding.decode(EpisodeRecord.self, fromFields: fields)
     }
 
     /// An episode's transcript (`GetTranscript`). The daemon may fetch it first, hence the
@@ -218,21 +210,18 @@ public struct AlmanacClient: Sendable {
     /// `FetchFailed` when it could not be read (the message says why).
     public func transcript(_ id: String) async throws -> Transcript {
         let fields = try await podcastsCall(BusContract.Podcasts1.getTranscript, id, timeout: .seconds(60))
-        guard let transcript = PodcastsCodec.decodeTranscript(fields) else {
-            throw BusError.invalidArgs("The daemon's transcript of episode '\(id.prefix(200))' has no address or format this almanac knows.")
-        }
-        return transcript
+        return try WireCoding.decode(Transcript.self, fromFields: fields)
     }
 
     /// Where `search` is said in the kept transcripts of `episodes` (`SearchTranscripts`).
     public func transcriptMoments(_ search: String, in episodes: [String]) async throws -> [TranscriptMoment] {
-        PodcastsCodec.decodeMoments(try await podcastsCall(BusContract.Podcasts1.searchTranscripts, (search, episodes)).map(\.entries))
+        try WireCoding.decode([TranscriptMoment].self, from: try await podcastsCall(BusContract.Podcasts1.searchTranscripts, (search, episodes)))
     }
 
     /// Podcasts a directory finds for `term` (`Podcasts1.Search`), best first.
     public func searchPodcasts(_ term: String, limit: Int) async throws -> [PodcastSearchResult] {
         let items = try await podcastsCall(BusContract.Podcasts1.search, (term, ["limit": .uint32(UInt32(clamping: limit))]), timeout: .seconds(60))
-        return items.map(\.entries).compactMap(PodcastsCodec.decodeSearchResult)
+        return try WireCoding.decode([PodcastSearchResult].self, from: items)
     }
 
     /// Subscribes to every feed an OPML file (passed by descriptor: `ImportOPMLFile`) lists;
@@ -284,14 +273,12 @@ public struct AlmanacClient: Sendable {
     /// Every subscribed podcast with its own settings.
     public func subscriptionsWithSettings() async throws -> [(podcast: Podcast, preferences: PodcastPreferences)] {
         let items = try await connection.property(BusContract.Podcasts1.subscriptions, on: BusContract.serviceName, path: BusContract.documentPath(.podcasts))
-        return items.compactMap { item in
-            PodcastsCodec.decodePodcast(item.value).map { ($0, PodcastsCodec.decodePreferences(item.value.stringKeyedEntries?["settings"])) }
-        }
+        return try WireCoding.decode([Subscription].self, from: items).map { ($0.podcast, $0.preferences) }
     }
 
     /// One podcast's own settings (by id or feed URL).
     public func podcastPreferences(_ podcast: String) async throws -> PodcastPreferences {
-        PodcastsCodec.decodePreferences(try await podcastsCall(BusContract.Podcasts1.getPodcastSettings, podcast).value)
+        try WireCoding.decode(PodcastPreferences.self, from: try await podcastsCall(BusContract.Podcasts1.getPodcastSettings, podcast).value)
     }
 
     /// Changes some of one podcast's own settings (`SetPodcastSettings`; keys in docs/bus-api.md).
@@ -337,8 +324,8 @@ public struct AlmanacClient: Sendable {
         let reply = try await connection.call(BusContract.serviceName, path: BusContract.rootPath, interface: .objectManager,
                                               method: "GetManagedObjects")
         let objects = try reply.arguments([ObjectPath: [String: [String: Value]]].self)
-        return objects.compactMap { path, interfaces in
-            interfaces[BusContract.downloadInterface.rawValue].flatMap { DownloadsCodec.decode(path: path, $0) }
+        return try objects.compactMap { path, interfaces in
+            try interfaces[BusContract.downloadInterface.rawValue].flatMap { try WireCoding.decode(DownloadProperties.self, fromFields: $0).job(at: path) }
         }.sorted { $0.id < $1.id }
     }
 
@@ -356,7 +343,8 @@ public struct AlmanacClient: Sendable {
 
     /// The podcast settings.
     public func podcastSettings() async throws -> PodcastSettings {
-        PodcastsCodec.decodeSettings(try await connection.property(BusContract.Podcasts1.settings, on: BusContract.serviceName, path: BusContract.documentPath(.podcasts)).value)
+        let settings = try await connection.property(BusContract.Podcasts1.settings, on: BusContract.serviceName, path: BusContract.documentPath(.podcasts))
+        return try WireCoding.decode(PodcastSettings.self, from: settings.value)
     }
 
     /// Flow control: tells the daemon this client has `view`'s updates up to `revision`

@@ -1,21 +1,10 @@
-public import AlmanacModels
-public import DBus
+import AlmanacModels
+import DBus
 
-/// Edits of the Up Next queue as a `Submit` carries them, both ways (docs/bus-api.md, "What
-/// `Submit` accepts"): `{"queueAdd": <as>, "next": <b>}`, `{"queueRemove": <as>}`,
-/// `{"queueMove": <s>, "to": <u>}` (1: the head), `{"queueClear": true}`.
+/// Edits of the Up Next queue as the daemon reads them from a `Submit` (docs/bus-api.md,
+/// "What `Submit` accepts"; a client writes them as `QueueSubmission.Wire` is shaped).
 extension PodcastsCodec {
     private static let queueKeys = ["queueAdd", "queueRemove", "queueMove", "queueClear"]
-
-    /// The `Submit` of `edit`.
-    public static func encode(_ edit: QueueSubmission) -> [String: Value] {
-        switch edit {
-        case .add(let episodes, let next): ["queueAdd": .array(.string, episodes.map(Value.string)), "next": .boolean(next)]
-        case .remove(let episodes): ["queueRemove": .array(.string, episodes.map(Value.string))]
-        case .move(let episode, let position): ["queueMove": .string(episode), "to": .uint32(UInt32(clamping: position))]
-        case .clear: ["queueClear": .boolean(true)]
-        }
-    }
 
     /// The queue edit a `Submit` asks for; `nil` when it names none of the queue's keys;
     /// `InvalidArgs` for more than one, keys that do not go with it, or values of another type.

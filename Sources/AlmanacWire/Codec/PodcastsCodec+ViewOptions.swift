@@ -1,8 +1,8 @@
 public import AlmanacModels
 public import DBus
 
-/// A podcasts view's options (`AddView`, `SetOptions`, the `Options` property) both ways:
-/// `{"podcast": <s>}` (its id), or none for all of them.
+/// A podcasts view's options as the daemon reads them (`AddView`, `SetOptions`): `{"podcast": <s>}`
+/// (its id), or none for all of them (a client writes them as `PodcastsViewOptions` is shaped).
 extension PodcastsCodec {
     static let podcastOption = "podcast"
 
@@ -11,10 +11,5 @@ extension PodcastsCodec {
     public static func viewOptions(_ values: [String: Value]) throws -> PodcastsViewOptions {
         let reader = try OptionsReader(values, allowed: [podcastOption], what: "view option")
         return PodcastsViewOptions(podcast: try reader.string(podcastOption))
-    }
-
-    /// The options as `AddView` takes them (none for a view of all podcasts).
-    public static func encode(_ options: PodcastsViewOptions) -> [String: Value] {
-        options.podcast.map { [podcastOption: .string($0)] } ?? [:]
     }
 }

@@ -1,8 +1,8 @@
 public import AlmanacModels
 public import DBus
 
-/// A weather view's options (`AddView`, `SetOptions`, the `Options` property) both ways:
-/// `{"location": <s>}`, or none for every place.
+/// A weather view's options as the daemon reads them (`AddView`, `SetOptions`): `{"location": <s>}`,
+/// or none for every place (a client writes them as `WeatherViewOptions` is shaped).
 extension WeatherCodec {
     static let locationOption = "location"
 
@@ -15,10 +15,5 @@ extension WeatherCodec {
             throw BusError.invalidArgs("The view option 'location' names a place, such as \"Berlin\" or \"52.52,13.41\": not blank, on one line.")
         }
         return WeatherViewOptions(location: location)
-    }
-
-    /// The options as `AddView` takes them (none for a view of every place).
-    public static func encode(_ options: WeatherViewOptions) -> [String: Value] {
-        options.location.map { [locationOption: .string($0)] } ?? [:]
     }
 }

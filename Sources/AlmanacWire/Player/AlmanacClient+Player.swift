@@ -5,8 +5,8 @@ extension AlmanacClient {
     /// Sets the sleep timer (`Player1.Sleep`): `seconds` from now, or `end` (`episode`,
     /// `chapter`); the timer as set.
     public func sleep(seconds: Double? = nil, end: String? = nil) async throws -> SleepTimerState? {
-        let options = PlayerCodec.sleepOptions(seconds: seconds, end: end)
-        return PlayerCodec.decodeTimer(try await playerCall(BusContract.Player1.sleep, options))
+        let options = try WireCoding.fields(SleepRequest(seconds: seconds, end: end))
+        return try WireCoding.decodeIfAny(SleepTimerProperty.self, fromFields: try await playerCall(BusContract.Player1.sleep, options))?.state
     }
 
     /// Cancels the sleep timer (`Player1.CancelSleep`); whether one was set.
@@ -16,17 +16,19 @@ extension AlmanacClient {
 
     /// Moves the player `offset` chapters on (`Player1.SeekChapter`); the chapter it went to.
     public func seekChapter(_ offset: Int32) async throws -> FeedChapter? {
-        PlayerCodec.decodeChapter(try await playerCall(BusContract.Player1.seekChapter, offset))
+        try WireCoding.decodeIfAny(ChapterMark.self, fromFields: try await playerCall(BusContract.Player1.seekChapter, offset))?.chapter
     }
 
     /// The sleep timer set now (`Player1.SleepTimer`), `nil` when none is.
     public func sleepTimer() async throws -> SleepTimerState? {
-        PlayerCodec.decodeTimer(try await connection.property(BusContract.Player1.sleepTimer, on: BusContract.serviceName, path: BusContract.playerPath).entries)
+        let timer = try await connection.property(BusContract.Player1.sleepTimer, on: BusContract.serviceName, path: BusContract.playerPath)
+        return try WireCoding.decodeIfAny(SleepTimerProperty.self, fromFields: timer.value.stringKeyedEntries ?? [:])?.state
     }
 
     /// What a media player has open now (`Player1.NowPlaying`), `nil` when none has an episode.
     public func nowPlaying() async throws -> NowPlaying? {
-        PlayerCodec.decodeNowPlaying(try await connection.property(BusContract.Player1.nowPlaying, on: BusContract.serviceName, path: BusContract.playerPath).entries)
+        let playing = try await connection.property(BusContract.Player1.nowPlaying, on: BusContract.serviceName, path: BusContract.playerPath)
+        return try WireCoding.decodeIfAny(NowPlaying.self, fromFields: playing.value.stringKeyedEntries ?? [:])
     }
 
     /// `PropertiesChanged` of the player object: `NowPlaying` and `SleepTimer` as they change.

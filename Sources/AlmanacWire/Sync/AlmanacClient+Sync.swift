@@ -5,10 +5,8 @@ extension AlmanacClient {
     /// Logs the daemon in to a sync server (`Sync1.Login`): it checks the password with the
     /// server before keeping anything. `options`: `device`, `caption`, `flavour`.
     public func syncLogin(server: String, user: String, password: String, options: [String: Value]) async throws -> SyncAccount? {
-        let values = try await syncCall(BusContract.Sync1.login, (server, user, password, options), timeout: .seconds(120)).entries
-        guard let server = values["server"]?.stringValue, let user = values["user"]?.stringValue, let device = values["device"]?.stringValue,
-              let flavour = values["flavour"]?.stringValue.flatMap(SyncFlavour.init(rawValue:)) else { return nil }
-        return SyncAccount(server: server, user: user, device: device, caption: values["caption"]?.stringValue ?? "", flavour: flavour)
+        let values = try await syncCall(BusContract.Sync1.login, (server, user, password, options), timeout: .seconds(120))
+        return try WireCoding.decode(SyncAccount.self, from: values.value)
     }
 
     /// Forgets the account, its password and its queue (`Sync1.Logout`); whether there was one.
@@ -18,13 +16,13 @@ extension AlmanacClient {
 
     /// Syncs both ways and returns when done (`Sync1.Sync`).
     public func syncNow() async throws -> SyncReport {
-        let values = try await syncCall(BusContract.Sync1.sync, (), timeout: .seconds(900)).entries
-        return SyncCodec.report(values)
+        try WireCoding.decode(SyncReport.self, from: try await syncCall(BusContract.Sync1.sync, (), timeout: .seconds(900)).value)
     }
 
     /// The sync's state (`Sync1`'s properties).
     public func syncStatus() async throws -> SyncStatus {
-        SyncCodec.status(try await connection.properties(of: BusContract.syncInterface, on: BusContract.serviceName, path: BusContract.syncPath))
+        try WireCoding.decode(SyncStatus.self, fromFields: try await connection.properties(of: BusContract.syncInterface, on: BusContract.serviceName,
+                                                                                            path: BusContract.syncPath))
     }
 
     private func syncCall<A, R>(_ method: BusMethod<A, R>, _ arguments: A.Values, timeout: Duration) async throws -> R.Values {

@@ -1,15 +1,18 @@
-/// A coding key made at run time: an `a{sv}` key or an array index, for coding paths.
+/// A coding key made at run time: an `a{sv}` key or an array index, for coding paths. An
+/// index's string is made only when asked for (an error's path), not for every item.
 struct AnyKey: CodingKey {
-    let stringValue: String
+    private let string: String
     let intValue: Int?
 
+    var stringValue: String { intValue.map { "\($0)" } ?? string }
+
     init(_ string: String) {
-        stringValue = string
+        self.string = string
         intValue = nil
     }
 
     init(_ index: Int) {
-        stringValue = "\(index)"
+        string = ""
         intValue = index
     }
 
