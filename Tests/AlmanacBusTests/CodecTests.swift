@@ -62,6 +62,13 @@ import Testing
         #expect(try refusal([:]).hasPrefix("Submit one change at a time"))
         #expect(try refusal(["units": .string("metric"), "locations": .array(.string, [])]).hasPrefix("Submit one change at a time"))
         #expect(try refusal(["units": .string("kelvin")]) == "'units' must be \"metric\" or \"imperial\", not \"kelvin\".")
+        // Every setting's refusal lists its values, as they were written by hand before `choice`.
+        #expect(try refusal(["provider": .string("x")]) == "'provider' must be \"open-meteo\" or \"met-norway\", not \"x\".")
+        #expect(try refusal(["rainNotify": .string("x")]) == "'rainNotify' must be \"off\", \"15m\", \"30m\" or \"60m\", not \"x\".")
+        #expect(try refusal(["weatherAlerts": .string("x")]) == "'weatherAlerts' must be \"off\", \"severe\" or \"all\", not \"x\".")
+        #expect(try refusal(["windUnit": .string("x")]) == "'windUnit' must be \"auto\", \"km/h\", \"m/s\", \"mph\", \"kn\" or \"bft\", not \"x\".")
+        #expect(try refusal(["precipitationUnit": .string(String(repeating: "y", count: 50))]) == "'precipitationUnit' must be \"auto\", \"mm\" or \"in\", not \"\(String(repeating: "y", count: 40))\".")
+        #expect(try WeatherCodec.submission(["windUnit": .string("bft")]) == .windUnit(.beaufort))
         #expect(try refusal(["locations": .array(.int32, [.int32(1)])]) == "'locations' must be a list of strings (as), not 'ai'.")
         #expect(try refusal(["colour": .string("red")]) == "Unknown weather submission key 'colour'; accepted: units, provider, locations, rainNotify, windUnit, precipitationUnit, weatherAlerts.")
     }

@@ -29,6 +29,16 @@ public struct OptionsReader: Sendable {
         return try checked(text, key)
     }
 
+    /// One of `E`'s values, named by its raw string, or `nil` when absent; another string is
+    /// `InvalidArgs` listing them all (`'units' must be "metric" or "imperial", not "x".`).
+    public func choice<E: RawRepresentable & CaseIterable>(_ key: String, _ type: E.Type) throws -> E? where E.RawValue == String {
+        guard let text = try string(key) else { return nil }
+        if let chosen = E(rawValue: text) { return chosen }
+        let names = E.allCases.map { "\"\($0.rawValue)\"" }
+        let listed = names.count > 1 ? names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "") : names.joined()
+        throw BusError.invalidArgs("'\(key)' must be \(listed), not \"\(text.prefix(40))\".")
+    }
+
     /// A list of non-empty strings, or `nil` when absent.
     public func strings(_ key: String) throws -> [String]? {
         guard let value = values[key] else { return nil }

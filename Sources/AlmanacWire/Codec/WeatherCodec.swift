@@ -31,42 +31,12 @@ public enum WeatherCodec {
         guard values.count == 1 else {
             throw BusError.invalidArgs("Submit one change at a time: {\"units\": <\"metric\"|\"imperial\">}, {\"provider\": <\"open-meteo\"|\"met-norway\">}, {\"locations\": <as>} or {\"rainNotify\": <\"off\"|\"15m\"|\"30m\"|\"60m\">}.")
         }
-        if let provider = try options.string(Setting.provider.busKey) {
-            guard let parsed = WeatherProvider(rawValue: provider) else {
-                throw BusError.invalidArgs("'provider' must be \"open-meteo\" or \"met-norway\", not \"\(provider.prefix(40))\".")
-            }
-            return .provider(parsed)
-        }
-        if let units = try options.string(Setting.units.busKey) {
-            guard let parsed = Units(rawValue: units) else {
-                throw BusError.invalidArgs("'units' must be \"metric\" or \"imperial\", not \"\(units.prefix(40))\".")
-            }
-            return .units(parsed)
-        }
-        if let notice = try options.string(Setting.rainNotify.busKey) {
-            guard let parsed = RainNotice(rawValue: notice) else {
-                throw BusError.invalidArgs("'rainNotify' must be \"off\", \"15m\", \"30m\" or \"60m\", not \"\(notice.prefix(40))\".")
-            }
-            return .rainNotify(parsed)
-        }
-        if let notice = try options.string(Setting.weatherAlerts.busKey) {
-            guard let parsed = AlertNotice(rawValue: notice) else {
-                throw BusError.invalidArgs("'weatherAlerts' must be \"off\", \"severe\" or \"all\", not \"\(notice.prefix(40))\".")
-            }
-            return .weatherAlerts(parsed)
-        }
-        if let unit = try options.string(Setting.windUnit.busKey) {
-            guard let parsed = WindUnit(rawValue: unit) else {
-                throw BusError.invalidArgs("'windUnit' must be \"auto\", \"km/h\", \"m/s\", \"mph\", \"kn\" or \"bft\", not \"\(unit.prefix(40))\".")
-            }
-            return .windUnit(parsed)
-        }
-        if let unit = try options.string(Setting.precipitationUnit.busKey) {
-            guard let parsed = PrecipitationUnit(rawValue: unit) else {
-                throw BusError.invalidArgs("'precipitationUnit' must be \"auto\", \"mm\" or \"in\", not \"\(unit.prefix(40))\".")
-            }
-            return .precipitationUnit(parsed)
-        }
+        if let provider = try options.choice(Setting.provider.busKey, WeatherProvider.self) { return .provider(provider) }
+        if let units = try options.choice(Setting.units.busKey, Units.self) { return .units(units) }
+        if let notice = try options.choice(Setting.rainNotify.busKey, RainNotice.self) { return .rainNotify(notice) }
+        if let notice = try options.choice(Setting.weatherAlerts.busKey, AlertNotice.self) { return .weatherAlerts(notice) }
+        if let unit = try options.choice(Setting.windUnit.busKey, WindUnit.self) { return .windUnit(unit) }
+        if let unit = try options.choice(Setting.precipitationUnit.busKey, PrecipitationUnit.self) { return .precipitationUnit(unit) }
         return .savedLocations(try options.strings("locations") ?? [])
     }
 }
