@@ -45,6 +45,22 @@ import Testing
         #expect(fields["inner"] == .variant(.stringVariantDictionary(["label": .string("x"), "weight": .int16(-2)])))
     }
 
+    @Test func emptyContainersAreTypedThroughNestedArraysAndDictionaries() throws {
+        struct Nested: Codable {
+            var grid: [[Int]] = [[]]
+            var none: [[UInt8]] = []
+            var byName: [String: [Int32]] = ["a": []]
+            var counts: [String: UInt32] = [:]
+            var inners: [String: Inner] = [:]
+        }
+        let fields = try #require(try ValueEncoder().encode(Nested()).stringKeyedEntries)
+        #expect(fields["grid"]?.unwrapped == .array(.array(.int64), [.array(.int64, [])]))
+        #expect(fields["none"]?.unwrapped.type.signature == "aay")
+        #expect(fields["byName"]?.unwrapped.type.signature == "a{sai}")
+        #expect(fields["counts"]?.unwrapped.type.signature == "a{su}")
+        #expect(fields["inners"]?.unwrapped.type.signature == "a{sv}", "a struct that is not ValueTyped is a variant")
+    }
+
     @Test func keysAreSortedUnlessAskedOtherwise() throws {
         let sorted = try ValueEncoder().encode(Inner(label: "x", weight: 1))
         #expect(sorted == .stringVariantDictionary(["label": .string("x"), "weight": .int16(1)]))

@@ -1,9 +1,10 @@
 import Synchronization
 
-/// What `ValueEncoder` and `ValueDecoder` know of a type besides its `Codable`: its
-/// conformances to `Flattened`, `SortedKeys`, a `[String: V]`, `ValueTyped` and an array's,
-/// looked up once per type rather than once per value (a conformance lookup costs as much
-/// as encoding a small value).
+/// What `ValueEncoder` and `ValueDecoder` know of a type besides its `Codable`: whether it
+/// is a `Flattened`, `SortedKeys`, a `[String: V]`, `ValueTyped` or an array, worked out once
+/// per type rather than once per value. A type that is not `CodingTraited` (most) costs one
+/// conformance lookup; an array, a `[String: V]` or a `Flattened` states its traits
+/// (`KnownCodingTraits`); any other asks `SortedKeys` and `ValueTyped`.
 struct CodingTraits: Sendable {
     /// A `@Flattened` property: its keys are those of the dictionary that holds it.
     let flattened: Bool
@@ -13,19 +14,32 @@ struct CodingTraits: Sendable {
     let entryValueType: ValueType?
     /// An array of a `ValueTyped` element: the element's type, for an empty one.
     let elementType: ValueType?
-    /// An array of `Encodable` items: encoded item by item, without an unkeyed container.
+    /// A `ValueTyped` type's (or an array of one's) D-Bus type: what an array of it or a
+    /// `[String: Self]` is typed by.
+    let valueType: ValueType?
+    /// An array: encoded item by item, without an unkeyed container, if its items are `Encodable`.
     let encodesItems: Bool
-    /// An array of `Decodable` items: decoded item by item, without an unkeyed container.
+    /// An array: decoded item by item, without an unkeyed container, if its items are `Decodable`.
     let decodesItems: Bool
 
-    private init(_ type: Any.Type) {
-        flattened = type is any FlattenedCoding.Type
-        let dictionary = type as? any StringKeyedDictionary.Type
-        sortedKeys = dictionary != nil || type is any SortedKeys.Type
-        entryValueType = dictionary?.entryValueType
-        if case .array(let element)? = (type as? any ValueTyped.Type)?.valueType { elementType = element } else { elementType = nil }
-        encodesItems = type is any EncodableItems.Type
-        decodesItems = type is any DecodableItems.Type
+    init(
+        flattened: Bool = false, sortedKeys: Bool = false, entryValueType: ValueType? = nil, elementType: ValueType? = nil,
+        valueType: ValueType? = nil, encodesItems: Bool = false, decodesItems: Bool = false
+    ) {
+        self.flattened = flattened
+        self.sortedKeys = sortedKeys
+        self.entryValueType = entryValueType
+        self.elementType = elementType
+        self.valueType = valueType
+        self.encodesItems = encodesItems
+        self.decodesItems = decodesItems
+    }
+
+    /// `type`'s traits, found by as few conformance lookups as it takes.
+    private static func lookUp(_ type: Any.Type) -> CodingTraits {
+        guard type is any CodingTraited.Type else { return CodingTraits() }
+        if let known = type as? any KnownCodingTraits.Type { return known.codingTraits }
+        return CodingTraits(sortedKeys: type is any SortedKeys.Type, valueType: (type as? any ValueTyped.Type)?.valueType)
     }
 
     /// Every type's traits met so far; as many entries as the program has coded types.
@@ -35,7 +49,7 @@ struct CodingTraits: Sendable {
     static func of(_ type: Any.Type) -> CodingTraits {
         let id = ObjectIdentifier(type)
         if let traits = known.withLock({ $0[id] }) { return traits }
-        let traits = CodingTraits(type)
+        let traits = lookUp(type)
         known.withLock { $0[id] = traits }
         return traits
     }

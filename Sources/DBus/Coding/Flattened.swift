@@ -17,8 +17,3 @@ public struct Flattened<Wrapped: Codable>: Codable {
 extension Flattened: Sendable where Wrapped: Sendable {}
 extension Flattened: Equatable where Wrapped: Equatable {}
 extension Flattened: Hashable where Wrapped: Hashable {}
-
-/// What the coders recognise a `Flattened` by, whatever it wraps.
-protocol FlattenedCoding {}
-
-extension Flattened: FlattenedCoding {}

@@ -1,6 +1,6 @@
 /// A type whose every value has the same D-Bus type, known without a value: what
 /// `ValueEncoder` types an empty array by.
-public protocol ValueTyped {
+public protocol ValueTyped: CodingTraited {
     /// The D-Bus type of every value of this type.
     static var valueType: ValueType { get }
 }
