@@ -110,7 +110,7 @@ final class EventLoop: @unchecked Sendable {
         var thread = pthread_t()
         let result = pthread_create(&thread, nil, { raw in
             let context = Unmanaged<StartContext>.fromOpaque(raw!).takeRetainedValue()
-            context.loop.run(setup: context.setup)
+            context.loop.run(context)
             return nil
         }, context)
         guard result == 0 else {
@@ -120,12 +120,20 @@ final class EventLoop: @unchecked Sendable {
         pthread_detach(thread)
     }
 
+    /// What the new thread is handed: the loop, and its setup until that has run.
     private final class StartContext {
         let loop: EventLoop
-        let setup: @Sendable () -> OpaquePointer?
+        private var setup: (@Sendable () -> OpaquePointer?)?
         init(loop: EventLoop, setup: @escaping @Sendable () -> OpaquePointer?) {
             self.loop = loop
             self.setup = setup
+        }
+
+        /// Runs the setup and lets go of it (and of all it holds) before returning.
+        func runSetup() -> OpaquePointer? {
+            let setup = self.setup
+            self.setup = nil
+            return setup?()
         }
     }
 
@@ -223,9 +231,12 @@ final class EventLoop: @unchecked Sendable {
 
     // MARK: The loop
 
-    private func run(setup: @Sendable () -> OpaquePointer?) {
+    private func run(_ start: StartContext) {
         threadID.store(UInt(pthread_self()), ordering: .relaxed)
-        guard let connection = setup() else {
+        // The setup is let go of at once: this thread is still returning after `stop`'s `done`
+        // has run, and by then it must hold nothing of the connection's owner (its setup
+        // captured it), or the owner outlives its last user.
+        guard let connection = start.runSetup() else {
             finish()
             return
         }
@@ -264,16 +275,22 @@ final class EventLoop: @unchecked Sendable {
     private func finish() {
         threadID.store(0, ordering: .relaxed)
         onFinish = nil
-        // Work that arrives from now on runs on its caller's thread (see `execute`); what is
-        // queued already runs here, with the connection gone, so each piece fails cleanly.
+        runLeftWork()
+        // Last: whoever waits for the end may go on (and the process exit) as soon as it is told.
+        for done in stopped { done() }
+        stopped.removeAll()
+    }
+
+    /// Work that arrives from now on runs on its caller's thread (see `execute`); what is
+    /// queued already runs here, with the connection gone, so each piece fails cleanly, and
+    /// is let go of (with all it holds) on returning.
+    private func runLeftWork() {
         let left = queue.withLock { queue -> [@Sendable () -> Void] in
             queue.finished = true
             defer { queue.work.removeAll() }
             return queue.work
         }
         for item in left { item() }
-        for done in stopped { done() }
-        stopped.removeAll()
     }
 
     private func runQueuedWork() {
