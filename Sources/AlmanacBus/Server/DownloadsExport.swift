@@ -102,23 +102,11 @@ public final class DownloadsExport: Sendable {
         try WireCoding.fields(DownloadProperties(job, error: manager.shownError(of: job)))
     }
 
-    /// `Download1`'s properties, each typed by its definition, in the order introspection
-    /// lists them (`DownloadProperties`'s); its `Error` as the manager shows it.
-    static func fields(_ manager: DownloadManager) -> [PropertyField<DownloadJob>] {
-        [
-            PropertyField(BusContract.Download1.episode) { $0.episodeID }, PropertyField(BusContract.Download1.podcast) { $0.podcastID },
-            PropertyField(BusContract.Download1.url) { $0.url }, PropertyField(BusContract.Download1.state) { $0.state.rawValue },
-            PropertyField(BusContract.Download1.received) { $0.received }, PropertyField(BusContract.Download1.total) { $0.total },
-            PropertyField(BusContract.Download1.error) { manager.shownError(of: $0) }, PropertyField(BusContract.Download1.file) { $0.file },
-            PropertyField(BusContract.Download1.owner) { $0.owner },
-        ]
-    }
-
     private func interface(for id: UInt64) throws -> Interface {
         let manager = self.manager
-        let current = { @Sendable () throws -> DownloadJob in
+        let current = { @Sendable () throws -> DownloadProperties in
             guard let job = manager.document.snapshot.state[id] else { throw BusError(.unknownObject, "Download \(id) is gone.") }
-            return job
+            return DownloadProperties(job, error: manager.shownError(of: job))
         }
         return try Interface(BusContract.downloadInterface.rawValue, methods: [
             // In a task: cancelling writes the job to the archive (SQLite), never on the
@@ -126,6 +114,6 @@ public final class DownloadsExport: Sendable {
             Method(BusContract.Download1.cancel, async: { call, _ in
                 try manager.cancel(id, by: call.sender?.rawValue ?? "")
             }),
-        ], properties: Self.fields(manager).map { $0.property(current) })
+        ], properties: DownloadProperties.fields.map { $0.property(current) })
     }
 }

@@ -78,6 +78,6 @@ public final class SyncExport: Sendable {
             }),
             Method(BusContract.Sync1.logout, async: { _, _ in try await sync.logOut() }),
             Method(BusContract.Sync1.sync, async: { _, _ in try WireCoding.dictionary(try await sync.sync()) }),
-        ], properties: SyncCodec.fields.map { $0.property { sync.status.state.wire } })
+        ], properties: SyncStatus.Wire.fields.map { $0.property { sync.status.state.wire } })
     }
 }

@@ -20,6 +20,13 @@ public struct OptionsReader: Sendable {
 
     public var isEmpty: Bool { values.isEmpty }
 
+    /// A view's one option (`AddView`, `SetOptions`) read strictly: `key`, a string saying
+    /// what the view watches, or `nil` when absent (it watches everything); `InvalidArgs`
+    /// for any other key or type.
+    public static func viewOption(_ key: String, in values: [String: Value]) throws -> String? {
+        try OptionsReader(values, allowed: [key], what: "view option").string(key)
+    }
+
     /// A non-empty string (empty too when `allowingEmpty`) of at most `maximumStringLength`
     /// bytes, or `nil` when absent.
     public func string(_ key: String, allowingEmpty: Bool = false) throws -> String? {

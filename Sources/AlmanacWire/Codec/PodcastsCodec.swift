@@ -8,6 +8,13 @@ public enum PodcastsCodec {
     /// How many of the newest episodes `GetState` carries; the rest are paged (see docs).
     public static let episodesInState = 50
 
+    /// Reads a podcasts view's options: `{"podcast": <s>}` (its id), or none for all of them
+    /// (a client writes them as `PodcastsViewOptions` is shaped). Any id is taken: a view of a
+    /// podcast the library lacks hears none of its changes.
+    public static func viewOptions(_ values: [String: Value]) throws -> PodcastsViewOptions {
+        PodcastsViewOptions(podcast: try OptionsReader.viewOption("podcast", in: values))
+    }
+
     /// Reads `SetPodcastSettings`'s `a{sv}`: any of `refreshInterval` (seconds, 0 for the
     /// server's cadence), `autoDownload` (b), `keep` (0 for all), `deletePlayedAfter`
     /// (seconds, 0 for never), `notify` (`b`, or `s`: `on`, `off`, `default`), `autoQueue` (b),

@@ -4,6 +4,17 @@ public import DBus
 /// The weather document on the bus beyond its values' shapes (`WeatherState.Wire` and the
 /// others, `WireCoding`): what a view of one place is sent, and what `Submit` accepts.
 public enum WeatherCodec {
+    /// Reads a weather view's options (`{"location": <s>}`, or none for every place; a client
+    /// writes them as `WeatherViewOptions` is shaped): the place must not be blank and must be
+    /// on one line; `InvalidArgs` otherwise.
+    public static func viewOptions(_ values: [String: Value]) throws -> WeatherViewOptions {
+        let location = try OptionsReader.viewOption("location", in: values)
+        if let location, location.trimmed.isEmpty || location.hasControlCharacters {
+            throw BusError.invalidArgs("The view option 'location' names a place, such as \"Berlin\" or \"52.52,13.41\": not blank, on one line.")
+        }
+        return WeatherViewOptions(location: location)
+    }
+
     /// The state as a view of `location` (or of everything, when `nil`) sees it: with only
     /// that place's reading and failure.
     public static func snapshot(_ state: WeatherState, forLocation location: String?) throws -> [String: Value] {

@@ -6,23 +6,22 @@ extension WeatherChange: WireShaped {
     /// `kind` and that kind's fields, each field's name and type the same in every kind. One
     /// small struct per kind, so that a change encodes only its own fields (a struct of every
     /// kind's fields encoded each unset one too: docs/performance.md, "Values by Codable").
-    public enum Wire: Codable {
-        case reading(ReadingFields), failed(FailedFields), units(UnitsFields), provider(ProviderFields)
-        case savedLocations(SavedLocationsFields), forgotten(ForgottenFields), rainNotify(RainNotifyFields)
-        case windUnit(WindUnitFields), precipitationUnit(PrecipitationUnitFields)
-        case weatherAlerts(WeatherAlertsFields), alerts(AlertsFields)
+    public struct Wire: Codable {
+        let change: WeatherChange
 
-        public struct ReadingFields: Codable { var kind = Kind.reading; var location: String; var reading: WeatherReading.Wire }
-        public struct FailedFields: Codable { var kind = Kind.failed; var location, error: String }
-        public struct UnitsFields: Codable { var kind = Kind.units; var units: Units }
-        public struct ProviderFields: Codable { var kind = Kind.provider; var provider: WeatherProvider }
-        public struct SavedLocationsFields: Codable { var kind = Kind.savedLocations; var savedLocations: [String] }
-        public struct ForgottenFields: Codable { var kind = Kind.forgotten; var locations: [String] }
-        public struct RainNotifyFields: Codable { var kind = Kind.rainNotify; var rainNotify: RainNotice }
-        public struct WindUnitFields: Codable { var kind = Kind.windUnit; var windUnit: WindUnit }
-        public struct PrecipitationUnitFields: Codable { var kind = Kind.precipitationUnit; var precipitationUnit: PrecipitationUnit }
-        public struct WeatherAlertsFields: Codable { var kind = Kind.weatherAlerts; var weatherAlerts: AlertNotice }
-        public struct AlertsFields: Codable {
+        init(_ change: WeatherChange) { self.change = change }
+
+        struct ReadingFields: Codable { var kind = Kind.reading; var location: String; var reading: WeatherReading.Wire }
+        struct FailedFields: Codable { var kind = Kind.failed; var location, error: String }
+        struct UnitsFields: Codable { var kind = Kind.units; var units: Units }
+        struct ProviderFields: Codable { var kind = Kind.provider; var provider: WeatherProvider }
+        struct SavedLocationsFields: Codable { var kind = Kind.savedLocations; var savedLocations: [String] }
+        struct ForgottenFields: Codable { var kind = Kind.forgotten; var locations: [String] }
+        struct RainNotifyFields: Codable { var kind = Kind.rainNotify; var rainNotify: RainNotice }
+        struct WindUnitFields: Codable { var kind = Kind.windUnit; var windUnit: WindUnit }
+        struct PrecipitationUnitFields: Codable { var kind = Kind.precipitationUnit; var precipitationUnit: PrecipitationUnit }
+        struct WeatherAlertsFields: Codable { var kind = Kind.weatherAlerts; var weatherAlerts: AlertNotice }
+        struct AlertsFields: Codable {
             var kind = Kind.alerts
             var location: String
             var alerts: PlaceAlerts
@@ -31,37 +30,39 @@ extension WeatherChange: WireShaped {
 
         private enum KindKey: CodingKey { case kind }
 
-        /// The kind first, then its struct from the same entries; `DecodingError` for a field
-        /// the kind needs missing.
+        /// The kind first, then its struct from the same entries, then the change it tells:
+        /// `DecodingError` for a field the kind needs missing. A reading comes back as it
+        /// travels (times in whole seconds, two days of hours).
         public init(from decoder: any Decoder) throws {
-            self = switch try decoder.container(keyedBy: KindKey.self).decode(Kind.self, forKey: .kind) {
-            case .reading: .reading(try ReadingFields(from: decoder))
-            case .failed: .failed(try FailedFields(from: decoder))
-            case .units: .units(try UnitsFields(from: decoder))
-            case .provider: .provider(try ProviderFields(from: decoder))
-            case .savedLocations: .savedLocations(try SavedLocationsFields(from: decoder))
-            case .forgotten: .forgotten(try ForgottenFields(from: decoder))
-            case .rainNotify: .rainNotify(try RainNotifyFields(from: decoder))
-            case .windUnit: .windUnit(try WindUnitFields(from: decoder))
-            case .precipitationUnit: .precipitationUnit(try PrecipitationUnitFields(from: decoder))
-            case .weatherAlerts: .weatherAlerts(try WeatherAlertsFields(from: decoder))
-            case .alerts: .alerts(try AlertsFields(from: decoder))
+            change = switch try decoder.container(keyedBy: KindKey.self).decode(Kind.self, forKey: .kind) {
+            case .reading: try decoder.read(ReadingFields.self) { .reading(try WeatherReading(wire: $0.reading)) }
+            case .failed: try decoder.read(FailedFields.self) { .failed(location: $0.location, message: $0.error) }
+            case .units: try decoder.read(UnitsFields.self) { .units($0.units) }
+            case .provider: try decoder.read(ProviderFields.self) { .provider($0.provider) }
+            case .savedLocations: try decoder.read(SavedLocationsFields.self) { .savedLocations($0.savedLocations) }
+            case .forgotten: try decoder.read(ForgottenFields.self) { .forgotten($0.locations) }
+            case .rainNotify: try decoder.read(RainNotifyFields.self) { .rainNotify($0.rainNotify) }
+            case .windUnit: try decoder.read(WindUnitFields.self) { .windUnit($0.windUnit) }
+            case .precipitationUnit: try decoder.read(PrecipitationUnitFields.self) { .precipitationUnit($0.precipitationUnit) }
+            case .weatherAlerts: try decoder.read(WeatherAlertsFields.self) { .weatherAlerts($0.weatherAlerts) }
+            case .alerts: try decoder.read(AlertsFields.self) { .alerts(location: $0.location, $0.alerts, began: $0.began ?? [], ended: $0.ended ?? []) }
             }
         }
 
+        /// The change's kind's struct: only its own fields.
         public func encode(to encoder: any Encoder) throws {
-            let fields: any Encodable = switch self {
-            case .reading(let fields): fields
-            case .failed(let fields): fields
-            case .units(let fields): fields
-            case .provider(let fields): fields
-            case .savedLocations(let fields): fields
-            case .forgotten(let fields): fields
-            case .rainNotify(let fields): fields
-            case .windUnit(let fields): fields
-            case .precipitationUnit(let fields): fields
-            case .weatherAlerts(let fields): fields
-            case .alerts(let fields): fields
+            let fields: any Encodable = switch change {
+            case .reading(let reading): ReadingFields(location: reading.location, reading: reading.wire)
+            case .failed(let location, let message): FailedFields(location: location, error: message)
+            case .units(let units): UnitsFields(units: units)
+            case .provider(let provider): ProviderFields(provider: provider)
+            case .savedLocations(let locations): SavedLocationsFields(savedLocations: locations)
+            case .forgotten(let locations): ForgottenFields(locations: locations)
+            case .rainNotify(let notice): RainNotifyFields(rainNotify: notice)
+            case .windUnit(let unit): WindUnitFields(windUnit: unit)
+            case .precipitationUnit(let unit): PrecipitationUnitFields(precipitationUnit: unit)
+            case .weatherAlerts(let notice): WeatherAlertsFields(weatherAlerts: notice)
+            case .alerts(let location, let alerts, let began, let ended): AlertsFields(location: location, alerts: alerts, began: began, ended: ended)
             }
             try fields.encode(to: encoder)
         }
@@ -76,37 +77,7 @@ extension WeatherChange: WireShaped {
         case alerts
     }
 
-    public var wire: Wire {
-        switch self {
-        case .reading(let reading): .reading(.init(location: reading.location, reading: reading.wire))
-        case .failed(let location, let message): .failed(.init(location: location, error: message))
-        case .units(let units): .units(.init(units: units))
-        case .provider(let provider): .provider(.init(provider: provider))
-        case .savedLocations(let locations): .savedLocations(.init(savedLocations: locations))
-        case .forgotten(let locations): .forgotten(.init(locations: locations))
-        case .rainNotify(let notice): .rainNotify(.init(rainNotify: notice))
-        case .windUnit(let unit): .windUnit(.init(windUnit: unit))
-        case .precipitationUnit(let unit): .precipitationUnit(.init(precipitationUnit: unit))
-        case .weatherAlerts(let notice): .weatherAlerts(.init(weatherAlerts: notice))
-        case .alerts(let location, let alerts, let began, let ended): .alerts(.init(location: location, alerts: alerts, began: began, ended: ended))
-        }
-    }
+    public var wire: Wire { Wire(self) }
 
-    /// The change `wire` tells. A reading comes back as it travels (times in whole seconds,
-    /// two days of hours).
-    public init(wire: Wire) throws {
-        self = switch wire {
-        case .reading(let fields): .reading(try WeatherReading(wire: fields.reading))
-        case .failed(let fields): .failed(location: fields.location, message: fields.error)
-        case .units(let fields): .units(fields.units)
-        case .provider(let fields): .provider(fields.provider)
-        case .savedLocations(let fields): .savedLocations(fields.savedLocations)
-        case .forgotten(let fields): .forgotten(fields.locations)
-        case .rainNotify(let fields): .rainNotify(fields.rainNotify)
-        case .windUnit(let fields): .windUnit(fields.windUnit)
-        case .precipitationUnit(let fields): .precipitationUnit(fields.precipitationUnit)
-        case .weatherAlerts(let fields): .weatherAlerts(fields.weatherAlerts)
-        case .alerts(let fields): .alerts(location: fields.location, fields.alerts, began: fields.began ?? [], ended: fields.ended ?? [])
-        }
-    }
+    public init(wire: Wire) { self = wire.change }
 }

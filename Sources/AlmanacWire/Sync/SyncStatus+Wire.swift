@@ -7,35 +7,23 @@ extension SyncStatus: WireShaped {
     /// the account's `Server`, `User`, `Device`, `Caption`, `Flavour` (`""` when logged out),
     /// `LastSync x` (Unix seconds, 0: never), `Queued u`, `LastError s`, `Syncing b`,
     /// `PasswordStore s`. Never the password.
-    public struct Wire: Codable {
-        var loggedIn: Bool
-        var server, user, device, caption, flavour: String
-        var lastSync: Int64
-        var queued: UInt32
-        var lastError: String
-        var syncing: Bool
-        var passwordStore: String
+    public struct Wire: PropertiesShape {
+        var loggedIn = false
+        var server = "", user = "", device = "", caption = "", flavour = ""
+        var lastSync: Int64 = 0
+        var queued: UInt32 = 0
+        var lastError = ""
+        var syncing = false
+        var passwordStore = ""
 
-        /// Each property's name, spelled once in the contract.
-        enum CodingKeys: ContractKeys {
-            case loggedIn, server, user, device, caption, flavour, lastSync, queued, lastError, syncing, passwordStore
-
-            var member: MemberName {
-                switch self {
-                case .loggedIn: BusContract.Sync1.loggedIn.name
-                case .server: BusContract.Sync1.server.name
-                case .user: BusContract.Sync1.user.name
-                case .device: BusContract.Sync1.device.name
-                case .caption: BusContract.Sync1.caption.name
-                case .flavour: BusContract.Sync1.flavour.name
-                case .lastSync: BusContract.Sync1.lastSync.name
-                case .queued: BusContract.Sync1.queued.name
-                case .lastError: BusContract.Sync1.lastError.name
-                case .syncing: BusContract.Sync1.syncing.name
-                case .passwordStore: BusContract.Sync1.passwordStore.name
-                }
-            }
-        }
+        public static let unheard = Wire()
+        public static let properties: [ShapeProperty<Wire>] = [
+            .init(BusContract.Sync1.loggedIn, \.loggedIn), .init(BusContract.Sync1.server, \.server), .init(BusContract.Sync1.user, \.user),
+            .init(BusContract.Sync1.device, \.device), .init(BusContract.Sync1.caption, \.caption), .init(BusContract.Sync1.flavour, \.flavour),
+            .init(BusContract.Sync1.lastSync, \.lastSync), .init(BusContract.Sync1.queued, \.queued),
+            .init(BusContract.Sync1.lastError, \.lastError), .init(BusContract.Sync1.syncing, \.syncing),
+            .init(BusContract.Sync1.passwordStore, \.passwordStore),
+        ]
     }
 
     public var wire: Wire {
