@@ -107,10 +107,10 @@ import Testing
     @Test func aResyncDecodesToTheViewsSlice() throws {
         let state = WeatherState(units: .imperial, savedLocations: ["Berlin"], readings: ["Berlin": Self.reading, "Paris": Self.reading],
                                  failures: ["Atlantis": "no such place"])
-        let resync = try Self.overTheWire(GoldenCases.resync(try WeatherCodec.snapshot(state, forLocation: "Berlin")))
+        let resync = try Self.overTheWire(GoldenCases.resync(try WeatherCodec.snapshot(state, for: WeatherViewOptions(location: "Berlin"))))
         #expect(Self.weatherUpdate(resync) == .resynchronised(WeatherState(units: .imperial, savedLocations: ["Berlin"], readings: ["Berlin": Self.reading])))
         let podcasts = PodcastsState(podcasts: ["p": Self.podcast], episodes: ["p-1": Self.episode], settings: PodcastSettings(notify: true))
-        let all = try Self.overTheWire(GoldenCases.resync(try PodcastsCodec.snapshot(podcasts, forPodcast: nil)))
+        let all = try Self.overTheWire(GoldenCases.resync(try PodcastsCodec.snapshot(podcasts, for: PodcastsViewOptions(podcast: nil))))
         #expect(Self.podcastsUpdate(all) == .resynchronised(podcasts))
     }
 

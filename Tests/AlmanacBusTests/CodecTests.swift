@@ -46,11 +46,11 @@ import Testing
 
     @Test func aViewHearsOnlyItsPlaceButEveryUnitChange() throws {
         let reading = WeatherChange.reading(Self.reading)
-        #expect(try WeatherCodec.slice(reading, forLocation: "Berlin")?["kind"] == .string("reading"))
-        #expect(try WeatherCodec.slice(reading, forLocation: "Paris") == nil)
-        #expect(try WeatherCodec.slice(reading, forLocation: nil) != nil)
-        #expect(try WeatherCodec.slice(.units(.metric), forLocation: "Paris")?["units"] == .string("metric"))
-        #expect(try WeatherCodec.slice(.failed(location: "Paris", message: "x"), forLocation: "Berlin") == nil)
+        #expect(try WeatherCodec.slice(reading, for: WeatherViewOptions(location: "Berlin"))?["kind"] == .string("reading"))
+        #expect(try WeatherCodec.slice(reading, for: WeatherViewOptions(location: "Paris")) == nil)
+        #expect(try WeatherCodec.slice(reading, for: WeatherViewOptions(location: nil)) != nil)
+        #expect(try WeatherCodec.slice(.units(.metric), for: WeatherViewOptions(location: "Paris"))?["units"] == .string("metric"))
+        #expect(try WeatherCodec.slice(.failed(location: "Paris", message: "x"), for: WeatherViewOptions(location: "Berlin")) == nil)
     }
 
     @Test func weatherSubmissionsAreReadStrictly() throws {
@@ -80,9 +80,9 @@ import Testing
         let state = PodcastsState(podcasts: ["p": podcast], episodes: ["e1": episode])
         #expect(try WireCoding.decode(PodcastsState.self, fromFields: WireCoding.fields(state)) == state)
         let play = PodcastsChange.playState(episodeID: "e1", podcastID: "p", played: true, position: 3)
-        #expect(try PodcastsCodec.slice(play, forPodcast: "p") != nil)
-        #expect(try PodcastsCodec.slice(play, forPodcast: "other") == nil)
-        #expect(try PodcastsCodec.slice(.newEpisodes(podcastID: "other", []), forPodcast: "p") == nil)
+        #expect(try PodcastsCodec.slice(play, for: PodcastsViewOptions(podcast: "p")) != nil)
+        #expect(try PodcastsCodec.slice(play, for: PodcastsViewOptions(podcast: "other")) == nil)
+        #expect(try PodcastsCodec.slice(.newEpisodes(podcastID: "other", []), for: PodcastsViewOptions(podcast: "p")) == nil)
     }
 
     @Test func podcastSubmissionsNeedAnEpisodeAndTakeAnyNumber() throws {

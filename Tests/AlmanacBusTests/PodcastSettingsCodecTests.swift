@@ -51,8 +51,8 @@ import Testing
         #expect(try WireCoding.fields(settings)["kind"] == .string("podcastSettings") && WireCoding.fields(settings)["podcast"] == .string("p"))
         let kept = PodcastsChange.kept(episodeID: "e1", podcastID: "p", kept: true)
         #expect(try WireCoding.fields(kept) == ["kind": .string("kept"), "episode": .string("e1"), "podcast": .string("p"), "kept": .boolean(true)])
-        #expect(try PodcastsCodec.slice(kept, forPodcast: "p") != nil)
-        #expect(try PodcastsCodec.slice(settings, forPodcast: "q") == nil)
+        #expect(try PodcastsCodec.slice(kept, for: PodcastsViewOptions(podcast: "p")) != nil)
+        #expect(try PodcastsCodec.slice(settings, for: PodcastsViewOptions(podcast: "q")) == nil)
     }
 
     @Test func whatAClientSendsIsReadStrictly() throws {

@@ -5,8 +5,8 @@ public import DBus
 public import FoundationEssentials
 
 /// What the bus layer needs to know about one kind of document to serve it: how its state
-/// and changes look on the bus, which view options it takes, what a view's slice of a change
-/// is, and how to refresh it.
+/// and changes look on the bus, its codec (which view options it takes, what a view's slice
+/// of the state and of a change is, what `Submit` accepts), and how to refresh it.
 public protocol DocumentAdapter: Sendable {
     /// Its state and its changes, each with its one shape on the bus (`WireShaped`).
     associatedtype State: Sendable, WireShaped
@@ -15,6 +15,9 @@ public protocol DocumentAdapter: Sendable {
     associatedtype Work: Sendable
     /// What a view watches (`WeatherViewOptions`, `PodcastsViewOptions`).
     associatedtype Options: ViewOptions
+    /// Reads a view's options and a `Submit`, and slices the state and changes for a view
+    /// (`WeatherCodec`, `PodcastsCodec`): `DocumentObject` calls it for every document.
+    associatedtype Codec: DocumentCodec where Codec.State == State, Codec.Change == Change, Codec.Options == Options
 
     var name: DocumentName { get }
     var document: Document<State, Change, Options> { get }
@@ -23,23 +26,14 @@ public protocol DocumentAdapter: Sendable {
     /// When its schedule next fetches something by itself, on the daemon's clock (`NextRefresh`;
     /// `nil`: nothing is wanted, or all of it is being fetched).
     var nextRefresh: Date? { get }
-    /// Reads a view's options from `AddView`'s or `SetOptions`' `a{sv}`; throws `BusError`
-    /// (`InvalidArgs`) for keys, types or values this document refuses.
-    func viewOptions(_ values: [String: Value]) throws -> Options
-
-    /// A view's slice of the whole state, in `GetState`'s shape: what a view with `options`
-    /// is sent as its `resync` after it fell behind.
-    func snapshot(_ state: State, for options: Options) throws -> [String: Value]
-    /// What a view with `options` is told of `change`, or `nil` if it is not its concern.
-    func slice(_ change: Change, for options: Options) throws -> [String: Value]?
     /// The failure a change reports, for `LastError`; `nil` for a change that is not a failure.
     func failure(in change: Change) -> String?
-    /// Applies a `Submit`: throws `InvalidArgs` at once for input it refuses; otherwise the
-    /// change goes to the document's owner, and `answer` gets the new revision, or the
-    /// document's refusal (a `NamedError`: `InvalidArgs`, `UnknownLocation`, or `Failed` when
-    /// the disk refused, and then nothing changed), once the burst that holds it is saved.
-    /// It must not wait for the owner.
-    func submit(_ values: [String: Value], from view: ViewKey?, answer: @escaping @Sendable (Result<UInt64, any Error>) -> Void) throws
+    /// Sends what a view (or, with no `view`, a method or a setting) submitted to the
+    /// document's owner: throws the document's refusal of it at once when it can tell, else
+    /// `answer` gets the new revision, or the document's refusal (a `NamedError`:
+    /// `InvalidArgs`, `UnknownLocation`, or `Failed` when the disk refused, and then nothing
+    /// changed), once the burst that holds it is saved. It must not wait for the owner.
+    func send(_ submission: Codec.Submission, from view: ViewKey?, answer: @escaping @Sendable (Result<UInt64, any Error>) -> Void) throws
     /// Runs `work` on the document's owner once it has done everything sent to it before:
     /// a read that follows a client's `Submit`s (`GetState`) sees them applied. `work` must
     /// not block.
@@ -68,4 +62,10 @@ public protocol DocumentAdapter: Sendable {
 
 extension DocumentAdapter {
     public func pageSource(for options: Options) -> (any PagingDataSource<Value>)? { nil }
+
+    /// Applies a `Submit`'s `a{sv}`: its codec reads it (`InvalidArgs` at once for input it
+    /// refuses), then it is `send`'s.
+    public func submit(_ values: [String: Value], from view: ViewKey?, answer: @escaping @Sendable (Result<UInt64, any Error>) -> Void) throws {
+        try send(Codec.submission(values), from: view, answer: answer)
+    }
 }

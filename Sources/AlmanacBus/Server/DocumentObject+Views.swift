@@ -7,9 +7,9 @@ extension DocumentObject.Views {
     /// What a view with `options` is told of the change at `revision`. Views with the same
     /// options (most have none, or one place) are told the same: it is made once per change.
     /// Throws what encoding the slice threw (nothing is kept then).
-    mutating func slice(_ change: Adapter.Change, at revision: UInt64, for options: Adapter.Options, by adapter: Adapter) throws -> [String: Value]? {
+    mutating func slice(_ change: Adapter.Change, at revision: UInt64, for options: Adapter.Options) throws -> [String: Value]? {
         if let last = lastSlice, last.revision == revision, last.options == options { return last.data }
-        let data = try adapter.slice(change, for: options)
+        let data = try Adapter.Codec.slice(change, for: options)
         lastSlice = (revision, options, data)
         return data
     }

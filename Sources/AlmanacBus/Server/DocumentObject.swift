@@ -149,7 +149,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     // MARK: Views
 
     func addView(owner: BusName, rawOptions: [String: Value]) throws -> ObjectPath {
-        let options = try adapter.viewOptions(rawOptions)
+        let options = try Adapter.Codec.viewOptions(rawOptions)
         let path: ObjectPath = try views.withLock { views in
             let owned = views.byPath.values.lazy.filter { $0.owner == owner }.count
             guard owned < Self.maximumViewsPerClient else {
@@ -205,7 +205,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
     }
 
     func setOptions(_ path: ObjectPath, caller: BusName?, rawOptions: [String: Value]) throws {
-        let options = try adapter.viewOptions(rawOptions)
+        let options = try Adapter.Codec.viewOptions(rawOptions)
         try views.withLock { views in
             guard let view = views.byPath[path] else {
                 throw BusError(BusContract.noSuchView, "\(path) is not a view of the \(adapter.name) document.")
@@ -234,7 +234,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             do {
                 admitted = try views.withLock { views -> (view: RemoteView<Adapter.Options>, data: [String: Value]?)? in
                     guard let view = views.byPath[path], !view.window.behind,
-                          let data = try views.slice(change, at: revision, for: view.options, by: adapter) else { return nil }
+                          let data = try views.slice(change, at: revision, for: view.options) else { return nil }
                     return (view, views.byPath[path]?.window.admit() ?? false ? data : nil)
                 }
             } catch {
@@ -264,7 +264,7 @@ public final class DocumentObject<Adapter: DocumentAdapter>: Sendable {
             guard let view = views.withLock({ $0.byPath[path] }) else { return }
             var bytes = 0
             do {
-                let data = try WireCoding.fields(ViewUpdateMarker.resync(try adapter.snapshot(state, for: view.options)))
+                let data = try WireCoding.fields(ViewUpdateMarker.resync(try Adapter.Codec.snapshot(state, for: view.options)))
                 bytes = try emitChange(BusContract.View1.updated, at: path, to: view.owner, revision: revision, data)
             } catch {
                 logger.error("could not resynchronise a view", metadata: ["view": "\(path)", "revision": "\(revision)", "error": "\(error)"])

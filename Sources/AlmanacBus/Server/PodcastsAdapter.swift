@@ -48,22 +48,13 @@ public struct PodcastsAdapter: DocumentAdapter {
     public var document: PodcastsDocument.Model { podcasts.document }
     public var activity: DocumentActivity { podcasts.activity }
     public var nextRefresh: Date? { podcasts.nextDue }
-    public func viewOptions(_ values: [String: Value]) throws -> PodcastsViewOptions { try PodcastsCodec.viewOptions(values) }
-
-    public func snapshot(_ state: PodcastsState, for options: PodcastsViewOptions) throws -> [String: Value] {
-        try PodcastsCodec.snapshot(state, forPodcast: options.podcast)
-    }
-
-    public func slice(_ change: PodcastsChange, for options: PodcastsViewOptions) throws -> [String: Value]? {
-        try PodcastsCodec.slice(change, forPodcast: options.podcast)
-    }
+    public typealias Codec = PodcastsCodec
 
     public func failure(in change: PodcastsChange) -> String? { change.failure }
 
     /// Sends the submission to the document's owner: the answer comes once the burst that
     /// holds it is saved and published.
-    public func submit(_ values: [String: Value], from view: ViewKey?, answer: @escaping @Sendable (Result<UInt64, any Error>) -> Void) throws {
-        let submission = try PodcastsCodec.submission(values)
+    public func send(_ submission: PodcastsSubmission, from view: ViewKey?, answer: @escaping @Sendable (Result<UInt64, any Error>) -> Void) {
         podcasts.send(submission, from: view, answer: answer)
     }
 

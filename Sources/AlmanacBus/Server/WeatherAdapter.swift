@@ -21,28 +21,15 @@ public struct WeatherAdapter: DocumentAdapter {
     public var document: WeatherDocument.Model { weather.document }
     public var activity: DocumentActivity { weather.activity }
     public var nextRefresh: Date? { weather.nextDue }
-    public func viewOptions(_ values: [String: Value]) throws -> WeatherViewOptions { try WeatherCodec.viewOptions(values) }
-
-    public func snapshot(_ state: WeatherState, for options: WeatherViewOptions) throws -> [String: Value] {
-        try WeatherCodec.snapshot(state, forLocation: options.location)
-    }
-
-    public func slice(_ change: WeatherChange, for options: WeatherViewOptions) throws -> [String: Value]? {
-        try WeatherCodec.slice(change, forLocation: options.location)
-    }
+    public typealias Codec = WeatherCodec
 
     public func failure(in change: WeatherChange) -> String? { change.failure }
 
-    /// Sends the submission to the document's owner: its answer comes after the burst's one
-    /// write of the settings.
-    public func submit(_ values: [String: Value], from view: ViewKey?, answer: @escaping @Sendable (Result<UInt64, any Error>) -> Void) throws {
-        try enqueue(WeatherCodec.submission(values), from: view, answer: answer)
-    }
-
-    /// The one way every weather change from the bus goes (`Submit`, `AddLocation`,
-    /// `RemoveLocation`): into the owner's mailbox, then saved and answered with the burst's
-    /// other changes. Refusals (which name themselves) come at once or in the answer.
-    func enqueue(_ submission: WeatherSubmission, from view: ViewKey?, answer: @escaping @Sendable (Result<UInt64, any Error>) -> Void) throws {
+    /// The one way every weather change from the bus goes (`Submit`, `SetSetting`,
+    /// `AddLocation`, `RemoveLocation`): into the owner's mailbox, then saved and answered
+    /// after the burst's one write of the settings. Refusals (which name themselves) come at
+    /// once or in the answer.
+    public func send(_ submission: WeatherSubmission, from view: ViewKey?, answer: @escaping @Sendable (Result<UInt64, any Error>) -> Void) throws {
         try weather.send(submission, from: view, answer: answer)
     }
 
@@ -110,10 +97,10 @@ public struct WeatherAdapter: DocumentAdapter {
             }),
             // A place never fetched is due at once: the saved place wakes the scheduler.
             Method.deferred(BusContract.Weather1.addLocation) { [self] _, location, reply in
-                try enqueue(.addLocation(location), from: nil) { reply.answer($0) }
+                try send(.addLocation(location), from: nil) { reply.answer($0) }
             },
             Method.deferred(BusContract.Weather1.removeLocation) { [self] _, location, reply in
-                try enqueue(.removeLocation(location), from: nil) { reply.answer($0) }
+                try send(.removeLocation(location), from: nil) { reply.answer($0) }
             },
         ], properties: [
             Property(BusContract.Weather1.units) { weather.document.snapshot.state.units.rawValue },

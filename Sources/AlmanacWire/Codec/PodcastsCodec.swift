@@ -4,7 +4,7 @@ public import DBus
 /// The podcasts document on the bus beyond its values' shapes (`PodcastsState.Wire` and the
 /// others, `WireCoding`): what a view of one podcast is sent, and what `Submit`,
 /// `SetPodcastSettings` and `ListEpisodes` accept.
-public enum PodcastsCodec {
+public enum PodcastsCodec: DocumentCodec {
     /// How many of the newest episodes `GetState` carries; the rest are paged (see docs).
     public static let episodesInState = 50
 
@@ -49,10 +49,10 @@ public enum PodcastsCodec {
         return submission
     }
 
-    /// The state as a view of `podcast` (or of all, when `nil`) sees it: that podcast and its
-    /// episodes in the window.
-    public static func snapshot(_ state: PodcastsState, forPodcast podcast: String?) throws -> [String: Value] {
-        guard let podcast else { return try WireCoding.fields(state) }
+    /// The state as a view of one podcast (or of all, when it names none) sees it: that
+    /// podcast and its episodes in the window.
+    public static func snapshot(_ state: PodcastsState, for options: PodcastsViewOptions) throws -> [String: Value] {
+        guard let podcast = options.podcast else { return try WireCoding.fields(state) }
         var narrowed = state
         narrowed.podcasts = state.podcasts.filter { $0.key == podcast }
         narrowed.episodes = state.episodes.filter { $0.value.podcastID == podcast }
@@ -60,9 +60,10 @@ public enum PodcastsCodec {
         return try WireCoding.fields(narrowed)
     }
 
-    /// What a view watching `podcast` (or all, when `nil`) is told of `change`.
-    public static func slice(_ change: PodcastsChange, forPodcast podcast: String?) throws -> [String: Value]? {
-        if let podcast, let concerned = change.podcastID, concerned != podcast { return nil }
+    /// What a view of one podcast (or of all) is told of `change`; `nil` when the change is
+    /// not its concern.
+    public static func slice(_ change: PodcastsChange, for options: PodcastsViewOptions) throws -> [String: Value]? {
+        if let podcast = options.podcast, let concerned = change.podcastID, concerned != podcast { return nil }
         return try WireCoding.fields(change)
     }
 

@@ -3,7 +3,7 @@ public import DBus
 
 /// The weather document on the bus beyond its values' shapes (`WeatherState.Wire` and the
 /// others, `WireCoding`): what a view of one place is sent, and what `Submit` accepts.
-public enum WeatherCodec {
+public enum WeatherCodec: DocumentCodec {
     /// Reads a weather view's options (`{"location": <s>}`, or none for every place; a client
     /// writes them as `WeatherViewOptions` is shaped): the place must not be blank and must be
     /// on one line; `InvalidArgs` otherwise.
@@ -15,10 +15,10 @@ public enum WeatherCodec {
         return WeatherViewOptions(location: location)
     }
 
-    /// The state as a view of `location` (or of everything, when `nil`) sees it: with only
-    /// that place's reading and failure.
-    public static func snapshot(_ state: WeatherState, forLocation location: String?) throws -> [String: Value] {
-        guard let location else { return try WireCoding.fields(state) }
+    /// The state as a view of one place (or of everything, when it names none) sees it: with
+    /// only that place's reading, failure and alerts.
+    public static func snapshot(_ state: WeatherState, for options: WeatherViewOptions) throws -> [String: Value] {
+        guard let location = options.location else { return try WireCoding.fields(state) }
         var narrowed = state
         narrowed.readings = state.readings.filter { $0.key == location }
         narrowed.failures = state.failures.filter { $0.key == location }
@@ -26,10 +26,10 @@ public enum WeatherCodec {
         return try WireCoding.fields(narrowed)
     }
 
-    /// What a view watching `location` (or every place, when `nil`) is told of `change`;
-    /// `nil` when the change is not its concern.
-    public static func slice(_ change: WeatherChange, forLocation location: String?) throws -> [String: Value]? {
-        if let location, let concerned = change.location, concerned != location { return nil }
+    /// What a view of one place (or of every place) is told of `change`; `nil` when the
+    /// change is not its concern.
+    public static func slice(_ change: WeatherChange, for options: WeatherViewOptions) throws -> [String: Value]? {
+        if let location = options.location, let concerned = change.location, concerned != location { return nil }
         return try WireCoding.fields(change)
     }
 

@@ -71,7 +71,7 @@ extension GoldenCases {
         let state = podcastsState, told = podcastsStateTold
         let slice = PodcastsState(podcasts: ["p": podcast], episodes: told.episodes.filter { $0.value.podcastID == "p" }, episodeCount: 51, settings: settings,
                                   preferences: ["p": preferences], queue: queue)
-        let snapshot = (try? PodcastsCodec.snapshot(state, forPodcast: "p")) ?? [:]
+        let snapshot = (try? PodcastsCodec.snapshot(state, for: PodcastsViewOptions(podcast: "p"))) ?? [:]
         return [
             GoldenCase("state", fields: fields(state)) { try WireCoding.decode(PodcastsState.self, fromFields: $0) == told },
             GoldenCase("state-empty", fields: fields(PodcastsState())) { try WireCoding.decode(PodcastsState.self, fromFields: $0) == PodcastsState() },

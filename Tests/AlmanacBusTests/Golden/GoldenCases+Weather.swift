@@ -74,7 +74,7 @@ extension GoldenCases {
 
     static var weather: [GoldenCase] {
         let state = weatherState
-        let snapshot = (try? WeatherCodec.snapshot(state, forLocation: "Berlin")) ?? [:]
+        let snapshot = (try? WeatherCodec.snapshot(state, for: WeatherViewOptions(location: "Berlin"))) ?? [:]
         let slice: WeatherState = {
             var slice = WeatherState(units: .imperial, savedLocations: state.savedLocations, readings: ["Berlin": berlin])
             (slice.provider, slice.rainNotify, slice.windUnit, slice.precipitationUnit, slice.weatherAlerts) = (.metNorway, .thirtyMinutes, .beaufort, .inches, .all)
