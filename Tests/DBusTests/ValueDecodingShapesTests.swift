@@ -94,6 +94,22 @@ import Testing
         #expect(path?.map { $0.intValue ?? -1 } == [1, -1] && path?.last?.stringValue == "name")
     }
 
+    /// A peer may send a key twice: the last entry is read, as a Swift dictionary made of
+    /// the entries would hold, whether the dictionary is looked through (small) or hashed
+    /// (large).
+    @Test(arguments: [1, DecodingEntries.scanned, DecodingEntries.scanned + 1, 50_000])
+    func aKeyGivenTwiceReadsItsLastEntry(_ count: Int) throws {
+        var entries = (0..<count).map { Value.DictionaryEntry(.string("k\($0)"), .variant(.uint32(UInt32($0)))) }
+        entries.insert(.init(.string("k0"), .variant(.uint32(99))), at: 1)
+        let value: Value = .dictionary(key: .string, value: .variant, entries)
+        struct First: Codable { var k0: UInt32; var k1: UInt32? }
+        #expect(try ValueDecoder().decode(First.self, from: value).k0 == 99)
+        let all = try ValueDecoder().decode([String: UInt32].self, from: value)
+        #expect(all.count == count, "each key once")
+        #expect(all["k0"] == 99)
+        #expect(all["k\(count - 1)"] == (count == 1 ? 99 : UInt32(count - 1)))
+    }
+
     struct Basics: Codable, Equatable {
         var b: Bool?, s: String?, d: Double?, f: Float?
         var i: Int?, i8: Int8?, i16: Int16?, i32: Int32?, i64: Int64?

@@ -10,12 +10,12 @@ struct ValueDecoding: Decoder {
     let options: ValueDecoder
     /// The entries of a dictionary whose decoder has been asked for already (the keys a
     /// `@Flattened` property reads, or what `decode(_:fromFields:)` was given).
-    private let fields: [String: Value]?
+    private let fields: DecodingEntries?
     /// Where the container that holds this value is, and this value's key or index there.
     private let parent: Path?
     private let key: (any CodingKey)?
 
-    init(value: Value, options: ValueDecoder, fields: [String: Value]? = nil, parent: Path? = nil, key: (any CodingKey)? = nil) {
+    init(value: Value, options: ValueDecoder, fields: DecodingEntries? = nil, parent: Path? = nil, key: (any CodingKey)? = nil) {
         self.value = value
         self.options = options
         self.fields = fields
@@ -28,9 +28,9 @@ struct ValueDecoding: Decoder {
     final class Path {
         let parent: Path?
         let key: (any CodingKey)?
-        let entries: [String: Value]?
+        let entries: DecodingEntries?
 
-        init(parent: Path? = nil, key: (any CodingKey)? = nil, entries: [String: Value]? = nil) {
+        init(parent: Path? = nil, key: (any CodingKey)? = nil, entries: DecodingEntries? = nil) {
             self.parent = parent
             self.key = key
             self.entries = entries
@@ -126,16 +126,11 @@ struct ValueDecoding: Decoder {
         return "an integer that fits \(type)"
     }
 
-    /// The entries of the dictionary this value is, variants looked through.
-    func entries() throws -> [String: Value] {
+    /// The entries of the dictionary this value is.
+    func entries() throws -> DecodingEntries {
         if let fields { return fields }
         guard case .dictionary(.string, _, let items) = value else { throw mismatch([String: Value].self, "a dictionary with string keys (a{s…})") }
-        var out: [String: Value] = [:]
-        out.reserveCapacity(items.count)
-        for item in items {
-            if case .string(let key) = item.key { out[key] = item.value.unwrapped }
-        }
-        return out
+        return DecodingEntries(items: items)
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
@@ -160,7 +155,7 @@ struct ValueDecoding: Decoder {
     var holder: ValueDecoding? { parent?.holder(options) }
 
     struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-        let entries: [String: Value]
+        let entries: DecodingEntries
         let decoder: ValueDecoding
         let path: Path
         var codingPath: [any CodingKey] { decoder.codingPath }
