@@ -25,7 +25,8 @@ RELEASE_HARDENING = -Xlinker -z -Xlinker now $(shell scripts/relr-flags.sh)
 # synthesized `init(from:)`, a `BusMethod<Args<…>, Args<…>>`) has each requirement looked
 # up, and the runtime's first lookup of a type and protocol scans every conformance record
 # of the program, afresh in each process: some 30 scans, 5 M instructions (12 %) of an
-# `almanac get weather`. The same types, 0.35 % more bytes. docs/performance.md, "The two
+# `almanac get weather`. The same types; 0.35 % more bytes (the daemon 0.5 %: 19.93 MB
+# stripped, under DAEMON_MAX_BYTES by 73 KB). docs/performance.md, "The two
 # unsettled rows".
 RELEASE_METADATA = -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 RELEASE_BASE = -c release --static-swift-stdlib --disable-local-rpath $(RELEASE_HARDENING) -Xlinker --no-export-dynamic $(RELEASE_LAYOUT) \
