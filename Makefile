@@ -20,7 +20,17 @@ SWIFT_FLAGS ?=
 RELEASE_LAYOUT = -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld -Xlinker --icf=all
 RELEASE_ORDER = -Xlinker --symbol-ordering-file=$(CURDIR)/release/hot-functions.txt -Xlinker --no-warn-symbol-ordering
 RELEASE_HARDENING = -Xlinker -z -Xlinker now $(shell scripts/relr-flags.sh)
-RELEASE_BASE = -c release --static-swift-stdlib --disable-local-rpath $(RELEASE_HARDENING) -Xlinker --no-export-dynamic $(RELEASE_LAYOUT)
+# Concrete generic types' metadata made by their accessors, not from mangled names: made
+# from a name, a type with requirements (`KeyedDecodingContainer<CodingKeys>` in every
+# synthesized `init(from:)`, a `BusMethod<Args<…>, Args<…>>`) has each requirement looked
+# up, and the runtime's first lookup of a type and protocol scans every conformance record
+# of the program, afresh in each process: some 30 scans, 5 M instructions (12 %) of an
+# `almanac get weather`. The same types; 0.35 % more bytes (the daemon 0.5 %: 19.93 MB
+# stripped, under DAEMON_MAX_BYTES by 73 KB). docs/performance.md, "The two
+# unsettled rows".
+RELEASE_METADATA = -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
+RELEASE_BASE = -c release --static-swift-stdlib --disable-local-rpath $(RELEASE_HARDENING) -Xlinker --no-export-dynamic $(RELEASE_LAYOUT) \
+	$(RELEASE_METADATA)
 RELEASE_FLAGS ?= $(RELEASE_BASE) $(RELEASE_ORDER)
 # Where release builds go: install, bench, stress and hot-functions share it.
 RELEASE_SCRATCH = --scratch-path .build-release

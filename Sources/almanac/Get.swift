@@ -4,7 +4,8 @@ import AlmanacViews
 import ArgumentParser
 
 struct Get: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Prints a document once: the weather or the newest podcast episodes.")
+    static let configuration = CommandConfiguration(
+        commandName: "get", abstract: "Prints a document once: the weather or the newest podcast episodes.")
 
     @OptionGroup var scope: Scope
     @OptionGroup var units: UnitsOption

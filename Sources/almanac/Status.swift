@@ -6,7 +6,8 @@ import DBus
 import FoundationEssentials
 
 struct Status: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Says whether almanacd is reachable, and its version, documents and views.")
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Says whether almanacd is reachable, and its version, documents and views.")
 
     @OptionGroup var output: OutputOptions<StatusFields>
     var common: CommonOptions { output.common }

@@ -11,6 +11,7 @@ import Synchronization
 
 struct Watch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "watch",
         abstract: "Registers as a view and prints each update as it arrives, until Ctrl-C.",
         discussion: "When almanacd stops or restarts, watch prints a line saying so (--waybar: class error; --format: the template's {{#error}} section; --json: {\"daemon\": \"away\"}), waits for it, and registers and prints again."
     )

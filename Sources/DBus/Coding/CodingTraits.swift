@@ -1,6 +1,6 @@
 import Synchronization
 
-/// What `ValueEncoder` and `ValueDecoder` know of a type besides its `Codable`: whether it
+/// What `ValueEncoder` knows of a type besides its `Codable`: whether it
 /// is a `Flattened`, `SortedKeys`, a `[String: V]`, `ValueTyped` or an array, worked out once
 /// per type rather than once per value. A type that is not `CodingTraited` (most) costs one
 /// conformance lookup; an array, a `[String: V]` or a `Flattened` states its traits
@@ -19,12 +19,10 @@ struct CodingTraits: Sendable {
     let valueType: ValueType?
     /// An array: encoded item by item, without an unkeyed container, if its items are `Encodable`.
     let encodesItems: Bool
-    /// An array: decoded item by item, without an unkeyed container, if its items are `Decodable`.
-    let decodesItems: Bool
 
     init(
         flattened: Bool = false, sortedKeys: Bool = false, entryValueType: ValueType? = nil, elementType: ValueType? = nil,
-        valueType: ValueType? = nil, encodesItems: Bool = false, decodesItems: Bool = false
+        valueType: ValueType? = nil, encodesItems: Bool = false
     ) {
         self.flattened = flattened
         self.sortedKeys = sortedKeys
@@ -32,7 +30,6 @@ struct CodingTraits: Sendable {
         self.elementType = elementType
         self.valueType = valueType
         self.encodesItems = encodesItems
-        self.decodesItems = decodesItems
     }
 
     /// `type`'s traits, found by as few conformance lookups as it takes.

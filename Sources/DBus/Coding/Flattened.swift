@@ -11,7 +11,15 @@ public struct Flattened<Wrapped: Codable>: Codable {
 
     public func encode(to encoder: any Encoder) throws { try wrappedValue.encode(to: encoder) }
 
-    public init(from decoder: any Decoder) throws { wrappedValue = try Wrapped(from: decoder) }
+    /// From `ValueDecoder`, the keys of the dictionary that holds it (a cast to a struct,
+    /// not a conformance lookup); from another decoder, its own value.
+    public init(from decoder: any Decoder) throws {
+        if let holder = (decoder as? ValueDecoding)?.holder {
+            wrappedValue = try Wrapped(from: holder)
+        } else {
+            wrappedValue = try Wrapped(from: decoder)
+        }
+    }
 }
 
 extension Flattened: Sendable where Wrapped: Sendable {}

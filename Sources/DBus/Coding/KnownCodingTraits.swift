@@ -1,15 +1,15 @@
 /// A standard or DBus type whose traits it states itself (an array, a `[String: V]`, a
-/// `Flattened`), so the coders learn them from it without a lookup per trait.
+/// `Flattened`), so the encoder learns them from it without a lookup per trait.
 protocol KnownCodingTraits: CodingTraited {
     static var codingTraits: CodingTraits { get }
 }
 
 extension Array: KnownCodingTraits {
-    /// Coded item by item (`EncodableItems`, `DecodableItems`, which the coder still casts
-    /// to: only a `Codable` element's array is one), typed by its element when empty.
+    /// Encoded item by item (`EncodableItems`, which the encoder still casts to: only an
+    /// `Encodable` element's array is one), typed by its element when empty.
     static var codingTraits: CodingTraits {
         let element = CodingTraits.of(Element.self).valueType
-        return CodingTraits(elementType: element, valueType: element.map { .array($0) }, encodesItems: true, decodesItems: true)
+        return CodingTraits(elementType: element, valueType: element.map { .array($0) }, encodesItems: true)
     }
 }
 

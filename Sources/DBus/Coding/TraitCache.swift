@@ -1,4 +1,4 @@
-/// The traits of the types one `encode` or `decode` call has met, and the encoder's override
+/// The traits of the types one `encode` call has met, and the encoder's override
 /// of each: a look-up without a lock, by comparing type identities (a value has a handful
 /// of types in it, met thousands of times: the hours of a forecast, a library's episodes).
 /// One call's own, never shared between threads.

@@ -23,6 +23,6 @@ public struct ValueDecoder: Sendable {
 
     /// A struct from the entries of an `a{sv}`, as a call's or a signal's arguments give them.
     public func decode<T: Decodable>(_ type: T.Type, fromFields fields: [String: Value]) throws -> T {
-        try ValueDecoding(value: .dictionary(key: .string, value: .variant, []), options: self, fields: fields).unbox(T.self)
+        try ValueDecoding(value: .dictionary(key: .string, value: .variant, []), options: self, fields: .fields(fields)).unbox(T.self)
     }
 }

@@ -1,38 +1,49 @@
 /// `ValueDecoder`'s `Decoder`: one per value being decoded. Its coding path is made only for
 /// an error: a container keeps where it is once, and nothing is allocated per property.
-/// The decoders of one call share a `TraitCache`: what a type is, asked without a lock.
+/// It asks no type what it is (the runtime's first answer to "does this type conform to
+/// that protocol" scans every conformance record of the program, afresh in each process):
+/// an array decodes as `Array.init(from:)` says, and a `@Flattened` property finds the
+/// dictionary that holds it (`Flattened.init(from:)`); only a keyed property whose key is
+/// absent is asked whether it is `Flattened`.
 struct ValueDecoding: Decoder {
     let value: Value
     let options: ValueDecoder
-    let cache: TraitCache
     /// The entries of a dictionary whose decoder has been asked for already (the keys a
     /// `@Flattened` property reads, or what `decode(_:fromFields:)` was given).
-    private let fields: [String: Value]?
+    private let fields: DecodingEntries?
     /// Where the container that holds this value is, and this value's key or index there.
     private let parent: Path?
     private let key: (any CodingKey)?
 
-    init(value: Value, options: ValueDecoder, cache: TraitCache = TraitCache(), fields: [String: Value]? = nil, parent: Path? = nil,
-         key: (any CodingKey)? = nil) {
+    init(value: Value, options: ValueDecoder, fields: DecodingEntries? = nil, parent: Path? = nil, key: (any CodingKey)? = nil) {
         self.value = value
         self.options = options
-        self.cache = cache
         self.fields = fields
         self.parent = parent
         self.key = key
     }
 
-    /// Where a container is, kept as a chain that is walked only for an error.
+    /// Where a container is, kept as a chain that is walked only for an error, and a keyed
+    /// container's entries (what a `@Flattened` property in it reads).
     final class Path {
         let parent: Path?
         let key: (any CodingKey)?
+        let entries: DecodingEntries?
 
-        init(parent: Path? = nil, key: (any CodingKey)? = nil) {
+        init(parent: Path? = nil, key: (any CodingKey)? = nil, entries: DecodingEntries? = nil) {
             self.parent = parent
             self.key = key
+            self.entries = entries
         }
 
         var keys: [any CodingKey] { (parent?.keys ?? []) + (key.map { [$0] } ?? []) }
+
+        /// A decoder of the keyed container's dictionary, reading the keys of a `@Flattened`
+        /// property in it; `nil` for another container.
+        func holder(_ options: ValueDecoder) -> ValueDecoding? {
+            guard let entries else { return nil }
+            return ValueDecoding(value: .dictionary(key: .string, value: .variant, []), options: options, fields: entries, parent: parent, key: key)
+        }
     }
 
     var codingPath: [any CodingKey] { (parent?.keys ?? []) + (key.map { [$0] } ?? []) }
@@ -41,87 +52,90 @@ struct ValueDecoding: Decoder {
     var path: Path { Path(parent: parent, key: key) }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    private func mismatch<T>(_ type: T.Type, _ expected: String) -> DecodingError {
+    func mismatch<T>(_ type: T.Type, _ expected: String) -> DecodingError {
         .typeMismatch(type, .init(codingPath: codingPath, debugDescription: "Expected \(expected), found '\(value.type.signature)'."))
     }
 
     /// The value as `T`: a basic value, the override's, or what `T(from:)` makes of it.
     func unbox<T: Decodable>(_ type: T.Type) throws -> T {
         if let basic = try basic(T.self) { return basic }
-        return try unbox(T.self, cache.entry(T.self).traits)
-    }
-
-    /// The value as `T`, a type that is not basic: the override's, an array item by item,
-    /// or what `T(from:)` makes of it.
-    func unbox<T: Decodable>(_ type: T.Type, _ traits: CodingTraits) throws -> T {
         if let special = try options.override(value, T.self) {
             guard let typed = special as? T else { throw mismatch(T.self, "\(T.self) (the override gave \(Swift.type(of: special)))") }
             return typed
         }
-        if traits.decodesItems, let array = T.self as? any DecodableItems.Type {
-            guard case .array(_, let items) = value else { throw mismatch([Value].self, "an array (a…)") }
-            return try array.unboxItems(items, in: self) as! T
-        }
         return try T(from: self)
-    }
-
-    private func integer<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
-        let converted: I? = switch value {
-        case .uint64(let number): I(exactly: number)
-        default: value.integerValue.flatMap { I(exactly: $0) }
-        }
-        guard let converted else { throw mismatch(I.self, "an integer that fits \(I.self)") }
-        return converted
     }
 
     /// The value as `T` if `T` is a basic type, told by comparing types (a cast to each
     /// would cost more than decoding it).
     func basic<T>(_ type: T.Type) throws -> T? {
-        if type == String.self {
-            guard let text = value.stringValue else { throw mismatch(String.self, "a string (s)") }
-            return (text as! T)
-        }
-        if type == Double.self || type == Float.self {
-            let number: Double? = switch value {
-            case .double(let number): number
-            case .uint64(let number): Double(number)
-            default: value.integerValue.map(Double.init)
-            }
-            guard let number else { throw mismatch(T.self, "a number") }
-            return type == Float.self ? (Float(number) as! T) : (number as! T)
-        }
-        if type == Bool.self {
-            guard case .boolean(let flag) = value else { throw mismatch(Bool.self, "a boolean (b)") }
-            return (flag as! T)
-        }
-        if type == Int.self { return (try integer(Int.self) as! T) }
-        if type == Int32.self { return (try integer(Int32.self) as! T) }
-        if type == Int64.self { return (try integer(Int64.self) as! T) }
-        if type == UInt32.self { return (try integer(UInt32.self) as! T) }
-        if type == UInt64.self { return (try integer(UInt64.self) as! T) }
+        if type == String.self { return (try read(String.self, Self.string) as! T) }
+        if type == Double.self { return (try read(Double.self, Self.number) as! T) }
+        if type == Bool.self { return (try read(Bool.self, Self.boolean) as! T) }
+        if type == Int.self { return (try read(Int.self, Self.integer) as! T) }
+        if type == Int32.self { return (try read(Int32.self, Self.integer) as! T) }
+        if type == Int64.self { return (try read(Int64.self, Self.integer) as! T) }
+        if type == UInt32.self { return (try read(UInt32.self, Self.integer) as! T) }
+        if type == UInt64.self { return (try read(UInt64.self, Self.integer) as! T) }
         if type == Value.self { return (value as! T) }
-        if type == Int8.self { return (try integer(Int8.self) as! T) }
-        if type == Int16.self { return (try integer(Int16.self) as! T) }
-        if type == UInt.self { return (try integer(UInt.self) as! T) }
-        if type == UInt8.self { return (try integer(UInt8.self) as! T) }
-        if type == UInt16.self { return (try integer(UInt16.self) as! T) }
+        if type == Float.self { return (try read(Float.self, Self.number) as! T) }
+        if type == Int8.self { return (try read(Int8.self, Self.integer) as! T) }
+        if type == Int16.self { return (try read(Int16.self, Self.integer) as! T) }
+        if type == UInt.self { return (try read(UInt.self, Self.integer) as! T) }
+        if type == UInt8.self { return (try read(UInt8.self, Self.integer) as! T) }
+        if type == UInt16.self { return (try read(UInt16.self, Self.integer) as! T) }
         return nil
     }
 
-    /// The entries of the dictionary this value is, variants looked through.
-    func entries() throws -> [String: Value] {
+    /// The value as a `B` by `reader`; `typeMismatch` for a value that is not one.
+    private func read<B>(_ type: B.Type, _ reader: (Value) -> B?) throws -> B {
+        guard let read = reader(value) else { throw mismatch(B.self, Self.expected(B.self)) }
+        return read
+    }
+
+    /// The readers of the basic types: `value` as one, or `nil` for a value that is not one
+    /// (variants already looked through). A number is read from any numeric value that holds
+    /// it exactly; a floating-point one from any number.
+    static func string(_ value: Value) -> String? { value.stringValue }
+
+    static func boolean(_ value: Value) -> Bool? {
+        guard case .boolean(let flag) = value else { return nil }
+        return flag
+    }
+
+    static func integer<I: FixedWidthInteger>(_ value: Value) -> I? {
+        switch value {
+        case .uint64(let number): I(exactly: number)
+        default: value.integerValue.flatMap { I(exactly: $0) }
+        }
+    }
+
+    static func number<F: BinaryFloatingPoint>(_ value: Value) -> F? {
+        switch value {
+        case .double(let number): F(number)
+        case .uint64(let number): F(number)
+        default: value.integerValue.map(F.init)
+        }
+    }
+
+    /// What a value of the basic type `type` is, for an error.
+    static func expected(_ type: Any.Type) -> String {
+        if type == String.self { return "a string (s)" }
+        if type == Bool.self { return "a boolean (b)" }
+        if type == Double.self || type == Float.self { return "a number" }
+        return "an integer that fits \(type)"
+    }
+
+    /// The entries of the dictionary this value is.
+    func entries() throws -> DecodingEntries {
         if let fields { return fields }
         guard case .dictionary(.string, _, let items) = value else { throw mismatch([String: Value].self, "a dictionary with string keys (a{s…})") }
-        var out: [String: Value] = [:]
-        out.reserveCapacity(items.count)
-        for item in items {
-            if case .string(let key) = item.key { out[key] = item.value.unwrapped }
-        }
-        return out
+        return DecodingEntries(items: items)
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(KeyedContainer(entries: try entries(), decoder: self, path: path))
+        let entries = try entries()
+        return KeyedDecodingContainer(KeyedContainer(entries: entries, decoder: self, path: Path(parent: parent, key: key, entries: entries)))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -133,16 +147,15 @@ struct ValueDecoding: Decoder {
 
     /// The decoder of `value`, held at `key` of the container at `path`.
     func decoding(_ value: Value, at key: any CodingKey, in path: Path) -> ValueDecoding {
-        ValueDecoding(value: value.unwrapped, options: options, cache: cache, parent: path, key: key)
+        ValueDecoding(value: value.unwrapped, options: options, parent: path, key: key)
     }
 
-    /// A decoder of the same dictionary, reading the keys of a `@Flattened` property.
-    func flattened(_ entries: [String: Value]) -> ValueDecoding {
-        ValueDecoding(value: value, options: options, cache: cache, fields: entries, parent: parent, key: key)
-    }
+    /// A decoder of the dictionary that holds this value, if a keyed container does: what a
+    /// `@Flattened` property reads its keys from, whether or not the dictionary has its key.
+    var holder: ValueDecoding? { parent?.holder(options) }
 
     struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-        let entries: [String: Value]
+        let entries: DecodingEntries
         let decoder: ValueDecoding
         let path: Path
         var codingPath: [any CodingKey] { decoder.codingPath }
@@ -153,33 +166,29 @@ struct ValueDecoding: Decoder {
         /// An `a{sv}` has no null: absent is nil.
         func decodeNil(forKey key: Key) throws -> Bool { entries[key.stringValue] == nil }
 
-        private func entry(_ key: any CodingKey) throws -> Value {
-            guard let value = entries[key.stringValue] else {
-                throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "No '\(key.stringValue)' in the dictionary."))
-            }
+        func missing(_ key: any CodingKey) -> DecodingError {
+            .keyNotFound(key, .init(codingPath: codingPath, debugDescription: "No '\(key.stringValue)' in the dictionary."))
+        }
+
+        func entry(_ key: any CodingKey) throws -> Value {
+            guard let value = entries[key.stringValue] else { throw missing(key) }
             return value
         }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-            if let found = entries[key.stringValue] { return try decode(T.self, found, forKey: key) }
-            // A flattened property's keys are this dictionary's, whether or not it has its own.
-            if decoder.cache.entry(T.self).traits.flattened { return try T(from: decoder.flattened(entries)) }
-            return try decoder.decoding(try entry(key), at: key, in: path).unbox(T.self)
-        }
-
-        /// The `T` at `key`, whose entry is `found`.
-        private func decode<T: Decodable>(_ type: T.Type, _ found: Value, forKey key: Key) throws -> T {
-            let inner = decoder.decoding(found, at: key, in: path)
-            if let basic = try inner.basic(T.self) { return basic }
-            let traits = decoder.cache.entry(T.self).traits
-            if traits.flattened { return try T(from: decoder.flattened(entries)) }
-            return try inner.unbox(T.self, traits)
+            if let found = entries[key.stringValue] { return try decoder.decoding(found, at: key, in: path).unbox(T.self) }
+            // A flattened property's keys are this dictionary's: the one type asked what it is,
+            // and only here, where any other type is missing.
+            if let flattened = T.self as? any FlattenedDecodable.Type, let holder = path.holder(decoder.options) {
+                return try flattened.init(holder: holder) as! T
+            }
+            throw missing(key)
         }
 
         /// One look-up for an optional property, where the default takes three.
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
             guard let found = entries[key.stringValue] else { return nil }
-            return try decode(T.self, found, forKey: key)
+            return try decoder.decoding(found, at: key, in: path).unbox(T.self)
         }
 
         func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
