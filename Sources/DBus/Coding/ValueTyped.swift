@@ -5,16 +5,22 @@ public protocol ValueTyped: CodingTraited {
     static var valueType: ValueType { get }
 }
 
-extension Bool: ValueTyped { public static var valueType: ValueType { .boolean } }
-extension UInt8: ValueTyped { public static var valueType: ValueType { .byte } }
-extension Int16: ValueTyped { public static var valueType: ValueType { .int16 } }
-extension UInt16: ValueTyped { public static var valueType: ValueType { .uint16 } }
-extension Int32: ValueTyped { public static var valueType: ValueType { .int32 } }
-extension UInt32: ValueTyped { public static var valueType: ValueType { .uint32 } }
-extension Int64: ValueTyped { public static var valueType: ValueType { .int64 } }
-extension UInt64: ValueTyped { public static var valueType: ValueType { .uint64 } }
+/// A basic type's D-Bus type is the one it is written as (`BusEncodable`): stated once there.
+extension ValueTyped where Self: BusEncodable {
+    public static var valueType: ValueType { busType }
+}
+
+extension Bool: ValueTyped {}
+extension UInt8: ValueTyped {}
+extension Int16: ValueTyped {}
+extension UInt16: ValueTyped {}
+extension Int32: ValueTyped {}
+extension UInt32: ValueTyped {}
+extension Int64: ValueTyped {}
+extension UInt64: ValueTyped {}
+extension Double: ValueTyped {}
+extension String: ValueTyped {}
+/// Swift's word-sized integers are written as D-Bus's 64-bit ones.
 extension Int: ValueTyped { public static var valueType: ValueType { .int64 } }
 extension UInt: ValueTyped { public static var valueType: ValueType { .uint64 } }
-extension Double: ValueTyped { public static var valueType: ValueType { .double } }
-extension String: ValueTyped { public static var valueType: ValueType { .string } }
 extension Array: ValueTyped where Element: ValueTyped { public static var valueType: ValueType { .array(Element.valueType) } }
