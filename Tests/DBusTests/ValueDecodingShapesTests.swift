@@ -54,6 +54,26 @@ import Testing
         #expect(items.map(\.wrappedValue) == [details, details])
     }
 
+    /// A type that hands its decoder on to a `Flattened` (not a `@Flattened` property of a
+    /// keyed struct) reads the `Flattened` from its own value, not from the keys around it.
+    struct PassesItsDecoderOn: Codable, Equatable {
+        var details: Details
+        init(details: Details) { self.details = details }
+        init(from decoder: any Decoder) throws { details = try decoder.singleValueContainer().decode(Flattened<Details>.self).wrappedValue }
+        func encode(to encoder: any Encoder) throws { try details.encode(to: encoder) }
+    }
+
+    struct Outer: Codable, Equatable {
+        var inner: PassesItsDecoderOn
+    }
+
+    @Test func onlyAFlattenedPropertyReadsTheKeysAroundIt() throws {
+        let own = try ValueEncoder().encode(Details(temperature: 1, wind: nil, summary: "inner"))
+        let fields: [String: Value] = ["inner": own, "temperature": .double(9), "summary": .string("outer")]
+        let outer = try ValueDecoder().decode(Outer.self, fromFields: fields)
+        #expect(outer.inner.details == Details(temperature: 1, wind: nil, summary: "inner"))
+    }
+
     @Test func aMissingKeyIsKeyNotFoundAtItsPlace() throws {
         var fields = try ValueEncoder().encodeFields(Self.current)
         fields["summary"] = nil

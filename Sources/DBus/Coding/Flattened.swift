@@ -11,10 +11,10 @@ public struct Flattened<Wrapped: Codable>: Codable {
 
     public func encode(to encoder: any Encoder) throws { try wrappedValue.encode(to: encoder) }
 
-    /// From `ValueDecoder`, the keys of the dictionary that holds it (a cast to a struct,
-    /// not a conformance lookup); from another decoder, its own value.
+    /// From `ValueDecoder`, as a keyed property, the keys of the dictionary that holds it (a
+    /// cast to a struct, not a conformance lookup); otherwise, its own value.
     public init(from decoder: any Decoder) throws {
-        if let holder = (decoder as? ValueDecoding)?.holder {
+        if let holder = (decoder as? ValueDecoding)?.holder(for: Self.self) {
             wrappedValue = try Wrapped(from: holder)
         } else {
             wrappedValue = try Wrapped(from: decoder)

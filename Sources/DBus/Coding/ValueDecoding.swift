@@ -14,13 +14,18 @@ struct ValueDecoding: Decoder {
     /// Where the container that holds this value is, and this value's key or index there.
     private let parent: Path?
     private let key: (any CodingKey)?
+    /// The type a keyed container asked for this value as: a `@Flattened` property's own
+    /// type is the one that reads the holder's keys.
+    private let property: Any.Type?
 
-    init(value: Value, options: ValueDecoder, fields: DecodingEntries? = nil, parent: Path? = nil, key: (any CodingKey)? = nil) {
+    init(value: Value, options: ValueDecoder, fields: DecodingEntries? = nil, parent: Path? = nil, key: (any CodingKey)? = nil,
+         property: Any.Type? = nil) {
         self.value = value
         self.options = options
         self.fields = fields
         self.parent = parent
         self.key = key
+        self.property = property
     }
 
     /// Where a container is, kept as a chain that is walked only for an error, and a keyed
@@ -145,14 +150,20 @@ struct ValueDecoding: Decoder {
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
 
-    /// The decoder of `value`, held at `key` of the container at `path`.
-    func decoding(_ value: Value, at key: any CodingKey, in path: Path) -> ValueDecoding {
-        ValueDecoding(value: value.unwrapped, options: options, parent: path, key: key)
+    /// The decoder of `value`, held at `key` of the container at `path` (asked for as
+    /// `property`, when a keyed container asks).
+    func decoding(_ value: Value, at key: any CodingKey, in path: Path, as property: Any.Type? = nil) -> ValueDecoding {
+        ValueDecoding(value: value.unwrapped, options: options, parent: path, key: key, property: property)
     }
 
-    /// A decoder of the dictionary that holds this value, if a keyed container does: what a
-    /// `@Flattened` property reads its keys from, whether or not the dictionary has its key.
-    var holder: ValueDecoding? { parent?.holder(options) }
+    /// A decoder of the dictionary that holds this value, when a keyed container asked for it
+    /// as `type`: what a `@Flattened` property reads its keys from, whether or not the
+    /// dictionary has its key. A type that only passes its decoder on to a `Flattened` gets
+    /// `nil`, and the `Flattened` reads its own value.
+    func holder(for type: Any.Type) -> ValueDecoding? {
+        guard let property, property == type else { return nil }
+        return parent?.holder(options)
+    }
 
     struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let entries: DecodingEntries
@@ -176,7 +187,7 @@ struct ValueDecoding: Decoder {
         }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-            if let found = entries[key.stringValue] { return try decoder.decoding(found, at: key, in: path).unbox(T.self) }
+            if let found = entries[key.stringValue] { return try decoder.decoding(found, at: key, in: path, as: T.self).unbox(T.self) }
             // A flattened property's keys are this dictionary's: the one type asked what it is,
             // and only here, where any other type is missing.
             if let flattened = T.self as? any FlattenedDecodable.Type, let holder = path.holder(decoder.options) {
@@ -188,7 +199,7 @@ struct ValueDecoding: Decoder {
         /// One look-up for an optional property, where the default takes three.
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
             guard let found = entries[key.stringValue] else { return nil }
-            return try decoder.decoding(found, at: key, in: path).unbox(T.self)
+            return try decoder.decoding(found, at: key, in: path, as: T.self).unbox(T.self)
         }
 
         func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
