@@ -20,11 +20,9 @@ struct BackupSpaceTests {
         feed = try AudioFeed()
     }
 
-    var state: URL { bus.directory.appendingPathComponent("state") }
-    var backups: URL { state.appendingPathComponent("backups") }
 
     /// 8 MiB: the library's copy (well under 1 MiB) fits, but not with 64 MiB to spare.
-    var nearlyFull: SmallFilesystem { SmallFilesystem(at: backups, bytes: 8 << 20) }
+    var nearlyFull: SmallFilesystem { SmallFilesystem(at: bus.daemonBackups, bytes: 8 << 20) }
 
     /// `LastError` of a document (the podcasts one unless told): the backups' notes stand in both.
     func lastError(of document: DocumentName = .podcasts) async throws -> String {
@@ -33,7 +31,7 @@ struct BackupSpaceTests {
 
     /// The backups the daemon sees in its own folder (its tmpfs).
     func backupsSeen(by daemon: RunningDaemon) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.process.pid)/root" + backups.path).sorted()
+        try FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.process.pid)/root" + bus.daemonBackups.path).sorted()
     }
 
     @Test func backupsAndRestoresAreRefusedWithoutRoomToSpareAndTheDaemonGoesOn() async throws {
@@ -44,23 +42,23 @@ struct BackupSpaceTests {
         #expect(try await almanac(["podcasts", "unsubscribe", podcast], bus: bus).status == 0)
         #expect(first.stop() == 0)
         // One backup, two days old (its name says when): the daily one is due at the next start.
-        for name in try FileManager.default.contentsOfDirectory(atPath: backups.path) where name != URL(fileURLWithPath: taken).lastPathComponent {
-            try FileManager.default.removeItem(at: backups.appendingPathComponent(name))
+        for name in try FileManager.default.contentsOfDirectory(atPath: bus.daemonBackups.path) where name != URL(fileURLWithPath: taken).lastPathComponent {
+            try FileManager.default.removeItem(at: bus.daemonBackups.appendingPathComponent(name))
         }
         let old = BackupName.make(takenAt: Date().addingTimeInterval(-2 * 86_400), reason: "manual")
-        try FileManager.default.moveItem(atPath: taken, toPath: backups.appendingPathComponent(old).path)
+        try FileManager.default.moveItem(atPath: taken, toPath: bus.daemonBackups.appendingPathComponent(old).path)
 
         let daemon = try await RunningDaemon(bus: bus, .fixtures(), smallFilesystem: nearlyFull)
         // The daily backup is not taken, and said where a client looks; the daemon goes on.
         let said = await eventually { (try? await lastError())?.contains("The daily backup of the library was not taken") == true }
         let error = try await lastError()
-        #expect(said && error.contains("Not enough free space") && error.contains(backups.path) && error.contains("MiB free"), "\(error)\n\(daemon.log.suffix(2000))")
+        #expect(said && error.contains("Not enough free space") && error.contains(bus.daemonBackups.path) && error.contains("MiB free"), "\(error)\n\(daemon.log.suffix(2000))")
         #expect(try await almanac(["status"], bus: bus).output.contains("The daily backup of the library was not taken"))
         #expect(!daemon.log.isEmpty && daemon.log.contains("could not take the daily backup of the library"))
 
         // Asked for: refused by name, saying how much is needed and free, and where.
         let now = try await almanac(["backup", "now"], bus: bus)
-        #expect(now.status != 0 && now.errorOutput.contains("not enough free space for a backup of the library in \(backups.path)")
+        #expect(now.status != 0 && now.errorOutput.contains("not enough free space for a backup of the library in \(bus.daemonBackups.path)")
                 && now.errorOutput.contains("MiB free") && now.errorOutput.contains("64.0 MiB kept free"), "\(now.errorOutput)")
         let named = try await gdbusCall(on: bus, BusContract.rootPath, BusContract.rootInterface, BusContract.Almanac1.backup.name, [])
         #expect(named.errorOutput.contains("org.almanac.Error.NotEnoughSpace"), "\(named.errorOutput)")
@@ -85,8 +83,8 @@ struct BackupSpaceTests {
     /// A state file whose schema is about to change, with no room for the copy before it: the
     /// daemon starts all the same (decisions.md), migrated, and says that no copy was made.
     @Test func aMigrationWithoutRoomForItsCopyGoesOnAndIsSaid() async throws {
-        try FileManager.default.createDirectory(at: backups, withIntermediateDirectories: true)
-        let file = state.appendingPathComponent("almanac.sqlite").path
+        try FileManager.default.createDirectory(at: bus.daemonBackups, withIntermediateDirectories: true)
+        let file = bus.daemonState.appendingPathComponent("almanac.sqlite").path
         let written = try await Tool.runDetached("/usr/bin/python3", ["-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript(open(sys.argv[2]).read()); c.close()",
                                                                    file, SourceTree.path("Tests/Fixtures/state/grdb-era.sql")])
         try #require(written.status == 0, "\(written.errorOutput)")

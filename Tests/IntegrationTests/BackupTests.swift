@@ -18,8 +18,6 @@ import Testing
         feed = try AudioFeed()
     }
 
-    var state: URL { bus.directory.appendingPathComponent("state") }
-    var backups: URL { state.appendingPathComponent("backups") }
 
     /// The backups as `almanac backup list --json` gives them, newest first.
     func listed() async throws -> [[String: Any]] {
@@ -55,7 +53,7 @@ import Testing
         let daemon = try await RunningDaemon(bus: bus, .fixtures())
         _ = try await feed.subscribe(on: bus)
         let daily = try await dailyBackup()
-        #expect(Self.mode(backups.path) == 0o700)
+        #expect(Self.mode(bus.daemonBackups.path) == 0o700)
 
         #expect(try await almanac(["settings", "set", "backups-kept", "3"], bus: bus).status == 0)
         var made: [String] = []
@@ -65,7 +63,7 @@ import Testing
             made.append(now.output.trimmingCharacters(in: .whitespacesAndNewlines))
         }
         for path in made.suffix(3) {
-            #expect(path.hasPrefix(backups.path + "/almanac-") && path.contains("-manual"), "\(path)")
+            #expect(path.hasPrefix(bus.daemonBackups.path + "/almanac-") && path.contains("-manual"), "\(path)")
             #expect(Self.mode(path) == 0o600, "\(path)")
             #expect(try await Self.sqlite(path, "PRAGMA integrity_check") == "ok\n")
         }
@@ -73,7 +71,7 @@ import Testing
         let kept = try await listed()
         #expect(kept.compactMap { $0["path"] as? String } == made.suffix(3).reversed(), "\(kept)")
         #expect(!FileManager.default.fileExists(atPath: try #require(daily["path"] as? String)))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: backups.path).sorted() == made.suffix(3).map { URL(fileURLWithPath: $0).lastPathComponent }.sorted())
+        #expect(try FileManager.default.contentsOfDirectory(atPath: bus.daemonBackups.path).sorted() == made.suffix(3).map { URL(fileURLWithPath: $0).lastPathComponent }.sorted())
         // For people: a row a backup, newest first, with the name `restore` takes.
         let table = try await almanac(["backup", "list"], bus: bus).output.split(separator: "\n").map(String.init)
         #expect(table.count == 4 && table[0].hasPrefix("Taken") && table.dropFirst().map { String($0.split(separator: " ").last ?? "") } == made.suffix(3).reversed().map { URL(fileURLWithPath: $0).lastPathComponent },
@@ -112,7 +110,7 @@ import Testing
         // Days 2, 3 and 4: the first two went.
         let kept = try await dailies()
         #expect(kept == ["almanac-20270119-080100-daily.sqlite", "almanac-20270118-080100-daily.sqlite", "almanac-20270117-080100-daily.sqlite"])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: backups.path).count == 3)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: bus.daemonBackups.path).count == 3)
     }
 
     /// The test: the state file removed under a running daemon, then `almanac restore
@@ -133,7 +131,7 @@ import Testing
         #expect(await watch.waitFor("unsubscribed: The Download Show"), "\(watch.output)")
         let before = watch.output
 
-        try FileManager.default.removeItem(at: state.appendingPathComponent("almanac.sqlite"))
+        try FileManager.default.removeItem(at: bus.daemonState.appendingPathComponent("almanac.sqlite"))
         let restored = try await almanac(["restore", "latest"], bus: bus)
         #expect(restored.status == 0, "\(restored.output) \(restored.errorOutput)\n\(daemon.log.suffix(2000))")
         #expect(restored.output.contains(backup.output.trimmingCharacters(in: .whitespacesAndNewlines)), "\(restored.output)")
@@ -143,8 +141,8 @@ import Testing
         let list = try await almanac(["podcasts", "list", "--format", "{{id}}"], bus: bus)
         #expect(list.output == podcast + "\n", "\(list.output)")
         // In the file at the state file's path, for the next start.
-        #expect(try await Self.sqlite(state.appendingPathComponent("almanac.sqlite").path, "SELECT id FROM podcast") == podcast + "\n")
-        #expect(try await Self.sqlite(state.appendingPathComponent("almanac.sqlite").path, "PRAGMA integrity_check") == "ok\n")
+        #expect(try await Self.sqlite(bus.daemonState.appendingPathComponent("almanac.sqlite").path, "SELECT id FROM podcast") == podcast + "\n")
+        #expect(try await Self.sqlite(bus.daemonState.appendingPathComponent("almanac.sqlite").path, "PRAGMA integrity_check") == "ok\n")
         // The library it replaced (unsubscribed) is a backup of its own.
         let kept = try #require(try await listed().first { $0["reason"] as? String == "before-restore" })
         #expect(try await Self.sqlite(try #require(kept["path"] as? String), "SELECT count(*) FROM podcast") == "0\n")
@@ -215,7 +213,7 @@ import Testing
             #expect(position == saved[index], "\(id)")
         }
         await client.connection.close()
-        #expect(try await Self.sqlite(state.appendingPathComponent("almanac.sqlite").path, "PRAGMA integrity_check") == "ok\n")
+        #expect(try await Self.sqlite(bus.daemonState.appendingPathComponent("almanac.sqlite").path, "PRAGMA integrity_check") == "ok\n")
     }
 
     /// A state file found damaged at start is moved aside as before; `LastError` and `almanac
@@ -230,17 +228,17 @@ import Testing
         let taken = backup.output.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(daemon.stop() == 0)
         // Two days old (its name says when): a daily backup would be due at the next start.
-        for name in try FileManager.default.contentsOfDirectory(atPath: backups.path) where name.hasSuffix("-daily.sqlite") {
-            try FileManager.default.removeItem(at: backups.appendingPathComponent(name))
+        for name in try FileManager.default.contentsOfDirectory(atPath: bus.daemonBackups.path) where name.hasSuffix("-daily.sqlite") {
+            try FileManager.default.removeItem(at: bus.daemonBackups.appendingPathComponent(name))
         }
-        let path = backups.appendingPathComponent(BackupName.make(takenAt: Date().addingTimeInterval(-2 * 86_400), reason: "manual")).path
+        let path = bus.daemonBackups.appendingPathComponent(BackupName.make(takenAt: Date().addingTimeInterval(-2 * 86_400), reason: "manual")).path
         try FileManager.default.moveItem(atPath: taken, toPath: path)
 
-        let file = state.appendingPathComponent("almanac.sqlite").path
+        let file = bus.daemonState.appendingPathComponent("almanac.sqlite").path
         _ = try await Self.sqlite(file, "PRAGMA wal_checkpoint(TRUNCATE)")
         let whole = try Data(contentsOf: URL(fileURLWithPath: file))
         try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: file))
-        let listedBefore = try FileManager.default.contentsOfDirectory(atPath: backups.path).sorted()
+        let listedBefore = try FileManager.default.contentsOfDirectory(atPath: bus.daemonBackups.path).sorted()
 
         try await daemon.start()
         let lastError = try await busctlGetProperty(on: bus, BusContract.documentPath(.podcasts), BusContract.Document1.lastError)
@@ -251,7 +249,7 @@ import Testing
         // Given time, no backup of the empty library is taken (it would be "latest"), though
         // the newest is older than a day.
         try await Task.sleep(for: .seconds(2))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: backups.path).sorted() == listedBefore)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: bus.daemonBackups.path).sorted() == listedBefore)
 
         let restored = try await almanac(["restore", "latest"], bus: bus)
         #expect(restored.status == 0 && restored.output.contains(path), "\(restored.output) \(restored.errorOutput)")

@@ -16,10 +16,8 @@ import Testing
         feed = try AudioFeed()
     }
 
-    var state: URL { bus.directory.appendingPathComponent("state") }
-    var backups: URL { state.appendingPathComponent("backups") }
 
-    func backupNames() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: backups.path).sorted() }
+    func backupNames() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: bus.daemonBackups.path).sorted() }
 
     func downloaded(on bus: PrivateBus) async throws -> [String] {
         try await almanac(["episodes", "--downloaded", "--format", "{{id}}"], bus: bus).output.split(separator: "\n").map(String.init)
@@ -50,7 +48,7 @@ import Testing
         let shown = try await almanac(["episode", "show", spring, "--json"], bus: other)
         #expect(shown.status == 0 && shown.output.contains("\"downloaded\":false") && shown.output.contains("\"file\":null"), "\(shown.output)")
         // Imported: a backup of the second machine's own now, 0600, the file given untouched.
-        let imported = try FileManager.default.contentsOfDirectory(atPath: other.directory.appendingPathComponent("state/backups").path).filter { $0.hasSuffix("-imported.sqlite") }
+        let imported = try FileManager.default.contentsOfDirectory(atPath: other.daemonBackups.path).filter { $0.hasSuffix("-imported.sqlite") }
         #expect(imported.count == 1 && restored.output.contains(imported.first ?? "?"), "\(imported) \(restored.output)")
         #expect(FileManager.default.fileExists(atPath: carried.path))
 
@@ -64,15 +62,15 @@ import Testing
     /// An existing state file whose schema is about to change is copied before the migration;
     /// that copy, an older library, restores (migrated on its way in).
     @Test func aStateFileIsCopiedBeforeItsSchemaChangesAndTheCopyRestores() async throws {
-        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
-        let file = state.appendingPathComponent("almanac.sqlite").path
+        try FileManager.default.createDirectory(at: bus.daemonState, withIntermediateDirectories: true)
+        let file = bus.daemonState.appendingPathComponent("almanac.sqlite").path
         let written = try await Tool.runDetached("/usr/bin/python3", ["-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript(open(sys.argv[2]).read()); c.close()",
                                                                    file, SourceTree.path("Tests/Fixtures/state/grdb-era.sql")])
         try #require(written.status == 0, "\(written.errorOutput)")
         let daemon = try await RunningDaemon(bus: bus, .fixtures())
         let copies = try backupNames().filter { $0.contains("-before-migration-") }
         #expect(copies.count == 1 && copies[0].hasSuffix("-before-migration-12.sqlite"), "\((try? backupNames()) ?? [])")
-        let copy = backups.appendingPathComponent(copies.first ?? "?").path
+        let copy = bus.daemonBackups.appendingPathComponent(copies.first ?? "?").path
         #expect(try await BackupTests.sqlite(copy, "SELECT count(*) FROM grdb_migrations") == "11\n")
         #expect(try await almanac(["podcasts", "list", "--format", "{{id}}"], bus: bus).output == "p1\n")
 
@@ -94,9 +92,9 @@ import Testing
         // Planted in the folder under backups' names.
         let outside = bus.directory.appendingPathComponent("outside.sqlite").path
         try FileManager.default.copyItem(atPath: real, toPath: outside)
-        try FileManager.default.createSymbolicLink(atPath: backups.appendingPathComponent("almanac-20200101-000000-link.sqlite").path, withDestinationPath: outside)
-        try Data(String(repeating: "not a database\n", count: 400).utf8).write(to: backups.appendingPathComponent("almanac-20200101-000001-text.sqlite"))
-        let future = backups.appendingPathComponent("almanac-20200101-000002-future.sqlite").path
+        try FileManager.default.createSymbolicLink(atPath: bus.daemonBackups.appendingPathComponent("almanac-20200101-000000-link.sqlite").path, withDestinationPath: outside)
+        try Data(String(repeating: "not a database\n", count: 400).utf8).write(to: bus.daemonBackups.appendingPathComponent("almanac-20200101-000001-text.sqlite"))
+        let future = bus.daemonBackups.appendingPathComponent("almanac-20200101-000002-future.sqlite").path
         try FileManager.default.copyItem(atPath: real, toPath: future)
         _ = try await BackupTests.sqlite(future, "INSERT INTO grdb_migrations (identifier) VALUES ('zz1: a table from the future')")
         let before = try backupNames()
@@ -105,7 +103,7 @@ import Testing
         let cases: [(given: String, error: String, says: String)] = [
             ("/etc/passwd", "org.freedesktop.DBus.Error.InvalidArgs", "not in the backups folder"),
             (outside, "org.freedesktop.DBus.Error.InvalidArgs", "not in the backups folder"),
-            (backups.path + "/../almanac.sqlite", "org.freedesktop.DBus.Error.InvalidArgs", "not in the backups folder"),
+            (bus.daemonBackups.path + "/../almanac.sqlite", "org.freedesktop.DBus.Error.InvalidArgs", "not in the backups folder"),
             ("../almanac.sqlite", "org.freedesktop.DBus.Error.InvalidArgs", "not in the backups folder"),
             ("almanac.sqlite", "org.freedesktop.DBus.Error.InvalidArgs", "not a backup's name"),
             ("", "org.freedesktop.DBus.Error.InvalidArgs", "Name a backup"),
